@@ -1,0 +1,399 @@
+/*
+ * inputs.c: the held input set: authentication at start, re-authentication
+ * before and after every answer, and the identity list of the workspace
+ * revision. Portable: it sees the file system only through spx_platform.h.
+ */
+#include "spx_inputs.h"
+
+#include "spx_limits.h"
+#include "spx_paths.h"
+#include "spx_status.h"
+
+#include <apr_file_info.h>
+#include <apr_hash.h>
+#include <apr_lib.h>
+#include <apr_strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct spx_input_set_t {
+    apr_pool_t *pool;
+    const char *root_path;
+    apr_array_header_t *held;    /* spx_input_t *, parents before children */
+    apr_hash_t *by_path;         /* path -> spx_input_t * */
+    apr_hash_t *by_identity;     /* volume+object bytes -> spx_input_t * */
+    apr_array_header_t *sources; /* spx_input_t *, in declaration order */
+    spx_input_t *root;
+    spx_input_t *manifest;
+    int sources_added;
+    spx_input_counters_t counters;
+};
+
+const char *spx_drift_reason_name(spx_drift_reason_t reason)
+{
+    switch (reason) {
+    case SPX_DRIFT_CONTENT_CHANGED:
+        return "content_changed";
+    case SPX_DRIFT_REPLACED:
+        return "replaced";
+    case SPX_DRIFT_MISSING:
+        return "missing";
+    case SPX_DRIFT_NOT_REGULAR:
+        return "not_regular";
+    case SPX_DRIFT_IDENTITY_CHANGED:
+        return "identity_changed";
+    }
+    return "unknown";
+}
+
+static apr_status_t refuse(apr_status_t status, const char **message, const char *text)
+{
+    if (message)
+        *message = text;
+    return status;
+}
+
+/* Record a newly held object, refusing an object already held under another
+ * path (a hard link, or another spelling on a case-insensitive volume). */
+static apr_status_t record_held(spx_input_set_t *set, spx_input_t *input, const char **message)
+{
+    uint64_t *key = apr_palloc(set->pool, 2 * sizeof(uint64_t));
+    key[0] = input->identity.volume;
+    key[1] = input->identity.object;
+    const spx_input_t *other = apr_hash_get(set->by_identity, key, 2 * sizeof(uint64_t));
+    if (other)
+        return refuse(SPX_STATUS_DUPLICATE, message,
+                      apr_psprintf(set->pool,
+                                   "'%s' and '%s' are the same file system object; "
+                                   "each input must be held under one path only",
+                                   other->path[0] ? other->path : set->root_path, input->path));
+    apr_hash_set(set->by_identity, key, 2 * sizeof(uint64_t), input);
+    apr_hash_set(set->by_path, input->path, APR_HASH_KEY_STRING, input);
+    APR_ARRAY_PUSH(set->held, spx_input_t *) = input;
+    return APR_SUCCESS;
+}
+
+static spx_input_t *new_input(spx_input_set_t *set, const spx_input_t *parent, const char *name,
+                              spx_object_kind_t kind)
+{
+    spx_input_t *input = apr_pcalloc(set->pool, sizeof(*input));
+    input->parent = parent;
+    input->name = name ? apr_pstrdup(set->pool, name) : NULL;
+    input->kind = kind;
+    if (!parent)
+        input->path = "";
+    else if (parent->path[0] == '\0')
+        input->path = input->name;
+    else
+        input->path = apr_pstrcat(set->pool, parent->path, "/", name, NULL);
+    return input;
+}
+
+static apr_status_t hold_dir(spx_input_set_t *set, const spx_input_t *parent, const char *name,
+                             spx_input_t **held, const char **message)
+{
+    spx_input_t *input = new_input(set, parent, name, SPX_OBJECT_DIR);
+    apr_status_t status = spx_dir_open_child(&input->dir, parent->dir, name, set->pool, message);
+    if (status == APR_SUCCESS)
+        status = spx_dir_identity(input->dir, &input->identity, set->pool, message);
+    if (status == APR_SUCCESS)
+        status = record_held(set, input, message);
+    *held = input;
+    return status;
+}
+
+/* Hold a file, read it whole through its handle, and digest what was read. */
+static apr_status_t hold_file(spx_input_set_t *set, const spx_input_t *parent, const char *name,
+                              apr_size_t max_bytes, spx_input_t **held, const char **message)
+{
+    spx_input_t *input = new_input(set, parent, name, SPX_OBJECT_FILE);
+    unsigned char *bytes = NULL;
+    apr_status_t status = spx_file_open(&input->file, parent->dir, name, set->pool, message);
+    if (status == APR_SUCCESS)
+        status = spx_file_identity(input->file, &input->identity, set->pool, message);
+    if (status == APR_SUCCESS)
+        status = record_held(set, input, message);
+    if (status == APR_SUCCESS)
+        status =
+            spx_file_read_all(input->file, max_bytes, &bytes, &input->size, set->pool, message);
+    if (status == APR_SUCCESS) {
+        input->bytes = bytes;
+        input->identity.size = input->size;
+        spx_sha256(bytes, input->size, &input->digest);
+        input->digest_text = spx_digest_text(&input->digest, set->pool);
+    }
+    *held = input;
+    return status;
+}
+
+apr_status_t spx_input_set_open(spx_input_set_t **out, const char *manifest_path, apr_pool_t *pool,
+                                const char **message)
+{
+    spx_input_set_t *set = apr_pcalloc(pool, sizeof(*set));
+    set->pool = pool;
+    set->held = apr_array_make(pool, 16, sizeof(spx_input_t *));
+    set->by_path = apr_hash_make(pool);
+    set->by_identity = apr_hash_make(pool);
+    set->sources = apr_array_make(pool, 16, sizeof(spx_input_t *));
+
+    const char *manifest_name = apr_filepath_name_get(manifest_path);
+    if (manifest_name[0] == '\0')
+        return refuse(SPX_STATUS_BAD_PATH, message,
+                      apr_psprintf(pool, "manifest path '%s' does not name a file", manifest_path));
+    set->root_path =
+        manifest_name == manifest_path
+            ? "."
+            : apr_pstrndup(pool, manifest_path, (apr_size_t)(manifest_name - manifest_path));
+
+    set->root = new_input(set, NULL, NULL, SPX_OBJECT_DIR);
+    apr_status_t status = spx_dir_open_root(&set->root->dir, set->root_path, pool, message);
+    if (status == APR_SUCCESS)
+        status = spx_dir_identity(set->root->dir, &set->root->identity, pool, message);
+    if (status == APR_SUCCESS)
+        status = record_held(set, set->root, message);
+    if (status == APR_SUCCESS)
+        status = hold_file(set, set->root, manifest_name, SPX_LIMIT_MANIFEST_BYTES, &set->manifest,
+                           message);
+    if (status != APR_SUCCESS)
+        return status;
+    set->counters.authentications = 1;
+    *out = set;
+    return APR_SUCCESS;
+}
+
+/* How many handles the sources will need: one per file and per directory. */
+static uint64_t handles_needed(const spx_input_set_t *set, const char *const *paths,
+                               apr_size_t count, apr_pool_t *pool)
+{
+    apr_hash_t *dirs = apr_hash_make(pool);
+    for (apr_size_t i = 0; i < count; i++)
+        for (const char *slash = strchr(paths[i], '/'); slash; slash = strchr(slash + 1, '/'))
+            apr_hash_set(dirs, apr_pstrndup(pool, paths[i], (apr_size_t)(slash - paths[i])),
+                         APR_HASH_KEY_STRING, "");
+    return (uint64_t)set->held->nelts + count + apr_hash_count(dirs) + SPX_LIMIT_SPARE_HANDLES;
+}
+
+static apr_status_t add_source(spx_input_set_t *set, const char *path, apr_size_t *total,
+                               const char **message)
+{
+    const spx_input_t *parent = set->root;
+    const char *component = path;
+    for (const char *slash = strchr(component, '/'); slash; slash = strchr(component, '/')) {
+        const char *name = apr_pstrndup(set->pool, component, (apr_size_t)(slash - component));
+        const char *dir_path = apr_pstrndup(set->pool, path, (apr_size_t)(slash - path));
+        spx_input_t *dir = apr_hash_get(set->by_path, dir_path, APR_HASH_KEY_STRING);
+        if (!dir) {
+            apr_status_t status = hold_dir(set, parent, name, &dir, message);
+            if (status != APR_SUCCESS)
+                return status;
+        } else if (dir->kind != SPX_OBJECT_DIR) {
+            return refuse(
+                SPX_STATUS_NOT_REGULAR, message,
+                apr_psprintf(set->pool, "'%s' is a source file, not a directory", dir_path));
+        }
+        parent = dir;
+        component = slash + 1;
+    }
+    const spx_input_t *held_already = apr_hash_get(set->by_path, path, APR_HASH_KEY_STRING);
+    if (held_already)
+        return refuse(SPX_STATUS_DUPLICATE, message,
+                      apr_psprintf(set->pool,
+                                   held_already == set->manifest ? "'%s' is the manifest itself"
+                                                                 : "'%s' is declared twice",
+                                   path));
+    spx_input_t *file = NULL;
+    apr_status_t status = hold_file(set, parent, component, SPX_LIMIT_SOURCE_BYTES, &file, message);
+    if (status != APR_SUCCESS)
+        return status;
+    set->counters.source_reads++;
+    *total += file->size;
+    if (*total > SPX_LIMIT_TOTAL_SOURCE_BYTES)
+        return refuse(SPX_STATUS_OVER_LIMIT, message,
+                      apr_psprintf(set->pool,
+                                   "the sources up to '%s' come to %" APR_SIZE_T_FMT
+                                   " bytes, over the limit of %u bytes for all sources",
+                                   path, *total, SPX_LIMIT_TOTAL_SOURCE_BYTES));
+    APR_ARRAY_PUSH(set->sources, spx_input_t *) = file;
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_input_set_add_sources(spx_input_set_t *set, const char *const *paths,
+                                       apr_size_t count, const char **message)
+{
+    if (set->sources_added)
+        return refuse(APR_EINVAL, message, "the sources of an input set are added once");
+    set->sources_added = 1;
+    if (count > SPX_LIMIT_SOURCES)
+        return refuse(SPX_STATUS_OVER_LIMIT, message,
+                      apr_psprintf(set->pool,
+                                   "the manifest declares %" APR_SIZE_T_FMT
+                                   " sources, over the limit of %u",
+                                   count, SPX_LIMIT_SOURCES));
+    for (apr_size_t i = 0; i < count; i++) {
+        const char *problem = spx_source_path_problem(paths[i], set->pool);
+        if (problem)
+            return refuse(SPX_STATUS_BAD_PATH, message,
+                          apr_psprintf(set->pool, "source path '%s' %s", paths[i], problem));
+    }
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, set->pool);
+    apr_status_t status =
+        spx_handles_reserve(handles_needed(set, paths, count, scratch), set->pool, message);
+    apr_pool_destroy(scratch);
+    apr_size_t total = 0;
+    for (apr_size_t i = 0; status == APR_SUCCESS && i < count; i++)
+        status = add_source(set, paths[i], &total, message);
+    return status;
+}
+
+const spx_input_t *spx_input_set_root(const spx_input_set_t *set)
+{
+    return set->root;
+}
+
+const spx_input_t *spx_input_set_manifest(const spx_input_set_t *set)
+{
+    return set->manifest;
+}
+
+apr_size_t spx_input_set_source_count(const spx_input_set_t *set)
+{
+    return (apr_size_t)set->sources->nelts;
+}
+
+const spx_input_t *spx_input_set_source(const spx_input_set_t *set, apr_size_t index)
+{
+    return APR_ARRAY_IDX(set->sources, index, const spx_input_t *);
+}
+
+const spx_input_t *spx_input_set_find(const spx_input_set_t *set, const char *path)
+{
+    return apr_hash_get(set->by_path, path, APR_HASH_KEY_STRING);
+}
+
+const char *spx_input_set_root_path(const spx_input_set_t *set)
+{
+    return set->root_path;
+}
+
+spx_input_counters_t spx_input_set_counters(const spx_input_set_t *set)
+{
+    return set->counters;
+}
+
+static int compare_by_path_then_kind(const void *left, const void *right)
+{
+    const spx_input_t *a = *(const spx_input_t *const *)left;
+    const spx_input_t *b = *(const spx_input_t *const *)right;
+    int order = strcmp(a->path, b->path);
+    if (order != 0)
+        return order;
+    return (a->kind == SPX_OBJECT_FILE) - (b->kind == SPX_OBJECT_FILE); /* "dir" < "file" */
+}
+
+/* The held objects sorted by path then kind, in a copy from pool. */
+static apr_array_header_t *sorted_held(const spx_input_set_t *set, apr_pool_t *pool)
+{
+    apr_array_header_t *sorted = apr_array_copy(pool, set->held);
+    qsort(sorted->elts, (size_t)sorted->nelts, sizeof(spx_input_t *), compare_by_path_then_kind);
+    return sorted;
+}
+
+json_t *spx_input_set_identities(const spx_input_set_t *set)
+{
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, set->pool);
+    apr_array_header_t *sorted = sorted_held(set, scratch);
+    json_t *list = json_array();
+    for (int i = 0; i < sorted->nelts; i++) {
+        const spx_input_t *input = APR_ARRAY_IDX(sorted, i, const spx_input_t *);
+        char volume[17], object[17];
+        apr_snprintf(volume, sizeof(volume), "%" APR_UINT64_T_HEX_FMT,
+                     (apr_uint64_t)input->identity.volume);
+        apr_snprintf(object, sizeof(object), "%" APR_UINT64_T_HEX_FMT,
+                     (apr_uint64_t)input->identity.object);
+        json_array_append_new(list,
+                              json_pack("{s:s, s:s, s:s, s:s}", "kind",
+                                        input->kind == SPX_OBJECT_DIR ? "dir" : "file", "path",
+                                        input->path, "volume", volume, "object", object));
+    }
+    apr_pool_destroy(scratch);
+    return list;
+}
+
+/* The first way in which one held object no longer matches what was
+ * authenticated, or 0 when it still does. A check that cannot be completed
+ * counts as drift: the session can no longer vouch for the object. */
+static spx_drift_reason_t drift_of(spx_input_set_t *set, const spx_input_t *input, apr_pool_t *pool)
+{
+    spx_identity_t now;
+    apr_status_t status = input->kind == SPX_OBJECT_DIR
+                              ? spx_dir_identity(input->dir, &now, pool, NULL)
+                              : spx_file_identity(input->file, &now, pool, NULL);
+    if (status != APR_SUCCESS || !spx_identity_same_object(&now, &input->identity))
+        return SPX_DRIFT_IDENTITY_CHANGED;
+
+    spx_name_state_t state;
+    spx_identity_t named;
+    status = input->parent
+                 ? spx_dir_lookup(input->parent->dir, input->name, &state, &named, pool, NULL)
+                 : spx_path_lookup(set->root_path, &state, &named, pool, NULL);
+    if (status != APR_SUCCESS || state == SPX_NAME_MISSING)
+        return SPX_DRIFT_MISSING;
+    if (state == SPX_NAME_LINK || named.kind != input->kind)
+        return SPX_DRIFT_NOT_REGULAR;
+    if (!spx_identity_same_object(&named, &input->identity))
+        return SPX_DRIFT_REPLACED;
+    if (input->kind == SPX_OBJECT_DIR)
+        return 0;
+
+    if (now.links == 0)
+        return SPX_DRIFT_MISSING;
+    if (now.size != input->size)
+        return SPX_DRIFT_CONTENT_CHANGED;
+    spx_sha256_t digest;
+    uint64_t length = 0;
+    status = spx_file_digest(input->file, SPX_LIMIT_READ_CHUNK_BYTES, &digest, &length, pool, NULL);
+    if (input != set->manifest)
+        set->counters.source_reads++;
+    if (status != APR_SUCCESS || length != input->size ||
+        !spx_sha256_equal(&digest, &input->digest))
+        return SPX_DRIFT_CONTENT_CHANGED;
+    /* A write during hashing shows as a new size or identity afterwards. */
+    status = spx_file_identity(input->file, &now, pool, NULL);
+    if (status != APR_SUCCESS || !spx_identity_same_object(&now, &input->identity) ||
+        now.size != input->size)
+        return SPX_DRIFT_CONTENT_CHANGED;
+    return 0;
+}
+
+static int compare_drift_by_path(const void *left, const void *right)
+{
+    return strcmp(((const spx_drift_t *)left)->path, ((const spx_drift_t *)right)->path);
+}
+
+apr_status_t spx_input_set_reauthenticate(spx_input_set_t *set, apr_pool_t *pool,
+                                          apr_array_header_t **drift)
+{
+    apr_array_header_t *found = apr_array_make(pool, 0, sizeof(spx_drift_t));
+    apr_pool_t *scratch = NULL;
+    apr_status_t status = apr_pool_create(&scratch, pool);
+    if (status != APR_SUCCESS)
+        return status;
+    /* set->held lists parents before children: top-down, each object once. */
+    for (int i = 0; i < set->held->nelts; i++) {
+        const spx_input_t *input = APR_ARRAY_IDX(set->held, i, const spx_input_t *);
+        spx_drift_reason_t reason = drift_of(set, input, scratch);
+        apr_pool_clear(scratch);
+        if (reason) {
+            spx_drift_t *record = apr_array_push(found);
+            record->path = input->path;
+            record->reason = reason;
+        }
+    }
+    apr_pool_destroy(scratch);
+    qsort(found->elts, (size_t)found->nelts, sizeof(spx_drift_t), compare_drift_by_path);
+    set->counters.authentications++;
+    *drift = found;
+    return APR_SUCCESS;
+}

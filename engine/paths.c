@@ -1,0 +1,69 @@
+/*
+ * paths.c: checks a manifest source path against every rule of manifest.md,
+ * and says which rule it breaks, so that the message points at the fix.
+ */
+#include "spx_paths.h"
+
+#include "spx_limits.h"
+
+#include <apr_strings.h>
+#include <string.h>
+
+static int is_name_byte(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
+}
+
+static int is_ascii_letter(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+const char *spx_source_path_problem(const char *path, apr_pool_t *pool)
+{
+    size_t length = strlen(path);
+    if (length == 0)
+        return "is empty";
+    if (length > SPX_LIMIT_SOURCE_PATH_BYTES)
+        return apr_psprintf(pool, "is longer than %u bytes", SPX_LIMIT_SOURCE_PATH_BYTES);
+    if (path[0] == '/')
+        return "is absolute; source paths are relative to the project root";
+    if (length >= 2 && is_ascii_letter((unsigned char)path[0]) && path[1] == ':')
+        return "starts with a drive letter; source paths are relative to the project root";
+    if (strchr(path, '\\'))
+        return "contains a backslash; separate components with '/'";
+    if (strchr(path, ':'))
+        return "contains a colon";
+
+    const char *component = path;
+    for (;;) {
+        const char *end = strchr(component, '/');
+        size_t size = end ? (size_t)(end - component) : strlen(component);
+        if (size == 0)
+            return "has an empty component";
+        if ((size == 1 && component[0] == '.') ||
+            (size == 2 && component[0] == '.' && component[1] == '.'))
+            return "has a '.' or '..' component; paths may not leave or re-enter a directory";
+        for (size_t i = 0; i < size; i++) {
+            unsigned char c = (unsigned char)component[i];
+            if (!is_name_byte(c)) {
+                if (c > 0x20 && c < 0x7f)
+                    return apr_psprintf(pool,
+                                        "contains '%c'; a component is made of "
+                                        "A-Z a-z 0-9 . _ -",
+                                        c);
+                return apr_psprintf(pool,
+                                    "contains the byte 0x%02x; a component is made of "
+                                    "A-Z a-z 0-9 . _ -",
+                                    c);
+            }
+        }
+        if (!end)
+            break;
+        component = end + 1;
+    }
+    if (length < 4 || strcmp(path + length - 4, ".spx") != 0)
+        return "does not end in '.spx'";
+    return NULL;
+}

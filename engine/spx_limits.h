@@ -1,0 +1,89 @@
+/*
+ * spx_limits.h: every limit of Semaprax, in one place.
+ *
+ * Each limit has a name, a value and a one-line reason. Going over any of them
+ * is a diagnostic or an error response, never a crash, a hang or unbounded
+ * memory. The values are those of the specification's limits page; the few
+ * the specification leaves open are marked "project decision" and explained
+ * in docs/limits.md. Lower layers (platform/) never include this header: the
+ * engine and transport pass the values down as parameters.
+ */
+#ifndef SPX_LIMITS_H
+#define SPX_LIMITS_H
+
+/* The manifest is small text; 1 MiB is far beyond any real project. */
+#define SPX_LIMIT_MANIFEST_BYTES (1024u * 1024u)
+
+/* Declared sources per manifest: bounds held handles and Phase A work. */
+#define SPX_LIMIT_SOURCES 4096u
+
+/* One source file: keeps every offset and span comfortably in range. */
+#define SPX_LIMIT_SOURCE_BYTES (16u * 1024u * 1024u)
+
+/* All sources together: bounds the retained session memory. */
+#define SPX_LIMIT_TOTAL_SOURCE_BYTES (256u * 1024u * 1024u)
+
+/* Tests in a manifest: bounds the test closure. */
+#define SPX_LIMIT_TESTS 4096u
+
+/* One identifier, in bytes. */
+#define SPX_LIMIT_IDENTIFIER_BYTES 64u
+
+/* A source path in the manifest, in bytes (project decision: keeps every
+ * held path usable on Windows and bounds directory nesting). */
+#define SPX_LIMIT_SOURCE_PATH_BYTES 1024u
+
+/* Blocks plus expressions nested inside one another: the parser never
+ * recurses deeper than this, so hostile input cannot overflow the C stack. */
+#define SPX_LIMIT_PARSE_DEPTH 256u
+
+/* Functions declared in one module. */
+#define SPX_LIMIT_FUNCTIONS_PER_MODULE 65536u
+
+/* Active user-function calls; the entry or test function is depth 1. */
+#define SPX_LIMIT_CALL_DEPTH 256u
+
+/* Fuel of one run, in steps (language.md counts them). */
+#define SPX_LIMIT_MAX_STEPS_DEFAULT 1000000ull
+#define SPX_LIMIT_MAX_STEPS_MAXIMUM 10000000000ull
+
+/* Output kept per test or run, in bytes; more sets output_truncated. */
+#define SPX_LIMIT_MAX_BYTES_DEFAULT 4096u
+#define SPX_LIMIT_MAX_BYTES_MAXIMUM 1048576u
+
+/* One string value at run time. */
+#define SPX_LIMIT_STRING_BYTES (16u * 1024u * 1024u)
+
+/* Context query: breadth-first depth, node count and document size. */
+#define SPX_LIMIT_CONTEXT_DEPTH_DEFAULT 1u
+#define SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM 16u
+#define SPX_LIMIT_CONTEXT_NODES_DEFAULT 64u
+#define SPX_LIMIT_CONTEXT_NODES_MAXIMUM 65536u
+#define SPX_LIMIT_CONTEXT_BYTES_DEFAULT 65536u
+/* The context byte maximum is the response limit in force. */
+
+/* Ids listed in a context document's frontier. */
+#define SPX_LIMIT_CONTEXT_FRONTIER 64u
+
+/* Request frame, LF excluded: --max-request-bytes default and range. */
+#define SPX_LIMIT_REQUEST_BYTES_DEFAULT (1024u * 1024u)
+#define SPX_LIMIT_REQUEST_BYTES_MINIMUM 256u
+#define SPX_LIMIT_REQUEST_BYTES_MAXIMUM (64u * 1024u * 1024u)
+
+/* Response frame, LF included: --max-response-bytes default and range. */
+#define SPX_LIMIT_RESPONSE_BYTES_DEFAULT (16u * 1024u * 1024u)
+#define SPX_LIMIT_RESPONSE_BYTES_MINIMUM 1024u
+#define SPX_LIMIT_RESPONSE_BYTES_MAXIMUM (1024u * 1024u * 1024u)
+
+/* A JSON-RPC id given as a string, in bytes. */
+#define SPX_LIMIT_ID_STRING_BYTES 256u
+
+/* Chunk in which files are hashed and oversized frames are drained
+ * (project decision: large enough to be fast, small enough to stay flat). */
+#define SPX_LIMIT_READ_CHUNK_BYTES (64u * 1024u)
+
+/* Handles kept beyond the held inputs when the open-file limit is checked
+ * (project decision: stdio, the process tests' pipes, and some slack). */
+#define SPX_LIMIT_SPARE_HANDLES 64u
+
+#endif /* SPX_LIMITS_H */

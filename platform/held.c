@@ -1,0 +1,61 @@
+/*
+ * held.c: what both platforms share about held objects: comparing identities
+ * and reading a whole held file through its handle.
+ */
+#include "spx_platform.h"
+
+#include <apr_strings.h>
+
+int spx_identity_same_object(const spx_identity_t *a, const spx_identity_t *b)
+{
+    return a->volume == b->volume && a->object == b->object && a->kind == b->kind;
+}
+
+static apr_status_t fail(apr_status_t status, const char **message, apr_pool_t *pool,
+                         const char *text)
+{
+    if (message)
+        *message = apr_pstrdup(pool, text);
+    return status;
+}
+
+apr_status_t spx_file_read_all(spx_file_t *file, apr_size_t max_bytes, unsigned char **bytes,
+                               apr_size_t *length, apr_pool_t *pool, const char **message)
+{
+    spx_identity_t before, after;
+    apr_status_t status = spx_file_identity(file, &before, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+    if (before.size > max_bytes)
+        return fail(SPX_STATUS_TOO_LARGE, message, pool,
+                    apr_psprintf(pool,
+                                 "'%s' is %" APR_UINT64_T_FMT
+                                 " bytes, over the limit of %" APR_SIZE_T_FMT " bytes",
+                                 spx_file_path(file), (apr_uint64_t)before.size, max_bytes));
+
+    /* Read one byte past the recorded size, so that growth is seen. */
+    apr_size_t capacity = (apr_size_t)before.size + 1;
+    unsigned char *buffer = apr_palloc(pool, capacity + 1);
+    apr_size_t filled = 0;
+    while (filled < capacity) {
+        apr_size_t got = 0;
+        status =
+            spx_file_read_at(file, filled, buffer + filled, capacity - filled, &got, pool, message);
+        if (status != APR_SUCCESS)
+            return status;
+        if (got == 0)
+            break;
+        filled += got;
+    }
+    status = spx_file_identity(file, &after, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+    if (filled != before.size || after.size != before.size)
+        return fail(
+            SPX_STATUS_CHANGED, message, pool,
+            apr_psprintf(pool, "'%s' changed size while it was being read", spx_file_path(file)));
+    buffer[filled] = '\0';
+    *bytes = buffer;
+    *length = filled;
+    return APR_SUCCESS;
+}

@@ -1,0 +1,145 @@
+/*
+ * spx_platform.h: the one file-identity interface of Semaprax.
+ *
+ * Everything above the platform layer (engine, transport, programs) reaches
+ * the file system and the standard streams only through this header. It is
+ * implemented twice, in posix/ and win32/, and the build picks one by target
+ * system; platform/ itself holds the code common to both (whole-file reads,
+ * streaming digests, binary stdio over APR).
+ *
+ * The model: a *held* directory or file is an open handle kept for the life of
+ * its pool. Directories below the root and every file are opened relative to a
+ * held parent, by one name, never following a link. An identity (volume,
+ * object, kind) names the object behind a handle; a lookup says what a name in
+ * a held directory is *now*, so callers can tell when a name was replaced.
+ *
+ * Errors are apr_status_t (native codes are translated at the boundary). A
+ * failing call also sets *message, when message is not NULL, to a sentence an
+ * end user understands, naming the path and what was wrong, allocated in the
+ * pool the call was given.
+ */
+#ifndef SPX_PLATFORM_H
+#define SPX_PLATFORM_H
+
+#include <apr_errno.h>
+#include <apr_pools.h>
+#include <stdint.h>
+
+/* Statuses of our own, in APR's application range. The platform layer uses
+ * offsets 1..99; the engine starts at SPX_STATUS_ENGINE_BASE. */
+#define SPX_STATUS_LINK (APR_OS_START_USERERR + 1)         /* name is a link or reparse point */
+#define SPX_STATUS_NOT_REGULAR (APR_OS_START_USERERR + 2)  /* not a regular file / not a directory \
+                                                            */
+#define SPX_STATUS_TOO_LARGE (APR_OS_START_USERERR + 3)    /* over the size the caller allows */
+#define SPX_STATUS_CHANGED (APR_OS_START_USERERR + 4)      /* changed while it was being read */
+#define SPX_STATUS_BAD_NAME (APR_OS_START_USERERR + 5)     /* not a single path component */
+#define SPX_STATUS_HANDLE_LIMIT (APR_OS_START_USERERR + 6) /* open-file limit too low */
+#define SPX_STATUS_ENGINE_BASE (APR_OS_START_USERERR + 100)
+
+typedef enum spx_object_kind_t {
+    SPX_OBJECT_FILE = 1, /* a regular file */
+    SPX_OBJECT_DIR = 2,  /* a directory */
+    SPX_OBJECT_OTHER = 3 /* anything else: device, fifo, socket, ... */
+} spx_object_kind_t;
+
+/* What names an object: volume and object are st_dev/st_ino on POSIX and the
+ * volume serial number / 64-bit file index on Windows. */
+typedef struct spx_identity_t {
+    uint64_t volume;
+    uint64_t object;
+    spx_object_kind_t kind;
+    uint64_t size;  /* bytes, for files */
+    uint64_t links; /* hard links; 0 once a held file has been deleted */
+} spx_identity_t;
+
+/* What a name in a held directory is now. */
+typedef enum spx_name_state_t {
+    SPX_NAME_PRESENT = 1, /* an object that is not a link; identity filled */
+    SPX_NAME_MISSING = 2, /* nothing by that name */
+    SPX_NAME_LINK = 3     /* a symbolic link (or reparse point) */
+} spx_name_state_t;
+
+typedef struct spx_dir_t spx_dir_t;
+typedef struct spx_file_t spx_file_t;
+
+/* True when a and b are the same object: same volume, object and kind. */
+int spx_identity_same_object(const spx_identity_t *a, const spx_identity_t *b);
+
+/* Hold the directory at path (the project root). The path is the host's
+ * choice and may pass through links; only what is opened below it is checked.
+ * The handle closes when pool is cleared or destroyed. */
+apr_status_t spx_dir_open_root(spx_dir_t **dir, const char *path, apr_pool_t *pool,
+                               const char **message);
+
+/* Hold the directory called name in parent, without following a link. The
+ * display path is parent's path joined with name. */
+apr_status_t spx_dir_open_child(spx_dir_t **dir, spx_dir_t *parent, const char *name,
+                                apr_pool_t *pool, const char **message);
+
+/* Hold the regular file called name in parent, read-only, without following a
+ * link. A fifo or device is refused without blocking on it. */
+apr_status_t spx_file_open(spx_file_t **file, spx_dir_t *parent, const char *name, apr_pool_t *pool,
+                           const char **message);
+
+/* Release a held handle before its pool goes (needed only where a platform
+ * must let go of a file before replacing it). Idempotent. */
+void spx_dir_close(spx_dir_t *dir);
+void spx_file_close(spx_file_t *file);
+
+/* The path the object was opened by: the root's path as given, children
+ * relative to the root ("" for the root itself is never returned: the root's
+ * display path is the path it was opened with). */
+const char *spx_dir_path(const spx_dir_t *dir);
+const char *spx_file_path(const spx_file_t *file);
+
+/* The identity of the object behind the held handle. */
+apr_status_t spx_dir_identity(spx_dir_t *dir, spx_identity_t *identity, apr_pool_t *pool,
+                              const char **message);
+apr_status_t spx_file_identity(spx_file_t *file, spx_identity_t *identity, apr_pool_t *pool,
+                               const char **message);
+
+/* Read up to capacity bytes at offset through the held handle (never through
+ * the path); *got is 0 only at end of file. */
+apr_status_t spx_file_read_at(spx_file_t *file, uint64_t offset, void *buffer, apr_size_t capacity,
+                              apr_size_t *got, apr_pool_t *pool, const char **message);
+
+/* What the name in dir is now, without following a link and without keeping
+ * it open. identity is filled only for SPX_NAME_PRESENT. */
+apr_status_t spx_dir_lookup(spx_dir_t *dir, const char *name, spx_name_state_t *state,
+                            spx_identity_t *identity, apr_pool_t *pool, const char **message);
+
+/* What the host path is now (following links, as spx_dir_open_root does). */
+apr_status_t spx_path_lookup(const char *path, spx_name_state_t *state, spx_identity_t *identity,
+                             apr_pool_t *pool, const char **message);
+
+/* Make room for at least wanted open handles (raising the soft limit towards
+ * the hard one where the system has such limits); SPX_STATUS_HANDLE_LIMIT with
+ * a message when that is not possible. */
+apr_status_t spx_handles_reserve(uint64_t wanted, apr_pool_t *pool, const char **message);
+
+/* --- common code (platform/held.c) ------------------------------------- */
+
+/* Read the whole held file from offset 0 into a buffer from pool. The file
+ * must hold at most max_bytes (SPX_STATUS_TOO_LARGE otherwise) and must keep
+ * its size while being read (SPX_STATUS_CHANGED otherwise). The buffer has one
+ * extra NUL byte after *length bytes, not counted. */
+apr_status_t spx_file_read_all(spx_file_t *file, apr_size_t max_bytes, unsigned char **bytes,
+                               apr_size_t *length, apr_pool_t *pool, const char **message);
+
+/* --- binary standard streams (platform/stdio.c) ------------------------ */
+
+typedef struct spx_stdio_t spx_stdio_t;
+
+/* Unbuffered, binary (no CRLF translation) standard input and output. */
+apr_status_t spx_stdio_open(spx_stdio_t **stdio, apr_pool_t *pool);
+
+/* Read what is available, up to capacity; *got is 0 only at end of input. */
+apr_status_t spx_stdio_read(spx_stdio_t *stdio, void *buffer, apr_size_t capacity, apr_size_t *got);
+
+/* Write all of the bytes or fail. */
+apr_status_t spx_stdio_write(spx_stdio_t *stdio, const void *bytes, apr_size_t length);
+
+/* Push written bytes to the reader now. */
+apr_status_t spx_stdio_flush(spx_stdio_t *stdio);
+
+#endif /* SPX_PLATFORM_H */

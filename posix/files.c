@@ -1,0 +1,298 @@
+/*
+ * files.c: the POSIX implementation of the held-object interface.
+ *
+ * Directories below the root and files are opened with openat() relative to
+ * a held directory descriptor and O_NOFOLLOW, one component at a time, so a
+ * link is refused wherever it stands. Identities come from fstat() on the
+ * held descriptor; "what is there now" from fstatat(AT_SYMLINK_NOFOLLOW).
+ * Other programs may still write, rename and delete: callers detect it by
+ * comparing identities and digests. errno values become apr_status_t here and
+ * nowhere else.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "spx_platform.h"
+
+#include <apr_strings.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct spx_dir_t {
+    int fd;
+    const char *path;         /* display path */
+    const char *child_prefix; /* "" for the root, "path/" below it */
+};
+
+struct spx_file_t {
+    int fd;
+    const char *path;
+};
+
+static apr_status_t say(apr_status_t status, const char **message, apr_pool_t *pool,
+                        const char *format, const char *path, const char *detail)
+{
+    if (message)
+        *message = apr_psprintf(pool, format, path, detail);
+    return status;
+}
+
+static apr_status_t say_errno(int error, const char **message, apr_pool_t *pool, const char *what,
+                              const char *path)
+{
+    char text[256];
+    apr_strerror(APR_FROM_OS_ERROR(error), text, sizeof(text));
+    if (message)
+        *message = apr_psprintf(pool, "cannot %s '%s': %s", what, path, text);
+    return APR_FROM_OS_ERROR(error);
+}
+
+static void identity_from_stat(const struct stat *info, spx_identity_t *identity)
+{
+    identity->volume = (uint64_t)info->st_dev;
+    identity->object = (uint64_t)info->st_ino;
+    identity->kind = S_ISREG(info->st_mode)   ? SPX_OBJECT_FILE
+                     : S_ISDIR(info->st_mode) ? SPX_OBJECT_DIR
+                                              : SPX_OBJECT_OTHER;
+    identity->size = identity->kind == SPX_OBJECT_FILE ? (uint64_t)info->st_size : 0;
+    identity->links = (uint64_t)info->st_nlink;
+}
+
+/* A name must be exactly one component: not empty, not "." or "..", no '/'. */
+static int is_single_component(const char *name)
+{
+    return name[0] != '\0' && strcmp(name, ".") != 0 && strcmp(name, "..") != 0 &&
+           strchr(name, '/') == NULL;
+}
+
+static apr_status_t close_descriptor(void *data)
+{
+    int *fd = data;
+    if (*fd >= 0) {
+        close(*fd);
+        *fd = -1;
+    }
+    return APR_SUCCESS;
+}
+
+/* Why openat() of name in parent failed, in the caller's words. */
+static apr_status_t explain_open_failure(int error, int parent_fd, const char *name,
+                                         const char *path, const char *expected, apr_pool_t *pool,
+                                         const char **message)
+{
+    struct stat info;
+    if (fstatat(parent_fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (S_ISLNK(info.st_mode))
+            return say(SPX_STATUS_LINK, message, pool, "'%s' is a symbolic link; %s", path,
+                       "links are not followed inside a project");
+        if (error == ENOTDIR || error == ELOOP || error == ENXIO)
+            return say(SPX_STATUS_NOT_REGULAR, message, pool, "'%s' is not %s", path, expected);
+    }
+    return say_errno(error, message, pool, "open", path);
+}
+
+static const char *child_path(const spx_dir_t *parent, const char *name, apr_pool_t *pool)
+{
+    return apr_pstrcat(pool, parent->child_prefix, name, NULL);
+}
+
+apr_status_t spx_dir_open_root(spx_dir_t **dir, const char *path, apr_pool_t *pool,
+                               const char **message)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        if (errno == ENOTDIR)
+            return say(SPX_STATUS_NOT_REGULAR, message, pool, "project root '%s' is not %s", path,
+                       "a directory");
+        return say_errno(errno, message, pool, "open the project root", path);
+    }
+    spx_dir_t *held = apr_palloc(pool, sizeof(*held));
+    held->fd = fd;
+    held->path = apr_pstrdup(pool, path);
+    held->child_prefix = "";
+    apr_pool_cleanup_register(pool, &held->fd, close_descriptor, apr_pool_cleanup_null);
+    *dir = held;
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_dir_open_child(spx_dir_t **dir, spx_dir_t *parent, const char *name,
+                                apr_pool_t *pool, const char **message)
+{
+    const char *path = child_path(parent, name, pool);
+    if (!is_single_component(name))
+        return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", path,
+                   "a single path component");
+    int fd = openat(parent->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return explain_open_failure(errno, parent->fd, name, path, "a directory", pool, message);
+    spx_dir_t *held = apr_palloc(pool, sizeof(*held));
+    held->fd = fd;
+    held->path = path;
+    held->child_prefix = apr_pstrcat(pool, path, "/", NULL);
+    apr_pool_cleanup_register(pool, &held->fd, close_descriptor, apr_pool_cleanup_null);
+    *dir = held;
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_file_open(spx_file_t **file, spx_dir_t *parent, const char *name, apr_pool_t *pool,
+                           const char **message)
+{
+    const char *path = child_path(parent, name, pool);
+    if (!is_single_component(name))
+        return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", path,
+                   "a single path component");
+    /* O_NONBLOCK: opening a fifo must not wait for a writer. */
+    int fd = openat(parent->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        return explain_open_failure(errno, parent->fd, name, path, "a regular file", pool, message);
+    struct stat info;
+    if (fstat(fd, &info) != 0) {
+        int error = errno;
+        close(fd);
+        return say_errno(error, message, pool, "inspect", path);
+    }
+    if (!S_ISREG(info.st_mode)) {
+        close(fd);
+        return say(SPX_STATUS_NOT_REGULAR, message, pool, "'%s' is not %s", path, "a regular file");
+    }
+    spx_file_t *held = apr_palloc(pool, sizeof(*held));
+    held->fd = fd;
+    held->path = path;
+    apr_pool_cleanup_register(pool, &held->fd, close_descriptor, apr_pool_cleanup_null);
+    *file = held;
+    return APR_SUCCESS;
+}
+
+void spx_dir_close(spx_dir_t *dir)
+{
+    close_descriptor(&dir->fd);
+}
+
+void spx_file_close(spx_file_t *file)
+{
+    close_descriptor(&file->fd);
+}
+
+const char *spx_dir_path(const spx_dir_t *dir)
+{
+    return dir->path;
+}
+
+const char *spx_file_path(const spx_file_t *file)
+{
+    return file->path;
+}
+
+static apr_status_t identity_of_descriptor(int fd, const char *path, spx_identity_t *identity,
+                                           apr_pool_t *pool, const char **message)
+{
+    struct stat info;
+    if (fd < 0)
+        return say(APR_EBADF, message, pool, "'%s' is %s", path, "no longer held");
+    if (fstat(fd, &info) != 0)
+        return say_errno(errno, message, pool, "inspect", path);
+    identity_from_stat(&info, identity);
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_dir_identity(spx_dir_t *dir, spx_identity_t *identity, apr_pool_t *pool,
+                              const char **message)
+{
+    return identity_of_descriptor(dir->fd, dir->path, identity, pool, message);
+}
+
+apr_status_t spx_file_identity(spx_file_t *file, spx_identity_t *identity, apr_pool_t *pool,
+                               const char **message)
+{
+    return identity_of_descriptor(file->fd, file->path, identity, pool, message);
+}
+
+apr_status_t spx_file_read_at(spx_file_t *file, uint64_t offset, void *buffer, apr_size_t capacity,
+                              apr_size_t *got, apr_pool_t *pool, const char **message)
+{
+    if (file->fd < 0)
+        return say(APR_EBADF, message, pool, "'%s' is %s", file->path, "no longer held");
+    for (;;) {
+        ssize_t count = pread(file->fd, buffer, capacity, (off_t)offset);
+        if (count >= 0) {
+            *got = (apr_size_t)count;
+            return APR_SUCCESS;
+        }
+        if (errno != EINTR)
+            return say_errno(errno, message, pool, "read", file->path);
+    }
+}
+
+static apr_status_t state_from_stat(int result, int error, const struct stat *info,
+                                    spx_name_state_t *state, spx_identity_t *identity,
+                                    const char *path, apr_pool_t *pool, const char **message)
+{
+    if (result != 0) {
+        if (error == ENOENT || error == ENOTDIR) {
+            *state = SPX_NAME_MISSING;
+            return APR_SUCCESS;
+        }
+        return say_errno(error, message, pool, "look up", path);
+    }
+    if (S_ISLNK(info->st_mode)) {
+        *state = SPX_NAME_LINK;
+        return APR_SUCCESS;
+    }
+    *state = SPX_NAME_PRESENT;
+    identity_from_stat(info, identity);
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_dir_lookup(spx_dir_t *dir, const char *name, spx_name_state_t *state,
+                            spx_identity_t *identity, apr_pool_t *pool, const char **message)
+{
+    struct stat info;
+    if (!is_single_component(name))
+        return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s",
+                   child_path(dir, name, pool), "a single path component");
+    if (dir->fd < 0)
+        return say(APR_EBADF, message, pool, "'%s' is %s", dir->path, "no longer held");
+    int result = fstatat(dir->fd, name, &info, AT_SYMLINK_NOFOLLOW);
+    return state_from_stat(result, errno, &info, state, identity, child_path(dir, name, pool), pool,
+                           message);
+}
+
+apr_status_t spx_path_lookup(const char *path, spx_name_state_t *state, spx_identity_t *identity,
+                             apr_pool_t *pool, const char **message)
+{
+    struct stat info;
+    int result = stat(path, &info);
+    return state_from_stat(result, errno, &info, state, identity, path, pool, message);
+}
+
+apr_status_t spx_handles_reserve(uint64_t wanted, apr_pool_t *pool, const char **message)
+{
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return say_errno(errno, message, pool, "read", "the open-file limit");
+    if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < wanted) {
+        struct rlimit raised = limit;
+        raised.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &raised) != 0 && limit.rlim_max > wanted) {
+            /* Some systems refuse the hard limit itself (macOS: OPEN_MAX). */
+            raised.rlim_cur = (rlim_t)wanted;
+            if (setrlimit(RLIMIT_NOFILE, &raised) != 0)
+                raised.rlim_cur = limit.rlim_cur;
+        }
+        if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
+            return say_errno(errno, message, pool, "read", "the open-file limit");
+    }
+    if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < wanted) {
+        if (message)
+            *message = apr_psprintf(pool,
+                                    "the open-file limit is %" APR_UINT64_T_FMT
+                                    " but this project needs %" APR_UINT64_T_FMT
+                                    " held handles; raise it (ulimit -n)",
+                                    (apr_uint64_t)limit.rlim_cur, (apr_uint64_t)wanted);
+        return SPX_STATUS_HANDLE_LIMIT;
+    }
+    return APR_SUCCESS;
+}

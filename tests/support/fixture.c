@@ -1,0 +1,247 @@
+/*
+ * fixture.c: a fresh temporary directory per test, and the file operations
+ * the tests perform on it, written with APR so they read the same on every
+ * platform. Any failure here fails the running test at once.
+ */
+#include "spx_digest.h"
+#include "spx_test.h"
+
+#include <apr_file_info.h>
+#include <apr_file_io.h>
+#include <apr_general.h>
+#include <apr_strings.h>
+#include <apr_tables.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK_APR(call)                                                                            \
+    do {                                                                                           \
+        apr_status_t check_status_ = (call);                                                       \
+        CU_ASSERT_EQUAL_FATAL(check_status_, APR_SUCCESS);                                         \
+    } while (0)
+
+spx_fixture_t *spx_fixture_new(void)
+{
+    apr_pool_t *pool = NULL;
+    CHECK_APR(apr_pool_create(&pool, NULL));
+    spx_fixture_t *fixture = apr_pcalloc(pool, sizeof(*fixture));
+    fixture->pool = pool;
+    const char *temp = NULL;
+    CHECK_APR(apr_temp_dir_get(&temp, pool));
+    for (int attempt = 0; attempt < 16; attempt++) {
+        unsigned char random[8];
+        CHECK_APR(apr_generate_random_bytes(random, sizeof(random)));
+        char name[32];
+        apr_snprintf(name, sizeof(name), "spx-test-%02x%02x%02x%02x%02x%02x%02x%02x", random[0],
+                     random[1], random[2], random[3], random[4], random[5], random[6], random[7]);
+        char *path = NULL;
+        CHECK_APR(apr_filepath_merge(&path, temp, name, APR_FILEPATH_NATIVE, pool));
+        if (apr_dir_make(path, APR_FPROT_OS_DEFAULT, pool) == APR_SUCCESS) {
+            fixture->root = path;
+            return fixture;
+        }
+    }
+    CU_FAIL_FATAL("cannot create a temporary directory");
+    return NULL;
+}
+
+const char *spx_fixture_path(spx_fixture_t *fixture, const char *relative)
+{
+    return apr_pstrcat(fixture->pool, fixture->root, "/", relative, NULL);
+}
+
+static void remove_tree(const char *path, apr_pool_t *pool)
+{
+    apr_finfo_t info;
+    if (apr_stat(&info, path, APR_FINFO_LINK | APR_FINFO_TYPE, pool) != APR_SUCCESS)
+        return;
+    if (info.filetype == APR_DIR) {
+        apr_file_perms_set(path, APR_FPROT_OS_DEFAULT);
+        apr_dir_t *dir = NULL;
+        if (apr_dir_open(&dir, path, pool) == APR_SUCCESS) {
+            apr_finfo_t entry;
+            while (apr_dir_read(&entry, APR_FINFO_NAME, dir) == APR_SUCCESS) {
+                if (strcmp(entry.name, ".") == 0 || strcmp(entry.name, "..") == 0)
+                    continue;
+                remove_tree(apr_pstrcat(pool, path, "/", entry.name, NULL), pool);
+            }
+            apr_dir_close(dir);
+        }
+        apr_dir_remove(path, pool);
+    } else {
+        apr_file_remove(path, pool);
+    }
+}
+
+void spx_fixture_free(spx_fixture_t *fixture)
+{
+    remove_tree(fixture->root, fixture->pool);
+    apr_pool_destroy(fixture->pool);
+}
+
+static void make_parents(spx_fixture_t *fixture, const char *relative)
+{
+    const char *slash = strrchr(relative, '/');
+    if (slash)
+        CHECK_APR(apr_dir_make_recursive(
+            spx_fixture_path(fixture,
+                             apr_pstrndup(fixture->pool, relative, (apr_size_t)(slash - relative))),
+            APR_FPROT_OS_DEFAULT, fixture->pool));
+}
+
+static void write_bytes(spx_fixture_t *fixture, const char *relative, apr_int32_t flags,
+                        apr_off_t offset, const void *bytes, apr_size_t length)
+{
+    apr_file_t *file = NULL;
+    CHECK_APR(apr_file_open(&file, spx_fixture_path(fixture, relative), flags, APR_FPROT_OS_DEFAULT,
+                            fixture->pool));
+    if (offset > 0)
+        CHECK_APR(apr_file_seek(file, APR_SET, &offset));
+    CHECK_APR(apr_file_write_full(file, bytes, length, NULL));
+    CHECK_APR(apr_file_close(file));
+}
+
+void spx_fixture_write(spx_fixture_t *fixture, const char *relative, const char *text)
+{
+    make_parents(fixture, relative);
+    write_bytes(fixture, relative, APR_FOPEN_WRITE | APR_FOPEN_CREATE | APR_FOPEN_TRUNCATE, 0, text,
+                strlen(text));
+}
+
+void spx_fixture_write_size(spx_fixture_t *fixture, const char *relative, apr_size_t size)
+{
+    make_parents(fixture, relative);
+    char *bytes = malloc(size ? size : 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bytes);
+    memset(bytes, 'x', size);
+    write_bytes(fixture, relative, APR_FOPEN_WRITE | APR_FOPEN_CREATE | APR_FOPEN_TRUNCATE, 0,
+                bytes, size);
+    free(bytes);
+}
+
+void spx_fixture_patch(spx_fixture_t *fixture, const char *relative, apr_off_t offset,
+                       const char *text)
+{
+    write_bytes(fixture, relative, APR_FOPEN_WRITE, offset, text, strlen(text));
+}
+
+void spx_fixture_append(spx_fixture_t *fixture, const char *relative, const char *text)
+{
+    write_bytes(fixture, relative, APR_FOPEN_WRITE | APR_FOPEN_APPEND, 0, text, strlen(text));
+}
+
+void spx_fixture_truncate(spx_fixture_t *fixture, const char *relative, apr_off_t size)
+{
+    apr_file_t *file = NULL;
+    CHECK_APR(apr_file_open(&file, spx_fixture_path(fixture, relative), APR_FOPEN_WRITE,
+                            APR_FPROT_OS_DEFAULT, fixture->pool));
+    CHECK_APR(apr_file_trunc(file, size));
+    CHECK_APR(apr_file_close(file));
+}
+
+void spx_fixture_mkdir(spx_fixture_t *fixture, const char *relative)
+{
+    CHECK_APR(apr_dir_make_recursive(spx_fixture_path(fixture, relative), APR_FPROT_OS_DEFAULT,
+                                     fixture->pool));
+}
+
+void spx_fixture_rename(spx_fixture_t *fixture, const char *from, const char *to)
+{
+    CHECK_APR(apr_file_rename(spx_fixture_path(fixture, from), spx_fixture_path(fixture, to),
+                              fixture->pool));
+}
+
+void spx_fixture_remove(spx_fixture_t *fixture, const char *relative)
+{
+    CHECK_APR(apr_file_remove(spx_fixture_path(fixture, relative), fixture->pool));
+}
+
+void spx_fixture_hard_link(spx_fixture_t *fixture, const char *existing, const char *link)
+{
+    make_parents(fixture, link);
+    CHECK_APR(apr_file_link(spx_fixture_path(fixture, existing), spx_fixture_path(fixture, link)));
+}
+
+void spx_fixture_chmod(spx_fixture_t *fixture, const char *relative, apr_fileperms_t perms)
+{
+    CHECK_APR(apr_file_perms_set(spx_fixture_path(fixture, relative), perms));
+}
+
+apr_time_t spx_fixture_mtime(spx_fixture_t *fixture, const char *relative)
+{
+    apr_finfo_t info;
+    CHECK_APR(apr_stat(&info, spx_fixture_path(fixture, relative), APR_FINFO_MTIME, fixture->pool));
+    return info.mtime;
+}
+
+void spx_fixture_set_mtime(spx_fixture_t *fixture, const char *relative, apr_time_t mtime)
+{
+    CHECK_APR(apr_file_mtime_set(spx_fixture_path(fixture, relative), mtime, fixture->pool));
+}
+
+const char *spx_fixture_read(spx_fixture_t *fixture, const char *relative)
+{
+    apr_file_t *file = NULL;
+    apr_finfo_t info;
+    CHECK_APR(apr_file_open(&file, spx_fixture_path(fixture, relative), APR_FOPEN_READ,
+                            APR_FPROT_OS_DEFAULT, fixture->pool));
+    CHECK_APR(apr_file_info_get(&info, APR_FINFO_SIZE, file));
+    char *bytes = apr_palloc(fixture->pool, (apr_size_t)info.size + 1);
+    apr_size_t got = 0;
+    if (info.size > 0)
+        CHECK_APR(apr_file_read_full(file, bytes, (apr_size_t)info.size, &got));
+    bytes[got] = '\0';
+    CHECK_APR(apr_file_close(file));
+    return bytes;
+}
+
+static int compare_lines(const void *left, const void *right)
+{
+    return strcmp(*(const char *const *)left, *(const char *const *)right);
+}
+
+static void inventory_tree(spx_fixture_t *fixture, const char *relative, apr_array_header_t *lines)
+{
+    apr_pool_t *pool = fixture->pool;
+    const char *path = relative[0] ? spx_fixture_path(fixture, relative) : fixture->root;
+    apr_finfo_t info;
+    CHECK_APR(apr_stat(&info, path,
+                       APR_FINFO_LINK | APR_FINFO_TYPE | APR_FINFO_SIZE | APR_FINFO_MTIME |
+                           APR_FINFO_CTIME | APR_FINFO_INODE | APR_FINFO_PROT,
+                       pool));
+    const char *digest = "-";
+    if (info.filetype == APR_REG) {
+        const char *bytes = spx_fixture_read(fixture, relative);
+        spx_sha256_t sha;
+        spx_sha256(bytes, (apr_size_t)info.size, &sha);
+        digest = spx_digest_text(&sha, pool);
+    }
+    APR_ARRAY_PUSH(lines, const char *) =
+        apr_psprintf(pool,
+                     "%s type=%d size=%" APR_OFF_T_FMT " mtime=%" APR_TIME_T_FMT
+                     " ctime=%" APR_TIME_T_FMT " inode=%" APR_UINT64_T_FMT " perms=%x %s",
+                     relative[0] ? relative : ".", (int)info.filetype, info.size, info.mtime,
+                     info.ctime, (apr_uint64_t)info.inode, (unsigned)info.protection, digest);
+    if (info.filetype != APR_DIR)
+        return;
+    apr_dir_t *dir = NULL;
+    CHECK_APR(apr_dir_open(&dir, path, pool));
+    apr_finfo_t entry;
+    while (apr_dir_read(&entry, APR_FINFO_NAME, dir) == APR_SUCCESS) {
+        if (strcmp(entry.name, ".") == 0 || strcmp(entry.name, "..") == 0)
+            continue;
+        inventory_tree(fixture,
+                       relative[0] ? apr_pstrcat(pool, relative, "/", entry.name, NULL)
+                                   : apr_pstrdup(pool, entry.name),
+                       lines);
+    }
+    apr_dir_close(dir);
+}
+
+const char *spx_fixture_inventory(spx_fixture_t *fixture)
+{
+    apr_array_header_t *lines = apr_array_make(fixture->pool, 16, sizeof(const char *));
+    inventory_tree(fixture, "", lines);
+    qsort(lines->elts, (size_t)lines->nelts, sizeof(const char *), compare_lines);
+    return apr_array_pstrcat(fixture->pool, lines, '\n');
+}

@@ -1,0 +1,60 @@
+/*
+ * spx_test.h: what every CUnit suite of Semaprax shares: running a suite,
+ * and a fresh temporary directory per test with helpers to build, change
+ * and inventory a file tree in it.
+ */
+#ifndef SPX_TEST_H
+#define SPX_TEST_H
+
+#include <CUnit/CUnit.h>
+#include <apr_file_info.h>
+#include <apr_pools.h>
+
+/* Run the tests of one suite with CUnit's basic interface; the exit status
+ * for main(): 0 when every test passed. */
+int spx_test_run_suite(const char *suite_name, CU_TestInfo *tests);
+
+/* A fresh, empty temporary directory and a pool that lives as long as it. */
+typedef struct spx_fixture_t {
+    apr_pool_t *pool;
+    const char *root; /* absolute path of the directory */
+} spx_fixture_t;
+
+spx_fixture_t *spx_fixture_new(void);
+/* Remove the directory and everything in it, and the pool. */
+void spx_fixture_free(spx_fixture_t *fixture);
+
+/* The absolute path of relative inside the fixture. */
+const char *spx_fixture_path(spx_fixture_t *fixture, const char *relative);
+
+/* Write text to relative (creating parent directories), replacing it. */
+void spx_fixture_write(spx_fixture_t *fixture, const char *relative, const char *text);
+/* Write size bytes of 'x' (used for size limits). */
+void spx_fixture_write_size(spx_fixture_t *fixture, const char *relative, apr_size_t size);
+/* Overwrite in place from offset, without truncating or replacing the file. */
+void spx_fixture_patch(spx_fixture_t *fixture, const char *relative, apr_off_t offset,
+                       const char *text);
+void spx_fixture_append(spx_fixture_t *fixture, const char *relative, const char *text);
+void spx_fixture_truncate(spx_fixture_t *fixture, const char *relative, apr_off_t size);
+void spx_fixture_mkdir(spx_fixture_t *fixture, const char *relative);
+void spx_fixture_rename(spx_fixture_t *fixture, const char *from, const char *to);
+void spx_fixture_remove(spx_fixture_t *fixture, const char *relative);
+void spx_fixture_hard_link(spx_fixture_t *fixture, const char *existing, const char *link);
+void spx_fixture_chmod(spx_fixture_t *fixture, const char *relative, apr_fileperms_t perms);
+/* Modification time of relative, in microseconds since the epoch. */
+apr_time_t spx_fixture_mtime(spx_fixture_t *fixture, const char *relative);
+void spx_fixture_set_mtime(spx_fixture_t *fixture, const char *relative, apr_time_t mtime);
+/* Read a whole file into the fixture's pool. */
+const char *spx_fixture_read(spx_fixture_t *fixture, const char *relative);
+
+/* Every name below the fixture's root with its type, size, times and (for
+ * files) digest, one line each, sorted: two equal inventories mean nothing
+ * was created, removed, written or had its metadata changed. */
+const char *spx_fixture_inventory(spx_fixture_t *fixture);
+
+/* POSIX only (tests/support/posix/): a symbolic link at relative pointing to
+ * target, and a fifo at relative. */
+void spx_fixture_symlink(spx_fixture_t *fixture, const char *target, const char *relative);
+void spx_fixture_mkfifo(spx_fixture_t *fixture, const char *relative);
+
+#endif /* SPX_TEST_H */
