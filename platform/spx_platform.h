@@ -26,14 +26,19 @@
 #include <stdint.h>
 
 /* Statuses of our own, in APR's application range. The platform layer uses
- * offsets 1..99; the engine starts at SPX_STATUS_ENGINE_BASE. */
-#define SPX_STATUS_LINK (APR_OS_START_USERERR + 1)         /* name is a link or reparse point */
-#define SPX_STATUS_NOT_REGULAR (APR_OS_START_USERERR + 2)  /* not a regular file / not a directory \
-                                                            */
-#define SPX_STATUS_TOO_LARGE (APR_OS_START_USERERR + 3)    /* over the size the caller allows */
-#define SPX_STATUS_CHANGED (APR_OS_START_USERERR + 4)      /* changed while it was being read */
-#define SPX_STATUS_BAD_NAME (APR_OS_START_USERERR + 5)     /* not a single path component */
-#define SPX_STATUS_HANDLE_LIMIT (APR_OS_START_USERERR + 6) /* open-file limit too low */
+ * offsets 1..99; the engine starts at SPX_STATUS_ENGINE_BASE.
+ *   LINK          a name is a symbolic link (or a reparse point)
+ *   NOT_REGULAR   not a regular file, or not a directory where one is needed
+ *   TOO_LARGE     over the size the caller allows
+ *   CHANGED       changed while it was being read
+ *   BAD_NAME      not a single path component
+ *   HANDLE_LIMIT  the open-file limit is too low for the held handles */
+#define SPX_STATUS_LINK (APR_OS_START_USERERR + 1)
+#define SPX_STATUS_NOT_REGULAR (APR_OS_START_USERERR + 2)
+#define SPX_STATUS_TOO_LARGE (APR_OS_START_USERERR + 3)
+#define SPX_STATUS_CHANGED (APR_OS_START_USERERR + 4)
+#define SPX_STATUS_BAD_NAME (APR_OS_START_USERERR + 5)
+#define SPX_STATUS_HANDLE_LIMIT (APR_OS_START_USERERR + 6)
 #define SPX_STATUS_ENGINE_BASE (APR_OS_START_USERERR + 100)
 
 typedef enum spx_object_kind_t {

@@ -1,0 +1,113 @@
+/*
+ * diagnostics.c: collecting, ordering and rendering diagnostics.
+ */
+#include "spx_diagnostics.h"
+
+#include <apr_strings.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+spx_diagnostics_t *spx_diagnostics_make(apr_pool_t *pool)
+{
+    spx_diagnostics_t *list = apr_palloc(pool, sizeof(*list));
+    list->pool = pool;
+    list->items = apr_array_make(pool, 4, sizeof(spx_diagnostic_t));
+    return list;
+}
+
+void spx_diagnostics_add(spx_diagnostics_t *list, const char *code, const char *path,
+                         spx_span_t span, const char *format, ...)
+{
+    va_list arguments;
+    va_start(arguments, format);
+    spx_diagnostic_t *item = apr_array_push(list->items);
+    item->code = code;
+    item->message = apr_pvsprintf(list->pool, format, arguments);
+    item->path = apr_pstrdup(list->pool, path);
+    item->span = span;
+    va_end(arguments);
+}
+
+apr_size_t spx_diagnostics_count(const spx_diagnostics_t *list)
+{
+    return (apr_size_t)list->items->nelts;
+}
+
+const spx_diagnostic_t *spx_diagnostics_get(const spx_diagnostics_t *list, apr_size_t index)
+{
+    return &APR_ARRAY_IDX(list->items, index, spx_diagnostic_t);
+}
+
+static int compare_diagnostics(const void *left, const void *right)
+{
+    const spx_diagnostic_t *a = left, *b = right;
+    int order = strcmp(a->path, b->path);
+    if (order != 0)
+        return order;
+    if (a->span.start.offset != b->span.start.offset)
+        return a->span.start.offset < b->span.start.offset ? -1 : 1;
+    order = strcmp(a->code, b->code);
+    if (order != 0)
+        return order;
+    return strcmp(a->message, b->message); /* a total order: the same bytes every run */
+}
+
+void spx_diagnostics_sort(spx_diagnostics_t *list)
+{
+    qsort(list->items->elts, (size_t)list->items->nelts, sizeof(spx_diagnostic_t),
+          compare_diagnostics);
+}
+
+spx_position_t spx_position_at(const unsigned char *text, apr_size_t length, apr_size_t offset)
+{
+    spx_position_t position = {1, 1, offset < length ? offset : length};
+    for (apr_size_t i = 0; i < position.offset; i++) {
+        if (text[i] == '\n') {
+            position.line++;
+            position.column = 1;
+        } else {
+            position.column++;
+        }
+    }
+    return position;
+}
+
+spx_span_t spx_span_between(const unsigned char *text, apr_size_t length, apr_size_t start,
+                            apr_size_t end)
+{
+    spx_span_t span = {spx_position_at(text, length, start), spx_position_at(text, length, end)};
+    return span;
+}
+
+static json_t *position_json(const spx_position_t *position)
+{
+    return json_pack("{s:I, s:I, s:I}", "line", (json_int_t)position->line, "column",
+                     (json_int_t)position->column, "offset", (json_int_t)position->offset);
+}
+
+json_t *spx_diagnostics_json(const spx_diagnostics_t *list)
+{
+    json_t *array = json_array();
+    for (int i = 0; i < list->items->nelts; i++) {
+        const spx_diagnostic_t *item = &APR_ARRAY_IDX(list->items, i, spx_diagnostic_t);
+        json_array_append_new(array,
+                              json_pack("{s:s, s:s, s:s, s:s, s:{s:o, s:o}}", "code", item->code,
+                                        "message", item->message, "path", item->path, "severity",
+                                        "error", "span", "start", position_json(&item->span.start),
+                                        "end", position_json(&item->span.end)));
+    }
+    return array;
+}
+
+const char *spx_diagnostics_text(const spx_diagnostics_t *list, apr_pool_t *pool)
+{
+    apr_array_header_t *lines = apr_array_make(pool, list->items->nelts, sizeof(const char *));
+    for (int i = 0; i < list->items->nelts; i++) {
+        const spx_diagnostic_t *item = &APR_ARRAY_IDX(list->items, i, spx_diagnostic_t);
+        APR_ARRAY_PUSH(lines, const char *) = apr_psprintf(
+            pool, "%s:%" APR_SIZE_T_FMT ":%" APR_SIZE_T_FMT ": error[%s]: %s\n", item->path,
+            item->span.start.line, item->span.start.column, item->code, item->message);
+    }
+    return apr_array_pstrcat(pool, lines, 0);
+}

@@ -1,0 +1,71 @@
+/*
+ * spx_diagnostics.h: diagnostics with stable codes and exact spans
+ * (outputs.md, Diagnostics).
+ *
+ * Codes: E01xx manifest, E02xx lexical/syntax, E03xx names and imports,
+ * E04xx types, R05xx runtime language failures; every code is listed in
+ * docs/diagnostics.md. Lines and columns are 1-based, columns and offsets
+ * count bytes, and a span's end is exclusive. A list is sorted by path,
+ * offset, code before it is shown.
+ */
+#ifndef SPX_DIAGNOSTICS_H
+#define SPX_DIAGNOSTICS_H
+
+#include <apr_pools.h>
+#include <apr_tables.h>
+#include <jansson.h>
+
+typedef struct spx_position_t {
+    apr_size_t line;   /* 1-based */
+    apr_size_t column; /* 1-based, in bytes */
+    apr_size_t offset; /* 0-based, in bytes */
+} spx_position_t;
+
+typedef struct spx_span_t {
+    spx_position_t start;
+    spx_position_t end; /* exclusive */
+} spx_span_t;
+
+typedef struct spx_diagnostic_t {
+    const char *code;    /* "E0201" */
+    const char *message; /* one sentence, no final period */
+    const char *path;    /* the manifest's or source's path, relative to the root */
+    spx_span_t span;
+} spx_diagnostic_t;
+
+/* A growing list of diagnostics; everything in it lives in its pool. */
+typedef struct spx_diagnostics_t {
+    apr_pool_t *pool;
+    apr_array_header_t *items; /* spx_diagnostic_t */
+} spx_diagnostics_t;
+
+spx_diagnostics_t *spx_diagnostics_make(apr_pool_t *pool);
+
+/* Add one error diagnostic; message is a printf format. */
+void spx_diagnostics_add(spx_diagnostics_t *list, const char *code, const char *path,
+                         spx_span_t span, const char *format, ...)
+    __attribute__((format(printf, 5, 6)));
+
+apr_size_t spx_diagnostics_count(const spx_diagnostics_t *list);
+const spx_diagnostic_t *spx_diagnostics_get(const spx_diagnostics_t *list, apr_size_t index);
+
+/* Sort by path, then start offset, then code (bytewise). */
+void spx_diagnostics_sort(spx_diagnostics_t *list);
+
+/* The position of offset in text (length bytes): line and column counted
+ * in bytes from 1. An offset past the end is clamped to length. */
+spx_position_t spx_position_at(const unsigned char *text, apr_size_t length, apr_size_t offset);
+
+/* The span from start to end (offsets) in text. */
+spx_span_t spx_span_between(const unsigned char *text, apr_size_t length, apr_size_t start,
+                            apr_size_t end);
+
+/* The list as a JSON array of outputs.md diagnostic objects (a new
+ * reference), in the list's current order. */
+json_t *spx_diagnostics_json(const spx_diagnostics_t *list);
+
+/* One line "path:line:column: error[CODE]: message\n" per diagnostic, in the
+ * list's current order, allocated in pool ("" for an empty list). */
+const char *spx_diagnostics_text(const spx_diagnostics_t *list, apr_pool_t *pool);
+
+#endif /* SPX_DIAGNOSTICS_H */
