@@ -1,0 +1,225 @@
+/*
+ * spx_ast.h: the syntax tree of one Semaprax module, and after checking, the
+ * program's HIR.
+ *
+ * The parser (parser.c, over lexer.c) builds one spx_module_t per declared
+ * source, with every node's exact span. The checker (checker.c) then
+ * resolves imports, names and calls across modules, types every expression,
+ * numbers every function's locals, and checks return paths: the checked tree,
+ * with those annotations filled, is the linked HIR that the index, the graph
+ * and the interpreter read. Every node lives in the pool it was parsed into;
+ * nothing in it is freed on its own.
+ *
+ * Fields marked "checker" are zero/NULL until spx_check_program() has run.
+ */
+#ifndef SPX_AST_H
+#define SPX_AST_H
+
+#include "spx_diagnostics.h"
+
+#include <apr_hash.h>
+#include <stdint.h>
+
+typedef enum spx_type_t {
+    SPX_TYPE_ERROR = 0, /* unknown because of an earlier diagnostic: never reported again */
+    SPX_TYPE_INT,
+    SPX_TYPE_BOOL,
+    SPX_TYPE_STR,
+    SPX_TYPE_UNIT /* a function without "->"; cannot be named or stored */
+} spx_type_t;
+
+typedef enum spx_operator_t {
+    SPX_OP_OR,  /* || */
+    SPX_OP_AND, /* && */
+    SPX_OP_EQ,  /* == */
+    SPX_OP_NE,  /* != */
+    SPX_OP_LT,  /* <  */
+    SPX_OP_LE,  /* <= */
+    SPX_OP_GT,  /* >  */
+    SPX_OP_GE,  /* >= */
+    SPX_OP_ADD, /* +  */
+    SPX_OP_SUB, /* -  */
+    SPX_OP_MUL, /* *  */
+    SPX_OP_DIV, /* /  */
+    SPX_OP_REM, /* %  */
+    SPX_OP_NEG, /* unary - */
+    SPX_OP_NOT  /* unary ! */
+} spx_operator_t;
+
+typedef enum spx_builtin_t {
+    SPX_BUILTIN_NONE = 0,
+    SPX_BUILTIN_PRINT, /* print(s: str)        */
+    SPX_BUILTIN_ITOS,  /* itos(i: int) -> str  */
+    SPX_BUILTIN_LEN,   /* len(s: str) -> int   */
+    SPX_BUILTIN_ASSERT /* assert(c: bool)      */
+} spx_builtin_t;
+
+/* An identifier as written, with its span. */
+typedef struct spx_name_t {
+    const char *text;
+    spx_span_t span;
+} spx_name_t;
+
+struct spx_function_t;
+struct spx_module_t;
+
+typedef enum spx_expr_kind_t {
+    SPX_EXPR_INT,    /* integer literal */
+    SPX_EXPR_STRING, /* string literal, escapes decoded */
+    SPX_EXPR_BOOL,   /* true / false */
+    SPX_EXPR_NAME,   /* a local or parameter */
+    SPX_EXPR_CALL,   /* f(args), m.f(args), builtin(args) */
+    SPX_EXPR_UNARY,  /* - ! */
+    SPX_EXPR_BINARY  /* everything else */
+} spx_expr_kind_t;
+
+typedef struct spx_expr_t {
+    spx_expr_kind_t kind;
+    spx_span_t span; /* the whole expression, parentheses included when written */
+    spx_type_t type; /* checker */
+    union {
+        int64_t integer;
+        int boolean;
+        struct {
+            const char *bytes; /* decoded; may contain NUL */
+            apr_size_t length;
+        } string;
+        struct {
+            spx_name_t name;
+            int slot; /* checker: index of the local in its function, -1 if unresolved */
+        } name;
+        struct {
+            spx_name_t module;   /* text NULL for an unqualified call */
+            spx_name_t function; /* the called name */
+            struct spx_expr_t **arguments;
+            apr_size_t argument_count;
+            struct spx_function_t *target; /* checker: the user function, or NULL */
+            spx_builtin_t builtin;         /* checker: the builtin, or NONE */
+        } call;
+        struct {
+            spx_operator_t op;
+            spx_span_t op_span;
+            struct spx_expr_t *operand;
+        } unary;
+        struct {
+            spx_operator_t op;
+            spx_span_t op_span;
+            struct spx_expr_t *left;
+            struct spx_expr_t *right;
+        } binary;
+    } as;
+} spx_expr_t;
+
+struct spx_stmt_t;
+
+typedef struct spx_block_t {
+    struct spx_stmt_t **statements;
+    apr_size_t count;
+    spx_span_t span; /* from "{" to "}" inclusive */
+} spx_block_t;
+
+typedef enum spx_stmt_kind_t {
+    SPX_STMT_LET,    /* let x [: T] = e; */
+    SPX_STMT_VAR,    /* var x [: T] = e; */
+    SPX_STMT_ASSIGN, /* x = e; */
+    SPX_STMT_IF,     /* if c { } [else { } | else if ...] */
+    SPX_STMT_WHILE,  /* while c { } */
+    SPX_STMT_RETURN, /* return [e]; */
+    SPX_STMT_EXPR    /* e; */
+} spx_stmt_kind_t;
+
+typedef struct spx_stmt_t {
+    spx_stmt_kind_t kind;
+    spx_span_t span; /* the whole statement, ";" or "}" included */
+    union {
+        struct {
+            spx_name_t name;
+            int has_type;
+            spx_type_t declared;
+            spx_span_t type_span;
+            spx_expr_t *value;
+            int slot; /* checker */
+        } binding;    /* LET and VAR */
+        struct {
+            spx_name_t name;
+            spx_expr_t *value;
+            int slot; /* checker */
+        } assign;
+        struct {
+            spx_expr_t *condition;
+            spx_block_t then_block;
+            spx_block_t *else_block;    /* "else { }", or NULL */
+            struct spx_stmt_t *else_if; /* "else if ...", or NULL */
+        } if_stmt;
+        struct {
+            spx_expr_t *condition;
+            spx_block_t body;
+        } while_stmt;
+        struct {
+            spx_expr_t *value; /* NULL for "return;" */
+        } return_stmt;
+        struct {
+            spx_expr_t *expression;
+        } expr_stmt;
+    } as;
+} spx_stmt_t;
+
+typedef struct spx_param_t {
+    spx_name_t name;
+    spx_type_t type;
+    spx_span_t type_span;
+} spx_param_t;
+
+typedef struct spx_function_t {
+    spx_name_t name;
+    int exported;
+    spx_param_t *params;
+    apr_size_t param_count;
+    spx_type_t result;      /* SPX_TYPE_UNIT when there is no "->" */
+    spx_span_t result_span; /* the type after "->"; the name's span when unit */
+    spx_block_t body;
+    spx_span_t span; /* the whole item, from "export"/"fn" to the closing "}" */
+    struct spx_module_t *module;
+    apr_size_t local_count; /* checker: parameters first, then every let/var */
+} spx_function_t;
+
+typedef struct spx_import_t {
+    spx_name_t module;
+    spx_span_t span;             /* "import" to ";" */
+    struct spx_module_t *target; /* checker: the imported module, or NULL */
+} spx_import_t;
+
+typedef struct spx_module_t {
+    const char *name; /* from the manifest */
+    const char *path; /* the source path, relative to the root */
+    const unsigned char *text;
+    apr_size_t length;
+    spx_import_t *imports;
+    apr_size_t import_count;
+    spx_function_t **functions; /* in source order */
+    apr_size_t function_count;
+    apr_hash_t *functions_by_name; /* checker: name -> spx_function_t * (the first declared) */
+} spx_module_t;
+
+/* Parse one source into a module (parser.c). Every lexical and syntax error
+ * is added to diagnostics (E02xx) with its exact span; the parser recovers at
+ * the next statement or item, so one mistake gives one diagnostic, and the
+ * returned module holds every item it could read. Never recurses deeper than
+ * SPX_LIMIT_PARSE_DEPTH. */
+spx_module_t *spx_parse_module(const char *module_name, const char *path, const unsigned char *text,
+                               apr_size_t length, apr_pool_t *pool, spx_diagnostics_t *diagnostics);
+
+/* Check the program made of modules (checker.c): imports (undeclared, twice,
+ * itself, cycles reported in order), names, calls, types, mutability and
+ * return paths (E03xx, E04xx). Fills every "checker" field. An error's
+ * consequences are not reported again (SPX_TYPE_ERROR absorbs them). */
+void spx_check_program(spx_module_t **modules, apr_size_t module_count, apr_pool_t *pool,
+                       spx_diagnostics_t *diagnostics);
+
+/* "int", "bool", "str", "unit" (and "<error>"). */
+const char *spx_type_name(spx_type_t type);
+
+/* "fn(a: int, b: str) -> int"; a unit function has no "-> ...". */
+const char *spx_function_signature(const spx_function_t *function, apr_pool_t *pool);
+
+#endif /* SPX_AST_H */
