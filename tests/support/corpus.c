@@ -1,0 +1,90 @@
+/*
+ * corpus.c: listing, reading and checking corpus files for corpus-driven
+ * suites (see spx_corpus.h).
+ */
+#include "spx_corpus.h"
+#include "spx_test.h"
+
+#include <apr_file_info.h>
+#include <apr_file_io.h>
+#include <apr_strings.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *spx_corpus_dir(const char *relative, apr_pool_t *pool)
+{
+    const char *base = getenv("SPX_TEST_DATA");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(base);
+    return apr_pstrcat(pool, base, "/", relative, NULL);
+}
+
+static int compare_names(const void *left, const void *right)
+{
+    return strcmp(*(const char *const *)left, *(const char *const *)right);
+}
+
+apr_array_header_t *spx_corpus_list(const char *dir, const char *extension, apr_pool_t *pool)
+{
+    apr_array_header_t *names = apr_array_make(pool, 32, sizeof(const char *));
+    apr_dir_t *handle = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_dir_open(&handle, dir, pool), APR_SUCCESS);
+    apr_finfo_t entry;
+    size_t suffix = strlen(extension);
+    while (apr_dir_read(&entry, APR_FINFO_NAME | APR_FINFO_TYPE, handle) == APR_SUCCESS) {
+        size_t length = strlen(entry.name);
+        if (entry.filetype == APR_REG && length > suffix &&
+            strcmp(entry.name + length - suffix, extension) == 0)
+            APR_ARRAY_PUSH(names, const char *) = apr_pstrdup(pool, entry.name);
+    }
+    apr_dir_close(handle);
+    qsort(names->elts, (size_t)names->nelts, sizeof(const char *), compare_names);
+    return names;
+}
+
+const char *spx_corpus_read(const char *path, apr_size_t *length, apr_pool_t *pool)
+{
+    apr_file_t *file = NULL;
+    apr_finfo_t info;
+    if (apr_file_open(&file, path, APR_FOPEN_READ | APR_FOPEN_BINARY, APR_FPROT_OS_DEFAULT, pool) !=
+        APR_SUCCESS) {
+        fprintf(stderr, "\n  cannot read corpus file %s\n", path);
+        CU_FAIL_FATAL("corpus file missing");
+    }
+    CU_ASSERT_EQUAL_FATAL(apr_file_info_get(&info, APR_FINFO_SIZE, file), APR_SUCCESS);
+    char *bytes = apr_palloc(pool, (apr_size_t)info.size + 1);
+    apr_size_t got = 0;
+    if (info.size > 0)
+        CU_ASSERT_EQUAL_FATAL(apr_file_read_full(file, bytes, (apr_size_t)info.size, &got),
+                              APR_SUCCESS);
+    bytes[got] = '\0';
+    apr_file_close(file);
+    if (length)
+        *length = got;
+    return bytes;
+}
+
+const char *spx_corpus_summary(const spx_diagnostics_t *list, apr_pool_t *pool)
+{
+    apr_array_header_t *lines = apr_array_make(pool, 4, sizeof(const char *));
+    for (apr_size_t i = 0; i < spx_diagnostics_count(list); i++) {
+        const spx_diagnostic_t *item = spx_diagnostics_get(list, i);
+        APR_ARRAY_PUSH(lines, const char *) = apr_psprintf(
+            pool,
+            "%s %" APR_SIZE_T_FMT ":%" APR_SIZE_T_FMT "-%" APR_SIZE_T_FMT ":%" APR_SIZE_T_FMT "\n",
+            item->code, item->span.start.line, item->span.start.column, item->span.end.line,
+            item->span.end.column);
+    }
+    return apr_array_pstrcat(pool, lines, 0);
+}
+
+void spx_corpus_expect(const char *input_path, const char *actual, apr_pool_t *pool)
+{
+    const char *dot = strrchr(input_path, '.');
+    const char *expected_path = apr_pstrcat(
+        pool, apr_pstrndup(pool, input_path, (apr_size_t)(dot - input_path)), ".expected", NULL);
+    const char *expected = spx_corpus_read(expected_path, NULL, pool);
+    if (strcmp(expected, actual) != 0)
+        fprintf(stderr, "\n  %s\n  expected:\n%s  actual:\n%s", input_path, expected, actual);
+    CU_ASSERT_STRING_EQUAL(actual, expected);
+}

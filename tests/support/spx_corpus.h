@@ -1,0 +1,37 @@
+/*
+ * spx_corpus.h: corpus-driven tests. A corpus is a folder under tests/corpus/
+ * of input files (NAME.spx, NAME.toml, ...) each beside NAME.expected, which
+ * lists the diagnostics the input must produce, one per line, sorted as the
+ * engine sorts them:
+ *
+ *     E0201 3:14-3:16
+ *
+ * (code, then start line:column and end line:column of the span); an empty
+ * .expected file means the input is valid.
+ */
+#ifndef SPX_CORPUS_H
+#define SPX_CORPUS_H
+
+#include "spx_diagnostics.h"
+
+#include <apr_tables.h>
+
+/* The absolute path of a folder under tests/ (via SPX_TEST_DATA, set by ctest). */
+const char *spx_corpus_dir(const char *relative, apr_pool_t *pool);
+
+/* The names (without folder) of the files in dir ending in extension
+ * (".spx"), sorted. */
+apr_array_header_t *spx_corpus_list(const char *dir, const char *extension, apr_pool_t *pool);
+
+/* The whole file at path, NUL-terminated, its length in *length. */
+const char *spx_corpus_read(const char *path, apr_size_t *length, apr_pool_t *pool);
+
+/* The diagnostics in .expected form ("CODE L:C-L:C\n" each), in list order. */
+const char *spx_corpus_summary(const spx_diagnostics_t *list, apr_pool_t *pool);
+
+/* Compare actual with the .expected file beside input_path (input's name with
+ * its extension replaced); on a mismatch print both to stderr with the input's
+ * name, and fail the running test. */
+void spx_corpus_expect(const char *input_path, const char *actual, apr_pool_t *pool);
+
+#endif /* SPX_CORPUS_H */
