@@ -86,16 +86,21 @@ static json_t *position_json(const spx_position_t *position)
                      (json_int_t)position->column, "offset", (json_int_t)position->offset);
 }
 
+json_t *spx_span_json(const spx_span_t *span)
+{
+    return json_pack("{s:o, s:o}", "start", position_json(&span->start), "end",
+                     position_json(&span->end));
+}
+
 json_t *spx_diagnostics_json(const spx_diagnostics_t *list)
 {
     json_t *array = json_array();
     for (int i = 0; i < list->items->nelts; i++) {
         const spx_diagnostic_t *item = &APR_ARRAY_IDX(list->items, i, spx_diagnostic_t);
         json_array_append_new(array,
-                              json_pack("{s:s, s:s, s:s, s:s, s:{s:o, s:o}}", "code", item->code,
-                                        "message", item->message, "path", item->path, "severity",
-                                        "error", "span", "start", position_json(&item->span.start),
-                                        "end", position_json(&item->span.end)));
+                              json_pack("{s:s, s:s, s:s, s:s, s:o}", "code", item->code, "message",
+                                        item->message, "path", item->path, "severity", "error",
+                                        "span", spx_span_json(&item->span)));
     }
     return array;
 }

@@ -60,6 +60,10 @@ spx_position_t spx_position_at(const unsigned char *text, apr_size_t length, apr
 spx_span_t spx_span_between(const unsigned char *text, apr_size_t length, apr_size_t start,
                             apr_size_t end);
 
+/* A span as outputs.md writes it: {"start":{line,column,offset},"end":{...}}.
+ * A new reference. */
+json_t *spx_span_json(const spx_span_t *span);
+
 /* The list as a JSON array of outputs.md diagnostic objects (a new
  * reference), in the list's current order. */
 json_t *spx_diagnostics_json(const spx_diagnostics_t *list);

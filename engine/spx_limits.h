@@ -86,4 +86,17 @@
  * (project decision: stdio, the process tests' pipes, and some slack). */
 #define SPX_LIMIT_SPARE_HANDLES 64u
 
+/* Lexical and syntax diagnostics kept per source, then one "too many errors"
+ * (project decision: one mistake per line of a hostile file must not mean
+ * millions of diagnostics). */
+#define SPX_LIMIT_SYNTAX_DIAGNOSTICS 100u
+
+/* Diagnostics kept from one manifest, then one "too many problems" (project
+ * decision: a hostile 1 MiB manifest must not mean half a million diagnostics). */
+#define SPX_LIMIT_MANIFEST_DIAGNOSTICS 100u
+
+/* A project version string, in bytes (project decision: MAJOR.MINOR.PATCH
+ * never needs more, and it is copied into every graph document). */
+#define SPX_LIMIT_VERSION_BYTES 64u
+
 #endif /* SPX_LIMITS_H */

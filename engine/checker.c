@@ -1,0 +1,800 @@
+/*
+ * checker.c: the semantic checker of Semaprax (language.md, "Files and
+ * modules", "Types and rules", "Builtins").
+ *
+ * spx_check_program() takes the parsed modules of one program and, in three
+ * passes, turns the syntax trees into the linked HIR of spx_ast.h:
+ *   1. imports: each import is resolved to its module (undeclared, twice,
+ *      itself), then the import graph is searched for cycles;
+ *   2. functions: every module's functions_by_name is built (duplicates,
+ *      builtin names), so that pass 3 can resolve calls across modules;
+ *   3. bodies: every function is walked once, in source order, resolving
+ *      names to local slots, calls to their targets or builtins, typing every
+ *      expression and finding the paths that do not return.
+ * Codes E03xx are names and imports, E04xx types (docs/diagnostics-checker.md
+ * lists each one with a program that triggers it).
+ *
+ * No cascades: an expression whose type is SPX_TYPE_ERROR was already
+ * reported (or depends on something that was), so nothing above it reports
+ * again. Diagnostics are emitted in source order, modules in the given order;
+ * hashes are used for lookups only, never iterated.
+ *
+ * Recursion: blocks, parentheses, unary operators and call arguments nest in
+ * the tree only as deep as the parser recursed, which spx_parse_module bounds
+ * by SPX_LIMIT_PARSE_DEPTH (256); the checker recurses once per such level,
+ * so its stack depth is bounded too. The two shapes a parser may build by
+ * iteration, and so without a depth bound, are walked iteratively here: left-
+ * deep operator chains ("1 + 1 + ... + 1") go through an explicit stack, and
+ * "else if" chains through a loop. The import graph is searched with an
+ * explicit stack as well.
+ */
+#include "spx_ast.h"
+
+#include <apr_strings.h>
+#include <string.h>
+
+/* ---- codes ---------------------------------------------------------------- */
+
+#define E_IMPORT_UNDECLARED "E0301"
+#define E_IMPORT_TWICE "E0302"
+#define E_IMPORT_SELF "E0303"
+#define E_IMPORT_CYCLE "E0304"
+#define E_FUNCTION_TWICE "E0305"
+#define E_FUNCTION_BUILTIN "E0306"
+#define E_NAME_TWICE "E0307"
+#define E_NAME_UNKNOWN "E0308"
+#define E_FUNCTION_UNKNOWN "E0309"
+#define E_MODULE_NOT_IMPORTED "E0310"
+#define E_FUNCTION_NOT_EXPORTED "E0311"
+#define E_ASSIGN_IMMUTABLE "E0312"
+
+#define E_ANNOTATION_MISMATCH "E0401"
+#define E_UNIT_VALUE "E0402"
+#define E_ARGUMENT_COUNT "E0403"
+#define E_ARGUMENT_TYPE "E0404"
+#define E_OPERAND_TYPE "E0405"
+#define E_CONDITION_TYPE "E0406"
+#define E_RETURN_TYPE "E0407"
+#define E_RETURN_MISSING_VALUE "E0408"
+#define E_RETURN_UNIT_VALUE "E0409"
+#define E_MISSING_RETURN "E0410"
+#define E_ASSIGN_TYPE "E0411"
+
+/* ---- constant tables ------------------------------------------------------ */
+
+typedef struct builtin_info_t {
+    const char *name;
+    spx_builtin_t builtin;
+    spx_type_t parameter; /* every builtin takes exactly one argument */
+    spx_type_t result;
+} builtin_info_t;
+
+static const builtin_info_t builtins[] = {
+    {"print", SPX_BUILTIN_PRINT, SPX_TYPE_STR, SPX_TYPE_UNIT},
+    {"itos", SPX_BUILTIN_ITOS, SPX_TYPE_INT, SPX_TYPE_STR},
+    {"len", SPX_BUILTIN_LEN, SPX_TYPE_STR, SPX_TYPE_INT},
+    {"assert", SPX_BUILTIN_ASSERT, SPX_TYPE_BOOL, SPX_TYPE_UNIT},
+};
+
+static const builtin_info_t *find_builtin(const char *name)
+{
+    for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+        if (strcmp(builtins[i].name, name) == 0)
+            return &builtins[i];
+    return NULL;
+}
+
+/* Indexed by spx_operator_t. */
+static const char *const operator_text[] = {
+    "||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "-", "!"};
+
+static const char *operator_name(spx_operator_t op)
+{
+    if ((size_t)op < sizeof(operator_text) / sizeof(operator_text[0]))
+        return operator_text[op];
+    return "?";
+}
+
+/* ---- state ---------------------------------------------------------------- */
+
+typedef struct checker_t {
+    spx_module_t **modules;
+    apr_size_t module_count;
+    apr_pool_t *pool;    /* the program's pool: functions_by_name lives here */
+    apr_pool_t *scratch; /* everything else; destroyed at the end */
+    spx_diagnostics_t *diagnostics;
+    apr_hash_t *module_index;  /* name -> apr_size_t * (index in modules) */
+    char **import_is_edge;     /* per module, per import: first import of a real module */
+    apr_hash_t **imports;      /* per module: name -> its first spx_import_t * */
+    apr_array_header_t *spine; /* spx_expr_t *: stack of operator chains being checked */
+} checker_t;
+
+/* One parameter or let/var of the function being checked. */
+typedef struct local_t {
+    int slot;
+    spx_type_t type; /* SPX_TYPE_ERROR when its declaration was an error */
+    int is_var;
+    int is_parameter;
+    int visible;              /* declared and its block not yet closed */
+    struct local_t *previous; /* an earlier declaration of the same name */
+} local_t;
+
+typedef struct scope_t {
+    checker_t *checker;
+    spx_module_t *module;
+    apr_hash_t *imports; /* the module's: name -> its first spx_import_t * */
+    spx_function_t *function;
+    apr_pool_t *pool;           /* a subpool of scratch, destroyed after the function */
+    apr_hash_t *names;          /* name -> local_t * (the latest declaration) */
+    apr_array_header_t *locals; /* local_t *, indexed by slot */
+} scope_t;
+
+static void report(scope_t *scope, const char *code, spx_span_t span, const char *message)
+{
+    spx_diagnostics_add(scope->checker->diagnostics, code, scope->module->path, span, "%s",
+                        message);
+}
+
+static spx_type_t type_of(const spx_expr_t *expr)
+{
+    return expr ? expr->type : SPX_TYPE_ERROR;
+}
+
+/* The callee as written: "f" or "m.f". */
+static const char *callee_text(const spx_expr_t *call, apr_pool_t *pool)
+{
+    if (call->as.call.module.text)
+        return apr_pstrcat(pool, call->as.call.module.text, ".", call->as.call.function.text, NULL);
+    return call->as.call.function.text;
+}
+
+/* A unit value where a value is needed ("stored", "an operand", ...): only a
+ * call can have type unit, so the message names the function. */
+static void report_unit(scope_t *scope, const spx_expr_t *expr, const char *use)
+{
+    const char *what = expr->kind == SPX_EXPR_CALL ? callee_text(expr, scope->pool) : "?";
+    report(scope, E_UNIT_VALUE, expr->span,
+           apr_psprintf(scope->pool, "'%s' returns unit, which cannot be %s", what, use));
+}
+
+/* ---- pass 1: imports ------------------------------------------------------ */
+
+static apr_size_t *module_index_of(checker_t *checker, const char *name)
+{
+    return name ? apr_hash_get(checker->module_index, name, APR_HASH_KEY_STRING) : NULL;
+}
+
+static void resolve_imports(checker_t *checker, apr_size_t index)
+{
+    spx_module_t *module = checker->modules[index];
+    apr_hash_t *seen = apr_hash_make(checker->scratch); /* name -> first import */
+    checker->imports[index] = seen;
+    checker->import_is_edge[index] = apr_pcalloc(checker->scratch, module->import_count + 1);
+    for (apr_size_t i = 0; i < module->import_count; i++) {
+        spx_import_t *import = &module->imports[i];
+        const char *name = import->module.text;
+        import->target = NULL;
+        if (!name)
+            continue;
+        spx_import_t *first = apr_hash_get(seen, name, APR_HASH_KEY_STRING);
+        apr_size_t *target = module_index_of(checker, name);
+        if (first) {
+            /* Same resolution as the first import, one diagnostic for the repeat. */
+            import->target = first->target;
+            spx_diagnostics_add(checker->diagnostics, E_IMPORT_TWICE, module->path,
+                                import->module.span, "module '%s' is imported twice", name);
+            continue;
+        }
+        apr_hash_set(seen, name, APR_HASH_KEY_STRING, import);
+        if (strcmp(name, module->name) == 0) {
+            /* target stays NULL: calls through it are not reported again. */
+            spx_diagnostics_add(checker->diagnostics, E_IMPORT_SELF, module->path,
+                                import->module.span, "module '%s' imports itself", name);
+        } else if (!target) {
+            spx_diagnostics_add(checker->diagnostics, E_IMPORT_UNDECLARED, module->path,
+                                import->module.span, "module '%s' is not declared", name);
+        } else {
+            import->target = checker->modules[*target];
+            checker->import_is_edge[index][i] = 1;
+        }
+    }
+}
+
+/* The cycle is stack[from..count-1], closed by an edge back to stack[from].
+ * It is reported once, rotated to start at its smallest module name, at the
+ * import of that module that leads to the next one. */
+static void report_cycle(checker_t *checker, const apr_size_t *stack, apr_size_t from,
+                         apr_size_t count)
+{
+    apr_size_t length = count - from;
+    const apr_size_t *cycle = stack + from;
+    apr_size_t start = 0;
+    for (apr_size_t i = 1; i < length; i++)
+        if (strcmp(checker->modules[cycle[i]]->name, checker->modules[cycle[start]]->name) < 0)
+            start = i;
+    apr_array_header_t *parts =
+        apr_array_make(checker->scratch, (int)(2 * length + 2), sizeof(const char *));
+    APR_ARRAY_PUSH(parts, const char *) = "import cycle: ";
+    for (apr_size_t i = 0; i <= length; i++) {
+        if (i > 0)
+            APR_ARRAY_PUSH(parts, const char *) = " -> ";
+        APR_ARRAY_PUSH(parts, const char *) = checker->modules[cycle[(start + i) % length]]->name;
+    }
+    const char *message = apr_array_pstrcat(checker->scratch, parts, 0);
+    apr_size_t site_index = cycle[start];
+    spx_module_t *site = checker->modules[site_index];
+    spx_module_t *next = checker->modules[cycle[(start + 1) % length]];
+    for (apr_size_t i = 0; i < site->import_count; i++) {
+        if (checker->import_is_edge[site_index][i] && site->imports[i].target == next) {
+            spx_diagnostics_add(checker->diagnostics, E_IMPORT_CYCLE, site->path,
+                                site->imports[i].module.span, "%s", message);
+            return;
+        }
+    }
+}
+
+/* Depth-first search over the import graph, roots and edges in source order,
+ * with an explicit stack (a program may declare thousands of modules). Every
+ * edge is looked at once; each edge that closes a cycle reports it. */
+static void find_import_cycles(checker_t *checker)
+{
+    apr_size_t count = checker->module_count;
+    if (count == 0)
+        return;
+    char *state = apr_pcalloc(checker->scratch, count); /* 0 new, 1 on the stack, 2 done */
+    apr_size_t *depth_of = apr_pcalloc(checker->scratch, count * sizeof(apr_size_t));
+    apr_size_t *stack = apr_pcalloc(checker->scratch, count * sizeof(apr_size_t));
+    apr_size_t *next_import = apr_pcalloc(checker->scratch, count * sizeof(apr_size_t));
+    for (apr_size_t root = 0; root < count; root++) {
+        if (state[root] != 0)
+            continue;
+        apr_size_t depth = 0;
+        stack[depth] = root;
+        next_import[depth] = 0;
+        depth_of[root] = depth++;
+        state[root] = 1;
+        while (depth > 0) {
+            apr_size_t current = stack[depth - 1];
+            spx_module_t *module = checker->modules[current];
+            if (next_import[depth - 1] >= module->import_count) {
+                state[current] = 2;
+                depth--;
+                continue;
+            }
+            apr_size_t i = next_import[depth - 1]++;
+            if (!checker->import_is_edge[current][i])
+                continue;
+            apr_size_t target = *module_index_of(checker, module->imports[i].module.text);
+            if (state[target] == 0) {
+                state[target] = 1;
+                stack[depth] = target;
+                next_import[depth] = 0;
+                depth_of[target] = depth++;
+            } else if (state[target] == 1) {
+                report_cycle(checker, stack, depth_of[target], depth);
+            }
+        }
+    }
+}
+
+/* ---- pass 2: functions ---------------------------------------------------- */
+
+static void collect_functions(checker_t *checker, spx_module_t *module)
+{
+    module->functions_by_name = apr_hash_make(checker->pool);
+    for (apr_size_t i = 0; i < module->function_count; i++) {
+        spx_function_t *function = module->functions[i];
+        function->local_count = 0;
+        const char *name = function->name.text;
+        if (!name)
+            continue;
+        int taken = apr_hash_get(module->functions_by_name, name, APR_HASH_KEY_STRING) != NULL;
+        if (find_builtin(name)) {
+            spx_diagnostics_add(checker->diagnostics, E_FUNCTION_BUILTIN, module->path,
+                                function->name.span, "'%s' is a builtin and cannot be defined",
+                                name);
+        } else if (taken) {
+            spx_diagnostics_add(
+                checker->diagnostics, E_FUNCTION_TWICE, module->path, function->name.span,
+                "function '%s' is already defined in module '%s'", name, module->name);
+        }
+        /* Calls resolve to the first declaration, so a repeat adds nothing. */
+        if (!taken)
+            apr_hash_set(module->functions_by_name, name, APR_HASH_KEY_STRING, function);
+    }
+}
+
+/* ---- pass 3: bodies ------------------------------------------------------- */
+
+static local_t *lookup(scope_t *scope, const char *name)
+{
+    if (!name)
+        return NULL;
+    for (local_t *local = apr_hash_get(scope->names, name, APR_HASH_KEY_STRING); local;
+         local = local->previous)
+        if (local->visible)
+            return local;
+    return NULL;
+}
+
+/* Declare a parameter or let/var, visible from here to the end of its block;
+ * a name already declared anywhere in the function is an error, and the
+ * repeat gets type error so that its uses are not reported again. */
+static int declare(scope_t *scope, const spx_name_t *name, spx_type_t type, int is_var,
+                   int is_parameter)
+{
+    local_t *local = apr_pcalloc(scope->pool, sizeof(*local));
+    local->slot = scope->locals->nelts;
+    local->type = type;
+    local->is_var = is_var;
+    local->is_parameter = is_parameter;
+    local->visible = 1;
+    APR_ARRAY_PUSH(scope->locals, local_t *) = local;
+    if (!name->text)
+        return local->slot;
+    local->previous = apr_hash_get(scope->names, name->text, APR_HASH_KEY_STRING);
+    if (local->previous) {
+        local->type = SPX_TYPE_ERROR;
+        report(scope, E_NAME_TWICE, name->span,
+               apr_psprintf(scope->pool, "'%s' is already declared in function '%s'", name->text,
+                            scope->function->name.text));
+    }
+    apr_hash_set(scope->names, name->text, APR_HASH_KEY_STRING, local);
+    return local->slot;
+}
+
+static void check_expr(scope_t *scope, spx_expr_t *expr);
+
+/* Resolve the callee of call: returns 1 and fills the signature when it is
+ * known, 0 after reporting why not (or silently, when an earlier diagnostic
+ * already covers it). */
+static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **parameters,
+                        apr_size_t *parameter_count, spx_type_t *result)
+{
+    const char *name = call->as.call.function.text;
+    const char *module_name = call->as.call.module.text;
+    spx_function_t *target = NULL;
+    if (!name)
+        return 0;
+    if (!module_name) {
+        /* Builtins win: a function may not take a builtin's name (E0306). */
+        const builtin_info_t *builtin = find_builtin(name);
+        if (builtin) {
+            call->as.call.builtin = builtin->builtin;
+            *parameters = &builtin->parameter;
+            *parameter_count = 1;
+            *result = builtin->result;
+            return 1;
+        }
+        target = apr_hash_get(scope->module->functions_by_name, name, APR_HASH_KEY_STRING);
+        if (!target) {
+            report(scope, E_FUNCTION_UNKNOWN, call->as.call.function.span,
+                   apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name,
+                                scope->module->name));
+            return 0;
+        }
+    } else {
+        const spx_import_t *import = apr_hash_get(scope->imports, module_name, APR_HASH_KEY_STRING);
+        if (!import) {
+            report(scope, E_MODULE_NOT_IMPORTED, call->as.call.module.span,
+                   apr_psprintf(scope->pool, "module '%s' is not imported", module_name));
+            return 0;
+        }
+        if (!import->target)
+            return 0; /* the import itself was reported */
+        target = apr_hash_get(import->target->functions_by_name, name, APR_HASH_KEY_STRING);
+        if (!target) {
+            report(scope, E_FUNCTION_UNKNOWN, call->as.call.function.span,
+                   apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name,
+                                module_name));
+            return 0;
+        }
+        if (!target->exported)
+            /* Still resolved: the call is typed by its signature, and the
+             * index sees the reference. */
+            report(scope, E_FUNCTION_NOT_EXPORTED, call->as.call.function.span,
+                   apr_psprintf(scope->pool, "function '%s' of module '%s' is not exported", name,
+                                module_name));
+    }
+    spx_type_t *types = apr_palloc(scope->pool, (target->param_count + 1) * sizeof(spx_type_t));
+    for (apr_size_t i = 0; i < target->param_count; i++)
+        types[i] = target->params[i].type;
+    call->as.call.target = target;
+    *parameters = types;
+    *parameter_count = target->param_count;
+    *result = target->result;
+    return 1;
+}
+
+static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
+{
+    const spx_type_t *parameters = NULL;
+    apr_size_t parameter_count = 0;
+    spx_type_t result = SPX_TYPE_ERROR;
+    call->as.call.target = NULL;
+    call->as.call.builtin = SPX_BUILTIN_NONE;
+    int known = resolve_call(scope, call, &parameters, &parameter_count, &result);
+    apr_size_t count = call->as.call.argument_count;
+    /* Arguments are checked even when the callee is unknown. */
+    for (apr_size_t i = 0; i < count; i++) {
+        spx_expr_t *argument = call->as.call.arguments[i];
+        check_expr(scope, argument);
+        if (type_of(argument) == SPX_TYPE_UNIT)
+            report_unit(scope, argument, "an argument");
+    }
+    if (!known)
+        return SPX_TYPE_ERROR;
+    const char *callee = callee_text(call, scope->pool);
+    if (count != parameter_count) {
+        report(scope, E_ARGUMENT_COUNT, call->span,
+               apr_psprintf(scope->pool,
+                            "'%s' takes %" APR_SIZE_T_FMT " argument%s, not %" APR_SIZE_T_FMT,
+                            callee, parameter_count, parameter_count == 1 ? "" : "s", count));
+        return result;
+    }
+    for (apr_size_t i = 0; i < count; i++) {
+        spx_expr_t *argument = call->as.call.arguments[i];
+        spx_type_t type = type_of(argument);
+        if (type != SPX_TYPE_ERROR && type != SPX_TYPE_UNIT && type != parameters[i])
+            report(scope, E_ARGUMENT_TYPE, argument->span,
+                   apr_psprintf(scope->pool,
+                                "argument %" APR_SIZE_T_FMT " of '%s' must be '%s', not '%s'",
+                                i + 1, callee, spx_type_name(parameters[i]), spx_type_name(type)));
+    }
+    return result;
+}
+
+/* Leaves of an operator chain: literals, names and calls. */
+static void check_leaf(scope_t *scope, spx_expr_t *expr)
+{
+    if (!expr)
+        return;
+    switch (expr->kind) {
+    case SPX_EXPR_INT:
+        expr->type = SPX_TYPE_INT;
+        break;
+    case SPX_EXPR_STRING:
+        expr->type = SPX_TYPE_STR;
+        break;
+    case SPX_EXPR_BOOL:
+        expr->type = SPX_TYPE_BOOL;
+        break;
+    case SPX_EXPR_NAME: {
+        local_t *local = lookup(scope, expr->as.name.name.text);
+        expr->as.name.slot = local ? local->slot : -1;
+        expr->type = local ? local->type : SPX_TYPE_ERROR;
+        if (!local && !scope->function->incomplete)
+            report(scope, E_NAME_UNKNOWN, expr->as.name.name.span,
+                   apr_psprintf(scope->pool, "unknown name '%s'", expr->as.name.name.text));
+        break;
+    }
+    case SPX_EXPR_CALL:
+        expr->type = check_call(scope, expr);
+        break;
+    case SPX_EXPR_UNARY:
+    case SPX_EXPR_BINARY:
+        expr->type = SPX_TYPE_ERROR; /* never reached: check_expr unrolls these */
+        break;
+    }
+}
+
+static spx_type_t unary_type(scope_t *scope, spx_expr_t *expr)
+{
+    spx_operator_t op = expr->as.unary.op;
+    spx_expr_t *operand = expr->as.unary.operand;
+    spx_type_t wanted = op == SPX_OP_NOT ? SPX_TYPE_BOOL : SPX_TYPE_INT;
+    spx_type_t type = type_of(operand);
+    if (type == SPX_TYPE_UNIT)
+        report_unit(scope, operand, "an operand");
+    else if (type != SPX_TYPE_ERROR && type != wanted)
+        report(scope, E_OPERAND_TYPE, expr->as.unary.op_span,
+               apr_psprintf(scope->pool, "operator '%s' cannot take '%s'", operator_name(op),
+                            spx_type_name(type)));
+    return wanted; /* the only type it can have, so nothing above cascades */
+}
+
+static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
+{
+    spx_operator_t op = expr->as.binary.op;
+    spx_expr_t *left_expr = expr->as.binary.left, *right_expr = expr->as.binary.right;
+    spx_type_t left = type_of(left_expr), right = type_of(right_expr);
+    spx_type_t result = SPX_TYPE_BOOL;
+    int ok = 0;
+    switch (op) {
+    case SPX_OP_ADD:
+        /* int or str: whichever side is known decides, so "x + 1" with an
+         * unknown x is still int upstream. */
+        result = left == SPX_TYPE_INT || left == SPX_TYPE_STR ? left : right;
+        if (result != SPX_TYPE_INT && result != SPX_TYPE_STR)
+            result = SPX_TYPE_ERROR;
+        ok = left == right && (left == SPX_TYPE_INT || left == SPX_TYPE_STR);
+        break;
+    case SPX_OP_SUB:
+    case SPX_OP_MUL:
+    case SPX_OP_DIV:
+    case SPX_OP_REM:
+        result = SPX_TYPE_INT;
+        ok = left == SPX_TYPE_INT && right == SPX_TYPE_INT;
+        break;
+    case SPX_OP_LT:
+    case SPX_OP_LE:
+    case SPX_OP_GT:
+    case SPX_OP_GE:
+        ok = left == SPX_TYPE_INT && right == SPX_TYPE_INT;
+        break;
+    case SPX_OP_EQ:
+    case SPX_OP_NE:
+        ok = left == right;
+        break;
+    case SPX_OP_AND:
+    case SPX_OP_OR:
+        ok = left == SPX_TYPE_BOOL && right == SPX_TYPE_BOOL;
+        break;
+    case SPX_OP_NEG:
+    case SPX_OP_NOT:
+        result = SPX_TYPE_ERROR; /* not binary operators: the parser never builds this */
+        ok = 1;
+        break;
+    }
+    int unit = 0;
+    if (left == SPX_TYPE_UNIT) {
+        report_unit(scope, left_expr, "an operand");
+        unit = 1;
+    }
+    if (right == SPX_TYPE_UNIT) {
+        report_unit(scope, right_expr, "an operand");
+        unit = 1;
+    }
+    if (unit || left == SPX_TYPE_ERROR || right == SPX_TYPE_ERROR)
+        return result;
+    if (!ok) {
+        report(scope, E_OPERAND_TYPE, expr->as.binary.op_span,
+               apr_psprintf(scope->pool, "operator '%s' cannot take '%s' and '%s'",
+                            operator_name(op), spx_type_name(left), spx_type_name(right)));
+        return op == SPX_OP_ADD ? SPX_TYPE_ERROR : result;
+    }
+    return result;
+}
+
+/* Types expr and everything in it. The chain of unary operators and left
+ * operands below expr is unrolled onto checker->spine (bottom first), so a
+ * long "a + b + c + ..." costs no C stack; right operands recurse, which the
+ * parse depth bounds (see the top of the file). */
+static void check_expr(scope_t *scope, spx_expr_t *expr)
+{
+    apr_array_header_t *spine = scope->checker->spine;
+    int base = spine->nelts;
+    spx_expr_t *node = expr;
+    while (node && (node->kind == SPX_EXPR_UNARY || node->kind == SPX_EXPR_BINARY)) {
+        APR_ARRAY_PUSH(spine, spx_expr_t *) = node;
+        node = node->kind == SPX_EXPR_UNARY ? node->as.unary.operand : node->as.binary.left;
+    }
+    check_leaf(scope, node);
+    while (spine->nelts > base) {
+        spx_expr_t *top = APR_ARRAY_IDX(spine, spine->nelts - 1, spx_expr_t *);
+        spine->nelts--; /* popped before recursing: the recursion reuses the slots */
+        if (top->kind == SPX_EXPR_UNARY) {
+            top->type = unary_type(scope, top);
+        } else {
+            check_expr(scope, top->as.binary.right);
+            top->type = binary_type(scope, top);
+        }
+    }
+}
+
+static void check_condition(scope_t *scope, spx_expr_t *condition)
+{
+    check_expr(scope, condition);
+    spx_type_t type = type_of(condition);
+    if (type == SPX_TYPE_UNIT)
+        report_unit(scope, condition, "a condition");
+    else if (type != SPX_TYPE_ERROR && type != SPX_TYPE_BOOL)
+        report(
+            scope, E_CONDITION_TYPE, condition->span,
+            apr_psprintf(scope->pool, "condition must be 'bool', not '%s'", spx_type_name(type)));
+}
+
+static int check_block(scope_t *scope, spx_block_t *block);
+
+static void check_binding(scope_t *scope, spx_stmt_t *stmt)
+{
+    spx_expr_t *value = stmt->as.binding.value;
+    check_expr(scope, value); /* before the declaration: "let x = x;" is not itself */
+    spx_type_t type = type_of(value);
+    spx_type_t local_type = type;
+    if (type == SPX_TYPE_UNIT) {
+        report_unit(scope, value, "stored");
+        local_type = SPX_TYPE_ERROR;
+    }
+    if (stmt->as.binding.has_type) {
+        local_type = stmt->as.binding.declared;
+        if (type != SPX_TYPE_UNIT && type != SPX_TYPE_ERROR && type != local_type)
+            report(scope, E_ANNOTATION_MISMATCH, value->span,
+                   apr_psprintf(scope->pool, "'%s' is declared '%s' but its value is '%s'",
+                                stmt->as.binding.name.text, spx_type_name(local_type),
+                                spx_type_name(type)));
+    }
+    stmt->as.binding.slot =
+        declare(scope, &stmt->as.binding.name, local_type, stmt->kind == SPX_STMT_VAR, 0);
+}
+
+static void check_assign(scope_t *scope, spx_stmt_t *stmt)
+{
+    spx_expr_t *value = stmt->as.assign.value;
+    const spx_name_t *name = &stmt->as.assign.name;
+    check_expr(scope, value);
+    spx_type_t type = type_of(value);
+    if (type == SPX_TYPE_UNIT)
+        report_unit(scope, value, "stored");
+    local_t *local = lookup(scope, name->text);
+    stmt->as.assign.slot = local ? local->slot : -1;
+    if (!local) {
+        if (!scope->function->incomplete)
+            report(scope, E_NAME_UNKNOWN, name->span,
+                   apr_psprintf(scope->pool, "unknown name '%s'", name->text));
+        return;
+    }
+    if (local->type == SPX_TYPE_ERROR)
+        return;
+    if (!local->is_var) {
+        /* The assignment as a whole is wrong; its value's type is not reported too. */
+        report(scope, E_ASSIGN_IMMUTABLE, name->span,
+               apr_psprintf(scope->pool, "cannot assign to '%s': it is %s", name->text,
+                            local->is_parameter ? "a parameter" : "declared with 'let'"));
+        return;
+    }
+    if (type != SPX_TYPE_UNIT && type != SPX_TYPE_ERROR && type != local->type)
+        report(scope, E_ASSIGN_TYPE, value->span,
+               apr_psprintf(scope->pool, "cannot assign '%s' to '%s' of type '%s'",
+                            spx_type_name(type), name->text, spx_type_name(local->type)));
+}
+
+static void check_return(scope_t *scope, spx_stmt_t *stmt)
+{
+    spx_expr_t *value = stmt->as.return_stmt.value;
+    spx_function_t *function = scope->function;
+    spx_type_t wanted = function->result;
+    if (value)
+        check_expr(scope, value);
+    spx_type_t type = type_of(value);
+    if (wanted == SPX_TYPE_UNIT) {
+        if (value && type != SPX_TYPE_ERROR)
+            report(scope, E_RETURN_UNIT_VALUE, value->span,
+                   apr_psprintf(scope->pool, "'%s' returns unit, so 'return' takes no value",
+                                function->name.text));
+    } else if (!value) {
+        report(scope, E_RETURN_MISSING_VALUE, stmt->span,
+               apr_psprintf(scope->pool, "'%s' must return a value of type '%s'",
+                            function->name.text, spx_type_name(wanted)));
+    } else if (type == SPX_TYPE_UNIT) {
+        report_unit(scope, value, "returned");
+    } else if (type != SPX_TYPE_ERROR && type != wanted) {
+        report(scope, E_RETURN_TYPE, value->span,
+               apr_psprintf(scope->pool, "'%s' must return '%s', not '%s'", function->name.text,
+                            spx_type_name(wanted), spx_type_name(type)));
+    }
+}
+
+/* An if with its else-if chain, walked as a loop; 1 when every branch
+ * returns (which needs a final else). */
+static int check_if(scope_t *scope, spx_stmt_t *stmt)
+{
+    int all_return = 1;
+    for (;;) {
+        check_condition(scope, stmt->as.if_stmt.condition);
+        if (!check_block(scope, &stmt->as.if_stmt.then_block))
+            all_return = 0;
+        spx_stmt_t *next = stmt->as.if_stmt.else_if;
+        if (next && next->kind == SPX_STMT_IF) {
+            stmt = next;
+            continue;
+        }
+        if (stmt->as.if_stmt.else_block) {
+            if (!check_block(scope, stmt->as.if_stmt.else_block))
+                all_return = 0;
+        } else {
+            all_return = 0;
+        }
+        return all_return;
+    }
+}
+
+/* Checks stmt; 1 when every path through it ends in a return. */
+static int check_stmt(scope_t *scope, spx_stmt_t *stmt)
+{
+    if (!stmt)
+        return 0;
+    switch (stmt->kind) {
+    case SPX_STMT_LET:
+    case SPX_STMT_VAR:
+        check_binding(scope, stmt);
+        return 0;
+    case SPX_STMT_ASSIGN:
+        check_assign(scope, stmt);
+        return 0;
+    case SPX_STMT_IF:
+        return check_if(scope, stmt);
+    case SPX_STMT_WHILE:
+        check_condition(scope, stmt->as.while_stmt.condition);
+        check_block(scope, &stmt->as.while_stmt.body);
+        return 0; /* the body may run zero times */
+    case SPX_STMT_RETURN:
+        check_return(scope, stmt);
+        return 1;
+    case SPX_STMT_EXPR:
+        check_expr(scope, stmt->as.expr_stmt.expression); /* any type, unit included */
+        return 0;
+    }
+    return 0;
+}
+
+/* Checks block; 1 when it returns on every path. Statements after a return
+ * are still checked (unreachable code is not an error in v1). */
+static int check_block(scope_t *scope, spx_block_t *block)
+{
+    int first = scope->locals->nelts;
+    int returns = 0;
+    for (apr_size_t i = 0; i < block->count; i++)
+        if (check_stmt(scope, block->statements[i]))
+            returns = 1;
+    /* The block's locals (and its inner blocks') go out of sight. */
+    for (int i = first; i < scope->locals->nelts; i++)
+        APR_ARRAY_IDX(scope->locals, i, local_t *)->visible = 0;
+    return returns;
+}
+
+static void check_function(checker_t *checker, apr_size_t module_index, spx_function_t *function)
+{
+    spx_module_t *module = checker->modules[module_index];
+    scope_t scope = {checker, module, checker->imports[module_index], function, NULL, NULL, NULL};
+    apr_pool_create(&scope.pool, checker->scratch);
+    scope.names = apr_hash_make(scope.pool);
+    scope.locals = apr_array_make(scope.pool, 16, sizeof(local_t *));
+    for (apr_size_t i = 0; i < function->param_count; i++)
+        declare(&scope, &function->params[i].name, function->params[i].type, 0, 1);
+    int returns = check_block(&scope, &function->body);
+    /* An incomplete body lost statements to a syntax error (already
+     * reported): its missing names and returns may be among them. */
+    if (function->result != SPX_TYPE_UNIT && !returns && !function->incomplete)
+        report(&scope, E_MISSING_RETURN, function->name.span,
+               apr_psprintf(scope.pool, "'%s' does not return a value on every path",
+                            function->name.text));
+    function->local_count = (apr_size_t)scope.locals->nelts;
+    apr_pool_destroy(scope.pool);
+}
+
+/* ---- entry ---------------------------------------------------------------- */
+
+void spx_check_program(spx_module_t **modules, apr_size_t module_count, apr_pool_t *pool,
+                       spx_diagnostics_t *diagnostics)
+{
+    checker_t checker;
+    memset(&checker, 0, sizeof(checker));
+    checker.modules = modules;
+    checker.module_count = module_count;
+    checker.pool = pool;
+    checker.diagnostics = diagnostics;
+    apr_pool_create(&checker.scratch, pool);
+    checker.module_index = apr_hash_make(checker.scratch);
+    checker.import_is_edge = apr_pcalloc(checker.scratch, (module_count + 1) * sizeof(char *));
+    checker.imports = apr_pcalloc(checker.scratch, (module_count + 1) * sizeof(apr_hash_t *));
+    checker.spine = apr_array_make(checker.scratch, 64, sizeof(spx_expr_t *));
+
+    /* Module names are unique (the manifest checks it); the first one wins. */
+    for (apr_size_t i = 0; i < module_count; i++) {
+        if (apr_hash_get(checker.module_index, modules[i]->name, APR_HASH_KEY_STRING))
+            continue;
+        apr_size_t *index = apr_palloc(checker.scratch, sizeof(*index));
+        *index = i;
+        apr_hash_set(checker.module_index, modules[i]->name, APR_HASH_KEY_STRING, index);
+    }
+    for (apr_size_t i = 0; i < module_count; i++)
+        resolve_imports(&checker, i);
+    find_import_cycles(&checker);
+    for (apr_size_t i = 0; i < module_count; i++)
+        collect_functions(&checker, modules[i]);
+    for (apr_size_t i = 0; i < module_count; i++)
+        for (apr_size_t j = 0; j < modules[i]->function_count; j++)
+            check_function(&checker, i, modules[i]->functions[j]);
+    apr_pool_destroy(checker.scratch);
+}

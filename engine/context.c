@@ -1,0 +1,282 @@
+/*
+ * context.c: the bounded context of one target (outputs.md, Context),
+ * answered from the retained index and the retained source bytes.
+ *
+ * Nodes are found breadth-first up to the requested depth, level by level,
+ * each level in id order and each node's edges in edge order, so a node's
+ * "via" is the first edge that reached it. The budget then keeps the longest
+ * prefix of that (distance, id) order whose whole rendered document fits
+ * max_bytes and max_nodes: adding a node only ever makes the document
+ * longer, so the prefix is found by bisection over real renderings.
+ */
+#include "index_internal.h"
+
+#include "spx_canonical.h"
+#include "spx_limits.h"
+
+#include <apr_strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct walk_t {
+    const spx_project_t *project;
+    const spx_index_t *index;
+    const spx_context_request_t *request;
+    const char *target_id;
+    int *order; /* node numbers in (distance, id) order */
+    int count;
+    int *distance; /* by node number; -1 when not reached */
+    int *via_from; /* by node number */
+    int *via_edge; /* by node number */
+} walk_t;
+
+static int compare_ints(const void *left, const void *right)
+{
+    int a = *(const int *)left, b = *(const int *)right;
+    return (a > b) - (a < b);
+}
+
+static void visit(walk_t *walk, int node, int from, int edge, int distance)
+{
+    if (walk->distance[node] >= 0)
+        return;
+    walk->distance[node] = distance;
+    walk->via_from[node] = from;
+    walk->via_edge[node] = edge;
+    walk->order[walk->count++] = node;
+}
+
+/* Breadth-first from the target; node numbers are in id order, so sorting a
+ * level by number sorts it by id. */
+static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
+{
+    int n = walk->index->node_count;
+    walk->order = apr_palloc(pool, (size_t)n * sizeof(int));
+    walk->distance = apr_palloc(pool, (size_t)n * sizeof(int));
+    walk->via_from = apr_palloc(pool, (size_t)n * sizeof(int));
+    walk->via_edge = apr_palloc(pool, (size_t)n * sizeof(int));
+    for (int i = 0; i < n; i++)
+        walk->distance[i] = -1;
+    walk->count = 0;
+    visit(walk, target, -1, -1, 0);
+    int follow_out = strcmp(walk->request->direction, "in") != 0;
+    int follow_in = strcmp(walk->request->direction, "out") != 0;
+    int level_start = 0;
+    for (apr_uint64_t depth = 0; depth < walk->request->depth; depth++) {
+        int level_end = walk->count;
+        for (int i = level_start; i < level_end; i++) {
+            int node = walk->order[i];
+            const apr_array_header_t *out = walk->index->nodes[node].out_edges;
+            const apr_array_header_t *in = walk->index->nodes[node].in_edges;
+            int o = 0, k = 0;
+            int out_count = follow_out ? out->nelts : 0, in_count = follow_in ? in->nelts : 0;
+            /* Merge both lists in edge order. */
+            while (o < out_count || k < in_count) {
+                int take_out = k >= in_count || (o < out_count && APR_ARRAY_IDX(out, o, int) <=
+                                                                      APR_ARRAY_IDX(in, k, int));
+                int edge = take_out ? APR_ARRAY_IDX(out, o++, int) : APR_ARRAY_IDX(in, k++, int);
+                const spx_index_edge_t *record = &walk->index->edges[edge];
+                visit(walk, take_out ? record->to : record->from, node, edge, (int)depth + 1);
+            }
+        }
+        qsort(walk->order + level_end, (size_t)(walk->count - level_end), sizeof(int),
+              compare_ints);
+        if (walk->count == level_end)
+            break;
+        level_start = level_end;
+    }
+}
+
+/* The function's item text from the retained source bytes. */
+static json_t *item_text(const spx_function_t *function, apr_size_t limit, int *cut)
+{
+    const unsigned char *text = function->module->text + function->span.start.offset;
+    apr_size_t length = function->span.end.offset - function->span.start.offset;
+    *cut = 0;
+    if (limit < length) {
+        while (limit > 0 && (text[limit] & 0xC0) == 0x80)
+            limit--; /* never split a UTF-8 sequence */
+        length = limit;
+        *cut = 1;
+    }
+    return json_stringn((const char *)text, length);
+}
+
+/* The document with the first kept nodes of the walk; the target's text is
+ * cut to text_limit bytes when text_limit is not (apr_size_t)-1. */
+static json_t *render(const walk_t *walk, int kept, apr_size_t text_limit, apr_pool_t *pool)
+{
+    const spx_index_t *index = walk->index;
+    char *included = apr_pcalloc(pool, (size_t)index->node_count + 1);
+    json_t *nodes = json_array();
+    for (int i = 0; i < kept; i++) {
+        int number = walk->order[i];
+        const spx_index_node_t *node = &index->nodes[number];
+        included[number] = 1;
+        json_t *object = spx_index_node_json(node);
+        json_object_set_new(object, "distance", json_integer(walk->distance[number]));
+        if (walk->via_from[number] >= 0)
+            json_object_set_new(object, "via",
+                                json_pack("{s:s, s:s}", "from",
+                                          index->nodes[walk->via_from[number]].id, "kind",
+                                          index->edges[walk->via_edge[number]].kind));
+        if (node->function) {
+            int cut = 0;
+            json_object_set_new(
+                object, "text",
+                item_text(node->function, i == 0 ? text_limit : (apr_size_t)-1, &cut));
+            if (cut)
+                json_object_set_new(object, "text_truncated", json_true());
+        }
+        json_array_append_new(nodes, object);
+    }
+    json_t *edges = json_array();
+    for (int e = 0; e < index->edge_count; e++)
+        if (included[index->edges[e].from] && included[index->edges[e].to])
+            json_array_append_new(edges, spx_index_edge_json(index, &index->edges[e]));
+
+    const spx_context_request_t *request = walk->request;
+    json_t *document = json_pack(
+        "{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:b, s:I, s:{s:I, s:I}}", "schema",
+        "semaprax.project-semantic-context.v1", "project_revision", walk->project->project_revision,
+        "target", walk->target_id, "direction", request->direction, "depth",
+        (json_int_t)request->depth, "nodes", nodes, "edges", edges, "truncated", kept < walk->count,
+        "omitted_nodes", (json_int_t)(walk->count - kept), "limits", "max_bytes",
+        (json_int_t)request->max_bytes, "max_nodes", (json_int_t)request->max_nodes);
+    if (kept < walk->count) {
+        json_t *frontier = json_array();
+        int cut_distance = walk->distance[walk->order[kept]];
+        for (int i = kept;
+             i < walk->count && json_array_size(frontier) < SPX_LIMIT_CONTEXT_FRONTIER; i++)
+            if (walk->distance[walk->order[i]] == cut_distance)
+                json_array_append_new(frontier, json_string(index->nodes[walk->order[i]].id));
+        json_object_set_new(document, "frontier", frontier);
+    }
+    return document;
+}
+
+/* Whether the rendering fits the byte budget; keeps it in *best when it does. */
+static int fits(const walk_t *walk, int kept, apr_size_t text_limit, json_t **best,
+                apr_pool_t *pool)
+{
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, pool);
+    json_t *document = render(walk, kept, text_limit, scratch);
+    const char *text = spx_canonical_text(document, scratch);
+    int ok = text && strlen(text) <= walk->request->max_bytes;
+    apr_pool_destroy(scratch);
+    if (ok) {
+        json_decref(*best);
+        *best = document;
+    } else {
+        json_decref(document);
+    }
+    return ok;
+}
+
+static apr_status_t invalid(const char **message, const char *text)
+{
+    if (message)
+        *message = text;
+    return APR_EINVAL;
+}
+
+spx_context_request_t spx_context_defaults(void)
+{
+    spx_context_request_t request = {NULL,
+                                     NULL,
+                                     "both",
+                                     SPX_LIMIT_CONTEXT_DEPTH_DEFAULT,
+                                     SPX_LIMIT_CONTEXT_NODES_DEFAULT,
+                                     SPX_LIMIT_CONTEXT_BYTES_DEFAULT};
+    return request;
+}
+
+apr_status_t spx_context_document(const spx_project_t *project,
+                                  const spx_context_request_t *request,
+                                  apr_uint64_t max_bytes_limit, json_t **document, apr_pool_t *pool,
+                                  const char **message)
+{
+    const char *prefix = NULL;
+    if (!request->target_kind || !request->target)
+        return invalid(message, "a context query needs a target kind and a target");
+    if (strcmp(request->target_kind, "module") == 0)
+        prefix = "module:";
+    else if (strcmp(request->target_kind, "function") == 0)
+        prefix = "function:";
+    else if (strcmp(request->target_kind, "test") == 0)
+        prefix = "test:";
+    else
+        return invalid(message, apr_psprintf(pool,
+                                             "unknown target kind '%s': use module, function "
+                                             "or test",
+                                             request->target_kind));
+    if (strcmp(request->direction, "out") != 0 && strcmp(request->direction, "in") != 0 &&
+        strcmp(request->direction, "both") != 0)
+        return invalid(message, apr_psprintf(pool, "unknown direction '%s': use out, in or both",
+                                             request->direction));
+    if (request->depth > SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM)
+        return invalid(message,
+                       apr_psprintf(pool, "depth %" APR_UINT64_T_FMT " is over the maximum of %u",
+                                    request->depth, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM));
+    if (request->max_nodes < 1 || request->max_nodes > SPX_LIMIT_CONTEXT_NODES_MAXIMUM)
+        return invalid(message,
+                       apr_psprintf(pool, "max_nodes %" APR_UINT64_T_FMT " is outside 1..%u",
+                                    request->max_nodes, SPX_LIMIT_CONTEXT_NODES_MAXIMUM));
+    if (request->max_bytes < 1 || request->max_bytes > max_bytes_limit)
+        return invalid(message, apr_psprintf(pool,
+                                             "max_bytes %" APR_UINT64_T_FMT
+                                             " is outside 1..%" APR_UINT64_T_FMT,
+                                             request->max_bytes, max_bytes_limit));
+    if (!project->index)
+        return invalid(message, "the project is not admitted");
+
+    walk_t walk;
+    memset(&walk, 0, sizeof(walk));
+    walk.project = project;
+    walk.index = project->index;
+    walk.request = request;
+    walk.target_id = apr_pstrcat(pool, prefix, request->target, NULL);
+    int target = spx_index_find(walk.index, walk.target_id);
+    if (target < 0)
+        return invalid(message, apr_psprintf(pool, "no %s '%s' in this project",
+                                             request->target_kind, request->target));
+    walk_graph(&walk, target, pool);
+
+    json_t *best = NULL;
+    apr_size_t whole = (apr_size_t)-1;
+    if (!fits(&walk, 1, whole, &best, pool)) {
+        /* The target alone is over budget: cut its text, or give up. */
+        const spx_function_t *function = walk.index->nodes[target].function;
+        apr_size_t low = 0,
+                   high = function ? function->span.end.offset - function->span.start.offset : 0;
+        if (!function || !fits(&walk, 1, 0, &best, pool))
+            return invalid(message, apr_psprintf(pool,
+                                                 "max_bytes %" APR_UINT64_T_FMT
+                                                 " cannot hold even the target's outline",
+                                                 request->max_bytes));
+        while (low + 1 < high) { /* the text of low bytes fits, of high bytes does not */
+            apr_size_t middle = low + (high - low) / 2;
+            if (fits(&walk, 1, middle, &best, pool))
+                low = middle;
+            else
+                high = middle;
+        }
+        *document = best; /* the last rendering that fitted: low bytes of text */
+        return APR_SUCCESS;
+    }
+    int low = 1, high = walk.count < (int)request->max_nodes ? walk.count : (int)request->max_nodes;
+    if (high > 1 && fits(&walk, high, whole, &best, pool)) {
+        *document = best;
+        return APR_SUCCESS;
+    }
+    while (low + 1 < high) { /* low nodes fit, high nodes do not */
+        int middle = low + (high - low) / 2;
+        if (fits(&walk, middle, whole, &best, pool))
+            low = middle;
+        else
+            high = middle;
+    }
+    *document = best; /* the last rendering that fitted: low nodes */
+    return APR_SUCCESS;
+}

@@ -1,0 +1,44 @@
+/*
+ * index_internal.h: the index's records, shared by index.c (building it and
+ * rendering the graph) and context.c (answering context queries). Nothing
+ * outside the engine's index files includes this.
+ */
+#ifndef SPX_INDEX_INTERNAL_H
+#define SPX_INDEX_INTERNAL_H
+
+#include "spx_index.h"
+
+typedef struct spx_index_node_t {
+    const char *id;                 /* "function:app.main" */
+    const char *kind;               /* "module", "function", "test", "entry", "builtin" */
+    const char *name;               /* NULL for the entry */
+    const spx_module_t *module;     /* module and function nodes */
+    const spx_function_t *function; /* function nodes */
+    const char *signature;          /* function and builtin nodes */
+    apr_array_header_t *out_edges;  /* int: edge numbers, in edge order */
+    apr_array_header_t *in_edges;   /* int: edge numbers, in edge order */
+} spx_index_node_t;
+
+typedef struct spx_index_edge_t {
+    int from; /* node numbers */
+    int to;
+    const char *kind;          /* "imports", "contains", "calls", "tests", "enters" */
+    apr_array_header_t *sites; /* calls: spx_span_t of each call expression */
+} spx_index_edge_t;
+
+struct spx_index_t {
+    spx_index_node_t *nodes; /* sorted by id */
+    int node_count;
+    spx_index_edge_t *edges; /* sorted by (from id, kind, to id) */
+    int edge_count;
+    apr_hash_t *node_by_id; /* id -> int * */
+};
+
+/* The node's graph object (outputs.md). A new reference. */
+json_t *spx_index_node_json(const spx_index_node_t *node);
+/* The edge's graph object. A new reference. */
+json_t *spx_index_edge_json(const spx_index_t *index, const spx_index_edge_t *edge);
+/* The node number of id, or -1. */
+int spx_index_find(const spx_index_t *index, const char *id);
+
+#endif /* SPX_INDEX_INTERNAL_H */

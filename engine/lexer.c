@@ -1,0 +1,572 @@
+/*
+ * lexer.c: bytes to tokens for Semaprax v1 (spx_lexer.h).
+ *
+ * One pass, one token at a time, pulled by the parser. Every byte is
+ * classified once: in code, in a comment and in a string alike, a NUL, a CR,
+ * a control byte or invalid UTF-8 is an error (a run of equal offenders is
+ * one diagnostic). No token spans a line (comments and strings end at LF),
+ * so a position is the current line plus the distance from its start.
+ */
+#include "spx_lexer.h"
+
+#include "spx_limits.h"
+
+#include <apr_strings.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* What one byte (or UTF-8 sequence) at an offset is, as far as every
+ * context agrees: the context decides what the plain ones mean. */
+typedef enum byte_class_t {
+    BYTE_PLAIN,   /* printable ASCII, or tab */
+    BYTE_LF,      /* line feed */
+    BYTE_UTF8,    /* a valid multi-byte UTF-8 sequence */
+    BYTE_NUL,     /* E0202 */
+    BYTE_INVALID, /* E0203: not the start of a valid UTF-8 sequence */
+    BYTE_CR,      /* E0204 */
+    BYTE_CONTROL  /* E0205: 0x01..0x1f except tab, LF, CR; and 0x7f */
+} byte_class_t;
+
+static const struct {
+    const char *text;
+    spx_token_kind_t kind;
+} keywords[] = {
+    {"fn", SPX_TOKEN_FN},         {"export", SPX_TOKEN_EXPORT}, {"import", SPX_TOKEN_IMPORT},
+    {"let", SPX_TOKEN_LET},       {"var", SPX_TOKEN_VAR},       {"if", SPX_TOKEN_IF},
+    {"else", SPX_TOKEN_ELSE},     {"while", SPX_TOKEN_WHILE},   {"return", SPX_TOKEN_RETURN},
+    {"true", SPX_TOKEN_TRUE},     {"false", SPX_TOKEN_FALSE},
+};
+
+void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t length,
+                    const char *path, apr_pool_t *pool, spx_diagnostics_t *diagnostics)
+{
+    memset(lexer, 0, sizeof(*lexer));
+    lexer->text = text;
+    lexer->length = length;
+    lexer->line = 1;
+    lexer->path = path;
+    lexer->pool = pool;
+    lexer->diagnostics = diagnostics;
+}
+
+void spx_lexer_error(spx_lexer_t *lexer, const char *code, spx_span_t span, const char *format,
+                     ...)
+{
+    if (lexer->stopped)
+        return;
+    if (lexer->error_count == SPX_LIMIT_SYNTAX_DIAGNOSTICS) {
+        spx_diagnostics_add(lexer->diagnostics, "E0227", lexer->path, span,
+                            "too many syntax errors (%u); the rest of the file is not read",
+                            SPX_LIMIT_SYNTAX_DIAGNOSTICS);
+        lexer->stopped = 1;
+        return;
+    }
+    va_list arguments;
+    va_start(arguments, format);
+    const char *message = apr_pvsprintf(lexer->pool, format, arguments);
+    va_end(arguments);
+    spx_diagnostics_add(lexer->diagnostics, code, lexer->path, span, "%s", message);
+    lexer->error_count++;
+}
+
+/* Valid only for offsets on the current line (see the file comment). */
+static spx_position_t position(const spx_lexer_t *lexer, apr_size_t offset)
+{
+    spx_position_t at = {lexer->line, offset - lexer->line_start + 1, offset};
+    return at;
+}
+
+static spx_span_t span_of(const spx_lexer_t *lexer, apr_size_t start, apr_size_t end)
+{
+    spx_span_t span = {position(lexer, start), position(lexer, end)};
+    return span;
+}
+
+/* The length of the valid UTF-8 sequence at s (n bytes left, s[0] >= 0x80),
+ * or 0: overlongs, surrogates, values over U+10FFFF and truncated
+ * sequences are all invalid (RFC 3629). */
+static apr_size_t utf8_length(const unsigned char *s, apr_size_t n)
+{
+    unsigned char c = s[0], low = 0x80, high = 0xbf;
+    apr_size_t need;
+    if (c < 0xc2)
+        return 0;
+    else if (c < 0xe0)
+        need = 2;
+    else if (c < 0xf0) {
+        need = 3;
+        low = c == 0xe0 ? 0xa0 : 0x80;
+        high = c == 0xed ? 0x9f : 0xbf;
+    } else if (c < 0xf5) {
+        need = 4;
+        low = c == 0xf0 ? 0x90 : 0x80;
+        high = c == 0xf4 ? 0x8f : 0xbf;
+    } else
+        return 0;
+    if (n < need || s[1] < low || s[1] > high)
+        return 0;
+    for (apr_size_t i = 2; i < need; i++)
+        if (s[i] < 0x80 || s[i] > 0xbf)
+            return 0;
+    return need;
+}
+
+static byte_class_t classify(const spx_lexer_t *lexer, apr_size_t offset, apr_size_t *size)
+{
+    unsigned char c = lexer->text[offset];
+    *size = 1;
+    if (c == '\n')
+        return BYTE_LF;
+    if (c == '\t' || (c >= 0x20 && c < 0x7f))
+        return BYTE_PLAIN;
+    if (c == 0)
+        return BYTE_NUL;
+    if (c == '\r')
+        return BYTE_CR;
+    if (c < 0x80)
+        return BYTE_CONTROL;
+    *size = utf8_length(lexer->text + offset, lexer->length - offset);
+    if (*size == 0) {
+        *size = 1;
+        return BYTE_INVALID;
+    }
+    return BYTE_UTF8;
+}
+
+/* Report the run of offending bytes of one class starting at offset as one
+ * diagnostic; returns the offset after the run. */
+static apr_size_t report_run(spx_lexer_t *lexer, apr_size_t offset, byte_class_t kind)
+{
+    apr_size_t end = offset, size = 1;
+    unsigned char first = lexer->text[offset];
+    while (end < lexer->length && classify(lexer, end, &size) == kind)
+        end += size;
+    spx_span_t span = span_of(lexer, offset, end);
+    switch (kind) {
+    case BYTE_NUL:
+        spx_lexer_error(lexer, "E0202", span, "NUL byte in source");
+        break;
+    case BYTE_INVALID:
+        spx_lexer_error(lexer, "E0203", span, "invalid UTF-8 (byte 0x%02x)", first);
+        break;
+    case BYTE_CR:
+        spx_lexer_error(lexer, "E0204", span, "carriage return (CR) in source; lines end with LF");
+        break;
+    default:
+        spx_lexer_error(lexer, "E0205", span, "control character 0x%02x in source", first);
+        break;
+    }
+    return end;
+}
+
+static void newline(spx_lexer_t *lexer, apr_size_t offset_of_lf)
+{
+    lexer->line++;
+    lexer->line_start = offset_of_lf + 1;
+}
+
+/* From just after "//" to the LF (not consumed) or the end. */
+static void skip_comment(spx_lexer_t *lexer)
+{
+    while (lexer->offset < lexer->length) {
+        apr_size_t size;
+        byte_class_t kind = classify(lexer, lexer->offset, &size);
+        if (kind == BYTE_LF)
+            return;
+        if (kind == BYTE_PLAIN || kind == BYTE_UTF8)
+            lexer->offset += size;
+        else
+            lexer->offset = report_run(lexer, lexer->offset, kind);
+    }
+}
+
+static int is_identifier_start(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int hex_value(unsigned char c)
+{
+    if (is_digit(c))
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static void lex_identifier(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
+{
+    apr_size_t end = start;
+    while (end < lexer->length &&
+           (is_identifier_start(lexer->text[end]) || is_digit(lexer->text[end])))
+        end++;
+    lexer->offset = end;
+    apr_size_t size = end - start;
+    token->span = span_of(lexer, start, end);
+    for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
+        if (strlen(keywords[i].text) == size &&
+            memcmp(keywords[i].text, lexer->text + start, size) == 0) {
+            token->kind = keywords[i].kind;
+            return;
+        }
+    }
+    token->kind = SPX_TOKEN_IDENTIFIER;
+    token->text = apr_pstrmemdup(lexer->pool, (const char *)lexer->text + start, size);
+    if (size > SPX_LIMIT_IDENTIFIER_BYTES)
+        spx_lexer_error(lexer, "E0207", token->span,
+                        "identifier is %" APR_SIZE_T_FMT " bytes long; the limit is %u", size,
+                        SPX_LIMIT_IDENTIFIER_BYTES);
+}
+
+static void lex_integer(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
+{
+    apr_size_t end = start;
+    uint64_t value = 0;
+    int too_large = 0;
+    while (end < lexer->length && is_digit(lexer->text[end])) {
+        unsigned digit = (unsigned)(lexer->text[end] - '0');
+        if (!too_large && value > ((uint64_t)INT64_MAX - digit) / 10)
+            too_large = 1;
+        else if (!too_large)
+            value = value * 10 + digit;
+        end++;
+    }
+    lexer->offset = end;
+    token->kind = SPX_TOKEN_INTEGER;
+    token->span = span_of(lexer, start, end);
+    if (lexer->text[start] == '0' && end - start > 1) {
+        spx_lexer_error(lexer, "E0208", token->span,
+                        "integer literal with a leading zero (write 0, or start with 1..9)");
+        value = 0;
+    } else if (too_large) {
+        spx_lexer_error(lexer, "E0209", token->span,
+                        "integer literal is larger than 9223372036854775807");
+        value = 0;
+    }
+    token->integer = (int64_t)value;
+}
+
+static apr_size_t put_utf8(char *out, unsigned long value)
+{
+    if (value < 0x80) {
+        out[0] = (char)value;
+        return 1;
+    }
+    if (value < 0x800) {
+        out[0] = (char)(0xc0 | (value >> 6));
+        out[1] = (char)(0x80 | (value & 0x3f));
+        return 2;
+    }
+    if (value < 0x10000) {
+        out[0] = (char)(0xe0 | (value >> 12));
+        out[1] = (char)(0x80 | ((value >> 6) & 0x3f));
+        out[2] = (char)(0x80 | (value & 0x3f));
+        return 3;
+    }
+    out[0] = (char)(0xf0 | (value >> 18));
+    out[1] = (char)(0x80 | ((value >> 12) & 0x3f));
+    out[2] = (char)(0x80 | ((value >> 6) & 0x3f));
+    out[3] = (char)(0x80 | (value & 0x3f));
+    return 4;
+}
+
+/* "\u{H..H}" at offset (the backslash), the literal's content ending at end.
+ * Appends the encoded scalar to out (*used bytes) and returns the offset
+ * after the escape. */
+static apr_size_t lex_unicode_escape(spx_lexer_t *lexer, apr_size_t offset, apr_size_t end,
+                                     char *out, apr_size_t *used)
+{
+    apr_size_t at = offset + 2, digits = 0;
+    unsigned long value = 0;
+    if (at >= end || lexer->text[at] != '{') {
+        spx_lexer_error(lexer, "E0213", span_of(lexer, offset, at),
+                        "'\\u' must be followed by '{', 1 to 6 hex digits and '}'");
+        return at;
+    }
+    at++;
+    while (at < end && hex_value(lexer->text[at]) >= 0) {
+        if (digits < 6)
+            value = value * 16 + (unsigned long)hex_value(lexer->text[at]);
+        digits++;
+        at++;
+    }
+    int closed = at < end && lexer->text[at] == '}';
+    if (closed)
+        at++;
+    if (!closed || digits == 0 || digits > 6) {
+        spx_lexer_error(lexer, "E0213", span_of(lexer, offset, at),
+                        "'\\u' must be followed by '{', 1 to 6 hex digits and '}'");
+        return at;
+    }
+    if (value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) {
+        spx_lexer_error(lexer, "E0214", span_of(lexer, offset, at),
+                        "'\\u{%lX}' is not a Unicode scalar value", value);
+        return at;
+    }
+    *used += put_utf8(out + *used, value);
+    return at;
+}
+
+/* A string literal from its opening quote at start. The first pass finds
+ * where it ends (so the decoded bytes, never longer than the written ones,
+ * fit one allocation); the second checks and decodes. */
+static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
+{
+    apr_size_t end = start + 1;
+    while (end < lexer->length && lexer->text[end] != '"' && lexer->text[end] != '\n') {
+        if (lexer->text[end] == '\\' && end + 1 < lexer->length && lexer->text[end + 1] != '\n')
+            end++;
+        end++;
+    }
+    char *out = apr_palloc(lexer->pool, end - start);
+    apr_size_t used = 0, at = start + 1;
+    while (at < end) {
+        unsigned char c = lexer->text[at];
+        apr_size_t size;
+        byte_class_t kind = classify(lexer, at, &size);
+        if (c == '\\') {
+            unsigned char next = at + 1 < end ? lexer->text[at + 1] : 0;
+            if (at + 1 >= end) {
+                at++; /* a lone backslash before the end: E0210 or E0211 says it */
+                continue;
+            }
+            switch (next) {
+            case 'n':
+                out[used++] = '\n';
+                at += 2;
+                continue;
+            case 't':
+                out[used++] = '\t';
+                at += 2;
+                continue;
+            case '\\':
+            case '"':
+                out[used++] = (char)next;
+                at += 2;
+                continue;
+            case 'u':
+                at = lex_unicode_escape(lexer, at, end, out, &used);
+                continue;
+            default: {
+                /* Cover the whole escaped character when it is one. */
+                apr_size_t escaped = 1;
+                if (next >= 0x80)
+                    escaped = utf8_length(lexer->text + at + 1, end - at - 1);
+                else if (next != '\t' && (next < 0x20 || next == 0x7f))
+                    escaped = 0; /* the byte is reported on its own below */
+                spx_lexer_error(lexer, "E0212", span_of(lexer, at, at + 1 + escaped),
+                                "unknown escape sequence (use \\n \\t \\\\ \\\" or \\u{...})");
+                at += 1 + escaped;
+                continue;
+            }
+            }
+        }
+        if (kind == BYTE_PLAIN || kind == BYTE_UTF8) {
+            memcpy(out + used, lexer->text + at, size);
+            used += size;
+            at += size;
+        } else {
+            at = report_run(lexer, at, kind);
+            if (at > end)
+                at = end;
+        }
+    }
+    token->kind = SPX_TOKEN_STRING;
+    token->bytes = out;
+    token->length = used;
+    if (end < lexer->length && lexer->text[end] == '"') {
+        lexer->offset = end + 1;
+        token->span = span_of(lexer, start, end + 1);
+        return;
+    }
+    /* Unclosed: an error token, so the parser does not also miss the ";"
+     * that the literal swallowed. */
+    lexer->offset = end;
+    token->kind = SPX_TOKEN_ERROR;
+    token->span = span_of(lexer, start, end);
+    if (end < lexer->length)
+        spx_lexer_error(lexer, "E0211", token->span,
+                        "string literal not closed on its line (a raw newline is not allowed)");
+    else
+        spx_lexer_error(lexer, "E0210", token->span,
+                        "string literal not closed before the end of the file");
+}
+
+/* Characters that are no token: a run of them is one error token. */
+static void lex_unexpected(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
+{
+    static const char tokens[] = "(){},;:.=!<>+-*/%\"_";
+    apr_size_t end = start, size = 1;
+    while (end < lexer->length) {
+        byte_class_t kind = classify(lexer, end, &size);
+        unsigned char c = lexer->text[end];
+        int starts_token = kind == BYTE_PLAIN &&
+                           (c == ' ' || c == '\t' || is_identifier_start(c) || is_digit(c) ||
+                            strchr(tokens, c) != NULL ||
+                            ((c == '&' || c == '|') && end + 1 < lexer->length &&
+                             lexer->text[end + 1] == c));
+        if ((kind != BYTE_PLAIN && kind != BYTE_UTF8) || starts_token)
+            break;
+        end += size;
+    }
+    if (end == start)
+        end = start + 1; /* defensive: the caller saw no token here */
+    apr_size_t first = 1;
+    if (lexer->text[start] >= 0x80)
+        first = utf8_length(lexer->text + start, lexer->length - start);
+    token->kind = SPX_TOKEN_ERROR;
+    token->span = span_of(lexer, start, end);
+    lexer->offset = end;
+    spx_lexer_error(lexer, "E0206", token->span, "unexpected character '%.*s'", (int)first,
+                    (const char *)lexer->text + start);
+}
+
+/* Punctuation at start, or 0. */
+static spx_token_kind_t punctuation(const spx_lexer_t *lexer, apr_size_t start, apr_size_t *size)
+{
+    unsigned char c = lexer->text[start];
+    unsigned char next = start + 1 < lexer->length ? lexer->text[start + 1] : 0;
+    *size = 2;
+    switch (c) {
+    case '-':
+        if (next == '>')
+            return SPX_TOKEN_ARROW;
+        break;
+    case '=':
+        if (next == '=')
+            return SPX_TOKEN_EQ;
+        break;
+    case '!':
+        if (next == '=')
+            return SPX_TOKEN_NE;
+        break;
+    case '<':
+        if (next == '=')
+            return SPX_TOKEN_LE;
+        break;
+    case '>':
+        if (next == '=')
+            return SPX_TOKEN_GE;
+        break;
+    case '&':
+        if (next == '&')
+            return SPX_TOKEN_AND;
+        break;
+    case '|':
+        if (next == '|')
+            return SPX_TOKEN_OR;
+        break;
+    }
+    *size = 1;
+    switch (c) {
+    case '(':
+        return SPX_TOKEN_LPAREN;
+    case ')':
+        return SPX_TOKEN_RPAREN;
+    case '{':
+        return SPX_TOKEN_LBRACE;
+    case '}':
+        return SPX_TOKEN_RBRACE;
+    case ',':
+        return SPX_TOKEN_COMMA;
+    case ';':
+        return SPX_TOKEN_SEMICOLON;
+    case ':':
+        return SPX_TOKEN_COLON;
+    case '.':
+        return SPX_TOKEN_DOT;
+    case '=':
+        return SPX_TOKEN_ASSIGN;
+    case '<':
+        return SPX_TOKEN_LT;
+    case '>':
+        return SPX_TOKEN_GT;
+    case '+':
+        return SPX_TOKEN_PLUS;
+    case '-':
+        return SPX_TOKEN_MINUS;
+    case '*':
+        return SPX_TOKEN_STAR;
+    case '/':
+        return SPX_TOKEN_SLASH;
+    case '%':
+        return SPX_TOKEN_PERCENT;
+    case '!':
+        return SPX_TOKEN_BANG;
+    }
+    return SPX_TOKEN_EOF;
+}
+
+void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
+{
+    memset(token, 0, sizeof(*token));
+    /* Whitespace, comments and reported bytes, up to the next token. */
+    while (!lexer->stopped && lexer->offset < lexer->length) {
+        apr_size_t start = lexer->offset, size;
+        unsigned char c = lexer->text[start];
+        byte_class_t kind = classify(lexer, start, &size);
+        if (kind == BYTE_LF) {
+            newline(lexer, start);
+            lexer->offset++;
+        } else if (c == ' ' || c == '\t') {
+            lexer->offset++;
+        } else if (c == '/' && start + 1 < lexer->length && lexer->text[start + 1] == '/') {
+            lexer->offset += 2;
+            skip_comment(lexer);
+        } else if (kind == BYTE_NUL || kind == BYTE_CR || kind == BYTE_CONTROL) {
+            lexer->offset = report_run(lexer, start, kind); /* then read on as if blank */
+        } else if (kind == BYTE_INVALID) {
+            lexer->offset = report_run(lexer, start, kind);
+            token->kind = SPX_TOKEN_ERROR;
+            token->span = span_of(lexer, start, lexer->offset);
+            return;
+        } else {
+            break;
+        }
+    }
+    if (lexer->stopped || lexer->offset >= lexer->length) {
+        token->kind = SPX_TOKEN_EOF;
+        token->span = span_of(lexer, lexer->length, lexer->length);
+        if (lexer->stopped)
+            token->span = span_of(lexer, lexer->offset, lexer->offset);
+        return;
+    }
+    apr_size_t start = lexer->offset, size;
+    unsigned char c = lexer->text[start];
+    if (is_identifier_start(c)) {
+        lex_identifier(lexer, token, start);
+    } else if (is_digit(c)) {
+        lex_integer(lexer, token, start);
+    } else if (c == '"') {
+        lex_string(lexer, token, start);
+    } else if ((token->kind = punctuation(lexer, start, &size)) != SPX_TOKEN_EOF) {
+        lexer->offset = start + size;
+        token->span = span_of(lexer, start, start + size);
+    } else {
+        lex_unexpected(lexer, token, start);
+    }
+}
+
+const char *spx_token_kind_text(spx_token_kind_t kind)
+{
+    static const char *const texts[] = {
+        "end of file", "invalid input", "identifier", "integer literal", "string literal",
+        "'fn'",        "'export'",      "'import'",   "'let'",           "'var'",
+        "'if'",        "'else'",        "'while'",    "'return'",        "'true'",
+        "'false'",     "'('",           "')'",        "'{'",             "'}'",
+        "','",         "';'",           "':'",        "'.'",             "'->'",
+        "'='",         "'=='",          "'!='",       "'<'",             "'<='",
+        "'>'",         "'>='",          "'+'",        "'-'",             "'*'",
+        "'/'",         "'%'",           "'!'",        "'&&'",            "'||'",
+    };
+    if ((size_t)kind < sizeof(texts) / sizeof(texts[0]))
+        return texts[kind];
+    return "token";
+}

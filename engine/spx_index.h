@@ -1,0 +1,46 @@
+/*
+ * spx_index.h: the typed semantic index of an admitted project, and the two
+ * documents made from it: the semantic graph and the bounded context.
+ *
+ * The index is built once in Phase A from the checked HIR: one node per
+ * module, function, test, the entry and each builtin that is called; one edge
+ * per import, containment, caller/callee pair (with every call site's span),
+ * test and entry. Nodes are kept sorted by id and edges by (from, kind, to),
+ * with each node's incoming and outgoing edges, so graph and context answers
+ * are rendered from it alone: no source is read or parsed again.
+ */
+#ifndef SPX_INDEX_H
+#define SPX_INDEX_H
+
+#include "spx_project.h"
+
+/* Build the index of an admitted project, in pool. */
+spx_index_t *spx_index_build(const spx_project_t *project, apr_pool_t *pool);
+
+/* The semaprax.project-semantic-graph.v1 document (outputs.md). A new reference. */
+json_t *spx_graph_document(const spx_project_t *project);
+
+/* A context query (outputs.md, Context). */
+typedef struct spx_context_request_t {
+    const char *target_kind; /* "module", "function" or "test" */
+    const char *target;      /* "app", "app.main", "fact" */
+    const char *direction;   /* "out", "in" or "both" */
+    apr_uint64_t depth;
+    apr_uint64_t max_nodes;
+    apr_uint64_t max_bytes;
+} spx_context_request_t;
+
+/* The request with every optional field at its default (direction "both",
+ * depth, max_nodes and max_bytes from spx_limits.h). */
+spx_context_request_t spx_context_defaults(void);
+
+/* The semaprax.project-semantic-context.v1 document. Fails with APR_EINVAL
+ * and *message for an unknown target kind or direction, a value out of range
+ * (max_bytes_limit is the largest max_bytes allowed), a target that does not
+ * exist, or a max_bytes too small for even the target. */
+apr_status_t spx_context_document(const spx_project_t *project,
+                                  const spx_context_request_t *request,
+                                  apr_uint64_t max_bytes_limit, json_t **document, apr_pool_t *pool,
+                                  const char **message);
+
+#endif /* SPX_INDEX_H */

@@ -1,0 +1,113 @@
+/*
+ * spx_lexer.h: the tokens of Semaprax v1 and the lexer that produces them
+ * (language.md, "Files and modules" and "Lexical").
+ *
+ * The parser (parser.c) pulls one token at a time; nothing else uses the
+ * lexer. The lexer checks every byte of the source (NUL, CR, control bytes,
+ * UTF-8 validity, also inside comments and strings), decodes literals, and
+ * reports lexical errors itself (E0201..E0214, docs/diagnostics-syntax.md).
+ * Bytes it has reported and cannot turn into a token come back as one
+ * SPX_TOKEN_ERROR token, so the parser recovers without a second report.
+ * Line and column are tracked as the lexer goes: no token costs more than
+ * its own bytes.
+ *
+ * The lexer also owns the per-source error budget: every lexical and syntax
+ * diagnostic goes through spx_lexer_error(), and after
+ * SPX_LIMIT_SYNTAX_DIAGNOSTICS of them the lexer reports E0227 once and
+ * returns only SPX_TOKEN_EOF, so a hostile file cannot produce unbounded
+ * diagnostics.
+ */
+#ifndef SPX_LEXER_H
+#define SPX_LEXER_H
+
+#include "spx_diagnostics.h"
+
+#include <apr_pools.h>
+#include <stdint.h>
+
+typedef enum spx_token_kind_t {
+    SPX_TOKEN_EOF = 0,
+    SPX_TOKEN_ERROR, /* bytes already reported by the lexer */
+    SPX_TOKEN_IDENTIFIER,
+    SPX_TOKEN_INTEGER,
+    SPX_TOKEN_STRING,
+    /* keywords */
+    SPX_TOKEN_FN,
+    SPX_TOKEN_EXPORT,
+    SPX_TOKEN_IMPORT,
+    SPX_TOKEN_LET,
+    SPX_TOKEN_VAR,
+    SPX_TOKEN_IF,
+    SPX_TOKEN_ELSE,
+    SPX_TOKEN_WHILE,
+    SPX_TOKEN_RETURN,
+    SPX_TOKEN_TRUE,
+    SPX_TOKEN_FALSE,
+    /* punctuation */
+    SPX_TOKEN_LPAREN,    /* ( */
+    SPX_TOKEN_RPAREN,    /* ) */
+    SPX_TOKEN_LBRACE,    /* { */
+    SPX_TOKEN_RBRACE,    /* } */
+    SPX_TOKEN_COMMA,     /* , */
+    SPX_TOKEN_SEMICOLON, /* ; */
+    SPX_TOKEN_COLON,     /* : */
+    SPX_TOKEN_DOT,       /* . */
+    SPX_TOKEN_ARROW,     /* -> */
+    SPX_TOKEN_ASSIGN,    /* = */
+    SPX_TOKEN_EQ,        /* == */
+    SPX_TOKEN_NE,        /* != */
+    SPX_TOKEN_LT,        /* < */
+    SPX_TOKEN_LE,        /* <= */
+    SPX_TOKEN_GT,        /* > */
+    SPX_TOKEN_GE,        /* >= */
+    SPX_TOKEN_PLUS,      /* + */
+    SPX_TOKEN_MINUS,     /* - */
+    SPX_TOKEN_STAR,      /* * */
+    SPX_TOKEN_SLASH,     /* / */
+    SPX_TOKEN_PERCENT,   /* % */
+    SPX_TOKEN_BANG,      /* ! */
+    SPX_TOKEN_AND,       /* && */
+    SPX_TOKEN_OR         /* || */
+} spx_token_kind_t;
+
+typedef struct spx_token_t {
+    spx_token_kind_t kind;
+    spx_span_t span;
+    const char *text;    /* IDENTIFIER: the name, NUL-terminated, in the pool */
+    int64_t integer;     /* INTEGER: the value (0 after an error) */
+    const char *bytes;   /* STRING: the decoded bytes (may contain NUL) */
+    apr_size_t length;   /* STRING: their count */
+} spx_token_t;
+
+/* One source being lexed. Fields are the lexer's; read them, never write. */
+typedef struct spx_lexer_t {
+    const unsigned char *text;
+    apr_size_t length;
+    apr_size_t offset;     /* next byte to read */
+    apr_size_t line;       /* 1-based line of offset */
+    apr_size_t line_start; /* offset of the first byte of that line */
+    const char *path;
+    apr_pool_t *pool;
+    spx_diagnostics_t *diagnostics;
+    apr_size_t error_count; /* diagnostics reported for this source */
+    int stopped;            /* the error budget is spent: only EOF from now on */
+} spx_lexer_t;
+
+/* Start lexing text (length bytes, at most SPX_LIMIT_SOURCE_BYTES: the parser
+ * checks that first). Tokens and messages are allocated in pool. */
+void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t length,
+                    const char *path, apr_pool_t *pool, spx_diagnostics_t *diagnostics);
+
+/* The next token; SPX_TOKEN_EOF (an empty span at the end) from the end on. */
+void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token);
+
+/* Report one lexical or syntax error for this source, within its budget
+ * (see above); message is a printf format. */
+void spx_lexer_error(spx_lexer_t *lexer, const char *code, spx_span_t span, const char *format,
+                     ...) __attribute__((format(printf, 4, 5)));
+
+/* How a token kind reads in a message: "';'", "'fn'", "identifier",
+ * "end of file". */
+const char *spx_token_kind_text(spx_token_kind_t kind);
+
+#endif /* SPX_LEXER_H */

@@ -1,0 +1,59 @@
+/*
+ * spx_manifest.h: Project Manifest v1 (`semaprax.toml`, manifest.md): the
+ * strict TOML subset, its rules, and the canonical manifest subject.
+ *
+ * The parser fails closed: anything outside the subset, and every broken
+ * rule, is an E01xx diagnostic at the exact line and column of the key,
+ * value or table header at fault (docs/manifest-parser.md lists the codes).
+ * It checks what the manifest alone can tell; whether the entry and test
+ * functions exist with the signature fn() -> int is checked in Phase A
+ * (E0150, E0151), and file identities by the input set.
+ */
+#ifndef SPX_MANIFEST_H
+#define SPX_MANIFEST_H
+
+#include "spx_diagnostics.h"
+
+#include <apr_pools.h>
+#include <jansson.h>
+
+/* The value of the `manifest` key. */
+#define SPX_MANIFEST_SCHEMA "semaprax.project-manifest.v1"
+
+/* One [[source]] table. Spans cover the value with its quotes. */
+typedef struct spx_manifest_source_t {
+    const char *module;
+    const char *path;
+    spx_span_t module_span, path_span;
+} spx_manifest_source_t;
+
+/* One [[test]] table. */
+typedef struct spx_manifest_test_t {
+    const char *name;
+    const char *function; /* MODULE.FUNCTION */
+    spx_span_t name_span, function_span;
+} spx_manifest_test_t;
+
+/* A manifest that keeps every rule; everything lives in the parse pool. */
+typedef struct spx_manifest_t {
+    const char *name, *version, *entry; /* entry NULL when absent */
+    spx_span_t entry_span;              /* zero when entry is absent */
+    spx_manifest_source_t *sources;     /* manifest order */
+    apr_size_t source_count;
+    spx_manifest_test_t *tests; /* manifest order */
+    apr_size_t test_count;
+} spx_manifest_t;
+
+/* Parse the manifest's raw bytes. path is the manifest's display path (e.g.
+ * "semaprax.toml") used in diagnostics. Returns the manifest, or NULL when any
+ * diagnostic was added (all problems found are reported, unsorted; the caller
+ * sorts). */
+spx_manifest_t *spx_manifest_parse(const unsigned char *bytes, apr_size_t length, const char *path,
+                                   apr_pool_t *pool, spx_diagnostics_t *diagnostics);
+
+/* The canonical manifest subject of manifest.md as a Jansson object (new
+ * reference): sources sorted by path, tests in manifest order, entry absent
+ * when none. */
+json_t *spx_manifest_subject(const spx_manifest_t *manifest);
+
+#endif /* SPX_MANIFEST_H */

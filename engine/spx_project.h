@@ -1,0 +1,54 @@
+/*
+ * spx_project.h: Phase A, one engine call: authenticated inputs in, one
+ * retained project out (architecture.md).
+ *
+ * spx_project_open() holds and reads the manifest, parses it, holds and reads
+ * every declared source, then parses, checks and links the program and, when
+ * it is admitted (no diagnostics), builds the semantic index from which the
+ * graph and every context answer are made without touching a source again.
+ * The daemon keeps the project for its session; the CLI builds it and exits.
+ */
+#ifndef SPX_PROJECT_H
+#define SPX_PROJECT_H
+
+#include "spx_ast.h"
+#include "spx_diagnostics.h"
+#include "spx_inputs.h"
+#include "spx_manifest.h"
+
+#include <jansson.h>
+
+typedef struct spx_index_t spx_index_t;
+
+typedef struct spx_project_t {
+    apr_pool_t *pool;
+    spx_input_set_t *inputs;
+    const char *manifest_path; /* as given by the host */
+    /* NULL when the manifest did not parse: then no source is held and
+     * diagnostics says why. */
+    spx_manifest_t *manifest;
+    spx_module_t **modules; /* in manifest order, one per source */
+    apr_size_t module_count;
+    spx_function_t *entry;          /* NULL without an entry */
+    spx_function_t **tests;         /* manifest order, one per test */
+    spx_diagnostics_t *diagnostics; /* sorted by path, offset, code */
+    int admitted;                   /* the manifest parsed and no diagnostics */
+    const char *project_revision;   /* NULL when the manifest did not parse */
+    const char *workspace_revision; /* likewise */
+    spx_index_t *index;             /* NULL unless admitted */
+    uint64_t phase_a_runs;          /* 1 once built */
+} spx_project_t;
+
+/* Build the project of the manifest at manifest_path in pool. Returns
+ * APR_SUCCESS with *project set whenever the inputs could be held and read,
+ * whatever the diagnostics; a failure status with *message (naming the path
+ * and what is wrong) when an input cannot be authenticated: missing,
+ * unreadable, a link, not a regular file, over a limit. */
+apr_status_t spx_project_open(spx_project_t **project, const char *manifest_path, apr_pool_t *pool,
+                              const char **message);
+
+/* The diagnostics as the document of `check`: {"admitted":B,"diagnostics":[...]}.
+ * A new reference. */
+json_t *spx_project_check_document(const spx_project_t *project);
+
+#endif /* SPX_PROJECT_H */

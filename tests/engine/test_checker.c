@@ -1,0 +1,582 @@
+/*
+ * test_checker.c: the checker (checker.c) against language.md's rules.
+ *
+ * Most cases are corpus folders, tests/corpus/check/NAME/, each a small
+ * program of several modules (MODULE.spx, module name = file stem) with an
+ * `expected` file of "PATH CODE L:C-L:C" lines, sorted as the engine sorts
+ * diagnostics; every rule has a valid and an invalid folder. The other tests
+ * check the annotations the checker leaves in the tree (slots, call targets,
+ * types, local counts), the messages that name things, every program of
+ * docs/diagnostics-checker.md, and trees deeper than any recursion could take.
+ */
+#include "spx_ast.h"
+#include "spx_corpus.h"
+#include "spx_test.h"
+
+#include <apr_file_info.h>
+#include <apr_strings.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static apr_pool_t *pool_for_test(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    return pool;
+}
+
+/* One source of a program under test. */
+typedef struct source_t {
+    const char *module;
+    const char *text;
+} source_t;
+
+/* Parse every source (path "MODULE.spx") and check them together; the
+ * modules in *modules, all diagnostics (parser's and checker's) sorted. */
+static spx_diagnostics_t *check_sources(const source_t *sources, apr_size_t count,
+                                        spx_module_t ***modules, apr_pool_t *pool)
+{
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    spx_module_t **parsed = apr_pcalloc(pool, (count + 1) * sizeof(*parsed));
+    for (apr_size_t i = 0; i < count; i++)
+        parsed[i] = spx_parse_module(
+            sources[i].module, apr_pstrcat(pool, sources[i].module, ".spx", NULL),
+            (const unsigned char *)sources[i].text, strlen(sources[i].text), pool, diagnostics);
+    spx_check_program(parsed, count, pool, diagnostics);
+    spx_diagnostics_sort(diagnostics);
+    if (modules)
+        *modules = parsed;
+    return diagnostics;
+}
+
+/* The diagnostics in the corpus's "PATH CODE L:C-L:C\n" form. */
+static const char *summary_with_paths(const spx_diagnostics_t *list, apr_pool_t *pool)
+{
+    apr_array_header_t *lines = apr_array_make(pool, 4, sizeof(const char *));
+    for (apr_size_t i = 0; i < spx_diagnostics_count(list); i++) {
+        const spx_diagnostic_t *item = spx_diagnostics_get(list, i);
+        APR_ARRAY_PUSH(lines, const char *) =
+            apr_psprintf(pool,
+                         "%s %s %" APR_SIZE_T_FMT ":%" APR_SIZE_T_FMT "-%" APR_SIZE_T_FMT
+                         ":%" APR_SIZE_T_FMT "\n",
+                         item->path, item->code, item->span.start.line, item->span.start.column,
+                         item->span.end.line, item->span.end.column);
+    }
+    return apr_array_pstrcat(pool, lines, 0);
+}
+
+/* Messages too, for a failure's report. */
+static void print_diagnostics(const spx_diagnostics_t *list, apr_pool_t *pool)
+{
+    fprintf(stderr, "%s", spx_diagnostics_text(list, pool));
+}
+
+static int compare_strings(const void *left, const void *right)
+{
+    return strcmp(*(const char *const *)left, *(const char *const *)right);
+}
+
+/* The sub-folders of dir, sorted. */
+static apr_array_header_t *list_folders(const char *dir, apr_pool_t *pool)
+{
+    apr_array_header_t *names = apr_array_make(pool, 32, sizeof(const char *));
+    apr_dir_t *handle = NULL;
+    apr_finfo_t entry;
+    CU_ASSERT_EQUAL_FATAL(apr_dir_open(&handle, dir, pool), APR_SUCCESS);
+    while (apr_dir_read(&entry, APR_FINFO_NAME | APR_FINFO_TYPE, handle) == APR_SUCCESS)
+        if (entry.filetype == APR_DIR && entry.name[0] != '.')
+            APR_ARRAY_PUSH(names, const char *) = apr_pstrdup(pool, entry.name);
+    apr_dir_close(handle);
+    qsort(names->elts, (size_t)names->nelts, sizeof(const char *), compare_strings);
+    return names;
+}
+
+/* ---- the corpus --------------------------------------------------------- */
+
+static int run_corpus_case(const char *dir, const char *name, apr_pool_t *pool)
+{
+    const char *folder = apr_pstrcat(pool, dir, "/", name, NULL);
+    apr_array_header_t *files = spx_corpus_list(folder, ".spx", pool);
+    source_t *sources = apr_pcalloc(pool, ((apr_size_t)files->nelts + 1) * sizeof(*sources));
+    for (int i = 0; i < files->nelts; i++) {
+        const char *file = APR_ARRAY_IDX(files, i, const char *);
+        sources[i].module = apr_pstrndup(pool, file, strlen(file) - strlen(".spx"));
+        sources[i].text = spx_corpus_read(apr_pstrcat(pool, folder, "/", file, NULL), NULL, pool);
+    }
+    spx_diagnostics_t *diagnostics = check_sources(sources, (apr_size_t)files->nelts, NULL, pool);
+    const char *actual = summary_with_paths(diagnostics, pool);
+    const char *expected =
+        spx_corpus_read(apr_pstrcat(pool, folder, "/expected", NULL), NULL, pool);
+    if (strcmp(actual, expected) == 0)
+        return 1;
+    fprintf(stderr, "\n  check/%s\n  expected:\n%s  actual:\n%s", name, expected, actual);
+    print_diagnostics(diagnostics, pool);
+    return 0;
+}
+
+static void test_corpus(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    const char *dir = spx_corpus_dir("corpus/check", pool);
+    apr_array_header_t *cases = list_folders(dir, pool);
+    CU_ASSERT_TRUE(cases->nelts >= 30);
+    int failed = 0;
+    for (int i = 0; i < cases->nelts; i++)
+        if (!run_corpus_case(dir, APR_ARRAY_IDX(cases, i, const char *), pool))
+            failed++;
+    CU_ASSERT_EQUAL(failed, 0);
+    apr_pool_destroy(pool);
+}
+
+/* ---- annotations of a valid program --------------------------------------- */
+
+static const char *const annotated_app = "import math;\n"
+                                         "\n"
+                                         "export fn main(a: int) -> int {\n"
+                                         "  let b = a + 1;\n"
+                                         "  var s: str = itos(b);\n"
+                                         "  if b > 2 {\n"
+                                         "    let c = len(s);\n"
+                                         "    s = s + \"x\";\n"
+                                         "  }\n"
+                                         "  print(s);\n"
+                                         "  return math.twice(b);\n"
+                                         "}\n";
+static const char *const annotated_math = "export fn twice(n: int) -> int { return n * 2; }\n"
+                                          "fn unit() { }\n";
+
+static spx_stmt_t *statement(spx_block_t *block, apr_size_t index)
+{
+    CU_ASSERT_TRUE_FATAL(index < block->count);
+    return block->statements[index];
+}
+
+static void test_annotations(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    source_t sources[] = {{"app", annotated_app}, {"math", annotated_math}};
+    spx_module_t **modules = NULL;
+    spx_diagnostics_t *diagnostics = check_sources(sources, 2, &modules, pool);
+    if (spx_diagnostics_count(diagnostics) != 0)
+        print_diagnostics(diagnostics, pool);
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 0);
+    spx_module_t *app = modules[0], *math = modules[1];
+
+    /* imports and functions_by_name */
+    CU_ASSERT_EQUAL_FATAL(app->import_count, 1);
+    CU_ASSERT_PTR_EQUAL(app->imports[0].target, math);
+    CU_ASSERT_EQUAL_FATAL(app->function_count, 1);
+    spx_function_t *main_function = app->functions[0];
+    CU_ASSERT_PTR_EQUAL(apr_hash_get(app->functions_by_name, "main", APR_HASH_KEY_STRING),
+                        main_function);
+    CU_ASSERT_PTR_EQUAL(apr_hash_get(math->functions_by_name, "twice", APR_HASH_KEY_STRING),
+                        math->functions[0]);
+    CU_ASSERT_PTR_EQUAL(apr_hash_get(math->functions_by_name, "unit", APR_HASH_KEY_STRING),
+                        math->functions[1]);
+    CU_ASSERT_EQUAL(apr_hash_count(math->functions_by_name), 2);
+
+    /* a = 0 (parameter), b = 1, s = 2, c = 3 */
+    CU_ASSERT_EQUAL(main_function->local_count, 4);
+    CU_ASSERT_EQUAL(math->functions[0]->local_count, 1);
+    CU_ASSERT_EQUAL(math->functions[1]->local_count, 0);
+    spx_block_t *body = &main_function->body;
+    CU_ASSERT_EQUAL_FATAL(body->count, 5);
+
+    /* let b = a + 1; */
+    spx_stmt_t *let_b = statement(body, 0);
+    CU_ASSERT_EQUAL_FATAL(let_b->kind, SPX_STMT_LET);
+    CU_ASSERT_EQUAL(let_b->as.binding.slot, 1);
+    spx_expr_t *sum = let_b->as.binding.value;
+    CU_ASSERT_EQUAL_FATAL(sum->kind, SPX_EXPR_BINARY);
+    CU_ASSERT_EQUAL(sum->type, SPX_TYPE_INT);
+    CU_ASSERT_EQUAL(sum->as.binary.left->as.name.slot, 0);
+    CU_ASSERT_EQUAL(sum->as.binary.left->type, SPX_TYPE_INT);
+    CU_ASSERT_EQUAL(sum->as.binary.right->type, SPX_TYPE_INT);
+
+    /* var s: str = itos(b); */
+    spx_stmt_t *var_s = statement(body, 1);
+    CU_ASSERT_EQUAL_FATAL(var_s->kind, SPX_STMT_VAR);
+    CU_ASSERT_EQUAL(var_s->as.binding.slot, 2);
+    spx_expr_t *itos_call = var_s->as.binding.value;
+    CU_ASSERT_EQUAL_FATAL(itos_call->kind, SPX_EXPR_CALL);
+    CU_ASSERT_EQUAL(itos_call->as.call.builtin, SPX_BUILTIN_ITOS);
+    CU_ASSERT_PTR_NULL(itos_call->as.call.target);
+    CU_ASSERT_EQUAL(itos_call->type, SPX_TYPE_STR);
+    CU_ASSERT_EQUAL_FATAL(itos_call->as.call.argument_count, 1);
+    CU_ASSERT_EQUAL(itos_call->as.call.arguments[0]->as.name.slot, 1);
+
+    /* if b > 2 { let c = len(s); s = s + "x"; } */
+    spx_stmt_t *if_stmt = statement(body, 2);
+    CU_ASSERT_EQUAL_FATAL(if_stmt->kind, SPX_STMT_IF);
+    CU_ASSERT_EQUAL(if_stmt->as.if_stmt.condition->type, SPX_TYPE_BOOL);
+    spx_stmt_t *let_c = statement(&if_stmt->as.if_stmt.then_block, 0);
+    CU_ASSERT_EQUAL(let_c->as.binding.slot, 3);
+    CU_ASSERT_EQUAL(let_c->as.binding.value->as.call.builtin, SPX_BUILTIN_LEN);
+    CU_ASSERT_EQUAL(let_c->as.binding.value->type, SPX_TYPE_INT);
+    CU_ASSERT_EQUAL(let_c->as.binding.value->as.call.arguments[0]->as.name.slot, 2);
+    spx_stmt_t *assign = statement(&if_stmt->as.if_stmt.then_block, 1);
+    CU_ASSERT_EQUAL_FATAL(assign->kind, SPX_STMT_ASSIGN);
+    CU_ASSERT_EQUAL(assign->as.assign.slot, 2);
+    CU_ASSERT_EQUAL(assign->as.assign.value->type, SPX_TYPE_STR);
+    CU_ASSERT_EQUAL(assign->as.assign.value->as.binary.right->type, SPX_TYPE_STR);
+
+    /* print(s); */
+    spx_expr_t *print_call = statement(body, 3)->as.expr_stmt.expression;
+    CU_ASSERT_EQUAL(print_call->as.call.builtin, SPX_BUILTIN_PRINT);
+    CU_ASSERT_EQUAL(print_call->type, SPX_TYPE_UNIT);
+
+    /* return math.twice(b); */
+    spx_expr_t *twice_call = statement(body, 4)->as.return_stmt.value;
+    CU_ASSERT_PTR_EQUAL(twice_call->as.call.target, math->functions[0]);
+    CU_ASSERT_EQUAL(twice_call->as.call.builtin, SPX_BUILTIN_NONE);
+    CU_ASSERT_EQUAL(twice_call->type, SPX_TYPE_INT);
+    CU_ASSERT_EQUAL(twice_call->as.call.arguments[0]->as.name.slot, 1);
+
+    /* twice: return n * 2; */
+    spx_expr_t *product = statement(&math->functions[0]->body, 0)->as.return_stmt.value;
+    CU_ASSERT_EQUAL(product->type, SPX_TYPE_INT);
+    CU_ASSERT_EQUAL(product->as.binary.left->as.name.slot, 0);
+    apr_pool_destroy(pool);
+}
+
+/* What an error leaves in the tree: slot -1, no target, type error. */
+static void test_annotations_of_errors(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    source_t sources[] = {{"app", "fn f() { let a = b; let c = g(a); let d = a; }\n"}};
+    spx_module_t **modules = NULL;
+    spx_diagnostics_t *diagnostics = check_sources(sources, 1, &modules, pool);
+    CU_ASSERT_EQUAL(spx_diagnostics_count(diagnostics), 2);
+    CU_ASSERT_EQUAL_FATAL(modules[0]->function_count, 1);
+    spx_block_t *body = &modules[0]->functions[0]->body;
+    CU_ASSERT_EQUAL_FATAL(body->count, 3);
+    spx_expr_t *name = statement(body, 0)->as.binding.value;
+    CU_ASSERT_EQUAL(name->as.name.slot, -1);
+    CU_ASSERT_EQUAL(name->type, SPX_TYPE_ERROR);
+    CU_ASSERT_EQUAL(statement(body, 0)->as.binding.slot, 0);
+    spx_expr_t *call = statement(body, 1)->as.binding.value;
+    CU_ASSERT_PTR_NULL(call->as.call.target);
+    CU_ASSERT_EQUAL(call->as.call.builtin, SPX_BUILTIN_NONE);
+    CU_ASSERT_EQUAL(call->type, SPX_TYPE_ERROR);
+    CU_ASSERT_EQUAL(call->as.call.arguments[0]->as.name.slot, 0);
+    CU_ASSERT_EQUAL(statement(body, 2)->as.binding.slot, 2);
+    CU_ASSERT_EQUAL(statement(body, 2)->as.binding.value->type, SPX_TYPE_ERROR);
+    CU_ASSERT_EQUAL(modules[0]->functions[0]->local_count, 3);
+    apr_pool_destroy(pool);
+}
+
+/* A function that lost statements to a syntax error is marked incomplete by
+ * the parser: its unknown names and missing returns are not reported, since
+ * the lost statements may have declared or returned them; everything else
+ * still is. */
+static void test_incomplete_functions(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    source_t sources[] = {{"app", "fn f() -> int {\n"
+                                  "  let x = 1 +;\n"
+                                  "  x = 2;\n"
+                                  "  print(x);\n"
+                                  "}\n"
+                                  "fn g() { let y = 1 +; print(1); }\n"}};
+    spx_module_t **modules = NULL;
+    spx_diagnostics_t *diagnostics = check_sources(sources, 1, &modules, pool);
+    apr_size_t syntax = 0, other = 0;
+    for (apr_size_t i = 0; i < spx_diagnostics_count(diagnostics); i++) {
+        if (strncmp(spx_diagnostics_get(diagnostics, i)->code, "E02", 3) == 0)
+            syntax++;
+        else if (strcmp(spx_diagnostics_get(diagnostics, i)->code, "E0404") != 0)
+            other++;
+    }
+    if (syntax != 2 || other != 0 || spx_diagnostics_count(diagnostics) != 3)
+        print_diagnostics(diagnostics, pool);
+    CU_ASSERT_EQUAL(syntax, 2);
+    CU_ASSERT_EQUAL(other, 0);
+    CU_ASSERT_EQUAL(spx_diagnostics_count(diagnostics), 3); /* print(1) is still E0404 */
+    CU_ASSERT_EQUAL_FATAL(modules[0]->function_count, 2);
+    CU_ASSERT_TRUE(modules[0]->functions[0]->incomplete);
+    apr_pool_destroy(pool);
+}
+
+/* ---- messages ------------------------------------------------------------- */
+
+/* The one diagnostic of sources has code and message. */
+static void assert_message(const source_t *sources, apr_size_t count, const char *code,
+                           const char *message)
+{
+    apr_pool_t *pool = pool_for_test();
+    spx_diagnostics_t *diagnostics = check_sources(sources, count, NULL, pool);
+    int ok = spx_diagnostics_count(diagnostics) == 1 &&
+             strcmp(spx_diagnostics_get(diagnostics, 0)->code, code) == 0 &&
+             strcmp(spx_diagnostics_get(diagnostics, 0)->message, message) == 0;
+    if (!ok) {
+        fprintf(stderr, "\n  wanted %s '%s', got:\n", code, message);
+        print_diagnostics(diagnostics, pool);
+    }
+    CU_ASSERT_TRUE(ok);
+    apr_pool_destroy(pool);
+}
+
+static void test_messages(void)
+{
+    source_t cycle[] = {{"a", "import b;\n"}, {"b", "import c;\n"}, {"c", "import a;\n"}};
+    assert_message(cycle, 3, "E0304", "import cycle: a -> b -> c -> a");
+    /* The same cycle declared in another order is the same diagnostic. */
+    source_t cycle_reordered[] = {{"c", "import a;\n"}, {"b", "import c;\n"}, {"a", "import b;\n"}};
+    assert_message(cycle_reordered, 3, "E0304", "import cycle: a -> b -> c -> a");
+    source_t unknown[] = {{"app", "import math;\nfn f() -> int { return math.ad(1, 2); }\n"},
+                          {"math", "export fn add(a: int, b: int) -> int { return a + b; }\n"}};
+    assert_message(unknown, 2, "E0309", "unknown function 'ad' in module 'math'");
+    source_t local_unknown[] = {{"app", "fn f() { g(); }\n"}};
+    assert_message(local_unknown, 1, "E0309", "unknown function 'g' in module 'app'");
+    source_t unexported[] = {{"app", "import math;\nfn f() -> int { return math.secret(); }\n"},
+                             {"math", "fn secret() -> int { return 1; }\n"}};
+    assert_message(unexported, 2, "E0311", "function 'secret' of module 'math' is not exported");
+    source_t count[] = {{"app", "import math;\nfn f() -> int { return math.add(1); }\n"},
+                        {"math", "export fn add(a: int, b: int) -> int { return a + b; }\n"}};
+    assert_message(count, 2, "E0403", "'math.add' takes 2 arguments, not 1");
+    source_t argument[] = {{"app", "fn f() { print(1); }\n"}};
+    assert_message(argument, 1, "E0404", "argument 1 of 'print' must be 'str', not 'int'");
+    source_t unit[] = {{"app", "fn u() { }\nfn f() { let x = u(); }\n"}};
+    assert_message(unit, 1, "E0402", "'u' returns unit, which cannot be stored");
+    source_t operands[] = {{"app", "fn f() { let x = 1 + \"a\"; }\n"}};
+    assert_message(operands, 1, "E0405", "operator '+' cannot take 'int' and 'str'");
+    source_t immutable[] = {{"app", "fn f(a: int) { a = 1; }\n"}};
+    assert_message(immutable, 1, "E0312", "cannot assign to 'a': it is a parameter");
+    source_t missing[] = {{"app", "fn f() -> int { }\n"}};
+    assert_message(missing, 1, "E0410", "'f' does not return a value on every path");
+}
+
+/* ---- the documented codes --------------------------------------------------- */
+
+/* The `MODULE: SOURCE` code spans of one table cell. */
+static apr_size_t program_of_cell(const char *cell, source_t *sources, apr_size_t capacity,
+                                  apr_pool_t *pool)
+{
+    apr_size_t count = 0;
+    const char *open = cell;
+    while ((open = strchr(open, '`')) != NULL && count < capacity) {
+        const char *close = strchr(open + 1, '`');
+        CU_ASSERT_PTR_NOT_NULL_FATAL(close);
+        const char *span = apr_pstrndup(pool, open + 1, (apr_size_t)(close - open - 1));
+        const char *colon = strstr(span, ": ");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(colon);
+        sources[count].module = apr_pstrndup(pool, span, (apr_size_t)(colon - span));
+        sources[count].text = apr_pstrcat(pool, colon + 2, "\n", NULL);
+        count++;
+        open = close + 1;
+    }
+    return count;
+}
+
+/* Every row "| E0xxx | meaning | `m: source` ... |" of the table: its program
+ * gives exactly one diagnostic, with that code, and every code is listed. */
+static void test_documented_programs(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    const char *path =
+        apr_pstrcat(pool, spx_corpus_dir("..", pool), "/docs/diagnostics-checker.md", NULL);
+    char *text = apr_pstrdup(pool, spx_corpus_read(path, NULL, pool));
+    apr_hash_t *listed = apr_hash_make(pool);
+    char *state = NULL;
+    for (char *line = apr_strtok(text, "\n", &state); line; line = apr_strtok(NULL, "\n", &state)) {
+        if (strncmp(line, "| E0", 4) != 0)
+            continue;
+        const char *code = apr_pstrndup(pool, line + 2, 5);
+        char *program_cell = strrchr(line, '|');
+        *program_cell = '\0';
+        program_cell = strrchr(line, '|');
+        CU_ASSERT_PTR_NOT_NULL_FATAL(program_cell);
+        source_t sources[8];
+        apr_size_t count = program_of_cell(program_cell, sources, 8, pool);
+        CU_ASSERT_TRUE(count >= 1);
+        spx_diagnostics_t *diagnostics = check_sources(sources, count, NULL, pool);
+        int ok = spx_diagnostics_count(diagnostics) == 1 &&
+                 strcmp(spx_diagnostics_get(diagnostics, 0)->code, code) == 0;
+        if (!ok) {
+            fprintf(stderr, "\n  docs: %s's program gives:\n", code);
+            print_diagnostics(diagnostics, pool);
+        }
+        CU_ASSERT_TRUE(ok);
+        apr_hash_set(listed, code, APR_HASH_KEY_STRING, code);
+    }
+    for (int i = 1; i <= 12; i++)
+        CU_ASSERT_PTR_NOT_NULL(
+            apr_hash_get(listed, apr_psprintf(pool, "E03%02d", i), APR_HASH_KEY_STRING));
+    for (int i = 1; i <= 11; i++)
+        CU_ASSERT_PTR_NOT_NULL(
+            apr_hash_get(listed, apr_psprintf(pool, "E04%02d", i), APR_HASH_KEY_STRING));
+    CU_ASSERT_EQUAL(apr_hash_count(listed), 23);
+    apr_pool_destroy(pool);
+}
+
+/* ---- trees no recursion could walk ----------------------------------------- */
+
+/* A parser may build operator chains and else-if chains by iteration, so
+ * their depth has no bound: these trees are built by hand, far deeper than
+ * the C stack would allow one frame per level. */
+enum { DEEP = 100000 };
+
+static spx_expr_t *int_literal(apr_pool_t *pool)
+{
+    spx_expr_t *expr = apr_pcalloc(pool, sizeof(*expr));
+    expr->kind = SPX_EXPR_INT;
+    expr->as.integer = 1;
+    return expr;
+}
+
+static spx_module_t *module_with(spx_function_t *function, apr_pool_t *pool)
+{
+    spx_module_t *module = apr_pcalloc(pool, sizeof(*module));
+    module->name = "deep";
+    module->path = "deep.spx";
+    module->functions = apr_pcalloc(pool, sizeof(spx_function_t *));
+    module->functions[0] = function;
+    module->function_count = 1;
+    function->module = module;
+    return module;
+}
+
+static spx_stmt_t *return_one(apr_pool_t *pool)
+{
+    spx_stmt_t *stmt = apr_pcalloc(pool, sizeof(*stmt));
+    stmt->kind = SPX_STMT_RETURN;
+    stmt->as.return_stmt.value = int_literal(pool);
+    return stmt;
+}
+
+static void test_deep_chains(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    /* fn f() -> int { return -(1 - 1 + 1 ...) - 1 + 1 ...; }: left-deep, through
+     * unary operators now and then */
+    spx_expr_t *chain = int_literal(pool);
+    for (int i = 0; i < DEEP; i++) {
+        spx_expr_t *sum = apr_pcalloc(pool, sizeof(*sum));
+        sum->kind = SPX_EXPR_BINARY;
+        sum->as.binary.op = i % 2 ? SPX_OP_ADD : SPX_OP_SUB;
+        sum->as.binary.left = chain;
+        sum->as.binary.right = int_literal(pool);
+        chain = sum;
+        if (i % 7 == 0) {
+            spx_expr_t *negated = apr_pcalloc(pool, sizeof(*negated));
+            negated->kind = SPX_EXPR_UNARY;
+            negated->as.unary.op = SPX_OP_NEG;
+            negated->as.unary.operand = chain;
+            chain = negated;
+        }
+    }
+    spx_function_t *function = apr_pcalloc(pool, sizeof(*function));
+    function->name.text = "f";
+    function->result = SPX_TYPE_INT;
+    spx_stmt_t *ret = return_one(pool);
+    ret->as.return_stmt.value = chain;
+    function->body.statements = apr_pcalloc(pool, sizeof(spx_stmt_t *));
+    function->body.statements[0] = ret;
+    function->body.count = 1;
+
+    /* fn g(c: bool) -> int { if c { return 1; } else if c { ... } else { return 1; } } */
+    spx_function_t *chained = apr_pcalloc(pool, sizeof(*chained));
+    chained->name.text = "g";
+    chained->result = SPX_TYPE_INT;
+    chained->params = apr_pcalloc(pool, sizeof(spx_param_t));
+    chained->params[0].name.text = "c";
+    chained->params[0].type = SPX_TYPE_BOOL;
+    chained->param_count = 1;
+    spx_stmt_t *first = NULL, *last = NULL;
+    for (int i = 0; i < DEEP; i++) {
+        spx_stmt_t *stmt = apr_pcalloc(pool, sizeof(*stmt));
+        stmt->kind = SPX_STMT_IF;
+        spx_expr_t *condition = apr_pcalloc(pool, sizeof(*condition));
+        condition->kind = SPX_EXPR_NAME;
+        condition->as.name.name.text = "c";
+        stmt->as.if_stmt.condition = condition;
+        stmt->as.if_stmt.then_block.statements = apr_pcalloc(pool, sizeof(spx_stmt_t *));
+        stmt->as.if_stmt.then_block.statements[0] = return_one(pool);
+        stmt->as.if_stmt.then_block.count = 1;
+        if (last)
+            last->as.if_stmt.else_if = stmt;
+        else
+            first = stmt;
+        last = stmt;
+    }
+    last->as.if_stmt.else_block = apr_pcalloc(pool, sizeof(spx_block_t));
+    last->as.if_stmt.else_block->statements = apr_pcalloc(pool, sizeof(spx_stmt_t *));
+    last->as.if_stmt.else_block->statements[0] = return_one(pool);
+    last->as.if_stmt.else_block->count = 1;
+    chained->body.statements = apr_pcalloc(pool, sizeof(spx_stmt_t *));
+    chained->body.statements[0] = first;
+    chained->body.count = 1;
+
+    spx_module_t *modules[] = {module_with(function, pool), module_with(chained, pool)};
+    modules[1]->name = "deeper";
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    spx_check_program(modules, 2, pool, diagnostics);
+    if (spx_diagnostics_count(diagnostics) != 0)
+        print_diagnostics(diagnostics, pool);
+    CU_ASSERT_EQUAL(spx_diagnostics_count(diagnostics), 0);
+    CU_ASSERT_EQUAL(chain->type, SPX_TYPE_INT);
+    CU_ASSERT_EQUAL(last->as.if_stmt.condition->as.name.slot, 0);
+    CU_ASSERT_EQUAL(last->as.if_stmt.condition->type, SPX_TYPE_BOOL);
+
+    /* Without the final else, the chain does not return on every path. */
+    last->as.if_stmt.else_block = NULL;
+    diagnostics = spx_diagnostics_make(pool);
+    spx_check_program(modules, 2, pool, diagnostics);
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 1);
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(diagnostics, 0)->code, "E0410");
+    apr_pool_destroy(pool);
+}
+
+/* An import cycle through many modules is one diagnostic, found without
+ * recursion. */
+static void test_long_import_cycle(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    enum { COUNT = 4096 };
+    spx_module_t **modules = apr_pcalloc(pool, COUNT * sizeof(*modules));
+    for (int i = 0; i < COUNT; i++) {
+        modules[i] = apr_pcalloc(pool, sizeof(spx_module_t));
+        modules[i]->name = apr_psprintf(pool, "m%04d", i);
+        modules[i]->path = apr_psprintf(pool, "m%04d.spx", i);
+        modules[i]->imports = apr_pcalloc(pool, sizeof(spx_import_t));
+        modules[i]->imports[0].module.text = apr_psprintf(pool, "m%04d", (i + 1) % COUNT);
+        modules[i]->import_count = 1;
+    }
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    spx_check_program(modules, COUNT, pool, diagnostics);
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 1);
+    const spx_diagnostic_t *cycle = spx_diagnostics_get(diagnostics, 0);
+    CU_ASSERT_STRING_EQUAL(cycle->code, "E0304");
+    CU_ASSERT_STRING_EQUAL(cycle->path, "m0000.spx");
+    CU_ASSERT_EQUAL(strncmp(cycle->message, "import cycle: m0000 -> m0001 -> m0002", 37), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(cycle->message, "m4095 -> m0000"));
+    CU_ASSERT_PTR_EQUAL(modules[COUNT - 1]->imports[0].target, modules[0]);
+    apr_pool_destroy(pool);
+}
+
+static void test_empty_program(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    spx_check_program(NULL, 0, pool, diagnostics);
+    CU_ASSERT_EQUAL(spx_diagnostics_count(diagnostics), 0);
+    apr_pool_destroy(pool);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"corpus: every rule, valid and invalid", test_corpus},
+        {"annotations of a valid program", test_annotations},
+        {"annotations left by errors", test_annotations_of_errors},
+        {"incomplete functions: no reports about what was lost", test_incomplete_functions},
+        {"messages name what is wrong", test_messages},
+        {"every documented program gives its code", test_documented_programs},
+        {"operator and else-if chains need no recursion", test_deep_chains},
+        {"a long import cycle is one diagnostic", test_long_import_cycle},
+        {"an empty program", test_empty_program},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("checker", tests);
+}

@@ -1,0 +1,351 @@
+/*
+ * test_manifest.c: Project Manifest v1 (manifest.md). Every rule has a valid
+ * and an invalid manifest in tests/corpus/manifest/ (NAME.toml beside the
+ * diagnostics it must give, NAME.expected); this suite runs them all, then
+ * checks what a corpus cannot show: the parsed fields and spans, the
+ * canonical subject, exact messages, and the size and count limits.
+ */
+#include "spx_canonical.h"
+#include "spx_corpus.h"
+#include "spx_limits.h"
+#include "spx_manifest.h"
+#include "spx_test.h"
+
+#include <apr_strings.h>
+#include <stdio.h>
+#include <string.h>
+
+static apr_pool_t *pool_for_test(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    return pool;
+}
+
+static spx_manifest_t *parse_text(const char *text, apr_size_t length, apr_pool_t *pool,
+                                  spx_diagnostics_t **diagnostics)
+{
+    *diagnostics = spx_diagnostics_make(pool);
+    spx_manifest_t *manifest = spx_manifest_parse((const unsigned char *)text, length,
+                                                  "semaprax.toml", pool, *diagnostics);
+    spx_diagnostics_sort(*diagnostics);
+    return manifest;
+}
+
+static spx_manifest_t *parse(const char *text, apr_pool_t *pool, spx_diagnostics_t **diagnostics)
+{
+    return parse_text(text, strlen(text), pool, diagnostics);
+}
+
+/* The diagnostics of text in .expected form. */
+static const char *summary_of(const char *text, apr_size_t length, apr_pool_t *pool)
+{
+    spx_diagnostics_t *diagnostics = NULL;
+    spx_manifest_t *manifest = parse_text(text, length, pool, &diagnostics);
+    CU_ASSERT((manifest == NULL) == (spx_diagnostics_count(diagnostics) > 0));
+    return spx_corpus_summary(diagnostics, pool);
+}
+
+static void test_corpus(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    const char *dir = spx_corpus_dir("corpus/manifest", pool);
+    apr_array_header_t *names = spx_corpus_list(dir, ".toml", pool);
+    CU_ASSERT_FATAL(names->nelts >= 90);
+    for (int i = 0; i < names->nelts; i++) {
+        const char *input =
+            apr_pstrcat(pool, dir, "/", APR_ARRAY_IDX(names, i, const char *), NULL);
+        apr_size_t length = 0;
+        const char *text = spx_corpus_read(input, &length, pool);
+        spx_corpus_expect(input, summary_of(text, length, pool), pool);
+    }
+    apr_pool_destroy(pool);
+}
+
+static const char *const full_manifest = "manifest = \"semaprax.project-manifest.v1\"\n"
+                                         "[project]\n"
+                                         "name = \"hello\"\n"
+                                         "version = \"0.1.0\"\n"
+                                         "entry = \"app.main\"\n"
+                                         "[[source]]\n"
+                                         "module = \"math\"\n"
+                                         "path = \"src/math.spx\"\n"
+                                         "[[test]]\n"
+                                         "name = \"fact\"\n"
+                                         "function = \"math.test_fact\"\n"
+                                         "[[source]]\n"
+                                         "module = \"app\"\n"
+                                         "path = \"src/app.spx\"\n"
+                                         "[[test]]\n"
+                                         "name = \"add\"\n"
+                                         "function = \"app.test_add\"\n";
+
+static void assert_span(spx_span_t span, apr_size_t line, apr_size_t column, apr_size_t end_column)
+{
+    CU_ASSERT_EQUAL(span.start.line, line);
+    CU_ASSERT_EQUAL(span.start.column, column);
+    CU_ASSERT_EQUAL(span.end.line, line);
+    CU_ASSERT_EQUAL(span.end.column, end_column);
+    CU_ASSERT_EQUAL(span.end.offset - span.start.offset, end_column - column);
+}
+
+static void test_fields(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    spx_diagnostics_t *diagnostics = NULL;
+    spx_manifest_t *manifest = parse(full_manifest, pool, &diagnostics);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(manifest);
+    CU_ASSERT_EQUAL(spx_diagnostics_count(diagnostics), 0);
+    CU_ASSERT_STRING_EQUAL(manifest->name, "hello");
+    CU_ASSERT_STRING_EQUAL(manifest->version, "0.1.0");
+    CU_ASSERT_STRING_EQUAL(manifest->entry, "app.main");
+    assert_span(manifest->entry_span, 5, 9, 19);
+    CU_ASSERT_EQUAL(manifest->entry_span.start.offset, 93);
+    CU_ASSERT_EQUAL_FATAL(manifest->source_count, 2);
+    CU_ASSERT_STRING_EQUAL(manifest->sources[0].module, "math");
+    CU_ASSERT_STRING_EQUAL(manifest->sources[0].path, "src/math.spx");
+    assert_span(manifest->sources[0].module_span, 7, 10, 16);
+    assert_span(manifest->sources[0].path_span, 8, 8, 22);
+    CU_ASSERT_STRING_EQUAL(manifest->sources[1].module, "app");
+    CU_ASSERT_STRING_EQUAL(manifest->sources[1].path, "src/app.spx");
+    assert_span(manifest->sources[1].path_span, 14, 8, 21);
+    CU_ASSERT_EQUAL_FATAL(manifest->test_count, 2);
+    CU_ASSERT_STRING_EQUAL(manifest->tests[0].name, "fact");
+    CU_ASSERT_STRING_EQUAL(manifest->tests[0].function, "math.test_fact");
+    assert_span(manifest->tests[0].name_span, 10, 8, 14);
+    assert_span(manifest->tests[0].function_span, 11, 12, 28);
+    CU_ASSERT_STRING_EQUAL(manifest->tests[1].name, "add");
+    CU_ASSERT_STRING_EQUAL(manifest->tests[1].function, "app.test_add");
+
+    /* No entry: NULL, and the escapes are decoded. */
+    manifest = parse("manifest = \"semaprax.project-manifest.v1\"\n"
+                     "[project]\nname = \"h\\u0065llo\"\nversion = \"1.2.3\"\n"
+                     "[[source]]\nmodule = \"app\"\npath = \"src\\u002fapp.spx\"",
+                     pool, &diagnostics);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(manifest);
+    CU_ASSERT_STRING_EQUAL(manifest->name, "hello");
+    CU_ASSERT_PTR_NULL(manifest->entry);
+    CU_ASSERT_EQUAL(manifest->source_count, 1);
+    CU_ASSERT_EQUAL(manifest->test_count, 0);
+    apr_pool_destroy(pool);
+}
+
+static const char *subject_text(const char *text, apr_pool_t *pool)
+{
+    spx_diagnostics_t *diagnostics = NULL;
+    spx_manifest_t *manifest = parse(text, pool, &diagnostics);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(manifest);
+    json_t *subject = spx_manifest_subject(manifest);
+    const char *canonical = spx_canonical_text(subject, pool);
+    json_decref(subject);
+    return canonical;
+}
+
+static void test_subject(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    CU_ASSERT_STRING_EQUAL(
+        subject_text(full_manifest, pool),
+        "{\"project\":{\"entry\":\"app.main\",\"name\":\"hello\",\"version\":\"0.1.0\"},"
+        "\"schema\":\"semaprax.project-manifest.v1\","
+        "\"sources\":[{\"module\":\"app\",\"path\":\"src/app.spx\"},"
+        "{\"module\":\"math\",\"path\":\"src/math.spx\"}],"
+        "\"tests\":[{\"function\":\"math.test_fact\",\"name\":\"fact\"},"
+        "{\"function\":\"app.test_add\",\"name\":\"add\"}]}");
+
+    /* Formatting, comments and key order do not change the subject; without
+     * an entry the key is absent; paths sort bytewise ('Z' < 'a'). */
+    CU_ASSERT_STRING_EQUAL(subject_text("# comment\n"
+                                        "manifest   =   \"semaprax.project-manifest.v1\"\n\n"
+                                        "[ project ]\n"
+                                        "version = \"0.1.0\" # later\n"
+                                        "name = \"hello\"\n"
+                                        "[[source]]\npath = \"c.spx\"\nmodule = \"c\"\n"
+                                        "[[source]]\npath = \"a/b.spx\"\nmodule = \"b\"\n"
+                                        "[[source]]\npath = \"Z.spx\"\nmodule = \"z\"\n"
+                                        "[[source]]\npath = \"a.spx\"\nmodule = \"a\"\n",
+                                        pool),
+                           "{\"project\":{\"name\":\"hello\",\"version\":\"0.1.0\"},"
+                           "\"schema\":\"semaprax.project-manifest.v1\","
+                           "\"sources\":[{\"module\":\"z\",\"path\":\"Z.spx\"},"
+                           "{\"module\":\"a\",\"path\":\"a.spx\"},"
+                           "{\"module\":\"b\",\"path\":\"a/b.spx\"},"
+                           "{\"module\":\"c\",\"path\":\"c.spx\"}],"
+                           "\"tests\":[]}");
+    apr_pool_destroy(pool);
+}
+
+/* The one diagnostic text gives has this code and message. */
+static void assert_message(const char *text, const char *code, const char *message)
+{
+    apr_pool_t *pool = pool_for_test();
+    spx_diagnostics_t *diagnostics = NULL;
+    CU_ASSERT_PTR_NULL(parse(text, pool, &diagnostics));
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 1);
+    const spx_diagnostic_t *item = spx_diagnostics_get(diagnostics, 0);
+    if (strcmp(item->code, code) != 0 || strcmp(item->message, message) != 0)
+        fprintf(stderr, "\n  got %s '%s'\n  wanted %s '%s'\n", item->code, item->message, code,
+                message);
+    CU_ASSERT_STRING_EQUAL(item->code, code);
+    CU_ASSERT_STRING_EQUAL(item->message, message);
+    CU_ASSERT_STRING_EQUAL(item->path, "semaprax.toml");
+    apr_pool_destroy(pool);
+}
+
+#define HEAD "manifest = \"semaprax.project-manifest.v1\"\n"
+#define PROJECT "[project]\nname = \"hello\"\nversion = \"0.1.0\"\n"
+#define SOURCE "[[source]]\nmodule = \"app\"\npath = \"src/app.spx\"\n"
+
+static void test_messages(void)
+{
+    assert_message("\xef\xbb\xbf" HEAD PROJECT SOURCE, "E0101",
+                   "the manifest starts with a byte order mark; save it as UTF-8 without one");
+    assert_message(HEAD PROJECT SOURCE "[[test]]\nname = \"t\"\n", "E0128",
+                   "[[test]] is missing the key 'function'");
+    assert_message(HEAD PROJECT "licence = \"MIT\"\n" SOURCE, "E0126",
+                   "unknown key 'licence' in [project]; [project] has name, version and entry");
+    assert_message(HEAD PROJECT "name = \"x\"\n" SOURCE, "E0127",
+                   "duplicate key 'name' in [project]; it is first set on line 3");
+    assert_message(HEAD "[project]\nname = \"Hello\"\nversion = \"0.1.0\"\n" SOURCE, "E0130",
+                   "project name 'Hello' must start with a lowercase letter a-z");
+    assert_message(HEAD "[project]\nname = \"hello\"\nversion = \"1.02.3\"\n" SOURCE, "E0131",
+                   "version '1.02.3' has a number with a leading zero");
+    assert_message(HEAD PROJECT "entry = \"lib.main\"\n" SOURCE, "E0133",
+                   "entry 'lib.main' names the module 'lib', which no [[source]] declares");
+    assert_message(HEAD PROJECT "entry = \"app.ma-in\"\n" SOURCE, "E0132",
+                   "entry 'app.ma-in' has a function name containing '-'; only A-Z a-z 0-9 _ "
+                   "are allowed");
+    assert_message(HEAD PROJECT "[[source]]\nmodule = \"app\"\npath = \"/src/app.spx\"\n", "E0137",
+                   "source path '/src/app.spx' is absolute; source paths are relative to the "
+                   "project root");
+    assert_message(HEAD PROJECT SOURCE "[[source]]\nmodule = \"app\"\npath = \"b.spx\"\n", "E0135",
+                   "module 'app' is declared twice; first on line 6");
+    assert_message(HEAD PROJECT "name2 = \"a\\qb\"\n" SOURCE, "E0111",
+                   "'\\q' is not an escape of the manifest; use \\\" \\\\ \\n \\t or \\uXXXX");
+    assert_message(HEAD "[project]\nname = \"a\\nb\"\nversion = \"0.1.0\"\n" SOURCE, "E0130",
+                   "project name 'a\\nb' contains the byte 0x0a; only a-z 0-9 _ - are allowed");
+    assert_message("manifest = \"semaprax.project-manifest.v2\"\n" PROJECT SOURCE, "E0121",
+                   "the manifest key must be \"semaprax.project-manifest.v1\", not "
+                   "'semaprax.project-manifest.v2'");
+    assert_message(HEAD PROJECT "[dependencies]\n" SOURCE, "E0125",
+                   "unknown table [dependencies]; the manifest has [project], [[source]] and "
+                   "[[test]]");
+    assert_message(HEAD PROJECT "name = 'x'\n" SOURCE, "E0116",
+                   "literal strings are not allowed; write the value of 'name' as a \"...\" "
+                   "string");
+}
+
+/* A manifest of exactly size bytes: a valid one padded by a comment. */
+static char *padded_manifest(apr_size_t size, apr_pool_t *pool)
+{
+    const char *head = HEAD PROJECT SOURCE "#";
+    apr_size_t used = strlen(head);
+    char *text = apr_palloc(pool, size + 1);
+    memcpy(text, head, used);
+    memset(text + used, 'x', size - used);
+    text[size] = '\0';
+    return text;
+}
+
+static void test_size_limit(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    CU_ASSERT_STRING_EQUAL(
+        summary_of(padded_manifest(SPX_LIMIT_MANIFEST_BYTES, pool), SPX_LIMIT_MANIFEST_BYTES, pool),
+        "");
+    /* One byte over: reported at that byte, on the comment line (line 8). */
+    char *text = padded_manifest(SPX_LIMIT_MANIFEST_BYTES + 1, pool);
+    CU_ASSERT_STRING_EQUAL(
+        summary_of(text, SPX_LIMIT_MANIFEST_BYTES + 1, pool),
+        apr_psprintf(pool, "E0105 8:%u-8:%u\n",
+                     SPX_LIMIT_MANIFEST_BYTES - (unsigned)strlen(HEAD PROJECT SOURCE) + 1,
+                     SPX_LIMIT_MANIFEST_BYTES - (unsigned)strlen(HEAD PROJECT SOURCE) + 2));
+    apr_pool_destroy(pool);
+}
+
+/* A manifest with count [[source]] (sources) or [[test]] tables. */
+static const char *counted_manifest(unsigned count, int sources, apr_pool_t *pool)
+{
+    apr_array_header_t *parts = apr_array_make(pool, (int)count + 2, sizeof(const char *));
+    APR_ARRAY_PUSH(parts, const char *) = HEAD PROJECT;
+    if (!sources)
+        APR_ARRAY_PUSH(parts, const char *) = SOURCE;
+    for (unsigned i = 0; i < count; i++)
+        APR_ARRAY_PUSH(parts, const char *) =
+            sources
+                ? apr_psprintf(pool, "[[source]]\nmodule = \"m%u\"\npath = \"m%u.spx\"\n", i, i)
+                : apr_psprintf(pool, "[[test]]\nname = \"t%u\"\nfunction = \"app.t%u\"\n", i, i);
+    return apr_array_pstrcat(pool, parts, 0);
+}
+
+static void test_count_limits(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    spx_diagnostics_t *diagnostics = NULL;
+    spx_manifest_t *manifest =
+        parse(counted_manifest(SPX_LIMIT_SOURCES, 1, pool), pool, &diagnostics);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(manifest);
+    CU_ASSERT_EQUAL(manifest->source_count, SPX_LIMIT_SOURCES);
+    /* The header of the first source over the limit: after 4 lines of head
+     * and 3 lines per source. */
+    unsigned line = 4 + 3 * SPX_LIMIT_SOURCES + 1;
+    CU_ASSERT_STRING_EQUAL(summary_of(counted_manifest(SPX_LIMIT_SOURCES + 1, 1, pool),
+                                      strlen(counted_manifest(SPX_LIMIT_SOURCES + 1, 1, pool)),
+                                      pool),
+                           apr_psprintf(pool, "E0142 %u:1-%u:11\n", line, line));
+
+    manifest = parse(counted_manifest(SPX_LIMIT_TESTS, 0, pool), pool, &diagnostics);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(manifest);
+    CU_ASSERT_EQUAL(manifest->test_count, SPX_LIMIT_TESTS);
+    line = 7 + 3 * SPX_LIMIT_TESTS + 1;
+    const char *over = counted_manifest(SPX_LIMIT_TESTS + 1, 0, pool);
+    CU_ASSERT_STRING_EQUAL(summary_of(over, strlen(over), pool),
+                           apr_psprintf(pool, "E0143 %u:1-%u:9\n", line, line));
+    apr_pool_destroy(pool);
+}
+
+static void test_diagnostic_limit(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    apr_array_header_t *parts = apr_array_make(pool, 300, sizeof(const char *));
+    APR_ARRAY_PUSH(parts, const char *) = HEAD PROJECT SOURCE;
+    for (int i = 0; i < 300; i++)
+        APR_ARRAY_PUSH(parts, const char *) = "x = 1\n";
+    spx_diagnostics_t *diagnostics = NULL;
+    CU_ASSERT_PTR_NULL(parse(apr_array_pstrcat(pool, parts, 0), pool, &diagnostics));
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), SPX_LIMIT_MANIFEST_DIAGNOSTICS + 1);
+    const spx_diagnostic_t *last = spx_diagnostics_get(diagnostics, SPX_LIMIT_MANIFEST_DIAGNOSTICS);
+    CU_ASSERT_STRING_EQUAL(last->code, "E0144");
+    CU_ASSERT_EQUAL(last->span.start.line, 7 + SPX_LIMIT_MANIFEST_DIAGNOSTICS + 1);
+    apr_pool_destroy(pool);
+}
+
+/* Diagnostics already in the list are not this manifest's problems. */
+static void test_shared_list(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    spx_span_t span = {{1, 1, 0}, {1, 2, 1}};
+    spx_diagnostics_add(diagnostics, "E0201", "src/app.spx", span, "earlier");
+    const char *text = HEAD PROJECT SOURCE;
+    CU_ASSERT_PTR_NOT_NULL(spx_manifest_parse((const unsigned char *)text, strlen(text),
+                                              "semaprax.toml", pool, diagnostics));
+    CU_ASSERT_EQUAL(spx_diagnostics_count(diagnostics), 1);
+    apr_pool_destroy(pool);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"corpus: every rule, valid and invalid", test_corpus},
+        {"parsed fields and spans", test_fields},
+        {"canonical subject", test_subject},
+        {"messages name what is wrong", test_messages},
+        {"manifest size limit", test_size_limit},
+        {"source and test count limits", test_count_limits},
+        {"diagnostic limit", test_diagnostic_limit},
+        {"a shared diagnostics list", test_shared_list},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("manifest", tests);
+}

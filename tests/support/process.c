@@ -1,0 +1,77 @@
+/*
+ * process.c: starts a program under test with APR and collects what it said.
+ */
+#include "spx_process.h"
+#include "spx_test.h"
+
+#include <apr_file_io.h>
+#include <apr_strings.h>
+#include <apr_thread_proc.h>
+#include <stdlib.h>
+
+const char *spx_program_path(const char *variable)
+{
+    const char *path = getenv(variable);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+    return path;
+}
+
+static const char *read_back(apr_file_t *file, apr_size_t *length, apr_pool_t *pool)
+{
+    apr_off_t end = 0;
+    apr_file_seek(file, APR_END, &end);
+    apr_off_t start = 0;
+    apr_file_seek(file, APR_SET, &start);
+    char *bytes = apr_palloc(pool, (apr_size_t)end + 1);
+    apr_size_t got = 0;
+    if (end > 0)
+        apr_file_read_full(file, bytes, (apr_size_t)end, &got);
+    bytes[got] = '\0';
+    if (length)
+        *length = got;
+    return bytes;
+}
+
+spx_process_result_t spx_process_run(const char *program, const char *const *arguments,
+                                     const char *working_dir, apr_pool_t *pool)
+{
+    spx_process_result_t result = {-1, "", 0, ""};
+    const char *temp = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_temp_dir_get(&temp, pool), APR_SUCCESS);
+    apr_file_t *out = NULL, *err = NULL;
+    char *out_name = apr_pstrcat(pool, temp, "/spx-out-XXXXXX", NULL);
+    char *err_name = apr_pstrcat(pool, temp, "/spx-err-XXXXXX", NULL);
+    CU_ASSERT_EQUAL_FATAL(apr_file_mktemp(&out, out_name, 0, pool), APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(apr_file_mktemp(&err, err_name, 0, pool), APR_SUCCESS);
+
+    apr_size_t count = 0;
+    while (arguments[count])
+        count++;
+    const char **argv = apr_palloc(pool, (count + 2) * sizeof(*argv));
+    argv[0] = program;
+    for (apr_size_t i = 0; i < count; i++)
+        argv[i + 1] = arguments[i];
+    argv[count + 1] = NULL;
+
+    apr_procattr_t *attributes = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_procattr_create(&attributes, pool), APR_SUCCESS);
+    apr_procattr_child_out_set(attributes, out, NULL);
+    apr_procattr_child_err_set(attributes, err, NULL);
+    apr_procattr_cmdtype_set(attributes, APR_PROGRAM_ENV);
+    if (working_dir)
+        apr_procattr_dir_set(attributes, working_dir);
+    apr_proc_t process;
+    CU_ASSERT_EQUAL_FATAL(apr_proc_create(&process, program, argv, NULL, attributes, pool),
+                          APR_SUCCESS);
+    int code = 0;
+    apr_exit_why_e why;
+    apr_proc_wait(&process, &code, &why, APR_WAIT);
+    result.exit_code = why == APR_PROC_EXIT ? code : -1;
+    result.out = read_back(out, &result.out_length, pool);
+    result.err = read_back(err, NULL, pool);
+    apr_file_close(out);
+    apr_file_close(err);
+    apr_file_remove(out_name, pool);
+    apr_file_remove(err_name, pool);
+    return result;
+}

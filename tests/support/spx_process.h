@@ -1,0 +1,27 @@
+/*
+ * spx_process.h: running the real programs in process tests: start one with
+ * arguments, wait for it, and collect its exit status, standard output and
+ * standard error (through files, so no pipe can fill up and block).
+ */
+#ifndef SPX_PROCESS_H
+#define SPX_PROCESS_H
+
+#include <apr_pools.h>
+
+typedef struct spx_process_result_t {
+    int exit_code; /* -1 when it did not exit normally */
+    const char *out;
+    apr_size_t out_length;
+    const char *err;
+} spx_process_result_t;
+
+/* The path of a program under test, from the environment variable that ctest
+ * sets (SPX_SEMAPRAX, ...). */
+const char *spx_program_path(const char *variable);
+
+/* Run program with the NULL-terminated arguments (argv[0] excluded) in
+ * working_dir (NULL for the current one). */
+spx_process_result_t spx_process_run(const char *program, const char *const *arguments,
+                                     const char *working_dir, apr_pool_t *pool);
+
+#endif /* SPX_PROCESS_H */

@@ -1,0 +1,363 @@
+/*
+ * cli.c: the `semaprax` commands. Each command parses its flags, builds the
+ * project through the engine (Phase A), and prints the engine's document as
+ * canonical JSON plus one LF, or diagnostics in the text form of outputs.md.
+ * Usage errors and unreadable inputs go to stderr with exit status 2.
+ */
+#include "spx_cli.h"
+
+#include "spx_canonical.h"
+#include "spx_index.h"
+#include "spx_limits.h"
+#include "spx_platform.h"
+#include "spx_project.h"
+
+#include <apr_general.h>
+#include <apr_getopt.h>
+#include <apr_strings.h>
+#include <stdio.h>
+#include <string.h>
+
+#define EXIT_OK 0
+#define EXIT_FAILED 1
+#define EXIT_USAGE 2
+
+static const char usage_text[] =
+    "usage: semaprax COMMAND [OPTIONS]\n"
+    "\n"
+    "Check, index and query a Semaprax project (a semaprax.toml manifest and its\n"
+    "sources).\n"
+    "\n"
+    "commands:\n"
+    "  check     report every diagnostic of the project (exit 0 admitted, 1 not)\n"
+    "  graph     print the project's semantic graph (semaprax.project-semantic-graph.v1)\n"
+    "  context   print the bounded context of one module, function or test\n"
+    "  help      show this text, or `semaprax help COMMAND` for one command\n"
+    "\n"
+    "options of every command:\n"
+    "  --manifest-path PATH   the manifest (default: semaprax.toml)\n"
+    "  -h, --help             show help\n"
+    "  --version              show the version\n"
+    "\n"
+    "Exit status: 0 success, 1 the project has diagnostics, 2 usage or unreadable input.\n";
+
+static const char check_help[] =
+    "usage: semaprax check [--manifest-path PATH] [--format text|json]\n"
+    "\n"
+    "Runs Phase A (manifest, parse, resolve, type-check, link) and reports every\n"
+    "diagnostic, sorted by path, offset and code. text (the default) prints one\n"
+    "line per diagnostic, path:line:column: error[CODE]: message; json prints\n"
+    "{\"admitted\":...,\"diagnostics\":[...]} as canonical JSON.\n"
+    "Exit status: 0 admitted, 1 diagnostics, 2 usage or unreadable input.\n";
+
+static const char graph_help[] =
+    "usage: semaprax graph [--manifest-path PATH]\n"
+    "\n"
+    "Prints the semantic graph of an admitted project as canonical JSON: one node\n"
+    "per module, function, test, the entry and each builtin called; edges imports,\n"
+    "contains, calls (with sites), tests, enters.\n"
+    "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage or\n"
+    "unreadable input.\n";
+
+static const char context_help[] =
+    "usage: semaprax context --kind module|function|test --target NAME\n"
+    "                        [--direction out|in|both] [--depth N]\n"
+    "                        [--max-nodes N] [--max-bytes N] [--manifest-path PATH]\n"
+    "\n"
+    "Prints the bounded neighbourhood of one target (app, app.main, or a test's\n"
+    "name) as canonical JSON: nodes breadth-first by (distance, id), each function\n"
+    "with its source text, and the edges among them. Defaults: direction both,\n"
+    "depth 1 (at most 16), max-nodes 64 (at most 65536), max-bytes 65536 (at most\n"
+    "16777216).\n"
+    "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage,\n"
+    "unreadable input or an unknown target.\n";
+
+enum option_id {
+    OPTION_MANIFEST = 256,
+    OPTION_FORMAT,
+    OPTION_KIND,
+    OPTION_TARGET,
+    OPTION_DIRECTION,
+    OPTION_DEPTH,
+    OPTION_MAX_NODES,
+    OPTION_MAX_BYTES,
+    OPTION_VERSION,
+    OPTION_HELP = 'h'
+};
+
+/* In the order of enum option_id from OPTION_MANIFEST: options[id - OPTION_MANIFEST]. */
+static const apr_getopt_option_t options[] = {
+    {"manifest-path", OPTION_MANIFEST, 1, "the manifest"},
+    {"format", OPTION_FORMAT, 1, "text or json"},
+    {"kind", OPTION_KIND, 1, "module, function or test"},
+    {"target", OPTION_TARGET, 1, "the target's name"},
+    {"direction", OPTION_DIRECTION, 1, "out, in or both"},
+    {"depth", OPTION_DEPTH, 1, "breadth-first depth"},
+    {"max-nodes", OPTION_MAX_NODES, 1, "node budget"},
+    {"max-bytes", OPTION_MAX_BYTES, 1, "byte budget"},
+    {"version", OPTION_VERSION, 0, "show the version"},
+    {"help", OPTION_HELP, 0, "show help"},
+    {NULL, 0, 0, NULL},
+};
+
+typedef struct command_t {
+    const char *name;
+    const char *help;
+    const int *accepted; /* option ids beyond the common ones, 0-terminated */
+    int (*run)(const struct command_t *command, apr_hash_t *values, apr_pool_t *pool);
+} command_t;
+
+static int print_usage_error(apr_pool_t *pool, const char *format, const char *detail)
+{
+    fprintf(stderr, "semaprax: %s\n", apr_psprintf(pool, format, detail));
+    fprintf(stderr, "Try 'semaprax --help'.\n");
+    return EXIT_USAGE;
+}
+
+/* Write text and one LF to stdout, binary, flushed. */
+static int print_document(json_t *document, apr_pool_t *pool)
+{
+    const char *text = spx_canonical_text(document, pool);
+    json_decref(document);
+    spx_stdio_t *stdio = NULL;
+    if (!text || spx_stdio_open(&stdio, pool) != APR_SUCCESS ||
+        spx_stdio_write(stdio, text, strlen(text)) != APR_SUCCESS ||
+        spx_stdio_write(stdio, "\n", 1) != APR_SUCCESS || spx_stdio_flush(stdio) != APR_SUCCESS) {
+        fprintf(stderr, "semaprax: cannot write the document to standard output\n");
+        return EXIT_FAILED;
+    }
+    return EXIT_OK;
+}
+
+static const char *value_of(apr_hash_t *values, int option)
+{
+    return apr_hash_get(values, &options[option - OPTION_MANIFEST].optch, sizeof(int));
+}
+
+/* Phase A for the command, or an exit status when it cannot be built. */
+static int open_project(apr_hash_t *values, spx_project_t **project, apr_pool_t *pool)
+{
+    const char *manifest = value_of(values, OPTION_MANIFEST);
+    const char *message = NULL;
+    apr_status_t status =
+        spx_project_open(project, manifest ? manifest : "semaprax.toml", pool, &message);
+    if (status != APR_SUCCESS) {
+        char reason[256];
+        fprintf(stderr, "semaprax: %s\n",
+                message ? message : apr_strerror(status, reason, sizeof(reason)));
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* graph and context need an admitted project: otherwise its diagnostics. */
+static int require_admitted(const spx_project_t *project, apr_pool_t *pool)
+{
+    if (project->admitted)
+        return EXIT_OK;
+    fputs(spx_diagnostics_text(project->diagnostics, pool), stderr);
+    fprintf(stderr, "semaprax: the project is not admitted (%" APR_SIZE_T_FMT " diagnostics)\n",
+            spx_diagnostics_count(project->diagnostics));
+    return EXIT_FAILED;
+}
+
+static int run_check(const command_t *command, apr_hash_t *values, apr_pool_t *pool)
+{
+    (void)command;
+    const char *format = value_of(values, OPTION_FORMAT);
+    if (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
+        return print_usage_error(pool, "unknown format '%s': use text or json", format);
+    spx_project_t *project = NULL;
+    int status = open_project(values, &project, pool);
+    if (status != EXIT_OK)
+        return status;
+    int verdict = project->admitted ? EXIT_OK : EXIT_FAILED;
+    if (format && strcmp(format, "json") == 0)
+        return print_document(spx_project_check_document(project), pool) == EXIT_OK ? verdict
+                                                                                    : EXIT_FAILED;
+    fputs(spx_diagnostics_text(project->diagnostics, pool), stdout);
+    if (project->admitted)
+        printf("semaprax: project '%s' admitted: %" APR_SIZE_T_FMT " modules, %" APR_SIZE_T_FMT
+               " tests\n",
+               project->manifest->name, project->module_count, project->manifest->test_count);
+    else
+        printf("semaprax: %" APR_SIZE_T_FMT " diagnostics\n",
+               spx_diagnostics_count(project->diagnostics));
+    return verdict;
+}
+
+static int run_graph(const command_t *command, apr_hash_t *values, apr_pool_t *pool)
+{
+    (void)command;
+    spx_project_t *project = NULL;
+    int status = open_project(values, &project, pool);
+    if (status == EXIT_OK)
+        status = require_admitted(project, pool);
+    return status == EXIT_OK ? print_document(spx_graph_document(project), pool) : status;
+}
+
+/* A decimal count with no sign, no spaces, no trailing bytes. */
+static int parse_count(const char *text, apr_uint64_t *value)
+{
+    if (!text || text[0] < '0' || text[0] > '9' || (text[0] == '0' && text[1] != '\0') ||
+        strlen(text) > 19)
+        return 0;
+    apr_uint64_t result = 0;
+    for (const char *c = text; *c; c++) {
+        if (*c < '0' || *c > '9')
+            return 0;
+        result = result * 10 + (apr_uint64_t)(*c - '0');
+    }
+    *value = result;
+    return 1;
+}
+
+static int run_context(const command_t *command, apr_hash_t *values, apr_pool_t *pool)
+{
+    (void)command;
+    spx_context_request_t request = spx_context_defaults();
+    request.target_kind = value_of(values, OPTION_KIND);
+    request.target = value_of(values, OPTION_TARGET);
+    if (!request.target_kind || !request.target)
+        return print_usage_error(pool, "%s", "context needs --kind and --target");
+    if (value_of(values, OPTION_DIRECTION))
+        request.direction = value_of(values, OPTION_DIRECTION);
+    struct {
+        int option;
+        apr_uint64_t *field;
+    } counts[] = {{OPTION_DEPTH, &request.depth},
+                  {OPTION_MAX_NODES, &request.max_nodes},
+                  {OPTION_MAX_BYTES, &request.max_bytes}};
+    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+        const char *text = value_of(values, counts[i].option);
+        if (text && !parse_count(text, counts[i].field))
+            return print_usage_error(pool, "%s",
+                                     apr_psprintf(pool, "--%s takes a whole number, not '%s'",
+                                                  options[counts[i].option - OPTION_MANIFEST].name,
+                                                  text));
+    }
+    spx_project_t *project = NULL;
+    int status = open_project(values, &project, pool);
+    if (status == EXIT_OK)
+        status = require_admitted(project, pool);
+    if (status != EXIT_OK)
+        return status;
+    json_t *document = NULL;
+    const char *message = NULL;
+    if (spx_context_document(project, &request, SPX_LIMIT_RESPONSE_BYTES_DEFAULT, &document, pool,
+                             &message) != APR_SUCCESS)
+        return print_usage_error(pool, "%s", message);
+    return print_document(document, pool);
+}
+
+static const int check_options[] = {OPTION_FORMAT, 0};
+static const int graph_options[] = {0};
+static const int context_options[] = {OPTION_KIND,
+                                      OPTION_TARGET,
+                                      OPTION_DIRECTION,
+                                      OPTION_DEPTH,
+                                      OPTION_MAX_NODES,
+                                      OPTION_MAX_BYTES,
+                                      0};
+
+static const command_t commands[] = {
+    {"check", check_help, check_options, run_check},
+    {"graph", graph_help, graph_options, run_graph},
+    {"context", context_help, context_options, run_context},
+};
+#define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
+
+static const command_t *find_command(const char *name)
+{
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int accepts(const command_t *command, int option)
+{
+    if (option == OPTION_MANIFEST || option == OPTION_HELP || option == OPTION_VERSION)
+        return 1;
+    for (const int *accepted = command->accepted; *accepted; accepted++)
+        if (*accepted == option)
+            return 1;
+    return 0;
+}
+
+static int run_command(const command_t *command, int argc, const char *const *argv,
+                       apr_pool_t *pool)
+{
+    apr_getopt_t *parser = NULL;
+    apr_getopt_init(&parser, pool, argc, argv);
+    parser->errfn = NULL; /* we word the errors ourselves */
+    apr_hash_t *values = apr_hash_make(pool);
+    for (;;) {
+        int option = 0;
+        const char *argument = NULL;
+        apr_status_t status = apr_getopt_long(parser, options, &option, &argument);
+        if (status == APR_EOF)
+            break;
+        if (status == APR_BADCH)
+            return print_usage_error(pool, "unknown option '%s'", argv[parser->ind - 1]);
+        if (status == APR_BADARG)
+            return print_usage_error(pool, "option '%s' needs a value", argv[parser->ind - 1]);
+        if (option == OPTION_HELP) {
+            fputs(command->help, stdout);
+            return EXIT_OK;
+        }
+        if (option == OPTION_VERSION) {
+            printf("semaprax %s\n", SPX_VERSION);
+            return EXIT_OK;
+        }
+        if (!accepts(command, option))
+            return print_usage_error(pool, "%s",
+                                     apr_psprintf(pool, "'%s' takes no option --%s", command->name,
+                                                  options[option - OPTION_MANIFEST].name));
+        if (apr_hash_get(values, &options[option - OPTION_MANIFEST].optch, sizeof(int)))
+            return print_usage_error(pool, "option --%s given twice",
+                                     options[option - OPTION_MANIFEST].name);
+        apr_hash_set(values, &options[option - OPTION_MANIFEST].optch, sizeof(int), argument);
+    }
+    if (parser->ind < argc)
+        return print_usage_error(pool, "unexpected argument '%s'", argv[parser->ind]);
+    return command->run(command, values, pool);
+}
+
+int spx_cli_main(int argc, const char *const *argv)
+{
+    if (apr_initialize() != APR_SUCCESS) {
+        fprintf(stderr, "semaprax: cannot initialise APR\n");
+        return EXIT_USAGE;
+    }
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    int status;
+    const char *word = argc > 1 ? argv[1] : NULL;
+    if (!word) {
+        fputs(usage_text, stderr);
+        status = EXIT_USAGE;
+    } else if (strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0) {
+        fputs(usage_text, stdout);
+        status = EXIT_OK;
+    } else if (strcmp(word, "--version") == 0) {
+        printf("semaprax %s\n", SPX_VERSION);
+        status = EXIT_OK;
+    } else if (strcmp(word, "help") == 0) {
+        const command_t *command = argc > 2 ? find_command(argv[2]) : NULL;
+        if (argc > 2 && !command)
+            status = print_usage_error(pool, "unknown command '%s'", argv[2]);
+        else {
+            fputs(command ? command->help : usage_text, stdout);
+            status = EXIT_OK;
+        }
+    } else {
+        const command_t *command = find_command(word);
+        status = command ? run_command(command, argc - 1, argv + 1, pool)
+                         : print_usage_error(pool, "unknown command '%s'", word);
+    }
+    fflush(stdout);
+    apr_pool_destroy(pool);
+    apr_terminate();
+    return status;
+}
