@@ -31,10 +31,10 @@ static const struct {
     const char *text;
     spx_token_kind_t kind;
 } keywords[] = {
-    {"fn", SPX_TOKEN_FN},         {"export", SPX_TOKEN_EXPORT}, {"import", SPX_TOKEN_IMPORT},
-    {"let", SPX_TOKEN_LET},       {"var", SPX_TOKEN_VAR},       {"if", SPX_TOKEN_IF},
-    {"else", SPX_TOKEN_ELSE},     {"while", SPX_TOKEN_WHILE},   {"return", SPX_TOKEN_RETURN},
-    {"true", SPX_TOKEN_TRUE},     {"false", SPX_TOKEN_FALSE},
+    {"fn", SPX_TOKEN_FN},     {"export", SPX_TOKEN_EXPORT}, {"import", SPX_TOKEN_IMPORT},
+    {"let", SPX_TOKEN_LET},   {"var", SPX_TOKEN_VAR},       {"if", SPX_TOKEN_IF},
+    {"else", SPX_TOKEN_ELSE}, {"while", SPX_TOKEN_WHILE},   {"return", SPX_TOKEN_RETURN},
+    {"true", SPX_TOKEN_TRUE}, {"false", SPX_TOKEN_FALSE},
 };
 
 void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t length,
@@ -49,8 +49,7 @@ void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t le
     lexer->diagnostics = diagnostics;
 }
 
-void spx_lexer_error(spx_lexer_t *lexer, const char *code, spx_span_t span, const char *format,
-                     ...)
+void spx_lexer_error(spx_lexer_t *lexer, const char *code, spx_span_t span, const char *format, ...)
 {
     if (lexer->stopped)
         return;
@@ -407,11 +406,11 @@ static void lex_unexpected(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
     while (end < lexer->length) {
         byte_class_t kind = classify(lexer, end, &size);
         unsigned char c = lexer->text[end];
-        int starts_token = kind == BYTE_PLAIN &&
-                           (c == ' ' || c == '\t' || is_identifier_start(c) || is_digit(c) ||
-                            strchr(tokens, c) != NULL ||
-                            ((c == '&' || c == '|') && end + 1 < lexer->length &&
-                             lexer->text[end + 1] == c));
+        int starts_token =
+            kind == BYTE_PLAIN &&
+            (c == ' ' || c == '\t' || is_identifier_start(c) || is_digit(c) ||
+             strchr(tokens, c) != NULL ||
+             ((c == '&' || c == '|') && end + 1 < lexer->length && lexer->text[end + 1] == c));
         if ((kind != BYTE_PLAIN && kind != BYTE_UTF8) || starts_token)
             break;
         end += size;
@@ -557,14 +556,46 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
 const char *spx_token_kind_text(spx_token_kind_t kind)
 {
     static const char *const texts[] = {
-        "end of file", "invalid input", "identifier", "integer literal", "string literal",
-        "'fn'",        "'export'",      "'import'",   "'let'",           "'var'",
-        "'if'",        "'else'",        "'while'",    "'return'",        "'true'",
-        "'false'",     "'('",           "')'",        "'{'",             "'}'",
-        "','",         "';'",           "':'",        "'.'",             "'->'",
-        "'='",         "'=='",          "'!='",       "'<'",             "'<='",
-        "'>'",         "'>='",          "'+'",        "'-'",             "'*'",
-        "'/'",         "'%'",           "'!'",        "'&&'",            "'||'",
+        "end of file",
+        "invalid input",
+        "identifier",
+        "integer literal",
+        "string literal",
+        "'fn'",
+        "'export'",
+        "'import'",
+        "'let'",
+        "'var'",
+        "'if'",
+        "'else'",
+        "'while'",
+        "'return'",
+        "'true'",
+        "'false'",
+        "'('",
+        "')'",
+        "'{'",
+        "'}'",
+        "','",
+        "';'",
+        "':'",
+        "'.'",
+        "'->'",
+        "'='",
+        "'=='",
+        "'!='",
+        "'<'",
+        "'<='",
+        "'>'",
+        "'>='",
+        "'+'",
+        "'-'",
+        "'*'",
+        "'/'",
+        "'%'",
+        "'!'",
+        "'&&'",
+        "'||'",
     };
     if ((size_t)kind < sizeof(texts) / sizeof(texts[0]))
         return texts[kind];

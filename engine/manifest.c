@@ -399,6 +399,8 @@ static void file_key(parser_t *p, const char *key, spx_span_t key_span, const ch
     }
     int index = field_index(table->kind, key);
     if (index < 0) {
+        /* Most likely the missing key misspelt: one diagnostic, not two. */
+        table->keys_lost = 1;
         if (!quiet)
             report(p, "E0126", key_span, "unknown key '%s' in %s; %s", shown(p->pool, key),
                    table_names[table->kind], table_key_lists[table->kind]);

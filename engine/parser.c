@@ -377,7 +377,7 @@ static spx_expr_t *parse_binary(parser_t *p, int level, unsigned *height)
     if (!left)
         return NULL;
     apr_size_t operators = 0;
-    spx_operator_t op;
+    spx_operator_t op = SPX_OP_OR; /* set by binary_level before use */
     while (binary_level(p->token.kind, &op) == level) {
         spx_span_t op_span = p->token.span;
         /* The new node sits above all of left, which goes one level down. */
@@ -677,8 +677,8 @@ static int parse_params(parser_t *p, spx_function_t *function)
         do {
             spx_param_t *param = apr_array_push(params);
             memset(param, 0, sizeof(*param));
-            if (!expect_name(p, "a parameter name", &param->name) ||
-                !expect(p, SPX_TOKEN_COLON) || !parse_type(p, &param->type, &param->type_span))
+            if (!expect_name(p, "a parameter name", &param->name) || !expect(p, SPX_TOKEN_COLON) ||
+                !parse_type(p, &param->type, &param->type_span))
                 return 0;
         } while (consume_if(p, SPX_TOKEN_COMMA));
     }
@@ -734,8 +734,7 @@ static void parse_function(parser_t *p, apr_array_header_t *functions, int *too_
     if ((apr_size_t)functions->nelts >= SPX_LIMIT_FUNCTIONS_PER_MODULE) {
         if (!*too_many)
             spx_lexer_error(&p->lexer, "E0226", function->name.span,
-                            "more than %u functions in one module",
-                            SPX_LIMIT_FUNCTIONS_PER_MODULE);
+                            "more than %u functions in one module", SPX_LIMIT_FUNCTIONS_PER_MODULE);
         *too_many = 1;
         return;
     }

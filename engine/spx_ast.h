@@ -181,8 +181,9 @@ typedef struct spx_function_t {
     spx_span_t span; /* the whole item, from "export"/"fn" to the closing "}" */
     struct spx_module_t *module;
     apr_size_t local_count; /* checker: parameters first, then every let/var */
-    int incomplete; /* parser: a statement was left out after a syntax error (its names and
-                       return are missing), so later passes may skip checks that need the body */
+    /* parser: a statement was left out after a syntax error (its names and
+     * returns are missing), so later passes may skip checks that need the body */
+    int incomplete;
 } spx_function_t;
 
 typedef struct spx_import_t {

@@ -5,7 +5,7 @@
  * The parser (parser.c) pulls one token at a time; nothing else uses the
  * lexer. The lexer checks every byte of the source (NUL, CR, control bytes,
  * UTF-8 validity, also inside comments and strings), decodes literals, and
- * reports lexical errors itself (E0201..E0214, docs/diagnostics-syntax.md).
+ * reports lexical errors itself (E0202..E0214, docs/diagnostics-syntax.md).
  * Bytes it has reported and cannot turn into a token come back as one
  * SPX_TOKEN_ERROR token, so the parser recovers without a second report.
  * Line and column are tracked as the lexer goes: no token costs more than
@@ -73,10 +73,10 @@ typedef enum spx_token_kind_t {
 typedef struct spx_token_t {
     spx_token_kind_t kind;
     spx_span_t span;
-    const char *text;    /* IDENTIFIER: the name, NUL-terminated, in the pool */
-    int64_t integer;     /* INTEGER: the value (0 after an error) */
-    const char *bytes;   /* STRING: the decoded bytes (may contain NUL) */
-    apr_size_t length;   /* STRING: their count */
+    const char *text;  /* IDENTIFIER: the name, NUL-terminated, in the pool */
+    int64_t integer;   /* INTEGER: the value (0 after an error) */
+    const char *bytes; /* STRING: the decoded bytes (may contain NUL) */
+    apr_size_t length; /* STRING: their count */
 } spx_token_t;
 
 /* One source being lexed. Fields are the lexer's; read them, never write. */
@@ -103,8 +103,8 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token);
 
 /* Report one lexical or syntax error for this source, within its budget
  * (see above); message is a printf format. */
-void spx_lexer_error(spx_lexer_t *lexer, const char *code, spx_span_t span, const char *format,
-                     ...) __attribute__((format(printf, 4, 5)));
+void spx_lexer_error(spx_lexer_t *lexer, const char *code, spx_span_t span, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* How a token kind reads in a message: "';'", "'fn'", "identifier",
  * "end of file". */

@@ -334,6 +334,44 @@ static void test_shared_list(void)
     apr_pool_destroy(pool);
 }
 
+/* Every row of the code table in docs/manifest-parser.md names a corpus file
+ * whose diagnostics include its code (or a test here), and every code from
+ * E0101 to E0144 has a row. */
+static void test_documented_codes(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    const char *doc =
+        spx_corpus_read(spx_corpus_dir("../docs/manifest-parser.md", pool), NULL, pool);
+    const char *corpus = spx_corpus_dir("corpus/manifest", pool);
+    int rows = 0;
+    for (unsigned code = 101; code <= 144; code++) {
+        const char *row = strstr(doc, apr_psprintf(pool, "\n| E0%u | ", code));
+        if (!row)
+            fprintf(stderr, "\n  E0%u has no row in docs/manifest-parser.md\n", code);
+        CU_ASSERT_PTR_NOT_NULL(row);
+        if (!row)
+            continue;
+        rows++;
+        const char *end = strchr(row + 1, '\n');
+        /* The trigger is the last cell: its last "| `" on the row. */
+        const char *file = NULL;
+        for (const char *at = strstr(row, "| `"); at && at < end; at = strstr(at + 1, "| `"))
+            file = at;
+        if (!file || !strstr(apr_pstrndup(pool, file, (apr_size_t)(end - file)), ".toml`"))
+            continue; /* checked by a test in this file */
+        file += 3;
+        const char *name = apr_pstrndup(pool, file, (apr_size_t)(strstr(file, ".toml`") - file));
+        const char *expected =
+            spx_corpus_read(apr_pstrcat(pool, corpus, "/", name, ".expected", NULL), NULL, pool);
+        const char *wanted = apr_psprintf(pool, "E0%u ", code);
+        if (!strstr(expected, wanted))
+            fprintf(stderr, "\n  %s.expected does not give E0%u\n", name, code);
+        CU_ASSERT_PTR_NOT_NULL(strstr(expected, wanted));
+    }
+    CU_ASSERT_EQUAL(rows, 44);
+    apr_pool_destroy(pool);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -345,6 +383,7 @@ int main(void)
         {"source and test count limits", test_count_limits},
         {"diagnostic limit", test_diagnostic_limit},
         {"a shared diagnostics list", test_shared_list},
+        {"every documented code has its manifest", test_documented_codes},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("manifest", tests);

@@ -1,0 +1,227 @@
+/*
+ * test_project.c: Phase A as one call: linking the entry and the tests
+ * (E0150, E0151), the revisions, and the context budget measured on the
+ * example project.
+ */
+#include "spx_canonical.h"
+#include "spx_corpus.h"
+#include "spx_index.h"
+#include "spx_project.h"
+#include "spx_test.h"
+
+#include <apr_strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char manifest_head[] = "manifest = \"semaprax.project-manifest.v1\"\n\n"
+                                    "[project]\nname = \"p\"\nversion = \"1.0.0\"\n";
+
+static spx_project_t *open_fixture(spx_fixture_t *fixture)
+{
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    apr_status_t status = spx_project_open(&project, spx_fixture_path(fixture, "semaprax.toml"),
+                                           fixture->pool, &message);
+    if (status != APR_SUCCESS)
+        fprintf(stderr, "\n  %s\n", message);
+    CU_ASSERT_EQUAL_FATAL(status, APR_SUCCESS);
+    return project;
+}
+
+static void test_entry_and_tests_are_linked(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml",
+                      apr_pstrcat(fixture->pool, manifest_head,
+                                  "entry = \"app.main\"\n\n[[source]]\nmodule = \"app\"\n"
+                                  "path = \"app.spx\"\n\n[[test]]\nname = \"t\"\n"
+                                  "function = \"app.check\"\n",
+                                  NULL));
+    spx_fixture_write(fixture, "app.spx",
+                      "export fn main() -> int { return 0; }\nfn check() -> int { return 0; }\n");
+    spx_project_t *project = open_fixture(fixture);
+    CU_ASSERT_TRUE(project->admitted);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(project->entry);
+    CU_ASSERT_STRING_EQUAL(project->entry->name.text, "main");
+    CU_ASSERT_STRING_EQUAL(project->tests[0]->name.text, "check");
+    spx_fixture_free(fixture);
+}
+
+static void test_wrong_signature_and_missing_function(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml",
+                      apr_pstrcat(fixture->pool, manifest_head,
+                                  "entry = \"app.main\"\n\n[[source]]\nmodule = \"app\"\n"
+                                  "path = \"app.spx\"\n\n[[test]]\nname = \"t\"\n"
+                                  "function = \"app.gone\"\n\n[[test]]\nname = \"u\"\n"
+                                  "function = \"app.takes\"\n",
+                                  NULL));
+    spx_fixture_write(fixture, "app.spx",
+                      "export fn main() -> bool { return true; }\n"
+                      "fn takes(x: int) -> int { return x; }\n");
+    spx_project_t *project = open_fixture(fixture);
+    CU_ASSERT_FALSE(project->admitted);
+    CU_ASSERT_STRING_EQUAL(spx_corpus_summary(project->diagnostics, fixture->pool),
+                           "E0150 6:9-6:19\nE0151 14:12-14:22\nE0150 18:12-18:23\n");
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(project->diagnostics, 0)->message,
+                           "entry names 'app.main', of signature fn() -> bool; it must be "
+                           "fn() -> int");
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(project->diagnostics, 1)->message,
+                           "test 't' names 'app.gone', which is not a function of a declared "
+                           "module");
+    CU_ASSERT_PTR_NULL(project->index);
+    spx_fixture_free(fixture);
+}
+
+/* project_revision depends on content only; workspace_revision on identities too. */
+static void test_revisions(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    const char *manifest =
+        apr_pstrcat(fixture->pool, manifest_head,
+                    "\n[[source]]\nmodule = \"app\"\npath = \"src/app.spx\"\n", NULL);
+    const char *source = "fn f() -> int { return 1; }\n";
+    spx_fixture_write(fixture, "a/semaprax.toml", manifest);
+    spx_fixture_write(fixture, "a/src/app.spx", source);
+    spx_fixture_write(fixture, "b/semaprax.toml", manifest);
+    spx_fixture_write(fixture, "b/src/app.spx", source);
+    spx_project_t *a = NULL, *b = NULL, *again = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(
+        spx_project_open(&a, spx_fixture_path(fixture, "a/semaprax.toml"), fixture->pool, &message),
+        APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(
+        spx_project_open(&b, spx_fixture_path(fixture, "b/semaprax.toml"), fixture->pool, &message),
+        APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spx_project_open(&again, spx_fixture_path(fixture, "a/semaprax.toml"),
+                                           fixture->pool, &message),
+                          APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(a->project_revision, b->project_revision);
+    CU_ASSERT_STRING_NOT_EQUAL(a->workspace_revision, b->workspace_revision);
+    CU_ASSERT_STRING_EQUAL(a->workspace_revision, again->workspace_revision);
+    /* Recomputed by hand from outputs.md's definition. */
+    spx_sha256_t digest;
+    spx_sha256(manifest, strlen(manifest), &digest);
+    const char *manifest_digest = spx_digest_text(&digest, fixture->pool);
+    spx_sha256(source, strlen(source), &digest);
+    json_t *subject =
+        json_pack("{s:s, s:[{s:s, s:s, s:s}]}", "manifest", manifest_digest, "sources", "digest",
+                  spx_digest_text(&digest, fixture->pool), "module", "app", "path", "src/app.spx");
+    CU_ASSERT_STRING_EQUAL(a->project_revision, spx_canonical_digest(subject, fixture->pool));
+    json_decref(subject);
+    spx_fixture_free(fixture);
+}
+
+static spx_project_t *open_hello(apr_pool_t *pool)
+{
+    const char *examples = getenv("SPX_EXAMPLES");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(examples);
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(
+        spx_project_open(&project, apr_pstrcat(pool, examples, "/hello/semaprax.toml", NULL), pool,
+                         &message),
+        APR_SUCCESS);
+    CU_ASSERT_TRUE_FATAL(project->admitted);
+    return project;
+}
+
+static apr_size_t context_size(const spx_project_t *project, spx_context_request_t *request,
+                               json_t **document, apr_pool_t *pool)
+{
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(
+        spx_context_document(project, request, 1u << 24, document, pool, &message), APR_SUCCESS);
+    return strlen(spx_canonical_text(*document, pool));
+}
+
+/* A budget one byte under what a node needs leaves that node out, says so,
+ * and names it in the frontier; the exact budget keeps it. */
+static void test_context_budget_one_byte_under(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_project_t *project = open_hello(pool);
+    spx_context_request_t request = spx_context_defaults();
+    request.target_kind = "function";
+    request.target = "math.fib";
+    json_t *whole = NULL;
+    context_size(project, &request, &whole, pool);
+    size_t total = json_array_size(json_object_get(whole, "nodes"));
+    CU_ASSERT_TRUE_FATAL(total >= 3);
+    const char *last = json_string_value(
+        json_object_get(json_array_get(json_object_get(whole, "nodes"), total - 1), "id"));
+
+    /* The smallest budget that holds every node: the document names its own
+     * budget, so iterate to the fixed point. */
+    json_t *exact = NULL;
+    request.max_bytes = context_size(project, &request, &exact, pool);
+    for (int round = 0; round < 5; round++) {
+        json_decref(exact);
+        apr_size_t size = context_size(project, &request, &exact, pool);
+        if (size == request.max_bytes)
+            break;
+        request.max_bytes = size;
+    }
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(exact, "nodes")), total);
+    CU_ASSERT_TRUE(json_is_false(json_object_get(exact, "truncated")));
+
+    request.max_bytes -= 1;
+    json_t *under = NULL;
+    apr_size_t size = context_size(project, &request, &under, pool);
+    CU_ASSERT_TRUE(size <= request.max_bytes);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(under, "nodes")), total - 1);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(under, "truncated")));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(under, "omitted_nodes")), 1);
+    json_t *frontier = json_object_get(under, "frontier");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(frontier), 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(frontier, 0)), last);
+
+    /* max_nodes cuts the same way. */
+    request.max_bytes = 65536;
+    request.max_nodes = 1;
+    json_t *one = NULL;
+    context_size(project, &request, &one, pool);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(one, "nodes")), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(one, "omitted_nodes")),
+                    (json_int_t)total - 1);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(one, "edges")), 0);
+    json_decref(whole);
+    json_decref(exact);
+    json_decref(under);
+    json_decref(one);
+    apr_pool_destroy(pool);
+}
+
+/* The same request gives the same bytes. */
+static void test_context_is_deterministic(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_project_t *first = open_hello(pool), *second = open_hello(pool);
+    spx_context_request_t request = spx_context_defaults();
+    request.target_kind = "module";
+    request.target = "app";
+    request.depth = 3;
+    json_t *a = NULL, *b = NULL;
+    context_size(first, &request, &a, pool);
+    context_size(second, &request, &b, pool);
+    CU_ASSERT_STRING_EQUAL(spx_canonical_text(a, pool), spx_canonical_text(b, pool));
+    json_decref(a);
+    json_decref(b);
+    apr_pool_destroy(pool);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"entry and tests are linked", test_entry_and_tests_are_linked},
+        {"wrong signature, missing function", test_wrong_signature_and_missing_function},
+        {"revisions", test_revisions},
+        {"context budget: one byte under", test_context_budget_one_byte_under},
+        {"context is deterministic", test_context_is_deterministic},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("phase A", tests);
+}
