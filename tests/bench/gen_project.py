@@ -2,8 +2,11 @@
 # Phase A throughput benchmark input generator (tests/bench/run uses it; it is
 # not part of ctest). Writes a synthetic, valid Semaprax project of about
 # --lines lines into OUT/spx (semaprax.toml plus one .spx file per module) and
-# an equivalent Lua program into OUT/lua (one .lua file per module, the same
-# functions and statements) for `luac5.4 -p`. Python 3 standard library only.
+# an equivalent Lua program into OUT/lua (the same functions and statements)
+# for `luac5.4 -p`. By default the Lua program is one file, OUT/lua/all.lua,
+# each module wrapped in `do ... end`, because luac 5.4.4 (Debian bookworm)
+# aborts with a double free when given more than one file; --lua-per-module
+# writes one .lua file per module instead. Python 3 standard library only.
 #
 # Every module m<i> (i > 0) imports m<i-1> and, when i > 1, one more earlier
 # module, and calls their exported functions. Each function has lets/vars, a
@@ -112,7 +115,7 @@ def lua_function(i, k, deps):
     ]
 
 
-def generate(out, lines, modules, funcs):
+def generate(out, lines, modules, funcs, lua_per_module):
     spx_dir = os.path.join(out, "spx")
     lua_dir = os.path.join(out, "lua")
     os.makedirs(os.path.join(spx_dir, "src"), exist_ok=True)
@@ -134,6 +137,7 @@ def generate(out, lines, modules, funcs):
         "",
     ]
     spx_lines = lua_lines = spx_bytes = lua_bytes = 0
+    lua_all = None if lua_per_module else open(os.path.join(lua_dir, "all.lua"), "w", newline="\n")
     for i in range(modules):
         deps = deps_of(i)
         spx = ["// Synthetic benchmark module m%d." % i]
@@ -150,13 +154,19 @@ def generate(out, lines, modules, funcs):
         lua_text = "\n".join(lua) + "\n"
         with open(os.path.join(spx_dir, "src", "m%d.spx" % i), "w", newline="\n") as f:
             f.write(spx_text)
-        with open(os.path.join(lua_dir, "m%d.lua" % i), "w", newline="\n") as f:
-            f.write(lua_text)
-        spx_lines += len(spx)
-        lua_lines += len(lua)
+        if lua_all is None:
+            with open(os.path.join(lua_dir, "m%d.lua" % i), "w", newline="\n") as f:
+                f.write(lua_text)
+        else:
+            lua_text = "do\n" + lua_text + "end\n"
+            lua_all.write(lua_text)
+        spx_lines += spx_text.count("\n")
+        lua_lines += lua_text.count("\n")
         spx_bytes += len(spx_text.encode())
         lua_bytes += len(lua_text.encode())
         manifest += ["[[source]]", 'module = "m%d"' % i, 'path = "src/m%d.spx"' % i, ""]
+    if lua_all is not None:
+        lua_all.close()
     with open(os.path.join(spx_dir, "semaprax.toml"), "w", newline="\n") as f:
         f.write("\n".join(manifest))
     # One summary line for the runner: modules functions spx_lines spx_bytes lua_lines lua_bytes
@@ -170,9 +180,11 @@ def main():
     ap.add_argument("--lines", type=int, help="target total lines (overrides --size)")
     ap.add_argument("--modules", type=int, help="number of modules (default: lines/1000)")
     ap.add_argument("--functions", type=int, help="functions per module (default: from lines)")
+    ap.add_argument("--lua-per-module", action="store_true",
+                    help="one .lua file per module instead of lua/all.lua")
     a = ap.parse_args()
     lines = a.lines or SIZES.get(a.size or "10k")
-    generate(a.out, lines, a.modules, a.functions)
+    generate(a.out, lines, a.modules, a.functions, a.lua_per_module)
 
 
 if __name__ == "__main__":
