@@ -16,16 +16,22 @@ spx_diagnostics_t *spx_diagnostics_make(apr_pool_t *pool)
     return list;
 }
 
-void spx_diagnostics_add(spx_diagnostics_t *list, const char *code, const char *path,
-                         spx_span_t span, const char *format, ...)
+void spx_diagnostics_addv(spx_diagnostics_t *list, const char *code, const char *path,
+                          spx_span_t span, const char *format, va_list arguments)
 {
-    va_list arguments;
-    va_start(arguments, format);
     spx_diagnostic_t *item = apr_array_push(list->items);
     item->code = code;
     item->message = apr_pvsprintf(list->pool, format, arguments);
     item->path = apr_pstrdup(list->pool, path);
     item->span = span;
+}
+
+void spx_diagnostics_add(spx_diagnostics_t *list, const char *code, const char *path,
+                         spx_span_t span, const char *format, ...)
+{
+    va_list arguments;
+    va_start(arguments, format);
+    spx_diagnostics_addv(list, code, path, span, format, arguments);
     va_end(arguments);
 }
 

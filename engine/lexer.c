@@ -62,9 +62,8 @@ void spx_lexer_error(spx_lexer_t *lexer, const char *code, spx_span_t span, cons
     }
     va_list arguments;
     va_start(arguments, format);
-    const char *message = apr_pvsprintf(lexer->pool, format, arguments);
+    spx_diagnostics_addv(lexer->diagnostics, code, lexer->path, span, format, arguments);
     va_end(arguments);
-    spx_diagnostics_add(lexer->diagnostics, code, lexer->path, span, "%s", message);
     lexer->error_count++;
 }
 

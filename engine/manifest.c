@@ -131,9 +131,8 @@ static void report(parser_t *p, const char *code, spx_span_t span, const char *f
     }
     va_list arguments;
     va_start(arguments, format);
-    const char *message = apr_pvsprintf(p->pool, format, arguments);
+    spx_diagnostics_addv(p->diagnostics, code, p->path, span, format, arguments);
     va_end(arguments);
-    spx_diagnostics_add(p->diagnostics, code, p->path, span, "%s", message);
     p->reported++;
 }
 

@@ -14,6 +14,7 @@
 #include <apr_pools.h>
 #include <apr_tables.h>
 #include <jansson.h>
+#include <stdarg.h>
 
 typedef struct spx_position_t {
     apr_size_t line;   /* 1-based */
@@ -45,6 +46,12 @@ spx_diagnostics_t *spx_diagnostics_make(apr_pool_t *pool);
 void spx_diagnostics_add(spx_diagnostics_t *list, const char *code, const char *path,
                          spx_span_t span, const char *format, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* The same with the format's arguments as a va_list, for callers that wrap
+ * adding (a parser that caps how many it reports). */
+void spx_diagnostics_addv(spx_diagnostics_t *list, const char *code, const char *path,
+                          spx_span_t span, const char *format, va_list arguments)
+    __attribute__((format(printf, 5, 0)));
 
 apr_size_t spx_diagnostics_count(const spx_diagnostics_t *list);
 const spx_diagnostic_t *spx_diagnostics_get(const spx_diagnostics_t *list, apr_size_t index);
