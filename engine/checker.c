@@ -2,8 +2,12 @@
  * checker.c: the semantic checker of Semaprax (language.md, "Files and
  * modules", "Types and rules", "Builtins").
  *
- * spx_check_program() takes the parsed modules of one program and, in three
- * passes, turns the syntax trees into the linked HIR of spx_ast.h:
+ * The checker takes the parsed modules of one program and, in three passes,
+ * turns the syntax trees into the linked HIR of spx_ast.h. Passes 1 and 2
+ * run per module as soon as it is parsed (spx_checker_declare), pass 3 per
+ * module once the modules it imports are declared
+ * (spx_checker_check_bodies), and the cycle search at the end
+ * (spx_checker_finish):
  *   1. imports: each import is resolved to its module (undeclared, twice,
  *      itself), then the import graph is searched for cycles;
  *   2. functions: every module's functions_by_name is built (duplicates,
@@ -97,17 +101,19 @@ static const char *operator_name(spx_operator_t op)
 
 /* ---- state ---------------------------------------------------------------- */
 
-typedef struct checker_t {
+struct spx_checker_t {
     spx_module_t **modules;
     apr_size_t module_count;
-    apr_pool_t *pool;    /* the program's pool: functions_by_name lives here */
-    apr_pool_t *scratch; /* everything else; destroyed at the end */
+    apr_pool_t *pool;     /* the program's pool: functions_by_name lives here */
+    apr_pool_t *scratch;  /* everything else; destroyed by spx_checker_finish */
+    apr_pool_t *function; /* one function's names and locals; cleared after it */
     spx_diagnostics_t *diagnostics;
     apr_hash_t *module_index;  /* name -> apr_size_t * (index in modules) */
     char **import_is_edge;     /* per module, per import: first import of a real module */
     apr_hash_t **imports;      /* per module: name -> its first spx_import_t * */
     apr_array_header_t *spine; /* spx_expr_t *: stack of operator chains being checked */
-} checker_t;
+};
+typedef spx_checker_t checker_t;
 
 /* One parameter or let/var of the function being checked. */
 typedef struct local_t {
@@ -124,7 +130,7 @@ typedef struct scope_t {
     spx_module_t *module;
     apr_hash_t *imports; /* the module's: name -> its first spx_import_t * */
     spx_function_t *function;
-    apr_pool_t *pool;           /* a subpool of scratch, destroyed after the function */
+    apr_pool_t *pool;           /* the checker's function pool */
     apr_hash_t *names;          /* name -> local_t * (the latest declaration) */
     apr_array_header_t *locals; /* local_t *, indexed by slot */
 } scope_t;
@@ -747,7 +753,7 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
 {
     spx_module_t *module = checker->modules[module_index];
     scope_t scope = {checker, module, checker->imports[module_index], function, NULL, NULL, NULL};
-    apr_pool_create(&scope.pool, checker->scratch);
+    scope.pool = checker->function;
     scope.names = apr_hash_make(scope.pool);
     scope.locals = apr_array_make(scope.pool, 16, sizeof(local_t *));
     for (apr_size_t i = 0; i < function->param_count; i++)
@@ -760,41 +766,63 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
                apr_psprintf(scope.pool, "'%s' does not return a value on every path",
                             function->name.text));
     function->local_count = (apr_size_t)scope.locals->nelts;
-    apr_pool_destroy(scope.pool);
+    apr_pool_clear(scope.pool);
 }
 
 /* ---- entry ---------------------------------------------------------------- */
 
-void spx_check_program(spx_module_t **modules, apr_size_t module_count, apr_pool_t *pool,
-                       spx_diagnostics_t *diagnostics)
+spx_checker_t *spx_checker_make(spx_module_t **modules, apr_size_t module_count, apr_pool_t *pool,
+                                spx_diagnostics_t *diagnostics)
 {
-    checker_t checker;
-    memset(&checker, 0, sizeof(checker));
-    checker.modules = modules;
-    checker.module_count = module_count;
-    checker.pool = pool;
-    checker.diagnostics = diagnostics;
-    apr_pool_create(&checker.scratch, pool);
-    checker.module_index = apr_hash_make(checker.scratch);
-    checker.import_is_edge = apr_pcalloc(checker.scratch, (module_count + 1) * sizeof(char *));
-    checker.imports = apr_pcalloc(checker.scratch, (module_count + 1) * sizeof(apr_hash_t *));
-    checker.spine = apr_array_make(checker.scratch, 64, sizeof(spx_expr_t *));
+    checker_t *checker = apr_pcalloc(pool, sizeof(*checker));
+    checker->modules = modules;
+    checker->module_count = module_count;
+    checker->pool = pool;
+    checker->diagnostics = diagnostics;
+    apr_pool_create(&checker->scratch, pool);
+    apr_pool_create(&checker->function, checker->scratch);
+    checker->module_index = apr_hash_make(checker->scratch);
+    checker->import_is_edge = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(char *));
+    checker->imports = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(apr_hash_t *));
+    checker->spine = apr_array_make(checker->scratch, 64, sizeof(spx_expr_t *));
 
     /* Module names are unique (the manifest checks it); the first one wins. */
     for (apr_size_t i = 0; i < module_count; i++) {
-        if (apr_hash_get(checker.module_index, modules[i]->name, APR_HASH_KEY_STRING))
+        if (apr_hash_get(checker->module_index, modules[i]->name, APR_HASH_KEY_STRING))
             continue;
-        apr_size_t *index = apr_palloc(checker.scratch, sizeof(*index));
+        apr_size_t *index = apr_palloc(checker->scratch, sizeof(*index));
         *index = i;
-        apr_hash_set(checker.module_index, modules[i]->name, APR_HASH_KEY_STRING, index);
+        apr_hash_set(checker->module_index, modules[i]->name, APR_HASH_KEY_STRING, index);
     }
+    return checker;
+}
+
+void spx_checker_declare(spx_checker_t *checker, apr_size_t module_index)
+{
+    resolve_imports(checker, module_index);
+    collect_functions(checker, checker->modules[module_index]);
+}
+
+void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index)
+{
+    spx_module_t *module = checker->modules[module_index];
+    for (apr_size_t j = 0; j < module->function_count; j++)
+        check_function(checker, module_index, module->functions[j]);
+}
+
+void spx_checker_finish(spx_checker_t *checker)
+{
+    find_import_cycles(checker);
+    apr_pool_destroy(checker->scratch);
+}
+
+void spx_check_program(spx_module_t **modules, apr_size_t module_count, apr_pool_t *pool,
+                       spx_diagnostics_t *diagnostics)
+{
+    spx_checker_t *checker = spx_checker_make(modules, module_count, pool, diagnostics);
     for (apr_size_t i = 0; i < module_count; i++)
-        resolve_imports(&checker, i);
-    find_import_cycles(&checker);
+        spx_checker_declare(checker, i);
     for (apr_size_t i = 0; i < module_count; i++)
-        collect_functions(&checker, modules[i]);
-    for (apr_size_t i = 0; i < module_count; i++)
-        for (apr_size_t j = 0; j < modules[i]->function_count; j++)
-            check_function(&checker, i, modules[i]->functions[j]);
-    apr_pool_destroy(checker.scratch);
+        spx_checker_check_bodies(checker, i);
+    spx_checker_finish(checker);
 }

@@ -1,6 +1,11 @@
 /*
  * index.c: builds the semantic index from the checked HIR, and renders the
  * semantic graph document from it.
+ *
+ * Phase A hands each module's checked bodies to the builder
+ * (spx_index_builder_add_calls) before it lets them go, so the builder keeps
+ * only the call edges and their sites; spx_index_build then adds the nodes
+ * and the other edges from the declarations, which stay.
  */
 #include "index_internal.h"
 
@@ -23,13 +28,22 @@ static const struct {
 #define BUILTIN_COUNT (sizeof(builtin_table) / sizeof(builtin_table[0]))
 
 /* What the builder collects before sorting. */
-typedef struct builder_t {
+struct spx_index_builder_t {
     apr_pool_t *pool;
     apr_array_header_t *nodes; /* spx_index_node_t */
-    apr_hash_t *call_edges;    /* "from\nto" -> apr_array_header_t * of spx_span_t */
+    apr_hash_t *call_edges;    /* call_key_t -> apr_array_header_t * of spx_span_t */
+    apr_hash_t *function_ids;  /* const spx_function_t * -> its node id */
     apr_array_header_t *edges; /* pending_edge_t */
     int builtin_called[BUILTIN_COUNT + 1];
-} builder_t;
+};
+typedef spx_index_builder_t builder_t;
+
+/* A caller/callee pair, hashed by its bytes (the padding is zeroed). */
+typedef struct call_key_t {
+    const spx_function_t *caller;
+    const spx_function_t *callee; /* NULL for a builtin */
+    size_t builtin;               /* index in builtin_table when callee is NULL */
+} call_key_t;
 
 typedef struct pending_edge_t {
     const char *from;
@@ -59,37 +73,53 @@ static void add_edge(builder_t *builder, const char *from, const char *kind, con
     edge->sites = sites;
 }
 
-static const char *function_id(const spx_function_t *function, apr_pool_t *pool)
+/* "function:MODULE.NAME", made once per function. */
+static const char *function_id(builder_t *builder, const spx_function_t *function)
 {
-    return apr_pstrcat(pool, "function:", function->module->name, ".", function->name.text, NULL);
+    const char *id = apr_hash_get(builder->function_ids, &function, sizeof(function));
+    if (!id) {
+        id = apr_pstrcat(builder->pool, "function:", function->module->name, ".",
+                         function->name.text, NULL);
+        const spx_function_t **key = apr_palloc(builder->pool, sizeof(*key));
+        *key = function;
+        apr_hash_set(builder->function_ids, key, sizeof(*key), id);
+    }
+    return id;
 }
 
-static void record_call(builder_t *builder, const char *caller, const spx_expr_t *call)
+static void record_call(builder_t *builder, const spx_function_t *caller, const spx_expr_t *call)
 {
-    const char *callee = NULL;
-    if (call->as.call.target) {
-        callee = function_id(call->as.call.target, builder->pool);
-    } else {
-        for (size_t b = 0; b < BUILTIN_COUNT; b++)
-            if (builtin_table[b].builtin == call->as.call.builtin) {
-                builder->builtin_called[b] = 1;
-                callee = apr_pstrcat(builder->pool, "builtin:", builtin_table[b].name, NULL);
-            }
+    call_key_t key;
+    memset(&key, 0, sizeof(key));
+    key.caller = caller;
+    key.callee = call->as.call.target;
+    if (!key.callee) {
+        for (key.builtin = 0; key.builtin < BUILTIN_COUNT; key.builtin++)
+            if (builtin_table[key.builtin].builtin == call->as.call.builtin)
+                break;
+        if (key.builtin == BUILTIN_COUNT)
+            return; /* unresolved: cannot happen in an admitted project */
     }
-    if (!callee)
-        return;
-    const char *key = apr_pstrcat(builder->pool, caller, "\n", callee, NULL);
-    apr_array_header_t *sites = apr_hash_get(builder->call_edges, key, APR_HASH_KEY_STRING);
+    apr_array_header_t *sites = apr_hash_get(builder->call_edges, &key, sizeof(key));
     if (!sites) {
+        const char *callee;
+        if (key.callee) {
+            callee = function_id(builder, key.callee);
+        } else {
+            builder->builtin_called[key.builtin] = 1;
+            callee = apr_pstrcat(builder->pool, "builtin:", builtin_table[key.builtin].name, NULL);
+        }
         sites = apr_array_make(builder->pool, 2, sizeof(spx_span_t));
-        apr_hash_set(builder->call_edges, key, APR_HASH_KEY_STRING, sites);
-        add_edge(builder, caller, "calls", callee, sites);
+        call_key_t *stored = apr_pmemdup(builder->pool, &key, sizeof(key));
+        apr_hash_set(builder->call_edges, stored, sizeof(*stored), sites);
+        add_edge(builder, function_id(builder, caller), "calls", callee, sites);
     }
     APR_ARRAY_PUSH(sites, spx_span_t) = call->span;
 }
 
 /* Nesting is bounded by the parser (SPX_LIMIT_PARSE_DEPTH), so recursion is too. */
-static void collect_expression(builder_t *builder, const char *caller, const spx_expr_t *e)
+static void collect_expression(builder_t *builder, const spx_function_t *caller,
+                               const spx_expr_t *e)
 {
     if (!e)
         return;
@@ -111,9 +141,10 @@ static void collect_expression(builder_t *builder, const char *caller, const spx
     }
 }
 
-static void collect_block(builder_t *builder, const char *caller, const spx_block_t *block);
+static void collect_block(builder_t *builder, const spx_function_t *caller,
+                          const spx_block_t *block);
 
-static void collect_statement(builder_t *builder, const char *caller, const spx_stmt_t *s)
+static void collect_statement(builder_t *builder, const spx_function_t *caller, const spx_stmt_t *s)
 {
     switch (s->kind) {
     case SPX_STMT_LET:
@@ -144,7 +175,8 @@ static void collect_statement(builder_t *builder, const char *caller, const spx_
     }
 }
 
-static void collect_block(builder_t *builder, const char *caller, const spx_block_t *block)
+static void collect_block(builder_t *builder, const spx_function_t *caller,
+                          const spx_block_t *block)
 {
     for (apr_size_t i = 0; i < block->count; i++)
         collect_statement(builder, caller, block->statements[i]);
@@ -172,50 +204,62 @@ int spx_index_find(const spx_index_t *index, const char *id)
     return number ? *number : -1;
 }
 
-spx_index_t *spx_index_build(const spx_project_t *project, apr_pool_t *pool)
+spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
 {
-    builder_t builder = {pool,
-                         apr_array_make(pool, 64, sizeof(spx_index_node_t)),
-                         apr_hash_make(pool),
-                         apr_array_make(pool, 64, sizeof(pending_edge_t)),
-                         {0}};
+    builder_t *builder = apr_pcalloc(pool, sizeof(*builder));
+    builder->pool = pool;
+    builder->nodes = apr_array_make(pool, 64, sizeof(spx_index_node_t));
+    builder->call_edges = apr_hash_make(pool);
+    builder->function_ids = apr_hash_make(pool);
+    builder->edges = apr_array_make(pool, 64, sizeof(pending_edge_t));
+    return builder;
+}
+
+void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_t *module)
+{
+    for (apr_size_t f = 0; f < module->function_count; f++)
+        collect_block(builder, module->functions[f], &module->functions[f]->body);
+}
+
+spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *project)
+{
+    apr_pool_t *pool = builder->pool;
     for (apr_size_t m = 0; m < project->module_count; m++) {
         const spx_module_t *module = project->modules[m];
         const char *module_id = apr_pstrcat(pool, "module:", module->name, NULL);
-        add_node(&builder, module_id, "module", module->name)->module = module;
+        add_node(builder, module_id, "module", module->name)->module = module;
         for (apr_size_t i = 0; i < module->import_count; i++)
-            add_edge(&builder, module_id, "imports",
+            add_edge(builder, module_id, "imports",
                      apr_pstrcat(pool, "module:", module->imports[i].module.text, NULL), NULL);
         for (apr_size_t f = 0; f < module->function_count; f++) {
             const spx_function_t *function = module->functions[f];
-            const char *id = function_id(function, pool);
-            spx_index_node_t *node = add_node(&builder, id, "function", function->name.text);
+            const char *id = function_id(builder, function);
+            spx_index_node_t *node = add_node(builder, id, "function", function->name.text);
             node->module = module;
             node->function = function;
             node->signature = spx_function_signature(function, pool);
-            add_edge(&builder, module_id, "contains", id, NULL);
-            collect_block(&builder, id, &function->body);
+            add_edge(builder, module_id, "contains", id, NULL);
         }
     }
     const spx_manifest_t *manifest = project->manifest;
     for (apr_size_t t = 0; t < manifest->test_count; t++) {
         const char *id = apr_pstrcat(pool, "test:", manifest->tests[t].name, NULL);
-        add_node(&builder, id, "test", manifest->tests[t].name);
-        add_edge(&builder, id, "tests", function_id(project->tests[t], pool), NULL);
+        add_node(builder, id, "test", manifest->tests[t].name);
+        add_edge(builder, id, "tests", function_id(builder, project->tests[t]), NULL);
     }
     if (project->entry) {
-        add_node(&builder, "entry", "entry", NULL);
-        add_edge(&builder, "entry", "enters", function_id(project->entry, pool), NULL);
+        add_node(builder, "entry", "entry", NULL);
+        add_edge(builder, "entry", "enters", function_id(builder, project->entry), NULL);
     }
     for (size_t b = 0; b < BUILTIN_COUNT; b++)
-        if (builder.builtin_called[b])
-            add_node(&builder, apr_pstrcat(pool, "builtin:", builtin_table[b].name, NULL),
-                     "builtin", builtin_table[b].name)
+        if (builder->builtin_called[b])
+            add_node(builder, apr_pstrcat(pool, "builtin:", builtin_table[b].name, NULL), "builtin",
+                     builtin_table[b].name)
                 ->signature = builtin_table[b].signature;
 
     spx_index_t *index = apr_pcalloc(pool, sizeof(*index));
-    index->node_count = builder.nodes->nelts;
-    index->nodes = (spx_index_node_t *)builder.nodes->elts;
+    index->node_count = builder->nodes->nelts;
+    index->nodes = (spx_index_node_t *)builder->nodes->elts;
     qsort(index->nodes, (size_t)index->node_count, sizeof(spx_index_node_t), compare_nodes);
     index->node_by_id = apr_hash_make(pool);
     for (int i = 0; i < index->node_count; i++) {
@@ -226,11 +270,11 @@ spx_index_t *spx_index_build(const spx_project_t *project, apr_pool_t *pool)
         index->nodes[i].in_edges = apr_array_make(pool, 4, sizeof(int));
     }
 
-    qsort(builder.edges->elts, (size_t)builder.edges->nelts, sizeof(pending_edge_t),
+    qsort(builder->edges->elts, (size_t)builder->edges->nelts, sizeof(pending_edge_t),
           compare_pending_edges);
-    index->edges = apr_pcalloc(pool, ((size_t)builder.edges->nelts + 1) * sizeof(*index->edges));
-    for (int i = 0; i < builder.edges->nelts; i++) {
-        const pending_edge_t *pending = &APR_ARRAY_IDX(builder.edges, i, pending_edge_t);
+    index->edges = apr_pcalloc(pool, ((size_t)builder->edges->nelts + 1) * sizeof(*index->edges));
+    for (int i = 0; i < builder->edges->nelts; i++) {
+        const pending_edge_t *pending = &APR_ARRAY_IDX(builder->edges, i, pending_edge_t);
         spx_index_edge_t *edge = &index->edges[index->edge_count];
         edge->from = spx_index_find(index, pending->from);
         edge->to = spx_index_find(index, pending->to);

@@ -11,7 +11,6 @@
 
 #include "spx_limits.h"
 
-#include <apr_strings.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -38,14 +37,16 @@ static const struct {
 };
 
 void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t length,
-                    const char *path, apr_pool_t *pool, spx_diagnostics_t *diagnostics)
+                    const char *path, spx_arena_t *names, spx_arena_t *literals,
+                    spx_diagnostics_t *diagnostics)
 {
     memset(lexer, 0, sizeof(*lexer));
     lexer->text = text;
     lexer->length = length;
     lexer->line = 1;
     lexer->path = path;
-    lexer->pool = pool;
+    lexer->names = names;
+    lexer->literals = literals;
     lexer->diagnostics = diagnostics;
 }
 
@@ -216,7 +217,7 @@ static void lex_identifier(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
         }
     }
     token->kind = SPX_TOKEN_IDENTIFIER;
-    token->text = apr_pstrmemdup(lexer->pool, (const char *)lexer->text + start, size);
+    token->text = spx_arena_intern(lexer->names, (const char *)lexer->text + start, size);
     if (size > SPX_LIMIT_IDENTIFIER_BYTES)
         spx_lexer_error(lexer, "E0207", token->span,
                         "identifier is %" APR_SIZE_T_FMT " bytes long; the limit is %u", size,
@@ -323,7 +324,7 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
             end++;
         end++;
     }
-    char *out = apr_palloc(lexer->pool, end - start);
+    char *out = spx_arena_alloc(lexer->literals, end - start);
     apr_size_t used = 0, at = start + 1;
     while (at < end) {
         unsigned char c = lexer->text[at];

@@ -37,7 +37,15 @@ typedef struct parser_t {
     spx_token_t ahead; /* the one after it, when has_ahead */
     int has_ahead;
     spx_position_t previous_end; /* the end of the last token consumed */
-    apr_pool_t *pool;
+    spx_arena_t *arena;          /* the module's declarations and interned names */
+    spx_arena_t *bodies;         /* the function bodies: blocks, statements, expressions */
+    apr_pool_t *scratch;         /* messages and the pending stack; gone after the module */
+    /* Items of the lists being read (statements, arguments, parameters), in
+     * nesting order: a list records where it starts and takes its items off
+     * the top into one exact-size arena array when it ends. */
+    char *pending;
+    apr_size_t pending_used;
+    apr_size_t pending_capacity;
     spx_module_t *module;
     /* Per item: */
     unsigned depth;          /* levels open around what is being parsed */
@@ -78,6 +86,30 @@ static const spx_token_t *peek(parser_t *p)
     return &p->ahead;
 }
 
+static void pending_push(parser_t *p, const void *item, apr_size_t size)
+{
+    if (p->pending_used + size > p->pending_capacity) {
+        apr_size_t capacity = p->pending_capacity ? 2 * p->pending_capacity : 4096;
+        while (capacity < p->pending_used + size)
+            capacity *= 2;
+        char *grown = apr_palloc(p->scratch, capacity);
+        memcpy(grown, p->pending, p->pending_used);
+        p->pending = grown; /* the old buffer stays in scratch until the module ends */
+        p->pending_capacity = capacity;
+    }
+    memcpy(p->pending + p->pending_used, item, size);
+    p->pending_used += size;
+}
+
+/* The items pushed since base, as one array in arena (NULL when none); the
+ * pending stack is back at base. */
+static void *pending_take(parser_t *p, apr_size_t base, spx_arena_t *arena)
+{
+    apr_size_t size = p->pending_used - base;
+    p->pending_used = base;
+    return size ? spx_arena_copy(arena, p->pending + base, size) : NULL;
+}
+
 static spx_span_t span_from(const parser_t *p, spx_position_t start)
 {
     spx_span_t span = {start, p->previous_end};
@@ -93,7 +125,7 @@ static int item_has_error(const parser_t *p)
 static const char *describe(const parser_t *p, const spx_token_t *token)
 {
     if (token->kind == SPX_TOKEN_IDENTIFIER)
-        return apr_psprintf(p->pool, "identifier '%s'", token->text);
+        return apr_psprintf(p->scratch, "identifier '%s'", token->text);
     return spx_token_kind_text(token->kind);
 }
 
@@ -194,7 +226,7 @@ static int parse_type(parser_t *p, spx_type_t *type, spx_span_t *span)
 
 static spx_expr_t *new_expr(parser_t *p, spx_expr_kind_t kind, spx_span_t span)
 {
-    spx_expr_t *expr = apr_pcalloc(p->pool, sizeof(*expr));
+    spx_expr_t *expr = spx_arena_calloc(p->bodies, sizeof(*expr));
     expr->kind = kind;
     expr->span = span;
     expr->type = SPX_TYPE_ERROR;
@@ -215,26 +247,29 @@ static spx_expr_t *parse_expr(parser_t *p, unsigned *height)
 static spx_expr_t *parse_arguments(parser_t *p, spx_expr_t *call, spx_position_t start,
                                    unsigned *height)
 {
-    apr_array_header_t *arguments = apr_array_make(p->pool, 4, sizeof(spx_expr_t *));
+    apr_size_t base = p->pending_used, count = 0;
     *height = 1;
     advance(p); /* ( */
     if (p->token.kind != SPX_TOKEN_RPAREN) {
         for (;;) {
             unsigned argument_height;
             spx_expr_t *argument = parse_expr(p, &argument_height);
-            if (!argument)
+            if (!argument) {
+                p->pending_used = base;
                 return NULL;
-            APR_ARRAY_PUSH(arguments, spx_expr_t *) = argument;
+            }
+            pending_push(p, &argument, sizeof(argument));
+            count++;
             if (argument_height + 1 > *height)
                 *height = argument_height + 1;
             if (!consume_if(p, SPX_TOKEN_COMMA))
                 break;
         }
     }
+    call->as.call.arguments = pending_take(p, base, p->bodies);
+    call->as.call.argument_count = count;
     if (!expect(p, SPX_TOKEN_RPAREN))
         return NULL;
-    call->as.call.arguments = (spx_expr_t **)arguments->elts;
-    call->as.call.argument_count = (apr_size_t)arguments->nelts;
     call->span = span_from(p, start);
     return call;
 }
@@ -421,7 +456,7 @@ static int parse_block(parser_t *p, spx_block_t *block);
 
 static spx_stmt_t *new_stmt(parser_t *p, spx_stmt_kind_t kind, spx_position_t start)
 {
-    spx_stmt_t *stmt = apr_pcalloc(p->pool, sizeof(*stmt));
+    spx_stmt_t *stmt = spx_arena_calloc(p->bodies, sizeof(*stmt));
     stmt->kind = kind;
     stmt->span.start = start;
     stmt->span.end = start;
@@ -472,7 +507,7 @@ static spx_stmt_t *parse_if(parser_t *p)
         return NULL;
     if (consume_if(p, SPX_TOKEN_ELSE)) {
         if (p->token.kind == SPX_TOKEN_LBRACE) {
-            stmt->as.if_stmt.else_block = apr_pcalloc(p->pool, sizeof(spx_block_t));
+            stmt->as.if_stmt.else_block = spx_arena_calloc(p->bodies, sizeof(spx_block_t));
             if (!parse_block(p, stmt->as.if_stmt.else_block))
                 return NULL;
         } else if (p->token.kind == SPX_TOKEN_IF) {
@@ -600,11 +635,10 @@ static void sync_statement(parser_t *p)
  * enclosing block there. */
 static int parse_block(parser_t *p, spx_block_t *block)
 {
-    apr_array_header_t *statements = apr_array_make(p->pool, 4, sizeof(spx_stmt_t *));
+    apr_size_t base = p->pending_used, count = 0;
     spx_position_t start = p->token.span.start;
     int result = 1;
     block->span.start = block->span.end = start;
-    block->statements = (spx_stmt_t **)statements->elts;
     if (p->token.kind != SPX_TOKEN_LBRACE) {
         expected(p, "'{'");
         return 0;
@@ -625,9 +659,10 @@ static int parse_block(parser_t *p, spx_block_t *block)
             result = 0;
             break;
         }
-        if (stmt)
-            APR_ARRAY_PUSH(statements, spx_stmt_t *) = stmt;
-        else
+        if (stmt) {
+            pending_push(p, &stmt, sizeof(stmt));
+            count++;
+        } else
             p->incomplete = 1;
         if (!ok) {
             sync_statement(p);
@@ -638,8 +673,8 @@ static int parse_block(parser_t *p, spx_block_t *block)
     if (result)
         consume_if(p, SPX_TOKEN_RBRACE);
     leave(p);
-    block->statements = (spx_stmt_t **)statements->elts;
-    block->count = (apr_size_t)statements->nelts;
+    block->statements = pending_take(p, base, p->bodies);
+    block->count = count;
     block->span = span_from(p, start);
     return result;
 }
@@ -670,23 +705,25 @@ static void begin_item(parser_t *p)
 
 static int parse_params(parser_t *p, spx_function_t *function)
 {
-    apr_array_header_t *params = apr_array_make(p->pool, 4, sizeof(spx_param_t));
+    apr_size_t base = p->pending_used, count = 0;
     if (!expect(p, SPX_TOKEN_LPAREN))
         return 0;
     if (p->token.kind != SPX_TOKEN_RPAREN) {
         do {
-            spx_param_t *param = apr_array_push(params);
-            memset(param, 0, sizeof(*param));
-            if (!expect_name(p, "a parameter name", &param->name) || !expect(p, SPX_TOKEN_COLON) ||
-                !parse_type(p, &param->type, &param->type_span))
+            spx_param_t param;
+            memset(&param, 0, sizeof(param));
+            if (!expect_name(p, "a parameter name", &param.name) || !expect(p, SPX_TOKEN_COLON) ||
+                !parse_type(p, &param.type, &param.type_span)) {
+                p->pending_used = base;
                 return 0;
+            }
+            pending_push(p, &param, sizeof(param));
+            count++;
         } while (consume_if(p, SPX_TOKEN_COMMA));
     }
-    if (!expect(p, SPX_TOKEN_RPAREN))
-        return 0;
-    function->params = (spx_param_t *)params->elts;
-    function->param_count = (apr_size_t)params->nelts;
-    return 1;
+    function->params = pending_take(p, base, p->arena);
+    function->param_count = count;
+    return expect(p, SPX_TOKEN_RPAREN);
 }
 
 /* ["export"] "fn" IDENT "(" params ")" ["->" type] block. An item whose
@@ -694,7 +731,7 @@ static int parse_params(parser_t *p, spx_function_t *function)
  * what was read, marked incomplete. */
 static void parse_function(parser_t *p, apr_array_header_t *functions, int *too_many)
 {
-    spx_function_t *function = apr_pcalloc(p->pool, sizeof(*function));
+    spx_function_t *function = spx_arena_calloc(p->arena, sizeof(*function));
     spx_position_t start = p->token.span.start;
     begin_item(p);
     function->module = p->module;
@@ -764,26 +801,39 @@ static void parse_import(parser_t *p, apr_array_header_t *imports, int after_ite
         sync_item(p, start);
 }
 
-spx_module_t *spx_parse_module(const char *module_name, const char *path, const unsigned char *text,
-                               apr_size_t length, apr_pool_t *pool, spx_diagnostics_t *diagnostics)
+spx_module_t *spx_module_make(const char *name, const char *path, const unsigned char *text,
+                              apr_size_t length, spx_arena_t *arena)
 {
-    spx_module_t *module = apr_pcalloc(pool, sizeof(*module));
-    module->name = apr_pstrdup(pool, module_name);
-    module->path = apr_pstrdup(pool, path);
+    spx_module_t *module = spx_arena_calloc(arena, sizeof(*module));
+    module->name = spx_arena_copy(arena, name, strlen(name) + 1);
+    module->path = spx_arena_copy(arena, path, strlen(path) + 1);
     module->text = text;
     module->length = length;
-    apr_array_header_t *imports = apr_array_make(pool, 4, sizeof(spx_import_t));
-    apr_array_header_t *functions = apr_array_make(pool, 16, sizeof(spx_function_t *));
+    return module;
+}
+
+void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bodies,
+                      apr_pool_t *pool, spx_diagnostics_t *diagnostics)
+{
+    const char *path = module->path;
+    const unsigned char *text = module->text;
+    apr_size_t length = module->length;
+    apr_pool_t *scratch;
+    apr_pool_create(&scratch, pool);
+    apr_array_header_t *imports = apr_array_make(scratch, 4, sizeof(spx_import_t));
+    apr_array_header_t *functions = apr_array_make(scratch, 16, sizeof(spx_function_t *));
     if (length > SPX_LIMIT_SOURCE_BYTES) {
         spx_span_t start = {{1, 1, 0}, {1, 1, 0}};
         spx_diagnostics_add(diagnostics, "E0201", path, start,
                             "source file is %" APR_SIZE_T_FMT " bytes; the limit is %u", length,
                             SPX_LIMIT_SOURCE_BYTES);
     } else {
-        parser_t *p = apr_pcalloc(pool, sizeof(*p));
-        p->pool = pool;
+        parser_t *p = apr_pcalloc(scratch, sizeof(*p));
+        p->arena = arena;
+        p->bodies = bodies;
+        p->scratch = scratch;
         p->module = module;
-        spx_lexer_init(&p->lexer, text, length, module->path, pool, diagnostics);
+        spx_lexer_init(&p->lexer, text, length, path, arena, bodies, diagnostics);
         spx_lexer_next(&p->lexer, &p->token);
         int too_many = 0, items = 0;
         while (p->token.kind != SPX_TOKEN_EOF) {
@@ -800,9 +850,11 @@ spx_module_t *spx_parse_module(const char *module_name, const char *path, const 
             }
         }
     }
-    module->imports = (spx_import_t *)imports->elts;
     module->import_count = (apr_size_t)imports->nelts;
-    module->functions = (spx_function_t **)functions->elts;
+    module->imports =
+        spx_arena_copy(arena, imports->elts, module->import_count * sizeof(spx_import_t));
     module->function_count = (apr_size_t)functions->nelts;
-    return module;
+    module->functions =
+        spx_arena_copy(arena, functions->elts, module->function_count * sizeof(spx_function_t *));
+    apr_pool_destroy(scratch);
 }

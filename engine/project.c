@@ -3,6 +3,14 @@
  * and checks every module, links the entry and the tests, computes the
  * revisions, and builds the index of an admitted project: one call, one
  * retained value.
+ *
+ * Modules are taken one at a time, imported modules first (a depth-first
+ * walk of the imports): a module is parsed, declared, and once every module
+ * it imports is declared its bodies are checked and indexed, and then let
+ * go. Declarations, the index and the source bytes stay; a module's bodies
+ * live only in a body arena that is cleared and reused for the next module,
+ * so Phase A's memory follows the largest module, not the whole program
+ * (docs/performance.md).
  */
 #include "spx_project.h"
 
@@ -89,6 +97,110 @@ static spx_function_t *link_function(spx_project_t *project, const char *qualifi
     return function;
 }
 
+/* The walk's state of one module. */
+enum { MODULE_NEW, MODULE_DECLARED, MODULE_DONE };
+
+typedef struct program_walk_t {
+    spx_project_t *project;
+    spx_checker_t *checker;
+    spx_index_builder_t *index;
+    apr_hash_t *module_number;       /* module name -> apr_size_t * */
+    char *state;                     /* per module */
+    spx_arena_t **bodies;            /* per declared module: the arena of its bodies */
+    apr_array_header_t *free_arenas; /* spx_arena_t *: cleared, ready for the next module */
+} program_walk_t;
+
+static void declare_module(program_walk_t *walk, apr_size_t number)
+{
+    spx_project_t *project = walk->project;
+    spx_arena_t *bodies = walk->free_arenas->nelts
+                              ? *(spx_arena_t **)apr_array_pop(walk->free_arenas)
+                              : spx_arena_make(project->pool);
+    spx_parse_module(project->modules[number], project->arena, bodies, project->pool,
+                     project->diagnostics);
+    spx_checker_declare(walk->checker, number);
+    walk->bodies[number] = bodies;
+    walk->state[number] = MODULE_DECLARED;
+}
+
+/* Check and index the bodies of a declared module whose imports are
+ * declared, then let the bodies go. */
+static void finish_module(program_walk_t *walk, apr_size_t number)
+{
+    spx_module_t *module = walk->project->modules[number];
+    spx_checker_check_bodies(walk->checker, number);
+    spx_index_builder_add_calls(walk->index, module);
+    for (apr_size_t f = 0; f < module->function_count; f++)
+        memset(&module->functions[f]->body, 0, sizeof(module->functions[f]->body));
+    spx_arena_clear(walk->bodies[number]);
+    APR_ARRAY_PUSH(walk->free_arenas, spx_arena_t *) = walk->bodies[number];
+    walk->bodies[number] = NULL;
+    walk->state[number] = MODULE_DONE;
+}
+
+/* The module an import names, when it is declared in the manifest and not
+ * yet walked. */
+static int unwalked_import(program_walk_t *walk, const spx_import_t *import, apr_size_t *number)
+{
+    const apr_size_t *found =
+        import->module.text
+            ? apr_hash_get(walk->module_number, import->module.text, APR_HASH_KEY_STRING)
+            : NULL;
+    if (!found || walk->state[*found] != MODULE_NEW)
+        return 0;
+    *number = *found;
+    return 1;
+}
+
+/* Parse, check and index every module (see the file comment). The walk
+ * keeps an explicit stack: a program may chain thousands of imports. A
+ * module met again while it waits for its imports (an import cycle, which
+ * the checker reports) is declared already, which is all its importers
+ * need. */
+static void walk_program(spx_project_t *project, spx_index_builder_t *index)
+{
+    apr_size_t count = project->module_count;
+    program_walk_t walk = {
+        project,
+        spx_checker_make(project->modules, count, project->pool, project->diagnostics),
+        index,
+        apr_hash_make(project->pool),
+        apr_pcalloc(project->pool, count + 1),
+        apr_pcalloc(project->pool, (count + 1) * sizeof(spx_arena_t *)),
+        apr_array_make(project->pool, 4, sizeof(spx_arena_t *))};
+    apr_size_t *numbers = apr_palloc(project->pool, (count + 1) * sizeof(apr_size_t));
+    for (apr_size_t i = 0; i < count; i++) {
+        numbers[i] = i;
+        if (!apr_hash_get(walk.module_number, project->modules[i]->name, APR_HASH_KEY_STRING))
+            apr_hash_set(walk.module_number, project->modules[i]->name, APR_HASH_KEY_STRING,
+                         &numbers[i]);
+    }
+    apr_size_t *stack = apr_palloc(project->pool, (count + 1) * sizeof(apr_size_t));
+    apr_size_t *next_import = apr_palloc(project->pool, (count + 1) * sizeof(apr_size_t));
+    for (apr_size_t root = 0; root < count; root++) {
+        if (walk.state[root] != MODULE_NEW)
+            continue;
+        apr_size_t depth = 0;
+        declare_module(&walk, root);
+        stack[depth] = root;
+        next_import[depth++] = 0;
+        while (depth > 0) {
+            const spx_module_t *module = project->modules[stack[depth - 1]];
+            apr_size_t imported;
+            if (next_import[depth - 1] < module->import_count) {
+                if (unwalked_import(&walk, &module->imports[next_import[depth - 1]++], &imported)) {
+                    declare_module(&walk, imported);
+                    stack[depth] = imported;
+                    next_import[depth++] = 0;
+                }
+                continue;
+            }
+            finish_module(&walk, stack[--depth]);
+        }
+    }
+    spx_checker_finish(walk.checker);
+}
+
 static void link_program(spx_project_t *project)
 {
     const spx_manifest_t *manifest = project->manifest;
@@ -106,6 +218,7 @@ apr_status_t spx_project_open(spx_project_t **out, const char *manifest_path, ap
 {
     spx_project_t *project = apr_pcalloc(pool, sizeof(*project));
     project->pool = pool;
+    project->arena = spx_arena_make(pool);
     project->manifest_path = apr_pstrdup(pool, manifest_path);
     project->diagnostics = spx_diagnostics_make(pool);
     apr_status_t status = spx_input_set_open(&project->inputs, manifest_path, pool, message);
@@ -135,16 +248,16 @@ apr_status_t spx_project_open(spx_project_t **out, const char *manifest_path, ap
     project->modules = apr_palloc(pool, (project->module_count + 1) * sizeof(spx_module_t *));
     for (apr_size_t i = 0; i < project->module_count; i++) {
         const spx_input_t *source = spx_input_set_source(project->inputs, i);
-        project->modules[i] =
-            spx_parse_module(manifest->sources[i].module, source->path, source->bytes, source->size,
-                             pool, project->diagnostics);
+        project->modules[i] = spx_module_make(manifest->sources[i].module, source->path,
+                                              source->bytes, source->size, project->arena);
     }
-    spx_check_program(project->modules, project->module_count, pool, project->diagnostics);
+    spx_index_builder_t *index = spx_index_builder_make(pool);
+    walk_program(project, index);
     link_program(project);
     spx_diagnostics_sort(project->diagnostics);
     project->admitted = spx_diagnostics_count(project->diagnostics) == 0;
     if (project->admitted)
-        project->index = spx_index_build(project, pool);
+        project->index = spx_index_build(index, project);
     *out = project;
     return APR_SUCCESS;
 }

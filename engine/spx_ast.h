@@ -7,14 +7,15 @@
  * resolves imports, names and calls across modules, types every expression,
  * numbers every function's locals, and checks return paths: the checked tree,
  * with those annotations filled, is the linked HIR that the index, the graph
- * and the interpreter read. Every node lives in the pool it was parsed into;
- * nothing in it is freed on its own.
+ * and the interpreter read. Every node lives in the arena it was parsed into
+ * (spx_arena.h); nothing in it is freed on its own.
  *
  * Fields marked "checker" are zero/NULL until spx_check_program() has run.
  */
 #ifndef SPX_AST_H
 #define SPX_AST_H
 
+#include "spx_arena.h"
 #include "spx_diagnostics.h"
 
 #include <apr_hash.h>
@@ -204,18 +205,49 @@ typedef struct spx_module_t {
     apr_hash_t *functions_by_name; /* checker: name -> spx_function_t * (the first declared) */
 } spx_module_t;
 
-/* Parse one source into a module (parser.c). Every lexical and syntax error
- * is added to diagnostics (E02xx) with its exact span; the parser recovers at
- * the next statement or item, so one mistake gives one diagnostic, and the
- * returned module holds every item it could read. Never recurses deeper than
- * SPX_LIMIT_PARSE_DEPTH. */
-spx_module_t *spx_parse_module(const char *module_name, const char *path, const unsigned char *text,
-                               apr_size_t length, apr_pool_t *pool, spx_diagnostics_t *diagnostics);
+/* A module before parsing (parser.c): its manifest name, its source path
+ * and its text (held by the caller for the module's life); name and path
+ * are copied into arena. */
+spx_module_t *spx_module_make(const char *name, const char *path, const unsigned char *text,
+                              apr_size_t length, spx_arena_t *arena);
 
-/* Check the program made of modules (checker.c): imports (undeclared, twice,
+/* Parse the module's text (parser.c): imports and function declarations go
+ * to arena, names are interned there; function bodies (blocks, statements,
+ * expressions, string literals) go to bodies, which may be the same arena
+ * or one the caller clears once the bodies are checked and indexed. pool
+ * only lends scratch memory, given back before this returns. Every lexical
+ * and syntax error is added to diagnostics (E02xx) with its exact span; the
+ * parser recovers at the next statement or item, so one mistake gives one
+ * diagnostic, and the module holds every item it could read. Never recurses
+ * deeper than SPX_LIMIT_PARSE_DEPTH. */
+void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bodies,
+                      apr_pool_t *pool, spx_diagnostics_t *diagnostics);
+
+/* The checker of one program (checker.c): imports (undeclared, twice,
  * itself, cycles reported in order), names, calls, types, mutability and
- * return paths (E03xx, E04xx). Fills every "checker" field. An error's
- * consequences are not reported again (SPX_TYPE_ERROR absorbs them). */
+ * return paths (E03xx, E04xx). It fills every "checker" field. An error's
+ * consequences are not reported again (SPX_TYPE_ERROR absorbs them).
+ * modules are the program's modules, all made (spx_module_make) but not
+ * necessarily parsed yet; pool holds what outlives the checker
+ * (functions_by_name). */
+typedef struct spx_checker_t spx_checker_t;
+spx_checker_t *spx_checker_make(spx_module_t **modules, apr_size_t module_count, apr_pool_t *pool,
+                                spx_diagnostics_t *diagnostics);
+
+/* Once module_index is parsed: its imports are resolved and its functions
+ * named, so the bodies of modules that import it can be checked. */
+void spx_checker_declare(spx_checker_t *checker, apr_size_t module_index);
+
+/* Check every body of module_index; the module and every module it imports
+ * must be declared. After this the bodies may go (the index and the code
+ * are made from them first). */
+void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index);
+
+/* Once every module is declared: the import cycles are reported and the
+ * checker's memory is given back. */
+void spx_checker_finish(spx_checker_t *checker);
+
+/* All of the above for modules that are all parsed and kept. */
 void spx_check_program(spx_module_t **modules, apr_size_t module_count, apr_pool_t *pool,
                        spx_diagnostics_t *diagnostics);
 

@@ -2,7 +2,7 @@
  * spx_index.h: the typed semantic index of an admitted project, and the two
  * documents made from it: the semantic graph and the bounded context.
  *
- * The index is built once in Phase A from the checked HIR: one node per
+ * The index is built once in Phase A from the checked program: one node per
  * module, function, test, the entry and each builtin that is called; one edge
  * per import, containment, caller/callee pair (with every call site's span),
  * test and entry. Nodes are kept sorted by id and edges by (from, kind, to),
@@ -14,8 +14,17 @@
 
 #include "spx_project.h"
 
-/* Build the index of an admitted project, in pool. */
-spx_index_t *spx_index_build(const spx_project_t *project, apr_pool_t *pool);
+/* The index is built in two steps, because Phase A lets each module's bodies
+ * go once they are checked: a builder (in pool, which then holds the index
+ * too) takes every module's call edges and sites while its bodies are
+ * there; spx_index_build adds the rest from the declarations. */
+typedef struct spx_index_builder_t spx_index_builder_t;
+spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool);
+void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_t *module);
+
+/* The index of an admitted project whose every module went through
+ * spx_index_builder_add_calls. */
+spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *project);
 
 /* The semaprax.project-semantic-graph.v1 document (outputs.md). A new reference. */
 json_t *spx_graph_document(const spx_project_t *project);

@@ -20,6 +20,7 @@
 #ifndef SPX_LEXER_H
 #define SPX_LEXER_H
 
+#include "spx_arena.h"
 #include "spx_diagnostics.h"
 
 #include <apr_pools.h>
@@ -73,7 +74,7 @@ typedef enum spx_token_kind_t {
 typedef struct spx_token_t {
     spx_token_kind_t kind;
     spx_span_t span;
-    const char *text;  /* IDENTIFIER: the name, NUL-terminated, in the pool */
+    const char *text;  /* IDENTIFIER: the name, NUL-terminated, interned in the arena */
     int64_t integer;   /* INTEGER: the value (0 after an error) */
     const char *bytes; /* STRING: the decoded bytes (may contain NUL) */
     apr_size_t length; /* STRING: their count */
@@ -87,16 +88,19 @@ typedef struct spx_lexer_t {
     apr_size_t line;       /* 1-based line of offset */
     apr_size_t line_start; /* offset of the first byte of that line */
     const char *path;
-    apr_pool_t *pool;
+    spx_arena_t *names;    /* interned identifiers */
+    spx_arena_t *literals; /* decoded string literals */
     spx_diagnostics_t *diagnostics;
     apr_size_t error_count; /* diagnostics reported for this source */
     int stopped;            /* the error budget is spent: only EOF from now on */
 } spx_lexer_t;
 
 /* Start lexing text (length bytes, at most SPX_LIMIT_SOURCE_BYTES: the parser
- * checks that first). Tokens and messages are allocated in pool. */
+ * checks that first). Identifiers are interned in names, string literals
+ * decoded into literals; diagnostics go to diagnostics. */
 void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t length,
-                    const char *path, apr_pool_t *pool, spx_diagnostics_t *diagnostics);
+                    const char *path, spx_arena_t *names, spx_arena_t *literals,
+                    spx_diagnostics_t *diagnostics);
 
 /* The next token; SPX_TOKEN_EOF (an empty span at the end) from the end on. */
 void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token);

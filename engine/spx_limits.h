@@ -82,6 +82,10 @@
  * (project decision: large enough to be fast, small enough to stay flat). */
 #define SPX_LIMIT_READ_CHUNK_BYTES (64u * 1024u)
 
+/* Chunk in which Phase A takes memory for its syntax nodes and index
+ * (project decision: one system call per MiB, little waste per project). */
+#define SPX_ARENA_CHUNK_BYTES (1024u * 1024u)
+
 /* Handles kept beyond the held inputs when the open-file limit is checked
  * (project decision: stdio, the process tests' pipes, and some slack). */
 #define SPX_LIMIT_SPARE_HANDLES 64u

@@ -22,6 +22,7 @@ typedef struct spx_index_t spx_index_t;
 
 typedef struct spx_project_t {
     apr_pool_t *pool;
+    spx_arena_t *arena; /* the modules' trees and the index */
     spx_input_set_t *inputs;
     const char *manifest_path; /* as given by the host */
     /* NULL when the manifest did not parse: then no source is held and

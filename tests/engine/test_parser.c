@@ -30,8 +30,9 @@ static parsed_t parse_bytes(const char *text, apr_size_t length)
     parsed_t parsed;
     apr_pool_create(&parsed.pool, NULL);
     parsed.diagnostics = spx_diagnostics_make(parsed.pool);
-    parsed.module = spx_parse_module("m", "src/m.spx", (const unsigned char *)text, length,
-                                     parsed.pool, parsed.diagnostics);
+    spx_arena_t *arena = spx_arena_make(parsed.pool);
+    parsed.module = spx_module_make("m", "src/m.spx", (const unsigned char *)text, length, arena);
+    spx_parse_module(parsed.module, arena, arena, parsed.pool, parsed.diagnostics);
     spx_diagnostics_sort(parsed.diagnostics);
     return parsed;
 }

@@ -1,0 +1,145 @@
+/*
+ * arena.c: the Phase A bump allocator and identifier table (spx_arena.h).
+ *
+ * Chunks of SPX_ARENA_CHUNK_BYTES are taken from the pool and kept, so a
+ * cleared arena reuses them; a request larger than a quarter chunk gets a
+ * allocation of its own, from a subpool that a clear empties, so the tail a
+ * chunk wastes stays small. The identifier table is open addressing with linear
+ * probing over (hash, pointer) slots, grown at half full.
+ */
+#include "spx_arena.h"
+
+#include "spx_limits.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define ALIGNMENT 8u
+
+/* Chunks form a list in the order they were taken, so that a cleared arena
+ * hands out the same memory again before it asks the pool for more. */
+typedef struct chunk_t {
+    struct chunk_t *next;
+    char bytes[];
+} chunk_t;
+
+typedef struct intern_slot_t {
+    uint32_t hash;
+    uint32_t size;
+    const char *text; /* NULL: empty slot */
+} intern_slot_t;
+
+struct spx_arena_t {
+    apr_pool_t *pool;
+    apr_pool_t *large; /* requests over a quarter chunk */
+    chunk_t *first;
+    chunk_t *current;
+    char *next; /* free space of the current chunk */
+    apr_size_t left;
+    intern_slot_t *slots; /* the identifier table; capacity a power of two */
+    apr_size_t capacity;
+    apr_size_t used;
+};
+
+spx_arena_t *spx_arena_make(apr_pool_t *pool)
+{
+    spx_arena_t *arena = apr_pcalloc(pool, sizeof(*arena));
+    arena->pool = pool;
+    apr_pool_create(&arena->large, pool);
+    return arena;
+}
+
+void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size)
+{
+    size = (size + ALIGNMENT - 1) & ~(apr_size_t)(ALIGNMENT - 1);
+    if (size > SPX_ARENA_CHUNK_BYTES / 4)
+        return apr_palloc(arena->large, size);
+    if (size > arena->left) {
+        chunk_t *chunk = arena->current ? arena->current->next : arena->first;
+        if (!chunk) {
+            chunk = apr_palloc(arena->pool, sizeof(chunk_t) + SPX_ARENA_CHUNK_BYTES);
+            chunk->next = NULL;
+            if (arena->current)
+                arena->current->next = chunk;
+            else
+                arena->first = chunk;
+        }
+        arena->current = chunk;
+        arena->next = chunk->bytes;
+        arena->left = SPX_ARENA_CHUNK_BYTES;
+    }
+    void *memory = arena->next;
+    arena->next += size;
+    arena->left -= size;
+    return memory;
+}
+
+void spx_arena_clear(spx_arena_t *arena)
+{
+    apr_pool_clear(arena->large);
+    arena->current = NULL;
+    arena->next = NULL;
+    arena->left = 0;
+    arena->used = 0;
+    if (arena->capacity)
+        memset(arena->slots, 0, arena->capacity * sizeof(*arena->slots));
+}
+
+void *spx_arena_calloc(spx_arena_t *arena, apr_size_t size)
+{
+    return memset(spx_arena_alloc(arena, size), 0, size);
+}
+
+void *spx_arena_copy(spx_arena_t *arena, const void *data, apr_size_t size)
+{
+    void *copy = spx_arena_alloc(arena, size ? size : 1);
+    if (size)
+        memcpy(copy, data, size);
+    return copy;
+}
+
+/* FNV-1a: identifiers are short, and this is cheap and well spread. */
+static uint32_t hash_bytes(const char *text, apr_size_t size)
+{
+    uint32_t hash = 2166136261u;
+    for (apr_size_t i = 0; i < size; i++)
+        hash = (hash ^ (unsigned char)text[i]) * 16777619u;
+    return hash;
+}
+
+static void grow_table(spx_arena_t *arena)
+{
+    apr_size_t capacity = arena->capacity ? arena->capacity * 2 : 1024;
+    intern_slot_t *slots = apr_pcalloc(arena->pool, capacity * sizeof(*slots));
+    for (apr_size_t i = 0; i < arena->capacity; i++) {
+        if (!arena->slots[i].text)
+            continue;
+        apr_size_t at = arena->slots[i].hash & (capacity - 1);
+        while (slots[at].text)
+            at = (at + 1) & (capacity - 1);
+        slots[at] = arena->slots[i];
+    }
+    arena->slots = slots;
+    arena->capacity = capacity;
+}
+
+const char *spx_arena_intern(spx_arena_t *arena, const char *text, apr_size_t size)
+{
+    if (2 * (arena->used + 1) > arena->capacity)
+        grow_table(arena);
+    uint32_t hash = hash_bytes(text, size);
+    apr_size_t at = hash & (arena->capacity - 1);
+    for (; arena->slots[at].text; at = (at + 1) & (arena->capacity - 1)) {
+        const intern_slot_t *slot = &arena->slots[at];
+        if (slot->hash == hash && slot->size == size && memcmp(slot->text, text, size) == 0)
+            return slot->text;
+    }
+    char *copy = spx_arena_alloc(arena, size + 1);
+    memcpy(copy, text, size);
+    copy[size] = '\0';
+    arena->slots[at].hash = hash;
+    arena->slots[at].size = (uint32_t)size;
+    arena->slots[at].text = copy;
+    arena->used++;
+    return copy;
+}
