@@ -31,19 +31,20 @@ static const struct {
 struct spx_index_builder_t {
     apr_pool_t *pool;
     apr_array_header_t *nodes; /* spx_index_node_t */
-    apr_hash_t *call_edges;    /* call_key_t -> apr_array_header_t * of spx_span_t */
+    apr_array_header_t *calls; /* call_site_t: the calls of the function being walked */
     apr_hash_t *function_ids;  /* const spx_function_t * -> its node id */
     apr_array_header_t *edges; /* pending_edge_t */
     int builtin_called[BUILTIN_COUNT + 1];
 };
 typedef spx_index_builder_t builder_t;
 
-/* A caller/callee pair, hashed by its bytes (the padding is zeroed). */
-typedef struct call_key_t {
-    const spx_function_t *caller;
+/* One call of the function being walked, in source order. */
+typedef struct call_site_t {
     const spx_function_t *callee; /* NULL for a builtin */
     size_t builtin;               /* index in builtin_table when callee is NULL */
-} call_key_t;
+    size_t order;                 /* keeps the sites of one callee in source order */
+    spx_span_t span;
+} call_site_t;
 
 typedef struct pending_edge_t {
     const char *from;
@@ -87,99 +88,120 @@ static const char *function_id(builder_t *builder, const spx_function_t *functio
     return id;
 }
 
-static void record_call(builder_t *builder, const spx_function_t *caller, const spx_expr_t *call)
+static void record_call(builder_t *builder, const spx_expr_t *call)
 {
-    call_key_t key;
-    memset(&key, 0, sizeof(key));
-    key.caller = caller;
-    key.callee = call->as.call.target;
-    if (!key.callee) {
-        for (key.builtin = 0; key.builtin < BUILTIN_COUNT; key.builtin++)
-            if (builtin_table[key.builtin].builtin == call->as.call.builtin)
+    call_site_t site;
+    memset(&site, 0, sizeof(site));
+    site.callee = call->as.call.target;
+    if (!site.callee) {
+        for (site.builtin = 0; site.builtin < BUILTIN_COUNT; site.builtin++)
+            if (builtin_table[site.builtin].builtin == call->as.call.builtin)
                 break;
-        if (key.builtin == BUILTIN_COUNT)
+        if (site.builtin == BUILTIN_COUNT)
             return; /* unresolved: cannot happen in an admitted project */
     }
-    apr_array_header_t *sites = apr_hash_get(builder->call_edges, &key, sizeof(key));
-    if (!sites) {
+    site.order = (size_t)builder->calls->nelts;
+    site.span = call->span;
+    *(call_site_t *)apr_array_push(builder->calls) = site;
+}
+
+static int compare_call_sites(const void *left, const void *right)
+{
+    const call_site_t *a = left, *b = right;
+    if (a->callee != b->callee) /* any fixed order of callees will do: edges are sorted later */
+        return (uintptr_t)a->callee < (uintptr_t)b->callee ? -1 : 1;
+    if (a->builtin != b->builtin)
+        return a->builtin < b->builtin ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* One "calls" edge per callee of caller, with its sites in source order. */
+static void add_call_edges(builder_t *builder, const spx_function_t *caller)
+{
+    apr_array_header_t *calls = builder->calls;
+    call_site_t *sites = (call_site_t *)calls->elts;
+    qsort(sites, (size_t)calls->nelts, sizeof(call_site_t), compare_call_sites);
+    for (int first = 0, end; first < calls->nelts; first = end) {
+        for (end = first + 1; end < calls->nelts && sites[end].callee == sites[first].callee &&
+                              sites[end].builtin == sites[first].builtin;
+             end++)
+            ;
         const char *callee;
-        if (key.callee) {
-            callee = function_id(builder, key.callee);
+        if (sites[first].callee) {
+            callee = function_id(builder, sites[first].callee);
         } else {
-            builder->builtin_called[key.builtin] = 1;
-            callee = apr_pstrcat(builder->pool, "builtin:", builtin_table[key.builtin].name, NULL);
+            builder->builtin_called[sites[first].builtin] = 1;
+            callee = apr_pstrcat(builder->pool,
+                                 "builtin:", builtin_table[sites[first].builtin].name, NULL);
         }
-        sites = apr_array_make(builder->pool, 2, sizeof(spx_span_t));
-        call_key_t *stored = apr_pmemdup(builder->pool, &key, sizeof(key));
-        apr_hash_set(builder->call_edges, stored, sizeof(*stored), sites);
-        add_edge(builder, function_id(builder, caller), "calls", callee, sites);
+        apr_array_header_t *spans = apr_array_make(builder->pool, end - first, sizeof(spx_span_t));
+        for (int i = first; i < end; i++)
+            APR_ARRAY_PUSH(spans, spx_span_t) = sites[i].span;
+        add_edge(builder, function_id(builder, caller), "calls", callee, spans);
     }
-    APR_ARRAY_PUSH(sites, spx_span_t) = call->span;
+    calls->nelts = 0;
 }
 
 /* Nesting is bounded by the parser (SPX_LIMIT_PARSE_DEPTH), so recursion is too. */
-static void collect_expression(builder_t *builder, const spx_function_t *caller,
-                               const spx_expr_t *e)
+static void collect_expression(builder_t *builder, const spx_expr_t *e)
 {
     if (!e)
         return;
     switch (e->kind) {
     case SPX_EXPR_CALL:
-        record_call(builder, caller, e);
+        record_call(builder, e);
         for (apr_size_t i = 0; i < e->as.call.argument_count; i++)
-            collect_expression(builder, caller, e->as.call.arguments[i]);
+            collect_expression(builder, e->as.call.arguments[i]);
         break;
     case SPX_EXPR_UNARY:
-        collect_expression(builder, caller, e->as.unary.operand);
+        collect_expression(builder, e->as.unary.operand);
         break;
     case SPX_EXPR_BINARY:
-        collect_expression(builder, caller, e->as.binary.left);
-        collect_expression(builder, caller, e->as.binary.right);
+        collect_expression(builder, e->as.binary.left);
+        collect_expression(builder, e->as.binary.right);
         break;
     default:
         break;
     }
 }
 
-static void collect_block(builder_t *builder, const spx_function_t *caller,
-                          const spx_block_t *block);
+static void collect_block(builder_t *builder, const spx_block_t *block);
 
-static void collect_statement(builder_t *builder, const spx_function_t *caller, const spx_stmt_t *s)
+static void collect_statement(builder_t *builder, const spx_stmt_t *s)
 {
     switch (s->kind) {
     case SPX_STMT_LET:
     case SPX_STMT_VAR:
-        collect_expression(builder, caller, s->as.binding.value);
+        collect_expression(builder, s->as.binding.value);
         break;
     case SPX_STMT_ASSIGN:
-        collect_expression(builder, caller, s->as.assign.value);
+        collect_expression(builder, s->as.assign.value);
         break;
     case SPX_STMT_IF:
-        collect_expression(builder, caller, s->as.if_stmt.condition);
-        collect_block(builder, caller, &s->as.if_stmt.then_block);
+        collect_expression(builder, s->as.if_stmt.condition);
+        collect_block(builder, &s->as.if_stmt.then_block);
         if (s->as.if_stmt.else_block)
-            collect_block(builder, caller, s->as.if_stmt.else_block);
+            collect_block(builder, s->as.if_stmt.else_block);
         if (s->as.if_stmt.else_if)
-            collect_statement(builder, caller, s->as.if_stmt.else_if);
+            collect_statement(builder, s->as.if_stmt.else_if);
         break;
     case SPX_STMT_WHILE:
-        collect_expression(builder, caller, s->as.while_stmt.condition);
-        collect_block(builder, caller, &s->as.while_stmt.body);
+        collect_expression(builder, s->as.while_stmt.condition);
+        collect_block(builder, &s->as.while_stmt.body);
         break;
     case SPX_STMT_RETURN:
-        collect_expression(builder, caller, s->as.return_stmt.value);
+        collect_expression(builder, s->as.return_stmt.value);
         break;
     case SPX_STMT_EXPR:
-        collect_expression(builder, caller, s->as.expr_stmt.expression);
+        collect_expression(builder, s->as.expr_stmt.expression);
         break;
     }
 }
 
-static void collect_block(builder_t *builder, const spx_function_t *caller,
-                          const spx_block_t *block)
+static void collect_block(builder_t *builder, const spx_block_t *block)
 {
     for (apr_size_t i = 0; i < block->count; i++)
-        collect_statement(builder, caller, block->statements[i]);
+        collect_statement(builder, block->statements[i]);
 }
 
 static int compare_nodes(const void *left, const void *right)
@@ -209,7 +231,7 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
     builder_t *builder = apr_pcalloc(pool, sizeof(*builder));
     builder->pool = pool;
     builder->nodes = apr_array_make(pool, 64, sizeof(spx_index_node_t));
-    builder->call_edges = apr_hash_make(pool);
+    builder->calls = apr_array_make(pool, 64, sizeof(call_site_t));
     builder->function_ids = apr_hash_make(pool);
     builder->edges = apr_array_make(pool, 64, sizeof(pending_edge_t));
     return builder;
@@ -217,8 +239,10 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
 
 void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_t *module)
 {
-    for (apr_size_t f = 0; f < module->function_count; f++)
-        collect_block(builder, module->functions[f], &module->functions[f]->body);
+    for (apr_size_t f = 0; f < module->function_count; f++) {
+        collect_block(builder, &module->functions[f]->body);
+        add_call_edges(builder, module->functions[f]);
+    }
 }
 
 spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *project)
