@@ -27,14 +27,16 @@ static const struct {
 };
 #define BUILTIN_COUNT (sizeof(builtin_table) / sizeof(builtin_table[0]))
 
-/* What the builder collects before sorting. */
+/* What the builder collects before sorting. Nodes are made when first
+ * needed (a call may name a function of a module not indexed yet) and
+ * edges refer to them by their position in nodes. */
 struct spx_index_builder_t {
     apr_pool_t *pool;
-    apr_array_header_t *nodes; /* spx_index_node_t */
+    apr_array_header_t *nodes; /* spx_index_node_t, in the order made */
+    apr_hash_t *node_of;       /* a module or function (its address) -> int * position */
+    int builtin_node[BUILTIN_COUNT];
     apr_array_header_t *calls; /* call_site_t: the calls of the function being walked */
-    apr_hash_t *function_ids;  /* const spx_function_t * -> its node id */
     apr_array_header_t *edges; /* pending_edge_t */
-    int builtin_called[BUILTIN_COUNT + 1];
 };
 typedef spx_index_builder_t builder_t;
 
@@ -47,24 +49,28 @@ typedef struct call_site_t {
 } call_site_t;
 
 typedef struct pending_edge_t {
-    const char *from;
-    const char *to;
+    int from; /* positions in the builder's nodes, then in the sorted index */
+    int to;
     const char *kind;
     apr_array_header_t *sites;
 } pending_edge_t;
 
-static spx_index_node_t *add_node(builder_t *builder, const char *id, const char *kind,
-                                  const char *name)
+static int add_node(builder_t *builder, const char *id, const char *kind, const char *name)
 {
     spx_index_node_t *node = apr_array_push(builder->nodes);
     memset(node, 0, sizeof(*node));
     node->id = id;
     node->kind = kind;
     node->name = name;
-    return node;
+    return builder->nodes->nelts - 1;
 }
 
-static void add_edge(builder_t *builder, const char *from, const char *kind, const char *to,
+static spx_index_node_t *node_at(builder_t *builder, int position)
+{
+    return &APR_ARRAY_IDX(builder->nodes, position, spx_index_node_t);
+}
+
+static void add_edge(builder_t *builder, int from, const char *kind, int to,
                      apr_array_header_t *sites)
 {
     pending_edge_t *edge = apr_array_push(builder->edges);
@@ -74,18 +80,62 @@ static void add_edge(builder_t *builder, const char *from, const char *kind, con
     edge->sites = sites;
 }
 
-/* "function:MODULE.NAME", made once per function. */
-static const char *function_id(builder_t *builder, const spx_function_t *function)
+/* The node of a module or function made before, or -1. */
+static int known_node(builder_t *builder, const void *owner)
 {
-    const char *id = apr_hash_get(builder->function_ids, &function, sizeof(function));
-    if (!id) {
-        id = apr_pstrcat(builder->pool, "function:", function->module->name, ".",
-                         function->name.text, NULL);
-        const spx_function_t **key = apr_palloc(builder->pool, sizeof(*key));
-        *key = function;
-        apr_hash_set(builder->function_ids, key, sizeof(*key), id);
+    const int *position = apr_hash_get(builder->node_of, &owner, sizeof(owner));
+    return position ? *position : -1;
+}
+
+static void remember_node(builder_t *builder, const void *owner, int position)
+{
+    const void **key = apr_palloc(builder->pool, sizeof(*key));
+    int *value = apr_palloc(builder->pool, sizeof(*value));
+    *key = owner;
+    *value = position;
+    apr_hash_set(builder->node_of, key, sizeof(*key), value);
+}
+
+static int module_node(builder_t *builder, const spx_module_t *module)
+{
+    int position = known_node(builder, module);
+    if (position < 0) {
+        position = add_node(builder, apr_pstrcat(builder->pool, "module:", module->name, NULL),
+                            "module", module->name);
+        node_at(builder, position)->module = module;
+        remember_node(builder, module, position);
     }
-    return id;
+    return position;
+}
+
+/* "function:MODULE.NAME", made once per function. */
+static int function_node(builder_t *builder, const spx_function_t *function)
+{
+    int position = known_node(builder, function);
+    if (position < 0) {
+        position = add_node(builder,
+                            apr_pstrcat(builder->pool, "function:", function->module->name, ".",
+                                        function->name.text, NULL),
+                            "function", function->name.text);
+        spx_index_node_t *node = node_at(builder, position);
+        node->module = function->module;
+        node->function = function;
+        node->signature = spx_function_signature(function, builder->pool);
+        remember_node(builder, function, position);
+    }
+    return position;
+}
+
+static int builtin_node(builder_t *builder, size_t builtin)
+{
+    if (builder->builtin_node[builtin] < 0) {
+        int position = add_node(
+            builder, apr_pstrcat(builder->pool, "builtin:", builtin_table[builtin].name, NULL),
+            "builtin", builtin_table[builtin].name);
+        node_at(builder, position)->signature = builtin_table[builtin].signature;
+        builder->builtin_node[builtin] = position;
+    }
+    return builder->builtin_node[builtin];
 }
 
 static void record_call(builder_t *builder, const spx_expr_t *call)
@@ -120,24 +170,19 @@ static void add_call_edges(builder_t *builder, const spx_function_t *caller)
 {
     apr_array_header_t *calls = builder->calls;
     call_site_t *sites = (call_site_t *)calls->elts;
+    int caller_node = calls->nelts ? function_node(builder, caller) : -1;
     qsort(sites, (size_t)calls->nelts, sizeof(call_site_t), compare_call_sites);
     for (int first = 0, end; first < calls->nelts; first = end) {
         for (end = first + 1; end < calls->nelts && sites[end].callee == sites[first].callee &&
                               sites[end].builtin == sites[first].builtin;
              end++)
             ;
-        const char *callee;
-        if (sites[first].callee) {
-            callee = function_id(builder, sites[first].callee);
-        } else {
-            builder->builtin_called[sites[first].builtin] = 1;
-            callee = apr_pstrcat(builder->pool,
-                                 "builtin:", builtin_table[sites[first].builtin].name, NULL);
-        }
+        int callee = sites[first].callee ? function_node(builder, sites[first].callee)
+                                         : builtin_node(builder, sites[first].builtin);
         apr_array_header_t *spans = apr_array_make(builder->pool, end - first, sizeof(spx_span_t));
         for (int i = first; i < end; i++)
             APR_ARRAY_PUSH(spans, spx_span_t) = sites[i].span;
-        add_edge(builder, function_id(builder, caller), "calls", callee, spans);
+        add_edge(builder, caller_node, "calls", callee, spans);
     }
     calls->nelts = 0;
 }
@@ -204,26 +249,39 @@ static void collect_block(builder_t *builder, const spx_block_t *block)
         collect_statement(builder, block->statements[i]);
 }
 
-static int compare_nodes(const void *left, const void *right)
+/* A node's id and where the builder made it, sorted by id. */
+typedef struct node_order_t {
+    const char *id;
+    int made;
+} node_order_t;
+
+static int compare_node_orders(const void *left, const void *right)
 {
-    return strcmp(((const spx_index_node_t *)left)->id, ((const spx_index_node_t *)right)->id);
+    return strcmp(((const node_order_t *)left)->id, ((const node_order_t *)right)->id);
 }
 
+/* Positions are sorted positions, which follow the ids' order. */
 static int compare_pending_edges(const void *left, const void *right)
 {
     const pending_edge_t *a = left, *b = right;
-    int order = strcmp(a->from, b->from);
-    if (order == 0)
-        order = strcmp(a->kind, b->kind);
-    if (order == 0)
-        order = strcmp(a->to, b->to);
-    return order;
+    if (a->from != b->from)
+        return a->from < b->from ? -1 : 1;
+    int order = strcmp(a->kind, b->kind);
+    if (order != 0)
+        return order;
+    return a->to < b->to ? -1 : a->to > b->to;
+}
+
+static int compare_node_id(const void *key, const void *node)
+{
+    return strcmp((const char *)key, ((const spx_index_node_t *)node)->id);
 }
 
 int spx_index_find(const spx_index_t *index, const char *id)
 {
-    const int *number = apr_hash_get(index->node_by_id, id, APR_HASH_KEY_STRING);
-    return number ? *number : -1;
+    const spx_index_node_t *node = bsearch(id, index->nodes, (size_t)index->node_count,
+                                           sizeof(spx_index_node_t), compare_node_id);
+    return node ? (int)(node - index->nodes) : -1;
 }
 
 spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
@@ -231,8 +289,10 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
     builder_t *builder = apr_pcalloc(pool, sizeof(*builder));
     builder->pool = pool;
     builder->nodes = apr_array_make(pool, 64, sizeof(spx_index_node_t));
+    builder->node_of = apr_hash_make(pool);
+    for (size_t b = 0; b < BUILTIN_COUNT; b++)
+        builder->builtin_node[b] = -1;
     builder->calls = apr_array_make(pool, 64, sizeof(call_site_t));
-    builder->function_ids = apr_hash_make(pool);
     builder->edges = apr_array_make(pool, 64, sizeof(pending_edge_t));
     return builder;
 }
@@ -245,71 +305,87 @@ void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_
     }
 }
 
+/* The nodes sorted by id, and every edge's ends moved to match. */
+static void sort_nodes(builder_t *builder, spx_index_t *index)
+{
+    apr_pool_t *pool = builder->pool;
+    int count = builder->nodes->nelts;
+    node_order_t *order = apr_palloc(pool, ((size_t)count + 1) * sizeof(*order));
+    for (int i = 0; i < count; i++) {
+        order[i].id = node_at(builder, i)->id;
+        order[i].made = i;
+    }
+    qsort(order, (size_t)count, sizeof(*order), compare_node_orders);
+    int *sorted_position = apr_palloc(pool, ((size_t)count + 1) * sizeof(int));
+    index->nodes = apr_palloc(pool, ((size_t)count + 1) * sizeof(spx_index_node_t));
+    index->node_count = count;
+    for (int i = 0; i < count; i++) {
+        index->nodes[i] = *node_at(builder, order[i].made);
+        sorted_position[order[i].made] = i;
+    }
+    for (int i = 0; i < builder->edges->nelts; i++) {
+        pending_edge_t *edge = &APR_ARRAY_IDX(builder->edges, i, pending_edge_t);
+        edge->from = sorted_position[edge->from];
+        edge->to = sorted_position[edge->to];
+    }
+}
+
+/* The edges sorted by (from, kind, to), and each node's lists of them. */
+static void sort_edges(builder_t *builder, spx_index_t *index)
+{
+    apr_pool_t *pool = builder->pool;
+    pending_edge_t *pending = (pending_edge_t *)builder->edges->elts;
+    int count = builder->edges->nelts;
+    qsort(pending, (size_t)count, sizeof(*pending), compare_pending_edges);
+    int *out_count = apr_pcalloc(pool, ((size_t)index->node_count + 1) * sizeof(int));
+    int *in_count = apr_pcalloc(pool, ((size_t)index->node_count + 1) * sizeof(int));
+    index->edges = apr_palloc(pool, ((size_t)count + 1) * sizeof(*index->edges));
+    index->edge_count = count;
+    for (int i = 0; i < count; i++) {
+        spx_index_edge_t *edge = &index->edges[i];
+        edge->from = pending[i].from;
+        edge->to = pending[i].to;
+        edge->kind = pending[i].kind;
+        edge->sites = pending[i].sites;
+        out_count[edge->from]++;
+        in_count[edge->to]++;
+    }
+    for (int n = 0; n < index->node_count; n++) {
+        index->nodes[n].out_edges = apr_array_make(pool, out_count[n], sizeof(int));
+        index->nodes[n].in_edges = apr_array_make(pool, in_count[n], sizeof(int));
+    }
+    for (int i = 0; i < count; i++) {
+        APR_ARRAY_PUSH(index->nodes[index->edges[i].from].out_edges, int) = i;
+        APR_ARRAY_PUSH(index->nodes[index->edges[i].to].in_edges, int) = i;
+    }
+}
+
 spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *project)
 {
     apr_pool_t *pool = builder->pool;
     for (apr_size_t m = 0; m < project->module_count; m++) {
         const spx_module_t *module = project->modules[m];
-        const char *module_id = apr_pstrcat(pool, "module:", module->name, NULL);
-        add_node(builder, module_id, "module", module->name)->module = module;
+        int module_position = module_node(builder, module);
         for (apr_size_t i = 0; i < module->import_count; i++)
-            add_edge(builder, module_id, "imports",
-                     apr_pstrcat(pool, "module:", module->imports[i].module.text, NULL), NULL);
-        for (apr_size_t f = 0; f < module->function_count; f++) {
-            const spx_function_t *function = module->functions[f];
-            const char *id = function_id(builder, function);
-            spx_index_node_t *node = add_node(builder, id, "function", function->name.text);
-            node->module = module;
-            node->function = function;
-            node->signature = spx_function_signature(function, pool);
-            add_edge(builder, module_id, "contains", id, NULL);
-        }
+            add_edge(builder, module_position, "imports",
+                     module_node(builder, module->imports[i].target), NULL);
+        for (apr_size_t f = 0; f < module->function_count; f++)
+            add_edge(builder, module_position, "contains",
+                     function_node(builder, module->functions[f]), NULL);
     }
     const spx_manifest_t *manifest = project->manifest;
     for (apr_size_t t = 0; t < manifest->test_count; t++) {
-        const char *id = apr_pstrcat(pool, "test:", manifest->tests[t].name, NULL);
-        add_node(builder, id, "test", manifest->tests[t].name);
-        add_edge(builder, id, "tests", function_id(builder, project->tests[t]), NULL);
+        int test = add_node(builder, apr_pstrcat(pool, "test:", manifest->tests[t].name, NULL),
+                            "test", manifest->tests[t].name);
+        add_edge(builder, test, "tests", function_node(builder, project->tests[t]), NULL);
     }
-    if (project->entry) {
-        add_node(builder, "entry", "entry", NULL);
-        add_edge(builder, "entry", "enters", function_id(builder, project->entry), NULL);
-    }
-    for (size_t b = 0; b < BUILTIN_COUNT; b++)
-        if (builder->builtin_called[b])
-            add_node(builder, apr_pstrcat(pool, "builtin:", builtin_table[b].name, NULL), "builtin",
-                     builtin_table[b].name)
-                ->signature = builtin_table[b].signature;
+    if (project->entry)
+        add_edge(builder, add_node(builder, "entry", "entry", NULL), "enters",
+                 function_node(builder, project->entry), NULL);
 
     spx_index_t *index = apr_pcalloc(pool, sizeof(*index));
-    index->node_count = builder->nodes->nelts;
-    index->nodes = (spx_index_node_t *)builder->nodes->elts;
-    qsort(index->nodes, (size_t)index->node_count, sizeof(spx_index_node_t), compare_nodes);
-    index->node_by_id = apr_hash_make(pool);
-    for (int i = 0; i < index->node_count; i++) {
-        int *number = apr_palloc(pool, sizeof(int));
-        *number = i;
-        apr_hash_set(index->node_by_id, index->nodes[i].id, APR_HASH_KEY_STRING, number);
-        index->nodes[i].out_edges = apr_array_make(pool, 4, sizeof(int));
-        index->nodes[i].in_edges = apr_array_make(pool, 4, sizeof(int));
-    }
-
-    qsort(builder->edges->elts, (size_t)builder->edges->nelts, sizeof(pending_edge_t),
-          compare_pending_edges);
-    index->edges = apr_pcalloc(pool, ((size_t)builder->edges->nelts + 1) * sizeof(*index->edges));
-    for (int i = 0; i < builder->edges->nelts; i++) {
-        const pending_edge_t *pending = &APR_ARRAY_IDX(builder->edges, i, pending_edge_t);
-        spx_index_edge_t *edge = &index->edges[index->edge_count];
-        edge->from = spx_index_find(index, pending->from);
-        edge->to = spx_index_find(index, pending->to);
-        edge->kind = pending->kind;
-        edge->sites = pending->sites;
-        if (edge->from < 0 || edge->to < 0)
-            continue; /* cannot happen in an admitted project */
-        APR_ARRAY_PUSH(index->nodes[edge->from].out_edges, int) = index->edge_count;
-        APR_ARRAY_PUSH(index->nodes[edge->to].in_edges, int) = index->edge_count;
-        index->edge_count++;
-    }
+    sort_nodes(builder, index);
+    sort_edges(builder, index);
     return index;
 }
 

@@ -31,14 +31,13 @@ struct spx_index_t {
     int node_count;
     spx_index_edge_t *edges; /* sorted by (from id, kind, to id) */
     int edge_count;
-    apr_hash_t *node_by_id; /* id -> int * */
 };
 
 /* The node's graph object (outputs.md). A new reference. */
 json_t *spx_index_node_json(const spx_index_node_t *node);
 /* The edge's graph object. A new reference. */
 json_t *spx_index_edge_json(const spx_index_t *index, const spx_index_edge_t *edge);
-/* The node number of id, or -1. */
+/* The node number of id (a binary search of the sorted nodes), or -1. */
 int spx_index_find(const spx_index_t *index, const char *id);
 
 #endif /* SPX_INDEX_INTERNAL_H */
