@@ -32,6 +32,7 @@ static const struct {
  * edges refer to them by their position in nodes. */
 struct spx_index_builder_t {
     apr_pool_t *pool;
+    spx_arena_t *arena;        /* call sites */
     apr_array_header_t *nodes; /* spx_index_node_t, in the order made */
     apr_hash_t *node_of;       /* a module or function (its address) -> int * position */
     int builtin_node[BUILTIN_COUNT];
@@ -45,14 +46,15 @@ typedef struct call_site_t {
     const spx_function_t *callee; /* NULL for a builtin */
     size_t builtin;               /* index in builtin_table when callee is NULL */
     size_t order;                 /* keeps the sites of one callee in source order */
-    spx_span_t span;
+    spx_index_site_t site;
 } call_site_t;
 
 typedef struct pending_edge_t {
     int from; /* positions in the builder's nodes, then in the sorted index */
     int to;
     const char *kind;
-    apr_array_header_t *sites;
+    const spx_index_site_t *sites;
+    int site_count;
 } pending_edge_t;
 
 static int add_node(builder_t *builder, const char *id, const char *kind, const char *name)
@@ -70,14 +72,14 @@ static spx_index_node_t *node_at(builder_t *builder, int position)
     return &APR_ARRAY_IDX(builder->nodes, position, spx_index_node_t);
 }
 
-static void add_edge(builder_t *builder, int from, const char *kind, int to,
-                     apr_array_header_t *sites)
+static void add_edge(builder_t *builder, int from, const char *kind, int to)
 {
     pending_edge_t *edge = apr_array_push(builder->edges);
     edge->from = from;
     edge->kind = kind;
     edge->to = to;
-    edge->sites = sites;
+    edge->sites = NULL;
+    edge->site_count = 0;
 }
 
 /* The node of a module or function made before, or -1. */
@@ -151,7 +153,8 @@ static void record_call(builder_t *builder, const spx_expr_t *call)
             return; /* unresolved: cannot happen in an admitted project */
     }
     site.order = (size_t)builder->calls->nelts;
-    site.span = call->span;
+    site.site.start = (uint32_t)call->span.start.offset;
+    site.site.end = (uint32_t)call->span.end.offset;
     *(call_site_t *)apr_array_push(builder->calls) = site;
 }
 
@@ -179,10 +182,15 @@ static void add_call_edges(builder_t *builder, const spx_function_t *caller)
             ;
         int callee = sites[first].callee ? function_node(builder, sites[first].callee)
                                          : builtin_node(builder, sites[first].builtin);
-        apr_array_header_t *spans = apr_array_make(builder->pool, end - first, sizeof(spx_span_t));
+        spx_index_site_t *spans =
+            spx_arena_alloc(builder->arena, (apr_size_t)(end - first) * sizeof(*spans));
         for (int i = first; i < end; i++)
-            APR_ARRAY_PUSH(spans, spx_span_t) = sites[i].span;
-        add_edge(builder, caller_node, "calls", callee, spans);
+            spans[i - first] = sites[i].site;
+        add_edge(builder, caller_node, "calls", callee);
+        pending_edge_t *edge =
+            &APR_ARRAY_IDX(builder->edges, builder->edges->nelts - 1, pending_edge_t);
+        edge->sites = spans;
+        edge->site_count = end - first;
     }
     calls->nelts = 0;
 }
@@ -288,6 +296,7 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
 {
     builder_t *builder = apr_pcalloc(pool, sizeof(*builder));
     builder->pool = pool;
+    builder->arena = spx_arena_make(pool);
     builder->nodes = apr_array_make(pool, 64, sizeof(spx_index_node_t));
     builder->node_of = apr_hash_make(pool);
     for (size_t b = 0; b < BUILTIN_COUNT; b++)
@@ -347,6 +356,7 @@ static void sort_edges(builder_t *builder, spx_index_t *index)
         edge->to = pending[i].to;
         edge->kind = pending[i].kind;
         edge->sites = pending[i].sites;
+        edge->site_count = pending[i].site_count;
         out_count[edge->from]++;
         in_count[edge->to]++;
     }
@@ -368,20 +378,20 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
         int module_position = module_node(builder, module);
         for (apr_size_t i = 0; i < module->import_count; i++)
             add_edge(builder, module_position, "imports",
-                     module_node(builder, module->imports[i].target), NULL);
+                     module_node(builder, module->imports[i].target));
         for (apr_size_t f = 0; f < module->function_count; f++)
             add_edge(builder, module_position, "contains",
-                     function_node(builder, module->functions[f]), NULL);
+                     function_node(builder, module->functions[f]));
     }
     const spx_manifest_t *manifest = project->manifest;
     for (apr_size_t t = 0; t < manifest->test_count; t++) {
         int test = add_node(builder, apr_pstrcat(pool, "test:", manifest->tests[t].name, NULL),
                             "test", manifest->tests[t].name);
-        add_edge(builder, test, "tests", function_node(builder, project->tests[t]), NULL);
+        add_edge(builder, test, "tests", function_node(builder, project->tests[t]));
     }
     if (project->entry)
         add_edge(builder, add_node(builder, "entry", "entry", NULL), "enters",
-                 function_node(builder, project->entry), NULL);
+                 function_node(builder, project->entry));
 
     spx_index_t *index = apr_pcalloc(pool, sizeof(*index));
     sort_nodes(builder, index);
@@ -410,8 +420,8 @@ json_t *spx_index_edge_json(const spx_index_t *index, const spx_index_edge_t *ed
 {
     json_t *object = json_pack("{s:s, s:s, s:s}", "from", index->nodes[edge->from].id, "kind",
                                edge->kind, "to", index->nodes[edge->to].id);
-    if (edge->sites)
-        json_object_set_new(object, "sites", json_integer(edge->sites->nelts));
+    if (edge->site_count)
+        json_object_set_new(object, "sites", json_integer(edge->site_count));
     return object;
 }
 

@@ -19,11 +19,20 @@ typedef struct spx_index_node_t {
     apr_array_header_t *in_edges;   /* int: edge numbers, in edge order */
 } spx_index_node_t;
 
+/* A call site: the byte range of the call expression in its caller's
+ * source (line and column follow from the retained text,
+ * spx_span_between). */
+typedef struct spx_index_site_t {
+    uint32_t start;
+    uint32_t end;
+} spx_index_site_t;
+
 typedef struct spx_index_edge_t {
     int from; /* node numbers */
     int to;
-    const char *kind;          /* "imports", "contains", "calls", "tests", "enters" */
-    apr_array_header_t *sites; /* calls: spx_span_t of each call expression */
+    const char *kind;              /* "imports", "contains", "calls", "tests", "enters" */
+    const spx_index_site_t *sites; /* calls: each call expression, in source order */
+    int site_count;                /* calls: at least 1; other kinds: 0 */
 } spx_index_edge_t;
 
 struct spx_index_t {
