@@ -32,12 +32,12 @@ static const struct {
  * edges refer to them by their position in nodes. */
 struct spx_index_builder_t {
     apr_pool_t *pool;
-    spx_arena_t *arena;        /* call sites */
-    apr_array_header_t *nodes; /* spx_index_node_t, in the order made */
+    spx_arena_t *arena;        /* nodes, pending edges, call sites */
+    apr_array_header_t *nodes; /* spx_index_node_t * (in the arena), in the order made */
     apr_hash_t *node_of;       /* a module or function (its address) -> int * position */
     int builtin_node[BUILTIN_COUNT];
     apr_array_header_t *calls; /* call_site_t: the calls of the function being walked */
-    apr_array_header_t *edges; /* pending_edge_t */
+    apr_array_header_t *edges; /* pending_edge_t * (in the arena) */
 };
 typedef spx_index_builder_t builder_t;
 
@@ -59,8 +59,8 @@ typedef struct pending_edge_t {
 
 static int add_node(builder_t *builder, const char *id, const char *kind, const char *name)
 {
-    spx_index_node_t *node = apr_array_push(builder->nodes);
-    memset(node, 0, sizeof(*node));
+    spx_index_node_t *node = spx_arena_calloc(builder->arena, sizeof(*node));
+    APR_ARRAY_PUSH(builder->nodes, spx_index_node_t *) = node;
     node->id = id;
     node->kind = kind;
     node->name = name;
@@ -69,12 +69,13 @@ static int add_node(builder_t *builder, const char *id, const char *kind, const 
 
 static spx_index_node_t *node_at(builder_t *builder, int position)
 {
-    return &APR_ARRAY_IDX(builder->nodes, position, spx_index_node_t);
+    return APR_ARRAY_IDX(builder->nodes, position, spx_index_node_t *);
 }
 
 static void add_edge(builder_t *builder, int from, const char *kind, int to)
 {
-    pending_edge_t *edge = apr_array_push(builder->edges);
+    pending_edge_t *edge = spx_arena_alloc(builder->arena, sizeof(*edge));
+    APR_ARRAY_PUSH(builder->edges, pending_edge_t *) = edge;
     edge->from = from;
     edge->kind = kind;
     edge->to = to;
@@ -188,7 +189,7 @@ static void add_call_edges(builder_t *builder, const spx_function_t *caller)
             spans[i - first] = sites[i].site;
         add_edge(builder, caller_node, "calls", callee);
         pending_edge_t *edge =
-            &APR_ARRAY_IDX(builder->edges, builder->edges->nelts - 1, pending_edge_t);
+            APR_ARRAY_IDX(builder->edges, builder->edges->nelts - 1, pending_edge_t *);
         edge->sites = spans;
         edge->site_count = end - first;
     }
@@ -271,7 +272,8 @@ static int compare_node_orders(const void *left, const void *right)
 /* Positions are sorted positions, which follow the ids' order. */
 static int compare_pending_edges(const void *left, const void *right)
 {
-    const pending_edge_t *a = left, *b = right;
+    const pending_edge_t *a = *(const pending_edge_t *const *)left;
+    const pending_edge_t *b = *(const pending_edge_t *const *)right;
     if (a->from != b->from)
         return a->from < b->from ? -1 : 1;
     int order = strcmp(a->kind, b->kind);
@@ -297,12 +299,12 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
     builder_t *builder = apr_pcalloc(pool, sizeof(*builder));
     builder->pool = pool;
     builder->arena = spx_arena_make(pool);
-    builder->nodes = apr_array_make(pool, 64, sizeof(spx_index_node_t));
+    builder->nodes = apr_array_make(pool, 64, sizeof(spx_index_node_t *));
     builder->node_of = apr_hash_make(pool);
     for (size_t b = 0; b < BUILTIN_COUNT; b++)
         builder->builtin_node[b] = -1;
     builder->calls = apr_array_make(pool, 64, sizeof(call_site_t));
-    builder->edges = apr_array_make(pool, 64, sizeof(pending_edge_t));
+    builder->edges = apr_array_make(pool, 64, sizeof(pending_edge_t *));
     return builder;
 }
 
@@ -333,7 +335,7 @@ static void sort_nodes(builder_t *builder, spx_index_t *index)
         sorted_position[order[i].made] = i;
     }
     for (int i = 0; i < builder->edges->nelts; i++) {
-        pending_edge_t *edge = &APR_ARRAY_IDX(builder->edges, i, pending_edge_t);
+        pending_edge_t *edge = APR_ARRAY_IDX(builder->edges, i, pending_edge_t *);
         edge->from = sorted_position[edge->from];
         edge->to = sorted_position[edge->to];
     }
@@ -343,7 +345,7 @@ static void sort_nodes(builder_t *builder, spx_index_t *index)
 static void sort_edges(builder_t *builder, spx_index_t *index)
 {
     apr_pool_t *pool = builder->pool;
-    pending_edge_t *pending = (pending_edge_t *)builder->edges->elts;
+    pending_edge_t **pending = (pending_edge_t **)builder->edges->elts;
     int count = builder->edges->nelts;
     qsort(pending, (size_t)count, sizeof(*pending), compare_pending_edges);
     int *out_count = apr_pcalloc(pool, ((size_t)index->node_count + 1) * sizeof(int));
@@ -352,11 +354,11 @@ static void sort_edges(builder_t *builder, spx_index_t *index)
     index->edge_count = count;
     for (int i = 0; i < count; i++) {
         spx_index_edge_t *edge = &index->edges[i];
-        edge->from = pending[i].from;
-        edge->to = pending[i].to;
-        edge->kind = pending[i].kind;
-        edge->sites = pending[i].sites;
-        edge->site_count = pending[i].site_count;
+        edge->from = pending[i]->from;
+        edge->to = pending[i]->to;
+        edge->kind = pending[i]->kind;
+        edge->sites = pending[i]->sites;
+        edge->site_count = pending[i]->site_count;
         out_count[edge->from]++;
         in_count[edge->to]++;
     }
