@@ -93,7 +93,8 @@ static void pending_push(parser_t *p, const void *item, apr_size_t size)
         while (capacity < p->pending_used + size)
             capacity *= 2;
         char *grown = apr_palloc(p->scratch, capacity);
-        memcpy(grown, p->pending, p->pending_used);
+        if (p->pending_used)
+            memcpy(grown, p->pending, p->pending_used);
         p->pending = grown; /* the old buffer stays in scratch until the module ends */
         p->pending_capacity = capacity;
     }
