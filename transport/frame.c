@@ -45,7 +45,12 @@ apr_status_t spx_frame_reader_create(spx_frame_reader_t **reader, spx_frame_sour
     created->source = source;
     created->context = context;
     created->max_bytes = max_bytes;
-    created->capacity = SPX_LIMIT_READ_CHUNK_BYTES;
+    /* Two chunks (or the most ever needed, if less), so that moving a partial
+     * frame of up to one chunk to the front always leaves room for the next
+     * read: pipelined small frames never grow the buffer. */
+    created->capacity = 2 * SPX_LIMIT_READ_CHUNK_BYTES;
+    if (created->capacity > max_bytes + SPX_LIMIT_READ_CHUNK_BYTES)
+        created->capacity = max_bytes + SPX_LIMIT_READ_CHUNK_BYTES;
     created->buffer = malloc(created->capacity);
     if (!created->buffer)
         return APR_ENOMEM;
