@@ -168,41 +168,42 @@ static char *long_frame_input(apr_size_t length, apr_pool_t *pool)
     return input;
 }
 
+/* A frame of frame_length bytes, then "next", read per_reads[i] bytes at a
+ * time under the bound limit: the frame must come out as kind, then "next",
+ * then the end, with reads of one chunk and the buffer within its bound. */
+static void expect_long_frame(apr_size_t frame_length, apr_size_t limit,
+                              const apr_size_t *per_reads, size_t count, spx_frame_kind_t kind)
+{
+    for (size_t i = 0; i < count; i++) {
+        apr_pool_t *pool = new_pool();
+        char *input = long_frame_input(frame_length, pool);
+        memory_source_t source;
+        spx_frame_reader_t *reader =
+            memory_reader(&source, input, frame_length + 6, per_reads[i], limit, pool);
+        expect_frame(reader, kind, kind == SPX_FRAME_COMPLETE ? input : NULL, frame_length);
+        expect_text(reader, "next");
+        expect_end(reader);
+        CU_ASSERT(spx_frame_reader_capacity(reader) <= limit + SPX_LIMIT_READ_CHUNK_BYTES);
+        CU_ASSERT_EQUAL(source.largest_request, SPX_LIMIT_READ_CHUNK_BYTES);
+        apr_pool_destroy(pool);
+    }
+}
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
 static void test_frame_across_chunks(void)
 {
     /* Longer than two read chunks, read whole and a few bytes at a time. */
     const apr_size_t length = 2 * SPX_LIMIT_READ_CHUNK_BYTES + 17;
     const apr_size_t per_reads[] = {SPX_LIMIT_READ_CHUNK_BYTES, 1000, 4093};
-    for (size_t i = 0; i < sizeof(per_reads) / sizeof(per_reads[0]); i++) {
-        apr_pool_t *pool = new_pool();
-        char *input = long_frame_input(length, pool);
-        memory_source_t source;
-        spx_frame_reader_t *reader =
-            memory_reader(&source, input, length + 6, per_reads[i], length, pool);
-        expect_frame(reader, SPX_FRAME_COMPLETE, input, length);
-        expect_text(reader, "next");
-        expect_end(reader);
-        CU_ASSERT(spx_frame_reader_capacity(reader) <= length + SPX_LIMIT_READ_CHUNK_BYTES);
-        CU_ASSERT_EQUAL(source.largest_request, SPX_LIMIT_READ_CHUNK_BYTES);
-        apr_pool_destroy(pool);
-    }
+    expect_long_frame(length, length, per_reads, COUNT(per_reads), SPX_FRAME_COMPLETE);
 }
 
 static void test_exact_limit_is_a_frame(void)
 {
     const apr_size_t limit = SPX_LIMIT_REQUEST_BYTES_MINIMUM;
     const apr_size_t per_reads[] = {1, 7, limit, limit + 1, SPX_LIMIT_READ_CHUNK_BYTES};
-    for (size_t i = 0; i < sizeof(per_reads) / sizeof(per_reads[0]); i++) {
-        apr_pool_t *pool = new_pool();
-        char *input = long_frame_input(limit, pool);
-        memory_source_t source;
-        spx_frame_reader_t *reader =
-            memory_reader(&source, input, limit + 6, per_reads[i], limit, pool);
-        expect_frame(reader, SPX_FRAME_COMPLETE, input, limit);
-        expect_text(reader, "next");
-        expect_end(reader);
-        apr_pool_destroy(pool);
-    }
+    expect_long_frame(limit, limit, per_reads, COUNT(per_reads), SPX_FRAME_COMPLETE);
 }
 
 static void test_limit_plus_one_is_oversized_and_the_next_frame_survives(void)
@@ -211,17 +212,7 @@ static void test_limit_plus_one_is_oversized_and_the_next_frame_survives(void)
     /* Read one byte at a time (the reader drains), and all at once (the LF is
      * already buffered when the bound is passed). */
     const apr_size_t per_reads[] = {1, 7, limit, limit + 1, limit + 2, SPX_LIMIT_READ_CHUNK_BYTES};
-    for (size_t i = 0; i < sizeof(per_reads) / sizeof(per_reads[0]); i++) {
-        apr_pool_t *pool = new_pool();
-        char *input = long_frame_input(limit + 1, pool);
-        memory_source_t source;
-        spx_frame_reader_t *reader =
-            memory_reader(&source, input, limit + 7, per_reads[i], limit, pool);
-        expect_frame(reader, SPX_FRAME_OVERSIZED, NULL, limit + 1);
-        expect_text(reader, "next");
-        expect_end(reader);
-        apr_pool_destroy(pool);
-    }
+    expect_long_frame(limit + 1, limit, per_reads, COUNT(per_reads), SPX_FRAME_OVERSIZED);
 }
 
 static void test_oversized_64_mib_line_is_drained_in_bounded_memory(void)
