@@ -327,3 +327,29 @@ int spx_request_ends_session_silently(const spx_request_t *request)
     return request->is_notification && request->method_length == 8 &&
            memcmp(request->method, "shutdown", 8) == 0;
 }
+
+static int is_listed(const char *key, const char *const *allowed)
+{
+    for (; *allowed; allowed++)
+        if (strcmp(key, *allowed) == 0)
+            return 1;
+    return 0;
+}
+
+int spx_request_params_known(const spx_request_t *request, const char *const *allowed,
+                             const char **unknown)
+{
+    const char *first = NULL;
+    const char *key;
+    json_t *value;
+    if (request->params) {
+        json_object_foreach(request->params, key, value)
+        {
+            if (!is_listed(key, allowed) && (!first || strcmp(key, first) < 0))
+                first = key;
+        }
+    }
+    if (unknown)
+        *unknown = first;
+    return first == NULL;
+}

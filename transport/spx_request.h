@@ -48,4 +48,11 @@ spx_request_status_t spx_request_parse(const unsigned char *bytes, apr_size_t le
  * the session silently. Every other notification is dropped. */
 int spx_request_ends_session_silently(const spx_request_t *request);
 
+/* True when every key of the request's params is in allowed (a
+ * NULL-terminated list; absent params have no keys). Otherwise *unknown, when
+ * unknown is not NULL, is the bytewise-first key not in the list, and the
+ * request must be answered SPX_RPC_INVALID_PARAMS. Keys are matched exactly. */
+int spx_request_params_known(const spx_request_t *request, const char *const *allowed,
+                             const char **unknown);
+
 #endif /* SPX_REQUEST_H */

@@ -438,6 +438,46 @@ static void test_malformed_frame_is_never_a_notification(void)
     expect_error("{\"jsonrpc\":\"2.0\",\"method\":\"shutdown\"}\r", SPX_RPC_PARSE_ERROR, "null");
 }
 
+static void test_params_keys_are_checked_exactly(void)
+{
+    apr_pool_t *pool = new_pool();
+    const char *const revisions[] = {"project_revision", "workspace_revision", NULL};
+    const char *const none[] = {NULL};
+    const struct {
+        const char *params; /* NULL: no params member */
+        const char *const *allowed;
+        const char *unknown; /* NULL: all known */
+    } cases[] = {
+        {NULL, none, NULL},
+        {"{}", none, NULL},
+        {"{\"x\":1}", none, "x"},
+        {"{\"project_revision\":\"a\",\"workspace_revision\":\"b\"}", revisions, NULL},
+        {"{\"project_revision\":\"a\"}", revisions, NULL}, /* missing is the method's check */
+        {"{\"Project_revision\":\"a\"}", revisions, "Project_revision"},
+        {"{\"project_revision \":\"a\"}", revisions, "project_revision "},
+        {"{\"zz\":1,\"project_revision\":\"a\",\"b\":2}", revisions, "b"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const char *frame = cases[i].params ? apr_psprintf(pool, REQUEST(",\"id\":1,\"params\":%s"),
+                                                           cases[i].params)
+                                            : REQUEST(",\"id\":1");
+        spx_request_t request;
+        spx_request_error_t error;
+        CU_ASSERT_EQUAL_FATAL(
+            spx_request_parse((const unsigned char *)frame, strlen(frame), &request, &error, pool),
+            SPX_REQUEST_VALID);
+        const char *unknown = "unset";
+        int known = spx_request_params_known(&request, cases[i].allowed, &unknown);
+        CU_ASSERT_EQUAL(known, cases[i].unknown == NULL);
+        if (cases[i].unknown) {
+            CU_ASSERT_STRING_EQUAL(unknown, cases[i].unknown);
+        } else {
+            CU_ASSERT_PTR_NULL(unknown);
+        }
+    }
+    apr_pool_destroy(pool);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -464,6 +504,7 @@ int main(void)
          test_integer_beyond_jansson_is_valid_json},
         {"notifications", test_notifications},
         {"a malformed frame is never a notification", test_malformed_frame_is_never_a_notification},
+        {"params keys are checked exactly", test_params_keys_are_checked_exactly},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("request", tests);
