@@ -478,6 +478,89 @@ static void test_params_keys_are_checked_exactly(void)
     apr_pool_destroy(pool);
 }
 
+/* A small deterministic generator (xorshift64), state passed explicitly. */
+static unsigned long long next_random(unsigned long long *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+/* Whatever the grammar says about frame, it says it consistently: refused
+ * with -32700 or -32600 (id null, or a string or integer), or accepted with a
+ * string method and an echoed id equal to the decoded member "id". True when
+ * it was accepted. */
+static int check_consistent(const unsigned char *frame, apr_size_t length, apr_pool_t *pool)
+{
+    spx_request_t request;
+    spx_request_error_t error;
+    if (spx_request_parse(frame, length, &request, &error, pool) == SPX_REQUEST_INVALID) {
+        CU_ASSERT(error.code == SPX_RPC_PARSE_ERROR || error.code == SPX_RPC_INVALID_REQUEST);
+        CU_ASSERT(json_is_null(error.id) || json_is_string(error.id) || json_is_integer(error.id));
+        return 0;
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(request.method);
+    json_t *member = json_object_get(request.document, "id");
+    CU_ASSERT_EQUAL(request.is_notification, member == NULL);
+    if (member && !request.integers_as_reals)
+        CU_ASSERT_TRUE(json_equal(member, request.id));
+    return 1;
+}
+
+static void test_mutated_and_random_frames_are_judged_consistently(void)
+{
+    apr_pool_t *pool = new_pool();
+    unsigned long long state = 0x9E3779B97F4A7C15ull;
+    const char *seeds[] = {
+        "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"context\",\"params\":{\"depth\":2,"
+        "\"target\":\"app.main\",\"l\":[1,\"\\u00e9\",{\"id\":-1}]}}",
+        "{ \"\\u0069d\" : \"x\\\"y\" , \"jsonrpc\":\"2.0\",\"method\":\"ping\"}",
+    };
+    const char alphabet[] = "{}[]\":,0123456789-+.eE\\u tnrfalsxid\x80\xC3\xA9\xED\xF4";
+    unsigned char frame[160];
+    int accepted = 0;
+    for (int round = 0; round < 20000; round++) {
+        apr_size_t length;
+        if (round % 2 == 0) {
+            /* A seed with one to three bytes replaced, inserted or deleted. */
+            const char *seed = seeds[(round / 2) % 2];
+            length = strlen(seed);
+            memcpy(frame, seed, length);
+            int edits = 1 + (int)(next_random(&state) % 3);
+            for (int e = 0; e < edits && length > 1 && length < sizeof(frame) - 1; e++) {
+                apr_size_t at = (apr_size_t)(next_random(&state) % length);
+                unsigned char byte =
+                    (unsigned char)alphabet[next_random(&state) % (sizeof(alphabet) - 1)];
+                switch (next_random(&state) % 3) {
+                case 0:
+                    frame[at] = byte;
+                    break;
+                case 1:
+                    memmove(frame + at + 1, frame + at, length - at);
+                    frame[at] = byte;
+                    length++;
+                    break;
+                default:
+                    memmove(frame + at, frame + at + 1, length - at - 1);
+                    length--;
+                }
+            }
+        } else {
+            /* Token soup. */
+            length = (apr_size_t)(next_random(&state) % sizeof(frame));
+            for (apr_size_t i = 0; i < length; i++)
+                frame[i] = (unsigned char)alphabet[next_random(&state) % (sizeof(alphabet) - 1)];
+        }
+        apr_pool_t *frame_pool = new_pool();
+        accepted += check_consistent(frame, length, frame_pool);
+        apr_pool_destroy(frame_pool);
+    }
+    /* Enough edits land in harmless places for the accepted side to count. */
+    CU_ASSERT(accepted >= 500);
+    apr_pool_destroy(pool);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -505,6 +588,8 @@ int main(void)
         {"notifications", test_notifications},
         {"a malformed frame is never a notification", test_malformed_frame_is_never_a_notification},
         {"params keys are checked exactly", test_params_keys_are_checked_exactly},
+        {"mutated and random frames are judged consistently",
+         test_mutated_and_random_frames_are_judged_consistently},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("request", tests);
