@@ -40,7 +40,8 @@ apr_status_t spx_response_writer_create_stdio(spx_response_writer_t **writer, sp
                                               apr_size_t max_bytes, apr_pool_t *pool);
 
 /* Write {"id":id,"jsonrpc":"2.0","result":result}. id is a string, an
- * integer or JSON null (NULL means null); neither argument is consumed. */
+ * integer or JSON null (NULL means null); result is required. Neither is
+ * consumed. */
 apr_status_t spx_response_write_result(spx_response_writer_t *writer, json_t *id, json_t *result,
                                        spx_response_outcome_t *outcome);
 
