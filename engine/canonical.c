@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SPX_CANONICAL_FLAGS (JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY)
-
 const char *spx_canonical_text(const json_t *document, apr_pool_t *pool)
 {
     char *text = json_dumps(document, SPX_CANONICAL_FLAGS);

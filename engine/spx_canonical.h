@@ -11,6 +11,10 @@
 #include <apr_pools.h>
 #include <jansson.h>
 
+/* The Jansson encoding flags of canonical JSON, for callers that render
+ * through json_dump_callback (the transport's bounded response writer). */
+#define SPX_CANONICAL_FLAGS (JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY)
+
 /* The canonical text of document, without a final LF, allocated in pool;
  * NULL only when Jansson cannot encode it (out of memory). */
 const char *spx_canonical_text(const json_t *document, apr_pool_t *pool);

@@ -75,6 +75,12 @@
 #define SPX_LIMIT_RESPONSE_BYTES_MINIMUM 1024u
 #define SPX_LIMIT_RESPONSE_BYTES_MAXIMUM (1024u * 1024u * 1024u)
 
+/* Arrays and objects nested inside one another in one request frame, the
+ * top-level object being depth 1 (project decision: requests of this protocol
+ * need 3; checked on the raw bytes before Jansson, whose own limit is a
+ * constant of the library's build, ever sees the frame). */
+#define SPX_LIMIT_REQUEST_JSON_DEPTH 64u
+
 /* A JSON-RPC id given as a string, in bytes. */
 #define SPX_LIMIT_ID_STRING_BYTES 256u
 

@@ -1,0 +1,157 @@
+/*
+ * response.c: the bounded response writer (spx_response.h).
+ *
+ * A response is rendered by Jansson with the canonical flags into a growing
+ * buffer through json_dump_callback; the callback refuses to grow the text
+ * past the budget (LF excluded), which stops the rendering at once. The LF is
+ * appended to the same buffer so the response goes out in one write.
+ */
+#include "spx_response.h"
+
+#include "spx_canonical.h"
+#include "spx_limits.h"
+#include "spx_rpc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct spx_response_writer_t {
+    spx_response_write_fn write;
+    spx_response_flush_fn flush;
+    void *context;
+    apr_size_t max_bytes;
+};
+
+apr_status_t spx_response_writer_create(spx_response_writer_t **writer, spx_response_write_fn write,
+                                        spx_response_flush_fn flush, void *context,
+                                        apr_size_t max_bytes, apr_pool_t *pool)
+{
+    if (max_bytes == 0 || max_bytes > SPX_LIMIT_RESPONSE_BYTES_MAXIMUM)
+        return APR_EINVAL;
+    spx_response_writer_t *created = apr_pcalloc(pool, sizeof(*created));
+    created->write = write;
+    created->flush = flush;
+    created->context = context;
+    created->max_bytes = max_bytes;
+    *writer = created;
+    return APR_SUCCESS;
+}
+
+static apr_status_t write_stdio(void *context, const void *bytes, apr_size_t length)
+{
+    return spx_stdio_write(context, bytes, length);
+}
+
+static apr_status_t flush_stdio(void *context)
+{
+    return spx_stdio_flush(context);
+}
+
+apr_status_t spx_response_writer_create_stdio(spx_response_writer_t **writer, spx_stdio_t *stdio,
+                                              apr_size_t max_bytes, apr_pool_t *pool)
+{
+    return spx_response_writer_create(writer, write_stdio, flush_stdio, stdio, max_bytes, pool);
+}
+
+/* A response being rendered: text[0..length), room for the LF kept. */
+typedef struct rendering_t {
+    char *text;
+    size_t length;
+    size_t capacity;
+    size_t limit; /* most text bytes allowed, LF excluded */
+    int over;     /* the text passed limit */
+} rendering_t;
+
+static int append(const char *buffer, size_t size, void *data)
+{
+    rendering_t *rendering = data;
+    if (size > rendering->limit - rendering->length) {
+        rendering->over = 1;
+        return -1;
+    }
+    size_t needed = rendering->length + size + 1; /* + the LF */
+    if (needed > rendering->capacity) {
+        size_t capacity = rendering->capacity ? rendering->capacity : 256;
+        while (capacity < needed)
+            capacity *= 2;
+        if (capacity > rendering->limit + 1)
+            capacity = rendering->limit + 1;
+        char *grown = realloc(rendering->text, capacity);
+        if (!grown)
+            return -1;
+        rendering->text = grown;
+        rendering->capacity = capacity;
+    }
+    memcpy(rendering->text + rendering->length, buffer, size);
+    rendering->length += size;
+    return 0;
+}
+
+/* Render document canonically, within limit text bytes, and write it with
+ * its LF. *over is set (and nothing written) when it does not fit. */
+static apr_status_t render_and_send(spx_response_writer_t *writer, json_t *document, size_t limit,
+                                    int *over)
+{
+    rendering_t rendering = {NULL, 0, 0, limit, 0};
+    *over = 0;
+    if (!document)
+        return APR_ENOMEM;
+    int failed = json_dump_callback(document, append, &rendering, SPX_CANONICAL_FLAGS);
+    apr_status_t status = APR_SUCCESS;
+    if (rendering.over) {
+        *over = 1;
+    } else if (failed) {
+        status = APR_ENOMEM;
+    } else {
+        rendering.text[rendering.length++] = '\n';
+        status = writer->write(writer->context, rendering.text, rendering.length);
+        if (status == APR_SUCCESS)
+            status = writer->flush(writer->context);
+    }
+    free(rendering.text);
+    json_decref(document);
+    return status;
+}
+
+/* The fixed replacement for an oversized response. It is written whole even
+ * if a tiny budget could not hold it (only an id string of many control
+ * characters makes it longer than the smallest budget allowed). */
+static apr_status_t send_too_large(spx_response_writer_t *writer, json_t *id)
+{
+    json_t *replacement =
+        json_pack("{s:{s:i,s:s},s:O?,s:s}", "error", "code", SPX_RPC_RESPONSE_TOO_LARGE, "message",
+                  spx_rpc_message(SPX_RPC_RESPONSE_TOO_LARGE), "id", id, "jsonrpc", "2.0");
+    int over = 0;
+    return render_and_send(writer, replacement, SIZE_MAX - 1, &over);
+}
+
+static apr_status_t send_response(spx_response_writer_t *writer, json_t *id, json_t *response,
+                                  spx_response_outcome_t *outcome)
+{
+    int over = 0;
+    *outcome = SPX_RESPONSE_SENT;
+    apr_status_t status = render_and_send(writer, response, writer->max_bytes - 1, &over);
+    if (status != APR_SUCCESS || !over)
+        return status;
+    *outcome = SPX_RESPONSE_STOP;
+    return send_too_large(writer, id);
+}
+
+apr_status_t spx_response_write_result(spx_response_writer_t *writer, json_t *id, json_t *result,
+                                       spx_response_outcome_t *outcome)
+{
+    json_t *response = json_pack("{s:O?,s:s,s:O}", "id", id, "jsonrpc", "2.0", "result", result);
+    return send_response(writer, id, response, outcome);
+}
+
+apr_status_t spx_response_write_error(spx_response_writer_t *writer, json_t *id, int code,
+                                      json_t *data, spx_response_outcome_t *outcome)
+{
+    const char *message = spx_rpc_message(code);
+    if (!message)
+        return APR_EINVAL;
+    json_t *response = json_pack("{s:{s:i,s:s,s:O*},s:O?,s:s}", "error", "code", code, "message",
+                                 message, "data", data, "id", id, "jsonrpc", "2.0");
+    return send_response(writer, id, response, outcome);
+}

@@ -1,0 +1,54 @@
+/*
+ * spx_response.h: the response writer of the agent transports (transport.md,
+ * "Framing"): each response is one canonical JSON object (engine's
+ * spx_canonical.h), exactly one LF, written whole and flushed at once.
+ *
+ * The response budget (max-response-bytes) counts the LF. A response over it
+ * is never written: the fixed error
+ *   {"error":{"code":-32001,"message":"response too large"},"id":ID,"jsonrpc":"2.0"}
+ * is written in its place and the writer reports SPX_RESPONSE_STOP, after
+ * which the session must end (exit 1). Rendering stops as soon as the budget
+ * is passed, so an oversized response never takes more than the budget in
+ * memory.
+ */
+#ifndef SPX_RESPONSE_H
+#define SPX_RESPONSE_H
+
+#include "spx_platform.h"
+
+#include <apr_pools.h>
+#include <jansson.h>
+
+/* Where responses go: write all of the bytes or fail, and push them out. */
+typedef apr_status_t (*spx_response_write_fn)(void *context, const void *bytes, apr_size_t length);
+typedef apr_status_t (*spx_response_flush_fn)(void *context);
+
+typedef enum spx_response_outcome_t {
+    SPX_RESPONSE_SENT = 1, /* the response was written as rendered */
+    SPX_RESPONSE_STOP = 2  /* it was over budget: the fixed -32001 was written instead */
+} spx_response_outcome_t;
+
+typedef struct spx_response_writer_t spx_response_writer_t;
+
+/* A writer of responses of at most max_bytes, LF included. */
+apr_status_t spx_response_writer_create(spx_response_writer_t **writer, spx_response_write_fn write,
+                                        spx_response_flush_fn flush, void *context,
+                                        apr_size_t max_bytes, apr_pool_t *pool);
+
+/* A writer to the process's binary standard output. */
+apr_status_t spx_response_writer_create_stdio(spx_response_writer_t **writer, spx_stdio_t *stdio,
+                                              apr_size_t max_bytes, apr_pool_t *pool);
+
+/* Write {"id":id,"jsonrpc":"2.0","result":result}. id is a string, an
+ * integer or JSON null (NULL means null); result is required. Neither is
+ * consumed. */
+apr_status_t spx_response_write_result(spx_response_writer_t *writer, json_t *id, json_t *result,
+                                       spx_response_outcome_t *outcome);
+
+/* Write {"error":{"code":code,"data":data,"message":M},"id":id,"jsonrpc":"2.0"}
+ * with the code table's message M (spx_rpc.h); data is left out when NULL.
+ * Neither id nor data is consumed. */
+apr_status_t spx_response_write_error(spx_response_writer_t *writer, json_t *id, int code,
+                                      json_t *data, spx_response_outcome_t *outcome);
+
+#endif /* SPX_RESPONSE_H */
