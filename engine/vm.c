@@ -354,9 +354,9 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                     x = grown;
                     x->capacity = capacity;
                 }
-                memcpy(x->bytes + x->length, y->bytes, y->length);
+                memcpy(x->bytes + x->length, y->bytes, added); /* y may be x */
                 x->length = total;
-                vm->live_bytes += y->length;
+                vm->live_bytes += added;
                 S[ins->b] = NULL;
                 value = x;
             } else {
