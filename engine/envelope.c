@@ -292,9 +292,17 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
     if (mine && theirs && strcmp(mine, theirs) == 0) {
         report->rerun_ok = 1;
     } else {
-        const char *where = first_difference(envelope, again, "", pool);
+        /* name the content that differs, not the digest that follows from it */
+        json_t *mine_body = json_deep_copy(envelope), *their_body = json_deep_copy(again);
+        json_object_del(mine_body, "envelope_digest");
+        json_object_del(their_body, "envelope_digest");
+        const char *where = first_difference(mine_body, their_body, "", pool);
+        if (!where)
+            where = first_difference(envelope, again, "", pool);
         report->rerun_detail =
             apr_psprintf(pool, "the re-run differs at %s", where ? where : "its bytes");
+        json_decref(mine_body);
+        json_decref(their_body);
     }
     json_decref(again);
 }
