@@ -55,6 +55,13 @@ static void release(vm_t *vm, spx_string_t *s)
     }
 }
 
+/* Release the string in a register and leave the register empty. */
+static void drop(vm_t *vm, spx_string_t **slot)
+{
+    release(vm, *slot);
+    *slot = NULL;
+}
+
 static void retain(spx_string_t *s)
 {
     if (s->refs)
@@ -309,14 +316,10 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             const spx_string_t *x = S[ins->b], *y = S[ins->c];
             int equal = x->length == y->length && memcmp(x->bytes, y->bytes, x->length) == 0;
             I[ins->a] = ins->op == SPX_I_EQ_S ? equal : !equal;
-            if (ins->flags & SPX_FLAG_FREE_B) {
-                release(vm, S[ins->b]);
-                S[ins->b] = NULL;
-            }
-            if (ins->flags & SPX_FLAG_FREE_C) {
-                release(vm, S[ins->c]);
-                S[ins->c] = NULL;
-            }
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &S[ins->b]);
+            if (ins->flags & SPX_FLAG_FREE_C)
+                drop(vm, &S[ins->c]);
             break;
         }
         case SPX_I_CONCAT: {
@@ -331,14 +334,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             }
             int in_place = ((ins->flags & SPX_FLAG_FREE_B) || ins->a == ins->b) && x->refs == 1;
             apr_size_t added = in_place ? y->length : total;
-            if (added > SPX_LIMIT_RUN_STRING_BYTES - vm->live_bytes) {
-                code = "R0507";
-                message = apr_psprintf(pool,
-                                       "string memory exhausted: live strings would hold over "
-                                       "%u bytes",
-                                       SPX_LIMIT_RUN_STRING_BYTES);
-                goto language_failure;
-            }
+            if (added > SPX_LIMIT_RUN_STRING_BYTES - vm->live_bytes)
+                goto string_memory;
             if (in_place) {
                 if (x->capacity < total) {
                     apr_size_t capacity = x->capacity * 2;
@@ -365,15 +362,11 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                     goto out_of_memory;
                 memcpy(value->bytes, x->bytes, x->length);
                 memcpy(value->bytes + x->length, y->bytes, y->length);
-                if (ins->flags & SPX_FLAG_FREE_B) {
-                    release(vm, S[ins->b]);
-                    S[ins->b] = NULL;
-                }
+                if (ins->flags & SPX_FLAG_FREE_B)
+                    drop(vm, &S[ins->b]);
             }
-            if (ins->flags & SPX_FLAG_FREE_C) {
-                release(vm, S[ins->c]);
-                S[ins->c] = NULL;
-            }
+            if (ins->flags & SPX_FLAG_FREE_C)
+                drop(vm, &S[ins->c]);
             release(vm, S[ins->a]);
             S[ins->a] = value;
             break;
@@ -473,22 +466,14 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_PRINT:
             print(vm, S[ins->a]);
-            if (ins->flags & SPX_FLAG_FREE_A) {
-                release(vm, S[ins->a]);
-                S[ins->a] = NULL;
-            }
+            if (ins->flags & SPX_FLAG_FREE_A)
+                drop(vm, &S[ins->a]);
             break;
         case SPX_I_ITOS: {
             char digits[24];
             int length = snprintf(digits, sizeof(digits), "%" APR_INT64_T_FMT, I[ins->b]);
-            if ((apr_size_t)length > SPX_LIMIT_RUN_STRING_BYTES - vm->live_bytes) {
-                code = "R0507";
-                message = apr_psprintf(pool,
-                                       "string memory exhausted: live strings would hold over "
-                                       "%u bytes",
-                                       SPX_LIMIT_RUN_STRING_BYTES);
-                goto language_failure;
-            }
+            if ((apr_size_t)length > SPX_LIMIT_RUN_STRING_BYTES - vm->live_bytes)
+                goto string_memory;
             spx_string_t *value = new_string(vm, (apr_size_t)length);
             if (!value)
                 goto out_of_memory;
@@ -520,6 +505,11 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
     }
 
+string_memory:
+    code = "R0507";
+    message = apr_psprintf(pool, "string memory exhausted: live strings would hold over %u bytes",
+                           SPX_LIMIT_RUN_STRING_BYTES);
+    goto language_failure;
 overflow:
     code = "R0501";
     message = apr_psprintf(pool, "integer overflow: %" APR_INT64_T_FMT " %s %" APR_INT64_T_FMT,

@@ -159,19 +159,26 @@ static int print_usage_error(apr_pool_t *pool, const char *format, const char *d
     return EXIT_USAGE;
 }
 
-/* Write text and one LF to stdout, binary, flushed. */
+/* Write bytes to stdout, binary, flushed. */
+static int write_stdout(const char *bytes, apr_size_t length, apr_pool_t *pool)
+{
+    spx_stdio_t *stdio = NULL;
+    if (!bytes || spx_stdio_open(&stdio, pool) != APR_SUCCESS ||
+        spx_stdio_write(stdio, bytes, length) != APR_SUCCESS ||
+        spx_stdio_flush(stdio) != APR_SUCCESS) {
+        fprintf(stderr, "semaprax: cannot write to standard output\n");
+        return EXIT_FAILED;
+    }
+    return EXIT_OK;
+}
+
+/* Write the document's canonical text and one LF to stdout. */
 static int print_document(json_t *document, apr_pool_t *pool)
 {
     const char *text = spx_canonical_text(document, pool);
     json_decref(document);
-    spx_stdio_t *stdio = NULL;
-    if (!text || spx_stdio_open(&stdio, pool) != APR_SUCCESS ||
-        spx_stdio_write(stdio, text, strlen(text)) != APR_SUCCESS ||
-        spx_stdio_write(stdio, "\n", 1) != APR_SUCCESS || spx_stdio_flush(stdio) != APR_SUCCESS) {
-        fprintf(stderr, "semaprax: cannot write the document to standard output\n");
-        return EXIT_FAILED;
-    }
-    return EXIT_OK;
+    text = text ? apr_pstrcat(pool, text, "\n", NULL) : NULL;
+    return write_stdout(text, text ? strlen(text) : 0, pool);
 }
 
 static const char *value_of(apr_hash_t *values, int option)
@@ -350,18 +357,6 @@ static void print_failure(const spx_failure_t *failure)
 {
     fprintf(stderr, "%s:%" APR_SIZE_T_FMT ":%" APR_SIZE_T_FMT ": error[%s]: %s\n", failure->path,
             failure->span.start.line, failure->span.start.column, failure->code, failure->message);
-}
-
-static int write_stdout(const char *bytes, apr_size_t length, apr_pool_t *pool)
-{
-    spx_stdio_t *stdio = NULL;
-    if (spx_stdio_open(&stdio, pool) != APR_SUCCESS ||
-        spx_stdio_write(stdio, bytes, length) != APR_SUCCESS ||
-        spx_stdio_flush(stdio) != APR_SUCCESS) {
-        fprintf(stderr, "semaprax: cannot write to standard output\n");
-        return EXIT_FAILED;
-    }
-    return EXIT_OK;
 }
 
 static int run_run(const command_t *command, apr_hash_t *values, const char *const *operands,

@@ -55,6 +55,17 @@ static void assert_stopped(const spx_run_result_t *result, spx_outcome_t outcome
     CU_ASSERT_STRING_EQUAL(actual, span);
 }
 
+/* Run app.FUNCTION of program under limits; it must return value after
+ * exactly steps. */
+static spx_run_result_t expect_call(spx_fixture_t *fixture, const spx_program_t *program,
+                                    const char *function, const spx_run_limits_t *limits,
+                                    int64_t value, uint64_t steps)
+{
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, function, limits);
+    assert_returned(&result, value, steps);
+    return result;
+}
+
 /* --- step counts ------------------------------------------------------------ */
 
 static void test_steps_straight_line(void)
@@ -82,16 +93,12 @@ static void test_steps_if_else(void)
                  "fn none() -> int { if false { return 1; } return 0; }\n");
     spx_run_limits_t limits = spx_run_limits_default();
     /* call, return, then twice: call pick, if, return */
-    spx_run_result_t both = spx_run_fixture_call(fixture, program, "both", &limits);
-    assert_returned(&both, 12, 8);
+    expect_call(fixture, program, "both", &limits, 12, 8);
     /* call, return, call grade, if, else-if (an if statement too), return */
-    spx_run_result_t last = spx_run_fixture_call(fixture, program, "last", &limits);
-    assert_returned(&last, 3, 6);
-    spx_run_result_t first = spx_run_fixture_call(fixture, program, "first", &limits);
-    assert_returned(&first, 1, 5);
+    expect_call(fixture, program, "last", &limits, 3, 6);
+    expect_call(fixture, program, "first", &limits, 1, 5);
     /* call, if, return: a block that does not run costs nothing */
-    spx_run_result_t none = spx_run_fixture_call(fixture, program, "none", &limits);
-    assert_returned(&none, 0, 3);
+    expect_call(fixture, program, "none", &limits, 0, 3);
     spx_fixture_free(fixture);
 }
 
@@ -108,15 +115,11 @@ static void test_steps_while(void)
     spx_run_limits_t limits = spx_run_limits_default();
     /* call, return, call count, var, while, n + 1 conditions, n assignments,
      * return: 2n + 7 */
-    spx_run_result_t zero = spx_run_fixture_call(fixture, program, "zero", &limits);
-    assert_returned(&zero, 0, 7);
-    spx_run_result_t three = spx_run_fixture_call(fixture, program, "three", &limits);
-    assert_returned(&three, 3, 13);
-    spx_run_result_t thousand = spx_run_fixture_call(fixture, program, "thousand", &limits);
-    assert_returned(&thousand, 1000, 2007);
+    expect_call(fixture, program, "zero", &limits, 0, 7);
+    expect_call(fixture, program, "three", &limits, 3, 13);
+    expect_call(fixture, program, "thousand", &limits, 1000, 2007);
     /* language.md's own example: 11 steps */
-    spx_run_result_t spec = spx_run_fixture_call(fixture, program, "spec", &limits);
-    assert_returned(&spec, 0, 11);
+    expect_call(fixture, program, "spec", &limits, 0, 11);
     spx_fixture_free(fixture);
 }
 
@@ -148,21 +151,17 @@ static void test_steps_builtins_and_unit_calls(void)
                  "fn long() -> int { let c = true && f(); if c { return 0; } return 1; }\n");
     spx_run_limits_t limits = spx_run_limits_default();
     /* call, statement, print, itos, len, statement, assert, return */
-    spx_run_result_t b = spx_run_fixture_call(fixture, program, "b", &limits);
-    assert_returned(&b, 0, 8);
+    spx_run_result_t b = expect_call(fixture, program, "b", &limits, 0, 8);
     CU_ASSERT_STRING_EQUAL(b.output, "3");
     /* call; statement, call u, statement, print (u ends without a step);
      * statement, call v, statement, print, return; return */
-    spx_run_result_t units = spx_run_fixture_call(fixture, program, "units", &limits);
-    assert_returned(&units, 0, 11);
+    spx_run_result_t units = expect_call(fixture, program, "units", &limits, 0, 11);
     CU_ASSERT_STRING_EQUAL(units.output, "xy");
     /* && and || that do not evaluate their right operand: call, let, let, if, return */
-    spx_run_result_t shortcut = spx_run_fixture_call(fixture, program, "short", &limits);
-    assert_returned(&shortcut, 0, 5);
+    spx_run_result_t shortcut = expect_call(fixture, program, "short", &limits, 0, 5);
     CU_ASSERT_STRING_EQUAL(shortcut.output, "");
     /* call, let, call f, statement, print, return, if, return */
-    spx_run_result_t evaluated = spx_run_fixture_call(fixture, program, "long", &limits);
-    assert_returned(&evaluated, 0, 8);
+    spx_run_result_t evaluated = expect_call(fixture, program, "long", &limits, 0, 8);
     CU_ASSERT_STRING_EQUAL(evaluated.output, "f");
     spx_fixture_free(fixture);
 }
@@ -177,11 +176,9 @@ static void test_fuel_at_the_boundary(void)
                  "  return i - 3;\n}\n");
     /* 11 steps: max_steps 12 and 11 pass, 10 stops at the return with 10 */
     spx_run_limits_t limits = limits_with_steps(12);
-    spx_run_result_t above = spx_run_fixture_call(fixture, program, "t", &limits);
-    assert_returned(&above, 0, 11);
+    expect_call(fixture, program, "t", &limits, 0, 11);
     limits.max_steps = 11;
-    spx_run_result_t exact = spx_run_fixture_call(fixture, program, "t", &limits);
-    assert_returned(&exact, 0, 11);
+    expect_call(fixture, program, "t", &limits, 0, 11);
     limits.max_steps = 10;
     spx_run_result_t below = spx_run_fixture_call(fixture, program, "t", &limits);
     assert_stopped(&below, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "6:3-6:16", fixture->pool);
@@ -388,8 +385,8 @@ static void test_output_truncation(void)
     CU_ASSERT_STRING_EQUAL(fits.output, "abcdefgh");
     CU_ASSERT_FALSE(fits.output_truncated);
     limits.max_bytes = 5;
-    spx_run_result_t cut = spx_run_fixture_call(fixture, program, "t", &limits);
-    assert_returned(&cut, 0, 8); /* truncation is not a failure */
+    /* truncation is not a failure */
+    spx_run_result_t cut = expect_call(fixture, program, "t", &limits, 0, 8);
     CU_ASSERT_EQUAL(cut.output_length, 5);
     CU_ASSERT_STRING_EQUAL(cut.output, "abcde");
     CU_ASSERT_TRUE(cut.output_truncated);

@@ -26,7 +26,7 @@ void spx_run_fixture_write(spx_fixture_t *fixture, const char *source, const cha
     spx_fixture_write(fixture, "app.spx", source);
 }
 
-spx_project_t *spx_run_fixture_open(spx_fixture_t *fixture)
+spx_project_t *spx_fixture_project(spx_fixture_t *fixture)
 {
     spx_project_t *project = NULL;
     const char *message = NULL;
@@ -35,6 +35,12 @@ spx_project_t *spx_run_fixture_open(spx_fixture_t *fixture)
     if (status != APR_SUCCESS)
         fprintf(stderr, "\n  %s\n", message);
     CU_ASSERT_EQUAL_FATAL(status, APR_SUCCESS);
+    return project;
+}
+
+spx_project_t *spx_run_fixture_open(spx_fixture_t *fixture)
+{
+    spx_project_t *project = spx_fixture_project(fixture);
     if (!project->admitted)
         fprintf(stderr, "\n%s", spx_diagnostics_text(project->diagnostics, fixture->pool));
     CU_ASSERT_TRUE_FATAL(project->admitted);

@@ -15,6 +15,10 @@
 void spx_run_fixture_write(spx_fixture_t *fixture, const char *source, const char *entry,
                            const char *const *tests);
 
+/* Open the project of the fixture's semaprax.toml; its inputs must be
+ * readable (it may have diagnostics). */
+spx_project_t *spx_fixture_project(spx_fixture_t *fixture);
+
 /* Open the fixture's project; it must be admitted. */
 spx_project_t *spx_run_fixture_open(spx_fixture_t *fixture);
 

@@ -11,17 +11,6 @@
 #include <apr_strings.h>
 #include <string.h>
 
-#define RUN(pool, ...)                                                                             \
-    spx_process_run(spx_program_path("SPX_SEMAPRAX"), (const char *const[]){__VA_ARGS__, NULL},    \
-                    NULL, pool)
-
-static void assert_contains(const char *text, const char *fragment)
-{
-    if (!strstr(text, fragment))
-        fprintf(stderr, "\n  wanted '%s' in:\n%s\n", fragment, text);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, fragment));
-}
-
 static const char source[] =
     "fn main() -> int { print(\"hi\\n\"); return 0; }\n"
     "fn three() -> int { print(\"x\"); return 3; }\n"
@@ -34,33 +23,35 @@ static void test_run_exit_statuses(void)
     spx_fixture_t *fixture = spx_fixture_new();
     const char *manifest = spx_fixture_path(fixture, "semaprax.toml");
     spx_run_fixture_write(fixture, source, "app.main", NULL);
-    spx_process_result_t ok = RUN(fixture->pool, "run", "--manifest-path", manifest);
+    spx_process_result_t ok = SPX_RUN_SEMAPRAX(fixture->pool, "run", "--manifest-path", manifest);
     CU_ASSERT_EQUAL(ok.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(ok.out, "hi\n");
     CU_ASSERT_STRING_EQUAL(ok.err, "");
 
     spx_run_fixture_write(fixture, source, "app.three", NULL);
-    spx_process_result_t three = RUN(fixture->pool, "run", "--manifest-path", manifest);
+    spx_process_result_t three =
+        SPX_RUN_SEMAPRAX(fixture->pool, "run", "--manifest-path", manifest);
     CU_ASSERT_EQUAL(three.exit_code, 1);
     CU_ASSERT_STRING_EQUAL(three.out, "x");
     CU_ASSERT_STRING_EQUAL(three.err, "semaprax: entry 'app.three' returned 3\n");
 
     spx_run_fixture_write(fixture, source, "app.crash", NULL);
-    spx_process_result_t crash = RUN(fixture->pool, "run", "--manifest-path", manifest);
+    spx_process_result_t crash =
+        SPX_RUN_SEMAPRAX(fixture->pool, "run", "--manifest-path", manifest);
     CU_ASSERT_EQUAL(crash.exit_code, 1);
     CU_ASSERT_STRING_EQUAL(crash.err, "app.spx:5:10: error[R0503]: division by zero: 1 / 0\n"
                                       "semaprax: entry 'app.crash': language_failure after 3 "
                                       "steps\n");
 
     spx_process_result_t fuel =
-        RUN(fixture->pool, "run", "--manifest-path", manifest, "--max-steps", "2");
+        SPX_RUN_SEMAPRAX(fixture->pool, "run", "--manifest-path", manifest, "--max-steps", "2");
     CU_ASSERT_EQUAL(fuel.exit_code, 1);
-    assert_contains(fuel.err, "error[R0509]: fuel exhausted: max_steps 2 reached");
+    spx_assert_contains(fuel.err, "error[R0509]: fuel exhausted: max_steps 2 reached");
 
     spx_run_fixture_write(fixture, source, NULL, NULL);
-    spx_process_result_t none = RUN(fixture->pool, "run", "--manifest-path", manifest);
+    spx_process_result_t none = SPX_RUN_SEMAPRAX(fixture->pool, "run", "--manifest-path", manifest);
     CU_ASSERT_EQUAL(none.exit_code, 2);
-    assert_contains(none.err, "the manifest declares no entry");
+    spx_assert_contains(none.err, "the manifest declares no entry");
     spx_fixture_free(fixture);
 }
 
@@ -69,23 +60,25 @@ static void test_run_and_test_refuse_bad_projects_and_limits(void)
     spx_fixture_t *fixture = spx_fixture_new();
     const char *manifest = spx_fixture_path(fixture, "semaprax.toml");
     spx_run_fixture_write(fixture, "fn main() -> int { return true; }\n", "app.main", NULL);
-    spx_process_result_t bad = RUN(fixture->pool, "run", "--manifest-path", manifest);
+    spx_process_result_t bad = SPX_RUN_SEMAPRAX(fixture->pool, "run", "--manifest-path", manifest);
     CU_ASSERT_EQUAL(bad.exit_code, 1);
-    assert_contains(bad.err, "the project is not admitted");
-    spx_process_result_t test = RUN(fixture->pool, "test", "--manifest-path", manifest);
+    spx_assert_contains(bad.err, "the project is not admitted");
+    spx_process_result_t test =
+        SPX_RUN_SEMAPRAX(fixture->pool, "test", "--manifest-path", manifest);
     CU_ASSERT_EQUAL(test.exit_code, 1);
-    spx_process_result_t steps = RUN(fixture->pool, "test", "--max-steps", "10000000001");
+    spx_process_result_t steps =
+        SPX_RUN_SEMAPRAX(fixture->pool, "test", "--max-steps", "10000000001");
     CU_ASSERT_EQUAL(steps.exit_code, 2);
-    assert_contains(steps.err, "--max-steps 10000000001 is over the maximum of 10000000000");
-    spx_process_result_t bytes = RUN(fixture->pool, "test", "--max-bytes", "x");
+    spx_assert_contains(steps.err, "--max-steps 10000000001 is over the maximum of 10000000000");
+    spx_process_result_t bytes = SPX_RUN_SEMAPRAX(fixture->pool, "test", "--max-bytes", "x");
     CU_ASSERT_EQUAL(bytes.exit_code, 2);
-    assert_contains(bytes.err, "--max-bytes takes a whole number, not 'x'");
-    spx_process_result_t verify = RUN(fixture->pool, "verify");
+    spx_assert_contains(bytes.err, "--max-bytes takes a whole number, not 'x'");
+    spx_process_result_t verify = SPX_RUN_SEMAPRAX(fixture->pool, "verify");
     CU_ASSERT_EQUAL(verify.exit_code, 2);
     spx_process_result_t missing =
-        RUN(fixture->pool, "verify", spx_fixture_path(fixture, "nope.json"));
+        SPX_RUN_SEMAPRAX(fixture->pool, "verify", spx_fixture_path(fixture, "nope.json"));
     CU_ASSERT_EQUAL(missing.exit_code, 2);
-    assert_contains(missing.err, "cannot read envelope");
+    spx_assert_contains(missing.err, "cannot read envelope");
     spx_fixture_free(fixture);
 }
 
@@ -96,8 +89,8 @@ static void test_test_summary_and_envelope(void)
     spx_run_fixture_write(fixture, source, NULL,
                           (const char *const[]){"ok=app.t_ok", "bad=app.t_bad", NULL});
     const char *envelope = spx_fixture_path(fixture, "envelope.json");
-    spx_process_result_t first =
-        RUN(fixture->pool, "test", "--manifest-path", manifest, "--envelope", envelope);
+    spx_process_result_t first = SPX_RUN_SEMAPRAX(fixture->pool, "test", "--manifest-path",
+                                                  manifest, "--envelope", envelope);
     CU_ASSERT_EQUAL(first.exit_code, 1);
     CU_ASSERT_STRING_EQUAL(first.out,
                            "test ok (app.t_ok) ... passed, 11 steps, returned 0\n"
@@ -112,18 +105,20 @@ static void test_test_summary_and_envelope(void)
         bytes, apr_pstrcat(fixture->pool, spx_canonical_text(document, fixture->pool), "\n", NULL));
     json_decref(document);
 
-    spx_process_result_t second = RUN(fixture->pool, "test", "--manifest-path", manifest,
-                                      "--envelope", spx_fixture_path(fixture, "again.json"));
+    spx_process_result_t second =
+        SPX_RUN_SEMAPRAX(fixture->pool, "test", "--manifest-path", manifest, "--envelope",
+                         spx_fixture_path(fixture, "again.json"));
     CU_ASSERT_EQUAL(second.exit_code, 1);
     CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "again.json"), bytes);
     spx_process_result_t other =
-        RUN(fixture->pool, "test", "--manifest-path", manifest, "--max-bytes", "100", "--envelope",
-            spx_fixture_path(fixture, "other.json"));
+        SPX_RUN_SEMAPRAX(fixture->pool, "test", "--manifest-path", manifest, "--max-bytes", "100",
+                         "--envelope", spx_fixture_path(fixture, "other.json"));
     CU_ASSERT_EQUAL(other.exit_code, 1);
     CU_ASSERT_STRING_NOT_EQUAL(spx_fixture_read(fixture, "other.json"), bytes);
 
     spx_run_fixture_write(fixture, source, NULL, (const char *const[]){"ok=app.t_ok", NULL});
-    spx_process_result_t pass = RUN(fixture->pool, "test", "--manifest-path", manifest);
+    spx_process_result_t pass =
+        SPX_RUN_SEMAPRAX(fixture->pool, "test", "--manifest-path", manifest);
     CU_ASSERT_EQUAL(pass.exit_code, 0);
     spx_fixture_free(fixture);
 }
@@ -135,10 +130,11 @@ static void test_verify_says_which_check_failed(void)
     spx_run_fixture_write(fixture, source, NULL,
                           (const char *const[]){"ok=app.t_ok", "bad=app.t_bad", NULL});
     const char *path = spx_fixture_path(fixture, "envelope.json");
-    RUN(fixture->pool, "test", "--manifest-path", manifest, "--envelope", path);
+    SPX_RUN_SEMAPRAX(fixture->pool, "test", "--manifest-path", manifest, "--envelope", path);
     const char *bytes = spx_fixture_read(fixture, "envelope.json");
 
-    spx_process_result_t fresh = RUN(fixture->pool, "verify", path, "--manifest-path", manifest);
+    spx_process_result_t fresh =
+        SPX_RUN_SEMAPRAX(fixture->pool, "verify", path, "--manifest-path", manifest);
     CU_ASSERT_EQUAL(fresh.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(fresh.out, "digest: ok\nsubject: ok\nre-run: ok\n"
                                       "semaprax: the envelope is verified\n");
@@ -147,13 +143,14 @@ static void test_verify_says_which_check_failed(void)
     const char *at = strstr(bytes, "\"steps\":11");
     CU_ASSERT_PTR_NOT_NULL_FATAL(at);
     spx_fixture_patch(fixture, "envelope.json", (apr_off_t)(at - bytes) + 9, "3");
-    spx_process_result_t flipped = RUN(fixture->pool, "verify", path, "--manifest-path", manifest);
+    spx_process_result_t flipped =
+        SPX_RUN_SEMAPRAX(fixture->pool, "verify", path, "--manifest-path", manifest);
     CU_ASSERT_EQUAL(flipped.exit_code, 1);
-    assert_contains(flipped.out, "digest: FAILED: envelope_digest is sha256:");
-    assert_contains(flipped.out, "subject: ok\n");
-    assert_contains(flipped.out, "re-run: FAILED: the re-run differs at tests[0] ('ok').steps "
-                                 "(the envelope has 13, the re-run 11)");
-    assert_contains(flipped.out, "semaprax: the envelope is NOT verified\n");
+    spx_assert_contains(flipped.out, "digest: FAILED: envelope_digest is sha256:");
+    spx_assert_contains(flipped.out, "subject: ok\n");
+    spx_assert_contains(flipped.out, "re-run: FAILED: the re-run differs at tests[0] ('ok').steps "
+                                     "(the envelope has 13, the re-run 11)");
+    spx_assert_contains(flipped.out, "semaprax: the envelope is NOT verified\n");
 
     /* an outcome forged, with the digest recomputed to match */
     json_t *forged = json_loads(bytes, 0, NULL);
@@ -170,19 +167,21 @@ static void test_verify_says_which_check_failed(void)
     spx_fixture_write(fixture, "forged.json", spx_canonical_text(forged, fixture->pool));
     json_decref(forged);
     spx_process_result_t rerun =
-        RUN(fixture->pool, "verify", spx_fixture_path(fixture, "forged.json"), "--manifest-path",
-            manifest);
+        SPX_RUN_SEMAPRAX(fixture->pool, "verify", spx_fixture_path(fixture, "forged.json"),
+                         "--manifest-path", manifest);
     CU_ASSERT_EQUAL(rerun.exit_code, 1);
-    assert_contains(rerun.out, "digest: ok\nsubject: ok\nre-run: FAILED: the re-run differs at "
-                               "command_succeeded (the envelope has true, the re-run false)\n");
+    spx_assert_contains(rerun.out, "digest: ok\nsubject: ok\nre-run: FAILED: the re-run differs at "
+                                   "command_succeeded (the envelope has true, the re-run false)\n");
 
     /* a source edited after the run */
     spx_fixture_write(fixture, "envelope.json", bytes);
     spx_fixture_append(fixture, "app.spx", "fn extra() -> int { return 0; }\n");
-    spx_process_result_t edited = RUN(fixture->pool, "verify", path, "--manifest-path", manifest);
+    spx_process_result_t edited =
+        SPX_RUN_SEMAPRAX(fixture->pool, "verify", path, "--manifest-path", manifest);
     CU_ASSERT_EQUAL(edited.exit_code, 1);
-    assert_contains(edited.out, "digest: ok\nsubject: FAILED: the files on disk differ from the "
-                                "envelope at subject.project_revision");
+    spx_assert_contains(edited.out,
+                        "digest: ok\nsubject: FAILED: the files on disk differ from the "
+                        "envelope at subject.project_revision");
     spx_fixture_free(fixture);
 }
 
