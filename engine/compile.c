@@ -56,7 +56,18 @@ typedef struct compiler_t {
     apr_hash_t *consts[2]; /* value bytes -> index + 1 */
     apr_array_header_t *int_consts, *str_consts;
     uint32_t top[2], max[2];
+    char *queued;              /* per function index: already on the queue */
+    apr_array_header_t *queue; /* int32_t function indices to compile */
 } compiler_t;
+
+/* Compile function index too (once): what is reachable is compiled. */
+static void enqueue(compiler_t *c, int32_t index)
+{
+    if (!c->queued[index]) {
+        c->queued[index] = 1;
+        APR_ARRAY_PUSH(c->queue, int32_t) = index;
+    }
+}
 
 static int file_of(spx_type_t type)
 {
@@ -317,6 +328,7 @@ static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
         charge(c, e->span);
         const spx_function_t *target = e->as.call.target;
         int32_t index = (int32_t)(uintptr_t)apr_hash_get(c->index_of, &target, sizeof(target)) - 1;
+        enqueue(c, index);
         failure_site(c, emit(c, SPX_I_CALL, 0, index, bases[FILE_INT], bases[FILE_STR]), e->span);
         int file = file_of(target->result);
         if (file == FILE_NONE)
@@ -597,7 +609,6 @@ static apr_status_t compile_function(compiler_t *c, const spx_function_t *f, spx
         return APR_EINVAL;
     }
 
-    out->name = apr_pstrcat(c->pool, f->module->name, ".", f->name.text, NULL);
     out->path = apr_pstrdup(c->pool, f->module->path);
     out->code =
         apr_pmemdup(c->pool, c->code->elts, (apr_size_t)c->code->nelts * sizeof(spx_instr_t));
@@ -623,8 +634,8 @@ static apr_status_t compile_function(compiler_t *c, const spx_function_t *f, spx
     return APR_SUCCESS;
 }
 
-apr_status_t spx_program_compile(const spx_project_t *project, spx_program_t **program,
-                                 apr_pool_t *pool, const char **message)
+apr_status_t spx_program_compile(const spx_project_t *project, const char *const *roots,
+                                 spx_program_t **program, apr_pool_t *pool, const char **message)
 {
     if (!project->admitted) {
         *message = "the project is not admitted";
@@ -633,31 +644,44 @@ apr_status_t spx_program_compile(const spx_project_t *project, spx_program_t **p
     compiler_t c;
     memset(&c, 0, sizeof(c));
     c.pool = pool;
-    apr_pool_create(&c.scratch, pool);
     c.index_of = apr_hash_make(pool);
     spx_program_t *p = apr_pcalloc(pool, sizeof(*p));
     p->by_name = apr_hash_make(pool);
     for (apr_size_t m = 0; m < project->module_count; m++)
-        for (apr_size_t f = 0; f < project->modules[m]->function_count; f++) {
-            const spx_function_t *function = project->modules[m]->functions[f];
-            const spx_function_t **key = apr_pmemdup(pool, &function, sizeof(function));
-            apr_hash_set(c.index_of, key, sizeof(*key), (void *)(uintptr_t)++p->function_count);
-        }
+        p->function_count += project->modules[m]->function_count;
     p->functions = apr_pcalloc(pool, (p->function_count + 1) * sizeof(spx_vm_function_t));
+    const spx_function_t **all = apr_palloc(pool, (p->function_count + 1) * sizeof(*all));
+    c.queued = apr_pcalloc(pool, p->function_count + 1);
+    c.queue = apr_array_make(pool, 16, sizeof(int32_t));
     apr_size_t next = 0;
     for (apr_size_t m = 0; m < project->module_count; m++)
         for (apr_size_t f = 0; f < project->modules[m]->function_count; f++, next++) {
-            apr_status_t status =
-                compile_function(&c, project->modules[m]->functions[f], &p->functions[next]);
-            if (status != APR_SUCCESS) {
-                apr_pool_destroy(c.scratch);
-                *message = c.message;
-                return status;
-            }
+            const spx_function_t *function = project->modules[m]->functions[f];
+            all[next] = function;
+            apr_hash_set(c.index_of, &all[next], sizeof(all[next]), (void *)(uintptr_t)(next + 1));
+            p->functions[next].name =
+                apr_pstrcat(pool, function->module->name, ".", function->name.text, NULL);
             apr_hash_set(p->by_name, p->functions[next].name, APR_HASH_KEY_STRING,
                          (void *)(uintptr_t)(next + 1));
+            if (!roots)
+                enqueue(&c, (int32_t)next);
         }
+    for (const char *const *root = roots; root && *root; root++) {
+        long index = spx_program_find(p, *root);
+        if (index >= 0)
+            enqueue(&c, (int32_t)index);
+    }
+    apr_status_t status = APR_SUCCESS;
+    apr_pool_create(&c.scratch, pool);
+    for (int i = 0; i < c.queue->nelts && status == APR_SUCCESS; i++) {
+        int32_t index = APR_ARRAY_IDX(c.queue, i, int32_t);
+        status = compile_function(&c, all[index], &p->functions[index]);
+    }
     apr_pool_destroy(c.scratch);
+    if (status != APR_SUCCESS) {
+        *message = c.message;
+        return status;
+    }
     *program = p;
     return APR_SUCCESS;
 }

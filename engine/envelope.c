@@ -37,14 +37,22 @@ json_t *spx_failure_json(const spx_failure_t *failure)
                      "path", failure->path, "span", spx_span_json(&failure->span));
 }
 
-static apr_status_t compile(const spx_project_t *project, spx_program_t **program, apr_pool_t *pool,
-                            const char **message)
+/* The program of what the entry (entry_only) or the tests can reach. */
+static apr_status_t compile(const spx_project_t *project, int entry_only, spx_program_t **program,
+                            apr_pool_t *pool, const char **message)
 {
     if (!project->admitted) {
         *message = "the project is not admitted";
         return APR_EINVAL;
     }
-    return spx_program_compile(project, program, pool, message);
+    const spx_manifest_t *manifest = project->manifest;
+    const char **roots = apr_pcalloc(pool, (manifest->test_count + 2) * sizeof(*roots));
+    if (entry_only)
+        roots[0] = manifest->entry;
+    else
+        for (apr_size_t i = 0; i < manifest->test_count; i++)
+            roots[i] = manifest->tests[i].function;
+    return spx_program_compile(project, roots, program, pool, message);
 }
 
 /* Run function (a "module.function" name of the manifest) of program. */
@@ -64,14 +72,14 @@ static apr_status_t run_named(const spx_program_t *program, const char *function
 apr_status_t spx_run_entry(const spx_project_t *project, const spx_run_limits_t *limits,
                            spx_run_result_t *result, apr_pool_t *pool, const char **message)
 {
-    spx_program_t *program = NULL;
-    apr_status_t status = compile(project, &program, pool, message);
-    if (status != APR_SUCCESS)
-        return status;
-    if (!project->manifest->entry) {
+    if (project->admitted && !project->manifest->entry) {
         *message = "the manifest declares no entry";
         return APR_EINVAL;
     }
+    spx_program_t *program = NULL;
+    apr_status_t status = compile(project, 1, &program, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
     return run_named(program, project->manifest->entry, limits, result, pool, message);
 }
 
@@ -125,7 +133,7 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
                             json_t **envelope, apr_pool_t *pool, const char **message)
 {
     spx_program_t *program = NULL;
-    apr_status_t status = compile(project, &program, pool, message);
+    apr_status_t status = compile(project, 0, &program, pool, message);
     if (status != APR_SUCCESS)
         return status;
     json_int_t counts[SUMMARY_KEYS] = {0};

@@ -24,11 +24,14 @@
 
 typedef struct spx_program_t spx_program_t;
 
-/* Compile every function of an admitted project (project->admitted) into a
- * program allocated in pool. APR_EINVAL with *message when the project is not
- * admitted or a function is over a bytecode limit. */
-apr_status_t spx_program_compile(const spx_project_t *project, spx_program_t **program,
-                                 apr_pool_t *pool, const char **message);
+/* Compile an admitted project (project->admitted) into a program allocated
+ * in pool: the functions named by roots ("module.function", NULL-terminated)
+ * and every function they can call, or every function when roots is NULL.
+ * Every function can be found by name; only compiled ones can run.
+ * APR_EINVAL with *message when the project is not admitted or a function is
+ * over a bytecode limit. */
+apr_status_t spx_program_compile(const spx_project_t *project, const char *const *roots,
+                                 spx_program_t **program, apr_pool_t *pool, const char **message);
 
 /* The index of the program's function for the AST-free name "module.function",
  * or -1. */

@@ -536,7 +536,8 @@ apr_status_t spx_vm_run(const spx_program_t *program, long function, const spx_r
 {
     memset(result, 0, sizeof(*result));
     if (function < 0 || (apr_size_t)function >= program->function_count ||
-        !program->functions[function].returns_int || program->functions[function].param_count ||
+        !program->functions[function].code || !program->functions[function].returns_int ||
+        program->functions[function].param_count ||
         limits->max_steps > SPX_LIMIT_MAX_STEPS_MAXIMUM ||
         limits->max_bytes > SPX_LIMIT_MAX_BYTES_MAXIMUM || limits->max_call_depth < 1 ||
         limits->max_call_depth > SPX_LIMIT_CALL_DEPTH)

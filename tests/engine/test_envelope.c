@@ -6,6 +6,7 @@
  */
 #include "spx_canonical.h"
 #include "spx_envelope.h"
+#include "spx_limits.h"
 #include "spx_run_fixture.h"
 
 #include <apr_strings.h>
@@ -225,6 +226,35 @@ static void test_recorded_limits_are_checked(void)
     spx_fixture_free(fixture);
 }
 
+/* Only what the closure can reach is compiled: a function over the register
+ * limit stops `test` only when a test can call it. */
+static void test_only_reachable_functions_are_compiled(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_array_header_t *lines = apr_array_make(fixture->pool, 20000, sizeof(const char *));
+    APR_ARRAY_PUSH(lines, const char *) = "fn huge() -> int {\n";
+    for (unsigned i = 0; i <= SPX_LIMIT_FUNCTION_REGISTERS; i++)
+        APR_ARRAY_PUSH(lines, const char *) =
+            apr_psprintf(fixture->pool, "  let v%u = %u;\n", i, i);
+    const char *huge = apr_array_pstrcat(fixture->pool, lines, 0);
+    const char *source = apr_pstrcat(fixture->pool, huge, "  return 0;\n}\n",
+                                     "fn ok() -> int { return 0; }\n", NULL);
+    spx_run_fixture_write(fixture, source, NULL, (const char *const[]){"ok=app.ok", NULL});
+    spx_run_limits_t limits = spx_run_limits_default();
+    json_t *envelope = build(fixture, &limits);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(envelope, "command_succeeded")));
+    json_decref(envelope);
+
+    spx_run_fixture_write(fixture, source, NULL,
+                          (const char *const[]){"ok=app.ok", "huge=app.huge", NULL});
+    spx_project_t *project = spx_run_fixture_open(fixture);
+    const char *message = NULL;
+    CU_ASSERT_EQUAL(spx_envelope_build(project, &limits, &envelope, fixture->pool, &message),
+                    APR_EINVAL);
+    CU_ASSERT_STRING_EQUAL(message, "function 'app.huge' is too large to run");
+    spx_fixture_free(fixture);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -233,6 +263,7 @@ int main(void)
         {"same project twice: same bytes; other limits: other digest", test_determinism},
         {"verify: fresh, flipped byte, forged outcome, edited source", test_verify_checks},
         {"verify checks the recorded limits", test_recorded_limits_are_checked},
+        {"only reachable functions are compiled", test_only_reachable_functions_are_compiled},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("execution envelope", tests);

@@ -53,7 +53,7 @@ spx_program_t *spx_run_fixture_program(spx_fixture_t *fixture, const char *sourc
     spx_project_t *project = spx_run_fixture_open(fixture);
     spx_program_t *program = NULL;
     const char *message = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_program_compile(project, &program, fixture->pool, &message),
+    CU_ASSERT_EQUAL_FATAL(spx_program_compile(project, NULL, &program, fixture->pool, &message),
                           APR_SUCCESS);
     return program;
 }
