@@ -429,6 +429,32 @@ static void test_strings(void)
     spx_fixture_free(fixture);
 }
 
+/* Chains of operators as long as the parse depth allows compile and run
+ * (the compiler walks left chains without recursion, like the checker). */
+static void test_long_operator_chains(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    enum { TERMS = 200 };
+    apr_array_header_t *parts = apr_array_make(fixture->pool, 4 * TERMS, sizeof(const char *));
+    APR_ARRAY_PUSH(parts, const char *) = "fn sum() -> int { let one = 1; return 0";
+    for (int i = 0; i < TERMS; i++)
+        APR_ARRAY_PUSH(parts, const char *) = " + one";
+    APR_ARRAY_PUSH(parts, const char *) = "; }\nfn all() -> int { let t = true; if t";
+    for (int i = 0; i < TERMS; i++)
+        APR_ARRAY_PUSH(parts, const char *) = " && t";
+    APR_ARRAY_PUSH(parts, const char *) = " { return 1; } return 0; }\nfn nots() -> int { if ";
+    for (int i = 0; i < TERMS; i++)
+        APR_ARRAY_PUSH(parts, const char *) = "!";
+    APR_ARRAY_PUSH(parts, const char *) = "false { return 0; } return 1; }\n";
+    spx_program_t *program =
+        spx_run_fixture_program(fixture, apr_array_pstrcat(fixture->pool, parts, 0));
+    spx_run_limits_t limits = spx_run_limits_default();
+    expect_call(fixture, program, "sum", &limits, TERMS, 3);
+    expect_call(fixture, program, "all", &limits, 1, 4);
+    expect_call(fixture, program, "nots", &limits, 1, 3); /* an even count of ! */
+    spx_fixture_free(fixture);
+}
+
 static void test_bad_arguments(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -467,6 +493,7 @@ int main(void)
         {"10^6 recursion stops at 256 on a 256 KiB stack", test_depth_without_the_c_stack},
         {"output kept up to max_bytes", test_output_truncation},
         {"strings", test_strings},
+        {"long operator chains", test_long_operator_chains},
         {"bad arguments", test_bad_arguments},
         CU_TEST_INFO_NULL,
     };
