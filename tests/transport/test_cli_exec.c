@@ -5,6 +5,7 @@
  * failed) after a flipped byte, an edited source and a forged outcome.
  */
 #include "spx_canonical.h"
+#include "spx_corpus.h"
 #include "spx_process.h"
 #include "spx_run_fixture.h"
 
@@ -185,6 +186,32 @@ static void test_verify_says_which_check_failed(void)
     spx_fixture_free(fixture);
 }
 
+/* The example project's envelope equals tests/golden/hello/envelope.json byte
+ * for byte: steps, outputs and digests are the same on every platform. */
+static void test_example_envelope_matches_golden(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    const char *manifest =
+        apr_pstrcat(fixture->pool, spx_program_path("SPX_EXAMPLES"), "/hello/semaprax.toml", NULL);
+    const char *path = spx_fixture_path(fixture, "envelope.json");
+    spx_process_result_t test =
+        SPX_RUN_SEMAPRAX(fixture->pool, "test", "--manifest-path", manifest, "--envelope", path);
+    CU_ASSERT_EQUAL(test.exit_code, 0);
+    apr_size_t length = 0;
+    const char *golden =
+        spx_corpus_read(apr_pstrcat(fixture->pool, spx_corpus_dir("golden/hello", fixture->pool),
+                                    "/envelope.json", NULL),
+                        &length, fixture->pool);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "envelope.json"), golden);
+    spx_process_result_t verify =
+        SPX_RUN_SEMAPRAX(fixture->pool, "verify", path, "--manifest-path", manifest);
+    CU_ASSERT_EQUAL(verify.exit_code, 0);
+    spx_process_result_t run = SPX_RUN_SEMAPRAX(fixture->pool, "run", "--manifest-path", manifest);
+    CU_ASSERT_EQUAL(run.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(run.out, "Hello, world!\n5! = 120\nfib(10) = 55\n");
+    spx_fixture_free(fixture);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -193,6 +220,7 @@ int main(void)
          test_run_and_test_refuse_bad_projects_and_limits},
         {"test: summary lines and a deterministic envelope", test_test_summary_and_envelope},
         {"verify says which check failed", test_verify_says_which_check_failed},
+        {"the example's envelope matches its golden file", test_example_envelope_matches_golden},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("semaprax run, test, verify", tests);
