@@ -68,102 +68,88 @@ static spx_run_result_t expect_call(spx_fixture_t *fixture, const spx_program_t 
 
 /* --- step counts ------------------------------------------------------------ */
 
-static void test_steps_straight_line(void)
-{
-    spx_fixture_t *fixture = spx_fixture_new();
-    /* call 1 + let 1 + var 1 + assignment 1 + return 1 */
-    spx_run_result_t r = run(fixture,
-                             "fn t() -> int {\n  let a = 1;\n  var b = a + 2;\n  b = b * 3;\n"
-                             "  return b - 9;\n}\n",
-                             "t");
-    assert_returned(&r, 0, 5);
-    spx_fixture_free(fixture);
-}
+/* One hand-counted run: app.FUNCTION returns value after exactly steps and
+ * prints output. */
+typedef struct counted_t {
+    const char *function;
+    int64_t value;
+    uint64_t steps;
+    const char *output;
+} counted_t;
 
-static void test_steps_if_else(void)
+/* A program and the runs counted on it, the count of each in its comment. */
+typedef struct step_case_t {
+    const char *source;
+    counted_t runs[5]; /* ended by one with no function */
+} step_case_t;
+
+static const step_case_t step_cases[] = {
+    /* straight line: call, let, var, assignment, return */
+    {"fn t() -> int {\n  let a = 1;\n  var b = a + 2;\n  b = b * 3;\n  return b - 9;\n}\n",
+     {{"t", 0, 5, ""}}},
+    /* if/else: call, return, then twice: call pick, if, return */
+    {"fn pick(x: int) -> int {\n  if x > 3 { return 1; } else { return 2; }\n}\n"
+     "fn grade(x: int) -> int {\n"
+     "  if x < 0 { return 1; } else if x < 3 { return 2; } else { return 3; }\n}\n"
+     "fn both() -> int { return pick(5) * 10 + pick(1); }\n"
+     "fn last() -> int { return grade(5); }\n"
+     "fn first() -> int { return grade(-1); }\n"
+     "fn none() -> int { if false { return 1; } return 0; }\n",
+     {{"both", 12, 8, ""},
+      /* call, return, call grade, if, else-if (an if statement too), return */
+      {"last", 3, 6, ""},
+      {"first", 1, 5, ""},
+      /* call, if, return: a block that does not run costs nothing */
+      {"none", 0, 3, ""}}},
+    /* while: call, return, call count, var, while, n + 1 conditions,
+     * n assignments, return: 2n + 7 */
+    {"fn count(n: int) -> int {\n  var i = 0;\n  while i < n { i = i + 1; }\n  return i;\n}\n"
+     "fn zero() -> int { return count(0); }\n"
+     "fn three() -> int { return count(3); }\n"
+     "fn thousand() -> int { return count(1000); }\n"
+     "fn spec() -> int { var i: int = 0; while i < 3 { i = i + 1; } return i - 3; }\n",
+     {{"zero", 0, 7, ""},
+      {"three", 3, 13, ""},
+      {"thousand", 1000, 2007, ""},
+      /* language.md's own example */
+      {"spec", 0, 11, ""}}},
+    /* nested calls: t: call, return; add(1, 2): call, return; twice: call,
+     * return; add(x, x) inside twice: call, return */
+    {"fn add(a: int, b: int) -> int { return a + b; }\n"
+     "fn twice(x: int) -> int { return add(x, x); }\n"
+     "fn t() -> int { return twice(add(1, 2)) - 6; }\n",
+     {{"t", 0, 8, ""}}},
+    /* builtins: call, statement, print, itos, len, statement, assert, return;
+     * units: call; statement, call u, statement, print (u ends without a
+     * step); statement, call v, statement, print, return; return */
+    {"fn b() -> int { print(itos(len(\"abc\"))); assert(true); return 0; }\n"
+     "fn u() { print(\"x\"); }\n"
+     "fn v() { print(\"y\"); return; }\n"
+     "fn units() -> int { u(); v(); return 0; }\n",
+     {{"b", 0, 8, "3"}, {"units", 0, 11, "xy"}}},
+    /* && and || that do not evaluate their right operand: call, let, let, if,
+     * return; one that does: call, let, call f, statement, print, return, if,
+     * return */
+    {"fn f() -> bool { print(\"f\"); return true; }\n"
+     "fn short() -> int { let a = false && f(); let b = true || f();\n"
+     "  if a || b { return 0; } return 1; }\n"
+     "fn long() -> int { let c = true && f(); if c { return 0; } return 1; }\n",
+     {{"short", 0, 5, ""}, {"long", 0, 8, "f"}}},
+};
+
+static void test_hand_counted_steps(void)
 {
-    spx_fixture_t *fixture = spx_fixture_new();
-    spx_program_t *program = spx_run_fixture_program(
-        fixture, "fn pick(x: int) -> int {\n  if x > 3 { return 1; } else { return 2; }\n}\n"
-                 "fn grade(x: int) -> int {\n"
-                 "  if x < 0 { return 1; } else if x < 3 { return 2; } else { return 3; }\n}\n"
-                 "fn both() -> int { return pick(5) * 10 + pick(1); }\n"
-                 "fn last() -> int { return grade(5); }\n"
-                 "fn first() -> int { return grade(-1); }\n"
-                 "fn none() -> int { if false { return 1; } return 0; }\n");
     spx_run_limits_t limits = spx_run_limits_default();
-    /* call, return, then twice: call pick, if, return */
-    expect_call(fixture, program, "both", &limits, 12, 8);
-    /* call, return, call grade, if, else-if (an if statement too), return */
-    expect_call(fixture, program, "last", &limits, 3, 6);
-    expect_call(fixture, program, "first", &limits, 1, 5);
-    /* call, if, return: a block that does not run costs nothing */
-    expect_call(fixture, program, "none", &limits, 0, 3);
-    spx_fixture_free(fixture);
-}
-
-static void test_steps_while(void)
-{
-    spx_fixture_t *fixture = spx_fixture_new();
-    spx_program_t *program = spx_run_fixture_program(
-        fixture, "fn count(n: int) -> int {\n  var i = 0;\n  while i < n { i = i + 1; }\n"
-                 "  return i;\n}\n"
-                 "fn zero() -> int { return count(0); }\n"
-                 "fn three() -> int { return count(3); }\n"
-                 "fn thousand() -> int { return count(1000); }\n"
-                 "fn spec() -> int { var i: int = 0; while i < 3 { i = i + 1; } return i - 3; }\n");
-    spx_run_limits_t limits = spx_run_limits_default();
-    /* call, return, call count, var, while, n + 1 conditions, n assignments,
-     * return: 2n + 7 */
-    expect_call(fixture, program, "zero", &limits, 0, 7);
-    expect_call(fixture, program, "three", &limits, 3, 13);
-    expect_call(fixture, program, "thousand", &limits, 1000, 2007);
-    /* language.md's own example: 11 steps */
-    expect_call(fixture, program, "spec", &limits, 0, 11);
-    spx_fixture_free(fixture);
-}
-
-static void test_steps_nested_calls(void)
-{
-    spx_fixture_t *fixture = spx_fixture_new();
-    /* t: call, return; add(1, 2): call, return; twice: call, return;
-     * add(x, x) inside twice: call, return */
-    spx_run_result_t r = run(fixture,
-                             "fn add(a: int, b: int) -> int { return a + b; }\n"
-                             "fn twice(x: int) -> int { return add(x, x); }\n"
-                             "fn t() -> int { return twice(add(1, 2)) - 6; }\n",
-                             "t");
-    assert_returned(&r, 0, 8);
-    spx_fixture_free(fixture);
-}
-
-static void test_steps_builtins_and_unit_calls(void)
-{
-    spx_fixture_t *fixture = spx_fixture_new();
-    spx_program_t *program = spx_run_fixture_program(
-        fixture, "fn b() -> int { print(itos(len(\"abc\"))); assert(true); return 0; }\n"
-                 "fn u() { print(\"x\"); }\n"
-                 "fn v() { print(\"y\"); return; }\n"
-                 "fn units() -> int { u(); v(); return 0; }\n"
-                 "fn f() -> bool { print(\"f\"); return true; }\n"
-                 "fn short() -> int { let a = false && f(); let b = true || f();\n"
-                 "  if a || b { return 0; } return 1; }\n"
-                 "fn long() -> int { let c = true && f(); if c { return 0; } return 1; }\n");
-    spx_run_limits_t limits = spx_run_limits_default();
-    /* call, statement, print, itos, len, statement, assert, return */
-    spx_run_result_t b = expect_call(fixture, program, "b", &limits, 0, 8);
-    CU_ASSERT_STRING_EQUAL(b.output, "3");
-    /* call; statement, call u, statement, print (u ends without a step);
-     * statement, call v, statement, print, return; return */
-    spx_run_result_t units = expect_call(fixture, program, "units", &limits, 0, 11);
-    CU_ASSERT_STRING_EQUAL(units.output, "xy");
-    /* && and || that do not evaluate their right operand: call, let, let, if, return */
-    spx_run_result_t shortcut = expect_call(fixture, program, "short", &limits, 0, 5);
-    CU_ASSERT_STRING_EQUAL(shortcut.output, "");
-    /* call, let, call f, statement, print, return, if, return */
-    spx_run_result_t evaluated = expect_call(fixture, program, "long", &limits, 0, 8);
-    CU_ASSERT_STRING_EQUAL(evaluated.output, "f");
-    spx_fixture_free(fixture);
+    for (size_t i = 0; i < sizeof(step_cases) / sizeof(step_cases[0]); i++) {
+        spx_fixture_t *fixture = spx_fixture_new();
+        spx_program_t *program = spx_run_fixture_program(fixture, step_cases[i].source);
+        for (const counted_t *run = step_cases[i].runs; run->function; run++) {
+            spx_run_result_t result =
+                expect_call(fixture, program, run->function, &limits, run->value, run->steps);
+            CU_ASSERT_STRING_EQUAL(result.output, run->output);
+        }
+        spx_fixture_free(fixture);
+    }
 }
 
 /* --- fuel --------------------------------------------------------------------- */
@@ -478,11 +464,7 @@ static void test_bad_arguments(void)
 int main(void)
 {
     CU_TestInfo tests[] = {
-        {"steps: straight line", test_steps_straight_line},
-        {"steps: if, else, else if", test_steps_if_else},
-        {"steps: while with 0, 3 and 1000 rounds", test_steps_while},
-        {"steps: nested calls", test_steps_nested_calls},
-        {"steps: builtins, unit calls, short circuits", test_steps_builtins_and_unit_calls},
+        {"steps: straight line, if/else, while, calls, builtins", test_hand_counted_steps},
         {"fuel at max_steps - 1, max_steps, max_steps + 1", test_fuel_at_the_boundary},
         {"fuel stops an endless loop", test_fuel_stops_an_endless_loop},
         {"integer failures and assert, with spans", test_integer_failures},
