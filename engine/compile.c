@@ -438,21 +438,23 @@ static reg_t compile_expr(compiler_t *c, const spx_expr_t *e, int32_t hint)
 }
 
 /* Jump to label when e is when (true or false); fall through otherwise.
- * depth bounds the recursion on left operands: past it, e is computed as a
- * value (which unrolls its left chain) and tested. */
+ * The parser already bounds how deep operators nest; depth makes the bound
+ * local: past SPX_LIMIT_PARSE_DEPTH, e is computed as a value (which unrolls
+ * its left chain) and tested. */
 static void compile_branch(compiler_t *c, const spx_expr_t *e, int when, label_t *label,
                            unsigned depth)
 {
-    if (depth < 64 && e->kind == SPX_EXPR_UNARY && e->as.unary.op == SPX_OP_NOT) {
+    if (depth < SPX_LIMIT_PARSE_DEPTH && e->kind == SPX_EXPR_UNARY &&
+        e->as.unary.op == SPX_OP_NOT) {
         compile_branch(c, e->as.unary.operand, !when, label, depth + 1);
         return;
     }
-    if (depth < 64 && e->kind == SPX_EXPR_BOOL) {
+    if (depth < SPX_LIMIT_PARSE_DEPTH && e->kind == SPX_EXPR_BOOL) {
         if (e->as.boolean == when)
             jump(c, SPX_I_JUMP, label, 0, 0);
         return;
     }
-    if (depth < 64 && e->kind == SPX_EXPR_BINARY) {
+    if (depth < SPX_LIMIT_PARSE_DEPTH && e->kind == SPX_EXPR_BINARY) {
         spx_operator_t op = e->as.binary.op;
         if (op == SPX_OP_AND || op == SPX_OP_OR) {
             /* "a && b" jumps on false when either does, "a || b" on true. */
