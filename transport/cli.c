@@ -29,8 +29,8 @@
 static const char usage_text[] =
     "usage: semaprax COMMAND [OPTIONS]\n"
     "\n"
-    "Check, index and query a Semaprax project (a semaprax.toml manifest and its\n"
-    "sources).\n"
+    "Check, index, query, run and test a Semaprax project (a semaprax.toml manifest\n"
+    "and its sources).\n"
     "\n"
     "commands:\n"
     "  check     report every diagnostic of the project (exit 0 admitted, 1 not)\n"
