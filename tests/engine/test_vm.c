@@ -183,6 +183,26 @@ static void test_fuel_at_the_boundary(void)
     spx_fixture_free(fixture);
 }
 
+/* Two steps paid by one instruction (the return statement and the call in
+ * it): the stop names the step that could not be paid. */
+static void test_fuel_names_the_unpaid_step(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(
+        fixture, "fn f() -> int { return 0; }\nfn t() -> int {\n  return f();\n}\n");
+    spx_run_limits_t limits = limits_with_steps(1);
+    spx_run_result_t statement = spx_run_fixture_call(fixture, program, "t", &limits);
+    assert_stopped(&statement, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "3:3-3:14", fixture->pool);
+    CU_ASSERT_EQUAL(statement.steps, 1);
+    limits.max_steps = 2;
+    spx_run_result_t call = spx_run_fixture_call(fixture, program, "t", &limits);
+    assert_stopped(&call, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "3:10-3:13", fixture->pool);
+    CU_ASSERT_EQUAL(call.steps, 2);
+    limits.max_steps = 4;
+    expect_call(fixture, program, "t", &limits, 0, 4);
+    spx_fixture_free(fixture);
+}
+
 static void test_fuel_stops_an_endless_loop(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -466,6 +486,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"steps: straight line, if/else, while, calls, builtins", test_hand_counted_steps},
         {"fuel at max_steps - 1, max_steps, max_steps + 1", test_fuel_at_the_boundary},
+        {"fuel names the step it could not pay", test_fuel_names_the_unpaid_step},
         {"fuel stops an endless loop", test_fuel_stops_an_endless_loop},
         {"integer failures and assert, with spans", test_integer_failures},
         {"division truncates, remainder has the dividend's sign", test_division_rules},
