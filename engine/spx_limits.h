@@ -54,6 +54,21 @@
 /* One string value at run time. */
 #define SPX_LIMIT_STRING_BYTES (16u * 1024u * 1024u)
 
+/* Bytes held by all live string values of one run, counting each value's
+ * length (project decision: 16 values at the string limit; without it a
+ * program could hold a string per register per frame). */
+#define SPX_LIMIT_RUN_STRING_BYTES (256u * 1024u * 1024u)
+
+/* Registers of one function in each of its two register files, and its
+ * instructions (project decision: with the call-depth limit, bounds the
+ * interpreter's frames to 256 x 16384 x 16 bytes = 64 MiB). */
+#define SPX_LIMIT_FUNCTION_REGISTERS 16384u
+#define SPX_LIMIT_FUNCTION_INSTRUCTIONS (1u << 24)
+
+/* An envelope read by `verify` (project decision: far above what the test
+ * closure of any real project produces). */
+#define SPX_LIMIT_ENVELOPE_BYTES (256u * 1024u * 1024u)
+
 /* Context query: breadth-first depth, node count and document size. */
 #define SPX_LIMIT_CONTEXT_DEPTH_DEFAULT 1u
 #define SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM 16u

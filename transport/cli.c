@@ -1,18 +1,22 @@
 /*
  * cli.c: the `semaprax` commands. Each command parses its flags, builds the
  * project through the engine (Phase A), and prints the engine's document as
- * canonical JSON plus one LF, or diagnostics in the text form of outputs.md.
- * Usage errors and unreadable inputs go to stderr with exit status 2.
+ * canonical JSON plus one LF, or diagnostics in the text form of outputs.md;
+ * run, test and verify execute the project through the engine's envelope
+ * functions and print what they found. Usage errors and unreadable inputs go
+ * to stderr with exit status 2.
  */
 #include "spx_cli.h"
 
 #include "spx_canonical.h"
+#include "spx_envelope.h"
 #include "spx_index.h"
 #include "spx_limits.h"
 #include "spx_platform.h"
 #include "spx_project.h"
 
 #include <apr_general.h>
+#include <apr_file_io.h>
 #include <apr_getopt.h>
 #include <apr_strings.h>
 #include <stdio.h>
@@ -25,13 +29,16 @@
 static const char usage_text[] =
     "usage: semaprax COMMAND [OPTIONS]\n"
     "\n"
-    "Check, index and query a Semaprax project (a semaprax.toml manifest and its\n"
-    "sources).\n"
+    "Check, index, query, run and test a Semaprax project (a semaprax.toml manifest\n"
+    "and its sources).\n"
     "\n"
     "commands:\n"
     "  check     report every diagnostic of the project (exit 0 admitted, 1 not)\n"
     "  graph     print the project's semantic graph (semaprax.project-semantic-graph.v1)\n"
     "  context   print the bounded context of one module, function or test\n"
+    "  run       run the manifest's entry and print its output\n"
+    "  test      run every manifest test; optionally write the execution envelope\n"
+    "  verify    check an execution envelope: digest, subject, re-run\n"
     "  help      show this text, or `semaprax help COMMAND` for one command\n"
     "\n"
     "options of every command:\n"
@@ -72,6 +79,38 @@ static const char context_help[] =
     "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage,\n"
     "unreadable input or an unknown target.\n";
 
+static const char run_help[] =
+    "usage: semaprax run [--manifest-path PATH] [--max-steps N] [--max-bytes N]\n"
+    "\n"
+    "Runs the manifest's entry function and writes what it printed to standard\n"
+    "output (at most --max-bytes, default and maximum 1048576). The value it\n"
+    "returned, and a language failure, fuel or depth exhaustion with its span,\n"
+    "go to standard error. --max-steps is the fuel (default 1000000, at most\n"
+    "10000000000).\n"
+    "Exit status: 0 the entry returned 0, 1 anything else (or diagnostics), 2 usage\n"
+    "or unreadable input.\n";
+
+static const char test_help[] =
+    "usage: semaprax test [--manifest-path PATH] [--max-steps N] [--max-bytes N]\n"
+    "                     [--envelope FILE]\n"
+    "\n"
+    "Runs every [[test]] of the manifest, in order, each with fresh fuel\n"
+    "(--max-steps, default 1000000, at most 10000000000) and its own output\n"
+    "(--max-bytes kept, default 4096, at most 1048576). Prints one line per test\n"
+    "and a summary; --envelope writes the execution envelope\n"
+    "(semaprax.project-execution.v1) to FILE as canonical JSON.\n"
+    "Exit status: 0 every test passed, 1 a test did not pass (or diagnostics), 2\n"
+    "usage, unreadable input or an envelope that cannot be written.\n";
+
+static const char verify_help[] =
+    "usage: semaprax verify ENVELOPE [--manifest-path PATH]\n"
+    "\n"
+    "Checks an execution envelope three ways: (a) its envelope_digest, (b) its\n"
+    "subject against the manifest and sources on disk, (c) a re-run of the test\n"
+    "closure with the recorded limits, compared byte for byte. Prints one line\n"
+    "per check, saying where a failed check differs.\n"
+    "Exit status: 0 verified, 1 a check failed, 2 usage or an unreadable envelope.\n";
+
 enum option_id {
     OPTION_MANIFEST = 256,
     OPTION_FORMAT,
@@ -81,6 +120,8 @@ enum option_id {
     OPTION_DEPTH,
     OPTION_MAX_NODES,
     OPTION_MAX_BYTES,
+    OPTION_MAX_STEPS,
+    OPTION_ENVELOPE,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -95,6 +136,8 @@ static const apr_getopt_option_t options[] = {
     {"depth", OPTION_DEPTH, 1, "breadth-first depth"},
     {"max-nodes", OPTION_MAX_NODES, 1, "node budget"},
     {"max-bytes", OPTION_MAX_BYTES, 1, "byte budget"},
+    {"max-steps", OPTION_MAX_STEPS, 1, "fuel of each run"},
+    {"envelope", OPTION_ENVELOPE, 1, "where to write the envelope"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -104,7 +147,9 @@ typedef struct command_t {
     const char *name;
     const char *help;
     const int *accepted; /* option ids beyond the common ones, 0-terminated */
-    int (*run)(const struct command_t *command, apr_hash_t *values, apr_pool_t *pool);
+    int operands;        /* arguments after the options, exactly */
+    int (*run)(const struct command_t *command, apr_hash_t *values, const char *const *operands,
+               apr_pool_t *pool);
 } command_t;
 
 static int print_usage_error(apr_pool_t *pool, const char *format, const char *detail)
@@ -114,19 +159,26 @@ static int print_usage_error(apr_pool_t *pool, const char *format, const char *d
     return EXIT_USAGE;
 }
 
-/* Write text and one LF to stdout, binary, flushed. */
+/* Write bytes to stdout, binary, flushed. */
+static int write_stdout(const char *bytes, apr_size_t length, apr_pool_t *pool)
+{
+    spx_stdio_t *stdio = NULL;
+    if (!bytes || spx_stdio_open(&stdio, pool) != APR_SUCCESS ||
+        spx_stdio_write(stdio, bytes, length) != APR_SUCCESS ||
+        spx_stdio_flush(stdio) != APR_SUCCESS) {
+        fprintf(stderr, "semaprax: cannot write to standard output\n");
+        return EXIT_FAILED;
+    }
+    return EXIT_OK;
+}
+
+/* Write the document's canonical text and one LF to stdout. */
 static int print_document(json_t *document, apr_pool_t *pool)
 {
     const char *text = spx_canonical_text(document, pool);
     json_decref(document);
-    spx_stdio_t *stdio = NULL;
-    if (!text || spx_stdio_open(&stdio, pool) != APR_SUCCESS ||
-        spx_stdio_write(stdio, text, strlen(text)) != APR_SUCCESS ||
-        spx_stdio_write(stdio, "\n", 1) != APR_SUCCESS || spx_stdio_flush(stdio) != APR_SUCCESS) {
-        fprintf(stderr, "semaprax: cannot write the document to standard output\n");
-        return EXIT_FAILED;
-    }
-    return EXIT_OK;
+    text = text ? apr_pstrcat(pool, text, "\n", NULL) : NULL;
+    return write_stdout(text, text ? strlen(text) : 0, pool);
 }
 
 static const char *value_of(apr_hash_t *values, int option)
@@ -161,9 +213,11 @@ static int require_admitted(const spx_project_t *project, apr_pool_t *pool)
     return EXIT_FAILED;
 }
 
-static int run_check(const command_t *command, apr_hash_t *values, apr_pool_t *pool)
+static int run_check(const command_t *command, apr_hash_t *values, const char *const *operands,
+                     apr_pool_t *pool)
 {
     (void)command;
+    (void)operands;
     const char *format = value_of(values, OPTION_FORMAT);
     if (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
         return print_usage_error(pool, "unknown format '%s': use text or json", format);
@@ -186,9 +240,11 @@ static int run_check(const command_t *command, apr_hash_t *values, apr_pool_t *p
     return verdict;
 }
 
-static int run_graph(const command_t *command, apr_hash_t *values, apr_pool_t *pool)
+static int run_graph(const command_t *command, apr_hash_t *values, const char *const *operands,
+                     apr_pool_t *pool)
 {
     (void)command;
+    (void)operands;
     spx_project_t *project = NULL;
     int status = open_project(values, &project, pool);
     if (status == EXIT_OK)
@@ -212,9 +268,11 @@ static int parse_count(const char *text, apr_uint64_t *value)
     return 1;
 }
 
-static int run_context(const command_t *command, apr_hash_t *values, apr_pool_t *pool)
+static int run_context(const command_t *command, apr_hash_t *values, const char *const *operands,
+                       apr_pool_t *pool)
 {
     (void)command;
+    (void)operands;
     spx_context_request_t request = spx_context_defaults();
     request.target_kind = value_of(values, OPTION_KIND);
     request.target = value_of(values, OPTION_TARGET);
@@ -250,7 +308,242 @@ static int run_context(const command_t *command, apr_hash_t *values, apr_pool_t 
     return print_document(document, pool);
 }
 
+/* --max-steps and --max-bytes over the defaults given, checked against their
+ * maxima; an exit status. */
+static int parse_limits(apr_hash_t *values, spx_run_limits_t *limits, apr_pool_t *pool)
+{
+    struct {
+        int option;
+        apr_uint64_t maximum;
+    } counts[] = {{OPTION_MAX_STEPS, SPX_LIMIT_MAX_STEPS_MAXIMUM},
+                  {OPTION_MAX_BYTES, SPX_LIMIT_MAX_BYTES_MAXIMUM}};
+    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+        const char *text = value_of(values, counts[i].option);
+        const char *name = options[counts[i].option - OPTION_MANIFEST].name;
+        apr_uint64_t value = 0;
+        if (!text)
+            continue;
+        if (!parse_count(text, &value))
+            return print_usage_error(
+                pool, "%s", apr_psprintf(pool, "--%s takes a whole number, not '%s'", name, text));
+        if (value > counts[i].maximum)
+            return print_usage_error(pool, "%s",
+                                     apr_psprintf(pool,
+                                                  "--%s %" APR_UINT64_T_FMT
+                                                  " is over the maximum of %" APR_UINT64_T_FMT,
+                                                  name, value, counts[i].maximum));
+        if (counts[i].option == OPTION_MAX_STEPS)
+            limits->max_steps = value;
+        else
+            limits->max_bytes = (apr_size_t)value;
+    }
+    return EXIT_OK;
+}
+
+/* The limits, then an admitted project; an exit status. */
+static int prepare_run(apr_hash_t *values, spx_run_limits_t *limits, spx_project_t **project,
+                       apr_pool_t *pool)
+{
+    int status = parse_limits(values, limits, pool);
+    if (status == EXIT_OK)
+        status = open_project(values, project, pool);
+    if (status == EXIT_OK)
+        status = require_admitted(*project, pool);
+    return status;
+}
+
+/* "path:line:column: error[CODE]: message" of a run that did not return. */
+static void print_failure(const spx_failure_t *failure)
+{
+    fprintf(stderr, "%s:%" APR_SIZE_T_FMT ":%" APR_SIZE_T_FMT ": error[%s]: %s\n", failure->path,
+            failure->span.start.line, failure->span.start.column, failure->code, failure->message);
+}
+
+static int run_run(const command_t *command, apr_hash_t *values, const char *const *operands,
+                   apr_pool_t *pool)
+{
+    (void)command;
+    (void)operands;
+    spx_run_limits_t limits = spx_run_limits_default();
+    limits.max_bytes = SPX_LIMIT_MAX_BYTES_MAXIMUM; /* a program's output, not a test's */
+    spx_project_t *project = NULL;
+    int status = prepare_run(values, &limits, &project, pool);
+    if (status != EXIT_OK)
+        return status;
+    spx_run_result_t result;
+    const char *message = NULL;
+    if (spx_run_entry(project, &limits, &result, pool, &message) != APR_SUCCESS)
+        return print_usage_error(pool, "%s", message);
+    fflush(stdout);
+    if (write_stdout(result.output, result.output_length, pool) != EXIT_OK)
+        return EXIT_FAILED;
+    if (result.output_truncated)
+        fprintf(stderr, "semaprax: output cut at %" APR_SIZE_T_FMT " bytes (--max-bytes)\n",
+                result.output_length);
+    if (result.outcome != SPX_OUTCOME_RETURNED) {
+        print_failure(&result.failure);
+        fprintf(stderr, "semaprax: entry '%s': %s after %" APR_UINT64_T_FMT " steps\n",
+                project->manifest->entry, spx_outcome_name(&result), result.steps);
+        return EXIT_FAILED;
+    }
+    if (result.value != 0) {
+        fprintf(stderr, "semaprax: entry '%s' returned %" APR_INT64_T_FMT "\n",
+                project->manifest->entry, result.value);
+        return EXIT_FAILED;
+    }
+    return EXIT_OK;
+}
+
+/* Write the document's canonical text and one LF to path. */
+static int write_document(const char *path, json_t *document, apr_pool_t *pool)
+{
+    const char *text = spx_canonical_text(document, pool);
+    apr_file_t *file = NULL;
+    apr_status_t status = text ? apr_file_open(&file, path,
+                                               APR_FOPEN_WRITE | APR_FOPEN_CREATE |
+                                                   APR_FOPEN_TRUNCATE | APR_FOPEN_BINARY,
+                                               APR_FPROT_OS_DEFAULT, pool)
+                               : APR_ENOMEM;
+    if (status == APR_SUCCESS) {
+        status = apr_file_write_full(file, text, strlen(text), NULL);
+        if (status == APR_SUCCESS)
+            status = apr_file_write_full(file, "\n", 1, NULL);
+        apr_status_t closed = apr_file_close(file);
+        if (status == APR_SUCCESS)
+            status = closed;
+    }
+    if (status != APR_SUCCESS) {
+        char reason[256];
+        fprintf(stderr, "semaprax: cannot write the envelope to '%s': %s\n", path,
+                apr_strerror(status, reason, sizeof(reason)));
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+static int run_test(const command_t *command, apr_hash_t *values, const char *const *operands,
+                    apr_pool_t *pool)
+{
+    (void)command;
+    (void)operands;
+    spx_run_limits_t limits = spx_run_limits_default();
+    spx_project_t *project = NULL;
+    int status = prepare_run(values, &limits, &project, pool);
+    if (status != EXIT_OK)
+        return status;
+    json_t *envelope = NULL;
+    const char *message = NULL;
+    if (spx_envelope_build(project, &limits, &envelope, pool, &message) != APR_SUCCESS)
+        return print_usage_error(pool, "%s", message);
+    size_t index;
+    json_t *test;
+    json_array_foreach(json_object_get(envelope, "tests"), index, test)
+    {
+        const json_t *value = json_object_get(test, "value");
+        const json_t *failure = json_object_get(test, "failure");
+        printf("test %s (%s) ... %s, %" JSON_INTEGER_FORMAT " steps",
+               json_string_value(json_object_get(test, "name")),
+               json_string_value(json_object_get(test, "function")),
+               json_string_value(json_object_get(test, "outcome")),
+               json_integer_value(json_object_get(test, "steps")));
+        if (value)
+            printf(", returned %" JSON_INTEGER_FORMAT, json_integer_value(value));
+        if (failure)
+            printf(": %s:%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT ": error[%s]: %s",
+                   json_string_value(json_object_get(failure, "path")),
+                   json_integer_value(json_object_get(
+                       json_object_get(json_object_get(failure, "span"), "start"), "line")),
+                   json_integer_value(json_object_get(
+                       json_object_get(json_object_get(failure, "span"), "start"), "column")),
+                   json_string_value(json_object_get(failure, "code")),
+                   json_string_value(json_object_get(failure, "message")));
+        printf("\n");
+    }
+    const json_t *summary = json_object_get(envelope, "summary");
+    printf("semaprax: %" JSON_INTEGER_FORMAT " tests: %" JSON_INTEGER_FORMAT
+           " passed, %" JSON_INTEGER_FORMAT " failed, %" JSON_INTEGER_FORMAT
+           " language failures, %" JSON_INTEGER_FORMAT " out of fuel, %" JSON_INTEGER_FORMAT
+           " out of depth\n",
+           json_integer_value(json_object_get(summary, "total")),
+           json_integer_value(json_object_get(summary, "passed")),
+           json_integer_value(json_object_get(summary, "failed")),
+           json_integer_value(json_object_get(summary, "language_failure")),
+           json_integer_value(json_object_get(summary, "fuel_exhausted")),
+           json_integer_value(json_object_get(summary, "depth_exhausted")));
+    int verdict =
+        json_is_true(json_object_get(envelope, "command_succeeded")) ? EXIT_OK : EXIT_FAILED;
+    const char *path = value_of(values, OPTION_ENVELOPE);
+    if (path && write_document(path, envelope, pool) != EXIT_OK)
+        verdict = EXIT_USAGE;
+    json_decref(envelope);
+    return verdict;
+}
+
+/* The whole file at path, at most SPX_LIMIT_ENVELOPE_BYTES; an exit status. */
+static int read_envelope(const char *path, char **bytes, apr_size_t *length, apr_pool_t *pool)
+{
+    apr_file_t *file = NULL;
+    apr_finfo_t info;
+    apr_status_t status =
+        apr_file_open(&file, path, APR_FOPEN_READ | APR_FOPEN_BINARY, APR_FPROT_OS_DEFAULT, pool);
+    if (status == APR_SUCCESS)
+        status = apr_file_info_get(&info, APR_FINFO_SIZE, file);
+    if (status == APR_SUCCESS && (info.size < 0 || info.size > SPX_LIMIT_ENVELOPE_BYTES)) {
+        apr_file_close(file);
+        return print_usage_error(pool, "%s",
+                                 apr_psprintf(pool, "envelope '%s' is over the limit of %u bytes",
+                                              path, SPX_LIMIT_ENVELOPE_BYTES));
+    }
+    if (status == APR_SUCCESS) {
+        *length = (apr_size_t)info.size;
+        *bytes = apr_palloc(pool, *length + 1);
+        status = apr_file_read_full(file, *bytes, *length, NULL);
+        if (status == APR_EOF && *length == 0)
+            status = APR_SUCCESS;
+    }
+    if (file)
+        apr_file_close(file);
+    if (status != APR_SUCCESS) {
+        char reason[256];
+        return print_usage_error(pool, "%s",
+                                 apr_psprintf(pool, "cannot read envelope '%s': %s", path,
+                                              apr_strerror(status, reason, sizeof(reason))));
+    }
+    return EXIT_OK;
+}
+
+static int run_verify(const command_t *command, apr_hash_t *values, const char *const *operands,
+                      apr_pool_t *pool)
+{
+    (void)command;
+    char *bytes = NULL;
+    apr_size_t length = 0;
+    int status = read_envelope(operands[0], &bytes, &length, pool);
+    if (status != EXIT_OK)
+        return status;
+    const char *manifest = value_of(values, OPTION_MANIFEST);
+    spx_verify_report_t report;
+    if (spx_envelope_verify(bytes, length, manifest ? manifest : "semaprax.toml", &report, pool) !=
+        APR_SUCCESS) {
+        fprintf(stderr, "semaprax: out of memory\n");
+        return EXIT_FAILED;
+    }
+    printf("digest: %s%s%s\n", report.digest_ok ? "ok" : "FAILED", report.digest_ok ? "" : ": ",
+           report.digest_detail);
+    printf("subject: %s%s%s\n", report.subject_ok ? "ok" : "FAILED", report.subject_ok ? "" : ": ",
+           report.subject_detail);
+    printf("re-run: %s%s%s\n", report.rerun_ok ? "ok" : "FAILED", report.rerun_ok ? "" : ": ",
+           report.rerun_detail);
+    int verified = report.digest_ok && report.subject_ok && report.rerun_ok;
+    printf("semaprax: %s\n",
+           verified ? "the envelope is verified" : "the envelope is NOT verified");
+    return verified ? EXIT_OK : EXIT_FAILED;
+}
+
 static const int check_options[] = {OPTION_FORMAT, 0};
+static const int run_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, 0};
+static const int test_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_ENVELOPE, 0};
+static const int verify_options[] = {0};
 static const int graph_options[] = {0};
 static const int context_options[] = {OPTION_KIND,
                                       OPTION_TARGET,
@@ -261,9 +554,12 @@ static const int context_options[] = {OPTION_KIND,
                                       0};
 
 static const command_t commands[] = {
-    {"check", check_help, check_options, run_check},
-    {"graph", graph_help, graph_options, run_graph},
-    {"context", context_help, context_options, run_context},
+    {"check", check_help, check_options, 0, run_check},
+    {"graph", graph_help, graph_options, 0, run_graph},
+    {"context", context_help, context_options, 0, run_context},
+    {"run", run_help, run_options, 0, run_run},
+    {"test", test_help, test_options, 0, run_test},
+    {"verify", verify_help, verify_options, 1, run_verify},
 };
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
 
@@ -290,7 +586,8 @@ static int run_command(const command_t *command, int argc, const char *const *ar
 {
     apr_getopt_t *parser = NULL;
     apr_getopt_init(&parser, pool, argc, argv);
-    parser->errfn = NULL; /* we word the errors ourselves */
+    parser->errfn = NULL;   /* we word the errors ourselves */
+    parser->interleave = 1; /* options may follow an operand (verify ENVELOPE --manifest-path P) */
     apr_hash_t *values = apr_hash_make(pool);
     for (;;) {
         int option = 0;
@@ -299,9 +596,10 @@ static int run_command(const command_t *command, int argc, const char *const *ar
         if (status == APR_EOF)
             break;
         if (status == APR_BADCH)
-            return print_usage_error(pool, "unknown option '%s'", argv[parser->ind - 1]);
+            return print_usage_error(pool, "unknown option '%s'", parser->argv[parser->ind - 1]);
         if (status == APR_BADARG)
-            return print_usage_error(pool, "option '%s' needs a value", argv[parser->ind - 1]);
+            return print_usage_error(pool, "option '%s' needs a value",
+                                     parser->argv[parser->ind - 1]);
         if (option == OPTION_HELP) {
             fputs(command->help, stdout);
             return EXIT_OK;
@@ -319,9 +617,12 @@ static int run_command(const command_t *command, int argc, const char *const *ar
                                      options[option - OPTION_MANIFEST].name);
         apr_hash_set(values, &options[option - OPTION_MANIFEST].optch, sizeof(int), argument);
     }
-    if (parser->ind < argc)
-        return print_usage_error(pool, "unexpected argument '%s'", argv[parser->ind]);
-    return command->run(command, values, pool);
+    if (argc - parser->ind > command->operands)
+        return print_usage_error(pool, "unexpected argument '%s'",
+                                 parser->argv[parser->ind + command->operands]);
+    if (argc - parser->ind < command->operands)
+        return print_usage_error(pool, "'%s' needs an argument: see its --help", command->name);
+    return command->run(command, values, parser->argv + parser->ind, pool);
 }
 
 int spx_cli_main(int argc, const char *const *argv)

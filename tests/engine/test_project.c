@@ -7,6 +7,7 @@
 #include "spx_corpus.h"
 #include "spx_index.h"
 #include "spx_project.h"
+#include "spx_run_fixture.h"
 #include "spx_test.h"
 
 #include <apr_strings.h>
@@ -18,14 +19,7 @@ static const char manifest_head[] = "manifest = \"semaprax.project-manifest.v1\"
 
 static spx_project_t *open_fixture(spx_fixture_t *fixture)
 {
-    spx_project_t *project = NULL;
-    const char *message = NULL;
-    apr_status_t status = spx_project_open(&project, spx_fixture_path(fixture, "semaprax.toml"),
-                                           fixture->pool, &message);
-    if (status != APR_SUCCESS)
-        fprintf(stderr, "\n  %s\n", message);
-    CU_ASSERT_EQUAL_FATAL(status, APR_SUCCESS);
-    return project;
+    return spx_fixture_project(fixture);
 }
 
 static void test_entry_and_tests_are_linked(void)

@@ -7,7 +7,16 @@
 #include <apr_file_io.h>
 #include <apr_strings.h>
 #include <apr_thread_proc.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+void spx_assert_contains(const char *text, const char *fragment)
+{
+    if (!strstr(text, fragment))
+        fprintf(stderr, "\n  wanted '%s' in:\n%s\n", fragment, text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, fragment));
+}
 
 const char *spx_program_path(const char *variable)
 {

@@ -24,4 +24,12 @@ const char *spx_program_path(const char *variable);
 spx_process_result_t spx_process_run(const char *program, const char *const *arguments,
                                      const char *working_dir, apr_pool_t *pool);
 
+/* Run the `semaprax` under test with the arguments, in the current folder. */
+#define SPX_RUN_SEMAPRAX(pool, ...)                                                                \
+    spx_process_run(spx_program_path("SPX_SEMAPRAX"), (const char *const[]){__VA_ARGS__, NULL},    \
+                    NULL, pool)
+
+/* Fail the running test unless fragment is in text (and show text). */
+void spx_assert_contains(const char *text, const char *fragment);
+
 #endif /* SPX_PROCESS_H */

@@ -22,27 +22,16 @@ static const char *hello_manifest(apr_pool_t *pool)
     return apr_pstrcat(pool, spx_program_path("SPX_EXAMPLES"), "/hello/semaprax.toml", NULL);
 }
 
-#define RUN(pool, ...)                                                                             \
-    spx_process_run(spx_program_path("SPX_SEMAPRAX"), (const char *const[]){__VA_ARGS__, NULL},    \
-                    NULL, pool)
-
-static void assert_contains(const char *text, const char *fragment)
-{
-    if (!strstr(text, fragment))
-        fprintf(stderr, "\n  wanted '%s' in:\n%s\n", fragment, text);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, fragment));
-}
-
 static void test_help_and_version(void)
 {
     apr_pool_t *pool = new_pool();
-    spx_process_result_t help = RUN(pool, "--help");
+    spx_process_result_t help = SPX_RUN_SEMAPRAX(pool, "--help");
     CU_ASSERT_EQUAL(help.exit_code, 0);
-    assert_contains(help.out, "usage: semaprax COMMAND");
-    spx_process_result_t check_help = RUN(pool, "check", "--help");
+    spx_assert_contains(help.out, "usage: semaprax COMMAND");
+    spx_process_result_t check_help = SPX_RUN_SEMAPRAX(pool, "check", "--help");
     CU_ASSERT_EQUAL(check_help.exit_code, 0);
-    assert_contains(check_help.out, "usage: semaprax check");
-    spx_process_result_t version = RUN(pool, "--version");
+    spx_assert_contains(check_help.out, "usage: semaprax check");
+    spx_process_result_t version = SPX_RUN_SEMAPRAX(pool, "--version");
     CU_ASSERT_EQUAL(version.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(version.out, "semaprax " SPX_VERSION "\n");
     apr_pool_destroy(pool);
@@ -54,44 +43,45 @@ static void test_usage_errors_exit_2(void)
     spx_process_result_t none =
         spx_process_run(spx_program_path("SPX_SEMAPRAX"), (const char *const[]){NULL}, NULL, pool);
     CU_ASSERT_EQUAL(none.exit_code, 2);
-    spx_process_result_t unknown = RUN(pool, "frobnicate");
+    spx_process_result_t unknown = SPX_RUN_SEMAPRAX(pool, "frobnicate");
     CU_ASSERT_EQUAL(unknown.exit_code, 2);
-    assert_contains(unknown.err, "unknown command 'frobnicate'");
+    spx_assert_contains(unknown.err, "unknown command 'frobnicate'");
     CU_ASSERT_STRING_EQUAL(unknown.out, "");
-    spx_process_result_t option = RUN(pool, "check", "--frob");
+    spx_process_result_t option = SPX_RUN_SEMAPRAX(pool, "check", "--frob");
     CU_ASSERT_EQUAL(option.exit_code, 2);
-    assert_contains(option.err, "unknown option '--frob'");
-    spx_process_result_t format = RUN(pool, "check", "--format", "xml");
+    spx_assert_contains(option.err, "unknown option '--frob'");
+    spx_process_result_t format = SPX_RUN_SEMAPRAX(pool, "check", "--format", "xml");
     CU_ASSERT_EQUAL(format.exit_code, 2);
-    assert_contains(format.err, "unknown format 'xml'");
-    spx_process_result_t wrong = RUN(pool, "graph", "--kind", "module");
+    spx_assert_contains(format.err, "unknown format 'xml'");
+    spx_process_result_t wrong = SPX_RUN_SEMAPRAX(pool, "graph", "--kind", "module");
     CU_ASSERT_EQUAL(wrong.exit_code, 2);
-    assert_contains(wrong.err, "'graph' takes no option --kind");
+    spx_assert_contains(wrong.err, "'graph' takes no option --kind");
     spx_process_result_t depth =
-        RUN(pool, "context", "--kind", "module", "--target", "app", "--depth", "-1");
+        SPX_RUN_SEMAPRAX(pool, "context", "--kind", "module", "--target", "app", "--depth", "-1");
     CU_ASSERT_EQUAL(depth.exit_code, 2);
-    assert_contains(depth.err, "--depth takes a whole number, not '-1'");
+    spx_assert_contains(depth.err, "--depth takes a whole number, not '-1'");
     apr_pool_destroy(pool);
 }
 
 static void test_unreadable_manifest_exits_2(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
-    spx_process_result_t missing =
-        RUN(fixture->pool, "check", "--manifest-path", spx_fixture_path(fixture, "semaprax.toml"));
+    spx_process_result_t missing = SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path",
+                                                    spx_fixture_path(fixture, "semaprax.toml"));
     CU_ASSERT_EQUAL(missing.exit_code, 2);
-    assert_contains(missing.err, "cannot open 'semaprax.toml'");
+    spx_assert_contains(missing.err, "cannot open 'semaprax.toml'");
     spx_fixture_free(fixture);
 }
 
 static void test_check_admits_the_example(void)
 {
     apr_pool_t *pool = new_pool();
-    spx_process_result_t text = RUN(pool, "check", "--manifest-path", hello_manifest(pool));
+    spx_process_result_t text =
+        SPX_RUN_SEMAPRAX(pool, "check", "--manifest-path", hello_manifest(pool));
     CU_ASSERT_EQUAL(text.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(text.out, "semaprax: project 'hello' admitted: 3 modules, 3 tests\n");
-    spx_process_result_t json =
-        RUN(pool, "check", "--manifest-path", hello_manifest(pool), "--format", "json");
+    spx_process_result_t json = SPX_RUN_SEMAPRAX(pool, "check", "--manifest-path",
+                                                 hello_manifest(pool), "--format", "json");
     CU_ASSERT_EQUAL(json.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(json.out, "{\"admitted\":true,\"diagnostics\":[]}\n");
     apr_pool_destroy(pool);
@@ -105,17 +95,19 @@ static void test_check_reports_diagnostics(void)
                       "version = \"1.0.0\"\n\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n");
     spx_fixture_write(fixture, "app.spx", "fn f() -> int {\n  return true;\n}\n");
     const char *manifest = spx_fixture_path(fixture, "semaprax.toml");
-    spx_process_result_t text = RUN(fixture->pool, "check", "--manifest-path", manifest);
+    spx_process_result_t text =
+        SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path", manifest);
     CU_ASSERT_EQUAL(text.exit_code, 1);
-    assert_contains(text.out, "app.spx:2:10: error[E04");
+    spx_assert_contains(text.out, "app.spx:2:10: error[E04");
     spx_process_result_t json =
-        RUN(fixture->pool, "check", "--manifest-path", manifest, "--format", "json");
+        SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path", manifest, "--format", "json");
     CU_ASSERT_EQUAL(json.exit_code, 1);
-    assert_contains(json.out, "{\"admitted\":false,\"diagnostics\":[{\"code\":\"E04");
-    spx_process_result_t graph = RUN(fixture->pool, "graph", "--manifest-path", manifest);
+    spx_assert_contains(json.out, "{\"admitted\":false,\"diagnostics\":[{\"code\":\"E04");
+    spx_process_result_t graph =
+        SPX_RUN_SEMAPRAX(fixture->pool, "graph", "--manifest-path", manifest);
     CU_ASSERT_EQUAL(graph.exit_code, 1);
     CU_ASSERT_STRING_EQUAL(graph.out, "");
-    assert_contains(graph.err, "the project is not admitted");
+    spx_assert_contains(graph.err, "the project is not admitted");
     spx_fixture_free(fixture);
 }
 
@@ -135,7 +127,8 @@ static void assert_golden(const spx_process_result_t *result, const char *name, 
 static void test_graph_matches_golden(void)
 {
     apr_pool_t *pool = new_pool();
-    spx_process_result_t graph = RUN(pool, "graph", "--manifest-path", hello_manifest(pool));
+    spx_process_result_t graph =
+        SPX_RUN_SEMAPRAX(pool, "graph", "--manifest-path", hello_manifest(pool));
     assert_golden(&graph, "graph.json", pool);
     apr_pool_destroy(pool);
 }
@@ -143,16 +136,17 @@ static void test_graph_matches_golden(void)
 static void test_context_matches_golden(void)
 {
     apr_pool_t *pool = new_pool();
-    spx_process_result_t fib = RUN(pool, "context", "--manifest-path", hello_manifest(pool),
-                                   "--kind", "function", "--target", "math.fib");
+    spx_process_result_t fib =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
+                         "function", "--target", "math.fib");
     assert_golden(&fib, "context-math.fib.json", pool);
-    spx_process_result_t app =
-        RUN(pool, "context", "--manifest-path", hello_manifest(pool), "--kind", "module",
-            "--target", "app", "--direction", "out", "--depth", "2", "--max-nodes", "4");
+    spx_process_result_t app = SPX_RUN_SEMAPRAX(
+        pool, "context", "--manifest-path", hello_manifest(pool), "--kind", "module", "--target",
+        "app", "--direction", "out", "--depth", "2", "--max-nodes", "4");
     assert_golden(&app, "context-app-out-4.json", pool);
     spx_process_result_t tiny =
-        RUN(pool, "context", "--manifest-path", hello_manifest(pool), "--kind", "function",
-            "--target", "app.main", "--max-bytes", "800");
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
+                         "function", "--target", "app.main", "--max-bytes", "800");
     assert_golden(&tiny, "context-app.main-800.json", pool);
     CU_ASSERT_TRUE(tiny.out_length <= 801);
     apr_pool_destroy(pool);
@@ -161,22 +155,26 @@ static void test_context_matches_golden(void)
 static void test_context_errors(void)
 {
     apr_pool_t *pool = new_pool();
-    spx_process_result_t unknown = RUN(pool, "context", "--manifest-path", hello_manifest(pool),
-                                       "--kind", "function", "--target", "math.nope");
+    spx_process_result_t unknown =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
+                         "function", "--target", "math.nope");
     CU_ASSERT_EQUAL(unknown.exit_code, 2);
-    assert_contains(unknown.err, "no function 'math.nope' in this project");
-    spx_process_result_t kind = RUN(pool, "context", "--manifest-path", hello_manifest(pool),
-                                    "--kind", "entry", "--target", "x");
+    spx_assert_contains(unknown.err, "no function 'math.nope' in this project");
+    spx_process_result_t kind =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
+                         "entry", "--target", "x");
     CU_ASSERT_EQUAL(kind.exit_code, 2);
-    assert_contains(kind.err, "unknown target kind 'entry'");
-    spx_process_result_t deep = RUN(pool, "context", "--manifest-path", hello_manifest(pool),
-                                    "--kind", "module", "--target", "app", "--depth", "17");
+    spx_assert_contains(kind.err, "unknown target kind 'entry'");
+    spx_process_result_t deep =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
+                         "module", "--target", "app", "--depth", "17");
     CU_ASSERT_EQUAL(deep.exit_code, 2);
-    assert_contains(deep.err, "depth 17 is over the maximum of 16");
-    spx_process_result_t small = RUN(pool, "context", "--manifest-path", hello_manifest(pool),
-                                     "--kind", "module", "--target", "app", "--max-bytes", "10");
+    spx_assert_contains(deep.err, "depth 17 is over the maximum of 16");
+    spx_process_result_t small =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
+                         "module", "--target", "app", "--max-bytes", "10");
     CU_ASSERT_EQUAL(small.exit_code, 2);
-    assert_contains(small.err, "cannot hold even the target");
+    spx_assert_contains(small.err, "cannot hold even the target");
     apr_pool_destroy(pool);
 }
 

@@ -1,0 +1,375 @@
+/*
+ * envelope.c: running the entry, the test closure and its execution envelope
+ * semaprax.project-execution.v1, and the three checks of `verify`
+ * (outputs.md, Execution envelope).
+ *
+ * The closure is exactly the manifest's [[test]] tables, in order, each run
+ * with fresh fuel on the program compiled once from the admitted project.
+ * The envelope holds only content (digests of the inputs, limits, outcomes,
+ * outputs), never a machine identity, so it verifies on any platform.
+ */
+#include "spx_envelope.h"
+
+#include "spx_canonical.h"
+#include "spx_limits.h"
+
+#include <apr_strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *spx_outcome_name(const spx_run_result_t *result)
+{
+    switch (result->outcome) {
+    case SPX_OUTCOME_RETURNED:
+        return result->value == 0 ? "passed" : "failed";
+    case SPX_OUTCOME_LANGUAGE_FAILURE:
+        return "language_failure";
+    case SPX_OUTCOME_FUEL_EXHAUSTED:
+        return "fuel_exhausted";
+    default:
+        return "depth_exhausted";
+    }
+}
+
+json_t *spx_failure_json(const spx_failure_t *failure)
+{
+    return json_pack("{s:s, s:s, s:s, s:o}", "code", failure->code, "message", failure->message,
+                     "path", failure->path, "span", spx_span_json(&failure->span));
+}
+
+/* The program of what the entry (entry_only) or the tests can reach. */
+static apr_status_t compile(const spx_project_t *project, int entry_only, spx_program_t **program,
+                            apr_pool_t *pool, const char **message)
+{
+    if (!project->admitted) {
+        *message = "the project is not admitted";
+        return APR_EINVAL;
+    }
+    const spx_manifest_t *manifest = project->manifest;
+    const char **roots = apr_pcalloc(pool, (manifest->test_count + 2) * sizeof(*roots));
+    if (entry_only)
+        roots[0] = manifest->entry;
+    else
+        for (apr_size_t i = 0; i < manifest->test_count; i++)
+            roots[i] = manifest->tests[i].function;
+    return spx_program_compile(project, roots, program, pool, message);
+}
+
+/* Run function (a "module.function" name of the manifest) of program. */
+static apr_status_t run_named(const spx_program_t *program, const char *function,
+                              const spx_run_limits_t *limits, spx_run_result_t *result,
+                              apr_pool_t *pool, const char **message)
+{
+    apr_status_t status =
+        spx_vm_run(program, spx_program_find(program, function), limits, result, pool);
+    if (status == APR_ENOMEM)
+        *message = apr_psprintf(pool, "out of memory running '%s'", function);
+    else if (status != APR_SUCCESS)
+        *message = apr_psprintf(pool, "cannot run '%s' with these limits", function);
+    return status;
+}
+
+apr_status_t spx_run_entry(const spx_project_t *project, const spx_run_limits_t *limits,
+                           spx_run_result_t *result, apr_pool_t *pool, const char **message)
+{
+    if (project->admitted && !project->manifest->entry) {
+        *message = "the manifest declares no entry";
+        return APR_EINVAL;
+    }
+    spx_program_t *program = NULL;
+    apr_status_t status = compile(project, 1, &program, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+    return run_named(program, project->manifest->entry, limits, result, pool, message);
+}
+
+static int compare_by_path(const void *left, const void *right)
+{
+    return strcmp((*(const spx_input_t *const *)left)->path,
+                  (*(const spx_input_t *const *)right)->path);
+}
+
+/* {"project_revision","manifest","sources":[{"digest","path"}...]}, sources
+ * sorted by path: what the envelope's results are about. */
+static json_t *subject_json(const spx_project_t *project, apr_pool_t *pool)
+{
+    apr_size_t count = spx_input_set_source_count(project->inputs);
+    const spx_input_t **sorted = apr_palloc(pool, (count + 1) * sizeof(*sorted));
+    for (apr_size_t i = 0; i < count; i++)
+        sorted[i] = spx_input_set_source(project->inputs, i);
+    qsort(sorted, count, sizeof(*sorted), compare_by_path);
+    json_t *sources = json_array();
+    for (apr_size_t i = 0; i < count; i++)
+        json_array_append_new(sources, json_pack("{s:s, s:s}", "digest", sorted[i]->digest_text,
+                                                 "path", sorted[i]->path));
+    return json_pack("{s:s, s:s, s:o}", "project_revision", project->project_revision, "manifest",
+                     spx_input_set_manifest(project->inputs)->digest_text, "sources", sources);
+}
+
+/* One test's record; NULL when its output is not UTF-8 (it always is: every
+ * string value is made from checked UTF-8 source text). */
+static json_t *test_json(const spx_manifest_test_t *test, const spx_run_result_t *result)
+{
+    json_t *output = json_stringn(result->output, result->output_length);
+    if (!output)
+        return NULL;
+    json_t *record =
+        json_pack("{s:s, s:s, s:s, s:I, s:o, s:b}", "name", test->name, "function", test->function,
+                  "outcome", spx_outcome_name(result), "steps", (json_int_t)result->steps, "output",
+                  output, "output_truncated", result->output_truncated);
+    if (result->outcome == SPX_OUTCOME_RETURNED)
+        json_object_set_new(record, "value", json_integer((json_int_t)result->value));
+    else
+        json_object_set_new(record, "failure", spx_failure_json(&result->failure));
+    return record;
+}
+
+static const char *const summary_keys[] = {"passed", "failed", "language_failure", "fuel_exhausted",
+                                           "depth_exhausted"};
+#define SUMMARY_KEYS (sizeof(summary_keys) / sizeof(summary_keys[0]))
+
+/* The envelope of an admitted project without its digest. */
+static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t *limits,
+                            json_t **envelope, apr_pool_t *pool, const char **message)
+{
+    spx_program_t *program = NULL;
+    apr_status_t status = compile(project, 0, &program, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+    json_int_t counts[SUMMARY_KEYS] = {0};
+    json_t *tests = json_array();
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, pool);
+    for (apr_size_t i = 0; i < project->manifest->test_count && status == APR_SUCCESS; i++) {
+        const spx_manifest_test_t *test = &project->manifest->tests[i];
+        spx_run_result_t result;
+        status = run_named(program, test->function, limits, &result, scratch, message);
+        json_t *record = status == APR_SUCCESS ? test_json(test, &result) : NULL;
+        if (status == APR_SUCCESS && !record) {
+            *message = apr_psprintf(pool, "test '%s' printed bytes that are not UTF-8", test->name);
+            status = APR_EGENERAL;
+        }
+        if (status == APR_SUCCESS) {
+            const char *outcome = spx_outcome_name(&result);
+            for (apr_size_t k = 0; k < SUMMARY_KEYS; k++)
+                counts[k] += strcmp(outcome, summary_keys[k]) == 0;
+            json_array_append_new(tests, record);
+        } else {
+            *message = apr_pstrdup(pool, *message);
+        }
+        apr_pool_clear(scratch);
+    }
+    apr_pool_destroy(scratch);
+    if (status != APR_SUCCESS) {
+        json_decref(tests);
+        return status;
+    }
+    json_t *summary = json_pack("{s:I}", "total", (json_int_t)project->manifest->test_count);
+    for (apr_size_t k = 0; k < SUMMARY_KEYS; k++)
+        json_object_set_new(summary, summary_keys[k], json_integer(counts[k]));
+    *envelope = json_pack(
+        "{s:s, s:o, s:{s:s, s:s, s:s}, s:{s:I, s:I, s:I}, s:o, s:o, s:b}", "schema",
+        SPX_ENVELOPE_SCHEMA, "subject", subject_json(project, pool), "engine", "name", "semaprax",
+        "version", SPX_VERSION, "language", SPX_LANGUAGE_NAME, "limits", "max_steps",
+        (json_int_t)limits->max_steps, "max_bytes", (json_int_t)limits->max_bytes, "max_call_depth",
+        (json_int_t)limits->max_call_depth, "tests", tests, "summary", summary, "command_succeeded",
+        counts[0] == (json_int_t)project->manifest->test_count);
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_envelope_build(const spx_project_t *project, const spx_run_limits_t *limits,
+                                json_t **envelope, apr_pool_t *pool, const char **message)
+{
+    json_t *document = NULL;
+    apr_status_t status = closure(project, limits, &document, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+    json_object_set_new(document, "envelope_digest",
+                        json_string(spx_canonical_digest(document, pool)));
+    *envelope = document;
+    return APR_SUCCESS;
+}
+
+/* --- verify ---------------------------------------------------------------- */
+
+/* The first place where the two JSON values differ, as a path like
+ * "tests[0].outcome"; NULL when they are equal. */
+static const char *first_difference(const json_t *a, const json_t *b, const char *where,
+                                    apr_pool_t *pool)
+{
+    if (a && b && json_equal(a, b))
+        return NULL;
+    if (!a || !b)
+        return apr_psprintf(pool, "%s (%s)", where, a ? "missing from the re-run" : "missing");
+    if (json_is_object(a) && json_is_object(b)) {
+        /* keys in sorted order, so the answer does not depend on hashing */
+        json_t *keys = json_object();
+        const char *key;
+        json_t *value;
+        json_object_foreach((json_t *)a, key, value) json_object_set_new(keys, key, json_null());
+        json_object_foreach((json_t *)b, key, value) json_object_set_new(keys, key, json_null());
+        const char *found = NULL, *best = NULL;
+        json_object_foreach(keys, key, value)
+        {
+            const json_t *x = json_object_get(a, key), *y = json_object_get(b, key);
+            if ((!x || !y || !json_equal(x, y)) && (!best || strcmp(key, best) < 0)) {
+                best = apr_pstrdup(pool, key);
+                const char *path = *where ? apr_pstrcat(pool, where, ".", key, NULL) : best;
+                found = x && y
+                            ? first_difference(x, y, path, pool)
+                            : apr_psprintf(pool, "%s (%s)", path,
+                                           x ? "missing from the re-run" : "not in the envelope");
+            }
+        }
+        json_decref(keys);
+        return found;
+    }
+    if (json_is_array(a) && json_is_array(b)) {
+        size_t n =
+            json_array_size(a) < json_array_size(b) ? json_array_size(a) : json_array_size(b);
+        for (size_t i = 0; i < n; i++) {
+            const json_t *x = json_array_get(a, i), *y = json_array_get(b, i);
+            if (!json_equal(x, y)) {
+                const char *name = json_string_value(json_object_get(x, "name"));
+                return first_difference(
+                    x, y,
+                    name ? apr_psprintf(pool, "%s[%" APR_SIZE_T_FMT "] ('%s')", where, i, name)
+                         : apr_psprintf(pool, "%s[%" APR_SIZE_T_FMT "]", where, i),
+                    pool);
+            }
+        }
+        return apr_psprintf(pool,
+                            "%s (%" APR_SIZE_T_FMT " entries in the envelope, %" APR_SIZE_T_FMT
+                            " in the re-run)",
+                            where, json_array_size(a), json_array_size(b));
+    }
+    char *x = json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    char *y = json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    const char *text = apr_psprintf(pool, "%s (the envelope has %.80s, the re-run %.80s)", where,
+                                    x ? x : "?", y ? y : "?");
+    free(x);
+    free(y);
+    return text;
+}
+
+/* A recorded limit as a number in [minimum, maximum], or 0 with *problem. */
+static int read_limit(const json_t *limits, const char *key, uint64_t minimum, uint64_t maximum,
+                      uint64_t *value, const char **problem, apr_pool_t *pool)
+{
+    const json_t *item = json_object_get(limits, key);
+    if (!json_is_integer(item) || json_integer_value(item) < 0 ||
+        (uint64_t)json_integer_value(item) < minimum ||
+        (uint64_t)json_integer_value(item) > maximum) {
+        *problem = apr_psprintf(pool,
+                                "limits.%s is not a whole number from %" APR_UINT64_T_FMT
+                                " to %" APR_UINT64_T_FMT,
+                                key, minimum, maximum);
+        return 0;
+    }
+    *value = (uint64_t)json_integer_value(item);
+    return 1;
+}
+
+static void check_rerun(const json_t *envelope, const spx_project_t *project,
+                        spx_verify_report_t *report, apr_pool_t *pool)
+{
+    const json_t *recorded = json_object_get(envelope, "limits");
+    uint64_t steps = 0, bytes = 0, depth = 0;
+    const char *problem = NULL;
+    if (!read_limit(recorded, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &steps, &problem,
+                    pool) ||
+        !read_limit(recorded, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &bytes, &problem,
+                    pool) ||
+        !read_limit(recorded, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH, &depth, &problem, pool)) {
+        report->rerun_detail = problem;
+        return;
+    }
+    spx_run_limits_t limits = {steps, (apr_size_t)bytes, (unsigned)depth};
+    json_t *again = NULL;
+    const char *message = NULL;
+    if (!project) {
+        report->rerun_detail = "the project cannot be opened";
+        return;
+    }
+    if (spx_envelope_build(project, &limits, &again, pool, &message) != APR_SUCCESS) {
+        report->rerun_detail = apr_psprintf(pool, "the closure cannot be re-run: %s", message);
+        return;
+    }
+    const char *mine = spx_canonical_text(envelope, pool);
+    const char *theirs = spx_canonical_text(again, pool);
+    if (mine && theirs && strcmp(mine, theirs) == 0) {
+        report->rerun_ok = 1;
+    } else {
+        /* name the content that differs, not the digest that follows from it */
+        json_t *mine_body = json_deep_copy(envelope), *their_body = json_deep_copy(again);
+        json_object_del(mine_body, "envelope_digest");
+        json_object_del(their_body, "envelope_digest");
+        const char *where = first_difference(mine_body, their_body, "", pool);
+        if (!where)
+            where = first_difference(envelope, again, "", pool);
+        report->rerun_detail =
+            apr_psprintf(pool, "the re-run differs at %s", where ? where : "its bytes");
+        json_decref(mine_body);
+        json_decref(their_body);
+    }
+    json_decref(again);
+}
+
+apr_status_t spx_envelope_verify(const char *bytes, apr_size_t length, const char *manifest_path,
+                                 spx_verify_report_t *report, apr_pool_t *pool)
+{
+    memset(report, 0, sizeof(*report));
+    report->digest_detail = report->subject_detail = report->rerun_detail = "";
+    json_error_t error;
+    json_t *envelope = json_loadb(bytes, length, JSON_REJECT_DUPLICATES, &error);
+    if (!json_is_object(envelope)) {
+        const char *why = envelope ? "it is not a JSON object"
+                                   : apr_psprintf(pool, "it is not JSON: %s at line %d, column %d",
+                                                  error.text, error.line, error.column);
+        report->digest_detail = report->subject_detail = report->rerun_detail =
+            apr_psprintf(pool, "the envelope cannot be read: %s", why);
+        json_decref(envelope);
+        return APR_SUCCESS;
+    }
+
+    /* (a) the digest of the envelope without its envelope_digest member */
+    const char *recorded = json_string_value(json_object_get(envelope, "envelope_digest"));
+    json_t *body = json_deep_copy(envelope);
+    json_object_del(body, "envelope_digest");
+    const char *digest = spx_canonical_digest(body, pool);
+    json_decref(body);
+    if (!recorded)
+        report->digest_detail = "the envelope has no envelope_digest";
+    else if (!digest || strcmp(recorded, digest) != 0)
+        report->digest_detail = apr_psprintf(pool,
+                                             "envelope_digest is %s, but the envelope's content "
+                                             "digests to %s",
+                                             recorded, digest ? digest : "?");
+    else
+        report->digest_ok = 1;
+
+    /* (b) the subject, recomputed from the files on disk */
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    if (spx_project_open(&project, manifest_path, pool, &message) != APR_SUCCESS) {
+        project = NULL;
+        report->subject_detail = apr_psprintf(pool, "the project cannot be opened: %s", message);
+    } else if (!project->project_revision) {
+        report->subject_detail = "the manifest does not parse, so the subject cannot be computed";
+    } else {
+        json_t *subject = subject_json(project, pool);
+        const char *where =
+            first_difference(json_object_get(envelope, "subject"), subject, "subject", pool);
+        if (where)
+            report->subject_detail =
+                apr_psprintf(pool, "the files on disk differ from the envelope at %s", where);
+        else
+            report->subject_ok = 1;
+        json_decref(subject);
+    }
+
+    /* (c) the closure re-run with the recorded limits, byte for byte */
+    check_rerun(envelope, project, report, pool);
+    json_decref(envelope);
+    return APR_SUCCESS;
+}

@@ -1,0 +1,53 @@
+/*
+ * spx_envelope.h: running a project: the entry (`semaprax run`), the test
+ * closure as the execution envelope semaprax.project-execution.v1
+ * (outputs.md), and its independent verification (`semaprax verify`).
+ *
+ * Everything here works on the compiled program (spx_vm.h) and the held
+ * inputs of the project; the syntax tree is read only by the compiler.
+ */
+#ifndef SPX_ENVELOPE_H
+#define SPX_ENVELOPE_H
+
+#include "spx_project.h"
+#include "spx_vm.h"
+
+#include <jansson.h>
+
+#define SPX_ENVELOPE_SCHEMA "semaprax.project-execution.v1"
+#define SPX_LANGUAGE_NAME "semaprax.language.v1"
+
+/* Run the manifest's entry of an admitted project under limits. APR_EINVAL
+ * with *message when the project is not admitted, has no entry, or cannot
+ * be compiled. */
+apr_status_t spx_run_entry(const spx_project_t *project, const spx_run_limits_t *limits,
+                           spx_run_result_t *result, apr_pool_t *pool, const char **message);
+
+/* Run every manifest test of an admitted project, in manifest order, each
+ * with fresh fuel, and make the envelope (a new reference, envelope_digest
+ * included). Failures as for spx_run_entry. */
+apr_status_t spx_envelope_build(const spx_project_t *project, const spx_run_limits_t *limits,
+                                json_t **envelope, apr_pool_t *pool, const char **message);
+
+/* "passed", "failed", "language_failure", "fuel_exhausted", "depth_exhausted". */
+const char *spx_outcome_name(const spx_run_result_t *result);
+
+/* {"code","message","path","span"} of a run that did not return. A new reference. */
+json_t *spx_failure_json(const spx_failure_t *failure);
+
+/* The three checks of outputs.md, each with a verdict and one line saying
+ * why it failed ("" when it passed). */
+typedef struct spx_verify_report_t {
+    int digest_ok;  /* (a) envelope_digest recomputed */
+    int subject_ok; /* (b) the subject recomputed from the files on disk */
+    int rerun_ok;   /* (c) the closure re-run with the recorded limits */
+    const char *digest_detail, *subject_detail, *rerun_detail;
+} spx_verify_report_t;
+
+/* Verify the envelope given as bytes against the project of manifest_path.
+ * Always fills report (a check that cannot be made fails, saying why);
+ * returns APR_SUCCESS unless memory runs out. */
+apr_status_t spx_envelope_verify(const char *bytes, apr_size_t length, const char *manifest_path,
+                                 spx_verify_report_t *report, apr_pool_t *pool);
+
+#endif /* SPX_ENVELOPE_H */

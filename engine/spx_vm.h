@@ -1,0 +1,82 @@
+/*
+ * spx_vm.h: the compiled program and the metered interpreter (language.md,
+ * Execution).
+ *
+ * compile.c turns the checked HIR of an admitted project into a compact
+ * register bytecode (spx_program_t); it is the only file of the execution
+ * engine that reads the syntax tree. vm.c runs one function of a program
+ * with fuel, a call-depth limit and a bounded output buffer, and never
+ * recurses in C per Semaprax call: frames live in an array of
+ * max_call_depth entries. Every instruction carries the steps charged before
+ * it runs, so a run's step count is exactly the count of language.md, and
+ * every instruction that can stop a run can name its source span.
+ * docs/execution.md describes the bytecode, the R05xx failures and the
+ * decisions the specification leaves open.
+ */
+#ifndef SPX_VM_H
+#define SPX_VM_H
+
+#include "spx_diagnostics.h"
+#include "spx_project.h"
+
+#include <apr_pools.h>
+#include <stdint.h>
+
+typedef struct spx_program_t spx_program_t;
+
+/* Compile an admitted project (project->admitted) into a program allocated
+ * in pool: the functions named by roots ("module.function", NULL-terminated)
+ * and every function they can call, or every function when roots is NULL.
+ * Every function can be found by name; only compiled ones can run.
+ * APR_EINVAL with *message when the project is not admitted or a function is
+ * over a bytecode limit. */
+apr_status_t spx_program_compile(const spx_project_t *project, const char *const *roots,
+                                 spx_program_t **program, apr_pool_t *pool, const char **message);
+
+/* The index of the program's function for the AST-free name "module.function",
+ * or -1. */
+long spx_program_find(const spx_program_t *program, const char *qualified);
+
+/* The limits of one run (each test gets its own, fresh). */
+typedef struct spx_run_limits_t {
+    uint64_t max_steps;      /* fuel, SPX_LIMIT_MAX_STEPS_* */
+    apr_size_t max_bytes;    /* output kept, SPX_LIMIT_MAX_BYTES_* */
+    unsigned max_call_depth; /* 1..SPX_LIMIT_CALL_DEPTH */
+} spx_run_limits_t;
+
+/* The limits with every default of spx_limits.h. */
+spx_run_limits_t spx_run_limits_default(void);
+
+typedef enum spx_outcome_t {
+    SPX_OUTCOME_RETURNED = 0, /* the function returned: value is set */
+    SPX_OUTCOME_LANGUAGE_FAILURE,
+    SPX_OUTCOME_FUEL_EXHAUSTED,
+    SPX_OUTCOME_DEPTH_EXHAUSTED
+} spx_outcome_t;
+
+/* Why a run stopped before returning (outputs.md, "failure"). */
+typedef struct spx_failure_t {
+    const char *code;    /* R05xx, docs/execution.md */
+    const char *message; /* one sentence, no final period */
+    const char *path;    /* the source of the span */
+    spx_span_t span;
+} spx_failure_t;
+
+typedef struct spx_run_result_t {
+    spx_outcome_t outcome;
+    int64_t value;  /* when RETURNED */
+    uint64_t steps; /* exactly max_steps when FUEL_EXHAUSTED */
+    const char *output;
+    apr_size_t output_length; /* <= max_bytes, cut at a UTF-8 boundary */
+    int output_truncated;
+    spx_failure_t failure; /* when not RETURNED */
+} spx_run_result_t;
+
+/* Run function index (a function of no parameters returning int, as the
+ * entry and tests are) under limits. The output and failure texts are
+ * allocated in pool. APR_SUCCESS whatever the program did; APR_EINVAL for a
+ * bad index or limits, APR_ENOMEM when memory runs out. */
+apr_status_t spx_vm_run(const spx_program_t *program, long function, const spx_run_limits_t *limits,
+                        spx_run_result_t *result, apr_pool_t *pool);
+
+#endif /* SPX_VM_H */

@@ -1,0 +1,270 @@
+/*
+ * test_envelope.c: the test closure and its execution envelope
+ * (outputs.md): every manifest test in order with fresh fuel, each outcome's
+ * record, the summary and digest, determinism, and the three checks of
+ * verify made by the engine.
+ */
+#include "spx_canonical.h"
+#include "spx_envelope.h"
+#include "spx_limits.h"
+#include "spx_run_fixture.h"
+
+#include <apr_strings.h>
+#include <string.h>
+
+static const char closure_source[] =
+    "fn ok() -> int { var i: int = 0; while i < 3 { i = i + 1; } return i - 3; }\n"
+    "fn bad() -> int { print(\"no\"); return 7; }\n"
+    "fn crash() -> int {\n  let z = 0;\n  return 1 / z;\n}\n"
+    "fn spin() -> int { while true { } return 0; }\n"
+    "fn deep() -> int { return deep(); }\n";
+
+static const char *const closure_tests[] = {
+    "ok=app.ok",    "bad=app.bad", "crash=app.crash", "spin=app.spin", "deep=app.deep",
+    "again=app.ok", NULL};
+
+static json_t *build(spx_fixture_t *fixture, const spx_run_limits_t *limits)
+{
+    spx_project_t *project = spx_run_fixture_open(fixture);
+    json_t *envelope = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_envelope_build(project, limits, &envelope, fixture->pool, &message),
+                          APR_SUCCESS);
+    return envelope;
+}
+
+static const char *text_of(const json_t *value, apr_pool_t *pool)
+{
+    return spx_canonical_text(value, pool);
+}
+
+static void test_every_outcome_in_manifest_order(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_run_fixture_write(fixture, closure_source, NULL, closure_tests);
+    spx_run_limits_t limits = spx_run_limits_default();
+    limits.max_steps = 11; /* exactly what ok costs: each test has fresh fuel */
+    json_t *envelope = build(fixture, &limits);
+    const json_t *tests = json_object_get(envelope, "tests");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(tests), 6);
+    CU_ASSERT_STRING_EQUAL(text_of(json_array_get(tests, 0), fixture->pool),
+                           "{\"function\":\"app.ok\",\"name\":\"ok\",\"outcome\":\"passed\","
+                           "\"output\":\"\",\"output_truncated\":false,\"steps\":11,\"value\":0}");
+    CU_ASSERT_STRING_EQUAL(text_of(json_array_get(tests, 1), fixture->pool),
+                           "{\"function\":\"app.bad\",\"name\":\"bad\",\"outcome\":\"failed\","
+                           "\"output\":\"no\",\"output_truncated\":false,\"steps\":4,\"value\":7}");
+    CU_ASSERT_STRING_EQUAL(
+        text_of(json_array_get(tests, 2), fixture->pool),
+        "{\"failure\":{\"code\":\"R0503\",\"message\":\"division by zero: 1 / 0\",\"path\":"
+        "\"app.spx\",\"span\":{\"end\":{\"column\":15,\"line\":5,\"offset\":166},\"start\":{"
+        "\"column\":10,\"line\":5,\"offset\":161}}},\"function\":\"app.crash\",\"name\":\"crash\","
+        "\"outcome\":\"language_failure\",\"output\":\"\",\"output_truncated\":false,\"steps\":3}");
+    const json_t *spin = json_array_get(tests, 3);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(spin, "outcome")), "fuel_exhausted");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(spin, "steps")), 11);
+    CU_ASSERT_PTR_NULL(json_object_get(spin, "value"));
+    /* 11 steps end the fuel long before depth 256 */
+    const json_t *deep = json_array_get(tests, 4);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(deep, "outcome")), "fuel_exhausted");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tests, 5), "name")),
+                           "again");
+    CU_ASSERT_STRING_EQUAL(text_of(json_object_get(envelope, "summary"), fixture->pool),
+                           "{\"depth_exhausted\":0,\"failed\":1,\"fuel_exhausted\":2,"
+                           "\"language_failure\":1,\"passed\":2,\"total\":6}");
+    CU_ASSERT_TRUE(json_is_false(json_object_get(envelope, "command_succeeded")));
+    CU_ASSERT_STRING_EQUAL(text_of(json_object_get(envelope, "limits"), fixture->pool),
+                           "{\"max_bytes\":4096,\"max_call_depth\":256,\"max_steps\":11}");
+    CU_ASSERT_STRING_EQUAL(text_of(json_object_get(envelope, "engine"), fixture->pool),
+                           "{\"language\":\"semaprax.language.v1\",\"name\":\"semaprax\","
+                           "\"version\":\"" SPX_VERSION "\"}");
+    json_decref(envelope);
+
+    limits.max_steps = 1000;
+    envelope = build(fixture, &limits);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+                               json_array_get(json_object_get(envelope, "tests"), 4), "outcome")),
+                           "depth_exhausted");
+    json_decref(envelope);
+    spx_fixture_free(fixture);
+}
+
+static void test_subject_and_digest(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_run_fixture_write(fixture, "fn ok() -> int { return 0; }\n", NULL,
+                          (const char *const[]){"ok=app.ok", NULL});
+    spx_run_limits_t limits = spx_run_limits_default();
+    json_t *envelope = build(fixture, &limits);
+    spx_project_t *project = spx_run_fixture_open(fixture);
+    const json_t *subject = json_object_get(envelope, "subject");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(subject, "project_revision")),
+                           project->project_revision);
+    CU_ASSERT_STRING_EQUAL(
+        json_string_value(json_object_get(subject, "manifest")),
+        spx_digest_text(&spx_input_set_manifest(project->inputs)->digest, fixture->pool));
+    const json_t *source = json_array_get(json_object_get(subject, "sources"), 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(source, "path")), "app.spx");
+    CU_ASSERT_TRUE(json_is_true(json_object_get(envelope, "command_succeeded")));
+    /* envelope_digest is the digest of everything else */
+    const char *digest = json_string_value(json_object_get(envelope, "envelope_digest"));
+    json_t *body = json_deep_copy(envelope);
+    json_object_del(body, "envelope_digest");
+    CU_ASSERT_STRING_EQUAL(digest, spx_canonical_digest(body, fixture->pool));
+    CU_ASSERT_EQUAL(json_object_size(envelope), 8);
+    json_decref(body);
+    json_decref(envelope);
+    spx_fixture_free(fixture);
+}
+
+static void test_determinism(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_run_fixture_write(fixture, closure_source, NULL, closure_tests);
+    spx_run_limits_t limits = spx_run_limits_default();
+    json_t *first = build(fixture, &limits);
+    json_t *second = build(fixture, &limits);
+    CU_ASSERT_STRING_EQUAL(text_of(first, fixture->pool), text_of(second, fixture->pool));
+    limits.max_bytes = 1;
+    json_t *fewer_bytes = build(fixture, &limits);
+    limits = spx_run_limits_default();
+    limits.max_steps = 999999;
+    json_t *less_fuel = build(fixture, &limits);
+    const char *digest = json_string_value(json_object_get(first, "envelope_digest"));
+    CU_ASSERT_STRING_NOT_EQUAL(digest,
+                               json_string_value(json_object_get(fewer_bytes, "envelope_digest")));
+    CU_ASSERT_STRING_NOT_EQUAL(digest,
+                               json_string_value(json_object_get(less_fuel, "envelope_digest")));
+    json_decref(first);
+    json_decref(second);
+    json_decref(fewer_bytes);
+    json_decref(less_fuel);
+    spx_fixture_free(fixture);
+}
+
+/* Verify text (an envelope) against the fixture's project. */
+static spx_verify_report_t verify(spx_fixture_t *fixture, const char *text)
+{
+    spx_verify_report_t report;
+    CU_ASSERT_EQUAL_FATAL(spx_envelope_verify(text, strlen(text),
+                                              spx_fixture_path(fixture, "semaprax.toml"), &report,
+                                              fixture->pool),
+                          APR_SUCCESS);
+    return report;
+}
+
+static void test_verify_checks(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_run_fixture_write(fixture, closure_source, NULL, closure_tests);
+    spx_run_limits_t limits = spx_run_limits_default();
+    limits.max_steps = 500;
+    json_t *envelope = build(fixture, &limits);
+    const char *text = text_of(envelope, fixture->pool);
+
+    spx_verify_report_t fresh = verify(fixture, text);
+    CU_ASSERT_TRUE(fresh.digest_ok && fresh.subject_ok && fresh.rerun_ok);
+
+    /* one byte of a value flipped: only the digest can tell */
+    char *flipped = apr_pstrdup(fixture->pool, text);
+    char *steps = strstr(flipped, "\"steps\":11");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(steps);
+    steps[9] = '2';
+    spx_verify_report_t digest = verify(fixture, flipped);
+    CU_ASSERT_FALSE(digest.digest_ok);
+    CU_ASSERT_TRUE(digest.subject_ok);
+    CU_ASSERT_FALSE(digest.rerun_ok);
+    CU_ASSERT_PTR_NOT_NULL(strstr(digest.rerun_detail, "tests[0] ('ok').steps"));
+
+    /* a forged outcome with its digest recomputed: only the re-run can tell */
+    json_t *forged = json_deep_copy(envelope);
+    json_object_set_new(json_array_get(json_object_get(forged, "tests"), 1), "outcome",
+                        json_string("passed"));
+    json_object_del(forged, "envelope_digest");
+    json_object_set_new(forged, "envelope_digest",
+                        json_string(spx_canonical_digest(forged, fixture->pool)));
+    spx_verify_report_t rerun = verify(fixture, text_of(forged, fixture->pool));
+    CU_ASSERT_TRUE(rerun.digest_ok);
+    CU_ASSERT_TRUE(rerun.subject_ok);
+    CU_ASSERT_FALSE(rerun.rerun_ok);
+    CU_ASSERT_STRING_EQUAL(rerun.rerun_detail,
+                           "the re-run differs at tests[1] ('bad').outcome (the envelope has "
+                           "\"passed\", the re-run \"failed\")");
+    json_decref(forged);
+
+    /* a source edited after the run: the subject no longer matches */
+    spx_fixture_append(fixture, "app.spx", "// edited\n");
+    spx_verify_report_t subject = verify(fixture, text);
+    CU_ASSERT_TRUE(subject.digest_ok);
+    CU_ASSERT_FALSE(subject.subject_ok);
+    CU_ASSERT_PTR_NOT_NULL(strstr(subject.subject_detail, "subject.project_revision"));
+
+    /* not JSON at all: every check fails, saying so */
+    spx_verify_report_t broken = verify(fixture, "{\"schema\":");
+    CU_ASSERT_FALSE(broken.digest_ok || broken.subject_ok || broken.rerun_ok);
+    CU_ASSERT_PTR_NOT_NULL(strstr(broken.digest_detail, "it is not JSON"));
+    json_decref(envelope);
+    spx_fixture_free(fixture);
+}
+
+static void test_recorded_limits_are_checked(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_run_fixture_write(fixture, "fn ok() -> int { return 0; }\n", NULL,
+                          (const char *const[]){"ok=app.ok", NULL});
+    spx_run_limits_t limits = spx_run_limits_default();
+    json_t *envelope = build(fixture, &limits);
+    json_object_set_new(json_object_get(envelope, "limits"), "max_call_depth", json_integer(257));
+    json_object_del(envelope, "envelope_digest");
+    json_object_set_new(envelope, "envelope_digest",
+                        json_string(spx_canonical_digest(envelope, fixture->pool)));
+    spx_verify_report_t report = verify(fixture, text_of(envelope, fixture->pool));
+    CU_ASSERT_TRUE(report.digest_ok);
+    CU_ASSERT_FALSE(report.rerun_ok);
+    CU_ASSERT_STRING_EQUAL(report.rerun_detail,
+                           "limits.max_call_depth is not a whole number from 1 to 256");
+    json_decref(envelope);
+    spx_fixture_free(fixture);
+}
+
+/* Only what the closure can reach is compiled: a function over the register
+ * limit stops `test` only when a test can call it. */
+static void test_only_reachable_functions_are_compiled(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_array_header_t *lines = apr_array_make(fixture->pool, 20000, sizeof(const char *));
+    APR_ARRAY_PUSH(lines, const char *) = "fn huge() -> int {\n";
+    for (unsigned i = 0; i <= SPX_LIMIT_FUNCTION_REGISTERS; i++)
+        APR_ARRAY_PUSH(lines, const char *) =
+            apr_psprintf(fixture->pool, "  let v%u = %u;\n", i, i);
+    const char *huge = apr_array_pstrcat(fixture->pool, lines, 0);
+    const char *source = apr_pstrcat(fixture->pool, huge, "  return 0;\n}\n",
+                                     "fn ok() -> int { return 0; }\n", NULL);
+    spx_run_fixture_write(fixture, source, NULL, (const char *const[]){"ok=app.ok", NULL});
+    spx_run_limits_t limits = spx_run_limits_default();
+    json_t *envelope = build(fixture, &limits);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(envelope, "command_succeeded")));
+    json_decref(envelope);
+
+    spx_run_fixture_write(fixture, source, NULL,
+                          (const char *const[]){"ok=app.ok", "huge=app.huge", NULL});
+    spx_project_t *project = spx_run_fixture_open(fixture);
+    const char *message = NULL;
+    CU_ASSERT_EQUAL(spx_envelope_build(project, &limits, &envelope, fixture->pool, &message),
+                    APR_EINVAL);
+    CU_ASSERT_STRING_EQUAL(message, "function 'app.huge' is too large to run");
+    spx_fixture_free(fixture);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"every outcome, in manifest order, fresh fuel", test_every_outcome_in_manifest_order},
+        {"subject and envelope_digest", test_subject_and_digest},
+        {"same project twice: same bytes; other limits: other digest", test_determinism},
+        {"verify: fresh, flipped byte, forged outcome, edited source", test_verify_checks},
+        {"verify checks the recorded limits", test_recorded_limits_are_checked},
+        {"only reachable functions are compiled", test_only_reachable_functions_are_compiled},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("execution envelope", tests);
+}

@@ -1,0 +1,504 @@
+/*
+ * test_vm.c: the interpreter as language.md specifies it: step counts
+ * counted by hand and asserted exactly, fuel at max_steps - 1, max_steps and
+ * max_steps + 1, every language failure with its code, message and span,
+ * the call-depth limit at exactly 256 (also on a 256 KiB thread stack),
+ * output kept up to max_bytes, and string values.
+ */
+#include "spx_limits.h"
+#include "spx_run_fixture.h"
+
+#include <apr_strings.h>
+#include <apr_thread_proc.h>
+#include <string.h>
+
+static spx_run_limits_t limits_with_steps(uint64_t max_steps)
+{
+    spx_run_limits_t limits = spx_run_limits_default();
+    limits.max_steps = max_steps;
+    return limits;
+}
+
+/* Run app.FUNCTION of source with the default limits. */
+static spx_run_result_t run(spx_fixture_t *fixture, const char *source, const char *function)
+{
+    spx_run_limits_t limits = spx_run_limits_default();
+    return spx_run_fixture_call(fixture, spx_run_fixture_program(fixture, source), function,
+                                &limits);
+}
+
+static void assert_returned(const spx_run_result_t *result, int64_t value, uint64_t steps)
+{
+    if (result->outcome != SPX_OUTCOME_RETURNED)
+        fprintf(stderr, "\n  stopped: %s %s\n", result->failure.code, result->failure.message);
+    CU_ASSERT_EQUAL(result->outcome, SPX_OUTCOME_RETURNED);
+    CU_ASSERT_EQUAL(result->value, value);
+    if (result->steps != steps)
+        fprintf(stderr, "\n  steps %lu, wanted %lu\n", (unsigned long)result->steps,
+                (unsigned long)steps);
+    CU_ASSERT_EQUAL(result->steps, steps);
+}
+
+/* The run stopped with outcome, code, and a failure span "L:C-L:C" in app.spx. */
+static void assert_stopped(const spx_run_result_t *result, spx_outcome_t outcome, const char *code,
+                           const char *span, apr_pool_t *pool)
+{
+    CU_ASSERT_EQUAL(result->outcome, outcome);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(result->failure.code);
+    CU_ASSERT_STRING_EQUAL(result->failure.code, code);
+    CU_ASSERT_STRING_EQUAL(result->failure.path, "app.spx");
+    const spx_span_t *s = &result->failure.span;
+    const char *actual = apr_psprintf(pool, "%d:%d-%d:%d", (int)s->start.line, (int)s->start.column,
+                                      (int)s->end.line, (int)s->end.column);
+    if (strcmp(actual, span) != 0)
+        fprintf(stderr, "\n  %s span %s, wanted %s\n", code, actual, span);
+    CU_ASSERT_STRING_EQUAL(actual, span);
+}
+
+/* Run app.FUNCTION of program under limits; it must return value after
+ * exactly steps. */
+static spx_run_result_t expect_call(spx_fixture_t *fixture, const spx_program_t *program,
+                                    const char *function, const spx_run_limits_t *limits,
+                                    int64_t value, uint64_t steps)
+{
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, function, limits);
+    assert_returned(&result, value, steps);
+    return result;
+}
+
+/* --- step counts ------------------------------------------------------------ */
+
+/* One hand-counted run: app.FUNCTION returns value after exactly steps and
+ * prints output. */
+typedef struct counted_t {
+    const char *function;
+    int64_t value;
+    uint64_t steps;
+    const char *output;
+} counted_t;
+
+/* A program and the runs counted on it, the count of each in its comment. */
+typedef struct step_case_t {
+    const char *source;
+    counted_t runs[5]; /* ended by one with no function */
+} step_case_t;
+
+static const step_case_t step_cases[] = {
+    /* straight line: call, let, var, assignment, return */
+    {"fn t() -> int {\n  let a = 1;\n  var b = a + 2;\n  b = b * 3;\n  return b - 9;\n}\n",
+     {{"t", 0, 5, ""}}},
+    /* if/else: call, return, then twice: call pick, if, return */
+    {"fn pick(x: int) -> int {\n  if x > 3 { return 1; } else { return 2; }\n}\n"
+     "fn grade(x: int) -> int {\n"
+     "  if x < 0 { return 1; } else if x < 3 { return 2; } else { return 3; }\n}\n"
+     "fn both() -> int { return pick(5) * 10 + pick(1); }\n"
+     "fn last() -> int { return grade(5); }\n"
+     "fn first() -> int { return grade(-1); }\n"
+     "fn none() -> int { if false { return 1; } return 0; }\n",
+     {{"both", 12, 8, ""},
+      /* call, return, call grade, if, else-if (an if statement too), return */
+      {"last", 3, 6, ""},
+      {"first", 1, 5, ""},
+      /* call, if, return: a block that does not run costs nothing */
+      {"none", 0, 3, ""}}},
+    /* while: call, return, call count, var, while, n + 1 conditions,
+     * n assignments, return: 2n + 7 */
+    {"fn count(n: int) -> int {\n  var i = 0;\n  while i < n { i = i + 1; }\n  return i;\n}\n"
+     "fn zero() -> int { return count(0); }\n"
+     "fn three() -> int { return count(3); }\n"
+     "fn thousand() -> int { return count(1000); }\n"
+     "fn spec() -> int { var i: int = 0; while i < 3 { i = i + 1; } return i - 3; }\n",
+     {{"zero", 0, 7, ""},
+      {"three", 3, 13, ""},
+      {"thousand", 1000, 2007, ""},
+      /* language.md's own example */
+      {"spec", 0, 11, ""}}},
+    /* nested calls: t: call, return; add(1, 2): call, return; twice: call,
+     * return; add(x, x) inside twice: call, return */
+    {"fn add(a: int, b: int) -> int { return a + b; }\n"
+     "fn twice(x: int) -> int { return add(x, x); }\n"
+     "fn t() -> int { return twice(add(1, 2)) - 6; }\n",
+     {{"t", 0, 8, ""}}},
+    /* builtins: call, statement, print, itos, len, statement, assert, return;
+     * units: call; statement, call u, statement, print (u ends without a
+     * step); statement, call v, statement, print, return; return */
+    {"fn b() -> int { print(itos(len(\"abc\"))); assert(true); return 0; }\n"
+     "fn u() { print(\"x\"); }\n"
+     "fn v() { print(\"y\"); return; }\n"
+     "fn units() -> int { u(); v(); return 0; }\n",
+     {{"b", 0, 8, "3"}, {"units", 0, 11, "xy"}}},
+    /* && and || that do not evaluate their right operand: call, let, let, if,
+     * return; one that does: call, let, call f, statement, print, return, if,
+     * return */
+    {"fn f() -> bool { print(\"f\"); return true; }\n"
+     "fn short() -> int { let a = false && f(); let b = true || f();\n"
+     "  if a || b { return 0; } return 1; }\n"
+     "fn long() -> int { let c = true && f(); if c { return 0; } return 1; }\n",
+     {{"short", 0, 5, ""}, {"long", 0, 8, "f"}}},
+};
+
+static void test_hand_counted_steps(void)
+{
+    spx_run_limits_t limits = spx_run_limits_default();
+    for (size_t i = 0; i < sizeof(step_cases) / sizeof(step_cases[0]); i++) {
+        spx_fixture_t *fixture = spx_fixture_new();
+        spx_program_t *program = spx_run_fixture_program(fixture, step_cases[i].source);
+        for (const counted_t *run = step_cases[i].runs; run->function; run++) {
+            spx_run_result_t result =
+                expect_call(fixture, program, run->function, &limits, run->value, run->steps);
+            CU_ASSERT_STRING_EQUAL(result.output, run->output);
+        }
+        spx_fixture_free(fixture);
+    }
+}
+
+/* --- fuel --------------------------------------------------------------------- */
+
+static void test_fuel_at_the_boundary(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(
+        fixture, "fn t() -> int {\n  var i: int = 0;\n  while i < 3 {\n    i = i + 1;\n  }\n"
+                 "  return i - 3;\n}\n");
+    /* 11 steps: max_steps 12 and 11 pass, 10 stops at the return with 10 */
+    spx_run_limits_t limits = limits_with_steps(12);
+    expect_call(fixture, program, "t", &limits, 0, 11);
+    limits.max_steps = 11;
+    expect_call(fixture, program, "t", &limits, 0, 11);
+    limits.max_steps = 10;
+    spx_run_result_t below = spx_run_fixture_call(fixture, program, "t", &limits);
+    assert_stopped(&below, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "6:3-6:16", fixture->pool);
+    CU_ASSERT_EQUAL(below.steps, 10);
+    CU_ASSERT_STRING_EQUAL(below.failure.message, "fuel exhausted: max_steps 10 reached");
+    /* the 10th step is the last evaluation of the condition */
+    limits.max_steps = 9;
+    spx_run_result_t condition = spx_run_fixture_call(fixture, program, "t", &limits);
+    assert_stopped(&condition, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "3:9-3:14", fixture->pool);
+    CU_ASSERT_EQUAL(condition.steps, 9);
+    /* no fuel at all: the call of the test function itself is refused */
+    limits.max_steps = 0;
+    spx_run_result_t none = spx_run_fixture_call(fixture, program, "t", &limits);
+    assert_stopped(&none, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "1:4-1:5", fixture->pool);
+    CU_ASSERT_EQUAL(none.steps, 0);
+    spx_fixture_free(fixture);
+}
+
+/* Two steps paid by one instruction (the return statement and the call in
+ * it): the stop names the step that could not be paid. */
+static void test_fuel_names_the_unpaid_step(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(
+        fixture, "fn f() -> int { return 0; }\nfn t() -> int {\n  return f();\n}\n");
+    spx_run_limits_t limits = limits_with_steps(1);
+    spx_run_result_t statement = spx_run_fixture_call(fixture, program, "t", &limits);
+    assert_stopped(&statement, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "3:3-3:14", fixture->pool);
+    CU_ASSERT_EQUAL(statement.steps, 1);
+    limits.max_steps = 2;
+    spx_run_result_t call = spx_run_fixture_call(fixture, program, "t", &limits);
+    assert_stopped(&call, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "3:10-3:13", fixture->pool);
+    CU_ASSERT_EQUAL(call.steps, 2);
+    limits.max_steps = 4;
+    expect_call(fixture, program, "t", &limits, 0, 4);
+    spx_fixture_free(fixture);
+}
+
+static void test_fuel_stops_an_endless_loop(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(
+        fixture, "fn t() -> int {\n  var i = 0;\n  while true { i = i + 1; print(\"z\"); }\n"
+                 "  return i;\n}\n");
+    spx_run_limits_t limits = limits_with_steps(1000);
+    spx_run_result_t r = spx_run_fixture_call(fixture, program, "t", &limits);
+    CU_ASSERT_EQUAL(r.outcome, SPX_OUTCOME_FUEL_EXHAUSTED);
+    CU_ASSERT_EQUAL(r.steps, 1000);
+    /* call, var, while; then per round: condition, assignment, statement,
+     * print: 249 whole rounds fit in 1000 steps */
+    CU_ASSERT_EQUAL(r.output_length, (1000 - 3) / 4);
+    spx_fixture_free(fixture);
+}
+
+/* --- language failures ----------------------------------------------------------- */
+
+typedef struct failure_case_t {
+    const char *body; /* the second and third lines of fn t() */
+    const char *code;
+    const char *span;
+    const char *message;
+    uint64_t steps;
+} failure_case_t;
+
+static void test_integer_failures(void)
+{
+    static const failure_case_t cases[] = {
+        {"  let m = 9223372036854775807;\n  return m + 1;\n", "R0501", "3:10-3:15",
+         "integer overflow: 9223372036854775807 + 1", 3},
+        {"  let m = -9223372036854775807 - 1;\n  return m - 1;\n", "R0501", "3:10-3:15",
+         "integer overflow: -9223372036854775808 - 1", 3},
+        {"  let m = 4611686018427387904;\n  return m * 2;\n", "R0501", "3:10-3:15",
+         "integer overflow: 4611686018427387904 * 2", 3},
+        {"  let m = -9223372036854775807 - 1;\n  return -m;\n", "R0502", "3:10-3:12",
+         "integer overflow: -(-9223372036854775808)", 3},
+        {"  let z = 0;\n  return 7 / z;\n", "R0503", "3:10-3:15", "division by zero: 7 / 0", 3},
+        {"  let z = 0;\n  return 7 % z;\n", "R0504", "3:10-3:15", "remainder by zero: 7 % 0", 3},
+        {"  let m = -9223372036854775807 - 1;\n  return m / -1;\n", "R0505", "3:10-3:16",
+         "integer overflow: -9223372036854775808 / -1", 3},
+        {"  let ok = true;\n  assert(ok && 1 == 2);\n  return 0;\n", "R0508", "3:3-3:23",
+         "assertion failed", 4},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        spx_fixture_t *fixture = spx_fixture_new();
+        spx_run_result_t r =
+            run(fixture,
+                apr_pstrcat(fixture->pool, "fn t() -> int {\n", cases[i].body, "}\n", NULL), "t");
+        assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, cases[i].code, cases[i].span,
+                       fixture->pool);
+        CU_ASSERT_STRING_EQUAL(r.failure.message, cases[i].message);
+        /* call, first statement, second statement (and assert's call) */
+        CU_ASSERT_EQUAL(r.steps, cases[i].steps);
+        spx_fixture_free(fixture);
+    }
+}
+
+static void test_division_rules(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    /* truncation toward zero, remainder with the dividend's sign, MIN % -1 = 0 */
+    spx_run_result_t r = run(fixture,
+                             "fn t() -> int {\n  let m = -9223372036854775807 - 1;\n"
+                             "  if m % -1 != 0 { return 1; }\n"
+                             "  return (0 - 7) / 2 * 1000 + (0 - 7) % 2 * 100 + 7 % (0 - 2) * 10 "
+                             "+ 7 / (0 - 2);\n}\n",
+                             "t");
+    assert_returned(&r, -3000 - 100 + 10 - 3, 4);
+    spx_fixture_free(fixture);
+}
+
+static void test_string_too_long(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_run_result_t r = run(fixture,
+                             "fn t() -> int {\n  var s = \"x\";\n  while true {\n    s = s + s;\n"
+                             "  }\n  return 0;\n}\n",
+                             "t");
+    assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0506", "4:9-4:14", fixture->pool);
+    CU_ASSERT_STRING_EQUAL(r.failure.message,
+                           "string too long: 33554432 bytes, over the limit of 16777216");
+    /* call, var, while, then 24 doublings (condition, assignment), then the
+     * 25th condition and assignment */
+    CU_ASSERT_EQUAL(r.steps, 3 + 24 * 2 + 2);
+    spx_fixture_free(fixture);
+}
+
+static void test_string_memory_limit(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    /* 16 values of 16 MiB fill SPX_LIMIT_RUN_STRING_BYTES; the 17th is refused */
+    const char *source = "fn big() -> str {\n  var s = \"x\";\n  var i = 0;\n"
+                         "  while i < 24 { s = s + s; i = i + 1; }\n  return s;\n}\n"
+                         "fn t() -> int {\n  let s = big();\n";
+    for (int i = 1; i <= 16; i++)
+        source = apr_psprintf(fixture->pool, "%s  let a%d = s + \"\";\n", source, i);
+    source = apr_pstrcat(fixture->pool, source, "  return 0;\n}\n", NULL);
+    CU_ASSERT_EQUAL(SPX_LIMIT_RUN_STRING_BYTES, 16u * SPX_LIMIT_STRING_BYTES);
+    spx_run_result_t r = run(fixture, source, "t");
+    assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0507", "24:13-24:19", fixture->pool);
+    spx_fixture_free(fixture);
+}
+
+/* --- call depth -------------------------------------------------------------------- */
+
+static void test_depth_at_exactly_the_limit(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(
+        fixture, "fn d(n: int) -> int {\n  if n == 0 { return 0; }\n  return d(n - 1);\n}\n"
+                 "fn ok() -> int { return d(254); }\n"
+                 "fn over() -> int { return d(255); }\n");
+    spx_run_limits_t limits = spx_run_limits_default();
+    CU_ASSERT_EQUAL(limits.max_call_depth, 256);
+    /* ok at depth 1, d(254) at 2, ..., d(0) at 256 */
+    spx_run_result_t ok = spx_run_fixture_call(fixture, program, "ok", &limits);
+    CU_ASSERT_EQUAL(ok.outcome, SPX_OUTCOME_RETURNED);
+    spx_run_result_t over = spx_run_fixture_call(fixture, program, "over", &limits);
+    assert_stopped(&over, SPX_OUTCOME_DEPTH_EXHAUSTED, "R0510", "3:10-3:18", fixture->pool);
+    CU_ASSERT_STRING_EQUAL(over.failure.message,
+                           "call depth exhausted: calling 'app.d' would exceed the call-depth "
+                           "limit of 256");
+    /* a smaller recorded limit is honoured the same way */
+    limits.max_call_depth = 2;
+    spx_run_result_t two = spx_run_fixture_call(fixture, program, "ok", &limits);
+    CU_ASSERT_EQUAL(two.outcome, SPX_OUTCOME_DEPTH_EXHAUSTED);
+    spx_fixture_free(fixture);
+}
+
+typedef struct deep_run_t {
+    spx_fixture_t *fixture;
+    const spx_program_t *program;
+    spx_run_result_t result;
+} deep_run_t;
+
+/* Returns instead of calling apr_thread_exit(): pthread_exit() on a small
+ * stack trips AddressSanitizer's own thread teardown. */
+static void *APR_THREAD_FUNC run_deep(apr_thread_t *thread, void *data)
+{
+    (void)thread;
+    deep_run_t *deep = data;
+    spx_run_limits_t limits = limits_with_steps(10000000);
+    long index = spx_program_find(deep->program, "app.t");
+    if (index < 0 || spx_vm_run(deep->program, index, &limits, &deep->result,
+                                deep->fixture->pool) != APR_SUCCESS)
+        deep->result.outcome = SPX_OUTCOME_RETURNED;
+    return NULL;
+}
+
+/* A program that would recurse 10^6 times stops at depth 256, on a thread
+ * whose stack is only 256 KiB: the interpreter does not recurse in C. */
+static void test_depth_without_the_c_stack(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    deep_run_t deep = {fixture, NULL, {0}};
+    deep.program = spx_run_fixture_program(
+        fixture, "fn r(n: int) -> int {\n  if n == 1000000 { return 0; }\n  return r(n + 1);\n}\n"
+                 "fn t() -> int { return r(1); }\n");
+    apr_threadattr_t *attributes = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_threadattr_create(&attributes, fixture->pool), APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(apr_threadattr_stacksize_set(attributes, 256 * 1024), APR_SUCCESS);
+    apr_thread_t *thread = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_thread_create(&thread, attributes, run_deep, &deep, fixture->pool),
+                          APR_SUCCESS);
+    apr_status_t exit_status = APR_SUCCESS;
+    apr_thread_join(&exit_status, thread);
+    assert_stopped(&deep.result, SPX_OUTCOME_DEPTH_EXHAUSTED, "R0510", "3:10-3:18", fixture->pool);
+    /* t: call, return, call r; r at depths 2..256: if, return, call */
+    CU_ASSERT_EQUAL(deep.result.steps, 3 + 255 * 3);
+    spx_fixture_free(fixture);
+}
+
+/* --- output and strings -------------------------------------------------------------- */
+
+static void test_output_truncation(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(
+        fixture, "fn t() -> int { print(\"abc\"); print(\"defg\"); print(\"h\"); return 0; }\n"
+                 "fn u() -> int { print(\"a\\u{e9}\"); return 0; }\n");
+    spx_run_limits_t limits = spx_run_limits_default();
+    spx_run_result_t whole = spx_run_fixture_call(fixture, program, "t", &limits);
+    CU_ASSERT_STRING_EQUAL(whole.output, "abcdefgh");
+    CU_ASSERT_FALSE(whole.output_truncated);
+    limits.max_bytes = 8;
+    spx_run_result_t fits = spx_run_fixture_call(fixture, program, "t", &limits);
+    CU_ASSERT_STRING_EQUAL(fits.output, "abcdefgh");
+    CU_ASSERT_FALSE(fits.output_truncated);
+    limits.max_bytes = 5;
+    /* truncation is not a failure */
+    spx_run_result_t cut = expect_call(fixture, program, "t", &limits, 0, 8);
+    CU_ASSERT_EQUAL(cut.output_length, 5);
+    CU_ASSERT_STRING_EQUAL(cut.output, "abcde");
+    CU_ASSERT_TRUE(cut.output_truncated);
+    /* a cut never splits a UTF-8 sequence: "a\xc3\xa9" kept in 2 bytes is "a" */
+    limits.max_bytes = 2;
+    spx_run_result_t utf8 = spx_run_fixture_call(fixture, program, "u", &limits);
+    CU_ASSERT_STRING_EQUAL(utf8.output, "a");
+    CU_ASSERT_TRUE(utf8.output_truncated);
+    limits.max_bytes = 0;
+    spx_run_result_t none = spx_run_fixture_call(fixture, program, "t", &limits);
+    CU_ASSERT_EQUAL(none.output_length, 0);
+    CU_ASSERT_TRUE(none.output_truncated);
+    spx_fixture_free(fixture);
+}
+
+static void test_strings(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_run_result_t r =
+        run(fixture,
+            "fn wrap(s: str, n: int) -> str { return \"<\" + s + itos(n) + \">\"; }\n"
+            "fn t() -> int {\n  var s = \"ab\";\n  s = s + s;\n  s = \"x\" + s;\n"
+            "  let t = s + \"-\" + itos(-9223372036854775807 - 1);\n"
+            "  var u = \"\";\n  var i = 0;\n  while i < 100 { u = u + \"y\"; i = i + 1; }\n"
+            "  if len(u) != 100 { return 1; }\n"
+            "  if t != \"xabab--9223372036854775808\" { return 2; }\n"
+            "  if s == t { return 3; }\n"
+            "  if wrap(s, 7) != \"<xabab7>\" { return 4; }\n"
+            "  let held = u;\n  u = u + \"z\";\n"
+            "  if len(held) != 100 || len(u) != 101 { return 5; }\n"
+            "  if \"a\\u{0}b\" == \"a\" || len(\"a\\u{0}b\") != 3 { return 6; }\n"
+            "  s + \"unused\";\n"
+            "  print(t + \"\\n\");\n  return 0;\n}\n",
+            "t");
+    CU_ASSERT_EQUAL(r.outcome, SPX_OUTCOME_RETURNED);
+    CU_ASSERT_EQUAL(r.value, 0);
+    CU_ASSERT_STRING_EQUAL(r.output, "xabab--9223372036854775808\n");
+    spx_fixture_free(fixture);
+}
+
+/* Chains of operators as long as the parse depth allows compile and run
+ * (the compiler walks left chains without recursion, like the checker). */
+static void test_long_operator_chains(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    enum { TERMS = 200 };
+    apr_array_header_t *parts = apr_array_make(fixture->pool, 4 * TERMS, sizeof(const char *));
+    APR_ARRAY_PUSH(parts, const char *) = "fn sum() -> int { let one = 1; return 0";
+    for (int i = 0; i < TERMS; i++)
+        APR_ARRAY_PUSH(parts, const char *) = " + one";
+    APR_ARRAY_PUSH(parts, const char *) = "; }\nfn all() -> int { let t = true; if t";
+    for (int i = 0; i < TERMS; i++)
+        APR_ARRAY_PUSH(parts, const char *) = " && t";
+    APR_ARRAY_PUSH(parts, const char *) = " { return 1; } return 0; }\nfn nots() -> int { if ";
+    for (int i = 0; i < TERMS; i++)
+        APR_ARRAY_PUSH(parts, const char *) = "!";
+    APR_ARRAY_PUSH(parts, const char *) = "false { return 0; } return 1; }\n";
+    spx_program_t *program =
+        spx_run_fixture_program(fixture, apr_array_pstrcat(fixture->pool, parts, 0));
+    spx_run_limits_t limits = spx_run_limits_default();
+    expect_call(fixture, program, "sum", &limits, TERMS, 3);
+    expect_call(fixture, program, "all", &limits, 1, 4);
+    expect_call(fixture, program, "nots", &limits, 1, 3); /* an even count of ! */
+    spx_fixture_free(fixture);
+}
+
+static void test_bad_arguments(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(fixture, "fn f(x: int) -> int { return x; }\n"
+                                                              "fn t() -> int { return 0; }\n");
+    spx_run_limits_t limits = spx_run_limits_default();
+    spx_run_result_t result;
+    /* a function with parameters, an unknown index, limits out of range */
+    CU_ASSERT_EQUAL(
+        spx_vm_run(program, spx_program_find(program, "app.f"), &limits, &result, fixture->pool),
+        APR_EINVAL);
+    CU_ASSERT_EQUAL(spx_vm_run(program, 99, &limits, &result, fixture->pool), APR_EINVAL);
+    CU_ASSERT_EQUAL(spx_program_find(program, "app.nope"), -1);
+    limits.max_call_depth = SPX_LIMIT_CALL_DEPTH + 1;
+    CU_ASSERT_EQUAL(
+        spx_vm_run(program, spx_program_find(program, "app.t"), &limits, &result, fixture->pool),
+        APR_EINVAL);
+    spx_fixture_free(fixture);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"steps: straight line, if/else, while, calls, builtins", test_hand_counted_steps},
+        {"fuel at max_steps - 1, max_steps, max_steps + 1", test_fuel_at_the_boundary},
+        {"fuel names the step it could not pay", test_fuel_names_the_unpaid_step},
+        {"fuel stops an endless loop", test_fuel_stops_an_endless_loop},
+        {"integer failures and assert, with spans", test_integer_failures},
+        {"division truncates, remainder has the dividend's sign", test_division_rules},
+        {"a string over the limit", test_string_too_long},
+        {"live string memory limit", test_string_memory_limit},
+        {"call depth at exactly the limit", test_depth_at_exactly_the_limit},
+        {"10^6 recursion stops at 256 on a 256 KiB stack", test_depth_without_the_c_stack},
+        {"output kept up to max_bytes", test_output_truncation},
+        {"strings", test_strings},
+        {"long operator chains", test_long_operator_chains},
+        {"bad arguments", test_bad_arguments},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("interpreter", tests);
+}

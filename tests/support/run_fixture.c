@@ -1,0 +1,69 @@
+/*
+ * run_fixture.c: runnable one-module projects for the execution suites
+ * (spx_run_fixture.h).
+ */
+#include "spx_run_fixture.h"
+
+#include <apr_strings.h>
+#include <stdio.h>
+#include <string.h>
+
+void spx_run_fixture_write(spx_fixture_t *fixture, const char *source, const char *entry,
+                           const char *const *tests)
+{
+    const char *manifest = apr_pstrcat(
+        fixture->pool, "manifest = \"semaprax.project-manifest.v1\"\n\n[project]\nname = \"p\"\n",
+        "version = \"1.0.0\"\n",
+        entry ? apr_psprintf(fixture->pool, "entry = \"%s\"\n", entry) : "",
+        "\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n", NULL);
+    for (const char *const *test = tests; test && *test; test++) {
+        const char *equals = strchr(*test, '=');
+        CU_ASSERT_PTR_NOT_NULL_FATAL(equals);
+        manifest = apr_psprintf(fixture->pool, "%s\n[[test]]\nname = \"%.*s\"\nfunction = \"%s\"\n",
+                                manifest, (int)(equals - *test), *test, equals + 1);
+    }
+    spx_fixture_write(fixture, "semaprax.toml", manifest);
+    spx_fixture_write(fixture, "app.spx", source);
+}
+
+spx_project_t *spx_fixture_project(spx_fixture_t *fixture)
+{
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    apr_status_t status = spx_project_open(&project, spx_fixture_path(fixture, "semaprax.toml"),
+                                           fixture->pool, &message);
+    if (status != APR_SUCCESS)
+        fprintf(stderr, "\n  %s\n", message);
+    CU_ASSERT_EQUAL_FATAL(status, APR_SUCCESS);
+    return project;
+}
+
+spx_project_t *spx_run_fixture_open(spx_fixture_t *fixture)
+{
+    spx_project_t *project = spx_fixture_project(fixture);
+    if (!project->admitted)
+        fprintf(stderr, "\n%s", spx_diagnostics_text(project->diagnostics, fixture->pool));
+    CU_ASSERT_TRUE_FATAL(project->admitted);
+    return project;
+}
+
+spx_program_t *spx_run_fixture_program(spx_fixture_t *fixture, const char *source)
+{
+    spx_run_fixture_write(fixture, source, NULL, NULL);
+    spx_project_t *project = spx_run_fixture_open(fixture);
+    spx_program_t *program = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_program_compile(project, NULL, &program, fixture->pool, &message),
+                          APR_SUCCESS);
+    return program;
+}
+
+spx_run_result_t spx_run_fixture_call(spx_fixture_t *fixture, const spx_program_t *program,
+                                      const char *function, const spx_run_limits_t *limits)
+{
+    long index = spx_program_find(program, apr_pstrcat(fixture->pool, "app.", function, NULL));
+    CU_ASSERT_TRUE_FATAL(index >= 0);
+    spx_run_result_t result;
+    CU_ASSERT_EQUAL_FATAL(spx_vm_run(program, index, limits, &result, fixture->pool), APR_SUCCESS);
+    return result;
+}

@@ -1,0 +1,33 @@
+/*
+ * spx_run_fixture.h: small runnable projects for the execution suites: one
+ * module "app" (app.spx) with the given source, an optional entry, and the
+ * given tests, written into a fixture; and running one function of it.
+ */
+#ifndef SPX_RUN_FIXTURE_H
+#define SPX_RUN_FIXTURE_H
+
+#include "spx_project.h"
+#include "spx_test.h"
+#include "spx_vm.h"
+
+/* Write semaprax.toml and app.spx. entry is "app.NAME" or NULL; tests is a
+ * NULL-terminated list of "NAME=FUNCTION" pairs, e.g. "a=app.test_a". */
+void spx_run_fixture_write(spx_fixture_t *fixture, const char *source, const char *entry,
+                           const char *const *tests);
+
+/* Open the project of the fixture's semaprax.toml; its inputs must be
+ * readable (it may have diagnostics). */
+spx_project_t *spx_fixture_project(spx_fixture_t *fixture);
+
+/* Open the fixture's project; it must be admitted. */
+spx_project_t *spx_run_fixture_open(spx_fixture_t *fixture);
+
+/* Write a project of source (no entry, no tests) and compile it. */
+spx_program_t *spx_run_fixture_program(spx_fixture_t *fixture, const char *source);
+
+/* Run app.FUNCTION of program under limits; the run must succeed as a call
+ * (whatever the program does). */
+spx_run_result_t spx_run_fixture_call(spx_fixture_t *fixture, const spx_program_t *program,
+                                      const char *function, const spx_run_limits_t *limits);
+
+#endif /* SPX_RUN_FIXTURE_H */
