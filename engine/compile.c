@@ -1,8 +1,8 @@
 /*
- * compile.c: the checked HIR of an admitted project into the register
- * bytecode of vm_internal.h. This is the only file of the execution engine
- * that reads the syntax tree (spx_ast.h); the interpreter and the envelope
- * work on spx_program_t alone.
+ * compile.c: the checked HIR into the register bytecode of vm_internal.h,
+ * one module at a time while Phase A still holds the module's bodies. This is the only file of the
+ * execution engine that reads the syntax tree (spx_ast.h); the interpreter and the envelope work on
+ * spx_program_t alone.
  *
  * Steps (language.md, Fuel) are attached to instructions: a statement's,
  * a while condition's or a call's step is added to the charge of the next
@@ -40,15 +40,19 @@ typedef struct label_t {
     int32_t pc;               /* -1 until bound */
 } label_t;
 
-typedef struct compiler_t {
-    apr_pool_t *pool;            /* the program's */
-    apr_pool_t *scratch;         /* per function, cleared */
-    apr_hash_t *index_of;        /* spx_function_t * -> index + 1 */
-    const char *message;         /* why compiling failed */
-    apr_array_header_t *code;    /* spx_instr_t */
-    apr_array_header_t *sites;   /* spx_site_t */
-    apr_array_header_t *pending; /* spx_span_t of the pending charge */
-    apr_array_header_t *spine;   /* const spx_expr_t * */
+/* The program being built, one module at a time (spx_program_builder_t),
+ * and the state of the function being compiled. */
+struct spx_program_builder_t {
+    apr_pool_t *pool;              /* the program's tables */
+    spx_arena_t *arena;            /* the program's code, constants and sites */
+    apr_pool_t *scratch;           /* per function, cleared */
+    apr_hash_t *index_of;          /* spx_function_t * -> index + 1 */
+    apr_array_header_t *functions; /* spx_vm_function_t, by index */
+    apr_hash_t *by_name;           /* "module.function" -> index + 1 */
+    apr_array_header_t *code;      /* spx_instr_t */
+    apr_array_header_t *sites;     /* spx_site_t */
+    apr_array_header_t *pending;   /* spx_span_t of the pending charge */
+    apr_array_header_t *spine;     /* const spx_expr_t * */
     uint32_t charge;
     int *slot_file;
     int32_t *slot_index;
@@ -56,17 +60,24 @@ typedef struct compiler_t {
     apr_hash_t *consts[2]; /* value bytes -> index + 1 */
     apr_array_header_t *int_consts, *str_consts;
     uint32_t top[2], max[2];
-    char *queued;              /* per function index: already on the queue */
-    apr_array_header_t *queue; /* int32_t function indices to compile */
-} compiler_t;
+};
+typedef spx_program_builder_t compiler_t;
 
-/* Compile function index too (once): what is reachable is compiled. */
-static void enqueue(compiler_t *c, int32_t index)
+/* The index of function in the program, given on first use: a call may
+ * name a function of a module compiled later (an import cycle). */
+static int32_t function_index(compiler_t *c, const spx_function_t *function)
 {
-    if (!c->queued[index]) {
-        c->queued[index] = 1;
-        APR_ARRAY_PUSH(c->queue, int32_t) = index;
-    }
+    uintptr_t found = (uintptr_t)apr_hash_get(c->index_of, &function, sizeof(function));
+    if (found)
+        return (int32_t)(found - 1);
+    spx_vm_function_t *entry = apr_array_push(c->functions);
+    memset(entry, 0, sizeof(*entry));
+    entry->name = apr_pstrcat(c->pool, function->module->name, ".", function->name.text, NULL);
+    uintptr_t number = (uintptr_t)c->functions->nelts;
+    const spx_function_t **key = apr_pmemdup(c->pool, &function, sizeof(function));
+    apr_hash_set(c->index_of, key, sizeof(*key), (void *)number);
+    apr_hash_set(c->by_name, entry->name, APR_HASH_KEY_STRING, (void *)number);
+    return (int32_t)(number - 1);
 }
 
 static int file_of(spx_type_t type)
@@ -92,7 +103,7 @@ static int32_t str_const(compiler_t *c, const char *bytes, apr_size_t length)
     void *found = apr_hash_get(c->consts[FILE_STR], length ? bytes : "", (apr_ssize_t)length);
     if (found)
         return c->locals[FILE_STR] + (int32_t)((uintptr_t)found - 1);
-    spx_string_t *s = apr_palloc(c->pool, sizeof(*s) + length + 1);
+    spx_string_t *s = spx_arena_alloc(c->arena, sizeof(*s) + length + 1);
     s->refs = 0; /* a constant */
     s->length = s->capacity = length;
     if (length)
@@ -224,7 +235,8 @@ static int32_t emit(compiler_t *c, spx_opcode_t op, unsigned flags, int32_t a, i
         spx_site_t *site = &APR_ARRAY_PUSH(c->sites, spx_site_t);
         site->pc = (uint32_t)pc;
         site->kind = SPX_SITE_CHARGE;
-        site->span = APR_ARRAY_IDX(c->pending, i, spx_span_t);
+        site->start = (uint32_t)APR_ARRAY_IDX(c->pending, i, spx_span_t).start.offset;
+        site->end = (uint32_t)APR_ARRAY_IDX(c->pending, i, spx_span_t).end.offset;
     }
     c->charge = 0;
     apr_array_clear(c->pending);
@@ -237,7 +249,8 @@ static void failure_site(compiler_t *c, int32_t pc, spx_span_t span)
     spx_site_t *site = &APR_ARRAY_PUSH(c->sites, spx_site_t);
     site->pc = (uint32_t)pc;
     site->kind = SPX_SITE_FAILURE;
-    site->span = span;
+    site->start = (uint32_t)span.start.offset;
+    site->end = (uint32_t)span.end.offset;
 }
 
 /* A charge may never grow past what an instruction holds. */
@@ -327,8 +340,7 @@ static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
             free_reg(c, args[i]);
         charge(c, e->span);
         const spx_function_t *target = e->as.call.target;
-        int32_t index = (int32_t)(uintptr_t)apr_hash_get(c->index_of, &target, sizeof(target)) - 1;
-        enqueue(c, index);
+        int32_t index = function_index(c, target);
         failure_site(c, emit(c, SPX_I_CALL, 0, index, bases[FILE_INT], bases[FILE_STR]), e->span);
         int file = file_of(target->result);
         if (file == FILE_NONE)
@@ -569,7 +581,9 @@ static void compile_block(compiler_t *c, const spx_block_t *block)
 
 /* --- functions and the program ------------------------------------------- */
 
-static apr_status_t compile_function(compiler_t *c, const spx_function_t *f, spx_vm_function_t *out)
+/* Compile f into *out (its name set already); a function over a bytecode
+ * limit is compiled as too_large, which stops any run that can reach it. */
+static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_function_t *out)
 {
     apr_pool_clear(c->scratch);
     c->code = apr_array_make(c->scratch, 64, sizeof(spx_instr_t));
@@ -606,14 +620,15 @@ static apr_status_t compile_function(compiler_t *c, const spx_function_t *f, spx
     if ((apr_size_t)c->code->nelts > SPX_LIMIT_FUNCTION_INSTRUCTIONS ||
         c->max[FILE_INT] > SPX_LIMIT_FUNCTION_REGISTERS ||
         c->max[FILE_STR] > SPX_LIMIT_FUNCTION_REGISTERS) {
-        c->message = apr_psprintf(c->pool, "function '%s.%s' is too large to run", f->module->name,
-                                  f->name.text);
-        return APR_EINVAL;
+        out->too_large = 1;
+        return;
     }
 
-    out->path = apr_pstrdup(c->pool, f->module->path);
+    out->path = f->module->path;
+    out->text = f->module->text;
+    out->text_length = f->module->length;
     out->code =
-        apr_pmemdup(c->pool, c->code->elts, (apr_size_t)c->code->nelts * sizeof(spx_instr_t));
+        spx_arena_copy(c->arena, c->code->elts, (apr_size_t)c->code->nelts * sizeof(spx_instr_t));
     out->code_length = (uint32_t)c->code->nelts;
     out->int_registers = c->max[FILE_INT];
     out->str_registers = c->max[FILE_STR];
@@ -623,68 +638,80 @@ static apr_status_t compile_function(compiler_t *c, const spx_function_t *f, spx
     out->str_const_base = c->locals[FILE_STR];
     out->int_const_count = (uint32_t)c->int_consts->nelts;
     out->str_const_count = (uint32_t)c->str_consts->nelts;
-    out->int_consts = apr_pmemdup(c->pool, c->int_consts->elts,
-                                  (apr_size_t)c->int_consts->nelts * sizeof(int64_t) + 1);
-    out->str_consts = apr_pmemdup(c->pool, c->str_consts->elts,
-                                  (apr_size_t)c->str_consts->nelts * sizeof(spx_string_t *) + 1);
+    out->int_consts = spx_arena_copy(c->arena, c->int_consts->elts,
+                                     (apr_size_t)c->int_consts->nelts * sizeof(int64_t));
+    out->str_consts = spx_arena_copy(c->arena, c->str_consts->elts,
+                                     (apr_size_t)c->str_consts->nelts * sizeof(spx_string_t *));
     out->sites =
-        apr_pmemdup(c->pool, c->sites->elts, (apr_size_t)c->sites->nelts * sizeof(spx_site_t) + 1);
+        spx_arena_copy(c->arena, c->sites->elts, (apr_size_t)c->sites->nelts * sizeof(spx_site_t));
     out->site_count = (uint32_t)c->sites->nelts;
     out->returns_int = f->result == SPX_TYPE_INT;
     out->param_count = (uint32_t)f->param_count;
     out->span = f->name.span;
-    return APR_SUCCESS;
 }
 
-apr_status_t spx_program_compile(const spx_project_t *project, const char *const *roots,
-                                 spx_program_t **program, apr_pool_t *pool, const char **message)
+spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *arena)
 {
-    if (!project->admitted) {
-        *message = "the project is not admitted";
-        return APR_EINVAL;
+    compiler_t *c = apr_pcalloc(pool, sizeof(*c));
+    c->pool = pool;
+    c->arena = arena;
+    apr_pool_create(&c->scratch, pool);
+    c->index_of = apr_hash_make(pool);
+    c->functions = apr_array_make(pool, 64, sizeof(spx_vm_function_t));
+    c->by_name = apr_hash_make(pool);
+    return c;
+}
+
+void spx_program_add_module(spx_program_builder_t *c, const spx_module_t *module)
+{
+    for (apr_size_t f = 0; f < module->function_count; f++) {
+        const spx_function_t *function = module->functions[f];
+        int32_t index = function_index(c, function);
+        /* Compiled aside: compiling can give new callees an index, which
+         * may move the array. */
+        spx_vm_function_t compiled = APR_ARRAY_IDX(c->functions, index, spx_vm_function_t);
+        compile_function(c, function, &compiled);
+        APR_ARRAY_IDX(c->functions, index, spx_vm_function_t) = compiled;
     }
-    compiler_t c;
-    memset(&c, 0, sizeof(c));
-    c.pool = pool;
-    c.index_of = apr_hash_make(pool);
-    spx_program_t *p = apr_pcalloc(pool, sizeof(*p));
-    p->by_name = apr_hash_make(pool);
-    for (apr_size_t m = 0; m < project->module_count; m++)
-        p->function_count += project->modules[m]->function_count;
-    p->functions = apr_pcalloc(pool, (p->function_count + 1) * sizeof(spx_vm_function_t));
-    const spx_function_t **all = apr_palloc(pool, (p->function_count + 1) * sizeof(*all));
-    c.queued = apr_pcalloc(pool, p->function_count + 1);
-    c.queue = apr_array_make(pool, 16, sizeof(int32_t));
-    apr_size_t next = 0;
-    for (apr_size_t m = 0; m < project->module_count; m++)
-        for (apr_size_t f = 0; f < project->modules[m]->function_count; f++, next++) {
-            const spx_function_t *function = project->modules[m]->functions[f];
-            all[next] = function;
-            apr_hash_set(c.index_of, &all[next], sizeof(all[next]), (void *)(uintptr_t)(next + 1));
-            p->functions[next].name =
-                apr_pstrcat(pool, function->module->name, ".", function->name.text, NULL);
-            apr_hash_set(p->by_name, p->functions[next].name, APR_HASH_KEY_STRING,
-                         (void *)(uintptr_t)(next + 1));
-            if (!roots)
-                enqueue(&c, (int32_t)next);
+    apr_pool_clear(c->scratch);
+}
+
+spx_program_t *spx_program_finish(spx_program_builder_t *c)
+{
+    apr_pool_destroy(c->scratch);
+    spx_program_t *program = apr_pcalloc(c->pool, sizeof(*program));
+    program->functions = (spx_vm_function_t *)c->functions->elts;
+    program->function_count = (apr_size_t)c->functions->nelts;
+    program->by_name = c->by_name;
+    return program;
+}
+
+apr_status_t spx_program_check_roots(const spx_program_t *program, const char *const *roots,
+                                     apr_pool_t *pool, const char **message)
+{
+    char *seen = apr_pcalloc(pool, program->function_count + 1);
+    apr_array_header_t *queue = apr_array_make(pool, 16, sizeof(int32_t));
+    for (const char *const *root = roots; *root; root++) {
+        long index = spx_program_find(program, *root);
+        if (index >= 0 && !seen[index]) {
+            seen[index] = 1;
+            APR_ARRAY_PUSH(queue, int32_t) = (int32_t)index;
         }
-    for (const char *const *root = roots; root && *root; root++) {
-        long index = spx_program_find(p, *root);
-        if (index >= 0)
-            enqueue(&c, (int32_t)index);
     }
-    apr_status_t status = APR_SUCCESS;
-    apr_pool_create(&c.scratch, pool);
-    for (int i = 0; i < c.queue->nelts && status == APR_SUCCESS; i++) {
-        int32_t index = APR_ARRAY_IDX(c.queue, i, int32_t);
-        status = compile_function(&c, all[index], &p->functions[index]);
+    for (int i = 0; i < queue->nelts; i++) {
+        const spx_vm_function_t *function = &program->functions[APR_ARRAY_IDX(queue, i, int32_t)];
+        if (function->too_large) {
+            *message = apr_psprintf(pool, "function '%s' is too large to run", function->name);
+            return APR_EINVAL;
+        }
+        for (uint32_t pc = 0; pc < function->code_length; pc++) {
+            int32_t callee = function->code[pc].a;
+            if (function->code[pc].op == SPX_I_CALL && !seen[callee]) {
+                seen[callee] = 1;
+                APR_ARRAY_PUSH(queue, int32_t) = callee;
+            }
+        }
     }
-    apr_pool_destroy(c.scratch);
-    if (status != APR_SUCCESS) {
-        *message = c.message;
-        return status;
-    }
-    *program = p;
     return APR_SUCCESS;
 }
 

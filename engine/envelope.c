@@ -37,7 +37,8 @@ json_t *spx_failure_json(const spx_failure_t *failure)
                      "path", failure->path, "span", spx_span_json(&failure->span));
 }
 
-/* The program of what the entry (entry_only) or the tests can reach. */
+/* The project's program, when the entry (entry_only) or the tests reach
+ * only functions it could compile. */
 static apr_status_t compile(const spx_project_t *project, int entry_only, spx_program_t **program,
                             apr_pool_t *pool, const char **message)
 {
@@ -52,7 +53,8 @@ static apr_status_t compile(const spx_project_t *project, int entry_only, spx_pr
     else
         for (apr_size_t i = 0; i < manifest->test_count; i++)
             roots[i] = manifest->tests[i].function;
-    return spx_program_compile(project, roots, program, pool, message);
+    *program = project->program;
+    return spx_program_check_roots(project->program, roots, pool, message);
 }
 
 /* Run function (a "module.function" name of the manifest) of program. */

@@ -1,13 +1,13 @@
 /*
  * project.c: Phase A. Holds and reads the inputs, parses the manifest, parses
  * and checks every module, links the entry and the tests, computes the
- * revisions, and builds the index of an admitted project: one call, one
- * retained value.
+ * revisions, and builds the index and the code of an admitted project: one
+ * call, one retained value.
  *
  * Modules are taken one at a time, imported modules first (a depth-first
  * walk of the imports): a module is parsed, declared, and once every module
- * it imports is declared its bodies are checked and indexed, and then let
- * go. Declarations, the index and the source bytes stay; a module's bodies
+ * it imports is declared its bodies are checked, indexed and compiled, and
+ * then let go. Declarations, the index, the code and the source bytes stay; a module's bodies
  * live only in a body arena that is cleared and reused for the next module,
  * so Phase A's memory follows the largest module, not the whole program
  * (docs/performance.md).
@@ -16,6 +16,7 @@
 
 #include "spx_canonical.h"
 #include "spx_index.h"
+#include "spx_vm.h"
 
 #include <apr_strings.h>
 #include <stdlib.h>
@@ -104,6 +105,7 @@ typedef struct program_walk_t {
     spx_project_t *project;
     spx_checker_t *checker;
     spx_index_builder_t *index;
+    spx_program_builder_t *program;
     apr_hash_t *module_number;       /* module name -> apr_size_t * */
     char *state;                     /* per module */
     spx_arena_t **bodies;            /* per declared module: the arena of its bodies */
@@ -130,6 +132,10 @@ static void finish_module(program_walk_t *walk, apr_size_t number)
     spx_module_t *module = walk->project->modules[number];
     spx_checker_check_bodies(walk->checker, number);
     spx_index_builder_add_calls(walk->index, module);
+    /* Code is made only while the program can still be admitted: the
+     * compiler needs bodies without errors. */
+    if (spx_diagnostics_count(walk->project->diagnostics) == 0)
+        spx_program_add_module(walk->program, module);
     for (apr_size_t f = 0; f < module->function_count; f++)
         memset(&module->functions[f]->body, 0, sizeof(module->functions[f]->body));
     spx_arena_clear(walk->bodies[number]);
@@ -157,13 +163,15 @@ static int unwalked_import(program_walk_t *walk, const spx_import_t *import, apr
  * module met again while it waits for its imports (an import cycle, which
  * the checker reports) is declared already, which is all its importers
  * need. */
-static void walk_program(spx_project_t *project, spx_index_builder_t *index)
+static void walk_program(spx_project_t *project, spx_index_builder_t *index,
+                         spx_program_builder_t *program)
 {
     apr_size_t count = project->module_count;
     program_walk_t walk = {
         project,
         spx_checker_make(project->modules, count, project->pool, project->diagnostics),
         index,
+        program,
         apr_hash_make(project->pool),
         apr_pcalloc(project->pool, count + 1),
         apr_pcalloc(project->pool, (count + 1) * sizeof(spx_arena_t *)),
@@ -252,12 +260,16 @@ apr_status_t spx_project_open(spx_project_t **out, const char *manifest_path, ap
                                               source->bytes, source->size, project->arena);
     }
     spx_index_builder_t *index = spx_index_builder_make(pool);
-    walk_program(project, index);
+    spx_program_builder_t *program = spx_program_builder_make(pool, project->arena);
+    walk_program(project, index, program);
     link_program(project);
     spx_diagnostics_sort(project->diagnostics);
     project->admitted = spx_diagnostics_count(project->diagnostics) == 0;
-    if (project->admitted)
+    spx_program_t *compiled = spx_program_finish(program);
+    if (project->admitted) {
         project->index = spx_index_build(index, project);
+        project->program = compiled;
+    }
     *out = project;
     return APR_SUCCESS;
 }

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 typedef struct spx_index_t spx_index_t;
+typedef struct spx_program_t spx_program_t;
 
 typedef struct spx_project_t {
     apr_pool_t *pool;
@@ -37,6 +38,7 @@ typedef struct spx_project_t {
     const char *project_revision;   /* NULL when the manifest did not parse */
     const char *workspace_revision; /* likewise */
     spx_index_t *index;             /* NULL unless admitted */
+    spx_program_t *program;         /* the compiled functions; NULL unless admitted */
     uint64_t phase_a_runs;          /* 1 once built */
 } spx_project_t;
 

@@ -2,8 +2,8 @@
  * spx_vm.h: the compiled program and the metered interpreter (language.md,
  * Execution).
  *
- * compile.c turns the checked HIR of an admitted project into a compact
- * register bytecode (spx_program_t); it is the only file of the execution
+ * compile.c turns the checked HIR into a compact register bytecode
+ * (spx_program_t) during Phase A; it is the only file of the execution
  * engine that reads the syntax tree. vm.c runs one function of a program
  * with fuel, a call-depth limit and a bounded output buffer, and never
  * recurses in C per Semaprax call: frames live in an array of
@@ -17,21 +17,29 @@
 #define SPX_VM_H
 
 #include "spx_diagnostics.h"
-#include "spx_project.h"
+#include "spx_ast.h"
 
 #include <apr_pools.h>
 #include <stdint.h>
 
 typedef struct spx_program_t spx_program_t;
 
-/* Compile an admitted project (project->admitted) into a program allocated
- * in pool: the functions named by roots ("module.function", NULL-terminated)
- * and every function they can call, or every function when roots is NULL.
- * Every function can be found by name; only compiled ones can run.
- * APR_EINVAL with *message when the project is not admitted or a function is
- * over a bytecode limit. */
-apr_status_t spx_program_compile(const spx_project_t *project, const char *const *roots,
-                                 spx_program_t **program, apr_pool_t *pool, const char **message);
+/* The program is built during Phase A, one module at a time, while the
+ * module's checked bodies are still held (docs/phase-a.md): every function
+ * is compiled, except that one over a bytecode limit (SPX_LIMIT_FUNCTION_*)
+ * is marked too large, and only a run that can reach it fails. Tables live
+ * in pool, code and constants in arena. */
+typedef struct spx_program_builder_t spx_program_builder_t;
+spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *arena);
+void spx_program_add_module(spx_program_builder_t *builder, const spx_module_t *module);
+/* Once every module is added. */
+spx_program_t *spx_program_finish(spx_program_builder_t *builder);
+
+/* Whether runs of the NULL-terminated "module.function" roots reach only
+ * compiled functions: APR_EINVAL with *message ("function 'm.f' is too
+ * large to run") otherwise. */
+apr_status_t spx_program_check_roots(const spx_program_t *program, const char *const *roots,
+                                     apr_pool_t *pool, const char **message);
 
 /* The index of the program's function for the AST-free name "module.function",
  * or -1. */

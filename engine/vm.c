@@ -170,7 +170,8 @@ static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_
     for (uint32_t i = low; i < function->site_count && function->sites[i].pc == pc; i++) {
         if (function->sites[i].kind != kind)
             continue;
-        last = function->sites[i].span;
+        last = spx_span_between(function->text, function->text_length, function->sites[i].start,
+                                function->sites[i].end);
         if (nth-- == 0)
             break;
     }

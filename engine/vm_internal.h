@@ -85,16 +85,20 @@ typedef enum spx_site_kind_t {
     SPX_SITE_FAILURE /* the expression or call the instruction can fail in */
 } spx_site_kind_t;
 
-/* Spans of instructions, sorted by pc: looked up only when a run stops. */
+/* Spans of instructions, sorted by pc, as byte ranges of the function's
+ * source: looked up (and given line and column) only when a run stops. */
 typedef struct spx_site_t {
     uint32_t pc;
-    spx_site_kind_t kind;
-    spx_span_t span;
+    uint32_t kind; /* spx_site_kind_t */
+    uint32_t start;
+    uint32_t end;
 } spx_site_t;
 
 typedef struct spx_vm_function_t {
-    const char *name; /* "module.function" */
-    const char *path; /* the module's source */
+    const char *name;          /* "module.function" */
+    const char *path;          /* the module's source */
+    const unsigned char *text; /* its bytes, retained by the project */
+    apr_size_t text_length;
     const spx_instr_t *code;
     uint32_t code_length;
     uint32_t int_registers, str_registers; /* frame size in each file */
@@ -106,6 +110,7 @@ typedef struct spx_vm_function_t {
     const spx_site_t *sites;
     uint32_t site_count;
     int returns_int; /* the entry and tests must */
+    int too_large;   /* over a bytecode limit: not compiled, no run may reach it */
     uint32_t param_count;
     spx_span_t span; /* the function's name: where its first step is charged */
 } spx_vm_function_t;

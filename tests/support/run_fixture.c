@@ -51,11 +51,8 @@ spx_program_t *spx_run_fixture_program(spx_fixture_t *fixture, const char *sourc
 {
     spx_run_fixture_write(fixture, source, NULL, NULL);
     spx_project_t *project = spx_run_fixture_open(fixture);
-    spx_program_t *program = NULL;
-    const char *message = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_program_compile(project, NULL, &program, fixture->pool, &message),
-                          APR_SUCCESS);
-    return program;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(project->program);
+    return project->program;
 }
 
 spx_run_result_t spx_run_fixture_call(spx_fixture_t *fixture, const spx_program_t *program,
