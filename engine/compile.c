@@ -46,8 +46,7 @@ struct spx_program_builder_t {
     apr_pool_t *pool;              /* the program's tables */
     spx_arena_t *arena;            /* the program's code, constants and sites */
     apr_pool_t *scratch;           /* per function, cleared */
-    apr_hash_t *index_of;          /* spx_function_t * -> index + 1 */
-    apr_array_header_t *functions; /* spx_vm_function_t, by index */
+    apr_array_header_t *functions; /* spx_vm_function_t * (in the arena), by index */
     apr_hash_t *by_name;           /* "module.function" -> index + 1 */
     apr_array_header_t *code;      /* spx_instr_t */
     apr_array_header_t *sites;     /* spx_site_t */
@@ -65,19 +64,17 @@ typedef spx_program_builder_t compiler_t;
 
 /* The index of function in the program, given on first use: a call may
  * name a function of a module compiled later (an import cycle). */
-static int32_t function_index(compiler_t *c, const spx_function_t *function)
+static int32_t function_index(compiler_t *c, spx_function_t *function)
 {
-    uintptr_t found = (uintptr_t)apr_hash_get(c->index_of, &function, sizeof(function));
-    if (found)
-        return (int32_t)(found - 1);
-    spx_vm_function_t *entry = apr_array_push(c->functions);
-    memset(entry, 0, sizeof(*entry));
+    if (function->code_index)
+        return (int32_t)(function->code_index - 1);
+    spx_vm_function_t *entry = spx_arena_calloc(c->arena, sizeof(*entry));
     entry->name = apr_pstrcat(c->pool, function->module->name, ".", function->name.text, NULL);
-    uintptr_t number = (uintptr_t)c->functions->nelts;
-    const spx_function_t **key = apr_pmemdup(c->pool, &function, sizeof(function));
-    apr_hash_set(c->index_of, key, sizeof(*key), (void *)number);
-    apr_hash_set(c->by_name, entry->name, APR_HASH_KEY_STRING, (void *)number);
-    return (int32_t)(number - 1);
+    APR_ARRAY_PUSH(c->functions, spx_vm_function_t *) = entry;
+    function->code_index = (uint32_t)c->functions->nelts;
+    apr_hash_set(c->by_name, entry->name, APR_HASH_KEY_STRING,
+                 (void *)(uintptr_t)function->code_index);
+    return (int32_t)(function->code_index - 1);
 }
 
 static int file_of(spx_type_t type)
@@ -339,7 +336,7 @@ static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
         for (apr_size_t i = count; i-- > 0;)
             free_reg(c, args[i]);
         charge(c, e->span);
-        const spx_function_t *target = e->as.call.target;
+        spx_function_t *target = e->as.call.target;
         int32_t index = function_index(c, target);
         failure_site(c, emit(c, SPX_I_CALL, 0, index, bases[FILE_INT], bases[FILE_STR]), e->span);
         int file = file_of(target->result);
@@ -656,8 +653,7 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
     c->pool = pool;
     c->arena = arena;
     apr_pool_create(&c->scratch, pool);
-    c->index_of = apr_hash_make(pool);
-    c->functions = apr_array_make(pool, 64, sizeof(spx_vm_function_t));
+    c->functions = apr_array_make(pool, 64, sizeof(spx_vm_function_t *));
     c->by_name = apr_hash_make(pool);
     return c;
 }
@@ -665,13 +661,9 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
 void spx_program_add_module(spx_program_builder_t *c, const spx_module_t *module)
 {
     for (apr_size_t f = 0; f < module->function_count; f++) {
-        const spx_function_t *function = module->functions[f];
-        int32_t index = function_index(c, function);
-        /* Compiled aside: compiling can give new callees an index, which
-         * may move the array. */
-        spx_vm_function_t compiled = APR_ARRAY_IDX(c->functions, index, spx_vm_function_t);
-        compile_function(c, function, &compiled);
-        APR_ARRAY_IDX(c->functions, index, spx_vm_function_t) = compiled;
+        spx_function_t *function = module->functions[f];
+        int32_t index = function_index(c, function); /* may grow c->functions */
+        compile_function(c, function, APR_ARRAY_IDX(c->functions, index, spx_vm_function_t *));
     }
     apr_pool_clear(c->scratch);
 }
@@ -680,8 +672,11 @@ spx_program_t *spx_program_finish(spx_program_builder_t *c)
 {
     apr_pool_destroy(c->scratch);
     spx_program_t *program = apr_pcalloc(c->pool, sizeof(*program));
-    program->functions = (spx_vm_function_t *)c->functions->elts;
     program->function_count = (apr_size_t)c->functions->nelts;
+    program->functions =
+        spx_arena_alloc(c->arena, (program->function_count + 1) * sizeof(spx_vm_function_t));
+    for (apr_size_t i = 0; i < program->function_count; i++)
+        program->functions[i] = *APR_ARRAY_IDX(c->functions, i, spx_vm_function_t *);
     program->by_name = c->by_name;
     return program;
 }

@@ -182,6 +182,7 @@ typedef struct spx_function_t {
     spx_span_t span; /* the whole item, from "export"/"fn" to the closing "}" */
     struct spx_module_t *module;
     apr_size_t local_count; /* checker: parameters first, then every let/var */
+    uint32_t code_index;    /* compile.c: 1 + the function's index in the program; 0 before */
     /* parser: a statement was left out after a syntax error (its names and
      * returns are missing), so later passes may skip checks that need the body */
     int incomplete;
