@@ -1,15 +1,16 @@
 /*
  * arena.c: the Phase A bump allocator and identifier table (spx_arena.h).
  *
- * Chunks of SPX_ARENA_CHUNK_BYTES are taken from the pool and kept, so a
- * cleared arena reuses them; a request larger than a quarter chunk gets a
- * allocation of its own, from a subpool that a clear empties, so the tail a
- * chunk wastes stays small. The identifier table is open addressing with linear
- * probing over (hash, pointer) slots, grown at half full.
+ * Chunks (SPX_ARENA_SMALL_CHUNKS small ones from the pool, then large ones of
+ * bulk memory) are kept, so a cleared arena reuses them; a request larger than a quarter chunk gets
+ * a allocation of its own, from a subpool that a clear empties, so the tail a chunk wastes stays
+ * small. The identifier table is open addressing with linear probing over (hash, pointer) slots,
+ * grown at half full.
  */
 #include "spx_arena.h"
 
 #include "spx_limits.h"
+#include "spx_platform.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -20,6 +21,7 @@
  * hands out the same memory again before it asks the pool for more. */
 typedef struct chunk_t {
     struct chunk_t *next;
+    apr_size_t size; /* of bytes */
     char bytes[];
 } chunk_t;
 
@@ -34,6 +36,7 @@ struct spx_arena_t {
     apr_pool_t *large; /* requests over a quarter chunk */
     chunk_t *first;
     chunk_t *current;
+    apr_size_t chunk_count;
     char *next; /* free space of the current chunk */
     apr_size_t left;
     intern_slot_t *slots; /* the identifier table; capacity a power of two */
@@ -49,6 +52,27 @@ spx_arena_t *spx_arena_make(apr_pool_t *pool)
     return arena;
 }
 
+/* The first chunks are small and come from the pool, so a small project
+ * stays small; once an arena has grown past them it takes large chunks of
+ * bulk memory (huge pages where the system has them). */
+static chunk_t *new_chunk(spx_arena_t *arena)
+{
+    chunk_t *chunk = NULL;
+    apr_size_t size = SPX_ARENA_CHUNK_BYTES;
+    if (arena->chunk_count >= SPX_ARENA_SMALL_CHUNKS) {
+        chunk = spx_bulk_memory(SPX_ARENA_LARGE_CHUNK_BYTES, arena->pool);
+        size = SPX_ARENA_LARGE_CHUNK_BYTES - sizeof(chunk_t);
+    }
+    if (!chunk) {
+        chunk = apr_palloc(arena->pool, sizeof(chunk_t) + SPX_ARENA_CHUNK_BYTES);
+        size = SPX_ARENA_CHUNK_BYTES;
+    }
+    chunk->next = NULL;
+    chunk->size = size;
+    arena->chunk_count++;
+    return chunk;
+}
+
 void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size)
 {
     size = (size + ALIGNMENT - 1) & ~(apr_size_t)(ALIGNMENT - 1);
@@ -57,8 +81,7 @@ void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size)
     if (size > arena->left) {
         chunk_t *chunk = arena->current ? arena->current->next : arena->first;
         if (!chunk) {
-            chunk = apr_palloc(arena->pool, sizeof(chunk_t) + SPX_ARENA_CHUNK_BYTES);
-            chunk->next = NULL;
+            chunk = new_chunk(arena);
             if (arena->current)
                 arena->current->next = chunk;
             else
@@ -66,7 +89,7 @@ void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size)
         }
         arena->current = chunk;
         arena->next = chunk->bytes;
-        arena->left = SPX_ARENA_CHUNK_BYTES;
+        arena->left = chunk->size;
     }
     void *memory = arena->next;
     arena->next += size;

@@ -147,4 +147,13 @@ apr_status_t spx_stdio_write(spx_stdio_t *stdio, const void *bytes, apr_size_t l
 /* Push written bytes to the reader now. */
 apr_status_t spx_stdio_flush(spx_stdio_t *stdio);
 
+/* ---- bulk memory ------------------------------------------------------- */
+
+/* size bytes of zeroed memory for an allocator of large, long-lived data
+ * (the engine's arena), given back when pool is cleared or destroyed. Where
+ * the system offers it (Linux transparent huge pages) the memory is asked to
+ * be backed by large pages, so that filling it takes a few page faults
+ * instead of one per 4 KiB. NULL when the system refuses. */
+void *spx_bulk_memory(apr_size_t size, apr_pool_t *pool);
+
 #endif /* SPX_PLATFORM_H */
