@@ -34,7 +34,7 @@ struct spx_index_builder_t {
     apr_pool_t *pool;
     spx_arena_t *arena;        /* nodes, pending edges, call sites */
     apr_array_header_t *nodes; /* spx_index_node_t * (in the arena), in the order made */
-    apr_hash_t *node_of;       /* a module or function (its address) -> int * position */
+    apr_hash_t *node_of;       /* a module (its address) -> int * position */
     int builtin_node[BUILTIN_COUNT];
     apr_array_header_t *calls; /* call_site_t: the calls of the function being walked */
     apr_array_header_t *edges; /* pending_edge_t * (in the arena) */
@@ -43,7 +43,7 @@ typedef spx_index_builder_t builder_t;
 
 /* One call of the function being walked, in source order. */
 typedef struct call_site_t {
-    const spx_function_t *callee; /* NULL for a builtin */
+    spx_function_t *callee; /* NULL for a builtin */
     size_t builtin;               /* index in builtin_table when callee is NULL */
     size_t order;                 /* keeps the sites of one callee in source order */
     spx_index_site_t site;
@@ -112,9 +112,9 @@ static int module_node(builder_t *builder, const spx_module_t *module)
 }
 
 /* "function:MODULE.NAME", made once per function. */
-static int function_node(builder_t *builder, const spx_function_t *function)
+static int function_node(builder_t *builder, spx_function_t *function)
 {
-    int position = known_node(builder, function);
+    int position = (int)function->index_node - 1;
     if (position < 0) {
         position = add_node(builder,
                             apr_pstrcat(builder->pool, "function:", function->module->name, ".",
@@ -124,7 +124,7 @@ static int function_node(builder_t *builder, const spx_function_t *function)
         node->module = function->module;
         node->function = function;
         node->signature = spx_function_signature(function, builder->pool);
-        remember_node(builder, function, position);
+        function->index_node = (uint32_t)position + 1;
     }
     return position;
 }
@@ -170,7 +170,7 @@ static int compare_call_sites(const void *left, const void *right)
 }
 
 /* One "calls" edge per callee of caller, with its sites in source order. */
-static void add_call_edges(builder_t *builder, const spx_function_t *caller)
+static void add_call_edges(builder_t *builder, spx_function_t *caller)
 {
     apr_array_header_t *calls = builder->calls;
     call_site_t *sites = (call_site_t *)calls->elts;

@@ -26,15 +26,61 @@ typedef enum byte_class_t {
     BYTE_CONTROL  /* E0205: 0x01..0x1f except tab, LF, CR; and 0x7f */
 } byte_class_t;
 
-static const struct {
-    const char *text;
-    spx_token_kind_t kind;
-} keywords[] = {
-    {"fn", SPX_TOKEN_FN},     {"export", SPX_TOKEN_EXPORT}, {"import", SPX_TOKEN_IMPORT},
-    {"let", SPX_TOKEN_LET},   {"var", SPX_TOKEN_VAR},       {"if", SPX_TOKEN_IF},
-    {"else", SPX_TOKEN_ELSE}, {"while", SPX_TOKEN_WHILE},   {"return", SPX_TOKEN_RETURN},
-    {"true", SPX_TOKEN_TRUE}, {"false", SPX_TOKEN_FALSE},
-};
+/* The keyword spelled by the size bytes at text, or SPX_TOKEN_IDENTIFIER:
+ * one comparison at most, chosen by length and first letter. */
+static spx_token_kind_t keyword_kind(const unsigned char *text, apr_size_t size)
+{
+#define KEYWORD(word, kind)                                                                        \
+    if (memcmp(text, word, size) == 0)                                                             \
+        return kind;                                                                               \
+    break
+    switch (size) {
+    case 2:
+        switch (text[0]) {
+        case 'f':
+            KEYWORD("fn", SPX_TOKEN_FN);
+        case 'i':
+            KEYWORD("if", SPX_TOKEN_IF);
+        }
+        break;
+    case 3:
+        switch (text[0]) {
+        case 'l':
+            KEYWORD("let", SPX_TOKEN_LET);
+        case 'v':
+            KEYWORD("var", SPX_TOKEN_VAR);
+        }
+        break;
+    case 4:
+        switch (text[0]) {
+        case 'e':
+            KEYWORD("else", SPX_TOKEN_ELSE);
+        case 't':
+            KEYWORD("true", SPX_TOKEN_TRUE);
+        }
+        break;
+    case 5:
+        switch (text[0]) {
+        case 'w':
+            KEYWORD("while", SPX_TOKEN_WHILE);
+        case 'f':
+            KEYWORD("false", SPX_TOKEN_FALSE);
+        }
+        break;
+    case 6:
+        switch (text[0]) {
+        case 'e':
+            KEYWORD("export", SPX_TOKEN_EXPORT);
+        case 'i':
+            KEYWORD("import", SPX_TOKEN_IMPORT);
+        case 'r':
+            KEYWORD("return", SPX_TOKEN_RETURN);
+        }
+        break;
+    }
+#undef KEYWORD
+    return SPX_TOKEN_IDENTIFIER;
+}
 
 void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t length,
                     const char *path, spx_arena_t *names, spx_arena_t *literals,
@@ -209,14 +255,9 @@ static void lex_identifier(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
     lexer->offset = end;
     apr_size_t size = end - start;
     token->span = span_of(lexer, start, end);
-    for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
-        if (strlen(keywords[i].text) == size &&
-            memcmp(keywords[i].text, lexer->text + start, size) == 0) {
-            token->kind = keywords[i].kind;
-            return;
-        }
-    }
-    token->kind = SPX_TOKEN_IDENTIFIER;
+    token->kind = keyword_kind(lexer->text + start, size);
+    if (token->kind != SPX_TOKEN_IDENTIFIER)
+        return;
     token->text = spx_arena_intern(lexer->names, (const char *)lexer->text + start, size);
     if (size > SPX_LIMIT_IDENTIFIER_BYTES)
         spx_lexer_error(lexer, "E0207", token->span,
@@ -505,11 +546,18 @@ static spx_token_kind_t punctuation(const spx_lexer_t *lexer, apr_size_t start, 
 
 void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
 {
-    memset(token, 0, sizeof(*token));
+    token->text = NULL;
+    token->integer = 0;
+    token->bytes = NULL;
+    token->length = 0;
     /* Whitespace, comments and reported bytes, up to the next token. */
     while (!lexer->stopped && lexer->offset < lexer->length) {
         apr_size_t start = lexer->offset, size;
         unsigned char c = lexer->text[start];
+        if (c == ' ') { /* the common case first */
+            lexer->offset++;
+            continue;
+        }
         byte_class_t kind = classify(lexer, start, &size);
         if (kind == BYTE_LF) {
             newline(lexer, start);

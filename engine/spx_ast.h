@@ -183,6 +183,7 @@ typedef struct spx_function_t {
     struct spx_module_t *module;
     apr_size_t local_count; /* checker: parameters first, then every let/var */
     uint32_t code_index;    /* compile.c: 1 + the function's index in the program; 0 before */
+    uint32_t index_node;    /* index.c: 1 + the position of its node in the index builder */
     /* parser: a statement was left out after a syntax error (its names and
      * returns are missing), so later passes may skip checks that need the body */
     int incomplete;
