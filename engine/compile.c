@@ -232,8 +232,8 @@ static int32_t emit(compiler_t *c, spx_opcode_t op, unsigned flags, int32_t a, i
         spx_site_t *site = &APR_ARRAY_PUSH(c->sites, spx_site_t);
         site->pc = (uint32_t)pc;
         site->kind = SPX_SITE_CHARGE;
-        site->start = (uint32_t)APR_ARRAY_IDX(c->pending, i, spx_span_t).start.offset;
-        site->end = (uint32_t)APR_ARRAY_IDX(c->pending, i, spx_span_t).end.offset;
+        site->start = APR_ARRAY_IDX(c->pending, i, spx_span_t).start.offset;
+        site->end = APR_ARRAY_IDX(c->pending, i, spx_span_t).end.offset;
     }
     c->charge = 0;
     apr_array_clear(c->pending);
@@ -246,8 +246,8 @@ static void failure_site(compiler_t *c, int32_t pc, spx_span_t span)
     spx_site_t *site = &APR_ARRAY_PUSH(c->sites, spx_site_t);
     site->pc = (uint32_t)pc;
     site->kind = SPX_SITE_FAILURE;
-    site->start = (uint32_t)span.start.offset;
-    site->end = (uint32_t)span.end.offset;
+    site->start = span.start.offset;
+    site->end = span.end.offset;
 }
 
 /* A charge may never grow past what an instruction holds. */

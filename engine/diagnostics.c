@@ -5,6 +5,7 @@
 
 #include <apr_strings.h>
 #include <stdarg.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,7 +68,7 @@ void spx_diagnostics_sort(spx_diagnostics_t *list)
 
 spx_position_t spx_position_at(const unsigned char *text, apr_size_t length, apr_size_t offset)
 {
-    spx_position_t position = {1, 1, offset < length ? offset : length};
+    spx_position_t position = {1, 1, (uint32_t)(offset < length ? offset : length)};
     for (apr_size_t i = 0; i < position.offset; i++) {
         if (text[i] == '\n') {
             position.line++;
@@ -116,9 +117,9 @@ const char *spx_diagnostics_text(const spx_diagnostics_t *list, apr_pool_t *pool
     apr_array_header_t *lines = apr_array_make(pool, list->items->nelts, sizeof(const char *));
     for (int i = 0; i < list->items->nelts; i++) {
         const spx_diagnostic_t *item = &APR_ARRAY_IDX(list->items, i, spx_diagnostic_t);
-        APR_ARRAY_PUSH(lines, const char *) = apr_psprintf(
-            pool, "%s:%" APR_SIZE_T_FMT ":%" APR_SIZE_T_FMT ": error[%s]: %s\n", item->path,
-            item->span.start.line, item->span.start.column, item->code, item->message);
+        APR_ARRAY_PUSH(lines, const char *) =
+            apr_psprintf(pool, "%s:%" PRIu32 ":%" PRIu32 ": error[%s]: %s\n", item->path,
+                         item->span.start.line, item->span.start.column, item->code, item->message);
     }
     return apr_array_pstrcat(pool, lines, 0);
 }

@@ -44,8 +44,8 @@ typedef spx_index_builder_t builder_t;
 /* One call of the function being walked, in source order. */
 typedef struct call_site_t {
     spx_function_t *callee; /* NULL for a builtin */
-    size_t builtin;               /* index in builtin_table when callee is NULL */
-    size_t order;                 /* keeps the sites of one callee in source order */
+    size_t builtin;         /* index in builtin_table when callee is NULL */
+    size_t order;           /* keeps the sites of one callee in source order */
     spx_index_site_t site;
 } call_site_t;
 
@@ -154,8 +154,8 @@ static void record_call(builder_t *builder, const spx_expr_t *call)
             return; /* unresolved: cannot happen in an admitted project */
     }
     site.order = (size_t)builder->calls->nelts;
-    site.site.start = (uint32_t)call->span.start.offset;
-    site.site.end = (uint32_t)call->span.end.offset;
+    site.site.start = call->span.start.offset;
+    site.site.end = call->span.end.offset;
     *(call_site_t *)apr_array_push(builder->calls) = site;
 }
 

@@ -117,7 +117,8 @@ void spx_lexer_error(spx_lexer_t *lexer, const char *code, spx_span_t span, cons
 /* Valid only for offsets on the current line (see the file comment). */
 static spx_position_t position(const spx_lexer_t *lexer, apr_size_t offset)
 {
-    spx_position_t at = {lexer->line, offset - lexer->line_start + 1, offset};
+    spx_position_t at = {(uint32_t)lexer->line, (uint32_t)(offset - lexer->line_start + 1),
+                         (uint32_t)offset};
     return at;
 }
 

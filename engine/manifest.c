@@ -25,6 +25,7 @@
 #include <apr_strings.h>
 #include <apr_tables.h>
 #include <stdarg.h>
+#include <inttypes.h>
 #include <string.h>
 
 /* The tables of the manifest; IGNORED collects the keys of a table that is
@@ -409,7 +410,7 @@ static void file_key(parser_t *p, const char *key, spx_span_t key_span, const ch
     if (field->present) {
         if (!quiet)
             report(p, "E0127", key_span,
-                   "duplicate key '%s' in %s; it is first set on line %" APR_SIZE_T_FMT, key,
+                   "duplicate key '%s' in %s; it is first set on line %" PRIu32, key,
                    table_names[table->kind], field->key_span.start.line);
         return;
     }
@@ -735,8 +736,7 @@ static apr_size_t read_header(parser_t *p, apr_size_t i)
     const char *name = apr_pstrndup(p->pool, (const char *)b + name_start, name_end - name_start);
     if (!array && strcmp(name, "project") == 0) {
         if (p->project) {
-            report(p, "E0123", header_span,
-                   "second [project] table; the first is on line %" APR_SIZE_T_FMT,
+            report(p, "E0123", header_span, "second [project] table; the first is on line %" PRIu32,
                    p->project->header_span.start.line);
             p->current = &p->ignored;
             return eol;
@@ -1001,7 +1001,7 @@ static void check_meaning(parser_t *p)
             const table_t *first = apr_hash_get(modules, module, APR_HASH_KEY_STRING);
             if (first)
                 report(p, "E0135", source->fields[0].value_span,
-                       "module '%s' is declared twice; first on line %" APR_SIZE_T_FMT, module,
+                       "module '%s' is declared twice; first on line %" PRIu32, module,
                        first->fields[0].value_span.start.line);
             else
                 apr_hash_set(modules, module, APR_HASH_KEY_STRING, source);
@@ -1014,7 +1014,7 @@ static void check_meaning(parser_t *p)
             const table_t *first = apr_hash_get(paths, path, APR_HASH_KEY_STRING);
             if (first)
                 report(p, "E0136", source->fields[1].value_span,
-                       "source path '%s' is declared twice; first on line %" APR_SIZE_T_FMT, path,
+                       "source path '%s' is declared twice; first on line %" PRIu32, path,
                        first->fields[1].value_span.start.line);
             else
                 apr_hash_set(paths, path, APR_HASH_KEY_STRING, source);
@@ -1038,7 +1038,7 @@ static void check_meaning(parser_t *p)
             const table_t *first = apr_hash_get(names, name, APR_HASH_KEY_STRING);
             if (first)
                 report(p, "E0139", test->fields[0].value_span,
-                       "test name '%s' is used twice; first on line %" APR_SIZE_T_FMT, name,
+                       "test name '%s' is used twice; first on line %" PRIu32, name,
                        first->fields[0].value_span.start.line);
             else
                 apr_hash_set(names, name, APR_HASH_KEY_STRING, test);

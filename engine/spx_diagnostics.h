@@ -15,11 +15,14 @@
 #include <apr_tables.h>
 #include <jansson.h>
 #include <stdarg.h>
+#include <stdint.h>
 
+/* 32 bits are plenty (a source is at most 16 MiB, a manifest 1 MiB) and
+ * keep every span, of which Phase A holds millions, at 24 bytes. */
 typedef struct spx_position_t {
-    apr_size_t line;   /* 1-based */
-    apr_size_t column; /* 1-based, in bytes */
-    apr_size_t offset; /* 0-based, in bytes */
+    uint32_t line;   /* 1-based */
+    uint32_t column; /* 1-based, in bytes */
+    uint32_t offset; /* 0-based, in bytes */
 } spx_position_t;
 
 typedef struct spx_span_t {

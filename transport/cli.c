@@ -19,6 +19,7 @@
 #include <apr_file_io.h>
 #include <apr_getopt.h>
 #include <apr_strings.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -355,7 +356,7 @@ static int prepare_run(apr_hash_t *values, spx_run_limits_t *limits, spx_project
 /* "path:line:column: error[CODE]: message" of a run that did not return. */
 static void print_failure(const spx_failure_t *failure)
 {
-    fprintf(stderr, "%s:%" APR_SIZE_T_FMT ":%" APR_SIZE_T_FMT ": error[%s]: %s\n", failure->path,
+    fprintf(stderr, "%s:%" PRIu32 ":%" PRIu32 ": error[%s]: %s\n", failure->path,
             failure->span.start.line, failure->span.start.column, failure->code, failure->message);
 }
 

@@ -18,6 +18,7 @@
 #include <apr_strings.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 
 static apr_pool_t *pool_for_test(void)
@@ -61,9 +62,7 @@ static const char *summary_with_paths(const spx_diagnostics_t *list, apr_pool_t 
     for (apr_size_t i = 0; i < spx_diagnostics_count(list); i++) {
         const spx_diagnostic_t *item = spx_diagnostics_get(list, i);
         APR_ARRAY_PUSH(lines, const char *) =
-            apr_psprintf(pool,
-                         "%s %s %" APR_SIZE_T_FMT ":%" APR_SIZE_T_FMT "-%" APR_SIZE_T_FMT
-                         ":%" APR_SIZE_T_FMT "\n",
+            apr_psprintf(pool, "%s %s %" PRIu32 ":%" PRIu32 "-%" PRIu32 ":%" PRIu32 "\n",
                          item->path, item->code, item->span.start.line, item->span.start.column,
                          item->span.end.line, item->span.end.column);
     }

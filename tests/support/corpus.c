@@ -10,6 +10,7 @@
 #include <apr_strings.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 
 const char *spx_corpus_dir(const char *relative, apr_pool_t *pool)
@@ -69,11 +70,10 @@ const char *spx_corpus_summary(const spx_diagnostics_t *list, apr_pool_t *pool)
     apr_array_header_t *lines = apr_array_make(pool, 4, sizeof(const char *));
     for (apr_size_t i = 0; i < spx_diagnostics_count(list); i++) {
         const spx_diagnostic_t *item = spx_diagnostics_get(list, i);
-        APR_ARRAY_PUSH(lines, const char *) = apr_psprintf(
-            pool,
-            "%s %" APR_SIZE_T_FMT ":%" APR_SIZE_T_FMT "-%" APR_SIZE_T_FMT ":%" APR_SIZE_T_FMT "\n",
-            item->code, item->span.start.line, item->span.start.column, item->span.end.line,
-            item->span.end.column);
+        APR_ARRAY_PUSH(lines, const char *) =
+            apr_psprintf(pool, "%s %" PRIu32 ":%" PRIu32 "-%" PRIu32 ":%" PRIu32 "\n", item->code,
+                         item->span.start.line, item->span.start.column, item->span.end.line,
+                         item->span.end.column);
     }
     return apr_array_pstrcat(pool, lines, 0);
 }
