@@ -149,9 +149,10 @@ static spx_type_t type_of(const spx_expr_t *expr)
 /* The callee as written: "f" or "m.f". */
 static const char *callee_text(const spx_expr_t *call, apr_pool_t *pool)
 {
-    if (call->as.call.module.text)
-        return apr_pstrcat(pool, call->as.call.module.text, ".", call->as.call.function.text, NULL);
-    return call->as.call.function.text;
+    if (call->as.call->module.text)
+        return apr_pstrcat(pool, call->as.call->module.text, ".", call->as.call->function.text,
+                           NULL);
+    return call->as.call->function.text;
 }
 
 /* A unit value where a value is needed ("stored", "an operand", ...): only a
@@ -357,8 +358,8 @@ static void check_expr(scope_t *scope, spx_expr_t *expr);
 static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **parameters,
                         apr_size_t *parameter_count, spx_type_t *result)
 {
-    const char *name = call->as.call.function.text;
-    const char *module_name = call->as.call.module.text;
+    const char *name = call->as.call->function.text;
+    const char *module_name = call->as.call->module.text;
     spx_function_t *target = NULL;
     if (!name)
         return 0;
@@ -366,7 +367,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
         /* Builtins win: a function may not take a builtin's name (E0306). */
         const builtin_info_t *builtin = find_builtin(name);
         if (builtin) {
-            call->as.call.builtin = builtin->builtin;
+            call->as.call->builtin = builtin->builtin;
             *parameters = &builtin->parameter;
             *parameter_count = 1;
             *result = builtin->result;
@@ -374,7 +375,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
         }
         target = apr_hash_get(scope->module->functions_by_name, name, APR_HASH_KEY_STRING);
         if (!target) {
-            report(scope, E_FUNCTION_UNKNOWN, call->as.call.function.span,
+            report(scope, E_FUNCTION_UNKNOWN, call->as.call->function.span,
                    apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name,
                                 scope->module->name));
             return 0;
@@ -382,7 +383,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
     } else {
         const spx_import_t *import = apr_hash_get(scope->imports, module_name, APR_HASH_KEY_STRING);
         if (!import) {
-            report(scope, E_MODULE_NOT_IMPORTED, call->as.call.module.span,
+            report(scope, E_MODULE_NOT_IMPORTED, call->as.call->module.span,
                    apr_psprintf(scope->pool, "module '%s' is not imported", module_name));
             return 0;
         }
@@ -390,7 +391,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
             return 0; /* the import itself was reported */
         target = apr_hash_get(import->target->functions_by_name, name, APR_HASH_KEY_STRING);
         if (!target) {
-            report(scope, E_FUNCTION_UNKNOWN, call->as.call.function.span,
+            report(scope, E_FUNCTION_UNKNOWN, call->as.call->function.span,
                    apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name,
                                 module_name));
             return 0;
@@ -398,14 +399,14 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
         if (!target->exported)
             /* Still resolved: the call is typed by its signature, and the
              * index sees the reference. */
-            report(scope, E_FUNCTION_NOT_EXPORTED, call->as.call.function.span,
+            report(scope, E_FUNCTION_NOT_EXPORTED, call->as.call->function.span,
                    apr_psprintf(scope->pool, "function '%s' of module '%s' is not exported", name,
                                 module_name));
     }
     spx_type_t *types = apr_palloc(scope->pool, (target->param_count + 1) * sizeof(spx_type_t));
     for (apr_size_t i = 0; i < target->param_count; i++)
         types[i] = target->params[i].type;
-    call->as.call.target = target;
+    call->as.call->target = target;
     *parameters = types;
     *parameter_count = target->param_count;
     *result = target->result;
@@ -417,13 +418,13 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
     const spx_type_t *parameters = NULL;
     apr_size_t parameter_count = 0;
     spx_type_t result = SPX_TYPE_ERROR;
-    call->as.call.target = NULL;
-    call->as.call.builtin = SPX_BUILTIN_NONE;
+    call->as.call->target = NULL;
+    call->as.call->builtin = SPX_BUILTIN_NONE;
     int known = resolve_call(scope, call, &parameters, &parameter_count, &result);
-    apr_size_t count = call->as.call.argument_count;
+    apr_size_t count = call->as.call->argument_count;
     /* Arguments are checked even when the callee is unknown. */
     for (apr_size_t i = 0; i < count; i++) {
-        spx_expr_t *argument = call->as.call.arguments[i];
+        spx_expr_t *argument = call->as.call->arguments[i];
         check_expr(scope, argument);
         if (type_of(argument) == SPX_TYPE_UNIT)
             report_unit(scope, argument, "an argument");
@@ -439,7 +440,7 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
         return result;
     }
     for (apr_size_t i = 0; i < count; i++) {
-        spx_expr_t *argument = call->as.call.arguments[i];
+        spx_expr_t *argument = call->as.call->arguments[i];
         spx_type_t type = type_of(argument);
         if (type != SPX_TYPE_ERROR && type != SPX_TYPE_UNIT && type != parameters[i])
             report(scope, E_ARGUMENT_TYPE, argument->span,

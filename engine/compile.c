@@ -141,8 +141,8 @@ static void collect_expr(compiler_t *c, const spx_expr_t *e)
         }
     }
     if (e->kind == SPX_EXPR_CALL) {
-        for (apr_size_t i = 0; i < e->as.call.argument_count; i++)
-            collect_expr(c, e->as.call.arguments[i]);
+        for (apr_size_t i = 0; i < e->as.call->argument_count; i++)
+            collect_expr(c, e->as.call->arguments[i]);
     } else if (e->kind != SPX_EXPR_NAME) {
         leaf_reg(c, e);
     }
@@ -324,19 +324,19 @@ static void compile_into(compiler_t *c, const spx_expr_t *e, int32_t target)
 
 static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
-    apr_size_t count = e->as.call.argument_count;
-    if (e->as.call.builtin == SPX_BUILTIN_NONE) {
+    apr_size_t count = e->as.call->argument_count;
+    if (e->as.call->builtin == SPX_BUILTIN_NONE) {
         int32_t bases[2] = {(int32_t)c->top[FILE_INT], (int32_t)c->top[FILE_STR]};
         reg_t *args = apr_palloc(c->scratch, (count + 1) * sizeof(*args));
         for (apr_size_t i = 0; i < count; i++) {
-            int file = file_of(e->as.call.arguments[i]->type);
+            int file = file_of(e->as.call->arguments[i]->type);
             args[i] = (reg_t){file, alloc_temp(c, file), 1};
-            compile_into(c, e->as.call.arguments[i], args[i].index);
+            compile_into(c, e->as.call->arguments[i], args[i].index);
         }
         for (apr_size_t i = count; i-- > 0;)
             free_reg(c, args[i]);
         charge(c, e->span);
-        spx_function_t *target = e->as.call.target;
+        spx_function_t *target = e->as.call->target;
         int32_t index = function_index(c, target);
         failure_site(c, emit(c, SPX_I_CALL, 0, index, bases[FILE_INT], bases[FILE_STR]), e->span);
         int file = file_of(target->result);
@@ -344,11 +344,11 @@ static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
             return no_reg;
         return (reg_t){file, alloc_temp(c, file), 1}; /* the first argument's register */
     }
-    reg_t arg = compile_expr(c, e->as.call.arguments[0], -1);
+    reg_t arg = compile_expr(c, e->as.call->arguments[0], -1);
     free_reg(c, arg);
     charge(c, e->span);
     reg_t dst = no_reg;
-    switch (e->as.call.builtin) {
+    switch (e->as.call->builtin) {
     case SPX_BUILTIN_PRINT:
         emit(c, SPX_I_PRINT, dying(arg, SPX_FLAG_FREE_A), arg.index, 0, 0);
         break;

@@ -145,10 +145,10 @@ static void record_call(builder_t *builder, const spx_expr_t *call)
 {
     call_site_t site;
     memset(&site, 0, sizeof(site));
-    site.callee = call->as.call.target;
+    site.callee = call->as.call->target;
     if (!site.callee) {
         for (site.builtin = 0; site.builtin < BUILTIN_COUNT; site.builtin++)
-            if (builtin_table[site.builtin].builtin == call->as.call.builtin)
+            if (builtin_table[site.builtin].builtin == call->as.call->builtin)
                 break;
         if (site.builtin == BUILTIN_COUNT)
             return; /* unresolved: cannot happen in an admitted project */
@@ -204,8 +204,8 @@ static void collect_expression(builder_t *builder, const spx_expr_t *e)
     switch (e->kind) {
     case SPX_EXPR_CALL:
         record_call(builder, e);
-        for (apr_size_t i = 0; i < e->as.call.argument_count; i++)
-            collect_expression(builder, e->as.call.arguments[i]);
+        for (apr_size_t i = 0; i < e->as.call->argument_count; i++)
+            collect_expression(builder, e->as.call->arguments[i]);
         break;
     case SPX_EXPR_UNARY:
         collect_expression(builder, e->as.unary.operand);

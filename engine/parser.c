@@ -267,8 +267,8 @@ static spx_expr_t *parse_arguments(parser_t *p, spx_expr_t *call, spx_position_t
                 break;
         }
     }
-    call->as.call.arguments = pending_take(p, base, p->bodies);
-    call->as.call.argument_count = count;
+    call->as.call->arguments = pending_take(p, base, p->bodies);
+    call->as.call->argument_count = count;
     if (!expect(p, SPX_TOKEN_RPAREN))
         return NULL;
     call->span = span_from(p, start);
@@ -288,16 +288,17 @@ static spx_expr_t *parse_name_or_call(parser_t *p, unsigned *height)
         return name;
     }
     spx_expr_t *call = new_expr(p, SPX_EXPR_CALL, first.span);
+    call->as.call = spx_arena_calloc(p->bodies, sizeof(spx_call_t));
     if (consume_if(p, SPX_TOKEN_DOT)) {
-        call->as.call.module = first;
-        if (!expect_name(p, "a function name after '.'", &call->as.call.function))
+        call->as.call->module = first;
+        if (!expect_name(p, "a function name after '.'", &call->as.call->function))
             return NULL;
         if (p->token.kind != SPX_TOKEN_LPAREN) {
             expected(p, "'(' (only a call can name a module's function)");
             return NULL;
         }
     } else {
-        call->as.call.function = first;
+        call->as.call->function = first;
     }
     return parse_arguments(p, call, first.span.start, height);
 }

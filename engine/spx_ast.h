@@ -74,6 +74,8 @@ typedef enum spx_expr_kind_t {
     SPX_EXPR_BINARY  /* everything else */
 } spx_expr_kind_t;
 
+struct spx_call_t;
+
 typedef struct spx_expr_t {
     spx_expr_kind_t kind;
     spx_span_t span; /* the whole expression, parentheses included when written */
@@ -89,14 +91,7 @@ typedef struct spx_expr_t {
             spx_name_t name;
             int slot; /* checker: index of the local in its function, -1 if unresolved */
         } name;
-        struct {
-            spx_name_t module;   /* text NULL for an unqualified call */
-            spx_name_t function; /* the called name */
-            struct spx_expr_t **arguments;
-            apr_size_t argument_count;
-            struct spx_function_t *target; /* checker: the user function, or NULL */
-            spx_builtin_t builtin;         /* checker: the builtin, or NONE */
-        } call;
+        struct spx_call_t *call; /* its own node: calls are rarer than the rest */
         struct {
             spx_operator_t op;
             spx_span_t op_span;
@@ -110,6 +105,15 @@ typedef struct spx_expr_t {
         } binary;
     } as;
 } spx_expr_t;
+
+typedef struct spx_call_t {
+    spx_name_t module;   /* text NULL for an unqualified call */
+    spx_name_t function; /* the called name */
+    spx_expr_t **arguments;
+    apr_size_t argument_count;
+    struct spx_function_t *target; /* checker: the user function, or NULL */
+    spx_builtin_t builtin;         /* checker: the builtin, or NONE */
+} spx_call_t;
 
 struct spx_stmt_t;
 

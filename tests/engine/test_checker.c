@@ -236,11 +236,11 @@ static void test_annotations(void)
     CU_ASSERT_EQUAL(var_s->as.binding.slot, 2);
     spx_expr_t *itos_call = var_s->as.binding.value;
     CU_ASSERT_EQUAL_FATAL(itos_call->kind, SPX_EXPR_CALL);
-    CU_ASSERT_EQUAL(itos_call->as.call.builtin, SPX_BUILTIN_ITOS);
-    CU_ASSERT_PTR_NULL(itos_call->as.call.target);
+    CU_ASSERT_EQUAL(itos_call->as.call->builtin, SPX_BUILTIN_ITOS);
+    CU_ASSERT_PTR_NULL(itos_call->as.call->target);
     CU_ASSERT_EQUAL(itos_call->type, SPX_TYPE_STR);
-    CU_ASSERT_EQUAL_FATAL(itos_call->as.call.argument_count, 1);
-    CU_ASSERT_EQUAL(itos_call->as.call.arguments[0]->as.name.slot, 1);
+    CU_ASSERT_EQUAL_FATAL(itos_call->as.call->argument_count, 1);
+    CU_ASSERT_EQUAL(itos_call->as.call->arguments[0]->as.name.slot, 1);
 
     /* if b > 2 { let c = len(s); s = s + "x"; } */
     spx_stmt_t *if_stmt = statement(body, 2);
@@ -248,9 +248,9 @@ static void test_annotations(void)
     CU_ASSERT_EQUAL(if_stmt->as.if_stmt.condition->type, SPX_TYPE_BOOL);
     spx_stmt_t *let_c = statement(&if_stmt->as.if_stmt.then_block, 0);
     CU_ASSERT_EQUAL(let_c->as.binding.slot, 3);
-    CU_ASSERT_EQUAL(let_c->as.binding.value->as.call.builtin, SPX_BUILTIN_LEN);
+    CU_ASSERT_EQUAL(let_c->as.binding.value->as.call->builtin, SPX_BUILTIN_LEN);
     CU_ASSERT_EQUAL(let_c->as.binding.value->type, SPX_TYPE_INT);
-    CU_ASSERT_EQUAL(let_c->as.binding.value->as.call.arguments[0]->as.name.slot, 2);
+    CU_ASSERT_EQUAL(let_c->as.binding.value->as.call->arguments[0]->as.name.slot, 2);
     spx_stmt_t *assign = statement(&if_stmt->as.if_stmt.then_block, 1);
     CU_ASSERT_EQUAL_FATAL(assign->kind, SPX_STMT_ASSIGN);
     CU_ASSERT_EQUAL(assign->as.assign.slot, 2);
@@ -259,15 +259,15 @@ static void test_annotations(void)
 
     /* print(s); */
     spx_expr_t *print_call = statement(body, 3)->as.expr_stmt.expression;
-    CU_ASSERT_EQUAL(print_call->as.call.builtin, SPX_BUILTIN_PRINT);
+    CU_ASSERT_EQUAL(print_call->as.call->builtin, SPX_BUILTIN_PRINT);
     CU_ASSERT_EQUAL(print_call->type, SPX_TYPE_UNIT);
 
     /* return math.twice(b); */
     spx_expr_t *twice_call = statement(body, 4)->as.return_stmt.value;
-    CU_ASSERT_PTR_EQUAL(twice_call->as.call.target, math->functions[0]);
-    CU_ASSERT_EQUAL(twice_call->as.call.builtin, SPX_BUILTIN_NONE);
+    CU_ASSERT_PTR_EQUAL(twice_call->as.call->target, math->functions[0]);
+    CU_ASSERT_EQUAL(twice_call->as.call->builtin, SPX_BUILTIN_NONE);
     CU_ASSERT_EQUAL(twice_call->type, SPX_TYPE_INT);
-    CU_ASSERT_EQUAL(twice_call->as.call.arguments[0]->as.name.slot, 1);
+    CU_ASSERT_EQUAL(twice_call->as.call->arguments[0]->as.name.slot, 1);
 
     /* twice: return n * 2; */
     spx_expr_t *product = statement(&math->functions[0]->body, 0)->as.return_stmt.value;
@@ -292,10 +292,10 @@ static void test_annotations_of_errors(void)
     CU_ASSERT_EQUAL(name->type, SPX_TYPE_ERROR);
     CU_ASSERT_EQUAL(statement(body, 0)->as.binding.slot, 0);
     spx_expr_t *call = statement(body, 1)->as.binding.value;
-    CU_ASSERT_PTR_NULL(call->as.call.target);
-    CU_ASSERT_EQUAL(call->as.call.builtin, SPX_BUILTIN_NONE);
+    CU_ASSERT_PTR_NULL(call->as.call->target);
+    CU_ASSERT_EQUAL(call->as.call->builtin, SPX_BUILTIN_NONE);
     CU_ASSERT_EQUAL(call->type, SPX_TYPE_ERROR);
-    CU_ASSERT_EQUAL(call->as.call.arguments[0]->as.name.slot, 0);
+    CU_ASSERT_EQUAL(call->as.call->arguments[0]->as.name.slot, 0);
     CU_ASSERT_EQUAL(statement(body, 2)->as.binding.slot, 2);
     CU_ASSERT_EQUAL(statement(body, 2)->as.binding.value->type, SPX_TYPE_ERROR);
     CU_ASSERT_EQUAL(modules[0]->functions[0]->local_count, 3);

@@ -123,12 +123,12 @@ static const char *render(const spx_expr_t *expr, apr_pool_t *pool)
     case SPX_EXPR_NAME:
         return expr->as.name.name.text;
     case SPX_EXPR_CALL: {
-        const char *text = expr->as.call.module.text
-                               ? apr_pstrcat(pool, expr->as.call.module.text, ".", NULL)
+        const char *text = expr->as.call->module.text
+                               ? apr_pstrcat(pool, expr->as.call->module.text, ".", NULL)
                                : "";
-        text = apr_pstrcat(pool, text, expr->as.call.function.text, "(", NULL);
-        for (apr_size_t i = 0; i < expr->as.call.argument_count; i++)
-            text = apr_pstrcat(pool, text, i ? ", " : "", render(expr->as.call.arguments[i], pool),
+        text = apr_pstrcat(pool, text, expr->as.call->function.text, "(", NULL);
+        for (apr_size_t i = 0; i < expr->as.call->argument_count; i++)
+            text = apr_pstrcat(pool, text, i ? ", " : "", render(expr->as.call->arguments[i], pool),
                                NULL);
         return apr_pstrcat(pool, text, ")", NULL);
     }
@@ -301,12 +301,12 @@ static void test_spans(void)
     const spx_expr_t *call = product->as.binary.left;
     CU_ASSERT_EQUAL_FATAL(call->kind, SPX_EXPR_CALL);
     expect_span(call->span, 4, 16, 4, 30);
-    CU_ASSERT_STRING_EQUAL(call->as.call.module.text, "math");
-    CU_ASSERT_STRING_EQUAL(call->as.call.function.text, "add");
-    expect_span(call->as.call.function.span, 4, 21, 4, 24);
-    CU_ASSERT_EQUAL(call->as.call.argument_count, 2);
-    CU_ASSERT_PTR_NULL(call->as.call.target);
-    CU_ASSERT_EQUAL(call->as.call.builtin, SPX_BUILTIN_NONE);
+    CU_ASSERT_STRING_EQUAL(call->as.call->module.text, "math");
+    CU_ASSERT_STRING_EQUAL(call->as.call->function.text, "add");
+    expect_span(call->as.call->function.span, 4, 21, 4, 24);
+    CU_ASSERT_EQUAL(call->as.call->argument_count, 2);
+    CU_ASSERT_PTR_NULL(call->as.call->target);
+    CU_ASSERT_EQUAL(call->as.call->builtin, SPX_BUILTIN_NONE);
     const spx_expr_t *sum = product->as.binary.right;
     expect_span(sum->span, 4, 33, 4, 40); /* parentheses included */
     expect_span(sum->as.binary.left->span, 4, 34, 4, 35);
