@@ -109,7 +109,7 @@
  * platform backs with huge pages where it can (page faults were a third of
  * a large check's time). */
 #define SPX_ARENA_CHUNK_BYTES (1024u * 1024u)
-#define SPX_ARENA_SMALL_CHUNKS 4u
+#define SPX_ARENA_SMALL_CHUNKS 2u
 #define SPX_ARENA_LARGE_CHUNK_BYTES (4u * 1024u * 1024u)
 
 /* Handles kept beyond the held inputs when the open-file limit is checked

@@ -11,22 +11,10 @@ need_pkg() {  # need_pkg COMMAND PACKAGE
     fi
   fi
 }
-# best_of CMD...: runs CMD $RUNS times; prints "seconds rss_kib" of the fastest
-# run. Seconds come from a nanosecond clock around /usr/bin/time (its own %e
-# has 10 ms resolution, too coarse for the 10k size); peak RSS is its %M.
+# best_of CMD...: runs CMD $RUNS times; prints "seconds rss_kib" of the
+# fastest run, timed and measured by best_of.py (the child alone: no shell or
+# timing tool start counted).
 best_of() {
-  local best="" best_rss="" i t0 t1 s
-  for ((i = 0; i < RUNS; i++)); do
-    t0=$(date +%s%N)
-    if ! /usr/bin/time -f '%e %M' -o "$WORK/time.out" "$@" >"$WORK/cmd.out" 2>&1; then
-      echo "bench: command failed: $*" >&2; cat "$WORK/cmd.out" >&2; exit 1
-    fi
-    t1=$(date +%s%N)
-    s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')
-    if [ -z "$best" ] || awk -v s="$s" -v b="$best" 'BEGIN { exit !(s < b) }'; then
-      best="$s"; best_rss=$(awk '{ print $2 }' "$WORK/time.out")
-    fi
-  done
-  echo "$best $best_rss"
+  python3 "$(dirname "${BASH_SOURCE[0]}")/best_of.py" "$RUNS" "$WORK/cmd.out" "$@" || exit 1
 }
 

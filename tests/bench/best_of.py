@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+# best_of.py RUNS OUT CMD...: runs CMD RUNS times with its output in OUT and
+# prints "seconds peak_rss_kib": the fastest run's seconds, and the peak RSS
+# of one more run under /usr/bin/time. The clock (time.perf_counter) starts
+# just before the child is spawned and stops when it is reaped, so neither a
+# timing tool's nor a shell's start is counted (at 10k lines they took longer
+# than the check itself). The RSS comes from /usr/bin/time, not from this
+# process's wait4(): a forked child's peak RSS counts the Python process it
+# was forked from. Exits 1, showing the output, when a run fails. Python 3
+# standard library only; used by tests/bench/common.sh.
+import subprocess
+import sys
+import time
+
+
+def run(command, out_path):
+    """Seconds of one run of command; exits when it fails."""
+    with open(out_path, "wb") as out:
+        start = time.perf_counter()
+        status = subprocess.call(command, stdout=out, stderr=subprocess.STDOUT)
+        seconds = time.perf_counter() - start
+    if status != 0:
+        sys.stderr.write("bench: command failed: %s\n" % " ".join(command))
+        with open(out_path, "rb") as out:
+            sys.stderr.write(out.read().decode("utf-8", "replace"))
+        sys.exit(1)
+    return seconds
+
+
+def main():
+    runs, out_path, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    best = min(run(command, out_path) for _ in range(runs))
+    rss_path = out_path + ".rss"
+    run(["/usr/bin/time", "-f", "%M", "-o", rss_path] + command, out_path)
+    with open(rss_path) as rss:
+        peak_kib = int(rss.read().split()[-1])
+    print("%.4f %d" % (best, peak_kib))
+
+
+if __name__ == "__main__":
+    main()
