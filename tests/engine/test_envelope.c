@@ -255,11 +255,55 @@ static void test_only_reachable_functions_are_compiled(void)
     spx_fixture_free(fixture);
 }
 
+/* Phase A compiles module by module, imports first: calls to functions
+ * compiled earlier (another module) and later (further down the same
+ * module) both run, in a program of more functions than any first guess of
+ * its size. The manifest lists the importer first. */
+static void test_program_compiled_module_by_module(void)
+{
+    enum { MODULES = 3, FUNCTIONS = 40 };
+    spx_fixture_t *fixture = spx_fixture_new();
+    const char *manifest = "manifest = \"semaprax.project-manifest.v1\"\n\n[project]\n"
+                           "name = \"p\"\nversion = \"1.0.0\"\n";
+    for (int m = MODULES - 1; m >= 0; m--) {
+        const char *text = m > 0 ? apr_psprintf(fixture->pool, "import m%d;\n", m - 1) : "";
+        for (int f = 0; f < FUNCTIONS; f++) {
+            const char *next = f + 1 < FUNCTIONS ? apr_psprintf(fixture->pool, "f%d()", f + 1)
+                               : m > 0           ? apr_psprintf(fixture->pool, "m%d.f0()", m - 1)
+                                                 : "0";
+            text = apr_psprintf(fixture->pool, "%sexport fn f%d() -> int { return 1 + %s; }\n",
+                                text, f, next);
+        }
+        if (m == MODULES - 1)
+            text = apr_psprintf(
+                fixture->pool, "%sfn test_all() -> int { if f0() == %d { return 0; } return 1; }\n",
+                text, MODULES * FUNCTIONS);
+        spx_fixture_write(fixture, apr_psprintf(fixture->pool, "m%d.spx", m), text);
+        manifest =
+            apr_psprintf(fixture->pool, "%s\n[[source]]\nmodule = \"m%d\"\npath = \"m%d.spx\"\n",
+                         manifest, m, m);
+    }
+    manifest =
+        apr_psprintf(fixture->pool, "%s\n[[test]]\nname = \"all\"\nfunction = \"m%d.test_all\"\n",
+                     manifest, MODULES - 1);
+    spx_fixture_write(fixture, "semaprax.toml", manifest);
+    spx_run_limits_t limits = spx_run_limits_default();
+    json_t *envelope = build(fixture, &limits);
+    json_t *test = json_array_get(json_object_get(envelope, "tests"), 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(test, "outcome")), "passed");
+    /* 1 call of test_all, 2 statements of it, then 1 call + 1 return per function. */
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(test, "steps")),
+                    3 + 2 * MODULES * FUNCTIONS);
+    json_decref(envelope);
+    spx_fixture_free(fixture);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"every outcome, in manifest order, fresh fuel", test_every_outcome_in_manifest_order},
         {"subject and envelope_digest", test_subject_and_digest},
+        {"a program compiled module by module", test_program_compiled_module_by_module},
         {"same project twice: same bytes; other limits: other digest", test_determinism},
         {"verify: fresh, flipped byte, forged outcome, edited source", test_verify_checks},
         {"verify checks the recorded limits", test_recorded_limits_are_checked},
