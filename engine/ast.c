@@ -1,7 +1,8 @@
 /*
  * ast.c: small helpers over the syntax tree (spx_ast.h) shared by the
- * checker, the graph and the index: type names and function signatures as
- * outputs.md renders them ("fn(s: str)", "fn() -> int").
+ * checker, the index and the compiler: type names and function signatures as
+ * outputs.md renders them ("fn(s: str)", "fn() -> int"), and the walk over a
+ * block's statements to the expressions they hold.
  */
 #include "spx_ast.h"
 
@@ -44,4 +45,41 @@ const char *spx_function_signature(const spx_function_t *function, apr_pool_t *p
         APR_ARRAY_PUSH(parts, const char *) = spx_type_name(function->result);
     }
     return apr_array_pstrcat(pool, parts, 0);
+}
+
+void spx_block_visit_expressions(const spx_block_t *block, spx_expression_visitor_t visit,
+                                 void *context)
+{
+    for (apr_size_t i = 0; i < block->count; i++) {
+        const spx_stmt_t *s = block->statements[i];
+        switch (s->kind) {
+        case SPX_STMT_LET:
+        case SPX_STMT_VAR:
+            visit(context, s->as.binding.value);
+            break;
+        case SPX_STMT_ASSIGN:
+            visit(context, s->as.assign.value);
+            break;
+        case SPX_STMT_IF:
+            /* An "else if" chain is walked by this loop, not by recursion. */
+            for (; s; s = s->as.if_stmt.else_if) {
+                visit(context, s->as.if_stmt.condition);
+                spx_block_visit_expressions(&s->as.if_stmt.then_block, visit, context);
+                if (s->as.if_stmt.else_block)
+                    spx_block_visit_expressions(s->as.if_stmt.else_block, visit, context);
+            }
+            break;
+        case SPX_STMT_WHILE:
+            visit(context, s->as.while_stmt.condition);
+            spx_block_visit_expressions(&s->as.while_stmt.body, visit, context);
+            break;
+        case SPX_STMT_RETURN:
+            if (s->as.return_stmt.value)
+                visit(context, s->as.return_stmt.value);
+            break;
+        case SPX_STMT_EXPR:
+            visit(context, s->as.expr_stmt.expression);
+            break;
+        }
+    }
 }

@@ -130,8 +130,9 @@ static reg_t leaf_reg(compiler_t *c, const spx_expr_t *e)
 
 /* Pre-pass over one expression: every literal gets its constant now, so the
  * constants' registers are known before the first temporary is. */
-static void collect_expr(compiler_t *c, const spx_expr_t *e)
+static void collect_expr(void *context, const spx_expr_t *e)
 {
+    compiler_t *c = context;
     while (e->kind == SPX_EXPR_UNARY || e->kind == SPX_EXPR_BINARY) {
         if (e->kind == SPX_EXPR_UNARY) {
             e = e->as.unary.operand;
@@ -146,46 +147,6 @@ static void collect_expr(compiler_t *c, const spx_expr_t *e)
     } else if (e->kind != SPX_EXPR_NAME) {
         leaf_reg(c, e);
     }
-}
-
-static void collect_block(compiler_t *c, const spx_block_t *block);
-
-static void collect_stmt(compiler_t *c, const spx_stmt_t *s)
-{
-    switch (s->kind) {
-    case SPX_STMT_LET:
-    case SPX_STMT_VAR:
-        collect_expr(c, s->as.binding.value);
-        break;
-    case SPX_STMT_ASSIGN:
-        collect_expr(c, s->as.assign.value);
-        break;
-    case SPX_STMT_IF:
-        collect_expr(c, s->as.if_stmt.condition);
-        collect_block(c, &s->as.if_stmt.then_block);
-        if (s->as.if_stmt.else_block)
-            collect_block(c, s->as.if_stmt.else_block);
-        if (s->as.if_stmt.else_if)
-            collect_stmt(c, s->as.if_stmt.else_if);
-        break;
-    case SPX_STMT_WHILE:
-        collect_expr(c, s->as.while_stmt.condition);
-        collect_block(c, &s->as.while_stmt.body);
-        break;
-    case SPX_STMT_RETURN:
-        if (s->as.return_stmt.value)
-            collect_expr(c, s->as.return_stmt.value);
-        break;
-    case SPX_STMT_EXPR:
-        collect_expr(c, s->as.expr_stmt.expression);
-        break;
-    }
-}
-
-static void collect_block(compiler_t *c, const spx_block_t *block)
-{
-    for (apr_size_t i = 0; i < block->count; i++)
-        collect_stmt(c, block->statements[i]);
 }
 
 /* Slot types: parameters first, then every let/var (the checker's numbering). */
@@ -606,7 +567,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
         if (i < f->param_count)
             params[file]++;
     }
-    collect_block(c, &f->body);
+    spx_block_visit_expressions(&f->body, collect_expr, c);
     for (int file = 0; file < 2; file++) {
         apr_size_t consts =
             file == FILE_INT ? (apr_size_t)c->int_consts->nelts : (apr_size_t)c->str_consts->nelts;

@@ -197,10 +197,9 @@ static void add_call_edges(builder_t *builder, spx_function_t *caller)
 }
 
 /* Nesting is bounded by the parser (SPX_LIMIT_PARSE_DEPTH), so recursion is too. */
-static void collect_expression(builder_t *builder, const spx_expr_t *e)
+static void collect_expression(void *context, const spx_expr_t *e)
 {
-    if (!e)
-        return;
+    builder_t *builder = context;
     switch (e->kind) {
     case SPX_EXPR_CALL:
         record_call(builder, e);
@@ -217,45 +216,6 @@ static void collect_expression(builder_t *builder, const spx_expr_t *e)
     default:
         break;
     }
-}
-
-static void collect_block(builder_t *builder, const spx_block_t *block);
-
-static void collect_statement(builder_t *builder, const spx_stmt_t *s)
-{
-    switch (s->kind) {
-    case SPX_STMT_LET:
-    case SPX_STMT_VAR:
-        collect_expression(builder, s->as.binding.value);
-        break;
-    case SPX_STMT_ASSIGN:
-        collect_expression(builder, s->as.assign.value);
-        break;
-    case SPX_STMT_IF:
-        collect_expression(builder, s->as.if_stmt.condition);
-        collect_block(builder, &s->as.if_stmt.then_block);
-        if (s->as.if_stmt.else_block)
-            collect_block(builder, s->as.if_stmt.else_block);
-        if (s->as.if_stmt.else_if)
-            collect_statement(builder, s->as.if_stmt.else_if);
-        break;
-    case SPX_STMT_WHILE:
-        collect_expression(builder, s->as.while_stmt.condition);
-        collect_block(builder, &s->as.while_stmt.body);
-        break;
-    case SPX_STMT_RETURN:
-        collect_expression(builder, s->as.return_stmt.value);
-        break;
-    case SPX_STMT_EXPR:
-        collect_expression(builder, s->as.expr_stmt.expression);
-        break;
-    }
-}
-
-static void collect_block(builder_t *builder, const spx_block_t *block)
-{
-    for (apr_size_t i = 0; i < block->count; i++)
-        collect_statement(builder, block->statements[i]);
 }
 
 /* A node's id and where the builder made it, sorted by id. */
@@ -311,7 +271,7 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
 void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_t *module)
 {
     for (apr_size_t f = 0; f < module->function_count; f++) {
-        collect_block(builder, &module->functions[f]->body);
+        spx_block_visit_expressions(&module->functions[f]->body, collect_expression, builder);
         add_call_edges(builder, module->functions[f]);
     }
 }

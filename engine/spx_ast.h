@@ -257,6 +257,15 @@ void spx_checker_finish(spx_checker_t *checker);
 void spx_check_program(spx_module_t **modules, apr_size_t module_count, apr_pool_t *pool,
                        spx_diagnostics_t *diagnostics);
 
+/* Call visit(context, e) for every expression that a statement of block
+ * holds directly (a value, a condition, a returned value), in source order,
+ * nested blocks included; what is inside an expression is the visitor's to
+ * walk. Blocks nest only as deep as the parser allowed
+ * (SPX_LIMIT_PARSE_DEPTH); "else if" chains are followed without recursion. */
+typedef void (*spx_expression_visitor_t)(void *context, const spx_expr_t *expression);
+void spx_block_visit_expressions(const spx_block_t *block, spx_expression_visitor_t visit,
+                                 void *context);
+
 /* "int", "bool", "str", "unit" (and "<error>"). */
 const char *spx_type_name(spx_type_t type);
 
