@@ -860,3 +860,27 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
         spx_arena_copy(arena, functions->elts, module->function_count * sizeof(spx_function_t *));
     apr_pool_destroy(scratch);
 }
+
+apr_array_header_t *spx_scan_imports(const spx_module_t *module, spx_arena_t *arena,
+                                     apr_pool_t *pool)
+{
+    apr_array_header_t *names = apr_array_make(pool, 4, sizeof(const char *));
+    if (module->length > SPX_LIMIT_SOURCE_BYTES)
+        return names;
+    spx_diagnostics_t *quiet = spx_diagnostics_make(pool); /* the full parse reports */
+    spx_lexer_t lexer;
+    spx_token_t token;
+    spx_lexer_init(&lexer, module->text, module->length, module->path, arena, spx_arena_make(pool),
+                   quiet);
+    for (spx_lexer_next(&lexer, &token); token.kind == SPX_TOKEN_IMPORT;) {
+        spx_lexer_next(&lexer, &token);
+        if (token.kind != SPX_TOKEN_IDENTIFIER)
+            break;
+        APR_ARRAY_PUSH(names, const char *) = token.text;
+        spx_lexer_next(&lexer, &token);
+        if (token.kind != SPX_TOKEN_SEMICOLON)
+            break;
+        spx_lexer_next(&lexer, &token);
+    }
+    return names;
+}

@@ -5,12 +5,12 @@
  * call, one retained value.
  *
  * Modules are taken one at a time, imported modules first (a depth-first
- * walk of the imports): a module is parsed, declared, and once every module
- * it imports is declared its bodies are checked, indexed and compiled, and
- * then let go. Declarations, the index, the code and the source bytes stay; a module's bodies
- * live only in a body arena that is cleared and reused for the next module,
- * so Phase A's memory follows the largest module, not the whole program
- * (docs/performance.md).
+ * walk over a quick look at each module's imports): a module is parsed and
+ * declared when its imports are done, then its bodies are checked, indexed
+ * and compiled, and let go. Declarations, the index, the code and the source
+ * bytes stay; a module's bodies live only in a body arena that is cleared and
+ * reused for the next module, so Phase A's memory follows the largest module,
+ * not the whole program (docs/phase-a.md).
  */
 #include "spx_project.h"
 
@@ -99,7 +99,12 @@ static spx_function_t *link_function(spx_project_t *project, const char *qualifi
 }
 
 /* The walk's state of one module. */
-enum { MODULE_NEW, MODULE_DECLARED, MODULE_DONE };
+enum {
+    MODULE_NEW,      /* not reached yet */
+    MODULE_WAITING,  /* on the walk's stack: its imports are being taken first */
+    MODULE_DECLARED, /* parsed and declared; its bodies are held */
+    MODULE_DONE      /* checked, indexed, compiled; its bodies are gone */
+};
 
 typedef struct program_walk_t {
     spx_project_t *project;
@@ -110,10 +115,20 @@ typedef struct program_walk_t {
     char *state;                     /* per module */
     spx_arena_t **bodies;            /* per declared module: the arena of its bodies */
     apr_array_header_t *free_arenas; /* spx_arena_t *: cleared, ready for the next module */
+    apr_size_t bodies_held;          /* modules declared and not done */
 } program_walk_t;
 
+static const apr_size_t *module_numbered(program_walk_t *walk, const char *name)
+{
+    return name ? apr_hash_get(walk->module_number, name, APR_HASH_KEY_STRING) : NULL;
+}
+
+/* Parse and declare a module not declared yet; its bodies are held in a
+ * body arena until it is finished. */
 static void declare_module(program_walk_t *walk, apr_size_t number)
 {
+    if (walk->state[number] >= MODULE_DECLARED)
+        return;
     spx_project_t *project = walk->project;
     spx_arena_t *bodies = walk->free_arenas->nelts
                               ? *(spx_arena_t **)apr_array_pop(walk->free_arenas)
@@ -123,13 +138,22 @@ static void declare_module(program_walk_t *walk, apr_size_t number)
     spx_checker_declare(walk->checker, number);
     walk->bodies[number] = bodies;
     walk->state[number] = MODULE_DECLARED;
+    if (++walk->bodies_held > project->most_bodies_held)
+        project->most_bodies_held = walk->bodies_held;
 }
 
-/* Check and index the bodies of a declared module whose imports are
- * declared, then let the bodies go. */
+/* Declare the module and every module it imports (normally all done by
+ * now; not so in an import cycle or for an import the quick look missed),
+ * then check, index and compile its bodies and let them go. */
 static void finish_module(program_walk_t *walk, apr_size_t number)
 {
     spx_module_t *module = walk->project->modules[number];
+    declare_module(walk, number);
+    for (apr_size_t i = 0; i < module->import_count; i++) {
+        const apr_size_t *imported = module_numbered(walk, module->imports[i].module.text);
+        if (imported)
+            declare_module(walk, *imported);
+    }
     spx_checker_check_bodies(walk->checker, number);
     spx_index_builder_add_calls(walk->index, module);
     /* Code is made only while the program can still be admitted: the
@@ -142,27 +166,15 @@ static void finish_module(program_walk_t *walk, apr_size_t number)
     APR_ARRAY_PUSH(walk->free_arenas, spx_arena_t *) = walk->bodies[number];
     walk->bodies[number] = NULL;
     walk->state[number] = MODULE_DONE;
+    walk->bodies_held--;
 }
 
-/* The module an import names, when it is declared in the manifest and not
- * yet walked. */
-static int unwalked_import(program_walk_t *walk, const spx_import_t *import, apr_size_t *number)
-{
-    const apr_size_t *found =
-        import->module.text
-            ? apr_hash_get(walk->module_number, import->module.text, APR_HASH_KEY_STRING)
-            : NULL;
-    if (!found || walk->state[*found] != MODULE_NEW)
-        return 0;
-    *number = *found;
-    return 1;
-}
-
-/* Parse, check and index every module (see the file comment). The walk
- * keeps an explicit stack: a program may chain thousands of imports. A
- * module met again while it waits for its imports (an import cycle, which
- * the checker reports) is declared already, which is all its importers
- * need. */
+/* Parse, check, index and compile every module (see the file comment). A
+ * quick look at each module's imports (spx_scan_imports) orders the walk,
+ * imports first, with an explicit stack: a program may chain thousands of
+ * imports. Only a finished module is parsed in full, so in a program whose
+ * imports form no cycle one module's bodies are held at a time, whatever
+ * the manifest's order. */
 static void walk_program(spx_project_t *project, spx_index_builder_t *index,
                          spx_program_builder_t *program)
 {
@@ -175,30 +187,38 @@ static void walk_program(spx_project_t *project, spx_index_builder_t *index,
         apr_hash_make(project->pool),
         apr_pcalloc(project->pool, count + 1),
         apr_pcalloc(project->pool, (count + 1) * sizeof(spx_arena_t *)),
-        apr_array_make(project->pool, 4, sizeof(spx_arena_t *))};
+        apr_array_make(project->pool, 4, sizeof(spx_arena_t *)),
+        0};
     apr_size_t *numbers = apr_palloc(project->pool, (count + 1) * sizeof(apr_size_t));
     for (apr_size_t i = 0; i < count; i++) {
         numbers[i] = i;
-        if (!apr_hash_get(walk.module_number, project->modules[i]->name, APR_HASH_KEY_STRING))
+        if (!module_numbered(&walk, project->modules[i]->name))
             apr_hash_set(walk.module_number, project->modules[i]->name, APR_HASH_KEY_STRING,
                          &numbers[i]);
     }
-    apr_size_t *stack = apr_palloc(project->pool, (count + 1) * sizeof(apr_size_t));
-    apr_size_t *next_import = apr_palloc(project->pool, (count + 1) * sizeof(apr_size_t));
+    apr_pool_t *scan;
+    apr_pool_create(&scan, project->pool);
+    apr_size_t *stack = apr_palloc(scan, (count + 1) * sizeof(apr_size_t));
+    apr_size_t *next_import = apr_palloc(scan, (count + 1) * sizeof(apr_size_t));
+    apr_array_header_t **imports = apr_pcalloc(scan, (count + 1) * sizeof(*imports));
     for (apr_size_t root = 0; root < count; root++) {
         if (walk.state[root] != MODULE_NEW)
             continue;
         apr_size_t depth = 0;
-        declare_module(&walk, root);
         stack[depth] = root;
         next_import[depth++] = 0;
+        walk.state[root] = MODULE_WAITING;
+        imports[root] = spx_scan_imports(project->modules[root], project->arena, scan);
         while (depth > 0) {
-            const spx_module_t *module = project->modules[stack[depth - 1]];
-            apr_size_t imported;
-            if (next_import[depth - 1] < module->import_count) {
-                if (unwalked_import(&walk, &module->imports[next_import[depth - 1]++], &imported)) {
-                    declare_module(&walk, imported);
-                    stack[depth] = imported;
+            apr_size_t current = stack[depth - 1];
+            if (next_import[depth - 1] < (apr_size_t)imports[current]->nelts) {
+                const apr_size_t *imported = module_numbered(
+                    &walk, APR_ARRAY_IDX(imports[current], next_import[depth - 1]++, const char *));
+                if (imported && walk.state[*imported] == MODULE_NEW) {
+                    walk.state[*imported] = MODULE_WAITING;
+                    imports[*imported] =
+                        spx_scan_imports(project->modules[*imported], project->arena, scan);
+                    stack[depth] = *imported;
                     next_import[depth++] = 0;
                 }
                 continue;
@@ -206,6 +226,7 @@ static void walk_program(spx_project_t *project, spx_index_builder_t *index,
             finish_module(&walk, stack[--depth]);
         }
     }
+    apr_pool_destroy(scan);
     spx_checker_finish(walk.checker);
 }
 

@@ -229,6 +229,15 @@ spx_module_t *spx_module_make(const char *name, const char *path, const unsigned
 void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bodies,
                       apr_pool_t *pool, spx_diagnostics_t *diagnostics);
 
+/* The names of the imports at the head of the module's text, as far as they
+ * read "import NAME;" (parser.c): a quick look that lets Phase A take
+ * imported modules first. It reports nothing (the full parse does) and may
+ * miss imports that the full parse finds (after an error, or after an
+ * item). Names are interned in arena; the list (and any scratch) is in
+ * pool. */
+apr_array_header_t *spx_scan_imports(const spx_module_t *module, spx_arena_t *arena,
+                                     apr_pool_t *pool);
+
 /* The checker of one program (checker.c): imports (undeclared, twice,
  * itself, cycles reported in order), names, calls, types, mutability and
  * return paths (E03xx, E04xx). It fills every "checker" field. An error's

@@ -40,6 +40,9 @@ typedef struct spx_project_t {
     spx_index_t *index;             /* NULL unless admitted */
     spx_program_t *program;         /* the compiled functions; NULL unless admitted */
     uint64_t phase_a_runs;          /* 1 once built */
+    /* The most modules whose bodies Phase A held at once: 1 for a program
+     * whose imports form no cycle, in whatever order the manifest lists it. */
+    apr_size_t most_bodies_held;
 } spx_project_t;
 
 /* Build the project of the manifest at manifest_path in pool. Returns

@@ -207,10 +207,45 @@ static void test_context_is_deterministic(void)
     apr_pool_destroy(pool);
 }
 
+/* Phase A holds one module's bodies at a time when the imports form no
+ * cycle, whatever the manifest's order: here a chain listed importer first,
+ * with an import the quick look cannot see (after a function). A cycle
+ * makes it hold the modules of the cycle. */
+static void test_one_module_body_at_a_time(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    const char *sources = "";
+    for (int m = 4; m >= 0; m--) {
+        const char *text = m > 0 ? apr_psprintf(fixture->pool, "import m%d;\n", m - 1) : "";
+        text = apr_psprintf(fixture->pool, "%sexport fn f() -> int { return %s; }\n", text,
+                            m > 0 ? apr_psprintf(fixture->pool, "m%d.f() + 1", m - 1) : "0");
+        if (m == 2)
+            text = apr_pstrcat(fixture->pool, text,
+                               "import m0;\nfn g() -> int { return m0.f(); }\n", NULL);
+        spx_fixture_write(fixture, apr_psprintf(fixture->pool, "m%d.spx", m), text);
+        sources = apr_psprintf(
+            fixture->pool, "%s\n[[source]]\nmodule = \"m%d\"\npath = \"m%d.spx\"\n", sources, m, m);
+    }
+    spx_fixture_write(fixture, "semaprax.toml",
+                      apr_pstrcat(fixture->pool, manifest_head, sources, NULL));
+    spx_project_t *project = open_fixture(fixture);
+    /* E0223: the late import is reported, and still taken. */
+    CU_ASSERT_EQUAL(spx_diagnostics_count(project->diagnostics), 1);
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(project->diagnostics, 0)->code, "E0223");
+    CU_ASSERT_EQUAL(project->most_bodies_held, 1);
+
+    spx_fixture_write(fixture, "m0.spx", "import m4;\nexport fn f() -> int { return m4.f(); }\n");
+    project = open_fixture(fixture);
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(project->diagnostics, 0)->code, "E0304");
+    CU_ASSERT_TRUE(project->most_bodies_held > 1);
+    spx_fixture_free(fixture);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"entry and tests are linked", test_entry_and_tests_are_linked},
+        {"one module's bodies at a time", test_one_module_body_at_a_time},
         {"wrong signature, missing function", test_wrong_signature_and_missing_function},
         {"revisions", test_revisions},
         {"context budget: one byte under", test_context_budget_one_byte_under},
