@@ -210,6 +210,19 @@ static void test_context_is_deterministic(void)
     apr_pool_destroy(pool);
 }
 
+/* The single-source project of the fixture's file name. */
+static spx_project_t *open_source(spx_fixture_t *fixture, const char *name)
+{
+    spx_project_t *source = NULL;
+    const char *message = NULL;
+    apr_status_t status =
+        spx_project_open_source(&source, spx_fixture_path(fixture, name), fixture->pool, &message);
+    if (status != APR_SUCCESS)
+        fprintf(stderr, "\n  %s\n", message);
+    CU_ASSERT_EQUAL_FATAL(status, APR_SUCCESS);
+    return source;
+}
+
 static const char single_source[] = "// one module\n"
                                     "export fn main() -> int { print(itos(twice(2))); return 0; }\n"
                                     "fn twice(n: int) -> int {\n  return n + n;\n}\n";
@@ -221,11 +234,7 @@ static void test_single_source_graph_is_the_project_graph_of_one_module(void)
                       apr_pstrcat(fixture->pool, manifest_head,
                                   "\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n", NULL));
     spx_fixture_write(fixture, "app.spx", single_source);
-    spx_project_t *source = NULL;
-    const char *message = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_project_open_source(&source, spx_fixture_path(fixture, "app.spx"),
-                                                  fixture->pool, &message),
-                          APR_SUCCESS);
+    spx_project_t *source = open_source(fixture, "app.spx");
     CU_ASSERT_TRUE_FATAL(source->admitted);
     CU_ASSERT_PTR_NULL(source->manifest);
     CU_ASSERT_PTR_NULL(source->project_revision);
@@ -258,11 +267,8 @@ static void test_single_source_diagnostics_and_refusals(void)
     spx_fixture_t *fixture = spx_fixture_new();
     spx_fixture_write(fixture, "lib.spx",
                       "import other;\nimport lib;\nfn f() -> int { return g(); }\n");
-    spx_project_t *source = NULL;
+    spx_project_t *source = open_source(fixture, "lib.spx");
     const char *message = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_project_open_source(&source, spx_fixture_path(fixture, "lib.spx"),
-                                                  fixture->pool, &message),
-                          APR_SUCCESS);
     CU_ASSERT_FALSE(source->admitted);
     CU_ASSERT_PTR_NULL(source->index);
     /* No other module exists; importing itself is refused too. */

@@ -5,7 +5,8 @@
  * output must be the case's `out`, byte for byte, with the case's exit
  * status; the corpus itself must match its FROZEN digests, so no case can
  * change unnoticed. Then what happens before any frame: usage errors and
- * unusable sources (exit 2, nothing on stdout), and the help text.
+ * unusable sources (exit 2, nothing on stdout), and a large oversized
+ * request. (The help text is checked with the other commands' in test_cli.)
  */
 #include "spx_corpus.h"
 #include "spx_digest.h"
@@ -273,22 +274,6 @@ static void test_a_large_oversized_request_is_drained(void)
     apr_pool_destroy(pool);
 }
 
-static void test_help_names_serve(void)
-{
-    apr_pool_t *pool = NULL;
-    apr_pool_create(&pool, NULL);
-    spx_process_result_t usage = SPX_RUN_SEMAPRAX(pool, "--help");
-    CU_ASSERT_EQUAL(usage.exit_code, 0);
-    spx_assert_contains(usage.out, "  serve     answer JSON-RPC requests about one source file");
-    spx_process_result_t help = SPX_RUN_SEMAPRAX(pool, "help", "serve");
-    CU_ASSERT_EQUAL(help.exit_code, 0);
-    spx_assert_contains(help.out, "usage: semaprax serve SOURCE.spx [--max-request-bytes N]");
-    spx_process_result_t flag = SPX_RUN_SEMAPRAX(pool, "serve", "--help");
-    CU_ASSERT_EQUAL(flag.exit_code, 0);
-    CU_ASSERT_STRING_EQUAL(flag.out, help.out);
-    apr_pool_destroy(pool);
-}
-
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -297,7 +282,6 @@ int main(void)
          test_golden_corpus_matches_its_frozen_digests},
         {"usage errors write nothing on stdout", test_usage_errors_write_nothing_on_stdout},
         {"a large oversized request is drained", test_a_large_oversized_request_is_drained},
-        {"help names serve", test_help_names_serve},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("serve", tests);
