@@ -106,17 +106,24 @@ void spx_serve_dispatch(void *context, const spx_request_t *request, spx_answer_
 
 apr_status_t spx_serve_stdio(spx_serve_t *serve, apr_pool_t *pool, spx_loop_report_t *report)
 {
+    /* The reader's and writer's buffers are released with this pool, here,
+     * not whenever (if ever) the caller's pool goes. */
+    apr_pool_t *streams = NULL;
     spx_stdio_t *stdio = NULL;
     spx_frame_reader_t *reader = NULL;
     spx_response_writer_t *writer = NULL;
-    apr_status_t status = spx_stdio_open(&stdio, pool);
+    apr_status_t status = apr_pool_create(&streams, pool);
+    if (status != APR_SUCCESS)
+        return status;
+    status = spx_stdio_open(&stdio, streams);
     if (status == APR_SUCCESS)
         status =
-            spx_frame_reader_create_stdio(&reader, stdio, serve->limits.max_request_bytes, pool);
+            spx_frame_reader_create_stdio(&reader, stdio, serve->limits.max_request_bytes, streams);
     if (status == APR_SUCCESS)
         status = spx_response_writer_create_stdio(&writer, stdio, serve->limits.max_response_bytes,
-                                                  pool);
+                                                  streams);
     if (status == APR_SUCCESS)
-        spx_loop_run(reader, writer, spx_serve_dispatch, serve, pool, report);
+        spx_loop_run(reader, writer, spx_serve_dispatch, serve, streams, report);
+    apr_pool_destroy(streams);
     return status;
 }
