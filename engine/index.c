@@ -345,8 +345,8 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
             add_edge(builder, module_position, "contains",
                      function_node(builder, module->functions[f]));
     }
-    const spx_manifest_t *manifest = project->manifest;
-    for (apr_size_t t = 0; t < manifest->test_count; t++) {
+    const spx_manifest_t *manifest = project->manifest; /* NULL for a single source */
+    for (apr_size_t t = 0; manifest && t < manifest->test_count; t++) {
         int test = add_node(builder, apr_pstrcat(pool, "test:", manifest->tests[t].name, NULL),
                             "test", manifest->tests[t].name);
         add_edge(builder, test, "tests", function_node(builder, project->tests[t]));
@@ -387,16 +387,33 @@ json_t *spx_index_edge_json(const spx_index_t *index, const spx_index_edge_t *ed
     return object;
 }
 
-json_t *spx_graph_document(const spx_project_t *project)
+/* The document's "nodes" and "edges", rendered from the index (outputs.md);
+ * document is returned. */
+static json_t *add_nodes_and_edges(json_t *document, const spx_index_t *index)
 {
-    const spx_index_t *index = project->index;
     json_t *nodes = json_array(), *edges = json_array();
     for (int i = 0; i < index->node_count; i++)
         json_array_append_new(nodes, spx_index_node_json(&index->nodes[i]));
     for (int i = 0; i < index->edge_count; i++)
         json_array_append_new(edges, spx_index_edge_json(index, &index->edges[i]));
-    return json_pack("{s:s, s:s, s:{s:s, s:s}, s:o, s:o}", "schema",
-                     "semaprax.project-semantic-graph.v1", "project_revision",
-                     project->project_revision, "project", "name", project->manifest->name,
-                     "version", project->manifest->version, "nodes", nodes, "edges", edges);
+    json_object_set_new(document, "nodes", nodes);
+    json_object_set_new(document, "edges", edges);
+    return document;
+}
+
+json_t *spx_graph_document(const spx_project_t *project)
+{
+    return add_nodes_and_edges(
+        json_pack("{s:s, s:s, s:{s:s, s:s}}", "schema", "semaprax.project-semantic-graph.v1",
+                  "project_revision", project->project_revision, "project", "name",
+                  project->manifest->name, "version", project->manifest->version),
+        project->index);
+}
+
+json_t *spx_source_graph_document(const spx_project_t *project)
+{
+    return add_nodes_and_edges(json_pack("{s:s, s:s}", "schema",
+                                         "semaprax.source-semantic-graph.v1", "source_digest",
+                                         project->source_digest),
+                               project->index);
 }

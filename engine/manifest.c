@@ -849,6 +849,11 @@ static const char *name_problem(apr_pool_t *pool, const char *name, int dash)
     return NULL;
 }
 
+const char *spx_module_name_problem(const char *name, apr_pool_t *pool)
+{
+    return name_problem(pool, name, 0);
+}
+
 /* What is wrong with a MODULE.FUNCTION reference; NULL if nothing. */
 static const char *reference_problem(apr_pool_t *pool, const char *reference)
 {

@@ -16,8 +16,11 @@
 
 #include "spx_canonical.h"
 #include "spx_index.h"
+#include "spx_limits.h"
+#include "spx_status.h"
 #include "spx_vm.h"
 
+#include <apr_lib.h>
 #include <apr_strings.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +245,24 @@ static void link_program(spx_project_t *project)
                           apr_psprintf(project->pool, "test '%s'", manifest->tests[i].name));
 }
 
+/* Parse, check, link (with a manifest) and index the project's modules,
+ * already made; sort the diagnostics and decide admission. */
+static void build_program(spx_project_t *project)
+{
+    spx_index_builder_t *index = spx_index_builder_make(project->pool);
+    spx_program_builder_t *program = spx_program_builder_make(project->pool, project->arena);
+    walk_program(project, index, program);
+    if (project->manifest)
+        link_program(project);
+    spx_diagnostics_sort(project->diagnostics);
+    project->admitted = spx_diagnostics_count(project->diagnostics) == 0;
+    spx_program_t *compiled = spx_program_finish(program);
+    if (project->admitted) {
+        project->index = spx_index_build(index, project);
+        project->program = compiled;
+    }
+}
+
 apr_status_t spx_project_open(spx_project_t **out, const char *manifest_path, apr_pool_t *pool,
                               const char **message)
 {
@@ -280,17 +301,82 @@ apr_status_t spx_project_open(spx_project_t **out, const char *manifest_path, ap
         project->modules[i] = spx_module_make(manifest->sources[i].module, source->path,
                                               source->bytes, source->size, project->arena);
     }
-    spx_index_builder_t *index = spx_index_builder_make(pool);
-    spx_program_builder_t *program = spx_program_builder_make(pool, project->arena);
-    walk_program(project, index, program);
-    link_program(project);
-    spx_diagnostics_sort(project->diagnostics);
-    project->admitted = spx_diagnostics_count(project->diagnostics) == 0;
-    spx_program_t *compiled = spx_program_finish(program);
-    if (project->admitted) {
-        project->index = spx_index_build(index, project);
-        project->program = compiled;
+    build_program(project);
+    *out = project;
+    return APR_SUCCESS;
+}
+
+/* The module name of a single source's file name (MODULE.spx); NULL and
+ * *message when it has none. */
+static const char *source_module_name(const char *source_path, const char *file_name,
+                                      apr_pool_t *pool, const char **message)
+{
+    static const char extension[] = ".spx";
+    apr_size_t length = strlen(file_name), extension_length = sizeof(extension) - 1;
+    if (length <= extension_length ||
+        strcmp(file_name + length - extension_length, extension) != 0) {
+        *message = apr_psprintf(pool, "source '%s' is not named MODULE.spx", source_path);
+        return NULL;
     }
+    const char *module = apr_pstrndup(pool, file_name, length - extension_length);
+    const char *problem = spx_module_name_problem(module, pool);
+    if (problem)
+        *message = apr_psprintf(pool, "source '%s': the module name '%s' (the file's name) %s",
+                                source_path, module, problem);
+    return problem ? NULL : module;
+}
+
+/* Hold the directory of source_path and the file in it, read the file whole
+ * through its handle, and let both go. */
+static apr_status_t read_source(const char *source_path, const char *file_name,
+                                unsigned char **bytes, apr_size_t *length, apr_pool_t *pool,
+                                const char **message)
+{
+    const char *directory =
+        file_name == source_path
+            ? "."
+            : apr_pstrndup(pool, source_path, (apr_size_t)(file_name - source_path));
+    spx_dir_t *dir = NULL;
+    spx_file_t *file = NULL;
+    apr_status_t status = spx_dir_open_root(&dir, directory, pool, message);
+    if (status == APR_SUCCESS)
+        status = spx_file_open(&file, dir, file_name, pool, message);
+    if (status == APR_SUCCESS)
+        status = spx_file_read_all(file, SPX_LIMIT_SOURCE_BYTES, bytes, length, pool, message);
+    if (file)
+        spx_file_close(file);
+    if (dir)
+        spx_dir_close(dir);
+    return status;
+}
+
+apr_status_t spx_project_open_source(spx_project_t **out, const char *source_path, apr_pool_t *pool,
+                                     const char **message)
+{
+    const char *file_name = apr_filepath_name_get(source_path);
+    const char *module = source_module_name(source_path, file_name, pool, message);
+    if (!module)
+        return SPX_STATUS_BAD_PATH;
+    unsigned char *bytes = NULL;
+    apr_size_t length = 0;
+    apr_status_t status = read_source(source_path, file_name, &bytes, &length, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+
+    spx_project_t *project = apr_pcalloc(pool, sizeof(*project));
+    project->pool = pool;
+    project->arena = spx_arena_make(pool);
+    project->diagnostics = spx_diagnostics_make(pool);
+    project->phase_a_runs = 1;
+    spx_sha256_t digest;
+    spx_sha256(bytes, length, &digest);
+    project->source_digest = spx_digest_text(&digest, pool);
+    project->module_count = 1;
+    project->modules = apr_palloc(pool, 2 * sizeof(spx_module_t *));
+    project->modules[0] =
+        spx_module_make(module, apr_pstrdup(pool, file_name), bytes, length, project->arena);
+    project->tests = apr_pcalloc(pool, sizeof(void *));
+    build_program(project);
     *out = project;
     return APR_SUCCESS;
 }

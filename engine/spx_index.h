@@ -29,6 +29,12 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
 /* The semaprax.project-semantic-graph.v1 document (outputs.md). A new reference. */
 json_t *spx_graph_document(const spx_project_t *project);
 
+/* The semaprax.source-semantic-graph.v1 document of an admitted single
+ * source (spx_project_open_source, transport v1): the project graph's nodes
+ * and edges for its one module, with "schema" and "source_digest" in place of
+ * "project" and "project_revision". A new reference. */
+json_t *spx_source_graph_document(const spx_project_t *project);
+
 /* A context query (outputs.md, Context). */
 typedef struct spx_context_request_t {
     const char *target_kind; /* "module", "function" or "test" */

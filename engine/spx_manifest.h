@@ -56,4 +56,10 @@ spx_manifest_t *spx_manifest_parse(const unsigned char *bytes, apr_size_t length
  * when none. */
 json_t *spx_manifest_subject(const spx_manifest_t *manifest);
 
+/* What is wrong with name as a module name ([a-z][a-z0-9_]*, at most
+ * SPX_LIMIT_IDENTIFIER_BYTES), as a phrase that follows the name ("is
+ * empty", "contains '-'; ..."), allocated in pool; NULL when it is one. The
+ * manifest's rule, shared with the single-source projects of `serve`. */
+const char *spx_module_name_problem(const char *name, apr_pool_t *pool);
+
 #endif /* SPX_MANIFEST_H */

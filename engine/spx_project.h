@@ -7,6 +7,10 @@
  * it is admitted (no diagnostics), builds the semantic index from which the
  * graph and every context answer are made without touching a source again.
  * The daemon keeps the project for its session; the CLI builds it and exits.
+ *
+ * spx_project_open_source() is the same Phase A for one source file without
+ * a manifest (`semaprax serve`, transport v1): one module named after the
+ * file, no entry, no tests, no revisions; the file is read once and let go.
  */
 #ifndef SPX_PROJECT_H
 #define SPX_PROJECT_H
@@ -23,18 +27,18 @@ typedef struct spx_program_t spx_program_t;
 
 typedef struct spx_project_t {
     apr_pool_t *pool;
-    spx_arena_t *arena; /* the modules' trees and the index */
-    spx_input_set_t *inputs;
-    const char *manifest_path; /* as given by the host */
-    /* NULL when the manifest did not parse: then no source is held and
-     * diagnostics says why. */
+    spx_arena_t *arena;        /* the modules' trees and the index */
+    spx_input_set_t *inputs;   /* NULL for a single source */
+    const char *manifest_path; /* as given by the host; NULL for a single source */
+    /* NULL when the manifest did not parse (then no source is held and
+     * diagnostics says why), and for a single source. */
     spx_manifest_t *manifest;
     spx_module_t **modules; /* in manifest order, one per source */
     apr_size_t module_count;
     spx_function_t *entry;          /* NULL without an entry */
     spx_function_t **tests;         /* manifest order, one per test */
     spx_diagnostics_t *diagnostics; /* sorted by path, offset, code */
-    int admitted;                   /* the manifest parsed and no diagnostics */
+    int admitted;                   /* the manifest (if any) parsed and no diagnostics */
     const char *project_revision;   /* NULL when the manifest did not parse */
     const char *workspace_revision; /* likewise */
     spx_index_t *index;             /* NULL unless admitted */
@@ -43,6 +47,7 @@ typedef struct spx_project_t {
     /* The most modules whose bodies Phase A held at once: 1 for a program
      * whose imports form no cycle, in whatever order the manifest lists it. */
     apr_size_t most_bodies_held;
+    const char *source_digest; /* a single source's digest; NULL for a manifest's project */
 } spx_project_t;
 
 /* Build the project of the manifest at manifest_path in pool. Returns
@@ -52,6 +57,19 @@ typedef struct spx_project_t {
  * unreadable, a link, not a regular file, over a limit. */
 apr_status_t spx_project_open(spx_project_t **project, const char *manifest_path, apr_pool_t *pool,
                               const char **message);
+
+/* Build the project of the one source file at source_path in pool. The
+ * file's name must be MODULE.spx, MODULE a module name of the manifest's
+ * rule (spx_module_name_problem); the module and every path in diagnostics
+ * and documents are that name, without the directories before it, so the
+ * documents do not depend on where the file is. The file is opened through
+ * the platform layer without following a link, read whole (at most
+ * SPX_LIMIT_SOURCE_BYTES) and digested, then closed. Returns APR_SUCCESS
+ * with *project whenever the file could be read, whatever the diagnostics
+ * (an import is always one: no other module exists); otherwise a failure
+ * status and *message naming the path and what is wrong. */
+apr_status_t spx_project_open_source(spx_project_t **project, const char *source_path,
+                                     apr_pool_t *pool, const char **message);
 
 /* The diagnostics as the document of `check`: {"admitted":B,"diagnostics":[...]}.
  * A new reference. */

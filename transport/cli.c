@@ -4,7 +4,8 @@
  * canonical JSON plus one LF, or diagnostics in the text form of outputs.md;
  * run, test and verify execute the project through the engine's envelope
  * functions and print what they found. Usage errors and unreadable inputs go
- * to stderr with exit status 2.
+ * to stderr with exit status 2. serve builds one source and hands it to the
+ * v1 session (spx_serve.h).
  */
 #include "spx_cli.h"
 
@@ -14,6 +15,7 @@
 #include "spx_limits.h"
 #include "spx_platform.h"
 #include "spx_project.h"
+#include "spx_serve.h"
 
 #include <apr_general.h>
 #include <apr_file_io.h>
@@ -40,10 +42,12 @@ static const char usage_text[] =
     "  run       run the manifest's entry and print its output\n"
     "  test      run every manifest test; optionally write the execution envelope\n"
     "  verify    check an execution envelope: digest, subject, re-run\n"
+    "  serve     answer JSON-RPC requests about one source file on stdin/stdout\n"
+    "            (semaprax.agent-transport.v1)\n"
     "  help      show this text, or `semaprax help COMMAND` for one command\n"
     "\n"
     "options of every command:\n"
-    "  --manifest-path PATH   the manifest (default: semaprax.toml)\n"
+    "  --manifest-path PATH   the manifest (default: semaprax.toml; not for serve)\n"
     "  -h, --help             show help\n"
     "  --version              show the version\n"
     "\n"
@@ -112,6 +116,20 @@ static const char verify_help[] =
     "per check, saying where a failed check differs.\n"
     "Exit status: 0 verified, 1 a check failed, 2 usage or an unreadable envelope.\n";
 
+static const char serve_help[] =
+    "usage: semaprax serve SOURCE.spx [--max-request-bytes N] [--max-response-bytes N]\n"
+    "\n"
+    "Reads, parses and checks one source file once (its module is the file's name\n"
+    "without .spx, which must be a module name: [a-z][a-z0-9_]*, at most 64 bytes),\n"
+    "then answers JSON-RPC 2.0 requests, one per line on standard input, one\n"
+    "response per line on standard output (semaprax.agent-transport.v1). Methods:\n"
+    "protocol, ping, check, graph, shutdown; none takes params.\n"
+    "--max-request-bytes: a request line without its LF (default 1048576,\n"
+    "256..67108864); --max-response-bytes: a response with its LF (default\n"
+    "16777216, 1024..1073741824).\n"
+    "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
+    "or response was answered, 2 usage or an unreadable source (nothing on stdout).\n";
+
 enum option_id {
     OPTION_MANIFEST = 256,
     OPTION_FORMAT,
@@ -123,6 +141,8 @@ enum option_id {
     OPTION_MAX_BYTES,
     OPTION_MAX_STEPS,
     OPTION_ENVELOPE,
+    OPTION_MAX_REQUEST_BYTES,
+    OPTION_MAX_RESPONSE_BYTES,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -139,6 +159,8 @@ static const apr_getopt_option_t options[] = {
     {"max-bytes", OPTION_MAX_BYTES, 1, "byte budget"},
     {"max-steps", OPTION_MAX_STEPS, 1, "fuel of each run"},
     {"envelope", OPTION_ENVELOPE, 1, "where to write the envelope"},
+    {"max-request-bytes", OPTION_MAX_REQUEST_BYTES, 1, "request frame bound"},
+    {"max-response-bytes", OPTION_MAX_RESPONSE_BYTES, 1, "response bound"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -149,6 +171,7 @@ typedef struct command_t {
     const char *help;
     const int *accepted; /* option ids beyond the common ones, 0-terminated */
     int operands;        /* arguments after the options, exactly */
+    int no_manifest;     /* refuses --manifest-path (serve) */
     int (*run)(const struct command_t *command, apr_hash_t *values, const char *const *operands,
                apr_pool_t *pool);
 } command_t;
@@ -309,36 +332,42 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
     return print_document(document, pool);
 }
 
+/* The value of a counting option, if given, within minimum..maximum; an
+ * exit status. *value is left alone when the option is not given. */
+static int bounded_count(apr_hash_t *values, int option, apr_uint64_t minimum, apr_uint64_t maximum,
+                         apr_uint64_t *value, apr_pool_t *pool)
+{
+    const char *text = value_of(values, option);
+    const char *name = options[option - OPTION_MANIFEST].name;
+    apr_uint64_t given = 0;
+    if (!text)
+        return EXIT_OK;
+    if (!parse_count(text, &given))
+        return print_usage_error(
+            pool, "%s", apr_psprintf(pool, "--%s takes a whole number, not '%s'", name, text));
+    if (given > maximum || given < minimum)
+        return print_usage_error(
+            pool, "%s",
+            apr_psprintf(pool, "--%s %" APR_UINT64_T_FMT " is %s the %s of %" APR_UINT64_T_FMT,
+                         name, given, given > maximum ? "over" : "under",
+                         given > maximum ? "maximum" : "minimum",
+                         given > maximum ? maximum : minimum));
+    *value = given;
+    return EXIT_OK;
+}
+
 /* --max-steps and --max-bytes over the defaults given, checked against their
  * maxima; an exit status. */
 static int parse_limits(apr_hash_t *values, spx_run_limits_t *limits, apr_pool_t *pool)
 {
-    struct {
-        int option;
-        apr_uint64_t maximum;
-    } counts[] = {{OPTION_MAX_STEPS, SPX_LIMIT_MAX_STEPS_MAXIMUM},
-                  {OPTION_MAX_BYTES, SPX_LIMIT_MAX_BYTES_MAXIMUM}};
-    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-        const char *text = value_of(values, counts[i].option);
-        const char *name = options[counts[i].option - OPTION_MANIFEST].name;
-        apr_uint64_t value = 0;
-        if (!text)
-            continue;
-        if (!parse_count(text, &value))
-            return print_usage_error(
-                pool, "%s", apr_psprintf(pool, "--%s takes a whole number, not '%s'", name, text));
-        if (value > counts[i].maximum)
-            return print_usage_error(pool, "%s",
-                                     apr_psprintf(pool,
-                                                  "--%s %" APR_UINT64_T_FMT
-                                                  " is over the maximum of %" APR_UINT64_T_FMT,
-                                                  name, value, counts[i].maximum));
-        if (counts[i].option == OPTION_MAX_STEPS)
-            limits->max_steps = value;
-        else
-            limits->max_bytes = (apr_size_t)value;
-    }
-    return EXIT_OK;
+    apr_uint64_t max_bytes = limits->max_bytes;
+    int status = bounded_count(values, OPTION_MAX_STEPS, 0, SPX_LIMIT_MAX_STEPS_MAXIMUM,
+                               &limits->max_steps, pool);
+    if (status == EXIT_OK)
+        status = bounded_count(values, OPTION_MAX_BYTES, 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes,
+                               pool);
+    limits->max_bytes = (apr_size_t)max_bytes;
+    return status;
 }
 
 /* The limits, then an admitted project; an exit status. */
@@ -541,10 +570,56 @@ static int run_verify(const command_t *command, apr_hash_t *values, const char *
     return verified ? EXIT_OK : EXIT_FAILED;
 }
 
+static int run_serve(const command_t *command, apr_hash_t *values, const char *const *operands,
+                     apr_pool_t *pool)
+{
+    (void)command;
+    apr_uint64_t max_request = SPX_LIMIT_REQUEST_BYTES_DEFAULT;
+    apr_uint64_t max_response = SPX_LIMIT_RESPONSE_BYTES_DEFAULT;
+    int status = bounded_count(values, OPTION_MAX_REQUEST_BYTES, SPX_LIMIT_REQUEST_BYTES_MINIMUM,
+                               SPX_LIMIT_REQUEST_BYTES_MAXIMUM, &max_request, pool);
+    if (status == EXIT_OK)
+        status = bounded_count(values, OPTION_MAX_RESPONSE_BYTES, SPX_LIMIT_RESPONSE_BYTES_MINIMUM,
+                               SPX_LIMIT_RESPONSE_BYTES_MAXIMUM, &max_response, pool);
+    if (status != EXIT_OK)
+        return status;
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    char reason[256];
+    apr_status_t opened = spx_project_open_source(&project, operands[0], pool, &message);
+    if (opened != APR_SUCCESS) {
+        fprintf(stderr, "semaprax: %s\n",
+                message ? message : apr_strerror(opened, reason, sizeof(reason)));
+        return EXIT_USAGE;
+    }
+    spx_serve_limits_t limits = {(apr_size_t)max_request, (apr_size_t)max_response};
+    spx_loop_report_t report;
+    apr_status_t served = spx_serve_stdio(spx_serve_make(project, &limits, pool), pool, &report);
+    if (served != APR_SUCCESS) {
+        fprintf(stderr, "semaprax: cannot open the standard streams: %s\n",
+                apr_strerror(served, reason, sizeof(reason)));
+        return EXIT_FAILED;
+    }
+    if (report.end == SPX_LOOP_END_OF_INPUT && report.dropped_bytes)
+        fprintf(stderr,
+                "semaprax: %" APR_SIZE_T_FMT " bytes after the last LF were not a request\n",
+                report.dropped_bytes);
+    else if (report.end == SPX_LOOP_REQUEST_TOO_LARGE)
+        fprintf(stderr, "semaprax: a request was over %" APR_UINT64_T_FMT " bytes\n", max_request);
+    else if (report.end == SPX_LOOP_RESPONSE_TOO_LARGE)
+        fprintf(stderr, "semaprax: a response was over %" APR_UINT64_T_FMT " bytes\n",
+                max_response);
+    else if (report.end == SPX_LOOP_OUTPUT_FAILED)
+        fprintf(stderr, "semaprax: standard input or output failed: %s\n",
+                apr_strerror(report.status, reason, sizeof(reason)));
+    return spx_loop_exit_status(report.end);
+}
+
 static const int check_options[] = {OPTION_FORMAT, 0};
 static const int run_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, 0};
 static const int test_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_ENVELOPE, 0};
 static const int verify_options[] = {0};
+static const int serve_options[] = {OPTION_MAX_REQUEST_BYTES, OPTION_MAX_RESPONSE_BYTES, 0};
 static const int graph_options[] = {0};
 static const int context_options[] = {OPTION_KIND,
                                       OPTION_TARGET,
@@ -555,12 +630,13 @@ static const int context_options[] = {OPTION_KIND,
                                       0};
 
 static const command_t commands[] = {
-    {"check", check_help, check_options, 0, run_check},
-    {"graph", graph_help, graph_options, 0, run_graph},
-    {"context", context_help, context_options, 0, run_context},
-    {"run", run_help, run_options, 0, run_run},
-    {"test", test_help, test_options, 0, run_test},
-    {"verify", verify_help, verify_options, 1, run_verify},
+    {"check", check_help, check_options, 0, 0, run_check},
+    {"graph", graph_help, graph_options, 0, 0, run_graph},
+    {"context", context_help, context_options, 0, 0, run_context},
+    {"run", run_help, run_options, 0, 0, run_run},
+    {"test", test_help, test_options, 0, 0, run_test},
+    {"verify", verify_help, verify_options, 1, 0, run_verify},
+    {"serve", serve_help, serve_options, 1, 1, run_serve},
 };
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
 
@@ -574,7 +650,9 @@ static const command_t *find_command(const char *name)
 
 static int accepts(const command_t *command, int option)
 {
-    if (option == OPTION_MANIFEST || option == OPTION_HELP || option == OPTION_VERSION)
+    if (option == OPTION_MANIFEST)
+        return !command->no_manifest;
+    if (option == OPTION_HELP || option == OPTION_VERSION)
         return 1;
     for (const int *accepted = command->accepted; *accepted; accepted++)
         if (*accepted == option)

@@ -1,10 +1,13 @@
 /*
  * test_project.c: Phase A as one call: linking the entry and the tests
  * (E0150, E0151), the revisions, and the context budget measured on the
- * example project.
+ * example project; the single-source project of `serve` (transport v1): the
+ * module named after its file, its digest, and a graph with the same nodes
+ * and edges as a manifest's project of that one source.
  */
 #include "spx_canonical.h"
 #include "spx_corpus.h"
+#include "spx_digest.h"
 #include "spx_index.h"
 #include "spx_project.h"
 #include "spx_run_fixture.h"
@@ -241,6 +244,96 @@ static void test_one_module_body_at_a_time(void)
     spx_fixture_free(fixture);
 }
 
+/* The single-source project of the fixture's file name. */
+static spx_project_t *open_source(spx_fixture_t *fixture, const char *name)
+{
+    spx_project_t *source = NULL;
+    const char *message = NULL;
+    apr_status_t status =
+        spx_project_open_source(&source, spx_fixture_path(fixture, name), fixture->pool, &message);
+    if (status != APR_SUCCESS)
+        fprintf(stderr, "\n  %s\n", message);
+    CU_ASSERT_EQUAL_FATAL(status, APR_SUCCESS);
+    return source;
+}
+
+static const char single_source[] = "// one module\n"
+                                    "export fn main() -> int { print(itos(twice(2))); return 0; }\n"
+                                    "fn twice(n: int) -> int {\n  return n + n;\n}\n";
+
+static void test_single_source_graph_is_the_project_graph_of_one_module(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml",
+                      apr_pstrcat(fixture->pool, manifest_head,
+                                  "\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n", NULL));
+    spx_fixture_write(fixture, "app.spx", single_source);
+    spx_project_t *source = open_source(fixture, "app.spx");
+    CU_ASSERT_TRUE_FATAL(source->admitted);
+    CU_ASSERT_PTR_NULL(source->manifest);
+    CU_ASSERT_PTR_NULL(source->project_revision);
+    CU_ASSERT_EQUAL(source->module_count, 1);
+    CU_ASSERT_STRING_EQUAL(source->modules[0]->name, "app");
+    CU_ASSERT_STRING_EQUAL(source->modules[0]->path, "app.spx");
+    spx_sha256_t digest;
+    spx_sha256(single_source, sizeof(single_source) - 1, &digest);
+    CU_ASSERT_STRING_EQUAL(source->source_digest, spx_digest_text(&digest, fixture->pool));
+
+    spx_project_t *project = open_fixture(fixture);
+    CU_ASSERT_TRUE_FATAL(project->admitted);
+    json_t *v1 = spx_source_graph_document(source);
+    json_t *graph = spx_graph_document(project);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(v1, "schema")),
+                           "semaprax.source-semantic-graph.v1");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(v1, "source_digest")),
+                           source->source_digest);
+    CU_ASSERT_EQUAL(json_object_size(v1), 4); /* schema, source_digest, nodes, edges */
+    CU_ASSERT_TRUE(json_equal(json_object_get(v1, "nodes"), json_object_get(graph, "nodes")));
+    CU_ASSERT_TRUE(json_equal(json_object_get(v1, "edges"), json_object_get(graph, "edges")));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(v1, "nodes")), 5); /* 2 builtins, 2 fns, app */
+    json_decref(v1);
+    json_decref(graph);
+    spx_fixture_free(fixture);
+}
+
+static void test_single_source_diagnostics_and_refusals(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "lib.spx",
+                      "import other;\nimport lib;\nfn f() -> int { return g(); }\n");
+    spx_project_t *source = open_source(fixture, "lib.spx");
+    const char *message = NULL;
+    CU_ASSERT_FALSE(source->admitted);
+    CU_ASSERT_PTR_NULL(source->index);
+    /* No other module exists; importing itself is refused too. */
+    CU_ASSERT_STRING_EQUAL(spx_corpus_summary(source->diagnostics, fixture->pool),
+                           "E0301 1:8-1:13\nE0303 2:8-2:11\nE0309 3:24-3:25\n");
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(source->diagnostics, 0)->path, "lib.spx");
+
+    const struct {
+        const char *name;
+        const char *message;
+    } refused[] = {
+        {"lib.txt", "is not named MODULE.spx"},
+        {"9lib.spx", "the module name '9lib' (the file's name) must start with a lowercase"},
+        {"missing.spx", "missing.spx"},
+    };
+    spx_fixture_write(fixture, "lib.txt", "fn f() -> int { return 1; }\n");
+    spx_fixture_write(fixture, "9lib.spx", "fn f() -> int { return 1; }\n");
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        message = NULL;
+        CU_ASSERT_NOT_EQUAL(spx_project_open_source(&source,
+                                                    spx_fixture_path(fixture, refused[i].name),
+                                                    fixture->pool, &message),
+                            APR_SUCCESS);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(message);
+        if (!strstr(message, refused[i].message))
+            fprintf(stderr, "\n  %s: %s\n", refused[i].name, message);
+        CU_ASSERT_PTR_NOT_NULL(strstr(message, refused[i].message));
+    }
+    spx_fixture_free(fixture);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -250,6 +343,9 @@ int main(void)
         {"revisions", test_revisions},
         {"context budget: one byte under", test_context_budget_one_byte_under},
         {"context is deterministic", test_context_is_deterministic},
+        {"single source: its graph is the project graph of one module",
+         test_single_source_graph_is_the_project_graph_of_one_module},
+        {"single source: diagnostics and refusals", test_single_source_diagnostics_and_refusals},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("phase A", tests);

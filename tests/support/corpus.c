@@ -25,7 +25,9 @@ static int compare_names(const void *left, const void *right)
     return strcmp(*(const char *const *)left, *(const char *const *)right);
 }
 
-apr_array_header_t *spx_corpus_list(const char *dir, const char *extension, apr_pool_t *pool)
+/* The names in dir of the given type ending in extension, sorted. */
+static apr_array_header_t *list_entries(const char *dir, apr_filetype_e type, const char *extension,
+                                        apr_pool_t *pool)
 {
     apr_array_header_t *names = apr_array_make(pool, 32, sizeof(const char *));
     apr_dir_t *handle = NULL;
@@ -34,13 +36,23 @@ apr_array_header_t *spx_corpus_list(const char *dir, const char *extension, apr_
     size_t suffix = strlen(extension);
     while (apr_dir_read(&entry, APR_FINFO_NAME | APR_FINFO_TYPE, handle) == APR_SUCCESS) {
         size_t length = strlen(entry.name);
-        if (entry.filetype == APR_REG && length > suffix &&
+        if (entry.filetype == type && length > suffix && entry.name[0] != '.' &&
             strcmp(entry.name + length - suffix, extension) == 0)
             APR_ARRAY_PUSH(names, const char *) = apr_pstrdup(pool, entry.name);
     }
     apr_dir_close(handle);
     qsort(names->elts, (size_t)names->nelts, sizeof(const char *), compare_names);
     return names;
+}
+
+apr_array_header_t *spx_corpus_list(const char *dir, const char *extension, apr_pool_t *pool)
+{
+    return list_entries(dir, APR_REG, extension, pool);
+}
+
+apr_array_header_t *spx_corpus_list_dirs(const char *dir, apr_pool_t *pool)
+{
+    return list_entries(dir, APR_DIR, "", pool);
 }
 
 const char *spx_corpus_read(const char *path, apr_size_t *length, apr_pool_t *pool)

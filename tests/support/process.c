@@ -44,14 +44,34 @@ static const char *read_back(apr_file_t *file, apr_size_t *length, apr_pool_t *p
 spx_process_result_t spx_process_run(const char *program, const char *const *arguments,
                                      const char *working_dir, apr_pool_t *pool)
 {
+    return spx_process_run_input(program, arguments, working_dir, NULL, 0, pool);
+}
+
+/* A new temporary file (binary, read-write) and its name. */
+static apr_file_t *temporary(const char *temp, const char *stem, char **name, apr_pool_t *pool)
+{
+    apr_file_t *file = NULL;
+    *name = apr_pstrcat(pool, temp, "/spx-", stem, "-XXXXXX", NULL);
+    CU_ASSERT_EQUAL_FATAL(apr_file_mktemp(&file, *name, 0, pool), APR_SUCCESS);
+    return file;
+}
+
+spx_process_result_t spx_process_run_input(const char *program, const char *const *arguments,
+                                           const char *working_dir, const void *input,
+                                           apr_size_t input_length, apr_pool_t *pool)
+{
     spx_process_result_t result = {-1, "", 0, ""};
     const char *temp = NULL;
     CU_ASSERT_EQUAL_FATAL(apr_temp_dir_get(&temp, pool), APR_SUCCESS);
-    apr_file_t *out = NULL, *err = NULL;
-    char *out_name = apr_pstrcat(pool, temp, "/spx-out-XXXXXX", NULL);
-    char *err_name = apr_pstrcat(pool, temp, "/spx-err-XXXXXX", NULL);
-    CU_ASSERT_EQUAL_FATAL(apr_file_mktemp(&out, out_name, 0, pool), APR_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(apr_file_mktemp(&err, err_name, 0, pool), APR_SUCCESS);
+    char *out_name = NULL, *err_name = NULL, *in_name = NULL;
+    apr_file_t *out = temporary(temp, "out", &out_name, pool);
+    apr_file_t *err = temporary(temp, "err", &err_name, pool);
+    apr_file_t *in = input ? temporary(temp, "in", &in_name, pool) : NULL;
+    if (in) {
+        apr_off_t start = 0;
+        CU_ASSERT_EQUAL_FATAL(apr_file_write_full(in, input, input_length, NULL), APR_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(apr_file_seek(in, APR_SET, &start), APR_SUCCESS);
+    }
 
     apr_size_t count = 0;
     while (arguments[count])
@@ -66,6 +86,8 @@ spx_process_result_t spx_process_run(const char *program, const char *const *arg
     CU_ASSERT_EQUAL_FATAL(apr_procattr_create(&attributes, pool), APR_SUCCESS);
     apr_procattr_child_out_set(attributes, out, NULL);
     apr_procattr_child_err_set(attributes, err, NULL);
+    if (in)
+        apr_procattr_child_in_set(attributes, in, NULL);
     apr_procattr_cmdtype_set(attributes, APR_PROGRAM_ENV);
     if (working_dir)
         apr_procattr_dir_set(attributes, working_dir);
@@ -82,5 +104,9 @@ spx_process_result_t spx_process_run(const char *program, const char *const *arg
     apr_file_close(err);
     apr_file_remove(out_name, pool);
     apr_file_remove(err_name, pool);
+    if (in) {
+        apr_file_close(in);
+        apr_file_remove(in_name, pool);
+    }
     return result;
 }

@@ -20,8 +20,12 @@
 const char *spx_corpus_dir(const char *relative, apr_pool_t *pool);
 
 /* The names (without folder) of the files in dir ending in extension
- * (".spx"), sorted. */
+ * (".spx"), sorted; names starting with '.' are left out. */
 apr_array_header_t *spx_corpus_list(const char *dir, const char *extension, apr_pool_t *pool);
+
+/* The names of the folders in dir, sorted, without "." and ".." (or any
+ * other name starting with '.'). */
+apr_array_header_t *spx_corpus_list_dirs(const char *dir, apr_pool_t *pool);
 
 /* The whole file at path, NUL-terminated, its length in *length. */
 const char *spx_corpus_read(const char *path, apr_size_t *length, apr_pool_t *pool);

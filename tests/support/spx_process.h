@@ -1,7 +1,8 @@
 /*
  * spx_process.h: running the real programs in process tests: start one with
- * arguments, wait for it, and collect its exit status, standard output and
- * standard error (through files, so no pipe can fill up and block).
+ * arguments (and, optionally, bytes on its standard input), wait for it, and
+ * collect its exit status, standard output and standard error (all through
+ * files, so no pipe can fill up and block).
  */
 #ifndef SPX_PROCESS_H
 #define SPX_PROCESS_H
@@ -23,6 +24,12 @@ const char *spx_program_path(const char *variable);
  * working_dir (NULL for the current one). */
 spx_process_result_t spx_process_run(const char *program, const char *const *arguments,
                                      const char *working_dir, apr_pool_t *pool);
+
+/* spx_process_run with input[0..input_length) as the program's standard
+ * input (binary, followed by end of input). */
+spx_process_result_t spx_process_run_input(const char *program, const char *const *arguments,
+                                           const char *working_dir, const void *input,
+                                           apr_size_t input_length, apr_pool_t *pool);
 
 /* Run the `semaprax` under test with the arguments, in the current folder. */
 #define SPX_RUN_SEMAPRAX(pool, ...)                                                                \

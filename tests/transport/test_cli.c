@@ -31,6 +31,11 @@ static void test_help_and_version(void)
     spx_process_result_t check_help = SPX_RUN_SEMAPRAX(pool, "check", "--help");
     CU_ASSERT_EQUAL(check_help.exit_code, 0);
     spx_assert_contains(check_help.out, "usage: semaprax check");
+    spx_assert_contains(help.out, "  serve     answer JSON-RPC requests about one source file");
+    spx_process_result_t serve_help = SPX_RUN_SEMAPRAX(pool, "help", "serve");
+    CU_ASSERT_EQUAL(serve_help.exit_code, 0);
+    spx_assert_contains(serve_help.out, "usage: semaprax serve SOURCE.spx [--max-request-bytes N]");
+    CU_ASSERT_STRING_EQUAL(SPX_RUN_SEMAPRAX(pool, "serve", "--help").out, serve_help.out);
     spx_process_result_t version = SPX_RUN_SEMAPRAX(pool, "--version");
     CU_ASSERT_EQUAL(version.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(version.out, "semaprax " SPX_VERSION "\n");

@@ -1,15 +1,13 @@
 /*
- * test_pipeline.c: the three transport pieces wired the way the session will
- * wire them (read frame -> parse request -> dispatch -> write response, one
- * pool per request), with a stand-in dispatcher that answers every request
- * with its method. A whole input of broken frames, each followed by a ping,
+ * test_pipeline.c: the three transport pieces wired by the shared request
+ * loop (spx_loop.h: read frame -> parse request -> dispatch -> write
+ * response, one pool per request), with a stand-in dispatcher that answers
+ * every request with its method. A whole input of broken frames, each followed by a ping,
  * must give exactly the expected response bytes: every broken frame answered
  * once with its code and id, every ping answered afterwards, notifications
  * silent, and the oversized frame and the silent shutdown ending the loop.
  */
-#include "spx_frame.h"
-#include "spx_request.h"
-#include "spx_response.h"
+#include "spx_loop.h"
 #include "spx_rpc.h"
 #include "spx_test.h"
 
@@ -54,9 +52,25 @@ static apr_status_t flush_out(void *context)
     return APR_SUCCESS;
 }
 
-typedef enum ending_t { ENDED_AT_EOF, ENDED_SILENTLY, ENDED_EXIT_1 } ending_t;
+typedef enum ending_t { ENDED_AT_EOF, ENDED_SILENTLY, ENDED_EXIT_1, ENDED_BY_DISPATCHER } ending_t;
 
-/* The loop a session runs, with a dispatcher that answers {"method":M}. */
+/* The stand-in dispatcher: {"method":M}; "stop" answers and ends the loop,
+ * "fail" answers -32603 with data. */
+static void dispatch(void *context, const spx_request_t *request, spx_answer_t *answer,
+                     apr_pool_t *pool)
+{
+    (void)context;
+    (void)pool;
+    if (strcmp(request->method, "fail") == 0) {
+        answer->error_code = SPX_RPC_INTERNAL_ERROR;
+        answer->error_data = json_pack("{s:s}", "why", "asked");
+        return;
+    }
+    answer->result = json_pack("{s:s}", "method", request->method);
+    answer->stop = strcmp(request->method, "stop") == 0;
+}
+
+/* The shared request loop (spx_loop.h) over memory. */
 static ending_t run(memory_t *memory, apr_size_t max_request, apr_size_t max_response)
 {
     spx_frame_reader_t *reader = NULL;
@@ -66,33 +80,21 @@ static ending_t run(memory_t *memory, apr_size_t max_request, apr_size_t max_res
     CU_ASSERT_EQUAL_FATAL(spx_response_writer_create(&writer, write_out, flush_out, memory,
                                                      max_response, memory->pool),
                           APR_SUCCESS);
-    apr_pool_t *request_pool = NULL;
-    apr_pool_create(&request_pool, memory->pool);
-    for (;;) {
-        apr_pool_clear(request_pool);
-        spx_frame_t frame;
-        spx_response_outcome_t outcome = SPX_RESPONSE_SENT;
-        CU_ASSERT_EQUAL_FATAL(spx_frame_next(reader, &frame), APR_SUCCESS);
-        if (frame.kind == SPX_FRAME_END || frame.kind == SPX_FRAME_UNTERMINATED)
-            return ENDED_AT_EOF;
-        if (frame.kind == SPX_FRAME_OVERSIZED) {
-            spx_response_write_error(writer, NULL, SPX_RPC_REQUEST_TOO_LARGE, NULL, &outcome);
-            return ENDED_EXIT_1;
-        }
-        spx_request_t request;
-        spx_request_error_t error;
-        if (spx_request_parse(frame.bytes, frame.length, &request, &error, request_pool) ==
-            SPX_REQUEST_INVALID) {
-            spx_response_write_error(writer, error.id, error.code, NULL, &outcome);
-        } else if (spx_request_ends_session_silently(&request)) {
-            return ENDED_SILENTLY;
-        } else if (!request.is_notification) {
-            json_t *result = json_pack("{s:s}", "method", request.method);
-            spx_response_write_result(writer, request.id, result, &outcome);
-            json_decref(result);
-        }
-        if (outcome == SPX_RESPONSE_STOP)
-            return ENDED_EXIT_1;
+    spx_loop_report_t report;
+    spx_loop_run(reader, writer, dispatch, NULL, memory->pool, &report);
+    switch (report.end) {
+    case SPX_LOOP_END_OF_INPUT:
+        CU_ASSERT_EQUAL(spx_loop_exit_status(report.end), 0);
+        return ENDED_AT_EOF;
+    case SPX_LOOP_SILENT_SHUTDOWN:
+        CU_ASSERT_EQUAL(spx_loop_exit_status(report.end), 0);
+        return ENDED_SILENTLY;
+    case SPX_LOOP_SHUTDOWN:
+        CU_ASSERT_EQUAL(spx_loop_exit_status(report.end), 0);
+        return ENDED_BY_DISPATCHER;
+    default:
+        CU_ASSERT_EQUAL(spx_loop_exit_status(report.end), 1);
+        return ENDED_EXIT_1;
     }
 }
 
@@ -200,6 +202,37 @@ static void test_end_of_input_ends_quietly(void)
     apr_pool_destroy(pool);
 }
 
+static void test_dispatcher_errors_and_stop(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    const char in[] = "{\"jsonrpc\":\"2.0\",\"method\":\"fail\",\"id\":\"f\"}\n"
+                      "{\"jsonrpc\":\"2.0\",\"method\":\"stop\"}\n" /* a notification: not run */
+                      "{\"jsonrpc\":\"2.0\",\"method\":\"stop\",\"id\":3}\n" PING("4");
+    memory_t *memory = memory_new(in, sizeof(in) - 1, pool);
+    CU_ASSERT_EQUAL(run(memory, 256, 1024), ENDED_BY_DISPATCHER);
+    CU_ASSERT_STRING_EQUAL(memory->out,
+                           "{\"error\":{\"code\":-32603,\"data\":{\"why\":\"asked\"},"
+                           "\"message\":\"internal error\"},\"id\":\"f\",\"jsonrpc\":\"2.0\"}\n"
+                           "{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":{\"method\":\"stop\"}}\n");
+    apr_pool_destroy(pool);
+}
+
+static void test_oversized_response_is_replaced_and_ends(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    char method[1100];
+    memset(method, 'm', sizeof(method) - 1);
+    method[sizeof(method) - 1] = '\0';
+    const char *in = apr_pstrcat(pool, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"", method,
+                                 "\"}\n", PING("8"), NULL);
+    memory_t *memory = memory_new(in, strlen(in), pool);
+    CU_ASSERT_EQUAL(run(memory, 2048, 1024), ENDED_EXIT_1);
+    CU_ASSERT_STRING_EQUAL(memory->out, ERROR("-32001", "response too large", "7"));
+    apr_pool_destroy(pool);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -208,6 +241,9 @@ int main(void)
         {"an oversized frame gets one error and ends",
          test_oversized_frame_gets_one_error_and_ends},
         {"end of input ends quietly", test_end_of_input_ends_quietly},
+        {"dispatcher errors carry data; a stop ends the loop", test_dispatcher_errors_and_stop},
+        {"an oversized response is replaced and ends",
+         test_oversized_response_is_replaced_and_ends},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("pipeline", tests);

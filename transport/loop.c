@@ -1,0 +1,97 @@
+/*
+ * loop.c: the request loop shared by the agent transports (spx_loop.h):
+ * frame -> request -> dispatch -> response, one pool per request.
+ */
+#include "spx_loop.h"
+
+#include "spx_rpc.h"
+
+/* Write the dispatcher's answer and release what it handed over. */
+static apr_status_t write_answer(spx_response_writer_t *writer, const spx_request_t *request,
+                                 spx_answer_t *answer, spx_response_outcome_t *outcome)
+{
+    apr_status_t status =
+        answer->result ? spx_response_write_result(writer, request->id, answer->result, outcome)
+                       : spx_response_write_error(writer, request->id, answer->error_code,
+                                                  answer->error_data, outcome);
+    json_decref(answer->result);
+    json_decref(answer->error_data);
+    return status;
+}
+
+/* Handle one frame; 1 when the loop goes on, 0 when report says how it ended. */
+static int handle_frame(const spx_frame_t *frame, spx_response_writer_t *writer,
+                        spx_dispatch_fn dispatch, void *context, apr_pool_t *request_pool,
+                        spx_loop_report_t *report)
+{
+    spx_response_outcome_t outcome = SPX_RESPONSE_SENT;
+    apr_status_t status = APR_SUCCESS;
+    spx_request_t request;
+    spx_request_error_t error;
+    if (frame->kind == SPX_FRAME_END || frame->kind == SPX_FRAME_UNTERMINATED) {
+        report->end = SPX_LOOP_END_OF_INPUT;
+        report->dropped_bytes = frame->kind == SPX_FRAME_UNTERMINATED ? frame->length : 0;
+        return 0;
+    }
+    if (frame->kind == SPX_FRAME_OVERSIZED) {
+        report->end = SPX_LOOP_REQUEST_TOO_LARGE;
+        status = spx_response_write_error(writer, NULL, SPX_RPC_REQUEST_TOO_LARGE, NULL, &outcome);
+    } else if (spx_request_parse(frame->bytes, frame->length, &request, &error, request_pool) ==
+               SPX_REQUEST_INVALID) {
+        status = spx_response_write_error(writer, error.id, error.code, NULL, &outcome);
+    } else if (spx_request_ends_session_silently(&request)) {
+        report->end = SPX_LOOP_SILENT_SHUTDOWN;
+        return 0;
+    } else if (!request.is_notification) {
+        spx_answer_t answer = {NULL, SPX_RPC_INTERNAL_ERROR, NULL, 0};
+        dispatch(context, &request, &answer, request_pool);
+        status = write_answer(writer, &request, &answer, &outcome);
+        if (answer.stop)
+            report->end = SPX_LOOP_SHUTDOWN;
+    }
+    if (status != APR_SUCCESS) {
+        report->end = SPX_LOOP_OUTPUT_FAILED;
+        report->status = status;
+        return 0;
+    }
+    if (outcome == SPX_RESPONSE_STOP) {
+        report->end = SPX_LOOP_RESPONSE_TOO_LARGE;
+        return 0;
+    }
+    return report->end == 0;
+}
+
+void spx_loop_run(spx_frame_reader_t *reader, spx_response_writer_t *writer,
+                  spx_dispatch_fn dispatch, void *context, apr_pool_t *pool,
+                  spx_loop_report_t *report)
+{
+    apr_pool_t *request_pool = NULL;
+    report->end = 0;
+    report->dropped_bytes = 0;
+    report->status = apr_pool_create(&request_pool, pool);
+    if (report->status != APR_SUCCESS) {
+        report->end = SPX_LOOP_OUTPUT_FAILED;
+        return;
+    }
+    for (;;) {
+        apr_pool_clear(request_pool);
+        spx_frame_t frame;
+        apr_status_t status = spx_frame_next(reader, &frame);
+        if (status != APR_SUCCESS) {
+            report->end = SPX_LOOP_OUTPUT_FAILED;
+            report->status = status;
+            break;
+        }
+        if (!handle_frame(&frame, writer, dispatch, context, request_pool, report))
+            break;
+    }
+    apr_pool_destroy(request_pool);
+}
+
+int spx_loop_exit_status(spx_loop_end_t end)
+{
+    return end == SPX_LOOP_END_OF_INPUT || end == SPX_LOOP_SHUTDOWN ||
+                   end == SPX_LOOP_SILENT_SHUTDOWN
+               ? 0
+               : 1;
+}

@@ -1,0 +1,129 @@
+/*
+ * serve.c: the session of transport v1 (spx_serve.h): the five methods of
+ * `semaprax serve` and what each answers, from the project built at startup.
+ * Nothing here reads a file: the source was read once, before the first
+ * request.
+ */
+#include "spx_serve.h"
+
+#include "spx_index.h"
+#include "spx_limits.h"
+#include "spx_rpc.h"
+
+#include <string.h>
+
+struct spx_serve_t {
+    const spx_project_t *project;
+    spx_serve_limits_t limits;
+};
+
+/* Sorted bytewise, as the protocol result lists them. */
+static const char *const methods[] = {"check", "graph", "ping", "protocol", "shutdown"};
+#define METHOD_COUNT (sizeof(methods) / sizeof(methods[0]))
+
+/* What v1 does not do (docs/transport-v1.md), sorted bytewise. */
+static const char *const nonclaims[] = {
+    "no batch, concurrent or out-of-order requests",
+    "no context, test, run or workspace methods (transport v2 has them)",
+    "no drift detection: the source is read once at startup and never again",
+    "no file system writes",
+    "no imports: the source is the only module",
+    "no manifest and no revisions",
+    "no network, socket or peer authentication",
+};
+#define NONCLAIM_COUNT (sizeof(nonclaims) / sizeof(nonclaims[0]))
+
+spx_serve_t *spx_serve_make(const spx_project_t *project, const spx_serve_limits_t *limits,
+                            apr_pool_t *pool)
+{
+    spx_serve_t *serve = apr_pcalloc(pool, sizeof(*serve));
+    serve->project = project;
+    serve->limits = *limits;
+    return serve;
+}
+
+static json_t *string_array(const char *const *strings, size_t count)
+{
+    json_t *array = json_array();
+    for (size_t i = 0; i < count; i++)
+        json_array_append_new(array, json_string(strings[i]));
+    return array;
+}
+
+static json_t *protocol_result(const spx_serve_t *serve)
+{
+    const spx_module_t *module = serve->project->modules[0];
+    return json_pack("{s:s, s:s, s:o, s:{s:I, s:I, s:I, s:I, s:I}, s:{s:s, s:s, s:s}, s:o}",
+                     "schema", SPX_TRANSPORT_V1_SCHEMA, "state", "open", "methods",
+                     string_array(methods, METHOD_COUNT), "limits", "max_request_bytes",
+                     (json_int_t)serve->limits.max_request_bytes, "max_response_bytes",
+                     (json_int_t)serve->limits.max_response_bytes, "max_source_bytes",
+                     (json_int_t)SPX_LIMIT_SOURCE_BYTES, "max_id_string_bytes",
+                     (json_int_t)SPX_LIMIT_ID_STRING_BYTES, "max_request_json_depth",
+                     (json_int_t)SPX_LIMIT_REQUEST_JSON_DEPTH, "source", "digest",
+                     serve->project->source_digest, "module", module->name, "path", module->path,
+                     "nonclaims", string_array(nonclaims, NONCLAIM_COUNT));
+}
+
+static void answer_error(spx_answer_t *answer, int code, json_t *data)
+{
+    answer->result = NULL;
+    answer->error_code = code;
+    answer->error_data = data;
+}
+
+void spx_serve_dispatch(void *context, const spx_request_t *request, spx_answer_t *answer,
+                        apr_pool_t *pool)
+{
+    (void)pool;
+    const spx_serve_t *serve = context;
+    const spx_project_t *project = serve->project;
+    static const char *const no_params[] = {NULL};
+    const char *method = request->method;
+    size_t known = 0;
+    while (known < METHOD_COUNT && strcmp(methods[known], method) != 0)
+        known++;
+    if (known == METHOD_COUNT)
+        answer_error(answer, SPX_RPC_METHOD_NOT_FOUND, NULL);
+    else if (!spx_request_params_known(request, no_params, NULL))
+        answer_error(answer, SPX_RPC_INVALID_PARAMS, NULL);
+    else if (strcmp(method, "protocol") == 0)
+        answer->result = protocol_result(serve);
+    else if (strcmp(method, "ping") == 0)
+        answer->result = json_pack("{s:s}", "state", "open");
+    else if (strcmp(method, "check") == 0)
+        answer->result = spx_project_check_document(project);
+    else if (strcmp(method, "graph") == 0 && project->admitted)
+        answer->result = spx_source_graph_document(project);
+    else if (strcmp(method, "graph") == 0)
+        answer_error(answer, SPX_RPC_PROJECT_NOT_ADMITTED,
+                     json_pack("{s:o}", "diagnostics", spx_diagnostics_json(project->diagnostics)));
+    else { /* shutdown; a result that could not be made (no memory) stays -32603 */
+        answer->result = json_pack("{s:s}", "state", "shutdown");
+        answer->stop = 1;
+    }
+}
+
+apr_status_t spx_serve_stdio(spx_serve_t *serve, apr_pool_t *pool, spx_loop_report_t *report)
+{
+    /* The reader's and writer's buffers are released with this pool, here,
+     * not whenever (if ever) the caller's pool goes. */
+    apr_pool_t *streams = NULL;
+    spx_stdio_t *stdio = NULL;
+    spx_frame_reader_t *reader = NULL;
+    spx_response_writer_t *writer = NULL;
+    apr_status_t status = apr_pool_create(&streams, pool);
+    if (status != APR_SUCCESS)
+        return status;
+    status = spx_stdio_open(&stdio, streams);
+    if (status == APR_SUCCESS)
+        status =
+            spx_frame_reader_create_stdio(&reader, stdio, serve->limits.max_request_bytes, streams);
+    if (status == APR_SUCCESS)
+        status = spx_response_writer_create_stdio(&writer, stdio, serve->limits.max_response_bytes,
+                                                  streams);
+    if (status == APR_SUCCESS)
+        spx_loop_run(reader, writer, spx_serve_dispatch, serve, streams, report);
+    apr_pool_destroy(streams);
+    return status;
+}
