@@ -44,14 +44,7 @@ spx_daemon_t *spx_daemon_start(const char *variable, const char *const *argument
     CU_ASSERT_EQUAL_FATAL(apr_file_mktemp(&daemon->err, err_name, 0, pool), APR_SUCCESS);
     daemon->err_name = err_name;
 
-    apr_size_t count = 0;
-    while (arguments[count])
-        count++;
-    const char **argv = apr_palloc(pool, (count + 2) * sizeof(*argv));
-    argv[0] = program;
-    for (apr_size_t i = 0; i < count; i++)
-        argv[i + 1] = arguments[i];
-    argv[count + 1] = NULL;
+    const char **argv = spx_process_argv(program, arguments, pool);
 
     apr_procattr_t *attributes = NULL;
     CU_ASSERT_EQUAL_FATAL(apr_procattr_create(&attributes, pool), APR_SUCCESS);
