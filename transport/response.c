@@ -162,10 +162,17 @@ apr_status_t spx_response_write_result_gated(spx_response_writer_t *writer, json
 apr_status_t spx_response_write_error(spx_response_writer_t *writer, json_t *id, int code,
                                       json_t *data, spx_response_outcome_t *outcome)
 {
+    return spx_response_write_error_gated(writer, id, code, data, NULL, outcome);
+}
+
+apr_status_t spx_response_write_error_gated(spx_response_writer_t *writer, json_t *id, int code,
+                                            json_t *data, const spx_response_gate_t *gate,
+                                            spx_response_outcome_t *outcome)
+{
     const char *message = spx_rpc_message(code);
     if (!message)
         return APR_EINVAL;
     json_t *response = json_pack("{s:{s:i,s:s,s:O*},s:O?,s:s}", "error", "code", code, "message",
                                  message, "data", data, "id", id, "jsonrpc", "2.0");
-    return send_response(writer, id, response, NULL, outcome);
+    return send_response(writer, id, response, gate, outcome);
 }

@@ -4,7 +4,8 @@
  * semaprax.agent-transport.v2. Every semantic method checks the state and the
  * revisions, re-authenticates every held input, computes from the retained
  * project only, renders the whole response, re-authenticates again (the
- * response writer's gate) and only then writes. docs/protocol-v2.md.
+ * response writer's gate) and only then writes; drift at either check
+ * answers -32013 instead. docs/protocol-v2.md.
  *
  * Built twice: into semapraxd, and with SPX_TEST_HOOKS into the test-only
  * semapraxd_test, whose gate first pauses on a fifo named by the environment
@@ -536,29 +537,28 @@ static void start(session_t *session, apr_pool_t *pool)
     }
 }
 
-/* Write the reply; 1 to go on, 0 to stop (the caller knows how). */
+/* Write the reply. A reply of a semantic method that passed the first
+ * re-authentication (result or error) goes out only if the second one finds
+ * no drift; otherwise -32013 is written in its place. */
 static apr_status_t answer(session_t *session, json_t *id, reply_t *reply, apr_pool_t *pool,
                            spx_response_outcome_t *outcome)
 {
+    gate_context_t context = {session, pool};
+    spx_response_gate_t gate = {second_check, &context};
+    const spx_response_gate_t *check = reply->gated ? &gate : NULL;
     apr_status_t status;
-    if (reply->result && reply->gated) {
-        gate_context_t context = {session, pool};
-        spx_response_gate_t gate = {second_check, &context};
+    if (reply->result)
         status =
-            spx_response_write_result_gated(session->writer, id, reply->result, &gate, outcome);
-        if (status == APR_SUCCESS && *outcome == SPX_RESPONSE_WITHHELD) {
-            reply_t drifted = {NULL, 0, NULL, 0};
-            invalidated(session, &drifted);
-            status =
-                spx_response_write_error(session->writer, id, drifted.code, drifted.data, outcome);
-            json_decref(drifted.data);
-        }
-    } else if (reply->result) {
-        status = spx_response_write_result(session->writer, id, reply->result, outcome);
-    } else {
-        status = spx_response_write_error(session->writer, id,
-                                          reply->code ? reply->code : SPX_RPC_INTERNAL_ERROR,
-                                          reply->data, outcome);
+            spx_response_write_result_gated(session->writer, id, reply->result, check, outcome);
+    else
+        status = spx_response_write_error_gated(session->writer, id,
+                                                reply->code ? reply->code : SPX_RPC_INTERNAL_ERROR,
+                                                reply->data, check, outcome);
+    if (status == APR_SUCCESS && *outcome == SPX_RESPONSE_WITHHELD) {
+        reply_t drifted = {NULL, 0, NULL, 0};
+        invalidated(session, &drifted);
+        status = spx_response_write_error(session->writer, id, drifted.code, drifted.data, outcome);
+        json_decref(drifted.data);
     }
     json_decref(reply->result);
     json_decref(reply->data);

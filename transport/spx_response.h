@@ -69,4 +69,9 @@ apr_status_t spx_response_write_result_gated(spx_response_writer_t *writer, json
 apr_status_t spx_response_write_error(spx_response_writer_t *writer, json_t *id, int code,
                                       json_t *data, spx_response_outcome_t *outcome);
 
+/* spx_response_write_error with a gate, as spx_response_write_result_gated. */
+apr_status_t spx_response_write_error_gated(spx_response_writer_t *writer, json_t *id, int code,
+                                            json_t *data, const spx_response_gate_t *gate,
+                                            spx_response_outcome_t *outcome);
+
 #endif /* SPX_RESPONSE_H */
