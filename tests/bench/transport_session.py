@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+# transport_session.py DAEMON MANIFEST TARGET REQUESTS PINGS: the warm half of
+# tests/bench/transport. Starts `semapraxd --stdio` on MANIFEST, opens the
+# session, then sends REQUESTS graph, context (function TARGET, depth 1) and
+# test requests one at a time, timing each from the write of its line to the
+# read of its response; then PINGS pipelined pings (written by a thread while
+# the responses are read). Also times re-hashing every declared source twice
+# (SHA-256 in this process), the floor the issue compares context with.
+# Prints one line: "graph_s context_s test_s ping_per_s rehash2_s", each
+# latency the median. Python 3 standard library only.
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+
+def sources_of(manifest):
+    root = os.path.dirname(os.path.abspath(manifest))
+    paths = []
+    with open(manifest, encoding="utf-8") as text:
+        for line in text:
+            line = line.strip()
+            if line.startswith("path = "):
+                paths.append(os.path.join(root, json.loads(line[len("path = "):])))
+    return paths
+
+
+def rehash_twice(paths):
+    start = time.perf_counter()
+    for _ in range(2):
+        for path in paths:
+            digest = hashlib.sha256()
+            with open(path, "rb") as source:
+                for chunk in iter(lambda: source.read(65536), b""):
+                    digest.update(chunk)
+    return time.perf_counter() - start
+
+
+def main():
+    daemon, manifest, target, requests, pings = sys.argv[1:6]
+    requests, pings = int(requests), int(pings)
+    process = subprocess.Popen([daemon, "--stdio", "--manifest-path", manifest],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def call(method, params=None):
+        request = {"jsonrpc": "2.0", "id": 1, "method": method}
+        if params is not None:
+            request["params"] = params
+        line = json.dumps(request).encode() + b"\n"
+        start = time.perf_counter()
+        process.stdin.write(line)
+        process.stdin.flush()
+        answer = process.stdout.readline()
+        seconds = time.perf_counter() - start
+        response = json.loads(answer)
+        if "result" not in response:
+            sys.exit("bench: %s answered %s" % (method, answer[:300]))
+        return seconds, response["result"]
+
+    _, opened = call("workspace/open")
+    revisions = {k: opened[k] for k in ("project_revision", "workspace_revision")}
+    context = dict(revisions, target_kind="function", target=target, depth=1)
+    medians = []
+    for method, params in (("graph", revisions), ("context", context), ("test", revisions)):
+        call(method, params)  # warm-up
+        medians.append(statistics.median(call(method, params)[0] for _ in range(requests)))
+
+    ping = b'{"jsonrpc":"2.0","id":7,"method":"ping"}\n'
+    batch = ping * 1000
+
+    def write_pings():
+        for _ in range(pings // 1000):
+            process.stdin.write(batch)
+        process.stdin.flush()
+
+    writer = threading.Thread(target=write_pings)
+    start = time.perf_counter()
+    writer.start()
+    for _ in range(pings // 1000 * 1000):
+        if not process.stdout.readline():
+            sys.exit("bench: the daemon ended during the pings")
+    ping_seconds = time.perf_counter() - start
+    writer.join()
+    _, status = call("workspace/status")
+    if status["counters"]["phase_a_runs"] != 1:
+        sys.exit("bench: Phase A ran again")
+    process.stdin.close()
+    process.wait()
+    paths = sources_of(manifest)
+    floor = statistics.median(rehash_twice(paths) for _ in range(max(5, requests // 4)))
+    print("%.6f %.6f %.6f %.0f %.6f" % (medians[0], medians[1], medians[2],
+                                        (pings // 1000 * 1000) / ping_seconds, floor))
+
+
+if __name__ == "__main__":
+    main()
