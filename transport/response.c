@@ -89,12 +89,14 @@ static int append(const char *buffer, size_t size, void *data)
 }
 
 /* Render document canonically, within limit text bytes, and write it with
- * its LF. *over is set (and nothing written) when it does not fit. */
+ * its LF. *over is set (and nothing written) when it does not fit; *withheld
+ * (and nothing written) when it fits but gate, if any, refuses it. */
 static apr_status_t render_and_send(spx_response_writer_t *writer, json_t *document, size_t limit,
-                                    int *over)
+                                    const spx_response_gate_t *gate, int *over, int *withheld)
 {
     rendering_t rendering = {NULL, 0, 0, limit, 0};
     *over = 0;
+    *withheld = 0;
     if (!document)
         return APR_ENOMEM;
     int failed = json_dump_callback(document, append, &rendering, SPX_CANONICAL_FLAGS);
@@ -103,6 +105,8 @@ static apr_status_t render_and_send(spx_response_writer_t *writer, json_t *docum
         *over = 1;
     } else if (failed) {
         status = APR_ENOMEM;
+    } else if (gate && !gate->pass(gate->context)) {
+        *withheld = 1;
     } else {
         rendering.text[rendering.length++] = '\n';
         status = writer->write(writer->context, rendering.text, rendering.length);
@@ -122,16 +126,19 @@ static apr_status_t send_too_large(spx_response_writer_t *writer, json_t *id)
     json_t *replacement =
         json_pack("{s:{s:i,s:s},s:O?,s:s}", "error", "code", SPX_RPC_RESPONSE_TOO_LARGE, "message",
                   spx_rpc_message(SPX_RPC_RESPONSE_TOO_LARGE), "id", id, "jsonrpc", "2.0");
-    int over = 0;
-    return render_and_send(writer, replacement, SIZE_MAX - 1, &over);
+    int over = 0, withheld = 0;
+    return render_and_send(writer, replacement, SIZE_MAX - 1, NULL, &over, &withheld);
 }
 
 static apr_status_t send_response(spx_response_writer_t *writer, json_t *id, json_t *response,
-                                  spx_response_outcome_t *outcome)
+                                  const spx_response_gate_t *gate, spx_response_outcome_t *outcome)
 {
-    int over = 0;
+    int over = 0, withheld = 0;
     *outcome = SPX_RESPONSE_SENT;
-    apr_status_t status = render_and_send(writer, response, writer->max_bytes - 1, &over);
+    apr_status_t status =
+        render_and_send(writer, response, writer->max_bytes - 1, gate, &over, &withheld);
+    if (withheld)
+        *outcome = SPX_RESPONSE_WITHHELD;
     if (status != APR_SUCCESS || !over)
         return status;
     *outcome = SPX_RESPONSE_STOP;
@@ -141,17 +148,31 @@ static apr_status_t send_response(spx_response_writer_t *writer, json_t *id, jso
 apr_status_t spx_response_write_result(spx_response_writer_t *writer, json_t *id, json_t *result,
                                        spx_response_outcome_t *outcome)
 {
+    return spx_response_write_result_gated(writer, id, result, NULL, outcome);
+}
+
+apr_status_t spx_response_write_result_gated(spx_response_writer_t *writer, json_t *id,
+                                             json_t *result, const spx_response_gate_t *gate,
+                                             spx_response_outcome_t *outcome)
+{
     json_t *response = json_pack("{s:O?,s:s,s:O}", "id", id, "jsonrpc", "2.0", "result", result);
-    return send_response(writer, id, response, outcome);
+    return send_response(writer, id, response, gate, outcome);
 }
 
 apr_status_t spx_response_write_error(spx_response_writer_t *writer, json_t *id, int code,
                                       json_t *data, spx_response_outcome_t *outcome)
+{
+    return spx_response_write_error_gated(writer, id, code, data, NULL, outcome);
+}
+
+apr_status_t spx_response_write_error_gated(spx_response_writer_t *writer, json_t *id, int code,
+                                            json_t *data, const spx_response_gate_t *gate,
+                                            spx_response_outcome_t *outcome)
 {
     const char *message = spx_rpc_message(code);
     if (!message)
         return APR_EINVAL;
     json_t *response = json_pack("{s:{s:i,s:s,s:O*},s:O?,s:s}", "error", "code", code, "message",
                                  message, "data", data, "id", id, "jsonrpc", "2.0");
-    return send_response(writer, id, response, outcome);
+    return send_response(writer, id, response, gate, outcome);
 }

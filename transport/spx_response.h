@@ -24,9 +24,19 @@ typedef apr_status_t (*spx_response_write_fn)(void *context, const void *bytes, 
 typedef apr_status_t (*spx_response_flush_fn)(void *context);
 
 typedef enum spx_response_outcome_t {
-    SPX_RESPONSE_SENT = 1, /* the response was written as rendered */
-    SPX_RESPONSE_STOP = 2  /* it was over budget: the fixed -32001 was written instead */
+    SPX_RESPONSE_SENT = 1,    /* the response was written as rendered */
+    SPX_RESPONSE_STOP = 2,    /* it was over budget: the fixed -32001 was written instead */
+    SPX_RESPONSE_WITHHELD = 3 /* rendered whole, then refused by the gate: nothing written */
 } spx_response_outcome_t;
+
+/* A last check between rendering and writing (the daemon's second
+ * re-authentication): called once the response has been rendered whole and
+ * fits the budget, before any byte of it is written. It returns nonzero to
+ * let the response out, 0 to withhold it. */
+typedef struct spx_response_gate_t {
+    int (*pass)(void *context);
+    void *context;
+} spx_response_gate_t;
 
 typedef struct spx_response_writer_t spx_response_writer_t;
 
@@ -45,10 +55,23 @@ apr_status_t spx_response_writer_create_stdio(spx_response_writer_t **writer, sp
 apr_status_t spx_response_write_result(spx_response_writer_t *writer, json_t *id, json_t *result,
                                        spx_response_outcome_t *outcome);
 
+/* spx_response_write_result with a gate: the rendered response is written
+ * only if gate->pass allows it, else nothing is written and the outcome is
+ * SPX_RESPONSE_WITHHELD. An over-budget response is replaced by the fixed
+ * -32001 without consulting the gate (it carries no payload). */
+apr_status_t spx_response_write_result_gated(spx_response_writer_t *writer, json_t *id,
+                                             json_t *result, const spx_response_gate_t *gate,
+                                             spx_response_outcome_t *outcome);
+
 /* Write {"error":{"code":code,"data":data,"message":M},"id":id,"jsonrpc":"2.0"}
  * with the code table's message M (spx_rpc.h); data is left out when NULL.
  * Neither id nor data is consumed. */
 apr_status_t spx_response_write_error(spx_response_writer_t *writer, json_t *id, int code,
                                       json_t *data, spx_response_outcome_t *outcome);
+
+/* spx_response_write_error with a gate, as spx_response_write_result_gated. */
+apr_status_t spx_response_write_error_gated(spx_response_writer_t *writer, json_t *id, int code,
+                                            json_t *data, const spx_response_gate_t *gate,
+                                            spx_response_outcome_t *outcome);
 
 #endif /* SPX_RESPONSE_H */

@@ -16,7 +16,7 @@ import argparse
 import os
 import sys
 
-SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000, "1m": 1_000_000}
+SIZES = {"10k": 10_000, "100k": 100_000, "1m": 1_000_000}
 
 
 def deps_of(i):
@@ -115,21 +115,7 @@ def lua_function(i, k, deps):
     ]
 
 
-def spx_test(i):
-    """A test function of module m<i> (for --tests): a small run of f1."""
-    return [
-        "// test_m%d: a short run across modules." % i,
-        "fn test_m%d() -> int {" % i,
-        '  if f1(3, "t") > 0 {',
-        "    return 0;",
-        "  }",
-        "  return 1;",
-        "}",
-        "",
-    ]
-
-
-def generate(out, lines, modules, funcs, lua_per_module, tests=False):
+def generate(out, lines, modules, funcs, lua_per_module):
     spx_dir = os.path.join(out, "spx")
     lua_dir = os.path.join(out, "lua")
     os.makedirs(os.path.join(spx_dir, "src"), exist_ok=True)
@@ -163,8 +149,6 @@ def generate(out, lines, modules, funcs, lua_per_module, tests=False):
         for k in range(funcs):
             spx += spx_function(i, k, deps)
             lua += lua_function(i, k, deps)
-        if tests:
-            spx += spx_test(i)
         lua.append("return M")
         spx_text = "\n".join(spx) + "\n"
         lua_text = "\n".join(lua) + "\n"
@@ -181,9 +165,6 @@ def generate(out, lines, modules, funcs, lua_per_module, tests=False):
         spx_bytes += len(spx_text.encode())
         lua_bytes += len(lua_text.encode())
         manifest += ["[[source]]", 'module = "m%d"' % i, 'path = "src/m%d.spx"' % i, ""]
-    if tests:
-        for i in range(modules):
-            manifest += ["[[test]]", 'name = "m%d"' % i, 'function = "m%d.test_m%d"' % (i, i), ""]
     if lua_all is not None:
         lua_all.close()
     with open(os.path.join(spx_dir, "semaprax.toml"), "w", newline="\n") as f:
@@ -195,17 +176,15 @@ def generate(out, lines, modules, funcs, lua_per_module, tests=False):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("out", help="folder to write spx/ and lua/ into")
-    ap.add_argument("--size", choices=sorted(SIZES), help="target total lines: 1k, 10k, 100k or 1m")
+    ap.add_argument("--size", choices=sorted(SIZES), help="target total lines: 10k, 100k or 1m")
     ap.add_argument("--lines", type=int, help="target total lines (overrides --size)")
     ap.add_argument("--modules", type=int, help="number of modules (default: lines/1000)")
     ap.add_argument("--functions", type=int, help="functions per module (default: from lines)")
     ap.add_argument("--lua-per-module", action="store_true",
                     help="one .lua file per module instead of lua/all.lua")
-    ap.add_argument("--tests", action="store_true",
-                    help="give every module a test function and list it as a [[test]]")
     a = ap.parse_args()
     lines = a.lines or SIZES.get(a.size or "10k")
-    generate(a.out, lines, a.modules, a.functions, a.lua_per_module, a.tests)
+    generate(a.out, lines, a.modules, a.functions, a.lua_per_module)
 
 
 if __name__ == "__main__":

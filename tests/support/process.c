@@ -41,6 +41,19 @@ static const char *read_back(apr_file_t *file, apr_size_t *length, apr_pool_t *p
     return bytes;
 }
 
+const char **spx_process_argv(const char *program, const char *const *arguments, apr_pool_t *pool)
+{
+    apr_size_t count = 0;
+    while (arguments[count])
+        count++;
+    const char **argv = apr_palloc(pool, (count + 2) * sizeof(*argv));
+    argv[0] = program;
+    for (apr_size_t i = 0; i < count; i++)
+        argv[i + 1] = arguments[i];
+    argv[count + 1] = NULL;
+    return argv;
+}
+
 spx_process_result_t spx_process_run(const char *program, const char *const *arguments,
                                      const char *working_dir, apr_pool_t *pool)
 {
@@ -73,14 +86,7 @@ spx_process_result_t spx_process_run_input(const char *program, const char *cons
         CU_ASSERT_EQUAL_FATAL(apr_file_seek(in, APR_SET, &start), APR_SUCCESS);
     }
 
-    apr_size_t count = 0;
-    while (arguments[count])
-        count++;
-    const char **argv = apr_palloc(pool, (count + 2) * sizeof(*argv));
-    argv[0] = program;
-    for (apr_size_t i = 0; i < count; i++)
-        argv[i + 1] = arguments[i];
-    argv[count + 1] = NULL;
+    const char **argv = spx_process_argv(program, arguments, pool);
 
     apr_procattr_t *attributes = NULL;
     CU_ASSERT_EQUAL_FATAL(apr_procattr_create(&attributes, pool), APR_SUCCESS);

@@ -20,6 +20,10 @@ typedef struct spx_process_result_t {
  * sets (SPX_SEMAPRAX, ...). */
 const char *spx_program_path(const char *variable);
 
+/* argv for program: program itself, then the NULL-terminated arguments, then
+ * NULL. */
+const char **spx_process_argv(const char *program, const char *const *arguments, apr_pool_t *pool);
+
 /* Run program with the NULL-terminated arguments (argv[0] excluded) in
  * working_dir (NULL for the current one). */
 spx_process_result_t spx_process_run(const char *program, const char *const *arguments,

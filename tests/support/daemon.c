@@ -1,0 +1,239 @@
+/*
+ * daemon.c: starts the real daemon over pipes with APR and talks to it one
+ * line at a time (spx_daemon.h).
+ */
+#include "spx_daemon.h"
+
+#include "spx_corpus.h"
+#include "spx_process.h"
+#include "spx_rpc.h"
+#include "spx_test.h"
+
+#include <apr_file_io.h>
+#include <apr_strings.h>
+#include <apr_thread_proc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct spx_daemon_t {
+    apr_pool_t *pool;
+    apr_proc_t process;
+    int input_open;
+    int finished;
+    int exit_code;
+    char *pending; /* bytes read and not yet handed out */
+    apr_size_t pending_length, pending_capacity;
+    int output_ended;
+    const char *rest;
+    apr_file_t *err;
+    const char *err_name;
+    const char *err_text;
+};
+
+spx_daemon_t *spx_daemon_start(const char *variable, const char *const *arguments,
+                               const char *working_dir, apr_pool_t *pool)
+{
+    spx_daemon_t *daemon = apr_pcalloc(pool, sizeof(*daemon));
+    daemon->pool = pool;
+    const char *program = spx_program_path(variable);
+    spx_ignore_broken_pipes();
+    const char *temp = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_temp_dir_get(&temp, pool), APR_SUCCESS);
+    char *err_name = apr_pstrcat(pool, temp, "/spx-daemon-err-XXXXXX", NULL);
+    CU_ASSERT_EQUAL_FATAL(apr_file_mktemp(&daemon->err, err_name, 0, pool), APR_SUCCESS);
+    daemon->err_name = err_name;
+
+    const char **argv = spx_process_argv(program, arguments, pool);
+
+    apr_procattr_t *attributes = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_procattr_create(&attributes, pool), APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(
+        apr_procattr_io_set(attributes, APR_FULL_BLOCK, APR_FULL_BLOCK, APR_NO_PIPE), APR_SUCCESS);
+    apr_procattr_child_err_set(attributes, daemon->err, NULL);
+    apr_procattr_cmdtype_set(attributes, APR_PROGRAM_ENV);
+    if (working_dir)
+        apr_procattr_dir_set(attributes, working_dir);
+    CU_ASSERT_EQUAL_FATAL(apr_proc_create(&daemon->process, program, argv, NULL, attributes, pool),
+                          APR_SUCCESS);
+    daemon->input_open = 1;
+    daemon->pending_capacity = 64 * 1024;
+    daemon->pending = apr_palloc(pool, daemon->pending_capacity);
+    return daemon;
+}
+
+int spx_daemon_pid(const spx_daemon_t *daemon)
+{
+    return (int)daemon->process.pid;
+}
+
+apr_status_t spx_daemon_send(spx_daemon_t *daemon, const void *bytes, apr_size_t length)
+{
+    if (!daemon->input_open)
+        return APR_EOF;
+    return apr_file_write_full(daemon->process.in, bytes, length, NULL);
+}
+
+/* Read more of the daemon's output into pending; 0 at its end. */
+static int read_more(spx_daemon_t *daemon)
+{
+    if (daemon->output_ended)
+        return 0;
+    if (daemon->pending_capacity - daemon->pending_length < 4096) {
+        apr_size_t capacity = daemon->pending_capacity * 2;
+        char *grown = apr_palloc(daemon->pool, capacity);
+        memcpy(grown, daemon->pending, daemon->pending_length);
+        daemon->pending = grown;
+        daemon->pending_capacity = capacity;
+    }
+    apr_size_t got = daemon->pending_capacity - daemon->pending_length;
+    apr_status_t status =
+        apr_file_read(daemon->process.out, daemon->pending + daemon->pending_length, &got);
+    if (status != APR_SUCCESS || got == 0) {
+        daemon->output_ended = 1;
+        return 0;
+    }
+    daemon->pending_length += got;
+    return 1;
+}
+
+const char *spx_daemon_read_line(spx_daemon_t *daemon)
+{
+    apr_size_t scanned = 0;
+    for (;;) {
+        char *lf = memchr(daemon->pending + scanned, '\n', daemon->pending_length - scanned);
+        if (lf) {
+            apr_size_t length = (apr_size_t)(lf - daemon->pending);
+            char *line = apr_pstrndup(daemon->pool, daemon->pending, length);
+            memmove(daemon->pending, lf + 1, daemon->pending_length - length - 1);
+            daemon->pending_length -= length + 1;
+            return line;
+        }
+        scanned = daemon->pending_length;
+        if (!read_more(daemon))
+            return NULL;
+    }
+}
+
+const char *spx_daemon_call(spx_daemon_t *daemon, const char *line)
+{
+    const char *framed = apr_pstrcat(daemon->pool, line, "\n", NULL);
+    if (spx_daemon_send(daemon, framed, strlen(framed)) != APR_SUCCESS)
+        return NULL;
+    return spx_daemon_read_line(daemon);
+}
+
+json_t *spx_daemon_call_json(spx_daemon_t *daemon, const char *line)
+{
+    const char *response = spx_daemon_call(daemon, line);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(response);
+    json_t *decoded = json_loads(response, 0, NULL);
+    if (!decoded)
+        fprintf(stderr, "\n  not JSON: %s\n", response);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(decoded);
+    return decoded;
+}
+
+int spx_daemon_finish(spx_daemon_t *daemon)
+{
+    if (daemon->finished)
+        return daemon->exit_code;
+    if (daemon->input_open) {
+        apr_file_close(daemon->process.in);
+        daemon->input_open = 0;
+    }
+    while (read_more(daemon))
+        ;
+    daemon->rest = apr_pstrndup(daemon->pool, daemon->pending, daemon->pending_length);
+    daemon->pending_length = 0;
+    apr_file_close(daemon->process.out);
+    int code = 0;
+    apr_exit_why_e why;
+    apr_proc_wait(&daemon->process, &code, &why, APR_WAIT);
+    daemon->exit_code = why == APR_PROC_EXIT ? code : -1;
+    daemon->finished = 1;
+
+    apr_off_t end = 0, start = 0;
+    apr_file_seek(daemon->err, APR_END, &end);
+    apr_file_seek(daemon->err, APR_SET, &start);
+    char *text = apr_palloc(daemon->pool, (apr_size_t)end + 1);
+    apr_size_t got = 0;
+    if (end > 0)
+        apr_file_read_full(daemon->err, text, (apr_size_t)end, &got);
+    text[got] = '\0';
+    daemon->err_text = text;
+    apr_file_close(daemon->err);
+    apr_file_remove(daemon->err_name, daemon->pool);
+    return daemon->exit_code;
+}
+
+const char *spx_daemon_rest(spx_daemon_t *daemon)
+{
+    return daemon->rest ? daemon->rest : "";
+}
+
+const char *spx_daemon_stderr(spx_daemon_t *daemon)
+{
+    return daemon->err_text ? daemon->err_text : "";
+}
+
+const char *spx_error_line(int code, const char *id, apr_pool_t *pool)
+{
+    return apr_psprintf(
+        pool, "{\"error\":{\"code\":%d,\"message\":\"%s\"},\"id\":%s,\"jsonrpc\":\"2.0\"}", code,
+        spx_rpc_message(code), id);
+}
+
+void spx_daemon_copy_hello(spx_fixture_t *fixture, const char *dir)
+{
+    static const char *const files[] = {"semaprax.toml", "src/app.spx", "src/math.spx",
+                                        "src/text.spx"};
+    const char *examples = getenv("SPX_EXAMPLES");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(examples);
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        apr_size_t length = 0;
+        const char *text =
+            spx_corpus_read(apr_pstrcat(fixture->pool, examples, "/hello/", files[i], NULL),
+                            &length, fixture->pool);
+        spx_fixture_write(fixture, apr_pstrcat(fixture->pool, dir, "/", files[i], NULL), text);
+    }
+}
+
+spx_daemon_t *spx_daemon_start_on(spx_fixture_t *fixture, const char *dir, const char *const *extra)
+{
+    apr_size_t count = 0;
+    while (extra[count])
+        count++;
+    const char **arguments = apr_palloc(fixture->pool, (count + 4) * sizeof(*arguments));
+    arguments[0] = "--stdio";
+    arguments[1] = "--manifest-path";
+    arguments[2] =
+        spx_fixture_path(fixture, apr_pstrcat(fixture->pool, dir, "/semaprax.toml", NULL));
+    for (apr_size_t i = 0; i < count; i++)
+        arguments[3 + i] = extra[i];
+    arguments[3 + count] = NULL;
+    return spx_daemon_start("SPX_SEMAPRAXD", arguments, fixture->root, fixture->pool);
+}
+
+const char *spx_daemon_open(spx_daemon_t *daemon)
+{
+    json_t *opened = spx_daemon_call_json(
+        daemon, "{\"id\":\"open\",\"jsonrpc\":\"2.0\",\"method\":\"workspace/open\"}");
+    json_t *result = json_object_get(opened, "result");
+    const char *project = json_string_value(json_object_get(result, "project_revision"));
+    const char *workspace = json_string_value(json_object_get(result, "workspace_revision"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(project);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(workspace);
+    const char *params =
+        apr_psprintf(daemon->pool, "\"project_revision\":\"%s\",\"workspace_revision\":\"%s\"",
+                     project, workspace);
+    json_decref(opened);
+    return params;
+}
+
+const char *spx_request_line(const char *id, const char *method, const char *params,
+                             apr_pool_t *pool)
+{
+    return apr_psprintf(pool, "{\"id\":%s,\"jsonrpc\":\"2.0\",\"method\":\"%s\",\"params\":{%s}}",
+                        id, method, params);
+}

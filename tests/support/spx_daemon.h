@@ -1,0 +1,76 @@
+/*
+ * spx_daemon.h: driving the real `semapraxd` in process tests: start it with
+ * pipes for standard input and output (standard error goes to a file), send
+ * request bytes, read response lines, close its input, wait for its exit.
+ */
+#ifndef SPX_DAEMON_H
+#define SPX_DAEMON_H
+
+#include "spx_test.h"
+
+#include <apr_pools.h>
+#include <jansson.h>
+
+typedef struct spx_daemon_t spx_daemon_t;
+
+/* Start the program named by the environment variable (SPX_SEMAPRAXD, set by
+ * tests/CMakeLists.txt) with the NULL-terminated arguments (argv[0]
+ * excluded) in working_dir (NULL: the current one). */
+spx_daemon_t *spx_daemon_start(const char *variable, const char *const *arguments,
+                               const char *working_dir, apr_pool_t *pool);
+
+/* Write bytes to the daemon's standard input; APR_SUCCESS or why not (a
+ * daemon that has exited makes it fail, it never raises SIGPIPE here). */
+apr_status_t spx_daemon_send(spx_daemon_t *daemon, const void *bytes, apr_size_t length);
+
+/* The next response line, LF excluded, or NULL at end of its output. */
+const char *spx_daemon_read_line(spx_daemon_t *daemon);
+
+/* Send line plus an LF and read one response line (NULL at end of output). */
+const char *spx_daemon_call(spx_daemon_t *daemon, const char *line);
+
+/* spx_daemon_call, decoded; the test must json_decref it. Fails the test
+ * when there is no response or it is not JSON. */
+json_t *spx_daemon_call_json(spx_daemon_t *daemon, const char *line);
+
+/* Close the daemon's standard input, read the rest of its output, and wait:
+ * its exit code (-1 when it did not exit normally). */
+int spx_daemon_finish(spx_daemon_t *daemon);
+
+/* What it wrote after the last line read, once finished; and its stderr. */
+const char *spx_daemon_rest(spx_daemon_t *daemon);
+const char *spx_daemon_stderr(spx_daemon_t *daemon);
+
+/* The process id while it runs. */
+int spx_daemon_pid(const spx_daemon_t *daemon);
+
+/* The exact error line the daemon writes for code and id (id as JSON text,
+ * e.g. "null", "7", "\"a\""). */
+const char *spx_error_line(int code, const char *id, apr_pool_t *pool);
+
+/* Copy the example project examples/hello (its manifest and its three sources) into
+ * the fixture's folder dir. */
+void spx_daemon_copy_hello(spx_fixture_t *fixture, const char *dir);
+
+/* Start SPX_SEMAPRAXD on dir/semaprax.toml of the fixture (absolute path),
+ * with extra arguments (NULL-terminated, may be empty), in the fixture. */
+spx_daemon_t *spx_daemon_start_on(spx_fixture_t *fixture, const char *dir,
+                                  const char *const *extra);
+
+/* Send workspace/open, which must succeed; the two revisions as params text
+ * "\"project_revision\":\"...\",\"workspace_revision\":\"...\"" for
+ * building semantic requests. */
+const char *spx_daemon_open(spx_daemon_t *daemon);
+
+/* The request line {"id":ID,"jsonrpc":"2.0","method":METHOD,"params":{PARAMS}}
+ * (PARAMS without braces, may be ""). */
+const char *spx_request_line(const char *id, const char *method, const char *params,
+                             apr_pool_t *pool);
+
+/* tests/support/posix/: peak resident memory of a running process in KiB
+ * (VmHWM of /proc/PID/status), -1 where the system does not say; and
+ * ignoring SIGPIPE in the test process. */
+long spx_process_peak_rss_kib(int pid);
+void spx_ignore_broken_pipes(void);
+
+#endif /* SPX_DAEMON_H */

@@ -1,0 +1,714 @@
+/*
+ * test_daemon.c: process tests of the real `semapraxd --stdio` over pipes:
+ * its command line, every rule of the request grammar (exact code and id,
+ * and ping still answered afterwards), notifications, end of input, the
+ * lifecycle (before open, unhealthy starts, repeated open, wrong revisions,
+ * the lifecycle methods in every state) and the results of every v2 method,
+ * compared with the CLI's documents where they share an engine function.
+ */
+#include "spx_daemon.h"
+#include "spx_process.h"
+#include "spx_rpc.h"
+
+#include <apr_strings.h>
+#include <string.h>
+
+#define PING_99 "{\"id\":99,\"jsonrpc\":\"2.0\",\"method\":\"ping\"}"
+
+static const char *const no_extra[] = {NULL};
+
+static spx_daemon_t *start_hello(spx_fixture_t *fixture)
+{
+    spx_daemon_copy_hello(fixture, "proj");
+    return spx_daemon_start_on(fixture, "proj", no_extra);
+}
+
+static void assert_line(const char *actual, const char *expected)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(actual);
+    if (strcmp(actual, expected) != 0)
+        fprintf(stderr, "\n  got      %s\n  expected %s\n", actual, expected);
+    CU_ASSERT_STRING_EQUAL(actual, expected);
+}
+
+/* The session answers ping with its state. */
+static void assert_ping(spx_daemon_t *daemon, const char *state, apr_pool_t *pool)
+{
+    assert_line(
+        spx_daemon_call(daemon, PING_99),
+        apr_psprintf(pool, "{\"id\":99,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"%s\"}}", state));
+}
+
+/* --- the command line -------------------------------------------------------- */
+
+static void assert_usage_error(apr_pool_t *pool, const char *const *arguments, const char *why)
+{
+    spx_process_result_t result =
+        spx_process_run(spx_program_path("SPX_SEMAPRAXD"), arguments, NULL, pool);
+    CU_ASSERT_EQUAL(result.exit_code, 2);
+    CU_ASSERT_EQUAL(result.out_length, 0);
+    spx_assert_contains(result.err, why);
+}
+
+static void test_command_line(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    assert_usage_error(pool, (const char *const[]){NULL}, "--stdio is required");
+    assert_usage_error(pool, (const char *const[]){"--stdio", "--bogus", NULL},
+                       "unknown option --bogus");
+    assert_usage_error(pool, (const char *const[]){"--stdio", "--allow-project-rename", NULL},
+                       "unknown option --allow-project-rename");
+    assert_usage_error(pool, (const char *const[]){"--stdio", "extra", NULL},
+                       "unexpected argument extra");
+    assert_usage_error(pool, (const char *const[]){"--stdio", "--max-request-bytes", "255", NULL},
+                       "--max-request-bytes must be 256..67108864");
+    assert_usage_error(pool,
+                       (const char *const[]){"--stdio", "--max-request-bytes", "67108865", NULL},
+                       "--max-request-bytes must be");
+    assert_usage_error(pool, (const char *const[]){"--stdio", "--max-response-bytes", "1023", NULL},
+                       "--max-response-bytes must be 1024..1073741824");
+    assert_usage_error(pool, (const char *const[]){"--stdio", "--max-response-bytes", "1e6", NULL},
+                       "--max-response-bytes must be");
+    assert_usage_error(pool, (const char *const[]){"--stdio", "--manifest-path", NULL},
+                       "needs a value");
+
+    spx_process_result_t help = spx_process_run(spx_program_path("SPX_SEMAPRAXD"),
+                                                (const char *const[]){"--help", NULL}, NULL, pool);
+    CU_ASSERT_EQUAL(help.exit_code, 0);
+    spx_assert_contains(help.out, "usage: semapraxd --stdio");
+    spx_process_result_t version = spx_process_run(
+        spx_program_path("SPX_SEMAPRAXD"), (const char *const[]){"--version", NULL}, NULL, pool);
+    CU_ASSERT_EQUAL(version.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(version.out, "semapraxd " SPX_VERSION "\n");
+    spx_fixture_free(fixture);
+}
+
+/* --- the request grammar ------------------------------------------------------- */
+
+typedef struct rule_t {
+    const char *name;
+    const char *frame; /* without its LF */
+    apr_size_t length; /* 0: strlen(frame) */
+    int code;
+    const char *id; /* JSON text of the id answered */
+} rule_t;
+
+#define NUL_FRAME "{\"jsonrpc\":\"2.0\",\"id\":1\0,\"method\":\"ping\"}"
+
+static const rule_t rules[] = {
+    {"empty frame", "", 0, SPX_RPC_PARSE_ERROR, "null"},
+    {"CR byte", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r", 0, SPX_RPC_PARSE_ERROR,
+     "null"},
+    {"NUL byte", NUL_FRAME, sizeof(NUL_FRAME) - 1, SPX_RPC_PARSE_ERROR, "null"},
+    {"overlong UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xc0\xafng\"}", 0,
+     SPX_RPC_PARSE_ERROR, "null"},
+    {"UTF-8 surrogate", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xed\xa0\x80\"}", 0,
+     SPX_RPC_PARSE_ERROR, "null"},
+    {"truncated UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\xe2\x82\"}", 0,
+     SPX_RPC_PARSE_ERROR, "null"},
+    {"escaped NUL", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"pi\\u0000ng\"}", 0,
+     SPX_RPC_PARSE_ERROR, "null"},
+    {"invalid JSON", "{\"jsonrpc\":\"2.0\",\"id\":1,", 0, SPX_RPC_PARSE_ERROR, "null"},
+    {"trailing bytes", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} x", 0,
+     SPX_RPC_PARSE_ERROR, "null"},
+    {"duplicate top-level key", "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}", 0,
+     SPX_RPC_PARSE_ERROR, "null"},
+    {"duplicate nested key",
+     "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"params\":{\"a\":[{\"b\":1,\"b\":2}]}}", 0,
+     SPX_RPC_PARSE_ERROR, "null"},
+    {"duplicate key by escape", "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"\\u0069d\":4}",
+     0, SPX_RPC_PARSE_ERROR, "null"},
+    {"batch", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", 0, SPX_RPC_INVALID_REQUEST,
+     "null"},
+    {"empty batch", "[]", 0, SPX_RPC_INVALID_REQUEST, "null"},
+    {"string", "\"ping\"", 0, SPX_RPC_INVALID_REQUEST, "null"},
+    {"number", "42", 0, SPX_RPC_INVALID_REQUEST, "null"},
+    {"jsonrpc 1.0", "{\"jsonrpc\":\"1.0\",\"id\":4,\"method\":\"ping\"}", 0,
+     SPX_RPC_INVALID_REQUEST, "4"},
+    {"jsonrpc number", "{\"jsonrpc\":2.0,\"id\":4,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
+     "4"},
+    {"jsonrpc missing", "{\"id\":5,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST, "5"},
+    {"method missing", "{\"jsonrpc\":\"2.0\",\"id\":6}", 0, SPX_RPC_INVALID_REQUEST, "6"},
+    {"method not a string", "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":1}", 0,
+     SPX_RPC_INVALID_REQUEST, "7"},
+    {"unknown top-level key", "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\",\"extra\":1}", 0,
+     SPX_RPC_INVALID_REQUEST, "8"},
+    {"params array", "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\",\"params\":[]}", 0,
+     SPX_RPC_INVALID_REQUEST, "9"},
+    {"params null", "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"ping\",\"params\":null}", 0,
+     SPX_RPC_INVALID_REQUEST, "\"x\""},
+    {"id -0", "{\"jsonrpc\":\"2.0\",\"id\":-0,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
+     "null"},
+    {"id -1", "{\"jsonrpc\":\"2.0\",\"id\":-1,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
+     "null"},
+    {"id 1.0", "{\"jsonrpc\":\"2.0\",\"id\":1.0,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
+     "null"},
+    {"id 1e0", "{\"jsonrpc\":\"2.0\",\"id\":1e0,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
+     "null"},
+    {"id null", "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
+     "null"},
+    {"id true", "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
+     "null"},
+    {"id array", "{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
+     "null"},
+    {"id object", "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
+     "null"},
+    {"id 2^53", "{\"jsonrpc\":\"2.0\",\"id\":9007199254740992,\"method\":\"ping\"}", 0,
+     SPX_RPC_INVALID_REQUEST, "null"},
+    {"id leading zero", "{\"jsonrpc\":\"2.0\",\"id\":01,\"method\":\"ping\"}", 0,
+     SPX_RPC_PARSE_ERROR, "null"},
+    {"unknown params key",
+     "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"ping\",\"params\":{\"x\":1}}", 0,
+     SPX_RPC_INVALID_PARAMS, "11"},
+    {"unknown method", "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"pong\"}", 0,
+     SPX_RPC_METHOD_NOT_FOUND, "12"},
+    {"method matched exactly", "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"Ping\"}", 0,
+     SPX_RPC_METHOD_NOT_FOUND, "13"},
+    {"v3 method not routed", "{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"project/rename\"}", 0,
+     SPX_RPC_METHOD_NOT_FOUND, "14"},
+};
+
+static void test_every_grammar_rule_then_ping(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start_hello(fixture);
+    for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+        const rule_t *rule = &rules[i];
+        apr_size_t length = rule->length ? rule->length : strlen(rule->frame);
+        CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, rule->frame, length), APR_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, "\n", 1), APR_SUCCESS);
+        const char *answer = spx_daemon_read_line(daemon);
+        const char *expected = spx_error_line(rule->code, rule->id, fixture->pool);
+        if (!answer || strcmp(answer, expected) != 0)
+            fprintf(stderr, "\n  rule '%s': got %s\n", rule->name, answer ? answer : "(nothing)");
+        assert_line(answer, expected);
+        assert_ping(daemon, "configured", fixture->pool);
+    }
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
+    spx_fixture_free(fixture);
+}
+
+static void test_ids_echoed_exactly(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start_hello(fixture);
+    assert_line(
+        spx_daemon_call(daemon,
+                        "{\"jsonrpc\":\"2.0\",\"id\":9007199254740991,\"method\":\"ping\"}"),
+        "{\"id\":9007199254740991,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"configured\"}}");
+    assert_line(spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"ping\"}"),
+                "{\"id\":0,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"configured\"}}");
+    assert_line(
+        spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":\"caf\\u00e9\",\"method\":"
+                                "\"ping\"}"),
+        "{\"id\":\"caf\xc3\xa9\",\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"configured\"}}");
+    char longest[257];
+    memset(longest, 'a', 256);
+    longest[256] = '\0';
+    assert_line(
+        spx_daemon_call(daemon, apr_psprintf(pool,
+                                             "{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"method\":"
+                                             "\"ping\"}",
+                                             longest)),
+        apr_psprintf(pool,
+                     "{\"id\":\"%s\",\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"configured\"}}",
+                     longest));
+    assert_line(spx_daemon_call(daemon, apr_psprintf(pool,
+                                                     "{\"jsonrpc\":\"2.0\",\"id\":\"%sa\","
+                                                     "\"method\":\"ping\"}",
+                                                     longest)),
+                spx_error_line(SPX_RPC_INVALID_REQUEST, "null", pool));
+    assert_ping(daemon, "configured", pool);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static void test_notifications_never_answer_and_never_run(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start_hello(fixture);
+    const char *silent = "{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}\n"
+                         "{\"jsonrpc\":\"2.0\",\"method\":\"workspace/open\"}\n"
+                         "{\"jsonrpc\":\"2.0\",\"method\":\"no/such/method\"}\n"
+                         "{\"jsonrpc\":\"2.0\",\"method\":\"graph\",\"params\":{\"bad\":1}}\n";
+    CU_ASSERT_EQUAL(spx_daemon_send(daemon, silent, strlen(silent)), APR_SUCCESS);
+    /* The next line is ping's: nothing answered the notifications, and the
+     * workspace/open notification did not open the session. */
+    assert_ping(daemon, "configured", fixture->pool);
+    json_t *status = spx_daemon_call_json(
+        daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"workspace/status\"}");
+    /* Only ping and this status were requests. */
+    CU_ASSERT_EQUAL(
+        json_integer_value(json_object_get(
+            json_object_get(json_object_get(status, "result"), "counters"), "requests")),
+        2);
+    CU_ASSERT_EQUAL(
+        json_integer_value(json_object_get(
+            json_object_get(json_object_get(status, "result"), "counters"), "authentications")),
+        1);
+    json_decref(status);
+    /* A malformed frame without an id is answered. */
+    assert_line(spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"x\":1}"),
+                spx_error_line(SPX_RPC_INVALID_REQUEST, "null", fixture->pool));
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
+    spx_fixture_free(fixture);
+}
+
+static void test_shutdown_notification_is_silent(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start_hello(fixture);
+    const char *input = "{\"jsonrpc\":\"2.0\",\"method\":\"shutdown\"}\n" PING_99 "\n";
+    CU_ASSERT_EQUAL(spx_daemon_send(daemon, input, strlen(input)), APR_SUCCESS);
+    CU_ASSERT_PTR_NULL(spx_daemon_read_line(daemon));
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
+    spx_fixture_free(fixture);
+}
+
+static void test_end_of_input(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start_hello(fixture);
+    assert_ping(daemon, "configured", fixture->pool);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
+
+    /* Bytes at the end without an LF are not a frame: not answered, not run. */
+    spx_daemon_t *cut = spx_daemon_start_on(fixture, "proj", no_extra);
+    CU_ASSERT_EQUAL(spx_daemon_send(cut, PING_99, strlen(PING_99)), APR_SUCCESS);
+    CU_ASSERT_EQUAL(spx_daemon_finish(cut), 0);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_rest(cut), "");
+    spx_assert_contains(spx_daemon_stderr(cut), "without LF: not a frame");
+    spx_fixture_free(fixture);
+}
+
+/* --- the lifecycle ------------------------------------------------------------ */
+
+static const char *const semantic_methods[] = {"workspace/snapshot", "check", "graph", "context",
+                                               "test"};
+#define SEMANTIC_COUNT (sizeof(semantic_methods) / sizeof(semantic_methods[0]))
+
+static const char *const fake_revisions =
+    "\"project_revision\":\"sha256:00\",\"workspace_revision\":\"sha256:00\"";
+
+static void test_semantic_methods_before_open(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start_hello(fixture);
+    for (size_t i = 0; i < SEMANTIC_COUNT; i++) {
+        assert_line(spx_daemon_call(daemon, spx_request_line("3", semantic_methods[i],
+                                                             fake_revisions, fixture->pool)),
+                    spx_error_line(SPX_RPC_SESSION_NOT_OPEN, "3", fixture->pool));
+        assert_line(
+            spx_daemon_call(daemon, spx_request_line("4", semantic_methods[i], "", fixture->pool)),
+            spx_error_line(SPX_RPC_SESSION_NOT_OPEN, "4", fixture->pool));
+    }
+    assert_ping(daemon, "configured", fixture->pool);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+/* The session of an unhealthy start: open answers -32011 whose diagnostics
+ * say why (fragment in a message); the lifecycle methods still work. */
+static void assert_unavailable(spx_fixture_t *fixture, const char *fragment, const char *code)
+{
+    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", no_extra);
+    json_t *open = spx_daemon_call_json(
+        daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"workspace/open\"}");
+    json_t *error = json_object_get(open, "error");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(error, "code")),
+                    SPX_RPC_WORKSPACE_UNAVAILABLE);
+    json_t *diagnostics = json_object_get(json_object_get(error, "data"), "diagnostics");
+    CU_ASSERT_TRUE(json_array_size(diagnostics) >= 1);
+    json_t *first = json_array_get(diagnostics, 0);
+    spx_assert_contains(json_string_value(json_object_get(first, "message")), fragment);
+    spx_assert_contains(json_string_value(json_object_get(first, "code")), code);
+    json_decref(open);
+    assert_line(
+        spx_daemon_call(daemon, spx_request_line("2", "graph", fake_revisions, fixture->pool)),
+        spx_error_line(SPX_RPC_SESSION_NOT_OPEN, "2", fixture->pool));
+    json_t *status = spx_daemon_call_json(
+        daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"workspace/status\"}");
+    json_t *result = json_object_get(status, "result");
+    CU_ASSERT_TRUE(json_is_false(json_object_get(result, "healthy")));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(result, "state")), "configured");
+    CU_ASSERT_PTR_NULL(json_object_get(result, "project_revision"));
+    json_decref(status);
+    json_t *protocol =
+        spx_daemon_call_json(daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"protocol\"}");
+    CU_ASSERT_STRING_EQUAL(
+        json_string_value(json_object_get(json_object_get(protocol, "result"), "state")),
+        "configured");
+    json_decref(protocol);
+    assert_ping(daemon, "configured", fixture->pool);
+    assert_line(spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"shutdown\"}"),
+                "{\"id\":5,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"shutdown\"}}");
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+}
+
+static void test_open_on_unhealthy_sessions(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_mkdir(fixture, "proj");
+    assert_unavailable(fixture, "semaprax.toml", "E0160"); /* missing manifest */
+    spx_fixture_write(fixture, "proj/semaprax.toml", "manifest = \"nope\"\n[project\n");
+    assert_unavailable(fixture, "", "E01"); /* a manifest that does not parse */
+    spx_daemon_copy_hello(fixture, "proj");
+    spx_fixture_remove(fixture, "proj/src/math.spx");
+    assert_unavailable(fixture, "src/math.spx", "E0160"); /* a missing source */
+    spx_fixture_free(fixture);
+}
+
+static void test_repeated_open_and_wrong_revisions(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start_hello(fixture);
+    const char *revisions = spx_daemon_open(daemon);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_open(daemon), revisions);
+    assert_ping(daemon, "open", pool);
+    const char *wrong[] = {
+        fake_revisions,
+        apr_pstrcat(pool, "\"project_revision\":\"sha256:00\",",
+                    strstr(revisions, "\"workspace_revision\""), NULL),
+    };
+    for (size_t w = 0; w < 2; w++)
+        for (size_t i = 0; i < SEMANTIC_COUNT; i++) {
+            const char *params =
+                strcmp(semantic_methods[i], "context") == 0
+                    ? apr_pstrcat(pool, wrong[w], ",\"target_kind\":\"module\",\"target\":\"app\"",
+                                  NULL)
+                    : wrong[w];
+            assert_line(spx_daemon_call(
+                            daemon, spx_request_line("\"r\"", semantic_methods[i], params, pool)),
+                        spx_error_line(SPX_RPC_REVISION_MISMATCH, "\"r\"", pool));
+        }
+    /* State unchanged: still open, and the right revisions still work. */
+    assert_ping(daemon, "open", pool);
+    json_t *check = spx_daemon_call_json(daemon, spx_request_line("1", "check", revisions, pool));
+    CU_ASSERT_TRUE(json_is_true(json_object_get(json_object_get(check, "result"), "admitted")));
+    json_decref(check);
+    /* Missing or mistyped revisions are invalid params. */
+    const char *bad_params[] = {"", "\"project_revision\":\"sha256:00\"",
+                                "\"project_revision\":1,\"workspace_revision\":2"};
+    for (size_t i = 0; i < 3; i++)
+        assert_line(spx_daemon_call(daemon, spx_request_line("6", "graph", bad_params[i], pool)),
+                    spx_error_line(SPX_RPC_INVALID_PARAMS, "6", pool));
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+/* protocol, ping and status report state; then shutdown ends the session. */
+static void assert_lifecycle_methods(spx_daemon_t *daemon, const char *state, int healthy,
+                                     apr_pool_t *pool)
+{
+    json_t *protocol =
+        spx_daemon_call_json(daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"protocol\"}");
+    CU_ASSERT_STRING_EQUAL(
+        json_string_value(json_object_get(json_object_get(protocol, "result"), "state")), state);
+    json_decref(protocol);
+    assert_ping(daemon, state, pool);
+    json_t *status = spx_daemon_call_json(
+        daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"workspace/status\"}");
+    json_t *result = json_object_get(status, "result");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(result, "state")), state);
+    CU_ASSERT_EQUAL(json_is_true(json_object_get(result, "healthy")), healthy);
+    CU_ASSERT_PTR_NOT_NULL(json_object_get(result, "project_revision"));
+    json_decref(status);
+    assert_line(
+        spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":\"s\",\"method\":\"shutdown\"}"),
+        "{\"id\":\"s\",\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"shutdown\"}}");
+    CU_ASSERT_PTR_NULL(spx_daemon_call(daemon, PING_99));
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
+}
+
+static void test_lifecycle_methods_in_every_state(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *configured = start_hello(fixture);
+    assert_lifecycle_methods(configured, "configured", 1, pool);
+
+    spx_daemon_t *open = spx_daemon_start_on(fixture, "proj", no_extra);
+    spx_daemon_open(open);
+    assert_lifecycle_methods(open, "open", 1, pool);
+
+    spx_daemon_t *invalid = spx_daemon_start_on(fixture, "proj", no_extra);
+    const char *revisions = spx_daemon_open(invalid);
+    spx_fixture_append(fixture, "proj/src/text.spx", "\n");
+    json_t *check = spx_daemon_call_json(invalid, spx_request_line("1", "check", revisions, pool));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(check, "error"), "code")),
+                    SPX_RPC_SESSION_INVALIDATED);
+    json_decref(check);
+    assert_lifecycle_methods(invalid, "invalidated", 0, pool);
+    spx_fixture_free(fixture);
+}
+
+/* --- the methods' results --------------------------------------------------------- */
+
+/* The result member of a response line, as canonical text. */
+static const char *result_text(const char *line, apr_pool_t *pool)
+{
+    json_t *response = json_loads(line, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(response);
+    char *text = json_dumps(json_object_get(response, "result"), JSON_COMPACT | JSON_SORT_KEYS);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    const char *copy = apr_pstrdup(pool, text);
+    free(text);
+    json_decref(response);
+    return copy;
+}
+
+static void test_results_of_every_method(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start_hello(fixture);
+    const char *manifest = spx_fixture_path(fixture, "proj/semaprax.toml");
+
+    json_t *protocol =
+        spx_daemon_call_json(daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"protocol\"}");
+    json_t *result = json_object_get(protocol, "result");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(result, "schema")),
+                           "semaprax.agent-transport.v2");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(result, "manifest")), manifest);
+    char *methods = json_dumps(json_object_get(result, "methods"), JSON_COMPACT);
+    CU_ASSERT_STRING_EQUAL(methods, "[\"check\",\"context\",\"graph\",\"ping\",\"protocol\","
+                                    "\"shutdown\",\"test\",\"workspace/open\","
+                                    "\"workspace/snapshot\",\"workspace/status\"]");
+    free(methods);
+    json_t *limits = json_object_get(result, "limits");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_request_bytes")), 1048576);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_response_bytes")), 16777216);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_call_depth")), 256);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_context_depth")), 16);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_steps")), 10000000000LL);
+    json_t *nonclaims = json_object_get(result, "nonclaims");
+    CU_ASSERT_TRUE(json_array_size(nonclaims) > 5);
+    for (size_t i = 1; i < json_array_size(nonclaims); i++)
+        CU_ASSERT_TRUE(strcmp(json_string_value(json_array_get(nonclaims, i - 1)),
+                              json_string_value(json_array_get(nonclaims, i))) < 0);
+    json_decref(protocol);
+
+    const char *revisions = spx_daemon_open(daemon);
+
+    json_t *snapshot =
+        spx_daemon_call_json(daemon, spx_request_line("1", "workspace/snapshot", revisions, pool));
+    result = json_object_get(snapshot, "result");
+    json_t *manifest_facts = json_object_get(result, "manifest");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(manifest_facts, "path")), manifest);
+    spx_assert_contains(json_string_value(json_object_get(manifest_facts, "digest")), "sha256:");
+    CU_ASSERT_STRING_EQUAL(
+        json_string_value(json_object_get(
+            json_object_get(json_object_get(manifest_facts, "subject"), "project"), "name")),
+        "hello");
+    json_t *sources = json_object_get(result, "sources");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(sources), 3);
+    const char *paths[] = {"src/app.spx", "src/math.spx", "src/text.spx"};
+    const char *modules[] = {"app", "math", "text"};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *source = json_array_get(sources, i);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(source, "path")), paths[i]);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(source, "module")), modules[i]);
+        CU_ASSERT_EQUAL(
+            (apr_size_t)json_integer_value(json_object_get(source, "bytes")),
+            strlen(spx_fixture_read(fixture, apr_pstrcat(pool, "proj/", paths[i], NULL))));
+    }
+    spx_assert_contains(revisions,
+                        json_string_value(json_object_get(result, "workspace_revision")));
+    json_decref(snapshot);
+
+    spx_process_result_t cli_check =
+        SPX_RUN_SEMAPRAX(pool, "check", "--manifest-path", manifest, "--format", "json");
+    CU_ASSERT_STRING_EQUAL(
+        apr_pstrcat(
+            pool,
+            result_text(spx_daemon_call(daemon, spx_request_line("1", "check", revisions, pool)),
+                        pool),
+            "\n", NULL),
+        cli_check.out);
+    spx_process_result_t cli_graph = SPX_RUN_SEMAPRAX(pool, "graph", "--manifest-path", manifest);
+    CU_ASSERT_STRING_EQUAL(
+        apr_pstrcat(
+            pool,
+            result_text(spx_daemon_call(daemon, spx_request_line("1", "graph", revisions, pool)),
+                        pool),
+            "\n", NULL),
+        cli_graph.out);
+    spx_process_result_t cli_context =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", manifest, "--kind", "function",
+                         "--target", "math.fib", "--direction", "in", "--depth", "2");
+    const char *context_params =
+        apr_pstrcat(pool, revisions,
+                    ",\"target_kind\":\"function\",\"target\":\"math.fib\","
+                    "\"direction\":\"in\",\"depth\":2",
+                    NULL);
+    CU_ASSERT_STRING_EQUAL(
+        apr_pstrcat(pool,
+                    result_text(spx_daemon_call(
+                                    daemon, spx_request_line("1", "context", context_params, pool)),
+                                pool),
+                    "\n", NULL),
+        cli_context.out);
+
+    json_t *test = spx_daemon_call_json(daemon, spx_request_line("1", "test", revisions, pool));
+    result = json_object_get(test, "result");
+    CU_ASSERT_TRUE(json_is_true(json_object_get(result, "command_succeeded")));
+    json_t *envelope = json_object_get(result, "envelope");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(envelope, "schema")),
+                           "semaprax.project-execution.v1");
+    CU_ASSERT_EQUAL(
+        json_integer_value(json_object_get(json_object_get(envelope, "summary"), "passed")), 3);
+    json_decref(test);
+    /* Fuel exhaustion is a result with command_succeeded false. */
+    json_t *starved = spx_daemon_call_json(
+        daemon, spx_request_line("1", "test",
+                                 apr_pstrcat(pool, revisions, ",\"max_steps\":1", NULL), pool));
+    result = json_object_get(starved, "result");
+    CU_ASSERT_TRUE(json_is_false(json_object_get(result, "command_succeeded")));
+    CU_ASSERT_EQUAL(
+        json_integer_value(json_object_get(
+            json_object_get(json_object_get(result, "envelope"), "summary"), "fuel_exhausted")),
+        3);
+    json_decref(starved);
+
+    const char *invalid_params[][2] = {
+        {"context", ""},
+        {"context", ",\"target_kind\":\"module\""},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"nope\""},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":17"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":-1"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"max_nodes\":0"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"direction\":1"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"direction\":\"up\""},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"max_bytes\":16777217"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":1.0"},
+        {"test", ",\"max_steps\":10000000001"},
+        {"test", ",\"max_steps\":\"10\""},
+        {"test", ",\"max_bytes\":1048577"},
+        {"test", ",\"max_steps\":99999999999999999999999"},
+        {"graph", ",\"depth\":1"},
+        {"check", ",\"x\":null"},
+    };
+    for (size_t i = 0; i < sizeof(invalid_params) / sizeof(invalid_params[0]); i++) {
+        const char *line = spx_daemon_call(
+            daemon,
+            spx_request_line("7", invalid_params[i][0],
+                             apr_pstrcat(pool, revisions, invalid_params[i][1], NULL), pool));
+        if (!line || strcmp(line, spx_error_line(SPX_RPC_INVALID_PARAMS, "7", pool)) != 0)
+            fprintf(stderr, "\n  params %s %s\n", invalid_params[i][0], invalid_params[i][1]);
+        assert_line(line, spx_error_line(SPX_RPC_INVALID_PARAMS, "7", pool));
+    }
+    assert_ping(daemon, "open", pool);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static json_int_t counter(spx_daemon_t *daemon, const char *name)
+{
+    json_t *status = spx_daemon_call_json(
+        daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"workspace/status\"}");
+    json_int_t value = json_integer_value(
+        json_object_get(json_object_get(json_object_get(status, "result"), "counters"), name));
+    json_decref(status);
+    return value;
+}
+
+static void test_counters_prove_retained_state(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start_hello(fixture);
+    CU_ASSERT_EQUAL(counter(daemon, "phase_a_runs"), 1);
+    CU_ASSERT_EQUAL(counter(daemon, "source_reads"), 3); /* startup: three sources */
+    CU_ASSERT_EQUAL(counter(daemon, "authentications"), 1);
+    const char *revisions = spx_daemon_open(daemon); /* one re-authentication */
+    CU_ASSERT_EQUAL(counter(daemon, "source_reads"), 6);
+    const char *context =
+        apr_pstrcat(pool, revisions, ",\"target_kind\":\"test\",\"target\":\"fib\"", NULL);
+    const char *requests[][2] = {{"graph", revisions},
+                                 {"context", context},
+                                 {"test", revisions},
+                                 {"workspace/snapshot", revisions},
+                                 {"check", revisions}};
+    for (int round = 0; round < 4; round++)
+        for (size_t i = 0; i < 5; i++) {
+            json_t *answer = spx_daemon_call_json(
+                daemon, spx_request_line("1", requests[i][0], requests[i][1], pool));
+            CU_ASSERT_PTR_NOT_NULL(json_object_get(answer, "result"));
+            json_decref(answer);
+        }
+    /* 20 semantic requests, each re-authenticating twice, three sources each:
+     * no other source read, and Phase A still ran once. */
+    CU_ASSERT_EQUAL(counter(daemon, "phase_a_runs"), 1);
+    CU_ASSERT_EQUAL(counter(daemon, "authentications"), 2 + 20 * 2);
+    CU_ASSERT_EQUAL(counter(daemon, "source_reads"), 6 + 20 * 2 * 3);
+    /* Every request counted: 7 status, 1 open, 20 semantic, and this one. */
+    CU_ASSERT_EQUAL(counter(daemon, "requests"), 7 + 1 + 20 + 1);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static void test_project_not_admitted(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    spx_fixture_write(fixture, "proj/src/text.spx",
+                      "export fn greet(name: str) -> str { return 1; }\n"
+                      "fn test_greeting() -> int { return 0; }\n");
+    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", no_extra);
+    const char *revisions = spx_daemon_open(daemon); /* a Phase A failure still opens */
+    json_t *check = spx_daemon_call_json(daemon, spx_request_line("1", "check", revisions, pool));
+    json_t *result = json_object_get(check, "result");
+    CU_ASSERT_TRUE(json_is_false(json_object_get(result, "admitted")));
+    char *diagnostics = json_dumps(json_object_get(result, "diagnostics"), JSON_COMPACT);
+    CU_ASSERT_TRUE(json_array_size(json_object_get(result, "diagnostics")) >= 1);
+    json_decref(check);
+    const char *context =
+        apr_pstrcat(pool, revisions, ",\"target_kind\":\"module\",\"target\":\"app\"", NULL);
+    const char *requests[][2] = {{"graph", revisions}, {"context", context}, {"test", revisions}};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *answer = spx_daemon_call_json(
+            daemon, spx_request_line("2", requests[i][0], requests[i][1], pool));
+        json_t *error = json_object_get(answer, "error");
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(error, "code")),
+                        SPX_RPC_PROJECT_NOT_ADMITTED);
+        char *data = json_dumps(json_object_get(json_object_get(error, "data"), "diagnostics"),
+                                JSON_COMPACT);
+        CU_ASSERT_STRING_EQUAL(data, diagnostics);
+        free(data);
+        json_decref(answer);
+    }
+    free(diagnostics);
+    assert_ping(daemon, "open", pool);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"the command line", test_command_line},
+        {"every grammar rule, then ping", test_every_grammar_rule_then_ping},
+        {"ids are echoed exactly", test_ids_echoed_exactly},
+        {"notifications never answer and never run", test_notifications_never_answer_and_never_run},
+        {"the shutdown notification is silent", test_shutdown_notification_is_silent},
+        {"end of input", test_end_of_input},
+        {"semantic methods before open", test_semantic_methods_before_open},
+        {"open on unhealthy sessions", test_open_on_unhealthy_sessions},
+        {"repeated open and wrong revisions", test_repeated_open_and_wrong_revisions},
+        {"lifecycle methods in every state", test_lifecycle_methods_in_every_state},
+        {"results of every method", test_results_of_every_method},
+        {"counters prove retained state", test_counters_prove_retained_state},
+        {"a project not admitted", test_project_not_admitted},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("daemon", tests);
+}

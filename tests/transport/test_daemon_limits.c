@@ -1,0 +1,130 @@
+/*
+ * test_daemon_limits.c: process tests of the real daemon at its bounds: a
+ * 64 MiB request line against the 1 MiB bound (one -32002, exit 1, peak RSS
+ * under 16 MiB), a response over a small --max-response-bytes (the fixed
+ * -32001, exit 1), and the JSONTestSuite sent frame by frame (every n_ file
+ * refused with -32700 or -32600, never a result, and the session lives on).
+ */
+#include "spx_corpus.h"
+#include "spx_daemon.h"
+#include "spx_process.h"
+#include "spx_rpc.h"
+
+#include <apr_strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PING "{\"id\":99,\"jsonrpc\":\"2.0\",\"method\":\"ping\"}"
+#define PONG "{\"id\":99,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"configured\"}}"
+#define MIB (1024u * 1024u)
+/* The bound of issue 5 on the daemon's peak RSS while it drains 64 MiB. */
+#define PEAK_RSS_BOUND_KIB (16u * 1024u)
+
+static void test_oversized_request(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_copy_hello(fixture, "proj");
+    spx_daemon_t *daemon = spx_daemon_start_on(
+        fixture, "proj", (const char *const[]){"--max-request-bytes", "1048576", NULL});
+    /* A request before it is answered as usual. */
+    CU_ASSERT_STRING_EQUAL(spx_daemon_call(daemon, PING), PONG);
+    char *chunk = malloc(MIB);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(chunk);
+    memset(chunk, 'x', MIB);
+    for (int i = 0; i < 64; i++)
+        CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, chunk, MIB), APR_SUCCESS);
+    free(chunk);
+    /* Sampled while the daemon still runs, after it has drained the line (it
+     * waits for the LF): the peak of the whole session so far. */
+    long peak = spx_process_peak_rss_kib(spx_daemon_pid(daemon));
+    const char *end = "\n" PING "\n";
+    CU_ASSERT_EQUAL(spx_daemon_send(daemon, end, strlen(end)), APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_read_line(daemon),
+                           spx_error_line(SPX_RPC_REQUEST_TOO_LARGE, "null", fixture->pool));
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 1);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), ""); /* the ping after it is not answered */
+    fprintf(stderr, "\n  daemon peak RSS after draining 64 MiB: %ld KiB\n", peak);
+#ifndef SPX_TEST_SANITIZED
+    if (peak >= 0)
+        CU_ASSERT_TRUE(peak < (long)PEAK_RSS_BOUND_KIB);
+#endif
+    spx_fixture_free(fixture);
+}
+
+static void test_response_over_budget(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    spx_daemon_t *daemon = spx_daemon_start_on(
+        fixture, "proj", (const char *const[]){"--max-response-bytes", "1024", NULL});
+    const char *revisions = spx_daemon_open(daemon);
+    /* check fits in 1 KiB; the graph does not. */
+    spx_assert_contains(spx_daemon_call(daemon, spx_request_line("1", "check", revisions, pool)),
+                        "\"admitted\":true");
+    const char *graph = apr_pstrcat(pool, spx_request_line("\"g\"", "graph", revisions, pool), "\n",
+                                    PING, "\n", NULL);
+    CU_ASSERT_EQUAL(spx_daemon_send(daemon, graph, strlen(graph)), APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_read_line(daemon),
+                           "{\"error\":{\"code\":-32001,\"message\":\"response too large\"},"
+                           "\"id\":\"g\",\"jsonrpc\":\"2.0\"}");
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 1);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
+    spx_assert_contains(spx_daemon_stderr(daemon), "response over 1024 bytes");
+    spx_fixture_free(fixture);
+}
+
+static void test_json_test_suite(void)
+{
+    const char *dir = getenv("SPX_CONFORMANCE");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", (const char *const[]){NULL});
+    apr_array_header_t *names = spx_corpus_list(dir, ".json", pool);
+    int sent = 0, refused_n = 0;
+    for (int i = 0; i < names->nelts; i++) {
+        const char *name = APR_ARRAY_IDX(names, i, const char *);
+        apr_size_t length = 0;
+        const char *text = spx_corpus_read(apr_pstrcat(pool, dir, "/", name, NULL), &length, pool);
+        if (memchr(text, '\n', length) || memchr(text, '\r', length))
+            continue;
+        CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, text, length), APR_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, "\n", 1), APR_SUCCESS);
+        const char *line = spx_daemon_read_line(daemon);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+        json_t *answer = json_loads(line, 0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(answer);
+        json_int_t code =
+            json_integer_value(json_object_get(json_object_get(answer, "error"), "code"));
+        int refused = code == SPX_RPC_PARSE_ERROR || code == SPX_RPC_INVALID_REQUEST;
+        if (!refused || json_object_get(answer, "result"))
+            fprintf(stderr, "\n  %s answered %s\n", name, line);
+        CU_ASSERT_PTR_NULL(json_object_get(answer, "result")); /* no file is a request */
+        if (strncmp(name, "n_", 2) == 0) {
+            CU_ASSERT_TRUE(refused);
+            refused_n += refused;
+        }
+        json_decref(answer);
+        sent++;
+        if (sent % 25 == 0)
+            CU_ASSERT_STRING_EQUAL(spx_daemon_call(daemon, PING), PONG);
+    }
+    CU_ASSERT_TRUE(refused_n >= 150); /* the suite's n_ files without LF or CR */
+    CU_ASSERT_STRING_EQUAL(spx_daemon_call(daemon, PING), PONG);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    fprintf(stderr, "\n  %d files sent, %d n_ files refused\n", sent, refused_n);
+    spx_fixture_free(fixture);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"a 64 MiB request against 1 MiB", test_oversized_request},
+        {"a response over budget", test_response_over_budget},
+        {"the JSONTestSuite against the daemon", test_json_test_suite},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("daemon limits", tests);
+}

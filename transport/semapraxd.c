@@ -1,0 +1,148 @@
+/*
+ * semapraxd.c: the daemon's main: parses `semapraxd --stdio [--manifest-path
+ * P] [--max-request-bytes N] [--max-response-bytes N]`, then runs the v2
+ * session (spx_session.h) over binary stdio. Usage errors: a message on
+ * stderr, nothing on stdout, exit 2.
+ */
+#include "spx_limits.h"
+#include "spx_platform.h"
+#include "spx_session.h"
+
+#include <apr_general.h>
+#include <apr_getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#define EXIT_USAGE 2
+
+static const char usage_text[] =
+    "usage: semapraxd --stdio [--manifest-path PATH] [--max-request-bytes N]\n"
+    "                 [--max-response-bytes N]\n"
+    "\n"
+    "Holds one Semaprax project (the manifest, default semaprax.toml, and its\n"
+    "sources), authenticates it and builds its semantic state once, then answers\n"
+    "JSON-RPC 2.0 requests of semaprax.agent-transport.v2, one per LF-delimited\n"
+    "line on standard input, one response line each on standard output.\n"
+    "\n"
+    "options:\n"
+    "  --stdio                  serve on standard input and output (required)\n"
+    "  --manifest-path PATH     the manifest (default: semaprax.toml)\n"
+    "  --max-request-bytes N    largest request line, LF excluded\n"
+    "                           (default 1048576, 256..67108864)\n"
+    "  --max-response-bytes N   largest response line, LF included\n"
+    "                           (default 16777216, 1024..1073741824)\n"
+    "  -h, --help               show this text\n"
+    "  --version                show the version\n"
+    "\n"
+    "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
+    "or response, 2 usage.\n";
+
+enum option_id {
+    OPTION_STDIO = 256,
+    OPTION_MANIFEST,
+    OPTION_MAX_REQUEST,
+    OPTION_MAX_RESPONSE,
+    OPTION_VERSION,
+    OPTION_HELP = 'h'
+};
+
+static const apr_getopt_option_t options[] = {
+    {"stdio", OPTION_STDIO, 0, "serve on stdio"},
+    {"manifest-path", OPTION_MANIFEST, 1, "the manifest"},
+    {"max-request-bytes", OPTION_MAX_REQUEST, 1, "largest request"},
+    {"max-response-bytes", OPTION_MAX_RESPONSE, 1, "largest response"},
+    {"version", OPTION_VERSION, 0, "show the version"},
+    {"help", OPTION_HELP, 0, "show help"},
+    {NULL, 0, 0, NULL},
+};
+
+static int usage_error(const char *what, const char *detail)
+{
+    fprintf(stderr, "semapraxd: %s%s\nTry 'semapraxd --help'.\n", what, detail ? detail : "");
+    return EXIT_USAGE;
+}
+
+/* A decimal count in [minimum, maximum], digits only. */
+static int parse_bound(const char *text, apr_size_t minimum, apr_size_t maximum, apr_size_t *value)
+{
+    apr_size_t result = 0;
+    if (!text || !*text || strlen(text) > 10)
+        return 0;
+    for (const char *c = text; *c; c++) {
+        if (*c < '0' || *c > '9')
+            return 0;
+        result = result * 10 + (apr_size_t)(*c - '0');
+    }
+    if (result < minimum || result > maximum)
+        return 0;
+    *value = result;
+    return 1;
+}
+
+static int run(int argc, const char *const *argv, apr_pool_t *pool)
+{
+    spx_session_options_t settings = {"semaprax.toml", SPX_LIMIT_REQUEST_BYTES_DEFAULT,
+                                      SPX_LIMIT_RESPONSE_BYTES_DEFAULT};
+    int stdio_given = 0;
+    apr_getopt_t *parser = NULL;
+    apr_getopt_init(&parser, pool, argc, argv);
+    parser->errfn = NULL;
+    for (;;) {
+        int option = 0;
+        const char *argument = NULL;
+        apr_status_t status = apr_getopt_long(parser, options, &option, &argument);
+        if (status == APR_EOF)
+            break;
+        if (status == APR_BADCH)
+            return usage_error("unknown option ", parser->argv[parser->ind - 1]);
+        if (status == APR_BADARG)
+            return usage_error("option needs a value: ", parser->argv[parser->ind - 1]);
+        switch (option) {
+        case OPTION_HELP:
+            fputs(usage_text, stdout);
+            return 0;
+        case OPTION_VERSION:
+            printf("semapraxd %s\n", SPX_VERSION);
+            return 0;
+        case OPTION_STDIO:
+            stdio_given = 1;
+            break;
+        case OPTION_MANIFEST:
+            settings.manifest_path = argument;
+            break;
+        case OPTION_MAX_REQUEST:
+            if (!parse_bound(argument, SPX_LIMIT_REQUEST_BYTES_MINIMUM,
+                             SPX_LIMIT_REQUEST_BYTES_MAXIMUM, &settings.max_request_bytes))
+                return usage_error("--max-request-bytes must be 256..67108864, not ", argument);
+            break;
+        default: /* OPTION_MAX_RESPONSE */
+            if (!parse_bound(argument, SPX_LIMIT_RESPONSE_BYTES_MINIMUM,
+                             SPX_LIMIT_RESPONSE_BYTES_MAXIMUM, &settings.max_response_bytes))
+                return usage_error("--max-response-bytes must be 1024..1073741824, not ", argument);
+            break;
+        }
+    }
+    if (parser->ind < argc)
+        return usage_error("unexpected argument ", parser->argv[parser->ind]);
+    if (!stdio_given)
+        return usage_error("--stdio is required (the only transport)", NULL);
+    spx_stdio_t *stdio = NULL;
+    if (spx_stdio_open(&stdio, pool) != APR_SUCCESS)
+        return usage_error("cannot open standard input and output", NULL);
+    return (int)spx_session_run(&settings, stdio, pool);
+}
+
+int main(int argc, const char *const *argv)
+{
+    if (apr_initialize() != APR_SUCCESS) {
+        fprintf(stderr, "semapraxd: cannot initialise APR\n");
+        return EXIT_USAGE;
+    }
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    int status = run(argc, argv, pool);
+    fflush(stdout);
+    apr_pool_destroy(pool);
+    apr_terminate();
+    return status;
+}

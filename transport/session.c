@@ -1,0 +1,638 @@
+/*
+ * session.c: the v2 agent session (spx_session.h): startup, the request
+ * loop, the state machine and the closed method set of
+ * semaprax.agent-transport.v2. Every semantic method checks the state and the
+ * revisions, re-authenticates every held input, computes from the retained
+ * project only, renders the whole response, re-authenticates again (the
+ * response writer's gate) and only then writes; drift at either check
+ * answers -32013 instead. docs/protocol-v2.md.
+ *
+ * Built twice: into semapraxd, and with SPX_TEST_HOOKS into the test-only
+ * semapraxd_test, whose gate first pauses on a fifo named by the environment
+ * so that a process test can change a source between rendering and the
+ * second check.
+ */
+#include "spx_session.h"
+
+#include "spx_envelope.h"
+#include "spx_frame.h"
+#include "spx_index.h"
+#include "spx_limits.h"
+#include "spx_project.h"
+#include "spx_request.h"
+#include "spx_response.h"
+#include "spx_rpc.h"
+
+#include <apr_strings.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifdef SPX_TEST_HOOKS
+#include <apr_file_io.h>
+#include <stdlib.h>
+#endif
+
+typedef enum state_t { STATE_CONFIGURED, STATE_OPEN, STATE_INVALIDATED, STATE_SHUTDOWN } state_t;
+
+static const char *const state_names[] = {"configured", "open", "invalidated", "shutdown"};
+
+/* What v2 does not claim (the seed's list), sorted bytewise. */
+static const char *const nonclaims[] = {
+    "batch, concurrent or out-of-order execution",
+    "build or mutation methods",
+    "durability or recovery",
+    "exactly-once effects",
+    "incremental refresh or automatic reopen",
+    "network, socket, TLS or peer authentication",
+    "persistent disk cache",
+    "provenance, signature, approval or reusable authorization",
+    "repository index",
+    "request deduplication",
+    "request-selected root or arbitrary filesystem read",
+    "source write, patch, rename, change, impact or review authority",
+    "target execution or test discovery",
+    "web or native build publication",
+};
+
+typedef struct session_t {
+    const spx_session_options_t *options;
+    state_t state;
+    spx_project_t *project; /* NULL when startup authentication failed */
+    json_t *unavailable;    /* the diagnostics of -32011; NULL when healthy */
+    json_t *drift;          /* data.drift of -32013 once invalidated */
+    const char *project_revision, *workspace_revision; /* last authenticated, or NULL */
+    apr_uint64_t requests;
+    spx_response_writer_t *writer;
+} session_t;
+
+/* One answer: a result, or an error code with optional data. */
+typedef struct reply_t {
+    json_t *result;
+    int code;
+    json_t *data;
+    int gated; /* a semantic result: the second re-authentication decides */
+} reply_t;
+
+static void reply_error(reply_t *reply, int code, json_t *data)
+{
+    reply->code = code;
+    reply->data = data;
+}
+
+/* --- authentication ------------------------------------------------------ */
+
+/* Re-authenticate every held input. 1 when nothing changed; otherwise the
+ * session is invalidated for good, its drift recorded, and 0. */
+static int reauthenticate(session_t *session, apr_pool_t *pool)
+{
+    apr_array_header_t *found = NULL;
+    apr_status_t status = spx_input_set_reauthenticate(session->project->inputs, pool, &found);
+    if (status == APR_SUCCESS && found->nelts == 0) {
+        session->project_revision = session->project->project_revision;
+        session->workspace_revision = session->project->workspace_revision;
+        return 1;
+    }
+    json_t *drift = json_array();
+    if (status != APR_SUCCESS) {
+        json_array_append_new(drift, json_pack("{s:s,s:s}", "path", "", "reason", "unverifiable"));
+    } else {
+        for (int i = 0; i < found->nelts; i++) {
+            const spx_drift_t *record = &APR_ARRAY_IDX(found, i, spx_drift_t);
+            json_array_append_new(drift, json_pack("{s:s,s:s}", "path", record->path, "reason",
+                                                   spx_drift_reason_name(record->reason)));
+        }
+    }
+    if (session->drift)
+        json_decref(session->drift);
+    session->drift = drift;
+    session->state = STATE_INVALIDATED;
+    fprintf(stderr, "semapraxd: drift found: the session is invalidated\n");
+    return 0;
+}
+
+static void invalidated(session_t *session, reply_t *reply)
+{
+    reply_error(reply, SPX_RPC_SESSION_INVALIDATED, json_pack("{s:O}", "drift", session->drift));
+}
+
+#ifdef SPX_TEST_HOOKS
+/* Test build only: when SPX_TEST_PAUSE_FIFO names a fifo, say "paused" on it,
+ * then wait for a line on it before the second re-authentication. */
+static void test_pause(apr_pool_t *pool)
+{
+    const char *fifo = getenv("SPX_TEST_PAUSE_FIFO");
+    apr_file_t *file = NULL;
+    if (!fifo)
+        return;
+    if (apr_file_open(&file, fifo, APR_FOPEN_WRITE, APR_FPROT_OS_DEFAULT, pool) == APR_SUCCESS) {
+        apr_file_write_full(file, "paused\n", 7, NULL);
+        apr_file_close(file);
+    }
+    if (apr_file_open(&file, fifo, APR_FOPEN_READ, APR_FPROT_OS_DEFAULT, pool) == APR_SUCCESS) {
+        char byte = 0;
+        while (apr_file_getc(&byte, file) == APR_SUCCESS && byte != '\n')
+            ;
+        apr_file_close(file);
+    }
+}
+#endif
+
+typedef struct gate_context_t {
+    session_t *session;
+    apr_pool_t *pool;
+} gate_context_t;
+
+static int second_check(void *context)
+{
+    gate_context_t *gate = context;
+#ifdef SPX_TEST_HOOKS
+    test_pause(gate->pool);
+#endif
+    return reauthenticate(gate->session, gate->pool);
+}
+
+/* --- params ---------------------------------------------------------------- */
+
+/* An optional unsigned integer param within [minimum, maximum]: 1 when absent
+ * (value untouched) or valid, 0 when mistyped or out of range. */
+static int optional_count(json_t *params, const char *key, apr_uint64_t minimum,
+                          apr_uint64_t maximum, apr_uint64_t *value)
+{
+    json_t *member = params ? json_object_get(params, key) : NULL;
+    if (!member)
+        return 1;
+    if (!json_is_integer(member) || json_integer_value(member) < 0)
+        return 0;
+    apr_uint64_t given = (apr_uint64_t)json_integer_value(member);
+    if (given < minimum || given > maximum)
+        return 0;
+    *value = given;
+    return 1;
+}
+
+/* A string param; NULL when absent or not a string. */
+static const char *string_param(json_t *params, const char *key)
+{
+    json_t *member = params ? json_object_get(params, key) : NULL;
+    return json_is_string(member) ? json_string_value(member) : NULL;
+}
+
+/* --- the methods ------------------------------------------------------------ */
+
+typedef struct method_t {
+    const char *name;
+    int semantic;             /* needs an open session and the revisions */
+    const char *const *extra; /* params beyond the revisions, NULL-terminated */
+    void (*run)(session_t *session, const spx_request_t *request, reply_t *reply, apr_pool_t *pool);
+} method_t;
+
+static const char *const no_params[] = {NULL};
+static const char *const context_params[] = {"target_kind", "target",    "direction", "depth",
+                                             "max_bytes",   "max_nodes", NULL};
+static const char *const test_params[] = {"max_steps", "max_bytes", NULL};
+
+static json_t *state_name(const session_t *session)
+{
+    return json_string(state_names[session->state]);
+}
+
+static void run_protocol(session_t *session, const spx_request_t *request, reply_t *reply,
+                         apr_pool_t *pool);
+
+static void run_ping(session_t *session, const spx_request_t *request, reply_t *reply,
+                     apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    reply->result = json_pack("{s:o}", "state", state_name(session));
+}
+
+static int healthy(const session_t *session)
+{
+    return session->unavailable == NULL && session->state != STATE_INVALIDATED;
+}
+
+static void run_status(session_t *session, const spx_request_t *request, reply_t *reply,
+                       apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    spx_input_counters_t counters = {0, 0};
+    apr_uint64_t phase_a_runs = 0;
+    if (session->project) {
+        counters = spx_input_set_counters(session->project->inputs);
+        phase_a_runs = session->project->phase_a_runs;
+    }
+    json_t *result = json_pack("{s:o,s:b,s:{s:I,s:I,s:I,s:I}}", "state", state_name(session),
+                               "healthy", healthy(session), "counters", "phase_a_runs",
+                               (json_int_t)phase_a_runs, "requests", (json_int_t)session->requests,
+                               "authentications", (json_int_t)counters.authentications,
+                               "source_reads", (json_int_t)counters.source_reads);
+    if (session->project_revision) {
+        json_object_set_new(result, "project_revision", json_string(session->project_revision));
+        json_object_set_new(result, "workspace_revision", json_string(session->workspace_revision));
+    }
+    reply->result = result;
+}
+
+static void run_open(session_t *session, const spx_request_t *request, reply_t *reply,
+                     apr_pool_t *pool)
+{
+    (void)request;
+    if (session->state == STATE_INVALIDATED) {
+        invalidated(session, reply);
+        return;
+    }
+    if (session->unavailable) {
+        reply_error(reply, SPX_RPC_WORKSPACE_UNAVAILABLE,
+                    json_pack("{s:O}", "diagnostics", session->unavailable));
+        return;
+    }
+    if (!reauthenticate(session, pool)) {
+        invalidated(session, reply);
+        return;
+    }
+    session->state = STATE_OPEN;
+    reply->result = json_pack("{s:s,s:s}", "project_revision", session->project->project_revision,
+                              "workspace_revision", session->project->workspace_revision);
+}
+
+static void run_shutdown(session_t *session, const spx_request_t *request, reply_t *reply,
+                         apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    session->state = STATE_SHUTDOWN;
+    reply->result = json_pack("{s:o}", "state", state_name(session));
+}
+
+static void run_snapshot(session_t *session, const spx_request_t *request, reply_t *reply,
+                         apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    const spx_project_t *project = session->project;
+    const spx_input_t *manifest = spx_input_set_manifest(project->inputs);
+    /* Sources sorted by path, as in project_revision. */
+    json_t *sources = json_array();
+    apr_size_t count = spx_input_set_source_count(project->inputs);
+    for (apr_size_t i = 0; i < count; i++) {
+        const spx_input_t *source = spx_input_set_source(project->inputs, i);
+        size_t at = json_array_size(sources);
+        while (at > 0 &&
+               strcmp(json_string_value(json_object_get(json_array_get(sources, at - 1), "path")),
+                      source->path) > 0)
+            at--;
+        json_array_insert_new(sources, at,
+                              json_pack("{s:s,s:s,s:s,s:I}", "path", source->path, "module",
+                                        project->manifest->sources[i].module, "digest",
+                                        source->digest_text, "bytes", (json_int_t)source->size));
+    }
+    reply->result =
+        json_pack("{s:{s:s,s:s,s:o},s:o,s:s,s:s}", "manifest", "path",
+                  session->options->manifest_path, "digest", manifest->digest_text, "subject",
+                  spx_manifest_subject(project->manifest), "sources", sources, "project_revision",
+                  project->project_revision, "workspace_revision", project->workspace_revision);
+}
+
+static void run_check(session_t *session, const spx_request_t *request, reply_t *reply,
+                      apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    reply->result = spx_project_check_document(session->project);
+}
+
+/* graph, context and test need an admitted project: otherwise -32014. */
+static int admitted(const session_t *session, reply_t *reply)
+{
+    if (session->project->admitted)
+        return 1;
+    reply_error(
+        reply, SPX_RPC_PROJECT_NOT_ADMITTED,
+        json_pack("{s:o}", "diagnostics", spx_diagnostics_json(session->project->diagnostics)));
+    return 0;
+}
+
+static void run_graph(session_t *session, const spx_request_t *request, reply_t *reply,
+                      apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    if (admitted(session, reply))
+        reply->result = spx_graph_document(session->project);
+}
+
+static void run_context(session_t *session, const spx_request_t *request, reply_t *reply,
+                        apr_pool_t *pool)
+{
+    json_t *params = request->params;
+    spx_context_request_t query = spx_context_defaults();
+    query.target_kind = string_param(params, "target_kind");
+    query.target = string_param(params, "target");
+    json_t *direction = json_object_get(params, "direction");
+    if (direction)
+        query.direction = json_string_value(direction);
+    apr_uint64_t response_bytes = session->options->max_response_bytes;
+    if (!query.target_kind || !query.target || (direction && !query.direction) ||
+        !optional_count(params, "depth", 0, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, &query.depth) ||
+        !optional_count(params, "max_nodes", 1, SPX_LIMIT_CONTEXT_NODES_MAXIMUM,
+                        &query.max_nodes) ||
+        !optional_count(params, "max_bytes", 1, response_bytes, &query.max_bytes)) {
+        reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+        return;
+    }
+    if (!admitted(session, reply))
+        return;
+    const char *message = NULL;
+    json_t *document = NULL;
+    apr_status_t status =
+        spx_context_document(session->project, &query, response_bytes, &document, pool, &message);
+    if (status == APR_EINVAL) {
+        fprintf(stderr, "semapraxd: context: %s\n", message ? message : "invalid params");
+        reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+    } else if (status != APR_SUCCESS) {
+        reply_error(reply, SPX_RPC_INTERNAL_ERROR, NULL);
+    } else {
+        reply->result = document;
+    }
+}
+
+static void run_test(session_t *session, const spx_request_t *request, reply_t *reply,
+                     apr_pool_t *pool)
+{
+    spx_run_limits_t limits = spx_run_limits_default();
+    apr_uint64_t max_bytes = limits.max_bytes;
+    if (!optional_count(request->params, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM,
+                        &limits.max_steps) ||
+        !optional_count(request->params, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes)) {
+        reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+        return;
+    }
+    limits.max_bytes = (apr_size_t)max_bytes;
+    if (!admitted(session, reply))
+        return;
+    json_t *envelope = NULL;
+    const char *message = NULL;
+    if (spx_envelope_build(session->project, &limits, &envelope, pool, &message) != APR_SUCCESS) {
+        fprintf(stderr, "semapraxd: test: %s\n", message ? message : "cannot run");
+        reply_error(reply, SPX_RPC_INTERNAL_ERROR, NULL);
+        return;
+    }
+    reply->result = json_pack("{s:O,s:o}", "command_succeeded",
+                              json_object_get(envelope, "command_succeeded"), "envelope", envelope);
+}
+
+/* Sorted by name: protocol lists them in this order. */
+static const method_t methods[] = {
+    {"check", 1, no_params, run_check},
+    {"context", 1, context_params, run_context},
+    {"graph", 1, no_params, run_graph},
+    {"ping", 0, no_params, run_ping},
+    {"protocol", 0, no_params, run_protocol},
+    {"shutdown", 0, no_params, run_shutdown},
+    {"test", 1, test_params, run_test},
+    {"workspace/open", 0, no_params, run_open},
+    {"workspace/snapshot", 1, no_params, run_snapshot},
+    {"workspace/status", 0, no_params, run_status},
+};
+#define METHOD_COUNT (sizeof(methods) / sizeof(methods[0]))
+
+static void run_protocol(session_t *session, const spx_request_t *request, reply_t *reply,
+                         apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    json_t *names = json_array();
+    for (size_t i = 0; i < METHOD_COUNT; i++)
+        json_array_append_new(names, json_string(methods[i].name));
+    json_t *claims = json_array();
+    for (size_t i = 0; i < sizeof(nonclaims) / sizeof(nonclaims[0]); i++)
+        json_array_append_new(claims, json_string(nonclaims[i]));
+    const spx_session_options_t *options = session->options;
+    reply->result = json_pack(
+        "{s:s,s:s,s:o,s:o,s:s,s:o,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}", "schema",
+        SPX_SESSION_SCHEMA, "version", SPX_VERSION, "state", state_name(session), "methods", names,
+        "manifest", options->manifest_path, "nonclaims", claims, "limits", "max_request_bytes",
+        (json_int_t)options->max_request_bytes, "max_response_bytes",
+        (json_int_t)options->max_response_bytes, "max_steps",
+        (json_int_t)SPX_LIMIT_MAX_STEPS_MAXIMUM, "max_steps_default",
+        (json_int_t)SPX_LIMIT_MAX_STEPS_DEFAULT, "max_bytes",
+        (json_int_t)SPX_LIMIT_MAX_BYTES_MAXIMUM, "max_call_depth", (json_int_t)SPX_LIMIT_CALL_DEPTH,
+        "max_context_depth", (json_int_t)SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, "max_context_nodes",
+        (json_int_t)SPX_LIMIT_CONTEXT_NODES_MAXIMUM, "max_id_string_bytes",
+        (json_int_t)SPX_LIMIT_ID_STRING_BYTES);
+}
+
+/* The revisions of a semantic request: both present, strings, and the
+ * session's. Mistyped or missing: -32602; not the session's: -32012. */
+static int revisions_match(const session_t *session, const spx_request_t *request, reply_t *reply)
+{
+    const char *project = string_param(request->params, "project_revision");
+    const char *workspace = string_param(request->params, "workspace_revision");
+    if (!project || !workspace) {
+        reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+        return 0;
+    }
+    if (strcmp(project, session->project->project_revision) != 0 ||
+        strcmp(workspace, session->project->workspace_revision) != 0) {
+        reply_error(reply, SPX_RPC_REVISION_MISMATCH, NULL);
+        return 0;
+    }
+    return 1;
+}
+
+/* Known params of a method: its extras, plus the revisions when semantic. */
+static int params_known(const method_t *method, const spx_request_t *request, apr_pool_t *pool)
+{
+    apr_size_t count = 0;
+    while (method->extra[count])
+        count++;
+    const char **allowed = apr_palloc(pool, (count + 3) * sizeof(*allowed));
+    apr_size_t at = 0;
+    if (method->semantic) {
+        allowed[at++] = "project_revision";
+        allowed[at++] = "workspace_revision";
+    }
+    for (apr_size_t i = 0; i < count; i++)
+        allowed[at++] = method->extra[i];
+    allowed[at] = NULL;
+    return spx_request_params_known(request, allowed, NULL);
+}
+
+static void dispatch(session_t *session, const spx_request_t *request, reply_t *reply,
+                     apr_pool_t *pool)
+{
+    const method_t *method = NULL;
+    for (size_t i = 0; i < METHOD_COUNT && !method; i++)
+        if (strlen(methods[i].name) == request->method_length &&
+            memcmp(methods[i].name, request->method, request->method_length) == 0)
+            method = &methods[i];
+    if (!method) {
+        reply_error(reply, SPX_RPC_METHOD_NOT_FOUND, NULL);
+        return;
+    }
+    if (method->semantic && session->state == STATE_INVALIDATED) {
+        invalidated(session, reply);
+        return;
+    }
+    if (method->semantic && session->state != STATE_OPEN) {
+        reply_error(reply, SPX_RPC_SESSION_NOT_OPEN, NULL);
+        return;
+    }
+    if (!params_known(method, request, pool)) {
+        reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+        return;
+    }
+    if (method->semantic) {
+        if (!revisions_match(session, request, reply))
+            return;
+        if (!reauthenticate(session, pool)) {
+            invalidated(session, reply);
+            return;
+        }
+        reply->gated = 1;
+    }
+    method->run(session, request, reply, pool);
+}
+
+/* --- startup and the loop ------------------------------------------------------ */
+
+/* One diagnostic saying why the inputs could not be authenticated. */
+static json_t *authentication_diagnostic(const char *path, const char *message)
+{
+    return json_pack("[{s:s,s:s,s:s,s:s,s:{s:{s:i,s:i,s:i},s:{s:i,s:i,s:i}}}]", "code", "E0160",
+                     "message", message, "path", path, "severity", "error", "span", "start", "line",
+                     1, "column", 1, "offset", 0, "end", "line", 1, "column", 1, "offset", 0);
+}
+
+static apr_status_t release_json(void *data)
+{
+    session_t *session = data;
+    json_decref(session->unavailable);
+    json_decref(session->drift);
+    return APR_SUCCESS;
+}
+
+static void start(session_t *session, apr_pool_t *pool)
+{
+    const char *message = NULL;
+    apr_pool_t *project_pool = NULL;
+    apr_pool_create(&project_pool, pool);
+    apr_status_t status = spx_project_open(&session->project, session->options->manifest_path,
+                                           project_pool, &message);
+    if (status != APR_SUCCESS) {
+        char reason[256];
+        if (!message)
+            message = apr_strerror(status, reason, sizeof(reason));
+        fprintf(stderr, "semapraxd: %s\n", message);
+        session->project = NULL;
+        session->unavailable = authentication_diagnostic(session->options->manifest_path, message);
+    } else if (!session->project->manifest) {
+        fprintf(stderr, "semapraxd: the manifest has diagnostics\n");
+        session->unavailable = spx_diagnostics_json(session->project->diagnostics);
+    } else {
+        session->project_revision = session->project->project_revision;
+        session->workspace_revision = session->project->workspace_revision;
+    }
+}
+
+/* Write the reply. A reply of a semantic method that passed the first
+ * re-authentication (result or error) goes out only if the second one finds
+ * no drift; otherwise -32013 is written in its place. */
+static apr_status_t answer(session_t *session, json_t *id, reply_t *reply, apr_pool_t *pool,
+                           spx_response_outcome_t *outcome)
+{
+    gate_context_t context = {session, pool};
+    spx_response_gate_t gate = {second_check, &context};
+    const spx_response_gate_t *check = reply->gated ? &gate : NULL;
+    apr_status_t status;
+    if (reply->result)
+        status =
+            spx_response_write_result_gated(session->writer, id, reply->result, check, outcome);
+    else
+        status = spx_response_write_error_gated(session->writer, id,
+                                                reply->code ? reply->code : SPX_RPC_INTERNAL_ERROR,
+                                                reply->data, check, outcome);
+    if (status == APR_SUCCESS && *outcome == SPX_RESPONSE_WITHHELD) {
+        reply_t drifted = {NULL, 0, NULL, 0};
+        invalidated(session, &drifted);
+        status = spx_response_write_error(session->writer, id, drifted.code, drifted.data, outcome);
+        json_decref(drifted.data);
+    }
+    json_decref(reply->result);
+    json_decref(reply->data);
+    return status;
+}
+
+spx_session_exit_t spx_session_run(const spx_session_options_t *options, spx_stdio_t *stdio,
+                                   apr_pool_t *pool)
+{
+    session_t *session = apr_pcalloc(pool, sizeof(*session));
+    session->options = options;
+    session->state = STATE_CONFIGURED;
+    apr_pool_cleanup_register(pool, session, release_json, apr_pool_cleanup_null);
+    start(session, pool);
+
+    spx_frame_reader_t *reader = NULL;
+    if (spx_frame_reader_create_stdio(&reader, stdio, options->max_request_bytes, pool) !=
+            APR_SUCCESS ||
+        spx_response_writer_create_stdio(&session->writer, stdio, options->max_response_bytes,
+                                         pool) != APR_SUCCESS)
+        return SPX_SESSION_EXIT_STOPPED;
+    apr_pool_t *request_pool = NULL;
+    apr_pool_create(&request_pool, pool);
+    for (;;) {
+        apr_pool_clear(request_pool);
+        spx_frame_t frame;
+        spx_response_outcome_t outcome = SPX_RESPONSE_SENT;
+        if (spx_frame_next(reader, &frame) != APR_SUCCESS) {
+            fprintf(stderr, "semapraxd: cannot read standard input\n");
+            return SPX_SESSION_EXIT_STOPPED;
+        }
+        if (frame.kind == SPX_FRAME_END)
+            return SPX_SESSION_EXIT_OK;
+        if (frame.kind == SPX_FRAME_UNTERMINATED) {
+            fprintf(stderr,
+                    "semapraxd: %" APR_SIZE_T_FMT
+                    " bytes at end of input without LF: not a frame, dropped\n",
+                    frame.length);
+            return SPX_SESSION_EXIT_OK;
+        }
+        if (frame.kind == SPX_FRAME_OVERSIZED) {
+            fprintf(stderr, "semapraxd: request over %" APR_SIZE_T_FMT " bytes: stopping\n",
+                    options->max_request_bytes);
+            spx_response_write_error(session->writer, NULL, SPX_RPC_REQUEST_TOO_LARGE, NULL,
+                                     &outcome);
+            return SPX_SESSION_EXIT_STOPPED;
+        }
+        spx_request_t request;
+        spx_request_error_t error;
+        apr_status_t status = APR_SUCCESS;
+        if (spx_request_parse(frame.bytes, frame.length, &request, &error, request_pool) ==
+            SPX_REQUEST_INVALID) {
+            status =
+                spx_response_write_error(session->writer, error.id, error.code, NULL, &outcome);
+        } else if (request.is_notification) {
+            if (spx_request_ends_session_silently(&request))
+                return SPX_SESSION_EXIT_OK;
+            continue;
+        } else {
+            session->requests++;
+            reply_t reply = {NULL, 0, NULL, 0};
+            dispatch(session, &request, &reply, request_pool);
+            status = answer(session, request.id, &reply, request_pool, &outcome);
+        }
+        if (status != APR_SUCCESS) {
+            fprintf(stderr, "semapraxd: cannot write standard output\n");
+            return SPX_SESSION_EXIT_STOPPED;
+        }
+        if (outcome == SPX_RESPONSE_STOP) {
+            fprintf(stderr, "semapraxd: response over %" APR_SIZE_T_FMT " bytes: stopping\n",
+                    options->max_response_bytes);
+            return SPX_SESSION_EXIT_STOPPED;
+        }
+        if (session->state == STATE_SHUTDOWN)
+            return SPX_SESSION_EXIT_OK;
+    }
+}

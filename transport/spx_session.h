@@ -1,0 +1,37 @@
+/*
+ * spx_session.h: the v2 agent session of `semapraxd --stdio`
+ * (semaprax.agent-transport.v2, transport.md "v2"): startup authentication
+ * and Phase A once, then the request loop over the frame reader, the request
+ * grammar and the response writer, with the states configured, open,
+ * invalidated and shutdown and the closed method set. docs/protocol-v2.md
+ * describes every method.
+ */
+#ifndef SPX_SESSION_H
+#define SPX_SESSION_H
+
+#include "spx_platform.h"
+
+#include <apr_pools.h>
+
+#define SPX_SESSION_SCHEMA "semaprax.agent-transport.v2"
+
+/* What the host chose on the command line. */
+typedef struct spx_session_options_t {
+    const char *manifest_path;     /* as bound; never changed by a request */
+    apr_size_t max_request_bytes;  /* SPX_LIMIT_REQUEST_BYTES_* */
+    apr_size_t max_response_bytes; /* SPX_LIMIT_RESPONSE_BYTES_* */
+} spx_session_options_t;
+
+/* The session's exit status (transport.md, "Programs"). */
+typedef enum spx_session_exit_t {
+    SPX_SESSION_EXIT_OK = 0,     /* shutdown, or end of input */
+    SPX_SESSION_EXIT_STOPPED = 1 /* an oversized request or response, or a broken stream */
+} spx_session_exit_t;
+
+/* Authenticate the inputs and run Phase A once, then answer requests from
+ * stdin on stdout until shutdown, end of input or a fatal frame. Everything
+ * lives in pool. */
+spx_session_exit_t spx_session_run(const spx_session_options_t *options, spx_stdio_t *stdio,
+                                   apr_pool_t *pool);
+
+#endif /* SPX_SESSION_H */
