@@ -600,18 +600,7 @@ static int run_serve(const command_t *command, apr_hash_t *values, const char *c
                 apr_strerror(served, reason, sizeof(reason)));
         return EXIT_FAILED;
     }
-    if (report.end == SPX_LOOP_END_OF_INPUT && report.dropped_bytes)
-        fprintf(stderr,
-                "semaprax: %" APR_SIZE_T_FMT " bytes after the last LF were not a request\n",
-                report.dropped_bytes);
-    else if (report.end == SPX_LOOP_REQUEST_TOO_LARGE)
-        fprintf(stderr, "semaprax: a request was over %" APR_UINT64_T_FMT " bytes\n", max_request);
-    else if (report.end == SPX_LOOP_RESPONSE_TOO_LARGE)
-        fprintf(stderr, "semaprax: a response was over %" APR_UINT64_T_FMT " bytes\n",
-                max_response);
-    else if (report.end == SPX_LOOP_OUTPUT_FAILED)
-        fprintf(stderr, "semaprax: standard input or output failed: %s\n",
-                apr_strerror(report.status, reason, sizeof(reason)));
+    spx_loop_explain(&report, "semaprax", (apr_size_t)max_request, (apr_size_t)max_response);
     return spx_loop_exit_status(report.end);
 }
 

@@ -6,16 +6,30 @@
 
 #include "spx_rpc.h"
 
-/* Write the dispatcher's answer and release what it handed over. */
+#include <apr_strings.h>
+#include <stdio.h>
+
+/* Write the dispatcher's answer (through its gate, if any) and release what
+ * it handed over; a withheld answer is replaced by what the dispatcher says. */
 static apr_status_t write_answer(spx_response_writer_t *writer, const spx_request_t *request,
-                                 spx_answer_t *answer, spx_response_outcome_t *outcome)
+                                 spx_answer_t *answer, void *context,
+                                 spx_response_outcome_t *outcome)
 {
+    const spx_response_gate_t *gate = answer->gate.pass ? &answer->gate : NULL;
     apr_status_t status =
-        answer->result ? spx_response_write_result(writer, request->id, answer->result, outcome)
-                       : spx_response_write_error(writer, request->id, answer->error_code,
-                                                  answer->error_data, outcome);
+        answer->result
+            ? spx_response_write_result_gated(writer, request->id, answer->result, gate, outcome)
+            : spx_response_write_error_gated(writer, request->id, answer->error_code,
+                                             answer->error_data, gate, outcome);
     json_decref(answer->result);
     json_decref(answer->error_data);
+    if (status == APR_SUCCESS && *outcome == SPX_RESPONSE_WITHHELD) {
+        spx_answer_t replacement = {NULL, SPX_RPC_INTERNAL_ERROR, NULL, 0, {NULL, NULL}, NULL};
+        if (answer->withheld)
+            answer->withheld(context, &replacement);
+        answer->stop = 0;
+        status = write_answer(writer, request, &replacement, context, outcome);
+    }
     return status;
 }
 
@@ -43,9 +57,9 @@ static int handle_frame(const spx_frame_t *frame, spx_response_writer_t *writer,
         report->end = SPX_LOOP_SILENT_SHUTDOWN;
         return 0;
     } else if (!request.is_notification) {
-        spx_answer_t answer = {NULL, SPX_RPC_INTERNAL_ERROR, NULL, 0};
+        spx_answer_t answer = {NULL, SPX_RPC_INTERNAL_ERROR, NULL, 0, {NULL, NULL}, NULL};
         dispatch(context, &request, &answer, request_pool);
-        status = write_answer(writer, &request, &answer, &outcome);
+        status = write_answer(writer, &request, &answer, context, &outcome);
         if (answer.stop)
             report->end = SPX_LOOP_SHUTDOWN;
     }
@@ -94,4 +108,25 @@ int spx_loop_exit_status(spx_loop_end_t end)
                    end == SPX_LOOP_SILENT_SHUTDOWN
                ? 0
                : 1;
+}
+
+void spx_loop_explain(const spx_loop_report_t *report, const char *program,
+                      apr_size_t max_request_bytes, apr_size_t max_response_bytes)
+{
+    char reason[256];
+    if (report->end == SPX_LOOP_END_OF_INPUT && report->dropped_bytes)
+        fprintf(stderr,
+                "%s: %" APR_SIZE_T_FMT " bytes at end of input without LF: not a frame, dropped\n",
+                program, report->dropped_bytes);
+    else if (report->end == SPX_LOOP_REQUEST_TOO_LARGE)
+        fprintf(stderr, "%s: a request was over %" APR_SIZE_T_FMT " bytes: stopping\n", program,
+                max_request_bytes);
+    else if (report->end == SPX_LOOP_RESPONSE_TOO_LARGE)
+        fprintf(stderr,
+                "%s: a response over %" APR_SIZE_T_FMT
+                " bytes was replaced by the -32001 error: stopping\n",
+                program, max_response_bytes);
+    else if (report->end == SPX_LOOP_OUTPUT_FAILED)
+        fprintf(stderr, "%s: standard input or output failed: %s\n", program,
+                apr_strerror(report->status, reason, sizeof(reason)));
 }

@@ -14,6 +14,8 @@
  */
 #include "spx_session.h"
 
+#include "spx_loop.h"
+
 #include "spx_envelope.h"
 #include "spx_frame.h"
 #include "spx_index.h"
@@ -62,21 +64,16 @@ typedef struct session_t {
     json_t *drift;          /* data.drift of -32013 once invalidated */
     const char *project_revision, *workspace_revision; /* last authenticated, or NULL */
     apr_uint64_t requests;
-    spx_response_writer_t *writer;
 } session_t;
 
-/* One answer: a result, or an error code with optional data. */
-typedef struct reply_t {
-    json_t *result;
-    int code;
-    json_t *data;
-    int gated; /* a semantic result: the second re-authentication decides */
-} reply_t;
+/* A method's answer (spx_loop.h): a result, or an error code with optional
+ * data; a semantic one is gated by the second re-authentication. */
+typedef spx_answer_t reply_t;
 
 static void reply_error(reply_t *reply, int code, json_t *data)
 {
-    reply->code = code;
-    reply->data = data;
+    reply->error_code = code;
+    reply->error_data = data;
 }
 
 /* --- authentication ------------------------------------------------------ */
@@ -141,6 +138,13 @@ typedef struct gate_context_t {
     session_t *session;
     apr_pool_t *pool;
 } gate_context_t;
+
+/* The answer written in place of one the second re-authentication
+ * withheld (the loop's context is the session). */
+static void drifted(void *context, spx_answer_t *replacement)
+{
+    invalidated(context, replacement);
+}
 
 static int second_check(void *context)
 {
@@ -491,7 +495,12 @@ static void dispatch(session_t *session, const spx_request_t *request, reply_t *
             invalidated(session, reply);
             return;
         }
-        reply->gated = 1;
+        gate_context_t *gate = apr_palloc(pool, sizeof(*gate));
+        gate->session = session;
+        gate->pool = pool;
+        reply->gate.pass = second_check;
+        reply->gate.context = gate;
+        reply->withheld = drifted;
     }
     method->run(session, request, reply, pool);
 }
@@ -537,32 +546,14 @@ static void start(session_t *session, apr_pool_t *pool)
     }
 }
 
-/* Write the reply. A reply of a semantic method that passed the first
- * re-authentication (result or error) goes out only if the second one finds
- * no drift; otherwise -32013 is written in its place. */
-static apr_status_t answer(session_t *session, json_t *id, reply_t *reply, apr_pool_t *pool,
-                           spx_response_outcome_t *outcome)
+/* The loop's dispatcher: every request that expects an answer. */
+static void session_dispatch(void *context, const spx_request_t *request, spx_answer_t *answer,
+                             apr_pool_t *pool)
 {
-    gate_context_t context = {session, pool};
-    spx_response_gate_t gate = {second_check, &context};
-    const spx_response_gate_t *check = reply->gated ? &gate : NULL;
-    apr_status_t status;
-    if (reply->result)
-        status =
-            spx_response_write_result_gated(session->writer, id, reply->result, check, outcome);
-    else
-        status = spx_response_write_error_gated(session->writer, id,
-                                                reply->code ? reply->code : SPX_RPC_INTERNAL_ERROR,
-                                                reply->data, check, outcome);
-    if (status == APR_SUCCESS && *outcome == SPX_RESPONSE_WITHHELD) {
-        reply_t drifted = {NULL, 0, NULL, 0};
-        invalidated(session, &drifted);
-        status = spx_response_write_error(session->writer, id, drifted.code, drifted.data, outcome);
-        json_decref(drifted.data);
-    }
-    json_decref(reply->result);
-    json_decref(reply->data);
-    return status;
+    session_t *session = context;
+    session->requests++;
+    dispatch(session, request, answer, pool);
+    answer->stop = session->state == STATE_SHUTDOWN;
 }
 
 spx_session_exit_t spx_session_run(const spx_session_options_t *options, spx_stdio_t *stdio,
@@ -575,64 +566,14 @@ spx_session_exit_t spx_session_run(const spx_session_options_t *options, spx_std
     start(session, pool);
 
     spx_frame_reader_t *reader = NULL;
+    spx_response_writer_t *writer = NULL;
     if (spx_frame_reader_create_stdio(&reader, stdio, options->max_request_bytes, pool) !=
             APR_SUCCESS ||
-        spx_response_writer_create_stdio(&session->writer, stdio, options->max_response_bytes,
-                                         pool) != APR_SUCCESS)
+        spx_response_writer_create_stdio(&writer, stdio, options->max_response_bytes, pool) !=
+            APR_SUCCESS)
         return SPX_SESSION_EXIT_STOPPED;
-    apr_pool_t *request_pool = NULL;
-    apr_pool_create(&request_pool, pool);
-    for (;;) {
-        apr_pool_clear(request_pool);
-        spx_frame_t frame;
-        spx_response_outcome_t outcome = SPX_RESPONSE_SENT;
-        if (spx_frame_next(reader, &frame) != APR_SUCCESS) {
-            fprintf(stderr, "semapraxd: cannot read standard input\n");
-            return SPX_SESSION_EXIT_STOPPED;
-        }
-        if (frame.kind == SPX_FRAME_END)
-            return SPX_SESSION_EXIT_OK;
-        if (frame.kind == SPX_FRAME_UNTERMINATED) {
-            fprintf(stderr,
-                    "semapraxd: %" APR_SIZE_T_FMT
-                    " bytes at end of input without LF: not a frame, dropped\n",
-                    frame.length);
-            return SPX_SESSION_EXIT_OK;
-        }
-        if (frame.kind == SPX_FRAME_OVERSIZED) {
-            fprintf(stderr, "semapraxd: request over %" APR_SIZE_T_FMT " bytes: stopping\n",
-                    options->max_request_bytes);
-            spx_response_write_error(session->writer, NULL, SPX_RPC_REQUEST_TOO_LARGE, NULL,
-                                     &outcome);
-            return SPX_SESSION_EXIT_STOPPED;
-        }
-        spx_request_t request;
-        spx_request_error_t error;
-        apr_status_t status = APR_SUCCESS;
-        if (spx_request_parse(frame.bytes, frame.length, &request, &error, request_pool) ==
-            SPX_REQUEST_INVALID) {
-            status =
-                spx_response_write_error(session->writer, error.id, error.code, NULL, &outcome);
-        } else if (request.is_notification) {
-            if (spx_request_ends_session_silently(&request))
-                return SPX_SESSION_EXIT_OK;
-            continue;
-        } else {
-            session->requests++;
-            reply_t reply = {NULL, 0, NULL, 0};
-            dispatch(session, &request, &reply, request_pool);
-            status = answer(session, request.id, &reply, request_pool, &outcome);
-        }
-        if (status != APR_SUCCESS) {
-            fprintf(stderr, "semapraxd: cannot write standard output\n");
-            return SPX_SESSION_EXIT_STOPPED;
-        }
-        if (outcome == SPX_RESPONSE_STOP) {
-            fprintf(stderr, "semapraxd: response over %" APR_SIZE_T_FMT " bytes: stopping\n",
-                    options->max_response_bytes);
-            return SPX_SESSION_EXIT_STOPPED;
-        }
-        if (session->state == STATE_SHUTDOWN)
-            return SPX_SESSION_EXIT_OK;
-    }
+    spx_loop_report_t report;
+    spx_loop_run(reader, writer, session_dispatch, session, pool, &report);
+    spx_loop_explain(&report, "semapraxd", options->max_request_bytes, options->max_response_bytes);
+    return spx_loop_exit_status(report.end) ? SPX_SESSION_EXIT_STOPPED : SPX_SESSION_EXIT_OK;
 }

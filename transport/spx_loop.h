@@ -20,6 +20,12 @@ typedef struct spx_answer_t {
     int error_code;     /* spx_rpc_code_t, when result is NULL */
     json_t *error_data; /* the error's data (released by the loop), or NULL for none */
     int stop;           /* end the session with exit 0 once the answer is written */
+    /* When gate.pass is set, the answer is rendered whole and then written
+     * only if the gate passes (v2's second re-authentication); otherwise
+     * withheld(context, replacement) fills the answer written in its place,
+     * without a gate. */
+    spx_response_gate_t gate;
+    void (*withheld)(void *context, struct spx_answer_t *replacement);
 } spx_answer_t;
 
 /* Answer request (valid, not a notification). pool is the request's pool,
@@ -52,5 +58,10 @@ void spx_loop_run(spx_frame_reader_t *reader, spx_response_writer_t *writer,
 
 /* The process's exit status for an end: 0, or 1 (transport.md, Programs). */
 int spx_loop_exit_status(spx_loop_end_t end);
+
+/* Say on stderr, as program ("semapraxd"), why a loop that did not end
+ * cleanly ended (and what input was dropped); nothing for a clean end. */
+void spx_loop_explain(const spx_loop_report_t *report, const char *program,
+                      apr_size_t max_request_bytes, apr_size_t max_response_bytes);
 
 #endif /* SPX_LOOP_H */
