@@ -1,10 +1,10 @@
 /*
- * serve.c: the session of transport v1 (spx_serve.h): the five methods of
+ * v1.c: the session of transport v1 (spx_v1.h): the five methods of
  * `semaprax serve` and what each answers, from the project built at startup.
  * Nothing here reads a file: the source was read once, before the first
  * request.
  */
-#include "spx_serve.h"
+#include "spx_v1.h"
 
 #include "spx_index.h"
 #include "spx_limits.h"
@@ -12,9 +12,9 @@
 
 #include <string.h>
 
-struct spx_serve_t {
+struct spx_v1_t {
     const spx_project_t *project;
-    spx_serve_limits_t limits;
+    spx_v1_limits_t limits;
 };
 
 /* Sorted bytewise, as the protocol result lists them. */
@@ -33,10 +33,9 @@ static const char *const nonclaims[] = {
 };
 #define NONCLAIM_COUNT (sizeof(nonclaims) / sizeof(nonclaims[0]))
 
-spx_serve_t *spx_serve_make(const spx_project_t *project, const spx_serve_limits_t *limits,
-                            apr_pool_t *pool)
+spx_v1_t *spx_v1_make(const spx_project_t *project, const spx_v1_limits_t *limits, apr_pool_t *pool)
 {
-    spx_serve_t *serve = apr_pcalloc(pool, sizeof(*serve));
+    spx_v1_t *serve = apr_pcalloc(pool, sizeof(*serve));
     serve->project = project;
     serve->limits = *limits;
     return serve;
@@ -50,19 +49,18 @@ static json_t *string_array(const char *const *strings, size_t count)
     return array;
 }
 
-static json_t *protocol_result(const spx_serve_t *serve)
+static json_t *protocol_result(const spx_v1_t *serve)
 {
-    const spx_module_t *module = serve->project->modules[0];
-    return json_pack("{s:s, s:s, s:o, s:{s:I, s:I, s:I, s:I, s:I}, s:{s:s, s:s, s:s}, s:o}",
-                     "schema", SPX_TRANSPORT_V1_SCHEMA, "state", "open", "methods",
+    return json_pack("{s:s, s:s, s:o, s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o}", "schema",
+                     SPX_TRANSPORT_V1_SCHEMA, "state", "open", "methods",
                      string_array(methods, METHOD_COUNT), "limits", "max_request_bytes",
                      (json_int_t)serve->limits.max_request_bytes, "max_response_bytes",
                      (json_int_t)serve->limits.max_response_bytes, "max_source_bytes",
                      (json_int_t)SPX_LIMIT_SOURCE_BYTES, "max_id_string_bytes",
                      (json_int_t)SPX_LIMIT_ID_STRING_BYTES, "max_request_json_depth",
-                     (json_int_t)SPX_LIMIT_REQUEST_JSON_DEPTH, "source", "digest",
-                     serve->project->source_digest, "module", module->name, "path", module->path,
-                     "nonclaims", string_array(nonclaims, NONCLAIM_COUNT));
+                     (json_int_t)SPX_LIMIT_REQUEST_JSON_DEPTH, "source",
+                     spx_project_source_document(serve->project), "nonclaims",
+                     string_array(nonclaims, NONCLAIM_COUNT));
 }
 
 static void answer_error(spx_answer_t *answer, int code, json_t *data)
@@ -72,11 +70,11 @@ static void answer_error(spx_answer_t *answer, int code, json_t *data)
     answer->error_data = data;
 }
 
-void spx_serve_dispatch(void *context, const spx_request_t *request, spx_answer_t *answer,
-                        apr_pool_t *pool)
+void spx_v1_dispatch(void *context, const spx_request_t *request, spx_answer_t *answer,
+                     apr_pool_t *pool)
 {
     (void)pool;
-    const spx_serve_t *serve = context;
+    const spx_v1_t *serve = context;
     const spx_project_t *project = serve->project;
     static const char *const no_params[] = {NULL};
     const char *method = request->method;
@@ -104,7 +102,7 @@ void spx_serve_dispatch(void *context, const spx_request_t *request, spx_answer_
     }
 }
 
-apr_status_t spx_serve_stdio(spx_serve_t *serve, apr_pool_t *pool, spx_loop_report_t *report)
+apr_status_t spx_v1_serve_stdio(spx_v1_t *serve, apr_pool_t *pool, spx_loop_report_t *report)
 {
     /* The reader's and writer's buffers are released with this pool, here,
      * not whenever (if ever) the caller's pool goes. */
@@ -123,7 +121,7 @@ apr_status_t spx_serve_stdio(spx_serve_t *serve, apr_pool_t *pool, spx_loop_repo
         status = spx_response_writer_create_stdio(&writer, stdio, serve->limits.max_response_bytes,
                                                   streams);
     if (status == APR_SUCCESS)
-        spx_loop_run(reader, writer, spx_serve_dispatch, serve, streams, report);
+        spx_loop_run(reader, writer, spx_v1_dispatch, serve, streams, report);
     apr_pool_destroy(streams);
     return status;
 }
