@@ -35,6 +35,6 @@ void spx_v1_dispatch(void *context, const spx_request_t *request, spx_answer_t *
 /* Serve the session on the process's binary standard input and output until
  * it ends; *report says how (spx_loop_exit_status gives the exit status). A
  * failure status only when the streams cannot be set up. */
-apr_status_t spx_v1_serve_stdio(spx_v1_t *serve, apr_pool_t *pool, spx_loop_report_t *report);
+apr_status_t spx_v1_serve_stdio(spx_v1_t *session, apr_pool_t *pool, spx_loop_report_t *report);
 
 #endif /* SPX_V1_H */
