@@ -359,9 +359,14 @@ apr_status_t spx_project_open_source(spx_project_t **out, const char *source_pat
         return SPX_STATUS_BAD_PATH;
     unsigned char *bytes = NULL;
     apr_size_t length = 0;
-    apr_status_t status = read_source(source_path, file_name, &bytes, &length, pool, message);
-    if (status != APR_SUCCESS)
+    const char *reason = NULL;
+    apr_status_t status = read_source(source_path, file_name, &bytes, &length, pool, &reason);
+    if (status != APR_SUCCESS) {
+        char text[256];
+        *message = apr_psprintf(pool, "cannot read source '%s': %s", source_path,
+                                reason ? reason : apr_strerror(status, text, sizeof(text)));
         return status;
+    }
 
     spx_project_t *project = apr_pcalloc(pool, sizeof(*project));
     project->pool = pool;
@@ -385,4 +390,11 @@ json_t *spx_project_check_document(const spx_project_t *project)
 {
     return json_pack("{s:b, s:o}", "admitted", project->admitted, "diagnostics",
                      spx_diagnostics_json(project->diagnostics));
+}
+
+json_t *spx_project_source_document(const spx_project_t *project)
+{
+    const spx_module_t *module = project->modules[0];
+    return json_pack("{s:s, s:s, s:s}", "digest", project->source_digest, "module", module->name,
+                     "path", module->path);
 }

@@ -23,7 +23,8 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool);
 void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_t *module);
 
 /* The index of an admitted project whose every module went through
- * spx_index_builder_add_calls. */
+ * spx_index_builder_add_calls. A single source (no manifest) has no test
+ * or entry nodes. */
 spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *project);
 
 /* The semaprax.project-semantic-graph.v1 document (outputs.md). A new reference. */

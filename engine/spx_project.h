@@ -71,6 +71,10 @@ apr_status_t spx_project_open(spx_project_t **project, const char *manifest_path
 apr_status_t spx_project_open_source(spx_project_t **project, const char *source_path,
                                      apr_pool_t *pool, const char **message);
 
+/* A single source's facts: {"digest":D,"module":M,"path":P}, path being the
+ * file's name. A new reference. */
+json_t *spx_project_source_document(const spx_project_t *project);
+
 /* The diagnostics as the document of `check`: {"admitted":B,"diagnostics":[...]}.
  * A new reference. */
 json_t *spx_project_check_document(const spx_project_t *project);

@@ -5,7 +5,7 @@
  * run, test and verify execute the project through the engine's envelope
  * functions and print what they found. Usage errors and unreadable inputs go
  * to stderr with exit status 2. serve builds one source and hands it to the
- * v1 session (spx_serve.h).
+ * v1 session (spx_v1.h).
  */
 #include "spx_cli.h"
 
@@ -15,7 +15,7 @@
 #include "spx_limits.h"
 #include "spx_platform.h"
 #include "spx_project.h"
-#include "spx_serve.h"
+#include "spx_v1.h"
 
 #include <apr_general.h>
 #include <apr_file_io.h>
@@ -592,9 +592,9 @@ static int run_serve(const command_t *command, apr_hash_t *values, const char *c
                 message ? message : apr_strerror(opened, reason, sizeof(reason)));
         return EXIT_USAGE;
     }
-    spx_serve_limits_t limits = {(apr_size_t)max_request, (apr_size_t)max_response};
+    spx_v1_limits_t limits = {(apr_size_t)max_request, (apr_size_t)max_response};
     spx_loop_report_t report;
-    apr_status_t served = spx_serve_stdio(spx_serve_make(project, &limits, pool), pool, &report);
+    apr_status_t served = spx_v1_serve_stdio(spx_v1_make(project, &limits, pool), pool, &report);
     if (served != APR_SUCCESS) {
         fprintf(stderr, "semaprax: cannot open the standard streams: %s\n",
                 apr_strerror(served, reason, sizeof(reason)));

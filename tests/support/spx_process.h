@@ -35,6 +35,19 @@ spx_process_result_t spx_process_run_input(const char *program, const char *cons
                                            const char *working_dir, const void *input,
                                            apr_size_t input_length, apr_pool_t *pool);
 
+/* spx_process_run_input through pipes, as a client talks to a server: a
+ * thread writes input to the program's standard input and closes it while
+ * its standard output is read until it closes (standard error still goes
+ * through a file). The program may exit before reading all of the input. */
+spx_process_result_t spx_process_run_piped(const char *program, const char *const *arguments,
+                                           const void *input, apr_size_t input_length,
+                                           apr_pool_t *pool);
+
+/* Let writes to a pipe whose reader has gone fail instead of ending the
+ * test process (tests/support/posix/ and win32/). spx_process_run_piped
+ * calls it. */
+void spx_process_ignore_broken_pipes(void);
+
 /* Run the `semaprax` under test with the arguments, in the current folder. */
 #define SPX_RUN_SEMAPRAX(pool, ...)                                                                \
     spx_process_run(spx_program_path("SPX_SEMAPRAX"), (const char *const[]){__VA_ARGS__, NULL},    \

@@ -69,7 +69,7 @@ static apr_size_t first_difference(const char *a, apr_size_t a_length, const cha
     return at;
 }
 
-static void run_case(const char *name, apr_pool_t *pool)
+static void run_case(const char *name, int piped, apr_pool_t *pool)
 {
     const char *dir = golden(apr_pstrcat(pool, "cases/", name, NULL), pool);
     const char **args =
@@ -88,21 +88,26 @@ static void run_case(const char *name, apr_pool_t *pool)
     const char *out = spx_corpus_read(apr_pstrcat(pool, dir, "/out", NULL), &out_length, pool);
     int exit_code = atoi(spx_corpus_read(apr_pstrcat(pool, dir, "/exit", NULL), NULL, pool));
 
-    spx_process_result_t result = spx_process_run_input(spx_program_path("SPX_SEMAPRAX"), arguments,
-                                                        NULL, in, in_length, pool);
+    const char *semaprax = spx_program_path("SPX_SEMAPRAX");
+    spx_process_result_t result =
+        piped ? spx_process_run_piped(semaprax, arguments, in, in_length, pool)
+              : spx_process_run_input(semaprax, arguments, NULL, in, in_length, pool);
     int same = result.out_length == out_length && memcmp(result.out, out, out_length) == 0;
     if (!same || result.exit_code != exit_code)
         fprintf(stderr,
-                "\n  case %s: exit %d (wanted %d), %" APR_SIZE_T_FMT
+                "\n  case %s%s: exit %d (wanted %d), %" APR_SIZE_T_FMT
                 " bytes (wanted %" APR_SIZE_T_FMT "), first difference at byte %" APR_SIZE_T_FMT
                 "\n  stderr: %s",
-                name, result.exit_code, exit_code, result.out_length, out_length,
-                first_difference(result.out, result.out_length, out, out_length), result.err);
+                name, piped ? " (pipes)" : "", result.exit_code, exit_code, result.out_length,
+                out_length, first_difference(result.out, result.out_length, out, out_length),
+                result.err);
     CU_ASSERT(same);
     CU_ASSERT_EQUAL(result.exit_code, exit_code);
 }
 
-static void test_golden_transcripts_byte_for_byte(void)
+/* Every case, its input from a file (seekable, read in whole chunks) or
+ * through pipes (as a client talks: reads return what has arrived). */
+static void run_every_case(int piped)
 {
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
@@ -111,10 +116,20 @@ static void test_golden_transcripts_byte_for_byte(void)
     for (int i = 0; i < cases->nelts; i++) {
         apr_pool_t *scratch = NULL;
         apr_pool_create(&scratch, pool);
-        run_case(APR_ARRAY_IDX(cases, i, const char *), scratch);
+        run_case(APR_ARRAY_IDX(cases, i, const char *), piped, scratch);
         apr_pool_destroy(scratch);
     }
     apr_pool_destroy(pool);
+}
+
+static void test_golden_transcripts_byte_for_byte(void)
+{
+    run_every_case(0);
+}
+
+static void test_golden_transcripts_over_pipes(void)
+{
+    run_every_case(1);
 }
 
 /* Add "cases/NAME/FILE" (or "sources/FILE") for every file of the corpus. */
@@ -233,10 +248,10 @@ static void test_usage_errors_write_nothing_on_stdout(void)
     expect_usage_error(SERVE(spx_fixture_path(fixture, long_name)), "is longer than 64 bytes");
     spx_fixture_mkdir(fixture, "dir.spx");
     expect_usage_error(SERVE(spx_fixture_path(fixture, "dir.spx")), "dir.spx");
-#ifndef _WIN32
     spx_fixture_symlink(fixture, "good.spx", "link.spx");
     expect_usage_error(SERVE(spx_fixture_path(fixture, "link.spx")), "link.spx");
-#endif
+    spx_fixture_mkfifo(fixture, "fifo.spx"); /* refused without blocking on it */
+    expect_usage_error(SERVE(spx_fixture_path(fixture, "fifo.spx")), "fifo.spx");
     spx_fixture_write_size(fixture, "huge.spx", 16u * 1024u * 1024u + 1u);
     expect_usage_error(SERVE(spx_fixture_path(fixture, "huge.spx")), "huge.spx");
     /* The good source, for contrast: served, and a relative path works too. */
@@ -257,15 +272,16 @@ static void test_a_large_oversized_request_is_drained(void)
 {
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
-    /* 8 MiB without LF against the 1 MiB default, then a ping that is never run. */
+    /* 8 MiB without LF against the 1 MiB default, drained from a pipe, then a
+     * ping that is never run (the program may exit before it is written). */
     apr_size_t size = 8u * 1024u * 1024u;
     const char *ping = "\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n";
     char *in = apr_palloc(pool, size + strlen(ping));
     memset(in, '{', size);
     memcpy(in + size, ping, strlen(ping));
-    spx_process_result_t result = spx_process_run_input(
+    spx_process_result_t result = spx_process_run_piped(
         spx_program_path("SPX_SEMAPRAX"),
-        (const char *const[]){"serve", golden("sources/tiny.spx", pool), NULL}, NULL, in,
+        (const char *const[]){"serve", golden("sources/tiny.spx", pool), NULL}, in,
         size + strlen(ping), pool);
     CU_ASSERT_EQUAL(result.exit_code, 1);
     CU_ASSERT_STRING_EQUAL(result.out, "{\"error\":{\"code\":-32002,\"message\":\"request too "
@@ -278,6 +294,7 @@ int main(void)
 {
     CU_TestInfo tests[] = {
         {"golden transcripts byte for byte", test_golden_transcripts_byte_for_byte},
+        {"golden transcripts over pipes", test_golden_transcripts_over_pipes},
         {"the golden corpus matches its frozen digests",
          test_golden_corpus_matches_its_frozen_digests},
         {"usage errors write nothing on stdout", test_usage_errors_write_nothing_on_stdout},

@@ -1,10 +1,10 @@
 /*
- * serve.c: the session of transport v1 (spx_serve.h): the five methods of
+ * v1.c: the session of transport v1 (spx_v1.h): the five methods of
  * `semaprax serve` and what each answers, from the project built at startup.
  * Nothing here reads a file: the source was read once, before the first
  * request.
  */
-#include "spx_serve.h"
+#include "spx_v1.h"
 
 #include "spx_index.h"
 #include "spx_limits.h"
@@ -12,9 +12,9 @@
 
 #include <string.h>
 
-struct spx_serve_t {
+struct spx_v1_t {
     const spx_project_t *project;
-    spx_serve_limits_t limits;
+    spx_v1_limits_t limits;
 };
 
 /* Sorted bytewise, as the protocol result lists them. */
@@ -33,13 +33,12 @@ static const char *const nonclaims[] = {
 };
 #define NONCLAIM_COUNT (sizeof(nonclaims) / sizeof(nonclaims[0]))
 
-spx_serve_t *spx_serve_make(const spx_project_t *project, const spx_serve_limits_t *limits,
-                            apr_pool_t *pool)
+spx_v1_t *spx_v1_make(const spx_project_t *project, const spx_v1_limits_t *limits, apr_pool_t *pool)
 {
-    spx_serve_t *serve = apr_pcalloc(pool, sizeof(*serve));
-    serve->project = project;
-    serve->limits = *limits;
-    return serve;
+    spx_v1_t *session = apr_pcalloc(pool, sizeof(*session));
+    session->project = project;
+    session->limits = *limits;
+    return session;
 }
 
 static json_t *string_array(const char *const *strings, size_t count)
@@ -50,19 +49,18 @@ static json_t *string_array(const char *const *strings, size_t count)
     return array;
 }
 
-static json_t *protocol_result(const spx_serve_t *serve)
+static json_t *protocol_result(const spx_v1_t *session)
 {
-    const spx_module_t *module = serve->project->modules[0];
-    return json_pack("{s:s, s:s, s:o, s:{s:I, s:I, s:I, s:I, s:I}, s:{s:s, s:s, s:s}, s:o}",
-                     "schema", SPX_TRANSPORT_V1_SCHEMA, "state", "open", "methods",
+    return json_pack("{s:s, s:s, s:o, s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o}", "schema",
+                     SPX_TRANSPORT_V1_SCHEMA, "state", "open", "methods",
                      string_array(methods, METHOD_COUNT), "limits", "max_request_bytes",
-                     (json_int_t)serve->limits.max_request_bytes, "max_response_bytes",
-                     (json_int_t)serve->limits.max_response_bytes, "max_source_bytes",
+                     (json_int_t)session->limits.max_request_bytes, "max_response_bytes",
+                     (json_int_t)session->limits.max_response_bytes, "max_source_bytes",
                      (json_int_t)SPX_LIMIT_SOURCE_BYTES, "max_id_string_bytes",
                      (json_int_t)SPX_LIMIT_ID_STRING_BYTES, "max_request_json_depth",
-                     (json_int_t)SPX_LIMIT_REQUEST_JSON_DEPTH, "source", "digest",
-                     serve->project->source_digest, "module", module->name, "path", module->path,
-                     "nonclaims", string_array(nonclaims, NONCLAIM_COUNT));
+                     (json_int_t)SPX_LIMIT_REQUEST_JSON_DEPTH, "source",
+                     spx_project_source_document(session->project), "nonclaims",
+                     string_array(nonclaims, NONCLAIM_COUNT));
 }
 
 static void answer_error(spx_answer_t *answer, int code, json_t *data)
@@ -72,12 +70,12 @@ static void answer_error(spx_answer_t *answer, int code, json_t *data)
     answer->error_data = data;
 }
 
-void spx_serve_dispatch(void *context, const spx_request_t *request, spx_answer_t *answer,
-                        apr_pool_t *pool)
+void spx_v1_dispatch(void *context, const spx_request_t *request, spx_answer_t *answer,
+                     apr_pool_t *pool)
 {
     (void)pool;
-    const spx_serve_t *serve = context;
-    const spx_project_t *project = serve->project;
+    const spx_v1_t *session = context;
+    const spx_project_t *project = session->project;
     static const char *const no_params[] = {NULL};
     const char *method = request->method;
     size_t known = 0;
@@ -88,7 +86,7 @@ void spx_serve_dispatch(void *context, const spx_request_t *request, spx_answer_
     else if (!spx_request_params_known(request, no_params, NULL))
         answer_error(answer, SPX_RPC_INVALID_PARAMS, NULL);
     else if (strcmp(method, "protocol") == 0)
-        answer->result = protocol_result(serve);
+        answer->result = protocol_result(session);
     else if (strcmp(method, "ping") == 0)
         answer->result = json_pack("{s:s}", "state", "open");
     else if (strcmp(method, "check") == 0)
@@ -104,7 +102,7 @@ void spx_serve_dispatch(void *context, const spx_request_t *request, spx_answer_
     }
 }
 
-apr_status_t spx_serve_stdio(spx_serve_t *serve, apr_pool_t *pool, spx_loop_report_t *report)
+apr_status_t spx_v1_serve_stdio(spx_v1_t *session, apr_pool_t *pool, spx_loop_report_t *report)
 {
     /* The reader's and writer's buffers are released with this pool, here,
      * not whenever (if ever) the caller's pool goes. */
@@ -117,13 +115,13 @@ apr_status_t spx_serve_stdio(spx_serve_t *serve, apr_pool_t *pool, spx_loop_repo
         return status;
     status = spx_stdio_open(&stdio, streams);
     if (status == APR_SUCCESS)
-        status =
-            spx_frame_reader_create_stdio(&reader, stdio, serve->limits.max_request_bytes, streams);
+        status = spx_frame_reader_create_stdio(&reader, stdio, session->limits.max_request_bytes,
+                                               streams);
     if (status == APR_SUCCESS)
-        status = spx_response_writer_create_stdio(&writer, stdio, serve->limits.max_response_bytes,
-                                                  streams);
+        status = spx_response_writer_create_stdio(&writer, stdio,
+                                                  session->limits.max_response_bytes, streams);
     if (status == APR_SUCCESS)
-        spx_loop_run(reader, writer, spx_serve_dispatch, serve, streams, report);
+        spx_loop_run(reader, writer, spx_v1_dispatch, session, streams, report);
     apr_pool_destroy(streams);
     return status;
 }
