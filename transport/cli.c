@@ -22,6 +22,7 @@
 #include <apr_getopt.h>
 #include <apr_strings.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -277,7 +278,8 @@ static int run_graph(const command_t *command, apr_hash_t *values, const char *c
 }
 
 /* A decimal count with no sign, no spaces, no trailing bytes. */
-static int parse_count(const char *text, apr_uint64_t *value)
+int spx_cli_parse_count(const char *text, apr_uint64_t minimum, apr_uint64_t maximum,
+                        apr_uint64_t *value)
 {
     if (!text || text[0] < '0' || text[0] > '9' || (text[0] == '0' && text[1] != '\0') ||
         strlen(text) > 19)
@@ -288,6 +290,8 @@ static int parse_count(const char *text, apr_uint64_t *value)
             return 0;
         result = result * 10 + (apr_uint64_t)(*c - '0');
     }
+    if (result < minimum || result > maximum)
+        return 0;
     *value = result;
     return 1;
 }
@@ -312,7 +316,7 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
                   {OPTION_MAX_BYTES, &request.max_bytes}};
     for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
         const char *text = value_of(values, counts[i].option);
-        if (text && !parse_count(text, counts[i].field))
+        if (text && !spx_cli_parse_count(text, 0, UINT64_MAX, counts[i].field))
             return print_usage_error(pool, "%s",
                                      apr_psprintf(pool, "--%s takes a whole number, not '%s'",
                                                   options[counts[i].option - OPTION_MANIFEST].name,
@@ -342,7 +346,7 @@ static int bounded_count(apr_hash_t *values, int option, apr_uint64_t minimum, a
     apr_uint64_t given = 0;
     if (!text)
         return EXIT_OK;
-    if (!parse_count(text, &given))
+    if (!spx_cli_parse_count(text, 0, UINT64_MAX, &given))
         return print_usage_error(
             pool, "%s", apr_psprintf(pool, "--%s takes a whole number, not '%s'", name, text));
     if (given > maximum || given < minimum)

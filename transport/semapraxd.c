@@ -4,6 +4,7 @@
  * session (spx_session.h) over binary stdio. Usage errors: a message on
  * stderr, nothing on stdout, exit 2.
  */
+#include "spx_cli.h"
 #include "spx_limits.h"
 #include "spx_platform.h"
 #include "spx_session.h"
@@ -62,20 +63,13 @@ static int usage_error(const char *what, const char *detail)
     return EXIT_USAGE;
 }
 
-/* A decimal count in [minimum, maximum], digits only. */
+/* A --max-*-bytes value in [minimum, maximum]. */
 static int parse_bound(const char *text, apr_size_t minimum, apr_size_t maximum, apr_size_t *value)
 {
-    apr_size_t result = 0;
-    if (!text || !*text || strlen(text) > 10)
+    apr_uint64_t count = 0;
+    if (!spx_cli_parse_count(text, minimum, maximum, &count))
         return 0;
-    for (const char *c = text; *c; c++) {
-        if (*c < '0' || *c > '9')
-            return 0;
-        result = result * 10 + (apr_size_t)(*c - '0');
-    }
-    if (result < minimum || result > maximum)
-        return 0;
-    *value = result;
+    *value = (apr_size_t)count;
     return 1;
 }
 

@@ -10,4 +10,12 @@
  * has diagnostics (or the command's own failure), 2 usage or unreadable input. */
 int spx_cli_main(int argc, const char *const *argv);
 
+#include <apr.h>
+
+/* A command-line count: decimal digits, no sign, no leading zero, within
+ * [minimum, maximum]. 1 with *value set, or 0. Shared by both programs'
+ * options. */
+int spx_cli_parse_count(const char *text, apr_uint64_t minimum, apr_uint64_t maximum,
+                        apr_uint64_t *value);
+
 #endif /* SPX_CLI_H */
