@@ -67,10 +67,10 @@ const char *spx_daemon_open(spx_daemon_t *daemon);
 const char *spx_request_line(const char *id, const char *method, const char *params,
                              apr_pool_t *pool);
 
-/* tests/support/posix/: peak resident memory of a running process in KiB
- * (VmHWM of /proc/PID/status), -1 where the system does not say; and
- * ignoring SIGPIPE in the test process. */
-long spx_process_peak_rss_kib(int pid);
+/* tests/support/posix/: a memory figure of a running process in KiB, field
+ * "VmHWM" (peak resident) or "VmRSS" (resident now) of /proc/PID/status, -1
+ * where the system does not say; and ignoring SIGPIPE in the test process. */
+long spx_process_memory_kib(int pid, const char *field);
 void spx_ignore_broken_pipes(void);
 
 #endif /* SPX_DAEMON_H */
