@@ -14,6 +14,7 @@
  */
 #include "spx_session.h"
 
+#include "spx_canonical.h"
 #include "spx_envelope.h"
 #include "spx_frame.h"
 #include "spx_index.h"
@@ -63,11 +64,18 @@ typedef struct session_t {
     const char *project_revision, *workspace_revision; /* last authenticated, or NULL */
     apr_uint64_t requests;
     spx_response_writer_t *writer;
+    apr_pool_t *pool; /* the session's, for what is kept across requests */
+    /* The graph's canonical text, rendered at the first graph request and
+     * kept: the project cannot change while the session answers. */
+    const char *graph_text;
+    apr_size_t graph_length;
 } session_t;
 
 /* One answer: a result, or an error code with optional data. */
 typedef struct reply_t {
     json_t *result;
+    const char *result_text; /* instead of result: a result already rendered */
+    apr_size_t result_length;
     int code;
     json_t *data;
     int gated; /* a semantic result: the second re-authentication decides */
@@ -319,8 +327,21 @@ static void run_graph(session_t *session, const spx_request_t *request, reply_t 
 {
     (void)request;
     (void)pool;
-    if (admitted(session, reply))
-        reply->result = spx_graph_document(session->project);
+    if (!admitted(session, reply))
+        return;
+    if (!session->graph_text) {
+        json_t *graph = spx_graph_document(session->project);
+        const char *text = graph ? spx_canonical_text(graph, session->pool) : NULL;
+        json_decref(graph);
+        if (!text) {
+            reply_error(reply, SPX_RPC_INTERNAL_ERROR, NULL);
+            return;
+        }
+        session->graph_text = text;
+        session->graph_length = strlen(text);
+    }
+    reply->result_text = session->graph_text;
+    reply->result_length = session->graph_length;
 }
 
 static void run_context(session_t *session, const spx_request_t *request, reply_t *reply,
@@ -547,7 +568,10 @@ static apr_status_t answer(session_t *session, json_t *id, reply_t *reply, apr_p
     spx_response_gate_t gate = {second_check, &context};
     const spx_response_gate_t *check = reply->gated ? &gate : NULL;
     apr_status_t status;
-    if (reply->result)
+    if (reply->result_text)
+        status = spx_response_write_result_text(session->writer, id, reply->result_text,
+                                                reply->result_length, check, outcome);
+    else if (reply->result)
         status =
             spx_response_write_result_gated(session->writer, id, reply->result, check, outcome);
     else
@@ -555,7 +579,7 @@ static apr_status_t answer(session_t *session, json_t *id, reply_t *reply, apr_p
                                                 reply->code ? reply->code : SPX_RPC_INTERNAL_ERROR,
                                                 reply->data, check, outcome);
     if (status == APR_SUCCESS && *outcome == SPX_RESPONSE_WITHHELD) {
-        reply_t drifted = {NULL, 0, NULL, 0};
+        reply_t drifted = {NULL, NULL, 0, 0, NULL, 0};
         invalidated(session, &drifted);
         status = spx_response_write_error(session->writer, id, drifted.code, drifted.data, outcome);
         json_decref(drifted.data);
@@ -570,6 +594,7 @@ spx_session_exit_t spx_session_run(const spx_session_options_t *options, spx_std
 {
     session_t *session = apr_pcalloc(pool, sizeof(*session));
     session->options = options;
+    session->pool = pool;
     session->state = STATE_CONFIGURED;
     apr_pool_cleanup_register(pool, session, release_json, apr_pool_cleanup_null);
     start(session, pool);
@@ -619,7 +644,7 @@ spx_session_exit_t spx_session_run(const spx_session_options_t *options, spx_std
             continue;
         } else {
             session->requests++;
-            reply_t reply = {NULL, 0, NULL, 0};
+            reply_t reply = {NULL, NULL, 0, 0, NULL, 0};
             dispatch(session, &request, &reply, request_pool);
             status = answer(session, request.id, &reply, request_pool, &outcome);
         }
