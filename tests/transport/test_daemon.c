@@ -6,6 +6,7 @@
  * the lifecycle methods in every state) and the results of every v2 method,
  * compared with the CLI's documents where they share an engine function.
  */
+#include "spx_canonical.h"
 #include "spx_daemon.h"
 #include "spx_process.h"
 #include "spx_rpc.h"
@@ -618,10 +619,20 @@ static void test_results_of_every_method(void)
                     "\n", NULL),
         cli_context.out);
 
-    json_t *test = spx_daemon_call_json(daemon, spx_request_line("1", "test", revisions, pool));
+    const char *test_line = spx_daemon_call(daemon, spx_request_line("1", "test", revisions, pool));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(test_line);
+    json_t *test = json_loads(test_line, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(test);
     result = json_object_get(test, "result");
     CU_ASSERT_TRUE(json_is_true(json_object_get(result, "command_succeeded")));
     json_t *envelope = json_object_get(result, "envelope");
+    /* The same envelope, byte for byte, as the CLI writes. */
+    const char *envelope_path = spx_fixture_path(fixture, "envelope.json");
+    spx_process_result_t cli_test =
+        SPX_RUN_SEMAPRAX(pool, "test", "--manifest-path", manifest, "--envelope", envelope_path);
+    CU_ASSERT_EQUAL(cli_test.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(apr_pstrcat(pool, spx_canonical_text(envelope, pool), "\n", NULL),
+                           spx_fixture_read(fixture, "envelope.json"));
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(envelope, "schema")),
                            "semaprax.project-execution.v1");
     CU_ASSERT_EQUAL(
