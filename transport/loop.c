@@ -16,15 +16,20 @@ static apr_status_t write_answer(spx_response_writer_t *writer, const spx_reques
                                  spx_response_outcome_t *outcome)
 {
     const spx_response_gate_t *gate = answer->gate.pass ? &answer->gate : NULL;
-    apr_status_t status =
-        answer->result
-            ? spx_response_write_result_gated(writer, request->id, answer->result, gate, outcome)
-            : spx_response_write_error_gated(writer, request->id, answer->error_code,
-                                             answer->error_data, gate, outcome);
+    apr_status_t status;
+    if (answer->result_text)
+        status = spx_response_write_result_text(writer, request->id, answer->result_text,
+                                                answer->result_length, gate, outcome);
+    else if (answer->result)
+        status =
+            spx_response_write_result_gated(writer, request->id, answer->result, gate, outcome);
+    else
+        status = spx_response_write_error_gated(writer, request->id, answer->error_code,
+                                                answer->error_data, gate, outcome);
     json_decref(answer->result);
     json_decref(answer->error_data);
     if (status == APR_SUCCESS && *outcome == SPX_RESPONSE_WITHHELD) {
-        spx_answer_t replacement = {NULL, SPX_RPC_INTERNAL_ERROR, NULL, 0, {NULL, NULL}, NULL};
+        spx_answer_t replacement = {.error_code = SPX_RPC_INTERNAL_ERROR};
         if (answer->withheld)
             answer->withheld(context, &replacement);
         answer->stop = 0;
@@ -57,7 +62,7 @@ static int handle_frame(const spx_frame_t *frame, spx_response_writer_t *writer,
         report->end = SPX_LOOP_SILENT_SHUTDOWN;
         return 0;
     } else if (!request.is_notification) {
-        spx_answer_t answer = {NULL, SPX_RPC_INTERNAL_ERROR, NULL, 0, {NULL, NULL}, NULL};
+        spx_answer_t answer = {.error_code = SPX_RPC_INTERNAL_ERROR};
         dispatch(context, &request, &answer, request_pool);
         status = write_answer(writer, &request, &answer, context, &outcome);
         if (answer.stop)

@@ -159,6 +159,51 @@ apr_status_t spx_response_write_result_gated(spx_response_writer_t *writer, json
     return send_response(writer, id, response, gate, outcome);
 }
 
+apr_status_t spx_response_write_result_text(spx_response_writer_t *writer, json_t *id,
+                                            const char *text, apr_size_t length,
+                                            const spx_response_gate_t *gate,
+                                            spx_response_outcome_t *outcome)
+{
+    /* The keys sort as id, jsonrpc, result: the result text comes last. */
+    json_t *null_id = json_null();
+    char *id_text = json_dumps(id ? id : null_id, SPX_CANONICAL_FLAGS);
+    json_decref(null_id);
+    if (!id_text)
+        return APR_ENOMEM;
+    static const char middle[] = ",\"jsonrpc\":\"2.0\",\"result\":";
+    size_t id_length = strlen(id_text);
+    size_t prefix = 6 + id_length + sizeof(middle) - 1; /* {"id": */
+    *outcome = SPX_RESPONSE_SENT;
+    apr_status_t status = APR_SUCCESS;
+    if (length > writer->max_bytes || prefix + length + 2 > writer->max_bytes) {
+        free(id_text);
+        *outcome = SPX_RESPONSE_STOP;
+        return send_too_large(writer, id);
+    }
+    if (gate && !gate->pass(gate->context)) {
+        free(id_text);
+        *outcome = SPX_RESPONSE_WITHHELD;
+        return APR_SUCCESS;
+    }
+    char *response = malloc(prefix + length + 2);
+    if (!response) {
+        free(id_text);
+        return APR_ENOMEM;
+    }
+    memcpy(response, "{\"id\":", 6);
+    memcpy(response + 6, id_text, id_length);
+    memcpy(response + 6 + id_length, middle, sizeof(middle) - 1);
+    memcpy(response + prefix, text, length);
+    response[prefix + length] = '}';
+    response[prefix + length + 1] = '\n';
+    free(id_text);
+    status = writer->write(writer->context, response, prefix + length + 2);
+    if (status == APR_SUCCESS)
+        status = writer->flush(writer->context);
+    free(response);
+    return status;
+}
+
 apr_status_t spx_response_write_error(spx_response_writer_t *writer, json_t *id, int code,
                                       json_t *data, spx_response_outcome_t *outcome)
 {

@@ -14,6 +14,7 @@
  */
 #include "spx_session.h"
 
+#include "spx_canonical.h"
 #include "spx_loop.h"
 
 #include "spx_envelope.h"
@@ -64,10 +65,16 @@ typedef struct session_t {
     json_t *drift;          /* data.drift of -32013 once invalidated */
     const char *project_revision, *workspace_revision; /* last authenticated, or NULL */
     apr_uint64_t requests;
+    apr_pool_t *pool; /* the session's, for what is kept across requests */
+    /* The graph's canonical text, rendered at the first graph request and
+     * kept: the project cannot change while the session answers. */
+    const char *graph_text;
+    apr_size_t graph_length;
 } session_t;
 
-/* A method's answer (spx_loop.h): a result, or an error code with optional
- * data; a semantic one is gated by the second re-authentication. */
+/* A method's answer (spx_loop.h): a result (or its text, already rendered),
+ * or an error code with optional data; a semantic one is gated by the
+ * second re-authentication. */
 typedef spx_answer_t reply_t;
 
 static void reply_error(reply_t *reply, int code, json_t *data)
@@ -323,8 +330,21 @@ static void run_graph(session_t *session, const spx_request_t *request, reply_t 
 {
     (void)request;
     (void)pool;
-    if (admitted(session, reply))
-        reply->result = spx_graph_document(session->project);
+    if (!admitted(session, reply))
+        return;
+    if (!session->graph_text) {
+        json_t *graph = spx_graph_document(session->project);
+        const char *text = graph ? spx_canonical_text(graph, session->pool) : NULL;
+        json_decref(graph);
+        if (!text) {
+            reply_error(reply, SPX_RPC_INTERNAL_ERROR, NULL);
+            return;
+        }
+        session->graph_text = text;
+        session->graph_length = strlen(text);
+    }
+    reply->result_text = session->graph_text;
+    reply->result_length = session->graph_length;
 }
 
 static void run_context(session_t *session, const spx_request_t *request, reply_t *reply,
@@ -561,6 +581,7 @@ spx_session_exit_t spx_session_run(const spx_session_options_t *options, spx_std
 {
     session_t *session = apr_pcalloc(pool, sizeof(*session));
     session->options = options;
+    session->pool = pool;
     session->state = STATE_CONFIGURED;
     apr_pool_cleanup_register(pool, session, release_json, apr_pool_cleanup_null);
     start(session, pool);

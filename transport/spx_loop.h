@@ -26,6 +26,10 @@ typedef struct spx_answer_t {
      * without a gate. */
     spx_response_gate_t gate;
     void (*withheld)(void *context, struct spx_answer_t *replacement);
+    /* Instead of result: the result's canonical text, already rendered (kept
+     * by the dispatcher; the loop does not release it). */
+    const char *result_text;
+    apr_size_t result_length;
 } spx_answer_t;
 
 /* Answer request (valid, not a notification). pool is the request's pool,

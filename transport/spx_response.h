@@ -63,6 +63,15 @@ apr_status_t spx_response_write_result_gated(spx_response_writer_t *writer, json
                                              json_t *result, const spx_response_gate_t *gate,
                                              spx_response_outcome_t *outcome);
 
+/* spx_response_write_result_gated for a result already rendered: text[0..length)
+ * must be the canonical JSON text of the result. The response is
+ * {"id":ID,"jsonrpc":"2.0","result":TEXT} with the same budget, gate and
+ * -32001 replacement, byte for byte what rendering the result would give. */
+apr_status_t spx_response_write_result_text(spx_response_writer_t *writer, json_t *id,
+                                            const char *text, apr_size_t length,
+                                            const spx_response_gate_t *gate,
+                                            spx_response_outcome_t *outcome);
+
 /* Write {"error":{"code":code,"data":data,"message":M},"id":id,"jsonrpc":"2.0"}
  * with the code table's message M (spx_rpc.h); data is left out when NULL.
  * Neither id nor data is consumed. */

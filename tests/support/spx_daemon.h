@@ -15,7 +15,9 @@ typedef struct spx_daemon_t spx_daemon_t;
 
 /* Start the program named by the environment variable (SPX_SEMAPRAXD, set by
  * tests/CMakeLists.txt) with the NULL-terminated arguments (argv[0]
- * excluded) in working_dir (NULL: the current one). */
+ * excluded) in working_dir (NULL: the current one). When the environment
+ * has SPX_DAEMON_WRAPPER (valgrind, in the valgrind build), the daemon runs
+ * under it with memcheck's options, exiting 99 on an error or a leak. */
 spx_daemon_t *spx_daemon_start(const char *variable, const char *const *arguments,
                                const char *working_dir, apr_pool_t *pool);
 
@@ -67,10 +69,10 @@ const char *spx_daemon_open(spx_daemon_t *daemon);
 const char *spx_request_line(const char *id, const char *method, const char *params,
                              apr_pool_t *pool);
 
-/* tests/support/posix/: peak resident memory of a running process in KiB
- * (VmHWM of /proc/PID/status), -1 where the system does not say; and
- * ignoring SIGPIPE in the test process. */
-long spx_process_peak_rss_kib(int pid);
+/* tests/support/posix/: a memory figure of a running process in KiB, field
+ * "VmHWM" (peak resident) or "VmRSS" (resident now) of /proc/PID/status, -1
+ * where the system does not say; and ignoring SIGPIPE in the test process. */
+long spx_process_memory_kib(int pid, const char *field);
 void spx_ignore_broken_pipes(void);
 
 #endif /* SPX_DAEMON_H */

@@ -6,6 +6,7 @@
  * the lifecycle methods in every state) and the results of every v2 method,
  * compared with the CLI's documents where they share an engine function.
  */
+#include "spx_canonical.h"
 #include "spx_daemon.h"
 #include "spx_process.h"
 #include "spx_rpc.h"
@@ -168,6 +169,67 @@ static const rule_t rules[] = {
     {"v3 method not routed", "{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"project/rename\"}", 0,
      SPX_RPC_METHOD_NOT_FOUND, "14"},
 };
+
+/* One rule in a fresh session: its exact code and id, then ping. */
+static void run_rule(size_t index)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start_hello(fixture);
+    const rule_t *rule = &rules[index];
+    apr_size_t length = rule->length ? rule->length : strlen(rule->frame);
+    CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, rule->frame, length), APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, "\n", 1), APR_SUCCESS);
+    assert_line(spx_daemon_read_line(daemon), spx_error_line(rule->code, rule->id, fixture->pool));
+    assert_ping(daemon, "configured", fixture->pool);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
+    spx_fixture_free(fixture);
+}
+
+#define RULE_TEST(n)                                                                               \
+    static void test_rule_##n(void)                                                                \
+    {                                                                                              \
+        run_rule(n);                                                                               \
+    }
+RULE_TEST(0)
+RULE_TEST(1)
+RULE_TEST(2)
+RULE_TEST(3)
+RULE_TEST(4)
+RULE_TEST(5)
+RULE_TEST(6)
+RULE_TEST(7)
+RULE_TEST(8)
+RULE_TEST(9)
+RULE_TEST(10)
+RULE_TEST(11)
+RULE_TEST(12)
+RULE_TEST(13)
+RULE_TEST(14)
+RULE_TEST(15)
+RULE_TEST(16)
+RULE_TEST(17)
+RULE_TEST(18)
+RULE_TEST(19)
+RULE_TEST(20)
+RULE_TEST(21)
+RULE_TEST(22)
+RULE_TEST(23)
+RULE_TEST(24)
+RULE_TEST(25)
+RULE_TEST(26)
+RULE_TEST(27)
+RULE_TEST(28)
+RULE_TEST(29)
+RULE_TEST(30)
+RULE_TEST(31)
+RULE_TEST(32)
+RULE_TEST(33)
+RULE_TEST(34)
+RULE_TEST(35)
+RULE_TEST(36)
+RULE_TEST(37)
+#define RULE_COUNT 38
 
 static void test_every_grammar_rule_then_ping(void)
 {
@@ -557,10 +619,20 @@ static void test_results_of_every_method(void)
                     "\n", NULL),
         cli_context.out);
 
-    json_t *test = spx_daemon_call_json(daemon, spx_request_line("1", "test", revisions, pool));
+    const char *test_line = spx_daemon_call(daemon, spx_request_line("1", "test", revisions, pool));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(test_line);
+    json_t *test = json_loads(test_line, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(test);
     result = json_object_get(test, "result");
     CU_ASSERT_TRUE(json_is_true(json_object_get(result, "command_succeeded")));
     json_t *envelope = json_object_get(result, "envelope");
+    /* The same envelope, byte for byte, as the CLI writes. */
+    const char *envelope_path = spx_fixture_path(fixture, "envelope.json");
+    spx_process_result_t cli_test =
+        SPX_RUN_SEMAPRAX(pool, "test", "--manifest-path", manifest, "--envelope", envelope_path);
+    CU_ASSERT_EQUAL(cli_test.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(apr_pstrcat(pool, spx_canonical_text(envelope, pool), "\n", NULL),
+                           spx_fixture_read(fixture, "envelope.json"));
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(envelope, "schema")),
                            "semaprax.project-execution.v1");
     CU_ASSERT_EQUAL(
@@ -694,9 +766,53 @@ static void test_project_not_admitted(void)
 
 int main(void)
 {
+    if (sizeof(rules) / sizeof(rules[0]) != RULE_COUNT) {
+        fprintf(stderr, "test_daemon: %zu rules but %d rule tests\n",
+                sizeof(rules) / sizeof(rules[0]), RULE_COUNT);
+        return 1;
+    }
     CU_TestInfo tests[] = {
+        {rules[0].name, test_rule_0},
+        {rules[1].name, test_rule_1},
+        {rules[2].name, test_rule_2},
+        {rules[3].name, test_rule_3},
+        {rules[4].name, test_rule_4},
+        {rules[5].name, test_rule_5},
+        {rules[6].name, test_rule_6},
+        {rules[7].name, test_rule_7},
+        {rules[8].name, test_rule_8},
+        {rules[9].name, test_rule_9},
+        {rules[10].name, test_rule_10},
+        {rules[11].name, test_rule_11},
+        {rules[12].name, test_rule_12},
+        {rules[13].name, test_rule_13},
+        {rules[14].name, test_rule_14},
+        {rules[15].name, test_rule_15},
+        {rules[16].name, test_rule_16},
+        {rules[17].name, test_rule_17},
+        {rules[18].name, test_rule_18},
+        {rules[19].name, test_rule_19},
+        {rules[20].name, test_rule_20},
+        {rules[21].name, test_rule_21},
+        {rules[22].name, test_rule_22},
+        {rules[23].name, test_rule_23},
+        {rules[24].name, test_rule_24},
+        {rules[25].name, test_rule_25},
+        {rules[26].name, test_rule_26},
+        {rules[27].name, test_rule_27},
+        {rules[28].name, test_rule_28},
+        {rules[29].name, test_rule_29},
+        {rules[30].name, test_rule_30},
+        {rules[31].name, test_rule_31},
+        {rules[32].name, test_rule_32},
+        {rules[33].name, test_rule_33},
+        {rules[34].name, test_rule_34},
+        {rules[35].name, test_rule_35},
+        {rules[36].name, test_rule_36},
+        {rules[37].name, test_rule_37},
+
         {"the command line", test_command_line},
-        {"every grammar rule, then ping", test_every_grammar_rule_then_ping},
+        {"every grammar rule in one session, then ping", test_every_grammar_rule_then_ping},
         {"ids are echoed exactly", test_ids_echoed_exactly},
         {"notifications never answer and never run", test_notifications_never_answer_and_never_run},
         {"the shutdown notification is silent", test_shutdown_notification_is_silent},

@@ -197,12 +197,15 @@ static void test_drift_between_requests(void)
 }
 
 /* The test-only daemon pauses after rendering each semantic response; the
- * test edits (or not) during the pause. */
-static void run_paused_graph(int edit)
+ * test edits (or not) during the pause. With broken, the project is not
+ * admitted and the response rendered is the -32014 error. */
+static void run_paused_graph(int edit, int broken)
 {
     spx_fixture_t *fixture = spx_fixture_new();
     apr_pool_t *pool = fixture->pool;
     spx_daemon_copy_hello(fixture, "proj");
+    if (broken)
+        spx_fixture_append(fixture, "proj/src/text.spx", "fn broken() -> int { return true; }\n");
     spx_fixture_mkfifo(fixture, "pause");
     const char *fifo = spx_fixture_path(fixture, "pause");
     CU_ASSERT_EQUAL_FATAL(apr_env_set("SPX_TEST_PAUSE_FIFO", fifo, pool), APR_SUCCESS);
@@ -241,6 +244,8 @@ static void run_paused_graph(int edit)
         assert_line(spx_daemon_call(daemon, "{\"id\":7,\"jsonrpc\":\"2.0\",\"method\":\"ping\"}"),
                     "{\"id\":7,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"invalidated\"}}",
                     "after the pause");
+    } else if (broken) {
+        spx_assert_contains(answer, "{\"error\":{\"code\":-32014,\"data\":{\"diagnostics\":");
     } else {
         spx_assert_contains(answer, "\"result\":{\"edges\":");
     }
@@ -250,12 +255,18 @@ static void run_paused_graph(int edit)
 
 static void test_drift_after_rendering(void)
 {
-    run_paused_graph(1);
+    run_paused_graph(1, 0);
 }
 
 static void test_pause_alone_changes_nothing(void)
 {
-    run_paused_graph(0);
+    run_paused_graph(0, 0);
+}
+
+static void test_drift_after_rendering_an_error(void)
+{
+    run_paused_graph(1, 1);
+    run_paused_graph(0, 1);
 }
 
 static void test_zero_write_inventory(void)
@@ -302,6 +313,7 @@ int main(void)
         {"drift between requests, every kind", test_drift_between_requests},
         {"drift after rendering (test hook)", test_drift_after_rendering},
         {"the pause alone changes nothing", test_pause_alone_changes_nothing},
+        {"drift after rendering -32014 (test hook)", test_drift_after_rendering_an_error},
         {"zero-write inventory", test_zero_write_inventory},
         CU_TEST_INFO_NULL,
     };

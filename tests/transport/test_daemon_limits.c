@@ -36,7 +36,7 @@ static void test_oversized_request(void)
     free(chunk);
     /* Sampled while the daemon still runs, after it has drained the line (it
      * waits for the LF): the peak of the whole session so far. */
-    long peak = spx_process_peak_rss_kib(spx_daemon_pid(daemon));
+    long peak = spx_process_memory_kib(spx_daemon_pid(daemon), "VmHWM");
     const char *end = "\n" PING "\n";
     CU_ASSERT_EQUAL(spx_daemon_send(daemon, end, strlen(end)), APR_SUCCESS);
     CU_ASSERT_STRING_EQUAL(spx_daemon_read_line(daemon),
@@ -71,6 +71,45 @@ static void test_response_over_budget(void)
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 1);
     CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
     spx_assert_contains(spx_daemon_stderr(daemon), "response over 1024 bytes");
+    spx_fixture_free(fixture);
+}
+
+/* Resident memory now, after rounds more rounds of graph, context and test. */
+static long resident_after(spx_daemon_t *daemon, const char *revisions, int rounds,
+                           apr_pool_t *pool)
+{
+    const char *context = apr_pstrcat(
+        pool, revisions, ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":3", NULL);
+    const char *graph = spx_request_line("1", "graph", revisions, pool);
+    const char *test = spx_request_line("1", "test", revisions, pool);
+    const char *query = spx_request_line("1", "context", context, pool);
+    for (int i = 0; i < rounds; i++) {
+        const char *lines[] = {graph, test, query};
+        for (int j = 0; j < 3; j++) {
+            const char *answer = spx_daemon_call(daemon, lines[j]);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(answer);
+            CU_ASSERT_PTR_NOT_NULL(strstr(answer, "\"result\":"));
+        }
+    }
+    return spx_process_memory_kib(spx_daemon_pid(daemon), "VmRSS");
+}
+
+static void test_memory_flat_over_a_long_session(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", (const char *const[]){NULL});
+    const char *revisions = spx_daemon_open(daemon);
+    long warm = resident_after(daemon, revisions, 50, pool);
+    long later = resident_after(daemon, revisions, 1000, pool);
+    fprintf(stderr, "\n  daemon RSS after 150 requests %ld KiB, after 3150: %ld KiB\n", warm,
+            later);
+#ifndef SPX_TEST_SANITIZED
+    if (warm >= 0) /* a leak of even 300 bytes a request would show */
+        CU_ASSERT_TRUE(later - warm < 1024);
+#endif
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     spx_fixture_free(fixture);
 }
 
@@ -123,6 +162,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"a 64 MiB request against 1 MiB", test_oversized_request},
         {"a response over budget", test_response_over_budget},
+        {"memory stays flat over a long session", test_memory_flat_over_a_long_session},
         {"the JSONTestSuite against the daemon", test_json_test_suite},
         CU_TEST_INFO_NULL,
     };

@@ -2,7 +2,7 @@
  * test_response.c: the response writer: canonical bytes with exactly one LF
  * in one write followed by a flush, the code table's messages, the budget
  * (LF included) at its exact edge, the fixed -32001 replacement and its stop,
- * and write failures.
+ * write failures, results given as rendered text, and gates that withhold.
  */
 #include "spx_canonical.h"
 #include "spx_limits.h"
@@ -273,6 +273,76 @@ static void test_write_failure_is_returned(void)
     bench_free(bench);
 }
 
+static int refuse(void *context)
+{
+    (*(int *)context)++;
+    return 0;
+}
+
+/* A result given as text gives the bytes rendering it would, at every budget
+ * around its size, with the same replacement; a gate that refuses withholds
+ * it and nothing is written. */
+static void test_result_text_matches_rendering(void)
+{
+    const char *ids[] = {"7", "null", "\"caf\\u00e9\\n\"", "9007199254740991"};
+    const char *result_text = "{\"b\":[1,2,{\"c\":\"\xc3\xa9\"}],\"a\":\"x\"}";
+    json_t *result = parse(result_text);
+    const char *canonical = NULL;
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    canonical = spx_canonical_text(result, pool);
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        json_t *id = parse(ids[i]);
+        bench_t *reference = bench_new(SPX_LIMIT_RESPONSE_BYTES_MAXIMUM);
+        spx_response_outcome_t outcome;
+        CU_ASSERT_EQUAL(spx_response_write_result(reference->writer, id, result, &outcome),
+                        APR_SUCCESS);
+        apr_size_t size = reference->sink.length;
+        for (apr_size_t budget = size - 2; budget <= size + 1; budget++) {
+            bench_t *rendered = bench_new(budget), *spliced = bench_new(budget);
+            spx_response_outcome_t rendered_outcome, spliced_outcome;
+            CU_ASSERT_EQUAL(
+                spx_response_write_result(rendered->writer, id, result, &rendered_outcome),
+                APR_SUCCESS);
+            CU_ASSERT_EQUAL(spx_response_write_result_text(spliced->writer, id, canonical,
+                                                           strlen(canonical), NULL,
+                                                           &spliced_outcome),
+                            APR_SUCCESS);
+            CU_ASSERT_EQUAL(rendered_outcome, spliced_outcome);
+            CU_ASSERT_EQUAL(spliced_outcome,
+                            budget >= size ? SPX_RESPONSE_SENT : SPX_RESPONSE_STOP);
+            CU_ASSERT_STRING_EQUAL(rendered->sink.bytes, spliced->sink.bytes);
+            CU_ASSERT_EQUAL(spliced->sink.writes, 1);
+            CU_ASSERT_TRUE(spliced->sink.flushed_after_last_write);
+            bench_free(rendered);
+            bench_free(spliced);
+        }
+        int asked = 0;
+        spx_response_gate_t gate = {refuse, &asked};
+        bench_t *gated = bench_new(SPX_LIMIT_RESPONSE_BYTES_MAXIMUM);
+        CU_ASSERT_EQUAL(spx_response_write_result_text(gated->writer, id, canonical,
+                                                       strlen(canonical), &gate, &outcome),
+                        APR_SUCCESS);
+        CU_ASSERT_EQUAL(outcome, SPX_RESPONSE_WITHHELD);
+        CU_ASSERT_EQUAL(asked, 1);
+        CU_ASSERT_EQUAL(gated->sink.length, 0);
+        CU_ASSERT_EQUAL(spx_response_write_result_gated(gated->writer, id, result, &gate, &outcome),
+                        APR_SUCCESS);
+        CU_ASSERT_EQUAL(outcome, SPX_RESPONSE_WITHHELD);
+        CU_ASSERT_EQUAL(spx_response_write_error_gated(gated->writer, id, SPX_RPC_INVALID_PARAMS,
+                                                       NULL, &gate, &outcome),
+                        APR_SUCCESS);
+        CU_ASSERT_EQUAL(outcome, SPX_RESPONSE_WITHHELD);
+        CU_ASSERT_EQUAL(asked, 3);
+        CU_ASSERT_EQUAL(gated->sink.writes, 0);
+        bench_free(gated);
+        bench_free(reference);
+        json_decref(id);
+    }
+    json_decref(result);
+    apr_pool_destroy(pool);
+}
+
 static void test_bad_budget_is_refused(void)
 {
     apr_pool_t *pool = NULL;
@@ -302,6 +372,8 @@ int main(void)
         {"an oversized error is replaced too", test_oversized_error_is_replaced_too},
         {"a write failure is returned", test_write_failure_is_returned},
         {"a bad budget is refused", test_bad_budget_is_refused},
+        {"a result given as text matches rendering; gates withhold",
+         test_result_text_matches_rendering},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("response", tests);

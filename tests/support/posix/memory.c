@@ -1,6 +1,7 @@
 /*
  * memory.c: the process facts APR does not offer, for the POSIX test build:
- * a running process's peak resident memory (Linux's /proc/PID/status VmHWM)
+ * a running process's peak or current resident memory (Linux's
+ * /proc/PID/status VmHWM, VmRSS)
  * and ignoring SIGPIPE, so a test that writes to a daemon which has already
  * exited sees a failed write instead of dying.
  */
@@ -12,8 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-long spx_process_peak_rss_kib(int pid)
+long spx_process_memory_kib(int pid, const char *field)
 {
+    size_t field_length = strlen(field);
     char path[64];
     snprintf(path, sizeof(path), "/proc/%d/status", pid);
     FILE *file = fopen(path, "r");
@@ -22,7 +24,8 @@ long spx_process_peak_rss_kib(int pid)
     char line[256];
     long kib = -1;
     while (fgets(line, sizeof(line), file))
-        if (strncmp(line, "VmHWM:", 6) == 0 && sscanf(line + 6, "%ld", &kib) != 1)
+        if (strncmp(line, field, field_length) == 0 && line[field_length] == ':' &&
+            sscanf(line + field_length + 1, "%ld", &kib) != 1)
             kib = -1;
     fclose(file);
     return kib;
