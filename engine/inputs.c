@@ -2,12 +2,6 @@
  * inputs.c: the held input set: authentication at start, re-authentication
  * before and after every answer, and the identity list of the workspace
  * revision. Portable: it sees the file system only through spx_platform.h.
- *
- * Re-authentication is shared among SPX_LIMIT_AUTH_WORKERS threads (re-hashing
- * every source is most of a warm request's time, and each object's check
- * stands alone). Each worker has a pool with an allocator of its own and
- * counts its own reads; nothing is shared but the held handles, which are
- * only read.
  */
 #include "spx_inputs.h"
 
@@ -19,7 +13,6 @@
 #include <apr_hash.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
-#include <apr_thread_proc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -331,8 +324,7 @@ json_t *spx_input_set_identities(const spx_input_set_t *set)
 /* The first way in which one held object no longer matches what was
  * authenticated, or 0 when it still does. A check that cannot be completed
  * counts as drift: the session can no longer vouch for the object. */
-static spx_drift_reason_t drift_of(const spx_input_set_t *set, const spx_input_t *input,
-                                   uint64_t *source_reads, apr_pool_t *pool)
+static spx_drift_reason_t drift_of(spx_input_set_t *set, const spx_input_t *input, apr_pool_t *pool)
 {
     spx_identity_t now;
     apr_status_t status = input->kind == SPX_OBJECT_DIR
@@ -363,7 +355,7 @@ static spx_drift_reason_t drift_of(const spx_input_set_t *set, const spx_input_t
     uint64_t length = 0;
     status = spx_file_digest(input->file, SPX_LIMIT_READ_CHUNK_BYTES, &digest, &length, pool, NULL);
     if (input != set->manifest)
-        (*source_reads)++;
+        set->counters.source_reads++;
     if (status != APR_SUCCESS || length != input->size ||
         !spx_sha256_equal(&digest, &input->digest))
         return SPX_DRIFT_CONTENT_CHANGED;
@@ -380,97 +372,26 @@ static int compare_drift_by_path(const void *left, const void *right)
     return strcmp(((const spx_drift_t *)left)->path, ((const spx_drift_t *)right)->path);
 }
 
-/* One share of a re-authentication: the held objects whose position is
- * first, first + step, ... */
-typedef struct auth_share_t {
-    const spx_input_set_t *set;
-    int first;
-    int step;
-    apr_pool_t *pool;          /* its own allocator: the share may run on another thread */
-    apr_array_header_t *found; /* spx_drift_t */
-    uint64_t source_reads;
-    apr_status_t status;
-} auth_share_t;
-
-static void check_share(auth_share_t *share)
+apr_status_t spx_input_set_reauthenticate(spx_input_set_t *set, apr_pool_t *pool,
+                                          apr_array_header_t **drift)
 {
+    apr_array_header_t *found = apr_array_make(pool, 0, sizeof(spx_drift_t));
     apr_pool_t *scratch = NULL;
-    share->status = apr_pool_create(&scratch, share->pool);
-    if (share->status != APR_SUCCESS)
-        return;
-    const apr_array_header_t *held = share->set->held;
-    for (int i = share->first; i < held->nelts; i += share->step) {
-        const spx_input_t *input = APR_ARRAY_IDX(held, i, const spx_input_t *);
-        spx_drift_reason_t reason = drift_of(share->set, input, &share->source_reads, scratch);
+    apr_status_t status = apr_pool_create(&scratch, pool);
+    if (status != APR_SUCCESS)
+        return status;
+    /* set->held lists parents before children: top-down, each object once. */
+    for (int i = 0; i < set->held->nelts; i++) {
+        const spx_input_t *input = APR_ARRAY_IDX(set->held, i, const spx_input_t *);
+        spx_drift_reason_t reason = drift_of(set, input, scratch);
         apr_pool_clear(scratch);
         if (reason) {
-            spx_drift_t *record = apr_array_push(share->found);
+            spx_drift_t *record = apr_array_push(found);
             record->path = input->path;
             record->reason = reason;
         }
     }
     apr_pool_destroy(scratch);
-}
-
-static void *APR_THREAD_FUNC run_share(apr_thread_t *thread, void *data)
-{
-    check_share(data);
-    apr_thread_exit(thread, APR_SUCCESS);
-    return NULL;
-}
-
-/* A pool of share's own, with an allocator of its own, under parent. */
-static apr_status_t share_pool(apr_pool_t **pool, apr_pool_t *parent)
-{
-    apr_allocator_t *allocator = NULL;
-    apr_status_t status = apr_allocator_create(&allocator);
-    if (status != APR_SUCCESS)
-        return status;
-    status = apr_pool_create_ex(pool, parent, NULL, allocator);
-    if (status != APR_SUCCESS) {
-        apr_allocator_destroy(allocator);
-        return status;
-    }
-    apr_allocator_owner_set(allocator, *pool);
-    return APR_SUCCESS;
-}
-
-apr_status_t spx_input_set_reauthenticate(spx_input_set_t *set, apr_pool_t *pool,
-                                          apr_array_header_t **drift)
-{
-    /* The first share runs here, the others on threads of their own; a
-     * thread that cannot start leaves its share to this one. */
-    int workers = set->held->nelts < 2 ? 1 : (int)SPX_LIMIT_AUTH_WORKERS;
-    auth_share_t shares[SPX_LIMIT_AUTH_WORKERS];
-    apr_thread_t *threads[SPX_LIMIT_AUTH_WORKERS] = {NULL};
-    apr_status_t status = APR_SUCCESS;
-    for (int w = 0; w < workers; w++) {
-        shares[w] = (auth_share_t){set, w, workers, NULL, NULL, 0, APR_SUCCESS};
-        status = share_pool(&shares[w].pool, pool);
-        if (status != APR_SUCCESS)
-            return status;
-        shares[w].found = apr_array_make(shares[w].pool, 0, sizeof(spx_drift_t));
-    }
-    for (int w = 1; w < workers; w++)
-        if (apr_thread_create(&threads[w], NULL, run_share, &shares[w], shares[w].pool) !=
-            APR_SUCCESS)
-            threads[w] = NULL;
-    check_share(&shares[0]);
-    apr_array_header_t *found = apr_array_make(pool, 0, sizeof(spx_drift_t));
-    for (int w = 0; w < workers; w++) {
-        apr_status_t ended = APR_SUCCESS;
-        if (w > 0 && threads[w])
-            apr_thread_join(&ended, threads[w]);
-        else if (w > 0)
-            check_share(&shares[w]);
-        if (shares[w].status != APR_SUCCESS)
-            status = shares[w].status;
-        apr_array_cat(found, shares[w].found);
-        set->counters.source_reads += shares[w].source_reads;
-        apr_pool_destroy(shares[w].pool);
-    }
-    if (status != APR_SUCCESS)
-        return status;
     qsort(found->elts, (size_t)found->nelts, sizeof(spx_drift_t), compare_drift_by_path);
     set->counters.authentications++;
     *drift = found;

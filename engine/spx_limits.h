@@ -112,12 +112,6 @@
 #define SPX_ARENA_SMALL_CHUNKS 2u
 #define SPX_ARENA_LARGE_CHUNK_BYTES (4u * 1024u * 1024u)
 
-/* Threads that re-authenticate the held inputs at once (project decision):
- * re-hashing every source twice is most of a warm request's time, the
- * checks of two objects are independent, and two cores are what the
- * machines this is built and measured on have. */
-#define SPX_LIMIT_AUTH_WORKERS 2u
-
 /* Handles kept beyond the held inputs when the open-file limit is checked
  * (project decision: stdio, the process tests' pipes, and some slack). */
 #define SPX_LIMIT_SPARE_HANDLES 64u

@@ -303,30 +303,6 @@ static void test_no_drift_when_nothing_changed(void)
     spx_fixture_free(fixture);
 }
 
-/* Re-authentication is shared among threads: every held object is still
- * checked, whichever share it falls in. Each source in turn is edited in
- * place (one byte, same size); exactly that one is found, and the reads of
- * all shares are counted. */
-static void test_every_object_checked_whichever_share(void)
-{
-    for (apr_size_t k = 0; k < PROJECT_SOURCE_COUNT; k++) {
-        spx_fixture_t *fixture = make_project();
-        spx_input_set_t *set = authenticate_project(fixture);
-        spx_fixture_patch(fixture, project_sources[k], 0, "#");
-        assert_drift(fixture, set,
-                     apr_pstrcat(fixture->pool, project_sources[k], ":content_changed", NULL));
-        spx_input_counters_t counters = spx_input_set_counters(set);
-        CU_ASSERT_EQUAL(counters.source_reads, 2 * PROJECT_SOURCE_COUNT);
-        spx_fixture_free(fixture);
-    }
-    spx_fixture_t *fixture = make_project();
-    spx_input_set_t *set = authenticate_project(fixture);
-    spx_fixture_patch(fixture, "semaprax.toml", 0, "#");
-    spx_fixture_patch(fixture, "src/lib/util.spx", 0, "#");
-    assert_drift(fixture, set, "semaprax.toml:content_changed src/lib/util.spx:content_changed");
-    spx_fixture_free(fixture);
-}
-
 static void test_in_place_edit_of_same_size(void)
 {
     spx_fixture_t *fixture = make_project();
@@ -539,7 +515,6 @@ int main(void)
         {"limit: all sources' size", test_total_source_bytes_limit},
         {"identities sorted by path then kind", test_identities_sorted_by_path_then_kind},
         {"no drift when nothing changed", test_no_drift_when_nothing_changed},
-        {"every object checked, whichever share", test_every_object_checked_whichever_share},
         {"drift: in-place edit of the same size", test_in_place_edit_of_same_size},
         {"drift: in-place edit, mtime restored", test_in_place_edit_with_mtime_restored},
         {"drift: replace-by-rename, identical bytes", test_replace_by_rename_with_identical_bytes},
