@@ -303,6 +303,29 @@ static void test_no_drift_when_nothing_changed(void)
     spx_fixture_free(fixture);
 }
 
+/* Every held source is checked: each in turn is edited in place (one byte,
+ * same size), and exactly that one is found; every source is read once per
+ * re-authentication. Two changes at once are both found. */
+static void test_each_source_in_turn(void)
+{
+    for (apr_size_t k = 0; k < PROJECT_SOURCE_COUNT; k++) {
+        spx_fixture_t *fixture = make_project();
+        spx_input_set_t *set = authenticate_project(fixture);
+        spx_fixture_patch(fixture, project_sources[k], 0, "#");
+        assert_drift(fixture, set,
+                     apr_pstrcat(fixture->pool, project_sources[k], ":content_changed", NULL));
+        spx_input_counters_t counters = spx_input_set_counters(set);
+        CU_ASSERT_EQUAL(counters.source_reads, 2 * PROJECT_SOURCE_COUNT);
+        spx_fixture_free(fixture);
+    }
+    spx_fixture_t *fixture = make_project();
+    spx_input_set_t *set = authenticate_project(fixture);
+    spx_fixture_patch(fixture, "semaprax.toml", 0, "#");
+    spx_fixture_patch(fixture, "src/lib/util.spx", 0, "#");
+    assert_drift(fixture, set, "semaprax.toml:content_changed src/lib/util.spx:content_changed");
+    spx_fixture_free(fixture);
+}
+
 static void test_in_place_edit_of_same_size(void)
 {
     spx_fixture_t *fixture = make_project();
@@ -515,6 +538,7 @@ int main(void)
         {"limit: all sources' size", test_total_source_bytes_limit},
         {"identities sorted by path then kind", test_identities_sorted_by_path_then_kind},
         {"no drift when nothing changed", test_no_drift_when_nothing_changed},
+        {"each source in turn, and two at once", test_each_source_in_turn},
         {"drift: in-place edit of the same size", test_in_place_edit_of_same_size},
         {"drift: in-place edit, mtime restored", test_in_place_edit_with_mtime_restored},
         {"drift: replace-by-rename, identical bytes", test_replace_by_rename_with_identical_bytes},
