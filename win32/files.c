@@ -399,12 +399,20 @@ apr_status_t spx_path_lookup(const char *path, spx_name_state_t *state, spx_iden
     return lookup_native(native, 1, state, identity, path, pool, message);
 }
 
-/* Windows has no small per-process handle limit to raise (a process may hold
- * millions of handles), so any number the engine asks for is available. */
+/* Windows has no per-process limit to raise: a process may hold 2^24
+ * handles (the kernel handle table's bound), so anything up to that is
+ * available and anything over it never will be. */
 apr_status_t spx_handles_reserve(uint64_t wanted, apr_pool_t *pool, const char **message)
 {
-    (void)wanted;
-    (void)pool;
-    (void)message;
-    return APR_SUCCESS;
+    const uint64_t most = (uint64_t)1 << 24;
+    if (wanted <= most)
+        return APR_SUCCESS;
+    if (message)
+        *message =
+            apr_psprintf(pool,
+                         "the open-file limit is %" APR_UINT64_T_FMT
+                         " handles per process on Windows but this project needs %" APR_UINT64_T_FMT
+                         " held handles",
+                         (apr_uint64_t)most, (apr_uint64_t)wanted);
+    return SPX_STATUS_HANDLE_LIMIT;
 }
