@@ -234,22 +234,27 @@ static apr_status_t child_paths(const spx_dir_t *parent, const char *name, const
     return APR_SUCCESS;
 }
 
+/* Open and check the child called name of parent, of the expected kind. */
+static apr_status_t open_child(HANDLE *handle, const char **path, wchar_t **native,
+                               spx_dir_t *parent, const char *name, spx_object_kind_t expected,
+                               apr_pool_t *pool, const char **message)
+{
+    apr_status_t status = child_paths(parent, name, path, native, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+    return open_checked(handle, *native, 0, expected, *path, pool, message);
+}
+
 apr_status_t spx_dir_open_child(spx_dir_t **dir, spx_dir_t *parent, const char *name,
                                 apr_pool_t *pool, const char **message)
 {
-    const char *path;
-    wchar_t *native;
-    apr_status_t status = child_paths(parent, name, &path, &native, pool, message);
-    if (status != APR_SUCCESS)
-        return status;
-    HANDLE handle;
-    status = open_checked(&handle, native, 0, SPX_OBJECT_DIR, path, pool, message);
-    if (status != APR_SUCCESS)
-        return status;
     spx_dir_t *held = apr_palloc(pool, sizeof(*held));
-    held->handle = handle;
-    held->path = path;
-    held->child_prefix = apr_pstrcat(pool, path, "/", NULL);
+    wchar_t *native;
+    apr_status_t status = open_child(&held->handle, &held->path, &native, parent, name,
+                                     SPX_OBJECT_DIR, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+    held->child_prefix = apr_pstrcat(pool, held->path, "/", NULL);
     held->native = native;
     apr_pool_cleanup_register(pool, &held->handle, close_handle, apr_pool_cleanup_null);
     *dir = held;
@@ -259,18 +264,12 @@ apr_status_t spx_dir_open_child(spx_dir_t **dir, spx_dir_t *parent, const char *
 apr_status_t spx_file_open(spx_file_t **file, spx_dir_t *parent, const char *name, apr_pool_t *pool,
                            const char **message)
 {
-    const char *path;
-    wchar_t *native;
-    apr_status_t status = child_paths(parent, name, &path, &native, pool, message);
-    if (status != APR_SUCCESS)
-        return status;
-    HANDLE handle;
-    status = open_checked(&handle, native, 0, SPX_OBJECT_FILE, path, pool, message);
-    if (status != APR_SUCCESS)
-        return status;
     spx_file_t *held = apr_palloc(pool, sizeof(*held));
-    held->handle = handle;
-    held->path = path;
+    wchar_t *native;
+    apr_status_t status = open_child(&held->handle, &held->path, &native, parent, name,
+                                     SPX_OBJECT_FILE, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
     apr_pool_cleanup_register(pool, &held->handle, close_handle, apr_pool_cleanup_null);
     *file = held;
     return APR_SUCCESS;

@@ -29,9 +29,8 @@ static wchar_t *wide(spx_fixture_t *fixture, const char *relative)
     return result;
 }
 
-/* Each of the three ways to change a held file by name must fail with the
- * error Windows gives for it; relative is held by someone at this point. */
-static void assert_changes_denied(spx_fixture_t *fixture, const char *relative)
+/* Opening relative for writing (sharing everything) fails: it is held. */
+static void assert_write_denied(spx_fixture_t *fixture, const char *relative)
 {
     HANDLE writer = CreateFileW(wide(fixture, relative), GENERIC_WRITE,
                                 FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
@@ -40,6 +39,13 @@ static void assert_changes_denied(spx_fixture_t *fixture, const char *relative)
     CU_ASSERT_EQUAL(GetLastError(), ERROR_SHARING_VIOLATION);
     if (writer != INVALID_HANDLE_VALUE)
         CloseHandle(writer);
+}
+
+/* Each of the three ways to change a held file by name must fail with the
+ * error Windows gives for it; relative is held by someone at this point. */
+static void assert_changes_denied(spx_fixture_t *fixture, const char *relative)
+{
+    assert_write_denied(fixture, relative);
 
     CU_ASSERT_FALSE(DeleteFileW(wide(fixture, relative)));
     DWORD delete_error = GetLastError();
@@ -100,13 +106,7 @@ static void test_daemon_session_denies_changes(void)
     spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", no_extra);
     spx_daemon_open(daemon);
 
-    HANDLE writer = CreateFileW(wide(fixture, "proj/src/app.spx"), GENERIC_WRITE,
-                                FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
-                                OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
-    CU_ASSERT_EQUAL(writer, INVALID_HANDLE_VALUE);
-    CU_ASSERT_EQUAL(GetLastError(), ERROR_SHARING_VIOLATION);
-    if (writer != INVALID_HANDLE_VALUE)
-        CloseHandle(writer);
+    assert_write_denied(fixture, "proj/src/app.spx");
     CU_ASSERT_FALSE(DeleteFileW(wide(fixture, "proj/src/math.spx")));
     spx_fixture_write(fixture, "proj/new.toml", spx_fixture_read(fixture, "proj/semaprax.toml"));
     CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "proj/new.toml"), wide(fixture, "proj/semaprax.toml"),
