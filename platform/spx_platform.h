@@ -147,6 +147,11 @@ apr_status_t spx_stdio_write(spx_stdio_t *stdio, const void *bytes, apr_size_t l
 /* Push written bytes to the reader now. */
 apr_status_t spx_stdio_flush(spx_stdio_t *stdio);
 
+/* Put the C library's stdin, stdout and stderr in binary mode, so printf and
+ * fwrite write LF as LF (Windows translates it to CRLF in text mode; POSIX has
+ * nothing to do). Programs call it first thing in main. (posix/ or win32/) */
+void spx_stdio_binary_mode(void);
+
 /* ---- bulk memory ------------------------------------------------------- */
 
 /* size bytes of zeroed memory for an allocator of large, long-lived data

@@ -703,6 +703,7 @@ int spx_cli_main(int argc, const char *const *argv)
         fprintf(stderr, "semaprax: cannot initialise APR\n");
         return EXIT_USAGE;
     }
+    spx_stdio_binary_mode();
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
     int status;

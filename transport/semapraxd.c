@@ -132,6 +132,7 @@ int main(int argc, const char *const *argv)
         fprintf(stderr, "semapraxd: cannot initialise APR\n");
         return EXIT_USAGE;
     }
+    spx_stdio_binary_mode();
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
     int status = run(argc, argv, pool);

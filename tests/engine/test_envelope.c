@@ -147,7 +147,7 @@ static spx_verify_report_t verify(spx_fixture_t *fixture, const char *text)
     spx_verify_report_t report;
     CU_ASSERT_EQUAL_FATAL(spx_envelope_verify(text, strlen(text),
                                               spx_fixture_path(fixture, "semaprax.toml"), &report,
-                                              fixture->pool),
+                                              fixture->session),
                           APR_SUCCESS);
     return report;
 }
@@ -192,6 +192,7 @@ static void test_verify_checks(void)
     json_decref(forged);
 
     /* a source edited after the run: the subject no longer matches */
+    spx_fixture_end_session(fixture);
     spx_fixture_append(fixture, "app.spx", "// edited\n");
     spx_verify_report_t subject = verify(fixture, text);
     CU_ASSERT_TRUE(subject.digest_ok);
@@ -245,6 +246,7 @@ static void test_only_reachable_functions_are_compiled(void)
     CU_ASSERT_TRUE(json_is_true(json_object_get(envelope, "command_succeeded")));
     json_decref(envelope);
 
+    spx_fixture_end_session(fixture);
     spx_run_fixture_write(fixture, source, NULL,
                           (const char *const[]){"ok=app.ok", "huge=app.huge", NULL});
     spx_project_t *project = spx_run_fixture_open(fixture);

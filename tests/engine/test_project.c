@@ -237,6 +237,7 @@ static void test_one_module_body_at_a_time(void)
     CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(project->diagnostics, 0)->code, "E0223");
     CU_ASSERT_EQUAL(project->most_bodies_held, 1);
 
+    spx_fixture_end_session(fixture);
     spx_fixture_write(fixture, "m0.spx", "import m4;\nexport fn f() -> int { return m4.f(); }\n");
     project = open_fixture(fixture);
     CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(project->diagnostics, 0)->code, "E0304");

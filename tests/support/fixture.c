@@ -26,6 +26,7 @@ spx_fixture_t *spx_fixture_new(void)
     CHECK_APR(apr_pool_create(&pool, NULL));
     spx_fixture_t *fixture = apr_pcalloc(pool, sizeof(*fixture));
     fixture->pool = pool;
+    CHECK_APR(apr_pool_create(&fixture->session, pool));
     const char *temp = NULL;
     CHECK_APR(apr_temp_dir_get(&temp, pool));
     for (int attempt = 0; attempt < 16; attempt++) {
@@ -73,10 +74,22 @@ static void remove_tree(const char *path, apr_pool_t *pool)
     }
 }
 
+void spx_fixture_end_session(spx_fixture_t *fixture)
+{
+    apr_pool_destroy(fixture->session);
+    CHECK_APR(apr_pool_create(&fixture->session, fixture->pool));
+}
+
+/* The pool goes first: what a test still holds in it (Windows denies
+ * deleting a held file) is released before the tree is removed. */
 void spx_fixture_free(spx_fixture_t *fixture)
 {
-    remove_tree(fixture->root, fixture->pool);
+    apr_pool_t *pool = NULL;
+    CHECK_APR(apr_pool_create(&pool, NULL));
+    const char *root = apr_pstrdup(pool, fixture->root);
     apr_pool_destroy(fixture->pool);
+    remove_tree(root, pool);
+    apr_pool_destroy(pool);
 }
 
 static void make_parents(spx_fixture_t *fixture, const char *relative)

@@ -31,7 +31,7 @@ spx_project_t *spx_fixture_project(spx_fixture_t *fixture)
     spx_project_t *project = NULL;
     const char *message = NULL;
     apr_status_t status = spx_project_open(&project, spx_fixture_path(fixture, "semaprax.toml"),
-                                           fixture->pool, &message);
+                                           fixture->session, &message);
     if (status != APR_SUCCESS)
         fprintf(stderr, "\n  %s\n", message);
     CU_ASSERT_EQUAL_FATAL(status, APR_SUCCESS);

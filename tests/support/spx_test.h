@@ -17,12 +17,19 @@ int spx_test_run_suite(const char *suite_name, CU_TestInfo *tests);
 /* A fresh, empty temporary directory and a pool that lives as long as it. */
 typedef struct spx_fixture_t {
     apr_pool_t *pool;
-    const char *root; /* absolute path of the directory */
+    const char *root;    /* absolute path of the directory */
+    apr_pool_t *session; /* projects opened by spx_fixture_project live here */
 } spx_fixture_t;
 
 spx_fixture_t *spx_fixture_new(void);
 /* Remove the directory and everything in it, and the pool. */
 void spx_fixture_free(spx_fixture_t *fixture);
+
+/* Release everything opened in the session pool (a project holds its inputs
+ * open for its pool's life, and Windows denies changing a held file) and
+ * start a new one: tests call it before changing the files of a project they
+ * opened and are done with. */
+void spx_fixture_end_session(spx_fixture_t *fixture);
 
 /* The absolute path of relative inside the fixture. */
 const char *spx_fixture_path(spx_fixture_t *fixture, const char *relative);

@@ -110,11 +110,11 @@ static memory_t *memory_new(const char *in, apr_size_t in_length, apr_pool_t *po
 
 #define PING(id) "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":" id "}\n"
 #define PONG(id) "{\"id\":" id ",\"jsonrpc\":\"2.0\",\"result\":{\"method\":\"ping\"}}\n"
-#define ERROR(code, message, id)                                                                   \
+#define ERROR_LINE(code, message, id)                                                              \
     "{\"error\":{\"code\":" code ",\"message\":\"" message "\"},\"id\":" id                        \
     ",\"jsonrpc\":\"2.0\"}\n"
-#define PARSE_ERROR ERROR("-32700", "parse error", "null")
-#define INVALID(id) ERROR("-32600", "invalid request", id)
+#define PARSE_ERROR ERROR_LINE("-32700", "parse error", "null")
+#define INVALID(id) ERROR_LINE("-32600", "invalid request", id)
 
 /* A frame (its bytes, without LF) and the response it must get ("" none). */
 typedef struct exchange_t {
@@ -186,7 +186,8 @@ static void test_oversized_frame_gets_one_error_and_ends(void)
     const char *in = apr_pstrcat(pool, PING("1"), line, "\n", PING("2"), NULL);
     memory_t *memory = memory_new(in, strlen(in), pool);
     CU_ASSERT_EQUAL(run(memory, 256, 1024), ENDED_EXIT_1);
-    CU_ASSERT_STRING_EQUAL(memory->out, PONG("1") ERROR("-32002", "request too large", "null"));
+    CU_ASSERT_STRING_EQUAL(memory->out,
+                           PONG("1") ERROR_LINE("-32002", "request too large", "null"));
     apr_pool_destroy(pool);
 }
 
@@ -229,7 +230,7 @@ static void test_oversized_response_is_replaced_and_ends(void)
                                  "\"}\n", PING("8"), NULL);
     memory_t *memory = memory_new(in, strlen(in), pool);
     CU_ASSERT_EQUAL(run(memory, 2048, 1024), ENDED_EXIT_1);
-    CU_ASSERT_STRING_EQUAL(memory->out, ERROR("-32001", "response too large", "7"));
+    CU_ASSERT_STRING_EQUAL(memory->out, ERROR_LINE("-32001", "response too large", "7"));
     apr_pool_destroy(pool);
 }
 
