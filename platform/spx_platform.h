@@ -152,6 +152,14 @@ apr_status_t spx_stdio_flush(spx_stdio_t *stdio);
  * nothing to do). Programs call it first thing in main. (posix/ or win32/) */
 void spx_stdio_binary_mode(void);
 
+/* ---- program arguments --------------------------------------------------- */
+
+/* The program's arguments as UTF-8, argc of them plus a NULL, from pool. On
+ * Windows the C runtime's argv is in the ANSI code page (a path outside it
+ * arrives with '?' in it), so they are decoded again from the UTF-16 command
+ * line; on POSIX they are argv itself, the bytes the system gave. */
+const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_pool_t *pool);
+
 /* ---- bulk memory ------------------------------------------------------- */
 
 /* size bytes of zeroed memory for an allocator of large, long-lived data

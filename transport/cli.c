@@ -706,6 +706,7 @@ int spx_cli_main(int argc, const char *const *argv)
     spx_stdio_binary_mode();
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
+    argv = spx_arguments_utf8(argc, argv, pool);
     int status;
     const char *word = argc > 1 ? argv[1] : NULL;
     if (!word) {

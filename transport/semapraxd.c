@@ -135,6 +135,7 @@ int main(int argc, const char *const *argv)
     spx_stdio_binary_mode();
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
+    argv = spx_arguments_utf8(argc, argv, pool);
     int status = run(argc, argv, pool);
     fflush(stdout);
     apr_pool_destroy(pool);

@@ -1,14 +1,19 @@
 /*
- * stdio.c: the Windows side of binary standard streams: the C runtime opens
- * stdin, stdout and stderr in text mode, which would turn every LF the
- * programs print into CRLF (and drop CR on input); _setmode makes them
- * binary, so the bytes are the same as on POSIX.
+ * stdio.c: the Windows side of binary standard streams and program
+ * arguments: the C runtime opens stdin, stdout and stderr in text mode, which
+ * would turn every LF the programs print into CRLF (and drop CR on input);
+ * _setmode makes them binary, so the bytes are the same as on POSIX. And its
+ * argv is in the ANSI code page: the arguments are taken again, as UTF-8,
+ * from the UTF-16 command line.
  */
 #include "spx_platform.h"
 
 #include <fcntl.h>
 #include <io.h>
 #include <stdio.h>
+#include <windows.h>
+
+#include <shellapi.h>
 
 void spx_stdio_binary_mode(void)
 {
@@ -17,4 +22,25 @@ void spx_stdio_binary_mode(void)
     (void)_setmode(_fileno(stdin), _O_BINARY);
     (void)_setmode(_fileno(stdout), _O_BINARY);
     (void)_setmode(_fileno(stderr), _O_BINARY);
+}
+
+const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_pool_t *pool)
+{
+    int count = 0;
+    wchar_t **wide = CommandLineToArgvW(GetCommandLineW(), &count);
+    if (!wide || count != argc) {
+        if (wide)
+            LocalFree(wide);
+        return argv; /* not the command line the C runtime split: keep its argv */
+    }
+    const char **utf8 = apr_pcalloc(pool, ((apr_size_t)argc + 1) * sizeof(*utf8));
+    for (int i = 0; i < argc; i++) {
+        int bytes = WideCharToMultiByte(CP_UTF8, 0, wide[i], -1, NULL, 0, NULL, NULL);
+        char *text = bytes > 0 ? apr_palloc(pool, (apr_size_t)bytes) : NULL;
+        int done =
+            text && WideCharToMultiByte(CP_UTF8, 0, wide[i], -1, text, bytes, NULL, NULL) == bytes;
+        utf8[i] = done ? text : argv[i];
+    }
+    LocalFree(wide);
+    return utf8;
 }

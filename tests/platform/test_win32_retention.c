@@ -5,8 +5,9 @@
  * denied, both in the holding process and from another one (the real daemon
  * holds the project while this process tries); identities are the volume
  * serial number and the 64-bit file index; names that are not valid UTF-8 or
- * that would reach an alternate data stream are refused; and the programs'
- * standard output carries LF, never CRLF.
+ * that would reach an alternate data stream are refused; the programs'
+ * standard output carries LF, never CRLF; and their arguments arrive as
+ * UTF-8 whatever the ANSI code page.
  */
 #include "spx_daemon.h"
 #include "spx_platform.h"
@@ -219,6 +220,22 @@ static void test_stdout_carries_lf(void)
     spx_fixture_free(fixture);
 }
 
+/* A manifest path outside the ANSI code page ("λ" is in none of the
+ * Western ones) reaches the program intact: its arguments are decoded from
+ * the UTF-16 command line, not taken from the C runtime's ANSI argv. */
+static void test_arguments_outside_the_ansi_code_page(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_copy_hello(fixture, "\xce\xbb");
+    const char *manifest = spx_fixture_path(fixture, "\xce\xbb/semaprax.toml");
+    spx_process_result_t check =
+        SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path", manifest);
+    if (check.exit_code != 0)
+        fprintf(stderr, "\n  %s\n", check.err);
+    CU_ASSERT_EQUAL(check.exit_code, 0);
+    spx_fixture_free(fixture);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -229,6 +246,7 @@ int main(void)
         {"names Windows would reinterpret are refused",
          test_names_windows_would_reinterpret_are_refused},
         {"stdout carries LF, never CRLF", test_stdout_carries_lf},
+        {"arguments outside the ANSI code page", test_arguments_outside_the_ansi_code_page},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("win32 retention", tests);
