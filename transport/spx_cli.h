@@ -6,11 +6,11 @@
 #ifndef SPX_CLI_H
 #define SPX_CLI_H
 
+#include <apr.h>
+
 /* Run `semaprax ARGS...`; the process exit status: 0 success, 1 the project
  * has diagnostics (or the command's own failure), 2 usage or unreadable input. */
 int spx_cli_main(int argc, const char *const *argv);
-
-#include <apr.h>
 
 /* A command-line count: decimal digits, no sign, no leading zero, within
  * [minimum, maximum]. 1 with *value set, or 0. Shared by both programs'

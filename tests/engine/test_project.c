@@ -20,11 +20,6 @@
 static const char manifest_head[] = "manifest = \"semaprax.project-manifest.v1\"\n\n"
                                     "[project]\nname = \"p\"\nversion = \"1.0.0\"\n";
 
-static spx_project_t *open_fixture(spx_fixture_t *fixture)
-{
-    return spx_fixture_project(fixture);
-}
-
 static void test_entry_and_tests_are_linked(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -36,7 +31,7 @@ static void test_entry_and_tests_are_linked(void)
                                   NULL));
     spx_fixture_write(fixture, "app.spx",
                       "export fn main() -> int { return 0; }\nfn check() -> int { return 0; }\n");
-    spx_project_t *project = open_fixture(fixture);
+    spx_project_t *project = spx_fixture_project(fixture);
     CU_ASSERT_TRUE(project->admitted);
     CU_ASSERT_PTR_NOT_NULL_FATAL(project->entry);
     CU_ASSERT_STRING_EQUAL(project->entry->name.text, "main");
@@ -57,7 +52,7 @@ static void test_wrong_signature_and_missing_function(void)
     spx_fixture_write(fixture, "app.spx",
                       "export fn main() -> bool { return true; }\n"
                       "fn takes(x: int) -> int { return x; }\n");
-    spx_project_t *project = open_fixture(fixture);
+    spx_project_t *project = spx_fixture_project(fixture);
     CU_ASSERT_FALSE(project->admitted);
     CU_ASSERT_STRING_EQUAL(spx_corpus_summary(project->diagnostics, fixture->pool),
                            "E0150 6:9-6:19\nE0151 14:12-14:22\nE0150 18:12-18:23\n");
@@ -231,7 +226,7 @@ static void test_one_module_body_at_a_time(void)
     }
     spx_fixture_write(fixture, "semaprax.toml",
                       apr_pstrcat(fixture->pool, manifest_head, sources, NULL));
-    spx_project_t *project = open_fixture(fixture);
+    spx_project_t *project = spx_fixture_project(fixture);
     /* E0223: the late import is reported, and still taken. */
     CU_ASSERT_EQUAL(spx_diagnostics_count(project->diagnostics), 1);
     CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(project->diagnostics, 0)->code, "E0223");
@@ -239,7 +234,7 @@ static void test_one_module_body_at_a_time(void)
 
     spx_fixture_end_session(fixture);
     spx_fixture_write(fixture, "m0.spx", "import m4;\nexport fn f() -> int { return m4.f(); }\n");
-    project = open_fixture(fixture);
+    project = spx_fixture_project(fixture);
     CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(project->diagnostics, 0)->code, "E0304");
     CU_ASSERT_TRUE(project->most_bodies_held > 1);
     spx_fixture_free(fixture);
@@ -280,7 +275,7 @@ static void test_single_source_graph_is_the_project_graph_of_one_module(void)
     spx_sha256(single_source, sizeof(single_source) - 1, &digest);
     CU_ASSERT_STRING_EQUAL(source->source_digest, spx_digest_text(&digest, fixture->pool));
 
-    spx_project_t *project = open_fixture(fixture);
+    spx_project_t *project = spx_fixture_project(fixture);
     CU_ASSERT_TRUE_FATAL(project->admitted);
     json_t *v1 = spx_source_graph_document(source);
     json_t *graph = spx_graph_document(project);
