@@ -8,6 +8,7 @@
 #include "spx_limits.h"
 #include "spx_paths.h"
 #include "spx_status.h"
+#include "spx_workers.h"
 
 #include <apr_file_info.h>
 #include <apr_hash.h>
@@ -27,6 +28,9 @@ struct spx_input_set_t {
     spx_input_t *manifest;
     int sources_added;
     spx_input_counters_t counters;
+    /* Made at the first re-authentication: */
+    struct rehash_plan_t *rehash_plan;
+    spx_workers_t *team; /* NULL when the files are hashed by the caller alone */
 };
 
 const char *spx_drift_reason_name(spx_drift_reason_t reason)
@@ -321,55 +325,157 @@ json_t *spx_input_set_identities(const spx_input_set_t *set)
     return list;
 }
 
-/* The first way in which one held object no longer matches what was
- * authenticated, or 0 when it still does. A check that cannot be completed
- * counts as drift: the session can no longer vouch for the object. */
-static spx_drift_reason_t drift_of(spx_input_set_t *set, const spx_input_t *input, apr_pool_t *pool)
-{
-    spx_identity_t now;
-    apr_status_t status = input->kind == SPX_OBJECT_DIR
-                              ? spx_dir_identity(input->dir, &now, pool, NULL)
-                              : spx_file_identity(input->file, &now, pool, NULL);
-    if (status != APR_SUCCESS || !spx_identity_same_object(&now, &input->identity))
-        return SPX_DRIFT_IDENTITY_CHANGED;
+/* Re-authentication of one held object gives the first way in which it no
+ * longer matches what was authenticated, or 0 when it still does. A check
+ * that cannot be completed counts as drift: the session can no longer vouch
+ * for the object. */
 
+/* Whether the name in the held parent (or, for the root, the host path)
+ * still leads to the held object: 0, or why not. */
+static spx_drift_reason_t name_drift(const spx_input_set_t *set, const spx_input_t *input,
+                                     apr_pool_t *pool)
+{
     spx_name_state_t state;
     spx_identity_t named;
-    status = input->parent
-                 ? spx_dir_lookup(input->parent->dir, input->name, &state, &named, pool, NULL)
-                 : spx_path_lookup(set->root_path, &state, &named, pool, NULL);
+    apr_status_t status = input->parent ? spx_dir_lookup(input->parent->dir, input->name, &state,
+                                                         &named, pool, NULL)
+                                        : spx_path_lookup(set->root_path, &state, &named, pool, NULL);
     if (status != APR_SUCCESS || state == SPX_NAME_MISSING)
         return SPX_DRIFT_MISSING;
     if (state == SPX_NAME_LINK || named.kind != input->kind)
         return SPX_DRIFT_NOT_REGULAR;
     if (!spx_identity_same_object(&named, &input->identity))
         return SPX_DRIFT_REPLACED;
-    if (input->kind == SPX_OBJECT_DIR)
-        return 0;
+    return 0;
+}
 
-    if (now.links == 0)
-        return SPX_DRIFT_MISSING;
-    if (now.size != input->size)
-        return SPX_DRIFT_CONTENT_CHANGED;
+/* platform.md's steps 1 and 2 for a held directory. */
+static spx_drift_reason_t dir_drift(const spx_input_set_t *set, const spx_input_t *input,
+                                   apr_pool_t *pool)
+{
+    spx_identity_t now;
+    if (spx_dir_identity(input->dir, &now, pool, NULL) != APR_SUCCESS ||
+        !spx_identity_same_object(&now, &input->identity))
+        return SPX_DRIFT_IDENTITY_CHANGED;
+    return name_drift(set, input, pool);
+}
+
+/* platform.md's steps 1 to 3 for a held file. The handle's identity, link
+ * count and size are read once, after hashing: a held handle's object cannot
+ * change, so that one look is both the check before (were the bytes read the
+ * whole, unchanged file?) and the check after (did a write land during the
+ * hashing?). The reasons keep the steps' order. */
+static spx_drift_reason_t file_drift(const spx_input_set_t *set, const spx_input_t *input,
+                                    uint64_t *source_reads, apr_pool_t *pool)
+{
+    spx_drift_reason_t misnamed = name_drift(set, input, pool);
     spx_sha256_t digest;
     uint64_t length = 0;
-    status = spx_file_digest(input->file, SPX_LIMIT_READ_CHUNK_BYTES, &digest, &length, pool, NULL);
+    apr_status_t read = spx_file_digest(input->file, SPX_LIMIT_READ_CHUNK_BYTES, input->size,
+                                        &digest, &length, pool, NULL);
     if (input != set->manifest)
-        set->counters.source_reads++;
-    if (status != APR_SUCCESS || length != input->size ||
+        (*source_reads)++;
+    spx_identity_t now;
+    if (spx_file_identity(input->file, &now, pool, NULL) != APR_SUCCESS ||
+        !spx_identity_same_object(&now, &input->identity))
+        return SPX_DRIFT_IDENTITY_CHANGED;
+    if (misnamed)
+        return misnamed;
+    if (now.links == 0)
+        return SPX_DRIFT_MISSING;
+    if (read != APR_SUCCESS || now.size != input->size || length != input->size ||
         !spx_sha256_equal(&digest, &input->digest))
         return SPX_DRIFT_CONTENT_CHANGED;
-    /* A write during hashing shows as a new size or identity afterwards. */
-    status = spx_file_identity(input->file, &now, pool, NULL);
-    if (status != APR_SUCCESS || !spx_identity_same_object(&now, &input->identity) ||
-        now.size != input->size)
-        return SPX_DRIFT_CONTENT_CHANGED;
     return 0;
+}
+
+/* Largest first; equal sizes by path, so a plan is the same on every run. */
+static int compare_inputs_by_size(const void *left, const void *right)
+{
+    const spx_input_t *a = *(const spx_input_t *const *)left;
+    const spx_input_t *b = *(const spx_input_t *const *)right;
+    if (a->size != b->size)
+        return a->size > b->size ? -1 : 1;
+    return strcmp(a->path, b->path);
 }
 
 static int compare_drift_by_path(const void *left, const void *right)
 {
     return strcmp(((const spx_drift_t *)left)->path, ((const spx_drift_t *)right)->path);
+}
+
+/* The files of a re-authentication, shared out among a team's members by
+ * size, largest first, each to the member with the fewest bytes so far. */
+typedef struct rehash_plan_t {
+    const spx_input_t **files; /* every held file, largest first */
+    unsigned *member_of;       /* the member that checks files[i] */
+    int count;
+} rehash_plan_t;
+
+static void plan_rehash(spx_input_set_t *set)
+{
+    rehash_plan_t *plan = apr_pcalloc(set->pool, sizeof(*plan));
+    plan->files = apr_pcalloc(set->pool, (apr_size_t)set->held->nelts * sizeof(*plan->files));
+    plan->member_of = apr_pcalloc(set->pool, (apr_size_t)set->held->nelts * sizeof(unsigned));
+    uint64_t total = 0;
+    for (int i = 0; i < set->held->nelts; i++) {
+        const spx_input_t *input = APR_ARRAY_IDX(set->held, i, const spx_input_t *);
+        if (input->kind == SPX_OBJECT_FILE) {
+            plan->files[plan->count++] = input;
+            total += input->size;
+        }
+    }
+    qsort(plan->files, (size_t)plan->count, sizeof(*plan->files), compare_inputs_by_size);
+    unsigned members = 1;
+    if (total >= SPX_PARALLEL_REHASH_BYTES &&
+        spx_workers_create(&set->team, SPX_LIMIT_REHASH_THREADS, SPX_WORKER_STACK_BYTES,
+                           set->pool) == APR_SUCCESS)
+        members = spx_workers_members(set->team);
+    uint64_t load[SPX_LIMIT_REHASH_THREADS] = {0};
+    for (int i = 0; i < plan->count; i++) {
+        unsigned lightest = 0;
+        for (unsigned m = 1; m < members; m++)
+            if (load[m] < load[lightest])
+                lightest = m;
+        plan->member_of[i] = lightest;
+        load[lightest] += plan->files[i]->size + 1;
+    }
+    set->rehash_plan = plan;
+}
+
+typedef struct rehash_job_t {
+    const spx_input_set_t *set;
+    const rehash_plan_t *plan;
+    spx_drift_reason_t *reasons;                     /* one per planned file */
+    uint64_t source_reads[SPX_LIMIT_REHASH_THREADS]; /* one per member */
+} rehash_job_t;
+
+static void rehash_share(void *data, unsigned member, unsigned members, apr_pool_t *scratch)
+{
+    (void)members;
+    rehash_job_t *job = data;
+    for (int i = 0; i < job->plan->count; i++) {
+        if (job->plan->member_of[i] != member)
+            continue;
+        job->reasons[i] =
+            file_drift(job->set, job->plan->files[i], &job->source_reads[member], scratch);
+        apr_pool_clear(scratch);
+    }
+}
+
+static void note_drift(apr_array_header_t *found, const spx_input_t *input,
+                       spx_drift_reason_t reason)
+{
+    if (reason) {
+        spx_drift_t *record = apr_array_push(found);
+        record->path = input->path;
+        record->reason = reason;
+    }
+}
+
+unsigned spx_input_set_rehash_threads(const spx_input_set_t *set)
+{
+    return set->team ? spx_workers_members(set->team) : 1;
 }
 
 apr_status_t spx_input_set_reauthenticate(spx_input_set_t *set, apr_pool_t *pool,
@@ -380,18 +486,30 @@ apr_status_t spx_input_set_reauthenticate(spx_input_set_t *set, apr_pool_t *pool
     apr_status_t status = apr_pool_create(&scratch, pool);
     if (status != APR_SUCCESS)
         return status;
-    /* set->held lists parents before children: top-down, each object once. */
+    if (!set->rehash_plan)
+        plan_rehash(set);
+    /* Directories first, in the order held (parents before children): each
+     * once, top-down. */
     for (int i = 0; i < set->held->nelts; i++) {
         const spx_input_t *input = APR_ARRAY_IDX(set->held, i, const spx_input_t *);
-        spx_drift_reason_t reason = drift_of(set, input, scratch);
-        apr_pool_clear(scratch);
-        if (reason) {
-            spx_drift_t *record = apr_array_push(found);
-            record->path = input->path;
-            record->reason = reason;
+        if (input->kind == SPX_OBJECT_DIR) {
+            note_drift(found, input, dir_drift(set, input, scratch));
+            apr_pool_clear(scratch);
         }
     }
+    /* Then the files, hashed side by side when the project is large. */
+    const rehash_plan_t *plan = set->rehash_plan;
+    rehash_job_t job = {set, plan, apr_pcalloc(pool, (apr_size_t)plan->count * sizeof(*job.reasons)),
+                        {0}};
+    if (set->team)
+        spx_workers_run(set->team, rehash_share, &job);
+    else
+        rehash_share(&job, 0, 1, scratch);
     apr_pool_destroy(scratch);
+    for (int i = 0; i < plan->count; i++)
+        note_drift(found, plan->files[i], job.reasons[i]);
+    for (unsigned m = 0; m < SPX_LIMIT_REHASH_THREADS; m++)
+        set->counters.source_reads += job.source_reads[m];
     qsort(found->elts, (size_t)found->nelts, sizeof(spx_drift_t), compare_drift_by_path);
     set->counters.authentications++;
     *drift = found;

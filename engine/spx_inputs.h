@@ -94,13 +94,18 @@ const spx_input_t *spx_input_set_find(const spx_input_set_t *set, const char *pa
 /* The root's path as the host gave it. */
 const char *spx_input_set_root_path(const spx_input_set_t *set);
 spx_input_counters_t spx_input_set_counters(const spx_input_set_t *set);
+/* How many threads re-authentication hashes the files with: 1 before the
+ * first re-authentication and for a project under SPX_PARALLEL_REHASH_BYTES,
+ * otherwise up to SPX_LIMIT_REHASH_THREADS, no more than the processors. */
+unsigned spx_input_set_rehash_threads(const spx_input_set_t *set);
 
 /* The identity list of outputs.md's workspace_revision: one object
  * {"kind","path","volume","object"} per held object, sorted by path then kind.
  * A new reference. */
 json_t *spx_input_set_identities(const spx_input_set_t *set);
 
-/* Check every held object again (directories once each, top-down). *drift is
+/* Check every held object again (directories once each, top-down, then the
+ * files, shared among the rehash threads). *drift is
  * an array of spx_drift_t, sorted by path, empty when nothing changed; it and
  * all scratch memory come from pool. */
 apr_status_t spx_input_set_reauthenticate(spx_input_set_t *set, apr_pool_t *pool,

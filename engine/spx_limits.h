@@ -103,6 +103,16 @@
  * (project decision: large enough to be fast, small enough to stay flat). */
 #define SPX_LIMIT_READ_CHUNK_BYTES (64u * 1024u)
 
+/* Re-authentication hashes every held file twice per semantic request. When
+ * the held files come to at least SPX_PARALLEL_REHASH_BYTES, the files are
+ * shared among up to SPX_LIMIT_REHASH_THREADS threads (the caller and helpers
+ * kept for the session, no more than the processors), each helper with a
+ * stack of SPX_WORKER_STACK_BYTES (project decision: below 512 KiB waking a
+ * helper costs more than it saves; hashing needs little stack). */
+#define SPX_PARALLEL_REHASH_BYTES (512u * 1024u)
+#define SPX_LIMIT_REHASH_THREADS 4u
+#define SPX_WORKER_STACK_BYTES (256u * 1024u)
+
 /* Chunks in which Phase A takes memory for its syntax nodes, index and code
  * (project decision): an arena's first chunks are 1 MiB from its pool, so a
  * small project stays small; later ones are 4 MiB of bulk memory, which the

@@ -57,8 +57,9 @@ int spx_sha256_equal(const spx_sha256_t *a, const spx_sha256_t *b)
     return memcmp(a->bytes, b->bytes, SPX_SHA256_BYTES) == 0;
 }
 
-apr_status_t spx_file_digest(spx_file_t *file, apr_size_t chunk_bytes, spx_sha256_t *digest,
-                             uint64_t *length, apr_pool_t *pool, const char **message)
+apr_status_t spx_file_digest(spx_file_t *file, apr_size_t chunk_bytes, uint64_t expected_bytes,
+                             spx_sha256_t *digest, uint64_t *length, apr_pool_t *pool,
+                             const char **message)
 {
     unsigned char *chunk = apr_palloc(pool, chunk_bytes);
     spx_sha256_stream_t *stream = spx_sha256_begin(pool);
@@ -73,6 +74,8 @@ apr_status_t spx_file_digest(spx_file_t *file, apr_size_t chunk_bytes, spx_sha25
             break;
         spx_sha256_update(stream, chunk, got);
         offset += got;
+        if (got < chunk_bytes && offset == expected_bytes)
+            break;
     }
     spx_sha256_finish(stream, digest);
     *length = offset;

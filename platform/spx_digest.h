@@ -36,8 +36,12 @@ int spx_sha256_equal(const spx_sha256_t *a, const spx_sha256_t *b);
 
 /* Digest the held file's bytes from offset 0 to end of file, reading through
  * the handle in chunks of chunk_bytes; *length is the number of bytes read.
- * Memory stays at one chunk whatever the file's size. */
-apr_status_t spx_file_digest(spx_file_t *file, apr_size_t chunk_bytes, spx_sha256_t *digest,
-                             uint64_t *length, apr_pool_t *pool, const char **message);
+ * The end of file is a read that returns nothing, or a short read that ends
+ * exactly at expected_bytes (the size the caller knows the file has), which
+ * saves a second read of a file smaller than a chunk; a file that grew is
+ * still read to its end. Memory stays at one chunk whatever the file's size. */
+apr_status_t spx_file_digest(spx_file_t *file, apr_size_t chunk_bytes, uint64_t expected_bytes,
+                             spx_sha256_t *digest, uint64_t *length, apr_pool_t *pool,
+                             const char **message);
 
 #endif /* SPX_DIGEST_H */

@@ -169,4 +169,9 @@ const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_poo
  * instead of one per 4 KiB. NULL when the system refuses. */
 void *spx_bulk_memory(apr_size_t size, apr_pool_t *pool);
 
+/* ---- processors ------------------------------------------------------- */
+
+/* How many processors the system has online for this process (at least 1). */
+unsigned spx_processor_count(void);
+
 #endif /* SPX_PLATFORM_H */

@@ -326,6 +326,53 @@ static void test_each_source_in_turn(void)
     spx_fixture_free(fixture);
 }
 
+/* A project of SPX_PARALLEL_REHASH_BYTES and more is hashed by several
+ * threads (when the machine has several processors). Whichever thread checks
+ * a file, each drift is found, with the same list a single thread gives, and
+ * every source counts as read once per re-authentication. */
+static void test_large_project_hashed_by_several_threads(void)
+{
+    enum { SOURCES = 9 };
+    const char *sources[SOURCES];
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml", "manifest = \"semaprax.project-manifest.v1\"\n");
+    apr_size_t each = SPX_PARALLEL_REHASH_BYTES / (SOURCES - 1);
+    for (int i = 0; i < SOURCES; i++) {
+        sources[i] = apr_psprintf(fixture->pool, "src/m%d.spx", i);
+        spx_fixture_write_size(fixture, sources[i], each + (apr_size_t)i * 1000);
+    }
+    spx_input_set_t *set = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(authenticate(fixture, sources, SOURCES, &set, &message), APR_SUCCESS);
+    CU_ASSERT_EQUAL(spx_input_set_rehash_threads(set), 1);
+    assert_drift(fixture, set, "");
+    unsigned expected_threads = spx_processor_count() < SPX_LIMIT_REHASH_THREADS
+                                    ? spx_processor_count()
+                                    : SPX_LIMIT_REHASH_THREADS;
+    CU_ASSERT_EQUAL(spx_input_set_rehash_threads(set), expected_threads);
+    CU_ASSERT_EQUAL(spx_input_set_counters(set).source_reads, 2 * SOURCES);
+    /* The largest file (the first planned) and every other one after it. */
+    for (int i = SOURCES - 1; i >= 0; i -= 2)
+        spx_fixture_patch(fixture, sources[i], 10, "#");
+    assert_drift(fixture, set,
+                 "src/m0.spx:content_changed src/m2.spx:content_changed "
+                 "src/m4.spx:content_changed src/m6.spx:content_changed "
+                 "src/m8.spx:content_changed");
+    CU_ASSERT_EQUAL(spx_input_set_counters(set).source_reads, 3 * SOURCES);
+    spx_fixture_free(fixture);
+}
+
+/* A project under SPX_PARALLEL_REHASH_BYTES is hashed by the caller alone:
+ * waking a helper would cost more than it saves. */
+static void test_small_project_hashed_by_one_thread(void)
+{
+    spx_fixture_t *fixture = make_project();
+    spx_input_set_t *set = authenticate_project(fixture);
+    assert_drift(fixture, set, "");
+    CU_ASSERT_EQUAL(spx_input_set_rehash_threads(set), 1);
+    spx_fixture_free(fixture);
+}
+
 static void test_in_place_edit_of_same_size(void)
 {
     spx_fixture_t *fixture = make_project();
@@ -527,6 +574,9 @@ int main(void)
 {
     CU_TestInfo tests[] = {
         {"authentication records bytes and digests", test_authentication_records_bytes_and_digests},
+        {"a large project is hashed by several threads",
+         test_large_project_hashed_by_several_threads},
+        {"a small project is hashed by one thread", test_small_project_hashed_by_one_thread},
         {"a hard link is a duplicate input", test_hard_link_is_a_duplicate_input},
         {"symlinks are refused at every component", test_symlinks_refused_at_every_component},
         {"a manifest that is a link is refused", test_manifest_that_is_a_link_is_refused},
