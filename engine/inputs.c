@@ -337,9 +337,9 @@ static spx_drift_reason_t name_drift(const spx_input_set_t *set, const spx_input
 {
     spx_name_state_t state;
     spx_identity_t named;
-    apr_status_t status = input->parent ? spx_dir_lookup(input->parent->dir, input->name, &state,
-                                                         &named, pool, NULL)
-                                        : spx_path_lookup(set->root_path, &state, &named, pool, NULL);
+    apr_status_t status =
+        input->parent ? spx_dir_lookup(input->parent->dir, input->name, &state, &named, pool, NULL)
+                      : spx_path_lookup(set->root_path, &state, &named, pool, NULL);
     if (status != APR_SUCCESS || state == SPX_NAME_MISSING)
         return SPX_DRIFT_MISSING;
     if (state == SPX_NAME_LINK || named.kind != input->kind)
@@ -351,7 +351,7 @@ static spx_drift_reason_t name_drift(const spx_input_set_t *set, const spx_input
 
 /* platform.md's steps 1 and 2 for a held directory. */
 static spx_drift_reason_t dir_drift(const spx_input_set_t *set, const spx_input_t *input,
-                                   apr_pool_t *pool)
+                                    apr_pool_t *pool)
 {
     spx_identity_t now;
     if (spx_dir_identity(input->dir, &now, pool, NULL) != APR_SUCCESS ||
@@ -366,7 +366,7 @@ static spx_drift_reason_t dir_drift(const spx_input_set_t *set, const spx_input_
  * whole, unchanged file?) and the check after (did a write land during the
  * hashing?). The reasons keep the steps' order. */
 static spx_drift_reason_t file_drift(const spx_input_set_t *set, const spx_input_t *input,
-                                    uint64_t *source_reads, apr_pool_t *pool)
+                                     uint64_t *source_reads, apr_pool_t *pool)
 {
     spx_drift_reason_t misnamed = name_drift(set, input, pool);
     spx_sha256_t digest;
@@ -499,8 +499,8 @@ apr_status_t spx_input_set_reauthenticate(spx_input_set_t *set, apr_pool_t *pool
     }
     /* Then the files, hashed side by side when the project is large. */
     const rehash_plan_t *plan = set->rehash_plan;
-    rehash_job_t job = {set, plan, apr_pcalloc(pool, (apr_size_t)plan->count * sizeof(*job.reasons)),
-                        {0}};
+    rehash_job_t job = {
+        set, plan, apr_pcalloc(pool, (apr_size_t)plan->count * sizeof(*job.reasons)), {0}};
     if (set->team)
         spx_workers_run(set->team, rehash_share, &job);
     else

@@ -7,6 +7,7 @@
  * and a whole session of every method writes nothing (zero-write inventory).
  */
 #include "spx_daemon.h"
+#include "spx_limits.h"
 #include "spx_process.h"
 #include "spx_rpc.h"
 
@@ -196,6 +197,37 @@ static void test_drift_between_requests(void)
     }
 }
 
+/* A project whose files come to more than SPX_PARALLEL_REHASH_BYTES is
+ * re-authenticated by several threads: answers are the same, and an edit to
+ * any file, the small ones included, is still found. */
+static void test_drift_in_a_project_hashed_by_several_threads(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    const char *padding = apr_psprintf(pool, "// %0*d\n", 96, 0);
+    for (apr_size_t bytes = 0; bytes <= SPX_PARALLEL_REHASH_BYTES; bytes += strlen(padding))
+        spx_fixture_append(fixture, "proj/src/text.spx", padding);
+    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", no_extra);
+    const char *revisions = spx_daemon_open(daemon);
+    for (int i = 0; i < 3; i++) {
+        json_t *graph =
+            spx_daemon_call_json(daemon, spx_request_line("1", "graph", revisions, pool));
+        CU_ASSERT_PTR_NOT_NULL(json_object_get(graph, "result"));
+        json_decref(graph);
+    }
+    spx_fixture_patch(fixture, "proj/src/math.spx", 3, "X");
+    spx_fixture_patch(fixture, "proj/src/text.spx", 3, "X");
+    assert_line(spx_daemon_call(daemon, spx_request_line("2", "graph", revisions, pool)),
+                invalidated_line("2",
+                                 "[{\"path\":\"src/math.spx\",\"reason\":\"content_changed\"},"
+                                 "{\"path\":\"src/text.spx\",\"reason\":\"content_changed\"}]",
+                                 pool),
+                "two edits in a large project");
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
 /* The test-only daemon pauses after rendering each semantic response; the
  * test edits (or not) during the pause. With broken, the project is not
  * admitted and the response rendered is the -32014 error. */
@@ -311,6 +343,8 @@ int main(void)
 {
     CU_TestInfo tests[] = {
         {"drift between requests, every kind", test_drift_between_requests},
+        {"drift in a project hashed by several threads",
+         test_drift_in_a_project_hashed_by_several_threads},
         {"drift after rendering (test hook)", test_drift_after_rendering},
         {"the pause alone changes nothing", test_pause_alone_changes_nothing},
         {"drift after rendering -32014 (test hook)", test_drift_after_rendering_an_error},
