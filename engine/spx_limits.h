@@ -139,4 +139,8 @@
  * never needs more, and it is copied into every graph document). */
 #define SPX_LIMIT_VERSION_BYTES 64u
 
+/* Test build only: how long the daemon's pause hook waits for the test
+ * before going on (transport/session.c). */
+#define SPX_TEST_PAUSE_SECONDS 60
+
 #endif /* SPX_LIMITS_H */

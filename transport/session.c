@@ -31,7 +31,9 @@
 #include <string.h>
 
 #ifdef SPX_TEST_HOOKS
+#include <apr_file_info.h>
 #include <apr_file_io.h>
+#include <apr_time.h>
 #include <stdlib.h>
 #endif
 
@@ -120,24 +122,31 @@ static void invalidated(session_t *session, reply_t *reply)
 }
 
 #ifdef SPX_TEST_HOOKS
-/* Test build only: when SPX_TEST_PAUSE_FIFO names a fifo, say "paused" on it,
- * then wait for a line on it before the second re-authentication. */
+/* Test build only: when SPX_TEST_PAUSE_DIR names a directory, create the file
+ * "paused" in it, then wait until the test creates "go" there (looking every
+ * millisecond, for at most SPX_TEST_PAUSE_SECONDS), and remove both: the
+ * pause between rendering and the second re-authentication. Files, not a
+ * fifo, so that the same tests run on Windows. */
 static void test_pause(apr_pool_t *pool)
 {
-    const char *fifo = getenv("SPX_TEST_PAUSE_FIFO");
-    apr_file_t *file = NULL;
-    if (!fifo)
+    const char *dir = getenv("SPX_TEST_PAUSE_DIR");
+    if (!dir)
         return;
-    if (apr_file_open(&file, fifo, APR_FOPEN_WRITE, APR_FPROT_OS_DEFAULT, pool) == APR_SUCCESS) {
-        apr_file_write_full(file, "paused\n", 7, NULL);
-        apr_file_close(file);
+    const char *paused = apr_pstrcat(pool, dir, "/paused", NULL);
+    const char *go = apr_pstrcat(pool, dir, "/go", NULL);
+    apr_file_t *file = NULL;
+    if (apr_file_open(&file, paused, APR_FOPEN_WRITE | APR_FOPEN_CREATE | APR_FOPEN_EXCL,
+                      APR_FPROT_OS_DEFAULT, pool) != APR_SUCCESS)
+        return;
+    apr_file_close(file);
+    apr_finfo_t info;
+    for (long waited = 0; waited < SPX_TEST_PAUSE_SECONDS * 1000L; waited++) {
+        if (apr_stat(&info, go, APR_FINFO_TYPE, pool) == APR_SUCCESS)
+            break;
+        apr_sleep(apr_time_from_msec(1));
     }
-    if (apr_file_open(&file, fifo, APR_FOPEN_READ, APR_FPROT_OS_DEFAULT, pool) == APR_SUCCESS) {
-        char byte = 0;
-        while (apr_file_getc(&byte, file) == APR_SUCCESS && byte != '\n')
-            ;
-        apr_file_close(file);
-    }
+    apr_file_remove(go, pool);
+    apr_file_remove(paused, pool);
 }
 #endif
 

@@ -1,6 +1,6 @@
 /*
- * processors.c: the Windows processor count (spx_platform.h), across all
- * processor groups.
+ * processors.c: the Windows processor count (spx_platform.h): the logical
+ * processors of the process's processor group, from GetSystemInfo.
  */
 #include "spx_platform.h"
 
@@ -8,6 +8,8 @@
 
 unsigned spx_processor_count(void)
 {
-    DWORD online = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
+    SYSTEM_INFO system;
+    GetSystemInfo(&system);
+    DWORD online = system.dwNumberOfProcessors;
     return online < 1 ? 1u : online > 1024 ? 1024u : (unsigned)online;
 }

@@ -172,6 +172,8 @@ static void test_read_through_handle(void)
     held_root_t held = hold_root();
     spx_fixture_write(held.fixture, "a.spx", "original");
     spx_file_t *file = open_file(&held, "a.spx");
+    /* Windows denies the replacement; either way the handle reads the same. */
+    spx_fixture_expect_denials(held.fixture);
     spx_fixture_write(held.fixture, "new.spx", "replacement");
     spx_fixture_rename(held.fixture, "new.spx", "a.spx");
     unsigned char *bytes = NULL;
@@ -243,8 +245,12 @@ static void test_deleted_file_has_no_links(void)
     held_root_t held = hold_root();
     spx_fixture_write(held.fixture, "a.spx", "x");
     spx_file_t *file = open_file(&held, "a.spx");
+    spx_fixture_expect_denials(held.fixture);
     spx_fixture_remove(held.fixture, "a.spx");
-    CU_ASSERT_EQUAL(identity_of(file, held.fixture->pool).links, 0);
+    /* POSIX: the name goes and the held file has no links left; Windows
+     * denies deleting a held file, and it keeps its link. */
+    CU_ASSERT_EQUAL(identity_of(file, held.fixture->pool).links,
+                    spx_fixture_denials(held.fixture) > 0 ? 1 : 0);
     spx_fixture_free(held.fixture);
 }
 

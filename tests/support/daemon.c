@@ -37,7 +37,7 @@ spx_daemon_t *spx_daemon_start(const char *variable, const char *const *argument
     spx_daemon_t *daemon = apr_pcalloc(pool, sizeof(*daemon));
     daemon->pool = pool;
     const char *program = spx_program_path(variable);
-    spx_ignore_broken_pipes();
+    spx_process_ignore_broken_pipes();
     const char *temp = NULL;
     CU_ASSERT_EQUAL_FATAL(apr_temp_dir_get(&temp, pool), APR_SUCCESS);
     char *err_name = apr_pstrcat(pool, temp, "/spx-daemon-err-XXXXXX", NULL);

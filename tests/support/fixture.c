@@ -1,7 +1,8 @@
 /*
  * fixture.c: a fresh temporary directory per test, and the file operations
  * the tests perform on it, written with APR so they read the same on every
- * platform. Any failure here fails the running test at once.
+ * platform. Any failure here fails the running test at once, except the
+ * denials a test says it expects (spx_fixture_expect_denials).
  */
 #include "spx_digest.h"
 #include "spx_test.h"
@@ -74,8 +75,42 @@ static void remove_tree(const char *path, apr_pool_t *pool)
     }
 }
 
+void spx_fixture_expect_denials(spx_fixture_t *fixture)
+{
+    fixture->expect_denials = spx_held_inputs_locked();
+    fixture->denials = 0;
+}
+
+int spx_fixture_denials(const spx_fixture_t *fixture)
+{
+    return fixture->denials;
+}
+
+/* Whether a change may go on: not after one of its steps was denied. */
+static int may_change(const spx_fixture_t *fixture)
+{
+    return fixture->denials == 0;
+}
+
+/* The outcome of one step of a change: 1 when it happened; 0 when the
+ * system denied it and denials are expected (counted); otherwise the test
+ * fails. */
+static int changed(spx_fixture_t *fixture, apr_status_t status)
+{
+    if (status == APR_SUCCESS)
+        return 1;
+    if (fixture->expect_denials && APR_STATUS_IS_EACCES(status)) {
+        fixture->denials++;
+        return 0;
+    }
+    CU_ASSERT_EQUAL_FATAL(status, APR_SUCCESS);
+    return 0;
+}
+
 void spx_fixture_end_session(spx_fixture_t *fixture)
 {
+    fixture->expect_denials = 0;
+    fixture->denials = 0;
     apr_pool_destroy(fixture->session);
     CHECK_APR(apr_pool_create(&fixture->session, fixture->pool));
 }
@@ -92,22 +127,26 @@ void spx_fixture_free(spx_fixture_t *fixture)
     apr_pool_destroy(pool);
 }
 
-static void make_parents(spx_fixture_t *fixture, const char *relative)
+static int make_parents(spx_fixture_t *fixture, const char *relative)
 {
     const char *slash = strrchr(relative, '/');
-    if (slash)
-        CHECK_APR(apr_dir_make_recursive(
-            spx_fixture_path(fixture,
-                             apr_pstrndup(fixture->pool, relative, (apr_size_t)(slash - relative))),
-            APR_FPROT_OS_DEFAULT, fixture->pool));
+    if (!slash)
+        return 1;
+    return changed(fixture,
+                   apr_dir_make_recursive(
+                       spx_fixture_path(fixture, apr_pstrndup(fixture->pool, relative,
+                                                              (apr_size_t)(slash - relative))),
+                       APR_FPROT_OS_DEFAULT, fixture->pool));
 }
 
 static void write_bytes(spx_fixture_t *fixture, const char *relative, apr_int32_t flags,
                         apr_off_t offset, const void *bytes, apr_size_t length)
 {
     apr_file_t *file = NULL;
-    CHECK_APR(apr_file_open(&file, spx_fixture_path(fixture, relative), flags, APR_FPROT_OS_DEFAULT,
-                            fixture->pool));
+    if (!may_change(fixture) ||
+        !changed(fixture, apr_file_open(&file, spx_fixture_path(fixture, relative), flags,
+                                        APR_FPROT_OS_DEFAULT, fixture->pool)))
+        return;
     if (offset > 0)
         CHECK_APR(apr_file_seek(file, APR_SET, &offset));
     CHECK_APR(apr_file_write_full(file, bytes, length, NULL));
@@ -116,14 +155,15 @@ static void write_bytes(spx_fixture_t *fixture, const char *relative, apr_int32_
 
 void spx_fixture_write(spx_fixture_t *fixture, const char *relative, const char *text)
 {
-    make_parents(fixture, relative);
-    write_bytes(fixture, relative, APR_FOPEN_WRITE | APR_FOPEN_CREATE | APR_FOPEN_TRUNCATE, 0, text,
-                strlen(text));
+    if (may_change(fixture) && make_parents(fixture, relative))
+        write_bytes(fixture, relative, APR_FOPEN_WRITE | APR_FOPEN_CREATE | APR_FOPEN_TRUNCATE, 0,
+                    text, strlen(text));
 }
 
 void spx_fixture_write_size(spx_fixture_t *fixture, const char *relative, apr_size_t size)
 {
-    make_parents(fixture, relative);
+    if (!may_change(fixture) || !make_parents(fixture, relative))
+        return;
     char *bytes = malloc(size ? size : 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(bytes);
     memset(bytes, 'x', size);
@@ -146,33 +186,39 @@ void spx_fixture_append(spx_fixture_t *fixture, const char *relative, const char
 void spx_fixture_truncate(spx_fixture_t *fixture, const char *relative, apr_off_t size)
 {
     apr_file_t *file = NULL;
-    CHECK_APR(apr_file_open(&file, spx_fixture_path(fixture, relative), APR_FOPEN_WRITE,
-                            APR_FPROT_OS_DEFAULT, fixture->pool));
+    if (!may_change(fixture) ||
+        !changed(fixture, apr_file_open(&file, spx_fixture_path(fixture, relative), APR_FOPEN_WRITE,
+                                        APR_FPROT_OS_DEFAULT, fixture->pool)))
+        return;
     CHECK_APR(apr_file_trunc(file, size));
     CHECK_APR(apr_file_close(file));
 }
 
 void spx_fixture_mkdir(spx_fixture_t *fixture, const char *relative)
 {
-    CHECK_APR(apr_dir_make_recursive(spx_fixture_path(fixture, relative), APR_FPROT_OS_DEFAULT,
-                                     fixture->pool));
+    if (may_change(fixture))
+        changed(fixture, apr_dir_make_recursive(spx_fixture_path(fixture, relative),
+                                                APR_FPROT_OS_DEFAULT, fixture->pool));
 }
 
 void spx_fixture_rename(spx_fixture_t *fixture, const char *from, const char *to)
 {
-    CHECK_APR(apr_file_rename(spx_fixture_path(fixture, from), spx_fixture_path(fixture, to),
-                              fixture->pool));
+    if (may_change(fixture))
+        changed(fixture, apr_file_rename(spx_fixture_path(fixture, from),
+                                         spx_fixture_path(fixture, to), fixture->pool));
 }
 
 void spx_fixture_remove(spx_fixture_t *fixture, const char *relative)
 {
-    CHECK_APR(apr_file_remove(spx_fixture_path(fixture, relative), fixture->pool));
+    if (may_change(fixture))
+        changed(fixture, apr_file_remove(spx_fixture_path(fixture, relative), fixture->pool));
 }
 
 void spx_fixture_hard_link(spx_fixture_t *fixture, const char *existing, const char *link)
 {
-    make_parents(fixture, link);
-    CHECK_APR(apr_file_link(spx_fixture_path(fixture, existing), spx_fixture_path(fixture, link)));
+    if (may_change(fixture) && make_parents(fixture, link))
+        changed(fixture, apr_file_link(spx_fixture_path(fixture, existing),
+                                       spx_fixture_path(fixture, link)));
 }
 
 void spx_fixture_chmod(spx_fixture_t *fixture, const char *relative, apr_fileperms_t perms)

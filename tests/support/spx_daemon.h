@@ -69,10 +69,17 @@ const char *spx_daemon_open(spx_daemon_t *daemon);
 const char *spx_request_line(const char *id, const char *method, const char *params,
                              apr_pool_t *pool);
 
-/* tests/support/posix/: a memory figure of a running process in KiB, field
- * "VmHWM" (peak resident) or "VmRSS" (resident now) of /proc/PID/status, -1
- * where the system does not say; and ignoring SIGPIPE in the test process. */
-long spx_process_memory_kib(int pid, const char *field);
-void spx_ignore_broken_pipes(void);
+/* A memory figure of a running process, in KiB: its peak or current resident
+ * memory (Linux: VmHWM, VmRSS of /proc/PID/status; Windows: the peak and
+ * current working set); -1 where the system does not say.
+ * (tests/support/posix/ or win32/) */
+typedef enum spx_memory_figure_t { SPX_MEMORY_PEAK, SPX_MEMORY_NOW } spx_memory_figure_t;
+long spx_process_memory_kib(int pid, spx_memory_figure_t figure);
+
+/* Whether the tests run under Wine, whose own libraries, mapped into every
+ * Windows process it runs, make up most of a small process's working set
+ * (about 17 MiB for the daemon at rest): absolute memory bounds then say
+ * nothing about the project's code. Never on POSIX. */
+int spx_running_under_wine(void);
 
 #endif /* SPX_DAEMON_H */

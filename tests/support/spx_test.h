@@ -19,6 +19,8 @@ typedef struct spx_fixture_t {
     apr_pool_t *pool;
     const char *root;    /* absolute path of the directory */
     apr_pool_t *session; /* projects opened by spx_fixture_project live here */
+    int expect_denials;  /* see spx_fixture_expect_denials */
+    int denials;
 } spx_fixture_t;
 
 spx_fixture_t *spx_fixture_new(void);
@@ -30,6 +32,24 @@ void spx_fixture_free(spx_fixture_t *fixture);
  * start a new one: tests call it before changing the files of a project they
  * opened and are done with. */
 void spx_fixture_end_session(spx_fixture_t *fixture);
+
+/* Whether this platform's retention is authority (platform.md): on Windows a
+ * held file or directory cannot be written, deleted or renamed by anyone else
+ * while a session holds it; on POSIX holding only observes. (posix/ or
+ * win32/ test support) */
+int spx_held_inputs_locked(void);
+
+/* Tests that change held inputs say what they expect on both platforms: on
+ * POSIX the change happens and is drift; on Windows the system denies it and
+ * the inputs stay valid. After this call, where held inputs are locked, a
+ * change (write, patch, append, truncate, rename, remove, mkdir, link) that
+ * fails with "access denied" or "sharing violation" is counted as a denial
+ * instead of failing the test, and once one is denied the change's later
+ * steps (which depend on it) are skipped. Where held inputs are not locked
+ * it changes nothing. spx_fixture_end_session() ends it. */
+void spx_fixture_expect_denials(spx_fixture_t *fixture);
+/* How many changes were denied since spx_fixture_expect_denials(). */
+int spx_fixture_denials(const spx_fixture_t *fixture);
 
 /* The absolute path of relative inside the fixture. */
 const char *spx_fixture_path(spx_fixture_t *fixture, const char *relative);

@@ -503,8 +503,18 @@ static void test_lifecycle_methods_in_every_state(void)
 
     spx_daemon_t *invalid = spx_daemon_start_on(fixture, "proj", no_extra);
     const char *revisions = spx_daemon_open(invalid);
+    spx_fixture_expect_denials(fixture);
     spx_fixture_append(fixture, "proj/src/text.spx", "\n");
     json_t *check = spx_daemon_call_json(invalid, spx_request_line("1", "check", revisions, pool));
+    if (spx_fixture_denials(fixture) > 0) {
+        /* Windows: no other program can change a held input, so a session is
+         * never invalidated from outside; it stays open. */
+        CU_ASSERT_PTR_NOT_NULL(json_object_get(check, "result"));
+        json_decref(check);
+        assert_lifecycle_methods(invalid, "open", 1, pool);
+        spx_fixture_free(fixture);
+        return;
+    }
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(check, "error"), "code")),
                     SPX_RPC_SESSION_INVALIDATED);
     json_decref(check);

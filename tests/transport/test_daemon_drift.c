@@ -5,6 +5,8 @@
  * later one too, and workspace/open does not reopen; a change made after a
  * response was rendered (in the pause of the test-only daemon) withholds it;
  * and a whole session of every method writes nothing (zero-write inventory).
+ * On Windows, where holding is authority, each change is denied instead and
+ * the session answers as before.
  */
 #include "spx_daemon.h"
 #include "spx_limits.h"
@@ -12,7 +14,9 @@
 #include "spx_rpc.h"
 
 #include <apr_env.h>
+#include <apr_file_info.h>
 #include <apr_file_io.h>
+#include <apr_time.h>
 #include <apr_strings.h>
 #include <string.h>
 
@@ -168,7 +172,21 @@ static void test_drift_between_requests(void)
         CU_ASSERT_PTR_NOT_NULL(json_object_get(graph, "result"));
         json_decref(graph);
 
+        spx_fixture_expect_denials(fixture);
         cases[c].change(fixture);
+        if (spx_fixture_denials(fixture) > 0) {
+            /* Windows: the change was denied; the session answers as before. */
+            json_t *again =
+                spx_daemon_call_json(daemon, spx_request_line("2", "graph", revisions, pool));
+            CU_ASSERT_PTR_NOT_NULL(json_object_get(again, "result"));
+            json_decref(again);
+            assert_line(
+                spx_daemon_call(daemon, "{\"id\":7,\"jsonrpc\":\"2.0\",\"method\":\"ping\"}"),
+                "{\"id\":7,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"open\"}}", cases[c].name);
+            CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+            spx_fixture_free(fixture);
+            continue;
+        }
         const char *context =
             apr_pstrcat(pool, revisions, ",\"target_kind\":\"module\",\"target\":\"app\"", NULL);
         /* The next semantic request, and every later one, whatever it is. */
@@ -216,8 +234,17 @@ static void test_drift_in_a_project_hashed_by_several_threads(void)
         CU_ASSERT_PTR_NOT_NULL(json_object_get(graph, "result"));
         json_decref(graph);
     }
+    spx_fixture_expect_denials(fixture);
     spx_fixture_patch(fixture, "proj/src/math.spx", 3, "X");
     spx_fixture_patch(fixture, "proj/src/text.spx", 3, "X");
+    if (spx_fixture_denials(fixture) > 0) { /* Windows: denied, nothing drifted */
+        spx_assert_contains(
+            spx_daemon_call(daemon, spx_request_line("2", "graph", revisions, pool)),
+            "\"result\":{\"edges\":");
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+        spx_fixture_free(fixture);
+        return;
+    }
     assert_line(spx_daemon_call(daemon, spx_request_line("2", "graph", revisions, pool)),
                 invalidated_line("2",
                                  "[{\"path\":\"src/math.spx\",\"reason\":\"content_changed\"},"
@@ -228,9 +255,22 @@ static void test_drift_in_a_project_hashed_by_several_threads(void)
     spx_fixture_free(fixture);
 }
 
+/* Wait until the test-only daemon has created "paused" in pause_dir. */
+static void wait_for_pause(spx_fixture_t *fixture, const char *pause_dir)
+{
+    const char *paused = apr_pstrcat(fixture->pool, pause_dir, "/paused", NULL);
+    apr_finfo_t info;
+    int waited = 0;
+    while (apr_stat(&info, paused, APR_FINFO_TYPE, fixture->pool) != APR_SUCCESS) {
+        CU_ASSERT_FATAL(waited++ < 30000); /* 30 s */
+        apr_sleep(apr_time_from_msec(1));
+    }
+}
+
 /* The test-only daemon pauses after rendering each semantic response; the
- * test edits (or not) during the pause. With broken, the project is not
- * admitted and the response rendered is the -32014 error. */
+ * test edits (or not) during the pause, then lets it go on. With broken, the
+ * project is not admitted and the response rendered is the -32014 error. On
+ * Windows the edit is denied, and the rendered answer is written. */
 static void run_paused_graph(int edit, int broken)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -238,36 +278,29 @@ static void run_paused_graph(int edit, int broken)
     spx_daemon_copy_hello(fixture, "proj");
     if (broken)
         spx_fixture_append(fixture, "proj/src/text.spx", "fn broken() -> int { return true; }\n");
-    spx_fixture_mkfifo(fixture, "pause");
-    const char *fifo = spx_fixture_path(fixture, "pause");
-    CU_ASSERT_EQUAL_FATAL(apr_env_set("SPX_TEST_PAUSE_FIFO", fifo, pool), APR_SUCCESS);
+    spx_fixture_mkdir(fixture, "pause");
+    const char *pause_dir = spx_fixture_path(fixture, "pause");
+    CU_ASSERT_EQUAL_FATAL(apr_env_set("SPX_TEST_PAUSE_DIR", pause_dir, pool), APR_SUCCESS);
     const char *arguments[] = {"--stdio", "--manifest-path",
                                spx_fixture_path(fixture, "proj/semaprax.toml"), NULL};
     spx_daemon_t *daemon = spx_daemon_start("SPX_SEMAPRAXD_TEST", arguments, fixture->root, pool);
-    apr_env_delete("SPX_TEST_PAUSE_FIFO", pool);
+    apr_env_delete("SPX_TEST_PAUSE_DIR", pool);
     const char *revisions = spx_daemon_open(daemon); /* open does not pause */
     const char *request =
         apr_pstrcat(pool, spx_request_line("\"g\"", "graph", revisions, pool), "\n", NULL);
     CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, request, strlen(request)), APR_SUCCESS);
 
-    apr_file_t *file = NULL;
-    char said[16] = {0};
-    apr_size_t length = sizeof(said) - 1;
-    CU_ASSERT_EQUAL_FATAL(apr_file_open(&file, fifo, APR_FOPEN_READ, APR_FPROT_OS_DEFAULT, pool),
-                          APR_SUCCESS);
-    apr_file_read_full(file, said, 7, &length);
-    apr_file_close(file);
-    CU_ASSERT_STRING_EQUAL(said, "paused\n");
+    wait_for_pause(fixture, pause_dir);
+    spx_fixture_expect_denials(fixture);
     if (edit)
         spx_fixture_patch(fixture, "proj/src/math.spx", 3, "X");
-    CU_ASSERT_EQUAL_FATAL(apr_file_open(&file, fifo, APR_FOPEN_WRITE, APR_FPROT_OS_DEFAULT, pool),
-                          APR_SUCCESS);
-    apr_file_write_full(file, "go\n", 3, NULL);
-    apr_file_close(file);
+    int denied = spx_fixture_denials(fixture) > 0;
+    spx_fixture_end_session(fixture);
+    spx_fixture_write(fixture, "pause/go", "");
 
     const char *answer = spx_daemon_read_line(daemon);
     CU_ASSERT_PTR_NOT_NULL_FATAL(answer);
-    if (edit) {
+    if (edit && !denied) {
         assert_line(answer,
                     invalidated_line("\"g\"",
                                      "[{\"path\":\"src/math.spx\",\"reason\":\"content_changed\"}]",

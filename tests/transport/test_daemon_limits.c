@@ -1,9 +1,9 @@
 /*
  * test_daemon_limits.c: process tests of the real daemon at its bounds: a
  * 64 MiB request line against the 1 MiB bound (one -32002, exit 1, peak RSS
- * under 16 MiB), a response over a small --max-response-bytes (the fixed
- * -32001, exit 1), and the JSONTestSuite sent frame by frame (every n_ file
- * refused with -32700 or -32600, never a result, and the session lives on).
+ * under 16 MiB and less than 1 MiB above the RSS before it), a response over a small
+ * --max-response-bytes (the fixed -32001, exit 1), and the JSONTestSuite sent frame by frame (every
+ * n_ file refused with -32700 or -32600, never a result, and the session lives on).
  */
 #include "spx_corpus.h"
 #include "spx_daemon.h"
@@ -17,8 +17,11 @@
 #define PING "{\"id\":99,\"jsonrpc\":\"2.0\",\"method\":\"ping\"}"
 #define PONG "{\"id\":99,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"configured\"}}"
 #define MIB (1024u * 1024u)
-/* The bound of issue 5 on the daemon's peak RSS while it drains 64 MiB. */
+/* The bound on the daemon's peak RSS while it drains 64 MiB, and on how much
+ * that may add to what it held before: the frame it stores up to the 1 MiB
+ * bound, and 1 MiB for the read chunk and the rest. */
 #define PEAK_RSS_BOUND_KIB (16u * 1024u)
+#define DRAIN_GROWTH_BOUND_KIB 2048u
 
 static void test_oversized_request(void)
 {
@@ -28,6 +31,7 @@ static void test_oversized_request(void)
         fixture, "proj", (const char *const[]){"--max-request-bytes", "1048576", NULL});
     /* A request before it is answered as usual. */
     CU_ASSERT_STRING_EQUAL(spx_daemon_call(daemon, PING), PONG);
+    long before = spx_process_memory_kib(spx_daemon_pid(daemon), SPX_MEMORY_NOW);
     char *chunk = malloc(MIB);
     CU_ASSERT_PTR_NOT_NULL_FATAL(chunk);
     memset(chunk, 'x', MIB);
@@ -36,16 +40,22 @@ static void test_oversized_request(void)
     free(chunk);
     /* Sampled while the daemon still runs, after it has drained the line (it
      * waits for the LF): the peak of the whole session so far. */
-    long peak = spx_process_memory_kib(spx_daemon_pid(daemon), "VmHWM");
+    long peak = spx_process_memory_kib(spx_daemon_pid(daemon), SPX_MEMORY_PEAK);
     const char *end = "\n" PING "\n";
     CU_ASSERT_EQUAL(spx_daemon_send(daemon, end, strlen(end)), APR_SUCCESS);
     CU_ASSERT_STRING_EQUAL(spx_daemon_read_line(daemon),
                            spx_error_line(SPX_RPC_REQUEST_TOO_LARGE, "null", fixture->pool));
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 1);
     CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), ""); /* the ping after it is not answered */
-    fprintf(stderr, "\n  daemon peak RSS after draining 64 MiB: %ld KiB\n", peak);
+    fprintf(stderr, "\n  daemon resident before 64 MiB: %ld KiB, peak after draining it: %ld KiB\n",
+            before, peak);
+    CU_ASSERT_TRUE(before > 0 && peak >= before);
 #ifndef SPX_TEST_SANITIZED
-    if (peak >= 0)
+    /* Storing the frame up to its bound, then draining, adds little. */
+    CU_ASSERT_TRUE(peak - before < (long)DRAIN_GROWTH_BOUND_KIB);
+    /* The absolute bound, except under Wine, whose own libraries are most of
+     * a Windows process's working set there (tests/support/win32/memory.c). */
+    if (!spx_running_under_wine())
         CU_ASSERT_TRUE(peak < (long)PEAK_RSS_BOUND_KIB);
 #endif
     spx_fixture_free(fixture);
@@ -91,7 +101,7 @@ static long resident_after(spx_daemon_t *daemon, const char *revisions, int roun
             CU_ASSERT_PTR_NOT_NULL(strstr(answer, "\"result\":"));
         }
     }
-    return spx_process_memory_kib(spx_daemon_pid(daemon), "VmRSS");
+    return spx_process_memory_kib(spx_daemon_pid(daemon), SPX_MEMORY_NOW);
 }
 
 static void test_memory_flat_over_a_long_session(void)
@@ -105,9 +115,9 @@ static void test_memory_flat_over_a_long_session(void)
     long later = resident_after(daemon, revisions, 1000, pool);
     fprintf(stderr, "\n  daemon RSS after 150 requests %ld KiB, after 3150: %ld KiB\n", warm,
             later);
+    CU_ASSERT_TRUE(warm > 0 && later > 0);
 #ifndef SPX_TEST_SANITIZED
-    if (warm >= 0) /* a leak of even 300 bytes a request would show */
-        CU_ASSERT_TRUE(later - warm < 1024);
+    CU_ASSERT_TRUE(later - warm < 1024); /* a leak of even 300 bytes a request would show */
 #endif
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     spx_fixture_free(fixture);

@@ -1,20 +1,18 @@
 /*
  * memory.c: the process facts APR does not offer, for the POSIX test build:
  * a running process's peak or current resident memory (Linux's
- * /proc/PID/status VmHWM, VmRSS)
- * and ignoring SIGPIPE, so a test that writes to a daemon which has already
- * exited sees a failed write instead of dying.
+ * /proc/PID/status VmHWM, VmRSS), and that this is not Wine.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "spx_daemon.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
-long spx_process_memory_kib(int pid, const char *field)
+long spx_process_memory_kib(int pid, spx_memory_figure_t figure)
 {
+    const char *field = figure == SPX_MEMORY_PEAK ? "VmHWM" : "VmRSS";
     size_t field_length = strlen(field);
     char path[64];
     snprintf(path, sizeof(path), "/proc/%d/status", pid);
@@ -31,7 +29,7 @@ long spx_process_memory_kib(int pid, const char *field)
     return kib;
 }
 
-void spx_ignore_broken_pipes(void)
+int spx_running_under_wine(void)
 {
-    signal(SIGPIPE, SIG_IGN);
+    return 0;
 }

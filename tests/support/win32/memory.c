@@ -1,8 +1,8 @@
 /*
  * memory.c: the process facts APR does not offer, for the Windows test build:
- * a running process's peak working set (GetProcessMemoryInfo), and nothing to
- * do about broken pipes (Windows has no SIGPIPE: a write to a pipe whose
- * reader has gone fails with an error).
+ * a running process's peak or current working set (GetProcessMemoryInfo),
+ * and whether the tests run under Wine (ntdll exports wine_get_version
+ * there, and nowhere else).
  */
 #include "spx_daemon.h"
 
@@ -10,7 +10,7 @@
 
 #include <psapi.h>
 
-long spx_process_peak_rss_kib(int pid)
+long spx_process_memory_kib(int pid, spx_memory_figure_t figure)
 {
     HANDLE process =
         OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION | PROCESS_VM_READ, FALSE, (DWORD)pid);
@@ -19,9 +19,15 @@ long spx_process_peak_rss_kib(int pid)
     PROCESS_MEMORY_COUNTERS counters;
     BOOL known = GetProcessMemoryInfo(process, &counters, sizeof(counters));
     CloseHandle(process);
-    return known ? (long)(counters.PeakWorkingSetSize / 1024) : -1;
+    if (!known)
+        return -1;
+    SIZE_T bytes =
+        figure == SPX_MEMORY_PEAK ? counters.PeakWorkingSetSize : counters.WorkingSetSize;
+    return (long)(bytes / 1024);
 }
 
-void spx_ignore_broken_pipes(void)
+int spx_running_under_wine(void)
 {
+    HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+    return ntdll && GetProcAddress(ntdll, "wine_get_version") != NULL;
 }
