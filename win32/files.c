@@ -41,12 +41,29 @@ static apr_status_t say(apr_status_t status, const char **message, apr_pool_t *p
     return status;
 }
 
+/* The portable status for a Win32 error: the POSIX code where one means the
+ * same (so the layers above compare with APR_ENOENT and APR_EACCES on both
+ * platforms), APR's wrapping of the Win32 code otherwise. */
+static apr_status_t portable_status(DWORD error)
+{
+    switch (error) {
+    case ERROR_FILE_NOT_FOUND:
+    case ERROR_PATH_NOT_FOUND:
+        return APR_ENOENT;
+    case ERROR_ACCESS_DENIED:
+    case ERROR_SHARING_VIOLATION:
+        return APR_EACCES;
+    default:
+        return APR_FROM_OS_ERROR(error);
+    }
+}
+
 static apr_status_t say_error(DWORD error, const char **message, apr_pool_t *pool, const char *what,
                               const char *path)
 {
     char text[256];
-    apr_status_t status = APR_FROM_OS_ERROR(error);
-    apr_strerror(status, text, sizeof(text));
+    apr_status_t status = portable_status(error);
+    apr_strerror(APR_FROM_OS_ERROR(error), text, sizeof(text));
     if (message)
         *message = apr_psprintf(pool, "cannot %s '%s': %s", what, path, text);
     return status;

@@ -99,6 +99,10 @@ static void test_directory_identity(void)
 static void test_links_are_refused(void)
 {
     held_root_t held = hold_root();
+    if (!spx_fixture_symlinks_possible(held.fixture, "links to files and directories refused")) {
+        spx_fixture_free(held.fixture);
+        return;
+    }
     spx_fixture_write(held.fixture, "real.spx", "x");
     spx_fixture_mkdir(held.fixture, "realdir");
     spx_fixture_symlink(held.fixture, "real.spx", "file-link.spx");
@@ -126,7 +130,9 @@ static void test_wrong_kinds_are_refused(void)
     held_root_t held = hold_root();
     spx_fixture_write(held.fixture, "file.spx", "x");
     spx_fixture_mkdir(held.fixture, "dir.spx");
-    spx_fixture_mkfifo(held.fixture, "fifo.spx");
+    int fifos = spx_fixture_fifos_possible("a fifo is not a regular file, and is not waited on");
+    if (fifos)
+        spx_fixture_mkfifo(held.fixture, "fifo.spx");
     spx_file_t *file = NULL;
     spx_dir_t *dir = NULL;
     const char *message = NULL;
@@ -134,8 +140,9 @@ static void test_wrong_kinds_are_refused(void)
                     SPX_STATUS_NOT_REGULAR);
     CU_ASSERT_PTR_NOT_NULL(strstr(message, "not a regular file"));
     /* Opening a fifo must not wait for a writer. */
-    CU_ASSERT_EQUAL(spx_file_open(&file, held.root, "fifo.spx", held.fixture->pool, NULL),
-                    SPX_STATUS_NOT_REGULAR);
+    if (fifos)
+        CU_ASSERT_EQUAL(spx_file_open(&file, held.root, "fifo.spx", held.fixture->pool, NULL),
+                        SPX_STATUS_NOT_REGULAR);
     CU_ASSERT_EQUAL(spx_dir_open_child(&dir, held.root, "file.spx", held.fixture->pool, &message),
                     SPX_STATUS_NOT_REGULAR);
     CU_ASSERT_PTR_NOT_NULL(strstr(message, "not a directory"));
@@ -206,7 +213,9 @@ static void test_lookup_says_what_is_there_now(void)
 {
     held_root_t held = hold_root();
     spx_fixture_write(held.fixture, "a.spx", "x");
-    spx_fixture_symlink(held.fixture, "a.spx", "link.spx");
+    int links = spx_fixture_symlinks_possible(held.fixture, "a lookup that finds a link");
+    if (links)
+        spx_fixture_symlink(held.fixture, "a.spx", "link.spx");
     spx_fixture_mkdir(held.fixture, "src");
     spx_identity_t held_identity = identity_of(open_file(&held, "a.spx"), held.fixture->pool);
     spx_name_state_t state;
@@ -216,20 +225,26 @@ static void test_lookup_says_what_is_there_now(void)
     CU_ASSERT_EQUAL(spx_dir_lookup(held.root, "a.spx", &state, &now, pool, NULL), APR_SUCCESS);
     CU_ASSERT_EQUAL(state, SPX_NAME_PRESENT);
     CU_ASSERT_TRUE(spx_identity_same_object(&now, &held_identity));
-    CU_ASSERT_EQUAL(spx_dir_lookup(held.root, "link.spx", &state, &now, pool, NULL), APR_SUCCESS);
-    CU_ASSERT_EQUAL(state, SPX_NAME_LINK);
+    if (links) {
+        CU_ASSERT_EQUAL(spx_dir_lookup(held.root, "link.spx", &state, &now, pool, NULL),
+                        APR_SUCCESS);
+        CU_ASSERT_EQUAL(state, SPX_NAME_LINK);
+    }
     CU_ASSERT_EQUAL(spx_dir_lookup(held.root, "absent", &state, &now, pool, NULL), APR_SUCCESS);
     CU_ASSERT_EQUAL(state, SPX_NAME_MISSING);
     CU_ASSERT_EQUAL(spx_dir_lookup(held.root, "src", &state, &now, pool, NULL), APR_SUCCESS);
     CU_ASSERT_EQUAL(state, SPX_NAME_PRESENT);
     CU_ASSERT_EQUAL(now.kind, SPX_OBJECT_DIR);
 
-    /* Replaced by rename: the name now leads to another object. */
+    /* Replaced by rename: the name now leads to another object (on Windows
+     * the rename over a held file is denied, and it still leads to it). */
+    spx_fixture_expect_denials(held.fixture);
     spx_fixture_write(held.fixture, "b.spx", "x");
     spx_fixture_rename(held.fixture, "b.spx", "a.spx");
     CU_ASSERT_EQUAL(spx_dir_lookup(held.root, "a.spx", &state, &now, pool, NULL), APR_SUCCESS);
     CU_ASSERT_EQUAL(state, SPX_NAME_PRESENT);
-    CU_ASSERT_FALSE(spx_identity_same_object(&now, &held_identity));
+    CU_ASSERT_EQUAL(spx_identity_same_object(&now, &held_identity),
+                    spx_fixture_denials(held.fixture) > 0);
 
     spx_identity_t root_now, root_held;
     CU_ASSERT_EQUAL(spx_dir_identity(held.root, &root_held, pool, NULL), APR_SUCCESS);

@@ -83,5 +83,13 @@ const char *spx_fixture_inventory(spx_fixture_t *fixture);
  * target, and a fifo at relative. */
 void spx_fixture_symlink(spx_fixture_t *fixture, const char *target, const char *relative);
 void spx_fixture_mkfifo(spx_fixture_t *fixture, const char *relative);
+/* Whether this system can make what the two above make. Symbolic links: on
+ * POSIX always; on Windows when the account may make them, and never under
+ * Wine 8, which says it made one and makes nothing. Fifos: never on Windows,
+ * which has none in the file system. When not, each prints "not run here:
+ * CHECKS (why)" with the caller's description of the checks it leaves out:
+ * tests run their link and fifo checks only where these say yes. */
+int spx_fixture_symlinks_possible(spx_fixture_t *fixture, const char *checks);
+int spx_fixture_fifos_possible(const char *checks);
 
 #endif /* SPX_TEST_H */

@@ -19,9 +19,10 @@
 #define MIB (1024u * 1024u)
 /* The bound on the daemon's peak RSS while it drains 64 MiB, and on how much
  * that may add to what it held before: the frame it stores up to the 1 MiB
- * bound, and 1 MiB for the read chunk and the rest. */
+ * bound, its read chunk, and the system's own buffers for reading a pipe
+ * (measured: 1.1 MiB in all on Linux, 2.7 MiB under Wine). */
 #define PEAK_RSS_BOUND_KIB (16u * 1024u)
-#define DRAIN_GROWTH_BOUND_KIB 2048u
+#define DRAIN_GROWTH_BOUND_KIB (4u * 1024u)
 
 static void test_oversized_request(void)
 {

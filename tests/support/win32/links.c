@@ -1,9 +1,10 @@
 /*
- * links.c: the fixture operations APR does not offer, for the Windows test
- * build: symbolic links (CreateSymbolicLinkW, unprivileged where the system
- * allows it; checked afterwards, because Wine 8 reports success without
- * making one). Windows has no fifos in the file system, so a test asking for
- * one fails, saying so.
+ * links.c: the fixture operations that differ between platforms, for the
+ * Windows test build: symbolic links (CreateSymbolicLinkW, unprivileged where
+ * the system allows it; checked afterwards, because Wine 8 reports success
+ * without making one), fifos (Windows has none in the file system, so a test
+ * asking for one fails, saying so), and a directory's modification time
+ * (APR opens only files for that).
  */
 #include "spx_test.h"
 
@@ -58,4 +59,41 @@ void spx_fixture_mkfifo(spx_fixture_t *fixture, const char *relative)
     fprintf(stderr, "\n  '%s': Windows has no fifos in the file system\n",
             spx_fixture_path(fixture, relative));
     CU_FAIL_FATAL("a fifo was asked for on Windows");
+}
+
+int spx_fixture_symlinks_possible(spx_fixture_t *fixture, const char *checks)
+{
+    wchar_t *probe = wide(spx_fixture_path(fixture, "spx-link-probe"), fixture->pool);
+    CreateSymbolicLinkW(probe, L"absent", SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE);
+    DWORD attributes = GetFileAttributesW(probe);
+    int made = attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT);
+    if (attributes != INVALID_FILE_ATTRIBUTES)
+        DeleteFileW(probe);
+    if (!made)
+        fprintf(stderr, "\n  not run here: %s (this system makes no symbolic links for us)\n",
+                checks);
+    return made;
+}
+
+int spx_fixture_fifos_possible(const char *checks)
+{
+    fprintf(stderr, "\n  not run here: %s (Windows has no fifos in the file system)\n", checks);
+    return 0;
+}
+
+/* FILE_FLAG_BACKUP_SEMANTICS opens a directory as well as a file; writing
+ * attributes is not subject to the sharing of a session's handles. */
+void spx_fixture_set_mtime(spx_fixture_t *fixture, const char *relative, apr_time_t mtime)
+{
+    HANDLE handle =
+        CreateFileW(wide(spx_fixture_path(fixture, relative), fixture->pool), FILE_WRITE_ATTRIBUTES,
+                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                    FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    CU_ASSERT_FATAL(handle != INVALID_HANDLE_VALUE);
+    /* apr_time_t: microseconds since 1970; FILETIME: 100 ns since 1601. */
+    ULONGLONG ticks = (ULONGLONG)mtime * 10u + 116444736000000000ull;
+    FILETIME time = {(DWORD)ticks, (DWORD)(ticks >> 32)};
+    BOOL set = SetFileTime(handle, NULL, NULL, &time);
+    CloseHandle(handle);
+    CU_ASSERT_TRUE_FATAL(set);
 }
