@@ -209,17 +209,29 @@ static apr_status_t open_checked(HANDLE *opened, const wchar_t *native, int foll
     return APR_SUCCESS;
 }
 
-apr_status_t spx_dir_open_root(spx_dir_t **dir, const char *path, apr_pool_t *pool,
-                               const char **message)
+/* A path as the host gave it (UTF-8, relative or absolute) in the native
+ * \\?\ form; what names the failed action in the message. */
+static apr_status_t host_native_path(const char *path, const char *what, wchar_t **native,
+                                     apr_pool_t *pool, const char **message)
 {
     wchar_t *wide = to_wide(path, pool);
     if (!wide)
         return bad_utf8(message, pool, path);
-    wchar_t *native = native_host_path(wide, pool);
-    if (!native)
-        return say_error(GetLastError(), message, pool, "open the project root", path);
+    *native = native_host_path(wide, pool);
+    if (!*native)
+        return say_error(GetLastError(), message, pool, what, path);
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_dir_open_root(spx_dir_t **dir, const char *path, apr_pool_t *pool,
+                               const char **message)
+{
+    wchar_t *native = NULL;
+    apr_status_t status = host_native_path(path, "open the project root", &native, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
     HANDLE handle;
-    apr_status_t status = open_checked(&handle, native, 1, SPX_OBJECT_DIR, path, pool, message);
+    status = open_checked(&handle, native, 1, SPX_OBJECT_DIR, path, pool, message);
     if (status == SPX_STATUS_NOT_REGULAR)
         return say(status, message, pool, "project root '%s' is not %s", path, "a directory");
     if (status != APR_SUCCESS)
@@ -406,12 +418,10 @@ apr_status_t spx_dir_lookup(spx_dir_t *dir, const char *name, spx_name_state_t *
 apr_status_t spx_path_lookup(const char *path, spx_name_state_t *state, spx_identity_t *identity,
                              apr_pool_t *pool, const char **message)
 {
-    wchar_t *wide = to_wide(path, pool);
-    if (!wide)
-        return bad_utf8(message, pool, path);
-    wchar_t *native = native_host_path(wide, pool);
-    if (!native)
-        return say_error(GetLastError(), message, pool, "look up", path);
+    wchar_t *native = NULL;
+    apr_status_t status = host_native_path(path, "look up", &native, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
     return lookup_native(native, 1, state, identity, path, pool, message);
 }
 
