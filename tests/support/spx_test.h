@@ -64,4 +64,11 @@ const char *spx_fixture_inventory(spx_fixture_t *fixture);
 void spx_fixture_symlink(spx_fixture_t *fixture, const char *target, const char *relative);
 void spx_fixture_mkfifo(spx_fixture_t *fixture, const char *relative);
 
+/* Make the directory relative refuse new names, even to root where the
+ * system allows it (tests/support/posix/ and win32/readonly.c): NULL when
+ * done and checked, otherwise why it cannot be done here.
+ * spx_fixture_writable_dir undoes it (before the fixture is freed). */
+const char *spx_fixture_read_only_dir(spx_fixture_t *fixture, const char *relative);
+void spx_fixture_writable_dir(spx_fixture_t *fixture, const char *relative);
+
 #endif /* SPX_TEST_H */
