@@ -670,20 +670,6 @@ void spx_rename_rollback(spx_rename_plan_t *plan, apr_pool_t *pool, spx_rename_f
     apr_pool_destroy(work);
 }
 
-/* The identity entries of a project's held inputs, by path and kind. */
-static const json_t *identity_at(const json_t *list, const json_t *like)
-{
-    size_t i;
-    json_t *item;
-    json_array_foreach(list, i, item)
-    {
-        if (json_equal(json_object_get(item, "path"), json_object_get(like, "path")) &&
-            json_equal(json_object_get(item, "kind"), json_object_get(like, "kind")))
-            return item;
-    }
-    return NULL;
-}
-
 apr_status_t spx_rename_rebind(const spx_project_t *old, const spx_rename_plan_t *plan,
                                const char *expected_revision, spx_project_t **out, apr_pool_t *pool,
                                const char **reason)
@@ -706,21 +692,24 @@ apr_status_t spx_rename_rebind(const spx_project_t *old, const spx_rename_plan_t
     for (int e = 0; e < plan->edits->nelts; e++)
         apr_hash_set(rewritten, APR_ARRAY_IDX(plan->edits, e, const rename_edit_t *)->source->path,
                      APR_HASH_KEY_STRING, "");
+    /* Both lists are sorted by path then kind, and hold the same paths (the
+     * manifest's bytes are the same): compared entry by entry. */
     json_t *before = spx_input_set_identities(old->inputs);
     json_t *after = spx_input_set_identities(fresh->inputs);
-    size_t i;
-    json_t *item;
-    const char *moved = NULL;
-    json_array_foreach(before, i, item)
-    {
-        const char *path = json_string_value(json_object_get(item, "path"));
-        if (moved || apr_hash_get(rewritten, path, APR_HASH_KEY_STRING))
-            continue;
-        const json_t *now = identity_at(after, item);
-        if (!now || !json_equal(json_object_get(now, "volume"), json_object_get(item, "volume")) ||
-            !json_equal(json_object_get(now, "object"), json_object_get(item, "object")))
-            moved = apr_pstrdup(pool, path[0] ? path : spx_input_set_root_path(old->inputs));
+    const char *moved = json_array_size(before) == json_array_size(after) ? NULL : "";
+    for (size_t i = 0; !moved && i < json_array_size(before); i++) {
+        const json_t *then = json_array_get(before, i), *now = json_array_get(after, i);
+        const char *path = json_string_value(json_object_get(then, "path"));
+        if (!json_equal(json_object_get(now, "path"), json_object_get(then, "path")) ||
+            !json_equal(json_object_get(now, "kind"), json_object_get(then, "kind")))
+            moved = apr_pstrdup(pool, path);
+        else if (!apr_hash_get(rewritten, path, APR_HASH_KEY_STRING) &&
+                 (!json_equal(json_object_get(now, "volume"), json_object_get(then, "volume")) ||
+                  !json_equal(json_object_get(now, "object"), json_object_get(then, "object"))))
+            moved = apr_pstrdup(pool, path);
     }
+    if (moved && moved[0] == '\0')
+        moved = spx_input_set_root_path(old->inputs);
     json_decref(before);
     json_decref(after);
     if (moved) {
