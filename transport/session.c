@@ -469,11 +469,12 @@ static apr_status_t test_probe(void *context, spx_commit_point_t point, apr_size
     return APR_SUCCESS;
 }
 
-/* Test build only: SPX_TEST_RENAME_PAUSE_FIFO pauses like test_pause, after
- * the plan and before the re-check of step 4. */
-static void test_rename_pause(apr_pool_t *pool)
+/* Test build only: the fifo named by variable pauses like test_pause:
+ * SPX_TEST_RENAME_PAUSE_FIFO after the plan and before the re-check of step
+ * 4, SPX_TEST_RENAME_COMMITTED_FIFO after the commit and before step 6. */
+static void test_rename_pause(const char *variable, apr_pool_t *pool)
 {
-    const char *fifo = getenv("SPX_TEST_RENAME_PAUSE_FIFO");
+    const char *fifo = getenv(variable);
     apr_file_t *file = NULL;
     if (!fifo)
         return;
@@ -593,7 +594,7 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
         return;
     }
 #ifdef SPX_TEST_HOOKS
-    test_rename_pause(pool);
+    test_rename_pause("SPX_TEST_RENAME_PAUSE_FIFO", pool);
 #endif
     /* Step 4: nothing is written over a change made since step 1. */
     if (!reauthenticate(session, pool)) {
@@ -621,6 +622,9 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
         rename_failed(session, plan, &failure, reply, pool);
         return;
     }
+#ifdef SPX_TEST_HOOKS
+    test_rename_pause("SPX_TEST_RENAME_COMMITTED_FIFO", pool);
+#endif
     /* Step 6. */
     const char *why = NULL;
     if (!rebind_to(session, plan, spx_rename_planned_revision(plan), &why, pool)) {

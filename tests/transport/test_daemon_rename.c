@@ -605,7 +605,75 @@ static void test_read_only_directory(void)
     spx_fixture_free(fixture);
 }
 
-/* --- drift between plan and commit ----------------------------------------------- */
+/* --- drift between plan and commit, and after the commit ---------------------- */
+
+/* Wait for the test-only daemon's "paused" on fifo. */
+static void wait_paused(const char *fifo, apr_pool_t *pool)
+{
+    apr_file_t *file = NULL;
+    char said[16] = {0};
+    apr_size_t length = 0;
+    CU_ASSERT_EQUAL_FATAL(apr_file_open(&file, fifo, APR_FOPEN_READ, APR_FPROT_OS_DEFAULT, pool),
+                          APR_SUCCESS);
+    apr_file_read_full(file, said, 7, &length);
+    apr_file_close(file);
+    CU_ASSERT_STRING_EQUAL(said, "paused\n");
+}
+
+static void resume(const char *fifo, apr_pool_t *pool)
+{
+    apr_file_t *file = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_file_open(&file, fifo, APR_FOPEN_WRITE, APR_FPROT_OS_DEFAULT, pool),
+                          APR_SUCCESS);
+    apr_file_write_full(file, "go\n", 3, NULL);
+    apr_file_close(file);
+}
+
+/* Another program appends to a renamed file after the commit, before step
+ * 6: the rebinding fails, the commit is undone for the two files still
+ * holding what was written, the third keeps the other program's change
+ * (never overwritten), and the session is invalidated. */
+static void test_change_after_commit(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    write_trio(fixture);
+    spx_fixture_mkfifo(fixture, "pause");
+    const char *fifo = spx_fixture_path(fixture, "pause");
+    CU_ASSERT_EQUAL_FATAL(apr_env_set("SPX_TEST_RENAME_COMMITTED_FIFO", fifo, pool), APR_SUCCESS);
+    spx_daemon_t *daemon = start(fixture, "SPX_SEMAPRAXD_TEST", 1);
+    apr_env_delete("SPX_TEST_RENAME_COMMITTED_FIFO", pool);
+    const char *revisions = spx_daemon_open(daemon);
+    const char *request =
+        apr_pstrcat(pool, rename_line(revisions, "util.scale", "multiply", "", pool), "\n", NULL);
+    CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, request, strlen(request)), APR_SUCCESS);
+    wait_paused(fifo, pool);
+    assert_files(fixture, util_renamed, report_renamed, app_renamed, "committed");
+    spx_fixture_append(fixture, "proj/lib/util.spx", "// theirs\n");
+    resume(fifo, pool);
+    const char *line = spx_daemon_read_line(daemon);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+    json_t *answer = json_loads(line, 0, NULL);
+    CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_FAILED);
+    const json_t *data = error_data(answer);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "step")), "rebind");
+    char *restored = json_dumps(json_object_get(data, "restored"), JSON_COMPACT);
+    char *kept = json_dumps(json_object_get(data, "not_restored"), JSON_COMPACT);
+    CU_ASSERT_STRING_EQUAL(restored, "[\"lib/report.spx\",\"src/app.spx\"]");
+    CU_ASSERT_STRING_EQUAL(kept, "[\"lib/util.spx\"]");
+    free(restored);
+    free(kept);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "state")), "invalidated");
+    json_decref(answer);
+    assert_files(fixture, apr_pstrcat(pool, util_renamed, "// theirs\n", NULL), report_text,
+                 app_text, "undone around the other program's change");
+    CU_ASSERT_STRING_EQUAL(names(fixture), expected_names);
+    spx_assert_contains(
+        spx_daemon_call(daemon, spx_request_line("\"k\"", "check", revisions, pool)),
+        "\"code\":-32013");
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
 
 static void test_drift_before_commit(void)
 {
@@ -720,6 +788,7 @@ int main(void)
         {"a failure at every point of the commit", test_failure_at_every_point},
         {"a read-only directory", test_read_only_directory},
         {"drift between plan and commit", test_drift_before_commit},
+        {"a change between commit and rebinding", test_change_after_commit},
         {"semaprax rename", test_cli_rename},
         CU_TEST_INFO_NULL,
     };
