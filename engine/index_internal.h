@@ -1,7 +1,7 @@
 /*
  * index_internal.h: the index's records, shared by index.c (building it and
- * rendering the graph) and context.c (answering context queries). Nothing
- * outside the engine's index files includes this.
+ * rendering the graph), context.c (answering context queries) and rename.c
+ * (the call sites a rename edits). Nothing outside the engine includes this.
  */
 #ifndef SPX_INDEX_INTERNAL_H
 #define SPX_INDEX_INTERNAL_H

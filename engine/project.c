@@ -25,37 +25,53 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int compare_sources_by_path(const void *left, const void *right)
+/* A source's path and its number in declaration order. */
+typedef struct numbered_path_t {
+    const char *path;
+    apr_size_t number;
+} numbered_path_t;
+
+static int compare_numbered_paths(const void *left, const void *right)
 {
-    const spx_input_t *a = *(const spx_input_t *const *)left;
-    const spx_input_t *b = *(const spx_input_t *const *)right;
-    return strcmp(a->path, b->path);
+    return strcmp(((const numbered_path_t *)left)->path, ((const numbered_path_t *)right)->path);
 }
 
-/* project_revision and workspace_revision (outputs.md, Digests and revisions). */
-static void compute_revisions(spx_project_t *project)
+/* project_revision (outputs.md, Digests and revisions) of the manifest and
+ * the sources' digests: digests[i] is the i-th source's (declaration order). */
+static const char *project_revision_of(const spx_project_t *project, const char *const *digests)
 {
     apr_size_t count = spx_input_set_source_count(project->inputs);
-    const spx_input_t **sorted = apr_palloc(project->pool, (count + 1) * sizeof(*sorted));
-    for (apr_size_t i = 0; i < count; i++)
-        sorted[i] = spx_input_set_source(project->inputs, i);
-    qsort(sorted, count, sizeof(*sorted), compare_sources_by_path);
-
-    json_t *sources = json_array();
+    numbered_path_t *by_path = apr_palloc(project->pool, (count + 1) * sizeof(*by_path));
     for (apr_size_t i = 0; i < count; i++) {
-        const char *module = NULL;
-        for (apr_size_t s = 0; s < project->manifest->source_count; s++)
-            if (strcmp(project->manifest->sources[s].path, sorted[i]->path) == 0)
-                module = project->manifest->sources[s].module;
-        json_array_append_new(sources,
-                              json_pack("{s:s, s:s, s:s}", "digest", sorted[i]->digest_text,
-                                        "module", module, "path", sorted[i]->path));
+        by_path[i].path = spx_input_set_source(project->inputs, i)->path;
+        by_path[i].number = i;
     }
+    qsort(by_path, count, sizeof(*by_path), compare_numbered_paths);
+    apr_size_t *sorted = apr_palloc(project->pool, (count + 1) * sizeof(*sorted));
+    for (apr_size_t i = 0; i < count; i++)
+        sorted[i] = by_path[i].number;
+    json_t *sources = json_array();
+    for (apr_size_t i = 0; i < count; i++)
+        json_array_append_new(sources,
+                              json_pack("{s:s, s:s, s:s}", "digest", digests[sorted[i]], "module",
+                                        project->manifest->sources[sorted[i]].module, "path",
+                                        spx_input_set_source(project->inputs, sorted[i])->path));
     json_t *subject =
         json_pack("{s:s, s:o}", "manifest", spx_input_set_manifest(project->inputs)->digest_text,
                   "sources", sources);
-    project->project_revision = spx_canonical_digest(subject, project->pool);
+    const char *revision = spx_canonical_digest(subject, project->pool);
     json_decref(subject);
+    return revision;
+}
+
+/* project_revision and workspace_revision of the held inputs. */
+static void compute_revisions(spx_project_t *project)
+{
+    apr_size_t count = spx_input_set_source_count(project->inputs);
+    const char **digests = apr_palloc(project->pool, (count + 1) * sizeof(*digests));
+    for (apr_size_t i = 0; i < count; i++)
+        digests[i] = spx_input_set_source(project->inputs, i)->digest_text;
+    project->project_revision = project_revision_of(project, digests);
 
     json_t *workspace = json_pack("{s:s, s:o}", "project_revision", project->project_revision,
                                   "identities", spx_input_set_identities(project->inputs));
@@ -304,6 +320,39 @@ apr_status_t spx_project_open(spx_project_t **out, const char *manifest_path, ap
     build_program(project);
     *out = project;
     return APR_SUCCESS;
+}
+
+spx_project_t *spx_project_rebuild(const spx_project_t *base, const unsigned char *const *texts,
+                                   const apr_size_t *lengths, apr_pool_t *pool)
+{
+    spx_project_t *project = apr_pcalloc(pool, sizeof(*project));
+    project->pool = pool;
+    project->arena = spx_arena_make(pool);
+    project->inputs = base->inputs;
+    project->manifest_path = base->manifest_path;
+    project->manifest = base->manifest;
+    project->diagnostics = spx_diagnostics_make(pool);
+    project->phase_a_runs = 1;
+    project->module_count = base->module_count;
+    project->modules = apr_palloc(pool, (project->module_count + 1) * sizeof(spx_module_t *));
+    const char **digests = apr_palloc(pool, (project->module_count + 1) * sizeof(*digests));
+    for (apr_size_t i = 0; i < project->module_count; i++) {
+        const spx_input_t *source = spx_input_set_source(base->inputs, i);
+        const unsigned char *text = texts[i] ? texts[i] : source->bytes;
+        apr_size_t length = texts[i] ? lengths[i] : source->size;
+        if (texts[i]) {
+            spx_sha256_t digest;
+            spx_sha256(text, length, &digest);
+            digests[i] = spx_digest_text(&digest, pool);
+        } else {
+            digests[i] = source->digest_text;
+        }
+        project->modules[i] = spx_module_make(base->manifest->sources[i].module, source->path, text,
+                                              length, project->arena);
+    }
+    project->project_revision = project_revision_of(project, digests);
+    build_program(project);
+    return project;
 }
 
 /* The module name of a single source's file name (MODULE.spx); NULL and

@@ -139,6 +139,10 @@
  * never needs more, and it is copied into every graph document). */
 #define SPX_LIMIT_VERSION_BYTES 64u
 
+/* Random names tried for one temporary file of the rename transaction
+ * before giving up (each is created exclusively; a clash is already rare). */
+#define SPX_LIMIT_TEMP_ATTEMPTS 16u
+
 /* Test build only: how long the daemon's pause hook waits for the test
  * before going on (transport/session.c). */
 #define SPX_TEST_PAUSE_SECONDS 60

@@ -58,6 +58,16 @@ typedef struct spx_project_t {
 apr_status_t spx_project_open(spx_project_t **project, const char *manifest_path, apr_pool_t *pool,
                               const char **message);
 
+/* Phase A again, in memory, over base's held inputs with some sources'
+ * texts replaced (the rename transaction's step 3): texts[i] and lengths[i]
+ * for the i-th module (manifest order), or texts[i] NULL for the held
+ * bytes. The texts must live as long as pool. The new project in pool
+ * shares base's manifest and input set (which must outlive it); its
+ * project_revision is that of the new texts, its workspace_revision NULL
+ * (nothing is written). */
+spx_project_t *spx_project_rebuild(const spx_project_t *base, const unsigned char *const *texts,
+                                   const apr_size_t *lengths, apr_pool_t *pool);
+
 /* Build the project of the one source file at source_path in pool. The
  * file's name must be MODULE.spx, MODULE a module name of the manifest's
  * rule (spx_module_name_problem); the module and every path in diagnostics

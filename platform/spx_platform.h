@@ -122,6 +122,60 @@ apr_status_t spx_path_lookup(const char *path, spx_name_state_t *state, spx_iden
  * a message when that is not possible. */
 apr_status_t spx_handles_reserve(uint64_t wanted, apr_pool_t *pool, const char **message);
 
+/* --- replacing a held file (the rename transaction, docs/protocol-v3.md) -- */
+
+/* A new file beside the ones a held directory holds, written and flushed
+ * before it atomically takes the place of one of them. */
+typedef struct spx_temp_t spx_temp_t;
+
+/* Create a new file in dir, exclusively (an existing name is never opened:
+ * another random name is tried, at most attempts times), named
+ * ".NAME.RANDOM.spx-tmp" after the file it will replace, open for writing,
+ * not inherited by child processes, without following a link. On POSIX it
+ * gets the permission bits of like (the held file it will replace). It is
+ * closed and deleted when pool is cleared, unless it replaced its file. */
+apr_status_t spx_temp_create(spx_temp_t **temp, spx_dir_t *dir, const char *name, spx_file_t *like,
+                             unsigned attempts, apr_pool_t *pool, const char **message);
+
+/* The temp file's path, relative to the root like every held path. */
+const char *spx_temp_path(const spx_temp_t *temp);
+
+/* Write all of the bytes or fail. */
+apr_status_t spx_temp_write(spx_temp_t *temp, const void *bytes, apr_size_t length,
+                            apr_pool_t *pool, const char **message);
+
+/* Push the written bytes to the storage device (fsync, FlushFileBuffers). */
+apr_status_t spx_temp_flush(spx_temp_t *temp, apr_pool_t *pool, const char **message);
+
+/* Close the temp file and atomically put it in the place of the file called
+ * name in its directory: a reader of that name sees the old file or the new
+ * one, never a mix and never nothing (rename(2); MoveFileExW with
+ * MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH). After a failure the
+ * temp file still exists (spx_temp_discard removes it). */
+apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, apr_pool_t *pool,
+                              const char **message);
+
+/* Push the held directory's entries to the storage device, so a name just
+ * replaced survives a crash (fsync of the directory on POSIX, where a file
+ * system that cannot flush a directory is not an error; nothing on Windows,
+ * where MOVEFILE_WRITE_THROUGH already waited for it). */
+apr_status_t spx_dir_flush(spx_dir_t *dir, apr_pool_t *pool, const char **message);
+
+/* Close the temp file and delete it, unless it replaced its file. 0 when
+ * that worked (or there was nothing to do), otherwise why not in *message
+ * (pool is for the message). Idempotent. */
+apr_status_t spx_temp_discard(spx_temp_t *temp, apr_pool_t *pool, const char **message);
+
+/* Let go of what the session holds that would stop the file in dir from
+ * being replaced: on Windows the file's own handle and its directory's (a
+ * handle that does not share writing and deleting denies the rename even to
+ * its own process); on POSIX nothing (a held descriptor never stands in the
+ * way). Whoever calls it must hold the inputs again afterwards. */
+void spx_release_for_replace(spx_dir_t *dir, spx_file_t *file);
+
+/* Whether spx_release_for_replace lets anything go on this platform. */
+int spx_replace_needs_release(void);
+
 /* --- common code (platform/held.c) ------------------------------------- */
 
 /* Read the whole held file from offset 0 into a buffer from pool. The file

@@ -8,14 +8,20 @@
  * Other programs may still write, rename and delete: callers detect it by
  * comparing identities and digests. errno values become apr_status_t here and
  * nowhere else.
+ *
+ * The rename transaction's writes are here too: a sibling temporary file
+ * created with O_CREAT | O_EXCL relative to the held directory, written,
+ * fsync()ed, then renameat() over the original and the directory fsync()ed.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "spx_platform.h"
 
+#include <apr_general.h>
 #include <apr_strings.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h> /* renameat */
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -295,4 +301,161 @@ apr_status_t spx_handles_reserve(uint64_t wanted, apr_pool_t *pool, const char *
         return SPX_STATUS_HANDLE_LIMIT;
     }
     return APR_SUCCESS;
+}
+
+/* --- replacing a held file ------------------------------------------------ */
+
+struct spx_temp_t {
+    int fd;           /* -1 once closed */
+    spx_dir_t *dir;   /* where it is */
+    const char *name; /* its name in dir */
+    const char *path; /* display path */
+    int placed;       /* it replaced its file, or was deleted: nothing to delete */
+    apr_pool_t *pool; /* whose cleanup deletes it */
+};
+
+static apr_status_t discard_temp(void *data)
+{
+    spx_temp_t *temp = data;
+    close_descriptor(&temp->fd);
+    if (!temp->placed && temp->dir->fd >= 0) {
+        unlinkat(temp->dir->fd, temp->name, 0);
+        temp->placed = 1; /* gone either way: never try twice */
+    }
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_temp_create(spx_temp_t **out, spx_dir_t *dir, const char *name, spx_file_t *like,
+                             unsigned attempts, apr_pool_t *pool, const char **message)
+{
+    if (dir->fd < 0)
+        return say(APR_EBADF, message, pool, "'%s' is %s", dir->path, "no longer held");
+    mode_t mode = 0644;
+    struct stat info;
+    if (like && like->fd >= 0 && fstat(like->fd, &info) == 0)
+        mode = info.st_mode & 07777;
+    int error = EEXIST;
+    const char *temp_name = NULL;
+    for (unsigned attempt = 0; attempt < attempts && error == EEXIST; attempt++) {
+        unsigned char random[6];
+        apr_status_t status = apr_generate_random_bytes(random, sizeof(random));
+        if (status != APR_SUCCESS)
+            return say(status, message, pool, "cannot make a temporary name for '%s'%s",
+                       child_path(dir, name, pool), "");
+        temp_name = apr_psprintf(pool, ".%s.%02x%02x%02x%02x%02x%02x.spx-tmp", name, random[0],
+                                 random[1], random[2], random[3], random[4], random[5]);
+        int fd =
+            openat(dir->fd, temp_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        if (fd >= 0) {
+            spx_temp_t *temp = apr_pcalloc(pool, sizeof(*temp));
+            temp->fd = fd;
+            temp->dir = dir;
+            temp->name = temp_name;
+            temp->path = child_path(dir, temp_name, pool);
+            temp->pool = pool;
+            apr_pool_cleanup_register(pool, temp, discard_temp, apr_pool_cleanup_null);
+            /* The umask may have taken bits away: give the original's back. */
+            if (fchmod(fd, mode) != 0) {
+                error = errno;
+                apr_pool_cleanup_run(pool, temp, discard_temp);
+                return say_errno(error, message, pool, "set the permissions of", temp->path);
+            }
+            *out = temp;
+            return APR_SUCCESS;
+        }
+        error = errno;
+    }
+    return say_errno(error, message, pool, "create a temporary file",
+                     temp_name ? child_path(dir, temp_name, pool) : child_path(dir, name, pool));
+}
+
+const char *spx_temp_path(const spx_temp_t *temp)
+{
+    return temp->path;
+}
+
+apr_status_t spx_temp_write(spx_temp_t *temp, const void *bytes, apr_size_t length,
+                            apr_pool_t *pool, const char **message)
+{
+    const char *at = bytes;
+    while (length > 0) {
+        if (temp->fd < 0)
+            return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "closed");
+        ssize_t count = write(temp->fd, at, length);
+        if (count < 0) {
+            if (errno == EINTR)
+                continue;
+            return say_errno(errno, message, pool, "write", temp->path);
+        }
+        at += count;
+        length -= (apr_size_t)count;
+    }
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_temp_flush(spx_temp_t *temp, apr_pool_t *pool, const char **message)
+{
+    if (temp->fd < 0)
+        return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "closed");
+    if (fsync(temp->fd) != 0)
+        return say_errno(errno, message, pool, "flush", temp->path);
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, apr_pool_t *pool,
+                              const char **message)
+{
+    const char *path = child_path(temp->dir, name, pool);
+    if (!is_single_component(name))
+        return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", path,
+                   "a single path component");
+    if (temp->placed || temp->dir->fd < 0)
+        return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "no longer there");
+    if (temp->fd >= 0 && close(temp->fd) != 0) {
+        int error = errno;
+        temp->fd = -1;
+        return say_errno(error, message, pool, "close", temp->path);
+    }
+    temp->fd = -1;
+    if (renameat(temp->dir->fd, temp->name, temp->dir->fd, name) != 0)
+        return say_errno(errno, message, pool, "replace", path);
+    temp->placed = 1;
+    apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_dir_flush(spx_dir_t *dir, apr_pool_t *pool, const char **message)
+{
+    if (dir->fd < 0)
+        return say(APR_EBADF, message, pool, "'%s' is %s", dir->path, "no longer held");
+    /* File systems that cannot flush a directory say EINVAL, and have
+     * nothing more to flush. */
+    if (fsync(dir->fd) != 0 && errno != EINVAL && errno != ENOTSUP)
+        return say_errno(errno, message, pool, "flush the directory", dir->path);
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_temp_discard(spx_temp_t *temp, apr_pool_t *pool, const char **message)
+{
+    close_descriptor(&temp->fd);
+    if (temp->placed)
+        return APR_SUCCESS;
+    if (temp->dir->fd < 0)
+        return say(APR_EBADF, message, pool, "'%s' is %s", temp->dir->path, "no longer held");
+    if (unlinkat(temp->dir->fd, temp->name, 0) != 0 && errno != ENOENT)
+        return say_errno(errno, message, pool, "remove", temp->path);
+    temp->placed = 1;
+    apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
+    return APR_SUCCESS;
+}
+
+void spx_release_for_replace(spx_dir_t *dir, spx_file_t *file)
+{
+    (void)dir;
+    (void)file;
+}
+
+int spx_replace_needs_release(void)
+{
+    return 0;
 }

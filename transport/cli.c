@@ -5,7 +5,8 @@
  * run, test and verify execute the project through the engine's envelope
  * functions and print what they found. Usage errors and unreadable inputs go
  * to stderr with exit status 2. serve builds one source and hands it to the
- * v1 session (spx_v1.h).
+ * v1 session (spx_v1.h). rename runs the engine's rename transaction
+ * (spx_rename.h), the same as the daemon's project/rename.
  */
 #include "spx_cli.h"
 
@@ -15,6 +16,7 @@
 #include "spx_limits.h"
 #include "spx_platform.h"
 #include "spx_project.h"
+#include "spx_rename.h"
 #include "spx_v1.h"
 
 #include <apr_general.h>
@@ -45,6 +47,7 @@ static const char usage_text[] =
     "  verify    check an execution envelope: digest, subject, re-run\n"
     "  serve     answer JSON-RPC requests about one source file on stdin/stdout\n"
     "            (semaprax.agent-transport.v1)\n"
+    "  rename    rename an exported function and every call of it (writes sources)\n"
     "  help      show this text, or `semaprax help COMMAND` for one command\n"
     "\n"
     "options of every command:\n"
@@ -131,6 +134,24 @@ static const char serve_help[] =
     "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
     "or response was answered, 2 usage or an unreadable source (nothing on stdout).\n";
 
+static const char rename_help[] =
+    "usage: semaprax rename MODULE.NAME NEW_NAME [--dry-run] [--manifest-path PATH]\n"
+    "\n"
+    "Renames the exported function MODULE.NAME to NEW_NAME: its declaration and\n"
+    "every call of it in every module, nothing else (not a local variable, a\n"
+    "string or a comment with the same text). The edits are planned from the\n"
+    "project's index and checked by building the renamed project in memory; then\n"
+    "each changed source is written to a new temporary file beside it, flushed to\n"
+    "disk, and put in the original's place atomically. On any failure every file\n"
+    "already replaced is restored. Refused: a function that is not exported or\n"
+    "does not exist, one the manifest names (entry, tests), and a NEW_NAME that is\n"
+    "not an identifier, is a keyword or builtin, or is taken in that module.\n"
+    "Prints {\"committed\",\"edits\",\"project_revision\",\"workspace_revision\"}\n"
+    "as canonical JSON, the revisions of the project as it now is. --dry-run\n"
+    "prints the plan (committed false) and writes nothing.\n"
+    "Exit status: 0 renamed (or planned), 1 refused, failed and restored, or the\n"
+    "project has diagnostics, 2 usage or unreadable input.\n";
+
 enum option_id {
     OPTION_MANIFEST = 256,
     OPTION_FORMAT,
@@ -144,6 +165,7 @@ enum option_id {
     OPTION_ENVELOPE,
     OPTION_MAX_REQUEST_BYTES,
     OPTION_MAX_RESPONSE_BYTES,
+    OPTION_DRY_RUN,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -162,6 +184,7 @@ static const apr_getopt_option_t options[] = {
     {"envelope", OPTION_ENVELOPE, 1, "where to write the envelope"},
     {"max-request-bytes", OPTION_MAX_REQUEST_BYTES, 1, "request frame bound"},
     {"max-response-bytes", OPTION_MAX_RESPONSE_BYTES, 1, "response bound"},
+    {"dry-run", OPTION_DRY_RUN, 0, "plan only"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -608,12 +631,80 @@ static int run_serve(const command_t *command, apr_hash_t *values, const char *c
     return spx_loop_exit_status(report.end);
 }
 
+/* Say on stderr why a rename did not happen, or was undone. */
+static int rename_failure(const spx_rename_failure_t *failure)
+{
+    fprintf(stderr, "semaprax: rename %s at step '%s'%s%s: %s\n",
+            failure->step <= SPX_RENAME_VERIFY ? "refused" : "failed",
+            spx_rename_step_name(failure->step), failure->operation ? ", " : "",
+            failure->operation ? failure->operation : "", failure->reason);
+    for (int i = 0; failure->restored && i < failure->restored->nelts; i++)
+        fprintf(stderr, "semaprax: restored '%s'\n",
+                APR_ARRAY_IDX(failure->restored, i, const char *));
+    for (int i = 0; failure->not_restored && i < failure->not_restored->nelts; i++)
+        fprintf(stderr, "semaprax: NOT restored '%s'\n",
+                APR_ARRAY_IDX(failure->not_restored, i, const char *));
+    return EXIT_FAILED;
+}
+
+static int run_rename(const command_t *command, apr_hash_t *values, const char *const *operands,
+                      apr_pool_t *pool)
+{
+    (void)command;
+    spx_project_t *project = NULL;
+    int status = open_project(values, &project, pool);
+    if (status == EXIT_OK)
+        status = require_admitted(project, pool);
+    if (status != EXIT_OK)
+        return status;
+    spx_rename_plan_t *plan = NULL;
+    spx_rename_failure_t failure;
+    if (spx_rename_plan(project, operands[0], operands[1], &plan, pool, &failure) != APR_SUCCESS)
+        return rename_failure(&failure);
+    /* Step 4: nothing is written over a change made since the project was read. */
+    apr_array_header_t *drift = NULL;
+    if (spx_input_set_reauthenticate(project->inputs, pool, &drift) != APR_SUCCESS ||
+        drift->nelts > 0) {
+        for (int i = 0; drift && i < drift->nelts; i++)
+            fprintf(stderr, "semaprax: '%s' changed meanwhile (%s)\n",
+                    APR_ARRAY_IDX(drift, i, spx_drift_t).path,
+                    spx_drift_reason_name(APR_ARRAY_IDX(drift, i, spx_drift_t).reason));
+        fprintf(stderr, "semaprax: rename failed at step 'recheck': nothing was written\n");
+        return EXIT_FAILED;
+    }
+    json_t *edits = spx_rename_edits_json(plan);
+    if (value_of(values, OPTION_DRY_RUN))
+        return print_document(json_pack("{s:b,s:o,s:s,s:s}", "committed", 0, "edits", edits,
+                                        "project_revision", project->project_revision,
+                                        "workspace_revision", project->workspace_revision),
+                              pool);
+    if (spx_rename_commit(plan, NULL, NULL, pool, &failure) != APR_SUCCESS) {
+        json_decref(edits);
+        return rename_failure(&failure);
+    }
+    spx_project_t *renamed = NULL;
+    const char *why = NULL;
+    if (spx_rename_rebind(project, plan, spx_rename_planned_revision(plan), &renamed, pool, &why) !=
+        APR_SUCCESS) {
+        failure.step = SPX_RENAME_REBIND;
+        failure.reason = why;
+        spx_rename_rollback(plan, pool, &failure);
+        json_decref(edits);
+        return rename_failure(&failure);
+    }
+    return print_document(json_pack("{s:b,s:o,s:s,s:s}", "committed", 1, "edits", edits,
+                                    "project_revision", renamed->project_revision,
+                                    "workspace_revision", renamed->workspace_revision),
+                          pool);
+}
+
 static const int check_options[] = {OPTION_FORMAT, 0};
 static const int run_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, 0};
 static const int test_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_ENVELOPE, 0};
 static const int verify_options[] = {0};
 static const int serve_options[] = {OPTION_MAX_REQUEST_BYTES, OPTION_MAX_RESPONSE_BYTES, 0};
 static const int graph_options[] = {0};
+static const int rename_options[] = {OPTION_DRY_RUN, 0};
 static const int context_options[] = {OPTION_KIND,
                                       OPTION_TARGET,
                                       OPTION_DIRECTION,
@@ -630,6 +721,7 @@ static const command_t commands[] = {
     {"test", test_help, test_options, 0, 0, run_test},
     {"verify", verify_help, verify_options, 1, 0, run_verify},
     {"serve", serve_help, serve_options, 1, 1, run_serve},
+    {"rename", rename_help, rename_options, 2, 0, run_rename},
 };
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
 
@@ -687,7 +779,9 @@ static int run_command(const command_t *command, int argc, const char *const *ar
         if (apr_hash_get(values, &options[option - OPTION_MANIFEST].optch, sizeof(int)))
             return print_usage_error(pool, "option --%s given twice",
                                      options[option - OPTION_MANIFEST].name);
-        apr_hash_set(values, &options[option - OPTION_MANIFEST].optch, sizeof(int), argument);
+        /* A flag without a value is stored as "" (a NULL value would not be). */
+        apr_hash_set(values, &options[option - OPTION_MANIFEST].optch, sizeof(int),
+                     argument ? argument : "");
     }
     if (argc - parser->ind > command->operands)
         return print_usage_error(pool, "unexpected argument '%s'",

@@ -32,6 +32,10 @@ const char *spx_rpc_message(int code)
         return "session invalidated";
     case SPX_RPC_PROJECT_NOT_ADMITTED:
         return "project not admitted";
+    case SPX_RPC_RENAME_REFUSED:
+        return "rename refused";
+    case SPX_RPC_RENAME_FAILED:
+        return "rename failed";
     default:
         return NULL;
     }

@@ -1,8 +1,9 @@
 /*
  * semapraxd.c: the daemon's main: parses `semapraxd --stdio [--manifest-path
- * P] [--max-request-bytes N] [--max-response-bytes N]`, then runs the v2
- * session (spx_session.h) over binary stdio. Usage errors: a message on
- * stderr, nothing on stdout, exit 2.
+ * P] [--max-request-bytes N] [--max-response-bytes N]
+ * [--allow-project-rename]`, then runs the session (spx_session.h) over
+ * binary stdio: v2, or v3 with the flag. Usage errors: a message on stderr,
+ * nothing on stdout, exit 2.
  */
 #include "spx_cli.h"
 #include "spx_limits.h"
@@ -18,12 +19,13 @@
 
 static const char usage_text[] =
     "usage: semapraxd --stdio [--manifest-path PATH] [--max-request-bytes N]\n"
-    "                 [--max-response-bytes N]\n"
+    "                 [--max-response-bytes N] [--allow-project-rename]\n"
     "\n"
     "Holds one Semaprax project (the manifest, default semaprax.toml, and its\n"
     "sources), authenticates it and builds its semantic state once, then answers\n"
     "JSON-RPC 2.0 requests of semaprax.agent-transport.v2, one per LF-delimited\n"
     "line on standard input, one response line each on standard output.\n"
+    "v2 is read-only: it never writes a file.\n"
     "\n"
     "options:\n"
     "  --stdio                  serve on standard input and output (required)\n"
@@ -32,6 +34,9 @@ static const char usage_text[] =
     "                           (default 1048576, 256..67108864)\n"
     "  --max-response-bytes N   largest response line, LF included\n"
     "                           (default 16777216, 1024..1073741824)\n"
+    "  --allow-project-rename   speak semaprax.agent-transport.v3 instead: v2 plus\n"
+    "                           project/rename, which renames an exported function\n"
+    "                           and its call sites and writes the changed sources\n"
     "  -h, --help               show this text\n"
     "  --version                show the version\n"
     "\n"
@@ -43,6 +48,7 @@ enum option_id {
     OPTION_MANIFEST,
     OPTION_MAX_REQUEST,
     OPTION_MAX_RESPONSE,
+    OPTION_ALLOW_RENAME,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -52,6 +58,7 @@ static const apr_getopt_option_t options[] = {
     {"manifest-path", OPTION_MANIFEST, 1, "the manifest"},
     {"max-request-bytes", OPTION_MAX_REQUEST, 1, "largest request"},
     {"max-response-bytes", OPTION_MAX_RESPONSE, 1, "largest response"},
+    {"allow-project-rename", OPTION_ALLOW_RENAME, 0, "the v3 profile"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -76,7 +83,7 @@ static int parse_bound(const char *text, apr_size_t minimum, apr_size_t maximum,
 static int run(int argc, const char *const *argv, apr_pool_t *pool)
 {
     spx_session_options_t settings = {"semaprax.toml", SPX_LIMIT_REQUEST_BYTES_DEFAULT,
-                                      SPX_LIMIT_RESPONSE_BYTES_DEFAULT};
+                                      SPX_LIMIT_RESPONSE_BYTES_DEFAULT, 0};
     int stdio_given = 0;
     apr_getopt_t *parser = NULL;
     apr_getopt_init(&parser, pool, argc, argv);
@@ -103,6 +110,9 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
             break;
         case OPTION_MANIFEST:
             settings.manifest_path = argument;
+            break;
+        case OPTION_ALLOW_RENAME:
+            settings.allow_rename = 1;
             break;
         case OPTION_MAX_REQUEST:
             if (!parse_bound(argument, SPX_LIMIT_REQUEST_BYTES_MINIMUM,

@@ -7,10 +7,18 @@
  * response writer's gate) and only then writes; drift at either check
  * answers -32013 instead. docs/protocol-v2.md.
  *
+ * With --allow-project-rename the session is semaprax.agent-transport.v3:
+ * the same plus project/rename, the Project Rename Transaction of
+ * spx_rename.h, after which the session answers from the renamed project
+ * (docs/protocol-v3.md). Without it, project/rename is neither listed nor
+ * routed.
+ *
  * Built twice: into semapraxd, and with SPX_TEST_HOOKS into the test-only
- * semapraxd_test, whose gate first pauses on a fifo named by the environment
- * so that a process test can change a source between rendering and the
- * second check.
+ * semapraxd_test, whose gate first pauses (test_pause) so that a process test
+ * can change a source between rendering and the second check; whose rename
+ * pauses the same way before its re-check of step 4 and after its commit;
+ * and whose rename commit fails on demand at a point the environment
+ * names (failure injection).
  */
 #include "spx_session.h"
 
@@ -22,6 +30,7 @@
 #include "spx_index.h"
 #include "spx_limits.h"
 #include "spx_project.h"
+#include "spx_rename.h"
 #include "spx_request.h"
 #include "spx_response.h"
 #include "spx_rpc.h"
@@ -59,6 +68,26 @@ static const char *const nonclaims[] = {
     "web or native build publication",
 };
 
+/* What v3 does not claim: v2's list, with the write authority narrowed to
+ * the one rename it admits. Sorted bytewise. */
+static const char *const nonclaims_v3[] = {
+    "batch, concurrent or out-of-order execution",
+    "build methods, or any mutation but project/rename",
+    "exactly-once effects",
+    "incremental refresh or automatic reopen",
+    "network, socket, TLS or peer authentication",
+    "persistent disk cache",
+    "provenance, signature, approval or reusable authorization",
+    "recovery of a transaction interrupted by a crash",
+    "repository index",
+    "request deduplication",
+    "request-selected root or arbitrary filesystem read",
+    "source write, patch, change, impact or review authority beyond renaming one exported "
+    "function",
+    "target execution or test discovery",
+    "web or native build publication",
+};
+
 typedef struct session_t {
     const spx_session_options_t *options;
     state_t state;
@@ -72,6 +101,10 @@ typedef struct session_t {
      * kept: the project cannot change while the session answers. */
     const char *graph_text;
     apr_size_t graph_length;
+    apr_pool_t *project_pool; /* the project's, replaced after a rename */
+    /* The counters of the input sets the session held before the current
+     * one (a rename holds the project afresh). */
+    spx_input_counters_t earlier;
 } session_t;
 
 /* A method's answer (spx_loop.h): a result (or its text, already rendered),
@@ -122,14 +155,16 @@ static void invalidated(session_t *session, reply_t *reply)
 }
 
 #ifdef SPX_TEST_HOOKS
-/* Test build only: when SPX_TEST_PAUSE_DIR names a directory, create the file
- * "paused" in it, then wait until the test creates "go" there (looking every
- * millisecond, for at most SPX_TEST_PAUSE_SECONDS), and remove both: the
- * pause between rendering and the second re-authentication. Files, not a
- * fifo, so that the same tests run on Windows. */
-static void test_pause(apr_pool_t *pool)
+/* Test build only: when the environment variable names a directory, create
+ * the file "paused" in it, then wait until the test creates "go" there
+ * (looking every millisecond, for at most SPX_TEST_PAUSE_SECONDS), and remove
+ * both. SPX_TEST_PAUSE_DIR pauses between rendering and the second
+ * re-authentication; SPX_TEST_RENAME_PAUSE_DIR after a rename's plan, before
+ * the re-check of its step 4; SPX_TEST_RENAME_COMMITTED_DIR after its commit,
+ * before step 6. Files, not a fifo, so that the same tests run on Windows. */
+static void test_pause(const char *variable, apr_pool_t *pool)
 {
-    const char *dir = getenv("SPX_TEST_PAUSE_DIR");
+    const char *dir = getenv(variable);
     if (!dir)
         return;
     const char *paused = apr_pstrcat(pool, dir, "/paused", NULL);
@@ -166,7 +201,7 @@ static int second_check(void *context)
 {
     gate_context_t *gate = context;
 #ifdef SPX_TEST_HOOKS
-    test_pause(gate->pool);
+    test_pause("SPX_TEST_PAUSE_DIR", gate->pool);
 #endif
     return reauthenticate(gate->session, gate->pool);
 }
@@ -202,6 +237,7 @@ static const char *string_param(json_t *params, const char *key)
 typedef struct method_t {
     const char *name;
     int semantic;             /* needs an open session and the revisions */
+    int v3;                   /* only with --allow-project-rename */
     const char *const *extra; /* params beyond the revisions, NULL-terminated */
     void (*run)(session_t *session, const spx_request_t *request, reply_t *reply, apr_pool_t *pool);
 } method_t;
@@ -243,6 +279,8 @@ static void run_status(session_t *session, const spx_request_t *request, reply_t
         counters = spx_input_set_counters(session->project->inputs);
         phase_a_runs = session->project->phase_a_runs;
     }
+    counters.authentications += session->earlier.authentications;
+    counters.source_reads += session->earlier.source_reads;
     json_t *result = json_pack("{s:o,s:b,s:{s:I,s:I,s:I,s:I}}", "state", state_name(session),
                                "healthy", healthy(session), "counters", "phase_a_runs",
                                (json_int_t)phase_a_runs, "requests", (json_int_t)session->requests,
@@ -416,18 +454,201 @@ static void run_test(session_t *session, const spx_request_t *request, reply_t *
                               json_object_get(envelope, "command_succeeded"), "envelope", envelope);
 }
 
+/* --- project/rename (v3) ----------------------------------------------------- */
+
+#ifdef SPX_TEST_HOOKS
+/* Test build only: SPX_TEST_RENAME_FAIL=POINT:WHICH makes the commit fail at
+ * POINT (create, write, flush, replace, sync) of the first or last changed
+ * file (WHICH: first, last). */
+static apr_status_t test_probe(void *context, spx_commit_point_t point, apr_size_t file,
+                               apr_size_t files, const char **message, apr_pool_t *pool)
+{
+    (void)context;
+    const char *wanted = getenv("SPX_TEST_RENAME_FAIL");
+    if (!wanted)
+        return APR_SUCCESS;
+    const char *name = spx_commit_point_name(point);
+    apr_size_t length = strlen(name);
+    if (strncmp(wanted, name, length) != 0 || wanted[length] != ':')
+        return APR_SUCCESS;
+    const char *which = wanted + length + 1;
+    if ((strcmp(which, "first") == 0 && file == 0) ||
+        (strcmp(which, "last") == 0 && file + 1 == files)) {
+        *message = apr_psprintf(pool, "injected failure (SPX_TEST_RENAME_FAIL=%s)", wanted);
+        return APR_EGENERAL;
+    }
+    return APR_SUCCESS;
+}
+
+#endif
+
+static json_t *string_list(const apr_array_header_t *list)
+{
+    json_t *array = json_array();
+    for (int i = 0; list && i < list->nelts; i++)
+        json_array_append_new(array, json_string(APR_ARRAY_IDX(list, i, const char *)));
+    return array;
+}
+
+/* The session answers from fresh (in pool) from now on; the old project and
+ * everything it held go. */
+static void rebind_session(session_t *session, spx_project_t *fresh, apr_pool_t *pool)
+{
+    spx_input_counters_t old = spx_input_set_counters(session->project->inputs);
+    session->earlier.authentications += old.authentications;
+    session->earlier.source_reads += old.source_reads;
+    apr_pool_destroy(session->project_pool);
+    session->project_pool = pool;
+    session->project = fresh;
+    session->project_revision = fresh->project_revision;
+    session->workspace_revision = fresh->workspace_revision;
+    session->graph_text = NULL; /* rendered again from the new project when asked */
+    session->graph_length = 0;
+}
+
+/* Open the project afresh in a new pool and, when it is exactly what is
+ * expected, answer from it; otherwise invalidate the session. 1 when
+ * rebound; *reason says why not. */
+static int rebind_to(session_t *session, const spx_rename_plan_t *plan, const char *expected,
+                     const char **reason, apr_pool_t *request_pool)
+{
+    apr_pool_t *fresh_pool = NULL;
+    spx_project_t *fresh = NULL;
+    apr_pool_create(&fresh_pool, session->pool);
+    if (spx_rename_rebind(session->project, plan, expected, &fresh, fresh_pool, reason) ==
+        APR_SUCCESS) {
+        *reason = apr_pstrdup(request_pool, *reason ? *reason : "");
+        rebind_session(session, fresh, fresh_pool);
+        return 1;
+    }
+    *reason = apr_pstrdup(request_pool, *reason);
+    apr_pool_destroy(fresh_pool);
+    return 0;
+}
+
+/* -32016: what failed and where, what was restored, and what the session is
+ * bound to now (or its drift when it could not be bound again). */
+static void rename_failed(session_t *session, const spx_rename_plan_t *plan,
+                          spx_rename_failure_t *failure, reply_t *reply, apr_pool_t *pool)
+{
+    if (failure->inputs_touched) {
+        const char *why = NULL;
+        if (!rebind_to(session, plan, session->project->project_revision, &why, pool)) {
+            failure->reason = apr_psprintf(pool,
+                                           "%s; then the session could not hold the "
+                                           "restored project again: %s",
+                                           failure->reason, why);
+            /* Still open only if what the session holds is still what it
+             * authenticated; otherwise invalidated with that drift. */
+            reauthenticate(session, pool);
+        }
+    }
+    json_t *data =
+        json_pack("{s:s,s:s,s:o,s:o,s:s}", "step", spx_rename_step_name(failure->step), "reason",
+                  failure->reason, "restored", string_list(failure->restored), "not_restored",
+                  string_list(failure->not_restored), "state", state_names[session->state]);
+    if (failure->operation)
+        json_object_set_new(data, "operation", json_string(failure->operation));
+    if (failure->path)
+        json_object_set_new(data, "path", json_string(failure->path));
+    if (session->state == STATE_OPEN) {
+        json_object_set_new(data, "project_revision", json_string(session->project_revision));
+        json_object_set_new(data, "workspace_revision", json_string(session->workspace_revision));
+    }
+    fprintf(stderr, "semapraxd: rename failed at %s: %s\n", spx_rename_step_name(failure->step),
+            failure->reason);
+    reply_error(reply, SPX_RPC_RENAME_FAILED, data);
+}
+
+static void run_rename(session_t *session, const spx_request_t *request, reply_t *reply,
+                       apr_pool_t *pool)
+{
+    json_t *params = request->params;
+    const char *function = string_param(params, "function");
+    const char *new_name = string_param(params, "new_name");
+    json_t *dry_run = json_object_get(params, "dry_run");
+    if (!function || !new_name || (dry_run && !json_is_boolean(dry_run))) {
+        reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+        return;
+    }
+    if (!admitted(session, reply))
+        return;
+    /* Steps 2 and 3. */
+    spx_rename_plan_t *plan = NULL;
+    spx_rename_failure_t failure;
+    if (spx_rename_plan(session->project, function, new_name, &plan, pool, &failure) !=
+        APR_SUCCESS) {
+        fprintf(stderr, "semapraxd: rename refused: %s\n", failure.reason);
+        reply_error(reply, SPX_RPC_RENAME_REFUSED,
+                    json_pack("{s:s,s:s}", "step", spx_rename_step_name(failure.step), "reason",
+                              failure.reason));
+        return;
+    }
+#ifdef SPX_TEST_HOOKS
+    test_pause("SPX_TEST_RENAME_PAUSE_DIR", pool);
+#endif
+    /* Step 4: nothing is written over a change made since step 1. */
+    if (!reauthenticate(session, pool)) {
+        invalidated(session, reply);
+        reply->gate.pass = NULL;
+        return;
+    }
+    json_t *edits = spx_rename_edits_json(plan);
+    if (json_is_true(dry_run)) {
+        reply->result = json_pack("{s:b,s:o,s:s,s:s}", "committed", 0, "edits", edits,
+                                  "project_revision", session->project->project_revision,
+                                  "workspace_revision", session->project->workspace_revision);
+        return; /* gated like any semantic answer */
+    }
+    /* A committed rename is answered ungated: step 6 is its check, and the
+     * answer reports what is now on disk. */
+    reply->gate.pass = NULL;
+    /* Step 5. */
+    spx_commit_probe_fn probe = NULL;
+#ifdef SPX_TEST_HOOKS
+    probe = test_probe;
+#endif
+    if (spx_rename_commit(plan, probe, NULL, pool, &failure) != APR_SUCCESS) {
+        json_decref(edits);
+        rename_failed(session, plan, &failure, reply, pool);
+        return;
+    }
+#ifdef SPX_TEST_HOOKS
+    test_pause("SPX_TEST_RENAME_COMMITTED_DIR", pool);
+#endif
+    /* Step 6. */
+    const char *why = NULL;
+    if (!rebind_to(session, plan, spx_rename_planned_revision(plan), &why, pool)) {
+        failure.step = SPX_RENAME_REBIND;
+        failure.reason = why;
+        failure.inputs_touched = 1;
+        spx_rename_rollback(plan, pool, &failure);
+        json_decref(edits);
+        rename_failed(session, plan, &failure, reply, pool);
+        return;
+    }
+    fprintf(stderr, "semapraxd: renamed %s to %s in %d files\n", function, new_name,
+            (int)json_array_size(edits));
+    reply->result = json_pack("{s:b,s:o,s:s,s:s}", "committed", 1, "edits", edits,
+                              "project_revision", session->project->project_revision,
+                              "workspace_revision", session->project->workspace_revision);
+}
+
+static const char *const rename_params[] = {"function", "new_name", "dry_run", NULL};
+
 /* Sorted by name: protocol lists them in this order. */
 static const method_t methods[] = {
-    {"check", 1, no_params, run_check},
-    {"context", 1, context_params, run_context},
-    {"graph", 1, no_params, run_graph},
-    {"ping", 0, no_params, run_ping},
-    {"protocol", 0, no_params, run_protocol},
-    {"shutdown", 0, no_params, run_shutdown},
-    {"test", 1, test_params, run_test},
-    {"workspace/open", 0, no_params, run_open},
-    {"workspace/snapshot", 1, no_params, run_snapshot},
-    {"workspace/status", 0, no_params, run_status},
+    {"check", 1, 0, no_params, run_check},
+    {"context", 1, 0, context_params, run_context},
+    {"graph", 1, 0, no_params, run_graph},
+    {"ping", 0, 0, no_params, run_ping},
+    {"project/rename", 1, 1, rename_params, run_rename},
+    {"protocol", 0, 0, no_params, run_protocol},
+    {"shutdown", 0, 0, no_params, run_shutdown},
+    {"test", 1, 0, test_params, run_test},
+    {"workspace/open", 0, 0, no_params, run_open},
+    {"workspace/snapshot", 1, 0, no_params, run_snapshot},
+    {"workspace/status", 0, 0, no_params, run_status},
 };
 #define METHOD_COUNT (sizeof(methods) / sizeof(methods[0]))
 
@@ -436,19 +657,23 @@ static void run_protocol(session_t *session, const spx_request_t *request, reply
 {
     (void)request;
     (void)pool;
+    const spx_session_options_t *options = session->options;
     json_t *names = json_array();
     for (size_t i = 0; i < METHOD_COUNT; i++)
-        json_array_append_new(names, json_string(methods[i].name));
+        if (!methods[i].v3 || options->allow_rename)
+            json_array_append_new(names, json_string(methods[i].name));
     json_t *claims = json_array();
-    for (size_t i = 0; i < sizeof(nonclaims) / sizeof(nonclaims[0]); i++)
-        json_array_append_new(claims, json_string(nonclaims[i]));
-    const spx_session_options_t *options = session->options;
+    const char *const *list = options->allow_rename ? nonclaims_v3 : nonclaims;
+    size_t count = options->allow_rename ? sizeof(nonclaims_v3) / sizeof(nonclaims_v3[0])
+                                         : sizeof(nonclaims) / sizeof(nonclaims[0]);
+    for (size_t i = 0; i < count; i++)
+        json_array_append_new(claims, json_string(list[i]));
     reply->result = json_pack(
         "{s:s,s:s,s:o,s:o,s:s,s:o,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}", "schema",
-        SPX_SESSION_SCHEMA, "version", SPX_VERSION, "state", state_name(session), "methods", names,
-        "manifest", options->manifest_path, "nonclaims", claims, "limits", "max_request_bytes",
-        (json_int_t)options->max_request_bytes, "max_response_bytes",
-        (json_int_t)options->max_response_bytes, "max_steps",
+        options->allow_rename ? SPX_SESSION_SCHEMA_V3 : SPX_SESSION_SCHEMA, "version", SPX_VERSION,
+        "state", state_name(session), "methods", names, "manifest", options->manifest_path,
+        "nonclaims", claims, "limits", "max_request_bytes", (json_int_t)options->max_request_bytes,
+        "max_response_bytes", (json_int_t)options->max_response_bytes, "max_steps",
         (json_int_t)SPX_LIMIT_MAX_STEPS_MAXIMUM, "max_steps_default",
         (json_int_t)SPX_LIMIT_MAX_STEPS_DEFAULT, "max_bytes",
         (json_int_t)SPX_LIMIT_MAX_BYTES_MAXIMUM, "max_call_depth", (json_int_t)SPX_LIMIT_CALL_DEPTH,
@@ -499,7 +724,8 @@ static void dispatch(session_t *session, const spx_request_t *request, reply_t *
     const method_t *method = NULL;
     for (size_t i = 0; i < METHOD_COUNT && !method; i++)
         if (strlen(methods[i].name) == request->method_length &&
-            memcmp(methods[i].name, request->method, request->method_length) == 0)
+            memcmp(methods[i].name, request->method, request->method_length) == 0 &&
+            (!methods[i].v3 || session->options->allow_rename))
             method = &methods[i];
     if (!method) {
         reply_error(reply, SPX_RPC_METHOD_NOT_FOUND, NULL);
@@ -557,6 +783,7 @@ static void start(session_t *session, apr_pool_t *pool)
     const char *message = NULL;
     apr_pool_t *project_pool = NULL;
     apr_pool_create(&project_pool, pool);
+    session->project_pool = project_pool;
     apr_status_t status = spx_project_open(&session->project, session->options->manifest_path,
                                            project_pool, &message);
     if (status != APR_SUCCESS) {

@@ -18,7 +18,9 @@ typedef enum spx_rpc_code_t {
     SPX_RPC_WORKSPACE_UNAVAILABLE = -32011, /* startup authentication failed */
     SPX_RPC_REVISION_MISMATCH = -32012,     /* not the session's revisions */
     SPX_RPC_SESSION_INVALIDATED = -32013,   /* drift found now or earlier */
-    SPX_RPC_PROJECT_NOT_ADMITTED = -32014   /* Phase A failed */
+    SPX_RPC_PROJECT_NOT_ADMITTED = -32014,  /* Phase A failed */
+    SPX_RPC_RENAME_REFUSED = -32015,        /* v3: the rename cannot be planned; nothing written */
+    SPX_RPC_RENAME_FAILED = -32016          /* v3: the commit failed; the files were restored */
 } spx_rpc_code_t;
 
 /* The table's message for code ("parse error", ...); NULL for a code outside

@@ -4,7 +4,8 @@
  * and Phase A once, then the request loop over the frame reader, the request
  * grammar and the response writer, with the states configured, open,
  * invalidated and shutdown and the closed method set. docs/protocol-v2.md
- * describes every method.
+ * describes every method; with --allow-project-rename the session is
+ * semaprax.agent-transport.v3, v2 plus project/rename (docs/protocol-v3.md).
  */
 #ifndef SPX_SESSION_H
 #define SPX_SESSION_H
@@ -14,12 +15,15 @@
 #include <apr_pools.h>
 
 #define SPX_SESSION_SCHEMA "semaprax.agent-transport.v2"
+/* With --allow-project-rename: v2 plus project/rename (docs/protocol-v3.md). */
+#define SPX_SESSION_SCHEMA_V3 "semaprax.agent-transport.v3"
 
 /* What the host chose on the command line. */
 typedef struct spx_session_options_t {
     const char *manifest_path;     /* as bound; never changed by a request */
     apr_size_t max_request_bytes;  /* SPX_LIMIT_REQUEST_BYTES_* */
     apr_size_t max_response_bytes; /* SPX_LIMIT_RESPONSE_BYTES_* */
+    int allow_rename;              /* --allow-project-rename: the v3 profile */
 } spx_session_options_t;
 
 /* The session's exit status (transport.md, "Programs"). */

@@ -13,9 +13,16 @@
  * GetFileInformationByHandle (volume serial number, 64-bit file index).
  * Names and paths are UTF-8 outside and UTF-16 here; invalid UTF-8 is refused.
  * Win32 error codes become apr_status_t here and nowhere else.
+ *
+ * The rename transaction's writes are here too: a sibling temporary file
+ * created with CREATE_NEW by the held directory's path, written,
+ * FlushFileBuffers()ed, then moved over the original with MoveFileExW
+ * (MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) once the session has
+ * let go of its own handles that would deny it.
  */
 #include "spx_platform.h"
 
+#include <apr_general.h>
 #include <apr_strings.h>
 #include <string.h>
 #include <wchar.h>
@@ -441,4 +448,163 @@ apr_status_t spx_handles_reserve(uint64_t wanted, apr_pool_t *pool, const char *
                          " held handles",
                          (apr_uint64_t)most, (apr_uint64_t)wanted);
     return SPX_STATUS_HANDLE_LIMIT;
+}
+
+/* --- replacing a held file ------------------------------------------------ */
+
+struct spx_temp_t {
+    HANDLE handle;         /* INVALID_HANDLE_VALUE once closed */
+    const wchar_t *native; /* its "\\?\" path */
+    const wchar_t *dir_native;
+    const char *dir_prefix; /* display path of its directory, "" or "path/" */
+    const char *path;       /* display path */
+    int placed;             /* it replaced its file, or was deleted */
+    apr_pool_t *pool;       /* whose cleanup deletes it */
+};
+
+static apr_status_t discard_temp(void *data)
+{
+    spx_temp_t *temp = data;
+    close_handle(&temp->handle);
+    if (!temp->placed) {
+        DeleteFileW(temp->native);
+        temp->placed = 1;
+    }
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_temp_create(spx_temp_t **out, spx_dir_t *dir, const char *name, spx_file_t *like,
+                             unsigned attempts, apr_pool_t *pool, const char **message)
+{
+    (void)like; /* a new file gets its directory's inherited security */
+    DWORD error = ERROR_FILE_EXISTS;
+    const char *temp_name = NULL;
+    for (unsigned attempt = 0;
+         attempt < attempts && (error == ERROR_FILE_EXISTS || error == ERROR_ALREADY_EXISTS);
+         attempt++) {
+        unsigned char random[6];
+        apr_status_t status = apr_generate_random_bytes(random, sizeof(random));
+        if (status != APR_SUCCESS)
+            return say(status, message, pool, "cannot make a temporary name for '%s'%s",
+                       child_path(dir, name, pool), "");
+        temp_name = apr_psprintf(pool, ".%s.%02x%02x%02x%02x%02x%02x.spx-tmp", name, random[0],
+                                 random[1], random[2], random[3], random[4], random[5]);
+        const char *path = child_path(dir, temp_name, pool);
+        if (!is_single_component(name))
+            return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", path,
+                       "a single path component");
+        wchar_t *wide = to_wide(temp_name, pool);
+        if (!wide)
+            return bad_utf8(message, pool, path);
+        wchar_t *native = native_child_path(dir->native, wide, pool);
+        HANDLE handle =
+            CreateFileW(native, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
+        if (handle != INVALID_HANDLE_VALUE) {
+            spx_temp_t *temp = apr_pcalloc(pool, sizeof(*temp));
+            temp->handle = handle;
+            temp->native = native;
+            temp->dir_native = dir->native;
+            temp->dir_prefix = dir->child_prefix;
+            temp->path = path;
+            temp->pool = pool;
+            apr_pool_cleanup_register(pool, temp, discard_temp, apr_pool_cleanup_null);
+            *out = temp;
+            return APR_SUCCESS;
+        }
+        error = GetLastError();
+    }
+    return say_error(error, message, pool, "create a temporary file",
+                     child_path(dir, temp_name ? temp_name : name, pool));
+}
+
+const char *spx_temp_path(const spx_temp_t *temp)
+{
+    return temp->path;
+}
+
+apr_status_t spx_temp_write(spx_temp_t *temp, const void *bytes, apr_size_t length,
+                            apr_pool_t *pool, const char **message)
+{
+    const char *at = bytes;
+    while (length > 0) {
+        if (temp->handle == INVALID_HANDLE_VALUE)
+            return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "closed");
+        DWORD wanted = length > 0x40000000u ? 0x40000000u : (DWORD)length;
+        DWORD count = 0;
+        if (!WriteFile(temp->handle, at, wanted, &count, NULL))
+            return say_error(GetLastError(), message, pool, "write", temp->path);
+        at += count;
+        length -= (apr_size_t)count;
+    }
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_temp_flush(spx_temp_t *temp, apr_pool_t *pool, const char **message)
+{
+    if (temp->handle == INVALID_HANDLE_VALUE)
+        return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "closed");
+    if (!FlushFileBuffers(temp->handle))
+        return say_error(GetLastError(), message, pool, "flush", temp->path);
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, apr_pool_t *pool,
+                              const char **message)
+{
+    const char *path = apr_pstrcat(pool, temp->dir_prefix, name, NULL);
+    if (!is_single_component(name))
+        return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", path,
+                   "a single path component");
+    wchar_t *wide = to_wide(name, pool);
+    if (!wide)
+        return bad_utf8(message, pool, path);
+    if (temp->placed)
+        return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "no longer there");
+    if (temp->handle != INVALID_HANDLE_VALUE && !CloseHandle(temp->handle)) {
+        temp->handle = INVALID_HANDLE_VALUE;
+        return say_error(GetLastError(), message, pool, "close", temp->path);
+    }
+    temp->handle = INVALID_HANDLE_VALUE;
+    if (!MoveFileExW(temp->native, native_child_path(temp->dir_native, wide, pool),
+                     MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+        return say_error(GetLastError(), message, pool, "replace", path);
+    temp->placed = 1;
+    apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_temp_discard(spx_temp_t *temp, apr_pool_t *pool, const char **message)
+{
+    close_handle(&temp->handle);
+    if (temp->placed)
+        return APR_SUCCESS;
+    if (!DeleteFileW(temp->native)) {
+        DWORD error = GetLastError();
+        if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND)
+            return say_error(error, message, pool, "remove", temp->path);
+    }
+    temp->placed = 1;
+    apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_dir_flush(spx_dir_t *dir, apr_pool_t *pool, const char **message)
+{
+    (void)dir;
+    (void)pool;
+    (void)message;
+    return APR_SUCCESS; /* MOVEFILE_WRITE_THROUGH returned once the move was on disk */
+}
+
+void spx_release_for_replace(spx_dir_t *dir, spx_file_t *file)
+{
+    if (file)
+        close_handle(&file->handle);
+    if (dir)
+        close_handle(&dir->handle);
+}
+
+int spx_replace_needs_release(void)
+{
+    return 1;
 }

@@ -9,7 +9,9 @@
 #include "spx_rpc.h"
 #include "spx_test.h"
 
+#include <apr_file_info.h>
 #include <apr_file_io.h>
+#include <apr_time.h>
 #include <apr_strings.h>
 #include <apr_thread_proc.h>
 #include <stdio.h>
@@ -250,4 +252,25 @@ const char *spx_request_line(const char *id, const char *method, const char *par
 {
     return apr_psprintf(pool, "{\"id\":%s,\"jsonrpc\":\"2.0\",\"method\":\"%s\",\"params\":{%s}}",
                         id, method, params);
+}
+
+void spx_daemon_wait_for_pause(spx_fixture_t *fixture, const char *pause_dir)
+{
+    const char *paused = apr_pstrcat(fixture->pool, pause_dir, "/paused", NULL);
+    apr_finfo_t info;
+    int waited = 0;
+    while (apr_stat(&info, paused, APR_FINFO_TYPE, fixture->pool) != APR_SUCCESS) {
+        CU_ASSERT_FATAL(waited++ < 30000); /* 30 s */
+        apr_sleep(apr_time_from_msec(1));
+    }
+}
+
+void spx_daemon_resume(spx_fixture_t *fixture, const char *pause_dir)
+{
+    apr_file_t *file = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_file_open(&file, apr_pstrcat(fixture->pool, pause_dir, "/go", NULL),
+                                        APR_FOPEN_WRITE | APR_FOPEN_CREATE, APR_FPROT_OS_DEFAULT,
+                                        fixture->pool),
+                          APR_SUCCESS);
+    apr_file_close(file);
 }

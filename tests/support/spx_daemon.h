@@ -69,6 +69,12 @@ const char *spx_daemon_open(spx_daemon_t *daemon);
 const char *spx_request_line(const char *id, const char *method, const char *params,
                              apr_pool_t *pool);
 
+/* The test-only daemon's pauses (transport/session.c, test_pause): wait
+ * until it has created "paused" in pause_dir (failing the test after 30 s),
+ * and let it go on by creating "go" there. */
+void spx_daemon_wait_for_pause(spx_fixture_t *fixture, const char *pause_dir);
+void spx_daemon_resume(spx_fixture_t *fixture, const char *pause_dir);
+
 /* A memory figure of a running process, in KiB: its peak or current resident
  * memory (Linux: VmHWM, VmRSS of /proc/PID/status; Windows: the peak and
  * current working set); -1 where the system does not say.

@@ -92,4 +92,11 @@ void spx_fixture_mkfifo(spx_fixture_t *fixture, const char *relative);
 int spx_fixture_symlinks_possible(spx_fixture_t *fixture, const char *checks);
 int spx_fixture_fifos_possible(const char *checks);
 
+/* Make the directory relative refuse new names, even to root where the
+ * system allows it (tests/support/posix/ and win32/readonly.c): NULL when
+ * done and checked, otherwise why it cannot be done here.
+ * spx_fixture_writable_dir undoes it (before the fixture is freed). */
+const char *spx_fixture_read_only_dir(spx_fixture_t *fixture, const char *relative);
+void spx_fixture_writable_dir(spx_fixture_t *fixture, const char *relative);
+
 #endif /* SPX_TEST_H */

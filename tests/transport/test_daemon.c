@@ -58,8 +58,9 @@ static void test_command_line(void)
     assert_usage_error(pool, (const char *const[]){NULL}, "--stdio is required");
     assert_usage_error(pool, (const char *const[]){"--stdio", "--bogus", NULL},
                        "unknown option --bogus");
-    assert_usage_error(pool, (const char *const[]){"--stdio", "--allow-project-rename", NULL},
-                       "unknown option --allow-project-rename");
+    assert_usage_error(pool,
+                       (const char *const[]){"--stdio", "--allow-project-rename", "--bogus", NULL},
+                       "unknown option --bogus");
     assert_usage_error(pool, (const char *const[]){"--stdio", "extra", NULL},
                        "unexpected argument extra");
     assert_usage_error(pool, (const char *const[]){"--stdio", "--max-request-bytes", "255", NULL},

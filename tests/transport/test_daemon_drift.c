@@ -14,9 +14,7 @@
 #include "spx_rpc.h"
 
 #include <apr_env.h>
-#include <apr_file_info.h>
 #include <apr_file_io.h>
-#include <apr_time.h>
 #include <apr_strings.h>
 #include <string.h>
 
@@ -255,18 +253,6 @@ static void test_drift_in_a_project_hashed_by_several_threads(void)
     spx_fixture_free(fixture);
 }
 
-/* Wait until the test-only daemon has created "paused" in pause_dir. */
-static void wait_for_pause(spx_fixture_t *fixture, const char *pause_dir)
-{
-    const char *paused = apr_pstrcat(fixture->pool, pause_dir, "/paused", NULL);
-    apr_finfo_t info;
-    int waited = 0;
-    while (apr_stat(&info, paused, APR_FINFO_TYPE, fixture->pool) != APR_SUCCESS) {
-        CU_ASSERT_FATAL(waited++ < 30000); /* 30 s */
-        apr_sleep(apr_time_from_msec(1));
-    }
-}
-
 /* The test-only daemon pauses after rendering each semantic response; the
  * test edits (or not) during the pause, then lets it go on. With broken, the
  * project is not admitted and the response rendered is the -32014 error. On
@@ -290,13 +276,12 @@ static void run_paused_graph(int edit, int broken)
         apr_pstrcat(pool, spx_request_line("\"g\"", "graph", revisions, pool), "\n", NULL);
     CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, request, strlen(request)), APR_SUCCESS);
 
-    wait_for_pause(fixture, pause_dir);
+    spx_daemon_wait_for_pause(fixture, pause_dir);
     spx_fixture_expect_denials(fixture);
     if (edit)
         spx_fixture_patch(fixture, "proj/src/math.spx", 3, "X");
     int denied = spx_fixture_denials(fixture) > 0;
-    spx_fixture_end_session(fixture);
-    spx_fixture_write(fixture, "pause/go", "");
+    spx_daemon_resume(fixture, pause_dir);
 
     const char *answer = spx_daemon_read_line(daemon);
     CU_ASSERT_PTR_NOT_NULL_FATAL(answer);
