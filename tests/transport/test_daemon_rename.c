@@ -581,6 +581,12 @@ static void test_read_only_directory(void)
      * are made first, so a commit that replaced as it went would have
      * replaced them by now. */
     const char *why = spx_fixture_read_only_dir(fixture, "proj/src");
+    if (why && spx_running_under_wine()) {
+        fprintf(stderr, "\n  not run here: a read-only directory (%s)\n", why);
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+        spx_fixture_free(fixture);
+        return;
+    }
     if (why)
         fprintf(stderr, "\n  cannot make a read-only directory: %s\n", why);
     CU_ASSERT_PTR_NULL_FATAL(why);
