@@ -36,8 +36,20 @@ const char *spx_daemon_call(spx_daemon_t *daemon, const char *line);
 json_t *spx_daemon_call_json(spx_daemon_t *daemon, const char *line);
 
 /* Close the daemon's standard input, read the rest of its output, and wait:
- * its exit code (-1 when it did not exit normally). */
+ * its exit code (-1 when it did not exit normally: killed by a signal). */
 int spx_daemon_finish(spx_daemon_t *daemon);
+
+/* Close our end of the daemon's standard output, as a client that stops
+ * reading does: the daemon's next write fails (EPIPE, or SIGPIPE where it is
+ * not ignored). Nothing more can be read from it. */
+void spx_daemon_close_output(spx_daemon_t *daemon);
+
+/* Close the daemon's standard input without waiting for it. */
+void spx_daemon_close_input(spx_daemon_t *daemon);
+
+/* 1 when the daemon has exited (by itself) within seconds, else 0; it is
+ * not stopped either way. spx_daemon_finish then gives its exit code. */
+int spx_daemon_exited_within(spx_daemon_t *daemon, int seconds);
 
 /* What it wrote after the last line read, once finished; and its stderr. */
 const char *spx_daemon_rest(spx_daemon_t *daemon);
@@ -71,8 +83,14 @@ const char *spx_request_line(const char *id, const char *method, const char *par
 
 /* tests/support/posix/: a memory figure of a running process in KiB, field
  * "VmHWM" (peak resident) or "VmRSS" (resident now) of /proc/PID/status, -1
- * where the system does not say; and ignoring SIGPIPE in the test process. */
+ * where the system does not say; ignoring SIGPIPE in the test process, and
+ * giving it back its default action (which a child started meanwhile
+ * inherits: spx_daemon_start starts the daemon so, as a shell would, so
+ * that the daemon must ignore SIGPIPE itself). */
 long spx_process_memory_kib(int pid, const char *field);
 void spx_ignore_broken_pipes(void);
+void spx_default_broken_pipes(void);
+/* Send SIGPIPE to the process (POSIX; 0 where there is no such signal). */
+int spx_send_broken_pipe(int pid);
 
 #endif /* SPX_DAEMON_H */

@@ -3,7 +3,8 @@
  * a running process's peak or current resident memory (Linux's
  * /proc/PID/status VmHWM, VmRSS)
  * and ignoring SIGPIPE, so a test that writes to a daemon which has already
- * exited sees a failed write instead of dying.
+ * exited sees a failed write instead of dying (and restoring its default
+ * action, for the moment a daemon is started).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -12,6 +13,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 long spx_process_memory_kib(int pid, const char *field)
 {
@@ -34,4 +36,14 @@ long spx_process_memory_kib(int pid, const char *field)
 void spx_ignore_broken_pipes(void)
 {
     signal(SIGPIPE, SIG_IGN);
+}
+
+void spx_default_broken_pipes(void)
+{
+    signal(SIGPIPE, SIG_DFL);
+}
+
+int spx_send_broken_pipe(int pid)
+{
+    return kill((pid_t)pid, SIGPIPE) == 0;
 }

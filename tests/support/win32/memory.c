@@ -25,3 +25,13 @@ long spx_process_peak_rss_kib(int pid)
 void spx_ignore_broken_pipes(void)
 {
 }
+
+void spx_default_broken_pipes(void)
+{
+}
+
+int spx_send_broken_pipe(int pid)
+{
+    (void)pid;
+    return 0; /* Windows has no SIGPIPE */
+}
