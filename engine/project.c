@@ -417,22 +417,31 @@ apr_status_t spx_project_open_source(spx_project_t **out, const char *source_pat
         return status;
     }
 
+    spx_source_text_t text = {module, file_name, bytes, length};
+    spx_project_t *project = spx_project_build_texts(&text, 1, pool);
+    spx_sha256_t digest;
+    spx_sha256(bytes, length, &digest);
+    project->source_digest = spx_digest_text(&digest, pool);
+    *out = project;
+    return APR_SUCCESS;
+}
+
+spx_project_t *spx_project_build_texts(const spx_source_text_t *sources, apr_size_t count,
+                                       apr_pool_t *pool)
+{
     spx_project_t *project = apr_pcalloc(pool, sizeof(*project));
     project->pool = pool;
     project->arena = spx_arena_make(pool);
     project->diagnostics = spx_diagnostics_make(pool);
     project->phase_a_runs = 1;
-    spx_sha256_t digest;
-    spx_sha256(bytes, length, &digest);
-    project->source_digest = spx_digest_text(&digest, pool);
-    project->module_count = 1;
-    project->modules = apr_palloc(pool, 2 * sizeof(spx_module_t *));
-    project->modules[0] =
-        spx_module_make(module, apr_pstrdup(pool, file_name), bytes, length, project->arena);
+    project->module_count = count;
+    project->modules = apr_palloc(pool, (count + 1) * sizeof(spx_module_t *));
+    for (apr_size_t i = 0; i < count; i++)
+        project->modules[i] = spx_module_make(sources[i].module, sources[i].path, sources[i].bytes,
+                                              sources[i].length, project->arena);
     project->tests = apr_pcalloc(pool, sizeof(void *));
     build_program(project);
-    *out = project;
-    return APR_SUCCESS;
+    return project;
 }
 
 json_t *spx_project_check_document(const spx_project_t *project)

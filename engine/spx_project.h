@@ -81,6 +81,23 @@ spx_project_t *spx_project_rebuild(const spx_project_t *base, const unsigned cha
 apr_status_t spx_project_open_source(spx_project_t **project, const char *source_path,
                                      apr_pool_t *pool, const char **message);
 
+/* One module's text for spx_project_build_texts. */
+typedef struct spx_source_text_t {
+    const char *module; /* a module name of the manifest's rule */
+    const char *path;   /* its display path in diagnostics and documents */
+    const unsigned char *bytes;
+    apr_size_t length;
+} spx_source_text_t;
+
+/* Phase A over texts already in memory, without a manifest and without
+ * touching the file system: the modules are parsed, checked, indexed and
+ * compiled exactly as spx_project_open_source does for its one file (no
+ * entry, no tests, no revisions, no digest). The texts must outlive pool.
+ * spx_project_open_source calls it once it has read its file; the fuzz
+ * targets of the front end and the interpreter call it directly. */
+spx_project_t *spx_project_build_texts(const spx_source_text_t *sources, apr_size_t count,
+                                       apr_pool_t *pool);
+
 /* A single source's facts: {"digest":D,"module":M,"path":P}, path being the
  * file's name. A new reference. */
 json_t *spx_project_source_document(const spx_project_t *project);

@@ -82,11 +82,17 @@ static spx_string_t *new_string(vm_t *vm, apr_size_t length)
 }
 
 /* Make room for a frame of function at the bases; APR_ENOMEM when it cannot.
- * The register files may move: the caller reloads its pointers. */
+ * The register files may move: the caller reloads its pointers. Each file
+ * holds at least one register once reserved, so a frame's base pointer is
+ * never arithmetic on NULL, even in a run whose functions have no str (or
+ * no int) registers at all (found by fuzz_interpreter: UBSan's "applying
+ * zero offset to null pointer"). */
 static apr_status_t reserve(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_base,
                             apr_size_t str_base)
 {
     apr_size_t int_need = int_base + function->int_registers;
+    if (int_need == 0)
+        int_need = 1;
     if (int_need > vm->int_capacity) {
         apr_size_t capacity = vm->int_capacity * 2 > int_need ? vm->int_capacity * 2 : int_need;
         int64_t *ints = realloc(vm->ints, capacity * sizeof(*ints));
@@ -96,6 +102,8 @@ static apr_status_t reserve(vm_t *vm, const spx_vm_function_t *function, apr_siz
         vm->int_capacity = capacity;
     }
     apr_size_t str_need = str_base + function->str_registers;
+    if (str_need == 0)
+        str_need = 1;
     if (str_need > vm->str_capacity) {
         apr_size_t capacity = vm->str_capacity * 2 > str_need ? vm->str_capacity * 2 : str_need;
         spx_string_t **strs = realloc(vm->strs, capacity * sizeof(*strs));

@@ -206,6 +206,15 @@ apr_status_t spx_stdio_flush(spx_stdio_t *stdio);
  * nothing to do). Programs call it first thing in main. (posix/ or win32/) */
 void spx_stdio_binary_mode(void);
 
+/* Let a write to a pipe or socket whose reader has gone fail with an error
+ * (EPIPE, which spx_stdio_write returns) instead of ending the process: on
+ * POSIX, SIGPIPE is ignored from here on; Windows has no such signal, and
+ * its writes already fail. The programs call it first thing in main, so a
+ * client that closes the daemon's standard output makes the daemon say so
+ * on stderr and exit 1 (docs/reliability.md) rather than die by a signal.
+ * (posix/ or win32/) */
+void spx_stdio_ignore_broken_pipe(void);
+
 /* ---- program arguments --------------------------------------------------- */
 
 /* The program's arguments as UTF-8, argc of them plus a NULL, from pool. On

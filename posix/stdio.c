@@ -1,12 +1,27 @@
 /*
- * stdio.c: the POSIX side of binary standard streams and program arguments:
- * POSIX never translates line ends, and argv is already the bytes the
- * system gave, so there is nothing to do.
+ * stdio.c: the POSIX side of binary standard streams, broken pipes and
+ * program arguments: POSIX never translates line ends, and argv is already
+ * the bytes the system gave, so there is nothing to do for those; SIGPIPE is
+ * ignored so that a write to a closed pipe fails with EPIPE.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "spx_platform.h"
+
+#include <signal.h>
+#include <string.h>
 
 void spx_stdio_binary_mode(void)
 {
+}
+
+void spx_stdio_ignore_broken_pipe(void)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof(action));
+    action.sa_handler = SIG_IGN;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGPIPE, &action, NULL);
 }
 
 const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_pool_t *pool)

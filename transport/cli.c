@@ -798,6 +798,7 @@ int spx_cli_main(int argc, const char *const *argv)
         return EXIT_USAGE;
     }
     spx_stdio_binary_mode();
+    spx_stdio_ignore_broken_pipe();
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
     argv = spx_arguments_utf8(argc, argv, pool);

@@ -97,7 +97,7 @@ void spx_loop_run(spx_frame_reader_t *reader, spx_response_writer_t *writer,
         spx_frame_t frame;
         apr_status_t status = spx_frame_next(reader, &frame);
         if (status != APR_SUCCESS) {
-            report->end = SPX_LOOP_OUTPUT_FAILED;
+            report->end = SPX_LOOP_INPUT_FAILED;
             report->status = status;
             break;
         }
@@ -132,6 +132,11 @@ void spx_loop_explain(const spx_loop_report_t *report, const char *program,
                 " bytes was replaced by the -32001 error: stopping\n",
                 program, max_response_bytes);
     else if (report->end == SPX_LOOP_OUTPUT_FAILED)
-        fprintf(stderr, "%s: standard input or output failed: %s\n", program,
+        fprintf(stderr,
+                "%s: cannot write a response to standard output (%s); the client has probably "
+                "closed it: stopping\n",
+                program, apr_strerror(report->status, reason, sizeof(reason)));
+    else if (report->end == SPX_LOOP_INPUT_FAILED)
+        fprintf(stderr, "%s: cannot read standard input (%s): stopping\n", program,
                 apr_strerror(report->status, reason, sizeof(reason)));
 }

@@ -41,7 +41,8 @@ static const char usage_text[] =
     "  --version                show the version\n"
     "\n"
     "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
-    "or response, 2 usage.\n";
+    "or response or when standard input or output fails (a client that closes\n"
+    "the daemon's output ends the session this way), 2 usage.\n";
 
 enum option_id {
     OPTION_STDIO = 256,
@@ -143,6 +144,7 @@ int main(int argc, const char *const *argv)
         return EXIT_USAGE;
     }
     spx_stdio_binary_mode();
+    spx_stdio_ignore_broken_pipe();
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
     argv = spx_arguments_utf8(argc, argv, pool);

@@ -43,14 +43,16 @@ typedef enum spx_loop_end_t {
     SPX_LOOP_SILENT_SHUTDOWN = 3,    /* a `shutdown` notification: exit 0 */
     SPX_LOOP_REQUEST_TOO_LARGE = 4,  /* answered -32002: exit 1 */
     SPX_LOOP_RESPONSE_TOO_LARGE = 5, /* the fixed -32001 was written: exit 1 */
-    SPX_LOOP_OUTPUT_FAILED = 6,      /* the input or the output failed: exit 1 */
+    SPX_LOOP_OUTPUT_FAILED = 6,      /* a response could not be written (the client
+                                      * closed our stdout: EPIPE): exit 1 */
+    SPX_LOOP_INPUT_FAILED = 7,       /* reading the input failed: exit 1 */
 } spx_loop_end_t;
 
 /* How the loop ended. */
 typedef struct spx_loop_report_t {
     spx_loop_end_t end;
     apr_size_t dropped_bytes; /* END_OF_INPUT: bytes after the last LF, not run */
-    apr_status_t status;      /* OUTPUT_FAILED: the failing read or write */
+    apr_status_t status;      /* OUTPUT_FAILED, INPUT_FAILED: the failing write or read */
 } spx_loop_report_t;
 
 /* Run the loop until one of the ends above; requests are handled one at a

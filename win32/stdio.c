@@ -1,6 +1,7 @@
 /*
  * stdio.c: the Windows side of binary standard streams and program
- * arguments: the C runtime opens stdin, stdout and stderr in text mode, which
+ * arguments (and, for symmetry with POSIX, broken pipes, which need nothing
+ * here): the C runtime opens stdin, stdout and stderr in text mode, which
  * would turn every LF the programs print into CRLF (and drop CR on input);
  * _setmode makes them binary, so the bytes are the same as on POSIX. And its
  * argv is in the ANSI code page: the arguments are taken again, as UTF-8,
@@ -22,6 +23,12 @@ void spx_stdio_binary_mode(void)
     (void)_setmode(_fileno(stdin), _O_BINARY);
     (void)_setmode(_fileno(stdout), _O_BINARY);
     (void)_setmode(_fileno(stderr), _O_BINARY);
+}
+
+void spx_stdio_ignore_broken_pipe(void)
+{
+    /* Windows has no SIGPIPE: a write to a pipe whose reader has gone
+     * already fails (ERROR_NO_DATA), and APR returns that as an error. */
 }
 
 const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_pool_t *pool)

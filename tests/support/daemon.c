@@ -14,6 +14,7 @@
 #include <apr_time.h>
 #include <apr_strings.h>
 #include <apr_thread_proc.h>
+#include <apr_time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,8 @@ struct spx_daemon_t {
     char *pending; /* bytes read and not yet handed out */
     apr_size_t pending_length, pending_capacity;
     int output_ended;
+    int output_closed; /* our end of its stdout is closed */
+    int waited;        /* it has exited and exit_code is known */
     const char *rest;
     apr_file_t *err;
     const char *err_name;
@@ -70,8 +73,12 @@ spx_daemon_t *spx_daemon_start(const char *variable, const char *const *argument
     apr_procattr_cmdtype_set(attributes, APR_PROGRAM_ENV);
     if (working_dir)
         apr_procattr_dir_set(attributes, working_dir);
-    CU_ASSERT_EQUAL_FATAL(apr_proc_create(&daemon->process, program, argv, NULL, attributes, pool),
-                          APR_SUCCESS);
+    /* The daemon starts with SIGPIPE's default action, as from a shell (an
+     * ignored signal would be inherited and hide a daemon that dies of it). */
+    spx_process_default_broken_pipes();
+    apr_status_t started = apr_proc_create(&daemon->process, program, argv, NULL, attributes, pool);
+    spx_process_ignore_broken_pipes();
+    CU_ASSERT_EQUAL_FATAL(started, APR_SUCCESS);
     daemon->input_open = 1;
     daemon->pending_capacity = 64 * 1024;
     daemon->pending = apr_palloc(pool, daemon->pending_capacity);
@@ -150,23 +157,55 @@ json_t *spx_daemon_call_json(spx_daemon_t *daemon, const char *line)
     return decoded;
 }
 
-int spx_daemon_finish(spx_daemon_t *daemon)
+void spx_daemon_close_output(spx_daemon_t *daemon)
 {
-    if (daemon->finished)
-        return daemon->exit_code;
+    if (daemon->output_closed)
+        return;
+    apr_file_close(daemon->process.out);
+    daemon->output_closed = 1;
+    daemon->output_ended = 1;
+}
+
+void spx_daemon_close_input(spx_daemon_t *daemon)
+{
     if (daemon->input_open) {
         apr_file_close(daemon->process.in);
         daemon->input_open = 0;
     }
+}
+
+int spx_daemon_exited_within(spx_daemon_t *daemon, int seconds)
+{
+    for (int tick = 0; tick <= seconds * 10 && !daemon->waited; tick++) {
+        int code = 0;
+        apr_exit_why_e why;
+        if (apr_proc_wait(&daemon->process, &code, &why, APR_NOWAIT) == APR_CHILD_DONE) {
+            daemon->waited = 1;
+            daemon->exit_code = why == APR_PROC_EXIT ? code : -1;
+        } else {
+            apr_sleep(apr_time_from_msec(100));
+        }
+    }
+    return daemon->waited;
+}
+
+int spx_daemon_finish(spx_daemon_t *daemon)
+{
+    if (daemon->finished)
+        return daemon->exit_code;
+    spx_daemon_close_input(daemon);
     while (read_more(daemon))
         ;
     daemon->rest = apr_pstrndup(daemon->pool, daemon->pending, daemon->pending_length);
     daemon->pending_length = 0;
-    apr_file_close(daemon->process.out);
-    int code = 0;
-    apr_exit_why_e why;
-    apr_proc_wait(&daemon->process, &code, &why, APR_WAIT);
-    daemon->exit_code = why == APR_PROC_EXIT ? code : -1;
+    spx_daemon_close_output(daemon);
+    if (!daemon->waited) {
+        int code = 0;
+        apr_exit_why_e why;
+        apr_proc_wait(&daemon->process, &code, &why, APR_WAIT);
+        daemon->exit_code = why == APR_PROC_EXIT ? code : -1;
+        daemon->waited = 1;
+    }
     daemon->finished = 1;
 
     apr_off_t end = 0, start = 0;

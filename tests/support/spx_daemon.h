@@ -36,8 +36,20 @@ const char *spx_daemon_call(spx_daemon_t *daemon, const char *line);
 json_t *spx_daemon_call_json(spx_daemon_t *daemon, const char *line);
 
 /* Close the daemon's standard input, read the rest of its output, and wait:
- * its exit code (-1 when it did not exit normally). */
+ * its exit code (-1 when it did not exit normally: killed by a signal). */
 int spx_daemon_finish(spx_daemon_t *daemon);
+
+/* Close our end of the daemon's standard output, as a client that stops
+ * reading does: the daemon's next write fails (EPIPE, or SIGPIPE where it is
+ * not ignored). Nothing more can be read from it. */
+void spx_daemon_close_output(spx_daemon_t *daemon);
+
+/* Close the daemon's standard input without waiting for it. */
+void spx_daemon_close_input(spx_daemon_t *daemon);
+
+/* 1 when the daemon has exited (by itself) within seconds, else 0; it is
+ * not stopped either way. spx_daemon_finish then gives its exit code. */
+int spx_daemon_exited_within(spx_daemon_t *daemon, int seconds);
 
 /* What it wrote after the last line read, once finished; and its stderr. */
 const char *spx_daemon_rest(spx_daemon_t *daemon);

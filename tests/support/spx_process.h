@@ -47,6 +47,13 @@ spx_process_result_t spx_process_run_piped(const char *program, const char *cons
  * test process (tests/support/posix/ and win32/). spx_process_run_piped
  * calls it. */
 void spx_process_ignore_broken_pipes(void);
+/* Give SIGPIPE back its default action (which a child started meanwhile
+ * inherits: spx_daemon_start starts the daemon so, as a shell would, so that
+ * the daemon must ignore SIGPIPE itself); nothing on Windows. */
+void spx_process_default_broken_pipes(void);
+/* Send SIGPIPE to the process: 1 when sent, 0 where there is no such signal
+ * (Windows). */
+int spx_process_send_broken_pipe(int pid);
 
 /* Run the `semaprax` under test with the arguments, in the current folder. */
 #define SPX_RUN_SEMAPRAX(pool, ...)                                                                \

@@ -1,0 +1,50 @@
+/*
+ * fuzz_check.c: the shared invariants of fuzz_check.h.
+ */
+#include "fuzz_check.h"
+
+#include "spx_canonical.h"
+#include "spx_fuzz.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int same_position(spx_position_t a, spx_position_t b)
+{
+    return a.line == b.line && a.column == b.column && a.offset == b.offset;
+}
+
+void spx_fuzz_check_diagnostics(const spx_diagnostics_t *list, const spx_fuzz_text_t *texts,
+                                apr_size_t count, const char *code_prefix)
+{
+    apr_size_t total = spx_diagnostics_count(list);
+    for (apr_size_t i = 0; i < total; i++) {
+        const spx_diagnostic_t *diagnostic = spx_diagnostics_get(list, i);
+        SPX_FUZZ_CHECK(diagnostic->code &&
+                       strncmp(diagnostic->code, code_prefix, strlen(code_prefix)) == 0);
+        SPX_FUZZ_CHECK(strlen(diagnostic->code) == 5);
+        SPX_FUZZ_CHECK(diagnostic->message && diagnostic->message[0] != '\0');
+        const spx_fuzz_text_t *text = NULL;
+        for (apr_size_t t = 0; t < count && !text; t++)
+            if (diagnostic->path && strcmp(diagnostic->path, texts[t].path) == 0)
+                text = &texts[t];
+        SPX_FUZZ_CHECK(text != NULL);
+        const spx_span_t *span = &diagnostic->span;
+        SPX_FUZZ_CHECK(span->start.offset <= span->end.offset);
+        SPX_FUZZ_CHECK(span->end.offset <= text->length);
+        SPX_FUZZ_CHECK(same_position(
+            span->start, spx_position_at(text->bytes, text->length, span->start.offset)));
+        SPX_FUZZ_CHECK(
+            same_position(span->end, spx_position_at(text->bytes, text->length, span->end.offset)));
+    }
+    spx_fuzz_check_document(spx_diagnostics_json(list));
+}
+
+void spx_fuzz_check_document(json_t *document)
+{
+    SPX_FUZZ_CHECK(document != NULL);
+    char *text = json_dumps(document, SPX_CANONICAL_FLAGS);
+    SPX_FUZZ_CHECK(text != NULL);
+    free(text);
+    json_decref(document);
+}

@@ -1,0 +1,86 @@
+/*
+ * fuzz_frontend.c: libFuzzer target of the front end: lexer, parser,
+ * checker, index and compiler, through the engine's in-memory Phase A
+ * (spx_project_build_texts). The input is split at each "\n@@\n" into up to
+ * four modules named a, b, c and d (so imports between them can be found).
+ *
+ * Checked: a project is admitted exactly when it has no diagnostic; every
+ * diagnostic is an E02xx..E04xx with a span inside its module's text; an
+ * admitted project has an index and code, its graph renders as canonical
+ * JSON, and a context query on each module answers or refuses cleanly.
+ */
+#include "fuzz_check.h"
+#include "spx_digest.h"
+#include "spx_fuzz.h"
+#include "spx_index.h"
+#include "spx_limits.h"
+#include "spx_project.h"
+
+#include <string.h>
+
+#define MODULES 4
+
+static const uint8_t *find(const uint8_t *from, const uint8_t *end, const char *needle)
+{
+    size_t length = strlen(needle);
+    for (const uint8_t *at = from; (size_t)(end - at) >= length; at++)
+        if (memcmp(at, needle, length) == 0)
+            return at;
+    return NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char *const names[MODULES] = {"a", "b", "c", "d"};
+    static const char *const paths[MODULES] = {"a.spx", "b.spx", "c.spx", "d.spx"};
+    spx_source_text_t sources[MODULES];
+    spx_fuzz_text_t texts[MODULES];
+    apr_size_t count = 0;
+    const uint8_t *at = data, *end = data + size;
+    while (count < MODULES) {
+        const uint8_t *separator = count + 1 < MODULES ? find(at, end, "\n@@\n") : NULL;
+        const uint8_t *stop = separator ? separator : end;
+        sources[count] =
+            (spx_source_text_t){names[count], paths[count], at, (apr_size_t)(stop - at)};
+        texts[count] = (spx_fuzz_text_t){paths[count], at, (apr_size_t)(stop - at)};
+        count++;
+        if (!separator)
+            break;
+        at = separator + 4;
+    }
+
+    apr_pool_t *pool = NULL;
+    SPX_FUZZ_CHECK(apr_pool_create(&pool, NULL) == APR_SUCCESS);
+    spx_project_t *project = spx_project_build_texts(sources, count, pool);
+    apr_size_t diagnostics = spx_diagnostics_count(project->diagnostics);
+    SPX_FUZZ_CHECK(project->admitted == (diagnostics == 0));
+    SPX_FUZZ_CHECK(project->phase_a_runs == 1);
+    spx_fuzz_check_diagnostics(project->diagnostics, texts, count, "E0");
+    for (apr_size_t i = 0; i < diagnostics; i++) {
+        const char *code = spx_diagnostics_get(project->diagnostics, i)->code;
+        SPX_FUZZ_CHECK(code[2] >= '2' && code[2] <= '4'); /* no manifest: no E01xx */
+    }
+    spx_fuzz_check_document(spx_project_check_document(project));
+    if (project->admitted) {
+        SPX_FUZZ_CHECK(project->index != NULL && project->program != NULL);
+        spx_sha256_t digest;
+        spx_sha256(data, size, &digest);
+        project->source_digest = spx_digest_text(&digest, pool);
+        spx_fuzz_check_document(spx_source_graph_document(project));
+        for (apr_size_t i = 0; i < count; i++) {
+            spx_context_request_t request = spx_context_defaults();
+            request.target_kind = "module";
+            request.target = names[i];
+            json_t *document = NULL;
+            const char *message = NULL;
+            apr_status_t status = spx_context_document(
+                project, &request, SPX_LIMIT_RESPONSE_BYTES_DEFAULT, &document, pool, &message);
+            if (status == APR_SUCCESS)
+                spx_fuzz_check_document(document);
+            else
+                SPX_FUZZ_CHECK(document == NULL && message != NULL);
+        }
+    }
+    apr_pool_destroy(pool);
+    return 0;
+}

@@ -1,0 +1,369 @@
+/*
+ * test_daemon_hostile.c: process tests of the real daemon against hostile
+ * clients (issue 7), each asserting the exact error the specification asks
+ * for and a session that lives on (a ping answered afterwards) or ends
+ * cleanly with the documented exit status: JSON nested 100,000 deep, a
+ * 60 MiB string under a 64 MiB bound, a million keys in params, every
+ * single byte that cannot stand alone in UTF-8, overlongs and surrogates,
+ * frames of only blanks, bytes at end of input without LF, input closed in
+ * the middle of a frame, output closed by the client, and SIGPIPE.
+ */
+#include "spx_daemon.h"
+#include "spx_process.h"
+#include "spx_rpc.h"
+
+#include <apr_strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PING "{\"id\":99,\"jsonrpc\":\"2.0\",\"method\":\"ping\"}"
+#define PONG "{\"id\":99,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"configured\"}}"
+#define MIB (1024u * 1024u)
+#define DEEP 100000
+
+static spx_daemon_t *start(spx_fixture_t *fixture, const char *const *extra)
+{
+    spx_daemon_copy_hello(fixture, "proj");
+    return spx_daemon_start_on(fixture, "proj", extra);
+}
+
+/* Send bytes[0..length) and an LF; the response line must be expected. */
+static void expect_answer(spx_daemon_t *daemon, const char *bytes, apr_size_t length,
+                          const char *expected)
+{
+    CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, bytes, length), APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, "\n", 1), APR_SUCCESS);
+    const char *line = spx_daemon_read_line(daemon);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+    if (strcmp(line, expected) != 0)
+        fprintf(stderr, "\n  got      %.300s\n  expected %.300s\n", line, expected);
+    CU_ASSERT_STRING_EQUAL(line, expected);
+}
+
+static void expect_alive(spx_daemon_t *daemon)
+{
+    CU_ASSERT_STRING_EQUAL(spx_daemon_call(daemon, PING), PONG);
+}
+
+static char *repeat(const char *unit, apr_size_t times, const char *before, const char *after,
+                    apr_size_t *length)
+{
+    apr_size_t unit_length = strlen(unit), before_length = strlen(before);
+    apr_size_t after_length = strlen(after);
+    *length = before_length + unit_length * times + after_length;
+    char *text = malloc(*length + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    memcpy(text, before, before_length);
+    for (apr_size_t i = 0; i < times; i++)
+        memcpy(text + before_length + i * unit_length, unit, unit_length);
+    memcpy(text + before_length + unit_length * times, after, after_length + 1);
+    return text;
+}
+
+static void test_nesting_100000_deep(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start(fixture, (const char *const[]){NULL});
+    const char *parse_error = spx_error_line(SPX_RPC_PARSE_ERROR, "null", fixture->pool);
+    apr_size_t length = 0;
+    /* Opened only; opened and closed; objects; inside a valid request. */
+    char *open_only = repeat("[", DEEP, "", "", &length);
+    expect_answer(daemon, open_only, length, parse_error);
+    free(open_only);
+    char *arrays = repeat("[", DEEP, "", "", &length);
+    char *closed = repeat("]", DEEP, arrays, "", &length);
+    expect_answer(daemon, closed, length, parse_error);
+    free(arrays);
+    free(closed);
+    char *objects = repeat("{\"a\":", DEEP, "", "1", &length);
+    char *objects_closed = repeat("}", DEEP, objects, "", &length);
+    expect_answer(daemon, objects_closed, length, parse_error);
+    free(objects);
+    free(objects_closed);
+    char *inner =
+        repeat("[", DEEP,
+               "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"a\":", "", &length);
+    char *request = repeat("]", DEEP, inner, "}}", &length);
+    expect_answer(daemon, request, length, parse_error);
+    free(inner);
+    free(request);
+    /* 64 deep is the limit (docs/limits.md): 63 arrays inside params (depth
+     * 2) decode, and the request is judged on its params. */
+    char *at_limit =
+        repeat("[", 62, "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"a\":", "",
+               &length);
+    char *at_limit_closed = repeat("]", 62, at_limit, "}}", &length);
+    expect_answer(daemon, at_limit_closed, length,
+                  spx_error_line(SPX_RPC_INVALID_PARAMS, "1", fixture->pool));
+    free(at_limit);
+    free(at_limit_closed);
+    expect_alive(daemon);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static void test_60_mib_string_under_64_mib(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon =
+        start(fixture, (const char *const[]){"--max-request-bytes", "67108864", NULL});
+    apr_size_t length = 0;
+    char *request = repeat("x", 60 * MIB,
+                           "{\"id\":5,\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"s\":\"",
+                           "\"}}", &length);
+    CU_ASSERT_TRUE(length > 60 * MIB && length < 64 * MIB);
+    /* A frame within the bound, valid JSON: ping takes no params. */
+    expect_answer(daemon, request, length,
+                  spx_error_line(SPX_RPC_INVALID_PARAMS, "5", fixture->pool));
+    free(request);
+    /* The same string as the id: over 256 bytes, a bad id. */
+    char *as_id =
+        repeat("x", 60 * MIB, "{\"id\":\"", "\",\"jsonrpc\":\"2.0\",\"method\":\"ping\"}", &length);
+    expect_answer(daemon, as_id, length,
+                  spx_error_line(SPX_RPC_INVALID_REQUEST, "null", fixture->pool));
+    free(as_id);
+    expect_alive(daemon);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static void test_a_million_keys_in_params(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon =
+        start(fixture, (const char *const[]){"--max-request-bytes", "33554432", NULL});
+    const char *head = "{\"id\":6,\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{";
+    apr_size_t head_length = strlen(head), capacity = head_length + 20u * 1000000u + 4;
+    char *request = malloc(capacity);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(request);
+    memcpy(request, head, head_length);
+    apr_size_t length = head_length;
+    for (int i = 0; i < 1000000; i++)
+        length += (apr_size_t)snprintf(request + length, capacity - length, "%s\"k%d\":0",
+                                       i ? "," : "", i);
+    memcpy(request + length, "}}", 3);
+    length += 2;
+    expect_answer(daemon, request, length,
+                  spx_error_line(SPX_RPC_INVALID_PARAMS, "6", fixture->pool));
+    /* The same million keys with one repeated at the end: a duplicate. */
+    length -= 2;
+    length += (apr_size_t)snprintf(request + length, capacity - length, ",\"k0\":1}}");
+    expect_answer(daemon, request, length,
+                  spx_error_line(SPX_RPC_PARSE_ERROR, "null", fixture->pool));
+    free(request);
+    expect_alive(daemon);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+/* A request with bytes[0..length) inside a params string. */
+static const char *with_string(const char *bytes, apr_size_t length, apr_pool_t *pool,
+                               apr_size_t *frame_length)
+{
+    const char *head = "{\"id\":7,\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"k\":\"";
+    const char *tail = "\"}}";
+    apr_size_t head_length = strlen(head), tail_length = strlen(tail);
+    char *frame = apr_palloc(pool, head_length + length + tail_length);
+    memcpy(frame, head, head_length);
+    memcpy(frame + head_length, bytes, length);
+    memcpy(frame + head_length + length, tail, tail_length);
+    *frame_length = head_length + length + tail_length;
+    return frame;
+}
+
+static void test_every_lone_byte_of_invalid_utf8(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start(fixture, (const char *const[]){NULL});
+    const char *parse_error = spx_error_line(SPX_RPC_PARSE_ERROR, "null", pool);
+    for (int byte = 0x80; byte <= 0xFF; byte++) {
+        /* Alone, as a whole frame and inside a string: continuation bytes
+         * without a lead, C0, C1, F5..FF, and every lead without its
+         * continuation. */
+        char lone = (char)byte;
+        expect_answer(daemon, &lone, 1, parse_error);
+        apr_size_t length = 0;
+        const char *frame = with_string(&lone, 1, pool, &length);
+        expect_answer(daemon, frame, length, parse_error);
+        /* A lead followed by an ASCII byte where a continuation must be. */
+        if (byte >= 0xC2 && byte <= 0xF4) {
+            char pair[2] = {(char)byte, 'A'};
+            frame = with_string(pair, 2, pool, &length);
+            expect_answer(daemon, frame, length, parse_error);
+        }
+    }
+    expect_alive(daemon);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static void test_overlongs_and_surrogates(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start(fixture, (const char *const[]){NULL});
+    static const char *const refused[] = {
+        "\xC0\x80",
+        "\xC0\xAF",
+        "\xC1\xBF", /* 2-byte overlongs */
+        "\xE0\x80\x80",
+        "\xE0\x80\xAF",
+        "\xE0\x9F\xBF", /* 3-byte overlongs */
+        "\xF0\x80\x80\x80",
+        "\xF0\x80\x80\xAF",
+        "\xF0\x8F\xBF\xBF", /* 4-byte overlongs */
+        "\xED\xA0\x80",
+        "\xED\xAF\xBF",
+        "\xED\xB0\x80", /* surrogates */
+        "\xED\xBF\xBF",
+        "\xED\xA0\xBD\xED\xB8\x80", /* a CESU-8 pair */
+        "\xF4\x90\x80\x80",
+        "\xF7\xBF\xBF\xBF",
+        "\xF8\x88\x80\x80\x80", /* above U+10FFFF */
+        "\xFC\x84\x80\x80\x80\x80",
+        "\xE2\x82",
+        "\xF0\x9F\x98", /* 5, 6 bytes; cut */
+    };
+    /* Their valid neighbours pass the UTF-8 check: the frame is then judged
+     * as a request (ping takes no params: -32602 with its id). */
+    static const char *const accepted[] = {"\xC2\x80",         "\xDF\xBF",        "\xE0\xA0\x80",
+                                           "\xED\x9F\xBF",     "\xEE\x80\x80",    "\xEF\xBF\xBF",
+                                           "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF"};
+    const char *parse_error = spx_error_line(SPX_RPC_PARSE_ERROR, "null", pool);
+    for (apr_size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        apr_size_t length = 0;
+        const char *frame = with_string(refused[i], strlen(refused[i]), pool, &length);
+        expect_answer(daemon, frame, length, parse_error);
+        expect_answer(daemon, refused[i], strlen(refused[i]), parse_error);
+    }
+    const char *invalid_params = spx_error_line(SPX_RPC_INVALID_PARAMS, "7", pool);
+    for (apr_size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {
+        apr_size_t length = 0;
+        const char *frame = with_string(accepted[i], strlen(accepted[i]), pool, &length);
+        expect_answer(daemon, frame, length, invalid_params);
+    }
+    expect_alive(daemon);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static void test_frames_of_only_blanks(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start(fixture, (const char *const[]){NULL});
+    const char *parse_error = spx_error_line(SPX_RPC_PARSE_ERROR, "null", fixture->pool);
+    expect_answer(daemon, " ", 1, parse_error);
+    expect_answer(daemon, "\t \t", 3, parse_error);
+    apr_size_t length = 0;
+    char *spaces = repeat(" ", 1000000, "", "", &length); /* just under the 1 MiB bound */
+    expect_answer(daemon, spaces, length, parse_error);
+    free(spaces);
+    expect_answer(daemon, "", 0, parse_error); /* the empty frame */
+    /* Blanks around a valid request are JSON whitespace: it is answered. */
+    expect_answer(daemon, "  " PING "\t ", strlen("  " PING "\t "), PONG);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static void test_last_frame_without_lf(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start(fixture, (const char *const[]){NULL});
+    const char *input = PING "\n" PING; /* the second has no LF: not a frame */
+    CU_ASSERT_EQUAL(spx_daemon_send(daemon, input, strlen(input)), APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_read_line(daemon), PONG);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
+    spx_assert_contains(spx_daemon_stderr(daemon), "bytes at end of input without LF");
+    spx_fixture_free(fixture);
+}
+
+static void test_input_closed_mid_frame(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start(fixture, (const char *const[]){NULL});
+    expect_alive(daemon);
+    const char *half = "{\"id\":1,\"jsonrpc\":\"2.0\",\"meth";
+    CU_ASSERT_EQUAL(spx_daemon_send(daemon, half, strlen(half)), APR_SUCCESS);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0); /* nothing run, nothing answered */
+    CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
+    spx_assert_contains(spx_daemon_stderr(daemon), "29 bytes at end of input without LF");
+
+    /* Closed in the middle of an oversized frame: the frame is oversized
+     * all the same (-32002, exit 1). */
+    spx_daemon_t *oversized = spx_daemon_start_on(
+        fixture, "proj", (const char *const[]){"--max-request-bytes", "256", NULL});
+    apr_size_t length = 0;
+    char *bytes = repeat("x", 300000, "", "", &length);
+    CU_ASSERT_EQUAL(spx_daemon_send(oversized, bytes, length), APR_SUCCESS);
+    free(bytes);
+    CU_ASSERT_EQUAL(spx_daemon_finish(oversized), 1);
+    CU_ASSERT_STRING_EQUAL(
+        spx_daemon_rest(oversized),
+        apr_pstrcat(fixture->pool, spx_error_line(SPX_RPC_REQUEST_TOO_LARGE, "null", fixture->pool),
+                    "\n", NULL));
+    spx_fixture_free(fixture);
+}
+
+/* Generous for valgrind; a spinning daemon never exits at all. */
+#define EXIT_SECONDS 60
+
+static void test_output_closed_by_the_client(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start(fixture, (const char *const[]){NULL});
+    expect_alive(daemon);
+    const char *revisions = spx_daemon_open(daemon);
+    spx_daemon_close_output(daemon);
+    /* The next response cannot be written: the daemon says so and exits 1
+     * by itself (its input is still open), not by SIGPIPE, and not spinning. */
+    const char *graph = apr_pstrcat(
+        fixture->pool, spx_request_line("1", "graph", revisions, fixture->pool), "\n", NULL);
+    CU_ASSERT_EQUAL(spx_daemon_send(daemon, graph, strlen(graph)), APR_SUCCESS);
+    CU_ASSERT_TRUE(spx_daemon_exited_within(daemon, EXIT_SECONDS));
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 1);
+    spx_assert_contains(spx_daemon_stderr(daemon),
+                        "semapraxd: cannot write a response to standard output (Broken pipe)");
+
+    /* Closed before the daemon has written anything at all. */
+    spx_daemon_t *early = spx_daemon_start_on(fixture, "proj", (const char *const[]){NULL});
+    spx_daemon_close_output(early);
+    CU_ASSERT_EQUAL(spx_daemon_send(early, PING "\n", strlen(PING "\n")), APR_SUCCESS);
+    CU_ASSERT_TRUE(spx_daemon_exited_within(early, EXIT_SECONDS));
+    CU_ASSERT_EQUAL(spx_daemon_finish(early), 1);
+    spx_assert_contains(spx_daemon_stderr(early), "cannot write a response to standard output");
+    spx_fixture_free(fixture);
+}
+
+static void test_sigpipe_is_ignored(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start(fixture, (const char *const[]){NULL});
+    expect_alive(daemon); /* started and reading: its signal actions are set */
+    if (spx_process_send_broken_pipe(spx_daemon_pid(daemon))) {
+        expect_alive(daemon);
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    } else { /* a system without SIGPIPE */
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    }
+    spx_fixture_free(fixture);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"JSON nested 100,000 deep", test_nesting_100000_deep},
+        {"a 60 MiB string under a 64 MiB bound", test_60_mib_string_under_64_mib},
+        {"a million keys in params", test_a_million_keys_in_params},
+        {"every lone byte of invalid UTF-8", test_every_lone_byte_of_invalid_utf8},
+        {"overlongs and surrogates", test_overlongs_and_surrogates},
+        {"frames of only blanks", test_frames_of_only_blanks},
+        {"the last frame without LF", test_last_frame_without_lf},
+        {"input closed in the middle of a frame", test_input_closed_mid_frame},
+        {"output closed by the client", test_output_closed_by_the_client},
+        {"SIGPIPE is ignored", test_sigpipe_is_ignored},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("daemon hostile input", tests);
+}
