@@ -154,6 +154,10 @@ static void test_manifest_of_1_mib_of_comments(void)
 static void test_symlink_loops_beside_the_tree(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
+    if (!spx_fixture_symlinks_possible(fixture, "symbolic-link loops beside the tree")) {
+        spx_fixture_free(fixture);
+        return;
+    }
     spx_daemon_copy_hello(fixture, "proj");
     spx_fixture_symlink(fixture, "loop", "proj/loop"); /* itself */
     spx_fixture_symlink(fixture, "b", "proj/a");       /* a -> b -> a */
@@ -171,6 +175,8 @@ static void test_symlink_loops_beside_the_tree(void)
 
 static void test_fifo_declared_as_a_source(void)
 {
+    if (!spx_fixture_fifos_possible("a fifo declared as a source"))
+        return;
     spx_fixture_t *fixture = spx_fixture_new();
     write_project(fixture, 2);
     spx_fixture_remove(fixture, "proj/src/m1.spx");
@@ -195,11 +201,18 @@ static void test_source_deleted_after_authentication(void)
     spx_assert_contains(
         spx_daemon_call(daemon, "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"ping\"}"),
         "\"state\":\"configured\"");
+    spx_fixture_expect_denials(fixture);
     spx_fixture_remove(fixture, "proj/src/math.spx");
-    /* The first re-authentication (workspace/open) finds it gone: the
-     * session is invalidated, never answered from the deleted input. */
     const char *open =
         spx_daemon_call(daemon, "{\"id\":2,\"jsonrpc\":\"2.0\",\"method\":\"workspace/open\"}");
+    if (spx_fixture_denials(fixture) > 0) { /* Windows: a held source cannot be deleted */
+        spx_assert_contains(open, "\"project_revision\":");
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+        spx_fixture_free(fixture);
+        return;
+    }
+    /* The first re-authentication (workspace/open) finds it gone: the
+     * session is invalidated, never answered from the deleted input. */
     spx_assert_contains(open, "\"code\":-32013");
     spx_assert_contains(open, "{\"path\":\"src/math.spx\",\"reason\":\"missing\"}");
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
