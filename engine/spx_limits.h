@@ -139,4 +139,9 @@
  * never needs more, and it is copied into every graph document). */
 #define SPX_LIMIT_VERSION_BYTES 64u
 
+/* Bytes of a source line that `semaprax check` shows under a diagnostic on a
+ * terminal, around the span's start (project decision: a minified line of
+ * megabytes must not flood a person's screen). */
+#define SPX_LIMIT_VIEW_LINE_BYTES 160u
+
 #endif /* SPX_LIMITS_H */
