@@ -132,7 +132,8 @@ static const char *const summary_keys[] = {"passed", "failed", "language_failure
 
 /* The envelope of an admitted project without its digest. */
 static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t *limits,
-                            json_t **envelope, apr_pool_t *pool, const char **message)
+                            const spx_envelope_observer_t *observer, json_t **envelope,
+                            apr_pool_t *pool, const char **message)
 {
     spx_program_t *program = NULL;
     apr_status_t status = compile(project, 0, &program, pool, message);
@@ -144,6 +145,8 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
     apr_pool_create(&scratch, pool);
     for (apr_size_t i = 0; i < project->manifest->test_count && status == APR_SUCCESS; i++) {
         const spx_manifest_test_t *test = &project->manifest->tests[i];
+        if (observer && observer->before)
+            observer->before(observer->context, i, project->manifest->test_count, test->name);
         spx_run_result_t result;
         status = run_named(program, test->function, limits, &result, scratch, message);
         json_t *record = status == APR_SUCCESS ? test_json(test, &result) : NULL;
@@ -156,6 +159,8 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
             for (apr_size_t k = 0; k < SUMMARY_KEYS; k++)
                 counts[k] += strcmp(outcome, summary_keys[k]) == 0;
             json_array_append_new(tests, record);
+            if (observer && observer->after)
+                observer->after(observer->context, i, project->manifest->test_count, record);
         } else {
             *message = apr_pstrdup(pool, *message);
         }
@@ -182,8 +187,16 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
 apr_status_t spx_envelope_build(const spx_project_t *project, const spx_run_limits_t *limits,
                                 json_t **envelope, apr_pool_t *pool, const char **message)
 {
+    return spx_envelope_build_observed(project, limits, NULL, envelope, pool, message);
+}
+
+apr_status_t spx_envelope_build_observed(const spx_project_t *project,
+                                         const spx_run_limits_t *limits,
+                                         const spx_envelope_observer_t *observer, json_t **envelope,
+                                         apr_pool_t *pool, const char **message)
+{
     json_t *document = NULL;
-    apr_status_t status = closure(project, limits, &document, pool, message);
+    apr_status_t status = closure(project, limits, observer, &document, pool, message);
     if (status != APR_SUCCESS)
         return status;
     json_object_set_new(document, "envelope_digest",

@@ -29,6 +29,22 @@ apr_status_t spx_run_entry(const spx_project_t *project, const spx_run_limits_t 
 apr_status_t spx_envelope_build(const spx_project_t *project, const spx_run_limits_t *limits,
                                 json_t **envelope, apr_pool_t *pool, const char **message);
 
+/* Told about each test of the closure as it runs (a terminal shows
+ * progress with it, transport/cli_view.c): before(index, total, name) just
+ * before test index runs, after(index, total, record) once its record (as it
+ * goes into the envelope's "tests") is made. Either may be NULL. */
+typedef struct spx_envelope_observer_t {
+    void (*before)(void *context, apr_size_t index, apr_size_t total, const char *name);
+    void (*after)(void *context, apr_size_t index, apr_size_t total, const json_t *record);
+    void *context;
+} spx_envelope_observer_t;
+
+/* spx_envelope_build, telling observer (may be NULL) about each test. */
+apr_status_t spx_envelope_build_observed(const spx_project_t *project,
+                                         const spx_run_limits_t *limits,
+                                         const spx_envelope_observer_t *observer, json_t **envelope,
+                                         apr_pool_t *pool, const char **message);
+
 /* "passed", "failed", "language_failure", "fuel_exhausted", "depth_exhausted". */
 const char *spx_outcome_name(const spx_run_result_t *result);
 

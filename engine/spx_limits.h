@@ -139,6 +139,11 @@
  * never needs more, and it is copied into every graph document). */
 #define SPX_LIMIT_VERSION_BYTES 64u
 
+/* Bytes of a source line that `semaprax check` shows under a diagnostic on a
+ * terminal, around the span's start (project decision: a minified line of
+ * megabytes must not flood a person's screen). */
+#define SPX_LIMIT_VIEW_LINE_BYTES 160u
+
 /* Random names tried for one temporary file of the rename transaction
  * before giving up (each is created exclusively; a clash is already rare). */
 #define SPX_LIMIT_TEMP_ATTEMPTS 16u

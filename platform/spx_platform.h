@@ -215,6 +215,17 @@ void spx_stdio_binary_mode(void);
  * (posix/ or win32/) */
 void spx_stdio_ignore_broken_pipe(void);
 
+/* ---- terminals ----------------------------------------------------------- */
+
+typedef enum spx_stream_t { SPX_STREAM_STDOUT, SPX_STREAM_STDERR } spx_stream_t;
+
+/* Whether the standard stream is a terminal that a person reads, able to
+ * show ANSI colour sequences: isatty on POSIX; on Windows a console
+ * (GetConsoleMode), whose virtual-terminal processing is switched on so that
+ * it shows the sequences (0 when it refuses). 0 for files and pipes: the
+ * programs print plain text there. (posix/ or win32/) */
+int spx_stream_is_terminal(spx_stream_t stream);
+
 /* ---- program arguments --------------------------------------------------- */
 
 /* The program's arguments as UTF-8, argc of them plus a NULL, from pool. On

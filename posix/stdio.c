@@ -1,15 +1,17 @@
 /*
- * stdio.c: the POSIX side of binary standard streams, broken pipes and
- * program arguments: POSIX never translates line ends, and argv is already
- * the bytes the system gave, so there is nothing to do for those; SIGPIPE is
- * ignored so that a write to a closed pipe fails with EPIPE.
+ * stdio.c: the POSIX side of binary standard streams, broken pipes,
+ * terminals and program arguments: POSIX never translates line ends, and argv
+ * is already the bytes the system gave, so there is nothing to do for those;
+ * SIGPIPE is ignored so that a write to a closed pipe fails with EPIPE; a
+ * terminal is what isatty says.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* sigaction() and isatty() under -std=c11 */
 
 #include "spx_platform.h"
 
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 void spx_stdio_binary_mode(void)
 {
@@ -29,4 +31,9 @@ const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_poo
     (void)argc;
     (void)pool;
     return argv;
+}
+
+int spx_stream_is_terminal(spx_stream_t stream)
+{
+    return isatty(stream == SPX_STREAM_STDOUT ? STDOUT_FILENO : STDERR_FILENO) == 1;
 }

@@ -6,11 +6,14 @@
  * functions and print what they found. Usage errors and unreadable inputs go
  * to stderr with exit status 2. serve builds one source and hands it to the
  * v1 session (spx_v1.h). rename runs the engine's rename transaction
- * (spx_rename.h), the same as the daemon's project/rename.
+ * (spx_rename.h), the same as the daemon's project/rename. On a terminal,
+ * check and test print the richer view of cli_view.c instead of their plain
+ * lines.
  */
 #include "spx_cli.h"
 
 #include "spx_canonical.h"
+#include "spx_cli_view.h"
 #include "spx_envelope.h"
 #include "spx_index.h"
 #include "spx_limits.h"
@@ -277,7 +280,11 @@ static int run_check(const command_t *command, apr_hash_t *values, const char *c
     if (format && strcmp(format, "json") == 0)
         return print_document(spx_project_check_document(project), pool) == EXIT_OK ? verdict
                                                                                     : EXIT_FAILED;
-    fputs(spx_diagnostics_text(project->diagnostics, pool), stdout);
+    spx_view_t view = spx_view_of(SPX_STREAM_STDOUT);
+    if (view.rich)
+        spx_view_diagnostics(stdout, &view, project, pool);
+    else
+        fputs(spx_diagnostics_text(project->diagnostics, pool), stdout);
     if (project->admitted)
         printf("semaprax: project '%s' admitted: %" APR_SIZE_T_FMT " modules, %" APR_SIZE_T_FMT
                " tests\n",
@@ -490,32 +497,39 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
         return status;
     json_t *envelope = NULL;
     const char *message = NULL;
-    if (spx_envelope_build(project, &limits, &envelope, pool, &message) != APR_SUCCESS)
+    spx_view_t view = spx_view_of(SPX_STREAM_STDOUT);
+    spx_view_progress_t progress = {stdout, &view};
+    spx_envelope_observer_t observer = spx_view_test_observer(&progress);
+    if (spx_envelope_build_observed(project, &limits, view.rich ? &observer : NULL, &envelope, pool,
+                                    &message) != APR_SUCCESS)
         return print_usage_error(pool, "%s", message);
     size_t index;
     json_t *test;
-    json_array_foreach(json_object_get(envelope, "tests"), index, test)
-    {
-        const json_t *value = json_object_get(test, "value");
-        const json_t *failure = json_object_get(test, "failure");
-        printf("test %s (%s) ... %s, %" JSON_INTEGER_FORMAT " steps",
-               json_string_value(json_object_get(test, "name")),
-               json_string_value(json_object_get(test, "function")),
-               json_string_value(json_object_get(test, "outcome")),
-               json_integer_value(json_object_get(test, "steps")));
-        if (value)
-            printf(", returned %" JSON_INTEGER_FORMAT, json_integer_value(value));
-        if (failure)
-            printf(": %s:%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT ": error[%s]: %s",
-                   json_string_value(json_object_get(failure, "path")),
-                   json_integer_value(json_object_get(
-                       json_object_get(json_object_get(failure, "span"), "start"), "line")),
-                   json_integer_value(json_object_get(
-                       json_object_get(json_object_get(failure, "span"), "start"), "column")),
-                   json_string_value(json_object_get(failure, "code")),
-                   json_string_value(json_object_get(failure, "message")));
-        printf("\n");
-    }
+    if (view.rich)
+        spx_view_test_summary(stdout, &view, envelope);
+    else
+        json_array_foreach(json_object_get(envelope, "tests"), index, test)
+        {
+            const json_t *value = json_object_get(test, "value");
+            const json_t *failure = json_object_get(test, "failure");
+            printf("test %s (%s) ... %s, %" JSON_INTEGER_FORMAT " steps",
+                   json_string_value(json_object_get(test, "name")),
+                   json_string_value(json_object_get(test, "function")),
+                   json_string_value(json_object_get(test, "outcome")),
+                   json_integer_value(json_object_get(test, "steps")));
+            if (value)
+                printf(", returned %" JSON_INTEGER_FORMAT, json_integer_value(value));
+            if (failure)
+                printf(": %s:%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT ": error[%s]: %s",
+                       json_string_value(json_object_get(failure, "path")),
+                       json_integer_value(json_object_get(
+                           json_object_get(json_object_get(failure, "span"), "start"), "line")),
+                       json_integer_value(json_object_get(
+                           json_object_get(json_object_get(failure, "span"), "start"), "column")),
+                       json_string_value(json_object_get(failure, "code")),
+                       json_string_value(json_object_get(failure, "message")));
+            printf("\n");
+        }
     const json_t *summary = json_object_get(envelope, "summary");
     printf("semaprax: %" JSON_INTEGER_FORMAT " tests: %" JSON_INTEGER_FORMAT
            " passed, %" JSON_INTEGER_FORMAT " failed, %" JSON_INTEGER_FORMAT

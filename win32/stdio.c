@@ -5,7 +5,8 @@
  * would turn every LF the programs print into CRLF (and drop CR on input);
  * _setmode makes them binary, so the bytes are the same as on POSIX. And its
  * argv is in the ANSI code page: the arguments are taken again, as UTF-8,
- * from the UTF-16 command line.
+ * from the UTF-16 command line. A terminal is a console, with its
+ * virtual-terminal processing switched on for ANSI colour sequences.
  */
 #include "spx_platform.h"
 
@@ -15,6 +16,10 @@
 #include <windows.h>
 
 #include <shellapi.h>
+
+#ifndef ENABLE_VIRTUAL_TERMINAL_PROCESSING /* older mingw-w64 headers */
+#define ENABLE_VIRTUAL_TERMINAL_PROCESSING 0x0004
+#endif
 
 void spx_stdio_binary_mode(void)
 {
@@ -29,6 +34,18 @@ void spx_stdio_ignore_broken_pipe(void)
 {
     /* Windows has no SIGPIPE: a write to a pipe whose reader has gone
      * already fails (ERROR_NO_DATA), and APR returns that as an error. */
+}
+
+int spx_stream_is_terminal(spx_stream_t stream)
+{
+    HANDLE handle =
+        GetStdHandle(stream == SPX_STREAM_STDOUT ? STD_OUTPUT_HANDLE : STD_ERROR_HANDLE);
+    DWORD mode = 0;
+    if (handle == INVALID_HANDLE_VALUE || handle == NULL || !GetConsoleMode(handle, &mode))
+        return 0; /* a file or a pipe */
+    if (mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING)
+        return 1;
+    return SetConsoleMode(handle, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING) != 0;
 }
 
 const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_pool_t *pool)

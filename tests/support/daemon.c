@@ -1,6 +1,9 @@
 /*
  * daemon.c: starts the real daemon over pipes with APR and talks to it one
- * line at a time (spx_daemon.h).
+ * line at a time (spx_daemon.h). When the environment names a transcript
+ * folder (SPX_TRANSCRIPT_DIR, set by tests/CMakeLists.txt), every session's
+ * arguments, request bytes and response lines are recorded there for the
+ * schema test (tests/schema/validate.py).
  */
 #include "spx_daemon.h"
 
@@ -11,8 +14,8 @@
 
 #include <apr_file_info.h>
 #include <apr_file_io.h>
-#include <apr_time.h>
 #include <apr_strings.h>
+#include <apr_thread_mutex.h>
 #include <apr_thread_proc.h>
 #include <apr_time.h>
 #include <stdio.h>
@@ -34,7 +37,57 @@ struct spx_daemon_t {
     apr_file_t *err;
     const char *err_name;
     const char *err_text;
+    apr_file_t *transcript;              /* NULL when not recording */
+    apr_thread_mutex_t *transcript_lock; /* a test may send from a thread of its own */
 };
+
+/* Requests larger than this are recorded by their length only (the 64 MiB
+ * oversized request of test_daemon_limits would otherwise be copied). */
+#define TRANSCRIPT_REQUEST_BYTES (1024 * 1024)
+
+/* One record of the transcript: KIND, a space, the length in decimal, LF,
+ * the bytes, LF. Kinds: A the arguments (one per line), S bytes sent, X the
+ * length of bytes sent but not recorded, R a response line (LF excluded),
+ * T what the daemon wrote after the last line read. */
+static void record(spx_daemon_t *daemon, char kind, const void *bytes, apr_size_t length)
+{
+    if (!daemon->transcript)
+        return;
+    char header[64];
+    apr_snprintf(header, sizeof(header), "%c %" APR_SIZE_T_FMT "\n", kind, length);
+    apr_thread_mutex_lock(daemon->transcript_lock);
+    apr_file_write_full(daemon->transcript, header, strlen(header), NULL);
+    if (kind != 'X') {
+        apr_file_write_full(daemon->transcript, bytes, length, NULL);
+        apr_file_write_full(daemon->transcript, "\n", 1, NULL);
+    }
+    apr_thread_mutex_unlock(daemon->transcript_lock);
+}
+
+/* Open a new transcript file in SPX_TRANSCRIPT_DIR, if set, and record the
+ * daemon's arguments. */
+static void start_transcript(spx_daemon_t *daemon, const char *variable,
+                             const char *const *arguments)
+{
+    const char *folder = getenv("SPX_TRANSCRIPT_DIR");
+    if (!folder)
+        return;
+    CU_ASSERT_EQUAL_FATAL(
+        apr_thread_mutex_create(&daemon->transcript_lock, APR_THREAD_MUTEX_DEFAULT, daemon->pool),
+        APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(apr_dir_make_recursive(folder, APR_FPROT_OS_DEFAULT, daemon->pool),
+                          APR_SUCCESS);
+    char *name = apr_pstrcat(daemon->pool, folder, "/session-XXXXXX", NULL);
+    CU_ASSERT_EQUAL_FATAL(
+        apr_file_mktemp(&daemon->transcript, name,
+                        APR_FOPEN_CREATE | APR_FOPEN_WRITE | APR_FOPEN_EXCL | APR_FOPEN_BINARY,
+                        daemon->pool),
+        APR_SUCCESS);
+    const char *text = apr_pstrcat(daemon->pool, variable, "\n", NULL);
+    for (const char *const *argument = arguments; *argument; argument++)
+        text = apr_pstrcat(daemon->pool, text, *argument, "\n", NULL);
+    record(daemon, 'A', text, strlen(text));
+}
 
 spx_daemon_t *spx_daemon_start(const char *variable, const char *const *arguments,
                                const char *working_dir, apr_pool_t *pool)
@@ -80,6 +133,7 @@ spx_daemon_t *spx_daemon_start(const char *variable, const char *const *argument
     spx_process_ignore_broken_pipes();
     CU_ASSERT_EQUAL_FATAL(started, APR_SUCCESS);
     daemon->input_open = 1;
+    start_transcript(daemon, variable, arguments);
     daemon->pending_capacity = 64 * 1024;
     daemon->pending = apr_palloc(pool, daemon->pending_capacity);
     return daemon;
@@ -94,6 +148,10 @@ apr_status_t spx_daemon_send(spx_daemon_t *daemon, const void *bytes, apr_size_t
 {
     if (!daemon->input_open)
         return APR_EOF;
+    if (length > TRANSCRIPT_REQUEST_BYTES)
+        record(daemon, 'X', NULL, length);
+    else
+        record(daemon, 'S', bytes, length);
     return apr_file_write_full(daemon->process.in, bytes, length, NULL);
 }
 
@@ -130,6 +188,7 @@ const char *spx_daemon_read_line(spx_daemon_t *daemon)
             char *line = apr_pstrndup(daemon->pool, daemon->pending, length);
             memmove(daemon->pending, lf + 1, daemon->pending_length - length - 1);
             daemon->pending_length -= length + 1;
+            record(daemon, 'R', line, length);
             return line;
         }
         scanned = daemon->pending_length;
@@ -197,6 +256,11 @@ int spx_daemon_finish(spx_daemon_t *daemon)
     while (read_more(daemon))
         ;
     daemon->rest = apr_pstrndup(daemon->pool, daemon->pending, daemon->pending_length);
+    record(daemon, 'T', daemon->pending, daemon->pending_length);
+    if (daemon->transcript) {
+        apr_file_close(daemon->transcript);
+        daemon->transcript = NULL;
+    }
     daemon->pending_length = 0;
     spx_daemon_close_output(daemon);
     if (!daemon->waited) {

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""tests/cli/terminal.py: the terminal view of `semaprax check` and
+`semaprax test` (transport/cli_view.c), run under a pseudo-terminal, and the
+plain output everywhere else.
+
+    terminal.py SEMAPRAX EXAMPLES
+
+On a terminal: diagnostics in colour with the source line and a caret under
+the span, control bytes of the source shown as '?'; a progress line per test
+and a summary table. With NO_COLOR set: the same without any escape
+sequence. Through a pipe: exactly the plain lines (no escape, no source
+line), and the exit statuses and the envelope file are the same on a
+terminal and off it.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FAILURES = []
+
+
+def expect(condition, what, output=b""):
+    if not condition:
+        FAILURES.append(what)
+        print("FAILED: %s\n%s" % (what, output.decode("utf-8", "replace")))
+
+
+def run_tty(argv, cwd, env):
+    """Exit status and output of argv with stdin, stdout and stderr on a
+    pseudo-terminal (its CR LF line ends made LF)."""
+    master, slave = os.openpty()
+    process = subprocess.Popen(argv, cwd=cwd, env=env, stdin=slave, stdout=slave, stderr=slave)
+    os.close(slave)
+    output = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.close(master)
+    return process.wait(), output.replace(b"\r\n", b"\n")
+
+
+def run_pipe(argv, cwd, env):
+    run = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return run.returncode, run.stdout
+
+
+def main():
+    semaprax, examples = sys.argv[1], sys.argv[2]
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["TERM"] = "xterm"
+    no_colour = dict(env, NO_COLOR="1")
+    work = tempfile.mkdtemp()
+    try:
+        # A project with a checker diagnostic and a source line with a control byte.
+        broken = os.path.join(work, "broken")
+        shutil.copytree(os.path.join(examples, "hello"), broken)
+        with open(os.path.join(broken, "src/text.spx"), "ab") as f:
+            f.write(b"fn oops() -> int { return \"a\" + 1; }\n// bell \x07 here\n")
+        check = [semaprax, "check"]
+
+        status, plain = run_pipe(check, broken, env)
+        expect(status == 1, "check through a pipe exits 1", plain)
+        expect(b"\x1b" not in plain and b" | " not in plain,
+               "check through a pipe prints no escape and no source line", plain)
+        lines = plain.decode().splitlines()
+        expect(lines[0].startswith("src/text.spx:16:31: error[E0405]: ")
+               and lines[1].startswith("src/text.spx:17:9: error[E0205]: ")
+               and lines[2] == "semaprax: 2 diagnostics" and len(lines) == 3,
+               "check through a pipe prints exactly the plain lines", plain)
+
+        status, coloured = run_tty(check, broken, env)
+        expect(status == 1, "check on a terminal exits 1 too", coloured)
+        expect(b"\x1b[1;31merror\x1b[0m" in coloured, "check on a terminal colours 'error'", coloured)
+        expect(b'fn oops() -> int { return "a" + 1; }\n' in coloured,
+               "check on a terminal shows the source line", coloured)
+        expect(b"// bell ? here\n" in coloured and b"\x07" not in coloured,
+               "a control byte of the source is shown as '?'", coloured)
+
+        status, bare = run_tty(check, broken, no_colour)
+        expect(status == 1, "check with NO_COLOR exits 1", bare)
+        expect(b"\x1b" not in bare, "check with NO_COLOR prints no escape sequence", bare)
+        text = bare.decode()
+        expect(" 16 | fn oops() -> int { return \"a\" + 1; }\n    |                               ^\n" in text,
+               "check with NO_COLOR shows the line and a caret under the span", bare)
+        expect("src/text.spx:16:31: error[E0405]: " in text and "semaprax: 2 diagnostics" in text,
+               "check on a terminal keeps the plain first line and the summary", bare)
+
+        # The example's tests, one made to fail.
+        tests = os.path.join(work, "tests")
+        shutil.copytree(os.path.join(examples, "hello"), tests)
+        math = os.path.join(tests, "src/math.spx")
+        with open(math) as f:
+            source = f.read()
+        with open(math, "w") as f:
+            f.write(source.replace("return fib(1) - 1;", "return fib(1);"))
+        envelope_pipe = os.path.join(work, "pipe.json")
+        envelope_tty = os.path.join(work, "tty.json")
+        status, plain = run_pipe([semaprax, "test", "--envelope", envelope_pipe], tests, env)
+        expect(status == 1 and b"\x1b" not in plain and b"running" not in plain,
+               "test through a pipe: exit 1, plain lines", plain)
+        expect(plain.decode().splitlines()[1] == "test fib (math.test_fib) ... failed, 95 steps, returned 1",
+               "test through a pipe prints the plain line per test", plain)
+
+        status, shown = run_tty([semaprax, "test", "--envelope", envelope_tty], tests, env)
+        expect(status == 1, "test on a terminal exits 1 too", shown)
+        expect(b"[1/3] fact ... running" in shown and b"[3/3] greeting" in shown,
+               "test on a terminal shows a progress line per test", shown)
+        expect(b"fib (math.test_fib) ... \x1b[1;31mfailed\x1b[0m, 95 steps" in shown,
+               "test on a terminal colours the outcome", shown)
+        expect(b"outcome" in shown and b"passed                  2" in shown
+               and b"failed                  1" in shown and b"total                   3" in shown,
+               "test on a terminal prints the summary table", shown)
+        with open(envelope_pipe, "rb") as a, open(envelope_tty, "rb") as b:
+            expect(a.read() == b.read(), "the envelope is the same on a terminal and off it")
+
+        status, bare = run_tty([semaprax, "test"], tests, no_colour)
+        expect(status == 1 and b"\x1b" not in bare and b"failed                  1" in bare,
+               "test with NO_COLOR: the table, no escape sequence", bare)
+
+        # JSON documents are never decorated.
+        status, tty_json = run_tty(check + ["--format", "json"], broken, env)
+        _status, pipe_json = run_pipe(check + ["--format", "json"], broken, env)
+        expect(tty_json == pipe_json, "check --format json is the same on a terminal", tty_json)
+    finally:
+        shutil.rmtree(work)
+    if FAILURES:
+        print("%d failed" % len(FAILURES))
+        return 1
+    print("the terminal view, NO_COLOR and the plain output behave as documented")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,257 @@
+/*
+ * cli_view.c: the terminal view of `semaprax check` and `semaprax test`
+ * (spx_cli_view.h): colour, source lines with carets, progress lines and a
+ * summary table, for a person at a terminal. Nothing here is printed to a
+ * file or a pipe; cli.c prints the plain lines there.
+ */
+#include "spx_cli_view.h"
+
+#include "spx_diagnostics.h"
+#include "spx_inputs.h"
+#include "spx_limits.h"
+
+#include <apr_strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BOLD "\033[1m"
+#define RED "\033[1;31m"
+#define GREEN "\033[1;32m"
+#define YELLOW "\033[1;33m"
+#define BLUE "\033[1;34m"
+#define RESET "\033[0m"
+
+spx_view_t spx_view_of(spx_stream_t stream)
+{
+    spx_view_t view = {0, 0};
+    view.rich = spx_stream_is_terminal(stream);
+    const char *no_colour = getenv("NO_COLOR");
+    view.colour = view.rich && !(no_colour && no_colour[0]);
+    return view;
+}
+
+static const char *paint(const spx_view_t *view, const char *colour)
+{
+    return view->colour ? colour : "";
+}
+
+/* The length of the valid UTF-8 sequence at bytes[0..available), or 0. */
+static apr_size_t utf8_length(const unsigned char *bytes, apr_size_t available)
+{
+    unsigned char lead = bytes[0];
+    apr_size_t length = lead < 0x80                    ? 1
+                        : lead >= 0xc2 && lead <= 0xdf ? 2
+                        : lead >= 0xe0 && lead <= 0xef ? 3
+                        : lead >= 0xf0 && lead <= 0xf4 ? 4
+                                                       : 0;
+    if (length == 0 || length > available)
+        return 0;
+    for (apr_size_t i = 1; i < length; i++)
+        if ((bytes[i] & 0xc0) != 0x80)
+            return 0;
+    if ((lead == 0xe0 && bytes[1] < 0xa0) || (lead == 0xed && bytes[1] > 0x9f) ||
+        (lead == 0xf0 && bytes[1] < 0x90) || (lead == 0xf4 && bytes[1] > 0x8f))
+        return 0;
+    return length;
+}
+
+/* Write bytes[from..to) as a person sees them (blank: as spaces under
+ * them, for the caret line): a tab stays a tab, a UTF-8 character is one
+ * column, a control byte or invalid byte is '?'. */
+static void show(FILE *out, const unsigned char *bytes, apr_size_t from, apr_size_t to, int blank)
+{
+    for (apr_size_t at = from; at < to;) {
+        apr_size_t length = bytes[at] == '\t' ? 0 : utf8_length(bytes + at, to - at);
+        if (bytes[at] == '\t')
+            fputc('\t', out);
+        else if (blank)
+            fputc(' ', out);
+        else if (length == 1 && (bytes[at] < 0x20 || bytes[at] == 0x7f))
+            fputc('?', out);
+        else if (length == 0)
+            fputc('?', out);
+        else
+            fwrite(bytes + at, 1, length, out);
+        at += length ? length : 1;
+    }
+}
+
+/* The columns of bytes[from..to), as show() writes them. */
+static apr_size_t columns(const unsigned char *bytes, apr_size_t from, apr_size_t to)
+{
+    apr_size_t count = 0;
+    for (apr_size_t at = from; at < to; count++) {
+        apr_size_t length = utf8_length(bytes + at, to - at);
+        at += length ? length : 1;
+    }
+    return count;
+}
+
+/* The held bytes of the input at path, or NULL. */
+static const spx_input_t *held_input(const spx_project_t *project, const char *path)
+{
+    if (!project->inputs)
+        return NULL;
+    const spx_input_t *manifest = spx_input_set_manifest(project->inputs);
+    if (manifest && manifest->bytes && strcmp(manifest->path, path) == 0)
+        return manifest;
+    apr_size_t count = spx_input_set_source_count(project->inputs);
+    for (apr_size_t i = 0; i < count; i++) {
+        const spx_input_t *source = spx_input_set_source(project->inputs, i);
+        if (source && source->bytes && strcmp(source->path, path) == 0)
+            return source;
+    }
+    return NULL;
+}
+
+/* Back to the start of a UTF-8 character. */
+static apr_size_t character_start(const unsigned char *bytes, apr_size_t at, apr_size_t floor)
+{
+    while (at > floor && (bytes[at] & 0xc0) == 0x80)
+        at--;
+    return at;
+}
+
+/* The source line of the span and a caret line under it. */
+static void show_source(FILE *out, const spx_view_t *view, const spx_input_t *input,
+                        const spx_span_t *span)
+{
+    const unsigned char *bytes = input->bytes;
+    apr_size_t size = input->size;
+    apr_size_t start = span->start.offset <= size ? span->start.offset : size;
+    apr_size_t line_start = start;
+    while (line_start > 0 && bytes[line_start - 1] != '\n')
+        line_start--;
+    apr_size_t line_end = start;
+    while (line_end < size && bytes[line_end] != '\n')
+        line_end++;
+    apr_size_t end = span->end.line == span->start.line && span->end.offset <= line_end
+                         ? span->end.offset
+                         : line_end;
+    /* A window of the line around the span's start. */
+    apr_size_t from = line_start, to = line_end;
+    if (to - from > SPX_LIMIT_VIEW_LINE_BYTES) {
+        if (start - from > SPX_LIMIT_VIEW_LINE_BYTES / 4)
+            from = character_start(bytes, start - SPX_LIMIT_VIEW_LINE_BYTES / 4, line_start);
+        if (to - from > SPX_LIMIT_VIEW_LINE_BYTES)
+            to = character_start(bytes, from + SPX_LIMIT_VIEW_LINE_BYTES, from);
+    }
+    if (end > to)
+        end = to;
+    char number[32];
+    int width = snprintf(number, sizeof(number), "%lu", (unsigned long)span->start.line);
+    fprintf(out, "%s %s |%s ", paint(view, BLUE), number, paint(view, RESET));
+    fputs(from > line_start ? "..." : "", out);
+    show(out, bytes, from, to, 0);
+    fputs(to < line_end ? "...\n" : "\n", out);
+    fprintf(out, "%s %*s |%s ", paint(view, BLUE), width, "", paint(view, RESET));
+    fputs(from > line_start ? "   " : "", out);
+    show(out, bytes, from, start, 1);
+    apr_size_t carets = start < end ? columns(bytes, start, end) : 1;
+    fputs(paint(view, RED), out);
+    for (apr_size_t i = 0; i < carets; i++)
+        fputc('^', out);
+    fprintf(out, "%s\n", paint(view, RESET));
+}
+
+void spx_view_diagnostics(FILE *out, const spx_view_t *view, const spx_project_t *project,
+                          apr_pool_t *pool)
+{
+    (void)pool;
+    const apr_array_header_t *items = project->diagnostics->items;
+    for (int i = 0; i < items->nelts; i++) {
+        const spx_diagnostic_t *item = &APR_ARRAY_IDX(items, i, spx_diagnostic_t);
+        fprintf(out, "%s%s:%lu:%lu:%s %serror%s%s[%s]: %s%s\n", paint(view, BOLD), item->path,
+                (unsigned long)item->span.start.line, (unsigned long)item->span.start.column,
+                paint(view, RESET), paint(view, RED), paint(view, RESET), paint(view, BOLD),
+                item->code, item->message, paint(view, RESET));
+        const spx_input_t *input = held_input(project, item->path);
+        if (input)
+            show_source(out, view, input, &item->span);
+    }
+}
+
+/* --- tests ------------------------------------------------------------------ */
+
+static const char *outcome_colour(const char *outcome)
+{
+    return strcmp(outcome, "passed") == 0 ? GREEN : strcmp(outcome, "failed") == 0 ? RED : YELLOW;
+}
+
+/* The length of the "running" line, to blank it out without escapes. */
+static int running_length(apr_size_t index, apr_size_t total, const char *name)
+{
+    return snprintf(NULL, 0, "[%lu/%lu] %s ... running", (unsigned long)index + 1,
+                    (unsigned long)total, name);
+}
+
+static void before_test(void *context, apr_size_t index, apr_size_t total, const char *name)
+{
+    spx_view_progress_t *progress = context;
+    fprintf(progress->out, "[%lu/%lu] %s ... running", (unsigned long)index + 1,
+            (unsigned long)total, name);
+    fflush(progress->out);
+}
+
+static void after_test(void *context, apr_size_t index, apr_size_t total, const json_t *record)
+{
+    spx_view_progress_t *progress = context;
+    const spx_view_t *view = progress->view;
+    FILE *out = progress->out;
+    const char *name = json_string_value(json_object_get(record, "name"));
+    const char *outcome = json_string_value(json_object_get(record, "outcome"));
+    /* Back to the start of the line and over the "running" text. */
+    fprintf(out, "\r%*s\r", running_length(index, total, name), "");
+    fprintf(out, "[%lu/%lu] %s (%s) ... %s%s%s, %" JSON_INTEGER_FORMAT " steps",
+            (unsigned long)index + 1, (unsigned long)total, name,
+            json_string_value(json_object_get(record, "function")),
+            paint(view, outcome_colour(outcome)), outcome, paint(view, RESET),
+            json_integer_value(json_object_get(record, "steps")));
+    const json_t *value = json_object_get(record, "value");
+    const json_t *failure = json_object_get(record, "failure");
+    if (value)
+        fprintf(out, ", returned %" JSON_INTEGER_FORMAT, json_integer_value(value));
+    fputc('\n', out);
+    if (failure) {
+        const json_t *start = json_object_get(json_object_get(failure, "span"), "start");
+        fprintf(out,
+                "    %s:%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT ": %serror%s[%s]: %s\n",
+                json_string_value(json_object_get(failure, "path")),
+                json_integer_value(json_object_get(start, "line")),
+                json_integer_value(json_object_get(start, "column")), paint(view, RED),
+                paint(view, RESET), json_string_value(json_object_get(failure, "code")),
+                json_string_value(json_object_get(failure, "message")));
+    }
+    const char *output = json_string_value(json_object_get(record, "output"));
+    if (output && output[0] && strcmp(outcome, "passed") != 0) {
+        fprintf(out, "    output: ");
+        show(out, (const unsigned char *)output, 0, strlen(output), 0);
+        fputc('\n', out);
+    }
+    fflush(out);
+}
+
+spx_envelope_observer_t spx_view_test_observer(spx_view_progress_t *progress)
+{
+    spx_envelope_observer_t observer = {before_test, after_test, progress};
+    return observer;
+}
+
+void spx_view_test_summary(FILE *out, const spx_view_t *view, const json_t *envelope)
+{
+    static const char *const rows[][2] = {{"passed", "passed"},
+                                          {"failed", "failed"},
+                                          {"language_failure", "language failure"},
+                                          {"fuel_exhausted", "fuel exhausted"},
+                                          {"depth_exhausted", "depth exhausted"}};
+    const json_t *summary = json_object_get(envelope, "summary");
+    fprintf(out, "\n%s%-18s %6s%s\n", paint(view, BOLD), "outcome", "tests", paint(view, RESET));
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        json_int_t count = json_integer_value(json_object_get(summary, rows[i][0]));
+        fprintf(out, "%s%-18s %6" JSON_INTEGER_FORMAT "%s\n",
+                count ? paint(view, outcome_colour(rows[i][0])) : "", rows[i][1], count,
+                count ? paint(view, RESET) : "");
+    }
+    fprintf(out, "%s%-18s %6" JSON_INTEGER_FORMAT "%s\n", paint(view, BOLD), "total",
+            json_integer_value(json_object_get(summary, "total")), paint(view, RESET));
+}

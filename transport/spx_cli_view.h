@@ -1,0 +1,47 @@
+/*
+ * spx_cli_view.h: what `semaprax check` and `semaprax test` show a person on
+ * a terminal: diagnostics in colour with the source line and a caret under
+ * the span, and a progress line per test with a summary table. Only the
+ * human text changes: on a file or a pipe the CLI prints its plain lines
+ * exactly as before, and JSON documents and exit statuses never depend on
+ * the view (docs/cli.md, "On a terminal").
+ */
+#ifndef SPX_CLI_VIEW_H
+#define SPX_CLI_VIEW_H
+
+#include "spx_envelope.h"
+#include "spx_platform.h"
+#include "spx_project.h"
+
+#include <apr_pools.h>
+#include <stdio.h>
+
+typedef struct spx_view_t {
+    int rich;   /* a terminal: source lines, carets, progress, table */
+    int colour; /* ANSI colour too: a terminal and NO_COLOR not set */
+} spx_view_t;
+
+/* The view of a standard stream: rich on a terminal (spx_stream_is_terminal),
+ * coloured unless the environment has NO_COLOR (https://no-color.org). */
+spx_view_t spx_view_of(spx_stream_t stream);
+
+/* Print each diagnostic of the project to out: its line
+ * "path:line:column: error[CODE]: message", then, when the path is one of
+ * the project's held inputs, the source line (control bytes and invalid
+ * UTF-8 shown as '?', at most SPX_LIMIT_VIEW_LINE_BYTES of it) and a caret
+ * line under the span. */
+void spx_view_diagnostics(FILE *out, const spx_view_t *view, const spx_project_t *project,
+                          apr_pool_t *pool);
+
+/* An observer of the test closure that prints a progress line per test to
+ * out (rewritten in place while the test runs), for spx_envelope_build_observed. */
+typedef struct spx_view_progress_t {
+    FILE *out;
+    const spx_view_t *view;
+} spx_view_progress_t;
+spx_envelope_observer_t spx_view_test_observer(spx_view_progress_t *progress);
+
+/* The envelope's summary as a table of outcomes and counts. */
+void spx_view_test_summary(FILE *out, const spx_view_t *view, const json_t *envelope);
+
+#endif /* SPX_CLI_VIEW_H */
