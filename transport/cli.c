@@ -253,9 +253,14 @@ static int open_project(apr_hash_t *values, spx_project_t **project, apr_pool_t 
     return EXIT_OK;
 }
 
-/* graph and context need an admitted project: otherwise its diagnostics. */
-static int require_admitted(const spx_project_t *project, apr_pool_t *pool)
+/* graph, context, run, test and rename need an admitted project: the
+ * project, or its diagnostics on stderr and an exit status. */
+static int open_admitted_project(apr_hash_t *values, spx_project_t **opened, apr_pool_t *pool)
 {
+    int status = open_project(values, opened, pool);
+    if (status != EXIT_OK)
+        return status;
+    const spx_project_t *project = *opened;
     if (project->admitted)
         return EXIT_OK;
     fputs(spx_diagnostics_text(project->diagnostics, pool), stderr);
@@ -301,9 +306,7 @@ static int run_graph(const command_t *command, apr_hash_t *values, const char *c
     (void)command;
     (void)operands;
     spx_project_t *project = NULL;
-    int status = open_project(values, &project, pool);
-    if (status == EXIT_OK)
-        status = require_admitted(project, pool);
+    int status = open_admitted_project(values, &project, pool);
     return status == EXIT_OK ? print_document(spx_graph_document(project), pool) : status;
 }
 
@@ -353,9 +356,7 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
                                                   text));
     }
     spx_project_t *project = NULL;
-    int status = open_project(values, &project, pool);
-    if (status == EXIT_OK)
-        status = require_admitted(project, pool);
+    int status = open_admitted_project(values, &project, pool);
     if (status != EXIT_OK)
         return status;
     json_t *document = NULL;
@@ -410,9 +411,7 @@ static int prepare_run(apr_hash_t *values, spx_run_limits_t *limits, spx_project
 {
     int status = parse_limits(values, limits, pool);
     if (status == EXIT_OK)
-        status = open_project(values, project, pool);
-    if (status == EXIT_OK)
-        status = require_admitted(*project, pool);
+        status = open_admitted_project(values, project, pool);
     return status;
 }
 
@@ -666,9 +665,7 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
 {
     (void)command;
     spx_project_t *project = NULL;
-    int status = open_project(values, &project, pool);
-    if (status == EXIT_OK)
-        status = require_admitted(project, pool);
+    int status = open_admitted_project(values, &project, pool);
     if (status != EXIT_OK)
         return status;
     spx_rename_plan_t *plan = NULL;
