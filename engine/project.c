@@ -282,6 +282,13 @@ static void build_program(spx_project_t *project)
 apr_status_t spx_project_open(spx_project_t **out, const char *manifest_path, apr_pool_t *pool,
                               const char **message)
 {
+    return spx_project_open_observed(out, manifest_path, pool, message, NULL, NULL);
+}
+
+apr_status_t spx_project_open_observed(spx_project_t **out, const char *manifest_path,
+                                       apr_pool_t *pool, const char **message,
+                                       void (*after_authentication)(void *context), void *context)
+{
     spx_project_t *project = apr_pcalloc(pool, sizeof(*project));
     project->pool = pool;
     project->arena = spx_arena_make(pool);
@@ -309,6 +316,8 @@ apr_status_t spx_project_open(spx_project_t **out, const char *manifest_path, ap
     if (status != APR_SUCCESS)
         return status;
     compute_revisions(project);
+    if (after_authentication)
+        after_authentication(context);
 
     project->module_count = manifest->source_count;
     project->modules = apr_palloc(pool, (project->module_count + 1) * sizeof(spx_module_t *));

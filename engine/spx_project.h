@@ -58,6 +58,15 @@ typedef struct spx_project_t {
 apr_status_t spx_project_open(spx_project_t **project, const char *manifest_path, apr_pool_t *pool,
                               const char **message);
 
+/* spx_project_open(), calling after_authentication(context) once every input
+ * is held, read and digested and before Phase A parses anything (not called
+ * when the manifest has diagnostics or an input is refused). Phase A uses the
+ * bytes read then, never the files again. The daemon's test build pauses
+ * there, so that a test can change an input in that gap. */
+apr_status_t spx_project_open_observed(spx_project_t **project, const char *manifest_path,
+                                       apr_pool_t *pool, const char **message,
+                                       void (*after_authentication)(void *context), void *context);
+
 /* Phase A again, in memory, over base's held inputs with some sources'
  * texts replaced (the rename transaction's step 3): texts[i] and lengths[i]
  * for the i-th module (manifest order), or texts[i] NULL for the held

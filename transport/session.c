@@ -159,9 +159,11 @@ static void invalidated(session_t *session, reply_t *reply)
  * the file "paused" in it, then wait until the test creates "go" there
  * (looking every millisecond, for at most SPX_TEST_PAUSE_SECONDS), and remove
  * both. SPX_TEST_PAUSE_DIR pauses between rendering and the second
- * re-authentication; SPX_TEST_RENAME_PAUSE_DIR after a rename's plan, before
- * the re-check of its step 4; SPX_TEST_RENAME_COMMITTED_DIR after its commit,
- * before step 6. Files, not a fifo, so that the same tests run on Windows. */
+ * re-authentication; SPX_TEST_STARTUP_PAUSE_DIR at startup, after every
+ * input is authenticated and before Phase A; SPX_TEST_RENAME_PAUSE_DIR after
+ * a rename's plan, before the re-check of its step 4;
+ * SPX_TEST_RENAME_COMMITTED_DIR after its commit, before step 6. Files, not a
+ * fifo, so that the same tests run on Windows. */
 static void test_pause(const char *variable, apr_pool_t *pool)
 {
     const char *dir = getenv(variable);
@@ -778,14 +780,25 @@ static apr_status_t release_json(void *data)
     return APR_SUCCESS;
 }
 
+#ifdef SPX_TEST_HOOKS
+static void startup_pause(void *pool)
+{
+    test_pause("SPX_TEST_STARTUP_PAUSE_DIR", pool);
+}
+#define STARTUP_OBSERVER startup_pause
+#else
+#define STARTUP_OBSERVER NULL
+#endif
+
 static void start(session_t *session, apr_pool_t *pool)
 {
     const char *message = NULL;
     apr_pool_t *project_pool = NULL;
     apr_pool_create(&project_pool, pool);
     session->project_pool = project_pool;
-    apr_status_t status = spx_project_open(&session->project, session->options->manifest_path,
-                                           project_pool, &message);
+    apr_status_t status =
+        spx_project_open_observed(&session->project, session->options->manifest_path, project_pool,
+                                  &message, STARTUP_OBSERVER, pool);
     if (status != APR_SUCCESS) {
         char reason[256];
         if (!message)

@@ -4,7 +4,7 @@
  * 16 MiB source and one byte more, a manifest of 1 MiB of comments and one
  * byte more, a source tree with symbolic-link loops beside it, a fifo
  * declared as a source (refused without blocking), and a source deleted
- * after startup's authentication. The engine-level refusals are in
+ * between startup's authentication and Phase A. The engine-level refusals are in
  * tests/engine/test_inputs.c; these go through the real programs.
  */
 #include "spx_daemon.h"
@@ -12,6 +12,7 @@
 #include "spx_process.h"
 #include "spx_rpc.h"
 
+#include <apr_env.h>
 #include <apr_strings.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,30 +192,47 @@ static void test_fifo_declared_as_a_source(void)
     spx_fixture_free(fixture);
 }
 
-static void test_source_deleted_after_authentication(void)
+/* The test-only daemon pauses at startup once every input is held, read and
+ * digested, before Phase A parses anything; the test deletes a source in
+ * that gap. Phase A runs on the bytes read at authentication (the project is
+ * healthy, phase_a_runs 1), and the first re-authentication, workspace/open's,
+ * finds the source missing: the session is invalidated, never answered from
+ * the deleted input. On Windows the held source cannot be deleted at all. */
+static void test_source_deleted_between_authentication_and_phase_a(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
     spx_daemon_copy_hello(fixture, "proj");
-    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", no_extra);
-    /* Answering means startup is over: every input was authenticated and
-     * Phase A ran on the bytes read then, through the held handles. */
-    spx_assert_contains(
-        spx_daemon_call(daemon, "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"ping\"}"),
-        "\"state\":\"configured\"");
+    spx_fixture_mkdir(fixture, "pause");
+    const char *pause_dir = spx_fixture_path(fixture, "pause");
+    CU_ASSERT_EQUAL_FATAL(apr_env_set("SPX_TEST_STARTUP_PAUSE_DIR", pause_dir, pool), APR_SUCCESS);
+    const char *arguments[] = {"--stdio", "--manifest-path",
+                               spx_fixture_path(fixture, "proj/semaprax.toml"), NULL};
+    spx_daemon_t *daemon = spx_daemon_start("SPX_SEMAPRAXD_TEST", arguments, fixture->root, pool);
+    apr_env_delete("SPX_TEST_STARTUP_PAUSE_DIR", pool);
+
+    spx_daemon_wait_for_pause(fixture, pause_dir);
     spx_fixture_expect_denials(fixture);
     spx_fixture_remove(fixture, "proj/src/math.spx");
+    int denied = spx_fixture_denials(fixture) > 0;
+    spx_daemon_resume(fixture, pause_dir);
+
+    const char *status =
+        spx_daemon_call(daemon, "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"workspace/status\"}");
+    spx_assert_contains(status, "\"healthy\":true");
+    spx_assert_contains(status, "\"phase_a_runs\":1");
+    spx_assert_contains(status, "\"state\":\"configured\"");
     const char *open =
         spx_daemon_call(daemon, "{\"id\":2,\"jsonrpc\":\"2.0\",\"method\":\"workspace/open\"}");
-    if (spx_fixture_denials(fixture) > 0) { /* Windows: a held source cannot be deleted */
+    if (denied) { /* Windows: a held source cannot be deleted */
         spx_assert_contains(open, "\"project_revision\":");
-        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
-        spx_fixture_free(fixture);
-        return;
+    } else {
+        spx_assert_contains(open, "\"code\":-32013");
+        spx_assert_contains(open, "{\"path\":\"src/math.spx\",\"reason\":\"missing\"}");
+        const char *again =
+            spx_daemon_call(daemon, "{\"id\":3,\"jsonrpc\":\"2.0\",\"method\":\"workspace/open\"}");
+        spx_assert_contains(again, "\"code\":-32013");
     }
-    /* The first re-authentication (workspace/open) finds it gone: the
-     * session is invalidated, never answered from the deleted input. */
-    spx_assert_contains(open, "\"code\":-32013");
-    spx_assert_contains(open, "{\"path\":\"src/math.spx\",\"reason\":\"missing\"}");
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     spx_fixture_free(fixture);
 }
@@ -227,7 +245,8 @@ int main(void)
         {"a manifest of 1 MiB of comments, and one byte more", test_manifest_of_1_mib_of_comments},
         {"symbolic-link loops beside the tree", test_symlink_loops_beside_the_tree},
         {"a fifo declared as a source", test_fifo_declared_as_a_source},
-        {"a source deleted after authentication", test_source_deleted_after_authentication},
+        {"a source deleted between authentication and Phase A",
+         test_source_deleted_between_authentication_and_phase_a},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("daemon hostile projects", tests);
