@@ -12,6 +12,7 @@
 #include "spx_rpc.h"
 #include "spx_test.h"
 
+#include <apr_env.h>
 #include <apr_file_info.h>
 #include <apr_file_io.h>
 #include <apr_strings.h>
@@ -318,7 +319,8 @@ void spx_daemon_copy_hello(spx_fixture_t *fixture, const char *dir)
     }
 }
 
-spx_daemon_t *spx_daemon_start_on(spx_fixture_t *fixture, const char *dir, const char *const *extra)
+/* The arguments --stdio --manifest-path FIXTURE/dir/semaprax.toml extra... */
+static const char **arguments_on(spx_fixture_t *fixture, const char *dir, const char *const *extra)
 {
     apr_size_t count = 0;
     while (extra[count])
@@ -331,7 +333,26 @@ spx_daemon_t *spx_daemon_start_on(spx_fixture_t *fixture, const char *dir, const
     for (apr_size_t i = 0; i < count; i++)
         arguments[3 + i] = extra[i];
     arguments[3 + count] = NULL;
-    return spx_daemon_start("SPX_SEMAPRAXD", arguments, fixture->root, fixture->pool);
+    return arguments;
+}
+
+spx_daemon_t *spx_daemon_start_on(spx_fixture_t *fixture, const char *dir, const char *const *extra)
+{
+    return spx_daemon_start("SPX_SEMAPRAXD", arguments_on(fixture, dir, extra), fixture->root,
+                            fixture->pool);
+}
+
+spx_daemon_t *spx_daemon_start_pausing(spx_fixture_t *fixture, const char *dir,
+                                       const char *const *extra, const char *pause_variable,
+                                       const char **pause_dir)
+{
+    spx_fixture_mkdir(fixture, "pause");
+    *pause_dir = spx_fixture_path(fixture, "pause");
+    CU_ASSERT_EQUAL_FATAL(apr_env_set(pause_variable, *pause_dir, fixture->pool), APR_SUCCESS);
+    spx_daemon_t *daemon = spx_daemon_start("SPX_SEMAPRAXD_TEST", arguments_on(fixture, dir, extra),
+                                            fixture->root, fixture->pool);
+    apr_env_delete(pause_variable, fixture->pool);
+    return daemon;
 }
 
 const char *spx_daemon_open(spx_daemon_t *daemon)

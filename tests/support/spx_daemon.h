@@ -81,6 +81,14 @@ const char *spx_daemon_open(spx_daemon_t *daemon);
 const char *spx_request_line(const char *id, const char *method, const char *params,
                              apr_pool_t *pool);
 
+/* Start the test-only daemon (SPX_SEMAPRAXD_TEST) on dir/semaprax.toml of
+ * the fixture with extra arguments (NULL-terminated, may be empty), its
+ * environment variable pause_variable (SPX_TEST_PAUSE_DIR, ...) naming a new
+ * folder "pause" of the fixture, whose path *pause_dir is set to. */
+spx_daemon_t *spx_daemon_start_pausing(spx_fixture_t *fixture, const char *dir,
+                                       const char *const *extra, const char *pause_variable,
+                                       const char **pause_dir);
+
 /* The test-only daemon's pauses (transport/session.c, test_pause): wait
  * until it has created "paused" in pause_dir (failing the test after 30 s),
  * and let it go on by creating "go" there. */

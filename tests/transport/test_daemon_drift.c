@@ -13,7 +13,6 @@
 #include "spx_process.h"
 #include "spx_rpc.h"
 
-#include <apr_env.h>
 #include <apr_file_io.h>
 #include <apr_strings.h>
 #include <string.h>
@@ -264,13 +263,10 @@ static void run_paused_graph(int edit, int broken)
     spx_daemon_copy_hello(fixture, "proj");
     if (broken)
         spx_fixture_append(fixture, "proj/src/text.spx", "fn broken() -> int { return true; }\n");
-    spx_fixture_mkdir(fixture, "pause");
-    const char *pause_dir = spx_fixture_path(fixture, "pause");
-    CU_ASSERT_EQUAL_FATAL(apr_env_set("SPX_TEST_PAUSE_DIR", pause_dir, pool), APR_SUCCESS);
-    const char *arguments[] = {"--stdio", "--manifest-path",
-                               spx_fixture_path(fixture, "proj/semaprax.toml"), NULL};
-    spx_daemon_t *daemon = spx_daemon_start("SPX_SEMAPRAXD_TEST", arguments, fixture->root, pool);
-    apr_env_delete("SPX_TEST_PAUSE_DIR", pool);
+    const char *pause_dir = NULL;
+    const char *const no_extra[] = {NULL};
+    spx_daemon_t *daemon =
+        spx_daemon_start_pausing(fixture, "proj", no_extra, "SPX_TEST_PAUSE_DIR", &pause_dir);
     const char *revisions = spx_daemon_open(daemon); /* open does not pause */
     const char *request =
         apr_pstrcat(pool, spx_request_line("\"g\"", "graph", revisions, pool), "\n", NULL);

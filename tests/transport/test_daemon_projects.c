@@ -12,7 +12,6 @@
 #include "spx_process.h"
 #include "spx_rpc.h"
 
-#include <apr_env.h>
 #include <apr_strings.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,15 +200,10 @@ static void test_fifo_declared_as_a_source(void)
 static void test_source_deleted_between_authentication_and_phase_a(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
-    apr_pool_t *pool = fixture->pool;
     spx_daemon_copy_hello(fixture, "proj");
-    spx_fixture_mkdir(fixture, "pause");
-    const char *pause_dir = spx_fixture_path(fixture, "pause");
-    CU_ASSERT_EQUAL_FATAL(apr_env_set("SPX_TEST_STARTUP_PAUSE_DIR", pause_dir, pool), APR_SUCCESS);
-    const char *arguments[] = {"--stdio", "--manifest-path",
-                               spx_fixture_path(fixture, "proj/semaprax.toml"), NULL};
-    spx_daemon_t *daemon = spx_daemon_start("SPX_SEMAPRAXD_TEST", arguments, fixture->root, pool);
-    apr_env_delete("SPX_TEST_STARTUP_PAUSE_DIR", pool);
+    const char *pause_dir = NULL;
+    spx_daemon_t *daemon = spx_daemon_start_pausing(fixture, "proj", no_extra,
+                                                    "SPX_TEST_STARTUP_PAUSE_DIR", &pause_dir);
 
     spx_daemon_wait_for_pause(fixture, pause_dir);
     spx_fixture_expect_denials(fixture);

@@ -615,11 +615,8 @@ static spx_daemon_t *start_paused_rename(spx_fixture_t *fixture, const char *var
 {
     apr_pool_t *pool = fixture->pool;
     write_trio(fixture);
-    spx_fixture_mkdir(fixture, "pause");
-    *pause_dir = spx_fixture_path(fixture, "pause");
-    CU_ASSERT_EQUAL_FATAL(apr_env_set(variable, *pause_dir, pool), APR_SUCCESS);
-    spx_daemon_t *daemon = start(fixture, "SPX_SEMAPRAXD_TEST", 1);
-    apr_env_delete(variable, pool);
+    const char *const allow[] = {"--allow-project-rename", NULL};
+    spx_daemon_t *daemon = spx_daemon_start_pausing(fixture, "proj", allow, variable, pause_dir);
     *revisions = spx_daemon_open(daemon);
     const char *request =
         apr_pstrcat(pool, rename_line(*revisions, "util.scale", "multiply", "", pool), "\n", NULL);
