@@ -4,8 +4,8 @@
  * 16 MiB source and one byte more, a manifest of 1 MiB of comments and one
  * byte more, a source tree with symbolic-link loops beside it, a fifo
  * declared as a source (refused without blocking), and a source deleted
- * between startup's authentication and Phase A. The engine-level refusals are in
- * tests/engine/test_inputs.c; these go through the real programs.
+ * between startup's authentication and Phase A. The engine-level refusals
+ * are in tests/engine/test_inputs.c; these go through the real programs.
  */
 #include "spx_daemon.h"
 #include "spx_limits.h"
