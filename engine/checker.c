@@ -309,6 +309,22 @@ static void collect_functions(checker_t *checker, spx_module_t *module)
         if (!taken)
             apr_hash_set(module->functions_by_name, name, APR_HASH_KEY_STRING, function);
     }
+    module->unreadable_by_name = apr_hash_make(checker->pool);
+    for (apr_size_t i = 0; i < module->unreadable_function_count; i++)
+        apr_hash_set(module->unreadable_by_name, module->unreadable_functions[i],
+                     APR_HASH_KEY_STRING, module);
+}
+
+/* A call to name in module that no declaration answers: unknown (E0309),
+ * unless a function of that name was declared with a header that did not
+ * parse, whose syntax error already stands for it. */
+static void report_unknown_function(scope_t *scope, const spx_module_t *module, spx_span_t span,
+                                    const char *name)
+{
+    if (apr_hash_get(module->unreadable_by_name, name, APR_HASH_KEY_STRING))
+        return;
+    report(scope, E_FUNCTION_UNKNOWN, span,
+           apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name, module->name));
 }
 
 /* ---- pass 3: bodies ------------------------------------------------------- */
@@ -375,9 +391,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
         }
         target = apr_hash_get(scope->module->functions_by_name, name, APR_HASH_KEY_STRING);
         if (!target) {
-            report(scope, E_FUNCTION_UNKNOWN, call->as.call->function.span,
-                   apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name,
-                                scope->module->name));
+            report_unknown_function(scope, scope->module, call->as.call->function.span, name);
             return 0;
         }
     } else {
@@ -391,9 +405,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
             return 0; /* the import itself was reported */
         target = apr_hash_get(import->target->functions_by_name, name, APR_HASH_KEY_STRING);
         if (!target) {
-            report(scope, E_FUNCTION_UNKNOWN, call->as.call->function.span,
-                   apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name,
-                                module_name));
+            report_unknown_function(scope, import->target, call->as.call->function.span, name);
             return 0;
         }
         if (!target->exported)

@@ -729,9 +729,11 @@ static int parse_params(parser_t *p, spx_function_t *function)
 }
 
 /* ["export"] "fn" IDENT "(" params ")" ["->" type] block. An item whose
- * header fails is skipped and left out; one whose body fails is kept with
- * what was read, marked incomplete. */
-static void parse_function(parser_t *p, apr_array_header_t *functions, int *too_many)
+ * header fails is skipped and left out, its name (when read) added to
+ * unreadable; one whose body fails is kept with what was read, marked
+ * incomplete. */
+static void parse_function(parser_t *p, apr_array_header_t *functions,
+                           apr_array_header_t *unreadable, int *too_many)
 {
     spx_function_t *function = spx_arena_calloc(p->arena, sizeof(*function));
     spx_position_t start = p->token.span.start;
@@ -746,21 +748,17 @@ static void parse_function(parser_t *p, apr_array_header_t *functions, int *too_
         }
     }
     advance(p); /* fn */
-    if (!expect_name(p, "a function name", &function->name) || !parse_params(p, function)) {
-        sync_item(p, start);
-        return;
-    }
+    if (!expect_name(p, "a function name", &function->name))
+        goto unreadable_header;
+    if (!parse_params(p, function))
+        goto unreadable_header;
     function->result = SPX_TYPE_UNIT;
     function->result_span = function->name.span;
-    if (consume_if(p, SPX_TOKEN_ARROW) &&
-        !parse_type(p, &function->result, &function->result_span)) {
-        sync_item(p, start);
-        return;
-    }
+    if (consume_if(p, SPX_TOKEN_ARROW) && !parse_type(p, &function->result, &function->result_span))
+        goto unreadable_header;
     if (p->token.kind != SPX_TOKEN_LBRACE) {
         expected(p, "'{'");
-        sync_item(p, start);
-        return;
+        goto unreadable_header;
     }
     function->span.start = start;
     if (parse_block(p, &function->body)) {
@@ -778,6 +776,12 @@ static void parse_function(parser_t *p, apr_array_header_t *functions, int *too_
         return;
     }
     APR_ARRAY_PUSH(functions, spx_function_t *) = function;
+    return;
+
+unreadable_header:
+    if (function->name.text && (apr_size_t)unreadable->nelts < SPX_LIMIT_FUNCTIONS_PER_MODULE)
+        APR_ARRAY_PUSH(unreadable, const char *) = function->name.text;
+    sync_item(p, start);
 }
 
 /* "import" IDENT ";". An import after an item is E0223 but still kept, so
@@ -824,6 +828,7 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
     apr_pool_create(&scratch, pool);
     apr_array_header_t *imports = apr_array_make(scratch, 4, sizeof(spx_import_t));
     apr_array_header_t *functions = apr_array_make(scratch, 16, sizeof(spx_function_t *));
+    apr_array_header_t *unreadable = apr_array_make(scratch, 4, sizeof(const char *));
     if (length > SPX_LIMIT_SOURCE_BYTES) {
         spx_span_t start = {{1, 1, 0}, {1, 1, 0}};
         spx_diagnostics_add(diagnostics, "E0201", path, start,
@@ -843,7 +848,7 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
                 parse_import(p, imports, items > 0);
             } else if (p->token.kind == SPX_TOKEN_FN || p->token.kind == SPX_TOKEN_EXPORT) {
                 items++;
-                parse_function(p, functions, &too_many);
+                parse_function(p, functions, unreadable, &too_many);
             } else {
                 begin_item(p);
                 expected(p, "'fn', 'export' or 'import'");
@@ -858,6 +863,9 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
     module->function_count = (apr_size_t)functions->nelts;
     module->functions =
         spx_arena_copy(arena, functions->elts, module->function_count * sizeof(spx_function_t *));
+    module->unreadable_function_count = (apr_size_t)unreadable->nelts;
+    module->unreadable_functions = spx_arena_copy(
+        arena, unreadable->elts, module->unreadable_function_count * sizeof(const char *));
     apr_pool_destroy(scratch);
 }
 

@@ -208,7 +208,12 @@ typedef struct spx_module_t {
     apr_size_t import_count;
     spx_function_t **functions; /* in source order */
     apr_size_t function_count;
-    apr_hash_t *functions_by_name; /* checker: name -> spx_function_t * (the first declared) */
+    /* The names of functions whose header did not parse (the item is left
+     * out, its syntax error reported): calls to them are not reported again. */
+    const char **unreadable_functions;
+    apr_size_t unreadable_function_count;
+    apr_hash_t *functions_by_name;  /* checker: name -> spx_function_t * (the first declared) */
+    apr_hash_t *unreadable_by_name; /* checker: the unreadable_functions as a set */
 } spx_module_t;
 
 /* A module before parsing (parser.c): its manifest name, its source path
