@@ -173,7 +173,6 @@ enum option_id {
     OPTION_HELP = 'h'
 };
 
-/* In the order of enum option_id from OPTION_MANIFEST: options[id - OPTION_MANIFEST]. */
 static const apr_getopt_option_t options[] = {
     {"manifest-path", OPTION_MANIFEST, 1, "the manifest"},
     {"format", OPTION_FORMAT, 1, "text or json"},
@@ -232,9 +231,19 @@ static int print_document(json_t *document, apr_pool_t *pool)
     return write_stdout(text, text ? strlen(text) : 0, pool);
 }
 
+/* The table's entry for an option id (every id has one). Its optch is the
+ * key of the option's value in the values hash. */
+static const apr_getopt_option_t *option_entry(int option)
+{
+    const apr_getopt_option_t *entry = options;
+    while (entry->name && entry->optch != option)
+        entry++;
+    return entry;
+}
+
 static const char *value_of(apr_hash_t *values, int option)
 {
-    return apr_hash_get(values, &options[option - OPTION_MANIFEST].optch, sizeof(int));
+    return apr_hash_get(values, &option_entry(option)->optch, sizeof(int));
 }
 
 /* Phase A for the command, or an exit status when it cannot be built. */
@@ -352,8 +361,7 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
         if (text && !spx_cli_parse_count(text, 0, UINT64_MAX, counts[i].field))
             return print_usage_error(pool, "%s",
                                      apr_psprintf(pool, "--%s takes a whole number, not '%s'",
-                                                  options[counts[i].option - OPTION_MANIFEST].name,
-                                                  text));
+                                                  option_entry(counts[i].option)->name, text));
     }
     spx_project_t *project = NULL;
     int status = open_admitted_project(values, &project, pool);
@@ -373,7 +381,7 @@ static int bounded_count(apr_hash_t *values, int option, apr_uint64_t minimum, a
                          apr_uint64_t *value, apr_pool_t *pool)
 {
     const char *text = value_of(values, option);
-    const char *name = options[option - OPTION_MANIFEST].name;
+    const char *name = option_entry(option)->name;
     apr_uint64_t given = 0;
     if (!text)
         return EXIT_OK;
@@ -786,13 +794,11 @@ static int run_command(const command_t *command, int argc, const char *const *ar
         if (!accepts(command, option))
             return print_usage_error(pool, "%s",
                                      apr_psprintf(pool, "'%s' takes no option --%s", command->name,
-                                                  options[option - OPTION_MANIFEST].name));
-        if (apr_hash_get(values, &options[option - OPTION_MANIFEST].optch, sizeof(int)))
-            return print_usage_error(pool, "option --%s given twice",
-                                     options[option - OPTION_MANIFEST].name);
+                                                  option_entry(option)->name));
+        if (apr_hash_get(values, &option_entry(option)->optch, sizeof(int)))
+            return print_usage_error(pool, "option --%s given twice", option_entry(option)->name);
         /* A flag without a value is stored as "" (a NULL value would not be). */
-        apr_hash_set(values, &options[option - OPTION_MANIFEST].optch, sizeof(int),
-                     argument ? argument : "");
+        apr_hash_set(values, &option_entry(option)->optch, sizeof(int), argument ? argument : "");
     }
     if (argc - parser->ind > command->operands)
         return print_usage_error(pool, "unexpected argument '%s'",
