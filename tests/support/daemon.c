@@ -103,21 +103,7 @@ spx_daemon_t *spx_daemon_start(const char *variable, const char *const *argument
     CU_ASSERT_EQUAL_FATAL(apr_file_mktemp(&daemon->err, err_name, 0, pool), APR_SUCCESS);
     daemon->err_name = err_name;
 
-    const char **argv = spx_process_argv(program, arguments, pool);
-    const char *wrapper = getenv("SPX_DAEMON_WRAPPER");
-    if (wrapper) { /* valgrind's memcheck around the daemon */
-        const char *options[] = {"--quiet", "--error-exitcode=99", "--leak-check=full",
-                                 "--errors-for-leak-kinds=definite,indirect", NULL};
-        apr_size_t count = 0, option_count = sizeof(options) / sizeof(options[0]) - 1;
-        while (argv[count])
-            count++;
-        const char **wrapped = apr_palloc(pool, (option_count + count + 2) * sizeof(*wrapped));
-        wrapped[0] = wrapper;
-        memcpy(wrapped + 1, options, option_count * sizeof(*wrapped));
-        memcpy(wrapped + 1 + option_count, argv, (count + 1) * sizeof(*wrapped));
-        argv = wrapped;
-        program = wrapper;
-    }
+    const char **argv = spx_process_argv(&program, arguments, pool);
 
     apr_procattr_t *attributes = NULL;
     CU_ASSERT_EQUAL_FATAL(apr_procattr_create(&attributes, pool), APR_SUCCESS);

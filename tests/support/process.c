@@ -44,16 +44,27 @@ static const char *read_back(apr_file_t *file, apr_size_t *length, apr_pool_t *p
     return bytes;
 }
 
-const char **spx_process_argv(const char *program, const char *const *arguments, apr_pool_t *pool)
+const char **spx_process_argv(const char **program, const char *const *arguments, apr_pool_t *pool)
 {
+    /* valgrind's memcheck, as the valgrind build's ctest runs every suite */
+    static const char *const memcheck[] = {"--quiet", "--error-exitcode=99", "--leak-check=full",
+                                           "--errors-for-leak-kinds=definite,indirect"};
+    const char *wrapper = getenv("SPX_PROGRAM_WRAPPER");
+    apr_size_t options = wrapper ? 1 + sizeof(memcheck) / sizeof(memcheck[0]) : 0;
     apr_size_t count = 0;
     while (arguments[count])
         count++;
-    const char **argv = apr_palloc(pool, (count + 2) * sizeof(*argv));
-    argv[0] = program;
+    const char **argv = apr_palloc(pool, (options + count + 2) * sizeof(*argv));
+    if (wrapper) {
+        argv[0] = wrapper;
+        memcpy(argv + 1, memcheck, sizeof(memcheck));
+    }
+    argv[options] = *program;
     for (apr_size_t i = 0; i < count; i++)
-        argv[i + 1] = arguments[i];
-    argv[count + 1] = NULL;
+        argv[options + 1 + i] = arguments[i];
+    argv[options + count + 1] = NULL;
+    if (wrapper)
+        *program = wrapper;
     return argv;
 }
 
@@ -76,7 +87,7 @@ static apr_file_t *temporary(const char *temp, const char *stem, char **name, ap
 static void start(const char *program, const char *const *arguments, const char *working_dir,
                   apr_procattr_t *attributes, apr_proc_t *process, apr_pool_t *pool)
 {
-    const char **argv = spx_process_argv(program, arguments, pool);
+    const char **argv = spx_process_argv(&program, arguments, pool);
     apr_procattr_cmdtype_set(attributes, APR_PROGRAM_ENV);
     if (working_dir)
         apr_procattr_dir_set(attributes, working_dir);

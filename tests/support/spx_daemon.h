@@ -15,9 +15,8 @@ typedef struct spx_daemon_t spx_daemon_t;
 
 /* Start the program named by the environment variable (SPX_SEMAPRAXD, set by
  * tests/CMakeLists.txt) with the NULL-terminated arguments (argv[0]
- * excluded) in working_dir (NULL: the current one). When the environment
- * has SPX_DAEMON_WRAPPER (valgrind, in the valgrind build), the daemon runs
- * under it with memcheck's options, exiting 99 on an error or a leak. */
+ * excluded) in working_dir (NULL: the current one); in the valgrind build
+ * under memcheck (spx_process_argv), exiting 99 on an error or a leak. */
 spx_daemon_t *spx_daemon_start(const char *variable, const char *const *arguments,
                                const char *working_dir, apr_pool_t *pool);
 

@@ -20,9 +20,13 @@ typedef struct spx_process_result_t {
  * sets (SPX_SEMAPRAX, ...). */
 const char *spx_program_path(const char *variable);
 
-/* argv for program: program itself, then the NULL-terminated arguments, then
- * NULL. */
-const char **spx_process_argv(const char *program, const char *const *arguments, apr_pool_t *pool);
+/* argv for *program: the program itself, then the NULL-terminated
+ * arguments, then NULL. When the environment has SPX_PROGRAM_WRAPPER (valgrind,
+ * set by the valgrind build's ctest), the program runs under memcheck
+ * instead: argv starts with the wrapper and its options (an error or a leak
+ * exits 99, which the tests' exit-status checks catch), and *program becomes
+ * the wrapper. */
+const char **spx_process_argv(const char **program, const char *const *arguments, apr_pool_t *pool);
 
 /* Run program with the NULL-terminated arguments (argv[0] excluded) in
  * working_dir (NULL for the current one). */
