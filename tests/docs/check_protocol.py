@@ -4,20 +4,23 @@
     check_protocol.py DOCS SEMAPRAX SEMAPRAXD
 
 docs/protocol.md presents its v2 examples as one real session on the project
-it shows; docs/transport-v1.md one real `semaprax serve` exchange. This
+it shows, and its v3 example as one real session on a copy of
+examples/hello; docs/transport-v1.md one real `semaprax serve` exchange. This
 script writes those projects into a temporary folder, sends every request
 the docs show (`> ` lines) to the real programs in the session's order (by
 id; the notification where it stands; the edit on disk where the text says
 it happened) and requires each response to be byte for byte the `< ` line
-the docs give. The one value that cannot be the same on another machine,
-the workspace revision (it covers file identities), is put in where the docs
-have theirs, and `REVISIONS` is spelled out as the docs define it. The v3
-example is shortened in the docs and is not replayed here (the rename
-process tests check that transaction). Exit 1 naming the first difference.
+the docs give. The placeholders the docs define (`REVISIONS` stands for
+`...`) are spelled out. The one value that cannot be the same on another
+machine, a workspace revision (it covers file identities), is learned from
+the responses: wherever the docs show a workspace revision, the one this run
+answered at the same place is put in, in later requests and responses too.
+Exit 1 naming the first difference.
 """
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -67,7 +70,34 @@ def exchanges(lines):
     return pairs
 
 
-def replay(argv, cwd, steps):
+WORKSPACE_REVISION = re.compile(r'"workspace_revision":"(sha256:[0-9a-f]{64})"')
+
+
+class Session:
+    """The placeholders of one docs section and the workspace revisions
+    learned so far (the docs' value -> this run's)."""
+
+    def __init__(self, section_text):
+        self.placeholders = dict(
+            re.findall(r"`([A-Z]+)` (?:stands )?for\s*`([^`]*)`", section_text))
+        self.learned = {}
+
+    def here(self, text):
+        for name, value in self.placeholders.items():
+            text = text.replace(name, value)
+        for documented, actual in self.learned.items():
+            text = text.replace(documented, actual)
+        return text
+
+    def learn(self, expected, answer):
+        documented = WORKSPACE_REVISION.findall(self.here(expected))
+        actual = WORKSPACE_REVISION.findall(answer)
+        if len(documented) == len(actual):
+            for doc_value, value in zip(documented, actual):
+                self.learned.setdefault(doc_value, value)
+
+
+def replay(argv, cwd, steps, session):
     """Run argv in cwd; steps are ("send", request, expected or None) and
     ("do", function). Check each answer as it comes."""
     process = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -76,11 +106,14 @@ def replay(argv, cwd, steps):
             step[1]()
             continue
         _, request, expected = step
+        request = session.here(request)
         process.stdin.write(request.encode("utf-8") + b"\n")
         process.stdin.flush()
         if expected is None:
             continue
         answer = process.stdout.readline().decode("utf-8")
+        session.learn(expected, answer)
+        expected = session.here(expected)
         if answer != expected + "\n":
             process.kill()
             fail("for the request\n  %s\nthe docs show\n  %s\nbut %s answered\n  %s"
@@ -114,9 +147,6 @@ def check_v2(doc, semapraxd, folder):
     write(os.path.join(project, "semaprax.toml"), "\n".join(manifest) + "\n")
     write(os.path.join(project, "src", "app.spx"), "\n".join(source) + "\n")
 
-    definition = re.search(r"`REVISIONS` stands for\s*`([^`]*)`", methods).group(1)
-    documented_workspace = re.search(r'"workspace_revision":"([^"]*)"', definition).group(1)
-
     session, unhealthy, edit_before = [], [], None
     for before, lines in found:
         pairs = exchanges(lines)
@@ -139,16 +169,6 @@ def check_v2(doc, semapraxd, folder):
         ordered.append((key, request, response))
     ordered.sort(key=lambda item: item[0])
 
-    # The workspace revision of this run, from its own workspace/open.
-    probe = subprocess.run(
-        [semapraxd, "--stdio"], cwd=project, stdout=subprocess.PIPE, check=True,
-        input=b'{"jsonrpc":"2.0","id":1,"method":"workspace/open"}\n')
-    actual_workspace = json.loads(probe.stdout)["result"]["workspace_revision"]
-
-    def here(text):
-        return text.replace("REVISIONS", definition).replace(documented_workspace,
-                                                             actual_workspace)
-
     def append_lf():
         with open(os.path.join(project, "src", "app.spx"), "a", encoding="utf-8") as f:
             f.write("\n")
@@ -157,11 +177,23 @@ def check_v2(doc, semapraxd, folder):
     for key, request, response in ordered:
         if key == edit_before:
             steps.append(("do", append_lf))
-        steps.append(("send", here(request), here(response) if response else None))
-    replay([semapraxd, "--stdio"], project, steps)
+        steps.append(("send", request, response))
+    replay([semapraxd, "--stdio"], project, steps, Session(methods))
     replay([semapraxd, "--stdio", "--manifest-path", "missing.toml"], project,
-           [("send", request, response) for request, response in unhealthy])
+           [("send", request, response) for request, response in unhealthy], Session(methods))
     return len(ordered) + len(unhealthy)
+
+
+def check_v3(doc, examples, semapraxd, folder):
+    part = section(doc, "## v3: `project/rename`", "## Non-claims")
+    pairs = [pair for _, lines in blocks(part) for pair in exchanges(lines)]
+    if not pairs:
+        fail("docs/protocol.md no longer has the v3 session")
+    project = os.path.join(folder, "v3")
+    shutil.copytree(os.path.join(examples, "hello"), project)
+    replay([semapraxd, "--stdio", "--allow-project-rename"], project,
+           [("send", request, response) for request, response in pairs], Session(part))
+    return len(pairs)
 
 
 def check_v1(doc, semaprax, folder):
@@ -171,7 +203,7 @@ def check_v1(doc, semaprax, folder):
     write(os.path.join(folder, "v1", name), "\n".join(found[0][1]) + "\n")
     pairs = exchanges(found[1][1])
     replay([semaprax, "serve", name], os.path.join(folder, "v1"),
-           [("send", request, response) for request, response in pairs])
+           [("send", request, response) for request, response in pairs], Session(part))
     return len(pairs)
 
 
@@ -185,8 +217,11 @@ def main():
         transport_v1 = f.read()
     with tempfile.TemporaryDirectory() as folder:
         v2 = check_v2(protocol, semapraxd, folder)
+        v3 = check_v3(protocol, os.path.join(os.path.dirname(docs), "examples"), semapraxd,
+                      folder)
         v1 = check_v1(transport_v1, semaprax, folder)
-    print("check_protocol: %d v2 and %d v1 requests answered as the docs show" % (v2, v1))
+    print("check_protocol: %d v2, %d v3 and %d v1 requests answered as the docs show"
+          % (v2, v3, v1))
 
 
 if __name__ == "__main__":
