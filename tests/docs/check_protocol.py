@@ -17,7 +17,6 @@ the responses: wherever the docs show a workspace revision, the one this run
 answered at the same place is put in, in later requests and responses too.
 Exit 1 naming the first difference.
 """
-import json
 import os
 import re
 import shutil
