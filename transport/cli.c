@@ -338,43 +338,6 @@ int spx_cli_parse_count(const char *text, apr_uint64_t minimum, apr_uint64_t max
     return 1;
 }
 
-static int run_context(const command_t *command, apr_hash_t *values, const char *const *operands,
-                       apr_pool_t *pool)
-{
-    (void)command;
-    (void)operands;
-    spx_context_request_t request = spx_context_defaults();
-    request.target_kind = value_of(values, OPTION_KIND);
-    request.target = value_of(values, OPTION_TARGET);
-    if (!request.target_kind || !request.target)
-        return print_usage_error(pool, "%s", "context needs --kind and --target");
-    if (value_of(values, OPTION_DIRECTION))
-        request.direction = value_of(values, OPTION_DIRECTION);
-    struct {
-        int option;
-        apr_uint64_t *field;
-    } counts[] = {{OPTION_DEPTH, &request.depth},
-                  {OPTION_MAX_NODES, &request.max_nodes},
-                  {OPTION_MAX_BYTES, &request.max_bytes}};
-    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-        const char *text = value_of(values, counts[i].option);
-        if (text && !spx_cli_parse_count(text, 0, UINT64_MAX, counts[i].field))
-            return print_usage_error(pool, "%s",
-                                     apr_psprintf(pool, "--%s takes a whole number, not '%s'",
-                                                  option_entry(counts[i].option)->name, text));
-    }
-    spx_project_t *project = NULL;
-    int status = open_admitted_project(values, &project, pool);
-    if (status != EXIT_OK)
-        return status;
-    json_t *document = NULL;
-    const char *message = NULL;
-    if (spx_context_document(project, &request, SPX_LIMIT_RESPONSE_BYTES_DEFAULT, &document, pool,
-                             &message) != APR_SUCCESS)
-        return print_usage_error(pool, "%s", message);
-    return print_document(document, pool);
-}
-
 /* The value of a counting option, if given, within minimum..maximum; an
  * exit status. *value is left alone when the option is not given. */
 static int bounded_count(apr_hash_t *values, int option, apr_uint64_t minimum, apr_uint64_t maximum,
@@ -397,6 +360,40 @@ static int bounded_count(apr_hash_t *values, int option, apr_uint64_t minimum, a
                          given > maximum ? maximum : minimum));
     *value = given;
     return EXIT_OK;
+}
+
+static int run_context(const command_t *command, apr_hash_t *values, const char *const *operands,
+                       apr_pool_t *pool)
+{
+    (void)command;
+    (void)operands;
+    spx_context_request_t request = spx_context_defaults();
+    request.target_kind = value_of(values, OPTION_KIND);
+    request.target = value_of(values, OPTION_TARGET);
+    if (!request.target_kind || !request.target)
+        return print_usage_error(pool, "%s", "context needs --kind and --target");
+    if (value_of(values, OPTION_DIRECTION))
+        request.direction = value_of(values, OPTION_DIRECTION);
+    int status = bounded_count(values, OPTION_DEPTH, 0, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM,
+                               &request.depth, pool);
+    if (status == EXIT_OK)
+        status = bounded_count(values, OPTION_MAX_NODES, 1, SPX_LIMIT_CONTEXT_NODES_MAXIMUM,
+                               &request.max_nodes, pool);
+    if (status == EXIT_OK)
+        status = bounded_count(values, OPTION_MAX_BYTES, 1, SPX_LIMIT_RESPONSE_BYTES_DEFAULT,
+                               &request.max_bytes, pool);
+    if (status != EXIT_OK)
+        return status;
+    spx_project_t *project = NULL;
+    status = open_admitted_project(values, &project, pool);
+    if (status != EXIT_OK)
+        return status;
+    json_t *document = NULL;
+    const char *message = NULL;
+    if (spx_context_document(project, &request, SPX_LIMIT_RESPONSE_BYTES_DEFAULT, &document, pool,
+                             &message) != APR_SUCCESS)
+        return print_usage_error(pool, "%s", message);
+    return print_document(document, pool);
 }
 
 /* --max-steps and --max-bytes over the defaults given, checked against their

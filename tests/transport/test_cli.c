@@ -174,7 +174,12 @@ static void test_context_errors(void)
         SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
                          "module", "--target", "app", "--depth", "17");
     CU_ASSERT_EQUAL(deep.exit_code, 2);
-    spx_assert_contains(deep.err, "depth 17 is over the maximum of 16");
+    spx_assert_contains(deep.err, "--depth 17 is over the maximum of 16");
+    spx_process_result_t no_nodes =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
+                         "module", "--target", "app", "--max-nodes", "0");
+    CU_ASSERT_EQUAL(no_nodes.exit_code, 2);
+    spx_assert_contains(no_nodes.err, "--max-nodes 0 is under the minimum of 1");
     spx_process_result_t small =
         SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
                          "module", "--target", "app", "--max-bytes", "10");
