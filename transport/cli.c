@@ -788,14 +788,15 @@ static int run_command(const command_t *command, int argc, const char *const *ar
             printf("semaprax %s\n", SPX_VERSION);
             return EXIT_OK;
         }
+        const apr_getopt_option_t *entry = option_entry(option);
         if (!accepts(command, option))
-            return print_usage_error(pool, "%s",
-                                     apr_psprintf(pool, "'%s' takes no option --%s", command->name,
-                                                  option_entry(option)->name));
-        if (apr_hash_get(values, &option_entry(option)->optch, sizeof(int)))
-            return print_usage_error(pool, "option --%s given twice", option_entry(option)->name);
+            return print_usage_error(
+                pool, "%s",
+                apr_psprintf(pool, "'%s' takes no option --%s", command->name, entry->name));
+        if (value_of(values, option))
+            return print_usage_error(pool, "option --%s given twice", entry->name);
         /* A flag without a value is stored as "" (a NULL value would not be). */
-        apr_hash_set(values, &option_entry(option)->optch, sizeof(int), argument ? argument : "");
+        apr_hash_set(values, &entry->optch, sizeof(int), argument ? argument : "");
     }
     if (argc - parser->ind > command->operands)
         return print_usage_error(pool, "unexpected argument '%s'",

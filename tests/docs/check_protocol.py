@@ -124,6 +124,11 @@ def replay(argv, cwd, steps, session):
              % (argv[0], process.returncode, rest))
 
 
+def sends(pairs):
+    """Replay steps sending each (request, response) pair in turn."""
+    return [("send", request, response) for request, response in pairs]
+
+
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="\n") as f:
@@ -179,7 +184,7 @@ def check_v2(doc, semapraxd, folder):
         steps.append(("send", request, response))
     replay([semapraxd, "--stdio"], project, steps, Session(methods))
     replay([semapraxd, "--stdio", "--manifest-path", "missing.toml"], project,
-           [("send", request, response) for request, response in unhealthy], Session(methods))
+           sends(unhealthy), Session(methods))
     return len(ordered) + len(unhealthy)
 
 
@@ -191,7 +196,7 @@ def check_v3(doc, examples, semapraxd, folder):
     project = os.path.join(folder, "v3")
     shutil.copytree(os.path.join(examples, "hello"), project)
     replay([semapraxd, "--stdio", "--allow-project-rename"], project,
-           [("send", request, response) for request, response in pairs], Session(part))
+           sends(pairs), Session(part))
     return len(pairs)
 
 
@@ -202,7 +207,7 @@ def check_v1(doc, semaprax, folder):
     write(os.path.join(folder, "v1", name), "\n".join(found[0][1]) + "\n")
     pairs = exchanges(found[1][1])
     replay([semaprax, "serve", name], os.path.join(folder, "v1"),
-           [("send", request, response) for request, response in pairs], Session(part))
+           sends(pairs), Session(part))
     return len(pairs)
 
 
