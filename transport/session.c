@@ -50,7 +50,7 @@ typedef enum state_t { STATE_CONFIGURED, STATE_OPEN, STATE_INVALIDATED, STATE_SH
 
 static const char *const state_names[] = {"configured", "open", "invalidated", "shutdown"};
 
-/* What v2 does not claim (the seed's list), sorted bytewise. */
+/* What v2 does not claim (the contract's list), sorted bytewise. */
 static const char *const nonclaims[] = {
     "batch, concurrent or out-of-order execution",
     "build or mutation methods",
