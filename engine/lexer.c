@@ -422,13 +422,13 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
             default: {
                 /* Cover the whole escaped character when it is one. */
                 apr_size_t escaped = 1;
-                if (next >= 0x80)
+                if (next >= 0x80) {
                     escaped = utf8_length(lexer->text + at + 1, end - at - 1);
-                if (escaped == 3 &&
-                    spx_byte_order_mark_length((const char *)lexer->text + at + 1, escaped))
-                    escaped = 0; /* U+FEFF is reported on its own below, E0215 */
-                else if (next != '\t' && (next < 0x20 || next == 0x7f))
+                    if (spx_byte_order_mark_length((const char *)lexer->text + at + 1, escaped))
+                        escaped = 0; /* U+FEFF is reported on its own below (E0215) */
+                } else if (next != '\t' && (next < 0x20 || next == 0x7f)) {
                     escaped = 0; /* the byte is reported on its own below */
+                }
                 spx_lexer_error(lexer, "E0212", span_of(lexer, at, at + 1 + escaped),
                                 "unknown escape sequence (use \\n \\t \\\\ \\\" or \\u{...})");
                 at += 1 + escaped;
