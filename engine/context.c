@@ -87,7 +87,8 @@ static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
     }
 }
 
-/* The function's item text from the retained source bytes. */
+/* The function's item text from the retained source bytes, as stored: a CR LF
+ * stays CR LF (docs/language.md, Lexical), and max_bytes counts it. */
 static json_t *item_text(const spx_function_t *function, apr_size_t limit, int *cut)
 {
     const unsigned char *text = function->module->text + function->span.start.offset;

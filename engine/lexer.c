@@ -2,10 +2,13 @@
  * lexer.c: bytes to tokens for Semaprax v1 (spx_lexer.h).
  *
  * One pass, one token at a time, pulled by the parser. Every byte is
- * classified once: in code, in a comment and in a string alike, a NUL, a CR,
- * a control byte or invalid UTF-8 is an error (a run of equal offenders is
- * one diagnostic). No token spans a line (comments and strings end at LF),
- * so a position is the current line plus the distance from its start.
+ * classified once: in code, in a comment and in a string alike, a NUL, a CR
+ * that is not followed by LF, a control byte, invalid UTF-8 or a U+FEFF is
+ * an error (a run of equal offenders is one diagnostic). A line ends with LF
+ * or CR LF; the CR of a CR LF is a blank that ends comments and strings like
+ * the LF. A byte order mark at the very start is skipped, its three bytes
+ * still counted (the first token is at column 4). No token spans a line, so
+ * a position is the current line plus the distance from its start.
  */
 #include "spx_lexer.h"
 
@@ -22,7 +25,9 @@ typedef enum byte_class_t {
     BYTE_UTF8,    /* a valid multi-byte UTF-8 sequence */
     BYTE_NUL,     /* E0202 */
     BYTE_INVALID, /* E0203: not the start of a valid UTF-8 sequence */
-    BYTE_CR,      /* E0204 */
+    BYTE_CR,      /* E0204: a CR not followed by LF */
+    BYTE_CRLF,    /* the CR of a CR LF, which ends its line as the LF does */
+    BYTE_BOM,     /* E0215: U+FEFF (EF BB BF), except a leading byte order mark */
     BYTE_CONTROL  /* E0205: 0x01..0x1f except tab, LF, CR; and 0x7f */
 } byte_class_t;
 
@@ -90,6 +95,7 @@ void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t le
     lexer->text = text;
     lexer->length = length;
     lexer->line = 1;
+    lexer->offset = spx_byte_order_mark_length((const char *)text, length);
     lexer->path = path;
     lexer->names = names;
     lexer->literals = literals;
@@ -168,7 +174,7 @@ static byte_class_t classify(const spx_lexer_t *lexer, apr_size_t offset, apr_si
     if (c == 0)
         return BYTE_NUL;
     if (c == '\r')
-        return BYTE_CR;
+        return offset + 1 < lexer->length && lexer->text[offset + 1] == '\n' ? BYTE_CRLF : BYTE_CR;
     if (c < 0x80)
         return BYTE_CONTROL;
     *size = utf8_length(lexer->text + offset, lexer->length - offset);
@@ -176,6 +182,8 @@ static byte_class_t classify(const spx_lexer_t *lexer, apr_size_t offset, apr_si
         *size = 1;
         return BYTE_INVALID;
     }
+    if (spx_byte_order_mark_length((const char *)lexer->text + offset, *size))
+        return BYTE_BOM; /* a leading one was skipped by spx_lexer_init */
     return BYTE_UTF8;
 }
 
@@ -196,7 +204,14 @@ static apr_size_t report_run(spx_lexer_t *lexer, apr_size_t offset, byte_class_t
         spx_lexer_error(lexer, "E0203", span, "invalid UTF-8 (byte 0x%02x)", first);
         break;
     case BYTE_CR:
-        spx_lexer_error(lexer, "E0204", span, "carriage return (CR) in source; lines end with LF");
+        spx_lexer_error(lexer, "E0204", span,
+                        "carriage return (CR) not followed by LF in source; lines end with LF or "
+                        "CR LF");
+        break;
+    case BYTE_BOM:
+        spx_lexer_error(lexer, "E0215", span,
+                        "U+FEFF (byte order mark) in source; only the very start of a file may "
+                        "hold one");
         break;
     default:
         spx_lexer_error(lexer, "E0205", span, "control character 0x%02x in source", first);
@@ -211,13 +226,14 @@ static void newline(spx_lexer_t *lexer, apr_size_t offset_of_lf)
     lexer->line_start = offset_of_lf + 1;
 }
 
-/* From just after "//" to the LF (not consumed) or the end. */
+/* From just after "//" to the line end (LF or CR LF, not consumed) or the
+ * end. */
 static void skip_comment(spx_lexer_t *lexer)
 {
     while (lexer->offset < lexer->length) {
         apr_size_t size;
         byte_class_t kind = classify(lexer, lexer->offset, &size);
-        if (kind == BYTE_LF)
+        if (kind == BYTE_LF || kind == BYTE_CRLF)
             return;
         if (kind == BYTE_PLAIN || kind == BYTE_UTF8)
             lexer->offset += size;
@@ -229,6 +245,14 @@ static void skip_comment(spx_lexer_t *lexer)
 static int is_identifier_start(unsigned char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* The line ends at offset: an LF, or the CR of a CR LF. */
+static int is_line_end(const spx_lexer_t *lexer, apr_size_t offset)
+{
+    unsigned char c = lexer->text[offset];
+    return c == '\n' ||
+           (c == '\r' && offset + 1 < lexer->length && lexer->text[offset + 1] == '\n');
 }
 
 static int is_digit(unsigned char c)
@@ -361,8 +385,8 @@ static apr_size_t lex_unicode_escape(spx_lexer_t *lexer, apr_size_t offset, apr_
 static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
 {
     apr_size_t end = start + 1;
-    while (end < lexer->length && lexer->text[end] != '"' && lexer->text[end] != '\n') {
-        if (lexer->text[end] == '\\' && end + 1 < lexer->length && lexer->text[end + 1] != '\n')
+    while (end < lexer->length && lexer->text[end] != '"' && !is_line_end(lexer, end)) {
+        if (lexer->text[end] == '\\' && end + 1 < lexer->length && !is_line_end(lexer, end + 1))
             end++;
         end++;
     }
@@ -398,10 +422,13 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
             default: {
                 /* Cover the whole escaped character when it is one. */
                 apr_size_t escaped = 1;
-                if (next >= 0x80)
+                if (next >= 0x80) {
                     escaped = utf8_length(lexer->text + at + 1, end - at - 1);
-                else if (next != '\t' && (next < 0x20 || next == 0x7f))
+                    if (spx_byte_order_mark_length((const char *)lexer->text + at + 1, escaped))
+                        escaped = 0; /* U+FEFF is reported on its own below (E0215) */
+                } else if (next != '\t' && (next < 0x20 || next == 0x7f)) {
                     escaped = 0; /* the byte is reported on its own below */
+                }
                 spx_lexer_error(lexer, "E0212", span_of(lexer, at, at + 1 + escaped),
                                 "unknown escape sequence (use \\n \\t \\\\ \\\" or \\u{...})");
                 at += 1 + escaped;
@@ -563,12 +590,13 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
         if (kind == BYTE_LF) {
             newline(lexer, start);
             lexer->offset++;
-        } else if (c == ' ' || c == '\t') {
+        } else if (c == ' ' || c == '\t' || kind == BYTE_CRLF) {
             lexer->offset++;
         } else if (c == '/' && start + 1 < lexer->length && lexer->text[start + 1] == '/') {
             lexer->offset += 2;
             skip_comment(lexer);
-        } else if (kind == BYTE_NUL || kind == BYTE_CR || kind == BYTE_CONTROL) {
+        } else if (kind == BYTE_NUL || kind == BYTE_CR || kind == BYTE_CONTROL ||
+                   kind == BYTE_BOM) {
             lexer->offset = report_run(lexer, start, kind); /* then read on as if blank */
         } else if (kind == BYTE_INVALID) {
             lexer->offset = report_run(lexer, start, kind);

@@ -2,14 +2,15 @@
  * manifest.c: the Project Manifest v1 parser (manifest.md) and its canonical
  * subject.
  *
- * Three passes over the raw bytes. The first checks the encoding (size, BOM,
- * CR, NUL, UTF-8) and stops there on any problem, since nothing after it
- * could be trusted. The second reads the strict TOML subset one line at a
- * time: each line is blank, a comment, a table header or `key = "string"`;
- * at most one syntax problem is reported per line and the parse goes on with
- * the next one. It files every key and value in its table, with spans. The
- * third checks the meaning: required keys, value syntax, duplicates and
- * cross references. Problems that would only follow from an earlier one (a
+ * Three passes over the raw bytes. The first checks the encoding (size, a
+ * U+FEFF after the start, a CR not followed by LF, NUL, UTF-8) and stops
+ * there on any problem, since nothing after it could be trusted. A line ends
+ * with LF or CR LF, and a leading byte order mark is skipped; both are still
+ * counted in columns and offsets (language.md, Lexical). The second reads the strict TOML subset
+ * one line at a time: each line is blank, a comment, a table header or `key = "string"`; at most
+ * one syntax problem is reported per line and the parse goes on with the next one. It files every
+ * key and value in its table, with spans. The third checks the meaning: required keys, value
+ * syntax, duplicates and cross references. Problems that would only follow from an earlier one (a
  * missing key after an unreadable key, an undeclared module after an invalid
  * module name) are not reported, so one mistake gives one diagnostic.
  *
@@ -78,8 +79,10 @@ typedef struct parser_t {
     apr_size_t reported; /* diagnostics added by this parse */
     int stopped;         /* the diagnostic limit was reached */
 
-    /* The current line: [line_start, line_end), line_end at the LF or EOF. */
-    apr_size_t line_start, line_end, line_number;
+    /* The current line: [line_start, line_end), line_end at the LF, the CR of
+     * a CR LF, or EOF; its content starts at line_begin (after a leading byte
+     * order mark on line 1, which columns still count from line_start). */
+    apr_size_t line_start, line_begin, line_end, line_number;
 
     table_t top, ignored;
     table_t *current;
@@ -292,23 +295,19 @@ static int check_encoding(parser_t *p)
                "the manifest is larger than %u bytes", SPX_LIMIT_MANIFEST_BYTES);
         return 0;
     }
-    int ok = 1, cr = 0, nul = 0, utf8 = 0;
+    int ok = 1, cr = 0, nul = 0, utf8 = 0, bom = 0;
     p->line_start = 0;
     p->line_number = 1;
-    if (n >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) {
-        report(p, "E0101", span_at(p, 0, 3),
-               "the manifest starts with a byte order mark; save it as UTF-8 without one");
-        ok = 0;
-    }
-    for (apr_size_t i = 0; i < n;) {
+    for (apr_size_t i = spx_byte_order_mark_length((const char *)b, n); i < n;) {
         unsigned char c = b[i];
         apr_size_t size = 1;
         if (c == '\n') {
             p->line_start = i + 1;
             p->line_number++;
-        } else if (c == '\r' && !cr) {
+        } else if (c == '\r' && !cr && !(i + 1 < n && b[i + 1] == '\n')) {
             report(p, "E0102", span_at(p, i, i + 1),
-                   "the manifest contains a CR byte (0x0d); lines end in LF only");
+                   "the manifest contains a CR byte (0x0d) not followed by LF; lines end in LF "
+                   "or CR LF");
             cr = 1;
             ok = 0;
         } else if (c == '\0' && !nul) {
@@ -326,6 +325,13 @@ static int check_encoding(parser_t *p)
                 utf8 = 1;
                 ok = 0;
                 size = bad;
+            } else if (spx_byte_order_mark_length((const char *)b + i, size)) {
+                if (!bom)
+                    report(p, "E0101", span_at(p, i, i + size),
+                           "U+FEFF (byte order mark) in the manifest; only its very start may "
+                           "hold one");
+                bom = 1;
+                ok = 0;
             }
         }
         i += size;
@@ -784,7 +790,7 @@ static apr_size_t read_header(parser_t *p, apr_size_t i)
  * than the line's end when a construct spans lines). */
 static apr_size_t read_line(parser_t *p)
 {
-    apr_size_t i = skip_space(p, p->line_start);
+    apr_size_t i = skip_space(p, p->line_begin);
     if (i == p->line_end)
         return i;
     if (p->bytes[i] == '#') {
@@ -805,13 +811,16 @@ static apr_size_t read_line(parser_t *p)
 static void read_lines(parser_t *p)
 {
     const unsigned char *b = p->bytes;
-    apr_size_t start = 0, line = 1;
+    apr_size_t start = spx_byte_order_mark_length((const char *)b, p->length), line = 1;
     /* start grows every round, so the loop ends within length rounds */
     while (start < p->length && !p->stopped) {
         const unsigned char *lf = memchr(b + start, '\n', p->length - start);
-        p->line_start = start;
+        p->line_start = line == 1 ? 0 : start;
+        p->line_begin = start;
         p->line_number = line;
         p->line_end = lf ? (apr_size_t)(lf - b) : p->length;
+        if (lf && p->line_end > start && b[p->line_end - 1] == '\r')
+            p->line_end--; /* a CR LF: pass 1 let no other CR through */
         apr_size_t resume = read_line(p);
         if (resume >= p->length)
             break;

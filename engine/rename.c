@@ -147,11 +147,12 @@ static const char *manifest_problem(const spx_project_t *project, const char *fu
     return NULL;
 }
 
-/* Skip spaces, tabs, LFs and comments from at, not past end. */
+/* Skip spaces, tabs, line ends (LF, CR LF) and comments from at, not past
+ * end. The text was admitted, so a CR is always the start of a CR LF. */
 static apr_size_t skip_blank(const unsigned char *text, apr_size_t at, apr_size_t end)
 {
     while (at < end) {
-        if (text[at] == ' ' || text[at] == '\t' || text[at] == '\n')
+        if (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')
             at++;
         else if (text[at] == '/' && at + 1 < end && text[at + 1] == '/')
             while (at < end && text[at] != '\n')

@@ -3,9 +3,10 @@
  * (language.md, "Files and modules" and "Lexical").
  *
  * The parser (parser.c) pulls one token at a time; nothing else uses the
- * lexer. The lexer checks every byte of the source (NUL, CR, control bytes,
- * UTF-8 validity, also inside comments and strings), decodes literals, and
- * reports lexical errors itself (E0202..E0214, docs/diagnostics-syntax.md).
+ * lexer. The lexer checks every byte of the source (NUL, a CR not followed by
+ * LF, control bytes, UTF-8 validity, U+FEFF, also inside comments and
+ * strings), skips a leading byte order mark, decodes literals, and reports
+ * lexical errors itself (E0202..E0215, docs/diagnostics-syntax.md).
  * Bytes it has reported and cannot turn into a token come back as one
  * SPX_TOKEN_ERROR token, so the parser recovers without a second report.
  * Line and column are tracked as the lexer goes: no token costs more than

@@ -57,7 +57,8 @@ static apr_size_t utf8_length(const unsigned char *bytes, apr_size_t available)
 
 /* Write bytes[from..to) as a person sees them (blank: as spaces under
  * them, for the caret line): a tab stays a tab, a UTF-8 character is one
- * column, a control byte or invalid byte is '?'. */
+ * column, a control byte, an invalid byte or a U+FEFF (which a terminal
+ * would draw as nothing) is '?'. */
 static void show(FILE *out, const unsigned char *bytes, apr_size_t from, apr_size_t to, int blank)
 {
     for (apr_size_t at = from; at < to;) {
@@ -68,7 +69,7 @@ static void show(FILE *out, const unsigned char *bytes, apr_size_t from, apr_siz
             fputc(' ', out);
         else if (length == 1 && (bytes[at] < 0x20 || bytes[at] == 0x7f))
             fputc('?', out);
-        else if (length == 0)
+        else if (length == 0 || spx_byte_order_mark_length((const char *)bytes + at, length))
             fputc('?', out);
         else
             fwrite(bytes + at, 1, length, out);
@@ -122,9 +123,15 @@ static void show_source(FILE *out, const spx_view_t *view, const spx_input_t *in
     apr_size_t line_start = start;
     while (line_start > 0 && bytes[line_start - 1] != '\n')
         line_start--;
+    /* A leading byte order mark is not shown: the line starts after it. */
+    apr_size_t mark = spx_byte_order_mark_length((const char *)bytes, size);
+    if (line_start == 0 && start >= mark)
+        line_start = mark;
     apr_size_t line_end = start;
     while (line_end < size && bytes[line_end] != '\n')
         line_end++;
+    if (line_end > start && line_end < size && bytes[line_end - 1] == '\r')
+        line_end--; /* the CR of a CR LF ends the line, as the LF does */
     apr_size_t end = span->end.line == span->start.line && span->end.offset <= line_end
                          ? span->end.offset
                          : line_end;

@@ -8,7 +8,8 @@ plain output everywhere else.
 On a terminal: diagnostics in colour with the source line and a caret under
 the span, control bytes of the source shown as '?'; a progress line per test
 and a summary table. With NO_COLOR set: the same without any escape
-sequence. Through a pipe: exactly the plain lines (no escape, no source
+sequence. A CR LF source with a byte order mark shows its line without
+either. Through a pipe: exactly the plain lines (no escape, no source
 line), and the exit statuses and the envelope file are the same on a
 terminal and off it.
 """
@@ -91,6 +92,26 @@ def main():
                "check with NO_COLOR shows the line and a caret under the span", bare)
         expect("src/text.spx:16:31: error[E0405]: " in text and "semaprax: 2 diagnostics" in text,
                "check on a terminal keeps the plain first line and the summary", bare)
+
+        # CR LF line ends and a leading byte order mark: the source line is
+        # shown without its CR and without the mark, the caret under the span.
+        crlf = os.path.join(work, "crlf")
+        shutil.copytree(os.path.join(examples, "hello"), crlf)
+        for name in ("semaprax.toml", "src/app.spx", "src/math.spx", "src/text.spx"):
+            path = os.path.join(crlf, name)
+            with open(path, "rb") as f:
+                data = f.read()
+            if name == "src/math.spx":
+                data = b"fn oops() -> int { return \"a\" + 1; }\n" + data
+            with open(path, "wb") as f:
+                f.write(b"\xef\xbb\xbf" + data.replace(b"\n", b"\r\n"))
+        status, plain = run_pipe(check, crlf, env)
+        expect(status == 1 and plain.decode().splitlines()[0].startswith("src/math.spx:1:34: error[E0405]: "),
+               "check through a pipe: the mark's bytes count in the column", plain)
+        status, bare = run_tty(check, crlf, no_colour)
+        text = bare.decode("utf-8", "replace")
+        expect(" 1 | fn oops() -> int { return \"a\" + 1; }\n   |                               ^\n" in text,
+               "a CR LF line with a mark is shown without either, the caret under the span", bare)
 
         # The example's tests, one made to fail.
         tests = os.path.join(work, "tests")

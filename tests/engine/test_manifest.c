@@ -196,10 +196,59 @@ static void assert_message(const char *text, const char *code, const char *messa
 #define PROJECT "[project]\nname = \"hello\"\nversion = \"0.1.0\"\n"
 #define SOURCE "[[source]]\nmodule = \"app\"\npath = \"src/app.spx\"\n"
 
+/* text with every LF made CR LF, after a byte order mark when mark. */
+static const char *crlf_of(const char *text, int mark, apr_pool_t *pool)
+{
+    char *out = apr_palloc(pool, 2 * strlen(text) + 4), *at = out;
+    if (mark) {
+        memcpy(at, "\xef\xbb\xbf", 3);
+        at += 3;
+    }
+    for (; *text; text++) {
+        if (*text == '\n')
+            *at++ = '\r';
+        *at++ = *text;
+    }
+    *at = '\0';
+    return out;
+}
+
+/* A CR LF manifest with a leading byte order mark reads as its LF twin:
+ * the same fields and subject, spans counting the stored bytes. */
+static void test_line_ends(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    spx_diagnostics_t *diagnostics = NULL;
+    for (int mark = 0; mark < 2; mark++) {
+        spx_manifest_t *manifest = parse(crlf_of(full_manifest, mark, pool), pool, &diagnostics);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(manifest);
+        CU_ASSERT_EQUAL(spx_diagnostics_count(diagnostics), 0);
+        CU_ASSERT_STRING_EQUAL(manifest->name, "hello");
+        CU_ASSERT_STRING_EQUAL(manifest->entry, "app.main");
+        assert_span(manifest->entry_span, 5, 9, 19); /* the CRs end lines 1-4 */
+        CU_ASSERT_EQUAL(manifest->entry_span.start.offset, 93 + 4 + 3 * mark);
+        CU_ASSERT_EQUAL_FATAL(manifest->source_count, 2);
+        CU_ASSERT_STRING_EQUAL(manifest->sources[1].path, "src/app.spx");
+        assert_span(manifest->sources[1].path_span, 14, 8, 21);
+        CU_ASSERT_STRING_EQUAL(subject_text(crlf_of(full_manifest, mark, pool), pool),
+                               subject_text(full_manifest, pool));
+    }
+    /* On line 1 the mark's bytes count: the value starts at column 15. */
+    parse("\xef\xbb\xbfmanifest = \"x\"\r\n" PROJECT SOURCE, pool, &diagnostics);
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 1);
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(diagnostics, 0)->code, "E0121");
+    assert_span(spx_diagnostics_get(diagnostics, 0)->span, 1, 15, 18);
+    CU_ASSERT_EQUAL(spx_diagnostics_get(diagnostics, 0)->span.start.offset, 14);
+    apr_pool_destroy(pool);
+}
+
 static void test_messages(void)
 {
-    assert_message("\xef\xbb\xbf" HEAD PROJECT SOURCE, "E0101",
-                   "the manifest starts with a byte order mark; save it as UTF-8 without one");
+    assert_message(HEAD PROJECT "\xef\xbb\xbf" SOURCE, "E0101",
+                   "U+FEFF (byte order mark) in the manifest; only its very start may hold one");
+    assert_message(HEAD PROJECT "\r" SOURCE, "E0102",
+                   "the manifest contains a CR byte (0x0d) not followed by LF; lines end in LF or "
+                   "CR LF");
     assert_message(HEAD PROJECT SOURCE "[[test]]\nname = \"t\"\n", "E0128",
                    "[[test]] is missing the key 'function'");
     assert_message(HEAD PROJECT "licence = \"MIT\"\n" SOURCE, "E0126",
@@ -377,6 +426,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"corpus: every rule, valid and invalid", test_corpus},
         {"parsed fields and spans", test_fields},
+        {"CR LF line ends and a leading byte order mark", test_line_ends},
         {"canonical subject", test_subject},
         {"messages name what is wrong", test_messages},
         {"manifest size limit", test_size_limit},

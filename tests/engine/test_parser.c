@@ -321,6 +321,37 @@ static void test_spans(void)
     apr_pool_destroy(parsed.pool);
 }
 
+/* CR LF ends a line and a leading byte order mark is skipped; both keep
+ * their bytes in columns and offsets. */
+static void test_line_ends_and_byte_order_mark(void)
+{
+    parsed_t parsed = parse("\xef\xbb\xbf"
+                            "fn f() -> str {\r\n"
+                            "  return \"a\";\r\n"
+                            "}\r\n"
+                            "export fn g() {}\r\n");
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(parsed.diagnostics), 0);
+    CU_ASSERT_EQUAL_FATAL(parsed.module->function_count, 2);
+    const spx_function_t *f = parsed.module->functions[0], *g = parsed.module->functions[1];
+    expect_span(f->span, 1, 4, 3, 2); /* "fn" after the mark's three bytes */
+    CU_ASSERT_EQUAL(f->span.start.offset, 3);
+    expect_span(f->name.span, 1, 7, 1, 8);
+    CU_ASSERT_EQUAL_FATAL(f->body.count, 1);
+    expect_span(f->body.statements[0]->span, 2, 3, 2, 14); /* the CR is no part of it */
+    CU_ASSERT_EQUAL(f->body.statements[0]->span.start.offset, 22);
+    expect_span(g->span, 4, 1, 4, 17);
+    CU_ASSERT_EQUAL(g->span.start.offset, 38);
+    apr_pool_destroy(parsed.pool);
+
+    /* A mark anywhere else, a lone CR: at their own bytes. */
+    expect_diagnostics("fn f() {}\r\n\xef\xbb\xbf\r\n", "E0215 2:1-2:4\n");
+    expect_diagnostics("fn f() {\r\n}\r\r\n", "E0204 2:2-2:3\n");
+    expect_diagnostics("\r", "E0204 1:1-1:2\n");
+    expect_diagnostics("fn f() {}\r\n\r", "E0204 2:1-2:2\n");
+    expect_diagnostics("\xef\xbb", "E0203 1:1-1:3\n"); /* a truncated mark is no mark */
+    expect_diagnostics("\xef\xbb\xbf", "");
+}
+
 static void test_statements(void)
 {
     parsed_t parsed = parse("fn f() {\n"
@@ -535,8 +566,8 @@ static void test_too_many_errors(void)
 {
     apr_pool_t *pool;
     apr_pool_create(&pool, NULL);
-    /* One CR per line of a long file: the budget, then one E0227. */
-    parsed_t parsed = parse(nested(pool, "", "fn f() {}\r\n", 1000, "", "", ""));
+    /* One lone CR per line of a long file: the budget, then one E0227. */
+    parsed_t parsed = parse(nested(pool, "", "fn f() {}\r\r\n", 1000, "", "", ""));
     CU_ASSERT_EQUAL(spx_diagnostics_count(parsed.diagnostics), SPX_LIMIT_SYNTAX_DIAGNOSTICS + 1);
     const spx_diagnostic_t *last =
         spx_diagnostics_get(parsed.diagnostics, spx_diagnostics_count(parsed.diagnostics) - 1);
@@ -545,7 +576,7 @@ static void test_too_many_errors(void)
     CU_ASSERT_EQUAL(parsed.module->function_count, SPX_LIMIT_SYNTAX_DIAGNOSTICS + 1);
     apr_pool_destroy(parsed.pool);
     /* Exactly the budget: no E0227. */
-    parsed = parse(nested(pool, "", "fn f() {}\r\n", SPX_LIMIT_SYNTAX_DIAGNOSTICS, "", "", ""));
+    parsed = parse(nested(pool, "", "fn f() {}\r\r\n", SPX_LIMIT_SYNTAX_DIAGNOSTICS, "", "", ""));
     CU_ASSERT_EQUAL(spx_diagnostics_count(parsed.diagnostics), SPX_LIMIT_SYNTAX_DIAGNOSTICS);
     apr_pool_destroy(parsed.pool);
     apr_pool_destroy(pool);
@@ -580,6 +611,7 @@ int main(void)
         {"integer literals up to 2^63-1", test_integer_literals},
         {"string escapes decoded exactly", test_string_escapes},
         {"spans of items, statements and expressions", test_spans},
+        {"CR LF line ends and a leading byte order mark", test_line_ends_and_byte_order_mark},
         {"statements", test_statements},
         {"signatures and type names", test_signatures},
         {"recovery keeps later items", test_recovery_keeps_later_items},
