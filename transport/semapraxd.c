@@ -65,6 +65,14 @@ static const apr_getopt_option_t options[] = {
     {NULL, 0, 0, NULL},
 };
 
+static const char *option_name(int id)
+{
+    for (const apr_getopt_option_t *entry = options; entry->name; entry++)
+        if (entry->optch == id)
+            return entry->name;
+    return "?";
+}
+
 static int usage_error(const char *what, const char *detail)
 {
     fprintf(stderr, "semapraxd: %s%s\nTry 'semapraxd --help'.\n", what, detail ? detail : "");
@@ -86,6 +94,7 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
     spx_session_options_t settings = {"semaprax.toml", SPX_LIMIT_REQUEST_BYTES_DEFAULT,
                                       SPX_LIMIT_RESPONSE_BYTES_DEFAULT, 0};
     int stdio_given = 0;
+    unsigned seen = 0; /* one bit per option id above OPTION_STDIO */
     apr_getopt_t *parser = NULL;
     apr_getopt_init(&parser, pool, argc, argv);
     parser->errfn = NULL;
@@ -99,6 +108,12 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
             return usage_error("unknown option ", parser->argv[parser->ind - 1]);
         if (status == APR_BADARG)
             return usage_error("option needs a value: ", parser->argv[parser->ind - 1]);
+        if (option >= OPTION_STDIO && option <= OPTION_ALLOW_RENAME) {
+            unsigned bit = 1u << (option - OPTION_STDIO);
+            if (seen & bit)
+                return usage_error("option given twice: --", option_name(option));
+            seen |= bit;
+        }
         switch (option) {
         case OPTION_HELP:
             fputs(usage_text, stdout);

@@ -261,6 +261,37 @@ static void test_integer_failures(void)
     }
 }
 
+/* The destination register of an arithmetic instruction can be one of its
+ * operands (a call's result register, a variable assigned its own sum): the
+ * overflow message still names both operands as they were. */
+static void test_overflow_names_the_operands(void)
+{
+    static const struct {
+        const char *statements;
+        const char *message;
+    } cases[] = {
+        {"  return mx() + 1;\n", "integer overflow: 9223372036854775807 + 1"},
+        {"  return 1 + mx();\n", "integer overflow: 1 + 9223372036854775807"},
+        {"  return (0 - mx() - 1) - 1;\n", "integer overflow: -9223372036854775808 - 1"},
+        {"  return mx() * 2;\n", "integer overflow: 9223372036854775807 * 2"},
+        {"  var m = mx();\n  m = m + m;\n  return m;\n",
+         "integer overflow: 9223372036854775807 + 9223372036854775807"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        spx_fixture_t *fixture = spx_fixture_new();
+        spx_run_result_t r = run(fixture,
+                                 apr_pstrcat(fixture->pool,
+                                             "fn mx() -> int {\n  return 9223372036854775807;\n}\n"
+                                             "fn t() -> int {\n",
+                                             cases[i].statements, "}\n", NULL),
+                                 "t");
+        CU_ASSERT_EQUAL(r.outcome, SPX_OUTCOME_LANGUAGE_FAILURE);
+        CU_ASSERT_STRING_EQUAL(r.failure.code, "R0501");
+        CU_ASSERT_STRING_EQUAL(r.failure.message, cases[i].message);
+        spx_fixture_free(fixture);
+    }
+}
+
 static void test_division_rules(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -489,6 +520,7 @@ int main(void)
         {"fuel names the step it could not pay", test_fuel_names_the_unpaid_step},
         {"fuel stops an endless loop", test_fuel_stops_an_endless_loop},
         {"integer failures and assert, with spans", test_integer_failures},
+        {"an overflow names its operands as they were", test_overflow_names_the_operands},
         {"division truncates, remainder has the dividend's sign", test_division_rules},
         {"a string over the limit", test_string_too_long},
         {"live string memory limit", test_string_memory_limit},

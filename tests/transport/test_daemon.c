@@ -72,6 +72,16 @@ static void test_command_line(void)
                        "--max-response-bytes must be 1024..1073741824");
     assert_usage_error(pool, (const char *const[]){"--stdio", "--max-response-bytes", "1e6", NULL},
                        "--max-response-bytes must be");
+    assert_usage_error(pool,
+                       (const char *const[]){"--stdio", "--manifest-path", "a.toml",
+                                             "--manifest-path", "b.toml", NULL},
+                       "option given twice: --manifest-path");
+    assert_usage_error(pool, (const char *const[]){"--stdio", "--stdio", NULL},
+                       "option given twice: --stdio");
+    assert_usage_error(pool,
+                       (const char *const[]){"--stdio", "--max-request-bytes", "300",
+                                             "--max-request-bytes", "400", NULL},
+                       "option given twice: --max-request-bytes");
     assert_usage_error(pool, (const char *const[]){"--stdio", "--manifest-path", NULL},
                        "needs a value");
 
