@@ -96,6 +96,18 @@
  * constant of the library's build, ever sees the frame). */
 #define SPX_LIMIT_REQUEST_JSON_DEPTH 64u
 
+/* JSON values in one request frame (every object, array, string, key, number
+ * and literal), counted on the raw bytes before Jansson decodes anything
+ * (project decision: a request of this protocol holds a few dozen; a decoded
+ * value costs Jansson up to about 250 bytes, so this bounds a frame's decoded
+ * form to about 4 MiB whatever --max-request-bytes allows). */
+#define SPX_LIMIT_REQUEST_JSON_VALUES 16384u
+
+/* A number token whose decimal magnitude reaches this is beyond what the
+ * decoder can hold (a double ends near 1.8e308): it is read as 1e300, and
+ * judged on its raw token (transport.md, The request grammar). */
+#define SPX_LIMIT_REQUEST_NUMBER_MAGNITUDE 300
+
 /* A JSON-RPC id given as a string, in bytes. */
 #define SPX_LIMIT_ID_STRING_BYTES 256u
 

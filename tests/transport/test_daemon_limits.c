@@ -63,6 +63,60 @@ static void test_oversized_request(void)
     spx_fixture_free(fixture);
 }
 
+/* A frame of length bytes whose params hold an array of empty objects. */
+static char *empty_objects_frame(apr_size_t length)
+{
+    const char *head = "{\"id\":8,\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"a\":[{}";
+    const char *tail = "]}}\n";
+    apr_size_t head_length = strlen(head), tail_length = strlen(tail);
+    char *frame = malloc(length + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(frame);
+    memcpy(frame, head, head_length);
+    apr_size_t at = head_length;
+    while (at + 3 + tail_length <= length) {
+        memcpy(frame + at, ",{}", 3);
+        at += 3;
+    }
+    while (at + tail_length < length)
+        frame[at++] = ' ';
+    memcpy(frame + at, tail, tail_length);
+    return frame;
+}
+
+/* Empty objects cost the decoder ~250 bytes for 3 bytes of frame: a frame of
+ * them is refused on its raw bytes (too many values, -32700), so the peak
+ * stays under 8x the frame plus the baseline, at 1 MiB and at 64 MiB. */
+static void test_empty_objects_stay_bounded(void)
+{
+    const apr_size_t sizes[] = {MIB, 64u * MIB};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        spx_fixture_t *fixture = spx_fixture_new();
+        spx_daemon_copy_hello(fixture, "proj");
+        spx_daemon_t *daemon = spx_daemon_start_on(
+            fixture, "proj", (const char *const[]){"--max-request-bytes", "67108864", NULL});
+        CU_ASSERT_STRING_EQUAL(spx_daemon_call(daemon, PING), PONG);
+        long before = spx_process_memory_kib(spx_daemon_pid(daemon), SPX_MEMORY_NOW);
+        char *frame = empty_objects_frame(sizes[i]); /* LF included */
+        CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, frame, sizes[i]), APR_SUCCESS);
+        free(frame);
+        CU_ASSERT_STRING_EQUAL(spx_daemon_read_line(daemon),
+                               spx_error_line(SPX_RPC_PARSE_ERROR, "null", fixture->pool));
+        long peak = spx_process_memory_kib(spx_daemon_pid(daemon), SPX_MEMORY_PEAK);
+        CU_ASSERT_STRING_EQUAL(spx_daemon_call(daemon, PING), PONG);
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+        long frame_kib = (long)(sizes[i] / 1024u);
+        fprintf(stderr,
+                "\n  %ld KiB of empty objects: resident before %ld KiB, peak %ld KiB "
+                "(%.2fx the frame above the baseline)\n",
+                frame_kib, before, peak, (double)(peak - before) / (double)frame_kib);
+        CU_ASSERT_TRUE(before > 0 && peak >= before);
+#ifndef SPX_TEST_SANITIZED
+        CU_ASSERT_TRUE(peak - before < 8 * frame_kib);
+#endif
+        spx_fixture_free(fixture);
+    }
+}
+
 static void test_response_over_budget(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -217,6 +271,8 @@ static void test_json_test_suite(void)
 int main(void)
 {
     CU_TestInfo tests[] = {
+        {"empty objects: peak under 8x the frame, 1 MiB and 64 MiB",
+         test_empty_objects_stay_bounded},
         {"a 64 MiB request against 1 MiB", test_oversized_request},
         {"a response over budget", test_response_over_budget},
         {"memory stays flat over a long session", test_memory_flat_over_a_long_session},
