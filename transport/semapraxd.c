@@ -33,7 +33,7 @@ static const char usage_text[] =
     "  --max-request-bytes N    largest request line, LF excluded\n"
     "                           (default 1048576, 256..67108864)\n"
     "  --max-response-bytes N   largest response line, LF included\n"
-    "                           (default 16777216, 1024..1073741824)\n"
+    "                           (default 16777216, 4096..1073741824)\n"
     "  --allow-project-rename   speak semaprax.agent-transport.v3 instead: v2 plus\n"
     "                           project/rename, which renames an exported function\n"
     "                           and its call sites and writes the changed sources\n"
@@ -43,6 +43,11 @@ static const char usage_text[] =
     "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
     "or response or when standard input or output fails (a client that closes\n"
     "the daemon's output ends the session this way), 2 usage.\n";
+
+/* The usage text and its errors spell the ranges out. */
+_Static_assert(SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM == 4096u &&
+                   SPX_LIMIT_RESPONSE_BYTES_MAXIMUM == 1073741824u,
+               "semapraxd's usage text names the --max-response-bytes range");
 
 enum option_id {
     OPTION_STDIO = 256,
@@ -136,9 +141,9 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
                 return usage_error("--max-request-bytes must be 256..67108864, not ", argument);
             break;
         default: /* OPTION_MAX_RESPONSE */
-            if (!parse_bound(argument, SPX_LIMIT_RESPONSE_BYTES_MINIMUM,
+            if (!parse_bound(argument, SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM,
                              SPX_LIMIT_RESPONSE_BYTES_MAXIMUM, &settings.max_response_bytes))
-                return usage_error("--max-response-bytes must be 1024..1073741824, not ", argument);
+                return usage_error("--max-response-bytes must be 4096..1073741824, not ", argument);
             break;
         }
     }

@@ -7,6 +7,7 @@
  */
 #include "spx_corpus.h"
 #include "spx_daemon.h"
+#include "spx_limits.h"
 #include "spx_process.h"
 #include "spx_rpc.h"
 
@@ -120,15 +121,103 @@ static void test_empty_objects_stay_bounded(void)
     }
 }
 
+/* The bytes a result line to id (as JSON text) has around its result. */
+static long result_frame_bytes(const char *id)
+{
+    return (long)(strlen("{\"id\":,\"jsonrpc\":\"2.0\",\"result\":}\n") + strlen(id));
+}
+
+/* A context's max_bytes must fit the response it is sent in: under
+ * --max-response-bytes 4096, the default is cut to what the line can hold
+ * around it, a larger max_bytes is refused up front (-32602, the session
+ * lives on), and the largest accepted one is answered within the limit. */
+static void test_context_budget_fits_the_response(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    spx_daemon_t *daemon = spx_daemon_start_on(
+        fixture, "proj", (const char *const[]){"--max-response-bytes", "4096", NULL});
+    const char *revisions = spx_daemon_open(daemon);
+    /* module app at depth 3 renders 7.5 KiB unbounded */
+    const char *query = ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":3";
+    const char *ids[] = {"1", "\"a-much-longer-request-id-than-the-first\""};
+    const char *refusals[2] = {"?", "?"}; /* what stderr must say, once finished */
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        long largest = 4096 - result_frame_bytes(ids[i]);
+        /* no max_bytes: the default is cut to the largest */
+        const char *line = spx_daemon_call(
+            daemon,
+            spx_request_line(ids[i], "context", apr_pstrcat(pool, revisions, query, NULL), pool));
+        json_t *answer = json_loads(line, 0, NULL);
+        json_t *limits = json_object_get(json_object_get(answer, "result"), "limits");
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_bytes")), largest);
+        CU_ASSERT_TRUE(strlen(line) + 1 <= 4096);
+        json_decref(answer);
+        /* the largest is answered; one more is refused, naming the largest */
+        for (long extra = 0; extra < 2; extra++) {
+            line = spx_daemon_call(daemon,
+                                   spx_request_line(ids[i], "context",
+                                                    apr_psprintf(pool, "%s%s,\"max_bytes\":%ld",
+                                                                 revisions, query, largest + extra),
+                                                    pool));
+            if (extra == 0) {
+                spx_assert_contains(line, "\"result\":");
+                CU_ASSERT_TRUE(strlen(line) + 1 <= 4096);
+            } else {
+                CU_ASSERT_STRING_EQUAL(line, spx_error_line(SPX_RPC_INVALID_PARAMS, ids[i], pool));
+                refusals[i] =
+                    apr_psprintf(pool, "max_bytes %ld is outside 1..%ld", largest + 1, largest);
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_assert_contains(spx_daemon_stderr(daemon), refusals[0]);
+    spx_assert_contains(spx_daemon_stderr(daemon), refusals[1]);
+    spx_fixture_free(fixture);
+}
+
+/* At the smallest --max-response-bytes, every fixed answer of v2 and v3 is
+ * written, with the longest id there is (a 256-byte string). */
+static void test_fixed_answers_at_the_minimum(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    char *long_id = apr_palloc(pool, 259);
+    long_id[0] = '"';
+    memset(long_id + 1, 'i', 256);
+    long_id[257] = '"';
+    long_id[258] = '\0';
+    const char *minimum = apr_psprintf(pool, "%u", SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM);
+    for (int v3 = 0; v3 < 2; v3++) {
+        spx_daemon_t *daemon =
+            spx_daemon_start_on(fixture, "proj",
+                                (const char *const[]){"--max-response-bytes", minimum,
+                                                      v3 ? "--allow-project-rename" : NULL, NULL});
+        const char *methods[] = {"protocol", "ping", "workspace/open", "workspace/status"};
+        for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); m++) {
+            const char *line =
+                spx_daemon_call(daemon, spx_request_line(long_id, methods[m], "", pool));
+            spx_assert_contains(line, "\"result\":");
+            CU_ASSERT_TRUE(strlen(line) + 1 <= SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM);
+        }
+        const char *line = spx_daemon_call(daemon, spx_request_line(long_id, "shutdown", "", pool));
+        spx_assert_contains(line, "\"result\":");
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    }
+    spx_fixture_free(fixture);
+}
+
 static void test_response_over_budget(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
     apr_pool_t *pool = fixture->pool;
     spx_daemon_copy_hello(fixture, "proj");
     spx_daemon_t *daemon = spx_daemon_start_on(
-        fixture, "proj", (const char *const[]){"--max-response-bytes", "1024", NULL});
+        fixture, "proj", (const char *const[]){"--max-response-bytes", "4096", NULL});
     const char *revisions = spx_daemon_open(daemon);
-    /* check fits in 1 KiB; the graph does not. */
+    /* check fits in 4 KiB; the graph (5 KiB) does not. */
     spx_assert_contains(spx_daemon_call(daemon, spx_request_line("1", "check", revisions, pool)),
                         "\"admitted\":true");
     const char *graph = apr_pstrcat(pool, spx_request_line("\"g\"", "graph", revisions, pool), "\n",
@@ -139,7 +228,7 @@ static void test_response_over_budget(void)
                            "\"id\":\"g\",\"jsonrpc\":\"2.0\"}");
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 1);
     CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
-    spx_assert_contains(spx_daemon_stderr(daemon), "response over 1024 bytes");
+    spx_assert_contains(spx_daemon_stderr(daemon), "response over 4096 bytes");
     spx_fixture_free(fixture);
 }
 
@@ -278,6 +367,8 @@ int main(void)
          test_empty_objects_stay_bounded},
         {"a 64 MiB request against 1 MiB", test_oversized_request},
         {"a response over budget", test_response_over_budget},
+        {"a context budget fits the response", test_context_budget_fits_the_response},
+        {"every fixed answer at the smallest response limit", test_fixed_answers_at_the_minimum},
         {"memory stays flat over a long session", test_memory_flat_over_a_long_session},
         {"the JSONTestSuite against the daemon", test_json_test_suite},
         CU_TEST_INFO_NULL,
