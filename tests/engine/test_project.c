@@ -190,6 +190,45 @@ static apr_size_t context_size(const spx_project_t *project, spx_context_request
     return strlen(spx_canonical_text(*document, pool));
 }
 
+/* A target whose text is over max_bytes is cut at a UTF-8 boundary: every
+ * budget from the outline alone up to the whole text gives a document whose
+ * text is a prefix of the function's, never a split character (a 2-, 3- and
+ * 4-byte character, so every cut position inside one is met). */
+static void test_context_cuts_text_at_a_character(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml",
+                      apr_pstrcat(fixture->pool, manifest_head,
+                                  "\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n", NULL));
+    const char *function = "fn wide() -> str { return \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+                           "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"; }";
+    spx_fixture_write(fixture, "app.spx", apr_pstrcat(fixture->pool, function, "\n", NULL));
+    spx_project_t *project = spx_fixture_project(fixture);
+    CU_ASSERT_TRUE_FATAL(project->admitted);
+    spx_context_request_t request = spx_context_defaults();
+    request.target_kind = "function";
+    request.target = "app.wide";
+    request.max_nodes = 1;
+    int cuts = 0;
+    for (apr_uint64_t budget = 400; budget < 800; budget++) {
+        request.max_bytes = budget;
+        json_t *document = NULL;
+        const char *message = NULL;
+        if (spx_context_document(project, &request, 1u << 24, &document, fixture->pool, &message) !=
+            APR_SUCCESS)
+            continue; /* under the outline: refused, saying so */
+        json_t *node = json_array_get(json_object_get(document, "nodes"), 0);
+        const char *text = json_string_value(json_object_get(node, "text"));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        CU_ASSERT_EQUAL(strncmp(function, text, strlen(text)), 0);
+        if (json_is_true(json_object_get(node, "text_truncated")))
+            cuts++;
+        json_decref(document);
+    }
+    CU_ASSERT_TRUE(cuts > 20); /* the 50 budgets that cut meet every position */
+    spx_fixture_free(fixture);
+}
+
 /* A budget one byte under what a node needs leaves that node out, says so,
  * and names it in the frontier; the exact budget keeps it. */
 static void test_context_budget_one_byte_under(void)
@@ -402,6 +441,7 @@ int main(void)
         {"context budget: one byte under", test_context_budget_one_byte_under},
         {"context is deterministic", test_context_is_deterministic},
         {"a flat chain of 100000 calls", test_flat_chain_of_calls},
+        {"context cuts a text at a character", test_context_cuts_text_at_a_character},
         {"single source: its graph is the project graph of one module",
          test_single_source_graph_is_the_project_graph_of_one_module},
         {"single source: diagnostics and refusals", test_single_source_diagnostics_and_refusals},
