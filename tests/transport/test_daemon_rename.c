@@ -566,6 +566,32 @@ static void test_failure_at_every_point(void)
         run_injection(&injections[i]);
 }
 
+/* --- permissions ------------------------------------------------------------- */
+
+/* A replaced file keeps its permission bits: one narrower than the default
+ * (0600) and one wider than the umask lets a new file have (0666). */
+static void test_replaced_files_keep_their_modes(void)
+{
+    if (!spx_fixture_modes_possible("a replaced file keeps its permission bits"))
+        return;
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    write_trio(fixture);
+    spx_fixture_set_mode(fixture, "proj/lib/util.spx", 0600);
+    spx_fixture_set_mode(fixture, "proj/lib/report.spx", 0666);
+    spx_daemon_t *daemon = start(fixture, "SPX_SEMAPRAXD", 1);
+    const char *revisions = spx_daemon_open(daemon);
+    json_t *answer =
+        spx_daemon_call_json(daemon, rename_line(revisions, "util.scale", "multiply", "", pool));
+    CU_ASSERT_TRUE(json_is_true(json_object_get(json_object_get(answer, "result"), "committed")));
+    json_decref(answer);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    assert_files(fixture, util_renamed, report_renamed, app_renamed, "renamed, modes kept");
+    CU_ASSERT_EQUAL(spx_fixture_mode(fixture, "proj/lib/util.spx"), 0600);
+    CU_ASSERT_EQUAL(spx_fixture_mode(fixture, "proj/lib/report.spx"), 0666);
+    spx_fixture_free(fixture);
+}
+
 /* --- an answer that would not fit ---------------------------------------------- */
 
 /* With 80 more calls in app, the committed answer lists 80 more changes (over
@@ -818,6 +844,7 @@ int main(void)
         {"refusals", test_refusals},
         {"a project not admitted", test_not_admitted},
         {"a failure at every point of the commit", test_failure_at_every_point},
+        {"replaced files keep their permission bits", test_replaced_files_keep_their_modes},
         {"an answer that would not fit is refused before writing",
          test_answer_too_large_is_refused_before_writing},
         {"a read-only directory", test_read_only_directory},
