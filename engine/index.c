@@ -38,6 +38,7 @@ struct spx_index_builder_t {
     int builtin_node[BUILTIN_COUNT];
     apr_array_header_t *calls; /* call_site_t: the calls of the function being walked */
     apr_array_header_t *edges; /* pending_edge_t * (in the arena) */
+    apr_array_header_t *spine; /* const spx_expr_t *: operator chains being walked */
 };
 typedef spx_index_builder_t builder_t;
 
@@ -196,25 +197,29 @@ static void add_call_edges(builder_t *builder, spx_function_t *caller)
     calls->nelts = 0;
 }
 
-/* Nesting is bounded by the parser (SPX_LIMIT_PARSE_DEPTH), so recursion is too. */
+/* Records the calls in e in source order. The chain of unary operators and
+ * left operands below e is unrolled onto builder->spine, as the checker does,
+ * so a long "a + b + c + ..." costs no C stack; call arguments and right
+ * operands recurse, which the parse depth (SPX_LIMIT_PARSE_DEPTH) bounds. */
 static void collect_expression(void *context, const spx_expr_t *e)
 {
     builder_t *builder = context;
-    switch (e->kind) {
-    case SPX_EXPR_CALL:
+    apr_array_header_t *spine = builder->spine;
+    int base = spine->nelts;
+    while (e->kind == SPX_EXPR_UNARY || e->kind == SPX_EXPR_BINARY) {
+        APR_ARRAY_PUSH(spine, const spx_expr_t *) = e;
+        e = e->kind == SPX_EXPR_UNARY ? e->as.unary.operand : e->as.binary.left;
+    }
+    if (e->kind == SPX_EXPR_CALL) {
         record_call(builder, e);
         for (apr_size_t i = 0; i < e->as.call->argument_count; i++)
             collect_expression(builder, e->as.call->arguments[i]);
-        break;
-    case SPX_EXPR_UNARY:
-        collect_expression(builder, e->as.unary.operand);
-        break;
-    case SPX_EXPR_BINARY:
-        collect_expression(builder, e->as.binary.left);
-        collect_expression(builder, e->as.binary.right);
-        break;
-    default:
-        break;
+    }
+    while (spine->nelts > base) {
+        const spx_expr_t *top = APR_ARRAY_IDX(spine, spine->nelts - 1, const spx_expr_t *);
+        spine->nelts--; /* popped before recursing: the recursion reuses the slot */
+        if (top->kind == SPX_EXPR_BINARY)
+            collect_expression(builder, top->as.binary.right);
     }
 }
 
@@ -265,6 +270,7 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
         builder->builtin_node[b] = -1;
     builder->calls = apr_array_make(pool, 64, sizeof(call_site_t));
     builder->edges = apr_array_make(pool, 64, sizeof(pending_edge_t *));
+    builder->spine = apr_array_make(pool, 64, sizeof(const spx_expr_t *));
     return builder;
 }
 

@@ -11,8 +11,9 @@
  *   parentheses and "else if"; a level deeper than SPX_LIMIT_PARSE_DEPTH is
  *   E0225, reported once, after which the parser unwinds to the item and
  *   skips the rest of it. Descent is checked before recursing (so the C
- *   stack is bounded), and a left-leaning chain like 1+1+...+1 by the height
- *   of what it built, since later passes walk that tree recursively too.
+ *   stack is bounded). A chain of one level's operators, like 1+1+...+1,
+ *   is built by a loop and is not nesting: it takes no levels, and later
+ *   passes walk its left spine by loops (only a right operand is a level).
  * - Recovery. A failed statement is reported once and skipped to its ";",
  *   to the "}" that closes its block, or to the next statement keyword; a
  *   failed item to the next "fn", "export" or "import" (which never occur
@@ -234,35 +235,29 @@ static spx_expr_t *new_expr(parser_t *p, spx_expr_kind_t kind, spx_span_t span)
     return expr;
 }
 
-static spx_expr_t *parse_binary(parser_t *p, int level, unsigned *height);
+static spx_expr_t *parse_binary(parser_t *p, int level);
 
-/* An expression whose root is one level below p->depth; *height is the
- * number of levels it takes. */
-static spx_expr_t *parse_expr(parser_t *p, unsigned *height)
+/* An expression whose root is one level below p->depth. */
+static spx_expr_t *parse_expr(parser_t *p)
 {
-    return parse_binary(p, LEVEL_OR, height);
+    return parse_binary(p, LEVEL_OR);
 }
 
 /* "(" args ")" of a call whose callee is already in call; the call's own
  * level is open. */
-static spx_expr_t *parse_arguments(parser_t *p, spx_expr_t *call, spx_position_t start,
-                                   unsigned *height)
+static spx_expr_t *parse_arguments(parser_t *p, spx_expr_t *call, spx_position_t start)
 {
     apr_size_t base = p->pending_used, count = 0;
-    *height = 1;
     advance(p); /* ( */
     if (p->token.kind != SPX_TOKEN_RPAREN) {
         for (;;) {
-            unsigned argument_height;
-            spx_expr_t *argument = parse_expr(p, &argument_height);
+            spx_expr_t *argument = parse_expr(p);
             if (!argument) {
                 p->pending_used = base;
                 return NULL;
             }
             pending_push(p, &argument, sizeof(argument));
             count++;
-            if (argument_height + 1 > *height)
-                *height = argument_height + 1;
             if (!consume_if(p, SPX_TOKEN_COMMA))
                 break;
         }
@@ -276,11 +271,10 @@ static spx_expr_t *parse_arguments(parser_t *p, spx_expr_t *call, spx_position_t
 }
 
 /* IDENT, IDENT "(" args ")", or IDENT "." IDENT "(" args ")". */
-static spx_expr_t *parse_name_or_call(parser_t *p, unsigned *height)
+static spx_expr_t *parse_name_or_call(parser_t *p)
 {
     spx_name_t first = {p->token.text, p->token.span};
     advance(p);
-    *height = 1;
     if (p->token.kind != SPX_TOKEN_DOT && p->token.kind != SPX_TOKEN_LPAREN) {
         spx_expr_t *name = new_expr(p, SPX_EXPR_NAME, first.span);
         name->as.name.name = first;
@@ -300,16 +294,15 @@ static spx_expr_t *parse_name_or_call(parser_t *p, unsigned *height)
     } else {
         call->as.call->function = first;
     }
-    return parse_arguments(p, call, first.span.start, height);
+    return parse_arguments(p, call, first.span.start);
 }
 
-static spx_expr_t *parse_primary(parser_t *p, unsigned *height)
+static spx_expr_t *parse_primary(parser_t *p)
 {
     if (!enter(p))
         return NULL;
     spx_expr_t *expr = NULL;
     spx_token_t token = p->token;
-    *height = 1;
     switch (token.kind) {
     case SPX_TOKEN_INTEGER:
         expr = new_expr(p, SPX_EXPR_INT, token.span);
@@ -329,15 +322,13 @@ static spx_expr_t *parse_primary(parser_t *p, unsigned *height)
         advance(p);
         break;
     case SPX_TOKEN_IDENTIFIER:
-        expr = parse_name_or_call(p, height);
+        expr = parse_name_or_call(p);
         break;
     case SPX_TOKEN_LPAREN: {
-        unsigned inner;
         advance(p);
-        expr = parse_expr(p, &inner);
+        expr = parse_expr(p);
         if (expr && expect(p, SPX_TOKEN_RPAREN)) {
             expr->span = span_from(p, token.span.start); /* parentheses included */
-            *height = inner + 1;
         } else {
             expr = NULL;
         }
@@ -351,16 +342,15 @@ static spx_expr_t *parse_primary(parser_t *p, unsigned *height)
     return expr;
 }
 
-static spx_expr_t *parse_unary(parser_t *p, unsigned *height)
+static spx_expr_t *parse_unary(parser_t *p)
 {
     spx_token_t op = p->token;
     if (op.kind != SPX_TOKEN_MINUS && op.kind != SPX_TOKEN_BANG)
-        return parse_primary(p, height);
+        return parse_primary(p);
     if (!enter(p))
         return NULL;
     advance(p);
-    unsigned operand_height;
-    spx_expr_t *operand = parse_unary(p, &operand_height);
+    spx_expr_t *operand = parse_unary(p);
     leave(p);
     if (!operand)
         return NULL;
@@ -368,7 +358,6 @@ static spx_expr_t *parse_unary(parser_t *p, unsigned *height)
     expr->as.unary.op = op.kind == SPX_TOKEN_MINUS ? SPX_OP_NEG : SPX_OP_NOT;
     expr->as.unary.op_span = op.span;
     expr->as.unary.operand = operand;
-    *height = operand_height + 1;
     return expr;
 }
 
@@ -404,28 +393,24 @@ static int binary_level(spx_token_kind_t kind, spx_operator_t *op)
 }
 
 /* Operators of one level, left-associative: the loop folds each new
- * operand onto everything to its left. */
-static spx_expr_t *parse_binary(parser_t *p, int level, unsigned *height)
+ * operand onto everything to its left. The chain takes no level of its own:
+ * it is built by this loop, and every later pass walks its left spine by a
+ * loop too; only a right operand is one level down. */
+static spx_expr_t *parse_binary(parser_t *p, int level)
 {
     if (level == LEVEL_COUNT)
-        return parse_unary(p, height);
-    unsigned left_height;
-    spx_expr_t *left = parse_binary(p, level + 1, &left_height);
+        return parse_unary(p);
+    spx_expr_t *left = parse_binary(p, level + 1);
     if (!left)
         return NULL;
     apr_size_t operators = 0;
     spx_operator_t op = SPX_OP_OR; /* set by binary_level before use */
     while (binary_level(p->token.kind, &op) == level) {
         spx_span_t op_span = p->token.span;
-        /* The new node sits above all of left, which goes one level down. */
-        if (p->depth + left_height + 1 > SPX_LIMIT_PARSE_DEPTH) {
-            too_deep(p, op_span);
-            return NULL;
-        }
         advance(p);
-        p->depth++; /* cannot exceed the limit: checked just above */
-        unsigned right_height;
-        spx_expr_t *right = parse_binary(p, level + 1, &right_height);
+        if (!enter(p))
+            return NULL;
+        spx_expr_t *right = parse_binary(p, level + 1);
         leave(p);
         if (!right)
             return NULL;
@@ -435,7 +420,6 @@ static spx_expr_t *parse_binary(parser_t *p, int level, unsigned *height)
         expr->as.binary.left = left;
         expr->as.binary.right = right;
         left = expr;
-        left_height = 1 + (left_height > right_height ? left_height : right_height);
         operators++;
     }
     if (operators > 1 && (level == LEVEL_EQUALITY || level == LEVEL_RELATIONAL)) {
@@ -448,7 +432,6 @@ static spx_expr_t *parse_binary(parser_t *p, int level, unsigned *height)
                             "equality comparisons do not chain: use parentheses");
         return NULL;
     }
-    *height = left_height;
     return left;
 }
 
@@ -463,12 +446,6 @@ static spx_stmt_t *new_stmt(parser_t *p, spx_stmt_kind_t kind, spx_position_t st
     stmt->span.start = start;
     stmt->span.end = start;
     return stmt;
-}
-
-static spx_expr_t *parse_statement_expr(parser_t *p)
-{
-    unsigned height;
-    return parse_expr(p, &height);
 }
 
 /* The ";" that ends stmt: without it the statement is kept (it is whole)
@@ -494,7 +471,7 @@ static spx_stmt_t *parse_binding(parser_t *p, int *ok)
     }
     if (!expect(p, SPX_TOKEN_ASSIGN))
         return NULL;
-    if (!(stmt->as.binding.value = parse_statement_expr(p)))
+    if (!(stmt->as.binding.value = parse_expr(p)))
         return NULL;
     return finish(p, stmt, ok);
 }
@@ -503,7 +480,7 @@ static spx_stmt_t *parse_if(parser_t *p)
 {
     spx_stmt_t *stmt = new_stmt(p, SPX_STMT_IF, p->token.span.start);
     advance(p);
-    if (!(stmt->as.if_stmt.condition = parse_statement_expr(p)))
+    if (!(stmt->as.if_stmt.condition = parse_expr(p)))
         return NULL;
     if (!parse_block(p, &stmt->as.if_stmt.then_block))
         return NULL;
@@ -544,7 +521,7 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
     case SPX_TOKEN_WHILE:
         stmt = new_stmt(p, SPX_STMT_WHILE, p->token.span.start);
         advance(p);
-        if (!(stmt->as.while_stmt.condition = parse_statement_expr(p)) ||
+        if (!(stmt->as.while_stmt.condition = parse_expr(p)) ||
             !parse_block(p, &stmt->as.while_stmt.body))
             return NULL;
         stmt->span.end = p->previous_end;
@@ -553,8 +530,7 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
     case SPX_TOKEN_RETURN:
         stmt = new_stmt(p, SPX_STMT_RETURN, p->token.span.start);
         advance(p);
-        if (p->token.kind != SPX_TOKEN_SEMICOLON &&
-            !(stmt->as.return_stmt.value = parse_statement_expr(p)))
+        if (p->token.kind != SPX_TOKEN_SEMICOLON && !(stmt->as.return_stmt.value = parse_expr(p)))
             return NULL;
         return finish(p, stmt, ok);
     case SPX_TOKEN_IDENTIFIER:
@@ -564,7 +540,7 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
             stmt->as.assign.name.span = p->token.span;
             advance(p);
             advance(p); /* = */
-            if (!(stmt->as.assign.value = parse_statement_expr(p)))
+            if (!(stmt->as.assign.value = parse_expr(p)))
                 return NULL;
             return finish(p, stmt, ok);
         }
@@ -582,7 +558,7 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
         return NULL;
     }
     stmt = new_stmt(p, SPX_STMT_EXPR, p->token.span.start);
-    if (!(stmt->as.expr_stmt.expression = parse_statement_expr(p)))
+    if (!(stmt->as.expr_stmt.expression = parse_expr(p)))
         return NULL;
     return finish(p, stmt, ok);
 }

@@ -89,12 +89,33 @@
 #define SPX_LIMIT_RESPONSE_BYTES_DEFAULT (16u * 1024u * 1024u)
 #define SPX_LIMIT_RESPONSE_BYTES_MINIMUM 1024u
 #define SPX_LIMIT_RESPONSE_BYTES_MAXIMUM (1024u * 1024u * 1024u)
+/* semapraxd's own minimum (project decision): every fixed answer of v2 and
+ * v3 (protocol is the largest, 1,147 bytes in v3) with a 256-byte string id
+ * fits, with room to spare. `semaprax serve` (v1, frozen) keeps 1024. */
+#define SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM 4096u
 
 /* Arrays and objects nested inside one another in one request frame, the
  * top-level object being depth 1 (project decision: requests of this protocol
  * need 3; checked on the raw bytes before Jansson, whose own limit is a
  * constant of the library's build, ever sees the frame). */
 #define SPX_LIMIT_REQUEST_JSON_DEPTH 64u
+
+/* JSON values in one request frame (every object, array, string, key, number
+ * and literal), counted on the raw bytes before Jansson decodes anything
+ * (project decision: a request of this protocol holds a few dozen; a decoded
+ * value costs Jansson up to about 250 bytes, so this bounds a frame's decoded
+ * form to about 4 MiB whatever --max-request-bytes allows). */
+#define SPX_LIMIT_REQUEST_JSON_VALUES 16384u
+
+/* A number token whose decimal magnitude reaches this is beyond what the
+ * decoder can hold (a double ends near 1.8e308): it is read as 1e300, and
+ * judged on its raw token (transport.md, The request grammar). */
+#define SPX_LIMIT_REQUEST_NUMBER_MAGNITUDE 300
+
+/* What project/rename allows for the reason of a failed commit when it makes
+ * sure, before writing, that even the failure's answer fits the response
+ * limit (transport/session.c; an OS message and a path are far shorter). */
+#define SPX_LIMIT_RENAME_REASON_BYTES 1024u
 
 /* A JSON-RPC id given as a string, in bytes. */
 #define SPX_LIMIT_ID_STRING_BYTES 256u

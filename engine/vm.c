@@ -261,18 +261,27 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             S[ins->a] = value;
             break;
         }
-        case SPX_I_ADD:
-            if (__builtin_add_overflow(I[ins->b], I[ins->c], &I[ins->a]))
+        case SPX_I_ADD: {
+            int64_t value; /* not I[ins->a]: it may be an operand the message names */
+            if (__builtin_add_overflow(I[ins->b], I[ins->c], &value))
                 goto overflow;
+            I[ins->a] = value;
             break;
-        case SPX_I_SUB:
-            if (__builtin_sub_overflow(I[ins->b], I[ins->c], &I[ins->a]))
+        }
+        case SPX_I_SUB: {
+            int64_t value; /* not I[ins->a]: it may be an operand the message names */
+            if (__builtin_sub_overflow(I[ins->b], I[ins->c], &value))
                 goto overflow;
+            I[ins->a] = value;
             break;
-        case SPX_I_MUL:
-            if (__builtin_mul_overflow(I[ins->b], I[ins->c], &I[ins->a]))
+        }
+        case SPX_I_MUL: {
+            int64_t value; /* not I[ins->a]: it may be an operand the message names */
+            if (__builtin_mul_overflow(I[ins->b], I[ins->c], &value))
                 goto overflow;
+            I[ins->a] = value;
             break;
+        }
         case SPX_I_DIV:
             if (I[ins->c] == 0) {
                 code = "R0503";

@@ -2,9 +2,11 @@
  * request.c: the request grammar (spx_request.h).
  *
  * Three stages. First a scan of the raw bytes, before any decoding: no NUL, no
- * CR, strictly valid UTF-8, and nesting within SPX_LIMIT_REQUEST_JSON_DEPTH
- * (Jansson drops a NUL after a number, takes CR for whitespace, and has a
- * depth limit of its own build). Then Jansson decodes the text, rejecting
+ * CR, strictly valid UTF-8, nesting within SPX_LIMIT_REQUEST_JSON_DEPTH and at
+ * most SPX_LIMIT_REQUEST_JSON_VALUES values (Jansson drops a NUL after a
+ * number, takes CR for whitespace, has a depth limit of its own build, and
+ * spends up to ~250 bytes on a 2-byte "{}"). Number tokens beyond a double's
+ * range are tamed in a copy so that they decode. Then Jansson decodes the text, rejecting
  * duplicate keys at any depth, `\u0000` escapes, lone surrogates and trailing
  * bytes. Last the request rules, with the id checked on its raw token, found
  * by walking the top-level members of the (now known valid) text.
@@ -14,6 +16,7 @@
 #include "spx_limits.h"
 #include "spx_rpc.h"
 
+#include <apr_strings.h>
 #include <string.h>
 
 /* Largest id integer: 2^53 - 1, and its number of digits. */
@@ -82,11 +85,58 @@ static apr_size_t utf8_sequence(const unsigned char *bytes, apr_size_t available
     return length;
 }
 
-/* NULL when the raw bytes may go to the decoder, else which rule they break. */
-static const char *scan_raw(const unsigned char *bytes, apr_size_t length)
+/* The end of the number token that starts at at (a '-' or a digit). */
+static apr_size_t number_end(const unsigned char *bytes, apr_size_t length, apr_size_t at)
+{
+    while (at < length && (memchr("+-.eE", bytes[at], 5) || (bytes[at] >= '0' && bytes[at] <= '9')))
+        at++;
+    return at;
+}
+
+/* 1 when the number token bytes[from..to) has a decimal magnitude of at
+ * least SPX_LIMIT_REQUEST_NUMBER_MAGNITUDE, which a double may not hold. The
+ * token need not be valid JSON: the decoder judges that. */
+static int number_is_huge(const unsigned char *bytes, apr_size_t from, apr_size_t to)
+{
+    apr_size_t at = from + (bytes[from] == '-');
+    long magnitude = -1; /* of the first nonzero digit: 10^magnitude */
+    long integer_digits = 0, fraction_zeros = 0;
+    int nonzero = 0, in_fraction = 0;
+    for (; at < to && bytes[at] != 'e' && bytes[at] != 'E'; at++) {
+        if (bytes[at] == '.') {
+            in_fraction = 1;
+        } else if (!nonzero && bytes[at] == '0') {
+            fraction_zeros += in_fraction;
+        } else if (bytes[at] >= '0' && bytes[at] <= '9') {
+            if (!nonzero)
+                magnitude = in_fraction ? -(fraction_zeros + 1) : 0;
+            nonzero = 1;
+            if (!in_fraction && integer_digits++ > 0)
+                magnitude++;
+        }
+    }
+    if (!nonzero)
+        return 0; /* zero, whatever its exponent */
+    long exponent = 0;
+    int negative = 0;
+    if (at < to) { /* e[+-]digits, the exponent clamped far beyond any limit */
+        at++;
+        if (at < to && (bytes[at] == '+' || bytes[at] == '-'))
+            negative = bytes[at++] == '-';
+        for (; at < to && bytes[at] >= '0' && bytes[at] <= '9'; at++)
+            if (exponent < 1000000)
+                exponent = exponent * 10 + (bytes[at] - '0');
+    }
+    return magnitude + (negative ? -exponent : exponent) >= SPX_LIMIT_REQUEST_NUMBER_MAGNITUDE;
+}
+
+/* NULL when the raw bytes may go to the decoder, else which rule they break;
+ * *huge_numbers tells whether a number token is beyond the decoder's range. */
+static const char *scan_raw(const unsigned char *bytes, apr_size_t length, int *huge_numbers)
 {
     int in_string = 0, escaped = 0;
-    apr_size_t depth = 0;
+    apr_size_t depth = 0, values = 0;
+    *huge_numbers = 0;
     for (apr_size_t i = 0; i < length;) {
         unsigned char byte = bytes[i];
         if (byte == 0x00)
@@ -108,17 +158,73 @@ static const char *scan_raw(const unsigned char *bytes, apr_size_t length)
                 escaped = 1;
             else if (byte == '"')
                 in_string = 0;
-        } else if (byte == '"') {
+            i++;
+            continue;
+        }
+        if (byte == '"' || byte == '[' || byte == '{' || byte == '-' ||
+            (byte >= '0' && byte <= '9') || (byte >= 'a' && byte <= 'z')) {
+            if (++values > SPX_LIMIT_REQUEST_JSON_VALUES)
+                return "too many values";
+        }
+        if (byte == '"') {
             in_string = 1;
         } else if (byte == '[' || byte == '{') {
             if (++depth > SPX_LIMIT_REQUEST_JSON_DEPTH)
                 return "nesting too deep";
         } else if ((byte == ']' || byte == '}') && depth > 0) {
             depth--;
+        } else if (byte == '-' || (byte >= '0' && byte <= '9')) {
+            apr_size_t end = number_end(bytes, length, i);
+            if (number_is_huge(bytes, i, end))
+                *huge_numbers = 1;
+            i = end;
+            continue;
+        } else if (byte >= 'a' && byte <= 'z') {
+            while (i < length && bytes[i] >= 'a' && bytes[i] <= 'z')
+                i++; /* a literal (true, false, null) is one value */
+            continue;
         }
         i++;
     }
     return NULL;
+}
+
+/* A copy of the frame for the decoder in which every huge number token is
+ * 1e300 (or -1e300), padded with spaces to the token's length, so that the
+ * frame decodes and every offset stays that of the raw bytes: the id is
+ * judged on its raw token, and a params value that large is out of range for
+ * every method. Only called when scan_raw found one. */
+static const unsigned char *tame_huge_numbers(const unsigned char *bytes, apr_size_t length,
+                                              apr_pool_t *pool)
+{
+    unsigned char *copy = apr_pmemdup(pool, bytes, length);
+    int in_string = 0, escaped = 0;
+    for (apr_size_t i = 0; i < length;) {
+        unsigned char byte = copy[i];
+        if (in_string) {
+            if (escaped)
+                escaped = 0;
+            else if (byte == '\\')
+                escaped = 1;
+            else if (byte == '"')
+                in_string = 0;
+            i++;
+        } else if (byte == '"') {
+            in_string = 1;
+            i++;
+        } else if (byte == '-' || (byte >= '0' && byte <= '9')) {
+            apr_size_t end = number_end(copy, length, i);
+            if (number_is_huge(copy, i, end)) {
+                const char *tame = byte == '-' ? "-1e300" : "1e300";
+                memset(copy + i, ' ', end - i);
+                memcpy(copy + i, tame, strlen(tame)); /* a huge token is never shorter */
+            }
+            i = end;
+        } else {
+            i++;
+        }
+    }
+    return copy;
 }
 
 /* --- stage 2: decoding ------------------------------------------------------ */
@@ -280,13 +386,15 @@ spx_request_status_t spx_request_parse(const unsigned char *bytes, apr_size_t le
     memset(error, 0, sizeof(*error));
     if (length == 0)
         return fail(error, SPX_RPC_PARSE_ERROR, NULL, "empty frame", pool);
-    const char *broken = scan_raw(bytes, length);
+    int huge_numbers = 0;
+    const char *broken = scan_raw(bytes, length, &huge_numbers);
     if (broken)
         return fail(error, SPX_RPC_PARSE_ERROR, NULL, broken, pool);
 
     json_error_t json_error;
     int integers_as_reals = 0;
-    json_t *document = pool_owned(pool, decode(bytes, length, &integers_as_reals, &json_error));
+    const unsigned char *decodable = huge_numbers ? tame_huge_numbers(bytes, length, pool) : bytes;
+    json_t *document = pool_owned(pool, decode(decodable, length, &integers_as_reals, &json_error));
     if (!document) {
         if (json_error_code(&json_error) == json_error_out_of_memory)
             return fail(error, SPX_RPC_INTERNAL_ERROR, NULL, "out of memory", pool);

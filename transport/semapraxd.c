@@ -33,7 +33,7 @@ static const char usage_text[] =
     "  --max-request-bytes N    largest request line, LF excluded\n"
     "                           (default 1048576, 256..67108864)\n"
     "  --max-response-bytes N   largest response line, LF included\n"
-    "                           (default 16777216, 1024..1073741824)\n"
+    "                           (default 16777216, 4096..1073741824)\n"
     "  --allow-project-rename   speak semaprax.agent-transport.v3 instead: v2 plus\n"
     "                           project/rename, which renames an exported function\n"
     "                           and its call sites and writes the changed sources\n"
@@ -43,6 +43,11 @@ static const char usage_text[] =
     "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
     "or response or when standard input or output fails (a client that closes\n"
     "the daemon's output ends the session this way), 2 usage.\n";
+
+/* The usage text and its errors spell the ranges out. */
+_Static_assert(SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM == 4096u &&
+                   SPX_LIMIT_RESPONSE_BYTES_MAXIMUM == 1073741824u,
+               "semapraxd's usage text names the --max-response-bytes range");
 
 enum option_id {
     OPTION_STDIO = 256,
@@ -65,6 +70,14 @@ static const apr_getopt_option_t options[] = {
     {NULL, 0, 0, NULL},
 };
 
+static const char *option_name(int id)
+{
+    for (const apr_getopt_option_t *entry = options; entry->name; entry++)
+        if (entry->optch == id)
+            return entry->name;
+    return "?";
+}
+
 static int usage_error(const char *what, const char *detail)
 {
     fprintf(stderr, "semapraxd: %s%s\nTry 'semapraxd --help'.\n", what, detail ? detail : "");
@@ -86,6 +99,7 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
     spx_session_options_t settings = {"semaprax.toml", SPX_LIMIT_REQUEST_BYTES_DEFAULT,
                                       SPX_LIMIT_RESPONSE_BYTES_DEFAULT, 0};
     int stdio_given = 0;
+    unsigned seen = 0; /* one bit per option id above OPTION_STDIO */
     apr_getopt_t *parser = NULL;
     apr_getopt_init(&parser, pool, argc, argv);
     parser->errfn = NULL;
@@ -99,6 +113,12 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
             return usage_error("unknown option ", parser->argv[parser->ind - 1]);
         if (status == APR_BADARG)
             return usage_error("option needs a value: ", parser->argv[parser->ind - 1]);
+        if (option >= OPTION_STDIO && option <= OPTION_ALLOW_RENAME) {
+            unsigned bit = 1u << (option - OPTION_STDIO);
+            if (seen & bit)
+                return usage_error("option given twice: --", option_name(option));
+            seen |= bit;
+        }
         switch (option) {
         case OPTION_HELP:
             fputs(usage_text, stdout);
@@ -121,9 +141,9 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
                 return usage_error("--max-request-bytes must be 256..67108864, not ", argument);
             break;
         default: /* OPTION_MAX_RESPONSE */
-            if (!parse_bound(argument, SPX_LIMIT_RESPONSE_BYTES_MINIMUM,
+            if (!parse_bound(argument, SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM,
                              SPX_LIMIT_RESPONSE_BYTES_MAXIMUM, &settings.max_response_bytes))
-                return usage_error("--max-response-bytes must be 1024..1073741824, not ", argument);
+                return usage_error("--max-response-bytes must be 4096..1073741824, not ", argument);
             break;
         }
     }

@@ -396,6 +396,19 @@ static void run_graph(session_t *session, const spx_request_t *request, reply_t 
     reply->result_length = session->graph_length;
 }
 
+/* The largest result, in canonical bytes, that a response line to request
+ * can hold: --max-response-bytes less {"id":ID,"jsonrpc":"2.0","result":}
+ * and the LF. */
+static apr_uint64_t largest_result(const session_t *session, const spx_request_t *request,
+                                   apr_pool_t *pool)
+{
+    const char *id = request->id ? spx_canonical_text(request->id, pool) : NULL;
+    apr_uint64_t around = sizeof("{\"id\":,\"jsonrpc\":\"2.0\",\"result\":}\n") - 1 +
+                          (id ? strlen(id) : sizeof("null") - 1);
+    apr_uint64_t limit = session->options->max_response_bytes;
+    return limit > around ? limit - around : 0;
+}
+
 static void run_context(session_t *session, const spx_request_t *request, reply_t *reply,
                         apr_pool_t *pool)
 {
@@ -406,7 +419,13 @@ static void run_context(session_t *session, const spx_request_t *request, reply_
     json_t *direction = json_object_get(params, "direction");
     if (direction)
         query.direction = json_string_value(direction);
+    /* max_bytes is the document's budget: what the response line can hold
+     * around it is the largest that is accepted, and the default is cut to
+     * it, so an accepted request is always answered. */
     apr_uint64_t response_bytes = session->options->max_response_bytes;
+    apr_uint64_t largest = largest_result(session, request, pool);
+    if (query.max_bytes > largest)
+        query.max_bytes = largest;
     if (!query.target_kind || !query.target || (direction && !query.direction) ||
         !optional_count(params, "depth", 0, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, &query.depth) ||
         !optional_count(params, "max_nodes", 1, SPX_LIMIT_CONTEXT_NODES_MAXIMUM,
@@ -420,7 +439,7 @@ static void run_context(session_t *session, const spx_request_t *request, reply_
     const char *message = NULL;
     json_t *document = NULL;
     apr_status_t status =
-        spx_context_document(session->project, &query, response_bytes, &document, pool, &message);
+        spx_context_document(session->project, &query, largest, &document, pool, &message);
     if (status == APR_EINVAL) {
         fprintf(stderr, "semapraxd: context: %s\n", message ? message : "invalid params");
         reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
@@ -562,6 +581,55 @@ static void rename_failed(session_t *session, const spx_rename_plan_t *plan,
     reply_error(reply, SPX_RPC_RENAME_FAILED, data);
 }
 
+/* NULL when both answers a commit can end in fit the response limit: the
+ * committed result (its revisions after the commit have the length of
+ * today's) and a -32016 whose data names every file as restored and as not
+ * restored, with a reason of SPX_LIMIT_RENAME_REASON_BYTES. Else the reason
+ * to refuse, naming the sizes. */
+static const char *rename_answer_too_large(const session_t *session, const spx_request_t *request,
+                                           json_t *edits, apr_pool_t *pool)
+{
+    json_t *committed = json_pack("{s:b,s:O,s:s,s:s}", "committed", 1, "edits", edits,
+                                  "project_revision", session->project->project_revision,
+                                  "workspace_revision", session->project->workspace_revision);
+    json_t *paths = json_array();
+    size_t index;
+    json_t *edit;
+    json_array_foreach(edits, index, edit)
+    {
+        json_array_append(paths, json_object_get(edit, "path"));
+    }
+    char *reason = apr_palloc(pool, SPX_LIMIT_RENAME_REASON_BYTES + 1);
+    memset(reason, 'x', SPX_LIMIT_RENAME_REASON_BYTES);
+    reason[SPX_LIMIT_RENAME_REASON_BYTES] = '\0';
+    const char *first_path = json_string_value(json_array_get(paths, 0));
+    json_t *failed = json_pack(
+        "{s:{s:i,s:{s:s,s:s,s:O,s:O,s:s,s:s,s:s,s:s,s:s},s:s}}", "error", "code",
+        SPX_RPC_RENAME_FAILED, "data", "step", spx_rename_step_name(SPX_RENAME_REBIND), "reason",
+        reason, "restored", paths, "not_restored", paths, "state", "invalidated", "operation",
+        "replace", "path", first_path ? first_path : "", "project_revision",
+        session->project->project_revision, "workspace_revision",
+        session->project->workspace_revision, "message", spx_rpc_message(SPX_RPC_RENAME_FAILED));
+    json_decref(paths);
+    const char *committed_text = spx_canonical_text(committed, pool);
+    const char *failed_text = spx_canonical_text(failed, pool);
+    json_decref(committed);
+    json_decref(failed);
+    apr_uint64_t largest = largest_result(session, request, pool);
+    apr_uint64_t needed = committed_text ? strlen(committed_text) : largest + 1;
+    /* an error line is {"error":E,"id":ID,"jsonrpc":"2.0"}: the frame of a
+     * result's, with "error" for "result" */
+    if (failed_text && strlen(failed_text) - (sizeof("{\"error\":}") - 1) > needed)
+        needed = strlen(failed_text) - (sizeof("{\"error\":}") - 1);
+    if (needed <= largest)
+        return NULL;
+    return apr_psprintf(
+        pool,
+        "its answer would need %" APR_UINT64_T_FMT " bytes of result, over the %" APR_UINT64_T_FMT
+        " that --max-response-bytes %" APR_SIZE_T_FMT " leaves with this id; nothing was written",
+        needed, largest, session->options->max_response_bytes);
+}
+
 static void run_rename(session_t *session, const spx_request_t *request, reply_t *reply,
                        apr_pool_t *pool)
 {
@@ -601,6 +669,17 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
                                   "project_revision", session->project->project_revision,
                                   "workspace_revision", session->project->workspace_revision);
         return; /* gated like any semantic answer */
+    }
+    /* Nothing is written unless its answer can be: the committed answer and
+     * a failure's, with every file named, must fit the response limit. */
+    const char *too_large = rename_answer_too_large(session, request, edits, pool);
+    if (too_large) {
+        json_decref(edits);
+        fprintf(stderr, "semapraxd: rename refused: %s\n", too_large);
+        reply_error(reply, SPX_RPC_RENAME_REFUSED,
+                    json_pack("{s:s,s:s}", "step", spx_rename_step_name(SPX_RENAME_PLAN), "reason",
+                              too_large));
+        return;
     }
     /* A committed rename is answered ungated: step 6 is its check, and the
      * answer reports what is now on disk. */

@@ -59,11 +59,13 @@ def main():
     no_colour = dict(env, NO_COLOR="1")
     work = tempfile.mkdtemp()
     try:
-        # A project with a checker diagnostic and a source line with a control byte.
+        # A project with a checker diagnostic, a source line with a control
+        # byte and one with a UTF-8-encoded surrogate (ED A0 80, invalid).
         broken = os.path.join(work, "broken")
         shutil.copytree(os.path.join(examples, "hello"), broken)
         with open(os.path.join(broken, "src/text.spx"), "ab") as f:
-            f.write(b"fn oops() -> int { return \"a\" + 1; }\n// bell \x07 here\n")
+            f.write(b"fn oops() -> int { return \"a\" + 1; }\n// bell \x07 here\n"
+                    b"// surrogate \xed\xa0\x80 here\n")
         check = [semaprax, "check"]
 
         status, plain = run_pipe(check, broken, env)
@@ -73,7 +75,8 @@ def main():
         lines = plain.decode().splitlines()
         expect(lines[0].startswith("src/text.spx:16:31: error[E0405]: ")
                and lines[1].startswith("src/text.spx:17:9: error[E0205]: ")
-               and lines[2] == "semaprax: 2 diagnostics" and len(lines) == 3,
+               and lines[2].startswith("src/text.spx:18:14: error[E0203]: ")
+               and lines[3] == "semaprax: 3 diagnostics" and len(lines) == 4,
                "check through a pipe prints exactly the plain lines", plain)
 
         status, coloured = run_tty(check, broken, env)
@@ -83,6 +86,8 @@ def main():
                "check on a terminal shows the source line", coloured)
         expect(b"// bell ? here\n" in coloured and b"\x07" not in coloured,
                "a control byte of the source is shown as '?'", coloured)
+        expect(b"// surrogate ??? here\n" in coloured and b"\xed" not in coloured,
+               "each byte of an encoded surrogate is shown as '?'", coloured)
 
         status, bare = run_tty(check, broken, no_colour)
         expect(status == 1, "check with NO_COLOR exits 1", bare)
@@ -90,7 +95,9 @@ def main():
         text = bare.decode()
         expect(" 16 | fn oops() -> int { return \"a\" + 1; }\n    |                               ^\n" in text,
                "check with NO_COLOR shows the line and a caret under the span", bare)
-        expect("src/text.spx:16:31: error[E0405]: " in text and "semaprax: 2 diagnostics" in text,
+        expect(" 18 | // surrogate ??? here\n    |              ^^^\n" in text,
+               "an encoded surrogate is three columns, each under a caret", bare)
+        expect("src/text.spx:16:31: error[E0405]: " in text and "semaprax: 3 diagnostics" in text,
                "check on a terminal keeps the plain first line and the summary", bare)
 
         # CR LF line ends and a leading byte order mark: the source line is

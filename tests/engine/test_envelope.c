@@ -141,15 +141,21 @@ static void test_determinism(void)
     spx_fixture_free(fixture);
 }
 
-/* Verify text (an envelope) against the fixture's project. */
-static spx_verify_report_t verify(spx_fixture_t *fixture, const char *text)
+/* Verify length bytes (an envelope) against the fixture's project. */
+static spx_verify_report_t verify_bytes(spx_fixture_t *fixture, const char *bytes,
+                                        apr_size_t length)
 {
     spx_verify_report_t report;
-    CU_ASSERT_EQUAL_FATAL(spx_envelope_verify(text, strlen(text),
+    CU_ASSERT_EQUAL_FATAL(spx_envelope_verify(bytes, length,
                                               spx_fixture_path(fixture, "semaprax.toml"), &report,
                                               fixture->session),
                           APR_SUCCESS);
     return report;
+}
+
+static spx_verify_report_t verify(spx_fixture_t *fixture, const char *text)
+{
+    return verify_bytes(fixture, text, strlen(text));
 }
 
 static void test_verify_checks(void)
@@ -203,6 +209,28 @@ static void test_verify_checks(void)
     spx_verify_report_t broken = verify(fixture, "{\"schema\":");
     CU_ASSERT_FALSE(broken.digest_ok || broken.subject_ok || broken.rerun_ok);
     CU_ASSERT_PTR_NOT_NULL(strstr(broken.digest_detail, "it is not JSON"));
+    json_decref(envelope);
+    spx_fixture_free(fixture);
+}
+
+/* Output may hold U+0000 (canonical JSON writes it \u0000): the envelope the
+ * engine wrote must still verify. */
+static void test_output_with_nul_verifies(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    static const char *const tests[] = {"nul=app.nul", NULL};
+    spx_run_fixture_write(fixture, "fn nul() -> int { print(\"a\\u{0}b\"); return 0; }\n", NULL,
+                          tests);
+    spx_run_limits_t limits = spx_run_limits_default();
+    json_t *envelope = build(fixture, &limits);
+    const char *text = text_of(envelope, fixture->pool);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "a\\u0000b"));
+    spx_verify_report_t report = verify_bytes(fixture, text, strlen(text));
+    CU_ASSERT_TRUE(report.digest_ok);
+    CU_ASSERT_TRUE(report.subject_ok);
+    CU_ASSERT_TRUE(report.rerun_ok);
+    if (!report.rerun_ok)
+        fprintf(stderr, "\n  %s / %s\n", report.digest_detail, report.rerun_detail);
     json_decref(envelope);
     spx_fixture_free(fixture);
 }
@@ -309,6 +337,7 @@ int main(void)
         {"same project twice: same bytes; other limits: other digest", test_determinism},
         {"verify: fresh, flipped byte, forged outcome, edited source", test_verify_checks},
         {"verify checks the recorded limits", test_recorded_limits_are_checked},
+        {"output holding U+0000 verifies", test_output_with_nul_verifies},
         {"only reachable functions are compiled", test_only_reachable_functions_are_compiled},
         CU_TEST_INFO_NULL,
     };

@@ -499,7 +499,7 @@ static void test_deep_nesting_is_one_diagnostic(void)
     expect_one_depth_error(nested(pool, "fn f() -> int { return ", "-", n, "1", "", after));
     expect_one_depth_error(nested(pool, "fn f() -> int { return ", "!", n, "true", "", after));
     expect_one_depth_error(nested(pool, "fn f() { ", "f(", n, "", ")", after));
-    expect_one_depth_error(nested(pool, "fn f() -> int { return 1", "+1", n, "", "", after));
+    expect_one_depth_error(nested(pool, "fn f() -> int { return 1+", "(1+", n, "1", ")", after));
     expect_one_depth_error(
         nested(pool, "fn f() { ", "if a {", n, "", "}", " }\nfn after() { return; }\n"));
     expect_one_depth_error(
@@ -522,15 +522,24 @@ static void test_depth_boundaries(void)
     expect_diagnostics(
         nested(pool, "fn f() { return ", "(", SPX_LIMIT_PARSE_DEPTH - 1, "1", ")", "; }"),
         "E0225 1:272-1:273\n");
-    /* A flat chain nests too: 1+1+...+1 with 254 operators has its first
-     * literal at level 256. */
-    parsed =
-        parse(nested(pool, "fn f() { return 1", "+1", SPX_LIMIT_PARSE_DEPTH - 2, "", "", "; }"));
+    /* A flat chain is not nesting: 100000 operators, no diagnostic. Its
+     * right operands are one level below the chain, so inside 253
+     * parentheses it fits and inside 254 its first right operand is E0225. */
+    parsed = parse(nested(pool, "fn f() { return 1", "+1", 100000, "", "", "; }"));
+    CU_ASSERT_EQUAL(spx_diagnostics_count(parsed.diagnostics), 0);
+    apr_pool_destroy(parsed.pool);
+    parsed = parse(apr_pstrcat(
+        pool, nested(pool, "fn f() { return ", "(", SPX_LIMIT_PARSE_DEPTH - 3, "1", "", ""),
+        nested(pool, "", "+1", 1000, "", "", ""),
+        nested(pool, "", ")", SPX_LIMIT_PARSE_DEPTH - 3, "", "", "; }"), NULL));
     CU_ASSERT_EQUAL(spx_diagnostics_count(parsed.diagnostics), 0);
     apr_pool_destroy(parsed.pool);
     expect_diagnostics(
-        nested(pool, "fn f() { return 1", "+1", SPX_LIMIT_PARSE_DEPTH - 1, "", "", "; }"),
-        "E0225 1:526-1:527\n");
+        apr_pstrcat(pool,
+                    nested(pool, "fn f() { return ", "(", SPX_LIMIT_PARSE_DEPTH - 2, "1", "", ""),
+                    nested(pool, "", "+1", 1000, "", "", ""),
+                    nested(pool, "", ")", SPX_LIMIT_PARSE_DEPTH - 2, "", "", "; }"), NULL),
+        "E0225 1:273-1:274\n");
     /* Unary operators: 255 minuses put the literal at 257. */
     parsed =
         parse(nested(pool, "fn f() { return ", "-", SPX_LIMIT_PARSE_DEPTH - 2, "1", "", "; }"));

@@ -14,6 +14,7 @@
 #include "spx_test.h"
 
 #include <apr_strings.h>
+#include <apr_thread_proc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,67 @@ static void test_wrong_signature_and_missing_function(void)
                            "test 't' names 'app.gone', which is not a function of a declared "
                            "module");
     CU_ASSERT_PTR_NULL(project->index);
+    spx_fixture_free(fixture);
+}
+
+typedef struct phase_a_run_t {
+    spx_fixture_t *fixture;
+    spx_project_t *project;
+} phase_a_run_t;
+
+static void *APR_THREAD_FUNC open_project(apr_thread_t *thread, void *data)
+{
+    phase_a_run_t *run = data;
+    run->project = spx_fixture_project(run->fixture);
+    apr_thread_exit(thread, APR_SUCCESS);
+    return NULL;
+}
+
+/* A flat chain of operators is not nesting: 100000 calls joined by "+" pass
+ * Phase A (parse, check, index) without E0225, on a 256 KiB stack (so
+ * without recursing per term), and the graph has the one "calls" edge. */
+static void test_flat_chain_of_calls(void)
+{
+    enum { TERMS = 100000 };
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml",
+                      apr_pstrcat(fixture->pool, manifest_head,
+                                  "\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n", NULL));
+    apr_array_header_t *parts = apr_array_make(fixture->pool, TERMS + 2, sizeof(const char *));
+    APR_ARRAY_PUSH(parts, const char *) = "fn one() -> int { return 1; }\n"
+                                          "fn sum() -> int { return one()";
+    for (int i = 1; i < TERMS; i++)
+        APR_ARRAY_PUSH(parts, const char *) = " + one()";
+    APR_ARRAY_PUSH(parts, const char *) = "; }\n";
+    spx_fixture_write(fixture, "app.spx", apr_array_pstrcat(fixture->pool, parts, 0));
+    phase_a_run_t run = {fixture, NULL};
+    apr_threadattr_t *attributes = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_threadattr_create(&attributes, fixture->pool), APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(apr_threadattr_stacksize_set(attributes, 256 * 1024), APR_SUCCESS);
+    apr_thread_t *thread = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_thread_create(&thread, attributes, open_project, &run, fixture->pool),
+                          APR_SUCCESS);
+    apr_status_t exit_status = APR_SUCCESS;
+    apr_thread_join(&exit_status, thread);
+    spx_project_t *project = run.project;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(project);
+    CU_ASSERT_STRING_EQUAL(spx_corpus_summary(project->diagnostics, fixture->pool), "");
+    CU_ASSERT_TRUE_FATAL(project->admitted);
+    json_t *graph = spx_graph_document(project);
+    size_t index;
+    json_t *edge;
+    int calls = 0;
+    json_array_foreach(json_object_get(graph, "edges"), index, edge)
+    {
+        if (strcmp(json_string_value(json_object_get(edge, "kind")), "calls") != 0)
+            continue;
+        calls++;
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(edge, "from")),
+                               "function:app.sum");
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(edge, "to")), "function:app.one");
+    }
+    CU_ASSERT_EQUAL(calls, 1);
+    json_decref(graph);
     spx_fixture_free(fixture);
 }
 
@@ -126,6 +188,45 @@ static apr_size_t context_size(const spx_project_t *project, spx_context_request
     CU_ASSERT_EQUAL_FATAL(
         spx_context_document(project, request, 1u << 24, document, pool, &message), APR_SUCCESS);
     return strlen(spx_canonical_text(*document, pool));
+}
+
+/* A target whose text is over max_bytes is cut at a UTF-8 boundary: every
+ * budget from the outline alone up to the whole text gives a document whose
+ * text is a prefix of the function's, never a split character (a 2-, 3- and
+ * 4-byte character, so every cut position inside one is met). */
+static void test_context_cuts_text_at_a_character(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml",
+                      apr_pstrcat(fixture->pool, manifest_head,
+                                  "\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n", NULL));
+    const char *function = "fn wide() -> str { return \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+                           "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"; }";
+    spx_fixture_write(fixture, "app.spx", apr_pstrcat(fixture->pool, function, "\n", NULL));
+    spx_project_t *project = spx_fixture_project(fixture);
+    CU_ASSERT_TRUE_FATAL(project->admitted);
+    spx_context_request_t request = spx_context_defaults();
+    request.target_kind = "function";
+    request.target = "app.wide";
+    request.max_nodes = 1;
+    int cuts = 0;
+    for (apr_uint64_t budget = 400; budget < 800; budget++) {
+        request.max_bytes = budget;
+        json_t *document = NULL;
+        const char *message = NULL;
+        if (spx_context_document(project, &request, 1u << 24, &document, fixture->pool, &message) !=
+            APR_SUCCESS)
+            continue; /* under the outline: refused, saying so */
+        json_t *node = json_array_get(json_object_get(document, "nodes"), 0);
+        const char *text = json_string_value(json_object_get(node, "text"));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        CU_ASSERT_EQUAL(strncmp(function, text, strlen(text)), 0);
+        if (json_is_true(json_object_get(node, "text_truncated")))
+            cuts++;
+        json_decref(document);
+    }
+    CU_ASSERT_TRUE(cuts > 20); /* the 50 budgets that cut meet every position */
+    spx_fixture_free(fixture);
 }
 
 /* A budget one byte under what a node needs leaves that node out, says so,
@@ -339,6 +440,8 @@ int main(void)
         {"revisions", test_revisions},
         {"context budget: one byte under", test_context_budget_one_byte_under},
         {"context is deterministic", test_context_is_deterministic},
+        {"a flat chain of 100000 calls", test_flat_chain_of_calls},
+        {"context cuts a text at a character", test_context_cuts_text_at_a_character},
         {"single source: its graph is the project graph of one module",
          test_single_source_graph_is_the_project_graph_of_one_module},
         {"single source: diagnostics and refusals", test_single_source_diagnostics_and_refusals},

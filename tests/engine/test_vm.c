@@ -261,6 +261,37 @@ static void test_integer_failures(void)
     }
 }
 
+/* The destination register of an arithmetic instruction can be one of its
+ * operands (a call's result register, a variable assigned its own sum): the
+ * overflow message still names both operands as they were. */
+static void test_overflow_names_the_operands(void)
+{
+    static const struct {
+        const char *statements;
+        const char *message;
+    } cases[] = {
+        {"  return mx() + 1;\n", "integer overflow: 9223372036854775807 + 1"},
+        {"  return 1 + mx();\n", "integer overflow: 1 + 9223372036854775807"},
+        {"  return (0 - mx() - 1) - 1;\n", "integer overflow: -9223372036854775808 - 1"},
+        {"  return mx() * 2;\n", "integer overflow: 9223372036854775807 * 2"},
+        {"  var m = mx();\n  m = m + m;\n  return m;\n",
+         "integer overflow: 9223372036854775807 + 9223372036854775807"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        spx_fixture_t *fixture = spx_fixture_new();
+        spx_run_result_t r = run(fixture,
+                                 apr_pstrcat(fixture->pool,
+                                             "fn mx() -> int {\n  return 9223372036854775807;\n}\n"
+                                             "fn t() -> int {\n",
+                                             cases[i].statements, "}\n", NULL),
+                                 "t");
+        CU_ASSERT_EQUAL(r.outcome, SPX_OUTCOME_LANGUAGE_FAILURE);
+        CU_ASSERT_STRING_EQUAL(r.failure.code, "R0501");
+        CU_ASSERT_STRING_EQUAL(r.failure.message, cases[i].message);
+        spx_fixture_free(fixture);
+    }
+}
+
 static void test_division_rules(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -440,7 +471,10 @@ static void test_strings(void)
 static void test_long_operator_chains(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
-    enum { TERMS = 200 };
+    /* Chains of one level's operators are not nesting (no E0225) and are
+     * compiled without recursing per term; a run of "!" is nesting, so it
+     * stays under the parse depth. */
+    enum { TERMS = 100000, NOTS = 200 };
     apr_array_header_t *parts = apr_array_make(fixture->pool, 4 * TERMS, sizeof(const char *));
     APR_ARRAY_PUSH(parts, const char *) = "fn sum() -> int { let one = 1; return 0";
     for (int i = 0; i < TERMS; i++)
@@ -449,7 +483,7 @@ static void test_long_operator_chains(void)
     for (int i = 0; i < TERMS; i++)
         APR_ARRAY_PUSH(parts, const char *) = " && t";
     APR_ARRAY_PUSH(parts, const char *) = " { return 1; } return 0; }\nfn nots() -> int { if ";
-    for (int i = 0; i < TERMS; i++)
+    for (int i = 0; i < NOTS; i++)
         APR_ARRAY_PUSH(parts, const char *) = "!";
     APR_ARRAY_PUSH(parts, const char *) = "false { return 0; } return 1; }\n";
     spx_program_t *program =
@@ -489,6 +523,7 @@ int main(void)
         {"fuel names the step it could not pay", test_fuel_names_the_unpaid_step},
         {"fuel stops an endless loop", test_fuel_stops_an_endless_loop},
         {"integer failures and assert, with spans", test_integer_failures},
+        {"an overflow names its operands as they were", test_overflow_names_the_operands},
         {"division truncates, remainder has the dividend's sign", test_division_rules},
         {"a string over the limit", test_string_too_long},
         {"live string memory limit", test_string_memory_limit},

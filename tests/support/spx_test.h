@@ -92,6 +92,15 @@ void spx_fixture_mkfifo(spx_fixture_t *fixture, const char *relative);
 int spx_fixture_symlinks_possible(spx_fixture_t *fixture, const char *checks);
 int spx_fixture_fifos_possible(const char *checks);
 
+/* Permission bits, where files have them (POSIX): spx_fixture_set_mode
+ * sets relative's and makes the process's umask 022, so that what a child
+ * process creates has a known mode; spx_fixture_mode reads them back.
+ * spx_fixture_modes_possible says whether the system has them (on Windows it
+ * prints "not run here: CHECKS (why)" and says no). */
+int spx_fixture_modes_possible(const char *checks);
+void spx_fixture_set_mode(spx_fixture_t *fixture, const char *relative, unsigned mode);
+unsigned spx_fixture_mode(spx_fixture_t *fixture, const char *relative);
+
 /* Make the directory relative refuse new names, even to root where the
  * system allows it (tests/support/posix/ and win32/readonly.c): NULL when
  * done and checked, otherwise why it cannot be done here.

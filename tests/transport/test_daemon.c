@@ -68,10 +68,20 @@ static void test_command_line(void)
     assert_usage_error(pool,
                        (const char *const[]){"--stdio", "--max-request-bytes", "67108865", NULL},
                        "--max-request-bytes must be");
-    assert_usage_error(pool, (const char *const[]){"--stdio", "--max-response-bytes", "1023", NULL},
-                       "--max-response-bytes must be 1024..1073741824");
+    assert_usage_error(pool, (const char *const[]){"--stdio", "--max-response-bytes", "4095", NULL},
+                       "--max-response-bytes must be 4096..1073741824");
     assert_usage_error(pool, (const char *const[]){"--stdio", "--max-response-bytes", "1e6", NULL},
                        "--max-response-bytes must be");
+    assert_usage_error(pool,
+                       (const char *const[]){"--stdio", "--manifest-path", "a.toml",
+                                             "--manifest-path", "b.toml", NULL},
+                       "option given twice: --manifest-path");
+    assert_usage_error(pool, (const char *const[]){"--stdio", "--stdio", NULL},
+                       "option given twice: --stdio");
+    assert_usage_error(pool,
+                       (const char *const[]){"--stdio", "--max-request-bytes", "300",
+                                             "--max-request-bytes", "400", NULL},
+                       "option given twice: --max-request-bytes");
     assert_usage_error(pool, (const char *const[]){"--stdio", "--manifest-path", NULL},
                        "needs a value");
 

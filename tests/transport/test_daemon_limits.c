@@ -7,6 +7,7 @@
  */
 #include "spx_corpus.h"
 #include "spx_daemon.h"
+#include "spx_limits.h"
 #include "spx_process.h"
 #include "spx_rpc.h"
 
@@ -63,15 +64,160 @@ static void test_oversized_request(void)
     spx_fixture_free(fixture);
 }
 
+/* A frame of length bytes whose params hold an array of empty objects. */
+static char *empty_objects_frame(apr_size_t length)
+{
+    const char *head = "{\"id\":8,\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"a\":[{}";
+    const char *tail = "]}}\n";
+    apr_size_t head_length = strlen(head), tail_length = strlen(tail);
+    char *frame = malloc(length + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(frame);
+    memcpy(frame, head, head_length);
+    apr_size_t at = head_length;
+    while (at + 3 + tail_length <= length) {
+        memcpy(frame + at, ",{}", 3);
+        at += 3;
+    }
+    while (at + tail_length < length)
+        frame[at++] = ' ';
+    memcpy(frame + at, tail, tail_length);
+    return frame;
+}
+
+/* Empty objects cost the decoder ~250 bytes for 3 bytes of frame: a frame of
+ * them is refused on its raw bytes (too many values, -32700), so the peak
+ * stays under 8x the frame plus the baseline, at 1 MiB and at 64 MiB. */
+static void test_empty_objects_stay_bounded(void)
+{
+    const apr_size_t sizes[] = {MIB, 64u * MIB};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        spx_fixture_t *fixture = spx_fixture_new();
+        spx_daemon_copy_hello(fixture, "proj");
+        spx_daemon_t *daemon = spx_daemon_start_on(
+            fixture, "proj", (const char *const[]){"--max-request-bytes", "67108864", NULL});
+        CU_ASSERT_STRING_EQUAL(spx_daemon_call(daemon, PING), PONG);
+        long before = spx_process_memory_kib(spx_daemon_pid(daemon), SPX_MEMORY_NOW);
+        char *frame = empty_objects_frame(sizes[i]); /* LF included, sent on its own: a
+                                                      * transcript keeps only the length of
+                                                      * what is over 1 MiB */
+        CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, frame, sizes[i] - 1), APR_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, "\n", 1), APR_SUCCESS);
+        free(frame);
+        CU_ASSERT_STRING_EQUAL(spx_daemon_read_line(daemon),
+                               spx_error_line(SPX_RPC_PARSE_ERROR, "null", fixture->pool));
+        long peak = spx_process_memory_kib(spx_daemon_pid(daemon), SPX_MEMORY_PEAK);
+        CU_ASSERT_STRING_EQUAL(spx_daemon_call(daemon, PING), PONG);
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+        long frame_kib = (long)(sizes[i] / 1024u);
+        fprintf(stderr,
+                "\n  %ld KiB of empty objects: resident before %ld KiB, peak %ld KiB "
+                "(%.2fx the frame above the baseline)\n",
+                frame_kib, before, peak, (double)(peak - before) / (double)frame_kib);
+        CU_ASSERT_TRUE(before > 0 && peak >= before);
+#ifndef SPX_TEST_SANITIZED
+        CU_ASSERT_TRUE(peak - before < 8 * frame_kib);
+#endif
+        spx_fixture_free(fixture);
+    }
+}
+
+/* The bytes a result line to id (as JSON text) has around its result. */
+static long result_frame_bytes(const char *id)
+{
+    return (long)(strlen("{\"id\":,\"jsonrpc\":\"2.0\",\"result\":}\n") + strlen(id));
+}
+
+/* A context's max_bytes must fit the response it is sent in: under
+ * --max-response-bytes 4096, the default is cut to what the line can hold
+ * around it, a larger max_bytes is refused up front (-32602, the session
+ * lives on), and the largest accepted one is answered within the limit. */
+static void test_context_budget_fits_the_response(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    spx_daemon_t *daemon = spx_daemon_start_on(
+        fixture, "proj", (const char *const[]){"--max-response-bytes", "4096", NULL});
+    const char *revisions = spx_daemon_open(daemon);
+    /* module app at depth 3 renders 7.5 KiB unbounded */
+    const char *query = ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":3";
+    const char *ids[] = {"1", "\"a-much-longer-request-id-than-the-first\""};
+    const char *refusals[2] = {"?", "?"}; /* what stderr must say, once finished */
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        long largest = 4096 - result_frame_bytes(ids[i]);
+        /* no max_bytes: the default is cut to the largest */
+        const char *line = spx_daemon_call(
+            daemon,
+            spx_request_line(ids[i], "context", apr_pstrcat(pool, revisions, query, NULL), pool));
+        json_t *answer = json_loads(line, 0, NULL);
+        json_t *limits = json_object_get(json_object_get(answer, "result"), "limits");
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_bytes")), largest);
+        CU_ASSERT_TRUE(strlen(line) + 1 <= 4096);
+        json_decref(answer);
+        /* the largest is answered; one more is refused, naming the largest */
+        for (long extra = 0; extra < 2; extra++) {
+            line = spx_daemon_call(daemon,
+                                   spx_request_line(ids[i], "context",
+                                                    apr_psprintf(pool, "%s%s,\"max_bytes\":%ld",
+                                                                 revisions, query, largest + extra),
+                                                    pool));
+            if (extra == 0) {
+                spx_assert_contains(line, "\"result\":");
+                CU_ASSERT_TRUE(strlen(line) + 1 <= 4096);
+            } else {
+                CU_ASSERT_STRING_EQUAL(line, spx_error_line(SPX_RPC_INVALID_PARAMS, ids[i], pool));
+                refusals[i] =
+                    apr_psprintf(pool, "max_bytes %ld is outside 1..%ld", largest + 1, largest);
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_assert_contains(spx_daemon_stderr(daemon), refusals[0]);
+    spx_assert_contains(spx_daemon_stderr(daemon), refusals[1]);
+    spx_fixture_free(fixture);
+}
+
+/* At the smallest --max-response-bytes, every fixed answer of v2 and v3 is
+ * written, with the longest id there is (a 256-byte string). */
+static void test_fixed_answers_at_the_minimum(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    char *long_id = apr_palloc(pool, 259);
+    long_id[0] = '"';
+    memset(long_id + 1, 'i', 256);
+    long_id[257] = '"';
+    long_id[258] = '\0';
+    const char *minimum = apr_psprintf(pool, "%u", SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM);
+    for (int v3 = 0; v3 < 2; v3++) {
+        spx_daemon_t *daemon =
+            spx_daemon_start_on(fixture, "proj",
+                                (const char *const[]){"--max-response-bytes", minimum,
+                                                      v3 ? "--allow-project-rename" : NULL, NULL});
+        const char *methods[] = {"protocol", "ping", "workspace/open", "workspace/status"};
+        for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); m++) {
+            const char *line =
+                spx_daemon_call(daemon, spx_request_line(long_id, methods[m], "", pool));
+            spx_assert_contains(line, "\"result\":");
+            CU_ASSERT_TRUE(strlen(line) + 1 <= SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM);
+        }
+        const char *line = spx_daemon_call(daemon, spx_request_line(long_id, "shutdown", "", pool));
+        spx_assert_contains(line, "\"result\":");
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    }
+    spx_fixture_free(fixture);
+}
+
 static void test_response_over_budget(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
     apr_pool_t *pool = fixture->pool;
     spx_daemon_copy_hello(fixture, "proj");
     spx_daemon_t *daemon = spx_daemon_start_on(
-        fixture, "proj", (const char *const[]){"--max-response-bytes", "1024", NULL});
+        fixture, "proj", (const char *const[]){"--max-response-bytes", "4096", NULL});
     const char *revisions = spx_daemon_open(daemon);
-    /* check fits in 1 KiB; the graph does not. */
+    /* check fits in 4 KiB; the graph (5 KiB) does not. */
     spx_assert_contains(spx_daemon_call(daemon, spx_request_line("1", "check", revisions, pool)),
                         "\"admitted\":true");
     const char *graph = apr_pstrcat(pool, spx_request_line("\"g\"", "graph", revisions, pool), "\n",
@@ -82,7 +228,7 @@ static void test_response_over_budget(void)
                            "\"id\":\"g\",\"jsonrpc\":\"2.0\"}");
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 1);
     CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
-    spx_assert_contains(spx_daemon_stderr(daemon), "response over 1024 bytes");
+    spx_assert_contains(spx_daemon_stderr(daemon), "response over 4096 bytes");
     spx_fixture_free(fixture);
 }
 
@@ -217,8 +363,12 @@ static void test_json_test_suite(void)
 int main(void)
 {
     CU_TestInfo tests[] = {
+        {"empty objects: peak under 8x the frame, 1 MiB and 64 MiB",
+         test_empty_objects_stay_bounded},
         {"a 64 MiB request against 1 MiB", test_oversized_request},
         {"a response over budget", test_response_over_budget},
+        {"a context budget fits the response", test_context_budget_fits_the_response},
+        {"every fixed answer at the smallest response limit", test_fixed_answers_at_the_minimum},
         {"memory stays flat over a long session", test_memory_flat_over_a_long_session},
         {"the JSONTestSuite against the daemon", test_json_test_suite},
         CU_TEST_INFO_NULL,

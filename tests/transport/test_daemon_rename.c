@@ -566,6 +566,83 @@ static void test_failure_at_every_point(void)
         run_injection(&injections[i]);
 }
 
+/* --- permissions ------------------------------------------------------------- */
+
+/* A replaced file keeps its permission bits: one narrower than the default
+ * (0600) and one wider than the umask lets a new file have (0666). */
+static void test_replaced_files_keep_their_modes(void)
+{
+    if (!spx_fixture_modes_possible("a replaced file keeps its permission bits"))
+        return;
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    write_trio(fixture);
+    spx_fixture_set_mode(fixture, "proj/lib/util.spx", 0600);
+    spx_fixture_set_mode(fixture, "proj/lib/report.spx", 0666);
+    spx_daemon_t *daemon = start(fixture, "SPX_SEMAPRAXD", 1);
+    const char *revisions = spx_daemon_open(daemon);
+    json_t *answer =
+        spx_daemon_call_json(daemon, rename_line(revisions, "util.scale", "multiply", "", pool));
+    CU_ASSERT_TRUE(json_is_true(json_object_get(json_object_get(answer, "result"), "committed")));
+    json_decref(answer);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    assert_files(fixture, util_renamed, report_renamed, app_renamed, "renamed, modes kept");
+    CU_ASSERT_EQUAL(spx_fixture_mode(fixture, "proj/lib/util.spx"), 0600);
+    CU_ASSERT_EQUAL(spx_fixture_mode(fixture, "proj/lib/report.spx"), 0666);
+    spx_fixture_free(fixture);
+}
+
+/* --- an answer that would not fit ---------------------------------------------- */
+
+/* With 80 more calls in app, the committed answer lists 80 more changes (over
+ * 8 KiB): under --max-response-bytes 4096 the rename is refused before
+ * anything is written, the session lives on; under 65536 it commits. */
+static void test_answer_too_large_is_refused_before_writing(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    write_trio(fixture);
+    const char *many = "\nexport fn many() -> int {\n  return 0";
+    for (int i = 0; i < 80; i++)
+        many = apr_pstrcat(pool, many, " + util.scale(1)", NULL);
+    const char *app_longer = apr_pstrcat(pool, app_text, many, ";\n}\n", NULL);
+    spx_fixture_write(fixture, "proj/src/app.spx", app_longer);
+    const char *limits[] = {"4096", "65536"};
+    for (int i = 0; i < 2; i++) {
+        const char *arguments[] = {"--stdio",
+                                   "--manifest-path",
+                                   spx_fixture_path(fixture, "proj/semaprax.toml"),
+                                   "--allow-project-rename",
+                                   "--max-response-bytes",
+                                   limits[i],
+                                   NULL};
+        spx_daemon_t *daemon =
+            spx_daemon_start("SPX_SEMAPRAXD", arguments, fixture->root, fixture->pool);
+        const char *revisions = spx_daemon_open(daemon);
+        json_t *answer = spx_daemon_call_json(
+            daemon, rename_line(revisions, "util.scale", "multiply", "", pool));
+        if (i == 0) {
+            CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_REFUSED);
+            const char *reason = json_string_value(json_object_get(error_data(answer), "reason"));
+            CU_ASSERT_PTR_NOT_NULL_FATAL(reason);
+            spx_assert_contains(reason, "--max-response-bytes 4096");
+            spx_assert_contains(reason, "nothing was written");
+            assert_files(fixture, util_text, report_text, app_longer, "refused: too large");
+            /* the session lives on, bound to the same files */
+            CU_ASSERT_STRING_EQUAL(spx_daemon_open(daemon), revisions);
+        } else {
+            json_t *result = json_object_get(answer, "result");
+            CU_ASSERT_PTR_NOT_NULL_FATAL(result);
+            CU_ASSERT_TRUE(json_is_true(json_object_get(result, "committed")));
+            CU_ASSERT_TRUE(strlen(spx_fixture_read(fixture, "proj/src/app.spx")) >
+                           strlen(app_longer)); /* "multiply" is longer than "scale" */
+        }
+        json_decref(answer);
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    }
+    spx_fixture_free(fixture);
+}
+
 /* --- a read-only directory ----------------------------------------------------- */
 
 static void test_read_only_directory(void)
@@ -767,6 +844,9 @@ int main(void)
         {"refusals", test_refusals},
         {"a project not admitted", test_not_admitted},
         {"a failure at every point of the commit", test_failure_at_every_point},
+        {"replaced files keep their permission bits", test_replaced_files_keep_their_modes},
+        {"an answer that would not fit is refused before writing",
+         test_answer_too_large_is_refused_before_writing},
         {"a read-only directory", test_read_only_directory},
         {"drift between plan and commit", test_drift_before_commit},
         {"a change between commit and rebinding", test_change_after_commit},

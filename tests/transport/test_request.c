@@ -176,7 +176,6 @@ static void test_invalid_json(void)
     expect_error("\xEF\xBB\xBF" REQUEST(",\"id\":1"), SPX_RPC_PARSE_ERROR, "null"); /* BOM */
     expect_error(REQUEST(",\"id\":1,\"params\":{\"s\":\"\\ud800\"}"), SPX_RPC_PARSE_ERROR,
                  "null"); /* lone surrogate escape */
-    expect_error(REQUEST(",\"id\":1,\"params\":{\"n\":1e400}"), SPX_RPC_PARSE_ERROR, "null");
 }
 
 static void test_trailing_bytes(void)
@@ -309,7 +308,10 @@ static void test_bad_ids(void)
                          "10000000000000000",
                          "99999999999999999999",
                          "-9007199254740991",
-                         "0e0"};
+                         "0e0",
+                         "1e400",
+                         "-1e400",
+                         "0.0000000001e320"};
     for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
         apr_pool_t *pool = new_pool();
         expect_error(apr_psprintf(pool, REQUEST(",\"id\":%s"), ids[i]), SPX_RPC_INVALID_REQUEST,
@@ -327,6 +329,20 @@ static void test_bad_ids(void)
     /* The id written with an escaped key is still the id. */
     expect_error("{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"\\u0069d\":-0}",
                  SPX_RPC_INVALID_REQUEST, "null");
+    /* Integers of 309, 310 and 4000 digits: valid JSON, bad ids, whatever
+     * the decoder's range (the id is judged on its raw token). */
+    const apr_size_t digit_counts[] = {309, 310, 4000};
+    for (size_t i = 0; i < sizeof(digit_counts) / sizeof(digit_counts[0]); i++) {
+        char *digits = apr_palloc(pool, digit_counts[i] + 1);
+        memset(digits, '9', digit_counts[i]);
+        digits[digit_counts[i]] = '\0';
+        expect_error(apr_psprintf(pool, REQUEST(",\"id\":%s"), digits), SPX_RPC_INVALID_REQUEST,
+                     "null");
+        /* and with another fault, the class is still the request's */
+        expect_error(
+            apr_psprintf(pool, "{\"jsonrpc\":\"1.0\",\"method\":\"ping\",\"id\":%s}", digits),
+            SPX_RPC_INVALID_REQUEST, "null");
+    }
     /* A bad id and another fault: still null. */
     expect_error("{\"jsonrpc\":\"1.0\",\"method\":\"ping\",\"id\":1.0}", SPX_RPC_INVALID_REQUEST,
                  "null");
@@ -400,6 +416,62 @@ static void test_integer_beyond_jansson_is_valid_json(void)
     CU_ASSERT_TRUE(request.integers_as_reals);
     CU_ASSERT_TRUE(json_is_real(json_object_get(request.params, "max_steps")));
     CU_ASSERT_STRING_EQUAL(spx_canonical_text(request.id, pool), "4");
+    apr_pool_destroy(pool);
+}
+
+/* Numbers beyond a double (a 310-digit integer, 1e400) are valid JSON: the
+ * request keeps its id and is valid, the value read as a real, out of range
+ * for every method (-32602 from the session). */
+static void test_numbers_beyond_a_double_keep_the_request(void)
+{
+    apr_pool_t *pool = new_pool();
+    char *digits = apr_palloc(pool, 311);
+    memset(digits, '7', 310);
+    digits[310] = '\0';
+    const char *values[] = {digits, "1e400", "-1E+999", "123456789e299"};
+    for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+        const char *frame = apr_psprintf(
+            pool, REQUEST(",\"id\":4,\"params\":{\"max_steps\":%s,\"n\":12}"), values[i]);
+        spx_request_t request;
+        spx_request_error_t error;
+        CU_ASSERT_EQUAL_FATAL(
+            spx_request_parse((const unsigned char *)frame, strlen(frame), &request, &error, pool),
+            SPX_REQUEST_VALID);
+        CU_ASSERT_TRUE(json_is_real(json_object_get(request.params, "max_steps")));
+        CU_ASSERT_TRUE(json_real_value(json_object_get(request.params, "max_steps")) > 1e299 ||
+                       json_real_value(json_object_get(request.params, "max_steps")) < -1e299);
+        CU_ASSERT_STRING_EQUAL(spx_canonical_text(request.id, pool), "4");
+    }
+    /* A number just under the limit is left as it is. */
+    const char *frame = REQUEST(",\"id\":4,\"params\":{\"max_steps\":9e299}");
+    spx_request_t request;
+    spx_request_error_t error;
+    CU_ASSERT_EQUAL_FATAL(
+        spx_request_parse((const unsigned char *)frame, strlen(frame), &request, &error, pool),
+        SPX_REQUEST_VALID);
+    CU_ASSERT_EQUAL(json_real_value(json_object_get(request.params, "max_steps")), 9e299);
+    apr_pool_destroy(pool);
+}
+
+/* At most SPX_LIMIT_REQUEST_JSON_VALUES values, counted before decoding:
+ * the frame below has 11 values besides the array's objects. */
+static void test_value_count_limit(void)
+{
+    apr_pool_t *pool = new_pool();
+    for (apr_size_t extra = 0; extra < 2; extra++) {
+        apr_size_t objects = SPX_LIMIT_REQUEST_JSON_VALUES - 11 + extra;
+        apr_array_header_t *parts = apr_array_make(pool, (int)objects + 2, sizeof(const char *));
+        APR_ARRAY_PUSH(parts, const char *) =
+            "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1,\"params\":{\"a\":[{}";
+        for (apr_size_t i = 1; i < objects; i++)
+            APR_ARRAY_PUSH(parts, const char *) = ",{}";
+        APR_ARRAY_PUSH(parts, const char *) = "]}}";
+        const char *frame = apr_array_pstrcat(pool, parts, 0);
+        if (extra == 0)
+            expect_valid(frame, "ping", "1");
+        else
+            expect_raw_refusal(frame, strlen(frame), "too many values");
+    }
     apr_pool_destroy(pool);
 }
 
@@ -585,6 +657,8 @@ int main(void)
         {"a valid request's fields", test_valid_request_fields},
         {"an integer beyond Jansson's range is valid JSON",
          test_integer_beyond_jansson_is_valid_json},
+        {"numbers beyond a double keep the request", test_numbers_beyond_a_double_keep_the_request},
+        {"at most SPX_LIMIT_REQUEST_JSON_VALUES values", test_value_count_limit},
         {"notifications", test_notifications},
         {"a malformed frame is never a notification", test_malformed_frame_is_never_a_notification},
         {"params keys are checked exactly", test_params_keys_are_checked_exactly},
