@@ -21,6 +21,18 @@
 #include <sys/ioctl.h>
 #endif
 
+#ifdef __linux__
+/* ioctl's request parameter is an unsigned long in glibc and an int in musl;
+ * FS_IOC_GETFLAGS (0x80086601) does not fit an int, and passing the constant
+ * straight to musl's ioctl is an -Werror=overflow. Through this parameter it
+ * is an ordinary conversion on musl (the kernel reads the request as 32 bits)
+ * and none at all on glibc. */
+static int flags_ioctl(int fd, unsigned long request, int *flags)
+{
+    return ioctl(fd, request, flags);
+}
+#endif
+
 /* Set or clear the immutable attribute of path; 1 when done. */
 static int set_immutable(const char *path, int on)
 {
@@ -29,10 +41,10 @@ static int set_immutable(const char *path, int on)
     if (fd < 0)
         return 0;
     int flags = 0;
-    int done = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+    int done = flags_ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
     if (done) {
         flags = on ? (flags | FS_IMMUTABLE_FL) : (flags & ~FS_IMMUTABLE_FL);
-        done = ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+        done = flags_ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
     }
     close(fd);
     return done;
