@@ -14,6 +14,7 @@
 #include "spx_limits.h"
 
 #include <apr_strings.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,10 +276,9 @@ static int read_limit(const json_t *limits, const char *key, uint64_t minimum, u
     if (!json_is_integer(item) || json_integer_value(item) < 0 ||
         (uint64_t)json_integer_value(item) < minimum ||
         (uint64_t)json_integer_value(item) > maximum) {
-        *problem = apr_psprintf(pool,
-                                "limits.%s is not a whole number from %" APR_UINT64_T_FMT
-                                " to %" APR_UINT64_T_FMT,
-                                key, minimum, maximum);
+        *problem =
+            apr_psprintf(pool, "limits.%s is not a whole number from %" PRIu64 " to %" PRIu64, key,
+                         minimum, maximum);
         return 0;
     }
     *value = (uint64_t)json_integer_value(item);

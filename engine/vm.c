@@ -16,6 +16,7 @@
 #include "vm_internal.h"
 
 #include <apr_strings.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,8 +217,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     if (fuel == 0) { /* the call of the entry or test function is the first step */
         result->steps = max_steps;
         fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, function, function->span, "R0509",
-             apr_psprintf(pool, "fuel exhausted: max_steps %" APR_UINT64_T_FMT " reached",
-                          max_steps));
+             apr_psprintf(pool, "fuel exhausted: max_steps %" PRIu64 " reached", max_steps));
         return APR_SUCCESS;
     }
     fuel--;
@@ -285,8 +285,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_DIV:
             if (I[ins->c] == 0) {
                 code = "R0503";
-                message =
-                    apr_psprintf(pool, "division by zero: %" APR_INT64_T_FMT " / 0", I[ins->b]);
+                message = apr_psprintf(pool, "division by zero: %" PRId64 " / 0", I[ins->b]);
                 goto language_failure;
             }
             if (I[ins->c] == -1 && I[ins->b] == INT64_MIN) {
@@ -299,8 +298,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_REM:
             if (I[ins->c] == 0) {
                 code = "R0504";
-                message =
-                    apr_psprintf(pool, "remainder by zero: %" APR_INT64_T_FMT " %% 0", I[ins->b]);
+                message = apr_psprintf(pool, "remainder by zero: %" PRId64 " %% 0", I[ins->b]);
                 goto language_failure;
             }
             /* MIN % -1 is 0; C leaves it undefined, so it is not computed */
@@ -489,7 +487,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         case SPX_I_ITOS: {
             char digits[24];
-            int length = snprintf(digits, sizeof(digits), "%" APR_INT64_T_FMT, I[ins->b]);
+            int length = snprintf(digits, sizeof(digits), "%" PRId64, I[ins->b]);
             if ((apr_size_t)length > SPX_LIMIT_RUN_STRING_BYTES - vm->live_bytes)
                 goto string_memory;
             spx_string_t *value = new_string(vm, (apr_size_t)length);
@@ -530,8 +528,8 @@ string_memory:
     goto language_failure;
 overflow:
     code = "R0501";
-    message = apr_psprintf(pool, "integer overflow: %" APR_INT64_T_FMT " %s %" APR_INT64_T_FMT,
-                           I[ins->b], operator_text(ins->op), I[ins->c]);
+    message = apr_psprintf(pool, "integer overflow: %" PRId64 " %s %" PRId64, I[ins->b],
+                           operator_text(ins->op), I[ins->c]);
 language_failure:
     result->steps = max_steps - fuel;
     fail(result, SPX_OUTCOME_LANGUAGE_FAILURE, frame->function,
@@ -542,8 +540,7 @@ out_of_fuel:
     result->steps = max_steps;
     fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, frame->function,
          site_span(frame->function, (uint32_t)(ins - frame->function->code), SPX_SITE_CHARGE, fuel),
-         "R0509",
-         apr_psprintf(pool, "fuel exhausted: max_steps %" APR_UINT64_T_FMT " reached", max_steps));
+         "R0509", apr_psprintf(pool, "fuel exhausted: max_steps %" PRIu64 " reached", max_steps));
     return APR_SUCCESS;
 out_of_memory:
     return APR_ENOMEM;

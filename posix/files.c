@@ -11,9 +11,13 @@
  *
  * The rename transaction's writes are here too: a sibling temporary file
  * created with O_CREAT | O_EXCL relative to the held directory, written,
- * fsync()ed, then renameat() over the original and the directory fsync()ed.
+ * flushed to the disk (sync_to_disk), then renameat() over the original and
+ * the directory flushed.
  */
 #define _POSIX_C_SOURCE 200809L
+/* macOS hides O_DIRECTORY, O_NOFOLLOW and F_FULLFSYNC under a strict
+ * _POSIX_C_SOURCE; other systems ignore this. */
+#define _DARWIN_C_SOURCE
 
 #include "spx_platform.h"
 
@@ -393,11 +397,24 @@ apr_status_t spx_temp_write(spx_temp_t *temp, const void *bytes, apr_size_t leng
     return APR_SUCCESS;
 }
 
+/* Flushes what was written through fd to the disk; 0 or -1 and errno. On
+ * macOS fsync() only hands the data to the drive, whose cache can still lose
+ * it at a power cut; F_FULLFSYNC asks the drive to write it out. File systems
+ * that cannot (some network and FUSE ones) refuse it: fsync() then. */
+static int sync_to_disk(int fd)
+{
+#ifdef __APPLE__
+    if (fcntl(fd, F_FULLFSYNC) == 0)
+        return 0;
+#endif
+    return fsync(fd);
+}
+
 apr_status_t spx_temp_flush(spx_temp_t *temp, apr_pool_t *pool, const char **message)
 {
     if (temp->fd < 0)
         return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "closed");
-    if (fsync(temp->fd) != 0)
+    if (sync_to_disk(temp->fd) != 0)
         return say_errno(errno, message, pool, "flush", temp->path);
     return APR_SUCCESS;
 }
@@ -430,7 +447,7 @@ apr_status_t spx_dir_flush(spx_dir_t *dir, apr_pool_t *pool, const char **messag
         return say(APR_EBADF, message, pool, "'%s' is %s", dir->path, "no longer held");
     /* File systems that cannot flush a directory say EINVAL, and have
      * nothing more to flush. */
-    if (fsync(dir->fd) != 0 && errno != EINVAL && errno != ENOTSUP)
+    if (sync_to_disk(dir->fd) != 0 && errno != EINVAL && errno != ENOTSUP)
         return say_errno(errno, message, pool, "flush the directory", dir->path);
     return APR_SUCCESS;
 }

@@ -400,12 +400,15 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
  * maxima; an exit status. */
 static int parse_limits(apr_hash_t *values, spx_run_limits_t *limits, apr_pool_t *pool)
 {
-    apr_uint64_t max_bytes = limits->max_bytes;
-    int status = bounded_count(values, OPTION_MAX_STEPS, 0, SPX_LIMIT_MAX_STEPS_MAXIMUM,
-                               &limits->max_steps, pool);
+    /* APR's type, not uint64_t: on macOS one is unsigned long, the other
+     * unsigned long long. */
+    apr_uint64_t max_steps = limits->max_steps, max_bytes = limits->max_bytes;
+    int status =
+        bounded_count(values, OPTION_MAX_STEPS, 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps, pool);
     if (status == EXIT_OK)
         status = bounded_count(values, OPTION_MAX_BYTES, 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes,
                                pool);
+    limits->max_steps = max_steps;
     limits->max_bytes = (apr_size_t)max_bytes;
     return status;
 }
@@ -450,13 +453,13 @@ static int run_run(const command_t *command, apr_hash_t *values, const char *con
                 result.output_length);
     if (result.outcome != SPX_OUTCOME_RETURNED) {
         print_failure(&result.failure);
-        fprintf(stderr, "semaprax: entry '%s': %s after %" APR_UINT64_T_FMT " steps\n",
+        fprintf(stderr, "semaprax: entry '%s': %s after %" PRIu64 " steps\n",
                 project->manifest->entry, spx_outcome_name(&result), result.steps);
         return EXIT_FAILED;
     }
     if (result.value != 0) {
-        fprintf(stderr, "semaprax: entry '%s' returned %" APR_INT64_T_FMT "\n",
-                project->manifest->entry, result.value);
+        fprintf(stderr, "semaprax: entry '%s' returned %" PRId64 "\n", project->manifest->entry,
+                result.value);
         return EXIT_FAILED;
     }
     return EXIT_OK;

@@ -82,8 +82,9 @@ static const char *const nonclaims_v3[] = {
     "repository index",
     "request deduplication",
     "request-selected root or arbitrary filesystem read",
-    "source write, patch, change, impact or review authority beyond renaming one exported "
-    "function",
+    /* one entry, in parentheses so clang does not take it for a missing comma */
+    ("source write, patch, change, impact or review authority beyond renaming one exported "
+     "function"),
     "target execution or test discovery",
     "web or native build publication",
 };
@@ -454,13 +455,15 @@ static void run_test(session_t *session, const spx_request_t *request, reply_t *
                      apr_pool_t *pool)
 {
     spx_run_limits_t limits = spx_run_limits_default();
-    apr_uint64_t max_bytes = limits.max_bytes;
-    if (!optional_count(request->params, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM,
-                        &limits.max_steps) ||
+    /* APR's type, not uint64_t: on macOS one is unsigned long, the other
+     * unsigned long long. */
+    apr_uint64_t max_steps = limits.max_steps, max_bytes = limits.max_bytes;
+    if (!optional_count(request->params, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps) ||
         !optional_count(request->params, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes)) {
         reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
         return;
     }
+    limits.max_steps = max_steps;
     limits.max_bytes = (apr_size_t)max_bytes;
     if (!admitted(session, reply))
         return;

@@ -16,6 +16,7 @@
 #include "spx_test.h"
 
 #include <apr_strings.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -115,7 +116,7 @@ static const char *render(const spx_expr_t *expr, apr_pool_t *pool)
         "||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "-", "!"};
     switch (expr->kind) {
     case SPX_EXPR_INT:
-        return apr_psprintf(pool, "%" APR_INT64_T_FMT, expr->as.integer);
+        return apr_psprintf(pool, "%" PRId64, expr->as.integer);
     case SPX_EXPR_STRING:
         return "\"...\"";
     case SPX_EXPR_BOOL:

@@ -95,8 +95,9 @@ void spx_daemon_wait_for_pause(spx_fixture_t *fixture, const char *pause_dir);
 void spx_daemon_resume(spx_fixture_t *fixture, const char *pause_dir);
 
 /* A memory figure of a running process, in KiB: its peak or current resident
- * memory (Linux: VmHWM, VmRSS of /proc/PID/status; Windows: the peak and
- * current working set); -1 where the system does not say.
+ * memory (Linux: VmHWM, VmRSS of /proc/PID/status; macOS: the lifetime peak
+ * and current physical footprint; Windows: the peak and current working
+ * set); -1 where the system does not say.
  * (tests/support/posix/ or win32/) */
 typedef enum spx_memory_figure_t { SPX_MEMORY_PEAK, SPX_MEMORY_NOW } spx_memory_figure_t;
 long spx_process_memory_kib(int pid, spx_memory_figure_t figure);

@@ -1,15 +1,34 @@
 /*
  * memory.c: the process facts APR does not offer, for the POSIX test build:
- * a running process's peak or current resident memory (Linux's
- * /proc/PID/status VmHWM, VmRSS), and that this is not Wine.
+ * a running process's peak or current memory (Linux: VmHWM and VmRSS of
+ * /proc/PID/status; macOS: the lifetime peak and current physical footprint
+ * from proc_pid_rusage, the figure Activity Monitor shows), and that this is
+ * not Wine.
  */
 #define _POSIX_C_SOURCE 200809L
+/* macOS declares proc_pid_rusage's structures only outside strict POSIX. */
+#define _DARWIN_C_SOURCE
 
 #include "spx_daemon.h"
 
 #include <stdio.h>
 #include <string.h>
+#ifdef __APPLE__
+#include <libproc.h>
+#include <stdint.h>
+#endif
 
+#ifdef __APPLE__
+long spx_process_memory_kib(int pid, spx_memory_figure_t figure)
+{
+    struct rusage_info_v4 usage;
+    if (proc_pid_rusage(pid, RUSAGE_INFO_V4, (rusage_info_t *)&usage) != 0)
+        return -1;
+    uint64_t bytes =
+        figure == SPX_MEMORY_PEAK ? usage.ri_lifetime_max_phys_footprint : usage.ri_phys_footprint;
+    return (long)(bytes / 1024);
+}
+#else
 long spx_process_memory_kib(int pid, spx_memory_figure_t figure)
 {
     const char *field = figure == SPX_MEMORY_PEAK ? "VmHWM" : "VmRSS";
@@ -28,6 +47,7 @@ long spx_process_memory_kib(int pid, spx_memory_figure_t figure)
     fclose(file);
     return kib;
 }
+#endif
 
 int spx_running_under_wine(void)
 {

@@ -3,9 +3,10 @@
  * replaced, for the rename transaction's tests (POSIX test build). Mode 0555
  * stops an ordinary user; root ignores permissions, so for root the
  * directory is also made immutable (Linux's FS_IMMUTABLE_FL, what `chattr +i`
- * sets), which stops root too on file systems that support it (ext4, xfs,
- * btrfs, tmpfs since Linux 6.0). Where neither holds, the helper says so and
- * the test fails rather than pass without having tried.
+ * sets, which stops root too on file systems that support it: ext4, xfs,
+ * btrfs, tmpfs since Linux 6.0; macOS's UF_IMMUTABLE, what `chflags uchg`
+ * sets, which stops root until it is cleared). Where neither holds, the
+ * helper says so and the test fails rather than pass without having tried.
  */
 #define _DEFAULT_SOURCE
 
@@ -48,6 +49,12 @@ static int set_immutable(const char *path, int on)
     }
     close(fd);
     return done;
+#elif defined(__APPLE__)
+    struct stat status;
+    if (stat(path, &status) != 0)
+        return 0;
+    unsigned flags = on ? (status.st_flags | UF_IMMUTABLE) : (status.st_flags & ~UF_IMMUTABLE);
+    return chflags(path, flags) == 0;
 #else
     (void)path;
     (void)on;
@@ -62,7 +69,8 @@ const char *spx_fixture_read_only_dir(spx_fixture_t *fixture, const char *relati
         return "chmod failed";
     if (geteuid() == 0 && !set_immutable(path, 1))
         return "running as root, and this file system or kernel cannot make a directory "
-               "immutable (FS_IMMUTABLE_FL), so nothing here can make one read-only for root";
+               "immutable (FS_IMMUTABLE_FL, UF_IMMUTABLE), so nothing here can make one read-only "
+               "for root";
     /* Proof that it holds: creating a name in it must fail. */
     int fd = open(apr_pstrcat(fixture->pool, path, "/probe", NULL),
                   O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
