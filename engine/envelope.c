@@ -65,9 +65,7 @@ static apr_status_t run_named(const spx_program_t *program, const char *function
 {
     apr_status_t status =
         spx_vm_run(program, spx_program_find(program, function), limits, result, pool);
-    if (status == APR_ENOMEM)
-        *message = apr_psprintf(pool, "out of memory running '%s'", function);
-    else if (status != APR_SUCCESS)
+    if (status != APR_SUCCESS)
         *message = apr_psprintf(pool, "cannot run '%s' with these limits", function);
     return status;
 }

@@ -483,9 +483,7 @@ apr_status_t spx_input_set_reauthenticate(spx_input_set_t *set, apr_pool_t *pool
 {
     apr_array_header_t *found = apr_array_make(pool, 0, sizeof(spx_drift_t));
     apr_pool_t *scratch = NULL;
-    apr_status_t status = apr_pool_create(&scratch, pool);
-    if (status != APR_SUCCESS)
-        return status;
+    apr_pool_create(&scratch, pool);
     if (!set->rehash_plan)
         plan_rehash(set);
     /* Directories first, in the order held (parents before children): each

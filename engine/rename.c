@@ -545,9 +545,8 @@ apr_status_t spx_rename_commit(spx_rename_plan_t *plan, spx_commit_probe_fn prob
     /* Temp files live in a pool of their own, gone before this returns: no
      * cleanup of them runs after the caller has let the old project go. */
     apr_pool_t *work = NULL;
-    apr_status_t status = apr_pool_create(&work, pool);
-    if (status != APR_SUCCESS)
-        return fail(failure, SPX_RENAME_COMMIT, "out of memory");
+    apr_status_t status = APR_SUCCESS;
+    apr_pool_create(&work, pool); /* cannot fail: spx_allocation.h */
     apr_size_t files = (apr_size_t)plan->edits->nelts;
     spx_commit_point_t point = SPX_COMMIT_CREATE;
     const char *message = NULL;
@@ -653,8 +652,7 @@ static apr_status_t read_by_name(const spx_project_t *project, const char *path,
 void spx_rename_rollback(spx_rename_plan_t *plan, apr_pool_t *pool, spx_rename_failure_t *failure)
 {
     apr_pool_t *work = NULL;
-    if (apr_pool_create(&work, pool) != APR_SUCCESS)
-        return;
+    apr_pool_create(&work, pool);
     for (int e = 0; e < plan->edits->nelts; e++) {
         rename_edit_t *edit = APR_ARRAY_IDX(plan->edits, e, rename_edit_t *);
         edit->replaced = 0;

@@ -83,7 +83,7 @@ typedef struct spx_run_result_t {
 /* Run function index (a function of no parameters returning int, as the
  * entry and tests are) under limits. The output and failure texts are
  * allocated in pool. APR_SUCCESS whatever the program did; APR_EINVAL for a
- * bad index or limits, APR_ENOMEM when memory runs out. */
+ * bad index or limits (memory running out is fatal: spx_allocation.h). */
 apr_status_t spx_vm_run(const spx_program_t *program, long function, const spx_run_limits_t *limits,
                         spx_run_result_t *result, apr_pool_t *pool);
 

@@ -12,6 +12,7 @@
  * string counts against SPX_LIMIT_RUN_STRING_BYTES. print keeps at most
  * max_bytes of output, cut at a UTF-8 boundary.
  */
+#include "spx_allocation.h"
 #include "spx_limits.h"
 #include "vm_internal.h"
 
@@ -69,37 +70,31 @@ static void retain(spx_string_t *s)
         s->refs++;
 }
 
-/* A new counted string of length bytes (uninitialised), or NULL when memory
- * runs out. The caller has checked both string limits. */
+/* A new counted string of length bytes (uninitialised). The caller has
+ * checked both string limits. */
 static spx_string_t *new_string(vm_t *vm, apr_size_t length)
 {
-    spx_string_t *s = malloc(sizeof(*s) + (length ? length : 1));
-    if (!s)
-        return NULL;
+    spx_string_t *s = spx_allocate(sizeof(*s) + (length ? length : 1));
     s->refs = 1;
     s->length = s->capacity = length;
     vm->live_bytes += length;
     return s;
 }
 
-/* Make room for a frame of function at the bases; APR_ENOMEM when it cannot.
- * The register files may move: the caller reloads its pointers. Each file
- * holds at least one register once reserved, so a frame's base pointer is
+/* Make room for a frame of function at the bases. The register files may move: the caller reloads
+ * its pointers. Each file holds at least one register once reserved, so a frame's base pointer is
  * never arithmetic on NULL, even in a run whose functions have no str (or
  * no int) registers at all (found by fuzz_interpreter: UBSan's "applying
  * zero offset to null pointer"). */
-static apr_status_t reserve(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_base,
-                            apr_size_t str_base)
+static void reserve(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_base,
+                    apr_size_t str_base)
 {
     apr_size_t int_need = int_base + function->int_registers;
     if (int_need == 0)
         int_need = 1;
     if (int_need > vm->int_capacity) {
         apr_size_t capacity = vm->int_capacity * 2 > int_need ? vm->int_capacity * 2 : int_need;
-        int64_t *ints = realloc(vm->ints, capacity * sizeof(*ints));
-        if (!ints)
-            return APR_ENOMEM;
-        vm->ints = ints;
+        vm->ints = spx_reallocate(vm->ints, capacity * sizeof(*vm->ints));
         vm->int_capacity = capacity;
     }
     apr_size_t str_need = str_base + function->str_registers;
@@ -107,14 +102,11 @@ static apr_status_t reserve(vm_t *vm, const spx_vm_function_t *function, apr_siz
         str_need = 1;
     if (str_need > vm->str_capacity) {
         apr_size_t capacity = vm->str_capacity * 2 > str_need ? vm->str_capacity * 2 : str_need;
-        spx_string_t **strs = realloc(vm->strs, capacity * sizeof(*strs));
-        if (!strs)
-            return APR_ENOMEM;
+        spx_string_t **strs = spx_reallocate(vm->strs, capacity * sizeof(*strs));
         memset(strs + vm->str_capacity, 0, (capacity - vm->str_capacity) * sizeof(*strs));
         vm->strs = strs;
         vm->str_capacity = capacity;
     }
-    return APR_SUCCESS;
 }
 
 /* Set up a frame whose parameters are in place: constants copied in, every
@@ -221,8 +213,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         return APR_SUCCESS;
     }
     fuel--;
-    if (reserve(vm, function, 0, 0) != APR_SUCCESS)
-        return APR_ENOMEM;
+    reserve(vm, function, 0, 0);
     enter(vm, function, 0, 0);
     vm->frames[0] = (frame_t){function, NULL, 0, 0};
     vm->depth = 1;
@@ -359,9 +350,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                         capacity = SPX_LIMIT_STRING_BYTES;
                     if (capacity < total)
                         capacity = total;
-                    spx_string_t *grown = realloc(x, sizeof(*x) + capacity);
-                    if (!grown)
-                        goto out_of_memory;
+                    spx_string_t *grown = spx_reallocate(x, sizeof(*x) + capacity);
                     if (y == x)
                         y = grown;
                     x = grown;
@@ -374,8 +363,6 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 value = x;
             } else {
                 value = new_string(vm, total);
-                if (!value)
-                    goto out_of_memory;
                 memcpy(value->bytes, x->bytes, x->length);
                 memcpy(value->bytes + x->length, y->bytes, y->length);
                 if (ins->flags & SPX_FLAG_FREE_B)
@@ -430,8 +417,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             }
             apr_size_t int_base = frame->int_base + (apr_size_t)ins->b;
             apr_size_t str_base = frame->str_base + (apr_size_t)ins->c;
-            if (reserve(vm, callee, int_base, str_base) != APR_SUCCESS)
-                goto out_of_memory;
+            reserve(vm, callee, int_base, str_base);
             enter(vm, callee, int_base, str_base);
             frame->resume = pc;
             frame = &vm->frames[vm->depth++];
@@ -491,8 +477,6 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if ((apr_size_t)length > SPX_LIMIT_RUN_STRING_BYTES - vm->live_bytes)
                 goto string_memory;
             spx_string_t *value = new_string(vm, (apr_size_t)length);
-            if (!value)
-                goto out_of_memory;
             memcpy(value->bytes, digits, (apr_size_t)length);
             release(vm, S[ins->a]);
             S[ins->a] = value;
@@ -542,8 +526,6 @@ out_of_fuel:
          site_span(frame->function, (uint32_t)(ins - frame->function->code), SPX_SITE_CHARGE, fuel),
          "R0509", apr_psprintf(pool, "fuel exhausted: max_steps %" PRIu64 " reached", max_steps));
     return APR_SUCCESS;
-out_of_memory:
-    return APR_ENOMEM;
 }
 
 apr_status_t spx_vm_run(const spx_program_t *program, long function, const spx_run_limits_t *limits,
@@ -561,11 +543,10 @@ apr_status_t spx_vm_run(const spx_program_t *program, long function, const spx_r
     memset(&vm, 0, sizeof(vm));
     vm.program = program;
     vm.max_bytes = limits->max_bytes;
-    vm.frames = malloc(limits->max_call_depth * sizeof(frame_t));
-    vm.output = malloc(limits->max_bytes + 1);
-    apr_status_t status = APR_ENOMEM;
-    if (vm.frames && vm.output)
-        status = execute(&vm, function, limits->max_steps, limits->max_call_depth, result, pool);
+    vm.frames = spx_allocate(limits->max_call_depth * sizeof(frame_t));
+    vm.output = spx_allocate(limits->max_bytes + 1);
+    apr_status_t status =
+        execute(&vm, function, limits->max_steps, limits->max_call_depth, result, pool);
     for (apr_size_t i = 0; i < vm.str_capacity; i++)
         release(&vm, vm.strs[i]);
     if (status == APR_SUCCESS) {

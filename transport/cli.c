@@ -12,6 +12,7 @@
  */
 #include "spx_cli.h"
 
+#include "spx_allocation.h"
 #include "spx_canonical.h"
 #include "spx_cli_view.h"
 #include "spx_envelope.h"
@@ -58,7 +59,8 @@ static const char usage_text[] =
     "  -h, --help             show help\n"
     "  --version              show the version\n"
     "\n"
-    "Exit status: 0 success, 1 the project has diagnostics, 2 usage or unreadable input.\n";
+    "Exit status: 0 success, 1 the project has diagnostics, 2 usage or unreadable input,\n"
+    "3 out of memory.\n";
 
 static const char check_help[] =
     "usage: semaprax check [--manifest-path PATH] [--format text|json]\n"
@@ -811,14 +813,14 @@ static int run_command(const command_t *command, int argc, const char *const *ar
 
 int spx_cli_main(int argc, const char *const *argv)
 {
+    spx_allocation_policy_install(0);
     if (apr_initialize() != APR_SUCCESS) {
         fprintf(stderr, "semaprax: cannot initialise APR\n");
         return EXIT_USAGE;
     }
     spx_stdio_binary_mode();
     spx_stdio_ignore_broken_pipe();
-    apr_pool_t *pool = NULL;
-    apr_pool_create(&pool, NULL);
+    apr_pool_t *pool = spx_root_pool();
     argv = spx_arguments_utf8(argc, argv, pool);
     int status;
     const char *word = argc > 1 ? argv[1] : NULL;

@@ -11,6 +11,7 @@
  */
 #include "spx_frame.h"
 
+#include "spx_allocation.h"
 #include "spx_limits.h"
 
 #include <stdlib.h>
@@ -51,9 +52,7 @@ apr_status_t spx_frame_reader_create(spx_frame_reader_t **reader, spx_frame_sour
     created->capacity = 2 * SPX_LIMIT_READ_CHUNK_BYTES;
     if (created->capacity > max_bytes + SPX_LIMIT_READ_CHUNK_BYTES)
         created->capacity = max_bytes + SPX_LIMIT_READ_CHUNK_BYTES;
-    created->buffer = malloc(created->capacity);
-    if (!created->buffer)
-        return APR_ENOMEM;
+    created->buffer = spx_allocate(created->capacity);
     apr_pool_cleanup_register(pool, created, release_buffer, apr_pool_cleanup_null);
     *reader = created;
     return APR_SUCCESS;
@@ -78,11 +77,11 @@ apr_size_t spx_frame_reader_capacity(const spx_frame_reader_t *reader)
 /* Make room for one more chunk after the pending bytes, which are at most
  * max_bytes: first by moving them to the front, then by growing the buffer
  * (doubling, never past max_bytes plus one chunk). */
-static apr_status_t make_room(spx_frame_reader_t *reader)
+static void make_room(spx_frame_reader_t *reader)
 {
     const apr_size_t chunk = SPX_LIMIT_READ_CHUNK_BYTES;
     if (reader->capacity - reader->end >= chunk)
-        return APR_SUCCESS;
+        return;
     apr_size_t pending = reader->end - reader->start;
     if (reader->start > 0) {
         memmove(reader->buffer, reader->buffer + reader->start, pending);
@@ -90,18 +89,14 @@ static apr_status_t make_room(spx_frame_reader_t *reader)
         reader->end = pending;
     }
     if (reader->capacity - reader->end >= chunk)
-        return APR_SUCCESS;
+        return;
     apr_size_t wanted = reader->capacity * 2;
     if (wanted < reader->end + chunk)
         wanted = reader->end + chunk;
     if (wanted > reader->max_bytes + chunk)
         wanted = reader->max_bytes + chunk;
-    unsigned char *grown = realloc(reader->buffer, wanted);
-    if (!grown)
-        return APR_ENOMEM;
-    reader->buffer = grown;
+    reader->buffer = spx_reallocate(reader->buffer, wanted);
     reader->capacity = wanted;
-    return APR_SUCCESS;
 }
 
 static apr_status_t read_chunk(spx_frame_reader_t *reader, apr_size_t at, apr_size_t *got)
@@ -167,11 +162,9 @@ apr_status_t spx_frame_next(spx_frame_reader_t *reader, spx_frame_t *frame)
         reader->scanned = pending;
         if (pending > reader->max_bytes)
             return drain(reader, frame);
-        apr_status_t status = make_room(reader);
-        if (status != APR_SUCCESS)
-            return status;
+        make_room(reader);
         apr_size_t got = 0;
-        status = read_chunk(reader, reader->end, &got);
+        apr_status_t status = read_chunk(reader, reader->end, &got);
         if (status != APR_SUCCESS)
             return status;
         if (got == 0) {

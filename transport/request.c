@@ -130,13 +130,31 @@ static int number_is_huge(const unsigned char *bytes, apr_size_t from, apr_size_
     return magnitude + (negative ? -exponent : exponent) >= SPX_LIMIT_REQUEST_NUMBER_MAGNITUDE;
 }
 
-/* NULL when the raw bytes may go to the decoder, else which rule they break;
- * *huge_numbers tells whether a number token is beyond the decoder's range. */
-static const char *scan_raw(const unsigned char *bytes, apr_size_t length, int *huge_numbers)
+/* In *decodable, a copy of the frame made on the first call, the huge number
+ * token bytes[from..to) becomes 1e300 (or -1e300), padded with spaces to the
+ * token's length: the frame then decodes, and every offset stays that of the
+ * raw bytes, so the id is still judged on its raw token, and a params value
+ * that large is out of range for every method. */
+static void tame_number(const unsigned char *bytes, apr_size_t length, apr_size_t from,
+                        apr_size_t to, const unsigned char **decodable, apr_pool_t *pool)
+{
+    if (*decodable == bytes)
+        *decodable = apr_pmemdup(pool, bytes, length);
+    unsigned char *copy = (unsigned char *)*decodable;
+    const char *tame = bytes[from] == '-' ? "-1e300" : "1e300";
+    memset(copy + from, ' ', to - from);
+    memcpy(copy + from, tame, strlen(tame)); /* a huge token is never shorter */
+}
+
+/* NULL when the raw bytes may go to the decoder, else which rule they break.
+ * *decodable is what the decoder gets: bytes, or a copy with its huge
+ * numbers tamed (tame_number). */
+static const char *scan_raw(const unsigned char *bytes, apr_size_t length,
+                            const unsigned char **decodable, apr_pool_t *pool)
 {
     int in_string = 0, escaped = 0;
     apr_size_t depth = 0, values = 0;
-    *huge_numbers = 0;
+    *decodable = bytes;
     for (apr_size_t i = 0; i < length;) {
         unsigned char byte = bytes[i];
         if (byte == 0x00)
@@ -176,7 +194,7 @@ static const char *scan_raw(const unsigned char *bytes, apr_size_t length, int *
         } else if (byte == '-' || (byte >= '0' && byte <= '9')) {
             apr_size_t end = number_end(bytes, length, i);
             if (number_is_huge(bytes, i, end))
-                *huge_numbers = 1;
+                tame_number(bytes, length, i, end, decodable, pool);
             i = end;
             continue;
         } else if (byte >= 'a' && byte <= 'z') {
@@ -187,44 +205,6 @@ static const char *scan_raw(const unsigned char *bytes, apr_size_t length, int *
         i++;
     }
     return NULL;
-}
-
-/* A copy of the frame for the decoder in which every huge number token is
- * 1e300 (or -1e300), padded with spaces to the token's length, so that the
- * frame decodes and every offset stays that of the raw bytes: the id is
- * judged on its raw token, and a params value that large is out of range for
- * every method. Only called when scan_raw found one. */
-static const unsigned char *tame_huge_numbers(const unsigned char *bytes, apr_size_t length,
-                                              apr_pool_t *pool)
-{
-    unsigned char *copy = apr_pmemdup(pool, bytes, length);
-    int in_string = 0, escaped = 0;
-    for (apr_size_t i = 0; i < length;) {
-        unsigned char byte = copy[i];
-        if (in_string) {
-            if (escaped)
-                escaped = 0;
-            else if (byte == '\\')
-                escaped = 1;
-            else if (byte == '"')
-                in_string = 0;
-            i++;
-        } else if (byte == '"') {
-            in_string = 1;
-            i++;
-        } else if (byte == '-' || (byte >= '0' && byte <= '9')) {
-            apr_size_t end = number_end(copy, length, i);
-            if (number_is_huge(copy, i, end)) {
-                const char *tame = byte == '-' ? "-1e300" : "1e300";
-                memset(copy + i, ' ', end - i);
-                memcpy(copy + i, tame, strlen(tame)); /* a huge token is never shorter */
-            }
-            i = end;
-        } else {
-            i++;
-        }
-    }
-    return copy;
 }
 
 /* --- stage 2: decoding ------------------------------------------------------ */
@@ -386,14 +366,13 @@ spx_request_status_t spx_request_parse(const unsigned char *bytes, apr_size_t le
     memset(error, 0, sizeof(*error));
     if (length == 0)
         return fail(error, SPX_RPC_PARSE_ERROR, NULL, "empty frame", pool);
-    int huge_numbers = 0;
-    const char *broken = scan_raw(bytes, length, &huge_numbers);
+    const unsigned char *decodable = bytes;
+    const char *broken = scan_raw(bytes, length, &decodable, pool);
     if (broken)
         return fail(error, SPX_RPC_PARSE_ERROR, NULL, broken, pool);
 
     json_error_t json_error;
     int integers_as_reals = 0;
-    const unsigned char *decodable = huge_numbers ? tame_huge_numbers(bytes, length, pool) : bytes;
     json_t *document = pool_owned(pool, decode(decodable, length, &integers_as_reals, &json_error));
     if (!document) {
         if (json_error_code(&json_error) == json_error_out_of_memory)

@@ -8,6 +8,7 @@
  */
 #include "spx_response.h"
 
+#include "spx_allocation.h"
 #include "spx_canonical.h"
 #include "spx_limits.h"
 #include "spx_rpc.h"
@@ -77,10 +78,7 @@ static int append(const char *buffer, size_t size, void *data)
             capacity *= 2;
         if (capacity > rendering->limit + 1)
             capacity = rendering->limit + 1;
-        char *grown = realloc(rendering->text, capacity);
-        if (!grown)
-            return -1;
-        rendering->text = grown;
+        rendering->text = spx_reallocate(rendering->text, capacity);
         rendering->capacity = capacity;
     }
     memcpy(rendering->text + rendering->length, buffer, size);
@@ -185,11 +183,7 @@ apr_status_t spx_response_write_result_text(spx_response_writer_t *writer, json_
         *outcome = SPX_RESPONSE_WITHHELD;
         return APR_SUCCESS;
     }
-    char *response = malloc(prefix + length + 2);
-    if (!response) {
-        free(id_text);
-        return APR_ENOMEM;
-    }
+    char *response = spx_allocate(prefix + length + 2);
     memcpy(response, "{\"id\":", 6);
     memcpy(response + 6, id_text, id_length);
     memcpy(response + 6 + id_length, middle, sizeof(middle) - 1);

@@ -5,6 +5,7 @@
  * binary stdio: v2, or v3 with the flag. Usage errors: a message on stderr,
  * nothing on stdout, exit 2.
  */
+#include "spx_allocation.h"
 #include "spx_cli.h"
 #include "spx_limits.h"
 #include "spx_platform.h"
@@ -42,7 +43,7 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
     "or response or when standard input or output fails (a client that closes\n"
-    "the daemon's output ends the session this way), 2 usage.\n";
+    "the daemon's output ends the session this way), 2 usage, 3 out of memory.\n";
 
 /* The usage text and its errors spell the ranges out. */
 _Static_assert(SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM == 4096u &&
@@ -157,16 +158,22 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
     return (int)spx_session_run(&settings, stdio, pool);
 }
 
+/* The allocation gate (spx_allocation.h) is read only by the test-only
+ * daemon, built with SPX_ALLOCATION_GATE=1. */
+#ifndef SPX_ALLOCATION_GATE
+#define SPX_ALLOCATION_GATE 0
+#endif
+
 int main(int argc, const char *const *argv)
 {
+    spx_allocation_policy_install(SPX_ALLOCATION_GATE);
     if (apr_initialize() != APR_SUCCESS) {
         fprintf(stderr, "semapraxd: cannot initialise APR\n");
         return EXIT_USAGE;
     }
     spx_stdio_binary_mode();
     spx_stdio_ignore_broken_pipe();
-    apr_pool_t *pool = NULL;
-    apr_pool_create(&pool, NULL);
+    apr_pool_t *pool = spx_root_pool();
     argv = spx_arguments_utf8(argc, argv, pool);
     int status = run(argc, argv, pool);
     fflush(stdout);

@@ -22,6 +22,7 @@
  */
 #include "spx_session.h"
 
+#include "spx_allocation.h"
 #include "spx_canonical.h"
 #include "spx_loop.h"
 
@@ -878,9 +879,11 @@ static void start(session_t *session, apr_pool_t *pool)
     apr_pool_t *project_pool = NULL;
     apr_pool_create(&project_pool, pool);
     session->project_pool = project_pool;
+    spx_allocation_phase_start("open"); /* a phase of the tests' gate */
     apr_status_t status =
         spx_project_open_observed(&session->project, session->options->manifest_path, project_pool,
                                   &message, STARTUP_OBSERVER, pool);
+    spx_allocation_phase_end("open");
     if (status != APR_SUCCESS) {
         char reason[256];
         if (!message)

@@ -110,10 +110,8 @@ apr_status_t spx_v1_serve_stdio(spx_v1_t *session, apr_pool_t *pool, spx_loop_re
     spx_stdio_t *stdio = NULL;
     spx_frame_reader_t *reader = NULL;
     spx_response_writer_t *writer = NULL;
-    apr_status_t status = apr_pool_create(&streams, pool);
-    if (status != APR_SUCCESS)
-        return status;
-    status = spx_stdio_open(&stdio, streams);
+    apr_pool_create(&streams, pool);
+    apr_status_t status = spx_stdio_open(&stdio, streams);
     if (status == APR_SUCCESS)
         status = spx_frame_reader_create_stdio(&reader, stdio, session->limits.max_request_bytes,
                                                streams);

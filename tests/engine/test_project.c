@@ -14,7 +14,6 @@
 #include "spx_test.h"
 
 #include <apr_strings.h>
-#include <apr_thread_proc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,12 +71,10 @@ typedef struct phase_a_run_t {
     spx_project_t *project;
 } phase_a_run_t;
 
-static void *APR_THREAD_FUNC open_project(apr_thread_t *thread, void *data)
+static void open_project(void *data)
 {
     phase_a_run_t *run = data;
     run->project = spx_fixture_project(run->fixture);
-    apr_thread_exit(thread, APR_SUCCESS);
-    return NULL;
 }
 
 /* A flat chain of operators is not nesting: 100000 calls joined by "+" pass
@@ -98,14 +95,7 @@ static void test_flat_chain_of_calls(void)
     APR_ARRAY_PUSH(parts, const char *) = "; }\n";
     spx_fixture_write(fixture, "app.spx", apr_array_pstrcat(fixture->pool, parts, 0));
     phase_a_run_t run = {fixture, NULL};
-    apr_threadattr_t *attributes = NULL;
-    CU_ASSERT_EQUAL_FATAL(apr_threadattr_create(&attributes, fixture->pool), APR_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(apr_threadattr_stacksize_set(attributes, 256 * 1024), APR_SUCCESS);
-    apr_thread_t *thread = NULL;
-    CU_ASSERT_EQUAL_FATAL(apr_thread_create(&thread, attributes, open_project, &run, fixture->pool),
-                          APR_SUCCESS);
-    apr_status_t exit_status = APR_SUCCESS;
-    apr_thread_join(&exit_status, thread);
+    spx_test_with_stack(256 * 1024, open_project, &run, fixture->pool);
     spx_project_t *project = run.project;
     CU_ASSERT_PTR_NOT_NULL_FATAL(project);
     CU_ASSERT_STRING_EQUAL(spx_corpus_summary(project->diagnostics, fixture->pool), "");

@@ -9,7 +9,6 @@
 #include "spx_run_fixture.h"
 
 #include <apr_strings.h>
-#include <apr_thread_proc.h>
 #include <string.h>
 
 static spx_run_limits_t limits_with_steps(uint64_t max_steps)
@@ -370,18 +369,14 @@ typedef struct deep_run_t {
     spx_run_result_t result;
 } deep_run_t;
 
-/* Returns instead of calling apr_thread_exit(): pthread_exit() on a small
- * stack trips AddressSanitizer's own thread teardown. */
-static void *APR_THREAD_FUNC run_deep(apr_thread_t *thread, void *data)
+static void run_deep(void *data)
 {
-    (void)thread;
     deep_run_t *deep = data;
     spx_run_limits_t limits = limits_with_steps(10000000);
     long index = spx_program_find(deep->program, "app.t");
     if (index < 0 || spx_vm_run(deep->program, index, &limits, &deep->result,
                                 deep->fixture->pool) != APR_SUCCESS)
         deep->result.outcome = SPX_OUTCOME_RETURNED;
-    return NULL;
 }
 
 /* A program that would recurse 10^6 times stops at depth 256, on a thread
@@ -393,14 +388,7 @@ static void test_depth_without_the_c_stack(void)
     deep.program = spx_run_fixture_program(
         fixture, "fn r(n: int) -> int {\n  if n == 1000000 { return 0; }\n  return r(n + 1);\n}\n"
                  "fn t() -> int { return r(1); }\n");
-    apr_threadattr_t *attributes = NULL;
-    CU_ASSERT_EQUAL_FATAL(apr_threadattr_create(&attributes, fixture->pool), APR_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(apr_threadattr_stacksize_set(attributes, 256 * 1024), APR_SUCCESS);
-    apr_thread_t *thread = NULL;
-    CU_ASSERT_EQUAL_FATAL(apr_thread_create(&thread, attributes, run_deep, &deep, fixture->pool),
-                          APR_SUCCESS);
-    apr_status_t exit_status = APR_SUCCESS;
-    apr_thread_join(&exit_status, thread);
+    spx_test_with_stack(256 * 1024, run_deep, &deep, fixture->pool);
     assert_stopped(&deep.result, SPX_OUTCOME_DEPTH_EXHAUSTED, "R0510", "3:10-3:18", fixture->pool);
     /* t: call, return, call r; r at depths 2..256: if, return, call */
     CU_ASSERT_EQUAL(deep.result.steps, 3 + 255 * 3);

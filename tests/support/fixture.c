@@ -12,6 +12,7 @@
 #include <apr_general.h>
 #include <apr_strings.h>
 #include <apr_tables.h>
+#include <apr_thread_proc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,4 +319,33 @@ const char *spx_fixture_inventory(spx_fixture_t *fixture)
     inventory_tree(fixture, "", lines);
     qsort(lines->elts, (size_t)lines->nelts, sizeof(const char *), compare_lines);
     return apr_array_pstrcat(fixture->pool, lines, '\n');
+}
+
+typedef struct stack_run_t {
+    void (*body)(void *data);
+    void *data;
+} stack_run_t;
+
+/* Returns instead of calling apr_thread_exit(): pthread_exit() on a small
+ * stack trips AddressSanitizer's own thread teardown. */
+static void *APR_THREAD_FUNC run_body(apr_thread_t *thread, void *data)
+{
+    (void)thread;
+    stack_run_t *run = data;
+    run->body(run->data);
+    return NULL;
+}
+
+void spx_test_with_stack(apr_size_t stack_bytes, void (*body)(void *data), void *data,
+                         apr_pool_t *pool)
+{
+    stack_run_t run = {body, data};
+    apr_threadattr_t *attributes = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_threadattr_create(&attributes, pool), APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(apr_threadattr_stacksize_set(attributes, stack_bytes), APR_SUCCESS);
+    apr_thread_t *thread = NULL;
+    CU_ASSERT_EQUAL_FATAL(apr_thread_create(&thread, attributes, run_body, &run, pool),
+                          APR_SUCCESS);
+    apr_status_t exit_status = APR_SUCCESS;
+    apr_thread_join(&exit_status, thread);
 }

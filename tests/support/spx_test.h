@@ -92,6 +92,11 @@ void spx_fixture_mkfifo(spx_fixture_t *fixture, const char *relative);
 int spx_fixture_symlinks_possible(spx_fixture_t *fixture, const char *checks);
 int spx_fixture_fifos_possible(const char *checks);
 
+/* Run body(data) on a thread whose stack is stack_bytes, and wait for it:
+ * how a test shows that something does not recurse once per element. */
+void spx_test_with_stack(apr_size_t stack_bytes, void (*body)(void *data), void *data,
+                         apr_pool_t *pool);
+
 /* Permission bits, where files have them (POSIX): spx_fixture_set_mode
  * sets relative's and makes the process's umask 022, so that what a child
  * process creates has a known mode; spx_fixture_mode reads them back.

@@ -1,0 +1,124 @@
+/*
+ * allocation.c: the out-of-memory policy (spx_allocation.h) and, for tests,
+ * the allocation gate that sends the Nth counted allocation of a phase down
+ * the same path.
+ *
+ * The gate is the one piece of process-wide state in the programs: Jansson's
+ * allocation functions are process-wide and take no context, so what they
+ * consult cannot hang off a session. It is set once, by main, before any
+ * other thread starts, and is switched on only in the test-only daemon.
+ */
+#include "spx_allocation.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct allocation_gate_t {
+    int enabled;           /* the test-only daemon, with SPX_TEST_ALLOCATION set */
+    char phase[32];        /* the phase it counts in */
+    int counting;          /* "PHASE:count": report the count at the phase's end */
+    unsigned long fail_at; /* "PHASE:N": the Nth allocation fails */
+    int inside;            /* between spx_allocation_phase_start and _end */
+    unsigned long count;   /* allocations counted in this phase so far */
+} allocation_gate_t;
+
+static allocation_gate_t gate;
+
+_Noreturn void spx_out_of_memory(void)
+{
+    fputs("semaprax: out of memory: stopping\n", stderr);
+    _Exit(SPX_EXIT_OUT_OF_MEMORY);
+}
+
+int spx_out_of_memory_abort(int status)
+{
+    (void)status;
+    spx_out_of_memory();
+}
+
+/* One counted allocation: when the gate says this is the one to fail, the
+ * out-of-memory path is taken as if the system had refused it. */
+static void count_allocation(void)
+{
+    if (!gate.enabled || !gate.inside)
+        return;
+    gate.count++;
+    if (!gate.counting && gate.count == gate.fail_at)
+        spx_out_of_memory();
+}
+
+void *spx_allocate(size_t size)
+{
+    count_allocation();
+    void *memory = malloc(size ? size : 1);
+    if (!memory)
+        spx_out_of_memory();
+    return memory;
+}
+
+void *spx_reallocate(void *memory, size_t size)
+{
+    count_allocation();
+    void *moved = realloc(memory, size ? size : 1);
+    if (!moved)
+        spx_out_of_memory();
+    return moved;
+}
+
+static void *json_allocate(size_t size)
+{
+    return spx_allocate(size);
+}
+
+/* "PHASE:N" or "PHASE:count" into the gate; anything else leaves it off. */
+static void read_gate(const char *setting)
+{
+    const char *colon = setting ? strchr(setting, ':') : NULL;
+    if (!colon || (size_t)(colon - setting) >= sizeof(gate.phase) || colon == setting)
+        return;
+    memcpy(gate.phase, setting, (size_t)(colon - setting));
+    gate.phase[colon - setting] = '\0';
+    if (strcmp(colon + 1, "count") == 0) {
+        gate.counting = 1;
+    } else {
+        char *end = NULL;
+        gate.fail_at = strtoul(colon + 1, &end, 10);
+        if (!end || *end || gate.fail_at == 0)
+            return;
+    }
+    gate.enabled = 1;
+}
+
+void spx_allocation_policy_install(int gate_allowed)
+{
+    json_set_alloc_funcs(json_allocate, free);
+    if (gate_allowed)
+        read_gate(getenv("SPX_TEST_ALLOCATION"));
+}
+
+apr_pool_t *spx_root_pool(void)
+{
+    apr_pool_t *pool = NULL;
+    if (apr_pool_create_ex(&pool, NULL, spx_out_of_memory_abort, NULL) != APR_SUCCESS)
+        spx_out_of_memory();
+    return pool;
+}
+
+void spx_allocation_phase_start(const char *phase)
+{
+    if (gate.enabled && strcmp(phase, gate.phase) == 0) {
+        gate.inside = 1;
+        gate.count = 0;
+    }
+}
+
+void spx_allocation_phase_end(const char *phase)
+{
+    if (!gate.enabled || !gate.inside || strcmp(phase, gate.phase) != 0)
+        return;
+    gate.inside = 0;
+    if (gate.counting)
+        fprintf(stderr, "semaprax: allocations in %s: %lu\n", phase, gate.count);
+}
