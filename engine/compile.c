@@ -84,31 +84,36 @@ static int file_of(spx_type_t type)
 
 /* --- constants and slots ------------------------------------------------ */
 
+/* The register of a constant: the collecting pass (collect_expr) adds each
+ * one the first time it meets it, numbered from 1 in the hash; the
+ * compiling pass finds them all there. */
 static int32_t int_const(compiler_t *c, int64_t value)
 {
-    void *found = apr_hash_get(c->consts[FILE_INT], &value, sizeof(value));
-    if (found)
-        return c->locals[FILE_INT] + (int32_t)((uintptr_t)found - 1);
-    int64_t *key = apr_pmemdup(c->scratch, &value, sizeof(value));
-    APR_ARRAY_PUSH(c->int_consts, int64_t) = value;
-    apr_hash_set(c->consts[FILE_INT], key, sizeof(*key), (void *)(uintptr_t)c->int_consts->nelts);
-    return c->locals[FILE_INT] + c->int_consts->nelts - 1;
+    uintptr_t number = (uintptr_t)apr_hash_get(c->consts[FILE_INT], &value, sizeof(value));
+    if (!number) {
+        int64_t *key = apr_pmemdup(c->scratch, &value, sizeof(value));
+        APR_ARRAY_PUSH(c->int_consts, int64_t) = value;
+        number = (uintptr_t)c->int_consts->nelts;
+        apr_hash_set(c->consts[FILE_INT], key, sizeof(*key), (void *)number);
+    }
+    return c->locals[FILE_INT] + (int32_t)(number - 1);
 }
 
 static int32_t str_const(compiler_t *c, const char *bytes, apr_size_t length)
 {
-    void *found = apr_hash_get(c->consts[FILE_STR], length ? bytes : "", (apr_ssize_t)length);
-    if (found)
-        return c->locals[FILE_STR] + (int32_t)((uintptr_t)found - 1);
-    spx_string_t *s = spx_arena_alloc(c->arena, sizeof(*s) + length + 1);
-    s->refs = 0; /* a constant */
-    s->length = s->capacity = length;
-    if (length)
-        memcpy(s->bytes, bytes, length);
-    APR_ARRAY_PUSH(c->str_consts, spx_string_t *) = s;
-    apr_hash_set(c->consts[FILE_STR], s->bytes, (apr_ssize_t)length,
-                 (void *)(uintptr_t)c->str_consts->nelts);
-    return c->locals[FILE_STR] + c->str_consts->nelts - 1;
+    const char *key = length ? bytes : "";
+    uintptr_t number = (uintptr_t)apr_hash_get(c->consts[FILE_STR], key, (apr_ssize_t)length);
+    if (!number) {
+        spx_string_t *s = spx_arena_alloc(c->arena, sizeof(*s) + length + 1);
+        s->refs = 0; /* a constant */
+        s->length = s->capacity = length;
+        if (length)
+            memcpy(s->bytes, bytes, length);
+        APR_ARRAY_PUSH(c->str_consts, spx_string_t *) = s;
+        number = (uintptr_t)c->str_consts->nelts;
+        apr_hash_set(c->consts[FILE_STR], s->bytes, (apr_ssize_t)length, (void *)number);
+    }
+    return c->locals[FILE_STR] + (int32_t)(number - 1);
 }
 
 /* The register of a literal or a local; no code. */

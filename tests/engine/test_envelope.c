@@ -7,6 +7,7 @@
 #include "spx_canonical.h"
 #include "spx_envelope.h"
 #include "spx_limits.h"
+#include "spx_process.h"
 #include "spx_run_fixture.h"
 
 #include <apr_strings.h>
@@ -195,6 +196,18 @@ static void test_verify_checks(void)
     CU_ASSERT_STRING_EQUAL(rerun.rerun_detail,
                            "the re-run differs at tests[1] ('bad').outcome (the envelope has "
                            "\"passed\", the re-run \"failed\")");
+    json_decref(forged);
+
+    /* an array replaced by a string: named as two different values */
+    forged = json_deep_copy(envelope);
+    json_object_set_new(forged, "tests", json_string("none"));
+    json_object_del(forged, "envelope_digest");
+    json_object_set_new(forged, "envelope_digest",
+                        json_string(spx_canonical_digest(forged, fixture->pool)));
+    spx_verify_report_t retyped = verify(fixture, text_of(forged, fixture->pool));
+    CU_ASSERT_FALSE(retyped.rerun_ok);
+    spx_assert_contains(retyped.rerun_detail,
+                        "the re-run differs at tests (the envelope has \"none\", the re-run [");
     json_decref(forged);
 
     /* a source edited after the run: the subject no longer matches */
