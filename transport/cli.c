@@ -816,6 +816,7 @@ int spx_cli_main(int argc, const char *const *argv)
     spx_stdio_ignore_broken_pipe();
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
+    spx_console_t *console = spx_console_utf8(pool); /* put back below */
     argv = spx_arguments_utf8(argc, argv, pool);
     int status;
     const char *word = argc > 1 ? argv[1] : NULL;
@@ -847,5 +848,7 @@ int spx_cli_main(int argc, const char *const *argv)
      * part of a big check's time, docs/performance.md). They stay reachable
      * from APR's global pool, so leak checkers do not count them. */
     fflush(stdout);
+    fflush(stderr);
+    spx_console_restore(console);
     return status;
 }
