@@ -33,9 +33,9 @@ static void attach_pseudo_console(pseudo_t *pseudo)
     CU_ASSERT_TRUE_FATAL(CreatePipe(&pseudo->input_read, &pseudo->input_write, NULL, 0));
     CU_ASSERT_TRUE_FATAL(CreatePipe(&pseudo->output_read, &pseudo->output_write, NULL, 0));
     COORD size = {80, 25};
-    CU_ASSERT_EQUAL_FATAL(CreatePseudoConsole(size, pseudo->input_read, pseudo->output_write, 0,
-                                              &pseudo->console),
-                          S_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        CreatePseudoConsole(size, pseudo->input_read, pseudo->output_write, 0, &pseudo->console),
+        S_OK);
     STARTUPINFOEXW startup;
     memset(&startup, 0, sizeof(startup));
     startup.StartupInfo.cb = sizeof(startup);
@@ -44,10 +44,9 @@ static void attach_pseudo_console(pseudo_t *pseudo)
     startup.lpAttributeList = HeapAlloc(GetProcessHeap(), 0, bytes);
     CU_ASSERT_PTR_NOT_NULL_FATAL(startup.lpAttributeList);
     CU_ASSERT_TRUE_FATAL(InitializeProcThreadAttributeList(startup.lpAttributeList, 1, 0, &bytes));
-    CU_ASSERT_TRUE_FATAL(UpdateProcThreadAttribute(startup.lpAttributeList, 0,
-                                                   PROC_THREAD_ATTRIBUTE_PSEUDOCONSOLE,
-                                                   pseudo->console, sizeof(pseudo->console), NULL,
-                                                   NULL));
+    CU_ASSERT_TRUE_FATAL(
+        UpdateProcThreadAttribute(startup.lpAttributeList, 0, PROC_THREAD_ATTRIBUTE_PSEUDOCONSOLE,
+                                  pseudo->console, sizeof(pseudo->console), NULL, NULL));
     /* Its standard handles are the console's, not this process's pipes. */
     startup.StartupInfo.dwFlags = STARTF_USESTDHANDLES;
     wchar_t self[MAX_PATH];

@@ -262,9 +262,9 @@ static void test_opens_are_relative_to_the_held_folder(void)
     spx_fixture_write(fixture, "outer/proj/a.spx", "alpha");
     spx_fixture_write(fixture, "outer/proj/src/b.spx", "beta");
     spx_dir_t *root = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_dir_open_root(&root, spx_fixture_path(fixture, "outer/proj"),
-                                            fixture->session, NULL),
-                          APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(
+        spx_dir_open_root(&root, spx_fixture_path(fixture, "outer/proj"), fixture->session, NULL),
+        APR_SUCCESS);
     if (!MoveFileExW(wide(fixture, "outer"), wide(fixture, "moved"), 0)) {
         printf("\n  not run here: the folder above a held one cannot be renamed (error %lu), "
                "so paths keep naming the held folders\n",
