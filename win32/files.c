@@ -225,7 +225,28 @@ DWORD spx_win32_open_relative(HANDLE *opened, HANDLE dir, const wchar_t *name, A
     return 0;
 }
 
-DWORD spx_win32_replace(const wchar_t *from, const wchar_t *to, spx_replace_retry_t retry,
+/* NtSetInformationFile(FileRenameInformation) of file to name in dir,
+ * replacing what is there. (FILE_RENAME_INFO has the layout of
+ * FILE_RENAME_INFORMATION; SetFileInformationByHandle would do the same, but
+ * Wine's refuses a RootDirectory.) */
+static DWORD rename_by_handle(HANDLE file, HANDLE dir, const wchar_t *name)
+{
+    apr_size_t bytes = wcslen(name) * sizeof(wchar_t);
+    apr_size_t size = sizeof(FILE_RENAME_INFO) + bytes;
+    FILE_RENAME_INFO *info = HeapAlloc(GetProcessHeap(), HEAP_ZERO_MEMORY, size);
+    if (!info)
+        return ERROR_NOT_ENOUGH_MEMORY;
+    info->ReplaceIfExists = TRUE;
+    info->RootDirectory = dir;
+    info->FileNameLength = (DWORD)bytes;
+    memcpy(info->FileName, name, bytes);
+    IO_STATUS_BLOCK io;
+    NTSTATUS status = NtSetInformationFile(file, &io, info, (ULONG)size, FileRenameInformation);
+    HeapFree(GetProcessHeap(), 0, info);
+    return status < 0 ? RtlNtStatusToDosError(status) : 0;
+}
+
+DWORD spx_win32_replace(HANDLE file, HANDLE dir, const wchar_t *name, spx_replace_retry_t retry,
                         unsigned *tries, unsigned *paused_ms)
 {
     unsigned attempts = retry.attempts > 0 ? retry.attempts : 1;
@@ -234,9 +255,9 @@ DWORD spx_win32_replace(const wchar_t *from, const wchar_t *to, spx_replace_retr
     *paused_ms = 0;
     for (;;) {
         ++*tries;
-        if (MoveFileExW(from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+        error = rename_by_handle(file, dir, name);
+        if (!error)
             return 0;
-        error = GetLastError();
         if ((error != ERROR_ACCESS_DENIED && error != ERROR_SHARING_VIOLATION) ||
             *tries >= attempts)
             return error;
@@ -610,23 +631,46 @@ apr_status_t spx_handles_reserve(uint64_t wanted, apr_pool_t *pool, const char *
 /* --- replacing a held file ------------------------------------------------ */
 
 struct spx_temp_t {
-    HANDLE handle;         /* INVALID_HANDLE_VALUE once closed */
-    const wchar_t *native; /* its "\\?\" path */
-    const wchar_t *dir_native;
+    HANDLE handle;          /* INVALID_HANDLE_VALUE once closed */
+    const wchar_t *native;  /* its "\\?\" path (only to delete it if its handle is gone) */
+    spx_dir_t *dir;         /* the held directory it is in */
     const char *dir_prefix; /* display path of its directory, "" or "path/" */
     const char *path;       /* display path */
     int placed;             /* it replaced its file, or was deleted */
     apr_pool_t *pool;       /* whose cleanup deletes it */
 };
 
+/* Delete the temp file through its handle (FileDispositionInfo: it goes
+ * when the handle closes), by its path only if the handle is gone; 0 or the
+ * Win32 error. */
+static DWORD delete_temp(spx_temp_t *temp)
+{
+    DWORD error = 0;
+    if (temp->handle != INVALID_HANDLE_VALUE) {
+        FILE_DISPOSITION_INFO disposition = {TRUE};
+        if (!SetFileInformationByHandle(temp->handle, FileDispositionInfo, &disposition,
+                                        sizeof(disposition)))
+            error = GetLastError();
+        close_handle(&temp->handle);
+        if (!error)
+            return 0;
+    }
+    if (!DeleteFileW(temp->native)) {
+        error = GetLastError();
+        if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND)
+            return error;
+    }
+    return 0;
+}
+
 static apr_status_t discard_temp(void *data)
 {
     spx_temp_t *temp = data;
-    close_handle(&temp->handle);
     if (!temp->placed) {
-        DeleteFileW(temp->native);
+        delete_temp(temp);
         temp->placed = 1;
     }
+    close_handle(&temp->handle);
     return APR_SUCCESS;
 }
 
@@ -658,13 +702,14 @@ apr_status_t spx_temp_create(spx_temp_t **out, spx_dir_t *dir, const char *name,
         wchar_t *native = native_child_path(dir->native, wide, pool);
         /* FILE_CREATE: an existing name (a link included) is never opened. */
         HANDLE handle = INVALID_HANDLE_VALUE;
-        error = spx_win32_open_relative(&handle, dir->handle, wide, GENERIC_WRITE, 0, FILE_CREATE,
-                                        FILE_NON_DIRECTORY_FILE, FILE_ATTRIBUTE_NORMAL);
+        error =
+            spx_win32_open_relative(&handle, dir->handle, wide, GENERIC_WRITE | DELETE, 0,
+                                    FILE_CREATE, FILE_NON_DIRECTORY_FILE, FILE_ATTRIBUTE_NORMAL);
         if (!error) {
             spx_temp_t *temp = apr_pcalloc(pool, sizeof(*temp));
             temp->handle = handle;
             temp->native = native;
-            temp->dir_native = dir->native;
+            temp->dir = dir;
             temp->dir_prefix = dir->child_prefix;
             temp->path = path;
             temp->pool = pool;
@@ -718,16 +763,13 @@ apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, spx_replace_re
     wchar_t *wide = to_wide(name, pool);
     if (!wide)
         return bad_utf8(message, pool, path);
-    if (temp->placed)
+    if (temp->placed || temp->handle == INVALID_HANDLE_VALUE)
         return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "no longer there");
-    if (temp->handle != INVALID_HANDLE_VALUE && !CloseHandle(temp->handle)) {
-        temp->handle = INVALID_HANDLE_VALUE;
-        return say_error(GetLastError(), message, pool, "close", temp->path);
-    }
-    temp->handle = INVALID_HANDLE_VALUE;
+    if (temp->dir->handle == INVALID_HANDLE_VALUE)
+        return say(APR_EBADF, message, pool, "'%s' is %s", temp->dir->path, "no longer held");
     unsigned tries = 0, paused_ms = 0;
-    DWORD error = spx_win32_replace(temp->native, native_child_path(temp->dir_native, wide, pool),
-                                    retry, &tries, &paused_ms);
+    DWORD error =
+        spx_win32_replace(temp->handle, temp->dir->handle, wide, retry, &tries, &paused_ms);
     if (error) {
         apr_status_t status = say_error(error, message, pool, "replace", path);
         if (message && tries > 1)
@@ -739,19 +781,19 @@ apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, spx_replace_re
     }
     temp->placed = 1;
     apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
+    close_handle(&temp->handle); /* it now has the original's name */
     return APR_SUCCESS;
 }
 
 apr_status_t spx_temp_discard(spx_temp_t *temp, apr_pool_t *pool, const char **message)
 {
-    close_handle(&temp->handle);
-    if (temp->placed)
+    if (temp->placed) {
+        close_handle(&temp->handle);
         return APR_SUCCESS;
-    if (!DeleteFileW(temp->native)) {
-        DWORD error = GetLastError();
-        if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND)
-            return say_error(error, message, pool, "remove", temp->path);
     }
+    DWORD error = delete_temp(temp);
+    if (error)
+        return say_error(error, message, pool, "remove", temp->path);
     temp->placed = 1;
     apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
     return APR_SUCCESS;
@@ -762,7 +804,7 @@ apr_status_t spx_dir_flush(spx_dir_t *dir, apr_pool_t *pool, const char **messag
     (void)dir;
     (void)pool;
     (void)message;
-    return APR_SUCCESS; /* MOVEFILE_WRITE_THROUGH returned once the move was on disk */
+    return APR_SUCCESS; /* NTFS logs the rename itself; nothing flushes a folder's entries */
 }
 
 void spx_release_for_replace(spx_dir_t *dir, spx_file_t *file)

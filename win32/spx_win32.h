@@ -53,12 +53,15 @@ DWORD spx_win32_handle_identity(HANDLE handle, int use_file_id_info, spx_identit
 DWORD spx_win32_open_relative(HANDLE *opened, HANDLE dir, const wchar_t *name, ACCESS_MASK access,
                               ULONG share, ULONG disposition, ULONG options, ULONG attributes);
 
-/* MoveFileExW(from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH),
- * tried again after ERROR_ACCESS_DENIED or ERROR_SHARING_VIOLATION as retry
- * says (pauses of first_pause_ms, doubled each time). 0, or the last Win32
- * error; *tries and *paused_ms say how many tries were made and how long
- * was waited between them. */
-DWORD spx_win32_replace(const wchar_t *from, const wchar_t *to, spx_replace_retry_t retry,
+/* Rename the open file (opened with DELETE access) to name in the
+ * directory dir, replacing what is there: NtSetInformationFile with
+ * FileRenameInformation (ReplaceIfExists, RootDirectory = dir), the
+ * handle-based form of MoveFileExW(MOVEFILE_REPLACE_EXISTING). Tried again after
+ * ERROR_ACCESS_DENIED or ERROR_SHARING_VIOLATION as retry says (pauses of
+ * first_pause_ms, doubled each time). 0, or the last Win32 error; *tries and
+ * *paused_ms say how many tries were made and how long was waited between
+ * them. */
+DWORD spx_win32_replace(HANDLE file, HANDLE dir, const wchar_t *name, spx_replace_retry_t retry,
                         unsigned *tries, unsigned *paused_ms);
 
 #endif /* SPX_WIN32_H */

@@ -7,7 +7,8 @@
  * other tag is followed (a pure decision, checked over the documented tags,
  * since Wine makes no reparse points); identities come from FileIdInfo,
  * with GetFileInformationByHandle as the fallback; children, lookups and
- * temp files are opened relative to the held folder's handle; and the
+ * temp files are opened (and temp files deleted, and renamed over their
+ * originals) relative to the held folder's handle; and the
  * replace of the rename transaction waits, within its bound, for a handle
  * that holds the file without sharing its deletion.
  */
@@ -305,7 +306,32 @@ static void test_opens_are_relative_to_the_held_folder(void)
     CU_ASSERT_NOT_EQUAL(
         GetFileAttributesW(wide(fixture, apr_pstrcat(fixture->pool, "moved/proj/", name, NULL))),
         INVALID_FILE_ATTRIBUTES);
+    /* Wine keeps the path a handle was opened by and deletes or renames an
+     * open file by it, so a temp file's own deletion and rename (through its
+     * handle, relative to the held folder) are shown with the folder back in
+     * its place (the first temp file is left to the fixture). */
+    CU_ASSERT_TRUE_FATAL(MoveFileExW(wide(fixture, "moved"), wide(fixture, "outer"), 0));
+    temp = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_temp_create(&temp, root, "a.spx", file, 4, fixture->pool, &message),
+                          APR_SUCCESS);
+    name = strrchr(spx_temp_path(temp), '/');
+    name = name ? name + 1 : spx_temp_path(temp);
+    CU_ASSERT_NOT_EQUAL(
+        GetFileAttributesW(wide(fixture, apr_pstrcat(fixture->pool, "outer/proj/", name, NULL))),
+        INVALID_FILE_ATTRIBUTES);
     CU_ASSERT_EQUAL(spx_temp_discard(temp, fixture->pool, NULL), APR_SUCCESS);
+    CU_ASSERT_EQUAL(
+        GetFileAttributesW(wide(fixture, apr_pstrcat(fixture->pool, "outer/proj/", name, NULL))),
+        INVALID_FILE_ATTRIBUTES);
+    temp = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_temp_create(&temp, root, "a.spx", file, 4, fixture->pool, &message),
+                          APR_SUCCESS);
+    CU_ASSERT_EQUAL(spx_temp_write(temp, "omega", 5, fixture->pool, NULL), APR_SUCCESS);
+    CU_ASSERT_EQUAL(spx_temp_flush(temp, fixture->pool, NULL), APR_SUCCESS);
+    spx_release_for_replace(root, file);
+    spx_replace_retry_t retry = {1, 20};
+    CU_ASSERT_EQUAL(spx_temp_replace(temp, "a.spx", retry, fixture->pool, &message), APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "outer/proj/a.spx"), "omega");
     spx_fixture_free(fixture);
 }
 
