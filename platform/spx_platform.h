@@ -169,10 +169,12 @@ typedef struct spx_replace_retry_t {
     unsigned first_pause_ms; /* the pause after the first failed try, doubled after each */
 } spx_replace_retry_t;
 
-/* Close the temp file and atomically put it in the place of the file called
- * name in its directory: a reader of that name sees the old file or the new
- * one, never a mix and never nothing (rename(2); MoveFileExW with
- * MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH). On Windows a replace
+/* Atomically put the temp file in the place of the file called name in its
+ * directory, and close it: a reader of that name sees the old file or the
+ * new one, never a mix and never nothing (renameat(2); on Windows a rename
+ * through the temp file's handle with ReplaceIfExists, relative to the held
+ * directory's handle, as MoveFileExW(MOVEFILE_REPLACE_EXISTING) does by
+ * path). On Windows a replace
  * denied with ERROR_ACCESS_DENIED or ERROR_SHARING_VIOLATION (an antivirus
  * scanner or indexer holding the file a moment) is tried again as retry
  * says, and the message of a final failure says how many tries over how
@@ -184,7 +186,7 @@ apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, spx_replace_re
 /* Push the held directory's entries to the storage device, so a name just
  * replaced survives a crash (fsync of the directory on POSIX, where a file
  * system that cannot flush a directory is not an error; nothing on Windows,
- * where MOVEFILE_WRITE_THROUGH already waited for it). */
+ * where NTFS logs the rename and a folder's entries cannot be flushed). */
 apr_status_t spx_dir_flush(spx_dir_t *dir, apr_pool_t *pool, const char **message);
 
 /* Close the temp file and delete it, unless it replaced its file. 0 when

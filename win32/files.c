@@ -23,11 +23,14 @@
  * RtlNtStatusToDosError) become apr_status_t here and nowhere else.
  *
  * The rename transaction's writes are here too: a sibling temporary file
- * created with NtCreateFile(FILE_CREATE) relative to the held directory,
- * written, FlushFileBuffers()ed, then moved over the original with
- * MoveFileExW (MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH, tried again
- * for a moment while another program holds the original) once the session
- * has let go of its own handle of the original.
+ * created with NtCreateFile(FILE_CREATE, FILE_WRITE_THROUGH) relative to the
+ * held directory, written, FlushFileBuffers()ed, then renamed over the
+ * original through its own handle (FileRenameInformation with
+ * ReplaceIfExists and RootDirectory = the held directory: MoveFileExW's
+ * MOVEFILE_REPLACE_EXISTING without a path; tried again for a moment while
+ * another program holds the original) once the session has let go of its
+ * own handle of the original; a temp file that is not placed is deleted
+ * through its handle (FileDispositionInfo).
  */
 #include "spx_win32.h"
 
@@ -702,9 +705,9 @@ apr_status_t spx_temp_create(spx_temp_t **out, spx_dir_t *dir, const char *name,
         wchar_t *native = native_child_path(dir->native, wide, pool);
         /* FILE_CREATE: an existing name (a link included) is never opened. */
         HANDLE handle = INVALID_HANDLE_VALUE;
-        error =
-            spx_win32_open_relative(&handle, dir->handle, wide, GENERIC_WRITE | DELETE, 0,
-                                    FILE_CREATE, FILE_NON_DIRECTORY_FILE, FILE_ATTRIBUTE_NORMAL);
+        error = spx_win32_open_relative(&handle, dir->handle, wide, GENERIC_WRITE | DELETE, 0,
+                                        FILE_CREATE, FILE_NON_DIRECTORY_FILE | FILE_WRITE_THROUGH,
+                                        FILE_ATTRIBUTE_NORMAL);
         if (!error) {
             spx_temp_t *temp = apr_pcalloc(pool, sizeof(*temp));
             temp->handle = handle;
@@ -804,7 +807,10 @@ apr_status_t spx_dir_flush(spx_dir_t *dir, apr_pool_t *pool, const char **messag
     (void)dir;
     (void)pool;
     (void)message;
-    return APR_SUCCESS; /* NTFS logs the rename itself; nothing flushes a folder's entries */
+    /* Win32 offers no flush of a folder's entries to a program that holds
+     * it for reading; NTFS journals the rename, which went through a
+     * FILE_WRITE_THROUGH handle. */
+    return APR_SUCCESS;
 }
 
 void spx_release_for_replace(spx_dir_t *dir, spx_file_t *file)
