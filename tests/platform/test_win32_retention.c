@@ -116,6 +116,19 @@ static void test_daemon_session_denies_changes(void)
     CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "proj/new.toml"), wide(fixture, "proj/semaprax.toml"),
                                 MOVEFILE_REPLACE_EXISTING));
     CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "proj/src"), wide(fixture, "proj/src-moved"), 0));
+    /* A file the session does not hold can still be saved in a held folder
+     * (created and written), and the folder still cannot be renamed. */
+    HANDLE saved = CreateFileW(wide(fixture, "proj/src/notes.txt"), GENERIC_WRITE, 0, NULL,
+                               CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
+    CU_ASSERT_NOT_EQUAL(saved, INVALID_HANDLE_VALUE);
+    if (saved != INVALID_HANDLE_VALUE) {
+        DWORD written = 0;
+        CU_ASSERT_TRUE(WriteFile(saved, "notes", 5, &written, NULL));
+        CU_ASSERT_EQUAL(written, 5);
+        CloseHandle(saved);
+    }
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "proj/src/notes.txt"), "notes");
+    CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "proj/src"), wide(fixture, "proj/src-moved"), 0));
 
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     /* The session has ended: the handles are gone with the process. */
