@@ -816,8 +816,8 @@ int spx_cli_main(int argc, const char *const *argv)
     spx_stdio_ignore_broken_pipe();
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
-    spx_console_t *console = spx_console_utf8(pool); /* put back below */
     argv = spx_arguments_utf8(argc, argv, pool);
+    spx_console_t *console = spx_console_utf8(pool); /* UTF-8 on a console, put back below */
     int status;
     const char *word = argc > 1 ? argv[1] : NULL;
     if (!word) {

@@ -147,8 +147,8 @@ int main(int argc, const char *const *argv)
     spx_stdio_ignore_broken_pipe();
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
-    spx_console_utf8(pool); /* the console's code page comes back with the pool */
     argv = spx_arguments_utf8(argc, argv, pool);
+    spx_console_utf8(pool); /* UTF-8 on a console; the old code page comes back with the pool */
     int status = run(argc, argv, pool);
     fflush(stdout);
     apr_pool_destroy(pool);
