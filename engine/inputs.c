@@ -61,17 +61,18 @@ static apr_status_t refuse(apr_status_t status, const char **message, const char
  * path (a hard link, or another spelling on a case-insensitive volume). */
 static apr_status_t record_held(spx_input_set_t *set, spx_input_t *input, const char **message)
 {
-    uint64_t *key = apr_palloc(set->pool, 2 * sizeof(uint64_t));
+    uint64_t *key = apr_palloc(set->pool, 3 * sizeof(uint64_t));
     key[0] = input->identity.volume;
     key[1] = input->identity.object;
-    const spx_input_t *other = apr_hash_get(set->by_identity, key, 2 * sizeof(uint64_t));
+    key[2] = input->identity.object_high;
+    const spx_input_t *other = apr_hash_get(set->by_identity, key, 3 * sizeof(uint64_t));
     if (other)
         return refuse(SPX_STATUS_DUPLICATE, message,
                       apr_psprintf(set->pool,
                                    "'%s' and '%s' are the same file system object; "
                                    "each input must be held under one path only",
                                    other->path[0] ? other->path : set->root_path, input->path));
-    apr_hash_set(set->by_identity, key, 2 * sizeof(uint64_t), input);
+    apr_hash_set(set->by_identity, key, 3 * sizeof(uint64_t), input);
     apr_hash_set(set->by_path, input->path, APR_HASH_KEY_STRING, input);
     APR_ARRAY_PUSH(set->held, spx_input_t *) = input;
     return APR_SUCCESS;
@@ -311,11 +312,10 @@ json_t *spx_input_set_identities(const spx_input_set_t *set)
     json_t *list = json_array();
     for (int i = 0; i < sorted->nelts; i++) {
         const spx_input_t *input = APR_ARRAY_IDX(sorted, i, const spx_input_t *);
-        char volume[17], object[17];
+        char volume[17], object[SPX_IDENTITY_OBJECT_HEX];
         apr_snprintf(volume, sizeof(volume), "%" APR_UINT64_T_HEX_FMT,
                      (apr_uint64_t)input->identity.volume);
-        apr_snprintf(object, sizeof(object), "%" APR_UINT64_T_HEX_FMT,
-                     (apr_uint64_t)input->identity.object);
+        spx_identity_object_hex(&input->identity, object); /* up to 32 digits */
         json_array_append_new(list,
                               json_pack("{s:s, s:s, s:s, s:s}", "kind",
                                         input->kind == SPX_OBJECT_DIR ? "dir" : "file", "path",

@@ -493,6 +493,14 @@ static spx_dir_t *dir_of(const spx_input_t *source)
     return source->parent->dir;
 }
 
+/* How a replace is tried again while another program briefly holds the file
+ * (Windows; spx_limits.h). */
+static spx_replace_retry_t replace_retry(void)
+{
+    spx_replace_retry_t retry = {SPX_LIMIT_REPLACE_ATTEMPTS, SPX_LIMIT_REPLACE_FIRST_PAUSE_MS};
+    return retry;
+}
+
 /* Write bytes to a new temp file beside source, flush it, and put it in
  * source's place: how a file is restored. */
 static apr_status_t put_back(const spx_input_t *source, const unsigned char *bytes,
@@ -506,7 +514,7 @@ static apr_status_t put_back(const spx_input_t *source, const unsigned char *byt
     if (status == APR_SUCCESS)
         status = spx_temp_flush(temp, pool, message);
     if (status == APR_SUCCESS)
-        status = spx_temp_replace(temp, source->name, pool, message);
+        status = spx_temp_replace(temp, source->name, replace_retry(), pool, message);
     if (status == APR_SUCCESS) /* the bytes are back; their name to disk as far as possible */
         spx_dir_flush(dir_of(source), pool, NULL);
     if (temp)
@@ -584,7 +592,8 @@ apr_status_t spx_rename_commit(spx_rename_plan_t *plan, spx_commit_probe_fn prob
         }
         status = probe_at(probe, context, point, at, files, &message, work);
         if (status == APR_SUCCESS)
-            status = spx_temp_replace(edit->temp, edit->source->name, work, &message);
+            status =
+                spx_temp_replace(edit->temp, edit->source->name, replace_retry(), work, &message);
         if (status == APR_SUCCESS) {
             edit->replaced = 1;
             failure->inputs_touched = 1;

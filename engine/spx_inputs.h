@@ -100,8 +100,10 @@ spx_input_counters_t spx_input_set_counters(const spx_input_set_t *set);
 unsigned spx_input_set_rehash_threads(const spx_input_set_t *set);
 
 /* The identity list of outputs.md's workspace_revision: one object
- * {"kind","path","volume","object"} per held object, sorted by path then kind.
- * A new reference. */
+ * {"kind","path","volume","object"} per held object, sorted by path then kind;
+ * volume and object in lowercase hex without leading zeros, object up to 32
+ * digits (spx_identity_object_hex: a 128-bit Windows file id; on POSIX and
+ * NTFS the 64-bit number alone). A new reference. */
 json_t *spx_input_set_identities(const spx_input_set_t *set);
 
 /* Check every held object again (directories once each, top-down, then the

@@ -169,6 +169,18 @@
  * before giving up (each is created exclusively; a clash is already rare). */
 #define SPX_LIMIT_TEMP_ATTEMPTS 16u
 
+/* How often the rename transaction tries to put a temp file in its
+ * original's place, and the pause after the first failed try (doubled after
+ * each: 20, 40, 80, 160, 320 ms, so a replace gives up after about 0.62 s).
+ * On Windows an antivirus scanner, the search indexer or a backup agent may
+ * open a file just written without sharing deletion for a moment, and
+ * MoveFileExW then fails with ERROR_ACCESS_DENIED or ERROR_SHARING_VIOLATION;
+ * only those two errors are tried again. POSIX tries once (project decision:
+ * long enough for a scan of a 16 MiB source, short enough that a file held
+ * for good fails the request in well under a second). */
+#define SPX_LIMIT_REPLACE_ATTEMPTS 6u
+#define SPX_LIMIT_REPLACE_FIRST_PAUSE_MS 20u
+
 /* Test build only: how long the daemon's pause hook waits for the test
  * before going on (transport/session.c). */
 #define SPX_TEST_PAUSE_SECONDS 60

@@ -1,6 +1,6 @@
 /*
- * held.c: what both platforms share about held objects: comparing identities
- * and reading a whole held file through its handle.
+ * held.c: what both platforms share about held objects: comparing and
+ * rendering identities, and reading a whole held file through its handle.
  */
 #include "spx_platform.h"
 
@@ -8,7 +8,19 @@
 
 int spx_identity_same_object(const spx_identity_t *a, const spx_identity_t *b)
 {
-    return a->volume == b->volume && a->object == b->object && a->kind == b->kind;
+    return a->volume == b->volume && a->object == b->object && a->object_high == b->object_high &&
+           a->kind == b->kind;
+}
+
+void spx_identity_object_hex(const spx_identity_t *identity, char text[SPX_IDENTITY_OBJECT_HEX])
+{
+    if (identity->object_high == 0)
+        apr_snprintf(text, SPX_IDENTITY_OBJECT_HEX, "%" APR_UINT64_T_HEX_FMT,
+                     (apr_uint64_t)identity->object);
+    else
+        apr_snprintf(text, SPX_IDENTITY_OBJECT_HEX,
+                     "%" APR_UINT64_T_HEX_FMT "%016" APR_UINT64_T_HEX_FMT,
+                     (apr_uint64_t)identity->object_high, (apr_uint64_t)identity->object);
 }
 
 static apr_status_t fail(apr_status_t status, const char **message, apr_pool_t *pool,

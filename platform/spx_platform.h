@@ -47,11 +47,16 @@ typedef enum spx_object_kind_t {
     SPX_OBJECT_OTHER = 3 /* anything else: device, fifo, socket, ... */
 } spx_object_kind_t;
 
-/* What names an object: volume and object are st_dev/st_ino on POSIX and the
- * volume serial number / 64-bit file index on Windows. */
+/* What names an object: volume and object are st_dev/st_ino on POSIX (where
+ * object_high is always 0); on Windows the 64-bit volume serial number and
+ * the 128-bit file id of FILE_ID_INFO (object its low 64 bits, object_high
+ * its high 64 bits, 0 on NTFS), or, where a file system does not answer
+ * FileIdInfo, the 32-bit volume serial number and 64-bit file index of
+ * BY_HANDLE_FILE_INFORMATION. */
 typedef struct spx_identity_t {
     uint64_t volume;
-    uint64_t object;
+    uint64_t object;      /* low 64 bits of the object id */
+    uint64_t object_high; /* high 64 bits of a 128-bit object id, else 0 */
     spx_object_kind_t kind;
     uint64_t size;  /* bytes, for files */
     uint64_t links; /* hard links; 0 once a held file has been deleted */
@@ -67,8 +72,18 @@ typedef enum spx_name_state_t {
 typedef struct spx_dir_t spx_dir_t;
 typedef struct spx_file_t spx_file_t;
 
-/* True when a and b are the same object: same volume, object and kind. */
+/* True when a and b are the same object: same volume, object (all 128 bits)
+ * and kind. */
 int spx_identity_same_object(const spx_identity_t *a, const spx_identity_t *b);
+
+/* Room for an object id in lowercase hex with its NUL: 32 digits. */
+#define SPX_IDENTITY_OBJECT_HEX 33
+
+/* The object id as lowercase hex without leading zeros, as workspace_revision
+ * renders it: the 64-bit object alone while object_high is 0 (always on
+ * POSIX, so the text is st_ino's), else object_high then object as 16 digits
+ * (up to 32 digits). */
+void spx_identity_object_hex(const spx_identity_t *identity, char text[SPX_IDENTITY_OBJECT_HEX]);
 
 /* Hold the directory at path (the project root). The path is the host's
  * choice and may pass through links; only what is opened below it is checked.
@@ -147,18 +162,31 @@ apr_status_t spx_temp_write(spx_temp_t *temp, const void *bytes, apr_size_t leng
 /* Push the written bytes to the storage device (fsync, FlushFileBuffers). */
 apr_status_t spx_temp_flush(spx_temp_t *temp, apr_pool_t *pool, const char **message);
 
-/* Close the temp file and atomically put it in the place of the file called
- * name in its directory: a reader of that name sees the old file or the new
- * one, never a mix and never nothing (rename(2); MoveFileExW with
- * MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH). After a failure the
- * temp file still exists (spx_temp_discard removes it). */
-apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, apr_pool_t *pool,
-                              const char **message);
+/* How long a replace keeps trying while another program briefly holds the
+ * file it replaces (the engine passes SPX_LIMIT_REPLACE_*). */
+typedef struct spx_replace_retry_t {
+    unsigned attempts;       /* tries in all (0 counts as 1) */
+    unsigned first_pause_ms; /* the pause after the first failed try, doubled after each */
+} spx_replace_retry_t;
+
+/* Atomically put the temp file in the place of the file called name in its
+ * directory, and close it: a reader of that name sees the old file or the
+ * new one, never a mix and never nothing (renameat(2); on Windows a rename
+ * through the temp file's handle with ReplaceIfExists, relative to the held
+ * directory's handle, as MoveFileExW(MOVEFILE_REPLACE_EXISTING) does by
+ * path). On Windows a replace
+ * denied with ERROR_ACCESS_DENIED or ERROR_SHARING_VIOLATION (an antivirus
+ * scanner or indexer holding the file a moment) is tried again as retry
+ * says, and the message of a final failure says how many tries over how
+ * long; POSIX tries once (rename(2) does not fail that way). After a failure
+ * the temp file still exists (spx_temp_discard removes it). */
+apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, spx_replace_retry_t retry,
+                              apr_pool_t *pool, const char **message);
 
 /* Push the held directory's entries to the storage device, so a name just
  * replaced survives a crash (fsync of the directory on POSIX, where a file
  * system that cannot flush a directory is not an error; nothing on Windows,
- * where MOVEFILE_WRITE_THROUGH already waited for it). */
+ * where NTFS logs the rename and a folder's entries cannot be flushed). */
 apr_status_t spx_dir_flush(spx_dir_t *dir, apr_pool_t *pool, const char **message);
 
 /* Close the temp file and delete it, unless it replaced its file. 0 when
@@ -167,10 +195,11 @@ apr_status_t spx_dir_flush(spx_dir_t *dir, apr_pool_t *pool, const char **messag
 apr_status_t spx_temp_discard(spx_temp_t *temp, apr_pool_t *pool, const char **message);
 
 /* Let go of what the session holds that would stop the file in dir from
- * being replaced: on Windows the file's own handle and its directory's (a
- * handle that does not share writing and deleting denies the rename even to
- * its own process); on POSIX nothing (a held descriptor never stands in the
- * way). Whoever calls it must hold the inputs again afterwards. */
+ * being replaced: on Windows the file's own handle (a handle that does not
+ * share deleting denies the rename even to its own process; the directory's
+ * handle shares writing and stays held); on POSIX nothing (a held descriptor
+ * never stands in the way). Whoever calls it must hold the inputs again
+ * afterwards. */
 void spx_release_for_replace(spx_dir_t *dir, spx_file_t *file);
 
 /* Whether spx_release_for_replace lets anything go on this platform. */
@@ -216,6 +245,20 @@ void spx_stdio_binary_mode(void);
 void spx_stdio_ignore_broken_pipe(void);
 
 /* ---- terminals ----------------------------------------------------------- */
+
+typedef struct spx_console_t spx_console_t;
+
+/* Make the console show the UTF-8 the programs print: on Windows the
+ * console's output code page becomes CP_UTF8 (SetConsoleOutputCP) when the
+ * process has a console, and the code page it had is put back when pool is
+ * cleared or destroyed, or earlier by spx_console_restore (the code page
+ * belongs to the console, which outlives the program); POSIX terminals take
+ * the bytes as they are. The programs call it first thing in main. NULL when
+ * there was nothing to change. (posix/ or win32/) */
+spx_console_t *spx_console_utf8(apr_pool_t *pool);
+
+/* Put back the console's output code page now (NULL: nothing). Idempotent. */
+void spx_console_restore(spx_console_t *console);
 
 typedef enum spx_stream_t { SPX_STREAM_STDOUT, SPX_STREAM_STDERR } spx_stream_t;
 

@@ -64,6 +64,7 @@ static void identity_from_stat(const struct stat *info, spx_identity_t *identity
 {
     identity->volume = (uint64_t)info->st_dev;
     identity->object = (uint64_t)info->st_ino;
+    identity->object_high = 0;
     identity->kind = S_ISREG(info->st_mode)   ? SPX_OBJECT_FILE
                      : S_ISDIR(info->st_mode) ? SPX_OBJECT_DIR
                                               : SPX_OBJECT_OTHER;
@@ -419,9 +420,10 @@ apr_status_t spx_temp_flush(spx_temp_t *temp, apr_pool_t *pool, const char **mes
     return APR_SUCCESS;
 }
 
-apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, apr_pool_t *pool,
-                              const char **message)
+apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, spx_replace_retry_t retry,
+                              apr_pool_t *pool, const char **message)
 {
+    (void)retry; /* rename(2) does not fail while another program reads the file */
     const char *path = child_path(temp->dir, name, pool);
     if (!is_single_component(name))
         return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", path,

@@ -3,7 +3,7 @@
  * terminals and program arguments: POSIX never translates line ends, and argv
  * is already the bytes the system gave, so there is nothing to do for those;
  * SIGPIPE is ignored so that a write to a closed pipe fails with EPIPE; a
- * terminal is what isatty says.
+ * terminal is what isatty says, and takes UTF-8 as it is (no code page).
  */
 #define _POSIX_C_SOURCE 200809L /* sigaction() and isatty() under -std=c11 */
 
@@ -36,4 +36,15 @@ const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_poo
 int spx_stream_is_terminal(spx_stream_t stream)
 {
     return isatty(stream == SPX_STREAM_STDOUT ? STDOUT_FILENO : STDERR_FILENO) == 1;
+}
+
+spx_console_t *spx_console_utf8(apr_pool_t *pool)
+{
+    (void)pool;
+    return NULL;
+}
+
+void spx_console_restore(spx_console_t *console)
+{
+    (void)console;
 }

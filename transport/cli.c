@@ -822,6 +822,7 @@ int spx_cli_main(int argc, const char *const *argv)
     spx_stdio_ignore_broken_pipe();
     apr_pool_t *pool = spx_root_pool();
     argv = spx_arguments_utf8(argc, argv, pool);
+    spx_console_t *console = spx_console_utf8(pool); /* UTF-8 on a console, put back below */
     int status;
     const char *word = argc > 1 ? argv[1] : NULL;
     if (!word) {
@@ -852,5 +853,7 @@ int spx_cli_main(int argc, const char *const *argv)
      * part of a big check's time, docs/performance.md). They stay reachable
      * from APR's global pool, so leak checkers do not count them. */
     fflush(stdout);
+    fflush(stderr);
+    spx_console_restore(console);
     return status;
 }

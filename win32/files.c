@@ -1,32 +1,44 @@
 /*
  * files.c: the Windows implementation of the held-object interface.
  *
- * Every object is opened with CreateFileW by its full path (the held parent's
- * path joined with one name, as a "\\?\" path, so no device name, trailing dot
- * or 260-character limit applies), with GENERIC_READ and the share mode
- * FILE_SHARE_READ only: while a session holds a file or a directory, other
- * programs may read it but their writes, deletes and replace-by-rename are
+ * The project root is opened with CreateFileW by the host's path (made a
+ * "\\?\" path, following links there: the host chooses where the project
+ * is). Every object below it is opened with NtCreateFile relative to its held
+ * parent's handle (OBJECT_ATTRIBUTES.RootDirectory), by one name, so no
+ * device name, trailing dot or length limit applies and the parent's path
+ * plays no part. Held handles have GENERIC_READ; a directory shares reading
+ * and writing, a file reading only, neither deleting (spx_win32.h): while a
+ * session holds an object, other programs may read it and may work with the
+ * files of a held folder that the session does not hold, but their writes to
+ * a held file, and deleting, renaming or replacing a held file or folder, are
  * denied with a sharing violation (the intended retention authority of the
- * platform specification). FILE_FLAG_OPEN_REPARSE_POINT opens a reparse point
- * (symbolic link, junction) itself, which is then refused by its attributes;
- * directories need FILE_FLAG_BACKUP_SEMANTICS. Identities come from
- * GetFileInformationByHandle (volume serial number, 64-bit file index).
- * Names and paths are UTF-8 outside and UTF-16 here; invalid UTF-8 is refused.
- * Win32 error codes become apr_status_t here and nowhere else.
+ * platform specification). FILE_OPEN_REPARSE_POINT opens a reparse point
+ * itself: a name surrogate (symbolic link, junction, mount point) is refused,
+ * any other (cloud file, deduplicated file, container layer) is opened again
+ * without the flag, while the first handle still pins the name, so its filter
+ * supplies the real data. Identities come from FileIdInfo (64-bit volume
+ * serial number, 128-bit file id) with GetFileInformationByHandle as the
+ * fallback. Names and paths are UTF-8 outside and UTF-16 here; invalid UTF-8
+ * is refused. Win32 error codes (and NTSTATUS, through
+ * RtlNtStatusToDosError) become apr_status_t here and nowhere else.
  *
  * The rename transaction's writes are here too: a sibling temporary file
- * created with CREATE_NEW by the held directory's path, written,
- * FlushFileBuffers()ed, then moved over the original with MoveFileExW
- * (MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) once the session has
- * let go of its own handles that would deny it.
+ * created with NtCreateFile(FILE_CREATE, FILE_WRITE_THROUGH) relative to the
+ * held directory, written, FlushFileBuffers()ed, then renamed over the
+ * original through its own handle (FileRenameInformation with
+ * ReplaceIfExists and RootDirectory = the held directory: MoveFileExW's
+ * MOVEFILE_REPLACE_EXISTING without a path; tried again for a moment while
+ * another program holds the original) once the session has let go of its
+ * own handle of the original; a temp file that is not placed is deleted
+ * through its handle (FileDispositionInfo).
  */
-#include "spx_platform.h"
+#include "spx_win32.h"
 
 #include <apr_general.h>
 #include <apr_strings.h>
 #include <string.h>
 #include <wchar.h>
-#include <windows.h>
+#include <winternl.h>
 
 struct spx_dir_t {
     HANDLE handle;
@@ -129,31 +141,136 @@ static wchar_t *native_child_path(const wchar_t *parent, const wchar_t *name, ap
     return native;
 }
 
-static spx_object_kind_t kind_of(const BY_HANDLE_FILE_INFORMATION *info)
+/* --- the decisions spx_win32.h declares ------------------------------------ */
+
+spx_win32_reparse_t spx_win32_reparse_decision(DWORD attributes, DWORD tag)
 {
-    return (info->dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) ? SPX_OBJECT_DIR : SPX_OBJECT_FILE;
+    if (!(attributes & FILE_ATTRIBUTE_REPARSE_POINT))
+        return SPX_WIN32_REPARSE_NONE;
+    return IsReparseTagNameSurrogate(tag) ? SPX_WIN32_REPARSE_REFUSE : SPX_WIN32_REPARSE_FOLLOW;
 }
 
-static void identity_from_info(const BY_HANDLE_FILE_INFORMATION *info, spx_object_kind_t kind,
-                               spx_identity_t *identity)
+/* Whether GetFileInformationByHandleEx's error means that the file system
+ * (or the system) does not answer that class at all. */
+static int class_unsupported(DWORD error)
 {
-    identity->volume = (uint64_t)info->dwVolumeSerialNumber;
-    identity->object = ((uint64_t)info->nFileIndexHigh << 32) | (uint64_t)info->nFileIndexLow;
-    identity->kind = kind;
-    identity->size = kind == SPX_OBJECT_FILE
-                         ? ((uint64_t)info->nFileSizeHigh << 32) | (uint64_t)info->nFileSizeLow
-                         : 0;
-    identity->links = (uint64_t)info->nNumberOfLinks;
+    return error == ERROR_INVALID_PARAMETER || error == ERROR_INVALID_FUNCTION ||
+           error == ERROR_NOT_SUPPORTED || error == ERROR_INVALID_LEVEL ||
+           error == ERROR_CALL_NOT_IMPLEMENTED;
 }
 
-/* What the handle is: a directory, a regular file on disk, or other (a
- * device or pipe behind the name). */
-static spx_object_kind_t kind_of_handle(HANDLE handle, const BY_HANDLE_FILE_INFORMATION *info)
+/* The low and high 64 bits of a FILE_ID_128, read little-endian (on NTFS the
+ * low half is the 64-bit file index and the high half is 0). */
+static void split_file_id(const FILE_ID_128 *id, uint64_t *low, uint64_t *high)
 {
-    if (GetFileType(handle) != FILE_TYPE_DISK)
-        return SPX_OBJECT_OTHER;
-    return kind_of(info);
+    *low = 0;
+    *high = 0;
+    for (int i = 7; i >= 0; i--) {
+        *low = (*low << 8) | id->Identifier[i];
+        *high = (*high << 8) | id->Identifier[i + 8];
+    }
 }
+
+DWORD spx_win32_handle_identity(HANDLE handle, int use_file_id_info, spx_identity_t *identity)
+{
+    FILE_STANDARD_INFO standard;
+    if (!GetFileInformationByHandleEx(handle, FileStandardInfo, &standard, sizeof(standard)))
+        return GetLastError();
+    int ids_done = 0;
+    if (use_file_id_info) {
+        FILE_ID_INFO id;
+        if (GetFileInformationByHandleEx(handle, FileIdInfo, &id, sizeof(id))) {
+            split_file_id(&id.FileId, &identity->object, &identity->object_high);
+            identity->volume = (uint64_t)id.VolumeSerialNumber;
+            /* A file system without 128-bit ids may answer with 0. */
+            ids_done = identity->object != 0 || identity->object_high != 0;
+        } else if (!class_unsupported(GetLastError()))
+            return GetLastError();
+    }
+    if (!ids_done) {
+        BY_HANDLE_FILE_INFORMATION info;
+        if (!GetFileInformationByHandle(handle, &info))
+            return GetLastError();
+        identity->volume = (uint64_t)info.dwVolumeSerialNumber;
+        identity->object = ((uint64_t)info.nFileIndexHigh << 32) | (uint64_t)info.nFileIndexLow;
+        identity->object_high = 0;
+    }
+    /* What the handle is: a directory, a regular file on disk, or other (a
+     * device or pipe behind the name). */
+    identity->kind = GetFileType(handle) != FILE_TYPE_DISK ? SPX_OBJECT_OTHER
+                     : standard.Directory                  ? SPX_OBJECT_DIR
+                                                           : SPX_OBJECT_FILE;
+    identity->size = identity->kind == SPX_OBJECT_FILE ? (uint64_t)standard.EndOfFile.QuadPart : 0;
+    identity->links = (uint64_t)standard.NumberOfLinks;
+    return 0;
+}
+
+DWORD spx_win32_open_relative(HANDLE *opened, HANDLE dir, const wchar_t *name, ACCESS_MASK access,
+                              ULONG share, ULONG disposition, ULONG options, ULONG attributes)
+{
+    apr_size_t bytes = wcslen(name) * sizeof(wchar_t);
+    if (bytes == 0 || bytes > 0xfffe)
+        return ERROR_FILENAME_EXCED_RANGE;
+    UNICODE_STRING object_name;
+    object_name.Buffer = (PWSTR)name;
+    object_name.Length = (USHORT)bytes;
+    object_name.MaximumLength = (USHORT)bytes;
+    OBJECT_ATTRIBUTES object;
+    InitializeObjectAttributes(&object, &object_name, OBJ_CASE_INSENSITIVE, dir, NULL);
+    IO_STATUS_BLOCK io;
+    HANDLE handle = NULL;
+    NTSTATUS status =
+        NtCreateFile(&handle, access | SYNCHRONIZE, &object, &io, NULL, attributes, share,
+                     disposition, options | FILE_SYNCHRONOUS_IO_NONALERT, NULL, 0);
+    if (status < 0)
+        return RtlNtStatusToDosError(status);
+    *opened = handle;
+    return 0;
+}
+
+/* NtSetInformationFile(FileRenameInformation) of file to name in dir,
+ * replacing what is there. (FILE_RENAME_INFO has the layout of
+ * FILE_RENAME_INFORMATION; SetFileInformationByHandle would do the same, but
+ * Wine's refuses a RootDirectory.) */
+static DWORD rename_by_handle(HANDLE file, HANDLE dir, const wchar_t *name)
+{
+    apr_size_t bytes = wcslen(name) * sizeof(wchar_t);
+    apr_size_t size = sizeof(FILE_RENAME_INFO) + bytes;
+    FILE_RENAME_INFO *info = HeapAlloc(GetProcessHeap(), HEAP_ZERO_MEMORY, size);
+    if (!info)
+        return ERROR_NOT_ENOUGH_MEMORY;
+    info->ReplaceIfExists = TRUE;
+    info->RootDirectory = dir;
+    info->FileNameLength = (DWORD)bytes;
+    memcpy(info->FileName, name, bytes);
+    IO_STATUS_BLOCK io;
+    NTSTATUS status = NtSetInformationFile(file, &io, info, (ULONG)size, FileRenameInformation);
+    HeapFree(GetProcessHeap(), 0, info);
+    return status < 0 ? RtlNtStatusToDosError(status) : 0;
+}
+
+DWORD spx_win32_replace(HANDLE file, HANDLE dir, const wchar_t *name, spx_replace_retry_t retry,
+                        unsigned *tries, unsigned *paused_ms)
+{
+    unsigned attempts = retry.attempts > 0 ? retry.attempts : 1;
+    DWORD pause = retry.first_pause_ms, error = 0;
+    *tries = 0;
+    *paused_ms = 0;
+    for (;;) {
+        ++*tries;
+        error = rename_by_handle(file, dir, name);
+        if (!error)
+            return 0;
+        if ((error != ERROR_ACCESS_DENIED && error != ERROR_SHARING_VIOLATION) ||
+            *tries >= attempts)
+            return error;
+        Sleep(pause);
+        *paused_ms += (unsigned)pause;
+        pause *= 2;
+    }
+}
+
+/* --- held objects ------------------------------------------------------------ */
 
 /* A name must be exactly one component: not empty, not "." or "..", and
  * without '/', '\' or ':' (which would name an alternate data stream). */
@@ -178,39 +295,100 @@ static const char *child_path(const spx_dir_t *parent, const char *name, apr_poo
     return apr_pstrcat(pool, parent->child_prefix, name, NULL);
 }
 
-/* Open native for reading, sharing reading only. follow: whether a reparse
- * point at the last component is followed (only for the host's root path). */
-static HANDLE open_held(const wchar_t *native, int follow)
+/* How an object is opened: by the host's path (the root, following what is
+ * there) or by one name relative to a held directory (never following a name
+ * surrogate). */
+typedef struct open_target_t {
+    const wchar_t *native; /* the "\\?\" host path, or NULL */
+    HANDLE dir;            /* the held directory, when native is NULL */
+    const wchar_t *name;   /* the name in it */
+} open_target_t;
+
+/* Open target with access and share; reparse: whether a reparse point at the
+ * name is opened itself (FILE_OPEN_REPARSE_POINT) rather than followed. */
+static DWORD open_target(HANDLE *opened, const open_target_t *target, ACCESS_MASK access,
+                         DWORD share, int reparse)
 {
-    DWORD flags = FILE_FLAG_BACKUP_SEMANTICS | (follow ? 0 : FILE_FLAG_OPEN_REPARSE_POINT);
-    return CreateFileW(native, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING, flags, NULL);
+    if (target->native) {
+        DWORD flags = FILE_FLAG_BACKUP_SEMANTICS | (reparse ? FILE_FLAG_OPEN_REPARSE_POINT : 0);
+        HANDLE handle =
+            CreateFileW(target->native, access, share, NULL, OPEN_EXISTING, flags, NULL);
+        if (handle == INVALID_HANDLE_VALUE)
+            return GetLastError();
+        *opened = handle;
+        return 0;
+    }
+    return spx_win32_open_relative(
+        opened, target->dir, target->name, access, share, FILE_OPEN,
+        FILE_OPEN_FOR_BACKUP_INTENT | (reparse ? FILE_OPEN_REPARSE_POINT : 0), 0);
 }
 
-/* Open native, check it is a non-reparse object of the expected kind, and
- * give back the handle or why not. */
-static apr_status_t open_checked(HANDLE *opened, const wchar_t *native, int follow,
+/* Open target's name itself and decide about a reparse point there: *handle
+ * is the object to use (a non-surrogate reparse point opened again without
+ * the flag, while the first handle still keeps the name from being renamed
+ * or replaced), or *surrogate is set and nothing is open. 0, or the Win32
+ * error. */
+static DWORD open_resolved(HANDLE *handle, int *surrogate, const open_target_t *target,
+                           ACCESS_MASK access, DWORD share)
+{
+    *surrogate = 0;
+    HANDLE first = INVALID_HANDLE_VALUE;
+    DWORD error = open_target(&first, target, access, share, 1);
+    if (error)
+        return error;
+    FILE_ATTRIBUTE_TAG_INFO tag;
+    if (!GetFileInformationByHandleEx(first, FileAttributeTagInfo, &tag, sizeof(tag))) {
+        error = GetLastError();
+        CloseHandle(first);
+        return error;
+    }
+    switch (spx_win32_reparse_decision(tag.FileAttributes, tag.ReparseTag)) {
+    case SPX_WIN32_REPARSE_NONE:
+        *handle = first;
+        return 0;
+    case SPX_WIN32_REPARSE_REFUSE:
+        CloseHandle(first);
+        *surrogate = 1;
+        return 0;
+    case SPX_WIN32_REPARSE_FOLLOW:
+        break;
+    }
+    HANDLE second = INVALID_HANDLE_VALUE;
+    error = open_target(&second, target, access, share, 0);
+    CloseHandle(first);
+    if (error)
+        return error;
+    *handle = second;
+    return 0;
+}
+
+/* Open target to hold it, and check it is an object of the expected kind
+ * that is not a name surrogate (follow: the root, where the host's path is
+ * followed). */
+static apr_status_t open_checked(HANDLE *opened, const open_target_t *target, int follow,
                                  spx_object_kind_t expected, const char *path, apr_pool_t *pool,
                                  const char **message)
 {
-    HANDLE handle = open_held(native, follow);
-    if (handle == INVALID_HANDLE_VALUE)
-        return say_error(GetLastError(), message, pool, "open", path);
-    BY_HANDLE_FILE_INFORMATION info;
-    if (!GetFileInformationByHandle(handle, &info)) {
-        DWORD error = GetLastError();
+    DWORD share = expected == SPX_OBJECT_DIR ? SPX_WIN32_SHARE_HELD_DIR : SPX_WIN32_SHARE_HELD_FILE;
+    HANDLE handle = INVALID_HANDLE_VALUE;
+    int surrogate = 0;
+    DWORD error = follow ? open_target(&handle, target, GENERIC_READ, share, 0)
+                         : open_resolved(&handle, &surrogate, target, GENERIC_READ, share);
+    if (error)
+        return say_error(error, message, pool, "open", path);
+    if (surrogate)
+        return say(SPX_STATUS_LINK, message, pool, "'%s' is a symbolic link; %s", path,
+                   "links are not followed inside a project");
+    spx_identity_t identity;
+    error = spx_win32_handle_identity(handle, 1, &identity);
+    if (error) {
         CloseHandle(handle);
         return say_error(error, message, pool, "inspect", path);
     }
-    apr_status_t status = APR_SUCCESS;
-    if (!follow && (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT))
-        status = say(SPX_STATUS_LINK, message, pool, "'%s' is a symbolic link; %s", path,
-                     "links are not followed inside a project");
-    else if (kind_of_handle(handle, &info) != expected)
-        status = say(SPX_STATUS_NOT_REGULAR, message, pool, "'%s' is not %s", path,
-                     expected == SPX_OBJECT_DIR ? "a directory" : "a regular file");
-    if (status != APR_SUCCESS) {
+    if (identity.kind != expected) {
         CloseHandle(handle);
-        return status;
+        return say(SPX_STATUS_NOT_REGULAR, message, pool, "'%s' is not %s", path,
+                   expected == SPX_OBJECT_DIR ? "a directory" : "a regular file");
     }
     *opened = handle;
     return APR_SUCCESS;
@@ -238,7 +416,8 @@ apr_status_t spx_dir_open_root(spx_dir_t **dir, const char *path, apr_pool_t *po
     if (status != APR_SUCCESS)
         return status;
     HANDLE handle;
-    status = open_checked(&handle, native, 1, SPX_OBJECT_DIR, path, pool, message);
+    open_target_t target = {native, NULL, NULL};
+    status = open_checked(&handle, &target, 1, SPX_OBJECT_DIR, path, pool, message);
     if (status == SPX_STATUS_NOT_REGULAR)
         return say(status, message, pool, "project root '%s' is not %s", path, "a directory");
     if (status != APR_SUCCESS)
@@ -253,20 +432,22 @@ apr_status_t spx_dir_open_root(spx_dir_t **dir, const char *path, apr_pool_t *po
     return APR_SUCCESS;
 }
 
-/* Check name and build the display and native paths of a child of parent. */
+/* Check name and build the display path, the UTF-16 name and the native
+ * path (for messages and the replace) of a child of parent. */
 static apr_status_t child_paths(const spx_dir_t *parent, const char *name, const char **path,
-                                wchar_t **native, apr_pool_t *pool, const char **message)
+                                wchar_t **wide, wchar_t **native, apr_pool_t *pool,
+                                const char **message)
 {
     *path = child_path(parent, name, pool);
     if (!is_single_component(name))
         return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", *path,
                    "a single path component");
-    wchar_t *wide = to_wide(name, pool);
-    if (!wide)
+    *wide = to_wide(name, pool);
+    if (!*wide)
         return bad_utf8(message, pool, *path);
     if (parent->handle == INVALID_HANDLE_VALUE)
         return say(APR_EBADF, message, pool, "'%s' is %s", parent->path, "no longer held");
-    *native = native_child_path(parent->native, wide, pool);
+    *native = native_child_path(parent->native, *wide, pool);
     return APR_SUCCESS;
 }
 
@@ -275,10 +456,12 @@ static apr_status_t open_child(HANDLE *handle, const char **path, wchar_t **nati
                                spx_dir_t *parent, const char *name, spx_object_kind_t expected,
                                apr_pool_t *pool, const char **message)
 {
-    apr_status_t status = child_paths(parent, name, path, native, pool, message);
+    wchar_t *wide;
+    apr_status_t status = child_paths(parent, name, path, &wide, native, pool, message);
     if (status != APR_SUCCESS)
         return status;
-    return open_checked(handle, *native, 0, expected, *path, pool, message);
+    open_target_t target = {NULL, parent->handle, wide};
+    return open_checked(handle, &target, 0, expected, *path, pool, message);
 }
 
 apr_status_t spx_dir_open_child(spx_dir_t **dir, spx_dir_t *parent, const char *name,
@@ -334,12 +517,11 @@ const char *spx_file_path(const spx_file_t *file)
 static apr_status_t identity_of_handle(HANDLE handle, const char *path, spx_identity_t *identity,
                                        apr_pool_t *pool, const char **message)
 {
-    BY_HANDLE_FILE_INFORMATION info;
     if (handle == INVALID_HANDLE_VALUE)
         return say(APR_EBADF, message, pool, "'%s' is %s", path, "no longer held");
-    if (!GetFileInformationByHandle(handle, &info))
-        return say_error(GetLastError(), message, pool, "inspect", path);
-    identity_from_info(&info, kind_of_handle(handle, &info), identity);
+    DWORD error = spx_win32_handle_identity(handle, 1, identity);
+    if (error)
+        return say_error(error, message, pool, "inspect", path);
     return APR_SUCCESS;
 }
 
@@ -377,37 +559,34 @@ apr_status_t spx_file_read_at(spx_file_t *file, uint64_t offset, void *buffer, a
     return APR_SUCCESS;
 }
 
-/* What native is now, without keeping it open: attributes only, sharing
- * everything, so a lookup never disturbs another program. */
-static apr_status_t lookup_native(const wchar_t *native, int follow, spx_name_state_t *state,
+/* What target is now, without keeping it open: attributes only, sharing
+ * everything, so a lookup never disturbs another program. follow: the host's
+ * path, followed; otherwise a name surrogate is SPX_NAME_LINK and another
+ * reparse point is looked at through its filter, as spx_file_open holds it. */
+static apr_status_t lookup_target(const open_target_t *target, int follow, spx_name_state_t *state,
                                   spx_identity_t *identity, const char *path, apr_pool_t *pool,
                                   const char **message)
 {
-    DWORD flags = FILE_FLAG_BACKUP_SEMANTICS | (follow ? 0 : FILE_FLAG_OPEN_REPARSE_POINT);
-    HANDLE handle = CreateFileW(native, FILE_READ_ATTRIBUTES,
-                                FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
-                                OPEN_EXISTING, flags, NULL);
-    if (handle == INVALID_HANDLE_VALUE) {
-        DWORD error = GetLastError();
-        if (error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND) {
-            *state = SPX_NAME_MISSING;
-            return APR_SUCCESS;
-        }
-        return say_error(error, message, pool, "look up", path);
+    HANDLE handle = INVALID_HANDLE_VALUE;
+    int surrogate = 0;
+    DWORD share = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
+    DWORD error = follow ? open_target(&handle, target, FILE_READ_ATTRIBUTES, share, 0)
+                         : open_resolved(&handle, &surrogate, target, FILE_READ_ATTRIBUTES, share);
+    if (error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND) {
+        *state = SPX_NAME_MISSING;
+        return APR_SUCCESS;
     }
-    BY_HANDLE_FILE_INFORMATION info;
-    if (!GetFileInformationByHandle(handle, &info)) {
-        DWORD error = GetLastError();
-        CloseHandle(handle);
+    if (error)
         return say_error(error, message, pool, "look up", path);
-    }
-    if (!follow && (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT))
+    if (surrogate) {
         *state = SPX_NAME_LINK;
-    else {
-        *state = SPX_NAME_PRESENT;
-        identity_from_info(&info, kind_of_handle(handle, &info), identity);
+        return APR_SUCCESS;
     }
+    error = spx_win32_handle_identity(handle, 1, identity);
     CloseHandle(handle);
+    if (error)
+        return say_error(error, message, pool, "look up", path);
+    *state = SPX_NAME_PRESENT;
     return APR_SUCCESS;
 }
 
@@ -415,11 +594,12 @@ apr_status_t spx_dir_lookup(spx_dir_t *dir, const char *name, spx_name_state_t *
                             spx_identity_t *identity, apr_pool_t *pool, const char **message)
 {
     const char *path;
-    wchar_t *native;
-    apr_status_t status = child_paths(dir, name, &path, &native, pool, message);
+    wchar_t *wide, *native;
+    apr_status_t status = child_paths(dir, name, &path, &wide, &native, pool, message);
     if (status != APR_SUCCESS)
         return status;
-    return lookup_native(native, 0, state, identity, path, pool, message);
+    open_target_t target = {NULL, dir->handle, wide};
+    return lookup_target(&target, 0, state, identity, path, pool, message);
 }
 
 apr_status_t spx_path_lookup(const char *path, spx_name_state_t *state, spx_identity_t *identity,
@@ -429,7 +609,8 @@ apr_status_t spx_path_lookup(const char *path, spx_name_state_t *state, spx_iden
     apr_status_t status = host_native_path(path, "look up", &native, pool, message);
     if (status != APR_SUCCESS)
         return status;
-    return lookup_native(native, 1, state, identity, path, pool, message);
+    open_target_t target = {native, NULL, NULL};
+    return lookup_target(&target, 1, state, identity, path, pool, message);
 }
 
 /* Windows has no per-process limit to raise: a process may hold 2^24
@@ -453,23 +634,46 @@ apr_status_t spx_handles_reserve(uint64_t wanted, apr_pool_t *pool, const char *
 /* --- replacing a held file ------------------------------------------------ */
 
 struct spx_temp_t {
-    HANDLE handle;         /* INVALID_HANDLE_VALUE once closed */
-    const wchar_t *native; /* its "\\?\" path */
-    const wchar_t *dir_native;
+    HANDLE handle;          /* INVALID_HANDLE_VALUE once closed */
+    const wchar_t *native;  /* its "\\?\" path (only to delete it if its handle is gone) */
+    spx_dir_t *dir;         /* the held directory it is in */
     const char *dir_prefix; /* display path of its directory, "" or "path/" */
     const char *path;       /* display path */
     int placed;             /* it replaced its file, or was deleted */
     apr_pool_t *pool;       /* whose cleanup deletes it */
 };
 
+/* Delete the temp file through its handle (FileDispositionInfo: it goes
+ * when the handle closes), by its path only if the handle is gone; 0 or the
+ * Win32 error. */
+static DWORD delete_temp(spx_temp_t *temp)
+{
+    DWORD error = 0;
+    if (temp->handle != INVALID_HANDLE_VALUE) {
+        FILE_DISPOSITION_INFO disposition = {TRUE};
+        if (!SetFileInformationByHandle(temp->handle, FileDispositionInfo, &disposition,
+                                        sizeof(disposition)))
+            error = GetLastError();
+        close_handle(&temp->handle);
+        if (!error)
+            return 0;
+    }
+    if (!DeleteFileW(temp->native)) {
+        error = GetLastError();
+        if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND)
+            return error;
+    }
+    return 0;
+}
+
 static apr_status_t discard_temp(void *data)
 {
     spx_temp_t *temp = data;
-    close_handle(&temp->handle);
     if (!temp->placed) {
-        DeleteFileW(temp->native);
+        delete_temp(temp);
         temp->placed = 1;
     }
+    close_handle(&temp->handle);
     return APR_SUCCESS;
 }
 
@@ -496,14 +700,19 @@ apr_status_t spx_temp_create(spx_temp_t **out, spx_dir_t *dir, const char *name,
         wchar_t *wide = to_wide(temp_name, pool);
         if (!wide)
             return bad_utf8(message, pool, path);
+        if (dir->handle == INVALID_HANDLE_VALUE)
+            return say(APR_EBADF, message, pool, "'%s' is %s", dir->path, "no longer held");
         wchar_t *native = native_child_path(dir->native, wide, pool);
-        HANDLE handle =
-            CreateFileW(native, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
-        if (handle != INVALID_HANDLE_VALUE) {
+        /* FILE_CREATE: an existing name (a link included) is never opened. */
+        HANDLE handle = INVALID_HANDLE_VALUE;
+        error = spx_win32_open_relative(&handle, dir->handle, wide, GENERIC_WRITE | DELETE, 0,
+                                        FILE_CREATE, FILE_NON_DIRECTORY_FILE | FILE_WRITE_THROUGH,
+                                        FILE_ATTRIBUTE_NORMAL);
+        if (!error) {
             spx_temp_t *temp = apr_pcalloc(pool, sizeof(*temp));
             temp->handle = handle;
             temp->native = native;
-            temp->dir_native = dir->native;
+            temp->dir = dir;
             temp->dir_prefix = dir->child_prefix;
             temp->path = path;
             temp->pool = pool;
@@ -511,7 +720,6 @@ apr_status_t spx_temp_create(spx_temp_t **out, spx_dir_t *dir, const char *name,
             *out = temp;
             return APR_SUCCESS;
         }
-        error = GetLastError();
     }
     return say_error(error, message, pool, "create a temporary file",
                      child_path(dir, temp_name ? temp_name : name, pool));
@@ -548,8 +756,8 @@ apr_status_t spx_temp_flush(spx_temp_t *temp, apr_pool_t *pool, const char **mes
     return APR_SUCCESS;
 }
 
-apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, apr_pool_t *pool,
-                              const char **message)
+apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, spx_replace_retry_t retry,
+                              apr_pool_t *pool, const char **message)
 {
     const char *path = apr_pstrcat(pool, temp->dir_prefix, name, NULL);
     if (!is_single_component(name))
@@ -558,31 +766,37 @@ apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, apr_pool_t *po
     wchar_t *wide = to_wide(name, pool);
     if (!wide)
         return bad_utf8(message, pool, path);
-    if (temp->placed)
+    if (temp->placed || temp->handle == INVALID_HANDLE_VALUE)
         return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "no longer there");
-    if (temp->handle != INVALID_HANDLE_VALUE && !CloseHandle(temp->handle)) {
-        temp->handle = INVALID_HANDLE_VALUE;
-        return say_error(GetLastError(), message, pool, "close", temp->path);
+    if (temp->dir->handle == INVALID_HANDLE_VALUE)
+        return say(APR_EBADF, message, pool, "'%s' is %s", temp->dir->path, "no longer held");
+    unsigned tries = 0, paused_ms = 0;
+    DWORD error =
+        spx_win32_replace(temp->handle, temp->dir->handle, wide, retry, &tries, &paused_ms);
+    if (error) {
+        apr_status_t status = say_error(error, message, pool, "replace", path);
+        if (message && tries > 1)
+            *message = apr_psprintf(pool,
+                                    "%s (tried %u times over %u ms: another program kept "
+                                    "the file open without sharing its deletion)",
+                                    *message, tries, paused_ms);
+        return status;
     }
-    temp->handle = INVALID_HANDLE_VALUE;
-    if (!MoveFileExW(temp->native, native_child_path(temp->dir_native, wide, pool),
-                     MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
-        return say_error(GetLastError(), message, pool, "replace", path);
     temp->placed = 1;
     apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
+    close_handle(&temp->handle); /* it now has the original's name */
     return APR_SUCCESS;
 }
 
 apr_status_t spx_temp_discard(spx_temp_t *temp, apr_pool_t *pool, const char **message)
 {
-    close_handle(&temp->handle);
-    if (temp->placed)
+    if (temp->placed) {
+        close_handle(&temp->handle);
         return APR_SUCCESS;
-    if (!DeleteFileW(temp->native)) {
-        DWORD error = GetLastError();
-        if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND)
-            return say_error(error, message, pool, "remove", temp->path);
     }
+    DWORD error = delete_temp(temp);
+    if (error)
+        return say_error(error, message, pool, "remove", temp->path);
     temp->placed = 1;
     apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
     return APR_SUCCESS;
@@ -593,15 +807,17 @@ apr_status_t spx_dir_flush(spx_dir_t *dir, apr_pool_t *pool, const char **messag
     (void)dir;
     (void)pool;
     (void)message;
-    return APR_SUCCESS; /* MOVEFILE_WRITE_THROUGH returned once the move was on disk */
+    /* Win32 offers no flush of a folder's entries to a program that holds
+     * it for reading; NTFS journals the rename, which went through a
+     * FILE_WRITE_THROUGH handle. */
+    return APR_SUCCESS;
 }
 
 void spx_release_for_replace(spx_dir_t *dir, spx_file_t *file)
 {
+    (void)dir; /* it shares writing: a rename inside it is not denied */
     if (file)
         close_handle(&file->handle);
-    if (dir)
-        close_handle(&dir->handle);
 }
 
 int spx_replace_needs_release(void)

@@ -6,7 +6,9 @@
  * _setmode makes them binary, so the bytes are the same as on POSIX. And its
  * argv is in the ANSI code page: the arguments are taken again, as UTF-8,
  * from the UTF-16 command line. A terminal is a console, with its
- * virtual-terminal processing switched on for ANSI colour sequences.
+ * virtual-terminal processing switched on for ANSI colour sequences, and its
+ * output code page set to UTF-8 while the program runs (put back after: the
+ * code page belongs to the console, and the shell the user typed in keeps it).
  */
 #include "spx_platform.h"
 
@@ -67,4 +69,38 @@ const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_poo
     }
     LocalFree(wide);
     return utf8;
+}
+
+struct spx_console_t {
+    UINT previous; /* the console's output code page before */
+    int restored;
+    apr_pool_t *pool;
+};
+
+static apr_status_t restore_code_page(void *data)
+{
+    spx_console_t *console = data;
+    if (!console->restored)
+        SetConsoleOutputCP(console->previous);
+    console->restored = 1;
+    return APR_SUCCESS;
+}
+
+spx_console_t *spx_console_utf8(apr_pool_t *pool)
+{
+    UINT previous = GetConsoleOutputCP(); /* 0: the process has no console */
+    if (previous == 0 || previous == CP_UTF8 || !SetConsoleOutputCP(CP_UTF8))
+        return NULL;
+    spx_console_t *console = apr_palloc(pool, sizeof(*console));
+    console->previous = previous;
+    console->restored = 0;
+    console->pool = pool;
+    apr_pool_cleanup_register(pool, console, restore_code_page, apr_pool_cleanup_null);
+    return console;
+}
+
+void spx_console_restore(spx_console_t *console)
+{
+    if (console && !console->restored)
+        apr_pool_cleanup_run(console->pool, console, restore_code_page);
 }

@@ -1,7 +1,8 @@
 /*
  * test_identity.c: the held-object interface on a real file system: opening
- * relative to held directories without following links, identities, reads
- * through the handle, and "what is at this name now".
+ * relative to held directories without following links, identities (and how
+ * workspace_revision renders their object ids), reads through the handle,
+ * and "what is at this name now".
  */
 #include "spx_platform.h"
 #include "spx_test.h"
@@ -74,6 +75,41 @@ static void test_hard_links_share_identity(void)
     CU_ASSERT_TRUE(spx_identity_same_object(&a, &b));
     CU_ASSERT_EQUAL(a.links, 2);
     spx_fixture_free(held.fixture);
+}
+
+/* Object ids render as lowercase hex without leading zeros: the 64-bit
+ * number alone while the high half is 0 (so POSIX's st_ino text is what it
+ * always was), up to 32 digits for a 128-bit Windows file id; and the high
+ * half takes part in sameness. */
+static void test_object_ids_render_up_to_32_digits(void)
+{
+    spx_identity_t identity = {0};
+    char text[SPX_IDENTITY_OBJECT_HEX];
+    identity.object = 0x1f2e;
+    spx_identity_object_hex(&identity, text);
+    CU_ASSERT_STRING_EQUAL(text, "1f2e");
+    identity.object = 0;
+    spx_identity_object_hex(&identity, text);
+    CU_ASSERT_STRING_EQUAL(text, "0");
+    identity.object = 0xffffffffffffffffu;
+    spx_identity_object_hex(&identity, text);
+    CU_ASSERT_STRING_EQUAL(text, "ffffffffffffffff");
+    identity.object = 0x1;
+    identity.object_high = 0xab;
+    spx_identity_object_hex(&identity, text);
+    CU_ASSERT_STRING_EQUAL(text, "ab0000000000000001");
+    identity.object = 0xffffffffffffffffu;
+    identity.object_high = 0xffffffffffffffffu;
+    spx_identity_object_hex(&identity, text);
+    CU_ASSERT_STRING_EQUAL(text, "ffffffffffffffffffffffffffffffff");
+    CU_ASSERT_EQUAL(strlen(text) + 1, SPX_IDENTITY_OBJECT_HEX);
+
+    spx_identity_t a = {0}, b = {0};
+    a.kind = b.kind = SPX_OBJECT_FILE;
+    a.object = b.object = 7;
+    CU_ASSERT_TRUE(spx_identity_same_object(&a, &b));
+    b.object_high = 1;
+    CU_ASSERT_FALSE(spx_identity_same_object(&a, &b));
 }
 
 static void test_directory_identity(void)
@@ -301,6 +337,7 @@ int main(void)
         {"same file twice: same identity", test_same_file_twice_same_identity},
         {"two files: different identities", test_two_files_differ},
         {"hard links: same identity", test_hard_links_share_identity},
+        {"object ids render up to 32 hex digits", test_object_ids_render_up_to_32_digits},
         {"directories have identities", test_directory_identity},
         {"links are refused", test_links_are_refused},
         {"wrong kinds are refused", test_wrong_kinds_are_refused},

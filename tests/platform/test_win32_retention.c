@@ -1,10 +1,13 @@
 /*
  * test_win32_retention.c (Windows only): what holding a file means on
- * Windows. While a file or directory is held (share mode FILE_SHARE_READ
- * only), opening it for writing, deleting it and replacing it by rename are
- * denied, both in the holding process and from another one (the real daemon
- * holds the project while this process tries); identities are the volume
- * serial number and the 64-bit file index; names that are not valid UTF-8 or
+ * Windows. While a file or directory is held (files share reading only,
+ * folders reading and writing, neither deleting), opening a held file for
+ * writing, deleting it and replacing it by rename, and renaming a held
+ * folder, are denied, both in the holding process and from another one (the
+ * real daemon holds the project while this process tries); identities are
+ * FileIdInfo's volume serial number and file id (the volume serial number
+ * and 64-bit file index where FileIdInfo is not answered; test_win32_files.c
+ * checks both); names that are not valid UTF-8 or
  * that would reach an alternate data stream are refused; the programs'
  * standard output carries LF, never CRLF; and their arguments arrive as
  * UTF-8 whatever the ANSI code page.
@@ -113,6 +116,19 @@ static void test_daemon_session_denies_changes(void)
     CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "proj/new.toml"), wide(fixture, "proj/semaprax.toml"),
                                 MOVEFILE_REPLACE_EXISTING));
     CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "proj/src"), wide(fixture, "proj/src-moved"), 0));
+    /* A file the session does not hold can still be saved in a held folder
+     * (created and written), and the folder still cannot be renamed. */
+    HANDLE saved = CreateFileW(wide(fixture, "proj/src/notes.txt"), GENERIC_WRITE, 0, NULL,
+                               CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
+    CU_ASSERT_NOT_EQUAL(saved, INVALID_HANDLE_VALUE);
+    if (saved != INVALID_HANDLE_VALUE) {
+        DWORD written = 0;
+        CU_ASSERT_TRUE(WriteFile(saved, "notes", 5, &written, NULL));
+        CU_ASSERT_EQUAL(written, 5);
+        CloseHandle(saved);
+    }
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "proj/src/notes.txt"), "notes");
+    CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "proj/src"), wide(fixture, "proj/src-moved"), 0));
 
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     /* The session has ended: the handles are gone with the process. */
@@ -147,10 +163,19 @@ static void test_identity_is_volume_serial_and_file_index(void)
     CU_ASSERT_NOT_EQUAL_FATAL(handle, INVALID_HANDLE_VALUE);
     BY_HANDLE_FILE_INFORMATION info;
     CU_ASSERT_TRUE_FATAL(GetFileInformationByHandle(handle, &info));
+    FILE_ID_INFO id;
+    if (GetFileInformationByHandleEx(handle, FileIdInfo, &id, sizeof(id))) {
+        uint64_t low = 0;
+        for (int i = 7; i >= 0; i--)
+            low = (low << 8) | id.FileId.Identifier[i];
+        CU_ASSERT_EQUAL(first.volume, (uint64_t)id.VolumeSerialNumber);
+        CU_ASSERT_EQUAL(first.object, low);
+    } else {
+        CU_ASSERT_EQUAL(first.volume, (uint64_t)info.dwVolumeSerialNumber);
+        CU_ASSERT_EQUAL(first.object,
+                        ((uint64_t)info.nFileIndexHigh << 32) | (uint64_t)info.nFileIndexLow);
+    }
     CloseHandle(handle);
-    CU_ASSERT_EQUAL(first.volume, (uint64_t)info.dwVolumeSerialNumber);
-    CU_ASSERT_EQUAL(first.object,
-                    ((uint64_t)info.nFileIndexHigh << 32) | (uint64_t)info.nFileIndexLow);
     CU_ASSERT_EQUAL(first.size, 3);
 
     /* A lookup by name gives the same identity without holding it. */
@@ -242,7 +267,7 @@ int main(void)
         {"a held file denies write, delete, rename", test_held_file_denies_changes},
         {"a held directory cannot be renamed", test_held_directory_cannot_be_renamed},
         {"the daemon's session denies changes", test_daemon_session_denies_changes},
-        {"identity: volume serial and file index", test_identity_is_volume_serial_and_file_index},
+        {"identity: volume serial and file id", test_identity_is_volume_serial_and_file_index},
         {"names Windows would reinterpret are refused",
          test_names_windows_would_reinterpret_are_refused},
         {"stdout carries LF, never CRLF", test_stdout_carries_lf},
