@@ -226,7 +226,7 @@ static void test_line_ends(void)
         CU_ASSERT_STRING_EQUAL(manifest->name, "hello");
         CU_ASSERT_STRING_EQUAL(manifest->entry, "app.main");
         assert_span(manifest->entry_span, 5, 9, 19); /* the CRs end lines 1-4 */
-        CU_ASSERT_EQUAL(manifest->entry_span.start.offset, 93 + 4 + 3 * mark);
+        CU_ASSERT_EQUAL(manifest->entry_span.start.offset, (uint32_t)(93 + 4 + 3 * mark));
         CU_ASSERT_EQUAL_FATAL(manifest->source_count, 2);
         CU_ASSERT_STRING_EQUAL(manifest->sources[1].path, "src/app.spx");
         assert_span(manifest->sources[1].path_span, 14, 8, 21);
