@@ -265,6 +265,13 @@ static void test_recorded_limits_are_checked(void)
     CU_ASSERT_STRING_EQUAL(report.rerun_detail,
                            "limits.max_call_depth is not a whole number from 1 to 256");
     json_decref(envelope);
+    /* The lowest values allowed, 0 steps and 0 bytes of output, verify. */
+    limits.max_steps = 0;
+    limits.max_bytes = 0;
+    envelope = build(fixture, &limits);
+    report = verify(fixture, text_of(envelope, fixture->pool));
+    CU_ASSERT_TRUE(report.digest_ok && report.subject_ok && report.rerun_ok);
+    json_decref(envelope);
     spx_fixture_free(fixture);
 }
 
