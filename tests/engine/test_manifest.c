@@ -257,6 +257,8 @@ static void test_messages(void)
                    "duplicate key 'name' in [project]; it is first set on line 3");
     assert_message(HEAD "[project]\nname = \"Hello\"\nversion = \"0.1.0\"\n" SOURCE, "E0130",
                    "project name 'Hello' must start with a lowercase letter a-z");
+    assert_message(HEAD "[project]\nname = \"hello\"\nversion = \"1.9.3a\"\n" SOURCE, "E0131",
+                   "version '1.9.3a' contains 'a'; only digits and '.' are allowed");
     assert_message(HEAD "[project]\nname = \"hello\"\nversion = \"1.02.3\"\n" SOURCE, "E0131",
                    "version '1.02.3' has a number with a leading zero");
     assert_message(HEAD PROJECT "entry = \"lib.main\"\n" SOURCE, "E0133",
