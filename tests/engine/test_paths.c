@@ -41,6 +41,8 @@ static void test_invalid_paths(void)
     assert_problem("/src/app.spx", "is absolute", pool);
     assert_problem("C:/app.spx", "drive letter", pool);
     assert_problem("c:app.spx", "drive letter", pool);
+    assert_problem("1:app.spx", "contains a colon", pool); /* only a letter makes a drive */
+    assert_problem("_:app.spx", "contains a colon", pool);
     assert_problem("src\\app.spx", "backslash", pool);
     assert_problem("src/a:b.spx", "colon", pool);
     assert_problem("src//app.spx", "empty component", pool);
