@@ -533,7 +533,12 @@ static void run_injection(const injection_t *injection)
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "operation")),
                            injection->operation);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "path")), injection->path);
-    spx_assert_contains(json_string_value(json_object_get(data, "reason")), "injected failure");
+    /* exactly the failure: the temp files discarded after it add nothing */
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "reason")),
+                           apr_psprintf(pool,
+                                        "%s of '%s' failed: injected failure "
+                                        "(SPX_TEST_RENAME_FAIL=%s)",
+                                        injection->operation, injection->path, injection->at));
     char *restored = json_dumps(json_object_get(data, "restored"), JSON_COMPACT | JSON_SORT_KEYS);
     if (strcmp(restored, injection->restored) != 0)
         fprintf(stderr, "\n  %s: restored %s\n", injection->at, restored);
