@@ -36,6 +36,9 @@ static void test_help_and_version(void)
     CU_ASSERT_EQUAL(serve_help.exit_code, 0);
     spx_assert_contains(serve_help.out, "usage: semaprax serve SOURCE.spx [--max-request-bytes N]");
     CU_ASSERT_STRING_EQUAL(SPX_RUN_SEMAPRAX(pool, "serve", "--help").out, serve_help.out);
+    spx_process_result_t bare_help = SPX_RUN_SEMAPRAX(pool, "help"); /* no command named */
+    CU_ASSERT_EQUAL(bare_help.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(bare_help.out, help.out);
     spx_process_result_t version = SPX_RUN_SEMAPRAX(pool, "--version");
     CU_ASSERT_EQUAL(version.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(version.out, "semaprax " SPX_VERSION "\n");
