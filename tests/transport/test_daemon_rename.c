@@ -601,7 +601,9 @@ static void test_replaced_files_keep_their_modes(void)
 
 /* With 80 more calls in app, the committed answer lists 80 more changes (over
  * 8 KiB): under --max-response-bytes 4096 the rename is refused before
- * anything is written, the session lives on; under 65536 it commits. */
+ * anything is written, naming the size it needs, and the session lives on.
+ * Then at the boundary: one byte under what the answer needs is refused the
+ * same way, exactly what it needs commits. */
 static void test_answer_too_large_is_refused_before_writing(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -612,26 +614,33 @@ static void test_answer_too_large_is_refused_before_writing(void)
         many = apr_pstrcat(pool, many, " + util.scale(1)", NULL);
     const char *app_longer = apr_pstrcat(pool, app_text, many, ";\n}\n", NULL);
     spx_fixture_write(fixture, "proj/src/app.spx", app_longer);
-    const char *limits[] = {"4096", "65536"};
-    for (int i = 0; i < 2; i++) {
+    /* the bytes of a result line to id "r" around its result */
+    const long around = (long)strlen("{\"id\":\"r\",\"jsonrpc\":\"2.0\",\"result\":}\n");
+    long limit = 4096, needed = 0;
+    for (int round = 0; round < 3; round++) {
         const char *arguments[] = {"--stdio",
                                    "--manifest-path",
                                    spx_fixture_path(fixture, "proj/semaprax.toml"),
                                    "--allow-project-rename",
                                    "--max-response-bytes",
-                                   limits[i],
+                                   apr_psprintf(pool, "%ld", limit),
                                    NULL};
         spx_daemon_t *daemon =
             spx_daemon_start("SPX_SEMAPRAXD", arguments, fixture->root, fixture->pool);
         const char *revisions = spx_daemon_open(daemon);
         json_t *answer = spx_daemon_call_json(
             daemon, rename_line(revisions, "util.scale", "multiply", "", pool));
-        if (i == 0) {
+        if (round < 2) {
             CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_REFUSED);
             const char *reason = json_string_value(json_object_get(error_data(answer), "reason"));
             CU_ASSERT_PTR_NOT_NULL_FATAL(reason);
-            spx_assert_contains(reason, "--max-response-bytes 4096");
+            spx_assert_contains(reason, apr_psprintf(pool, "--max-response-bytes %ld", limit));
             spx_assert_contains(reason, "nothing was written");
+            const char *need = strstr(reason, "would need ");
+            CU_ASSERT_PTR_NOT_NULL_FATAL(need);
+            if (round == 0)
+                needed = strtol(need + strlen("would need "), NULL, 10);
+            CU_ASSERT_EQUAL(strtol(need + strlen("would need "), NULL, 10), needed);
             assert_files(fixture, util_text, report_text, app_longer, "refused: too large");
             /* the session lives on, bound to the same files */
             CU_ASSERT_STRING_EQUAL(spx_daemon_open(daemon), revisions);
@@ -644,6 +653,8 @@ static void test_answer_too_large_is_refused_before_writing(void)
         }
         json_decref(answer);
         CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+        CU_ASSERT_TRUE_FATAL(needed > 4096);
+        limit = needed + around - (round == 0); /* one byte short, then exactly */
     }
     spx_fixture_free(fixture);
 }
