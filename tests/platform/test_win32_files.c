@@ -14,31 +14,19 @@
  */
 #include "spx_process.h"
 #include "spx_test.h"
+#include "spx_test_win32.h"
 #include "spx_win32.h"
 
 #include <apr_strings.h>
 #include <string.h>
 #include <windows.h>
 
-static wchar_t *wide(spx_fixture_t *fixture, const char *relative)
-{
-    const char *path = spx_fixture_path(fixture, relative);
-    int units = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, NULL, 0);
-    CU_ASSERT_FATAL(units > 0);
-    wchar_t *result = apr_palloc(fixture->pool, (apr_size_t)units * sizeof(wchar_t));
-    MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, result, units);
-    for (wchar_t *c = result; *c; c++)
-        if (*c == L'/')
-            *c = L'\\';
-    return result;
-}
-
 /* Create relative and write text to it through another handle, as an
  * editor saving a new file does; 0 or the Win32 error. */
 static DWORD save_new(spx_fixture_t *fixture, const char *relative, const char *text)
 {
-    HANDLE handle = CreateFileW(wide(fixture, relative), GENERIC_WRITE, 0, NULL, CREATE_ALWAYS,
-                                FILE_ATTRIBUTE_NORMAL, NULL);
+    HANDLE handle = CreateFileW(spx_test_native_path(fixture, relative), GENERIC_WRITE, 0, NULL,
+                                CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
     if (handle == INVALID_HANDLE_VALUE)
         return GetLastError();
     DWORD written = 0;
@@ -52,7 +40,7 @@ static DWORD save_new(spx_fixture_t *fixture, const char *relative, const char *
  * 0 when it was allowed, else the Win32 error. */
 static DWORD try_open(spx_fixture_t *fixture, const char *relative, DWORD access)
 {
-    HANDLE handle = CreateFileW(wide(fixture, relative), access,
+    HANDLE handle = CreateFileW(spx_test_native_path(fixture, relative), access,
                                 FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
                                 OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
     if (handle == INVALID_HANDLE_VALUE)
@@ -109,17 +97,20 @@ static void test_held_folder_accepts_unrelated_saves(void)
     CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "src/notes.txt"), "first");
     /* Saved again the way editors do: a temp file renamed over it. */
     CU_ASSERT_EQUAL(save_new(fixture, "src/notes.txt.tmp", "second"), 0);
-    CU_ASSERT_TRUE(MoveFileExW(wide(fixture, "src/notes.txt.tmp"), wide(fixture, "src/notes.txt"),
+    CU_ASSERT_TRUE(MoveFileExW(spx_test_native_path(fixture, "src/notes.txt.tmp"),
+                               spx_test_native_path(fixture, "src/notes.txt"),
                                MOVEFILE_REPLACE_EXISTING));
     CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "src/notes.txt"), "second");
-    CU_ASSERT_TRUE(DeleteFileW(wide(fixture, "src/notes.txt")));
+    CU_ASSERT_TRUE(DeleteFileW(spx_test_native_path(fixture, "src/notes.txt")));
 
     /* The held folder and the held file are still pinned. */
-    CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "src"), wide(fixture, "src-moved"), 0));
+    CU_ASSERT_FALSE(MoveFileExW(spx_test_native_path(fixture, "src"),
+                                spx_test_native_path(fixture, "src-moved"), 0));
     CU_ASSERT_TRUE(denied(GetLastError()));
-    CU_ASSERT_FALSE(DeleteFileW(wide(fixture, "src/a.spx")));
+    CU_ASSERT_FALSE(DeleteFileW(spx_test_native_path(fixture, "src/a.spx")));
     CU_ASSERT_EQUAL(save_new(fixture, "src/b.tmp", "replacement"), 0);
-    CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "src/b.tmp"), wide(fixture, "src/a.spx"),
+    CU_ASSERT_FALSE(MoveFileExW(spx_test_native_path(fixture, "src/b.tmp"),
+                                spx_test_native_path(fixture, "src/a.spx"),
                                 MOVEFILE_REPLACE_EXISTING));
     CU_ASSERT_TRUE(denied(GetLastError()));
     CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "src/a.spx"), "held bytes");
@@ -175,7 +166,7 @@ static void test_reparse_decision(void)
 
 static HANDLE open_attributes(spx_fixture_t *fixture, const char *relative)
 {
-    HANDLE handle = CreateFileW(wide(fixture, relative), FILE_READ_ATTRIBUTES,
+    HANDLE handle = CreateFileW(spx_test_native_path(fixture, relative), FILE_READ_ATTRIBUTES,
                                 FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
                                 OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
     CU_ASSERT_NOT_EQUAL_FATAL(handle, INVALID_HANDLE_VALUE);
@@ -266,14 +257,16 @@ static void test_opens_are_relative_to_the_held_folder(void)
     CU_ASSERT_EQUAL_FATAL(
         spx_dir_open_root(&root, spx_fixture_path(fixture, "outer/proj"), fixture->session, NULL),
         APR_SUCCESS);
-    if (!MoveFileExW(wide(fixture, "outer"), wide(fixture, "moved"), 0)) {
+    if (!MoveFileExW(spx_test_native_path(fixture, "outer"), spx_test_native_path(fixture, "moved"),
+                     0)) {
         printf("\n  not run here: the folder above a held one cannot be renamed (error %lu), "
                "so paths keep naming the held folders\n",
                (unsigned long)GetLastError());
         spx_fixture_free(fixture);
         return;
     }
-    CU_ASSERT_EQUAL(GetFileAttributesW(wide(fixture, "outer/proj/a.spx")), INVALID_FILE_ATTRIBUTES);
+    CU_ASSERT_EQUAL(GetFileAttributesW(spx_test_native_path(fixture, "outer/proj/a.spx")),
+                    INVALID_FILE_ATTRIBUTES);
 
     const char *message = NULL;
     spx_file_t *file = NULL;
@@ -303,26 +296,27 @@ static void test_opens_are_relative_to_the_held_folder(void)
                           APR_SUCCESS);
     const char *name = strrchr(spx_temp_path(temp), '/');
     name = name ? name + 1 : spx_temp_path(temp);
-    CU_ASSERT_NOT_EQUAL(
-        GetFileAttributesW(wide(fixture, apr_pstrcat(fixture->pool, "moved/proj/", name, NULL))),
-        INVALID_FILE_ATTRIBUTES);
+    CU_ASSERT_NOT_EQUAL(GetFileAttributesW(spx_test_native_path(
+                            fixture, apr_pstrcat(fixture->pool, "moved/proj/", name, NULL))),
+                        INVALID_FILE_ATTRIBUTES);
     /* Wine keeps the path a handle was opened by and deletes or renames an
      * open file by it, so a temp file's own deletion and rename (through its
      * handle, relative to the held folder) are shown with the folder back in
      * its place (the first temp file is left to the fixture). */
-    CU_ASSERT_TRUE_FATAL(MoveFileExW(wide(fixture, "moved"), wide(fixture, "outer"), 0));
+    CU_ASSERT_TRUE_FATAL(MoveFileExW(spx_test_native_path(fixture, "moved"),
+                                     spx_test_native_path(fixture, "outer"), 0));
     temp = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_temp_create(&temp, root, "a.spx", file, 4, fixture->pool, &message),
                           APR_SUCCESS);
     name = strrchr(spx_temp_path(temp), '/');
     name = name ? name + 1 : spx_temp_path(temp);
-    CU_ASSERT_NOT_EQUAL(
-        GetFileAttributesW(wide(fixture, apr_pstrcat(fixture->pool, "outer/proj/", name, NULL))),
-        INVALID_FILE_ATTRIBUTES);
+    CU_ASSERT_NOT_EQUAL(GetFileAttributesW(spx_test_native_path(
+                            fixture, apr_pstrcat(fixture->pool, "outer/proj/", name, NULL))),
+                        INVALID_FILE_ATTRIBUTES);
     CU_ASSERT_EQUAL(spx_temp_discard(temp, fixture->pool, NULL), APR_SUCCESS);
-    CU_ASSERT_EQUAL(
-        GetFileAttributesW(wide(fixture, apr_pstrcat(fixture->pool, "outer/proj/", name, NULL))),
-        INVALID_FILE_ATTRIBUTES);
+    CU_ASSERT_EQUAL(GetFileAttributesW(spx_test_native_path(
+                        fixture, apr_pstrcat(fixture->pool, "outer/proj/", name, NULL))),
+                    INVALID_FILE_ATTRIBUTES);
     temp = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_temp_create(&temp, root, "a.spx", file, 4, fixture->pool, &message),
                           APR_SUCCESS);
@@ -366,8 +360,9 @@ static spx_temp_t *temp_for(spx_fixture_t *fixture, spx_dir_t **root)
  * scanner opens a file it inspects), closed by a thread after ms. */
 static HANDLE hold_then_release(spx_fixture_t *fixture, release_t *release, DWORD ms)
 {
-    release->handle = CreateFileW(wide(fixture, "target.spx"), GENERIC_READ, FILE_SHARE_READ, NULL,
-                                  OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+    release->handle =
+        CreateFileW(spx_test_native_path(fixture, "target.spx"), GENERIC_READ, FILE_SHARE_READ,
+                    NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
     CU_ASSERT_NOT_EQUAL_FATAL(release->handle, INVALID_HANDLE_VALUE);
     release->after_ms = ms;
     HANDLE thread = CreateThread(NULL, 0, release_later, release, 0, NULL);

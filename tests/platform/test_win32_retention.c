@@ -16,6 +16,7 @@
 #include "spx_platform.h"
 #include "spx_process.h"
 #include "spx_test.h"
+#include "spx_test_win32.h"
 
 #include <apr_strings.h>
 #include <string.h>
@@ -23,20 +24,10 @@
 
 static const char *const no_extra[] = {NULL};
 
-static wchar_t *wide(spx_fixture_t *fixture, const char *relative)
-{
-    const char *path = spx_fixture_path(fixture, relative);
-    int units = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, NULL, 0);
-    CU_ASSERT_FATAL(units > 0);
-    wchar_t *result = apr_palloc(fixture->pool, (apr_size_t)units * sizeof(wchar_t));
-    MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, result, units);
-    return result;
-}
-
 /* Opening relative for writing (sharing everything) fails: it is held. */
 static void assert_write_denied(spx_fixture_t *fixture, const char *relative)
 {
-    HANDLE writer = CreateFileW(wide(fixture, relative), GENERIC_WRITE,
+    HANDLE writer = CreateFileW(spx_test_native_path(fixture, relative), GENERIC_WRITE,
                                 FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
                                 OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
     CU_ASSERT_EQUAL(writer, INVALID_HANDLE_VALUE);
@@ -51,12 +42,13 @@ static void assert_changes_denied(spx_fixture_t *fixture, const char *relative)
 {
     assert_write_denied(fixture, relative);
 
-    CU_ASSERT_FALSE(DeleteFileW(wide(fixture, relative)));
+    CU_ASSERT_FALSE(DeleteFileW(spx_test_native_path(fixture, relative)));
     DWORD delete_error = GetLastError();
     CU_ASSERT_TRUE(delete_error == ERROR_SHARING_VIOLATION || delete_error == ERROR_ACCESS_DENIED);
 
     spx_fixture_write(fixture, "replacement.tmp", "replaced");
-    CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "replacement.tmp"), wide(fixture, relative),
+    CU_ASSERT_FALSE(MoveFileExW(spx_test_native_path(fixture, "replacement.tmp"),
+                                spx_test_native_path(fixture, relative),
                                 MOVEFILE_REPLACE_EXISTING));
     DWORD rename_error = GetLastError();
     CU_ASSERT_TRUE(rename_error == ERROR_SHARING_VIOLATION || rename_error == ERROR_ACCESS_DENIED);
@@ -94,9 +86,11 @@ static void test_held_directory_cannot_be_renamed(void)
     spx_dir_t *root = NULL, *src = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_dir_open_root(&root, fixture->root, session, NULL), APR_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(spx_dir_open_child(&src, root, "src", session, NULL), APR_SUCCESS);
-    CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "src"), wide(fixture, "src-moved"), 0));
+    CU_ASSERT_FALSE(MoveFileExW(spx_test_native_path(fixture, "src"),
+                                spx_test_native_path(fixture, "src-moved"), 0));
     apr_pool_destroy(session);
-    CU_ASSERT_TRUE(MoveFileExW(wide(fixture, "src"), wide(fixture, "src-moved"), 0));
+    CU_ASSERT_TRUE(MoveFileExW(spx_test_native_path(fixture, "src"),
+                               spx_test_native_path(fixture, "src-moved"), 0));
     spx_fixture_free(fixture);
 }
 
@@ -111,15 +105,17 @@ static void test_daemon_session_denies_changes(void)
     spx_daemon_open(daemon);
 
     assert_write_denied(fixture, "proj/src/app.spx");
-    CU_ASSERT_FALSE(DeleteFileW(wide(fixture, "proj/src/math.spx")));
+    CU_ASSERT_FALSE(DeleteFileW(spx_test_native_path(fixture, "proj/src/math.spx")));
     spx_fixture_write(fixture, "proj/new.toml", spx_fixture_read(fixture, "proj/semaprax.toml"));
-    CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "proj/new.toml"), wide(fixture, "proj/semaprax.toml"),
+    CU_ASSERT_FALSE(MoveFileExW(spx_test_native_path(fixture, "proj/new.toml"),
+                                spx_test_native_path(fixture, "proj/semaprax.toml"),
                                 MOVEFILE_REPLACE_EXISTING));
-    CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "proj/src"), wide(fixture, "proj/src-moved"), 0));
+    CU_ASSERT_FALSE(MoveFileExW(spx_test_native_path(fixture, "proj/src"),
+                                spx_test_native_path(fixture, "proj/src-moved"), 0));
     /* A file the session does not hold can still be saved in a held folder
      * (created and written), and the folder still cannot be renamed. */
-    HANDLE saved = CreateFileW(wide(fixture, "proj/src/notes.txt"), GENERIC_WRITE, 0, NULL,
-                               CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
+    HANDLE saved = CreateFileW(spx_test_native_path(fixture, "proj/src/notes.txt"), GENERIC_WRITE,
+                               0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
     CU_ASSERT_NOT_EQUAL(saved, INVALID_HANDLE_VALUE);
     if (saved != INVALID_HANDLE_VALUE) {
         DWORD written = 0;
@@ -128,11 +124,12 @@ static void test_daemon_session_denies_changes(void)
         CloseHandle(saved);
     }
     CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "proj/src/notes.txt"), "notes");
-    CU_ASSERT_FALSE(MoveFileExW(wide(fixture, "proj/src"), wide(fixture, "proj/src-moved"), 0));
+    CU_ASSERT_FALSE(MoveFileExW(spx_test_native_path(fixture, "proj/src"),
+                                spx_test_native_path(fixture, "proj/src-moved"), 0));
 
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     /* The session has ended: the handles are gone with the process. */
-    CU_ASSERT_TRUE(DeleteFileW(wide(fixture, "proj/src/math.spx")));
+    CU_ASSERT_TRUE(DeleteFileW(spx_test_native_path(fixture, "proj/src/math.spx")));
     spx_fixture_free(fixture);
 }
 
@@ -157,7 +154,7 @@ static void test_identity_is_volume_serial_and_file_index(void)
     CU_ASSERT_EQUAL(first.volume, other.volume);
 
     /* The same numbers as an independent handle's. */
-    HANDLE handle = CreateFileW(wide(fixture, "a.spx"), FILE_READ_ATTRIBUTES,
+    HANDLE handle = CreateFileW(spx_test_native_path(fixture, "a.spx"), FILE_READ_ATTRIBUTES,
                                 FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
                                 OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
     CU_ASSERT_NOT_EQUAL_FATAL(handle, INVALID_HANDLE_VALUE);

@@ -7,22 +7,11 @@
  * (APR opens only files for that).
  */
 #include "spx_test.h"
+#include "spx_test_win32.h"
 
 #include <apr_strings.h>
 #include <string.h>
 #include <windows.h>
-
-static wchar_t *wide(const char *text, apr_pool_t *pool)
-{
-    int units = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, text, -1, NULL, 0);
-    CU_ASSERT_FATAL(units > 0);
-    wchar_t *result = apr_palloc(pool, (apr_size_t)units * sizeof(wchar_t));
-    MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, text, -1, result, units);
-    for (wchar_t *c = result; *c; c++)
-        if (*c == L'/')
-            *c = L'\\';
-    return result;
-}
 
 void spx_fixture_symlink(spx_fixture_t *fixture, const char *target, const char *relative)
 {
@@ -36,12 +25,12 @@ void spx_fixture_symlink(spx_fixture_t *fixture, const char *target, const char 
         slash ? apr_pstrndup(fixture->pool, relative, (apr_size_t)(slash - relative)) : "";
     const char *resolved = spx_fixture_path(
         fixture, apr_pstrcat(fixture->pool, folder, slash ? "/" : "", target, NULL));
-    DWORD attributes = GetFileAttributesW(wide(resolved, fixture->pool));
+    DWORD attributes = GetFileAttributesW(spx_test_wide_path(resolved, fixture->pool));
     DWORD flags = SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE;
     if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY))
         flags |= SYMBOLIC_LINK_FLAG_DIRECTORY;
-    wchar_t *native = wide(link, fixture->pool);
-    BOOLEAN made = CreateSymbolicLinkW(native, wide(target, fixture->pool), flags);
+    wchar_t *native = spx_test_wide_path(link, fixture->pool);
+    BOOLEAN made = CreateSymbolicLinkW(native, spx_test_wide_path(target, fixture->pool), flags);
     /* Wine 8 answers TRUE without making anything: look before trusting it. */
     DWORD error = made ? ERROR_SUCCESS : GetLastError();
     WIN32_FILE_ATTRIBUTE_DATA data;
@@ -63,7 +52,7 @@ void spx_fixture_mkfifo(spx_fixture_t *fixture, const char *relative)
 
 int spx_fixture_symlinks_possible(spx_fixture_t *fixture, const char *checks)
 {
-    wchar_t *probe = wide(spx_fixture_path(fixture, "spx-link-probe"), fixture->pool);
+    wchar_t *probe = spx_test_wide_path(spx_fixture_path(fixture, "spx-link-probe"), fixture->pool);
     CreateSymbolicLinkW(probe, L"absent", SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE);
     DWORD attributes = GetFileAttributesW(probe);
     int made = attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT);
@@ -86,9 +75,9 @@ int spx_fixture_fifos_possible(const char *checks)
 void spx_fixture_set_mtime(spx_fixture_t *fixture, const char *relative, apr_time_t mtime)
 {
     HANDLE handle =
-        CreateFileW(wide(spx_fixture_path(fixture, relative), fixture->pool), FILE_WRITE_ATTRIBUTES,
-                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
-                    FILE_FLAG_BACKUP_SEMANTICS, NULL);
+        CreateFileW(spx_test_wide_path(spx_fixture_path(fixture, relative), fixture->pool),
+                    FILE_WRITE_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                    NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
     CU_ASSERT_FATAL(handle != INVALID_HANDLE_VALUE);
     /* apr_time_t: microseconds since 1970; FILETIME: 100 ns since 1601. */
     ULONGLONG ticks = (ULONGLONG)mtime * 10u + 116444736000000000ull;

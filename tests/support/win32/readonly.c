@@ -13,25 +13,13 @@
  */
 #include "spx_daemon.h"
 #include "spx_test.h"
+#include "spx_test_win32.h"
 
 #include <apr_strings.h>
 #include <string.h>
 #include <windows.h>
 
 typedef char *(CDECL *unix_name_fn)(const WCHAR *dos_name);
-
-static wchar_t *native_path(spx_fixture_t *fixture, const char *relative)
-{
-    const char *path = spx_fixture_path(fixture, relative);
-    int units = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, NULL, 0);
-    CU_ASSERT_FATAL(units > 0);
-    wchar_t *wide = apr_palloc(fixture->pool, (apr_size_t)units * sizeof(wchar_t));
-    MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, wide, units);
-    for (wchar_t *c = wide; *c; c++)
-        if (*c == L'/')
-            *c = L'\\';
-    return wide;
-}
 
 /* A Win32 path's host path under Wine (from pool), or NULL. */
 static const char *host_path(const wchar_t *path, apr_pool_t *pool)
@@ -76,7 +64,7 @@ static const char *wine_chattr(spx_fixture_t *fixture, const char *relative, con
     if (GetFileAttributesW(L"Z:\\usr\\bin\\chattr") == INVALID_FILE_ATTRIBUTES)
         return "under Wine, the host has no /usr/bin/chattr (Debian's e2fsprogs package), which "
                "this test needs to make a folder refuse new files: install e2fsprogs";
-    const char *folder = host_path(native_path(fixture, relative), fixture->pool);
+    const char *folder = host_path(spx_test_native_path(fixture, relative), fixture->pool);
     wchar_t temp_dir[MAX_PATH], script[MAX_PATH], output[MAX_PATH];
     DWORD length = GetTempPathW(MAX_PATH, temp_dir);
     if (!folder || length == 0 || length >= MAX_PATH ||
@@ -144,7 +132,8 @@ const char *spx_fixture_read_only_dir(spx_fixture_t *fixture, const char *relati
     if (why)
         return why;
     /* Proof that it holds: creating a name in it must fail. */
-    wchar_t *probe = native_path(fixture, apr_pstrcat(fixture->pool, relative, "/probe", NULL));
+    wchar_t *probe =
+        spx_test_native_path(fixture, apr_pstrcat(fixture->pool, relative, "/probe", NULL));
     HANDLE handle =
         CreateFileW(probe, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
     if (handle != INVALID_HANDLE_VALUE) {
