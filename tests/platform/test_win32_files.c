@@ -21,6 +21,26 @@
 #include <string.h>
 #include <windows.h>
 
+/* src/a.spx written with bytes and held as a session holds it: the root,
+ * the folder src and the file. */
+typedef struct held_source_t {
+    spx_dir_t *root, *src;
+    spx_file_t *file;
+} held_source_t;
+
+static held_source_t hold_a_source(spx_fixture_t *fixture, const char *bytes)
+{
+    held_source_t held = {NULL, NULL, NULL};
+    spx_fixture_write(fixture, "src/a.spx", bytes);
+    CU_ASSERT_EQUAL_FATAL(spx_dir_open_root(&held.root, fixture->root, fixture->session, NULL),
+                          APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spx_dir_open_child(&held.src, held.root, "src", fixture->session, NULL),
+                          APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spx_file_open(&held.file, held.src, "a.spx", fixture->session, NULL),
+                          APR_SUCCESS);
+    return held;
+}
+
 /* Create relative and write text to it through another handle, as an
  * editor saving a new file does; 0 or the Win32 error. */
 static DWORD save_new(spx_fixture_t *fixture, const char *relative, const char *text)
@@ -64,14 +84,7 @@ static void test_share_modes(void)
      * folder for writing but not for deletion, and the held file for
      * reading only. */
     spx_fixture_t *fixture = spx_fixture_new();
-    spx_fixture_write(fixture, "src/a.spx", "held bytes");
-    spx_dir_t *root = NULL, *src = NULL;
-    spx_file_t *file = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_dir_open_root(&root, fixture->root, fixture->session, NULL),
-                          APR_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(spx_dir_open_child(&src, root, "src", fixture->session, NULL),
-                          APR_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(spx_file_open(&file, src, "a.spx", fixture->session, NULL), APR_SUCCESS);
+    hold_a_source(fixture, "held bytes"); /* held until the fixture is freed */
     CU_ASSERT_EQUAL(try_open(fixture, "src", GENERIC_READ | FILE_WRITE_DATA), 0);
     CU_ASSERT_TRUE(denied(try_open(fixture, "src", DELETE)));
     CU_ASSERT_EQUAL(try_open(fixture, "src/a.spx", GENERIC_READ), 0);
@@ -83,14 +96,7 @@ static void test_share_modes(void)
 static void test_held_folder_accepts_unrelated_saves(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
-    spx_fixture_write(fixture, "src/a.spx", "held bytes");
-    spx_dir_t *root = NULL, *src = NULL;
-    spx_file_t *file = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_dir_open_root(&root, fixture->root, fixture->session, NULL),
-                          APR_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(spx_dir_open_child(&src, root, "src", fixture->session, NULL),
-                          APR_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(spx_file_open(&file, src, "a.spx", fixture->session, NULL), APR_SUCCESS);
+    held_source_t source = hold_a_source(fixture, "held bytes");
 
     /* A new file, created and written while the session holds the folder. */
     CU_ASSERT_EQUAL(save_new(fixture, "src/notes.txt", "first"), 0);
@@ -118,8 +124,8 @@ static void test_held_folder_accepts_unrelated_saves(void)
     /* Re-authentication still finds what it held. */
     spx_name_state_t state;
     spx_identity_t held, looked;
-    CU_ASSERT_EQUAL(spx_file_identity(file, &held, fixture->pool, NULL), APR_SUCCESS);
-    CU_ASSERT_EQUAL(spx_dir_lookup(src, "a.spx", &state, &looked, fixture->pool, NULL),
+    CU_ASSERT_EQUAL(spx_file_identity(source.file, &held, fixture->pool, NULL), APR_SUCCESS);
+    CU_ASSERT_EQUAL(spx_dir_lookup(source.src, "a.spx", &state, &looked, fixture->pool, NULL),
                     APR_SUCCESS);
     CU_ASSERT_EQUAL(state, SPX_NAME_PRESENT);
     CU_ASSERT_TRUE(spx_identity_same_object(&held, &looked));
@@ -176,17 +182,10 @@ static HANDLE open_attributes(spx_fixture_t *fixture, const char *relative)
 static void test_identity_from_file_id_info(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
-    spx_fixture_write(fixture, "src/a.spx", "three");
-    spx_dir_t *root = NULL, *src = NULL;
-    spx_file_t *file = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_dir_open_root(&root, fixture->root, fixture->session, NULL),
-                          APR_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(spx_dir_open_child(&src, root, "src", fixture->session, NULL),
-                          APR_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(spx_file_open(&file, src, "a.spx", fixture->session, NULL), APR_SUCCESS);
+    held_source_t source = hold_a_source(fixture, "three");
     spx_identity_t held, dir;
-    CU_ASSERT_EQUAL_FATAL(spx_file_identity(file, &held, fixture->pool, NULL), APR_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(spx_dir_identity(src, &dir, fixture->pool, NULL), APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spx_file_identity(source.file, &held, fixture->pool, NULL), APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(spx_dir_identity(source.src, &dir, fixture->pool, NULL), APR_SUCCESS);
     CU_ASSERT_EQUAL(held.kind, SPX_OBJECT_FILE);
     CU_ASSERT_EQUAL(held.size, 5);
     CU_ASSERT_EQUAL(held.links, 1);
@@ -236,7 +235,7 @@ static void test_identity_from_file_id_info(void)
     CloseHandle(handle);
     spx_name_state_t state;
     spx_identity_t looked;
-    CU_ASSERT_EQUAL(spx_dir_lookup(src, "a.spx", &state, &looked, fixture->pool, NULL),
+    CU_ASSERT_EQUAL(spx_dir_lookup(source.src, "a.spx", &state, &looked, fixture->pool, NULL),
                     APR_SUCCESS);
     CU_ASSERT_EQUAL(state, SPX_NAME_PRESENT);
     CU_ASSERT_TRUE(spx_identity_same_object(&looked, &held));
