@@ -127,6 +127,14 @@ static long result_frame_bytes(const char *id)
     return (long)(strlen("{\"id\":,\"jsonrpc\":\"2.0\",\"result\":}\n") + strlen(id));
 }
 
+/* The daemon on a copy of examples/hello, with --max-response-bytes 4096. */
+static spx_daemon_t *start_hello_within_4096(spx_fixture_t *fixture)
+{
+    spx_daemon_copy_hello(fixture, "proj");
+    return spx_daemon_start_on(fixture, "proj",
+                               (const char *const[]){"--max-response-bytes", "4096", NULL});
+}
+
 /* A context's max_bytes must fit the response it is sent in: under
  * --max-response-bytes 4096, the default is cut to what the line can hold
  * around it, a larger max_bytes is refused up front (-32602, the session
@@ -135,9 +143,7 @@ static void test_context_budget_fits_the_response(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
     apr_pool_t *pool = fixture->pool;
-    spx_daemon_copy_hello(fixture, "proj");
-    spx_daemon_t *daemon = spx_daemon_start_on(
-        fixture, "proj", (const char *const[]){"--max-response-bytes", "4096", NULL});
+    spx_daemon_t *daemon = start_hello_within_4096(fixture);
     const char *revisions = spx_daemon_open(daemon);
     /* module app at depth 3 renders 7.5 KiB unbounded */
     const char *query = ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":3";
@@ -213,9 +219,7 @@ static void test_response_over_budget(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
     apr_pool_t *pool = fixture->pool;
-    spx_daemon_copy_hello(fixture, "proj");
-    spx_daemon_t *daemon = spx_daemon_start_on(
-        fixture, "proj", (const char *const[]){"--max-response-bytes", "4096", NULL});
+    spx_daemon_t *daemon = start_hello_within_4096(fixture);
     const char *revisions = spx_daemon_open(daemon);
     /* check fits in 4 KiB; the graph (5 KiB) does not. */
     spx_assert_contains(spx_daemon_call(daemon, spx_request_line("1", "check", revisions, pool)),

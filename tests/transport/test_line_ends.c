@@ -428,15 +428,16 @@ static void test_rename_across_lines(void)
                            "[[source]]\r\nmodule = \"util\"\r\npath = \"src/util.spx\"\r\n");
     spx_fixture_write(fixture, "p/src/util.spx",
                       MARK "export fn scale(x: int) -> int {\r\n  return x * 3;\r\n}\r\n");
-    spx_fixture_write(fixture, "p/src/app.spx",
-                      MARK "import util;\r\n"
-                           "export fn main() -> int {\r\n"
-                           "  return (\r\n"
-                           "    // the call starts on the next line\r\n"
-                           "    util\r\n"
-                           "    .\r\n"
-                           "    scale(1)) - 3;\r\n"
-                           "}\r\n");
+    /* The call of NAME starts on a line of its own, after a comment. */
+    static const char app_with[] = MARK "import util;\r\n"
+                                        "export fn main() -> int {\r\n"
+                                        "  return (\r\n"
+                                        "    // the call starts on the next line\r\n"
+                                        "    util\r\n"
+                                        "    .\r\n"
+                                        "    %s(1)) - 3;\r\n"
+                                        "}\r\n";
+    spx_fixture_write(fixture, "p/src/app.spx", apr_psprintf(pool, app_with, "scale"));
     static const char *const allow[] = {"--allow-project-rename", NULL};
     spx_daemon_t *daemon = spx_daemon_start_on(fixture, "p", allow);
     const char *revisions = spx_daemon_open(daemon);
@@ -449,14 +450,7 @@ static void test_rename_across_lines(void)
     CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "p/src/util.spx"),
                            MARK "export fn triple(x: int) -> int {\r\n  return x * 3;\r\n}\r\n");
     CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "p/src/app.spx"),
-                           MARK "import util;\r\n"
-                                "export fn main() -> int {\r\n"
-                                "  return (\r\n"
-                                "    // the call starts on the next line\r\n"
-                                "    util\r\n"
-                                "    .\r\n"
-                                "    triple(1)) - 3;\r\n"
-                                "}\r\n");
+                           apr_psprintf(pool, app_with, "triple"));
     spx_process_result_t ran = CLI(fixture, "p", "run");
     CU_ASSERT_EQUAL(ran.exit_code, 0);
     spx_fixture_free(fixture);
