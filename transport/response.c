@@ -157,23 +157,42 @@ apr_status_t spx_response_write_result_gated(spx_response_writer_t *writer, json
     return send_response(writer, id, response, gate, outcome);
 }
 
+/* A result line is RESULT_HEAD ID RESULT_MIDDLE TEXT "}\n": the keys sort as
+ * id, jsonrpc, result, so the result text comes last. */
+static const char result_head[] = "{\"id\":";
+static const char result_middle[] = ",\"jsonrpc\":\"2.0\",\"result\":";
+
+static size_t result_frame_bytes(size_t id_length)
+{
+    return sizeof(result_head) - 1 + id_length + sizeof(result_middle) - 1 + 2;
+}
+
+apr_size_t spx_response_result_frame_bytes(const json_t *id)
+{
+    json_t *null_id = json_null();
+    char *id_text = json_dumps(id ? id : null_id, SPX_CANONICAL_FLAGS);
+    json_decref(null_id);
+    apr_size_t bytes = result_frame_bytes(id_text ? strlen(id_text) : 0);
+    free(id_text);
+    return bytes;
+}
+
 apr_status_t spx_response_write_result_text(spx_response_writer_t *writer, json_t *id,
                                             const char *text, apr_size_t length,
                                             const spx_response_gate_t *gate,
                                             spx_response_outcome_t *outcome)
 {
-    /* The keys sort as id, jsonrpc, result: the result text comes last. */
     json_t *null_id = json_null();
     char *id_text = json_dumps(id ? id : null_id, SPX_CANONICAL_FLAGS);
     json_decref(null_id);
     if (!id_text)
         return APR_ENOMEM;
-    static const char middle[] = ",\"jsonrpc\":\"2.0\",\"result\":";
     size_t id_length = strlen(id_text);
-    size_t prefix = 6 + id_length + sizeof(middle) - 1; /* {"id": */
+    size_t frame = result_frame_bytes(id_length);
+    size_t prefix = frame - 2; /* the head, the id and the middle */
     *outcome = SPX_RESPONSE_SENT;
     apr_status_t status = APR_SUCCESS;
-    if (length > writer->max_bytes || prefix + length + 2 > writer->max_bytes) {
+    if (length > writer->max_bytes || frame + length > writer->max_bytes) {
         free(id_text);
         *outcome = SPX_RESPONSE_STOP;
         return send_too_large(writer, id);
@@ -183,15 +202,18 @@ apr_status_t spx_response_write_result_text(spx_response_writer_t *writer, json_
         *outcome = SPX_RESPONSE_WITHHELD;
         return APR_SUCCESS;
     }
-    char *response = spx_allocate(prefix + length + 2);
-    memcpy(response, "{\"id\":", 6);
-    memcpy(response + 6, id_text, id_length);
-    memcpy(response + 6 + id_length, middle, sizeof(middle) - 1);
+    char *response = spx_allocate(frame + length);
+    char *at = response;
+    memcpy(at, result_head, sizeof(result_head) - 1);
+    at += sizeof(result_head) - 1;
+    memcpy(at, id_text, id_length);
+    at += id_length;
+    memcpy(at, result_middle, sizeof(result_middle) - 1);
     memcpy(response + prefix, text, length);
     response[prefix + length] = '}';
     response[prefix + length + 1] = '\n';
     free(id_text);
-    status = writer->write(writer->context, response, prefix + length + 2);
+    status = writer->write(writer->context, response, frame + length);
     if (status == APR_SUCCESS)
         status = writer->flush(writer->context);
     free(response);

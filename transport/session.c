@@ -401,12 +401,9 @@ static void run_graph(session_t *session, const spx_request_t *request, reply_t 
 /* The largest result, in canonical bytes, that a response line to request
  * can hold: --max-response-bytes less {"id":ID,"jsonrpc":"2.0","result":}
  * and the LF. */
-static apr_uint64_t largest_result(const session_t *session, const spx_request_t *request,
-                                   apr_pool_t *pool)
+static apr_uint64_t largest_result(const session_t *session, const spx_request_t *request)
 {
-    const char *id = request->id ? spx_canonical_text(request->id, pool) : NULL;
-    apr_uint64_t around = sizeof("{\"id\":,\"jsonrpc\":\"2.0\",\"result\":}\n") - 1 +
-                          (id ? strlen(id) : sizeof("null") - 1);
+    apr_uint64_t around = spx_response_result_frame_bytes(request->id);
     apr_uint64_t limit = session->options->max_response_bytes;
     return limit > around ? limit - around : 0;
 }
@@ -425,7 +422,7 @@ static void run_context(session_t *session, const spx_request_t *request, reply_
      * around it is the largest that is accepted, and the default is cut to
      * it, so an accepted request is always answered. */
     apr_uint64_t response_bytes = session->options->max_response_bytes;
-    apr_uint64_t largest = largest_result(session, request, pool);
+    apr_uint64_t largest = largest_result(session, request);
     if (query.max_bytes > largest)
         query.max_bytes = largest;
     if (!query.target_kind || !query.target || (direction && !query.direction) ||
@@ -619,7 +616,7 @@ static const char *rename_answer_too_large(const session_t *session, const spx_r
     const char *failed_text = spx_canonical_text(failed, pool);
     json_decref(committed);
     json_decref(failed);
-    apr_uint64_t largest = largest_result(session, request, pool);
+    apr_uint64_t largest = largest_result(session, request);
     apr_uint64_t needed = committed_text ? strlen(committed_text) : largest + 1;
     /* an error line is {"error":E,"id":ID,"jsonrpc":"2.0"}: the frame of a
      * result's, with "error" for "result" */

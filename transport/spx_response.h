@@ -72,6 +72,11 @@ apr_status_t spx_response_write_result_text(spx_response_writer_t *writer, json_
                                             const spx_response_gate_t *gate,
                                             spx_response_outcome_t *outcome);
 
+/* The bytes a result line to id (NULL: null) has around its result text,
+ * {"id":ID,"jsonrpc":"2.0","result":} and the LF: what a writer's budget
+ * leaves for a result is max_bytes less this. */
+apr_size_t spx_response_result_frame_bytes(const json_t *id);
+
 /* Write {"error":{"code":code,"data":data,"message":M},"id":id,"jsonrpc":"2.0"}
  * with the code table's message M (spx_rpc.h); data is left out when NULL.
  * Neither id nor data is consumed. */
