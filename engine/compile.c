@@ -16,6 +16,7 @@
  * which the parse depth limit bounds.
  */
 #include "spx_limits.h"
+#include "spx_program.h"
 #include "vm_internal.h"
 
 #include <apr_strings.h>

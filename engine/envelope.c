@@ -10,6 +10,9 @@
  */
 #include "spx_envelope.h"
 
+#include "project_internal.h"
+#include "spx_program.h"
+
 #include "spx_canonical.h"
 #include "spx_limits.h"
 

@@ -6,7 +6,21 @@
 #ifndef SPX_INDEX_INTERNAL_H
 #define SPX_INDEX_INTERNAL_H
 
+#include "project_internal.h"
 #include "spx_index.h"
+
+/* The index is built in two steps, because Phase A lets each module's bodies
+ * go once they are checked: a builder (in pool, which then holds the index
+ * too) takes every module's call edges and sites while its bodies are
+ * there; spx_index_build adds the rest from the declarations. */
+typedef struct spx_index_builder_t spx_index_builder_t;
+spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool);
+void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_t *module);
+
+/* The index of an admitted project whose every module went through
+ * spx_index_builder_add_calls. A single source (no manifest) has no test
+ * or entry nodes. */
+spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *project);
 
 typedef struct spx_index_node_t {
     const char *id;                 /* "function:app.main" */

@@ -12,13 +12,13 @@
  * reused for the next module, so Phase A's memory follows the largest module,
  * not the whole program (docs/phase-a.md).
  */
-#include "spx_project.h"
+#include "project_internal.h"
 
+#include "index_internal.h"
 #include "spx_canonical.h"
-#include "spx_index.h"
 #include "spx_limits.h"
+#include "spx_program.h"
 #include "spx_status.h"
-#include "spx_vm.h"
 
 #include <apr_lib.h>
 #include <apr_strings.h>
@@ -453,6 +453,61 @@ spx_project_t *spx_project_build_texts(const spx_source_text_t *sources, apr_siz
     return project;
 }
 
+int spx_project_admitted(const spx_project_t *project)
+{
+    return project->admitted;
+}
+
+const spx_diagnostics_t *spx_project_diagnostics(const spx_project_t *project)
+{
+    return project->diagnostics;
+}
+
+spx_input_set_t *spx_project_inputs(const spx_project_t *project)
+{
+    return project->inputs;
+}
+
+int spx_project_has_manifest(const spx_project_t *project)
+{
+    return project->manifest != NULL;
+}
+
+const char *spx_project_name(const spx_project_t *project)
+{
+    return project->manifest ? project->manifest->name : NULL;
+}
+
+const char *spx_project_entry_name(const spx_project_t *project)
+{
+    return project->manifest ? project->manifest->entry : NULL;
+}
+
+apr_size_t spx_project_module_count(const spx_project_t *project)
+{
+    return project->module_count;
+}
+
+apr_size_t spx_project_test_count(const spx_project_t *project)
+{
+    return project->manifest ? project->manifest->test_count : 0;
+}
+
+const char *spx_project_revision(const spx_project_t *project)
+{
+    return project->project_revision;
+}
+
+const char *spx_project_workspace_revision(const spx_project_t *project)
+{
+    return project->workspace_revision;
+}
+
+uint64_t spx_project_phase_a_runs(const spx_project_t *project)
+{
+    return project->phase_a_runs;
+}
+
 json_t *spx_project_check_document(const spx_project_t *project)
 {
     return json_pack("{s:b, s:o}", "admitted", project->admitted, "diagnostics",
@@ -464,4 +519,28 @@ json_t *spx_project_source_document(const spx_project_t *project)
     const spx_module_t *module = project->modules[0];
     return json_pack("{s:s, s:s, s:s}", "digest", project->source_digest, "module", module->name,
                      "path", module->path);
+}
+
+json_t *spx_project_snapshot_document(const spx_project_t *project, const char *manifest_path)
+{
+    const spx_input_t *manifest = spx_input_set_manifest(project->inputs);
+    /* Sources sorted by path, as in project_revision. */
+    json_t *sources = json_array();
+    apr_size_t count = spx_input_set_source_count(project->inputs);
+    for (apr_size_t i = 0; i < count; i++) {
+        const spx_input_t *source = spx_input_set_source(project->inputs, i);
+        size_t at = json_array_size(sources);
+        while (at > 0 &&
+               strcmp(json_string_value(json_object_get(json_array_get(sources, at - 1), "path")),
+                      source->path) > 0)
+            at--;
+        json_array_insert_new(sources, at,
+                              json_pack("{s:s,s:s,s:s,s:I}", "path", source->path, "module",
+                                        project->manifest->sources[i].module, "digest",
+                                        source->digest_text, "bytes", (json_int_t)source->size));
+    }
+    return json_pack("{s:{s:s,s:s,s:o},s:o,s:s,s:s}", "manifest", "path", manifest_path, "digest",
+                     manifest->digest_text, "subject", spx_manifest_subject(project->manifest),
+                     "sources", sources, "project_revision", project->project_revision,
+                     "workspace_revision", project->workspace_revision);
 }

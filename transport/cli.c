@@ -26,6 +26,7 @@
 #include <apr_general.h>
 #include <apr_file_io.h>
 #include <apr_getopt.h>
+#include <apr_hash.h>
 #include <apr_strings.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -272,11 +273,11 @@ static int open_admitted_project(apr_hash_t *values, spx_project_t **opened, apr
     if (status != EXIT_OK)
         return status;
     const spx_project_t *project = *opened;
-    if (project->admitted)
+    if (spx_project_admitted(project))
         return EXIT_OK;
-    fputs(spx_diagnostics_text(project->diagnostics, pool), stderr);
+    fputs(spx_diagnostics_text(spx_project_diagnostics(project), pool), stderr);
     fprintf(stderr, "semaprax: the project is not admitted (%" APR_SIZE_T_FMT " diagnostics)\n",
-            spx_diagnostics_count(project->diagnostics));
+            spx_diagnostics_count(spx_project_diagnostics(project)));
     return EXIT_FAILED;
 }
 
@@ -292,7 +293,7 @@ static int run_check(const command_t *command, apr_hash_t *values, const char *c
     int status = open_project(values, &project, pool);
     if (status != EXIT_OK)
         return status;
-    int verdict = project->admitted ? EXIT_OK : EXIT_FAILED;
+    int verdict = spx_project_admitted(project) ? EXIT_OK : EXIT_FAILED;
     if (format && strcmp(format, "json") == 0)
         return print_document(spx_project_check_document(project), pool) == EXIT_OK ? verdict
                                                                                     : EXIT_FAILED;
@@ -300,14 +301,15 @@ static int run_check(const command_t *command, apr_hash_t *values, const char *c
     if (view.rich)
         spx_view_diagnostics(stdout, &view, project, pool);
     else
-        fputs(spx_diagnostics_text(project->diagnostics, pool), stdout);
-    if (project->admitted)
+        fputs(spx_diagnostics_text(spx_project_diagnostics(project), pool), stdout);
+    if (spx_project_admitted(project))
         printf("semaprax: project '%s' admitted: %" APR_SIZE_T_FMT " modules, %" APR_SIZE_T_FMT
                " tests\n",
-               project->manifest->name, project->module_count, project->manifest->test_count);
+               spx_project_name(project), spx_project_module_count(project),
+               spx_project_test_count(project));
     else
         printf("semaprax: %" APR_SIZE_T_FMT " diagnostics\n",
-               spx_diagnostics_count(project->diagnostics));
+               spx_diagnostics_count(spx_project_diagnostics(project)));
     return verdict;
 }
 
@@ -456,12 +458,12 @@ static int run_run(const command_t *command, apr_hash_t *values, const char *con
     if (result.outcome != SPX_OUTCOME_RETURNED) {
         print_failure(&result.failure);
         fprintf(stderr, "semaprax: entry '%s': %s after %" PRIu64 " steps\n",
-                project->manifest->entry, spx_outcome_name(&result), result.steps);
+                spx_project_entry_name(project), spx_outcome_name(&result), result.steps);
         return EXIT_FAILED;
     }
     if (result.value != 0) {
-        fprintf(stderr, "semaprax: entry '%s' returned %" PRId64 "\n", project->manifest->entry,
-                result.value);
+        fprintf(stderr, "semaprax: entry '%s' returned %" PRId64 "\n",
+                spx_project_entry_name(project), result.value);
         return EXIT_FAILED;
     }
     return EXIT_OK;
@@ -684,7 +686,7 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
         return rename_failure(&failure);
     /* Step 4: nothing is written over a change made since the project was read. */
     apr_array_header_t *drift = NULL;
-    if (spx_input_set_reauthenticate(project->inputs, pool, &drift) != APR_SUCCESS ||
+    if (spx_input_set_reauthenticate(spx_project_inputs(project), pool, &drift) != APR_SUCCESS ||
         drift->nelts > 0) {
         for (int i = 0; drift && i < drift->nelts; i++)
             fprintf(stderr, "semaprax: '%s' changed meanwhile (%s)\n",
@@ -696,8 +698,9 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
     json_t *edits = spx_rename_edits_json(plan);
     if (value_of(values, OPTION_DRY_RUN))
         return print_document(json_pack("{s:b,s:o,s:s,s:s}", "committed", 0, "edits", edits,
-                                        "project_revision", project->project_revision,
-                                        "workspace_revision", project->workspace_revision),
+                                        "project_revision", spx_project_revision(project),
+                                        "workspace_revision",
+                                        spx_project_workspace_revision(project)),
                               pool);
     if (spx_rename_commit(plan, NULL, NULL, pool, &failure) != APR_SUCCESS) {
         json_decref(edits);
@@ -714,8 +717,8 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
         return rename_failure(&failure);
     }
     return print_document(json_pack("{s:b,s:o,s:s,s:s}", "committed", 1, "edits", edits,
-                                    "project_revision", renamed->project_revision,
-                                    "workspace_revision", renamed->workspace_revision),
+                                    "project_revision", spx_project_revision(renamed),
+                                    "workspace_revision", spx_project_workspace_revision(renamed)),
                           pool);
 }
 

@@ -91,14 +91,14 @@ static apr_size_t columns(const unsigned char *bytes, apr_size_t from, apr_size_
 /* The held bytes of the input at path, or NULL. */
 static const spx_input_t *held_input(const spx_project_t *project, const char *path)
 {
-    if (!project->inputs)
+    if (!spx_project_inputs(project))
         return NULL;
-    const spx_input_t *manifest = spx_input_set_manifest(project->inputs);
+    const spx_input_t *manifest = spx_input_set_manifest(spx_project_inputs(project));
     if (manifest && manifest->bytes && strcmp(manifest->path, path) == 0)
         return manifest;
-    apr_size_t count = spx_input_set_source_count(project->inputs);
+    apr_size_t count = spx_input_set_source_count(spx_project_inputs(project));
     for (apr_size_t i = 0; i < count; i++) {
-        const spx_input_t *source = spx_input_set_source(project->inputs, i);
+        const spx_input_t *source = spx_input_set_source(spx_project_inputs(project), i);
         if (source && source->bytes && strcmp(source->path, path) == 0)
             return source;
     }
@@ -165,9 +165,10 @@ void spx_view_diagnostics(FILE *out, const spx_view_t *view, const spx_project_t
                           apr_pool_t *pool)
 {
     (void)pool;
-    const apr_array_header_t *items = project->diagnostics->items;
-    for (int i = 0; i < items->nelts; i++) {
-        const spx_diagnostic_t *item = &APR_ARRAY_IDX(items, i, spx_diagnostic_t);
+    const spx_diagnostics_t *diagnostics = spx_project_diagnostics(project);
+    apr_size_t count = spx_diagnostics_count(diagnostics);
+    for (apr_size_t i = 0; i < count; i++) {
+        const spx_diagnostic_t *item = spx_diagnostics_get(diagnostics, i);
         fprintf(out, "%s%s:%lu:%lu:%s %serror%s%s[%s]: %s%s\n", paint(view, BOLD), item->path,
                 (unsigned long)item->span.start.line, (unsigned long)item->span.start.column,
                 paint(view, RESET), paint(view, RED), paint(view, RESET), paint(view, BOLD),

@@ -127,10 +127,11 @@ static void reply_error(reply_t *reply, int code, json_t *data)
 static int reauthenticate(session_t *session, apr_pool_t *pool)
 {
     apr_array_header_t *found = NULL;
-    apr_status_t status = spx_input_set_reauthenticate(session->project->inputs, pool, &found);
+    apr_status_t status =
+        spx_input_set_reauthenticate(spx_project_inputs(session->project), pool, &found);
     if (status == APR_SUCCESS && found->nelts == 0) {
-        session->project_revision = session->project->project_revision;
-        session->workspace_revision = session->project->workspace_revision;
+        session->project_revision = spx_project_revision(session->project);
+        session->workspace_revision = spx_project_workspace_revision(session->project);
         return 1;
     }
     json_t *drift = json_array();
@@ -280,8 +281,8 @@ static void run_status(session_t *session, const spx_request_t *request, reply_t
     spx_input_counters_t counters = {0, 0};
     apr_uint64_t phase_a_runs = 0;
     if (session->project) {
-        counters = spx_input_set_counters(session->project->inputs);
-        phase_a_runs = session->project->phase_a_runs;
+        counters = spx_input_set_counters(spx_project_inputs(session->project));
+        phase_a_runs = spx_project_phase_a_runs(session->project);
     }
     counters.authentications += session->earlier.authentications;
     counters.source_reads += session->earlier.source_reads;
@@ -315,8 +316,9 @@ static void run_open(session_t *session, const spx_request_t *request, reply_t *
         return;
     }
     session->state = STATE_OPEN;
-    reply->result = json_pack("{s:s,s:s}", "project_revision", session->project->project_revision,
-                              "workspace_revision", session->project->workspace_revision);
+    reply->result =
+        json_pack("{s:s,s:s}", "project_revision", spx_project_revision(session->project),
+                  "workspace_revision", spx_project_workspace_revision(session->project));
 }
 
 static void run_shutdown(session_t *session, const spx_request_t *request, reply_t *reply,
@@ -333,28 +335,8 @@ static void run_snapshot(session_t *session, const spx_request_t *request, reply
 {
     (void)request;
     (void)pool;
-    const spx_project_t *project = session->project;
-    const spx_input_t *manifest = spx_input_set_manifest(project->inputs);
-    /* Sources sorted by path, as in project_revision. */
-    json_t *sources = json_array();
-    apr_size_t count = spx_input_set_source_count(project->inputs);
-    for (apr_size_t i = 0; i < count; i++) {
-        const spx_input_t *source = spx_input_set_source(project->inputs, i);
-        size_t at = json_array_size(sources);
-        while (at > 0 &&
-               strcmp(json_string_value(json_object_get(json_array_get(sources, at - 1), "path")),
-                      source->path) > 0)
-            at--;
-        json_array_insert_new(sources, at,
-                              json_pack("{s:s,s:s,s:s,s:I}", "path", source->path, "module",
-                                        project->manifest->sources[i].module, "digest",
-                                        source->digest_text, "bytes", (json_int_t)source->size));
-    }
     reply->result =
-        json_pack("{s:{s:s,s:s,s:o},s:o,s:s,s:s}", "manifest", "path",
-                  session->options->manifest_path, "digest", manifest->digest_text, "subject",
-                  spx_manifest_subject(project->manifest), "sources", sources, "project_revision",
-                  project->project_revision, "workspace_revision", project->workspace_revision);
+        spx_project_snapshot_document(session->project, session->options->manifest_path);
 }
 
 static void run_check(session_t *session, const spx_request_t *request, reply_t *reply,
@@ -368,11 +350,11 @@ static void run_check(session_t *session, const spx_request_t *request, reply_t 
 /* graph, context and test need an admitted project: otherwise -32014. */
 static int admitted(const session_t *session, reply_t *reply)
 {
-    if (session->project->admitted)
+    if (spx_project_admitted(session->project))
         return 1;
-    reply_error(
-        reply, SPX_RPC_PROJECT_NOT_ADMITTED,
-        json_pack("{s:o}", "diagnostics", spx_diagnostics_json(session->project->diagnostics)));
+    reply_error(reply, SPX_RPC_PROJECT_NOT_ADMITTED,
+                json_pack("{s:o}", "diagnostics",
+                          spx_diagnostics_json(spx_project_diagnostics(session->project))));
     return 0;
 }
 
@@ -516,14 +498,14 @@ static json_t *string_list(const apr_array_header_t *list)
  * everything it held go. */
 static void rebind_session(session_t *session, spx_project_t *fresh, apr_pool_t *pool)
 {
-    spx_input_counters_t old = spx_input_set_counters(session->project->inputs);
+    spx_input_counters_t old = spx_input_set_counters(spx_project_inputs(session->project));
     session->earlier.authentications += old.authentications;
     session->earlier.source_reads += old.source_reads;
     apr_pool_destroy(session->project_pool);
     session->project_pool = pool;
     session->project = fresh;
-    session->project_revision = fresh->project_revision;
-    session->workspace_revision = fresh->workspace_revision;
+    session->project_revision = spx_project_revision(fresh);
+    session->workspace_revision = spx_project_workspace_revision(fresh);
     session->graph_text = NULL; /* rendered again from the new project when asked */
     session->graph_length = 0;
 }
@@ -555,7 +537,7 @@ static void rename_failed(session_t *session, const spx_rename_plan_t *plan,
 {
     if (failure->inputs_touched) {
         const char *why = NULL;
-        if (!rebind_to(session, plan, session->project->project_revision, &why, pool)) {
+        if (!rebind_to(session, plan, spx_project_revision(session->project), &why, pool)) {
             failure->reason = apr_psprintf(pool,
                                            "%s; then the session could not hold the "
                                            "restored project again: %s",
@@ -590,9 +572,10 @@ static void rename_failed(session_t *session, const spx_rename_plan_t *plan,
 static const char *rename_answer_too_large(const session_t *session, const spx_request_t *request,
                                            json_t *edits, apr_pool_t *pool)
 {
-    json_t *committed = json_pack("{s:b,s:O,s:s,s:s}", "committed", 1, "edits", edits,
-                                  "project_revision", session->project->project_revision,
-                                  "workspace_revision", session->project->workspace_revision);
+    json_t *committed =
+        json_pack("{s:b,s:O,s:s,s:s}", "committed", 1, "edits", edits, "project_revision",
+                  spx_project_revision(session->project), "workspace_revision",
+                  spx_project_workspace_revision(session->project));
     json_t *paths = json_array();
     size_t index;
     json_t *edit;
@@ -604,13 +587,14 @@ static const char *rename_answer_too_large(const session_t *session, const spx_r
     memset(reason, 'x', SPX_LIMIT_RENAME_REASON_BYTES);
     reason[SPX_LIMIT_RENAME_REASON_BYTES] = '\0';
     const char *first_path = json_string_value(json_array_get(paths, 0));
-    json_t *failed = json_pack(
-        "{s:{s:i,s:{s:s,s:s,s:O,s:O,s:s,s:s,s:s,s:s,s:s},s:s}}", "error", "code",
-        SPX_RPC_RENAME_FAILED, "data", "step", spx_rename_step_name(SPX_RENAME_REBIND), "reason",
-        reason, "restored", paths, "not_restored", paths, "state", "invalidated", "operation",
-        "replace", "path", first_path ? first_path : "", "project_revision",
-        session->project->project_revision, "workspace_revision",
-        session->project->workspace_revision, "message", spx_rpc_message(SPX_RPC_RENAME_FAILED));
+    json_t *failed =
+        json_pack("{s:{s:i,s:{s:s,s:s,s:O,s:O,s:s,s:s,s:s,s:s,s:s},s:s}}", "error", "code",
+                  SPX_RPC_RENAME_FAILED, "data", "step", spx_rename_step_name(SPX_RENAME_REBIND),
+                  "reason", reason, "restored", paths, "not_restored", paths, "state",
+                  "invalidated", "operation", "replace", "path", first_path ? first_path : "",
+                  "project_revision", spx_project_revision(session->project), "workspace_revision",
+                  spx_project_workspace_revision(session->project), "message",
+                  spx_rpc_message(SPX_RPC_RENAME_FAILED));
     json_decref(paths);
     const char *committed_text = spx_canonical_text(committed, pool);
     const char *failed_text = spx_canonical_text(failed, pool);
@@ -666,9 +650,10 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
     }
     json_t *edits = spx_rename_edits_json(plan);
     if (json_is_true(dry_run)) {
-        reply->result = json_pack("{s:b,s:o,s:s,s:s}", "committed", 0, "edits", edits,
-                                  "project_revision", session->project->project_revision,
-                                  "workspace_revision", session->project->workspace_revision);
+        reply->result =
+            json_pack("{s:b,s:o,s:s,s:s}", "committed", 0, "edits", edits, "project_revision",
+                      spx_project_revision(session->project), "workspace_revision",
+                      spx_project_workspace_revision(session->project));
         return; /* gated like any semantic answer */
     }
     /* Nothing is written unless its answer can be: the committed answer and
@@ -711,9 +696,10 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
     }
     fprintf(stderr, "semapraxd: renamed %s to %s in %d files\n", function, new_name,
             (int)json_array_size(edits));
-    reply->result = json_pack("{s:b,s:o,s:s,s:s}", "committed", 1, "edits", edits,
-                              "project_revision", session->project->project_revision,
-                              "workspace_revision", session->project->workspace_revision);
+    reply->result =
+        json_pack("{s:b,s:o,s:s,s:s}", "committed", 1, "edits", edits, "project_revision",
+                  spx_project_revision(session->project), "workspace_revision",
+                  spx_project_workspace_revision(session->project));
 }
 
 static const char *const rename_params[] = {"function", "new_name", "dry_run", NULL};
@@ -774,8 +760,8 @@ static int revisions_match(const session_t *session, const spx_request_t *reques
         reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
         return 0;
     }
-    if (strcmp(project, session->project->project_revision) != 0 ||
-        strcmp(workspace, session->project->workspace_revision) != 0) {
+    if (strcmp(project, spx_project_revision(session->project)) != 0 ||
+        strcmp(workspace, spx_project_workspace_revision(session->project)) != 0) {
         reply_error(reply, SPX_RPC_REVISION_MISMATCH, NULL);
         return 0;
     }
@@ -888,12 +874,12 @@ static void start(session_t *session, apr_pool_t *pool)
         fprintf(stderr, "semapraxd: %s\n", message);
         session->project = NULL;
         session->unavailable = authentication_diagnostic(session->options->manifest_path, message);
-    } else if (!session->project->manifest) {
+    } else if (!spx_project_has_manifest(session->project)) {
         fprintf(stderr, "semapraxd: the manifest has diagnostics\n");
-        session->unavailable = spx_diagnostics_json(session->project->diagnostics);
+        session->unavailable = spx_diagnostics_json(spx_project_diagnostics(session->project));
     } else {
-        session->project_revision = session->project->project_revision;
-        session->workspace_revision = session->project->workspace_revision;
+        session->project_revision = spx_project_revision(session->project);
+        session->workspace_revision = spx_project_workspace_revision(session->project);
     }
 }
 

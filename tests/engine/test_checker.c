@@ -11,6 +11,7 @@
  */
 #include "spx_ast.h"
 #include "spx_corpus.h"
+#include "project_internal.h" /* white-box: the project's own fields */
 #include "spx_project.h"
 #include "spx_test.h"
 

@@ -5,6 +5,7 @@
  * verify made by the engine.
  */
 #include "spx_canonical.h"
+#include "project_internal.h" /* white-box: the project's own fields */
 #include "spx_envelope.h"
 #include "spx_limits.h"
 #include "spx_process.h"

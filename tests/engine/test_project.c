@@ -9,6 +9,7 @@
 #include "spx_corpus.h"
 #include "spx_digest.h"
 #include "spx_index.h"
+#include "project_internal.h" /* white-box: the project's own fields */
 #include "spx_project.h"
 #include "spx_run_fixture.h"
 #include "spx_test.h"

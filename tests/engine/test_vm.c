@@ -6,6 +6,7 @@
  * output kept up to max_bytes, and string values.
  */
 #include "spx_limits.h"
+#include "spx_program.h"
 #include "spx_run_fixture.h"
 
 #include <apr_strings.h>

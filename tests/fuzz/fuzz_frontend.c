@@ -14,6 +14,7 @@
 #include "spx_fuzz.h"
 #include "spx_index.h"
 #include "spx_limits.h"
+#include "project_internal.h" /* white-box: the project's own fields */
 #include "spx_project.h"
 
 #include <string.h>

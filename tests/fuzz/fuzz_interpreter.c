@@ -17,7 +17,9 @@
  * counted exactly).
  */
 #include "spx_fuzz.h"
+#include "project_internal.h" /* white-box: the project's own fields */
 #include "spx_project.h"
+#include "spx_program.h"
 #include "spx_vm.h"
 
 #include <apr_strings.h>

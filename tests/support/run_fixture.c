@@ -4,6 +4,9 @@
  */
 #include "spx_run_fixture.h"
 
+#include "project_internal.h" /* the compiled program of a project */
+#include "spx_program.h"
+
 #include <apr_strings.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,9 +44,10 @@ spx_project_t *spx_fixture_project(spx_fixture_t *fixture)
 spx_project_t *spx_run_fixture_open(spx_fixture_t *fixture)
 {
     spx_project_t *project = spx_fixture_project(fixture);
-    if (!project->admitted)
-        fprintf(stderr, "\n%s", spx_diagnostics_text(project->diagnostics, fixture->pool));
-    CU_ASSERT_TRUE_FATAL(project->admitted);
+    if (!spx_project_admitted(project))
+        fprintf(stderr, "\n%s",
+                spx_diagnostics_text(spx_project_diagnostics(project), fixture->pool));
+    CU_ASSERT_TRUE_FATAL(spx_project_admitted(project));
     return project;
 }
 

@@ -15,40 +15,50 @@
 #ifndef SPX_PROJECT_H
 #define SPX_PROJECT_H
 
-#include "spx_ast.h"
 #include "spx_diagnostics.h"
 #include "spx_inputs.h"
-#include "spx_manifest.h"
 
 #include <jansson.h>
 
-typedef struct spx_index_t spx_index_t;
-typedef struct spx_program_t spx_program_t;
+/* The project: opaque outside the engine (its trees, index and compiled
+ * program are the engine's own, project_internal.h); read through the
+ * accessors below. */
+typedef struct spx_project_t spx_project_t;
 
-typedef struct spx_project_t {
-    apr_pool_t *pool;
-    spx_arena_t *arena;        /* the modules' trees and the index */
-    spx_input_set_t *inputs;   /* NULL for a single source */
-    const char *manifest_path; /* as given by the host; NULL for a single source */
-    /* NULL when the manifest did not parse (then no source is held and
-     * diagnostics says why), and for a single source. */
-    spx_manifest_t *manifest;
-    spx_module_t **modules; /* in manifest order, one per source */
-    apr_size_t module_count;
-    spx_function_t *entry;          /* NULL without an entry */
-    spx_function_t **tests;         /* manifest order, one per test */
-    spx_diagnostics_t *diagnostics; /* sorted by path, offset, code */
-    int admitted;                   /* the manifest (if any) parsed and no diagnostics */
-    const char *project_revision;   /* NULL when the manifest did not parse */
-    const char *workspace_revision; /* likewise */
-    spx_index_t *index;             /* NULL unless admitted */
-    spx_program_t *program;         /* the compiled functions; NULL unless admitted */
-    uint64_t phase_a_runs;          /* 1 once built */
-    /* The most modules whose bodies Phase A held at once: 1 for a program
-     * whose imports form no cycle, in whatever order the manifest lists it. */
-    apr_size_t most_bodies_held;
-    const char *source_digest; /* a single source's digest; NULL for a manifest's project */
-} spx_project_t;
+/* 1 when the manifest (if any) parsed and Phase A found no diagnostic: only
+ * then can graph, context, run and test answer. */
+int spx_project_admitted(const spx_project_t *project);
+
+/* Sorted by path, offset, code; empty when admitted. */
+const spx_diagnostics_t *spx_project_diagnostics(const spx_project_t *project);
+
+/* The held inputs, re-authenticated before and after every answer; NULL for
+ * a single source. */
+spx_input_set_t *spx_project_inputs(const spx_project_t *project);
+
+/* 1 when the project came from a manifest that parsed (then the name, the
+ * revisions, the entry and the tests below are known); 0 when the manifest
+ * has diagnostics, and for a single source. */
+int spx_project_has_manifest(const spx_project_t *project);
+
+/* The manifest's [project] name; NULL without a parsed manifest. */
+const char *spx_project_name(const spx_project_t *project);
+
+/* The manifest's entry ("module.function"), NULL without one. */
+const char *spx_project_entry_name(const spx_project_t *project);
+
+/* How many modules (one per source) and tests the project declares. */
+apr_size_t spx_project_module_count(const spx_project_t *project);
+apr_size_t spx_project_test_count(const spx_project_t *project);
+
+/* project_revision and workspace_revision (outputs.md); NULL when the
+ * manifest did not parse, and for a single source; workspace_revision is
+ * also NULL for a rebuilt project (nothing written yet). */
+const char *spx_project_revision(const spx_project_t *project);
+const char *spx_project_workspace_revision(const spx_project_t *project);
+
+/* How many times Phase A ran for this project: 1 once built. */
+uint64_t spx_project_phase_a_runs(const spx_project_t *project);
 
 /* Build the project of the manifest at manifest_path in pool. Returns
  * APR_SUCCESS with *project set whenever the inputs could be held and read,
@@ -114,5 +124,11 @@ json_t *spx_project_source_document(const spx_project_t *project);
 /* The diagnostics as the document of `check`: {"admitted":B,"diagnostics":[...]}.
  * A new reference. */
 json_t *spx_project_check_document(const spx_project_t *project);
+
+/* The daemon's workspace/snapshot result for a manifest's project: the
+ * manifest (the path it was opened by, its digest, its subject), every source
+ * sorted by path (path, module, digest, bytes) and both revisions. A new
+ * reference. */
+json_t *spx_project_snapshot_document(const spx_project_t *project, const char *manifest_path);
 
 #endif /* SPX_PROJECT_H */

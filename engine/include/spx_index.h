@@ -14,19 +14,6 @@
 
 #include "spx_project.h"
 
-/* The index is built in two steps, because Phase A lets each module's bodies
- * go once they are checked: a builder (in pool, which then holds the index
- * too) takes every module's call edges and sites while its bodies are
- * there; spx_index_build adds the rest from the declarations. */
-typedef struct spx_index_builder_t spx_index_builder_t;
-spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool);
-void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_t *module);
-
-/* The index of an admitted project whose every module went through
- * spx_index_builder_add_calls. A single source (no manifest) has no test
- * or entry nodes. */
-spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *project);
-
 /* The semaprax.project-semantic-graph.v1 document (outputs.md). A new reference. */
 json_t *spx_graph_document(const spx_project_t *project);
 

@@ -3,12 +3,11 @@
  * Execution).
  *
  * compile.c turns the checked HIR into a compact register bytecode
- * (spx_program_t) during Phase A; it is the only file of the execution
- * engine that reads the syntax tree. vm.c runs one function of a program
- * with fuel, a call-depth limit and a bounded output buffer, and never
- * recurses in C per Semaprax call: frames live in an array of
- * max_call_depth entries. Every instruction carries the steps charged before
- * it runs, so a run's step count is exactly the count of language.md, and
+ * (spx_program_t, opaque here; spx_program.h builds it) during Phase A; it
+ * is the only file of the execution engine that reads the syntax tree. vm.c runs one function of a
+ * program with fuel, a call-depth limit and a bounded output buffer, and never recurses in C per
+ * Semaprax call: frames live in an array of max_call_depth entries. Every instruction carries the
+ * steps charged before it runs, so a run's step count is exactly the count of language.md, and
  * every instruction that can stop a run can name its source span.
  * docs/execution.md describes the bytecode, the R05xx failures and the
  * decisions the specification leaves open.
@@ -17,33 +16,11 @@
 #define SPX_VM_H
 
 #include "spx_diagnostics.h"
-#include "spx_ast.h"
 
 #include <apr_pools.h>
 #include <stdint.h>
 
 typedef struct spx_program_t spx_program_t;
-
-/* The program is built during Phase A, one module at a time, while the
- * module's checked bodies are still held (docs/phase-a.md): every function
- * is compiled, except that one over a bytecode limit (SPX_LIMIT_FUNCTION_*)
- * is marked too large, and only a run that can reach it fails. Tables live
- * in pool, code and constants in arena. */
-typedef struct spx_program_builder_t spx_program_builder_t;
-spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *arena);
-void spx_program_add_module(spx_program_builder_t *builder, const spx_module_t *module);
-/* Once every module is added. */
-spx_program_t *spx_program_finish(spx_program_builder_t *builder);
-
-/* Whether runs of the NULL-terminated "module.function" roots reach only
- * compiled functions: APR_EINVAL with *message ("function 'm.f' is too
- * large to run") otherwise. */
-apr_status_t spx_program_check_roots(const spx_program_t *program, const char *const *roots,
-                                     apr_pool_t *pool, const char **message);
-
-/* The index of the program's function for the AST-free name "module.function",
- * or -1. */
-long spx_program_find(const spx_program_t *program, const char *qualified);
 
 /* The limits of one run (each test gets its own, fresh). */
 typedef struct spx_run_limits_t {

@@ -1,0 +1,41 @@
+/*
+ * project_internal.h: what a retained project holds, for the engine's own
+ * files (Phase A builds it, the index, context, envelope and rename read
+ * it). Outside the engine a project is opaque (spx_project.h).
+ */
+#ifndef SPX_PROJECT_INTERNAL_H
+#define SPX_PROJECT_INTERNAL_H
+
+#include "spx_ast.h"
+#include "spx_manifest.h"
+#include "spx_project.h"
+#include "spx_vm.h"
+
+typedef struct spx_index_t spx_index_t;
+
+struct spx_project_t {
+    apr_pool_t *pool;
+    spx_arena_t *arena;        /* the modules' trees and the index */
+    spx_input_set_t *inputs;   /* NULL for a single source */
+    const char *manifest_path; /* as given by the host; NULL for a single source */
+    /* NULL when the manifest did not parse (then no source is held and
+     * diagnostics says why), and for a single source. */
+    spx_manifest_t *manifest;
+    spx_module_t **modules; /* in manifest order, one per source */
+    apr_size_t module_count;
+    spx_function_t *entry;          /* NULL without an entry */
+    spx_function_t **tests;         /* manifest order, one per test */
+    spx_diagnostics_t *diagnostics; /* sorted by path, offset, code */
+    int admitted;                   /* the manifest (if any) parsed and no diagnostics */
+    const char *project_revision;   /* NULL when the manifest did not parse */
+    const char *workspace_revision; /* likewise */
+    spx_index_t *index;             /* NULL unless admitted */
+    spx_program_t *program;         /* the compiled functions; NULL unless admitted */
+    uint64_t phase_a_runs;          /* 1 once built */
+    /* The most modules whose bodies Phase A held at once: 1 for a program
+     * whose imports form no cycle, in whatever order the manifest lists it. */
+    apr_size_t most_bodies_held;
+    const char *source_digest; /* a single source's digest; NULL for a manifest's project */
+};
+
+#endif /* SPX_PROJECT_INTERNAL_H */
