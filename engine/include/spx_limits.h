@@ -114,7 +114,7 @@
 
 /* What project/rename allows for the reason of a failed commit when it makes
  * sure, before writing, that even the failure's answer fits the response
- * limit (transport/session.c; an OS message and a path are far shorter). */
+ * limit (transport/session_v3.c; an OS message and a path are far shorter). */
 #define SPX_LIMIT_RENAME_REASON_BYTES 1024u
 
 /* A JSON-RPC id given as a string, in bytes. */
@@ -180,9 +180,5 @@
  * for good fails the request in well under a second). */
 #define SPX_LIMIT_REPLACE_ATTEMPTS 6u
 #define SPX_LIMIT_REPLACE_FIRST_PAUSE_MS 20u
-
-/* Test build only: how long the daemon's pause hook waits for the test
- * before going on (transport/session.c). */
-#define SPX_TEST_PAUSE_SECONDS 60
 
 #endif /* SPX_LIMITS_H */

@@ -701,8 +701,8 @@ static void test_read_only_directory(void)
 /* --- drift between plan and commit, and after the commit ---------------------- */
 
 /* The three-module project, the test-only daemon pausing where variable says
- * (a folder, transport/session.c), opened, asked to rename util.scale to
- * multiply, and now paused there. */
+ * (a folder, transport/session_hooks_test.c), opened, asked to rename
+ * util.scale to multiply, and now paused there. */
 static spx_daemon_t *start_paused_rename(spx_fixture_t *fixture, const char *variable,
                                          const char **pause_dir, const char **revisions)
 {

@@ -1,0 +1,295 @@
+/*
+ * session_v2.c: the methods of semaprax.agent-transport.v2 (docs/
+ * protocol-v2.md) and their table, and v2's profile: its schema, what it
+ * does not claim, and that table. session.c has checked the state, the
+ * params' names and, for a semantic method, the revisions and a first
+ * re-authentication before a method runs; a method computes its answer from
+ * the retained project only.
+ */
+#include "session_internal.h"
+
+#include "spx_canonical.h"
+#include "spx_envelope.h"
+#include "spx_index.h"
+#include "spx_limits.h"
+#include "spx_rpc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* What v2 does not claim (the contract's list), sorted bytewise. */
+static const char *const nonclaims[] = {
+    "batch, concurrent or out-of-order execution",
+    "build or mutation methods",
+    "durability or recovery",
+    "exactly-once effects",
+    "incremental refresh or automatic reopen",
+    "network, socket, TLS or peer authentication",
+    "persistent disk cache",
+    "provenance, signature, approval or reusable authorization",
+    "repository index",
+    "request deduplication",
+    "request-selected root or arbitrary filesystem read",
+    "source write, patch, rename, change, impact or review authority",
+    "target execution or test discovery",
+    "web or native build publication",
+};
+
+/* --- params ---------------------------------------------------------------- */
+
+/* An optional unsigned integer param within [minimum, maximum]: 1 when absent
+ * (value untouched) or valid, 0 when mistyped or out of range. */
+static int optional_count(json_t *params, const char *key, apr_uint64_t minimum,
+                          apr_uint64_t maximum, apr_uint64_t *value)
+{
+    json_t *member = params ? json_object_get(params, key) : NULL;
+    if (!member)
+        return 1;
+    if (!json_is_integer(member) || json_integer_value(member) < 0)
+        return 0;
+    apr_uint64_t given = (apr_uint64_t)json_integer_value(member);
+    if (given < minimum || given > maximum)
+        return 0;
+    *value = given;
+    return 1;
+}
+
+/* --- the methods ------------------------------------------------------------ */
+
+static json_t *state_name(const session_t *session)
+{
+    return json_string(spx_session_state_name(session));
+}
+
+static void run_ping(session_t *session, const spx_request_t *request, reply_t *reply,
+                     apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    reply->result = json_pack("{s:o}", "state", state_name(session));
+}
+
+static int healthy(const session_t *session)
+{
+    return session->unavailable == NULL && session->state != STATE_INVALIDATED;
+}
+
+static void run_status(session_t *session, const spx_request_t *request, reply_t *reply,
+                       apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    spx_input_counters_t counters = {0, 0};
+    apr_uint64_t phase_a_runs = 0;
+    if (session->project) {
+        counters = spx_input_set_counters(spx_project_inputs(session->project));
+        phase_a_runs = spx_project_phase_a_runs(session->project);
+    }
+    counters.authentications += session->earlier.authentications;
+    counters.source_reads += session->earlier.source_reads;
+    json_t *result = json_pack("{s:o,s:b,s:{s:I,s:I,s:I,s:I}}", "state", state_name(session),
+                               "healthy", healthy(session), "counters", "phase_a_runs",
+                               (json_int_t)phase_a_runs, "requests", (json_int_t)session->requests,
+                               "authentications", (json_int_t)counters.authentications,
+                               "source_reads", (json_int_t)counters.source_reads);
+    if (session->project_revision) {
+        json_object_set_new(result, "project_revision", json_string(session->project_revision));
+        json_object_set_new(result, "workspace_revision", json_string(session->workspace_revision));
+    }
+    reply->result = result;
+}
+
+static void run_open(session_t *session, const spx_request_t *request, reply_t *reply,
+                     apr_pool_t *pool)
+{
+    (void)request;
+    if (session->state == STATE_INVALIDATED) {
+        spx_session_invalidated(session, reply);
+        return;
+    }
+    if (session->unavailable) {
+        spx_session_reply_error(reply, SPX_RPC_WORKSPACE_UNAVAILABLE,
+                                json_pack("{s:O}", "diagnostics", session->unavailable));
+        return;
+    }
+    if (!spx_session_reauthenticate(session, pool)) {
+        spx_session_invalidated(session, reply);
+        return;
+    }
+    session->state = STATE_OPEN;
+    reply->result =
+        json_pack("{s:s,s:s}", "project_revision", spx_project_revision(session->project),
+                  "workspace_revision", spx_project_workspace_revision(session->project));
+}
+
+static void run_shutdown(session_t *session, const spx_request_t *request, reply_t *reply,
+                         apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    session->state = STATE_SHUTDOWN;
+    reply->result = json_pack("{s:o}", "state", state_name(session));
+}
+
+static void run_snapshot(session_t *session, const spx_request_t *request, reply_t *reply,
+                         apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    reply->result =
+        spx_project_snapshot_document(session->project, session->options->manifest_path);
+}
+
+static void run_check(session_t *session, const spx_request_t *request, reply_t *reply,
+                      apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    reply->result = spx_project_check_document(session->project);
+}
+
+static void run_graph(session_t *session, const spx_request_t *request, reply_t *reply,
+                      apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    if (!spx_session_admitted(session, reply))
+        return;
+    if (!session->graph_text) {
+        json_t *graph = spx_graph_document(session->project);
+        const char *text = graph ? spx_canonical_text(graph, session->pool) : NULL;
+        json_decref(graph);
+        if (!text) {
+            spx_session_reply_error(reply, SPX_RPC_INTERNAL_ERROR, NULL);
+            return;
+        }
+        session->graph_text = text;
+        session->graph_length = strlen(text);
+    }
+    reply->result_text = session->graph_text;
+    reply->result_length = session->graph_length;
+}
+
+static void run_context(session_t *session, const spx_request_t *request, reply_t *reply,
+                        apr_pool_t *pool)
+{
+    json_t *params = request->params;
+    spx_context_request_t query = spx_context_defaults();
+    query.target_kind = spx_session_string_param(params, "target_kind");
+    query.target = spx_session_string_param(params, "target");
+    json_t *direction = json_object_get(params, "direction");
+    if (direction)
+        query.direction = json_string_value(direction);
+    /* max_bytes is the document's budget: what the response line can hold
+     * around it is the largest that is accepted, and the default is cut to
+     * it, so an accepted request is always answered. */
+    apr_uint64_t response_bytes = session->options->max_response_bytes;
+    apr_uint64_t largest = spx_session_largest_result(session, request);
+    if (query.max_bytes > largest)
+        query.max_bytes = largest;
+    if (!query.target_kind || !query.target || (direction && !query.direction) ||
+        !optional_count(params, "depth", 0, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, &query.depth) ||
+        !optional_count(params, "max_nodes", 1, SPX_LIMIT_CONTEXT_NODES_MAXIMUM,
+                        &query.max_nodes) ||
+        !optional_count(params, "max_bytes", 1, response_bytes, &query.max_bytes)) {
+        spx_session_reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+        return;
+    }
+    if (!spx_session_admitted(session, reply))
+        return;
+    const char *message = NULL;
+    json_t *document = NULL;
+    apr_status_t status =
+        spx_context_document(session->project, &query, largest, &document, pool, &message);
+    if (status == APR_EINVAL) {
+        fprintf(stderr, "semapraxd: context: %s\n", message ? message : "invalid params");
+        spx_session_reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+    } else if (status != APR_SUCCESS) {
+        spx_session_reply_error(reply, SPX_RPC_INTERNAL_ERROR, NULL);
+    } else {
+        reply->result = document;
+    }
+}
+
+static void run_test(session_t *session, const spx_request_t *request, reply_t *reply,
+                     apr_pool_t *pool)
+{
+    spx_run_limits_t limits = spx_run_limits_default();
+    /* APR's type, not uint64_t: on macOS one is unsigned long, the other
+     * unsigned long long. */
+    apr_uint64_t max_steps = limits.max_steps, max_bytes = limits.max_bytes;
+    if (!optional_count(request->params, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps) ||
+        !optional_count(request->params, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes)) {
+        spx_session_reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+        return;
+    }
+    limits.max_steps = max_steps;
+    limits.max_bytes = (apr_size_t)max_bytes;
+    if (!spx_session_admitted(session, reply))
+        return;
+    json_t *envelope = NULL;
+    const char *message = NULL;
+    if (spx_envelope_build(session->project, &limits, &envelope, pool, &message) != APR_SUCCESS) {
+        fprintf(stderr, "semapraxd: test: %s\n", message ? message : "cannot run");
+        spx_session_reply_error(reply, SPX_RPC_INTERNAL_ERROR, NULL);
+        return;
+    }
+    reply->result = json_pack("{s:O,s:o}", "command_succeeded",
+                              json_object_get(envelope, "command_succeeded"), "envelope", envelope);
+}
+
+/* The profile in force (v2, or v3 with --allow-project-rename) says the
+ * schema, the methods and the nonclaims; the limits are the same. */
+static void run_protocol(session_t *session, const spx_request_t *request, reply_t *reply,
+                         apr_pool_t *pool)
+{
+    (void)request;
+    (void)pool;
+    const spx_session_options_t *options = session->options;
+    const session_profile_t *profile = session->profile;
+    json_t *claims = json_array();
+    for (size_t i = 0; i < profile->nonclaim_count; i++)
+        json_array_append_new(claims, json_string(profile->nonclaims[i]));
+    reply->result = json_pack(
+        "{s:s,s:s,s:o,s:o,s:s,s:o,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}", "schema",
+        profile->schema, "version", SPX_VERSION, "state", state_name(session), "methods",
+        spx_session_method_names(session), "manifest", options->manifest_path, "nonclaims", claims,
+        "limits", "max_request_bytes", (json_int_t)options->max_request_bytes, "max_response_bytes",
+        (json_int_t)options->max_response_bytes, "max_steps",
+        (json_int_t)SPX_LIMIT_MAX_STEPS_MAXIMUM, "max_steps_default",
+        (json_int_t)SPX_LIMIT_MAX_STEPS_DEFAULT, "max_bytes",
+        (json_int_t)SPX_LIMIT_MAX_BYTES_MAXIMUM, "max_call_depth", (json_int_t)SPX_LIMIT_CALL_DEPTH,
+        "max_context_depth", (json_int_t)SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, "max_context_nodes",
+        (json_int_t)SPX_LIMIT_CONTEXT_NODES_MAXIMUM, "max_id_string_bytes",
+        (json_int_t)SPX_LIMIT_ID_STRING_BYTES);
+}
+
+/* --- the table and the profile ------------------------------------------------ */
+
+const char *const spx_session_no_params[] = {NULL};
+static const char *const context_params[] = {"target_kind", "target",    "direction", "depth",
+                                             "max_bytes",   "max_nodes", NULL};
+static const char *const test_params[] = {"max_steps", "max_bytes", NULL};
+
+/* Sorted by name. */
+static const session_method_t methods[] = {
+    {"check", 1, spx_session_no_params, run_check},
+    {"context", 1, context_params, run_context},
+    {"graph", 1, spx_session_no_params, run_graph},
+    {"ping", 0, spx_session_no_params, run_ping},
+    {"protocol", 0, spx_session_no_params, run_protocol},
+    {"shutdown", 0, spx_session_no_params, run_shutdown},
+    {"test", 1, test_params, run_test},
+    {"workspace/open", 0, spx_session_no_params, run_open},
+    {"workspace/snapshot", 1, spx_session_no_params, run_snapshot},
+    {"workspace/status", 0, spx_session_no_params, run_status},
+};
+
+const session_methods_t spx_session_v2_methods = {methods, sizeof(methods) / sizeof(methods[0])};
+
+const session_profile_t spx_session_v2_profile = {
+    SPX_SESSION_SCHEMA,
+    nonclaims,
+    sizeof(nonclaims) / sizeof(nonclaims[0]),
+    {&spx_session_v2_methods, NULL},
+};
