@@ -288,7 +288,9 @@ void *spx_bulk_memory(apr_size_t size, apr_pool_t *pool);
 
 /* ---- processors ------------------------------------------------------- */
 
-/* How many processors the system has online for this process (at least 1). */
-unsigned spx_processor_count(void);
+/* How many processors the system has online for this process: at least 1,
+ * at most maximum (at least 1; the caller's own bound, such as the threads
+ * it would start, from spx_limits.h). */
+unsigned spx_processor_count(unsigned maximum);
 
 #endif /* SPX_PLATFORM_H */

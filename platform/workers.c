@@ -102,11 +102,9 @@ apr_status_t spx_workers_create(spx_workers_t **workers, unsigned members, apr_s
                                 apr_pool_t *pool)
 {
     spx_workers_t *team = apr_pcalloc(pool, sizeof(*team));
-    unsigned processors = spx_processor_count();
-    if (members > processors)
-        members = processors;
     if (members < 1)
         members = 1;
+    members = spx_processor_count(members);
     team->members = 1;
     apr_status_t status = private_pool(&team->own_scratch, pool);
     if (status == APR_SUCCESS)

@@ -7,8 +7,8 @@
 
 #include <unistd.h>
 
-unsigned spx_processor_count(void)
+unsigned spx_processor_count(unsigned maximum)
 {
     long online = sysconf(_SC_NPROCESSORS_ONLN);
-    return online < 1 ? 1u : online > 1024 ? 1024u : (unsigned)online;
+    return online < 1 ? 1u : (unsigned long)online > maximum ? maximum : (unsigned)online;
 }

@@ -16,6 +16,7 @@
 #include "spx_canonical.h"
 #include "spx_cli_view.h"
 #include "spx_envelope.h"
+#include "spx_exit.h"
 #include "spx_index.h"
 #include "spx_limits.h"
 #include "spx_platform.h"
@@ -32,10 +33,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-#define EXIT_OK 0
-#define EXIT_FAILED 1
-#define EXIT_USAGE 2
 
 static const char usage_text[] =
     "usage: semaprax COMMAND [OPTIONS]\n"
@@ -63,100 +60,131 @@ static const char usage_text[] =
     "Exit status: 0 success, 1 the project has diagnostics, 2 usage or unreadable input,\n"
     "3 out of memory.\n";
 
-static const char check_help[] =
-    "usage: semaprax check [--manifest-path PATH] [--format text|json]\n"
-    "\n"
-    "Runs Phase A (manifest, parse, resolve, type-check, link) and reports every\n"
-    "diagnostic, sorted by path, offset and code. text (the default) prints one\n"
-    "line per diagnostic, path:line:column: error[CODE]: message; json prints\n"
-    "{\"admitted\":...,\"diagnostics\":[...]} as canonical JSON.\n"
-    "Exit status: 0 admitted, 1 diagnostics, 2 usage or unreadable input.\n";
+static void check_help(void)
+{
+    fputs("usage: semaprax check [--manifest-path PATH] [--format text|json]\n"
+          "\n"
+          "Runs Phase A (manifest, parse, resolve, type-check, link) and reports every\n"
+          "diagnostic, sorted by path, offset and code. text (the default) prints one\n"
+          "line per diagnostic, path:line:column: error[CODE]: message; json prints\n"
+          "{\"admitted\":...,\"diagnostics\":[...]} as canonical JSON.\n"
+          "Exit status: 0 admitted, 1 diagnostics, 2 usage or unreadable input.\n",
+          stdout);
+}
 
-static const char graph_help[] =
-    "usage: semaprax graph [--manifest-path PATH]\n"
-    "\n"
-    "Prints the semantic graph of an admitted project as canonical JSON: one node\n"
-    "per module, function, test, the entry and each builtin called; edges imports,\n"
-    "contains, calls (with sites), tests, enters.\n"
-    "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage or\n"
-    "unreadable input.\n";
+static void graph_help(void)
+{
+    fputs("usage: semaprax graph [--manifest-path PATH]\n"
+          "\n"
+          "Prints the semantic graph of an admitted project as canonical JSON: one node\n"
+          "per module, function, test, the entry and each builtin called; edges imports,\n"
+          "contains, calls (with sites), tests, enters.\n"
+          "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage or\n"
+          "unreadable input.\n",
+          stdout);
+}
 
-static const char context_help[] =
-    "usage: semaprax context --kind module|function|test --target NAME\n"
-    "                        [--direction out|in|both] [--depth N]\n"
-    "                        [--max-nodes N] [--max-bytes N] [--manifest-path PATH]\n"
-    "\n"
-    "Prints the bounded neighbourhood of one target (app, app.main, or a test's\n"
-    "name) as canonical JSON: nodes breadth-first by (distance, id), each function\n"
-    "with its source text, and the edges among them. Defaults: direction both,\n"
-    "depth 1 (at most 16), max-nodes 64 (at most 65536), max-bytes 65536 (at most\n"
-    "16777216).\n"
-    "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage,\n"
-    "unreadable input or an unknown target.\n";
+static void context_help(void)
+{
+    printf("usage: semaprax context --kind module|function|test --target NAME\n"
+           "                        [--direction out|in|both] [--depth N]\n"
+           "                        [--max-nodes N] [--max-bytes N] [--manifest-path PATH]\n"
+           "\n"
+           "Prints the bounded neighbourhood of one target (app, app.main, or a test's\n"
+           "name) as canonical JSON: nodes breadth-first by (distance, id), each function\n"
+           "with its source text, and the edges among them. Defaults: direction both,\n"
+           "depth %u (at most %u), max-nodes %u (at most %u), max-bytes %u (at most\n"
+           "%u).\n"
+           "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage,\n"
+           "unreadable input or an unknown target.\n",
+           SPX_LIMIT_CONTEXT_DEPTH_DEFAULT, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM,
+           SPX_LIMIT_CONTEXT_NODES_DEFAULT, SPX_LIMIT_CONTEXT_NODES_MAXIMUM,
+           SPX_LIMIT_CONTEXT_BYTES_DEFAULT, SPX_LIMIT_RESPONSE_BYTES_DEFAULT);
+}
 
-static const char run_help[] =
-    "usage: semaprax run [--manifest-path PATH] [--max-steps N] [--max-bytes N]\n"
-    "\n"
-    "Runs the manifest's entry function and writes what it printed to standard\n"
-    "output (at most --max-bytes, default and maximum 1048576). The value it\n"
-    "returned, and a language failure, fuel or depth exhaustion with its span,\n"
-    "go to standard error. --max-steps is the fuel (default 1000000, at most\n"
-    "10000000000).\n"
-    "Exit status: 0 the entry returned 0, 1 anything else (or diagnostics), 2 usage\n"
-    "or unreadable input.\n";
+static void run_help(void)
+{
+    printf("usage: semaprax run [--manifest-path PATH] [--max-steps N] [--max-bytes N]\n"
+           "\n"
+           "Runs the manifest's entry function and writes what it printed to standard\n"
+           "output (at most --max-bytes, default and maximum %u). The value it\n"
+           "returned, and a language failure, fuel or depth exhaustion with its span,\n"
+           "go to standard error. --max-steps is the fuel (default %" PRIu64 ", at most\n"
+           "%" PRIu64 ").\n"
+           "Exit status: 0 the entry returned 0, 1 anything else (or diagnostics), 2 usage\n"
+           "or unreadable input.\n",
+           SPX_LIMIT_MAX_BYTES_MAXIMUM, (uint64_t)SPX_LIMIT_MAX_STEPS_DEFAULT,
+           (uint64_t)SPX_LIMIT_MAX_STEPS_MAXIMUM);
+}
 
-static const char test_help[] =
-    "usage: semaprax test [--manifest-path PATH] [--max-steps N] [--max-bytes N]\n"
-    "                     [--envelope FILE]\n"
-    "\n"
-    "Runs every [[test]] of the manifest, in order, each with fresh fuel\n"
-    "(--max-steps, default 1000000, at most 10000000000) and its own output\n"
-    "(--max-bytes kept, default 4096, at most 1048576). Prints one line per test\n"
-    "and a summary; --envelope writes the execution envelope\n"
-    "(semaprax.project-execution.v1) to FILE as canonical JSON.\n"
-    "Exit status: 0 every test passed, 1 a test did not pass (or diagnostics), 2\n"
-    "usage, unreadable input or an envelope that cannot be written.\n";
+static void test_help(void)
+{
+    printf("usage: semaprax test [--manifest-path PATH] [--max-steps N] [--max-bytes N]\n"
+           "                     [--envelope FILE]\n"
+           "\n"
+           "Runs every [[test]] of the manifest, in order, each with fresh fuel\n"
+           "(--max-steps, default %" PRIu64 ", at most %" PRIu64 ") and its own output\n"
+           "(--max-bytes kept, default %u, at most %u). Prints one line per test\n"
+           "and a summary; --envelope writes the execution envelope\n"
+           "(semaprax.project-execution.v1) to FILE as canonical JSON.\n"
+           "Exit status: 0 every test passed, 1 a test did not pass (or diagnostics), 2\n"
+           "usage, unreadable input or an envelope that cannot be written.\n",
+           (uint64_t)SPX_LIMIT_MAX_STEPS_DEFAULT, (uint64_t)SPX_LIMIT_MAX_STEPS_MAXIMUM,
+           SPX_LIMIT_MAX_BYTES_DEFAULT, SPX_LIMIT_MAX_BYTES_MAXIMUM);
+}
 
-static const char verify_help[] =
-    "usage: semaprax verify ENVELOPE [--manifest-path PATH]\n"
-    "\n"
-    "Checks an execution envelope three ways: (a) its envelope_digest, (b) its\n"
-    "subject against the manifest and sources on disk, (c) a re-run of the test\n"
-    "closure with the recorded limits, compared byte for byte. Prints one line\n"
-    "per check, saying where a failed check differs.\n"
-    "Exit status: 0 verified, 1 a check failed, 2 usage or an unreadable envelope.\n";
+static void verify_help(void)
+{
+    fputs("usage: semaprax verify ENVELOPE [--manifest-path PATH]\n"
+          "\n"
+          "Checks an execution envelope three ways: (a) its envelope_digest, (b) its\n"
+          "subject against the manifest and sources on disk, (c) a re-run of the test\n"
+          "closure with the recorded limits, compared byte for byte. Prints one line\n"
+          "per check, saying where a failed check differs.\n"
+          "Exit status: 0 verified, 1 a check failed, 2 usage or an unreadable envelope.\n",
+          stdout);
+}
 
-static const char serve_help[] =
-    "usage: semaprax serve SOURCE.spx [--max-request-bytes N] [--max-response-bytes N]\n"
-    "\n"
-    "Reads, parses and checks one source file once (its module is the file's name\n"
-    "without .spx, which must be a module name: [a-z][a-z0-9_]*, at most 64 bytes),\n"
-    "then answers JSON-RPC 2.0 requests, one per line on standard input, one\n"
-    "response per line on standard output (semaprax.agent-transport.v1). Methods:\n"
-    "protocol, ping, check, graph, shutdown; none takes params.\n"
-    "--max-request-bytes: a request line without its LF (default 1048576,\n"
-    "256..67108864); --max-response-bytes: a response with its LF (default\n"
-    "16777216, 1024..1073741824).\n"
-    "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
-    "or response was answered, 2 usage or an unreadable source (nothing on stdout).\n";
+static void serve_help(void)
+{
+    printf("usage: semaprax serve SOURCE.spx [--max-request-bytes N] [--max-response-bytes N]\n"
+           "\n"
+           "Reads, parses and checks one source file once (its module is the file's name\n"
+           "without .spx, which must be a module name: [a-z][a-z0-9_]*, at most %u bytes),\n"
+           "then answers JSON-RPC 2.0 requests, one per line on standard input, one\n"
+           "response per line on standard output (semaprax.agent-transport.v1). Methods:\n"
+           "protocol, ping, check, graph, shutdown; none takes params.\n"
+           "--max-request-bytes: a request line without its LF (default %u,\n"
+           "%u..%u); --max-response-bytes: a response with its LF (default\n"
+           "%u, %u..%u).\n"
+           "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
+           "or response was answered, 2 usage or an unreadable source (nothing on stdout).\n",
+           SPX_LIMIT_IDENTIFIER_BYTES, SPX_LIMIT_REQUEST_BYTES_DEFAULT,
+           SPX_LIMIT_REQUEST_BYTES_MINIMUM, SPX_LIMIT_REQUEST_BYTES_MAXIMUM,
+           SPX_LIMIT_RESPONSE_BYTES_DEFAULT, SPX_LIMIT_RESPONSE_BYTES_MINIMUM,
+           SPX_LIMIT_RESPONSE_BYTES_MAXIMUM);
+}
 
-static const char rename_help[] =
-    "usage: semaprax rename MODULE.NAME NEW_NAME [--dry-run] [--manifest-path PATH]\n"
-    "\n"
-    "Renames the exported function MODULE.NAME to NEW_NAME: its declaration and\n"
-    "every call of it in every module, nothing else (not a local variable, a\n"
-    "string or a comment with the same text). The edits are planned from the\n"
-    "project's index and checked by building the renamed project in memory; then\n"
-    "each changed source is written to a new temporary file beside it, flushed to\n"
-    "disk, and put in the original's place atomically. On any failure every file\n"
-    "already replaced is restored. Refused: a function that is not exported or\n"
-    "does not exist, one the manifest names (entry, tests), and a NEW_NAME that is\n"
-    "not an identifier, is a keyword or builtin, or is taken in that module.\n"
-    "Prints {\"committed\",\"edits\",\"project_revision\",\"workspace_revision\"}\n"
-    "as canonical JSON, the revisions of the project as it now is. --dry-run\n"
-    "prints the plan (committed false) and writes nothing.\n"
-    "Exit status: 0 renamed (or planned), 1 refused, failed and restored, or the\n"
-    "project has diagnostics, 2 usage or unreadable input.\n";
+static void rename_help(void)
+{
+    fputs("usage: semaprax rename MODULE.NAME NEW_NAME [--dry-run] [--manifest-path PATH]\n"
+          "\n"
+          "Renames the exported function MODULE.NAME to NEW_NAME: its declaration and\n"
+          "every call of it in every module, nothing else (not a local variable, a\n"
+          "string or a comment with the same text). The edits are planned from the\n"
+          "project's index and checked by building the renamed project in memory; then\n"
+          "each changed source is written to a new temporary file beside it, flushed to\n"
+          "disk, and put in the original's place atomically. On any failure every file\n"
+          "already replaced is restored. Refused: a function that is not exported or\n"
+          "does not exist, one the manifest names (entry, tests), and a NEW_NAME that is\n"
+          "not an identifier, is a keyword or builtin, or is taken in that module.\n"
+          "Prints {\"committed\",\"edits\",\"project_revision\",\"workspace_revision\"}\n"
+          "as canonical JSON, the revisions of the project as it now is. --dry-run\n"
+          "prints the plan (committed false) and writes nothing.\n"
+          "Exit status: 0 renamed (or planned), 1 refused, failed and restored, or the\n"
+          "project has diagnostics, 2 usage or unreadable input.\n",
+          stdout);
+}
 
 enum option_id {
     OPTION_MANIFEST = 256,
@@ -197,7 +225,7 @@ static const apr_getopt_option_t options[] = {
 
 typedef struct command_t {
     const char *name;
-    const char *help;
+    void (*help)(void);  /* prints the command's help on stdout */
     const int *accepted; /* option ids beyond the common ones, 0-terminated */
     int operands;        /* arguments after the options, exactly */
     int no_manifest;     /* refuses --manifest-path (serve) */
@@ -209,7 +237,7 @@ static int print_usage_error(apr_pool_t *pool, const char *format, const char *d
 {
     fprintf(stderr, "semaprax: %s\n", apr_psprintf(pool, format, detail));
     fprintf(stderr, "Try 'semaprax --help'.\n");
-    return EXIT_USAGE;
+    return SPX_EXIT_USAGE;
 }
 
 /* Write bytes to stdout, binary, flushed. */
@@ -220,9 +248,9 @@ static int write_stdout(const char *bytes, apr_size_t length, apr_pool_t *pool)
         spx_stdio_write(stdio, bytes, length) != APR_SUCCESS ||
         spx_stdio_flush(stdio) != APR_SUCCESS) {
         fprintf(stderr, "semaprax: cannot write to standard output\n");
-        return EXIT_FAILED;
+        return SPX_EXIT_FAILED;
     }
-    return EXIT_OK;
+    return SPX_EXIT_OK;
 }
 
 /* Write the document's canonical text and one LF to stdout. */
@@ -260,9 +288,9 @@ static int open_project(apr_hash_t *values, spx_project_t **project, apr_pool_t 
         char reason[256];
         fprintf(stderr, "semaprax: %s\n",
                 message ? message : apr_strerror(status, reason, sizeof(reason)));
-        return EXIT_USAGE;
+        return SPX_EXIT_USAGE;
     }
-    return EXIT_OK;
+    return SPX_EXIT_OK;
 }
 
 /* graph, context, run, test and rename need an admitted project: the
@@ -270,15 +298,15 @@ static int open_project(apr_hash_t *values, spx_project_t **project, apr_pool_t 
 static int open_admitted_project(apr_hash_t *values, spx_project_t **opened, apr_pool_t *pool)
 {
     int status = open_project(values, opened, pool);
-    if (status != EXIT_OK)
+    if (status != SPX_EXIT_OK)
         return status;
     const spx_project_t *project = *opened;
     if (spx_project_admitted(project))
-        return EXIT_OK;
+        return SPX_EXIT_OK;
     fputs(spx_diagnostics_text(spx_project_diagnostics(project), pool), stderr);
     fprintf(stderr, "semaprax: the project is not admitted (%" APR_SIZE_T_FMT " diagnostics)\n",
             spx_diagnostics_count(spx_project_diagnostics(project)));
-    return EXIT_FAILED;
+    return SPX_EXIT_FAILED;
 }
 
 static int run_check(const command_t *command, apr_hash_t *values, const char *const *operands,
@@ -291,12 +319,13 @@ static int run_check(const command_t *command, apr_hash_t *values, const char *c
         return print_usage_error(pool, "unknown format '%s': use text or json", format);
     spx_project_t *project = NULL;
     int status = open_project(values, &project, pool);
-    if (status != EXIT_OK)
+    if (status != SPX_EXIT_OK)
         return status;
-    int verdict = spx_project_admitted(project) ? EXIT_OK : EXIT_FAILED;
+    int verdict = spx_project_admitted(project) ? SPX_EXIT_OK : SPX_EXIT_FAILED;
     if (format && strcmp(format, "json") == 0)
-        return print_document(spx_project_check_document(project), pool) == EXIT_OK ? verdict
-                                                                                    : EXIT_FAILED;
+        return print_document(spx_project_check_document(project), pool) == SPX_EXIT_OK
+                   ? verdict
+                   : SPX_EXIT_FAILED;
     spx_view_t view = spx_view_of(SPX_STREAM_STDOUT);
     if (view.rich)
         spx_view_diagnostics(stdout, &view, project, pool);
@@ -320,7 +349,7 @@ static int run_graph(const command_t *command, apr_hash_t *values, const char *c
     (void)operands;
     spx_project_t *project = NULL;
     int status = open_admitted_project(values, &project, pool);
-    return status == EXIT_OK ? print_document(spx_graph_document(project), pool) : status;
+    return status == SPX_EXIT_OK ? print_document(spx_graph_document(project), pool) : status;
 }
 
 /* A decimal count with no sign, no spaces, no trailing bytes. */
@@ -351,7 +380,7 @@ static int bounded_count(apr_hash_t *values, int option, apr_uint64_t minimum, a
     const char *name = option_entry(option)->name;
     apr_uint64_t given = 0;
     if (!text)
-        return EXIT_OK;
+        return SPX_EXIT_OK;
     if (!spx_cli_parse_count(text, 0, UINT64_MAX, &given))
         return print_usage_error(
             pool, "%s", apr_psprintf(pool, "--%s takes a whole number, not '%s'", name, text));
@@ -363,7 +392,7 @@ static int bounded_count(apr_hash_t *values, int option, apr_uint64_t minimum, a
                          given > maximum ? "maximum" : "minimum",
                          given > maximum ? maximum : minimum));
     *value = given;
-    return EXIT_OK;
+    return SPX_EXIT_OK;
 }
 
 static int run_context(const command_t *command, apr_hash_t *values, const char *const *operands,
@@ -380,17 +409,17 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
         request.direction = value_of(values, OPTION_DIRECTION);
     int status = bounded_count(values, OPTION_DEPTH, 0, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM,
                                &request.depth, pool);
-    if (status == EXIT_OK)
+    if (status == SPX_EXIT_OK)
         status = bounded_count(values, OPTION_MAX_NODES, 1, SPX_LIMIT_CONTEXT_NODES_MAXIMUM,
                                &request.max_nodes, pool);
-    if (status == EXIT_OK)
+    if (status == SPX_EXIT_OK)
         status = bounded_count(values, OPTION_MAX_BYTES, 1, SPX_LIMIT_RESPONSE_BYTES_DEFAULT,
                                &request.max_bytes, pool);
-    if (status != EXIT_OK)
+    if (status != SPX_EXIT_OK)
         return status;
     spx_project_t *project = NULL;
     status = open_admitted_project(values, &project, pool);
-    if (status != EXIT_OK)
+    if (status != SPX_EXIT_OK)
         return status;
     json_t *document = NULL;
     const char *message = NULL;
@@ -409,7 +438,7 @@ static int parse_limits(apr_hash_t *values, spx_run_limits_t *limits, apr_pool_t
     apr_uint64_t max_steps = limits->max_steps, max_bytes = limits->max_bytes;
     int status =
         bounded_count(values, OPTION_MAX_STEPS, 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps, pool);
-    if (status == EXIT_OK)
+    if (status == SPX_EXIT_OK)
         status = bounded_count(values, OPTION_MAX_BYTES, 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes,
                                pool);
     limits->max_steps = max_steps;
@@ -422,7 +451,7 @@ static int prepare_run(apr_hash_t *values, spx_run_limits_t *limits, spx_project
                        apr_pool_t *pool)
 {
     int status = parse_limits(values, limits, pool);
-    if (status == EXIT_OK)
+    if (status == SPX_EXIT_OK)
         status = open_admitted_project(values, project, pool);
     return status;
 }
@@ -443,15 +472,15 @@ static int run_run(const command_t *command, apr_hash_t *values, const char *con
     limits.max_bytes = SPX_LIMIT_MAX_BYTES_MAXIMUM; /* a program's output, not a test's */
     spx_project_t *project = NULL;
     int status = prepare_run(values, &limits, &project, pool);
-    if (status != EXIT_OK)
+    if (status != SPX_EXIT_OK)
         return status;
     spx_run_result_t result;
     const char *message = NULL;
     if (spx_run_entry(project, &limits, &result, pool, &message) != APR_SUCCESS)
         return print_usage_error(pool, "%s", message);
     fflush(stdout);
-    if (write_stdout(result.output, result.output_length, pool) != EXIT_OK)
-        return EXIT_FAILED;
+    if (write_stdout(result.output, result.output_length, pool) != SPX_EXIT_OK)
+        return SPX_EXIT_FAILED;
     if (result.output_truncated)
         fprintf(stderr, "semaprax: output cut at %" APR_SIZE_T_FMT " bytes (--max-bytes)\n",
                 result.output_length);
@@ -459,14 +488,14 @@ static int run_run(const command_t *command, apr_hash_t *values, const char *con
         print_failure(&result.failure);
         fprintf(stderr, "semaprax: entry '%s': %s after %" PRIu64 " steps\n",
                 spx_project_entry_name(project), spx_outcome_name(&result), result.steps);
-        return EXIT_FAILED;
+        return SPX_EXIT_FAILED;
     }
     if (result.value != 0) {
         fprintf(stderr, "semaprax: entry '%s' returned %" PRId64 "\n",
                 spx_project_entry_name(project), result.value);
-        return EXIT_FAILED;
+        return SPX_EXIT_FAILED;
     }
-    return EXIT_OK;
+    return SPX_EXIT_OK;
 }
 
 /* Write the document's canonical text and one LF to path. */
@@ -491,9 +520,9 @@ static int write_document(const char *path, json_t *document, apr_pool_t *pool)
         char reason[256];
         fprintf(stderr, "semaprax: cannot write the envelope to '%s': %s\n", path,
                 apr_strerror(status, reason, sizeof(reason)));
-        return EXIT_USAGE;
+        return SPX_EXIT_USAGE;
     }
-    return EXIT_OK;
+    return SPX_EXIT_OK;
 }
 
 static int run_test(const command_t *command, apr_hash_t *values, const char *const *operands,
@@ -504,7 +533,7 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
     spx_run_limits_t limits = spx_run_limits_default();
     spx_project_t *project = NULL;
     int status = prepare_run(values, &limits, &project, pool);
-    if (status != EXIT_OK)
+    if (status != SPX_EXIT_OK)
         return status;
     json_t *envelope = NULL;
     const char *message = NULL;
@@ -552,11 +581,11 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
            json_integer_value(json_object_get(summary, "language_failure")),
            json_integer_value(json_object_get(summary, "fuel_exhausted")),
            json_integer_value(json_object_get(summary, "depth_exhausted")));
-    int verdict =
-        json_is_true(json_object_get(envelope, "command_succeeded")) ? EXIT_OK : EXIT_FAILED;
+    int verdict = json_is_true(json_object_get(envelope, "command_succeeded")) ? SPX_EXIT_OK
+                                                                               : SPX_EXIT_FAILED;
     const char *path = value_of(values, OPTION_ENVELOPE);
-    if (path && write_document(path, envelope, pool) != EXIT_OK)
-        verdict = EXIT_USAGE;
+    if (path && write_document(path, envelope, pool) != SPX_EXIT_OK)
+        verdict = SPX_EXIT_USAGE;
     json_decref(envelope);
     return verdict;
 }
@@ -591,7 +620,7 @@ static int read_envelope(const char *path, char **bytes, apr_size_t *length, apr
                                  apr_psprintf(pool, "cannot read envelope '%s': %s", path,
                                               apr_strerror(status, reason, sizeof(reason))));
     }
-    return EXIT_OK;
+    return SPX_EXIT_OK;
 }
 
 static int run_verify(const command_t *command, apr_hash_t *values, const char *const *operands,
@@ -601,14 +630,14 @@ static int run_verify(const command_t *command, apr_hash_t *values, const char *
     char *bytes = NULL;
     apr_size_t length = 0;
     int status = read_envelope(operands[0], &bytes, &length, pool);
-    if (status != EXIT_OK)
+    if (status != SPX_EXIT_OK)
         return status;
     const char *manifest = value_of(values, OPTION_MANIFEST);
     spx_verify_report_t report;
     if (spx_envelope_verify(bytes, length, manifest ? manifest : "semaprax.toml", &report, pool) !=
         APR_SUCCESS) {
         fprintf(stderr, "semaprax: out of memory\n");
-        return EXIT_FAILED;
+        return SPX_EXIT_FAILED;
     }
     printf("digest: %s%s%s\n", report.digest_ok ? "ok" : "FAILED", report.digest_ok ? "" : ": ",
            report.digest_detail);
@@ -619,7 +648,7 @@ static int run_verify(const command_t *command, apr_hash_t *values, const char *
     int verified = report.digest_ok && report.subject_ok && report.rerun_ok;
     printf("semaprax: %s\n",
            verified ? "the envelope is verified" : "the envelope is NOT verified");
-    return verified ? EXIT_OK : EXIT_FAILED;
+    return verified ? SPX_EXIT_OK : SPX_EXIT_FAILED;
 }
 
 static int run_serve(const command_t *command, apr_hash_t *values, const char *const *operands,
@@ -630,10 +659,10 @@ static int run_serve(const command_t *command, apr_hash_t *values, const char *c
     apr_uint64_t max_response = SPX_LIMIT_RESPONSE_BYTES_DEFAULT;
     int status = bounded_count(values, OPTION_MAX_REQUEST_BYTES, SPX_LIMIT_REQUEST_BYTES_MINIMUM,
                                SPX_LIMIT_REQUEST_BYTES_MAXIMUM, &max_request, pool);
-    if (status == EXIT_OK)
+    if (status == SPX_EXIT_OK)
         status = bounded_count(values, OPTION_MAX_RESPONSE_BYTES, SPX_LIMIT_RESPONSE_BYTES_MINIMUM,
                                SPX_LIMIT_RESPONSE_BYTES_MAXIMUM, &max_response, pool);
-    if (status != EXIT_OK)
+    if (status != SPX_EXIT_OK)
         return status;
     spx_project_t *project = NULL;
     const char *message = NULL;
@@ -642,7 +671,7 @@ static int run_serve(const command_t *command, apr_hash_t *values, const char *c
     if (opened != APR_SUCCESS) {
         fprintf(stderr, "semaprax: %s\n",
                 message ? message : apr_strerror(opened, reason, sizeof(reason)));
-        return EXIT_USAGE;
+        return SPX_EXIT_USAGE;
     }
     spx_v1_limits_t limits = {(apr_size_t)max_request, (apr_size_t)max_response};
     spx_loop_report_t report;
@@ -650,7 +679,7 @@ static int run_serve(const command_t *command, apr_hash_t *values, const char *c
     if (served != APR_SUCCESS) {
         fprintf(stderr, "semaprax: cannot open the standard streams: %s\n",
                 apr_strerror(served, reason, sizeof(reason)));
-        return EXIT_FAILED;
+        return SPX_EXIT_FAILED;
     }
     spx_loop_explain(&report, "semaprax", (apr_size_t)max_request, (apr_size_t)max_response);
     return spx_loop_exit_status(report.end);
@@ -669,7 +698,7 @@ static int rename_failure(const spx_rename_failure_t *failure)
     for (int i = 0; failure->not_restored && i < failure->not_restored->nelts; i++)
         fprintf(stderr, "semaprax: NOT restored '%s'\n",
                 APR_ARRAY_IDX(failure->not_restored, i, const char *));
-    return EXIT_FAILED;
+    return SPX_EXIT_FAILED;
 }
 
 static int run_rename(const command_t *command, apr_hash_t *values, const char *const *operands,
@@ -678,7 +707,7 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
     (void)command;
     spx_project_t *project = NULL;
     int status = open_admitted_project(values, &project, pool);
-    if (status != EXIT_OK)
+    if (status != SPX_EXIT_OK)
         return status;
     spx_rename_plan_t *plan = NULL;
     spx_rename_failure_t failure;
@@ -693,7 +722,7 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
                     APR_ARRAY_IDX(drift, i, spx_drift_t).path,
                     spx_drift_reason_name(APR_ARRAY_IDX(drift, i, spx_drift_t).reason));
         fprintf(stderr, "semaprax: rename failed at step 'recheck': nothing was written\n");
-        return EXIT_FAILED;
+        return SPX_EXIT_FAILED;
     }
     json_t *edits = spx_rename_edits_json(plan);
     if (value_of(values, OPTION_DRY_RUN))
@@ -789,12 +818,12 @@ static int run_command(const command_t *command, int argc, const char *const *ar
             return print_usage_error(pool, "option '%s' needs a value",
                                      parser->argv[parser->ind - 1]);
         if (option == OPTION_HELP) {
-            fputs(command->help, stdout);
-            return EXIT_OK;
+            command->help();
+            return SPX_EXIT_OK;
         }
         if (option == OPTION_VERSION) {
             printf("semaprax %s\n", SPX_VERSION);
-            return EXIT_OK;
+            return SPX_EXIT_OK;
         }
         const apr_getopt_option_t *entry = option_entry(option);
         if (!accepts(command, option))
@@ -819,7 +848,7 @@ int spx_cli_main(int argc, const char *const *argv)
     spx_allocation_policy_install(0);
     if (apr_initialize() != APR_SUCCESS) {
         fprintf(stderr, "semaprax: cannot initialise APR\n");
-        return EXIT_USAGE;
+        return SPX_EXIT_USAGE;
     }
     spx_stdio_binary_mode();
     spx_stdio_ignore_broken_pipe();
@@ -830,20 +859,23 @@ int spx_cli_main(int argc, const char *const *argv)
     const char *word = argc > 1 ? argv[1] : NULL;
     if (!word) {
         fputs(usage_text, stderr);
-        status = EXIT_USAGE;
+        status = SPX_EXIT_USAGE;
     } else if (strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0) {
         fputs(usage_text, stdout);
-        status = EXIT_OK;
+        status = SPX_EXIT_OK;
     } else if (strcmp(word, "--version") == 0) {
         printf("semaprax %s\n", SPX_VERSION);
-        status = EXIT_OK;
+        status = SPX_EXIT_OK;
     } else if (strcmp(word, "help") == 0) {
         const command_t *command = argc > 2 ? find_command(argv[2]) : NULL;
         if (argc > 2 && !command)
             status = print_usage_error(pool, "unknown command '%s'", argv[2]);
         else {
-            fputs(command ? command->help : usage_text, stdout);
-            status = EXIT_OK;
+            if (command)
+                command->help();
+            else
+                fputs(usage_text, stdout);
+            status = SPX_EXIT_OK;
         }
     } else {
         const command_t *command = find_command(word);

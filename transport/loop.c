@@ -5,6 +5,7 @@
 #include "spx_loop.h"
 
 #include "spx_allocation.h"
+#include "spx_exit.h"
 #include "spx_rpc.h"
 
 #include <apr_strings.h>
@@ -111,8 +112,8 @@ int spx_loop_exit_status(spx_loop_end_t end)
 {
     return end == SPX_LOOP_END_OF_INPUT || end == SPX_LOOP_SHUTDOWN ||
                    end == SPX_LOOP_SILENT_SHUTDOWN
-               ? 0
-               : 1;
+               ? SPX_EXIT_OK
+               : SPX_EXIT_FAILED;
 }
 
 void spx_loop_explain(const spx_loop_report_t *report, const char *program,

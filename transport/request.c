@@ -19,10 +19,6 @@
 #include <apr_strings.h>
 #include <string.h>
 
-/* Largest id integer: 2^53 - 1, and its number of digits. */
-#define SPX_ID_INTEGER_MAXIMUM 9007199254740991ull
-#define SPX_ID_INTEGER_DIGITS 16u
-
 static apr_status_t release_json(void *data)
 {
     json_decref(data);
@@ -317,7 +313,7 @@ static json_t *valid_id(const unsigned char *bytes, apr_size_t from, apr_size_t 
         return json_string_length(decoded) <= SPX_LIMIT_ID_STRING_BYTES ? json_incref(decoded)
                                                                         : NULL;
     apr_size_t digits = to - from;
-    if (digits == 0 || digits > SPX_ID_INTEGER_DIGITS || (bytes[from] == '0' && digits > 1))
+    if (digits == 0 || digits > SPX_LIMIT_ID_INTEGER_DIGITS || (bytes[from] == '0' && digits > 1))
         return NULL;
     unsigned long long value = 0;
     for (apr_size_t i = from; i < to; i++) {
@@ -325,7 +321,7 @@ static json_t *valid_id(const unsigned char *bytes, apr_size_t from, apr_size_t 
             return NULL;
         value = value * 10u + (unsigned long long)(bytes[i] - '0');
     }
-    return value <= SPX_ID_INTEGER_MAXIMUM ? json_integer((json_int_t)value) : NULL;
+    return value <= SPX_LIMIT_ID_INTEGER_MAXIMUM ? json_integer((json_int_t)value) : NULL;
 }
 
 /* --- the request rules ------------------------------------------------------- */

@@ -7,48 +7,49 @@
  */
 #include "spx_allocation.h"
 #include "spx_cli.h"
+#include "spx_exit.h"
 #include "spx_limits.h"
 #include "spx_platform.h"
 #include "spx_session.h"
 
 #include <apr_general.h>
 #include <apr_getopt.h>
+#include <apr_strings.h>
 #include <stdio.h>
 #include <string.h>
 
-#define EXIT_USAGE 2
-
-static const char usage_text[] =
-    "usage: semapraxd --stdio [--manifest-path PATH] [--max-request-bytes N]\n"
-    "                 [--max-response-bytes N] [--allow-project-rename]\n"
-    "\n"
-    "Holds one Semaprax project (the manifest, default semaprax.toml, and its\n"
-    "sources), authenticates it and builds its semantic state once, then answers\n"
-    "JSON-RPC 2.0 requests of semaprax.agent-transport.v2, one per LF-delimited\n"
-    "line on standard input, one response line each on standard output.\n"
-    "v2 is read-only: it never writes a file.\n"
-    "\n"
-    "options:\n"
-    "  --stdio                  serve on standard input and output (required)\n"
-    "  --manifest-path PATH     the manifest (default: semaprax.toml)\n"
-    "  --max-request-bytes N    largest request line, LF excluded\n"
-    "                           (default 1048576, 256..67108864)\n"
-    "  --max-response-bytes N   largest response line, LF included\n"
-    "                           (default 16777216, 4096..1073741824)\n"
-    "  --allow-project-rename   speak semaprax.agent-transport.v3 instead: v2 plus\n"
-    "                           project/rename, which renames an exported function\n"
-    "                           and its call sites and writes the changed sources\n"
-    "  -h, --help               show this text\n"
-    "  --version                show the version\n"
-    "\n"
-    "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
-    "or response or when standard input or output fails (a client that closes\n"
-    "the daemon's output ends the session this way), 2 usage, 3 out of memory.\n";
-
-/* The usage text and its errors spell the ranges out. */
-_Static_assert(SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM == 4096u &&
-                   SPX_LIMIT_RESPONSE_BYTES_MAXIMUM == 1073741824u,
-               "semapraxd's usage text names the --max-response-bytes range");
+/* The help, with the ranges of spx_limits.h. */
+static void usage(void)
+{
+    printf("usage: semapraxd --stdio [--manifest-path PATH] [--max-request-bytes N]\n"
+           "                 [--max-response-bytes N] [--allow-project-rename]\n"
+           "\n"
+           "Holds one Semaprax project (the manifest, default semaprax.toml, and its\n"
+           "sources), authenticates it and builds its semantic state once, then answers\n"
+           "JSON-RPC 2.0 requests of semaprax.agent-transport.v2, one per LF-delimited\n"
+           "line on standard input, one response line each on standard output.\n"
+           "v2 is read-only: it never writes a file.\n"
+           "\n"
+           "options:\n"
+           "  --stdio                  serve on standard input and output (required)\n"
+           "  --manifest-path PATH     the manifest (default: semaprax.toml)\n"
+           "  --max-request-bytes N    largest request line, LF excluded\n"
+           "                           (default %u, %u..%u)\n"
+           "  --max-response-bytes N   largest response line, LF included\n"
+           "                           (default %u, %u..%u)\n"
+           "  --allow-project-rename   speak semaprax.agent-transport.v3 instead: v2 plus\n"
+           "                           project/rename, which renames an exported function\n"
+           "                           and its call sites and writes the changed sources\n"
+           "  -h, --help               show this text\n"
+           "  --version                show the version\n"
+           "\n"
+           "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
+           "or response or when standard input or output fails (a client that closes\n"
+           "the daemon's output ends the session this way), 2 usage, 3 out of memory.\n",
+           SPX_LIMIT_REQUEST_BYTES_DEFAULT, SPX_LIMIT_REQUEST_BYTES_MINIMUM,
+           SPX_LIMIT_REQUEST_BYTES_MAXIMUM, SPX_LIMIT_RESPONSE_BYTES_DEFAULT,
+           SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM, SPX_LIMIT_RESPONSE_BYTES_MAXIMUM);
+}
 
 enum option_id {
     OPTION_STDIO = 256,
@@ -82,15 +83,22 @@ static const char *option_name(int id)
 static int usage_error(const char *what, const char *detail)
 {
     fprintf(stderr, "semapraxd: %s%s\nTry 'semapraxd --help'.\n", what, detail ? detail : "");
-    return EXIT_USAGE;
+    return SPX_EXIT_USAGE;
 }
 
-/* A --max-*-bytes value in [minimum, maximum]. */
-static int parse_bound(const char *text, apr_size_t minimum, apr_size_t maximum, apr_size_t *value)
+/* A --max-*-bytes value in [minimum, maximum]: 1, or the usage error that
+ * names the range and 0. */
+static int parse_bound(int option, const char *text, apr_size_t minimum, apr_size_t maximum,
+                       apr_size_t *value, apr_pool_t *pool)
 {
     apr_uint64_t count = 0;
-    if (!spx_cli_parse_count(text, minimum, maximum, &count))
+    if (!spx_cli_parse_count(text, minimum, maximum, &count)) {
+        usage_error(apr_psprintf(pool,
+                                 "--%s must be %" APR_SIZE_T_FMT "..%" APR_SIZE_T_FMT ", not ",
+                                 option_name(option), minimum, maximum),
+                    text);
         return 0;
+    }
     *value = (apr_size_t)count;
     return 1;
 }
@@ -122,11 +130,11 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
         }
         switch (option) {
         case OPTION_HELP:
-            fputs(usage_text, stdout);
-            return 0;
+            usage();
+            return SPX_EXIT_OK;
         case OPTION_VERSION:
             printf("semapraxd %s\n", SPX_VERSION);
-            return 0;
+            return SPX_EXIT_OK;
         case OPTION_STDIO:
             stdio_given = 1;
             break;
@@ -137,14 +145,14 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
             settings.allow_rename = 1;
             break;
         case OPTION_MAX_REQUEST:
-            if (!parse_bound(argument, SPX_LIMIT_REQUEST_BYTES_MINIMUM,
-                             SPX_LIMIT_REQUEST_BYTES_MAXIMUM, &settings.max_request_bytes))
-                return usage_error("--max-request-bytes must be 256..67108864, not ", argument);
+            if (!parse_bound(option, argument, SPX_LIMIT_REQUEST_BYTES_MINIMUM,
+                             SPX_LIMIT_REQUEST_BYTES_MAXIMUM, &settings.max_request_bytes, pool))
+                return SPX_EXIT_USAGE;
             break;
         default: /* OPTION_MAX_RESPONSE */
-            if (!parse_bound(argument, SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM,
-                             SPX_LIMIT_RESPONSE_BYTES_MAXIMUM, &settings.max_response_bytes))
-                return usage_error("--max-response-bytes must be 4096..1073741824, not ", argument);
+            if (!parse_bound(option, argument, SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM,
+                             SPX_LIMIT_RESPONSE_BYTES_MAXIMUM, &settings.max_response_bytes, pool))
+                return SPX_EXIT_USAGE;
             break;
         }
     }
@@ -169,7 +177,7 @@ int main(int argc, const char *const *argv)
     spx_allocation_policy_install(SPX_ALLOCATION_GATE);
     if (apr_initialize() != APR_SUCCESS) {
         fprintf(stderr, "semapraxd: cannot initialise APR\n");
-        return EXIT_USAGE;
+        return SPX_EXIT_USAGE;
     }
     spx_stdio_binary_mode();
     spx_stdio_ignore_broken_pipe();

@@ -10,6 +10,7 @@
 #ifndef SPX_SESSION_H
 #define SPX_SESSION_H
 
+#include "spx_exit.h"
 #include "spx_platform.h"
 
 #include <apr_pools.h>
@@ -26,10 +27,12 @@ typedef struct spx_session_options_t {
     int allow_rename;              /* --allow-project-rename: the v3 profile */
 } spx_session_options_t;
 
-/* The session's exit status (transport.md, "Programs"). */
+/* The session's exit status (transport.md, "Programs"): OK after shutdown
+ * or end of input; STOPPED after an oversized request or response, or a
+ * broken stream. */
 typedef enum spx_session_exit_t {
-    SPX_SESSION_EXIT_OK = 0,     /* shutdown, or end of input */
-    SPX_SESSION_EXIT_STOPPED = 1 /* an oversized request or response, or a broken stream */
+    SPX_SESSION_EXIT_OK = SPX_EXIT_OK,
+    SPX_SESSION_EXIT_STOPPED = SPX_EXIT_FAILED
 } spx_session_exit_t;
 
 /* Authenticate the inputs and run Phase A once, then answer requests from

@@ -6,10 +6,10 @@
 
 #include <windows.h>
 
-unsigned spx_processor_count(void)
+unsigned spx_processor_count(unsigned maximum)
 {
     SYSTEM_INFO system;
     GetSystemInfo(&system);
     DWORD online = system.dwNumberOfProcessors;
-    return online < 1 ? 1u : online > 1024 ? 1024u : (unsigned)online;
+    return online < 1 ? 1u : online > maximum ? maximum : (unsigned)online;
 }

@@ -1,15 +1,26 @@
 /*
- * spx_limits.h: every limit of Semaprax, in one place.
+ * spx_limits.h: every limit of Semaprax, in one place, and the tuning knobs.
  *
- * Each limit has a name, a value and a one-line reason. Going over any of them
- * is a diagnostic or an error response, never a crash, a hang or unbounded
- * memory. The values are those of the specification's limits page; the few
- * the specification leaves open are marked "project decision" and explained
- * in docs/limits.md. Lower layers (platform/) never include this header: the
- * engine and transport pass the values down as parameters.
+ * Two sections. Limits say what untrusted input (a manifest, sources, a
+ * program's run, a request) may not exceed: each has a name, a value and a
+ * one-line reason, and going over any of them is a diagnostic or an error
+ * response, never a crash, a hang or unbounded memory. The values are those
+ * of the specification's limits page; the few the specification leaves open
+ * are marked "project decision" and explained in docs/limits.md. Tuning
+ * knobs are settings of how the work is done (chunk sizes, threads, retries,
+ * headroom), not limits on input.
+ *
+ * Lower layers (platform/) never include this header: the engine and
+ * transport pass the values down as parameters.
  */
 #ifndef SPX_LIMITS_H
 #define SPX_LIMITS_H
+
+/* ========================================================================
+ * LIMITS: what untrusted input may not exceed
+ * ======================================================================== */
+
+/* --- a project's inputs --------------------------------------------------- */
 
 /* The manifest is small text; 1 MiB is far beyond any real project. */
 #define SPX_LIMIT_MANIFEST_BYTES (1024u * 1024u)
@@ -40,6 +51,21 @@
 /* Functions declared in one module. */
 #define SPX_LIMIT_FUNCTIONS_PER_MODULE 65536u
 
+/* Lexical and syntax diagnostics kept per source, then one "too many errors"
+ * (project decision: one mistake per line of a hostile file must not mean
+ * millions of diagnostics). */
+#define SPX_LIMIT_SYNTAX_DIAGNOSTICS 100u
+
+/* Diagnostics kept from one manifest, then one "too many problems" (project
+ * decision: a hostile 1 MiB manifest must not mean half a million diagnostics). */
+#define SPX_LIMIT_MANIFEST_DIAGNOSTICS 100u
+
+/* A project version string, in bytes (project decision: MAJOR.MINOR.PATCH
+ * never needs more, and it is copied into every graph document). */
+#define SPX_LIMIT_VERSION_BYTES 64u
+
+/* --- a run ---------------------------------------------------------------- */
+
 /* Active user-function calls; the entry or test function is depth 1. */
 #define SPX_LIMIT_CALL_DEPTH 256u
 
@@ -69,6 +95,8 @@
  * closure of any real project produces). */
 #define SPX_LIMIT_ENVELOPE_BYTES (256u * 1024u * 1024u)
 
+/* --- a context query ------------------------------------------------------ */
+
 /* Context query: breadth-first depth, node count and document size. */
 #define SPX_LIMIT_CONTEXT_DEPTH_DEFAULT 1u
 #define SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM 16u
@@ -79,6 +107,8 @@
 
 /* Ids listed in a context document's frontier. */
 #define SPX_LIMIT_CONTEXT_FRONTIER 64u
+
+/* --- requests and responses ----------------------------------------------- */
 
 /* Request frame, LF excluded: --max-request-bytes default and range. */
 #define SPX_LIMIT_REQUEST_BYTES_DEFAULT (1024u * 1024u)
@@ -112,13 +142,29 @@
  * judged on its raw token (transport.md, The request grammar). */
 #define SPX_LIMIT_REQUEST_NUMBER_MAGNITUDE 300
 
+/* A JSON-RPC id given as a string, in bytes. */
+#define SPX_LIMIT_ID_STRING_BYTES 256u
+
+/* A JSON-RPC id given as an integer: at most 2^53 - 1 (a double holds every
+ * integer up to it), so at most 16 digits. */
+#define SPX_LIMIT_ID_INTEGER_MAXIMUM 9007199254740991ull
+#define SPX_LIMIT_ID_INTEGER_DIGITS 16u
+
 /* What project/rename allows for the reason of a failed commit when it makes
  * sure, before writing, that even the failure's answer fits the response
  * limit (transport/session_v3.c; an OS message and a path are far shorter). */
 #define SPX_LIMIT_RENAME_REASON_BYTES 1024u
 
-/* A JSON-RPC id given as a string, in bytes. */
-#define SPX_LIMIT_ID_STRING_BYTES 256u
+/* --- what a terminal shows ------------------------------------------------ */
+
+/* Bytes of a source line that `semaprax check` shows under a diagnostic on a
+ * terminal, around the span's start (project decision: a minified line of
+ * megabytes must not flood a person's screen). */
+#define SPX_LIMIT_VIEW_LINE_BYTES 160u
+
+/* ========================================================================
+ * TUNING KNOBS: how the work is done, not limits on input
+ * ======================================================================== */
 
 /* Chunk in which files are hashed and oversized frames are drained
  * (project decision: large enough to be fast, small enough to stay flat). */
@@ -146,24 +192,6 @@
 /* Handles kept beyond the held inputs when the open-file limit is checked
  * (project decision: stdio, the process tests' pipes, and some slack). */
 #define SPX_LIMIT_SPARE_HANDLES 64u
-
-/* Lexical and syntax diagnostics kept per source, then one "too many errors"
- * (project decision: one mistake per line of a hostile file must not mean
- * millions of diagnostics). */
-#define SPX_LIMIT_SYNTAX_DIAGNOSTICS 100u
-
-/* Diagnostics kept from one manifest, then one "too many problems" (project
- * decision: a hostile 1 MiB manifest must not mean half a million diagnostics). */
-#define SPX_LIMIT_MANIFEST_DIAGNOSTICS 100u
-
-/* A project version string, in bytes (project decision: MAJOR.MINOR.PATCH
- * never needs more, and it is copied into every graph document). */
-#define SPX_LIMIT_VERSION_BYTES 64u
-
-/* Bytes of a source line that `semaprax check` shows under a diagnostic on a
- * terminal, around the span's start (project decision: a minified line of
- * megabytes must not flood a person's screen). */
-#define SPX_LIMIT_VIEW_LINE_BYTES 160u
 
 /* Random names tried for one temporary file of the rename transaction
  * before giving up (each is created exclusively; a clash is already rare). */
