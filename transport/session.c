@@ -18,7 +18,6 @@
 #include "session_internal.h"
 
 #include "spx_allocation.h"
-#include "spx_limits.h"
 #include "spx_response.h"
 #include "spx_rpc.h"
 
