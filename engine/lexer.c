@@ -13,6 +13,7 @@
 #include "spx_lexer.h"
 
 #include "spx_limits.h"
+#include "spx_utf8.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -134,35 +135,6 @@ static spx_span_t span_of(const spx_lexer_t *lexer, apr_size_t start, apr_size_t
     return span;
 }
 
-/* The length of the valid UTF-8 sequence at s (n bytes left, s[0] >= 0x80),
- * or 0: overlongs, surrogates, values over U+10FFFF and truncated
- * sequences are all invalid (RFC 3629). */
-static apr_size_t utf8_length(const unsigned char *s, apr_size_t n)
-{
-    unsigned char c = s[0], low = 0x80, high = 0xbf;
-    apr_size_t need;
-    if (c < 0xc2)
-        return 0;
-    else if (c < 0xe0)
-        need = 2;
-    else if (c < 0xf0) {
-        need = 3;
-        low = c == 0xe0 ? 0xa0 : 0x80;
-        high = c == 0xed ? 0x9f : 0xbf;
-    } else if (c < 0xf5) {
-        need = 4;
-        low = c == 0xf0 ? 0x90 : 0x80;
-        high = c == 0xf4 ? 0x8f : 0xbf;
-    } else
-        return 0;
-    if (n < need || s[1] < low || s[1] > high)
-        return 0;
-    for (apr_size_t i = 2; i < need; i++)
-        if (s[i] < 0x80 || s[i] > 0xbf)
-            return 0;
-    return need;
-}
-
 static byte_class_t classify(const spx_lexer_t *lexer, apr_size_t offset, apr_size_t *size)
 {
     unsigned char c = lexer->text[offset];
@@ -177,7 +149,7 @@ static byte_class_t classify(const spx_lexer_t *lexer, apr_size_t offset, apr_si
         return offset + 1 < lexer->length && lexer->text[offset + 1] == '\n' ? BYTE_CRLF : BYTE_CR;
     if (c < 0x80)
         return BYTE_CONTROL;
-    *size = utf8_length(lexer->text + offset, lexer->length - offset);
+    *size = spx_utf8_length(lexer->text + offset, lexer->length - offset);
     if (*size == 0) {
         *size = 1;
         return BYTE_INVALID;
@@ -318,30 +290,6 @@ static void lex_integer(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start
     token->integer = (int64_t)value;
 }
 
-static apr_size_t put_utf8(char *out, unsigned long value)
-{
-    if (value < 0x80) {
-        out[0] = (char)value;
-        return 1;
-    }
-    if (value < 0x800) {
-        out[0] = (char)(0xc0 | (value >> 6));
-        out[1] = (char)(0x80 | (value & 0x3f));
-        return 2;
-    }
-    if (value < 0x10000) {
-        out[0] = (char)(0xe0 | (value >> 12));
-        out[1] = (char)(0x80 | ((value >> 6) & 0x3f));
-        out[2] = (char)(0x80 | (value & 0x3f));
-        return 3;
-    }
-    out[0] = (char)(0xf0 | (value >> 18));
-    out[1] = (char)(0x80 | ((value >> 12) & 0x3f));
-    out[2] = (char)(0x80 | ((value >> 6) & 0x3f));
-    out[3] = (char)(0x80 | (value & 0x3f));
-    return 4;
-}
-
 /* "\u{H..H}" at offset (the backslash), the literal's content ending at end.
  * Appends the encoded scalar to out (*used bytes) and returns the offset
  * after the escape. */
@@ -375,7 +323,7 @@ static apr_size_t lex_unicode_escape(spx_lexer_t *lexer, apr_size_t offset, apr_
                         "'\\u{%lX}' is not a Unicode scalar value", value);
         return at;
     }
-    *used += put_utf8(out + *used, value);
+    *used += spx_utf8_encode(value, out + *used);
     return at;
 }
 
@@ -423,7 +371,7 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
                 /* Cover the whole escaped character when it is one. */
                 apr_size_t escaped = 1;
                 if (next >= 0x80) {
-                    escaped = utf8_length(lexer->text + at + 1, end - at - 1);
+                    escaped = spx_utf8_length(lexer->text + at + 1, end - at - 1);
                     if (spx_byte_order_mark_length((const char *)lexer->text + at + 1, escaped))
                         escaped = 0; /* U+FEFF is reported on its own below (E0215) */
                 } else if (next != '\t' && (next < 0x20 || next == 0x7f)) {
@@ -488,7 +436,7 @@ static void lex_unexpected(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
         end = start + 1; /* defensive: the caller saw no token here */
     apr_size_t first = 1;
     if (lexer->text[start] >= 0x80)
-        first = utf8_length(lexer->text + start, lexer->length - start);
+        first = spx_utf8_length(lexer->text + start, lexer->length - start);
     token->kind = SPX_TOKEN_ERROR;
     token->span = span_of(lexer, start, end);
     lexer->offset = end;

@@ -21,6 +21,7 @@
 
 #include "spx_limits.h"
 #include "spx_paths.h"
+#include "spx_utf8.h"
 
 #include <apr_hash.h>
 #include <apr_strings.h>
@@ -147,9 +148,7 @@ static const char *shown_n(apr_pool_t *pool, const char *text, apr_size_t length
     const apr_size_t keep = 80;
     int cut = 0;
     if (length > keep) {
-        length = keep - 3;
-        while (length > 0 && ((unsigned char)text[length] & 0xc0) == 0x80)
-            length--;
+        length = spx_utf8_cut((const unsigned char *)text, length, keep - 3);
         cut = 1;
     }
     char *out = apr_palloc(pool, length * 4 + 4);
@@ -230,53 +229,11 @@ static apr_size_t trimmed_end(const parser_t *p, apr_size_t from)
     return end;
 }
 
-/* 0 when a well-formed UTF-8 sequence starts at i (its length in *size),
- * else the length of the ill-formed part (at least 1). */
-static apr_size_t utf8_problem(const unsigned char *b, apr_size_t n, apr_size_t i, apr_size_t *size)
-{
-    unsigned char c = b[i], low = 0x80, high = 0xbf;
-    apr_size_t need;
-    *size = 1;
-    if (c < 0x80)
-        return 0;
-    if (c >= 0xc2 && c <= 0xdf) {
-        need = 1;
-    } else if (c == 0xe0) {
-        need = 2;
-        low = 0xa0;
-    } else if ((c >= 0xe1 && c <= 0xec) || c == 0xee || c == 0xef) {
-        need = 2;
-    } else if (c == 0xed) {
-        need = 2;
-        high = 0x9f;
-    } else if (c == 0xf0) {
-        need = 3;
-        low = 0x90;
-    } else if (c >= 0xf1 && c <= 0xf3) {
-        need = 3;
-    } else if (c == 0xf4) {
-        need = 3;
-        high = 0x8f;
-    } else {
-        return 1;
-    }
-    for (apr_size_t k = 1; k <= need; k++) {
-        if (i + k >= n)
-            return k;
-        unsigned char d = b[i + k];
-        if (k == 1 ? (d < low || d > high) : (d < 0x80 || d > 0xbf))
-            return k;
-    }
-    *size = need + 1;
-    return 0;
-}
-
 /* The length of the (valid) UTF-8 character at i. */
 static apr_size_t char_size(const parser_t *p, apr_size_t i)
 {
-    apr_size_t size = 1;
-    utf8_problem(p->bytes, p->length, i, &size);
-    return size;
+    apr_size_t size = spx_utf8_length(p->bytes + i, p->length - i);
+    return size ? size : 1;
 }
 
 /* --- pass 1: encoding ------------------------------------------------------ */
@@ -315,7 +272,8 @@ static int check_encoding(parser_t *p)
             nul = 1;
             ok = 0;
         } else if (c >= 0x80) {
-            apr_size_t bad = utf8_problem(b, n, i, &size);
+            apr_size_t bad = spx_utf8_invalid_length(b + i, n - i);
+            size = bad ? bad : spx_utf8_length(b + i, n - i);
             if (bad) {
                 if (!utf8)
                     report(p, "E0104", span_at(p, i, i + bad),
@@ -324,7 +282,6 @@ static int check_encoding(parser_t *p)
                            c);
                 utf8 = 1;
                 ok = 0;
-                size = bad;
             } else if (spx_byte_order_mark_length((const char *)b + i, size)) {
                 if (!bom)
                     report(p, "E0101", span_at(p, i, i + size),
@@ -492,16 +449,7 @@ static const char *read_string(parser_t *p, apr_size_t open, apr_size_t *close)
                        "'\\u%04lX' is a control character; only \\n and \\t may be written", code);
                 return NULL;
             }
-            if (code < 0x80) {
-                text[n++] = (char)code;
-            } else if (code < 0x800) {
-                text[n++] = (char)(0xc0 | (code >> 6));
-                text[n++] = (char)(0x80 | (code & 0x3f));
-            } else {
-                text[n++] = (char)(0xe0 | (code >> 12));
-                text[n++] = (char)(0x80 | ((code >> 6) & 0x3f));
-                text[n++] = (char)(0x80 | (code & 0x3f));
-            }
+            n += spx_utf8_encode(code, text + n);
             q += 6;
         } else {
             apr_size_t size = char_size(p, q + 1);

@@ -14,6 +14,7 @@
  */
 #include "spx_allocation.h"
 #include "spx_limits.h"
+#include "spx_utf8.h"
 #include "vm_internal.h"
 
 #include <apr_strings.h>
@@ -146,9 +147,7 @@ static void print(vm_t *vm, const spx_string_t *s)
     apr_size_t room = vm->max_bytes - vm->output_length;
     apr_size_t take = s->length;
     if (take > room) {
-        take = room;
-        while (take > 0 && (s->bytes[take] & 0xC0) == 0x80)
-            take--;
+        take = spx_utf8_cut(s->bytes, s->length, room);
         vm->output_truncated = 1;
     }
     memcpy(vm->output + vm->output_length, s->bytes, take);
