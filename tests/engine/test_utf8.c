@@ -190,23 +190,27 @@ static void test_truncation_at_each_position(void)
     check("\xf4\x90\xbf", 3, 0, 1);
 }
 
-/* The cut of "a" X "b" (X: size bytes) at every n from 0 to past the end. */
+/* spx_utf8_cut of text[0..length) at n is wanted. */
+static void check_cut(const char *text, apr_size_t length, apr_size_t n, apr_size_t wanted)
+{
+    apr_size_t got = spx_utf8_cut((const unsigned char *)text, length, n);
+    if (got != wanted)
+        fprintf(stderr, "\n  cut of %lu bytes at %lu: %lu, wanted %lu\n", (unsigned long)length,
+                (unsigned long)n, (unsigned long)got, (unsigned long)wanted);
+    CU_ASSERT_EQUAL(got, wanted);
+}
+
+/* The cut of "a" X "b" (X: size bytes) at every n from 0 to past the end:
+ * inside X it is 1, before X; elsewhere n, or the whole past the end. */
 static void check_cuts(const char *character, apr_size_t size)
 {
-    unsigned char text[8];
+    char text[8];
     text[0] = 'a';
     memcpy(text + 1, character, size);
     text[1 + size] = 'b';
     apr_size_t length = size + 2;
-    for (apr_size_t n = 0; n <= length + 2; n++) {
-        apr_size_t wanted = n >= length ? length : n > 1 && n <= size ? 1 : n;
-        apr_size_t got = spx_utf8_cut(text, length, n);
-        if (got != wanted)
-            fprintf(stderr, "\n  %lu-byte character, n %lu: cut %lu, wanted %lu\n",
-                    (unsigned long)size, (unsigned long)n, (unsigned long)got,
-                    (unsigned long)wanted);
-        CU_ASSERT_EQUAL(got, wanted);
-    }
+    for (apr_size_t n = 0; n <= length + 2; n++)
+        check_cut(text, length, n, n >= length ? length : n > 1 && n <= size ? 1 : n);
 }
 
 static void test_cut_inside_each_character(void)
@@ -214,42 +218,25 @@ static void test_cut_inside_each_character(void)
     check_cuts("\xc3\xa9", 2);         /* U+00E9 */
     check_cuts("\xe2\x82\xac", 3);     /* U+20AC */
     check_cuts("\xf0\x9f\x98\x80", 4); /* U+1F600 */
-    /* By name, the cases that matter most: one byte into each. */
-    const unsigned char four[] = "a\xf0\x9f\x98\x80";
-    CU_ASSERT_EQUAL(spx_utf8_cut(four, 5, 2), 1);
-    CU_ASSERT_EQUAL(spx_utf8_cut(four, 5, 3), 1);
-    CU_ASSERT_EQUAL(spx_utf8_cut(four, 5, 4), 1);
-    CU_ASSERT_EQUAL(spx_utf8_cut(four, 5, 5), 5);
-    CU_ASSERT_EQUAL(spx_utf8_cut(four, 5, 1), 1);
 }
 
 static void test_cut_edges(void)
 {
-    const unsigned char ascii[] = "hello";
-    CU_ASSERT_EQUAL(spx_utf8_cut(ascii, 5, 0), 0);
-    CU_ASSERT_EQUAL(spx_utf8_cut(ascii, 5, 3), 3);
-    CU_ASSERT_EQUAL(spx_utf8_cut(ascii, 5, 5), 5);
-    CU_ASSERT_EQUAL(spx_utf8_cut(ascii, 5, 99), 5); /* never past the end */
-    CU_ASSERT_EQUAL(spx_utf8_cut(ascii, 0, 0), 0);
+    check_cut("hello", 5, 0, 0);
+    check_cut("hello", 5, 3, 3);
+    check_cut("hello", 5, 99, 5); /* never past the end */
+    check_cut("", 0, 0, 0);
     /* The byte after the end is not read: a cut at the end is the end. */
-    const unsigned char split[] = "ab\x80";
-    CU_ASSERT_EQUAL(spx_utf8_cut(split, 2, 2), 2);
-    CU_ASSERT_EQUAL(spx_utf8_cut(split, 2, 3), 2);
+    check_cut("ab\x80", 2, 2, 2);
+    check_cut("ab\x80", 2, 3, 2);
     /* A character at the very start: nothing of it fits. */
-    const unsigned char euro[] = "\xe2\x82\xacx";
-    CU_ASSERT_EQUAL(spx_utf8_cut(euro, 4, 1), 0);
-    CU_ASSERT_EQUAL(spx_utf8_cut(euro, 4, 2), 0);
-    CU_ASSERT_EQUAL(spx_utf8_cut(euro, 4, 3), 3);
+    check_cut("\xe2\x82\xacx", 4, 2, 0);
     /* Two characters back to back: the cut lands between them. */
-    const unsigned char pair[] = "\xc3\xa9\xc3\xa9";
-    CU_ASSERT_EQUAL(spx_utf8_cut(pair, 4, 2), 2);
-    CU_ASSERT_EQUAL(spx_utf8_cut(pair, 4, 3), 2);
+    check_cut("\xc3\xa9\xc3\xa9", 4, 3, 2);
     /* In ill-formed text only continuation bytes are backed over, all of
      * them (what the lexer and the manifest let through is well-formed). */
-    const unsigned char stray[] = "a\x80\x80\x80\x80\x80";
-    CU_ASSERT_EQUAL(spx_utf8_cut(stray, 6, 5), 0);
-    const unsigned char lone_lead[] = "\xe2z";
-    CU_ASSERT_EQUAL(spx_utf8_cut(lone_lead, 2, 1), 1);
+    check_cut("a\x80\x80\x80\x80\x80", 6, 5, 0);
+    check_cut("\xe2z", 2, 1, 1);
 }
 
 static void check_encode(unsigned long value, const char *wanted, apr_size_t size)
