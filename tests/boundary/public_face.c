@@ -13,6 +13,7 @@
 #include "spx_project.h"
 #include "spx_rename.h"
 #include "spx_status.h"
+#include "spx_utf8.h"
 #include "spx_vm.h"
 
 int spx_boundary_public_face(const spx_project_t *project);
