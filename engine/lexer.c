@@ -97,28 +97,20 @@ void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t le
     lexer->length = length;
     lexer->line = 1;
     lexer->offset = spx_byte_order_mark_length((const char *)text, length);
-    lexer->path = path;
     lexer->names = names;
     lexer->literals = literals;
-    lexer->diagnostics = diagnostics;
+    spx_diagnostic_budget_init(&lexer->budget, diagnostics, path, SPX_LIMIT_SYNTAX_DIAGNOSTICS,
+                               SPX_E0227,
+                               "too many syntax errors (%u); the rest of the file is not read");
 }
 
-void spx_lexer_error(spx_lexer_t *lexer, const char *code, spx_span_t span, const char *format, ...)
+void spx_lexer_error(spx_lexer_t *lexer, spx_diagnostic_code_t code, spx_span_t span,
+                     const char *format, ...)
 {
-    if (lexer->stopped)
-        return;
-    if (lexer->error_count == SPX_LIMIT_SYNTAX_DIAGNOSTICS) {
-        spx_diagnostics_add(lexer->diagnostics, "E0227", lexer->path, span,
-                            "too many syntax errors (%u); the rest of the file is not read",
-                            SPX_LIMIT_SYNTAX_DIAGNOSTICS);
-        lexer->stopped = 1;
-        return;
-    }
     va_list arguments;
     va_start(arguments, format);
-    spx_diagnostics_addv(lexer->diagnostics, code, lexer->path, span, format, arguments);
+    spx_diagnostic_budget_addv(&lexer->budget, code, span, format, arguments);
     va_end(arguments);
-    lexer->error_count++;
 }
 
 /* Valid only for offsets on the current line (see the file comment). */
@@ -170,23 +162,23 @@ static apr_size_t report_run(spx_lexer_t *lexer, apr_size_t offset, byte_class_t
     spx_span_t span = span_of(lexer, offset, end);
     switch (kind) {
     case BYTE_NUL:
-        spx_lexer_error(lexer, "E0202", span, "NUL byte in source");
+        spx_lexer_error(lexer, SPX_E0202, span, "NUL byte in source");
         break;
     case BYTE_INVALID:
-        spx_lexer_error(lexer, "E0203", span, "invalid UTF-8 (byte 0x%02x)", first);
+        spx_lexer_error(lexer, SPX_E0203, span, "invalid UTF-8 (byte 0x%02x)", first);
         break;
     case BYTE_CR:
-        spx_lexer_error(lexer, "E0204", span,
+        spx_lexer_error(lexer, SPX_E0204, span,
                         "carriage return (CR) not followed by LF in source; lines end with LF or "
                         "CR LF");
         break;
     case BYTE_BOM:
-        spx_lexer_error(lexer, "E0215", span,
+        spx_lexer_error(lexer, SPX_E0215, span,
                         "U+FEFF (byte order mark) in source; only the very start of a file may "
                         "hold one");
         break;
     default:
-        spx_lexer_error(lexer, "E0205", span, "control character 0x%02x in source", first);
+        spx_lexer_error(lexer, SPX_E0205, span, "control character 0x%02x in source", first);
         break;
     }
     return end;
@@ -257,7 +249,7 @@ static void lex_identifier(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
         return;
     token->text = spx_arena_intern(lexer->names, (const char *)lexer->text + start, size);
     if (size > SPX_LIMIT_IDENTIFIER_BYTES)
-        spx_lexer_error(lexer, "E0207", token->span,
+        spx_lexer_error(lexer, SPX_E0207, token->span,
                         "identifier is %" APR_SIZE_T_FMT " bytes long; the limit is %u", size,
                         SPX_LIMIT_IDENTIFIER_BYTES);
 }
@@ -279,11 +271,11 @@ static void lex_integer(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start
     token->kind = SPX_TOKEN_INTEGER;
     token->span = span_of(lexer, start, end);
     if (lexer->text[start] == '0' && end - start > 1) {
-        spx_lexer_error(lexer, "E0208", token->span,
+        spx_lexer_error(lexer, SPX_E0208, token->span,
                         "integer literal with a leading zero (write 0, or start with 1..9)");
         value = 0;
     } else if (too_large) {
-        spx_lexer_error(lexer, "E0209", token->span,
+        spx_lexer_error(lexer, SPX_E0209, token->span,
                         "integer literal is larger than 9223372036854775807");
         value = 0;
     }
@@ -299,7 +291,7 @@ static apr_size_t lex_unicode_escape(spx_lexer_t *lexer, apr_size_t offset, apr_
     apr_size_t at = offset + 2, digits = 0;
     unsigned long value = 0;
     if (at >= end || lexer->text[at] != '{') {
-        spx_lexer_error(lexer, "E0213", span_of(lexer, offset, at),
+        spx_lexer_error(lexer, SPX_E0213, span_of(lexer, offset, at),
                         "'\\u' must be followed by '{', 1 to 6 hex digits and '}'");
         return at;
     }
@@ -314,12 +306,12 @@ static apr_size_t lex_unicode_escape(spx_lexer_t *lexer, apr_size_t offset, apr_
     if (closed)
         at++;
     if (!closed || digits == 0 || digits > 6) {
-        spx_lexer_error(lexer, "E0213", span_of(lexer, offset, at),
+        spx_lexer_error(lexer, SPX_E0213, span_of(lexer, offset, at),
                         "'\\u' must be followed by '{', 1 to 6 hex digits and '}'");
         return at;
     }
     if (value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) {
-        spx_lexer_error(lexer, "E0214", span_of(lexer, offset, at),
+        spx_lexer_error(lexer, SPX_E0214, span_of(lexer, offset, at),
                         "'\\u{%lX}' is not a Unicode scalar value", value);
         return at;
     }
@@ -377,7 +369,7 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
                 } else if (next != '\t' && (next < 0x20 || next == 0x7f)) {
                     escaped = 0; /* the byte is reported on its own below */
                 }
-                spx_lexer_error(lexer, "E0212", span_of(lexer, at, at + 1 + escaped),
+                spx_lexer_error(lexer, SPX_E0212, span_of(lexer, at, at + 1 + escaped),
                                 "unknown escape sequence (use \\n \\t \\\\ \\\" or \\u{...})");
                 at += 1 + escaped;
                 continue;
@@ -408,10 +400,10 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
     token->kind = SPX_TOKEN_ERROR;
     token->span = span_of(lexer, start, end);
     if (end < lexer->length)
-        spx_lexer_error(lexer, "E0211", token->span,
+        spx_lexer_error(lexer, SPX_E0211, token->span,
                         "string literal not closed on its line (a raw newline is not allowed)");
     else
-        spx_lexer_error(lexer, "E0210", token->span,
+        spx_lexer_error(lexer, SPX_E0210, token->span,
                         "string literal not closed before the end of the file");
 }
 
@@ -440,7 +432,7 @@ static void lex_unexpected(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
     token->kind = SPX_TOKEN_ERROR;
     token->span = span_of(lexer, start, end);
     lexer->offset = end;
-    spx_lexer_error(lexer, "E0206", token->span, "unexpected character '%.*s'", (int)first,
+    spx_lexer_error(lexer, SPX_E0206, token->span, "unexpected character '%.*s'", (int)first,
                     (const char *)lexer->text + start);
 }
 
@@ -527,7 +519,7 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
     token->bytes = NULL;
     token->length = 0;
     /* Whitespace, comments and reported bytes, up to the next token. */
-    while (!lexer->stopped && lexer->offset < lexer->length) {
+    while (!lexer->budget.stopped && lexer->offset < lexer->length) {
         apr_size_t start = lexer->offset, size;
         unsigned char c = lexer->text[start];
         if (c == ' ') { /* the common case first */
@@ -555,10 +547,10 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
             break;
         }
     }
-    if (lexer->stopped || lexer->offset >= lexer->length) {
+    if (lexer->budget.stopped || lexer->offset >= lexer->length) {
         token->kind = SPX_TOKEN_EOF;
         token->span = span_of(lexer, lexer->length, lexer->length);
-        if (lexer->stopped)
+        if (lexer->budget.stopped)
             token->span = span_of(lexer, lexer->offset, lexer->offset);
         return;
     }

@@ -103,13 +103,13 @@ static spx_function_t *link_function(spx_project_t *project, const char *qualifi
             ? apr_hash_get(module->functions_by_name, dot + 1, APR_HASH_KEY_STRING)
             : NULL;
     if (!function) {
-        spx_diagnostics_add(project->diagnostics, "E0151", manifest_path, span,
+        spx_diagnostics_add(project->diagnostics, SPX_E0151, manifest_path, span,
                             "%s names '%s', which is not a function of a declared module", role,
                             qualified);
         return NULL;
     }
     if (function->param_count != 0 || function->result != SPX_TYPE_INT) {
-        spx_diagnostics_add(project->diagnostics, "E0150", manifest_path, span,
+        spx_diagnostics_add(project->diagnostics, SPX_E0150, manifest_path, span,
                             "%s names '%s', of signature %s; it must be fn() -> int", role,
                             qualified, spx_function_signature(function, project->pool));
         return NULL;

@@ -179,10 +179,10 @@ static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_
 }
 
 static void fail(spx_run_result_t *result, spx_outcome_t outcome, const spx_vm_function_t *function,
-                 spx_span_t span, const char *code, const char *message)
+                 spx_span_t span, spx_runtime_code_t code, const char *message)
 {
     result->outcome = outcome;
-    result->failure.code = code;
+    result->failure.code = spx_runtime_code_name(code);
     result->failure.message = message;
     result->failure.path = function->path;
     result->failure.span = span;
@@ -207,7 +207,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     uint64_t fuel = max_steps;
     if (fuel == 0) { /* the call of the entry or test function is the first step */
         result->steps = max_steps;
-        fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, function, function->span, "R0509",
+        fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, function, function->span, SPX_R0509,
              apr_psprintf(pool, "fuel exhausted: max_steps %" PRIu64 " reached", max_steps));
         return APR_SUCCESS;
     }
@@ -221,7 +221,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     int64_t *I = vm->ints;
     spx_string_t **S = vm->strs;
     const spx_instr_t *ins = pc;
-    const char *code = NULL, *message = NULL;
+    spx_runtime_code_t code = SPX_R0501; /* set before every goto language_failure */
+    const char *message = NULL;
 
     for (;;) {
         ins = pc++;
@@ -274,12 +275,12 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_DIV:
             if (I[ins->c] == 0) {
-                code = "R0503";
+                code = SPX_R0503;
                 message = apr_psprintf(pool, "division by zero: %" PRId64 " / 0", I[ins->b]);
                 goto language_failure;
             }
             if (I[ins->c] == -1 && I[ins->b] == INT64_MIN) {
-                code = "R0505";
+                code = SPX_R0505;
                 message = "integer overflow: -9223372036854775808 / -1";
                 goto language_failure;
             }
@@ -287,7 +288,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         case SPX_I_REM:
             if (I[ins->c] == 0) {
-                code = "R0504";
+                code = SPX_R0504;
                 message = apr_psprintf(pool, "remainder by zero: %" PRId64 " %% 0", I[ins->b]);
                 goto language_failure;
             }
@@ -296,7 +297,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         case SPX_I_NEG:
             if (I[ins->b] == INT64_MIN) {
-                code = "R0502";
+                code = SPX_R0502;
                 message = "integer overflow: -(-9223372036854775808)";
                 goto language_failure;
             }
@@ -332,7 +333,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             spx_string_t *x = S[ins->b], *y = S[ins->c], *value;
             apr_size_t total = x->length + y->length;
             if (total > SPX_LIMIT_STRING_BYTES) {
-                code = "R0506";
+                code = SPX_R0506;
                 message = apr_psprintf(
                     pool, "string too long: %" APR_SIZE_T_FMT " bytes, over the limit of %u", total,
                     SPX_LIMIT_STRING_BYTES);
@@ -407,7 +408,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 fail(result, SPX_OUTCOME_DEPTH_EXHAUSTED, frame->function,
                      site_span(frame->function, (uint32_t)(ins - frame->function->code),
                                SPX_SITE_FAILURE, 0),
-                     "R0510",
+                     SPX_R0510,
                      apr_psprintf(pool,
                                   "call depth exhausted: calling '%s' would exceed the "
                                   "call-depth limit of %u",
@@ -493,7 +494,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_ASSERT:
             if (!I[ins->a]) {
-                code = "R0508";
+                code = SPX_R0508;
                 message = "assertion failed";
                 goto language_failure;
             }
@@ -505,12 +506,12 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     }
 
 string_memory:
-    code = "R0507";
+    code = SPX_R0507;
     message = apr_psprintf(pool, "string memory exhausted: live strings would hold over %u bytes",
                            SPX_LIMIT_RUN_STRING_BYTES);
     goto language_failure;
 overflow:
-    code = "R0501";
+    code = SPX_R0501;
     message = apr_psprintf(pool, "integer overflow: %" PRId64 " %s %" PRId64, I[ins->b],
                            operator_text(ins->op), I[ins->c]);
 language_failure:
@@ -523,7 +524,7 @@ out_of_fuel:
     result->steps = max_steps;
     fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, frame->function,
          site_span(frame->function, (uint32_t)(ins - frame->function->code), SPX_SITE_CHARGE, fuel),
-         "R0509", apr_psprintf(pool, "fuel exhausted: max_steps %" PRIu64 " reached", max_steps));
+         SPX_R0509, apr_psprintf(pool, "fuel exhausted: max_steps %" PRIu64 " reached", max_steps));
     return APR_SUCCESS;
 }
 
