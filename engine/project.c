@@ -422,7 +422,7 @@ apr_status_t spx_project_open_source(spx_project_t **out, const char *source_pat
     if (status != APR_SUCCESS) {
         char text[256];
         *message = apr_psprintf(pool, "cannot read source '%s': %s", source_path,
-                                reason ? reason : apr_strerror(status, text, sizeof(text)));
+                                reason ? reason : spx_strerror(status, text, sizeof(text)));
         return status;
     }
 

@@ -6,6 +6,7 @@
 
 #include "spx_allocation.h"
 #include "spx_rpc.h"
+#include "spx_status.h"
 
 #include <apr_strings.h>
 #include <stdio.h>
@@ -135,8 +136,8 @@ void spx_loop_explain(const spx_loop_report_t *report, const char *program,
         fprintf(stderr,
                 "%s: cannot write a response to standard output (%s); the client has probably "
                 "closed it: stopping\n",
-                program, apr_strerror(report->status, reason, sizeof(reason)));
+                program, spx_strerror(report->status, reason, sizeof(reason)));
     else if (report->end == SPX_LOOP_INPUT_FAILED)
         fprintf(stderr, "%s: cannot read standard input (%s): stopping\n", program,
-                apr_strerror(report->status, reason, sizeof(reason)));
+                spx_strerror(report->status, reason, sizeof(reason)));
 }
