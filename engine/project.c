@@ -395,14 +395,10 @@ static apr_status_t read_source(const char *source_path, const char *file_name,
             ? "."
             : apr_pstrndup(pool, source_path, (apr_size_t)(file_name - source_path));
     spx_dir_t *dir = NULL;
-    spx_file_t *file = NULL;
     apr_status_t status = spx_dir_open_root(&dir, directory, pool, message);
     if (status == APR_SUCCESS)
-        status = spx_file_open(&file, dir, file_name, pool, message);
-    if (status == APR_SUCCESS)
-        status = spx_file_read_all(file, SPX_LIMIT_SOURCE_BYTES, bytes, length, pool, message);
-    if (file)
-        spx_file_close(file);
+        status = spx_file_read_named(dir, file_name, SPX_LIMIT_SOURCE_BYTES, bytes, length, pool,
+                                     message);
     if (dir)
         spx_dir_close(dir);
     return status;

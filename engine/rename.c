@@ -646,13 +646,8 @@ static apr_status_t read_by_name(const spx_project_t *project, const char *path,
         dir = child;
         rest = slash + 1;
     }
-    spx_file_t *file = NULL;
     if (status == APR_SUCCESS)
-        status = spx_file_open(&file, dir, rest, pool, NULL);
-    if (status == APR_SUCCESS)
-        status = spx_file_read_all(file, SPX_LIMIT_SOURCE_BYTES, bytes, length, pool, NULL);
-    if (file)
-        spx_file_close(file);
+        status = spx_file_read_named(dir, rest, SPX_LIMIT_SOURCE_BYTES, bytes, length, pool, NULL);
     if (dir)
         spx_dir_close(dir);
     return status;

@@ -246,6 +246,12 @@ int spx_replace_needs_release(void);
 apr_status_t spx_file_read_all(spx_file_t *file, apr_size_t max_bytes, unsigned char **bytes,
                                apr_size_t *length, apr_pool_t *pool, const char **message);
 
+/* Open the regular file called name in dir (spx_file_open), read it whole
+ * (spx_file_read_all) and let it go again. */
+apr_status_t spx_file_read_named(spx_dir_t *dir, const char *name, apr_size_t max_bytes,
+                                 unsigned char **bytes, apr_size_t *length, apr_pool_t *pool,
+                                 const char **message);
+
 /* --- binary standard streams (platform/stdio.c) ------------------------ */
 
 typedef struct spx_stdio_t spx_stdio_t;

@@ -10,34 +10,20 @@
 #define SPX_RPC_H
 
 #define SPX_RPC_CODES(X)                                                                           \
-    /* not a valid JSON text under the framing rules */                                            \
-    X(PARSE_ERROR, -32700, "parse error")                                                          \
-    /* valid JSON, not a valid request */                                                          \
-    X(INVALID_REQUEST, -32600, "invalid request")                                                  \
-    /* method outside the closed set */                                                            \
-    X(METHOD_NOT_FOUND, -32601, "method not found")                                                \
-    /* missing, unknown, mistyped or out-of-range */                                               \
-    X(INVALID_PARAMS, -32602, "invalid params")                                                    \
-    /* a bug; never expected */                                                                    \
-    X(INTERNAL_ERROR, -32603, "internal error")                                                    \
-    /* the fixed replacement response */                                                           \
-    X(RESPONSE_TOO_LARGE, -32001, "response too large")                                            \
-    /* oversized frame, then exit */                                                               \
-    X(REQUEST_TOO_LARGE, -32002, "request too large")                                              \
-    /* a semantic method before workspace/open */                                                  \
-    X(SESSION_NOT_OPEN, -32010, "session not open")                                                \
-    /* startup authentication failed */                                                            \
-    X(WORKSPACE_UNAVAILABLE, -32011, "workspace unavailable")                                      \
-    /* not the session's revisions */                                                              \
-    X(REVISION_MISMATCH, -32012, "revision mismatch")                                              \
-    /* drift found now or earlier */                                                               \
-    X(SESSION_INVALIDATED, -32013, "session invalidated")                                          \
-    /* Phase A failed */                                                                           \
-    X(PROJECT_NOT_ADMITTED, -32014, "project not admitted")                                        \
-    /* v3: the rename cannot be planned; nothing written */                                        \
-    X(RENAME_REFUSED, -32015, "rename refused")                                                    \
-    /* v3: the commit failed; the files were restored */                                           \
-    X(RENAME_FAILED, -32016, "rename failed")
+    X(PARSE_ERROR, -32700, "parse error") /* not a valid JSON text under the framing rules */      \
+    X(INVALID_REQUEST, -32600, "invalid request")   /* valid JSON, not a valid request */          \
+    X(METHOD_NOT_FOUND, -32601, "method not found") /* method outside the closed set */            \
+    X(INVALID_PARAMS, -32602, "invalid params") /* missing, unknown, mistyped or out-of-range */   \
+    X(INTERNAL_ERROR, -32603, "internal error") /* a bug; never expected */                        \
+    X(RESPONSE_TOO_LARGE, -32001, "response too large") /* the fixed replacement response */       \
+    X(REQUEST_TOO_LARGE, -32002, "request too large")   /* oversized frame, then exit */           \
+    X(SESSION_NOT_OPEN, -32010, "session not open") /* a semantic method before workspace/open */  \
+    X(WORKSPACE_UNAVAILABLE, -32011, "workspace unavailable") /* startup authentication failed */  \
+    X(REVISION_MISMATCH, -32012, "revision mismatch")         /* not the session's revisions */    \
+    X(SESSION_INVALIDATED, -32013, "session invalidated")     /* drift found now or earlier */     \
+    X(PROJECT_NOT_ADMITTED, -32014, "project not admitted")   /* Phase A failed */                 \
+    X(RENAME_REFUSED, -32015, "rename refused") /* v3: cannot be planned; nothing written */       \
+    X(RENAME_FAILED, -32016, "rename failed")   /* v3: commit failed; files restored */
 
 #define SPX_RPC_CODE_(name, code, message) SPX_RPC_##name = code,
 typedef enum spx_rpc_code_t { SPX_RPC_CODES(SPX_RPC_CODE_) } spx_rpc_code_t;
