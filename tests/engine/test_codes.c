@@ -95,12 +95,12 @@ static void test_names_and_enumerators(void)
         spx_diagnostic_code_t code = SPX_DIAGNOSTIC_CODE_COUNT;
         CU_ASSERT_TRUE(
             spx_diagnostic_code_parse(spx_diagnostic_code_name((spx_diagnostic_code_t)i), &code));
-        CU_ASSERT_EQUAL(code, i);
+        CU_ASSERT_EQUAL((int)code, i);
     }
     for (int i = 0; i < SPX_RUNTIME_CODE_COUNT; i++) {
         spx_runtime_code_t code = SPX_RUNTIME_CODE_COUNT;
         CU_ASSERT_TRUE(spx_runtime_code_parse(spx_runtime_code_name((spx_runtime_code_t)i), &code));
-        CU_ASSERT_EQUAL(code, i);
+        CU_ASSERT_EQUAL((int)code, i);
     }
 
     /* Names outside a table are refused, and leave the code alone. */
