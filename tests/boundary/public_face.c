@@ -5,6 +5,7 @@
  * and uses the opaque project through its accessors. It must build.
  */
 #include "spx_canonical.h"
+#include "spx_codes.h"
 #include "spx_diagnostics.h"
 #include "spx_envelope.h"
 #include "spx_index.h"

@@ -1,6 +1,6 @@
 /*
- * test_codes.c: the tables of codes and statuses (engine/spx_codes.h,
- * engine/spx_status.h, platform/spx_platform.h): every name well formed,
+ * test_codes.c: the tables of codes and statuses (engine/include/spx_codes.h,
+ * engine/include/spx_status.h, platform/spx_platform.h): every name well formed,
  * unique and in order, names and enumerators one to one, spx_strerror
  * answering ours from the tables and APR's from APR, and docs/diagnostics.md
  * listing exactly the codes of the tables.
@@ -276,7 +276,7 @@ static int page_differences(const char *text, const char **report, apr_pool_t *p
                 : spx_runtime_code_name((spx_runtime_code_t)(i - SPX_DIAGNOSTIC_CODE_COUNT));
         if (!apr_hash_get(listed, name, APR_HASH_KEY_STRING)) {
             *report = apr_psprintf(pool,
-                                   "%s\n  %s is in engine/spx_codes.h, not in "
+                                   "%s\n  %s is in engine/include/spx_codes.h, not in "
                                    "docs/diagnostics.md",
                                    *report, name);
             differences++;
@@ -290,7 +290,7 @@ static int page_differences(const char *text, const char **report, apr_pool_t *p
                            : !spx_runtime_code_parse(name, &runtime)) {
             *report = apr_psprintf(pool,
                                    "%s\n  %s is in docs/diagnostics.md, not in "
-                                   "engine/spx_codes.h",
+                                   "engine/include/spx_codes.h",
                                    *report, name);
             differences++;
         }
@@ -330,8 +330,8 @@ static void test_page_lists_the_codes(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(report, "R0599 is in docs/diagnostics.md, not in"));
     const char *fewer = without_line(without_line(page, "\n| E0309 |", pool), "\n| R0510 |", pool);
     CU_ASSERT_EQUAL(page_differences(fewer, &report, pool), 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "E0309 is in engine/spx_codes.h, not in"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(report, "R0510 is in engine/spx_codes.h, not in"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "E0309 is in engine/include/spx_codes.h, not in"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, "R0510 is in engine/include/spx_codes.h, not in"));
     apr_pool_destroy(pool);
 }
 
