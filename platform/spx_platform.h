@@ -4,8 +4,9 @@
  * Everything above the platform layer (engine, transport, programs) reaches
  * the file system and the standard streams only through this header. It is
  * implemented twice, in posix/ and win32/, and the build picks one by target
- * system; platform/ itself holds the code common to both (whole-file reads,
- * streaming digests, binary stdio over APR).
+ * system; platform/ itself holds the code common to both (the held objects'
+ * bookkeeping in files.c, whole-file reads, streaming digests, binary stdio
+ * over APR).
  *
  * The model: a *held* directory or file is an open handle kept for the life of
  * its pool. Directories below the root and every file are opened relative to a
@@ -177,8 +178,10 @@ typedef struct spx_temp_t spx_temp_t;
 
 /* Create a new file in dir, exclusively (an existing name is never opened:
  * another random name is tried, at most attempts times), named
- * ".NAME.RANDOM.spx-tmp" after the file it will replace, open for writing,
- * not inherited by child processes, without following a link. On POSIX it
+ * ".NAME.RANDOM.spx-tmp" after the file it will replace (NAME must be a
+ * single component, as for spx_file_open: SPX_STATUS_BAD_NAME otherwise),
+ * open for writing, not inherited by child processes, without following a
+ * link. On POSIX it
  * gets the permission bits of like (the held file it will replace). It is
  * closed and deleted when pool is cleared, unless it replaced its file. */
 apr_status_t spx_temp_create(spx_temp_t **temp, spx_dir_t *dir, const char *name, spx_file_t *like,
