@@ -19,6 +19,7 @@
  */
 #include "spx_manifest.h"
 
+#include "spx_compiler.h"
 #include "spx_limits.h"
 #include "spx_paths.h"
 #include "spx_utf8.h"
@@ -119,7 +120,7 @@ static spx_span_t span_at(const parser_t *p, apr_size_t start, apr_size_t end)
 }
 
 static void report(parser_t *p, spx_diagnostic_code_t code, spx_span_t span, const char *format,
-                   ...) __attribute__((format(printf, 4, 5)));
+                   ...) SPX_PRINTF_FORMAT(4, 5);
 
 static void report(parser_t *p, spx_diagnostic_code_t code, spx_span_t span, const char *format,
                    ...)

@@ -22,6 +22,7 @@
 #define SPX_LEXER_H
 
 #include "spx_arena.h"
+#include "spx_compiler.h"
 #include "spx_diagnostics.h"
 
 #include <apr_pools.h>
@@ -108,7 +109,7 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token);
 /* Report one lexical or syntax error for this source, within its budget
  * (see above); message is a printf format. */
 void spx_lexer_error(spx_lexer_t *lexer, spx_diagnostic_code_t code, spx_span_t span,
-                     const char *format, ...) __attribute__((format(printf, 4, 5)));
+                     const char *format, ...) SPX_PRINTF_FORMAT(4, 5);
 
 /* How a token kind reads in a message: "';'", "'fn'", "identifier",
  * "end of file". */

@@ -13,6 +13,7 @@
  * max_bytes of output, cut at a UTF-8 boundary.
  */
 #include "spx_allocation.h"
+#include "spx_compiler.h"
 #include "spx_limits.h"
 #include "spx_utf8.h"
 #include "vm_internal.h"
@@ -254,21 +255,21 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_ADD: {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
-            if (__builtin_add_overflow(I[ins->b], I[ins->c], &value))
+            if (SPX_ADD_OVERFLOW(I[ins->b], I[ins->c], &value))
                 goto overflow;
             I[ins->a] = value;
             break;
         }
         case SPX_I_SUB: {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
-            if (__builtin_sub_overflow(I[ins->b], I[ins->c], &value))
+            if (SPX_SUB_OVERFLOW(I[ins->b], I[ins->c], &value))
                 goto overflow;
             I[ins->a] = value;
             break;
         }
         case SPX_I_MUL: {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
-            if (__builtin_mul_overflow(I[ins->b], I[ins->c], &value))
+            if (SPX_MUL_OVERFLOW(I[ins->b], I[ins->c], &value))
                 goto overflow;
             I[ins->a] = value;
             break;

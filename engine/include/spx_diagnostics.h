@@ -12,6 +12,7 @@
 #define SPX_DIAGNOSTICS_H
 
 #include "spx_codes.h"
+#include "spx_compiler.h"
 
 #include <apr_pools.h>
 #include <apr_tables.h>
@@ -50,14 +51,13 @@ spx_diagnostics_t *spx_diagnostics_make(apr_pool_t *pool);
 
 /* Add one error diagnostic; message is a printf format. */
 void spx_diagnostics_add(spx_diagnostics_t *list, spx_diagnostic_code_t code, const char *path,
-                         spx_span_t span, const char *format, ...)
-    __attribute__((format(printf, 5, 6)));
+                         spx_span_t span, const char *format, ...) SPX_PRINTF_FORMAT(5, 6);
 
 /* The same with the format's arguments as a va_list, for callers that wrap
  * adding (a parser that caps how many it reports). */
 void spx_diagnostics_addv(spx_diagnostics_t *list, spx_diagnostic_code_t code, const char *path,
                           spx_span_t span, const char *format, va_list arguments)
-    __attribute__((format(printf, 5, 0)));
+    SPX_PRINTF_FORMAT(5, 0);
 
 /* A reader's budget of diagnostics (the lexer and parser of one source, the
  * manifest's parser): the first limit diagnostics are added to list; the next
@@ -81,7 +81,7 @@ void spx_diagnostic_budget_init(spx_diagnostic_budget_t *budget, spx_diagnostics
 /* Add one diagnostic within the budget; format is a printf format. */
 void spx_diagnostic_budget_addv(spx_diagnostic_budget_t *budget, spx_diagnostic_code_t code,
                                 spx_span_t span, const char *format, va_list arguments)
-    __attribute__((format(printf, 4, 0)));
+    SPX_PRINTF_FORMAT(4, 0);
 
 apr_size_t spx_diagnostics_count(const spx_diagnostics_t *list);
 const spx_diagnostic_t *spx_diagnostics_get(const spx_diagnostics_t *list, apr_size_t index);
