@@ -32,6 +32,7 @@
  * "else if" chains through a loop. The import graph is searched with an
  * explicit stack as well.
  */
+#include "spx_assert.h"
 #include "spx_ast.h"
 
 #include <apr_strings.h>
@@ -464,6 +465,7 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr)
         break;
     case SPX_EXPR_UNARY:
     case SPX_EXPR_BINARY:
+        SPX_ASSERT(expr->kind != SPX_EXPR_UNARY && expr->kind != SPX_EXPR_BINARY);
         expr->type = SPX_TYPE_ERROR; /* never reached: check_expr unrolls these */
         break;
     }
@@ -523,6 +525,7 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
         break;
     case SPX_OP_NEG:
     case SPX_OP_NOT:
+        SPX_ASSERT(op != SPX_OP_NEG && op != SPX_OP_NOT);
         result = SPX_TYPE_ERROR; /* not binary operators: the parser never builds this */
         ok = 1;
         break;

@@ -12,6 +12,7 @@
  */
 #include "spx_lexer.h"
 
+#include "spx_assert.h"
 #include "spx_limits.h"
 #include "spx_utf8.h"
 
@@ -386,6 +387,7 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
                 at = end;
         }
     }
+    SPX_ASSERT(used < end - start); /* what the allocation holds */
     token->kind = SPX_TOKEN_STRING;
     token->bytes = out;
     token->length = used;

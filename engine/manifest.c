@@ -19,6 +19,7 @@
  */
 #include "spx_manifest.h"
 
+#include "spx_assert.h"
 #include "spx_compiler.h"
 #include "spx_limits.h"
 #include "spx_paths.h"
@@ -391,6 +392,7 @@ static const char *read_string(parser_t *p, apr_size_t open, apr_size_t *close)
     for (apr_size_t q = open + 1; q < eol;) {
         unsigned char c = b[q];
         if (c == '"') {
+            SPX_ASSERT(n < eol - open); /* room for the NUL too */
             text[n] = '\0';
             *close = q;
             return text;

@@ -13,6 +13,7 @@
  * max_bytes of output, cut at a UTF-8 boundary.
  */
 #include "spx_allocation.h"
+#include "spx_assert.h"
 #include "spx_compiler.h"
 #include "spx_limits.h"
 #include "spx_utf8.h"
@@ -502,6 +503,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         case SPX_I_UNREACHABLE:
         default:
+            SPX_ASSERT(!"past the end of a function that returns on every path, or no instruction");
             return APR_EGENERAL;
         }
     }

@@ -5,6 +5,7 @@
 #include "spx_loop.h"
 
 #include "spx_allocation.h"
+#include "spx_assert.h"
 #include "spx_rpc.h"
 #include "spx_status.h"
 
@@ -93,6 +94,7 @@ void spx_loop_run(spx_frame_reader_t *reader, spx_response_writer_t *writer,
     report->dropped_bytes = 0;
     report->status = APR_SUCCESS;
     apr_pool_create(&request_pool, pool); /* cannot fail: spx_allocation.h */
+    SPX_ASSERT(request_pool != NULL);
     for (;;) {
         apr_pool_clear(request_pool);
         spx_frame_t frame;
