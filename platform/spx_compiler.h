@@ -77,37 +77,29 @@ static inline int spx_mul_overflow_portable(int64_t a, int64_t b, int64_t *resul
     return a != 0 && b < INT64_MAX / a; /* both <= 0: the product is >= 0 */
 }
 
-/* Functions rather than bare builtins, so that every compiler sees the same
- * int64_t types. */
-static inline int spx_add_overflow(int64_t a, int64_t b, int64_t *result)
-{
 #ifdef SPX_HAVE_OVERFLOW_BUILTINS
-    return __builtin_add_overflow(a, b, result);
-#else
-    return spx_add_overflow_portable(a, b, result);
-#endif
+/* The builtins take any integer types: these identities make every
+ * compiler see the same int64_t ones. */
+static inline int64_t spx_int64(int64_t value)
+{
+    return value;
 }
 
-static inline int spx_sub_overflow(int64_t a, int64_t b, int64_t *result)
+static inline int64_t *spx_int64_at(int64_t *result)
 {
-#ifdef SPX_HAVE_OVERFLOW_BUILTINS
-    return __builtin_sub_overflow(a, b, result);
-#else
-    return spx_sub_overflow_portable(a, b, result);
-#endif
+    return result;
 }
 
-static inline int spx_mul_overflow(int64_t a, int64_t b, int64_t *result)
-{
-#ifdef SPX_HAVE_OVERFLOW_BUILTINS
-    return __builtin_mul_overflow(a, b, result);
+#define SPX_ADD_OVERFLOW(a, b, result)                                                             \
+    __builtin_add_overflow(spx_int64(a), spx_int64(b), spx_int64_at(result))
+#define SPX_SUB_OVERFLOW(a, b, result)                                                             \
+    __builtin_sub_overflow(spx_int64(a), spx_int64(b), spx_int64_at(result))
+#define SPX_MUL_OVERFLOW(a, b, result)                                                             \
+    __builtin_mul_overflow(spx_int64(a), spx_int64(b), spx_int64_at(result))
 #else
-    return spx_mul_overflow_portable(a, b, result);
+#define SPX_ADD_OVERFLOW(a, b, result) spx_add_overflow_portable((a), (b), (result))
+#define SPX_SUB_OVERFLOW(a, b, result) spx_sub_overflow_portable((a), (b), (result))
+#define SPX_MUL_OVERFLOW(a, b, result) spx_mul_overflow_portable((a), (b), (result))
 #endif
-}
-
-#define SPX_ADD_OVERFLOW(a, b, result) spx_add_overflow((a), (b), (result))
-#define SPX_SUB_OVERFLOW(a, b, result) spx_sub_overflow((a), (b), (result))
-#define SPX_MUL_OVERFLOW(a, b, result) spx_mul_overflow((a), (b), (result))
 
 #endif /* SPX_COMPILER_H */
