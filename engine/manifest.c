@@ -792,9 +792,8 @@ static const char *name_problem(apr_pool_t *pool, const char *name, int dash)
         if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || (dash && c == '-'))
             continue;
         const char *allowed = dash ? "a-z 0-9 _ -" : "a-z 0-9 _";
-        if (c > 0x20 && c < 0x7f)
-            return apr_psprintf(pool, "contains '%c'; only %s are allowed", c, allowed);
-        return apr_psprintf(pool, "contains the byte 0x%02x; only %s are allowed", c, allowed);
+        return apr_psprintf(pool, "contains %s; only %s are allowed",
+                            spx_refused_byte_text(c, pool), allowed);
     }
     return NULL;
 }
@@ -831,15 +830,9 @@ static const char *reference_problem(apr_pool_t *pool, const char *reference)
             continue;
         if (i == 0)
             return "has a function name that does not start with a letter or '_'";
-        if (c > 0x20 && c < 0x7f)
-            return apr_psprintf(pool,
-                                "has a function name containing '%c'; only A-Z a-z 0-9 _ are "
-                                "allowed",
-                                c);
         return apr_psprintf(pool,
-                            "has a function name containing the byte 0x%02x; only A-Z a-z 0-9 _ "
-                            "are allowed",
-                            c);
+                            "has a function name containing %s; only A-Z a-z 0-9 _ are allowed",
+                            spx_refused_byte_text(c, pool));
     }
     return NULL;
 }
@@ -855,10 +848,8 @@ static const char *version_problem(apr_pool_t *pool, const char *version)
         if (c == '.') {
             parts++;
         } else if (!(c >= '0' && c <= '9')) {
-            if (c > 0x20 && c < 0x7f)
-                return apr_psprintf(pool, "contains '%c'; only digits and '.' are allowed", c);
-            return apr_psprintf(pool, "contains the byte 0x%02x; only digits and '.' are allowed",
-                                c);
+            return apr_psprintf(pool, "contains %s; only digits and '.' are allowed",
+                                spx_refused_byte_text(c, pool));
         }
     }
     if (parts != 3)
