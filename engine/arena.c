@@ -12,10 +12,13 @@
 #include "spx_limits.h"
 #include "spx_platform.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#define ALIGNMENT 8u
+/* What spx_arena_alloc aligns to: any object's alignment (16 bytes on
+ * x86-64 and arm64). Interned text needs none and is packed. */
+#define ALIGNMENT ((apr_size_t) _Alignof(max_align_t))
 
 /* Chunks form a list in the order they were taken, so that a cleared arena
  * hands out the same memory again before it asks the pool for more. */
@@ -73,12 +76,23 @@ static chunk_t *new_chunk(spx_arena_t *arena)
     return chunk;
 }
 
-void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size)
+/* How many bytes after at the next address aligned to alignment (a power of
+ * two) is. */
+static apr_size_t padding(const char *at, apr_size_t alignment)
 {
-    size = (size + ALIGNMENT - 1) & ~(apr_size_t)(ALIGNMENT - 1);
-    if (size > SPX_ARENA_CHUNK_BYTES / 4)
-        return apr_palloc(arena->large, size);
-    if (size > arena->left) {
+    return (apr_size_t)(-(uintptr_t)at & (alignment - 1));
+}
+
+/* size bytes aligned to alignment (a power of two, at most ALIGNMENT). */
+static void *take(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
+{
+    if (size > SPX_ARENA_CHUNK_BYTES / 4) {
+        /* APR aligns to 8 bytes only. */
+        char *memory = apr_palloc(arena->large, size + alignment - 1);
+        return memory + padding(memory, alignment);
+    }
+    apr_size_t pad = arena->next ? padding(arena->next, alignment) : 0;
+    if (!arena->next || pad + size > arena->left) {
         chunk_t *chunk = arena->current ? arena->current->next : arena->first;
         if (!chunk) {
             chunk = new_chunk(arena);
@@ -90,11 +104,17 @@ void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size)
         arena->current = chunk;
         arena->next = chunk->bytes;
         arena->left = chunk->size;
+        pad = padding(arena->next, alignment); /* a chunk holds far more than pad + size */
     }
-    void *memory = arena->next;
-    arena->next += size;
-    arena->left -= size;
+    char *memory = arena->next + pad;
+    arena->next = memory + size;
+    arena->left -= pad + size;
     return memory;
+}
+
+void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size)
+{
+    return take(arena, size, ALIGNMENT);
 }
 
 void spx_arena_clear(spx_arena_t *arena)
@@ -157,7 +177,7 @@ const char *spx_arena_intern(spx_arena_t *arena, const char *text, apr_size_t si
         if (slot->hash == hash && slot->size == size && memcmp(slot->text, text, size) == 0)
             return slot->text;
     }
-    char *copy = spx_arena_alloc(arena, size + 1);
+    char *copy = take(arena, size + 1, 1);
     memcpy(copy, text, size);
     copy[size] = '\0';
     arena->slots[at].hash = hash;

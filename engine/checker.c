@@ -32,37 +32,11 @@
  * "else if" chains through a loop. The import graph is searched with an
  * explicit stack as well.
  */
+#include "spx_assert.h"
 #include "spx_ast.h"
 
 #include <apr_strings.h>
 #include <string.h>
-
-/* ---- codes ---------------------------------------------------------------- */
-
-#define E_IMPORT_UNDECLARED "E0301"
-#define E_IMPORT_TWICE "E0302"
-#define E_IMPORT_SELF "E0303"
-#define E_IMPORT_CYCLE "E0304"
-#define E_FUNCTION_TWICE "E0305"
-#define E_FUNCTION_BUILTIN "E0306"
-#define E_NAME_TWICE "E0307"
-#define E_NAME_UNKNOWN "E0308"
-#define E_FUNCTION_UNKNOWN "E0309"
-#define E_MODULE_NOT_IMPORTED "E0310"
-#define E_FUNCTION_NOT_EXPORTED "E0311"
-#define E_ASSIGN_IMMUTABLE "E0312"
-
-#define E_ANNOTATION_MISMATCH "E0401"
-#define E_UNIT_VALUE "E0402"
-#define E_ARGUMENT_COUNT "E0403"
-#define E_ARGUMENT_TYPE "E0404"
-#define E_OPERAND_TYPE "E0405"
-#define E_CONDITION_TYPE "E0406"
-#define E_RETURN_TYPE "E0407"
-#define E_RETURN_MISSING_VALUE "E0408"
-#define E_RETURN_UNIT_VALUE "E0409"
-#define E_MISSING_RETURN "E0410"
-#define E_ASSIGN_TYPE "E0411"
 
 /* ---- constant tables ------------------------------------------------------ */
 
@@ -135,7 +109,7 @@ typedef struct scope_t {
     apr_array_header_t *locals; /* local_t *, indexed by slot */
 } scope_t;
 
-static void report(scope_t *scope, const char *code, spx_span_t span, const char *message)
+static void report(scope_t *scope, spx_diagnostic_code_t code, spx_span_t span, const char *message)
 {
     spx_diagnostics_add(scope->checker->diagnostics, code, scope->module->path, span, "%s",
                         message);
@@ -160,7 +134,7 @@ static const char *callee_text(const spx_expr_t *call, apr_pool_t *pool)
 static void report_unit(scope_t *scope, const spx_expr_t *expr, const char *use)
 {
     const char *what = expr->kind == SPX_EXPR_CALL ? callee_text(expr, scope->pool) : "?";
-    report(scope, E_UNIT_VALUE, expr->span,
+    report(scope, SPX_E0402, expr->span,
            apr_psprintf(scope->pool, "'%s' returns unit, which cannot be %s", what, use));
 }
 
@@ -188,18 +162,18 @@ static void resolve_imports(checker_t *checker, apr_size_t index)
         if (first) {
             /* Same resolution as the first import, one diagnostic for the repeat. */
             import->target = first->target;
-            spx_diagnostics_add(checker->diagnostics, E_IMPORT_TWICE, module->path,
-                                import->module.span, "module '%s' is imported twice", name);
+            spx_diagnostics_add(checker->diagnostics, SPX_E0302, module->path, import->module.span,
+                                "module '%s' is imported twice", name);
             continue;
         }
         apr_hash_set(seen, name, APR_HASH_KEY_STRING, import);
         if (strcmp(name, module->name) == 0) {
             /* target stays NULL: calls through it are not reported again. */
-            spx_diagnostics_add(checker->diagnostics, E_IMPORT_SELF, module->path,
-                                import->module.span, "module '%s' imports itself", name);
+            spx_diagnostics_add(checker->diagnostics, SPX_E0303, module->path, import->module.span,
+                                "module '%s' imports itself", name);
         } else if (!target) {
-            spx_diagnostics_add(checker->diagnostics, E_IMPORT_UNDECLARED, module->path,
-                                import->module.span, "module '%s' is not declared", name);
+            spx_diagnostics_add(checker->diagnostics, SPX_E0301, module->path, import->module.span,
+                                "module '%s' is not declared", name);
         } else {
             import->target = checker->modules[*target];
             checker->import_is_edge[index][i] = 1;
@@ -233,7 +207,7 @@ static void report_cycle(checker_t *checker, const apr_size_t *stack, apr_size_t
     spx_module_t *next = checker->modules[cycle[(start + 1) % length]];
     for (apr_size_t i = 0; i < site->import_count; i++) {
         if (checker->import_is_edge[site_index][i] && site->imports[i].target == next) {
-            spx_diagnostics_add(checker->diagnostics, E_IMPORT_CYCLE, site->path,
+            spx_diagnostics_add(checker->diagnostics, SPX_E0304, site->path,
                                 site->imports[i].module.span, "%s", message);
             return;
         }
@@ -297,13 +271,12 @@ static void collect_functions(checker_t *checker, spx_module_t *module)
             continue;
         int taken = apr_hash_get(module->functions_by_name, name, APR_HASH_KEY_STRING) != NULL;
         if (find_builtin(name)) {
-            spx_diagnostics_add(checker->diagnostics, E_FUNCTION_BUILTIN, module->path,
-                                function->name.span, "'%s' is a builtin and cannot be defined",
-                                name);
+            spx_diagnostics_add(checker->diagnostics, SPX_E0306, module->path, function->name.span,
+                                "'%s' is a builtin and cannot be defined", name);
         } else if (taken) {
-            spx_diagnostics_add(
-                checker->diagnostics, E_FUNCTION_TWICE, module->path, function->name.span,
-                "function '%s' is already defined in module '%s'", name, module->name);
+            spx_diagnostics_add(checker->diagnostics, SPX_E0305, module->path, function->name.span,
+                                "function '%s' is already defined in module '%s'", name,
+                                module->name);
         }
         /* Calls resolve to the first declaration, so a repeat adds nothing. */
         if (!taken)
@@ -323,7 +296,7 @@ static void report_unknown_function(scope_t *scope, const spx_module_t *module, 
 {
     if (apr_hash_get(module->unreadable_by_name, name, APR_HASH_KEY_STRING))
         return;
-    report(scope, E_FUNCTION_UNKNOWN, span,
+    report(scope, SPX_E0309, span,
            apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name, module->name));
 }
 
@@ -358,7 +331,7 @@ static int declare(scope_t *scope, const spx_name_t *name, spx_type_t type, int 
     local->previous = apr_hash_get(scope->names, name->text, APR_HASH_KEY_STRING);
     if (local->previous) {
         local->type = SPX_TYPE_ERROR;
-        report(scope, E_NAME_TWICE, name->span,
+        report(scope, SPX_E0307, name->span,
                apr_psprintf(scope->pool, "'%s' is already declared in function '%s'", name->text,
                             scope->function->name.text));
     }
@@ -397,7 +370,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
     } else {
         const spx_import_t *import = apr_hash_get(scope->imports, module_name, APR_HASH_KEY_STRING);
         if (!import) {
-            report(scope, E_MODULE_NOT_IMPORTED, call->as.call->module.span,
+            report(scope, SPX_E0310, call->as.call->module.span,
                    apr_psprintf(scope->pool, "module '%s' is not imported", module_name));
             return 0;
         }
@@ -411,7 +384,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
         if (!target->exported)
             /* Still resolved: the call is typed by its signature, and the
              * index sees the reference. */
-            report(scope, E_FUNCTION_NOT_EXPORTED, call->as.call->function.span,
+            report(scope, SPX_E0311, call->as.call->function.span,
                    apr_psprintf(scope->pool, "function '%s' of module '%s' is not exported", name,
                                 module_name));
     }
@@ -445,7 +418,7 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
         return SPX_TYPE_ERROR;
     const char *callee = callee_text(call, scope->pool);
     if (count != parameter_count) {
-        report(scope, E_ARGUMENT_COUNT, call->span,
+        report(scope, SPX_E0403, call->span,
                apr_psprintf(scope->pool,
                             "'%s' takes %" APR_SIZE_T_FMT " argument%s, not %" APR_SIZE_T_FMT,
                             callee, parameter_count, parameter_count == 1 ? "" : "s", count));
@@ -455,7 +428,7 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
         spx_expr_t *argument = call->as.call->arguments[i];
         spx_type_t type = type_of(argument);
         if (type != SPX_TYPE_ERROR && type != SPX_TYPE_UNIT && type != parameters[i])
-            report(scope, E_ARGUMENT_TYPE, argument->span,
+            report(scope, SPX_E0404, argument->span,
                    apr_psprintf(scope->pool,
                                 "argument %" APR_SIZE_T_FMT " of '%s' must be '%s', not '%s'",
                                 i + 1, callee, spx_type_name(parameters[i]), spx_type_name(type)));
@@ -483,7 +456,7 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr)
         expr->as.name.slot = local ? local->slot : -1;
         expr->type = local ? local->type : SPX_TYPE_ERROR;
         if (!local && !scope->function->incomplete)
-            report(scope, E_NAME_UNKNOWN, expr->as.name.name.span,
+            report(scope, SPX_E0308, expr->as.name.name.span,
                    apr_psprintf(scope->pool, "unknown name '%s'", expr->as.name.name.text));
         break;
     }
@@ -492,6 +465,7 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr)
         break;
     case SPX_EXPR_UNARY:
     case SPX_EXPR_BINARY:
+        SPX_ASSERT(expr->kind != SPX_EXPR_UNARY && expr->kind != SPX_EXPR_BINARY);
         expr->type = SPX_TYPE_ERROR; /* never reached: check_expr unrolls these */
         break;
     }
@@ -506,7 +480,7 @@ static spx_type_t unary_type(scope_t *scope, spx_expr_t *expr)
     if (type == SPX_TYPE_UNIT)
         report_unit(scope, operand, "an operand");
     else if (type != SPX_TYPE_ERROR && type != wanted)
-        report(scope, E_OPERAND_TYPE, expr->as.unary.op_span,
+        report(scope, SPX_E0405, expr->as.unary.op_span,
                apr_psprintf(scope->pool, "operator '%s' cannot take '%s'", operator_name(op),
                             spx_type_name(type)));
     return wanted; /* the only type it can have, so nothing above cascades */
@@ -551,6 +525,7 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
         break;
     case SPX_OP_NEG:
     case SPX_OP_NOT:
+        SPX_ASSERT(op != SPX_OP_NEG && op != SPX_OP_NOT);
         result = SPX_TYPE_ERROR; /* not binary operators: the parser never builds this */
         ok = 1;
         break;
@@ -567,7 +542,7 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
     if (unit || left == SPX_TYPE_ERROR || right == SPX_TYPE_ERROR)
         return result;
     if (!ok) {
-        report(scope, E_OPERAND_TYPE, expr->as.binary.op_span,
+        report(scope, SPX_E0405, expr->as.binary.op_span,
                apr_psprintf(scope->pool, "operator '%s' cannot take '%s' and '%s'",
                             operator_name(op), spx_type_name(left), spx_type_name(right)));
         return op == SPX_OP_ADD ? SPX_TYPE_ERROR : result;
@@ -609,7 +584,7 @@ static void check_condition(scope_t *scope, spx_expr_t *condition)
         report_unit(scope, condition, "a condition");
     else if (type != SPX_TYPE_ERROR && type != SPX_TYPE_BOOL)
         report(
-            scope, E_CONDITION_TYPE, condition->span,
+            scope, SPX_E0406, condition->span,
             apr_psprintf(scope->pool, "condition must be 'bool', not '%s'", spx_type_name(type)));
 }
 
@@ -628,7 +603,7 @@ static void check_binding(scope_t *scope, spx_stmt_t *stmt)
     if (stmt->as.binding.has_type) {
         local_type = stmt->as.binding.declared;
         if (type != SPX_TYPE_UNIT && type != SPX_TYPE_ERROR && type != local_type)
-            report(scope, E_ANNOTATION_MISMATCH, value->span,
+            report(scope, SPX_E0401, value->span,
                    apr_psprintf(scope->pool, "'%s' is declared '%s' but its value is '%s'",
                                 stmt->as.binding.name.text, spx_type_name(local_type),
                                 spx_type_name(type)));
@@ -649,7 +624,7 @@ static void check_assign(scope_t *scope, spx_stmt_t *stmt)
     stmt->as.assign.slot = local ? local->slot : -1;
     if (!local) {
         if (!scope->function->incomplete)
-            report(scope, E_NAME_UNKNOWN, name->span,
+            report(scope, SPX_E0308, name->span,
                    apr_psprintf(scope->pool, "unknown name '%s'", name->text));
         return;
     }
@@ -657,13 +632,13 @@ static void check_assign(scope_t *scope, spx_stmt_t *stmt)
         return;
     if (!local->is_var) {
         /* The assignment as a whole is wrong; its value's type is not reported too. */
-        report(scope, E_ASSIGN_IMMUTABLE, name->span,
+        report(scope, SPX_E0312, name->span,
                apr_psprintf(scope->pool, "cannot assign to '%s': it is %s", name->text,
                             local->is_parameter ? "a parameter" : "declared with 'let'"));
         return;
     }
     if (type != SPX_TYPE_UNIT && type != SPX_TYPE_ERROR && type != local->type)
-        report(scope, E_ASSIGN_TYPE, value->span,
+        report(scope, SPX_E0411, value->span,
                apr_psprintf(scope->pool, "cannot assign '%s' to '%s' of type '%s'",
                             spx_type_name(type), name->text, spx_type_name(local->type)));
 }
@@ -678,17 +653,17 @@ static void check_return(scope_t *scope, spx_stmt_t *stmt)
     spx_type_t type = type_of(value);
     if (wanted == SPX_TYPE_UNIT) {
         if (value && type != SPX_TYPE_ERROR)
-            report(scope, E_RETURN_UNIT_VALUE, value->span,
+            report(scope, SPX_E0409, value->span,
                    apr_psprintf(scope->pool, "'%s' returns unit, so 'return' takes no value",
                                 function->name.text));
     } else if (!value) {
-        report(scope, E_RETURN_MISSING_VALUE, stmt->span,
+        report(scope, SPX_E0408, stmt->span,
                apr_psprintf(scope->pool, "'%s' must return a value of type '%s'",
                             function->name.text, spx_type_name(wanted)));
     } else if (type == SPX_TYPE_UNIT) {
         report_unit(scope, value, "returned");
     } else if (type != SPX_TYPE_ERROR && type != wanted) {
-        report(scope, E_RETURN_TYPE, value->span,
+        report(scope, SPX_E0407, value->span,
                apr_psprintf(scope->pool, "'%s' must return '%s', not '%s'", function->name.text,
                             spx_type_name(wanted), spx_type_name(type)));
     }
@@ -775,7 +750,7 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
     /* An incomplete body lost statements to a syntax error (already
      * reported): its missing names and returns may be among them. */
     if (function->result != SPX_TYPE_UNIT && !returns && !function->incomplete)
-        report(&scope, E_MISSING_RETURN, function->name.span,
+        report(&scope, SPX_E0410, function->name.span,
                apr_psprintf(scope.pool, "'%s' does not return a value on every path",
                             function->name.text));
     function->local_count = (apr_size_t)scope.locals->nelts;

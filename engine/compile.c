@@ -15,6 +15,7 @@
  * operators without C recursion; right operands and nested blocks recurse,
  * which the parse depth limit bounds.
  */
+#include "spx_assert.h"
 #include "spx_limits.h"
 #include "spx_program.h"
 #include "vm_internal.h"
@@ -191,6 +192,7 @@ static int32_t emit(compiler_t *c, spx_opcode_t op, unsigned flags, int32_t a, i
     spx_instr_t *ins = &APR_ARRAY_PUSH(c->code, spx_instr_t);
     ins->op = (uint8_t)op;
     ins->flags = (uint8_t)flags;
+    SPX_ASSERT(c->charge <= UINT16_MAX); /* flush_charge keeps it there */
     ins->charge = (uint16_t)c->charge;
     ins->a = a;
     ins->b = b;

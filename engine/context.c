@@ -13,6 +13,7 @@
 
 #include "spx_canonical.h"
 #include "spx_limits.h"
+#include "spx_utf8.h"
 
 #include <apr_strings.h>
 #include <stdlib.h>
@@ -95,9 +96,7 @@ static json_t *item_text(const spx_function_t *function, apr_size_t limit, int *
     apr_size_t length = function->span.end.offset - function->span.start.offset;
     *cut = 0;
     if (limit < length) {
-        while (limit > 0 && (text[limit] & 0xC0) == 0x80)
-            limit--; /* never split a UTF-8 sequence */
-        length = limit;
+        length = spx_utf8_cut(text, length, limit); /* never split a UTF-8 sequence */
         *cut = 1;
     }
     return json_stringn((const char *)text, length);

@@ -17,23 +17,51 @@ spx_diagnostics_t *spx_diagnostics_make(apr_pool_t *pool)
     return list;
 }
 
-void spx_diagnostics_addv(spx_diagnostics_t *list, const char *code, const char *path,
+void spx_diagnostics_addv(spx_diagnostics_t *list, spx_diagnostic_code_t code, const char *path,
                           spx_span_t span, const char *format, va_list arguments)
 {
     spx_diagnostic_t *item = apr_array_push(list->items);
-    item->code = code;
+    item->code = spx_diagnostic_code_name(code);
     item->message = apr_pvsprintf(list->pool, format, arguments);
     item->path = apr_pstrdup(list->pool, path);
     item->span = span;
 }
 
-void spx_diagnostics_add(spx_diagnostics_t *list, const char *code, const char *path,
+void spx_diagnostics_add(spx_diagnostics_t *list, spx_diagnostic_code_t code, const char *path,
                          spx_span_t span, const char *format, ...)
 {
     va_list arguments;
     va_start(arguments, format);
     spx_diagnostics_addv(list, code, path, span, format, arguments);
     va_end(arguments);
+}
+
+void spx_diagnostic_budget_init(spx_diagnostic_budget_t *budget, spx_diagnostics_t *list,
+                                const char *path, unsigned limit, spx_diagnostic_code_t over_code,
+                                const char *over_format)
+{
+    budget->list = list;
+    budget->path = path;
+    budget->limit = limit;
+    budget->over_code = over_code;
+    budget->over_format = over_format;
+    budget->count = 0;
+    budget->stopped = 0;
+}
+
+void spx_diagnostic_budget_addv(spx_diagnostic_budget_t *budget, spx_diagnostic_code_t code,
+                                spx_span_t span, const char *format, va_list arguments)
+{
+    if (budget->stopped)
+        return;
+    if (budget->count == budget->limit) {
+        spx_diagnostics_add(budget->list, budget->over_code, budget->path, span,
+                            budget->over_format, budget->limit);
+        budget->stopped = 1;
+        return;
+    }
+    spx_diagnostics_addv(budget->list, code, budget->path, span, format, arguments);
+    budget->count++;
 }
 
 apr_size_t spx_diagnostics_count(const spx_diagnostics_t *list)

@@ -13,6 +13,7 @@
 #include "project_internal.h"
 #include "spx_program.h"
 
+#include "spx_assert.h"
 #include "spx_canonical.h"
 #include "spx_limits.h"
 
@@ -115,6 +116,7 @@ static json_t *subject_json(const spx_project_t *project, apr_pool_t *pool)
 static json_t *test_json(const spx_manifest_test_t *test, const spx_run_result_t *result)
 {
     json_t *output = json_stringn(result->output, result->output_length);
+    SPX_ASSERT(output != NULL);
     if (!output)
         return NULL;
     json_t *record =

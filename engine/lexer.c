@@ -12,7 +12,9 @@
  */
 #include "spx_lexer.h"
 
+#include "spx_assert.h"
 #include "spx_limits.h"
+#include "spx_utf8.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -96,28 +98,20 @@ void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t le
     lexer->length = length;
     lexer->line = 1;
     lexer->offset = spx_byte_order_mark_length((const char *)text, length);
-    lexer->path = path;
     lexer->names = names;
     lexer->literals = literals;
-    lexer->diagnostics = diagnostics;
+    spx_diagnostic_budget_init(&lexer->budget, diagnostics, path, SPX_LIMIT_SYNTAX_DIAGNOSTICS,
+                               SPX_E0227,
+                               "too many syntax errors (%u); the rest of the file is not read");
 }
 
-void spx_lexer_error(spx_lexer_t *lexer, const char *code, spx_span_t span, const char *format, ...)
+void spx_lexer_error(spx_lexer_t *lexer, spx_diagnostic_code_t code, spx_span_t span,
+                     const char *format, ...)
 {
-    if (lexer->stopped)
-        return;
-    if (lexer->error_count == SPX_LIMIT_SYNTAX_DIAGNOSTICS) {
-        spx_diagnostics_add(lexer->diagnostics, "E0227", lexer->path, span,
-                            "too many syntax errors (%u); the rest of the file is not read",
-                            SPX_LIMIT_SYNTAX_DIAGNOSTICS);
-        lexer->stopped = 1;
-        return;
-    }
     va_list arguments;
     va_start(arguments, format);
-    spx_diagnostics_addv(lexer->diagnostics, code, lexer->path, span, format, arguments);
+    spx_diagnostic_budget_addv(&lexer->budget, code, span, format, arguments);
     va_end(arguments);
-    lexer->error_count++;
 }
 
 /* Valid only for offsets on the current line (see the file comment). */
@@ -134,35 +128,6 @@ static spx_span_t span_of(const spx_lexer_t *lexer, apr_size_t start, apr_size_t
     return span;
 }
 
-/* The length of the valid UTF-8 sequence at s (n bytes left, s[0] >= 0x80),
- * or 0: overlongs, surrogates, values over U+10FFFF and truncated
- * sequences are all invalid (RFC 3629). */
-static apr_size_t utf8_length(const unsigned char *s, apr_size_t n)
-{
-    unsigned char c = s[0], low = 0x80, high = 0xbf;
-    apr_size_t need;
-    if (c < 0xc2)
-        return 0;
-    else if (c < 0xe0)
-        need = 2;
-    else if (c < 0xf0) {
-        need = 3;
-        low = c == 0xe0 ? 0xa0 : 0x80;
-        high = c == 0xed ? 0x9f : 0xbf;
-    } else if (c < 0xf5) {
-        need = 4;
-        low = c == 0xf0 ? 0x90 : 0x80;
-        high = c == 0xf4 ? 0x8f : 0xbf;
-    } else
-        return 0;
-    if (n < need || s[1] < low || s[1] > high)
-        return 0;
-    for (apr_size_t i = 2; i < need; i++)
-        if (s[i] < 0x80 || s[i] > 0xbf)
-            return 0;
-    return need;
-}
-
 static byte_class_t classify(const spx_lexer_t *lexer, apr_size_t offset, apr_size_t *size)
 {
     unsigned char c = lexer->text[offset];
@@ -177,7 +142,7 @@ static byte_class_t classify(const spx_lexer_t *lexer, apr_size_t offset, apr_si
         return offset + 1 < lexer->length && lexer->text[offset + 1] == '\n' ? BYTE_CRLF : BYTE_CR;
     if (c < 0x80)
         return BYTE_CONTROL;
-    *size = utf8_length(lexer->text + offset, lexer->length - offset);
+    *size = spx_utf8_length(lexer->text + offset, lexer->length - offset);
     if (*size == 0) {
         *size = 1;
         return BYTE_INVALID;
@@ -198,23 +163,23 @@ static apr_size_t report_run(spx_lexer_t *lexer, apr_size_t offset, byte_class_t
     spx_span_t span = span_of(lexer, offset, end);
     switch (kind) {
     case BYTE_NUL:
-        spx_lexer_error(lexer, "E0202", span, "NUL byte in source");
+        spx_lexer_error(lexer, SPX_E0202, span, "NUL byte in source");
         break;
     case BYTE_INVALID:
-        spx_lexer_error(lexer, "E0203", span, "invalid UTF-8 (byte 0x%02x)", first);
+        spx_lexer_error(lexer, SPX_E0203, span, "invalid UTF-8 (byte 0x%02x)", first);
         break;
     case BYTE_CR:
-        spx_lexer_error(lexer, "E0204", span,
+        spx_lexer_error(lexer, SPX_E0204, span,
                         "carriage return (CR) not followed by LF in source; lines end with LF or "
                         "CR LF");
         break;
     case BYTE_BOM:
-        spx_lexer_error(lexer, "E0215", span,
+        spx_lexer_error(lexer, SPX_E0215, span,
                         "U+FEFF (byte order mark) in source; only the very start of a file may "
                         "hold one");
         break;
     default:
-        spx_lexer_error(lexer, "E0205", span, "control character 0x%02x in source", first);
+        spx_lexer_error(lexer, SPX_E0205, span, "control character 0x%02x in source", first);
         break;
     }
     return end;
@@ -285,7 +250,7 @@ static void lex_identifier(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
         return;
     token->text = spx_arena_intern(lexer->names, (const char *)lexer->text + start, size);
     if (size > SPX_LIMIT_IDENTIFIER_BYTES)
-        spx_lexer_error(lexer, "E0207", token->span,
+        spx_lexer_error(lexer, SPX_E0207, token->span,
                         "identifier is %" APR_SIZE_T_FMT " bytes long; the limit is %u", size,
                         SPX_LIMIT_IDENTIFIER_BYTES);
 }
@@ -307,39 +272,15 @@ static void lex_integer(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start
     token->kind = SPX_TOKEN_INTEGER;
     token->span = span_of(lexer, start, end);
     if (lexer->text[start] == '0' && end - start > 1) {
-        spx_lexer_error(lexer, "E0208", token->span,
+        spx_lexer_error(lexer, SPX_E0208, token->span,
                         "integer literal with a leading zero (write 0, or start with 1..9)");
         value = 0;
     } else if (too_large) {
-        spx_lexer_error(lexer, "E0209", token->span,
+        spx_lexer_error(lexer, SPX_E0209, token->span,
                         "integer literal is larger than 9223372036854775807");
         value = 0;
     }
     token->integer = (int64_t)value;
-}
-
-static apr_size_t put_utf8(char *out, unsigned long value)
-{
-    if (value < 0x80) {
-        out[0] = (char)value;
-        return 1;
-    }
-    if (value < 0x800) {
-        out[0] = (char)(0xc0 | (value >> 6));
-        out[1] = (char)(0x80 | (value & 0x3f));
-        return 2;
-    }
-    if (value < 0x10000) {
-        out[0] = (char)(0xe0 | (value >> 12));
-        out[1] = (char)(0x80 | ((value >> 6) & 0x3f));
-        out[2] = (char)(0x80 | (value & 0x3f));
-        return 3;
-    }
-    out[0] = (char)(0xf0 | (value >> 18));
-    out[1] = (char)(0x80 | ((value >> 12) & 0x3f));
-    out[2] = (char)(0x80 | ((value >> 6) & 0x3f));
-    out[3] = (char)(0x80 | (value & 0x3f));
-    return 4;
 }
 
 /* "\u{H..H}" at offset (the backslash), the literal's content ending at end.
@@ -351,7 +292,7 @@ static apr_size_t lex_unicode_escape(spx_lexer_t *lexer, apr_size_t offset, apr_
     apr_size_t at = offset + 2, digits = 0;
     unsigned long value = 0;
     if (at >= end || lexer->text[at] != '{') {
-        spx_lexer_error(lexer, "E0213", span_of(lexer, offset, at),
+        spx_lexer_error(lexer, SPX_E0213, span_of(lexer, offset, at),
                         "'\\u' must be followed by '{', 1 to 6 hex digits and '}'");
         return at;
     }
@@ -366,16 +307,16 @@ static apr_size_t lex_unicode_escape(spx_lexer_t *lexer, apr_size_t offset, apr_
     if (closed)
         at++;
     if (!closed || digits == 0 || digits > 6) {
-        spx_lexer_error(lexer, "E0213", span_of(lexer, offset, at),
+        spx_lexer_error(lexer, SPX_E0213, span_of(lexer, offset, at),
                         "'\\u' must be followed by '{', 1 to 6 hex digits and '}'");
         return at;
     }
     if (value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) {
-        spx_lexer_error(lexer, "E0214", span_of(lexer, offset, at),
+        spx_lexer_error(lexer, SPX_E0214, span_of(lexer, offset, at),
                         "'\\u{%lX}' is not a Unicode scalar value", value);
         return at;
     }
-    *used += put_utf8(out + *used, value);
+    *used += spx_utf8_encode(value, out + *used);
     return at;
 }
 
@@ -423,13 +364,13 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
                 /* Cover the whole escaped character when it is one. */
                 apr_size_t escaped = 1;
                 if (next >= 0x80) {
-                    escaped = utf8_length(lexer->text + at + 1, end - at - 1);
+                    escaped = spx_utf8_length(lexer->text + at + 1, end - at - 1);
                     if (spx_byte_order_mark_length((const char *)lexer->text + at + 1, escaped))
                         escaped = 0; /* U+FEFF is reported on its own below (E0215) */
                 } else if (next != '\t' && (next < 0x20 || next == 0x7f)) {
                     escaped = 0; /* the byte is reported on its own below */
                 }
-                spx_lexer_error(lexer, "E0212", span_of(lexer, at, at + 1 + escaped),
+                spx_lexer_error(lexer, SPX_E0212, span_of(lexer, at, at + 1 + escaped),
                                 "unknown escape sequence (use \\n \\t \\\\ \\\" or \\u{...})");
                 at += 1 + escaped;
                 continue;
@@ -446,6 +387,7 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
                 at = end;
         }
     }
+    SPX_ASSERT(used < end - start); /* what the allocation holds */
     token->kind = SPX_TOKEN_STRING;
     token->bytes = out;
     token->length = used;
@@ -460,10 +402,10 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
     token->kind = SPX_TOKEN_ERROR;
     token->span = span_of(lexer, start, end);
     if (end < lexer->length)
-        spx_lexer_error(lexer, "E0211", token->span,
+        spx_lexer_error(lexer, SPX_E0211, token->span,
                         "string literal not closed on its line (a raw newline is not allowed)");
     else
-        spx_lexer_error(lexer, "E0210", token->span,
+        spx_lexer_error(lexer, SPX_E0210, token->span,
                         "string literal not closed before the end of the file");
 }
 
@@ -488,11 +430,11 @@ static void lex_unexpected(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
         end = start + 1; /* defensive: the caller saw no token here */
     apr_size_t first = 1;
     if (lexer->text[start] >= 0x80)
-        first = utf8_length(lexer->text + start, lexer->length - start);
+        first = spx_utf8_length(lexer->text + start, lexer->length - start);
     token->kind = SPX_TOKEN_ERROR;
     token->span = span_of(lexer, start, end);
     lexer->offset = end;
-    spx_lexer_error(lexer, "E0206", token->span, "unexpected character '%.*s'", (int)first,
+    spx_lexer_error(lexer, SPX_E0206, token->span, "unexpected character '%.*s'", (int)first,
                     (const char *)lexer->text + start);
 }
 
@@ -579,7 +521,7 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
     token->bytes = NULL;
     token->length = 0;
     /* Whitespace, comments and reported bytes, up to the next token. */
-    while (!lexer->stopped && lexer->offset < lexer->length) {
+    while (!lexer->budget.stopped && lexer->offset < lexer->length) {
         apr_size_t start = lexer->offset, size;
         unsigned char c = lexer->text[start];
         if (c == ' ') { /* the common case first */
@@ -607,10 +549,10 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
             break;
         }
     }
-    if (lexer->stopped || lexer->offset >= lexer->length) {
+    if (lexer->budget.stopped || lexer->offset >= lexer->length) {
         token->kind = SPX_TOKEN_EOF;
         token->span = span_of(lexer, lexer->length, lexer->length);
-        if (lexer->stopped)
+        if (lexer->budget.stopped)
             token->span = span_of(lexer, lexer->offset, lexer->offset);
         return;
     }

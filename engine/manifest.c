@@ -19,8 +19,11 @@
  */
 #include "spx_manifest.h"
 
+#include "spx_assert.h"
+#include "spx_compiler.h"
 #include "spx_limits.h"
 #include "spx_paths.h"
+#include "spx_utf8.h"
 
 #include <apr_hash.h>
 #include <apr_strings.h>
@@ -73,11 +76,10 @@ static const char *const table_key_lists[] = {
 typedef struct parser_t {
     const unsigned char *bytes;
     apr_size_t length;
-    const char *path;
     apr_pool_t *pool;
-    spx_diagnostics_t *diagnostics;
-    apr_size_t reported; /* diagnostics added by this parse */
-    int stopped;         /* the diagnostic limit was reached */
+    /* The diagnostics of this parse, at most SPX_LIMIT_MANIFEST_DIAGNOSTICS
+     * (budget.count); budget.stopped once the limit was reached. */
+    spx_diagnostic_budget_t budget;
 
     /* The current line: [line_start, line_end), line_end at the LF, the CR of
      * a CR LF, or EOF; its content starts at line_begin (after a leading byte
@@ -118,26 +120,16 @@ static spx_span_t span_at(const parser_t *p, apr_size_t start, apr_size_t end)
     return span_from(p, p->line_start, p->line_number, start, end);
 }
 
-static void report(parser_t *p, const char *code, spx_span_t span, const char *format, ...)
-    __attribute__((format(printf, 4, 5)));
+static void report(parser_t *p, spx_diagnostic_code_t code, spx_span_t span, const char *format,
+                   ...) SPX_PRINTF_FORMAT(4, 5);
 
-static void report(parser_t *p, const char *code, spx_span_t span, const char *format, ...)
+static void report(parser_t *p, spx_diagnostic_code_t code, spx_span_t span, const char *format,
+                   ...)
 {
-    if (p->stopped)
-        return;
-    if (p->reported == SPX_LIMIT_MANIFEST_DIAGNOSTICS) {
-        spx_diagnostics_add(p->diagnostics, "E0144", p->path, span,
-                            "more than %u problems in the manifest; the rest are not reported",
-                            SPX_LIMIT_MANIFEST_DIAGNOSTICS);
-        p->reported++;
-        p->stopped = 1;
-        return;
-    }
     va_list arguments;
     va_start(arguments, format);
-    spx_diagnostics_addv(p->diagnostics, code, p->path, span, format, arguments);
+    spx_diagnostic_budget_addv(&p->budget, code, span, format, arguments);
     va_end(arguments);
-    p->reported++;
 }
 
 /* How a value or key is shown in a message: control characters escaped, cut
@@ -147,9 +139,7 @@ static const char *shown_n(apr_pool_t *pool, const char *text, apr_size_t length
     const apr_size_t keep = 80;
     int cut = 0;
     if (length > keep) {
-        length = keep - 3;
-        while (length > 0 && ((unsigned char)text[length] & 0xc0) == 0x80)
-            length--;
+        length = spx_utf8_cut((const unsigned char *)text, length, keep - 3);
         cut = 1;
     }
     char *out = apr_palloc(pool, length * 4 + 4);
@@ -230,53 +220,11 @@ static apr_size_t trimmed_end(const parser_t *p, apr_size_t from)
     return end;
 }
 
-/* 0 when a well-formed UTF-8 sequence starts at i (its length in *size),
- * else the length of the ill-formed part (at least 1). */
-static apr_size_t utf8_problem(const unsigned char *b, apr_size_t n, apr_size_t i, apr_size_t *size)
-{
-    unsigned char c = b[i], low = 0x80, high = 0xbf;
-    apr_size_t need;
-    *size = 1;
-    if (c < 0x80)
-        return 0;
-    if (c >= 0xc2 && c <= 0xdf) {
-        need = 1;
-    } else if (c == 0xe0) {
-        need = 2;
-        low = 0xa0;
-    } else if ((c >= 0xe1 && c <= 0xec) || c == 0xee || c == 0xef) {
-        need = 2;
-    } else if (c == 0xed) {
-        need = 2;
-        high = 0x9f;
-    } else if (c == 0xf0) {
-        need = 3;
-        low = 0x90;
-    } else if (c >= 0xf1 && c <= 0xf3) {
-        need = 3;
-    } else if (c == 0xf4) {
-        need = 3;
-        high = 0x8f;
-    } else {
-        return 1;
-    }
-    for (apr_size_t k = 1; k <= need; k++) {
-        if (i + k >= n)
-            return k;
-        unsigned char d = b[i + k];
-        if (k == 1 ? (d < low || d > high) : (d < 0x80 || d > 0xbf))
-            return k;
-    }
-    *size = need + 1;
-    return 0;
-}
-
 /* The length of the (valid) UTF-8 character at i. */
 static apr_size_t char_size(const parser_t *p, apr_size_t i)
 {
-    apr_size_t size = 1;
-    utf8_problem(p->bytes, p->length, i, &size);
-    return size;
+    apr_size_t size = spx_utf8_length(p->bytes + i, p->length - i);
+    return size ? size : 1;
 }
 
 /* --- pass 1: encoding ------------------------------------------------------ */
@@ -291,7 +239,7 @@ static int check_encoding(parser_t *p)
         p->length = SPX_LIMIT_MANIFEST_BYTES + 1;
         p->line_start = 0;
         p->line_number = 1;
-        report(p, "E0105", span_at(p, SPX_LIMIT_MANIFEST_BYTES, SPX_LIMIT_MANIFEST_BYTES + 1),
+        report(p, SPX_E0105, span_at(p, SPX_LIMIT_MANIFEST_BYTES, SPX_LIMIT_MANIFEST_BYTES + 1),
                "the manifest is larger than %u bytes", SPX_LIMIT_MANIFEST_BYTES);
         return 0;
     }
@@ -305,29 +253,29 @@ static int check_encoding(parser_t *p)
             p->line_start = i + 1;
             p->line_number++;
         } else if (c == '\r' && !cr && !(i + 1 < n && b[i + 1] == '\n')) {
-            report(p, "E0102", span_at(p, i, i + 1),
+            report(p, SPX_E0102, span_at(p, i, i + 1),
                    "the manifest contains a CR byte (0x0d) not followed by LF; lines end in LF "
                    "or CR LF");
             cr = 1;
             ok = 0;
         } else if (c == '\0' && !nul) {
-            report(p, "E0103", span_at(p, i, i + 1), "the manifest contains a NUL byte");
+            report(p, SPX_E0103, span_at(p, i, i + 1), "the manifest contains a NUL byte");
             nul = 1;
             ok = 0;
         } else if (c >= 0x80) {
-            apr_size_t bad = utf8_problem(b, n, i, &size);
+            apr_size_t bad = spx_utf8_invalid_length(b + i, n - i);
+            size = bad ? bad : spx_utf8_length(b + i, n - i);
             if (bad) {
                 if (!utf8)
-                    report(p, "E0104", span_at(p, i, i + bad),
+                    report(p, SPX_E0104, span_at(p, i, i + bad),
                            "the manifest is not valid UTF-8: ill-formed sequence starting with "
                            "byte 0x%02x",
                            c);
                 utf8 = 1;
                 ok = 0;
-                size = bad;
             } else if (spx_byte_order_mark_length((const char *)b + i, size)) {
                 if (!bom)
-                    report(p, "E0101", span_at(p, i, i + size),
+                    report(p, SPX_E0101, span_at(p, i, i + size),
                            "U+FEFF (byte order mark) in the manifest; only its very start may "
                            "hold one");
                 bom = 1;
@@ -348,7 +296,7 @@ static void check_comment(parser_t *p, apr_size_t i)
     for (apr_size_t j = i; j < p->line_end; j++) {
         unsigned char c = p->bytes[j];
         if (is_control(c) && c != '\t') {
-            report(p, "E0119", span_at(p, j, j + 1), "control character U+%04X in a comment",
+            report(p, SPX_E0119, span_at(p, j, j + 1), "control character U+%04X in a comment",
                    (unsigned)c);
             return;
         }
@@ -366,7 +314,7 @@ static void check_line_rest(parser_t *p, apr_size_t i, int *syntax_error)
         return;
     }
     apr_size_t end = trimmed_end(p, i);
-    report(p, "E0113", span_at(p, i, end),
+    report(p, SPX_E0113, span_at(p, i, end),
            "unexpected '%s' after the value; only a comment may follow on the line",
            shown_n(p->pool, (const char *)p->bytes + i, end - i));
     *syntax_error = 1;
@@ -399,7 +347,7 @@ static void file_key(parser_t *p, const char *key, spx_span_t key_span, const ch
     if (table->kind != TABLE_TOP && strcmp(key, "manifest") == 0 && !p->manifest_seen) {
         p->manifest_seen = 1;
         if (!quiet)
-            report(p, "E0120", key_span,
+            report(p, SPX_E0120, key_span,
                    "the key 'manifest' must come first in the manifest, before any table");
         return;
     }
@@ -408,14 +356,14 @@ static void file_key(parser_t *p, const char *key, spx_span_t key_span, const ch
         /* Most likely the missing key misspelt: one diagnostic, not two. */
         table->keys_lost = 1;
         if (!quiet)
-            report(p, "E0126", key_span, "unknown key '%s' in %s; %s", shown(p->pool, key),
+            report(p, SPX_E0126, key_span, "unknown key '%s' in %s; %s", shown(p->pool, key),
                    table_names[table->kind], table_key_lists[table->kind]);
         return;
     }
     field_t *field = &table->fields[index];
     if (field->present) {
         if (!quiet)
-            report(p, "E0127", key_span,
+            report(p, SPX_E0127, key_span,
                    "duplicate key '%s' in %s; it is first set on line %" PRIu32, key,
                    table_names[table->kind], field->key_span.start.line);
         return;
@@ -427,7 +375,7 @@ static void file_key(parser_t *p, const char *key, spx_span_t key_span, const ch
     if (table->kind == TABLE_TOP) {
         p->manifest_seen = 1;
         if (field->value && strcmp(field->value, SPX_MANIFEST_SCHEMA) != 0)
-            report(p, "E0121", value_span, "the manifest key must be \"%s\", not '%s'",
+            report(p, SPX_E0121, value_span, "the manifest key must be \"%s\", not '%s'",
                    SPX_MANIFEST_SCHEMA, shown(p->pool, field->value));
     }
 }
@@ -444,13 +392,14 @@ static const char *read_string(parser_t *p, apr_size_t open, apr_size_t *close)
     for (apr_size_t q = open + 1; q < eol;) {
         unsigned char c = b[q];
         if (c == '"') {
+            SPX_ASSERT(n < eol - open); /* room for the NUL too */
             text[n] = '\0';
             *close = q;
             return text;
         }
         if (c != '\\') {
             if (is_control(c)) {
-                report(p, "E0112", span_at(p, q, q + 1),
+                report(p, SPX_E0112, span_at(p, q, q + 1),
                        "control character U+%04X in a string; write a tab as \\t", (unsigned)c);
                 return NULL;
             }
@@ -478,40 +427,31 @@ static const char *read_string(parser_t *p, apr_size_t open, apr_size_t *close)
                 digits++;
             }
             if (digits < 4) {
-                report(p, "E0111", span_at(p, q, q + 2 + digits),
+                report(p, SPX_E0111, span_at(p, q, q + 2 + digits),
                        "'\\u' must be followed by four hexadecimal digits");
                 return NULL;
             }
             if (code >= 0xd800 && code <= 0xdfff) {
-                report(p, "E0111", span_at(p, q, q + 6),
+                report(p, SPX_E0111, span_at(p, q, q + 6),
                        "'\\u%04lX' is a surrogate, not a character", code);
                 return NULL;
             }
             if (is_control(code) || (code >= 0x80 && code <= 0x9f)) {
-                report(p, "E0112", span_at(p, q, q + 6),
+                report(p, SPX_E0112, span_at(p, q, q + 6),
                        "'\\u%04lX' is a control character; only \\n and \\t may be written", code);
                 return NULL;
             }
-            if (code < 0x80) {
-                text[n++] = (char)code;
-            } else if (code < 0x800) {
-                text[n++] = (char)(0xc0 | (code >> 6));
-                text[n++] = (char)(0x80 | (code & 0x3f));
-            } else {
-                text[n++] = (char)(0xe0 | (code >> 12));
-                text[n++] = (char)(0x80 | ((code >> 6) & 0x3f));
-                text[n++] = (char)(0x80 | (code & 0x3f));
-            }
+            n += spx_utf8_encode(code, text + n);
             q += 6;
         } else {
             apr_size_t size = char_size(p, q + 1);
-            report(p, "E0111", span_at(p, q, q + 1 + size),
+            report(p, SPX_E0111, span_at(p, q, q + 1 + size),
                    "'\\%s' is not an escape of the manifest; use \\\" \\\\ \\n \\t or \\uXXXX",
                    shown_n(p->pool, (const char *)b + q + 1, size));
             return NULL;
         }
     }
-    report(p, "E0110", span_at(p, open, eol),
+    report(p, SPX_E0110, span_at(p, open, eol),
            "unterminated string; a string ends with '\"' on the line it starts");
     return NULL;
 }
@@ -583,28 +523,28 @@ static apr_size_t read_value(parser_t *p, const char *key, spx_span_t key_span, 
     int multi = v + 2 < eol && (c == '"' || c == '\'') && b[v + 1] == c && b[v + 2] == c;
 
     if (c == '\n' || c == '#') {
-        report(p, "E0114", span_at(p, equals, equals + 1),
+        report(p, SPX_E0114, span_at(p, equals, equals + 1),
                "missing value after '=' for the key '%s'; every value is a \"...\" string",
                shown_key);
     } else if (multi) {
         apr_size_t end = multiline_end(p, v, c);
-        report(p, "E0117", span_at(p, v, end ? end : eol),
+        report(p, SPX_E0117, span_at(p, v, end ? end : eol),
                "multi-line strings are not allowed; write the value of '%s' as one \"...\" "
                "string",
                shown_key);
         resume = end ? end : lose_rest(p);
     } else if (c == '\'') {
         const unsigned char *q = memchr(b + v + 1, '\'', eol - v - 1);
-        report(p, "E0116", span_at(p, v, q ? (apr_size_t)(q - b) + 1 : eol),
+        report(p, SPX_E0116, span_at(p, v, q ? (apr_size_t)(q - b) + 1 : eol),
                "literal strings are not allowed; write the value of '%s' as a \"...\" string",
                shown_key);
     } else if (c == '{') {
-        report(p, "E0115", span_at(p, v, bracket_end(p, v, '{', '}', 1)),
+        report(p, SPX_E0115, span_at(p, v, bracket_end(p, v, '{', '}', 1)),
                "inline tables are not allowed; the value of '%s' must be a \"...\" string",
                shown_key);
     } else if (c == '[') {
         apr_size_t end = bracket_end(p, v, '[', ']', 0);
-        report(p, "E0114", span_at(p, v, end ? end : eol),
+        report(p, SPX_E0114, span_at(p, v, end ? end : eol),
                "the value of '%s' is an array, not a string; every value is a \"...\" string",
                shown_key);
         resume = end ? end : lose_rest(p);
@@ -614,7 +554,7 @@ static apr_size_t read_value(parser_t *p, const char *key, spx_span_t key_span, 
         apr_size_t end = hash ? (apr_size_t)(hash - b) : eol;
         while (end > v && is_space(b[end - 1]))
             end--;
-        report(p, "E0114", span_at(p, v, end),
+        report(p, SPX_E0114, span_at(p, v, end),
                "the value of '%s' is not a string: '%s'; every value is a \"...\" string",
                shown_key, shown_n(p->pool, (const char *)b + v, end - v));
     } else {
@@ -644,14 +584,14 @@ static apr_size_t read_key_line(parser_t *p, apr_size_t i)
         const unsigned char *q = memchr(b + i + 1, c, eol - i - 1);
         apr_size_t end = q ? (apr_size_t)(q - b) + 1 : eol;
         p->item_span = span_at(p, i, end);
-        report(p, "E0107", p->item_span,
+        report(p, SPX_E0107, p->item_span,
                "quoted keys are not allowed; write the key bare (A-Z a-z 0-9 _ -)");
         p->current->keys_lost = 1;
         return eol;
     }
     if (c == '=') {
         p->item_span = span_at(p, i, i + 1);
-        report(p, "E0106", p->item_span, "expected a key before '='");
+        report(p, SPX_E0106, p->item_span, "expected a key before '='");
         p->current->keys_lost = 1;
         return eol;
     }
@@ -672,7 +612,7 @@ static apr_size_t read_key_line(parser_t *p, apr_size_t i)
         while (end > i && is_space(b[end - 1]))
             end--;
         p->item_span = span_at(p, i, end);
-        report(p, "E0108", p->item_span, "dotted keys are not allowed: '%s'",
+        report(p, SPX_E0108, p->item_span, "dotted keys are not allowed: '%s'",
                shown_n(p->pool, (const char *)b + i, end - i));
         p->current->keys_lost = 1;
         return eol;
@@ -681,13 +621,13 @@ static apr_size_t read_key_line(parser_t *p, apr_size_t i)
     spx_span_t key_span = span_at(p, i, t);
     p->item_span = key_span;
     if (!bare) {
-        report(p, "E0107", key_span, "'%s' is not a bare key; keys are made of A-Z a-z 0-9 _ -",
+        report(p, SPX_E0107, key_span, "'%s' is not a bare key; keys are made of A-Z a-z 0-9 _ -",
                shown_n(p->pool, key, t - i));
         p->current->keys_lost = 1;
         return eol;
     }
     if (after == eol || b[after] != '=') {
-        report(p, "E0109", key_span, "expected '=' after the key '%s'", key);
+        report(p, SPX_E0109, key_span, "expected '=' after the key '%s'", key);
         spx_span_t none = {{0, 0, 0}, {0, 0, 0}};
         file_key(p, key, key_span, NULL, none, 1);
         return eol;
@@ -720,13 +660,13 @@ static apr_size_t read_header(parser_t *p, apr_size_t i)
         int dotted = name_end > name_start && name_end < eol && b[name_end] == '.';
         p->item_span = span_at(p, i, end);
         if (dotted)
-            report(p, "E0108", p->item_span, "dotted table names are not allowed: '%s'",
+            report(p, SPX_E0108, p->item_span, "dotted table names are not allowed: '%s'",
                    shown_n(p->pool, (const char *)b + i, end - i));
         else if (!q)
-            report(p, "E0118", p->item_span, "the table header '%s' is not closed with '%s'",
+            report(p, SPX_E0118, p->item_span, "the table header '%s' is not closed with '%s'",
                    shown_n(p->pool, (const char *)b + i, end - i), array ? "]]" : "]");
         else
-            report(p, "E0118", p->item_span,
+            report(p, SPX_E0118, p->item_span,
                    "malformed table header '%s'; the manifest has [project], [[source]] and "
                    "[[test]]",
                    shown_n(p->pool, (const char *)b + i, end - i));
@@ -742,13 +682,14 @@ static apr_size_t read_header(parser_t *p, apr_size_t i)
     const char *name = apr_pstrndup(p->pool, (const char *)b + name_start, name_end - name_start);
     if (!array && strcmp(name, "project") == 0) {
         if (p->project) {
-            report(p, "E0123", header_span, "second [project] table; the first is on line %" PRIu32,
+            report(p, SPX_E0123, header_span,
+                   "second [project] table; the first is on line %" PRIu32,
                    p->project->header_span.start.line);
             p->current = &p->ignored;
             return eol;
         }
         if (p->saw_array_table)
-            report(p, "E0124", header_span,
+            report(p, SPX_E0124, header_span,
                    "[project] must come directly after the manifest key, before any [[source]] "
                    "or [[test]]");
         p->project = p->current = new_table(p, TABLE_PROJECT, header_span);
@@ -762,7 +703,7 @@ static apr_size_t read_header(parser_t *p, apr_size_t i)
         (*seen)++;
         if (*seen > limit) {
             if (*seen == (apr_size_t)limit + 1)
-                report(p, source ? "E0142" : "E0143", header_span,
+                report(p, source ? SPX_E0142 : SPX_E0143, header_span,
                        "more than %u [[%s]] tables; the limit is %u", limit, name, limit);
             p->current = &p->ignored;
             return eol;
@@ -773,13 +714,13 @@ static apr_size_t read_header(parser_t *p, apr_size_t i)
     }
     const char *written = shown_n(p->pool, (const char *)b + i, close - i);
     if (!array && (strcmp(name, "source") == 0 || strcmp(name, "test") == 0))
-        report(p, "E0125", header_span,
+        report(p, SPX_E0125, header_span,
                "unknown table %s; each %s is an array table, written [[%s]]", written, name, name);
     else if (array && strcmp(name, "project") == 0)
-        report(p, "E0125", header_span,
+        report(p, SPX_E0125, header_span,
                "unknown table %s; the project is one table, written [project]", written);
     else
-        report(p, "E0125", header_span,
+        report(p, SPX_E0125, header_span,
                "unknown table %s; the manifest has [project], [[source]] and [[test]]", written);
     p->structure_lost = 1;
     p->current = &p->ignored;
@@ -797,12 +738,12 @@ static apr_size_t read_line(parser_t *p)
         check_comment(p, i);
         return p->line_end;
     }
-    apr_size_t before = p->reported;
+    apr_size_t before = p->budget.count;
     int lost = p->current->keys_lost;
     apr_size_t resume = p->bytes[i] == '[' ? read_header(p, i) : read_key_line(p, i);
     if (p->items == 0) {
         p->first_item_span = p->item_span;
-        p->first_item_reported = p->reported != before || (!lost && p->current->keys_lost);
+        p->first_item_reported = p->budget.count != before || (!lost && p->current->keys_lost);
     }
     p->items++;
     return resume;
@@ -813,7 +754,7 @@ static void read_lines(parser_t *p)
     const unsigned char *b = p->bytes;
     apr_size_t start = spx_byte_order_mark_length((const char *)b, p->length), line = 1;
     /* start grows every round, so the loop ends within length rounds */
-    while (start < p->length && !p->stopped) {
+    while (start < p->length && !p->budget.stopped) {
         const unsigned char *lf = memchr(b + start, '\n', p->length - start);
         p->line_start = line == 1 ? 0 : start;
         p->line_begin = start;
@@ -851,9 +792,8 @@ static const char *name_problem(apr_pool_t *pool, const char *name, int dash)
         if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || (dash && c == '-'))
             continue;
         const char *allowed = dash ? "a-z 0-9 _ -" : "a-z 0-9 _";
-        if (c > 0x20 && c < 0x7f)
-            return apr_psprintf(pool, "contains '%c'; only %s are allowed", c, allowed);
-        return apr_psprintf(pool, "contains the byte 0x%02x; only %s are allowed", c, allowed);
+        return apr_psprintf(pool, "contains %s; only %s are allowed",
+                            spx_refused_byte_text(c, pool), allowed);
     }
     return NULL;
 }
@@ -890,15 +830,9 @@ static const char *reference_problem(apr_pool_t *pool, const char *reference)
             continue;
         if (i == 0)
             return "has a function name that does not start with a letter or '_'";
-        if (c > 0x20 && c < 0x7f)
-            return apr_psprintf(pool,
-                                "has a function name containing '%c'; only A-Z a-z 0-9 _ are "
-                                "allowed",
-                                c);
         return apr_psprintf(pool,
-                            "has a function name containing the byte 0x%02x; only A-Z a-z 0-9 _ "
-                            "are allowed",
-                            c);
+                            "has a function name containing %s; only A-Z a-z 0-9 _ are allowed",
+                            spx_refused_byte_text(c, pool));
     }
     return NULL;
 }
@@ -914,10 +848,8 @@ static const char *version_problem(apr_pool_t *pool, const char *version)
         if (c == '.') {
             parts++;
         } else if (!(c >= '0' && c <= '9')) {
-            if (c > 0x20 && c < 0x7f)
-                return apr_psprintf(pool, "contains '%c'; only digits and '.' are allowed", c);
-            return apr_psprintf(pool, "contains the byte 0x%02x; only digits and '.' are allowed",
-                                c);
+            return apr_psprintf(pool, "contains %s; only digits and '.' are allowed",
+                                spx_refused_byte_text(c, pool));
         }
     }
     if (parts != 3)
@@ -943,7 +875,7 @@ static void check_required(parser_t *p, const table_t *table)
     for (int i = 0; i < FIELD_COUNT; i++)
         if (table_keys[table->kind][i] && !table_optional[table->kind][i] &&
             !table->fields[i].present)
-            report(p, "E0128", table->header_span, "%s is missing the key '%s'",
+            report(p, SPX_E0128, table->header_span, "%s is missing the key '%s'",
                    table_names[table->kind], table_keys[table->kind][i]);
 }
 
@@ -955,8 +887,8 @@ static const char *value_of(const table_t *table, int index)
 
 /* A reference (entry or test function) must name a declared module. */
 static void check_reference(parser_t *p, const field_t *field, const char *what,
-                            const char *syntax_code, const char *module_code, apr_hash_t *modules,
-                            int modules_known)
+                            spx_diagnostic_code_t syntax_code, spx_diagnostic_code_t module_code,
+                            apr_hash_t *modules, int modules_known)
 {
     if (!field->present || !field->value)
         return;
@@ -977,12 +909,12 @@ static void check_meaning(parser_t *p)
 {
     spx_span_t eof = spx_span_between(p->bytes, p->length, p->length, p->length);
     if (!p->manifest_seen && !p->structure_lost && !p->first_item_reported)
-        report(p, "E0120", p->items ? p->first_item_span : eof,
+        report(p, SPX_E0120, p->items ? p->first_item_span : eof,
                "the manifest must begin with manifest = \"%s\"", SPX_MANIFEST_SCHEMA);
     if (!p->project && !p->structure_lost)
-        report(p, "E0122", eof, "the manifest has no [project] table");
+        report(p, SPX_E0122, eof, "the manifest has no [project] table");
     if (p->sources_seen == 0 && !p->structure_lost)
-        report(p, "E0129", eof, "the manifest declares no [[source]]; at least one is required");
+        report(p, SPX_E0129, eof, "the manifest declares no [[source]]; at least one is required");
 
     if (p->project) {
         const table_t *project = p->project;
@@ -990,11 +922,11 @@ static void check_meaning(parser_t *p)
         const char *name = value_of(project, 0), *version = value_of(project, 1);
         const char *problem = name ? name_problem(p->pool, name, 1) : NULL;
         if (problem)
-            report(p, "E0130", project->fields[0].value_span, "project name '%s' %s",
+            report(p, SPX_E0130, project->fields[0].value_span, "project name '%s' %s",
                    shown(p->pool, name), problem);
         problem = version ? version_problem(p->pool, version) : NULL;
         if (problem)
-            report(p, "E0131", project->fields[1].value_span, "version '%s' %s",
+            report(p, SPX_E0131, project->fields[1].value_span, "version '%s' %s",
                    shown(p->pool, version), problem);
     }
 
@@ -1009,12 +941,12 @@ static void check_meaning(parser_t *p)
         if (!module || problem)
             modules_known = 0;
         if (problem) {
-            report(p, "E0134", source->fields[0].value_span, "module name '%s' %s",
+            report(p, SPX_E0134, source->fields[0].value_span, "module name '%s' %s",
                    shown(p->pool, module), problem);
         } else if (module) {
             const table_t *first = apr_hash_get(modules, module, APR_HASH_KEY_STRING);
             if (first)
-                report(p, "E0135", source->fields[0].value_span,
+                report(p, SPX_E0135, source->fields[0].value_span,
                        "module '%s' is declared twice; first on line %" PRIu32, module,
                        first->fields[0].value_span.start.line);
             else
@@ -1022,12 +954,12 @@ static void check_meaning(parser_t *p)
         }
         problem = path ? spx_source_path_problem(path, p->pool) : NULL;
         if (problem) {
-            report(p, "E0137", source->fields[1].value_span, "source path '%s' %s",
+            report(p, SPX_E0137, source->fields[1].value_span, "source path '%s' %s",
                    shown(p->pool, path), problem);
         } else if (path) {
             const table_t *first = apr_hash_get(paths, path, APR_HASH_KEY_STRING);
             if (first)
-                report(p, "E0136", source->fields[1].value_span,
+                report(p, SPX_E0136, source->fields[1].value_span,
                        "source path '%s' is declared twice; first on line %" PRIu32, path,
                        first->fields[1].value_span.start.line);
             else
@@ -1036,7 +968,7 @@ static void check_meaning(parser_t *p)
     }
 
     if (p->project)
-        check_reference(p, &p->project->fields[2], "entry", "E0132", "E0133", modules,
+        check_reference(p, &p->project->fields[2], "entry", SPX_E0132, SPX_E0133, modules,
                         modules_known);
 
     apr_hash_t *names = apr_hash_make(p->pool);
@@ -1046,18 +978,18 @@ static void check_meaning(parser_t *p)
         const char *name = value_of(test, 0);
         const char *problem = name ? name_problem(p->pool, name, 1) : NULL;
         if (problem) {
-            report(p, "E0138", test->fields[0].value_span, "test name '%s' %s",
+            report(p, SPX_E0138, test->fields[0].value_span, "test name '%s' %s",
                    shown(p->pool, name), problem);
         } else if (name) {
             const table_t *first = apr_hash_get(names, name, APR_HASH_KEY_STRING);
             if (first)
-                report(p, "E0139", test->fields[0].value_span,
+                report(p, SPX_E0139, test->fields[0].value_span,
                        "test name '%s' is used twice; first on line %" PRIu32, name,
                        first->fields[0].value_span.start.line);
             else
                 apr_hash_set(names, name, APR_HASH_KEY_STRING, test);
         }
-        check_reference(p, &test->fields[1], "test function", "E0140", "E0141", modules,
+        check_reference(p, &test->fields[1], "test function", SPX_E0140, SPX_E0141, modules,
                         modules_known);
     }
 }
@@ -1104,9 +1036,10 @@ spx_manifest_t *spx_manifest_parse(const unsigned char *bytes, apr_size_t length
     parser_t *p = apr_pcalloc(pool, sizeof(*p));
     p->bytes = bytes ? bytes : (const unsigned char *)"";
     p->length = bytes ? length : 0;
-    p->path = path;
     p->pool = pool;
-    p->diagnostics = diagnostics;
+    spx_diagnostic_budget_init(&p->budget, diagnostics, path, SPX_LIMIT_MANIFEST_DIAGNOSTICS,
+                               SPX_E0144,
+                               "more than %u problems in the manifest; the rest are not reported");
     p->top.kind = TABLE_TOP;
     p->ignored.kind = TABLE_IGNORED;
     p->current = &p->top;
@@ -1115,9 +1048,9 @@ spx_manifest_t *spx_manifest_parse(const unsigned char *bytes, apr_size_t length
     if (!check_encoding(p))
         return NULL;
     read_lines(p);
-    if (!p->stopped)
+    if (!p->budget.stopped)
         check_meaning(p);
-    return p->reported ? NULL : build(p);
+    return p->budget.count ? NULL : build(p);
 }
 
 /* --- the canonical subject ------------------------------------------------ */

@@ -120,7 +120,7 @@ static spx_span_t span_from(const parser_t *p, spx_position_t start)
 
 static int item_has_error(const parser_t *p)
 {
-    return p->item_error || p->lexer.error_count > p->item_lexical;
+    return p->item_error || p->lexer.budget.count > p->item_lexical;
 }
 
 /* "identifier 'x'", "';'", "end of file" */
@@ -137,7 +137,7 @@ static void expected(parser_t *p, const char *what)
     p->item_error = 1;
     if (p->token.kind == SPX_TOKEN_ERROR)
         return;
-    spx_lexer_error(&p->lexer, "E0220", p->token.span, "expected %s, found %s", what,
+    spx_lexer_error(&p->lexer, SPX_E0220, p->token.span, "expected %s, found %s", what,
                     describe(p, &p->token));
 }
 
@@ -173,7 +173,7 @@ static void too_deep(parser_t *p, spx_span_t span)
 {
     p->item_error = 1;
     p->abandon = 1;
-    spx_lexer_error(&p->lexer, "E0225", span,
+    spx_lexer_error(&p->lexer, SPX_E0225, span,
                     "nesting deeper than %u levels (blocks and expressions)",
                     SPX_LIMIT_PARSE_DEPTH);
 }
@@ -211,7 +211,7 @@ static int parse_type(parser_t *p, spx_type_t *type, spx_span_t *span)
                 *type = types[i].type;
         if (*type == SPX_TYPE_ERROR) {
             p->item_error = 1;
-            spx_lexer_error(&p->lexer, "E0224", p->token.span,
+            spx_lexer_error(&p->lexer, SPX_E0224, p->token.span,
                             "expected a type (int, bool or str), found '%s'", p->token.text);
         }
         advance(p);
@@ -219,7 +219,7 @@ static int parse_type(parser_t *p, spx_type_t *type, spx_span_t *span)
     }
     p->item_error = 1;
     if (p->token.kind != SPX_TOKEN_ERROR)
-        spx_lexer_error(&p->lexer, "E0224", p->token.span,
+        spx_lexer_error(&p->lexer, SPX_E0224, p->token.span,
                         "expected a type (int, bool or str), found %s", describe(p, &p->token));
     return 0;
 }
@@ -425,10 +425,10 @@ static spx_expr_t *parse_binary(parser_t *p, int level)
     if (operators > 1 && (level == LEVEL_EQUALITY || level == LEVEL_RELATIONAL)) {
         p->item_error = 1;
         if (level == LEVEL_RELATIONAL)
-            spx_lexer_error(&p->lexer, "E0221", left->span,
+            spx_lexer_error(&p->lexer, SPX_E0221, left->span,
                             "comparisons do not chain: write 'a < b && b < c'");
         else
-            spx_lexer_error(&p->lexer, "E0222", left->span,
+            spx_lexer_error(&p->lexer, SPX_E0222, left->span,
                             "equality comparisons do not chain: use parentheses");
         return NULL;
     }
@@ -677,7 +677,7 @@ static void begin_item(parser_t *p)
     p->depth = 0;
     p->abandon = 0;
     p->item_error = 0;
-    p->item_lexical = p->lexer.error_count;
+    p->item_lexical = p->lexer.budget.count;
     p->incomplete = 0;
 }
 
@@ -746,7 +746,7 @@ static void parse_function(parser_t *p, apr_array_header_t *functions,
     function->incomplete = p->incomplete;
     if ((apr_size_t)functions->nelts >= SPX_LIMIT_FUNCTIONS_PER_MODULE) {
         if (!*too_many)
-            spx_lexer_error(&p->lexer, "E0226", function->name.span,
+            spx_lexer_error(&p->lexer, SPX_E0226, function->name.span,
                             "more than %u functions in one module", SPX_LIMIT_FUNCTIONS_PER_MODULE);
         *too_many = 1;
         return;
@@ -776,7 +776,7 @@ static void parse_import(parser_t *p, apr_array_header_t *imports, int after_ite
     int closed = expect(p, SPX_TOKEN_SEMICOLON);
     import.span = span_from(p, start);
     if (after_item)
-        spx_lexer_error(&p->lexer, "E0223", import.span,
+        spx_lexer_error(&p->lexer, SPX_E0223, import.span,
                         "import after a function: imports come first in a file");
     *(spx_import_t *)apr_array_push(imports) = import;
     if (!closed)
@@ -807,7 +807,7 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
     apr_array_header_t *unreadable = apr_array_make(scratch, 4, sizeof(const char *));
     if (length > SPX_LIMIT_SOURCE_BYTES) {
         spx_span_t start = {{1, 1, 0}, {1, 1, 0}};
-        spx_diagnostics_add(diagnostics, "E0201", path, start,
+        spx_diagnostics_add(diagnostics, SPX_E0201, path, start,
                             "source file is %" APR_SIZE_T_FMT " bytes; the limit is %u", length,
                             SPX_LIMIT_SOURCE_BYTES);
     } else {

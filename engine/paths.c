@@ -20,6 +20,13 @@ static int is_ascii_letter(unsigned char c)
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 
+const char *spx_refused_byte_text(unsigned char c, apr_pool_t *pool)
+{
+    if (c > 0x20 && c < 0x7f)
+        return apr_psprintf(pool, "'%c'", c);
+    return apr_psprintf(pool, "the byte 0x%02x", c);
+}
+
 const char *spx_source_path_problem(const char *path, apr_pool_t *pool)
 {
     size_t length = strlen(path);
@@ -47,17 +54,9 @@ const char *spx_source_path_problem(const char *path, apr_pool_t *pool)
             return "has a '.' or '..' component; paths may not leave or re-enter a directory";
         for (size_t i = 0; i < size; i++) {
             unsigned char c = (unsigned char)component[i];
-            if (!is_name_byte(c)) {
-                if (c > 0x20 && c < 0x7f)
-                    return apr_psprintf(pool,
-                                        "contains '%c'; a component is made of "
-                                        "A-Z a-z 0-9 . _ -",
-                                        c);
-                return apr_psprintf(pool,
-                                    "contains the byte 0x%02x; a component is made of "
-                                    "A-Z a-z 0-9 . _ -",
-                                    c);
-            }
+            if (!is_name_byte(c))
+                return apr_psprintf(pool, "contains %s; a component is made of A-Z a-z 0-9 . _ -",
+                                    spx_refused_byte_text(c, pool));
         }
         if (!end)
             break;

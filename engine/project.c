@@ -103,13 +103,13 @@ static spx_function_t *link_function(spx_project_t *project, const char *qualifi
             ? apr_hash_get(module->functions_by_name, dot + 1, APR_HASH_KEY_STRING)
             : NULL;
     if (!function) {
-        spx_diagnostics_add(project->diagnostics, "E0151", manifest_path, span,
+        spx_diagnostics_add(project->diagnostics, SPX_E0151, manifest_path, span,
                             "%s names '%s', which is not a function of a declared module", role,
                             qualified);
         return NULL;
     }
     if (function->param_count != 0 || function->result != SPX_TYPE_INT) {
-        spx_diagnostics_add(project->diagnostics, "E0150", manifest_path, span,
+        spx_diagnostics_add(project->diagnostics, SPX_E0150, manifest_path, span,
                             "%s names '%s', of signature %s; it must be fn() -> int", role,
                             qualified, spx_function_signature(function, project->pool));
         return NULL;
@@ -395,14 +395,10 @@ static apr_status_t read_source(const char *source_path, const char *file_name,
             ? "."
             : apr_pstrndup(pool, source_path, (apr_size_t)(file_name - source_path));
     spx_dir_t *dir = NULL;
-    spx_file_t *file = NULL;
     apr_status_t status = spx_dir_open_root(&dir, directory, pool, message);
     if (status == APR_SUCCESS)
-        status = spx_file_open(&file, dir, file_name, pool, message);
-    if (status == APR_SUCCESS)
-        status = spx_file_read_all(file, SPX_LIMIT_SOURCE_BYTES, bytes, length, pool, message);
-    if (file)
-        spx_file_close(file);
+        status = spx_file_read_named(dir, file_name, SPX_LIMIT_SOURCE_BYTES, bytes, length, pool,
+                                     message);
     if (dir)
         spx_dir_close(dir);
     return status;
@@ -422,7 +418,7 @@ apr_status_t spx_project_open_source(spx_project_t **out, const char *source_pat
     if (status != APR_SUCCESS) {
         char text[256];
         *message = apr_psprintf(pool, "cannot read source '%s': %s", source_path,
-                                reason ? reason : apr_strerror(status, text, sizeof(text)));
+                                reason ? reason : spx_strerror(status, text, sizeof(text)));
         return status;
     }
 

@@ -9,6 +9,7 @@
 #include "spx_rename.h"
 
 #include "index_internal.h"
+#include "spx_assert.h"
 #include "spx_canonical.h"
 #include "spx_limits.h"
 
@@ -555,6 +556,7 @@ apr_status_t spx_rename_commit(spx_rename_plan_t *plan, spx_commit_probe_fn prob
     apr_pool_t *work = NULL;
     apr_status_t status = APR_SUCCESS;
     apr_pool_create(&work, pool); /* cannot fail: spx_allocation.h */
+    SPX_ASSERT(work != NULL);
     apr_size_t files = (apr_size_t)plan->edits->nelts;
     spx_commit_point_t point = SPX_COMMIT_CREATE;
     const char *message = NULL;
@@ -646,13 +648,8 @@ static apr_status_t read_by_name(const spx_project_t *project, const char *path,
         dir = child;
         rest = slash + 1;
     }
-    spx_file_t *file = NULL;
     if (status == APR_SUCCESS)
-        status = spx_file_open(&file, dir, rest, pool, NULL);
-    if (status == APR_SUCCESS)
-        status = spx_file_read_all(file, SPX_LIMIT_SOURCE_BYTES, bytes, length, pool, NULL);
-    if (file)
-        spx_file_close(file);
+        status = spx_file_read_named(dir, rest, SPX_LIMIT_SOURCE_BYTES, bytes, length, pool, NULL);
     if (dir)
         spx_dir_close(dir);
     return status;

@@ -22,6 +22,7 @@
 #define SPX_LEXER_H
 
 #include "spx_arena.h"
+#include "spx_compiler.h"
 #include "spx_diagnostics.h"
 
 #include <apr_pools.h>
@@ -88,12 +89,11 @@ typedef struct spx_lexer_t {
     apr_size_t offset;     /* next byte to read */
     apr_size_t line;       /* 1-based line of offset */
     apr_size_t line_start; /* offset of the first byte of that line */
-    const char *path;
     spx_arena_t *names;    /* interned identifiers */
     spx_arena_t *literals; /* decoded string literals */
-    spx_diagnostics_t *diagnostics;
-    apr_size_t error_count; /* diagnostics reported for this source */
-    int stopped;            /* the error budget is spent: only EOF from now on */
+    /* This source's diagnostics, at most SPX_LIMIT_SYNTAX_DIAGNOSTICS; once
+     * budget.stopped, only EOF from now on. */
+    spx_diagnostic_budget_t budget;
 } spx_lexer_t;
 
 /* Start lexing text (length bytes, at most SPX_LIMIT_SOURCE_BYTES: the parser
@@ -108,8 +108,8 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token);
 
 /* Report one lexical or syntax error for this source, within its budget
  * (see above); message is a printf format. */
-void spx_lexer_error(spx_lexer_t *lexer, const char *code, spx_span_t span, const char *format, ...)
-    __attribute__((format(printf, 4, 5)));
+void spx_lexer_error(spx_lexer_t *lexer, spx_diagnostic_code_t code, spx_span_t span,
+                     const char *format, ...) SPX_PRINTF_FORMAT(4, 5);
 
 /* How a token kind reads in a message: "';'", "'fn'", "identifier",
  * "end of file". */

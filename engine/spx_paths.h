@@ -16,4 +16,8 @@
  * phrase that follows the path ("'x' is absolute ..."), allocated in pool. */
 const char *spx_source_path_problem(const char *path, apr_pool_t *pool);
 
+/* A byte a name rule refuses, as the rule's message shows it: "'c'" for a
+ * printable ASCII character, "the byte 0xNN" for any other. In pool. */
+const char *spx_refused_byte_text(unsigned char c, apr_pool_t *pool);
+
 #endif /* SPX_PATHS_H */

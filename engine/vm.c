@@ -13,7 +13,10 @@
  * max_bytes of output, cut at a UTF-8 boundary.
  */
 #include "spx_allocation.h"
+#include "spx_assert.h"
+#include "spx_compiler.h"
 #include "spx_limits.h"
+#include "spx_utf8.h"
 #include "vm_internal.h"
 
 #include <apr_strings.h>
@@ -146,9 +149,7 @@ static void print(vm_t *vm, const spx_string_t *s)
     apr_size_t room = vm->max_bytes - vm->output_length;
     apr_size_t take = s->length;
     if (take > room) {
-        take = room;
-        while (take > 0 && (s->bytes[take] & 0xC0) == 0x80)
-            take--;
+        take = spx_utf8_cut(s->bytes, s->length, room);
         vm->output_truncated = 1;
     }
     memcpy(vm->output + vm->output_length, s->bytes, take);
@@ -180,10 +181,10 @@ static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_
 }
 
 static void fail(spx_run_result_t *result, spx_outcome_t outcome, const spx_vm_function_t *function,
-                 spx_span_t span, const char *code, const char *message)
+                 spx_span_t span, spx_runtime_code_t code, const char *message)
 {
     result->outcome = outcome;
-    result->failure.code = code;
+    result->failure.code = spx_runtime_code_name(code);
     result->failure.message = message;
     result->failure.path = function->path;
     result->failure.span = span;
@@ -208,7 +209,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     uint64_t fuel = max_steps;
     if (fuel == 0) { /* the call of the entry or test function is the first step */
         result->steps = max_steps;
-        fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, function, function->span, "R0509",
+        fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, function, function->span, SPX_R0509,
              apr_psprintf(pool, "fuel exhausted: max_steps %" PRIu64 " reached", max_steps));
         return APR_SUCCESS;
     }
@@ -222,7 +223,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     int64_t *I = vm->ints;
     spx_string_t **S = vm->strs;
     const spx_instr_t *ins = pc;
-    const char *code = NULL, *message = NULL;
+    spx_runtime_code_t code = SPX_R0501; /* set before every goto language_failure */
+    const char *message = NULL;
 
     for (;;) {
         ins = pc++;
@@ -254,33 +256,33 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_ADD: {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
-            if (__builtin_add_overflow(I[ins->b], I[ins->c], &value))
+            if (SPX_ADD_OVERFLOW(I[ins->b], I[ins->c], &value))
                 goto overflow;
             I[ins->a] = value;
             break;
         }
         case SPX_I_SUB: {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
-            if (__builtin_sub_overflow(I[ins->b], I[ins->c], &value))
+            if (SPX_SUB_OVERFLOW(I[ins->b], I[ins->c], &value))
                 goto overflow;
             I[ins->a] = value;
             break;
         }
         case SPX_I_MUL: {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
-            if (__builtin_mul_overflow(I[ins->b], I[ins->c], &value))
+            if (SPX_MUL_OVERFLOW(I[ins->b], I[ins->c], &value))
                 goto overflow;
             I[ins->a] = value;
             break;
         }
         case SPX_I_DIV:
             if (I[ins->c] == 0) {
-                code = "R0503";
+                code = SPX_R0503;
                 message = apr_psprintf(pool, "division by zero: %" PRId64 " / 0", I[ins->b]);
                 goto language_failure;
             }
             if (I[ins->c] == -1 && I[ins->b] == INT64_MIN) {
-                code = "R0505";
+                code = SPX_R0505;
                 message = "integer overflow: -9223372036854775808 / -1";
                 goto language_failure;
             }
@@ -288,7 +290,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         case SPX_I_REM:
             if (I[ins->c] == 0) {
-                code = "R0504";
+                code = SPX_R0504;
                 message = apr_psprintf(pool, "remainder by zero: %" PRId64 " %% 0", I[ins->b]);
                 goto language_failure;
             }
@@ -297,7 +299,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         case SPX_I_NEG:
             if (I[ins->b] == INT64_MIN) {
-                code = "R0502";
+                code = SPX_R0502;
                 message = "integer overflow: -(-9223372036854775808)";
                 goto language_failure;
             }
@@ -333,7 +335,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             spx_string_t *x = S[ins->b], *y = S[ins->c], *value;
             apr_size_t total = x->length + y->length;
             if (total > SPX_LIMIT_STRING_BYTES) {
-                code = "R0506";
+                code = SPX_R0506;
                 message = apr_psprintf(
                     pool, "string too long: %" APR_SIZE_T_FMT " bytes, over the limit of %u", total,
                     SPX_LIMIT_STRING_BYTES);
@@ -408,7 +410,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 fail(result, SPX_OUTCOME_DEPTH_EXHAUSTED, frame->function,
                      site_span(frame->function, (uint32_t)(ins - frame->function->code),
                                SPX_SITE_FAILURE, 0),
-                     "R0510",
+                     SPX_R0510,
                      apr_psprintf(pool,
                                   "call depth exhausted: calling '%s' would exceed the "
                                   "call-depth limit of %u",
@@ -494,24 +496,25 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_ASSERT:
             if (!I[ins->a]) {
-                code = "R0508";
+                code = SPX_R0508;
                 message = "assertion failed";
                 goto language_failure;
             }
             break;
         case SPX_I_UNREACHABLE:
         default:
+            SPX_ASSERT(!"past the end of a function that returns on every path, or no instruction");
             return APR_EGENERAL;
         }
     }
 
 string_memory:
-    code = "R0507";
+    code = SPX_R0507;
     message = apr_psprintf(pool, "string memory exhausted: live strings would hold over %u bytes",
                            SPX_LIMIT_RUN_STRING_BYTES);
     goto language_failure;
 overflow:
-    code = "R0501";
+    code = SPX_R0501;
     message = apr_psprintf(pool, "integer overflow: %" PRId64 " %s %" PRId64, I[ins->b],
                            operator_text(ins->op), I[ins->c]);
 language_failure:
@@ -524,7 +527,7 @@ out_of_fuel:
     result->steps = max_steps;
     fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, frame->function,
          site_span(frame->function, (uint32_t)(ins - frame->function->code), SPX_SITE_CHARGE, fuel),
-         "R0509", apr_psprintf(pool, "fuel exhausted: max_steps %" PRIu64 " reached", max_steps));
+         SPX_R0509, apr_psprintf(pool, "fuel exhausted: max_steps %" PRIu64 " reached", max_steps));
     return APR_SUCCESS;
 }
 

@@ -71,3 +71,16 @@ apr_status_t spx_file_read_all(spx_file_t *file, apr_size_t max_bytes, unsigned 
     *length = filled;
     return APR_SUCCESS;
 }
+
+apr_status_t spx_file_read_named(spx_dir_t *dir, const char *name, apr_size_t max_bytes,
+                                 unsigned char **bytes, apr_size_t *length, apr_pool_t *pool,
+                                 const char **message)
+{
+    spx_file_t *file = NULL;
+    apr_status_t status = spx_file_open(&file, dir, name, pool, message);
+    if (status == APR_SUCCESS)
+        status = spx_file_read_all(file, max_bytes, bytes, length, pool, message);
+    if (file)
+        spx_file_close(file);
+    return status;
+}

@@ -4,8 +4,9 @@
  * Everything above the platform layer (engine, transport, programs) reaches
  * the file system and the standard streams only through this header. It is
  * implemented twice, in posix/ and win32/, and the build picks one by target
- * system; platform/ itself holds the code common to both (whole-file reads,
- * streaming digests, binary stdio over APR).
+ * system; platform/ itself holds the code common to both (the held objects'
+ * bookkeeping in files.c, whole-file reads, streaming digests, binary stdio
+ * over APR).
  *
  * The model: a *held* directory or file is an open handle kept for the life of
  * its pool. Directories below the root and every file are opened relative to a
@@ -25,21 +26,53 @@
 #include <apr_pools.h>
 #include <stdint.h>
 
-/* Statuses of our own, in APR's application range. The platform layer uses
- * offsets 1..99; the engine starts at SPX_STATUS_ENGINE_BASE.
- *   LINK          a name is a symbolic link (or a reparse point)
- *   NOT_REGULAR   not a regular file, or not a directory where one is needed
- *   TOO_LARGE     over the size the caller allows
- *   CHANGED       changed while it was being read
- *   BAD_NAME      not a single path component
- *   HANDLE_LIMIT  the open-file limit is too low for the held handles */
-#define SPX_STATUS_LINK (APR_OS_START_USERERR + 1)
-#define SPX_STATUS_NOT_REGULAR (APR_OS_START_USERERR + 2)
-#define SPX_STATUS_TOO_LARGE (APR_OS_START_USERERR + 3)
-#define SPX_STATUS_CHANGED (APR_OS_START_USERERR + 4)
-#define SPX_STATUS_BAD_NAME (APR_OS_START_USERERR + 5)
-#define SPX_STATUS_HANDLE_LIMIT (APR_OS_START_USERERR + 6)
-#define SPX_STATUS_ENGINE_BASE (APR_OS_START_USERERR + 100)
+/* Statuses of our own, in APR's application range, one X-macro table per
+ * layer: X(NAME, offset, message) gives SPX_STATUS_NAME, and the message is
+ * what spx_platform_strerror (and above the platform, spx_strerror) says of
+ * it. The platform layer uses offsets 1..99 from APR_OS_START_USERERR; the
+ * engine's statuses (engine/spx_status.h) start at SPX_STATUS_ENGINE_BASE. */
+#define SPX_PLATFORM_STATUSES(X)                                                                   \
+    X(LINK, 1, "a symbolic link (or a reparse point), which is not followed")                      \
+    X(NOT_REGULAR, 2, "not a regular file, or not a directory where one is needed")                \
+    X(TOO_LARGE, 3, "over the size the caller allows")                                             \
+    X(CHANGED, 4, "changed while it was being read")                                               \
+    X(BAD_NAME, 5, "not a single path component")                                                  \
+    X(HANDLE_LIMIT, 6, "the open-file limit is too low for the held handles")
+
+#define SPX_PLATFORM_STATUS_(name, offset, message)                                                \
+    SPX_STATUS_##name = APR_OS_START_USERERR + (offset),
+enum {
+    SPX_PLATFORM_STATUSES(SPX_PLATFORM_STATUS_) SPX_STATUS_ENGINE_BASE = APR_OS_START_USERERR + 100
+};
+#undef SPX_PLATFORM_STATUS_
+
+/* One row of a table of statuses. */
+typedef struct spx_status_info_t {
+    apr_status_t status;
+    const char *name;    /* "SPX_STATUS_LINK" */
+    const char *message; /* "a symbolic link (or a reparse point), which is not followed" */
+} spx_status_info_t;
+
+/* A table's X row as a spx_status_info_t initializer. */
+#define SPX_STATUS_INFO_ROW(name, offset, message)                                                 \
+    {SPX_STATUS_##name, "SPX_STATUS_" #name, message},
+
+/* The row of status among the count rows of table; NULL when it has none. */
+const spx_status_info_t *spx_status_find(const spx_status_info_t *table, apr_size_t count,
+                                         apr_status_t status);
+
+/* In buffer (size bytes, at least 1), which it returns: info's message, or
+ * apr_strerror's text of status when info is NULL. */
+char *spx_status_describe(const spx_status_info_t *info, apr_status_t status, char *buffer,
+                          apr_size_t size);
+
+/* The row of a platform status; NULL for any other status. */
+const spx_status_info_t *spx_platform_status_info(apr_status_t status);
+
+/* What status means, in buffer (size bytes, at least 1), which it returns:
+ * the table's message for a platform status, apr_strerror's text for any
+ * other. */
+char *spx_platform_strerror(apr_status_t status, char *buffer, apr_size_t size);
 
 typedef enum spx_object_kind_t {
     SPX_OBJECT_FILE = 1, /* a regular file */
@@ -145,8 +178,10 @@ typedef struct spx_temp_t spx_temp_t;
 
 /* Create a new file in dir, exclusively (an existing name is never opened:
  * another random name is tried, at most attempts times), named
- * ".NAME.RANDOM.spx-tmp" after the file it will replace, open for writing,
- * not inherited by child processes, without following a link. On POSIX it
+ * ".NAME.RANDOM.spx-tmp" after the file it will replace (NAME must be a
+ * single component, as for spx_file_open: SPX_STATUS_BAD_NAME otherwise),
+ * open for writing, not inherited by child processes, without following a
+ * link. On POSIX it
  * gets the permission bits of like (the held file it will replace). It is
  * closed and deleted when pool is cleared, unless it replaced its file. */
 apr_status_t spx_temp_create(spx_temp_t **temp, spx_dir_t *dir, const char *name, spx_file_t *like,
@@ -213,6 +248,12 @@ int spx_replace_needs_release(void);
  * extra NUL byte after *length bytes, not counted. */
 apr_status_t spx_file_read_all(spx_file_t *file, apr_size_t max_bytes, unsigned char **bytes,
                                apr_size_t *length, apr_pool_t *pool, const char **message);
+
+/* Open the regular file called name in dir (spx_file_open), read it whole
+ * (spx_file_read_all) and let it go again. */
+apr_status_t spx_file_read_named(spx_dir_t *dir, const char *name, apr_size_t max_bytes,
+                                 unsigned char **bytes, apr_size_t *length, apr_pool_t *pool,
+                                 const char **message);
 
 /* --- binary standard streams (platform/stdio.c) ------------------------ */
 

@@ -1,5 +1,6 @@
 /*
- * files.c: the POSIX implementation of the held-object interface.
+ * files.c: the POSIX half of the held-object interface (spx_files.h says
+ * what platform/files.c does for both systems).
  *
  * Directories below the root and files are opened with openat() relative to
  * a held directory descriptor and O_NOFOLLOW, one component at a time, so a
@@ -19,45 +20,21 @@
  * _POSIX_C_SOURCE; other systems ignore this. */
 #define _DARWIN_C_SOURCE
 
-#include "spx_platform.h"
+#include "spx_files.h"
 
-#include <apr_general.h>
 #include <apr_strings.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h> /* renameat */
-#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct spx_dir_t {
-    int fd;
-    const char *path;         /* display path */
-    const char *child_prefix; /* "" for the root, "path/" below it */
-};
-
-struct spx_file_t {
-    int fd;
-    const char *path;
-};
-
-static apr_status_t say(apr_status_t status, const char **message, apr_pool_t *pool,
-                        const char *format, const char *path, const char *detail)
-{
-    if (message)
-        *message = apr_psprintf(pool, format, path, detail);
-    return status;
-}
-
 static apr_status_t say_errno(int error, const char **message, apr_pool_t *pool, const char *what,
                               const char *path)
 {
-    char text[256];
-    apr_strerror(APR_FROM_OS_ERROR(error), text, sizeof(text));
-    if (message)
-        *message = apr_psprintf(pool, "cannot %s '%s': %s", what, path, text);
-    return APR_FROM_OS_ERROR(error);
+    return spx_files_cannot(APR_FROM_OS_ERROR(error), APR_FROM_OS_ERROR(error), message, pool, what,
+                            path);
 }
 
 static void identity_from_stat(const struct stat *info, spx_identity_t *identity)
@@ -72,14 +49,7 @@ static void identity_from_stat(const struct stat *info, spx_identity_t *identity
     identity->links = (uint64_t)info->st_nlink;
 }
 
-/* A name must be exactly one component: not empty, not "." or "..", no '/'. */
-static int is_single_component(const char *name)
-{
-    return name[0] != '\0' && strcmp(name, ".") != 0 && strcmp(name, "..") != 0 &&
-           strchr(name, '/') == NULL;
-}
-
-static apr_status_t close_descriptor(void *data)
+apr_status_t spx_native_close(void *data)
 {
     int *fd = data;
     if (*fd >= 0) {
@@ -97,68 +67,42 @@ static apr_status_t explain_open_failure(int error, int parent_fd, const char *n
     struct stat info;
     if (fstatat(parent_fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
         if (S_ISLNK(info.st_mode))
-            return say(SPX_STATUS_LINK, message, pool, "'%s' is a symbolic link; %s", path,
-                       "links are not followed inside a project");
+            return spx_files_say(SPX_STATUS_LINK, message, pool, "'%s' is a symbolic link; %s",
+                                 path, "links are not followed inside a project");
         if (error == ENOTDIR || error == ELOOP || error == ENXIO)
-            return say(SPX_STATUS_NOT_REGULAR, message, pool, "'%s' is not %s", path, expected);
+            return spx_files_say(SPX_STATUS_NOT_REGULAR, message, pool, "'%s' is not %s", path,
+                                 expected);
     }
     return say_errno(error, message, pool, "open", path);
 }
 
-static const char *child_path(const spx_dir_t *parent, const char *name, apr_pool_t *pool)
+apr_status_t spx_native_open_root(spx_dir_t *dir, const char *path, apr_pool_t *pool,
+                                  const char **message)
 {
-    return apr_pstrcat(pool, parent->child_prefix, name, NULL);
-}
-
-apr_status_t spx_dir_open_root(spx_dir_t **dir, const char *path, apr_pool_t *pool,
-                               const char **message)
-{
-    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        if (errno == ENOTDIR)
-            return say(SPX_STATUS_NOT_REGULAR, message, pool, "project root '%s' is not %s", path,
-                       "a directory");
-        return say_errno(errno, message, pool, "open the project root", path);
-    }
-    spx_dir_t *held = apr_palloc(pool, sizeof(*held));
-    held->fd = fd;
-    held->path = apr_pstrdup(pool, path);
-    held->child_prefix = "";
-    apr_pool_cleanup_register(pool, &held->fd, close_descriptor, apr_pool_cleanup_null);
-    *dir = held;
+    dir->handle = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+    if (dir->handle < 0)
+        return errno == ENOTDIR ? SPX_STATUS_NOT_REGULAR
+                                : say_errno(errno, message, pool, "open the project root", path);
     return APR_SUCCESS;
 }
 
-apr_status_t spx_dir_open_child(spx_dir_t **dir, spx_dir_t *parent, const char *name,
-                                apr_pool_t *pool, const char **message)
+apr_status_t spx_native_open(spx_native_t *handle, spx_native_path_t *native_path,
+                             const spx_dir_t *parent, const char *name, const char *path,
+                             spx_object_kind_t kind, apr_pool_t *pool, const char **message)
 {
-    const char *path = child_path(parent, name, pool);
-    if (!is_single_component(name))
-        return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", path,
-                   "a single path component");
-    int fd = openat(parent->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return explain_open_failure(errno, parent->fd, name, path, "a directory", pool, message);
-    spx_dir_t *held = apr_palloc(pool, sizeof(*held));
-    held->fd = fd;
-    held->path = path;
-    held->child_prefix = apr_pstrcat(pool, path, "/", NULL);
-    apr_pool_cleanup_register(pool, &held->fd, close_descriptor, apr_pool_cleanup_null);
-    *dir = held;
-    return APR_SUCCESS;
-}
-
-apr_status_t spx_file_open(spx_file_t **file, spx_dir_t *parent, const char *name, apr_pool_t *pool,
-                           const char **message)
-{
-    const char *path = child_path(parent, name, pool);
-    if (!is_single_component(name))
-        return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", path,
-                   "a single path component");
+    (void)native_path;
+    int directory = kind == SPX_OBJECT_DIR;
+    const char *expected = directory ? "a directory" : "a regular file";
     /* O_NONBLOCK: opening a fifo must not wait for a writer. */
-    int fd = openat(parent->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    int fd = openat(parent->handle, name,
+                    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
+                        (directory ? O_DIRECTORY : O_NOCTTY));
     if (fd < 0)
-        return explain_open_failure(errno, parent->fd, name, path, "a regular file", pool, message);
+        return explain_open_failure(errno, parent->handle, name, path, expected, pool, message);
+    if (directory) {
+        *handle = fd;
+        return APR_SUCCESS;
+    }
     struct stat info;
     if (fstat(fd, &info) != 0) {
         int error = errno;
@@ -167,73 +111,35 @@ apr_status_t spx_file_open(spx_file_t **file, spx_dir_t *parent, const char *nam
     }
     if (!S_ISREG(info.st_mode)) {
         close(fd);
-        return say(SPX_STATUS_NOT_REGULAR, message, pool, "'%s' is not %s", path, "a regular file");
+        return spx_files_say(SPX_STATUS_NOT_REGULAR, message, pool, "'%s' is not %s", path,
+                             expected);
     }
-    spx_file_t *held = apr_palloc(pool, sizeof(*held));
-    held->fd = fd;
-    held->path = path;
-    apr_pool_cleanup_register(pool, &held->fd, close_descriptor, apr_pool_cleanup_null);
-    *file = held;
+    *handle = fd;
     return APR_SUCCESS;
 }
 
-void spx_dir_close(spx_dir_t *dir)
-{
-    close_descriptor(&dir->fd);
-}
-
-void spx_file_close(spx_file_t *file)
-{
-    close_descriptor(&file->fd);
-}
-
-const char *spx_dir_path(const spx_dir_t *dir)
-{
-    return dir->path;
-}
-
-const char *spx_file_path(const spx_file_t *file)
-{
-    return file->path;
-}
-
-static apr_status_t identity_of_descriptor(int fd, const char *path, spx_identity_t *identity,
-                                           apr_pool_t *pool, const char **message)
+apr_status_t spx_native_identity(spx_native_t handle, const char *path, spx_identity_t *identity,
+                                 apr_pool_t *pool, const char **message)
 {
     struct stat info;
-    if (fd < 0)
-        return say(APR_EBADF, message, pool, "'%s' is %s", path, "no longer held");
-    if (fstat(fd, &info) != 0)
+    if (fstat(handle, &info) != 0)
         return say_errno(errno, message, pool, "inspect", path);
     identity_from_stat(&info, identity);
     return APR_SUCCESS;
 }
 
-apr_status_t spx_dir_identity(spx_dir_t *dir, spx_identity_t *identity, apr_pool_t *pool,
-                              const char **message)
+apr_status_t spx_native_read_at(spx_native_t handle, uint64_t offset, void *buffer,
+                                apr_size_t capacity, apr_size_t *got, const char *path,
+                                apr_pool_t *pool, const char **message)
 {
-    return identity_of_descriptor(dir->fd, dir->path, identity, pool, message);
-}
-
-apr_status_t spx_file_identity(spx_file_t *file, spx_identity_t *identity, apr_pool_t *pool,
-                               const char **message)
-{
-    return identity_of_descriptor(file->fd, file->path, identity, pool, message);
-}
-
-apr_status_t spx_file_read_at(spx_file_t *file, uint64_t offset, void *buffer, apr_size_t capacity,
-                              apr_size_t *got, apr_pool_t *pool, const char **message)
-{
-    if (file->fd < 0)
-        return say(APR_EBADF, message, pool, "'%s' is %s", file->path, "no longer held");
     for (;;) {
-        ssize_t count = pread(file->fd, buffer, capacity, (off_t)offset);
+        ssize_t count = pread(handle, buffer, capacity, (off_t)offset);
         if (count >= 0) {
             *got = (apr_size_t)count;
             return APR_SUCCESS;
         }
         if (errno != EINTR)
-            return say_errno(errno, message, pool, "read", file->path);
+            return say_errno(errno, message, pool, "read", path);
     }
 }
 
@@ -257,18 +163,13 @@ static apr_status_t state_from_stat(int result, int error, const struct stat *in
     return APR_SUCCESS;
 }
 
-apr_status_t spx_dir_lookup(spx_dir_t *dir, const char *name, spx_name_state_t *state,
-                            spx_identity_t *identity, apr_pool_t *pool, const char **message)
+apr_status_t spx_native_lookup(const spx_dir_t *dir, const char *name, const char *path,
+                               spx_name_state_t *state, spx_identity_t *identity, apr_pool_t *pool,
+                               const char **message)
 {
     struct stat info;
-    if (!is_single_component(name))
-        return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s",
-                   child_path(dir, name, pool), "a single path component");
-    if (dir->fd < 0)
-        return say(APR_EBADF, message, pool, "'%s' is %s", dir->path, "no longer held");
-    int result = fstatat(dir->fd, name, &info, AT_SYMLINK_NOFOLLOW);
-    return state_from_stat(result, errno, &info, state, identity, child_path(dir, name, pool), pool,
-                           message);
+    int result = fstatat(dir->handle, name, &info, AT_SYMLINK_NOFOLLOW);
+    return state_from_stat(result, errno, &info, state, identity, path, pool, message);
 }
 
 apr_status_t spx_path_lookup(const char *path, spx_name_state_t *state, spx_identity_t *identity,
@@ -310,92 +211,40 @@ apr_status_t spx_handles_reserve(uint64_t wanted, apr_pool_t *pool, const char *
 
 /* --- replacing a held file ------------------------------------------------ */
 
-struct spx_temp_t {
-    int fd;           /* -1 once closed */
-    spx_dir_t *dir;   /* where it is */
-    const char *name; /* its name in dir */
-    const char *path; /* display path */
-    int placed;       /* it replaced its file, or was deleted: nothing to delete */
-    apr_pool_t *pool; /* whose cleanup deletes it */
-};
-
-static apr_status_t discard_temp(void *data)
+apr_status_t spx_native_temp_create(spx_temp_t *temp, const spx_file_t *like, apr_pool_t *pool,
+                                    const char **message)
 {
-    spx_temp_t *temp = data;
-    close_descriptor(&temp->fd);
-    if (!temp->placed && temp->dir->fd >= 0) {
-        unlinkat(temp->dir->fd, temp->name, 0);
-        temp->placed = 1; /* gone either way: never try twice */
-    }
-    return APR_SUCCESS;
-}
-
-apr_status_t spx_temp_create(spx_temp_t **out, spx_dir_t *dir, const char *name, spx_file_t *like,
-                             unsigned attempts, apr_pool_t *pool, const char **message)
-{
-    if (dir->fd < 0)
-        return say(APR_EBADF, message, pool, "'%s' is %s", dir->path, "no longer held");
     mode_t mode = 0644;
     struct stat info;
-    if (like && like->fd >= 0 && fstat(like->fd, &info) == 0)
+    if (like && like->handle >= 0 && fstat(like->handle, &info) == 0)
         mode = info.st_mode & 07777;
-    int error = EEXIST;
-    const char *temp_name = NULL;
-    for (unsigned attempt = 0; attempt < attempts && error == EEXIST; attempt++) {
-        unsigned char random[6];
-        apr_status_t status = apr_generate_random_bytes(random, sizeof(random));
-        if (status != APR_SUCCESS)
-            return say(status, message, pool, "cannot make a temporary name for '%s'%s",
-                       child_path(dir, name, pool), "");
-        temp_name = apr_psprintf(pool, ".%s.%02x%02x%02x%02x%02x%02x.spx-tmp", name, random[0],
-                                 random[1], random[2], random[3], random[4], random[5]);
-        int fd =
-            openat(dir->fd, temp_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-        if (fd >= 0) {
-            spx_temp_t *temp = apr_pcalloc(pool, sizeof(*temp));
-            temp->fd = fd;
-            temp->dir = dir;
-            temp->name = temp_name;
-            temp->path = child_path(dir, temp_name, pool);
-            temp->pool = pool;
-            apr_pool_cleanup_register(pool, temp, discard_temp, apr_pool_cleanup_null);
-            /* The umask may have taken bits away: give the original's back. */
-            if (fchmod(fd, mode) != 0) {
-                error = errno;
-                apr_pool_cleanup_run(pool, temp, discard_temp);
-                return say_errno(error, message, pool, "set the permissions of", temp->path);
-            }
-            *out = temp;
-            return APR_SUCCESS;
-        }
-        error = errno;
-    }
-    return say_errno(error, message, pool, "create a temporary file",
-                     temp_name ? child_path(dir, temp_name, pool) : child_path(dir, name, pool));
-}
-
-const char *spx_temp_path(const spx_temp_t *temp)
-{
-    return temp->path;
-}
-
-apr_status_t spx_temp_write(spx_temp_t *temp, const void *bytes, apr_size_t length,
-                            apr_pool_t *pool, const char **message)
-{
-    const char *at = bytes;
-    while (length > 0) {
-        if (temp->fd < 0)
-            return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "closed");
-        ssize_t count = write(temp->fd, at, length);
-        if (count < 0) {
-            if (errno == EINTR)
-                continue;
-            return say_errno(errno, message, pool, "write", temp->path);
-        }
-        at += count;
-        length -= (apr_size_t)count;
+    int fd = openat(temp->dir->handle, temp->name,
+                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd < 0)
+        return say_errno(errno, message, pool, "create a temporary file", temp->path);
+    temp->handle = fd;
+    /* The umask may have taken bits away: give the original's back. */
+    if (fchmod(fd, mode) != 0) {
+        int error = errno;
+        spx_native_temp_remove(temp, pool, NULL);
+        return say_errno(error, message, pool, "set the permissions of", temp->path);
     }
     return APR_SUCCESS;
+}
+
+apr_status_t spx_native_write(spx_native_t handle, const void *bytes, apr_size_t length,
+                              apr_size_t *written, const char *path, apr_pool_t *pool,
+                              const char **message)
+{
+    for (;;) {
+        ssize_t count = write(handle, bytes, length);
+        if (count >= 0) {
+            *written = (apr_size_t)count;
+            return APR_SUCCESS;
+        }
+        if (errno != EINTR)
+            return say_errno(errno, message, pool, "write", path);
+    }
 }
 
 /* Flushes what was written through fd to the disk; 0 or -1 and errno. On
@@ -411,67 +260,51 @@ static int sync_to_disk(int fd)
     return fsync(fd);
 }
 
-apr_status_t spx_temp_flush(spx_temp_t *temp, apr_pool_t *pool, const char **message)
+apr_status_t spx_native_flush(spx_native_t handle, const char *path, apr_pool_t *pool,
+                              const char **message)
 {
-    if (temp->fd < 0)
-        return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "closed");
-    if (sync_to_disk(temp->fd) != 0)
-        return say_errno(errno, message, pool, "flush", temp->path);
+    if (sync_to_disk(handle) != 0)
+        return say_errno(errno, message, pool, "flush", path);
     return APR_SUCCESS;
 }
 
-apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, spx_replace_retry_t retry,
-                              apr_pool_t *pool, const char **message)
+apr_status_t spx_native_temp_replace(spx_temp_t *temp, const char *name, const char *path,
+                                     spx_replace_retry_t retry, apr_pool_t *pool,
+                                     const char **message)
 {
     (void)retry; /* rename(2) does not fail while another program reads the file */
-    const char *path = child_path(temp->dir, name, pool);
-    if (!is_single_component(name))
-        return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", path,
-                   "a single path component");
-    if (temp->placed || temp->dir->fd < 0)
-        return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "no longer there");
-    if (temp->fd >= 0 && close(temp->fd) != 0) {
+    if (temp->dir->handle < 0)
+        return spx_files_say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "no longer there");
+    if (temp->handle >= 0 && close(temp->handle) != 0) {
         int error = errno;
-        temp->fd = -1;
+        temp->handle = -1;
         return say_errno(error, message, pool, "close", temp->path);
     }
-    temp->fd = -1;
-    if (renameat(temp->dir->fd, temp->name, temp->dir->fd, name) != 0)
+    temp->handle = -1;
+    if (renameat(temp->dir->handle, temp->name, temp->dir->handle, name) != 0)
         return say_errno(errno, message, pool, "replace", path);
-    temp->placed = 1;
-    apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
     return APR_SUCCESS;
 }
 
 apr_status_t spx_dir_flush(spx_dir_t *dir, apr_pool_t *pool, const char **message)
 {
-    if (dir->fd < 0)
-        return say(APR_EBADF, message, pool, "'%s' is %s", dir->path, "no longer held");
+    if (dir->handle < 0)
+        return spx_files_not_held(dir->path, pool, message);
     /* File systems that cannot flush a directory say EINVAL, and have
      * nothing more to flush. */
-    if (sync_to_disk(dir->fd) != 0 && errno != EINVAL && errno != ENOTSUP)
+    if (sync_to_disk(dir->handle) != 0 && errno != EINVAL && errno != ENOTSUP)
         return say_errno(errno, message, pool, "flush the directory", dir->path);
     return APR_SUCCESS;
 }
 
-apr_status_t spx_temp_discard(spx_temp_t *temp, apr_pool_t *pool, const char **message)
+apr_status_t spx_native_temp_remove(spx_temp_t *temp, apr_pool_t *pool, const char **message)
 {
-    close_descriptor(&temp->fd);
-    if (temp->placed)
-        return APR_SUCCESS;
-    if (temp->dir->fd < 0)
-        return say(APR_EBADF, message, pool, "'%s' is %s", temp->dir->path, "no longer held");
-    if (unlinkat(temp->dir->fd, temp->name, 0) != 0 && errno != ENOENT)
+    spx_native_close(&temp->handle);
+    if (temp->dir->handle < 0)
+        return spx_files_not_held(temp->dir->path, pool, message);
+    if (unlinkat(temp->dir->handle, temp->name, 0) != 0 && errno != ENOENT)
         return say_errno(errno, message, pool, "remove", temp->path);
-    temp->placed = 1;
-    apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
     return APR_SUCCESS;
-}
-
-void spx_release_for_replace(spx_dir_t *dir, spx_file_t *file)
-{
-    (void)dir;
-    (void)file;
 }
 
 int spx_replace_needs_release(void)

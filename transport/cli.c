@@ -22,6 +22,7 @@
 #include "spx_platform.h"
 #include "spx_project.h"
 #include "spx_rename.h"
+#include "spx_status.h"
 #include "spx_v1.h"
 
 #include <apr_general.h>
@@ -287,7 +288,7 @@ static int open_project(apr_hash_t *values, spx_project_t **project, apr_pool_t 
     if (status != APR_SUCCESS) {
         char reason[256];
         fprintf(stderr, "semaprax: %s\n",
-                message ? message : apr_strerror(status, reason, sizeof(reason)));
+                message ? message : spx_strerror(status, reason, sizeof(reason)));
         return SPX_EXIT_USAGE;
     }
     return SPX_EXIT_OK;
@@ -519,7 +520,7 @@ static int write_document(const char *path, json_t *document, apr_pool_t *pool)
     if (status != APR_SUCCESS) {
         char reason[256];
         fprintf(stderr, "semaprax: cannot write the envelope to '%s': %s\n", path,
-                apr_strerror(status, reason, sizeof(reason)));
+                spx_strerror(status, reason, sizeof(reason)));
         return SPX_EXIT_USAGE;
     }
     return SPX_EXIT_OK;
@@ -618,7 +619,7 @@ static int read_envelope(const char *path, char **bytes, apr_size_t *length, apr
         char reason[256];
         return print_usage_error(pool, "%s",
                                  apr_psprintf(pool, "cannot read envelope '%s': %s", path,
-                                              apr_strerror(status, reason, sizeof(reason))));
+                                              spx_strerror(status, reason, sizeof(reason))));
     }
     return SPX_EXIT_OK;
 }
@@ -670,7 +671,7 @@ static int run_serve(const command_t *command, apr_hash_t *values, const char *c
     apr_status_t opened = spx_project_open_source(&project, operands[0], pool, &message);
     if (opened != APR_SUCCESS) {
         fprintf(stderr, "semaprax: %s\n",
-                message ? message : apr_strerror(opened, reason, sizeof(reason)));
+                message ? message : spx_strerror(opened, reason, sizeof(reason)));
         return SPX_EXIT_USAGE;
     }
     spx_v1_limits_t limits = {(apr_size_t)max_request, (apr_size_t)max_response};
@@ -678,7 +679,7 @@ static int run_serve(const command_t *command, apr_hash_t *values, const char *c
     apr_status_t served = spx_v1_serve_stdio(spx_v1_make(project, &limits, pool), pool, &report);
     if (served != APR_SUCCESS) {
         fprintf(stderr, "semaprax: cannot open the standard streams: %s\n",
-                apr_strerror(served, reason, sizeof(reason)));
+                spx_strerror(served, reason, sizeof(reason)));
         return SPX_EXIT_FAILED;
     }
     spx_loop_explain(&report, "semaprax", (apr_size_t)max_request, (apr_size_t)max_response);

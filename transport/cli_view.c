@@ -9,6 +9,7 @@
 #include "spx_diagnostics.h"
 #include "spx_inputs.h"
 #include "spx_limits.h"
+#include "spx_utf8.h"
 
 #include <apr_strings.h>
 #include <stdlib.h>
@@ -35,26 +36,6 @@ static const char *paint(const spx_view_t *view, const char *colour)
     return view->colour ? colour : "";
 }
 
-/* The length of the valid UTF-8 sequence at bytes[0..available), or 0. */
-static apr_size_t utf8_length(const unsigned char *bytes, apr_size_t available)
-{
-    unsigned char lead = bytes[0];
-    apr_size_t length = lead < 0x80                    ? 1
-                        : lead >= 0xc2 && lead <= 0xdf ? 2
-                        : lead >= 0xe0 && lead <= 0xef ? 3
-                        : lead >= 0xf0 && lead <= 0xf4 ? 4
-                                                       : 0;
-    if (length == 0 || length > available)
-        return 0;
-    for (apr_size_t i = 1; i < length; i++)
-        if ((bytes[i] & 0xc0) != 0x80)
-            return 0;
-    if ((lead == 0xe0 && bytes[1] < 0xa0) || (lead == 0xed && bytes[1] > 0x9f) ||
-        (lead == 0xf0 && bytes[1] < 0x90) || (lead == 0xf4 && bytes[1] > 0x8f))
-        return 0;
-    return length;
-}
-
 /* Write bytes[from..to) as a person sees them (blank: as spaces under
  * them, for the caret line): a tab stays a tab, a UTF-8 character is one
  * column, a control byte, an invalid byte or a U+FEFF (which a terminal
@@ -62,7 +43,7 @@ static apr_size_t utf8_length(const unsigned char *bytes, apr_size_t available)
 static void show(FILE *out, const unsigned char *bytes, apr_size_t from, apr_size_t to, int blank)
 {
     for (apr_size_t at = from; at < to;) {
-        apr_size_t length = bytes[at] == '\t' ? 0 : utf8_length(bytes + at, to - at);
+        apr_size_t length = bytes[at] == '\t' ? 0 : spx_utf8_length(bytes + at, to - at);
         if (bytes[at] == '\t')
             fputc('\t', out);
         else if (blank)
@@ -82,7 +63,7 @@ static apr_size_t columns(const unsigned char *bytes, apr_size_t from, apr_size_
 {
     apr_size_t count = 0;
     for (apr_size_t at = from; at < to; count++) {
-        apr_size_t length = utf8_length(bytes + at, to - at);
+        apr_size_t length = spx_utf8_length(bytes + at, to - at);
         at += length ? length : 1;
     }
     return count;
@@ -103,14 +84,6 @@ static const spx_input_t *held_input(const spx_project_t *project, const char *p
             return source;
     }
     return NULL;
-}
-
-/* Back to the start of a UTF-8 character. */
-static apr_size_t character_start(const unsigned char *bytes, apr_size_t at, apr_size_t floor)
-{
-    while (at > floor && (bytes[at] & 0xc0) == 0x80)
-        at--;
-    return at;
 }
 
 /* The source line of the span and a caret line under it. */
@@ -139,9 +112,10 @@ static void show_source(FILE *out, const spx_view_t *view, const spx_input_t *in
     apr_size_t from = line_start, to = line_end;
     if (to - from > SPX_LIMIT_VIEW_LINE_BYTES) {
         if (start - from > SPX_LIMIT_VIEW_LINE_BYTES / 4)
-            from = character_start(bytes, start - SPX_LIMIT_VIEW_LINE_BYTES / 4, line_start);
+            from +=
+                spx_utf8_cut(bytes + from, to - from, start - SPX_LIMIT_VIEW_LINE_BYTES / 4 - from);
         if (to - from > SPX_LIMIT_VIEW_LINE_BYTES)
-            to = character_start(bytes, from + SPX_LIMIT_VIEW_LINE_BYTES, from);
+            to = from + spx_utf8_cut(bytes + from, to - from, SPX_LIMIT_VIEW_LINE_BYTES);
     }
     if (end > to)
         end = to;

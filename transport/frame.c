@@ -12,6 +12,7 @@
 #include "spx_frame.h"
 
 #include "spx_allocation.h"
+#include "spx_assert.h"
 #include "spx_limits.h"
 
 #include <stdlib.h>
@@ -97,6 +98,7 @@ static void make_room(spx_frame_reader_t *reader)
         wanted = reader->max_bytes + chunk;
     reader->buffer = spx_reallocate(reader->buffer, wanted);
     reader->capacity = wanted;
+    SPX_ASSERT(reader->capacity - reader->end >= chunk); /* pending <= max_bytes */
 }
 
 static apr_status_t read_chunk(spx_frame_reader_t *reader, apr_size_t at, apr_size_t *got)

@@ -5,8 +5,10 @@
 #include "spx_loop.h"
 
 #include "spx_allocation.h"
+#include "spx_assert.h"
 #include "spx_exit.h"
 #include "spx_rpc.h"
+#include "spx_status.h"
 
 #include <apr_strings.h>
 #include <stdio.h>
@@ -93,6 +95,7 @@ void spx_loop_run(spx_frame_reader_t *reader, spx_response_writer_t *writer,
     report->dropped_bytes = 0;
     report->status = APR_SUCCESS;
     apr_pool_create(&request_pool, pool); /* cannot fail: spx_allocation.h */
+    SPX_ASSERT(request_pool != NULL);
     for (;;) {
         apr_pool_clear(request_pool);
         spx_frame_t frame;
@@ -136,8 +139,8 @@ void spx_loop_explain(const spx_loop_report_t *report, const char *program,
         fprintf(stderr,
                 "%s: cannot write a response to standard output (%s); the client has probably "
                 "closed it: stopping\n",
-                program, apr_strerror(report->status, reason, sizeof(reason)));
+                program, spx_strerror(report->status, reason, sizeof(reason)));
     else if (report->end == SPX_LOOP_INPUT_FAILED)
         fprintf(stderr, "%s: cannot read standard input (%s): stopping\n", program,
-                apr_strerror(report->status, reason, sizeof(reason)));
+                spx_strerror(report->status, reason, sizeof(reason)));
 }

@@ -13,6 +13,7 @@
  */
 #include "spx_request.h"
 
+#include "spx_assert.h"
 #include "spx_limits.h"
 #include "spx_rpc.h"
 
@@ -139,6 +140,7 @@ static void tame_number(const unsigned char *bytes, apr_size_t length, apr_size_
     unsigned char *copy = (unsigned char *)*decodable;
     const char *tame = bytes[from] == '-' ? "-1e300" : "1e300";
     memset(copy + from, ' ', to - from);
+    SPX_ASSERT(strlen(tame) <= to - from);
     memcpy(copy + from, tame, strlen(tame)); /* a huge token is never shorter */
 }
 

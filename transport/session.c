@@ -241,9 +241,10 @@ static void dispatch(session_t *session, const spx_request_t *request, reply_t *
 /* One diagnostic saying why the inputs could not be authenticated. */
 static json_t *authentication_diagnostic(const char *path, const char *message)
 {
-    return json_pack("[{s:s,s:s,s:s,s:s,s:{s:{s:i,s:i,s:i},s:{s:i,s:i,s:i}}}]", "code", "E0160",
-                     "message", message, "path", path, "severity", "error", "span", "start", "line",
-                     1, "column", 1, "offset", 0, "end", "line", 1, "column", 1, "offset", 0);
+    return json_pack("[{s:s,s:s,s:s,s:s,s:{s:{s:i,s:i,s:i},s:{s:i,s:i,s:i}}}]", "code",
+                     spx_diagnostic_code_name(SPX_E0160), "message", message, "path", path,
+                     "severity", "error", "span", "start", "line", 1, "column", 1, "offset", 0,
+                     "end", "line", 1, "column", 1, "offset", 0);
 }
 
 static apr_status_t release_json(void *data)

@@ -95,7 +95,8 @@ void spx_v1_dispatch(void *context, const spx_request_t *request, spx_answer_t *
         answer->result = spx_source_graph_document(project);
     else if (strcmp(method, "graph") == 0)
         answer_error(answer, SPX_RPC_PROJECT_NOT_ADMITTED,
-                     json_pack("{s:o}", "diagnostics", spx_diagnostics_json(spx_project_diagnostics(project))));
+                     json_pack("{s:o}", "diagnostics",
+                               spx_diagnostics_json(spx_project_diagnostics(project))));
     else { /* shutdown; a result that could not be made (no memory) stays -32603 */
         answer->result = json_pack("{s:s}", "state", "shutdown");
         answer->stop = 1;

@@ -1,5 +1,6 @@
 /*
- * files.c: the Windows implementation of the held-object interface.
+ * files.c: the Windows half of the held-object interface (spx_files.h says
+ * what platform/files.c does for both systems).
  *
  * The project root is opened with CreateFileW by the host's path (made a
  * "\\?\" path, following links there: the host chooses where the project
@@ -32,33 +33,13 @@
  * own handle of the original; a temp file that is not placed is deleted
  * through its handle (FileDispositionInfo).
  */
+#include "spx_files.h"
 #include "spx_win32.h"
 
-#include <apr_general.h>
 #include <apr_strings.h>
 #include <string.h>
 #include <wchar.h>
 #include <winternl.h>
-
-struct spx_dir_t {
-    HANDLE handle;
-    const char *path;         /* display path */
-    const char *child_prefix; /* "" for the root, "path/" below it */
-    const wchar_t *native;    /* "\\?\" path of the directory */
-};
-
-struct spx_file_t {
-    HANDLE handle;
-    const char *path;
-};
-
-static apr_status_t say(apr_status_t status, const char **message, apr_pool_t *pool,
-                        const char *format, const char *path, const char *detail)
-{
-    if (message)
-        *message = apr_psprintf(pool, format, path, detail);
-    return status;
-}
 
 /* The portable status for a Win32 error: the POSIX code where one means the
  * same (so the layers above compare with APR_ENOENT and APR_EACCES on both
@@ -80,12 +61,8 @@ static apr_status_t portable_status(DWORD error)
 static apr_status_t say_error(DWORD error, const char **message, apr_pool_t *pool, const char *what,
                               const char *path)
 {
-    char text[256];
-    apr_status_t status = portable_status(error);
-    apr_strerror(APR_FROM_OS_ERROR(error), text, sizeof(text));
-    if (message)
-        *message = apr_psprintf(pool, "cannot %s '%s': %s", what, path, text);
-    return status;
+    return spx_files_cannot(portable_status(error), APR_FROM_OS_ERROR(error), message, pool, what,
+                            path);
 }
 
 /* UTF-8 to NUL-terminated UTF-16 in pool; NULL for invalid UTF-8. */
@@ -102,7 +79,7 @@ static wchar_t *to_wide(const char *text, apr_pool_t *pool)
 
 static apr_status_t bad_utf8(const char **message, apr_pool_t *pool, const char *path)
 {
-    return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is %s", path, "not valid UTF-8");
+    return spx_files_say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is %s", path, "not valid UTF-8");
 }
 
 /* The absolute "\\?\" form of a host path (drive, UNC or already "\\?\"). */
@@ -272,15 +249,7 @@ DWORD spx_win32_replace(HANDLE file, HANDLE dir, const wchar_t *name, spx_replac
 
 /* --- held objects ------------------------------------------------------------ */
 
-/* A name must be exactly one component: not empty, not "." or "..", and
- * without '/', '\' or ':' (which would name an alternate data stream). */
-static int is_single_component(const char *name)
-{
-    return name[0] != '\0' && strcmp(name, ".") != 0 && strcmp(name, "..") != 0 &&
-           strpbrk(name, "/\\:") == NULL;
-}
-
-static apr_status_t close_handle(void *data)
+apr_status_t spx_native_close(void *data)
 {
     HANDLE *handle = data;
     if (*handle != INVALID_HANDLE_VALUE) {
@@ -288,11 +257,6 @@ static apr_status_t close_handle(void *data)
         *handle = INVALID_HANDLE_VALUE;
     }
     return APR_SUCCESS;
-}
-
-static const char *child_path(const spx_dir_t *parent, const char *name, apr_pool_t *pool)
-{
-    return apr_pstrcat(pool, parent->child_prefix, name, NULL);
 }
 
 /* How an object is opened: by the host's path (the root, following what is
@@ -377,8 +341,8 @@ static apr_status_t open_checked(HANDLE *opened, const open_target_t *target, in
     if (error)
         return say_error(error, message, pool, "open", path);
     if (surrogate)
-        return say(SPX_STATUS_LINK, message, pool, "'%s' is a symbolic link; %s", path,
-                   "links are not followed inside a project");
+        return spx_files_say(SPX_STATUS_LINK, message, pool, "'%s' is a symbolic link; %s", path,
+                             "links are not followed inside a project");
     spx_identity_t identity;
     error = spx_win32_handle_identity(handle, 1, &identity);
     if (error) {
@@ -387,8 +351,8 @@ static apr_status_t open_checked(HANDLE *opened, const open_target_t *target, in
     }
     if (identity.kind != expected) {
         CloseHandle(handle);
-        return say(SPX_STATUS_NOT_REGULAR, message, pool, "'%s' is not %s", path,
-                   expected == SPX_OBJECT_DIR ? "a directory" : "a regular file");
+        return spx_files_say(SPX_STATUS_NOT_REGULAR, message, pool, "'%s' is not %s", path,
+                             expected == SPX_OBJECT_DIR ? "a directory" : "a regular file");
     }
     *opened = handle;
     return APR_SUCCESS;
@@ -408,140 +372,59 @@ static apr_status_t host_native_path(const char *path, const char *what, wchar_t
     return APR_SUCCESS;
 }
 
-apr_status_t spx_dir_open_root(spx_dir_t **dir, const char *path, apr_pool_t *pool,
-                               const char **message)
+apr_status_t spx_native_open_root(spx_dir_t *dir, const char *path, apr_pool_t *pool,
+                                  const char **message)
 {
     wchar_t *native = NULL;
     apr_status_t status = host_native_path(path, "open the project root", &native, pool, message);
     if (status != APR_SUCCESS)
         return status;
-    HANDLE handle;
     open_target_t target = {native, NULL, NULL};
-    status = open_checked(&handle, &target, 1, SPX_OBJECT_DIR, path, pool, message);
-    if (status == SPX_STATUS_NOT_REGULAR)
-        return say(status, message, pool, "project root '%s' is not %s", path, "a directory");
-    if (status != APR_SUCCESS)
-        return status;
-    spx_dir_t *held = apr_palloc(pool, sizeof(*held));
-    held->handle = handle;
-    held->path = apr_pstrdup(pool, path);
-    held->child_prefix = "";
-    held->native = native;
-    apr_pool_cleanup_register(pool, &held->handle, close_handle, apr_pool_cleanup_null);
-    *dir = held;
-    return APR_SUCCESS;
+    status = open_checked(&dir->handle, &target, 1, SPX_OBJECT_DIR, path, pool, message);
+    dir->native_path = native;
+    return status;
 }
 
-/* Check name and build the display path, the UTF-16 name and the native
- * path (for messages and the replace) of a child of parent. */
-static apr_status_t child_paths(const spx_dir_t *parent, const char *name, const char **path,
-                                wchar_t **wide, wchar_t **native, apr_pool_t *pool,
-                                const char **message)
+/* The UTF-16 form of name (one component; path is its display path) in
+ * parent, which must still be held. */
+static apr_status_t wide_name(wchar_t **wide, const spx_dir_t *parent, const char *name,
+                              const char *path, apr_pool_t *pool, const char **message)
 {
-    *path = child_path(parent, name, pool);
-    if (!is_single_component(name))
-        return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", *path,
-                   "a single path component");
     *wide = to_wide(name, pool);
     if (!*wide)
-        return bad_utf8(message, pool, *path);
+        return bad_utf8(message, pool, path);
     if (parent->handle == INVALID_HANDLE_VALUE)
-        return say(APR_EBADF, message, pool, "'%s' is %s", parent->path, "no longer held");
-    *native = native_child_path(parent->native, *wide, pool);
+        return spx_files_not_held(parent->path, pool, message);
     return APR_SUCCESS;
 }
 
-/* Open and check the child called name of parent, of the expected kind. */
-static apr_status_t open_child(HANDLE *handle, const char **path, wchar_t **native,
-                               spx_dir_t *parent, const char *name, spx_object_kind_t expected,
-                               apr_pool_t *pool, const char **message)
+apr_status_t spx_native_open(spx_native_t *handle, spx_native_path_t *native_path,
+                             const spx_dir_t *parent, const char *name, const char *path,
+                             spx_object_kind_t kind, apr_pool_t *pool, const char **message)
 {
     wchar_t *wide;
-    apr_status_t status = child_paths(parent, name, path, &wide, native, pool, message);
+    apr_status_t status = wide_name(&wide, parent, name, path, pool, message);
     if (status != APR_SUCCESS)
         return status;
     open_target_t target = {NULL, parent->handle, wide};
-    return open_checked(handle, &target, 0, expected, *path, pool, message);
+    status = open_checked(handle, &target, 0, kind, path, pool, message);
+    *native_path = native_child_path(parent->native_path, wide, pool);
+    return status;
 }
 
-apr_status_t spx_dir_open_child(spx_dir_t **dir, spx_dir_t *parent, const char *name,
-                                apr_pool_t *pool, const char **message)
+apr_status_t spx_native_identity(spx_native_t handle, const char *path, spx_identity_t *identity,
+                                 apr_pool_t *pool, const char **message)
 {
-    spx_dir_t *held = apr_palloc(pool, sizeof(*held));
-    wchar_t *native;
-    apr_status_t status = open_child(&held->handle, &held->path, &native, parent, name,
-                                     SPX_OBJECT_DIR, pool, message);
-    if (status != APR_SUCCESS)
-        return status;
-    held->child_prefix = apr_pstrcat(pool, held->path, "/", NULL);
-    held->native = native;
-    apr_pool_cleanup_register(pool, &held->handle, close_handle, apr_pool_cleanup_null);
-    *dir = held;
-    return APR_SUCCESS;
-}
-
-apr_status_t spx_file_open(spx_file_t **file, spx_dir_t *parent, const char *name, apr_pool_t *pool,
-                           const char **message)
-{
-    spx_file_t *held = apr_palloc(pool, sizeof(*held));
-    wchar_t *native;
-    apr_status_t status = open_child(&held->handle, &held->path, &native, parent, name,
-                                     SPX_OBJECT_FILE, pool, message);
-    if (status != APR_SUCCESS)
-        return status;
-    apr_pool_cleanup_register(pool, &held->handle, close_handle, apr_pool_cleanup_null);
-    *file = held;
-    return APR_SUCCESS;
-}
-
-void spx_dir_close(spx_dir_t *dir)
-{
-    close_handle(&dir->handle);
-}
-
-void spx_file_close(spx_file_t *file)
-{
-    close_handle(&file->handle);
-}
-
-const char *spx_dir_path(const spx_dir_t *dir)
-{
-    return dir->path;
-}
-
-const char *spx_file_path(const spx_file_t *file)
-{
-    return file->path;
-}
-
-static apr_status_t identity_of_handle(HANDLE handle, const char *path, spx_identity_t *identity,
-                                       apr_pool_t *pool, const char **message)
-{
-    if (handle == INVALID_HANDLE_VALUE)
-        return say(APR_EBADF, message, pool, "'%s' is %s", path, "no longer held");
     DWORD error = spx_win32_handle_identity(handle, 1, identity);
     if (error)
         return say_error(error, message, pool, "inspect", path);
     return APR_SUCCESS;
 }
 
-apr_status_t spx_dir_identity(spx_dir_t *dir, spx_identity_t *identity, apr_pool_t *pool,
-                              const char **message)
+apr_status_t spx_native_read_at(spx_native_t handle, uint64_t offset, void *buffer,
+                                apr_size_t capacity, apr_size_t *got, const char *path,
+                                apr_pool_t *pool, const char **message)
 {
-    return identity_of_handle(dir->handle, dir->path, identity, pool, message);
-}
-
-apr_status_t spx_file_identity(spx_file_t *file, spx_identity_t *identity, apr_pool_t *pool,
-                               const char **message)
-{
-    return identity_of_handle(file->handle, file->path, identity, pool, message);
-}
-
-apr_status_t spx_file_read_at(spx_file_t *file, uint64_t offset, void *buffer, apr_size_t capacity,
-                              apr_size_t *got, apr_pool_t *pool, const char **message)
-{
-    if (file->handle == INVALID_HANDLE_VALUE)
-        return say(APR_EBADF, message, pool, "'%s' is %s", file->path, "no longer held");
     /* ReadFile counts in DWORDs: read at most 1 GiB at a time. */
     DWORD wanted = capacity > 0x40000000u ? 0x40000000u : (DWORD)capacity;
     OVERLAPPED at;
@@ -549,10 +432,10 @@ apr_status_t spx_file_read_at(spx_file_t *file, uint64_t offset, void *buffer, a
     at.Offset = (DWORD)(offset & 0xffffffffu);
     at.OffsetHigh = (DWORD)(offset >> 32);
     DWORD count = 0;
-    if (!ReadFile(file->handle, buffer, wanted, &count, &at)) {
+    if (!ReadFile(handle, buffer, wanted, &count, &at)) {
         DWORD error = GetLastError();
         if (error != ERROR_HANDLE_EOF)
-            return say_error(error, message, pool, "read", file->path);
+            return say_error(error, message, pool, "read", path);
         count = 0;
     }
     *got = (apr_size_t)count;
@@ -590,12 +473,12 @@ static apr_status_t lookup_target(const open_target_t *target, int follow, spx_n
     return APR_SUCCESS;
 }
 
-apr_status_t spx_dir_lookup(spx_dir_t *dir, const char *name, spx_name_state_t *state,
-                            spx_identity_t *identity, apr_pool_t *pool, const char **message)
+apr_status_t spx_native_lookup(const spx_dir_t *dir, const char *name, const char *path,
+                               spx_name_state_t *state, spx_identity_t *identity, apr_pool_t *pool,
+                               const char **message)
 {
-    const char *path;
-    wchar_t *wide, *native;
-    apr_status_t status = child_paths(dir, name, &path, &wide, &native, pool, message);
+    wchar_t *wide;
+    apr_status_t status = wide_name(&wide, dir, name, path, pool, message);
     if (status != APR_SUCCESS)
         return status;
     open_target_t target = {NULL, dir->handle, wide};
@@ -633,148 +516,61 @@ apr_status_t spx_handles_reserve(uint64_t wanted, apr_pool_t *pool, const char *
 
 /* --- replacing a held file ------------------------------------------------ */
 
-struct spx_temp_t {
-    HANDLE handle;          /* INVALID_HANDLE_VALUE once closed */
-    const wchar_t *native;  /* its "\\?\" path (only to delete it if its handle is gone) */
-    spx_dir_t *dir;         /* the held directory it is in */
-    const char *dir_prefix; /* display path of its directory, "" or "path/" */
-    const char *path;       /* display path */
-    int placed;             /* it replaced its file, or was deleted */
-    apr_pool_t *pool;       /* whose cleanup deletes it */
-};
-
-/* Delete the temp file through its handle (FileDispositionInfo: it goes
- * when the handle closes), by its path only if the handle is gone; 0 or the
- * Win32 error. */
-static DWORD delete_temp(spx_temp_t *temp)
-{
-    DWORD error = 0;
-    if (temp->handle != INVALID_HANDLE_VALUE) {
-        FILE_DISPOSITION_INFO disposition = {TRUE};
-        if (!SetFileInformationByHandle(temp->handle, FileDispositionInfo, &disposition,
-                                        sizeof(disposition)))
-            error = GetLastError();
-        close_handle(&temp->handle);
-        if (!error)
-            return 0;
-    }
-    if (!DeleteFileW(temp->native)) {
-        error = GetLastError();
-        if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND)
-            return error;
-    }
-    return 0;
-}
-
-static apr_status_t discard_temp(void *data)
-{
-    spx_temp_t *temp = data;
-    if (!temp->placed) {
-        delete_temp(temp);
-        temp->placed = 1;
-    }
-    close_handle(&temp->handle);
-    return APR_SUCCESS;
-}
-
-apr_status_t spx_temp_create(spx_temp_t **out, spx_dir_t *dir, const char *name, spx_file_t *like,
-                             unsigned attempts, apr_pool_t *pool, const char **message)
+apr_status_t spx_native_temp_create(spx_temp_t *temp, const spx_file_t *like, apr_pool_t *pool,
+                                    const char **message)
 {
     (void)like; /* a new file gets its directory's inherited security */
-    DWORD error = ERROR_FILE_EXISTS;
-    const char *temp_name = NULL;
-    for (unsigned attempt = 0;
-         attempt < attempts && (error == ERROR_FILE_EXISTS || error == ERROR_ALREADY_EXISTS);
-         attempt++) {
-        unsigned char random[6];
-        apr_status_t status = apr_generate_random_bytes(random, sizeof(random));
-        if (status != APR_SUCCESS)
-            return say(status, message, pool, "cannot make a temporary name for '%s'%s",
-                       child_path(dir, name, pool), "");
-        temp_name = apr_psprintf(pool, ".%s.%02x%02x%02x%02x%02x%02x.spx-tmp", name, random[0],
-                                 random[1], random[2], random[3], random[4], random[5]);
-        const char *path = child_path(dir, temp_name, pool);
-        if (!is_single_component(name))
-            return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", path,
-                       "a single path component");
-        wchar_t *wide = to_wide(temp_name, pool);
-        if (!wide)
-            return bad_utf8(message, pool, path);
-        if (dir->handle == INVALID_HANDLE_VALUE)
-            return say(APR_EBADF, message, pool, "'%s' is %s", dir->path, "no longer held");
-        wchar_t *native = native_child_path(dir->native, wide, pool);
-        /* FILE_CREATE: an existing name (a link included) is never opened. */
-        HANDLE handle = INVALID_HANDLE_VALUE;
-        error = spx_win32_open_relative(&handle, dir->handle, wide, GENERIC_WRITE | DELETE, 0,
-                                        FILE_CREATE, FILE_NON_DIRECTORY_FILE | FILE_WRITE_THROUGH,
-                                        FILE_ATTRIBUTE_NORMAL);
-        if (!error) {
-            spx_temp_t *temp = apr_pcalloc(pool, sizeof(*temp));
-            temp->handle = handle;
-            temp->native = native;
-            temp->dir = dir;
-            temp->dir_prefix = dir->child_prefix;
-            temp->path = path;
-            temp->pool = pool;
-            apr_pool_cleanup_register(pool, temp, discard_temp, apr_pool_cleanup_null);
-            *out = temp;
-            return APR_SUCCESS;
-        }
-    }
-    return say_error(error, message, pool, "create a temporary file",
-                     child_path(dir, temp_name ? temp_name : name, pool));
-}
-
-const char *spx_temp_path(const spx_temp_t *temp)
-{
-    return temp->path;
-}
-
-apr_status_t spx_temp_write(spx_temp_t *temp, const void *bytes, apr_size_t length,
-                            apr_pool_t *pool, const char **message)
-{
-    const char *at = bytes;
-    while (length > 0) {
-        if (temp->handle == INVALID_HANDLE_VALUE)
-            return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "closed");
-        DWORD wanted = length > 0x40000000u ? 0x40000000u : (DWORD)length;
-        DWORD count = 0;
-        if (!WriteFile(temp->handle, at, wanted, &count, NULL))
-            return say_error(GetLastError(), message, pool, "write", temp->path);
-        at += count;
-        length -= (apr_size_t)count;
-    }
+    wchar_t *wide;
+    apr_status_t status = wide_name(&wide, temp->dir, temp->name, temp->path, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+    /* FILE_CREATE: an existing name (a link included) is never opened. */
+    HANDLE handle = INVALID_HANDLE_VALUE;
+    DWORD error = spx_win32_open_relative(
+        &handle, temp->dir->handle, wide, GENERIC_WRITE | DELETE, 0, FILE_CREATE,
+        FILE_NON_DIRECTORY_FILE | FILE_WRITE_THROUGH, FILE_ATTRIBUTE_NORMAL);
+    if (error)
+        return say_error(error, message, pool, "create a temporary file", temp->path);
+    temp->handle = handle;
+    temp->native_path = native_child_path(temp->dir->native_path, wide, pool);
     return APR_SUCCESS;
 }
 
-apr_status_t spx_temp_flush(spx_temp_t *temp, apr_pool_t *pool, const char **message)
+apr_status_t spx_native_write(spx_native_t handle, const void *bytes, apr_size_t length,
+                              apr_size_t *written, const char *path, apr_pool_t *pool,
+                              const char **message)
 {
+    DWORD wanted = length > 0x40000000u ? 0x40000000u : (DWORD)length;
+    DWORD count = 0;
+    if (!WriteFile(handle, bytes, wanted, &count, NULL))
+        return say_error(GetLastError(), message, pool, "write", path);
+    *written = (apr_size_t)count;
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_native_flush(spx_native_t handle, const char *path, apr_pool_t *pool,
+                              const char **message)
+{
+    if (!FlushFileBuffers(handle))
+        return say_error(GetLastError(), message, pool, "flush", path);
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_native_temp_replace(spx_temp_t *temp, const char *name, const char *path,
+                                     spx_replace_retry_t retry, apr_pool_t *pool,
+                                     const char **message)
+{
+    wchar_t *wide;
+    apr_status_t status = wide_name(&wide, temp->dir, name, path, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
     if (temp->handle == INVALID_HANDLE_VALUE)
-        return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "closed");
-    if (!FlushFileBuffers(temp->handle))
-        return say_error(GetLastError(), message, pool, "flush", temp->path);
-    return APR_SUCCESS;
-}
-
-apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, spx_replace_retry_t retry,
-                              apr_pool_t *pool, const char **message)
-{
-    const char *path = apr_pstrcat(pool, temp->dir_prefix, name, NULL);
-    if (!is_single_component(name))
-        return say(SPX_STATUS_BAD_NAME, message, pool, "'%s' is not %s", path,
-                   "a single path component");
-    wchar_t *wide = to_wide(name, pool);
-    if (!wide)
-        return bad_utf8(message, pool, path);
-    if (temp->placed || temp->handle == INVALID_HANDLE_VALUE)
-        return say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "no longer there");
-    if (temp->dir->handle == INVALID_HANDLE_VALUE)
-        return say(APR_EBADF, message, pool, "'%s' is %s", temp->dir->path, "no longer held");
+        return spx_files_say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "no longer there");
     unsigned tries = 0, paused_ms = 0;
     DWORD error =
         spx_win32_replace(temp->handle, temp->dir->handle, wide, retry, &tries, &paused_ms);
     if (error) {
-        apr_status_t status = say_error(error, message, pool, "replace", path);
+        status = say_error(error, message, pool, "replace", path);
         if (message && tries > 1)
             *message = apr_psprintf(pool,
                                     "%s (tried %u times over %u ms: another program kept "
@@ -782,23 +578,28 @@ apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, spx_replace_re
                                     *message, tries, paused_ms);
         return status;
     }
-    temp->placed = 1;
-    apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
-    close_handle(&temp->handle); /* it now has the original's name */
     return APR_SUCCESS;
 }
 
-apr_status_t spx_temp_discard(spx_temp_t *temp, apr_pool_t *pool, const char **message)
+/* Delete the temp file through its handle (FileDispositionInfo: it goes
+ * when the handle closes), by its path only if the handle is gone. */
+apr_status_t spx_native_temp_remove(spx_temp_t *temp, apr_pool_t *pool, const char **message)
 {
-    if (temp->placed) {
-        close_handle(&temp->handle);
-        return APR_SUCCESS;
+    DWORD error = 0;
+    if (temp->handle != INVALID_HANDLE_VALUE) {
+        FILE_DISPOSITION_INFO disposition = {TRUE};
+        if (!SetFileInformationByHandle(temp->handle, FileDispositionInfo, &disposition,
+                                        sizeof(disposition)))
+            error = GetLastError();
+        spx_native_close(&temp->handle);
+        if (!error)
+            return APR_SUCCESS;
     }
-    DWORD error = delete_temp(temp);
-    if (error)
-        return say_error(error, message, pool, "remove", temp->path);
-    temp->placed = 1;
-    apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
+    if (!DeleteFileW(temp->native_path)) {
+        error = GetLastError();
+        if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND)
+            return say_error(error, message, pool, "remove", temp->path);
+    }
     return APR_SUCCESS;
 }
 
@@ -813,14 +614,7 @@ apr_status_t spx_dir_flush(spx_dir_t *dir, apr_pool_t *pool, const char **messag
     return APR_SUCCESS;
 }
 
-void spx_release_for_replace(spx_dir_t *dir, spx_file_t *file)
-{
-    (void)dir; /* it shares writing: a rename inside it is not denied */
-    if (file)
-        close_handle(&file->handle);
-}
-
 int spx_replace_needs_release(void)
 {
-    return 1;
+    return 1; /* a held file does not share deleting: its handle must go */
 }

@@ -73,8 +73,11 @@ spx_debian_fetch() {
 }
 
 # spx_pc_relative PREFIX: rewrites the prefix of every .pc file under PREFIX
-# relative to the file, so a cache stays valid wherever the checkout is.
+# relative to the file, and every other use of the absolute prefix (nettle's
+# libdir, from an absolute --libdir) as ${prefix}, so a cache stays valid
+# wherever the checkout is.
 spx_pc_relative() {
   # shellcheck disable=SC2016 # ${pcfiledir} is pkg-config's, not the shell's
-  sed -i 's|^prefix=.*|prefix=${pcfiledir}/../..|' "$1"/lib/pkgconfig/*.pc
+  sed -i -e 's|^prefix=.*|prefix=${pcfiledir}/../..|' -e "s|$1|\${prefix}|g" \
+    "$1"/lib/pkgconfig/*.pc
 }

@@ -3,13 +3,16 @@
  * (outputs.md, Diagnostics).
  *
  * Codes: E01xx manifest, E02xx lexical/syntax, E03xx names and imports,
- * E04xx types, R05xx runtime language failures; every code is listed in
- * docs/diagnostics.md. Lines and columns are 1-based, columns and offsets
+ * E04xx types (spx_codes.h, which names each once; every code is listed in
+ * docs/diagnostics.md). Lines and columns are 1-based, columns and offsets
  * count bytes, and a span's end is exclusive. A list is sorted by path,
  * offset, code before it is shown.
  */
 #ifndef SPX_DIAGNOSTICS_H
 #define SPX_DIAGNOSTICS_H
+
+#include "spx_codes.h"
+#include "spx_compiler.h"
 
 #include <apr_pools.h>
 #include <apr_tables.h>
@@ -32,7 +35,7 @@ typedef struct spx_span_t {
 } spx_span_t;
 
 typedef struct spx_diagnostic_t {
-    const char *code;    /* "E0201" */
+    const char *code;    /* "E0201": spx_diagnostic_code_name */
     const char *message; /* one sentence, no final period */
     const char *path;    /* the manifest's or source's path, relative to the root */
     spx_span_t span;
@@ -47,15 +50,38 @@ typedef struct spx_diagnostics_t {
 spx_diagnostics_t *spx_diagnostics_make(apr_pool_t *pool);
 
 /* Add one error diagnostic; message is a printf format. */
-void spx_diagnostics_add(spx_diagnostics_t *list, const char *code, const char *path,
-                         spx_span_t span, const char *format, ...)
-    __attribute__((format(printf, 5, 6)));
+void spx_diagnostics_add(spx_diagnostics_t *list, spx_diagnostic_code_t code, const char *path,
+                         spx_span_t span, const char *format, ...) SPX_PRINTF_FORMAT(5, 6);
 
 /* The same with the format's arguments as a va_list, for callers that wrap
  * adding (a parser that caps how many it reports). */
-void spx_diagnostics_addv(spx_diagnostics_t *list, const char *code, const char *path,
+void spx_diagnostics_addv(spx_diagnostics_t *list, spx_diagnostic_code_t code, const char *path,
                           spx_span_t span, const char *format, va_list arguments)
-    __attribute__((format(printf, 5, 0)));
+    SPX_PRINTF_FORMAT(5, 0);
+
+/* A reader's budget of diagnostics (the lexer and parser of one source, the
+ * manifest's parser): the first limit diagnostics are added to list; the next
+ * one is replaced by the over diagnostic, whose message over_format (a printf
+ * format with one %u, given the limit) says that the rest are not reported,
+ * and from then on nothing is added. */
+typedef struct spx_diagnostic_budget_t {
+    spx_diagnostics_t *list;
+    const char *path; /* of every diagnostic added */
+    unsigned limit;
+    spx_diagnostic_code_t over_code;
+    const char *over_format;
+    apr_size_t count; /* added within the budget (the over diagnostic not counted) */
+    int stopped;      /* the over diagnostic was added: the reader may stop reading */
+} spx_diagnostic_budget_t;
+
+void spx_diagnostic_budget_init(spx_diagnostic_budget_t *budget, spx_diagnostics_t *list,
+                                const char *path, unsigned limit, spx_diagnostic_code_t over_code,
+                                const char *over_format);
+
+/* Add one diagnostic within the budget; format is a printf format. */
+void spx_diagnostic_budget_addv(spx_diagnostic_budget_t *budget, spx_diagnostic_code_t code,
+                                spx_span_t span, const char *format, va_list arguments)
+    SPX_PRINTF_FORMAT(4, 0);
 
 apr_size_t spx_diagnostics_count(const spx_diagnostics_t *list);
 const spx_diagnostic_t *spx_diagnostics_get(const spx_diagnostics_t *list, apr_size_t index);

@@ -41,7 +41,7 @@ typedef enum spx_outcome_t {
 
 /* Why a run stopped before returning (outputs.md, "failure"). */
 typedef struct spx_failure_t {
-    const char *code;    /* R05xx, docs/execution.md */
+    const char *code;    /* "R0501": spx_runtime_code_name (docs/execution.md) */
     const char *message; /* one sentence, no final period */
     const char *path;    /* the source of the span */
     spx_span_t span;

@@ -5,6 +5,7 @@
  * and uses the opaque project through its accessors. It must build.
  */
 #include "spx_canonical.h"
+#include "spx_codes.h"
 #include "spx_diagnostics.h"
 #include "spx_envelope.h"
 #include "spx_index.h"
@@ -13,6 +14,7 @@
 #include "spx_project.h"
 #include "spx_rename.h"
 #include "spx_status.h"
+#include "spx_utf8.h"
 #include "spx_vm.h"
 
 int spx_boundary_public_face(const spx_project_t *project);

@@ -377,7 +377,7 @@ static void test_shared_list(void)
     apr_pool_t *pool = pool_for_test();
     spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
     spx_span_t span = {{1, 1, 0}, {1, 2, 1}};
-    spx_diagnostics_add(diagnostics, "E0201", "src/app.spx", span, "earlier");
+    spx_diagnostics_add(diagnostics, SPX_E0201, "src/app.spx", span, "earlier");
     const char *text = HEAD PROJECT SOURCE;
     CU_ASSERT_PTR_NOT_NULL(spx_manifest_parse((const unsigned char *)text, strlen(text),
                                               "semaprax.toml", pool, diagnostics));

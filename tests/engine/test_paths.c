@@ -58,6 +58,26 @@ static void test_invalid_paths(void)
     apr_pool_destroy(pool);
 }
 
+/* How a name rule shows the byte it refuses: printable ASCII quoted, every
+ * other byte (space, DEL, controls, bytes of UTF-8) in hex; the whole
+ * message of a path that has one. */
+static void test_refused_byte_text(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    CU_ASSERT_STRING_EQUAL(spx_refused_byte_text('$', pool), "'$'");
+    CU_ASSERT_STRING_EQUAL(spx_refused_byte_text('!', pool), "'!'");
+    CU_ASSERT_STRING_EQUAL(spx_refused_byte_text('~', pool), "'~'");
+    CU_ASSERT_STRING_EQUAL(spx_refused_byte_text(' ', pool), "the byte 0x20");
+    CU_ASSERT_STRING_EQUAL(spx_refused_byte_text(0x7f, pool), "the byte 0x7f");
+    CU_ASSERT_STRING_EQUAL(spx_refused_byte_text(0x01, pool), "the byte 0x01");
+    CU_ASSERT_STRING_EQUAL(spx_refused_byte_text(0xc3, pool), "the byte 0xc3");
+    CU_ASSERT_STRING_EQUAL(spx_source_path_problem("src/a\x01.spx", pool),
+                           "contains the byte 0x01; a component is made of A-Z a-z 0-9 . _ -");
+    CU_ASSERT_STRING_EQUAL(spx_source_path_problem("src/a$.spx", pool),
+                           "contains '$'; a component is made of A-Z a-z 0-9 . _ -");
+    apr_pool_destroy(pool);
+}
+
 static void test_length_limit(void)
 {
     apr_pool_t *pool = pool_for_test();
@@ -77,6 +97,7 @@ int main(void)
         {"valid paths", test_valid_paths},
         {"each rule refuses its path", test_invalid_paths},
         {"length limit", test_length_limit},
+        {"a refused byte as messages show it", test_refused_byte_text},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("source paths", tests);

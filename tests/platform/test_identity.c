@@ -2,7 +2,7 @@
  * test_identity.c: the held-object interface on a real file system: opening
  * relative to held directories without following links, identities (and how
  * workspace_revision renders their object ids), reads through the handle,
- * and "what is at this name now".
+ * "what is at this name now", and the rename transaction's temp files.
  */
 #include "spx_platform.h"
 #include "spx_test.h"
@@ -320,6 +320,59 @@ static void test_closed_handle_reports(void)
     spx_fixture_free(held.fixture);
 }
 
+/* The rename transaction's temp files: the file a temp is named after must
+ * be one component on every platform (nothing is created otherwise), a
+ * discarded temp leaves nothing behind, and a placed one has replaced its
+ * file. */
+static void test_temp_files(void)
+{
+    held_root_t held = hold_root();
+    spx_fixture_write(held.fixture, "sub/a.spx", "old");
+    apr_pool_t *pool = held.fixture->pool;
+    spx_dir_t *sub = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_dir_open_child(&sub, held.root, "sub", pool, NULL), APR_SUCCESS);
+    const char *before = spx_fixture_inventory(held.fixture);
+    spx_temp_t *temp = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL(spx_temp_create(&temp, held.root, "sub/a.spx", NULL, 4, pool, &message),
+                    SPX_STATUS_BAD_NAME);
+    CU_ASSERT_STRING_EQUAL(message, "'sub/a.spx' is not a single path component");
+    CU_ASSERT_EQUAL(spx_temp_create(&temp, sub, "..", NULL, 4, pool, &message),
+                    SPX_STATUS_BAD_NAME);
+    CU_ASSERT_STRING_EQUAL(message, "'sub/..' is not a single path component");
+    CU_ASSERT_EQUAL(spx_temp_create(&temp, sub, "", NULL, 4, pool, NULL), SPX_STATUS_BAD_NAME);
+    CU_ASSERT_PTR_NULL(temp);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_inventory(held.fixture), before);
+
+    spx_name_state_t state;
+    spx_identity_t identity;
+    CU_ASSERT_EQUAL_FATAL(spx_temp_create(&temp, sub, "a.spx", NULL, 4, pool, &message),
+                          APR_SUCCESS);
+    const char *name = spx_temp_path(temp) + strlen("sub/");
+    CU_ASSERT_EQUAL(strncmp(spx_temp_path(temp), "sub/.a.spx.", strlen("sub/.a.spx.")), 0);
+    CU_ASSERT_EQUAL(strlen(name), strlen(".a.spx.123456789abc.spx-tmp"));
+    CU_ASSERT_EQUAL(spx_dir_lookup(sub, name, &state, &identity, pool, NULL), APR_SUCCESS);
+    CU_ASSERT_EQUAL(state, SPX_NAME_PRESENT);
+    CU_ASSERT_EQUAL(spx_temp_discard(temp, pool, NULL), APR_SUCCESS);
+    CU_ASSERT_EQUAL(spx_dir_lookup(sub, name, &state, &identity, pool, NULL), APR_SUCCESS);
+    CU_ASSERT_EQUAL(state, SPX_NAME_MISSING);
+
+    spx_replace_retry_t retry = {1, 0};
+    CU_ASSERT_EQUAL_FATAL(spx_temp_create(&temp, sub, "a.spx", NULL, 4, pool, &message),
+                          APR_SUCCESS);
+    CU_ASSERT_EQUAL(spx_temp_write(temp, "new", 3, pool, NULL), APR_SUCCESS);
+    CU_ASSERT_EQUAL(spx_temp_flush(temp, pool, NULL), APR_SUCCESS);
+    CU_ASSERT_EQUAL(spx_temp_replace(temp, "../a.spx", retry, pool, &message), SPX_STATUS_BAD_NAME);
+    CU_ASSERT_STRING_EQUAL(message, "'sub/../a.spx' is not a single path component");
+    CU_ASSERT_EQUAL(spx_temp_replace(temp, "a.spx", retry, pool, &message), APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(held.fixture, "sub/a.spx"), "new");
+    CU_ASSERT_EQUAL(spx_temp_replace(temp, "a.spx", retry, pool, &message), APR_EBADF);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "no longer there"));
+    CU_ASSERT_EQUAL(spx_temp_discard(temp, pool, NULL), APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(held.fixture, "sub/a.spx"), "new");
+    spx_fixture_free(held.fixture);
+}
+
 static void test_handles_reserve(void)
 {
     apr_pool_t *pool = NULL;
@@ -347,6 +400,7 @@ int main(void)
         {"lookup says what is there now", test_lookup_says_what_is_there_now},
         {"a deleted held file has no links", test_deleted_file_has_no_links},
         {"a closed handle reports itself", test_closed_handle_reports},
+        {"temp files: named after one component, discarded, placed", test_temp_files},
         {"open-file limit", test_handles_reserve},
         CU_TEST_INFO_NULL,
     };

@@ -1,0 +1,158 @@
+/*
+ * spx_codes.h: every code Semaprax reports, each once, with a short title.
+ *
+ * Two X-macro tables, one per code space, in ascending order:
+ *   SPX_DIAGNOSTIC_CODES  E01xx manifest, E02xx lexical and syntax, E03xx
+ *                         names and imports, E04xx types (the diagnostics)
+ *   SPX_RUNTIME_CODES     R05xx: why a run or test stopped (the `failure` of
+ *                         an execution envelope, docs/execution.md)
+ * Each row is X(CODE, "title"). CODE is the code as printed ("E0101" is its
+ * name) and gives the enumerator SPX_CODE (SPX_E0101); the title says in a
+ * few words what the rule is, after docs/diagnostics.md, which explains every
+ * code with a program that gives it. Reporters name a code by its
+ * enumerator; its text comes from the table alone. tests/engine/test_codes.c
+ * checks that the tables and docs/diagnostics.md list the same codes.
+ *
+ * Adding a code: a row here (in order) and a row and an example in
+ * docs/diagnostics.md.
+ */
+#ifndef SPX_CODES_H
+#define SPX_CODES_H
+
+#define SPX_DIAGNOSTIC_CODES(X)                                                                    \
+    /* the manifest (docs/manifest-parser.md) */                                                   \
+    X(E0101, "byte order mark after the start")                                                    \
+    X(E0102, "CR not followed by LF")                                                              \
+    X(E0103, "NUL byte")                                                                           \
+    X(E0104, "invalid UTF-8")                                                                      \
+    X(E0105, "manifest over the size limit")                                                       \
+    X(E0106, "line starts with '=': no key")                                                       \
+    X(E0107, "key that is not a bare key")                                                         \
+    X(E0108, "dotted key or dotted table name")                                                    \
+    X(E0109, "key without '='")                                                                    \
+    X(E0110, "string not closed on its line")                                                      \
+    X(E0111, "invalid escape in a string")                                                         \
+    X(E0112, "control character in a string")                                                      \
+    X(E0113, "more than a comment after a value or header")                                        \
+    X(E0114, "value that is not a string, or no value")                                            \
+    X(E0115, "inline table")                                                                       \
+    X(E0116, "literal string")                                                                     \
+    X(E0117, "multi-line string")                                                                  \
+    X(E0118, "malformed table header")                                                             \
+    X(E0119, "control character in a comment")                                                     \
+    X(E0120, "manifest key missing or inside a table")                                             \
+    X(E0121, "manifest value is not semaprax.project-manifest.v1")                                 \
+    X(E0122, "no [project] table")                                                                 \
+    X(E0123, "second [project] table")                                                             \
+    X(E0124, "[project] after a [[source]] or [[test]]")                                           \
+    X(E0125, "unknown table")                                                                      \
+    X(E0126, "unknown key")                                                                        \
+    X(E0127, "key given twice in one table")                                                       \
+    X(E0128, "required key missing")                                                               \
+    X(E0129, "no [[source]]")                                                                      \
+    X(E0130, "invalid project name")                                                               \
+    X(E0131, "version is not MAJOR.MINOR.PATCH")                                                   \
+    X(E0132, "entry is not MODULE.FUNCTION")                                                       \
+    X(E0133, "entry names an undeclared module")                                                   \
+    X(E0134, "invalid module name")                                                                \
+    X(E0135, "two sources declare one module")                                                     \
+    X(E0136, "two sources declare one path")                                                       \
+    X(E0137, "source path breaks a path rule")                                                     \
+    X(E0138, "invalid test name")                                                                  \
+    X(E0139, "two tests share a name")                                                             \
+    X(E0140, "test function is not MODULE.FUNCTION")                                               \
+    X(E0141, "test function names an undeclared module")                                           \
+    X(E0142, "too many [[source]] tables")                                                         \
+    X(E0143, "too many [[test]] tables")                                                           \
+    X(E0144, "too many problems in the manifest; the rest are not reported")                       \
+    /* linking the entry and tests; inputs */                                                      \
+    X(E0150, "entry or test function is not fn() -> int")                                          \
+    X(E0151, "entry or test function not declared")                                                \
+    X(E0160, "input cannot be authenticated")                                                      \
+    /* lexical and syntax (docs/diagnostics-syntax.md) */                                          \
+    X(E0201, "source file over the size limit")                                                    \
+    X(E0202, "NUL byte")                                                                           \
+    X(E0203, "invalid UTF-8")                                                                      \
+    X(E0204, "CR not followed by LF")                                                              \
+    X(E0205, "control byte")                                                                       \
+    X(E0206, "character that starts no token")                                                     \
+    X(E0207, "identifier too long")                                                                \
+    X(E0208, "integer literal with a leading zero")                                                \
+    X(E0209, "integer literal too large")                                                          \
+    X(E0210, "string literal not closed before the end of the file")                               \
+    X(E0211, "string literal not closed on its line")                                              \
+    X(E0212, "unknown escape sequence")                                                            \
+    X(E0213, "malformed \\u escape")                                                               \
+    X(E0214, "\\u{...} that is no Unicode scalar value")                                           \
+    X(E0215, "byte order mark after the start")                                                    \
+    X(E0220, "syntax error: expected one thing, found another")                                    \
+    X(E0221, "chained relational comparison")                                                      \
+    X(E0222, "chained equality comparison")                                                        \
+    X(E0223, "import after a function")                                                            \
+    X(E0224, "expected a type")                                                                    \
+    X(E0225, "nesting too deep")                                                                   \
+    X(E0226, "too many functions in one module")                                                   \
+    X(E0227, "too many syntax errors in one file; the rest is not read")                           \
+    /* names and imports (docs/diagnostics-checker.md) */                                          \
+    X(E0301, "import of a module the manifest does not declare")                                   \
+    X(E0302, "module imported twice")                                                              \
+    X(E0303, "module imports itself")                                                              \
+    X(E0304, "import cycle")                                                                       \
+    X(E0305, "function defined twice in one module")                                               \
+    X(E0306, "function takes a builtin's name")                                                    \
+    X(E0307, "parameter or local declared twice")                                                  \
+    X(E0308, "name is not a visible parameter or local")                                           \
+    X(E0309, "unknown function")                                                                   \
+    X(E0310, "call into a module that is not imported")                                            \
+    X(E0311, "call of a function that is not exported")                                            \
+    X(E0312, "assignment to a let or a parameter")                                                 \
+    /* types and return paths */                                                                   \
+    X(E0401, "annotation differs from the value's type")                                           \
+    X(E0402, "unit value used as a value")                                                         \
+    X(E0403, "wrong number of arguments")                                                          \
+    X(E0404, "argument of the wrong type")                                                         \
+    X(E0405, "operands of the wrong types")                                                        \
+    X(E0406, "condition is not bool")                                                              \
+    X(E0407, "returned value of the wrong type")                                                   \
+    X(E0408, "return without a value in a function with a result type")                            \
+    X(E0409, "return with a value in a unit function")                                             \
+    X(E0410, "function with a result type can end without return")                                 \
+    X(E0411, "assigned value of the wrong type")
+
+#define SPX_RUNTIME_CODES(X)                                                                       \
+    X(R0501, "integer overflow")                                                                   \
+    X(R0502, "integer overflow in a negation")                                                     \
+    X(R0503, "division by zero")                                                                   \
+    X(R0504, "remainder by zero")                                                                  \
+    X(R0505, "integer overflow in a division")                                                     \
+    X(R0506, "string too long")                                                                    \
+    X(R0507, "string memory exhausted")                                                            \
+    X(R0508, "assertion failed")                                                                   \
+    X(R0509, "fuel exhausted")                                                                     \
+    X(R0510, "call depth exhausted")
+
+#define SPX_CODE_ENUMERATOR_(code, title) SPX_##code,
+
+typedef enum spx_diagnostic_code_t {
+    SPX_DIAGNOSTIC_CODES(SPX_CODE_ENUMERATOR_) SPX_DIAGNOSTIC_CODE_COUNT
+} spx_diagnostic_code_t;
+
+typedef enum spx_runtime_code_t {
+    SPX_RUNTIME_CODES(SPX_CODE_ENUMERATOR_) SPX_RUNTIME_CODE_COUNT
+} spx_runtime_code_t;
+
+#undef SPX_CODE_ENUMERATOR_
+
+/* The code as printed ("E0101") and its title; NULL for a value outside the
+ * table. The strings are static. */
+const char *spx_diagnostic_code_name(spx_diagnostic_code_t code);
+const char *spx_diagnostic_code_title(spx_diagnostic_code_t code);
+const char *spx_runtime_code_name(spx_runtime_code_t code);
+const char *spx_runtime_code_title(spx_runtime_code_t code);
+
+/* The code named name ("E0101"): 1 and *code set, or 0 when the table has no
+ * such code. */
+int spx_diagnostic_code_parse(const char *name, spx_diagnostic_code_t *code);
+int spx_runtime_code_parse(const char *name, spx_runtime_code_t *code);
+
+#endif /* SPX_CODES_H */
