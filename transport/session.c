@@ -20,6 +20,7 @@
 #include "spx_allocation.h"
 #include "spx_response.h"
 #include "spx_rpc.h"
+#include "spx_status.h"
 
 #include <apr_strings.h>
 #include <stdio.h>
@@ -277,7 +278,7 @@ static void start(session_t *session, apr_pool_t *pool)
     if (status != APR_SUCCESS) {
         char reason[256];
         if (!message)
-            message = apr_strerror(status, reason, sizeof(reason));
+            message = spx_strerror(status, reason, sizeof(reason));
         fprintf(stderr, "semapraxd: %s\n", message);
         session->project = NULL;
         session->unavailable = authentication_diagnostic(session->options->manifest_path, message);
