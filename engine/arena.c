@@ -9,16 +9,13 @@
  */
 #include "spx_arena.h"
 
+#include "spx_assert.h"
 #include "spx_limits.h"
 #include "spx_platform.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-
-/* What spx_arena_alloc aligns to: any object's alignment (16 bytes on
- * x86-64 and arm64). Interned text needs none and is packed. */
-#define ALIGNMENT ((apr_size_t) _Alignof(max_align_t))
 
 /* Chunks form a list in the order they were taken, so that a cleared arena
  * hands out the same memory again before it asks the pool for more. */
@@ -83,7 +80,8 @@ static apr_size_t padding(const char *at, apr_size_t alignment)
     return (apr_size_t)(-(uintptr_t)at & (alignment - 1));
 }
 
-/* size bytes aligned to alignment (a power of two, at most ALIGNMENT). */
+/* size bytes aligned to alignment (a power of two, at most
+ * SPX_ARENA_ANY_ALIGNMENT). Interned text asks for 1: it is packed. */
 static void *take(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
 {
     if (size > SPX_ARENA_CHUNK_BYTES / 4) {
@@ -112,9 +110,24 @@ static void *take(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
     return memory;
 }
 
-void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size)
+void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
 {
-    return take(arena, size, ALIGNMENT);
+    SPX_ASSERT(alignment > 0 && alignment <= SPX_ARENA_ANY_ALIGNMENT &&
+               (alignment & (alignment - 1)) == 0);
+    return take(arena, size, alignment);
+}
+
+void *spx_arena_calloc(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
+{
+    return memset(spx_arena_alloc(arena, size, alignment), 0, size);
+}
+
+void *spx_arena_copy(spx_arena_t *arena, const void *data, apr_size_t size, apr_size_t alignment)
+{
+    void *copy = spx_arena_alloc(arena, size ? size : 1, alignment);
+    if (size)
+        memcpy(copy, data, size);
+    return copy;
 }
 
 void spx_arena_clear(spx_arena_t *arena)
@@ -126,19 +139,6 @@ void spx_arena_clear(spx_arena_t *arena)
     arena->used = 0;
     if (arena->capacity)
         memset(arena->slots, 0, arena->capacity * sizeof(*arena->slots));
-}
-
-void *spx_arena_calloc(spx_arena_t *arena, apr_size_t size)
-{
-    return memset(spx_arena_alloc(arena, size), 0, size);
-}
-
-void *spx_arena_copy(spx_arena_t *arena, const void *data, apr_size_t size)
-{
-    void *copy = spx_arena_alloc(arena, size ? size : 1);
-    if (size)
-        memcpy(copy, data, size);
-    return copy;
 }
 
 /* FNV-1a: identifiers are short, and this is cheap and well spread. */

@@ -70,7 +70,7 @@ static int32_t function_index(compiler_t *c, spx_function_t *function)
 {
     if (function->code_index)
         return (int32_t)(function->code_index - 1);
-    spx_vm_function_t *entry = spx_arena_calloc(c->arena, sizeof(*entry));
+    spx_vm_function_t *entry = SPX_ARENA_NEW(c->arena, spx_vm_function_t);
     entry->name = apr_pstrcat(c->pool, function->module->name, ".", function->name.text, NULL);
     APR_ARRAY_PUSH(c->functions, spx_vm_function_t *) = entry;
     function->code_index = (uint32_t)c->functions->nelts;
@@ -106,7 +106,8 @@ static int32_t str_const(compiler_t *c, const char *bytes, apr_size_t length)
     const char *key = length ? bytes : "";
     uintptr_t number = (uintptr_t)apr_hash_get(c->consts[FILE_STR], key, (apr_ssize_t)length);
     if (!number) {
-        spx_string_t *s = spx_arena_alloc(c->arena, sizeof(*s) + length + 1);
+        spx_string_t *s =
+            spx_arena_alloc(c->arena, sizeof(*s) + length + 1, _Alignof(spx_string_t));
         s->refs = 0; /* a constant */
         s->length = s->capacity = length;
         if (length)
@@ -593,8 +594,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     out->path = f->module->path;
     out->text = f->module->text;
     out->text_length = f->module->length;
-    out->code =
-        spx_arena_copy(c->arena, c->code->elts, (apr_size_t)c->code->nelts * sizeof(spx_instr_t));
+    out->code = SPX_ARENA_COPY(c->arena, spx_instr_t, c->code->elts, c->code->nelts);
     out->code_length = (uint32_t)c->code->nelts;
     out->int_registers = c->max[FILE_INT];
     out->str_registers = c->max[FILE_STR];
@@ -604,12 +604,10 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     out->str_const_base = c->locals[FILE_STR];
     out->int_const_count = (uint32_t)c->int_consts->nelts;
     out->str_const_count = (uint32_t)c->str_consts->nelts;
-    out->int_consts = spx_arena_copy(c->arena, c->int_consts->elts,
-                                     (apr_size_t)c->int_consts->nelts * sizeof(int64_t));
-    out->str_consts = spx_arena_copy(c->arena, c->str_consts->elts,
-                                     (apr_size_t)c->str_consts->nelts * sizeof(spx_string_t *));
-    out->sites =
-        spx_arena_copy(c->arena, c->sites->elts, (apr_size_t)c->sites->nelts * sizeof(spx_site_t));
+    out->int_consts = SPX_ARENA_COPY(c->arena, int64_t, c->int_consts->elts, c->int_consts->nelts);
+    out->str_consts =
+        SPX_ARENA_COPY(c->arena, spx_string_t *, c->str_consts->elts, c->str_consts->nelts);
+    out->sites = SPX_ARENA_COPY(c->arena, spx_site_t, c->sites->elts, c->sites->nelts);
     out->site_count = (uint32_t)c->sites->nelts;
     out->returns_int = f->result == SPX_TYPE_INT;
     out->param_count = (uint32_t)f->param_count;
@@ -642,8 +640,7 @@ spx_program_t *spx_program_finish(spx_program_builder_t *c)
     apr_pool_destroy(c->scratch);
     spx_program_t *program = apr_pcalloc(c->pool, sizeof(*program));
     program->function_count = (apr_size_t)c->functions->nelts;
-    program->functions =
-        spx_arena_alloc(c->arena, (program->function_count + 1) * sizeof(spx_vm_function_t));
+    program->functions = SPX_ARENA_ARRAY(c->arena, spx_vm_function_t, program->function_count + 1);
     for (apr_size_t i = 0; i < program->function_count; i++)
         program->functions[i] = *APR_ARRAY_IDX(c->functions, i, spx_vm_function_t *);
     program->by_name = c->by_name;

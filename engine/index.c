@@ -60,7 +60,7 @@ typedef struct pending_edge_t {
 
 static int add_node(builder_t *builder, const char *id, const char *kind, const char *name)
 {
-    spx_index_node_t *node = spx_arena_calloc(builder->arena, sizeof(*node));
+    spx_index_node_t *node = SPX_ARENA_NEW(builder->arena, spx_index_node_t);
     APR_ARRAY_PUSH(builder->nodes, spx_index_node_t *) = node;
     node->id = id;
     node->kind = kind;
@@ -75,7 +75,7 @@ static spx_index_node_t *node_at(builder_t *builder, int position)
 
 static void add_edge(builder_t *builder, int from, const char *kind, int to)
 {
-    pending_edge_t *edge = spx_arena_alloc(builder->arena, sizeof(*edge));
+    pending_edge_t *edge = SPX_ARENA_ARRAY(builder->arena, pending_edge_t, 1);
     APR_ARRAY_PUSH(builder->edges, pending_edge_t *) = edge;
     edge->from = from;
     edge->kind = kind;
@@ -184,8 +184,7 @@ static void add_call_edges(builder_t *builder, spx_function_t *caller)
             ;
         int callee = sites[first].callee ? function_node(builder, sites[first].callee)
                                          : builtin_node(builder, sites[first].builtin);
-        spx_index_site_t *spans =
-            spx_arena_alloc(builder->arena, (apr_size_t)(end - first) * sizeof(*spans));
+        spx_index_site_t *spans = SPX_ARENA_ARRAY(builder->arena, spx_index_site_t, end - first);
         for (int i = first; i < end; i++)
             spans[i - first] = sites[i].site;
         add_edge(builder, caller_node, "calls", callee);

@@ -331,7 +331,7 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
             end++;
         end++;
     }
-    char *out = spx_arena_alloc(lexer->literals, end - start);
+    char *out = SPX_ARENA_ARRAY(lexer->literals, char, end - start);
     apr_size_t used = 0, at = start + 1;
     while (at < end) {
         unsigned char c = lexer->text[at];

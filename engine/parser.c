@@ -103,13 +103,15 @@ static void pending_push(parser_t *p, const void *item, apr_size_t size)
     p->pending_used += size;
 }
 
-/* The items pushed since base, as one array in arena (NULL when none); the
- * pending stack is back at base. */
-static void *pending_take(parser_t *p, apr_size_t base, spx_arena_t *arena)
+/* The items pushed since base, as one array in arena aligned to alignment
+ * (the items' type's); NULL when none. The pending stack is back at base. */
+static void *pending_take(parser_t *p, apr_size_t base, spx_arena_t *arena, apr_size_t alignment)
 {
     apr_size_t size = p->pending_used - base;
     p->pending_used = base;
-    return size ? spx_arena_copy(arena, p->pending + base, size) : NULL;
+    if (!size)
+        return NULL;
+    return memcpy(spx_arena_alloc(arena, size, alignment), p->pending + base, size);
 }
 
 static spx_span_t span_from(const parser_t *p, spx_position_t start)
@@ -228,7 +230,7 @@ static int parse_type(parser_t *p, spx_type_t *type, spx_span_t *span)
 
 static spx_expr_t *new_expr(parser_t *p, spx_expr_kind_t kind, spx_span_t span)
 {
-    spx_expr_t *expr = spx_arena_calloc(p->bodies, sizeof(*expr));
+    spx_expr_t *expr = SPX_ARENA_NEW(p->bodies, spx_expr_t);
     expr->kind = kind;
     expr->span = span;
     expr->type = SPX_TYPE_ERROR;
@@ -262,7 +264,7 @@ static spx_expr_t *parse_arguments(parser_t *p, spx_expr_t *call, spx_position_t
                 break;
         }
     }
-    call->as.call->arguments = pending_take(p, base, p->bodies);
+    call->as.call->arguments = pending_take(p, base, p->bodies, _Alignof(spx_expr_t *));
     call->as.call->argument_count = count;
     if (!expect(p, SPX_TOKEN_RPAREN))
         return NULL;
@@ -282,7 +284,7 @@ static spx_expr_t *parse_name_or_call(parser_t *p)
         return name;
     }
     spx_expr_t *call = new_expr(p, SPX_EXPR_CALL, first.span);
-    call->as.call = spx_arena_calloc(p->bodies, sizeof(spx_call_t));
+    call->as.call = SPX_ARENA_NEW(p->bodies, spx_call_t);
     if (consume_if(p, SPX_TOKEN_DOT)) {
         call->as.call->module = first;
         if (!expect_name(p, "a function name after '.'", &call->as.call->function))
@@ -441,7 +443,7 @@ static int parse_block(parser_t *p, spx_block_t *block);
 
 static spx_stmt_t *new_stmt(parser_t *p, spx_stmt_kind_t kind, spx_position_t start)
 {
-    spx_stmt_t *stmt = spx_arena_calloc(p->bodies, sizeof(*stmt));
+    spx_stmt_t *stmt = SPX_ARENA_NEW(p->bodies, spx_stmt_t);
     stmt->kind = kind;
     stmt->span.start = start;
     stmt->span.end = start;
@@ -486,7 +488,7 @@ static spx_stmt_t *parse_if(parser_t *p)
         return NULL;
     if (consume_if(p, SPX_TOKEN_ELSE)) {
         if (p->token.kind == SPX_TOKEN_LBRACE) {
-            stmt->as.if_stmt.else_block = spx_arena_calloc(p->bodies, sizeof(spx_block_t));
+            stmt->as.if_stmt.else_block = SPX_ARENA_NEW(p->bodies, spx_block_t);
             if (!parse_block(p, stmt->as.if_stmt.else_block))
                 return NULL;
         } else if (p->token.kind == SPX_TOKEN_IF) {
@@ -651,7 +653,7 @@ static int parse_block(parser_t *p, spx_block_t *block)
     if (result)
         consume_if(p, SPX_TOKEN_RBRACE);
     leave(p);
-    block->statements = pending_take(p, base, p->bodies);
+    block->statements = pending_take(p, base, p->bodies, _Alignof(spx_stmt_t *));
     block->count = count;
     block->span = span_from(p, start);
     return result;
@@ -699,7 +701,7 @@ static int parse_params(parser_t *p, spx_function_t *function)
             count++;
         } while (consume_if(p, SPX_TOKEN_COMMA));
     }
-    function->params = pending_take(p, base, p->arena);
+    function->params = pending_take(p, base, p->arena, _Alignof(spx_param_t));
     function->param_count = count;
     return expect(p, SPX_TOKEN_RPAREN);
 }
@@ -711,7 +713,7 @@ static int parse_params(parser_t *p, spx_function_t *function)
 static void parse_function(parser_t *p, apr_array_header_t *functions,
                            apr_array_header_t *unreadable, int *too_many)
 {
-    spx_function_t *function = spx_arena_calloc(p->arena, sizeof(*function));
+    spx_function_t *function = SPX_ARENA_NEW(p->arena, spx_function_t);
     spx_position_t start = p->token.span.start;
     begin_item(p);
     function->module = p->module;
@@ -786,9 +788,9 @@ static void parse_import(parser_t *p, apr_array_header_t *imports, int after_ite
 spx_module_t *spx_module_make(const char *name, const char *path, const unsigned char *text,
                               apr_size_t length, spx_arena_t *arena)
 {
-    spx_module_t *module = spx_arena_calloc(arena, sizeof(*module));
-    module->name = spx_arena_copy(arena, name, strlen(name) + 1);
-    module->path = spx_arena_copy(arena, path, strlen(path) + 1);
+    spx_module_t *module = SPX_ARENA_NEW(arena, spx_module_t);
+    module->name = SPX_ARENA_COPY(arena, char, name, strlen(name) + 1);
+    module->path = SPX_ARENA_COPY(arena, char, path, strlen(path) + 1);
     module->text = text;
     module->length = length;
     return module;
@@ -834,14 +836,13 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
         }
     }
     module->import_count = (apr_size_t)imports->nelts;
-    module->imports =
-        spx_arena_copy(arena, imports->elts, module->import_count * sizeof(spx_import_t));
+    module->imports = SPX_ARENA_COPY(arena, spx_import_t, imports->elts, module->import_count);
     module->function_count = (apr_size_t)functions->nelts;
     module->functions =
-        spx_arena_copy(arena, functions->elts, module->function_count * sizeof(spx_function_t *));
+        SPX_ARENA_COPY(arena, spx_function_t *, functions->elts, module->function_count);
     module->unreadable_function_count = (apr_size_t)unreadable->nelts;
-    module->unreadable_functions = spx_arena_copy(
-        arena, unreadable->elts, module->unreadable_function_count * sizeof(const char *));
+    module->unreadable_functions =
+        SPX_ARENA_COPY(arena, const char *, unreadable->elts, module->unreadable_function_count);
     apr_pool_destroy(scratch);
 }
 

@@ -20,6 +20,7 @@
 #define SPX_ARENA_H
 
 #include <apr_pools.h>
+#include <stddef.h>
 
 typedef struct spx_arena_t spx_arena_t;
 
@@ -31,12 +32,26 @@ spx_arena_t *spx_arena_make(apr_pool_t *pool);
  * bodies are checked and indexed. */
 void spx_arena_clear(spx_arena_t *arena);
 
-/* size bytes, aligned for any object; uninitialised / zeroed. */
-void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size);
-void *spx_arena_calloc(spx_arena_t *arena, apr_size_t size);
+/* The strictest alignment the arena gives: that of any object
+ * (_Alignof(max_align_t), 16 bytes on x86-64 and arm64). */
+#define SPX_ARENA_ANY_ALIGNMENT ((apr_size_t) _Alignof(max_align_t))
 
-/* A copy of size bytes of data in the arena. */
-void *spx_arena_copy(spx_arena_t *arena, const void *data, apr_size_t size);
+/* size bytes aligned to alignment, a power of two no greater than
+ * SPX_ARENA_ANY_ALIGNMENT: uninitialised, zeroed, or a copy of data (at
+ * least one byte is taken, so a copy of none is not NULL). Phase A stores
+ * millions of small objects of known type, so each asks for its type's
+ * alignment (the macros below) and costs no padding beyond it. */
+void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size, apr_size_t alignment);
+void *spx_arena_calloc(spx_arena_t *arena, apr_size_t size, apr_size_t alignment);
+void *spx_arena_copy(spx_arena_t *arena, const void *data, apr_size_t size, apr_size_t alignment);
+
+/* One zeroed object of type; an uninitialised array of count objects of
+ * type; a copy of the count objects of type at data. */
+#define SPX_ARENA_NEW(arena, type) ((type *)spx_arena_calloc((arena), sizeof(type), _Alignof(type)))
+#define SPX_ARENA_ARRAY(arena, type, count)                                                        \
+    ((type *)spx_arena_alloc((arena), (apr_size_t)(count) * sizeof(type), _Alignof(type)))
+#define SPX_ARENA_COPY(arena, type, data, count)                                                   \
+    ((type *)spx_arena_copy((arena), (data), (apr_size_t)(count) * sizeof(type), _Alignof(type)))
 
 /* The interned, NUL-terminated copy of the size bytes at text: the same
  * pointer for the same bytes, for the arena's whole life. */

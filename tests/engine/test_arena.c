@@ -1,7 +1,8 @@
 /*
  * test_arena.c: the Phase A arena (engine/spx_arena.h): every allocation,
- * small, large or after a clear, is aligned for any object
- * (_Alignof(max_align_t)) and holds its bytes apart from the others;
+ * small, large or after a clear, is aligned as asked (up to any object's
+ * alignment, _Alignof(max_align_t)) and holds its bytes apart from the
+ * others; a typed allocation costs no padding beyond its type's;
  * interned text is the same pointer for the same bytes, and packed.
  */
 #include "spx_arena.h"
@@ -32,7 +33,7 @@ static void test_allocations_are_aligned(void)
             apr_size_t size = i % 40 == 39 ? SPX_ARENA_CHUNK_BYTES / 4 + 1 + i
                               : i % 7 == 6 ? 4096 + i
                                            : i % 17;
-            char *memory = spx_arena_alloc(arena, size);
+            char *memory = spx_arena_alloc(arena, size, SPX_ARENA_ANY_ALIGNMENT);
             if (!aligned(memory))
                 misaligned++;
             memset(memory, (int)(i & 0xff), size);
@@ -43,8 +44,8 @@ static void test_allocations_are_aligned(void)
             previous_size = size;
         }
         CU_ASSERT_EQUAL(misaligned, 0);
-        CU_ASSERT_TRUE(aligned(spx_arena_calloc(arena, 3)));
-        CU_ASSERT_TRUE(aligned(spx_arena_copy(arena, "x", 1)));
+        CU_ASSERT_TRUE(aligned(spx_arena_calloc(arena, 3, SPX_ARENA_ANY_ALIGNMENT)));
+        CU_ASSERT_TRUE(aligned(spx_arena_copy(arena, "x", 1, SPX_ARENA_ANY_ALIGNMENT)));
         spx_arena_clear(arena);
     }
     apr_pool_destroy(pool);
@@ -63,7 +64,42 @@ static void test_interned_text(void)
     CU_ASSERT_STRING_EQUAL(c, "abc");
     CU_ASSERT_PTR_NOT_EQUAL(a, c);
     CU_ASSERT_EQUAL(c - a, 3); /* packed after "ab" and its NUL */
-    CU_ASSERT_TRUE(aligned(spx_arena_alloc(arena, 1)));
+    CU_ASSERT_TRUE(aligned(spx_arena_alloc(arena, 1, SPX_ARENA_ANY_ALIGNMENT)));
+    apr_pool_destroy(pool);
+}
+
+/* A typed allocation is aligned as its type needs and no more: after a
+ * one-byte object, an int64_t starts at the next multiple of its
+ * alignment, not of any object's; every kind of typed allocation is
+ * aligned for its type, zeroed or copied as the macro says. */
+typedef struct typed_pair_t {
+    int64_t number;
+    const char *name;
+} typed_pair_t;
+
+static void test_typed_allocations(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_arena_t *arena = spx_arena_make(pool);
+    char *byte = SPX_ARENA_ARRAY(arena, char, 1);
+    int64_t *number = SPX_ARENA_ARRAY(arena, int64_t, 1);
+    CU_ASSERT_EQUAL((uintptr_t)number % _Alignof(int64_t), 0);
+    uintptr_t after_byte = (uintptr_t)byte + 1, int64_alignment = _Alignof(int64_t);
+    CU_ASSERT_EQUAL((uintptr_t)number, (after_byte + int64_alignment - 1) & ~(int64_alignment - 1));
+    for (int i = 0; i < 100; i++) {
+        (void)SPX_ARENA_ARRAY(arena, char, i % 7 + 1);
+        typed_pair_t *pair = SPX_ARENA_NEW(arena, typed_pair_t);
+        CU_ASSERT_EQUAL((uintptr_t)pair % _Alignof(typed_pair_t), 0);
+        CU_ASSERT_EQUAL(pair->number, 0);
+        CU_ASSERT_PTR_NULL(pair->name);
+        typed_pair_t source[2] = {{1, "a"}, {2, "b"}};
+        typed_pair_t *copy = SPX_ARENA_COPY(arena, typed_pair_t, source, 2);
+        CU_ASSERT_EQUAL((uintptr_t)copy % _Alignof(typed_pair_t), 0);
+        CU_ASSERT_EQUAL(copy[1].number, 2);
+        CU_ASSERT_STRING_EQUAL(copy[1].name, "b");
+    }
+    CU_ASSERT_PTR_NOT_NULL(SPX_ARENA_COPY(arena, typed_pair_t, NULL, 0));
     apr_pool_destroy(pool);
 }
 
@@ -72,6 +108,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"allocations are aligned for any object", test_allocations_are_aligned},
         {"interned text: one copy per spelling, packed", test_interned_text},
+        {"typed allocations: aligned as their type needs, no more", test_typed_allocations},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("arena", tests);
