@@ -58,6 +58,8 @@ void spx_block_visit_expressions(const spx_block_t *block, spx_expression_visito
             visit(context, s->as.binding.value);
             break;
         case SPX_STMT_ASSIGN:
+            if (s->as.assign.place)
+                visit(context, s->as.assign.place);
             visit(context, s->as.assign.value);
             break;
         case SPX_STMT_IF:
@@ -79,6 +81,15 @@ void spx_block_visit_expressions(const spx_block_t *block, spx_expression_visito
             break;
         case SPX_STMT_EXPR:
             visit(context, s->as.expr_stmt.expression);
+            break;
+        case SPX_STMT_FOR:
+            visit(context, s->as.for_stmt.from);
+            if (s->as.for_stmt.to)
+                visit(context, s->as.for_stmt.to);
+            spx_block_visit_expressions(&s->as.for_stmt.body, visit, context);
+            break;
+        case SPX_STMT_BREAK:
+        case SPX_STMT_CONTINUE:
             break;
         }
     }

@@ -31,6 +31,13 @@
  * deep operator chains ("1 + 1 + ... + 1") go through an explicit stack, and
  * "else if" chains through a loop. The import graph is searched with an
  * explicit stack as well.
+ *
+ * Language v2: the parser reads it, this checker does not know it yet. Each
+ * v2 construct (struct and const items, array and struct types, for,
+ * break, continue, assignments to places, index, slice, field, array and
+ * struct literals, method calls, bitwise operators) is reported once as
+ * E0499 and typed SPX_TYPE_ERROR, so no later pass sees one (temporary
+ * until the v2 checker: search for E0499).
  */
 #include "spx_assert.h"
 #include "spx_ast.h"
@@ -63,8 +70,9 @@ static const builtin_info_t *find_builtin(const char *name)
 }
 
 /* Indexed by spx_operator_t. */
-static const char *const operator_text[] = {
-    "||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "-", "!"};
+static const char *const operator_text[] = {"||", "&&", "==", "!=", "<",  "<=", ">",  ">=",
+                                            "+",  "-",  "*",  "/",  "%",  "-",  "!",  "|",
+                                            "^",  "&",  "<<", ">>", "~"};
 
 static const char *operator_name(spx_operator_t op)
 {
@@ -113,6 +121,29 @@ static void report(scope_t *scope, spx_diagnostic_code_t code, spx_span_t span, 
 {
     spx_diagnostics_add(scope->checker->diagnostics, code, scope->module->path, span, "%s",
                         message);
+}
+
+/* Temporary until the v2 checker: a language v2 construct at span, which
+ * this checker cannot check yet (what names it: "a for loop"). */
+static void report_v2(spx_diagnostics_t *diagnostics, const spx_module_t *module, spx_span_t span,
+                      const char *what)
+{
+    spx_diagnostics_add(diagnostics, SPX_E0499, module->path, span,
+                        "%s is language v2, which the checker does not support yet", what);
+}
+
+static void report_v2_in(scope_t *scope, spx_span_t span, const char *what)
+{
+    report_v2(scope->checker->diagnostics, scope->module, span, what);
+}
+
+/* The span of a keyword of size bytes at start (on one line). */
+static spx_span_t keyword_span(spx_position_t start, uint32_t size)
+{
+    spx_span_t span = {start, start};
+    span.end.column += size;
+    span.end.offset += size;
+    return span;
 }
 
 static spx_type_t type_of(const spx_expr_t *expr)
@@ -369,6 +400,10 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
         }
     } else {
         const spx_import_t *import = apr_hash_get(scope->imports, module_name, APR_HASH_KEY_STRING);
+        if (!import && lookup(scope, module_name)) {
+            report_v2_in(scope, call->span, "a method call");
+            return 0;
+        }
         if (!import) {
             report(scope, SPX_E0310, call->as.call->module.span,
                    apr_psprintf(scope->pool, "module '%s' is not imported", module_name));
@@ -405,7 +440,11 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
     spx_type_t result = SPX_TYPE_ERROR;
     call->as.call->target = NULL;
     call->as.call->builtin = SPX_BUILTIN_NONE;
-    int known = resolve_call(scope, call, &parameters, &parameter_count, &result);
+    int known = 0;
+    if (call->as.call->receiver)
+        report_v2_in(scope, call->span, "a method call");
+    else
+        known = resolve_call(scope, call, &parameters, &parameter_count, &result);
     apr_size_t count = call->as.call->argument_count;
     /* Arguments are checked even when the callee is unknown. */
     for (apr_size_t i = 0; i < count; i++) {
@@ -468,6 +507,21 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr)
         SPX_ASSERT(expr->kind != SPX_EXPR_UNARY && expr->kind != SPX_EXPR_BINARY);
         expr->type = SPX_TYPE_ERROR; /* never reached: check_expr unrolls these */
         break;
+    case SPX_EXPR_INDEX:
+        report_v2_in(scope, expr->span, "indexing");
+        break;
+    case SPX_EXPR_SLICE:
+        report_v2_in(scope, expr->span, "slicing");
+        break;
+    case SPX_EXPR_FIELD:
+        report_v2_in(scope, expr->span, "a field or a module's constant");
+        break;
+    case SPX_EXPR_ARRAY:
+        report_v2_in(scope, expr->span, "an array literal");
+        break;
+    case SPX_EXPR_STRUCT_LITERAL:
+        report_v2_in(scope, expr->span, "a struct literal");
+        break;
     }
 }
 
@@ -477,6 +531,10 @@ static spx_type_t unary_type(scope_t *scope, spx_expr_t *expr)
     spx_expr_t *operand = expr->as.unary.operand;
     spx_type_t wanted = op == SPX_OP_NOT ? SPX_TYPE_BOOL : SPX_TYPE_INT;
     spx_type_t type = type_of(operand);
+    if (op == SPX_OP_BIT_NOT) {
+        report_v2_in(scope, expr->as.unary.op_span, "the operator '~'");
+        return SPX_TYPE_ERROR;
+    }
     if (type == SPX_TYPE_UNIT)
         report_unit(scope, operand, "an operand");
     else if (type != SPX_TYPE_ERROR && type != wanted)
@@ -525,10 +583,19 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
         break;
     case SPX_OP_NEG:
     case SPX_OP_NOT:
-        SPX_ASSERT(op != SPX_OP_NEG && op != SPX_OP_NOT);
+    case SPX_OP_BIT_NOT:
+        SPX_ASSERT(op != SPX_OP_NEG && op != SPX_OP_NOT && op != SPX_OP_BIT_NOT);
         result = SPX_TYPE_ERROR; /* not binary operators: the parser never builds this */
         ok = 1;
         break;
+    case SPX_OP_BIT_OR:
+    case SPX_OP_BIT_XOR:
+    case SPX_OP_BIT_AND:
+    case SPX_OP_SHL:
+    case SPX_OP_SHR:
+        report_v2_in(scope, expr->as.binary.op_span,
+                     apr_psprintf(scope->pool, "the operator '%s'", operator_name(op)));
+        return SPX_TYPE_ERROR;
     }
     int unit = 0;
     if (left == SPX_TYPE_UNIT) {
@@ -600,7 +667,10 @@ static void check_binding(scope_t *scope, spx_stmt_t *stmt)
         report_unit(scope, value, "stored");
         local_type = SPX_TYPE_ERROR;
     }
-    if (stmt->as.binding.has_type) {
+    if (stmt->as.binding.type_syntax) {
+        report_v2_in(scope, stmt->as.binding.type_span, "this type");
+        local_type = SPX_TYPE_ERROR;
+    } else if (stmt->as.binding.has_type) {
         local_type = stmt->as.binding.declared;
         if (type != SPX_TYPE_UNIT && type != SPX_TYPE_ERROR && type != local_type)
             report(scope, SPX_E0401, value->span,
@@ -616,6 +686,12 @@ static void check_assign(scope_t *scope, spx_stmt_t *stmt)
 {
     spx_expr_t *value = stmt->as.assign.value;
     const spx_name_t *name = &stmt->as.assign.name;
+    if (stmt->as.assign.place) {
+        stmt->as.assign.slot = -1;
+        report_v2_in(scope, stmt->as.assign.place->span, "an assignment to an element or a field");
+        check_expr(scope, value);
+        return;
+    }
     check_expr(scope, value);
     spx_type_t type = type_of(value);
     if (type == SPX_TYPE_UNIT)
@@ -650,6 +726,8 @@ static void check_return(scope_t *scope, spx_stmt_t *stmt)
     spx_type_t wanted = function->result;
     if (value)
         check_expr(scope, value);
+    if (function->result_syntax)
+        return; /* a v2 result type, reported as E0499 */
     spx_type_t type = type_of(value);
     if (wanted == SPX_TYPE_UNIT) {
         if (value && type != SPX_TYPE_ERROR)
@@ -718,6 +796,15 @@ static int check_stmt(scope_t *scope, spx_stmt_t *stmt)
     case SPX_STMT_EXPR:
         check_expr(scope, stmt->as.expr_stmt.expression); /* any type, unit included */
         return 0;
+    case SPX_STMT_FOR:
+        report_v2_in(scope, keyword_span(stmt->span.start, 3), "a for loop");
+        return 0;
+    case SPX_STMT_BREAK:
+        report_v2_in(scope, keyword_span(stmt->span.start, 5), "'break'");
+        return 0;
+    case SPX_STMT_CONTINUE:
+        report_v2_in(scope, keyword_span(stmt->span.start, 8), "'continue'");
+        return 0;
     }
     return 0;
 }
@@ -744,12 +831,18 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
     scope.pool = checker->function;
     scope.names = apr_hash_make(scope.pool);
     scope.locals = apr_array_make(scope.pool, 16, sizeof(local_t *));
-    for (apr_size_t i = 0; i < function->param_count; i++)
+    for (apr_size_t i = 0; i < function->param_count; i++) {
+        if (function->params[i].type_syntax)
+            report_v2_in(&scope, function->params[i].type_span, "this type");
         declare(&scope, &function->params[i].name, function->params[i].type, 0, 1);
+    }
+    if (function->result_syntax)
+        report_v2_in(&scope, function->result_span, "this type");
     int returns = check_block(&scope, &function->body);
     /* An incomplete body lost statements to a syntax error (already
      * reported): its missing names and returns may be among them. */
-    if (function->result != SPX_TYPE_UNIT && !returns && !function->incomplete)
+    if (function->result != SPX_TYPE_UNIT && !returns && !function->incomplete &&
+        !function->result_syntax)
         report(&scope, SPX_E0410, function->name.span,
                apr_psprintf(scope.pool, "'%s' does not return a value on every path",
                             function->name.text));
@@ -794,6 +887,10 @@ void spx_checker_declare(spx_checker_t *checker, apr_size_t module_index)
 void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index)
 {
     spx_module_t *module = checker->modules[module_index];
+    for (apr_size_t j = 0; j < module->struct_count; j++)
+        report_v2(checker->diagnostics, module, module->structs[j]->name.span, "a struct");
+    for (apr_size_t j = 0; j < module->const_count; j++)
+        report_v2(checker->diagnostics, module, module->consts[j]->name.span, "a constant");
     for (apr_size_t j = 0; j < module->function_count; j++)
         check_function(checker, module_index, module->functions[j]);
 }

@@ -537,6 +537,10 @@ static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
             flush_charge(c); /* e.g. "x;": the statement still costs its step */
         break;
     }
+    case SPX_STMT_FOR:
+    case SPX_STMT_BREAK:
+    case SPX_STMT_CONTINUE:
+        break; /* language v2: the checker rejects these for now (E0499), never compiled */
     }
 }
 

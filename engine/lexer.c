@@ -1,5 +1,5 @@
 /*
- * lexer.c: bytes to tokens for Semaprax v1 (spx_lexer.h).
+ * lexer.c: bytes to tokens for Semaprax (spx_lexer.h), language v2.
  *
  * One pass, one token at a time, pulled by the parser. Every byte is
  * classified once: in code, in a comment and in a string alike, a NUL, a CR
@@ -47,11 +47,15 @@ static spx_token_kind_t keyword_kind(const unsigned char *text, apr_size_t size)
         case 'f':
             KEYWORD("fn", SPX_TOKEN_FN);
         case 'i':
+            if (text[1] == 'n')
+                return SPX_TOKEN_IN;
             KEYWORD("if", SPX_TOKEN_IF);
         }
         break;
     case 3:
         switch (text[0]) {
+        case 'f':
+            KEYWORD("for", SPX_TOKEN_FOR);
         case 'l':
             KEYWORD("let", SPX_TOKEN_LET);
         case 'v':
@@ -72,6 +76,10 @@ static spx_token_kind_t keyword_kind(const unsigned char *text, apr_size_t size)
             KEYWORD("while", SPX_TOKEN_WHILE);
         case 'f':
             KEYWORD("false", SPX_TOKEN_FALSE);
+        case 'b':
+            KEYWORD("break", SPX_TOKEN_BREAK);
+        case 'c':
+            KEYWORD("const", SPX_TOKEN_CONST);
         }
         break;
     case 6:
@@ -82,7 +90,13 @@ static spx_token_kind_t keyword_kind(const unsigned char *text, apr_size_t size)
             KEYWORD("import", SPX_TOKEN_IMPORT);
         case 'r':
             KEYWORD("return", SPX_TOKEN_RETURN);
+        case 's':
+            KEYWORD("struct", SPX_TOKEN_STRUCT);
         }
+        break;
+    case 8:
+        if (text[0] == 'c' && memcmp(text, "continue", size) == 0)
+            return SPX_TOKEN_CONTINUE;
         break;
     }
 #undef KEYWORD
@@ -103,6 +117,11 @@ void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t le
     spx_diagnostic_budget_init(&lexer->budget, diagnostics, path, SPX_LIMIT_SYNTAX_DIAGNOSTICS,
                                SPX_E0227,
                                "too many syntax errors (%u); the rest of the file is not read");
+}
+
+void spx_lexer_set_literals(spx_lexer_t *lexer, spx_arena_t *literals)
+{
+    lexer->literals = literals;
 }
 
 void spx_lexer_error(spx_lexer_t *lexer, spx_diagnostic_code_t code, spx_span_t span,
@@ -255,25 +274,65 @@ static void lex_identifier(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
                         SPX_LIMIT_IDENTIFIER_BYTES);
 }
 
+static int is_word_byte(unsigned char c)
+{
+    return is_identifier_start(c) || is_digit(c);
+}
+
+/* The value of the digits between begin and end, in base 10 or 16, with
+ * single underscores between digits: 1 and *value set (*too_large when over
+ * 2^63-1), or 0 when the spelling breaks the rule. */
+static int integer_value(const unsigned char *begin, const unsigned char *end, unsigned base,
+                         uint64_t *value, int *too_large)
+{
+    *value = 0;
+    *too_large = 0;
+    if (begin == end || *begin == '_' || end[-1] == '_')
+        return 0;
+    for (const unsigned char *at = begin; at < end; at++) {
+        if (*at == '_') {
+            if (at[1] == '_')
+                return 0;
+            continue;
+        }
+        int digit = base == 16 ? hex_value(*at) : is_digit(*at) ? *at - '0' : -1;
+        if (digit < 0)
+            return 0;
+        if (*value > ((uint64_t)INT64_MAX - (unsigned)digit) / base)
+            *too_large = 1;
+        else if (!*too_large)
+            *value = *value * base + (unsigned)digit;
+    }
+    return 1;
+}
+
+/* An integer literal: the whole run of [A-Za-z0-9_] from start is one
+ * token, so "12ab", "0x1g" and "1__0" are one diagnostic each. */
 static void lex_integer(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
 {
     apr_size_t end = start;
-    uint64_t value = 0;
-    int too_large = 0;
-    while (end < lexer->length && is_digit(lexer->text[end])) {
-        unsigned digit = (unsigned)(lexer->text[end] - '0');
-        if (!too_large && value > ((uint64_t)INT64_MAX - digit) / 10)
-            too_large = 1;
-        else if (!too_large)
-            value = value * 10 + digit;
+    while (end < lexer->length && is_word_byte(lexer->text[end]))
         end++;
-    }
     lexer->offset = end;
     token->kind = SPX_TOKEN_INTEGER;
     token->span = span_of(lexer, start, end);
-    if (lexer->text[start] == '0' && end - start > 1) {
+    const unsigned char *text = lexer->text + start;
+    apr_size_t size = end - start;
+    uint64_t value = 0;
+    int too_large = 0, hex = size >= 2 && text[0] == '0' && text[1] == 'x';
+    if (!hex && text[0] == '0' && size > 1 && is_digit(text[1])) {
         spx_lexer_error(lexer, SPX_E0208, token->span,
                         "integer literal with a leading zero (write 0, or start with 1..9)");
+        value = 0;
+    } else if (!integer_value(text + (hex ? 2 : 0), text + size, hex ? 16 : 10, &value,
+                              &too_large) ||
+               (!hex && text[0] == '0' && size > 1)) {
+        spx_lexer_error(lexer, SPX_E0216, token->span,
+                        hex ? "malformed hexadecimal literal '%.*s' (write 0x and hex digits, "
+                              "single '_' between digits)"
+                            : "malformed integer literal '%.*s' (digits, single '_' between "
+                              "digits, and no letter or '_' right after)",
+                        (int)size, (const char *)text);
         value = 0;
     } else if (too_large) {
         spx_lexer_error(lexer, SPX_E0209, token->span,
@@ -412,7 +471,7 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
 /* Characters that are no token: a run of them is one error token. */
 static void lex_unexpected(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
 {
-    static const char tokens[] = "(){},;:.=!<>+-*/%\"_";
+    static const char tokens[] = "(){},;:.=!<>+-*/%\"_[]&|^~";
     apr_size_t end = start, size = 1;
     while (end < lexer->length) {
         byte_class_t kind = classify(lexer, end, &size);
@@ -420,8 +479,7 @@ static void lex_unexpected(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
         int starts_token =
             kind == BYTE_PLAIN &&
             (c == ' ' || c == '\t' || is_identifier_start(c) || is_digit(c) ||
-             strchr(tokens, c) != NULL ||
-             ((c == '&' || c == '|') && end + 1 < lexer->length && lexer->text[end + 1] == c));
+             strchr(tokens, c) != NULL);
         if ((kind != BYTE_PLAIN && kind != BYTE_UTF8) || starts_token)
             break;
         end += size;
@@ -460,10 +518,14 @@ static spx_token_kind_t punctuation(const spx_lexer_t *lexer, apr_size_t start, 
     case '<':
         if (next == '=')
             return SPX_TOKEN_LE;
+        if (next == '<')
+            return SPX_TOKEN_SHL;
         break;
     case '>':
         if (next == '=')
             return SPX_TOKEN_GE;
+        if (next == '>')
+            return SPX_TOKEN_SHR;
         break;
     case '&':
         if (next == '&')
@@ -472,6 +534,10 @@ static spx_token_kind_t punctuation(const spx_lexer_t *lexer, apr_size_t start, 
     case '|':
         if (next == '|')
             return SPX_TOKEN_OR;
+        break;
+    case '.':
+        if (next == '.')
+            return SPX_TOKEN_DOTDOT;
         break;
     }
     *size = 1;
@@ -510,6 +576,18 @@ static spx_token_kind_t punctuation(const spx_lexer_t *lexer, apr_size_t start, 
         return SPX_TOKEN_PERCENT;
     case '!':
         return SPX_TOKEN_BANG;
+    case '[':
+        return SPX_TOKEN_LBRACKET;
+    case ']':
+        return SPX_TOKEN_RBRACKET;
+    case '&':
+        return SPX_TOKEN_AMPERSAND;
+    case '|':
+        return SPX_TOKEN_PIPE;
+    case '^':
+        return SPX_TOKEN_CARET;
+    case '~':
+        return SPX_TOKEN_TILDE;
     }
     return SPX_TOKEN_EOF;
 }
@@ -615,8 +693,43 @@ const char *spx_token_kind_text(spx_token_kind_t kind)
         "'!'",
         "'&&'",
         "'||'",
+        "'struct'",
+        "'const'",
+        "'for'",
+        "'in'",
+        "'break'",
+        "'continue'",
+        "'['",
+        "']'",
+        "'..'",
+        "'&'",
+        "'|'",
+        "'^'",
+        "'~'",
+        "'<<'",
+        "'>>'",
     };
     if ((size_t)kind < sizeof(texts) / sizeof(texts[0]))
         return texts[kind];
     return "token";
+}
+
+const char *spx_token_v2_keyword(spx_token_kind_t kind)
+{
+    switch (kind) {
+    case SPX_TOKEN_STRUCT:
+        return "struct";
+    case SPX_TOKEN_CONST:
+        return "const";
+    case SPX_TOKEN_FOR:
+        return "for";
+    case SPX_TOKEN_IN:
+        return "in";
+    case SPX_TOKEN_BREAK:
+        return "break";
+    case SPX_TOKEN_CONTINUE:
+        return "continue";
+    default:
+        return NULL;
+    }
 }

@@ -1,14 +1,19 @@
 /*
  * parser.c: tokens to the syntax tree of one module (spx_ast.h), for the
- * grammar of language.md.
+ * grammar of language.md (language v2).
  *
  * Recursive descent over lexer.c with one token of lookahead beyond the
- * current one (for "x = ..." and "m.f(...)"); binary operators by
- * precedence climbing, one loop per level, so every level is
- * left-associative. Three rules keep it safe and quiet on bad input:
+ * current one; binary operators by precedence climbing, one loop per level,
+ * so every level is left-associative; postfix operators (index, slice,
+ * field, method call) by a loop over a primary. An assignment is read as an
+ * expression and turned into a place when "=" follows it. In an if or while
+ * condition and a for header, "Name {" and "m.Name {" start no struct
+ * literal unless inside ( ), [ ] or call arguments (no_struct_literal).
+ * Three rules keep it safe and quiet on bad input:
  *
  * - Depth. Every block and every expression node takes one level, and so do
- *   parentheses and "else if"; a level deeper than SPX_LIMIT_PARSE_DEPTH is
+ *   parentheses, each postfix operator, each "[" of a type and "else if"; a
+ *   level deeper than SPX_LIMIT_PARSE_DEPTH is
  *   E0225, reported once, after which the parser unwinds to the item and
  *   skips the rest of it. Descent is checked before recursing (so the C
  *   stack is bounded). A chain of one level's operators, like 1+1+...+1,
@@ -16,8 +21,9 @@
  *   passes walk its left spine by loops (only a right operand is a level).
  * - Recovery. A failed statement is reported once and skipped to its ";",
  *   to the "}" that closes its block, or to the next statement keyword; a
- *   failed item to the next "fn", "export" or "import" (which never occur
- *   inside a body). A statement that fails is left out of its block and its
+ *   failed item to the next "fn", "struct", "const", "export" or "import"
+ *   (which never occur inside a body, except "struct" and "const" as the
+ *   names v1 programs may have given: those are read as names, E0228). A statement that fails is left out of its block and its
  *   function is marked incomplete; one that only lacks its ";" is kept.
  * - Reports already made are not repeated: an error token from the lexer
  *   fails silently, and a missing "}" is not reported in an item that
@@ -54,6 +60,10 @@ typedef struct parser_t {
     int item_error;          /* the parser reported an error in this item */
     apr_size_t item_lexical; /* the lexer's error count when the item began */
     int incomplete;          /* a statement of this item was left out */
+    int no_struct_literal;   /* in an if/while condition or a for header, outside ( ) [ ] */
+    /* Per module: the v2 keywords already reported as names (E0228), one bit
+     * per keyword from SPX_TOKEN_STRUCT on. */
+    unsigned keywords_named;
 } parser_t;
 
 /* Binary precedence levels, lowest first (language.md, Grammar). */
@@ -62,6 +72,10 @@ enum {
     LEVEL_AND,
     LEVEL_EQUALITY,
     LEVEL_RELATIONAL,
+    LEVEL_BIT_OR,
+    LEVEL_BIT_XOR,
+    LEVEL_BIT_AND,
+    LEVEL_SHIFT,
     LEVEL_ADDITIVE,
     LEVEL_MULTIPLICATIVE,
     LEVEL_COUNT
@@ -159,8 +173,37 @@ static int expect(parser_t *p, spx_token_kind_t kind)
     return 0;
 }
 
+/* A keyword that language v2 added, where a name stands (a v1 program may
+ * have named something "in"): E0228, and read on as that name. A
+ * declaration is always reported; a use only when its word has not been
+ * reported in this module yet, so a v1 name gets one diagnostic where it is
+ * declared. 0 (nothing consumed) for any other token. */
+static int keyword_as_name(parser_t *p, spx_name_t *name, int declaration)
+{
+    const char *word = spx_token_v2_keyword(p->token.kind);
+    if (!word)
+        return 0;
+    unsigned bit = 1u << (unsigned)(p->token.kind - SPX_TOKEN_STRUCT);
+    if (declaration || !(p->keywords_named & bit))
+        spx_lexer_error(&p->lexer, SPX_E0228, p->token.span,
+                        "'%s' is a keyword since language v2; it cannot name anything", word);
+    p->keywords_named |= bit;
+    name->text = spx_arena_intern(p->arena, word, strlen(word));
+    name->span = p->token.span;
+    advance(p);
+    return 1;
+}
+
+/* An identifier that starts with an ASCII capital letter (a struct's name). */
+static int is_typename(const char *text)
+{
+    return text[0] >= 'A' && text[0] <= 'Z';
+}
+
 static int expect_name(parser_t *p, const char *what, spx_name_t *name)
 {
+    if (keyword_as_name(p, name, 1))
+        return 1;
     if (p->token.kind != SPX_TOKEN_IDENTIFIER) {
         expected(p, what);
         return 0;
@@ -196,33 +239,108 @@ static void leave(parser_t *p)
     p->depth--;
 }
 
-/* "int", "bool" or "str" (not keywords: they are identifiers that name a
- * type here). Another identifier is E0224 and reads as the error type, so
- * the item is still parsed; anything else fails. */
-static int parse_type(parser_t *p, spx_type_t *type, spx_span_t *span)
+static spx_type_syntax_t *new_type_syntax(spx_arena_t *arena, spx_type_syntax_kind_t kind,
+                                          spx_span_t span)
+{
+    spx_type_syntax_t *syntax = SPX_ARENA_NEW(arena, spx_type_syntax_t);
+    syntax->kind = kind;
+    syntax->span = span;
+    syntax->basic = SPX_TYPE_ERROR;
+    return syntax;
+}
+
+static void bad_type(parser_t *p, const char *found)
+{
+    p->item_error = 1;
+    spx_lexer_error(&p->lexer, SPX_E0224, p->token.span,
+                    "expected a type (int, bool, str, [T] or a struct name), found %s", found);
+}
+
+/* type := "int" | "bool" | "str" | "[" type "]" | TYPENAME | IDENT "." TYPENAME.
+ * int, bool and str are not keywords: they are identifiers that name a type
+ * here. A v1 type sets *type and leaves *syntax NULL; a v2 one ([T], a
+ * struct) is described by *syntax (in arena) and *type is SPX_TYPE_ERROR.
+ * Another lowercase identifier is E0224 and reads as the error type, so the
+ * item is still parsed; anything else fails. Each "[" is one level. */
+static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_span_t *span,
+                      const spx_type_syntax_t **syntax)
 {
     static const struct {
         const char *text;
         spx_type_t type;
     } types[] = {{"int", SPX_TYPE_INT}, {"bool", SPX_TYPE_BOOL}, {"str", SPX_TYPE_STR}};
+    spx_position_t start = p->token.span.start;
     *span = p->token.span;
-    if (p->token.kind == SPX_TOKEN_IDENTIFIER) {
-        *type = SPX_TYPE_ERROR;
-        for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-            if (strcmp(p->token.text, types[i].text) == 0)
-                *type = types[i].type;
-        if (*type == SPX_TYPE_ERROR) {
-            p->item_error = 1;
-            spx_lexer_error(&p->lexer, SPX_E0224, p->token.span,
-                            "expected a type (int, bool or str), found '%s'", p->token.text);
+    *type = SPX_TYPE_ERROR;
+    *syntax = NULL;
+    if (p->token.kind == SPX_TOKEN_LBRACKET) {
+        if (!enter(p))
+            return 0;
+        advance(p);
+        spx_type_t element;
+        spx_span_t element_span;
+        const spx_type_syntax_t *element_syntax;
+        int ok = parse_type(p, arena, &element, &element_span, &element_syntax) &&
+                 expect(p, SPX_TOKEN_RBRACKET);
+        leave(p);
+        if (!ok)
+            return 0;
+        if (!element_syntax) {
+            spx_type_syntax_t *basic =
+                new_type_syntax(arena, SPX_TYPE_SYNTAX_BASIC, element_span);
+            basic->basic = element;
+            element_syntax = basic;
         }
+        *span = span_from(p, start);
+        spx_type_syntax_t *array = new_type_syntax(arena, SPX_TYPE_SYNTAX_ARRAY, *span);
+        array->element = element_syntax;
+        *syntax = array;
+        return 1;
+    }
+    if (p->token.kind == SPX_TOKEN_IDENTIFIER) {
+        spx_name_t first = {p->token.text, p->token.span};
+        for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+            if (strcmp(first.text, types[i].text) == 0)
+                *type = types[i].type;
+        if (*type != SPX_TYPE_ERROR) {
+            advance(p);
+            return 1;
+        }
+        if (is_typename(first.text)) {
+            advance(p);
+            spx_type_syntax_t *named = new_type_syntax(arena, SPX_TYPE_SYNTAX_STRUCT, first.span);
+            named->name = first;
+            *syntax = named;
+            return 1;
+        }
+        if (peek(p)->kind == SPX_TOKEN_DOT) {
+            advance(p);
+            advance(p); /* . */
+            if (p->token.kind != SPX_TOKEN_IDENTIFIER || !is_typename(p->token.text)) {
+                p->item_error = 1;
+                if (p->token.kind != SPX_TOKEN_ERROR)
+                    spx_lexer_error(&p->lexer, SPX_E0224, p->token.span,
+                                    "expected a struct name (it starts with a capital letter) "
+                                    "after '%s.', found %s",
+                                    first.text, describe(p, &p->token));
+                return 0;
+            }
+            spx_name_t name = {p->token.text, p->token.span};
+            advance(p);
+            *span = span_from(p, start);
+            spx_type_syntax_t *named = new_type_syntax(arena, SPX_TYPE_SYNTAX_STRUCT, *span);
+            named->module = first;
+            named->name = name;
+            *syntax = named;
+            return 1;
+        }
+        bad_type(p, apr_psprintf(p->scratch, "'%s'", first.text));
         advance(p);
         return 1;
     }
     p->item_error = 1;
     if (p->token.kind != SPX_TOKEN_ERROR)
-        spx_lexer_error(&p->lexer, SPX_E0224, p->token.span,
-                        "expected a type (int, bool or str), found %s", describe(p, &p->token));
+        bad_type(p, describe(p, &p->token));
     return 0;
 }
 
@@ -245,6 +363,23 @@ static spx_expr_t *parse_expr(parser_t *p)
     return parse_binary(p, LEVEL_OR);
 }
 
+/* The items pushed since base, as an exact-size array of expressions. */
+static spx_expr_t **take_expressions(parser_t *p, apr_size_t base)
+{
+    return pending_take(p, base, p->bodies, _Alignof(spx_expr_t *));
+}
+
+/* Parse what is inside ( ), [ ] or call arguments: struct literals are
+ * allowed there even in a header. */
+static spx_expr_t *parse_enclosed_expr(parser_t *p)
+{
+    int saved = p->no_struct_literal;
+    p->no_struct_literal = 0;
+    spx_expr_t *expr = parse_expr(p);
+    p->no_struct_literal = saved;
+    return expr;
+}
+
 /* "(" args ")" of a call whose callee is already in call; the call's own
  * level is open. */
 static spx_expr_t *parse_arguments(parser_t *p, spx_expr_t *call, spx_position_t start)
@@ -253,7 +388,7 @@ static spx_expr_t *parse_arguments(parser_t *p, spx_expr_t *call, spx_position_t
     advance(p); /* ( */
     if (p->token.kind != SPX_TOKEN_RPAREN) {
         for (;;) {
-            spx_expr_t *argument = parse_expr(p);
+            spx_expr_t *argument = parse_enclosed_expr(p);
             if (!argument) {
                 p->pending_used = base;
                 return NULL;
@@ -264,7 +399,7 @@ static spx_expr_t *parse_arguments(parser_t *p, spx_expr_t *call, spx_position_t
                 break;
         }
     }
-    call->as.call->arguments = pending_take(p, base, p->bodies, _Alignof(spx_expr_t *));
+    call->as.call->arguments = take_expressions(p, base);
     call->as.call->argument_count = count;
     if (!expect(p, SPX_TOKEN_RPAREN))
         return NULL;
@@ -272,12 +407,58 @@ static spx_expr_t *parse_arguments(parser_t *p, spx_expr_t *call, spx_position_t
     return call;
 }
 
-/* IDENT, IDENT "(" args ")", or IDENT "." IDENT "(" args ")". */
-static spx_expr_t *parse_name_or_call(parser_t *p)
+/* A struct literal's "{" field: expr, ... "}" (at least one field, a
+ * trailing comma allowed) after [module "."] name; its level is open. */
+static spx_expr_t *parse_struct_literal(parser_t *p, spx_name_t module, spx_name_t name,
+                                        spx_position_t start)
 {
-    spx_name_t first = {p->token.text, p->token.span};
-    advance(p);
-    if (p->token.kind != SPX_TOKEN_DOT && p->token.kind != SPX_TOKEN_LPAREN) {
+    apr_size_t base = p->pending_used, count = 0;
+    int saved = p->no_struct_literal;
+    p->no_struct_literal = 0;
+    advance(p); /* { */
+    do {
+        if (count > 0 && p->token.kind == SPX_TOKEN_RBRACE)
+            break; /* a trailing comma */
+        spx_field_init_t field;
+        memset(&field, 0, sizeof(field));
+        if (!expect_name(p, "a field name", &field.name) || !expect(p, SPX_TOKEN_COLON) ||
+            !(field.value = parse_expr(p))) {
+            p->pending_used = base;
+            p->no_struct_literal = saved;
+            return NULL;
+        }
+        pending_push(p, &field, sizeof(field));
+        count++;
+    } while (consume_if(p, SPX_TOKEN_COMMA));
+    p->no_struct_literal = saved;
+    spx_struct_literal_t *literal = SPX_ARENA_NEW(p->bodies, spx_struct_literal_t);
+    literal->module = module;
+    literal->name = name;
+    literal->fields = pending_take(p, base, p->bodies, _Alignof(spx_field_init_t));
+    literal->field_count = count;
+    if (!expect(p, SPX_TOKEN_RBRACE))
+        return NULL;
+    spx_expr_t *expr = new_expr(p, SPX_EXPR_STRUCT_LITERAL, span_from(p, start));
+    expr->as.literal = literal;
+    return expr;
+}
+
+/* "Name {" starts a struct literal here: not in a header (see the file
+ * comment). */
+static int starts_struct_literal(parser_t *p, const char *name)
+{
+    return is_typename(name) && p->token.kind == SPX_TOKEN_LBRACE && !p->no_struct_literal;
+}
+
+/* IDENT, IDENT "(" args ")", or TYPENAME "{" ... "}"; the first name is
+ * read (first). "m.f(...)" and "m.Name { ... }" are postfix forms
+ * (parse_member). */
+static spx_expr_t *parse_name_or_call(parser_t *p, spx_name_t first)
+{
+    spx_name_t none = {NULL, {{0, 0, 0}, {0, 0, 0}}};
+    if (starts_struct_literal(p, first.text))
+        return parse_struct_literal(p, none, first, first.span.start);
+    if (p->token.kind != SPX_TOKEN_LPAREN) {
         spx_expr_t *name = new_expr(p, SPX_EXPR_NAME, first.span);
         name->as.name.name = first;
         name->as.name.slot = -1;
@@ -285,18 +466,38 @@ static spx_expr_t *parse_name_or_call(parser_t *p)
     }
     spx_expr_t *call = new_expr(p, SPX_EXPR_CALL, first.span);
     call->as.call = SPX_ARENA_NEW(p->bodies, spx_call_t);
-    if (consume_if(p, SPX_TOKEN_DOT)) {
-        call->as.call->module = first;
-        if (!expect_name(p, "a function name after '.'", &call->as.call->function))
-            return NULL;
-        if (p->token.kind != SPX_TOKEN_LPAREN) {
-            expected(p, "'(' (only a call can name a module's function)");
+    call->as.call->function = first;
+    return parse_arguments(p, call, first.span.start);
+}
+
+/* "[" [expr ("," expr)* [","]] "]"; its level is open. */
+static spx_expr_t *parse_array_literal(parser_t *p)
+{
+    spx_position_t start = p->token.span.start;
+    apr_size_t base = p->pending_used, count = 0;
+    int saved = p->no_struct_literal;
+    p->no_struct_literal = 0;
+    advance(p); /* [ */
+    while (p->token.kind != SPX_TOKEN_RBRACKET) {
+        spx_expr_t *element = parse_expr(p);
+        if (!element) {
+            p->pending_used = base;
+            p->no_struct_literal = saved;
             return NULL;
         }
-    } else {
-        call->as.call->function = first;
+        pending_push(p, &element, sizeof(element));
+        count++;
+        if (!consume_if(p, SPX_TOKEN_COMMA))
+            break;
     }
-    return parse_arguments(p, call, first.span.start);
+    p->no_struct_literal = saved;
+    spx_expr_t **elements = take_expressions(p, base);
+    if (!expect(p, SPX_TOKEN_RBRACKET))
+        return NULL;
+    spx_expr_t *expr = new_expr(p, SPX_EXPR_ARRAY, span_from(p, start));
+    expr->as.array.elements = elements;
+    expr->as.array.count = count;
+    return expr;
 }
 
 static spx_expr_t *parse_primary(parser_t *p)
@@ -305,6 +506,7 @@ static spx_expr_t *parse_primary(parser_t *p)
         return NULL;
     spx_expr_t *expr = NULL;
     spx_token_t token = p->token;
+    spx_name_t name;
     switch (token.kind) {
     case SPX_TOKEN_INTEGER:
         expr = new_expr(p, SPX_EXPR_INT, token.span);
@@ -324,11 +526,14 @@ static spx_expr_t *parse_primary(parser_t *p)
         advance(p);
         break;
     case SPX_TOKEN_IDENTIFIER:
-        expr = parse_name_or_call(p);
+        name.text = token.text;
+        name.span = token.span;
+        advance(p);
+        expr = parse_name_or_call(p, name);
         break;
     case SPX_TOKEN_LPAREN: {
         advance(p);
-        expr = parse_expr(p);
+        expr = parse_enclosed_expr(p);
         if (expr && expect(p, SPX_TOKEN_RPAREN)) {
             expr->span = span_from(p, token.span.start); /* parentheses included */
         } else {
@@ -336,19 +541,99 @@ static spx_expr_t *parse_primary(parser_t *p)
         }
         break;
     }
+    case SPX_TOKEN_LBRACKET:
+        expr = parse_array_literal(p);
+        break;
     default:
-        expected(p, "an expression");
+        if (keyword_as_name(p, &name, 0))
+            expr = parse_name_or_call(p, name);
+        else
+            expected(p, "an expression");
         break;
     }
     leave(p);
     return expr;
 }
 
+/* A plain name as written, not parenthesized: the root of a place, or the
+ * module of m.f(...) and m.Name { ... }. */
+static int is_bare_name(const spx_expr_t *expr)
+{
+    return expr->kind == SPX_EXPR_NAME &&
+           expr->span.start.offset == expr->as.name.name.span.start.offset &&
+           expr->span.end.offset == expr->as.name.name.span.end.offset;
+}
+
+/* base "[" expr "]" or base "[" expr ".." expr "]". */
+static spx_expr_t *parse_index(parser_t *p, spx_expr_t *base)
+{
+    advance(p); /* [ */
+    spx_expr_t *index = parse_enclosed_expr(p), *to = NULL;
+    if (!index)
+        return NULL;
+    if (consume_if(p, SPX_TOKEN_DOTDOT) && !(to = parse_enclosed_expr(p)))
+        return NULL;
+    if (!expect(p, SPX_TOKEN_RBRACKET))
+        return NULL;
+    spx_expr_t *expr =
+        new_expr(p, to ? SPX_EXPR_SLICE : SPX_EXPR_INDEX, span_from(p, base->span.start));
+    expr->as.index.base = base;
+    expr->as.index.index = index;
+    expr->as.index.to = to;
+    return expr;
+}
+
+/* base "." IDENT: a field (or a module's const), a call m.f(args) when base
+ * is a plain name, a method call e.push(x) on any other base, or a struct
+ * literal m.Name { ... }. */
+static spx_expr_t *parse_member(parser_t *p, spx_expr_t *base)
+{
+    spx_name_t name;
+    advance(p); /* . */
+    if (!expect_name(p, "a field or function name after '.'", &name))
+        return NULL;
+    if (is_bare_name(base) && starts_struct_literal(p, name.text))
+        return parse_struct_literal(p, base->as.name.name, name, base->span.start);
+    if (p->token.kind == SPX_TOKEN_LPAREN) {
+        spx_expr_t *call = new_expr(p, SPX_EXPR_CALL, base->span);
+        call->as.call = SPX_ARENA_NEW(p->bodies, spx_call_t);
+        call->as.call->function = name;
+        if (is_bare_name(base))
+            call->as.call->module = base->as.name.name;
+        else
+            call->as.call->receiver = base;
+        return parse_arguments(p, call, base->span.start);
+    }
+    spx_expr_t *expr = new_expr(p, SPX_EXPR_FIELD, span_from(p, base->span.start));
+    expr->as.field.base = base;
+    expr->as.field.name = name;
+    return expr;
+}
+
+/* A primary and its postfix operators, each one level deeper than the
+ * last (a[0][1] nests like a call in a call). */
+static spx_expr_t *parse_postfix(parser_t *p)
+{
+    spx_expr_t *expr = parse_primary(p);
+    unsigned opened = 0;
+    while (expr && (p->token.kind == SPX_TOKEN_LBRACKET || p->token.kind == SPX_TOKEN_DOT)) {
+        if (!enter(p)) {
+            expr = NULL;
+            break;
+        }
+        opened++;
+        expr = p->token.kind == SPX_TOKEN_LBRACKET ? parse_index(p, expr) : parse_member(p, expr);
+    }
+    p->depth -= opened;
+    return expr;
+}
+
+/* Unary operators bind looser than postfix ones: -a[0] is -(a[0]). */
 static spx_expr_t *parse_unary(parser_t *p)
 {
     spx_token_t op = p->token;
-    if (op.kind != SPX_TOKEN_MINUS && op.kind != SPX_TOKEN_BANG)
-        return parse_primary(p);
+    if (op.kind != SPX_TOKEN_MINUS && op.kind != SPX_TOKEN_BANG && op.kind != SPX_TOKEN_TILDE)
+        return parse_postfix(p);
     if (!enter(p))
         return NULL;
     advance(p);
@@ -357,7 +642,9 @@ static spx_expr_t *parse_unary(parser_t *p)
     if (!operand)
         return NULL;
     spx_expr_t *expr = new_expr(p, SPX_EXPR_UNARY, span_from(p, op.span.start));
-    expr->as.unary.op = op.kind == SPX_TOKEN_MINUS ? SPX_OP_NEG : SPX_OP_NOT;
+    expr->as.unary.op = op.kind == SPX_TOKEN_MINUS ? SPX_OP_NEG
+                        : op.kind == SPX_TOKEN_BANG ? SPX_OP_NOT
+                                                    : SPX_OP_BIT_NOT;
     expr->as.unary.op_span = op.span;
     expr->as.unary.operand = operand;
     return expr;
@@ -379,6 +666,11 @@ static int binary_level(spx_token_kind_t kind, spx_operator_t *op)
         {SPX_TOKEN_LE, SPX_OP_LE, LEVEL_RELATIONAL},
         {SPX_TOKEN_GT, SPX_OP_GT, LEVEL_RELATIONAL},
         {SPX_TOKEN_GE, SPX_OP_GE, LEVEL_RELATIONAL},
+        {SPX_TOKEN_PIPE, SPX_OP_BIT_OR, LEVEL_BIT_OR},
+        {SPX_TOKEN_CARET, SPX_OP_BIT_XOR, LEVEL_BIT_XOR},
+        {SPX_TOKEN_AMPERSAND, SPX_OP_BIT_AND, LEVEL_BIT_AND},
+        {SPX_TOKEN_SHL, SPX_OP_SHL, LEVEL_SHIFT},
+        {SPX_TOKEN_SHR, SPX_OP_SHR, LEVEL_SHIFT},
         {SPX_TOKEN_PLUS, SPX_OP_ADD, LEVEL_ADDITIVE},
         {SPX_TOKEN_MINUS, SPX_OP_SUB, LEVEL_ADDITIVE},
         {SPX_TOKEN_STAR, SPX_OP_MUL, LEVEL_MULTIPLICATIVE},
@@ -468,7 +760,8 @@ static spx_stmt_t *parse_binding(parser_t *p, int *ok)
         return NULL;
     if (consume_if(p, SPX_TOKEN_COLON)) {
         stmt->as.binding.has_type = 1;
-        if (!parse_type(p, &stmt->as.binding.declared, &stmt->as.binding.type_span))
+        if (!parse_type(p, p->bodies, &stmt->as.binding.declared, &stmt->as.binding.type_span,
+                        &stmt->as.binding.type_syntax))
             return NULL;
     }
     if (!expect(p, SPX_TOKEN_ASSIGN))
@@ -478,11 +771,22 @@ static spx_stmt_t *parse_binding(parser_t *p, int *ok)
     return finish(p, stmt, ok);
 }
 
+/* An expression of an if or while condition or a for header, where
+ * "Name {" starts no struct literal (the "{" is the body's). */
+static spx_expr_t *parse_header_expr(parser_t *p)
+{
+    int saved = p->no_struct_literal;
+    p->no_struct_literal = 1;
+    spx_expr_t *expr = parse_expr(p);
+    p->no_struct_literal = saved;
+    return expr;
+}
+
 static spx_stmt_t *parse_if(parser_t *p)
 {
     spx_stmt_t *stmt = new_stmt(p, SPX_STMT_IF, p->token.span.start);
     advance(p);
-    if (!(stmt->as.if_stmt.condition = parse_expr(p)))
+    if (!(stmt->as.if_stmt.condition = parse_header_expr(p)))
         return NULL;
     if (!parse_block(p, &stmt->as.if_stmt.then_block))
         return NULL;
@@ -508,11 +812,109 @@ static spx_stmt_t *parse_if(parser_t *p)
     return stmt;
 }
 
+/* "for" IDENT "in" expr [".." expr] block. */
+static spx_stmt_t *parse_for(parser_t *p)
+{
+    spx_stmt_t *stmt = new_stmt(p, SPX_STMT_FOR, p->token.span.start);
+    advance(p);
+    if (!expect_name(p, "a loop variable after 'for'", &stmt->as.for_stmt.variable) ||
+        !expect(p, SPX_TOKEN_IN))
+        return NULL;
+    if (!(stmt->as.for_stmt.from = parse_header_expr(p)))
+        return NULL;
+    if (consume_if(p, SPX_TOKEN_DOTDOT) && !(stmt->as.for_stmt.to = parse_header_expr(p)))
+        return NULL;
+    if (!parse_block(p, &stmt->as.for_stmt.body))
+        return NULL;
+    stmt->span.end = p->previous_end;
+    return stmt;
+}
+
+/* After a name, a token that continues an expression or an assignment:
+ * how "for", "break" and "continue" at the start of a statement are told
+ * from v1 names spelled so ("break = 1;"). */
+static int continues_name(spx_token_kind_t kind)
+{
+    spx_operator_t op;
+    return kind == SPX_TOKEN_ASSIGN || kind == SPX_TOKEN_LPAREN || kind == SPX_TOKEN_DOT ||
+           kind == SPX_TOKEN_LBRACKET || binary_level(kind, &op) >= 0;
+}
+
+/* A place (language.md): IDENT ("[" expr "]" | "." IDENT)*, as written
+ * (no parentheses). *root is its name. */
+static int is_place(const parser_t *p, const spx_expr_t *expr, const spx_expr_t **root)
+{
+    for (;;) {
+        if (expr->kind == SPX_EXPR_INDEX) {
+            if (p->lexer.text[expr->span.end.offset - 1] != ']')
+                return 0; /* parenthesized */
+            expr = expr->as.index.base;
+        } else if (expr->kind == SPX_EXPR_FIELD) {
+            if (expr->span.end.offset != expr->as.field.name.span.end.offset)
+                return 0;
+            expr = expr->as.field.base;
+        } else {
+            *root = expr;
+            return is_bare_name(expr);
+        }
+    }
+}
+
+/* An expression statement, or, when "=" follows the expression, an
+ * assignment to it as a place. */
+static spx_stmt_t *parse_expression_statement(parser_t *p, int *ok)
+{
+    spx_stmt_t *stmt = new_stmt(p, SPX_STMT_EXPR, p->token.span.start);
+    spx_expr_t *expr = parse_expr(p);
+    if (!expr)
+        return NULL;
+    if (p->token.kind != SPX_TOKEN_ASSIGN) {
+        stmt->as.expr_stmt.expression = expr;
+        return finish(p, stmt, ok);
+    }
+    const spx_expr_t *root = NULL;
+    if (!is_place(p, expr, &root)) {
+        p->item_error = 1;
+        spx_lexer_error(&p->lexer, SPX_E0229, expr->span,
+                        "only a variable, an element a[i] or a field p.f can be assigned to");
+        return NULL;
+    }
+    advance(p); /* = */
+    stmt->kind = SPX_STMT_ASSIGN;
+    stmt->as.assign.name = root->as.name.name;
+    stmt->as.assign.place = expr == root ? NULL : expr;
+    if (!(stmt->as.assign.value = parse_expr(p)))
+        return NULL;
+    return finish(p, stmt, ok);
+}
+
 static spx_stmt_t *parse_statement(parser_t *p, int *ok)
 {
     spx_stmt_t *stmt;
     *ok = 0;
     switch (p->token.kind) {
+    case SPX_TOKEN_FOR: {
+        spx_token_kind_t next = peek(p)->kind;
+        if (next != SPX_TOKEN_IDENTIFIER && !spx_token_v2_keyword(next) &&
+            (continues_name(next) || next == SPX_TOKEN_SEMICOLON))
+            break; /* "for" as a v1 name: E0228 */
+        stmt = parse_for(p);
+        *ok = stmt != NULL;
+        return stmt;
+    }
+    case SPX_TOKEN_BREAK:
+    case SPX_TOKEN_CONTINUE:
+        if (continues_name(peek(p)->kind))
+            break; /* "break" as a v1 name: E0228 */
+        stmt = new_stmt(p, p->token.kind == SPX_TOKEN_BREAK ? SPX_STMT_BREAK : SPX_STMT_CONTINUE,
+                        p->token.span.start);
+        advance(p);
+        return finish(p, stmt, ok);
+    case SPX_TOKEN_STRUCT:
+    case SPX_TOKEN_CONST:
+    case SPX_TOKEN_IN:
+    case SPX_TOKEN_LBRACKET:
+    case SPX_TOKEN_TILDE:
     case SPX_TOKEN_LET:
     case SPX_TOKEN_VAR:
         return parse_binding(p, ok);
@@ -523,7 +925,7 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
     case SPX_TOKEN_WHILE:
         stmt = new_stmt(p, SPX_STMT_WHILE, p->token.span.start);
         advance(p);
-        if (!(stmt->as.while_stmt.condition = parse_expr(p)) ||
+        if (!(stmt->as.while_stmt.condition = parse_header_expr(p)) ||
             !parse_block(p, &stmt->as.while_stmt.body))
             return NULL;
         stmt->span.end = p->previous_end;
@@ -536,17 +938,6 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
             return NULL;
         return finish(p, stmt, ok);
     case SPX_TOKEN_IDENTIFIER:
-        if (peek(p)->kind == SPX_TOKEN_ASSIGN) {
-            stmt = new_stmt(p, SPX_STMT_ASSIGN, p->token.span.start);
-            stmt->as.assign.name.text = p->token.text;
-            stmt->as.assign.name.span = p->token.span;
-            advance(p);
-            advance(p); /* = */
-            if (!(stmt->as.assign.value = parse_expr(p)))
-                return NULL;
-            return finish(p, stmt, ok);
-        }
-        break;
     case SPX_TOKEN_INTEGER:
     case SPX_TOKEN_STRING:
     case SPX_TOKEN_TRUE:
@@ -559,17 +950,23 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
         expected(p, "a statement");
         return NULL;
     }
-    stmt = new_stmt(p, SPX_STMT_EXPR, p->token.span.start);
-    if (!(stmt->as.expr_stmt.expression = parse_expr(p)))
-        return NULL;
-    return finish(p, stmt, ok);
+    return parse_expression_statement(p, ok);
 }
 
-/* The tokens that end any body: they start items, never statements. */
+/* The tokens that start items, never statements. */
 static int ends_item(spx_token_kind_t kind)
 {
     return kind == SPX_TOKEN_EOF || kind == SPX_TOKEN_FN || kind == SPX_TOKEN_EXPORT ||
-           kind == SPX_TOKEN_IMPORT;
+           kind == SPX_TOKEN_IMPORT || kind == SPX_TOKEN_STRUCT || kind == SPX_TOKEN_CONST;
+}
+
+/* The current token ends a body: it starts an item. "struct" and "const"
+ * do only when a name follows; else they are v1 names (E0228). */
+static int ends_body(parser_t *p)
+{
+    if (p->token.kind == SPX_TOKEN_STRUCT || p->token.kind == SPX_TOKEN_CONST)
+        return peek(p)->kind == SPX_TOKEN_IDENTIFIER;
+    return ends_item(p->token.kind);
 }
 
 /* After a failed statement: past its ";", or up to the "}" of its block
@@ -578,7 +975,7 @@ static int ends_item(spx_token_kind_t kind)
 static void sync_statement(parser_t *p)
 {
     apr_size_t nested = 0;
-    while (!ends_item(p->token.kind)) {
+    while (!ends_body(p)) {
         switch (p->token.kind) {
         case SPX_TOKEN_SEMICOLON:
             if (nested == 0) {
@@ -599,6 +996,9 @@ static void sync_statement(parser_t *p)
         case SPX_TOKEN_IF:
         case SPX_TOKEN_WHILE:
         case SPX_TOKEN_RETURN:
+        case SPX_TOKEN_FOR:
+        case SPX_TOKEN_BREAK:
+        case SPX_TOKEN_CONTINUE:
             if (nested == 0)
                 return;
             break;
@@ -627,7 +1027,7 @@ static int parse_block(parser_t *p, spx_block_t *block)
         return 0;
     advance(p);
     while (p->token.kind != SPX_TOKEN_RBRACE) {
-        if (ends_item(p->token.kind)) {
+        if (ends_body(p)) {
             if (!item_has_error(p))
                 expected(p, "'}'");
             break;
@@ -646,7 +1046,7 @@ static int parse_block(parser_t *p, spx_block_t *block)
             p->incomplete = 1;
         if (!ok) {
             sync_statement(p);
-            if (p->token.span.start.offset == before && !ends_item(p->token.kind))
+            if (p->token.span.start.offset == before && !ends_body(p))
                 advance(p); /* always make progress */
         }
     }
@@ -666,7 +1066,7 @@ static int parse_block(parser_t *p, spx_block_t *block)
 static spx_position_t sync_item(parser_t *p, spx_position_t fallback)
 {
     spx_position_t end = fallback;
-    while (!ends_item(p->token.kind)) {
+    while (!ends_body(p)) {
         if (p->token.kind == SPX_TOKEN_RBRACE)
             end = p->token.span.end;
         advance(p);
@@ -683,6 +1083,18 @@ static void begin_item(parser_t *p)
     p->incomplete = 0;
 }
 
+/* IDENT ":" type, a parameter or a field, pushed on the pending stack. */
+static int parse_typed_name(parser_t *p, const char *what)
+{
+    spx_param_t param;
+    memset(&param, 0, sizeof(param));
+    if (!expect_name(p, what, &param.name) || !expect(p, SPX_TOKEN_COLON) ||
+        !parse_type(p, p->arena, &param.type, &param.type_span, &param.type_syntax))
+        return 0;
+    pending_push(p, &param, sizeof(param));
+    return 1;
+}
+
 static int parse_params(parser_t *p, spx_function_t *function)
 {
     apr_size_t base = p->pending_used, count = 0;
@@ -690,14 +1102,10 @@ static int parse_params(parser_t *p, spx_function_t *function)
         return 0;
     if (p->token.kind != SPX_TOKEN_RPAREN) {
         do {
-            spx_param_t param;
-            memset(&param, 0, sizeof(param));
-            if (!expect_name(p, "a parameter name", &param.name) || !expect(p, SPX_TOKEN_COLON) ||
-                !parse_type(p, &param.type, &param.type_span)) {
+            if (!parse_typed_name(p, "a parameter name")) {
                 p->pending_used = base;
                 return 0;
             }
-            pending_push(p, &param, sizeof(param));
             count++;
         } while (consume_if(p, SPX_TOKEN_COMMA));
     }
@@ -706,25 +1114,26 @@ static int parse_params(parser_t *p, spx_function_t *function)
     return expect(p, SPX_TOKEN_RPAREN);
 }
 
-/* ["export"] "fn" IDENT "(" params ")" ["->" type] block. An item whose
- * header fails is skipped and left out, its name (when read) added to
- * unreadable; one whose body fails is kept with what was read, marked
- * incomplete. */
-static void parse_function(parser_t *p, apr_array_header_t *functions,
-                           apr_array_header_t *unreadable, int *too_many)
+/* What the items of one module gather into. */
+typedef struct items_t {
+    apr_array_header_t *functions;  /* spx_function_t * */
+    apr_array_header_t *unreadable; /* const char *: see spx_module_t */
+    apr_array_header_t *structs;    /* spx_struct_t * */
+    apr_array_header_t *consts;     /* spx_const_t * */
+    int too_many;                   /* E0226 reported */
+} items_t;
+
+/* "fn" IDENT "(" params ")" ["->" type] block, after ["export"] from start.
+ * An item whose header fails is skipped and left out, its name (when read)
+ * added to unreadable; one whose body fails is kept with what was read,
+ * marked incomplete. */
+static void parse_function(parser_t *p, items_t *items, spx_position_t start, int exported)
 {
+    apr_array_header_t *functions = items->functions, *unreadable = items->unreadable;
+    int *too_many = &items->too_many;
     spx_function_t *function = SPX_ARENA_NEW(p->arena, spx_function_t);
-    spx_position_t start = p->token.span.start;
-    begin_item(p);
     function->module = p->module;
-    if (consume_if(p, SPX_TOKEN_EXPORT)) {
-        function->exported = 1;
-        if (p->token.kind != SPX_TOKEN_FN) {
-            expected(p, "'fn' after 'export'");
-            sync_item(p, start);
-            return;
-        }
-    }
+    function->exported = exported;
     advance(p); /* fn */
     if (!expect_name(p, "a function name", &function->name))
         goto unreadable_header;
@@ -732,7 +1141,9 @@ static void parse_function(parser_t *p, apr_array_header_t *functions,
         goto unreadable_header;
     function->result = SPX_TYPE_UNIT;
     function->result_span = function->name.span;
-    if (consume_if(p, SPX_TOKEN_ARROW) && !parse_type(p, &function->result, &function->result_span))
+    if (consume_if(p, SPX_TOKEN_ARROW) &&
+        !parse_type(p, p->arena, &function->result, &function->result_span,
+                    &function->result_syntax))
         goto unreadable_header;
     if (p->token.kind != SPX_TOKEN_LBRACE) {
         expected(p, "'{'");
@@ -760,6 +1171,104 @@ unreadable_header:
     if (function->name.text && (apr_size_t)unreadable->nelts < SPX_LIMIT_FUNCTIONS_PER_MODULE)
         APR_ARRAY_PUSH(unreadable, const char *) = function->name.text;
     sync_item(p, start);
+}
+
+/* "struct" TYPENAME "{" field ("," field)* [","] "}", after ["export"]
+ * from start. A name that is no TYPENAME is E0230 and the item is still
+ * read; an item that fails otherwise is skipped and left out. */
+static void parse_struct(parser_t *p, items_t *items, spx_position_t start, int exported)
+{
+    spx_struct_t *item = SPX_ARENA_NEW(p->arena, spx_struct_t);
+    item->module = p->module;
+    item->exported = exported;
+    advance(p); /* struct */
+    if (!expect_name(p, "a struct name", &item->name)) {
+        sync_item(p, start);
+        return;
+    }
+    if (!is_typename(item->name.text))
+        spx_lexer_error(&p->lexer, SPX_E0230, item->name.span,
+                        "struct name '%s' must start with a capital letter (A-Z)",
+                        item->name.text);
+    apr_size_t base = p->pending_used, count = 0;
+    if (!expect(p, SPX_TOKEN_LBRACE)) {
+        sync_item(p, start);
+        return;
+    }
+    do {
+        if (count > 0 && p->token.kind == SPX_TOKEN_RBRACE)
+            break; /* a trailing comma */
+        if (!parse_typed_name(p, "a field name")) {
+            p->pending_used = base;
+            sync_item(p, start);
+            return;
+        }
+        count++;
+    } while (consume_if(p, SPX_TOKEN_COMMA));
+    item->fields = pending_take(p, base, p->arena, _Alignof(spx_param_t));
+    item->field_count = count;
+    if (!expect(p, SPX_TOKEN_RBRACE)) {
+        sync_item(p, start);
+        return;
+    }
+    item->span = span_from(p, start);
+    APR_ARRAY_PUSH(items->structs, spx_struct_t *) = item;
+}
+
+/* "const" IDENT ":" type "=" expr ";", after ["export"] from start. The
+ * value (and its string literals) goes with the declarations. An item that
+ * fails is skipped and left out. */
+static void parse_const(parser_t *p, items_t *items, spx_position_t start, int exported)
+{
+    spx_const_t *item = SPX_ARENA_NEW(p->arena, spx_const_t);
+    item->module = p->module;
+    item->exported = exported;
+    advance(p); /* const */
+    if (!expect_name(p, "a constant name", &item->name) || !expect(p, SPX_TOKEN_COLON) ||
+        !parse_type(p, p->arena, &item->type, &item->type_span, &item->type_syntax) ||
+        p->token.kind != SPX_TOKEN_ASSIGN) {
+        if (!item_has_error(p))
+            expected(p, "'='");
+        sync_item(p, start);
+        return;
+    }
+    /* The token after "=" is read with the declarations' arena. */
+    spx_arena_t *bodies = p->bodies;
+    p->bodies = p->arena;
+    spx_lexer_set_literals(&p->lexer, p->arena);
+    advance(p); /* = */
+    item->value = parse_expr(p);
+    p->bodies = bodies;
+    spx_lexer_set_literals(&p->lexer, bodies);
+    if (!item->value || !expect(p, SPX_TOKEN_SEMICOLON)) {
+        sync_item(p, start);
+        return;
+    }
+    item->span = span_from(p, start);
+    APR_ARRAY_PUSH(items->consts, spx_const_t *) = item;
+}
+
+/* ["export"] ("fn" | "struct" | "const") ... */
+static void parse_item(parser_t *p, items_t *items)
+{
+    spx_position_t start = p->token.span.start;
+    begin_item(p);
+    int exported = consume_if(p, SPX_TOKEN_EXPORT);
+    switch (p->token.kind) {
+    case SPX_TOKEN_FN:
+        parse_function(p, items, start, exported);
+        break;
+    case SPX_TOKEN_STRUCT:
+        parse_struct(p, items, start, exported);
+        break;
+    case SPX_TOKEN_CONST:
+        parse_const(p, items, start, exported);
+        break;
+    default:
+        expected(p, "'fn', 'struct' or 'const' after 'export'");
+        sync_item(p, start);
+        break;
+    }
 }
 
 /* "import" IDENT ";". An import after an item is E0223 but still kept, so
@@ -807,6 +1316,8 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
     apr_array_header_t *imports = apr_array_make(scratch, 4, sizeof(spx_import_t));
     apr_array_header_t *functions = apr_array_make(scratch, 16, sizeof(spx_function_t *));
     apr_array_header_t *unreadable = apr_array_make(scratch, 4, sizeof(const char *));
+    items_t items = {functions, unreadable, apr_array_make(scratch, 4, sizeof(spx_struct_t *)),
+                     apr_array_make(scratch, 4, sizeof(spx_const_t *)), 0};
     if (length > SPX_LIMIT_SOURCE_BYTES) {
         spx_span_t start = {{1, 1, 0}, {1, 1, 0}};
         spx_diagnostics_add(diagnostics, SPX_E0201, path, start,
@@ -820,16 +1331,16 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
         p->module = module;
         spx_lexer_init(&p->lexer, text, length, path, arena, bodies, diagnostics);
         spx_lexer_next(&p->lexer, &p->token);
-        int too_many = 0, items = 0;
+        int item_count = 0;
         while (p->token.kind != SPX_TOKEN_EOF) {
             if (p->token.kind == SPX_TOKEN_IMPORT) {
-                parse_import(p, imports, items > 0);
-            } else if (p->token.kind == SPX_TOKEN_FN || p->token.kind == SPX_TOKEN_EXPORT) {
-                items++;
-                parse_function(p, functions, unreadable, &too_many);
+                parse_import(p, imports, item_count > 0);
+            } else if (ends_item(p->token.kind)) {
+                item_count++;
+                parse_item(p, &items);
             } else {
                 begin_item(p);
-                expected(p, "'fn', 'export' or 'import'");
+                expected(p, "'fn', 'struct', 'const', 'export' or 'import'");
                 advance(p);
                 sync_item(p, p->previous_end);
             }
@@ -840,6 +1351,11 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
     module->function_count = (apr_size_t)functions->nelts;
     module->functions =
         SPX_ARENA_COPY(arena, spx_function_t *, functions->elts, module->function_count);
+    module->struct_count = (apr_size_t)items.structs->nelts;
+    module->structs =
+        SPX_ARENA_COPY(arena, spx_struct_t *, items.structs->elts, module->struct_count);
+    module->const_count = (apr_size_t)items.consts->nelts;
+    module->consts = SPX_ARENA_COPY(arena, spx_const_t *, items.consts->elts, module->const_count);
     module->unreadable_function_count = (apr_size_t)unreadable->nelts;
     module->unreadable_functions =
         SPX_ARENA_COPY(arena, const char *, unreadable->elts, module->unreadable_function_count);

@@ -11,6 +11,11 @@
  * (spx_arena.h); nothing in it is freed on its own.
  *
  * Fields marked "checker" are zero/NULL until spx_check_program() has run.
+ *
+ * Language v2 (arrays, structs, consts, for, break/continue, indexing,
+ * slicing, bitwise operators) is read by the parser into the nodes marked
+ * "v2" below. The checker does not know them yet: it reports each as E0499
+ * (temporary until the v2 checker), so no later pass ever sees one.
  */
 #ifndef SPX_AST_H
 #define SPX_AST_H
@@ -44,7 +49,14 @@ typedef enum spx_operator_t {
     SPX_OP_DIV, /* /  */
     SPX_OP_REM, /* %  */
     SPX_OP_NEG, /* unary - */
-    SPX_OP_NOT  /* unary ! */
+    SPX_OP_NOT, /* unary ! */
+    /* v2 (after v1's, so tables indexed by v1's operators keep their places) */
+    SPX_OP_BIT_OR,  /* |  */
+    SPX_OP_BIT_XOR, /* ^  */
+    SPX_OP_BIT_AND, /* &  */
+    SPX_OP_SHL,     /* << */
+    SPX_OP_SHR,     /* >> */
+    SPX_OP_BIT_NOT  /* unary ~ */
 } spx_operator_t;
 
 typedef enum spx_builtin_t {
@@ -64,14 +76,37 @@ typedef struct spx_name_t {
 struct spx_function_t;
 struct spx_module_t;
 
+/* v2: a type as written where more than int, bool and str may stand
+ * (parameters, results, annotations, fields, consts). */
+typedef enum spx_type_syntax_kind_t {
+    SPX_TYPE_SYNTAX_BASIC,  /* int, bool, str: see basic */
+    SPX_TYPE_SYNTAX_ARRAY,  /* "[" type "]" */
+    SPX_TYPE_SYNTAX_STRUCT  /* TYPENAME, or IDENT "." TYPENAME */
+} spx_type_syntax_kind_t;
+
+typedef struct spx_type_syntax_t {
+    spx_type_syntax_kind_t kind;
+    spx_span_t span;                          /* the whole type, brackets included */
+    spx_type_t basic;                         /* BASIC: the type */
+    const struct spx_type_syntax_t *element;  /* ARRAY: the element type */
+    spx_name_t module;                        /* STRUCT: "geo" of geo.Point; text NULL if none */
+    spx_name_t name;                          /* STRUCT: the TYPENAME */
+} spx_type_syntax_t;
+
 typedef enum spx_expr_kind_t {
     SPX_EXPR_INT,    /* integer literal */
     SPX_EXPR_STRING, /* string literal, escapes decoded */
     SPX_EXPR_BOOL,   /* true / false */
     SPX_EXPR_NAME,   /* a local or parameter */
     SPX_EXPR_CALL,   /* f(args), m.f(args), builtin(args) */
-    SPX_EXPR_UNARY,  /* - ! */
-    SPX_EXPR_BINARY  /* everything else */
+    SPX_EXPR_UNARY,  /* - ! ~ */
+    SPX_EXPR_BINARY, /* everything else */
+    /* v2 */
+    SPX_EXPR_INDEX,        /* base[index] */
+    SPX_EXPR_SLICE,        /* base[from..to] */
+    SPX_EXPR_FIELD,        /* base.name: a field, or m.X a const of module m (checker decides) */
+    SPX_EXPR_ARRAY,        /* [e, ...] */
+    SPX_EXPR_STRUCT_LITERAL /* Name { f: e, ... } or m.Name { ... } */
 } spx_expr_kind_t;
 
 struct spx_call_t;
@@ -103,12 +138,44 @@ typedef struct spx_expr_t {
             struct spx_expr_t *left;
             struct spx_expr_t *right;
         } binary;
+        struct {
+            struct spx_expr_t *base;
+            struct spx_expr_t *index; /* INDEX: the index; SLICE: from */
+            struct spx_expr_t *to;    /* SLICE: to; INDEX: NULL */
+        } index;                      /* INDEX and SLICE */
+        struct {
+            struct spx_expr_t *base;
+            spx_name_t name;
+        } field;
+        struct {
+            struct spx_expr_t **elements;
+            apr_size_t count;
+        } array;
+        struct spx_struct_literal_t *literal;
     } as;
 } spx_expr_t;
 
+/* v2: one "name: value" of a struct literal. */
+typedef struct spx_field_init_t {
+    spx_name_t name;
+    spx_expr_t *value;
+} spx_field_init_t;
+
+typedef struct spx_struct_literal_t {
+    spx_name_t module; /* "geo" of geo.Point { ... }; text NULL if none */
+    spx_name_t name;   /* the TYPENAME */
+    spx_field_init_t *fields; /* in source order, at least one */
+    apr_size_t field_count;
+} spx_struct_literal_t;
+
+/* f(args), m.f(args), and in v2 the methods x.push(v), e.pop(): for
+ * IDENT "." IDENT "(" the first name is in module, whether it names a module
+ * or a local (x.push(v): the checker decides by the name rule of
+ * language.md); for any other receiver e "." IDENT "(", receiver is e. */
 typedef struct spx_call_t {
     spx_name_t module;   /* text NULL for an unqualified call */
     spx_name_t function; /* the called name */
+    struct spx_expr_t *receiver; /* v2: e of e.push(v) when e is not a plain name; else NULL */
     spx_expr_t **arguments;
     apr_size_t argument_count;
     struct spx_function_t *target; /* checker: the user function, or NULL */
@@ -130,7 +197,11 @@ typedef enum spx_stmt_kind_t {
     SPX_STMT_IF,     /* if c { } [else { } | else if ...] */
     SPX_STMT_WHILE,  /* while c { } */
     SPX_STMT_RETURN, /* return [e]; */
-    SPX_STMT_EXPR    /* e; */
+    SPX_STMT_EXPR,   /* e; */
+    /* v2 */
+    SPX_STMT_FOR,     /* for x in a..b { }, for x in xs { } */
+    SPX_STMT_BREAK,   /* break; */
+    SPX_STMT_CONTINUE /* continue; */
 } spx_stmt_kind_t;
 
 typedef struct spx_stmt_t {
@@ -142,11 +213,16 @@ typedef struct spx_stmt_t {
             int has_type;
             spx_type_t declared;
             spx_span_t type_span;
+            const spx_type_syntax_t *type_syntax; /* v2: a type beyond int/bool/str, else NULL
+                                                     (declared is then SPX_TYPE_ERROR) */
             spx_expr_t *value;
             int slot; /* checker */
         } binding;    /* LET and VAR */
         struct {
-            spx_name_t name;
+            spx_name_t name; /* the variable, or the root of the place */
+            /* v2: the place a[i].f, a chain of INDEX and FIELD nodes down to
+             * the NAME of name; NULL for "x = e;" */
+            spx_expr_t *place;
             spx_expr_t *value;
             int slot; /* checker */
         } assign;
@@ -166,13 +242,23 @@ typedef struct spx_stmt_t {
         struct {
             spx_expr_t *expression;
         } expr_stmt;
+        struct {
+            spx_name_t variable;
+            spx_expr_t *from; /* a of a..b, or the array of "for x in xs" */
+            spx_expr_t *to;   /* b of a..b; NULL for "for x in xs" */
+            spx_block_t body;
+            int slot; /* checker */
+        } for_stmt;
     } as;
 } spx_stmt_t;
 
+/* A parameter, and in v2 a struct's field (the same "name: type"). */
 typedef struct spx_param_t {
     spx_name_t name;
     spx_type_t type;
     spx_span_t type_span;
+    const spx_type_syntax_t *type_syntax; /* v2: a type beyond int/bool/str, else NULL (type is
+                                             then SPX_TYPE_ERROR) */
 } spx_param_t;
 
 typedef struct spx_function_t {
@@ -182,6 +268,7 @@ typedef struct spx_function_t {
     apr_size_t param_count;
     spx_type_t result;      /* SPX_TYPE_UNIT when there is no "->" */
     spx_span_t result_span; /* the type after "->"; the name's span when unit */
+    const spx_type_syntax_t *result_syntax; /* v2: a result beyond int/bool/str, else NULL */
     spx_block_t body;
     spx_span_t span; /* the whole item, from "export"/"fn" to the closing "}" */
     struct spx_module_t *module;
@@ -192,6 +279,29 @@ typedef struct spx_function_t {
      * returns are missing), so later passes may skip checks that need the body */
     int incomplete;
 } spx_function_t;
+
+/* v2: ["export"] "struct" TYPENAME "{" field ("," field)* [","] "}". */
+typedef struct spx_struct_t {
+    spx_name_t name;
+    int exported;
+    spx_param_t *fields; /* in declaration order, at least one */
+    apr_size_t field_count;
+    spx_span_t span; /* the whole item */
+    struct spx_module_t *module;
+} spx_struct_t;
+
+/* v2: ["export"] "const" IDENT ":" type "=" expr ";". The value lives with
+ * the declarations (arena), not with the bodies. */
+typedef struct spx_const_t {
+    spx_name_t name;
+    int exported;
+    spx_type_t type;
+    spx_span_t type_span;
+    const spx_type_syntax_t *type_syntax; /* a type beyond int/bool/str, else NULL */
+    spx_expr_t *value;
+    spx_span_t span; /* the whole item */
+    struct spx_module_t *module;
+} spx_const_t;
 
 typedef struct spx_import_t {
     spx_name_t module;
@@ -208,6 +318,10 @@ typedef struct spx_module_t {
     apr_size_t import_count;
     spx_function_t **functions; /* in source order */
     apr_size_t function_count;
+    spx_struct_t **structs; /* v2: in source order */
+    apr_size_t struct_count;
+    spx_const_t **consts; /* v2: in source order */
+    apr_size_t const_count;
     /* The names of functions whose header did not parse (the item is left
      * out, its syntax error reported): calls to them are not reported again. */
     const char **unreadable_functions;

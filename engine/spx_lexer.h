@@ -1,6 +1,7 @@
 /*
- * spx_lexer.h: the tokens of Semaprax v1 and the lexer that produces them
- * (language.md, "Files and modules" and "Lexical").
+ * spx_lexer.h: the tokens of Semaprax (language v2: v1's and the keywords
+ * and punctuation v2 adds) and the lexer that produces them (language.md,
+ * "Files and modules" and "Lexical").
  *
  * The parser (parser.c) pulls one token at a time; nothing else uses the
  * lexer. The lexer checks every byte of the source (NUL, a CR not followed by
@@ -70,7 +71,24 @@ typedef enum spx_token_kind_t {
     SPX_TOKEN_PERCENT,   /* % */
     SPX_TOKEN_BANG,      /* ! */
     SPX_TOKEN_AND,       /* && */
-    SPX_TOKEN_OR         /* || */
+    SPX_TOKEN_OR,        /* || */
+    /* language v2 keywords */
+    SPX_TOKEN_STRUCT,
+    SPX_TOKEN_CONST,
+    SPX_TOKEN_FOR,
+    SPX_TOKEN_IN,
+    SPX_TOKEN_BREAK,
+    SPX_TOKEN_CONTINUE,
+    /* language v2 punctuation */
+    SPX_TOKEN_LBRACKET, /* [ */
+    SPX_TOKEN_RBRACKET, /* ] */
+    SPX_TOKEN_DOTDOT,   /* .. */
+    SPX_TOKEN_AMPERSAND, /* & */
+    SPX_TOKEN_PIPE,     /* | */
+    SPX_TOKEN_CARET,    /* ^ */
+    SPX_TOKEN_TILDE,    /* ~ */
+    SPX_TOKEN_SHL,      /* << */
+    SPX_TOKEN_SHR       /* >> */
 } spx_token_kind_t;
 
 typedef struct spx_token_t {
@@ -114,5 +132,14 @@ void spx_lexer_error(spx_lexer_t *lexer, spx_diagnostic_code_t code, spx_span_t 
 /* How a token kind reads in a message: "';'", "'fn'", "identifier",
  * "end of file". */
 const char *spx_token_kind_text(spx_token_kind_t kind);
+
+/* The word of a keyword that language v2 added ("struct", "in", ...), or
+ * NULL for any other kind: v1 programs may have used it as a name. */
+const char *spx_token_v2_keyword(spx_token_kind_t kind);
+
+/* From now on, decode string literals into literals (the parser keeps a
+ * const's value with the declarations, not with the bodies). The token
+ * already read ahead, if any, keeps its bytes where they are. */
+void spx_lexer_set_literals(spx_lexer_t *lexer, spx_arena_t *literals);
 
 #endif /* SPX_LEXER_H */

@@ -85,6 +85,7 @@
     X(E0213, "malformed \\u escape")                                                               \
     X(E0214, "\\u{...} that is no Unicode scalar value")                                           \
     X(E0215, "byte order mark after the start")                                                    \
+    X(E0216, "malformed integer literal")                                                          \
     X(E0220, "syntax error: expected one thing, found another")                                    \
     X(E0221, "chained relational comparison")                                                      \
     X(E0222, "chained equality comparison")                                                        \
@@ -93,6 +94,9 @@
     X(E0225, "nesting too deep")                                                                   \
     X(E0226, "too many functions in one module")                                                   \
     X(E0227, "too many syntax errors in one file; the rest is not read")                           \
+    X(E0228, "keyword since language v2 used as a name")                                           \
+    X(E0229, "left side of '=' is not a place")                                                    \
+    X(E0230, "struct name does not start with a capital letter")                                   \
     /* names and imports (docs/diagnostics-checker.md) */                                          \
     X(E0301, "import of a module the manifest does not declare")                                   \
     X(E0302, "module imported twice")                                                              \
@@ -117,7 +121,10 @@
     X(E0408, "return without a value in a function with a result type")                            \
     X(E0409, "return with a value in a unit function")                                             \
     X(E0410, "function with a result type can end without return")                                 \
-    X(E0411, "assigned value of the wrong type")
+    X(E0411, "assigned value of the wrong type")                                                   \
+    /* temporary until the v2 checker: the front end reads language v2, the \
+     * checker does not know it yet */                                      \
+    X(E0499, "language v2 construct not yet checked")
 
 #define SPX_RUNTIME_CODES(X)                                                                       \
     X(R0501, "integer overflow")                                                                   \

@@ -109,11 +109,14 @@ static const spx_expr_t *returned(const parsed_t *parsed)
 }
 
 /* A compact rendering of an expression: (op left right), [op operand],
- * names, integers, and calls as m.f(args). */
+ * names, integers, calls as m.f(args) or {receiver}.f(args), {base}[i],
+ * {base}[i..j], {base}.f, arrays as [a, b], struct literals as
+ * m.Name{f: e}. */
 static const char *render(const spx_expr_t *expr, apr_pool_t *pool)
 {
-    static const char *const ops[] = {
-        "||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "-", "!"};
+    static const char *const ops[] = {"||", "&&", "==", "!=", "<", "<=", ">",
+                                      ">=", "+",  "-",  "*",  "/", "%",  "-",
+                                      "!",  "|",  "^",  "&",  "<<", ">>", "~"};
     switch (expr->kind) {
     case SPX_EXPR_INT:
         return apr_psprintf(pool, "%" PRId64, expr->as.integer);
@@ -127,6 +130,8 @@ static const char *render(const spx_expr_t *expr, apr_pool_t *pool)
         const char *text = expr->as.call->module.text
                                ? apr_pstrcat(pool, expr->as.call->module.text, ".", NULL)
                                : "";
+        if (expr->as.call->receiver)
+            text = apr_pstrcat(pool, "{", render(expr->as.call->receiver, pool), "}.", NULL);
         text = apr_pstrcat(pool, text, expr->as.call->function.text, "(", NULL);
         for (apr_size_t i = 0; i < expr->as.call->argument_count; i++)
             text = apr_pstrcat(pool, text, i ? ", " : "", render(expr->as.call->arguments[i], pool),
@@ -140,6 +145,33 @@ static const char *render(const spx_expr_t *expr, apr_pool_t *pool)
         return apr_psprintf(pool, "(%s %s %s)", ops[expr->as.binary.op],
                             render(expr->as.binary.left, pool),
                             render(expr->as.binary.right, pool));
+    case SPX_EXPR_INDEX:
+        return apr_psprintf(pool, "{%s}[%s]", render(expr->as.index.base, pool),
+                            render(expr->as.index.index, pool));
+    case SPX_EXPR_SLICE:
+        return apr_psprintf(pool, "{%s}[%s..%s]", render(expr->as.index.base, pool),
+                            render(expr->as.index.index, pool), render(expr->as.index.to, pool));
+    case SPX_EXPR_FIELD:
+        return apr_psprintf(pool, "{%s}.%s", render(expr->as.field.base, pool),
+                            expr->as.field.name.text);
+    case SPX_EXPR_ARRAY: {
+        const char *text = "[";
+        for (apr_size_t i = 0; i < expr->as.array.count; i++)
+            text = apr_pstrcat(pool, text, i ? ", " : "", render(expr->as.array.elements[i], pool),
+                               NULL);
+        return apr_pstrcat(pool, text, "]", NULL);
+    }
+    case SPX_EXPR_STRUCT_LITERAL: {
+        const spx_struct_literal_t *literal = expr->as.literal;
+        const char *text = literal->module.text
+                               ? apr_pstrcat(pool, literal->module.text, ".", NULL)
+                               : "";
+        text = apr_pstrcat(pool, text, literal->name.text, "{", NULL);
+        for (apr_size_t i = 0; i < literal->field_count; i++)
+            text = apr_pstrcat(pool, text, i ? ", " : "", literal->fields[i].name.text, ": ",
+                               render(literal->fields[i].value, pool), NULL);
+        return apr_pstrcat(pool, text, "}", NULL);
+    }
     }
     return "?";
 }
