@@ -61,6 +61,9 @@ typedef struct parser_t {
     apr_size_t item_lexical; /* the lexer's error count when the item began */
     int incomplete;          /* a statement of this item was left out */
     int no_struct_literal;   /* in an if/while condition or a for header, outside ( ) [ ] */
+    int after_header;        /* the block about to open is the body of such a header */
+    int header_body;         /* the statement being read is the first of such a body */
+    int header_literal;      /* ... and it showed the body to be a struct literal's braces */
     /* Per module: the v2 keywords already reported as names (E0228), one bit
      * per keyword from SPX_TOKEN_STRUCT on. */
     unsigned keywords_named;
@@ -407,6 +410,28 @@ static spx_expr_t *parse_arguments(parser_t *p, spx_expr_t *call, spx_position_t
     return call;
 }
 
+static int ends_item(spx_token_kind_t kind);
+
+/* After an error inside a struct literal's braces: past its "}", so that
+ * the statement's recovery does not take it for its block's. Stops before
+ * a ";" or an item (no literal holds one: the "}" is missing). */
+static void skip_literal(parser_t *p)
+{
+    apr_size_t nested = 0;
+    while (!ends_item(p->token.kind) && p->token.kind != SPX_TOKEN_SEMICOLON) {
+        if (p->token.kind == SPX_TOKEN_LBRACE) {
+            nested++;
+        } else if (p->token.kind == SPX_TOKEN_RBRACE) {
+            if (nested == 0) {
+                advance(p);
+                return;
+            }
+            nested--;
+        }
+        advance(p);
+    }
+}
+
 /* A struct literal's "{" field: expr, ... "}" (at least one field, a
  * trailing comma allowed) after [module "."] name; its level is open. */
 static spx_expr_t *parse_struct_literal(parser_t *p, spx_name_t module, spx_name_t name,
@@ -425,6 +450,7 @@ static spx_expr_t *parse_struct_literal(parser_t *p, spx_name_t module, spx_name
             !(field.value = parse_expr(p))) {
             p->pending_used = base;
             p->no_struct_literal = saved;
+            skip_literal(p);
             return NULL;
         }
         pending_push(p, &field, sizeof(field));
@@ -436,8 +462,10 @@ static spx_expr_t *parse_struct_literal(parser_t *p, spx_name_t module, spx_name
     literal->name = name;
     literal->fields = pending_take(p, base, p->bodies, _Alignof(spx_field_init_t));
     literal->field_count = count;
-    if (!expect(p, SPX_TOKEN_RBRACE))
+    if (!expect(p, SPX_TOKEN_RBRACE)) {
+        skip_literal(p);
         return NULL;
+    }
     spx_expr_t *expr = new_expr(p, SPX_EXPR_STRUCT_LITERAL, span_from(p, start));
     expr->as.literal = literal;
     return expr;
@@ -732,6 +760,7 @@ static spx_expr_t *parse_binary(parser_t *p, int level)
 /* ---- statements -------------------------------------------------------- */
 
 static int parse_block(parser_t *p, spx_block_t *block);
+static int parse_header_body(parser_t *p, spx_block_t *block);
 
 static spx_stmt_t *new_stmt(parser_t *p, spx_stmt_kind_t kind, spx_position_t start)
 {
@@ -788,7 +817,7 @@ static spx_stmt_t *parse_if(parser_t *p)
     advance(p);
     if (!(stmt->as.if_stmt.condition = parse_header_expr(p)))
         return NULL;
-    if (!parse_block(p, &stmt->as.if_stmt.then_block))
+    if (!parse_header_body(p, &stmt->as.if_stmt.then_block))
         return NULL;
     if (consume_if(p, SPX_TOKEN_ELSE)) {
         if (p->token.kind == SPX_TOKEN_LBRACE) {
@@ -812,11 +841,31 @@ static spx_stmt_t *parse_if(parser_t *p)
     return stmt;
 }
 
+/* The body after an if, while or for header. When its first statement
+ * shows it to be the braces of a struct literal ("if p == P { x: 1 } { }":
+ * one E0220 that says to use parentheses), the block after it is the body. */
+static int parse_header_body(parser_t *p, spx_block_t *block)
+{
+    p->after_header = 1;
+    int ok = parse_block(p, block);
+    p->after_header = 0;
+    if (ok && p->header_literal) {
+        p->header_literal = 0;
+        if (p->token.kind == SPX_TOKEN_LBRACE)
+            ok = parse_block(p, block);
+    }
+    return ok;
+}
+
 /* "for" IDENT "in" expr [".." expr] block. */
 static spx_stmt_t *parse_for(parser_t *p)
 {
     spx_stmt_t *stmt = new_stmt(p, SPX_STMT_FOR, p->token.span.start);
     advance(p);
+    if (p->token.kind == SPX_TOKEN_IN) { /* "for in xs": the variable is missing */
+        expected(p, "a loop variable after 'for'");
+        return NULL;
+    }
     if (!expect_name(p, "a loop variable after 'for'", &stmt->as.for_stmt.variable) ||
         !expect(p, SPX_TOKEN_IN))
         return NULL;
@@ -824,7 +873,7 @@ static spx_stmt_t *parse_for(parser_t *p)
         return NULL;
     if (consume_if(p, SPX_TOKEN_DOTDOT) && !(stmt->as.for_stmt.to = parse_header_expr(p)))
         return NULL;
-    if (!parse_block(p, &stmt->as.for_stmt.body))
+    if (!parse_header_body(p, &stmt->as.for_stmt.body))
         return NULL;
     stmt->span.end = p->previous_end;
     return stmt;
@@ -910,11 +959,6 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
                         p->token.span.start);
         advance(p);
         return finish(p, stmt, ok);
-    case SPX_TOKEN_STRUCT:
-    case SPX_TOKEN_CONST:
-    case SPX_TOKEN_IN:
-    case SPX_TOKEN_LBRACKET:
-    case SPX_TOKEN_TILDE:
     case SPX_TOKEN_LET:
     case SPX_TOKEN_VAR:
         return parse_binding(p, ok);
@@ -926,7 +970,7 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
         stmt = new_stmt(p, SPX_STMT_WHILE, p->token.span.start);
         advance(p);
         if (!(stmt->as.while_stmt.condition = parse_header_expr(p)) ||
-            !parse_block(p, &stmt->as.while_stmt.body))
+            !parse_header_body(p, &stmt->as.while_stmt.body))
             return NULL;
         stmt->span.end = p->previous_end;
         *ok = 1;
@@ -938,6 +982,24 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
             return NULL;
         return finish(p, stmt, ok);
     case SPX_TOKEN_IDENTIFIER:
+        if (p->header_body && peek(p)->kind == SPX_TOKEN_COLON) {
+            /* "if p == P { x: 1 } { }": the literal's "{" was read as the
+             * body; the real body follows (see parse_header_body). */
+            p->item_error = 1;
+            p->header_literal = 1;
+            spx_span_t span = {p->token.span.start, peek(p)->span.end};
+            spx_lexer_error(&p->lexer, SPX_E0220, span,
+                            "expected a statement, found '%s:'; a struct literal in an if, while "
+                            "or for header needs parentheses",
+                            p->token.text);
+            return NULL;
+        }
+        break;
+    case SPX_TOKEN_STRUCT:
+    case SPX_TOKEN_CONST:
+    case SPX_TOKEN_IN:
+    case SPX_TOKEN_LBRACKET:
+    case SPX_TOKEN_TILDE:
     case SPX_TOKEN_INTEGER:
     case SPX_TOKEN_STRING:
     case SPX_TOKEN_TRUE:
@@ -1023,6 +1085,8 @@ static int parse_block(parser_t *p, spx_block_t *block)
         expected(p, "'{'");
         return 0;
     }
+    int header = p->after_header;
+    p->after_header = 0;
     if (!enter(p))
         return 0;
     advance(p);
@@ -1034,7 +1098,10 @@ static int parse_block(parser_t *p, spx_block_t *block)
         }
         apr_size_t before = p->token.span.start.offset;
         int ok;
+        p->header_body = header;
+        header = 0;
         spx_stmt_t *stmt = parse_statement(p, &ok);
+        p->header_body = 0;
         if (p->abandon) {
             result = 0;
             break;

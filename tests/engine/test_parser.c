@@ -584,6 +584,455 @@ static void test_depth_boundaries(void)
     apr_pool_destroy(pool);
 }
 
+/* ---- language v2 ------------------------------------------------------- */
+
+/* The single statement of "fn f() { STATEMENT }" (the program must be valid). */
+static const spx_stmt_t *only_statement(const parsed_t *parsed)
+{
+    if (spx_diagnostics_count(parsed->diagnostics) != 0)
+        fprintf(stderr, "\n  unexpected:\n%s", spx_corpus_summary(parsed->diagnostics,
+                                                                  parsed->pool));
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(parsed->diagnostics), 0);
+    CU_ASSERT_EQUAL_FATAL(parsed->module->function_count, 1);
+    const spx_block_t *body = &parsed->module->functions[0]->body;
+    CU_ASSERT_EQUAL_FATAL(body->count, 1);
+    return body->statements[0];
+}
+
+static void test_v2_precedence(void)
+{
+    /* Rust's table: || && (== !=) (< <= > >=) | ^ & (<< >>) (+ -) (* / %). */
+    expect_shape("x & 1 == 0", "(== (& x 1) 0)");
+    expect_shape("0 == x & 1", "(== 0 (& x 1))");
+    expect_shape("a | b ^ c & d", "(| a (^ b (& c d)))");
+    expect_shape("a & b ^ c | d", "(| (^ (& a b) c) d)");
+    expect_shape("a << 1 + 2", "(<< a (+ 1 2))");
+    expect_shape("a + b << c", "(<< (+ a b) c)");
+    expect_shape("1 << 2 * 3", "(<< 1 (* 2 3))");
+    expect_shape("a & b << c", "(& a (<< b c))");
+    expect_shape("a < b | c", "(< a (| b c))");
+    expect_shape("a | b < c", "(< (| a b) c)");
+    expect_shape("a == b | c", "(== a (| b c))");
+    expect_shape("a && b | c", "(&& a (| b c))");
+    expect_shape("a || b ^ c", "(|| a (^ b c))");
+    expect_shape("a >> 2 >> 1", "(>> (>> a 2) 1)");
+    expect_shape("a ^ b ^ c", "(^ (^ a b) c)");
+    expect_shape("a | b | c", "(| (| a b) c)");
+    expect_shape("a<<b>>c", "(>> (<< a b) c)");
+    expect_shape("a <= b", "(<= a b)");
+    /* Unary operators bind looser than postfix ones, tighter than binary. */
+    expect_shape("~a & b", "(& [~ a] b)");
+    expect_shape("~~a", "[~ [~ a]]");
+    expect_shape("-a[0]", "[- {a}[0]]");
+    expect_shape("!p.ok", "[! {p}.ok]");
+    expect_shape("-x.y * 2", "(* [- {x}.y] 2)");
+    expect_shape("~xs[1..2][0]", "[~ {{xs}[1..2]}[0]]");
+    /* Comparisons still do not chain, bitwise operators between them or not. */
+    expect_diagnostics("fn f() { return a < b | c < d; }", "E0221 1:17-1:30\n");
+    expect_diagnostics("fn f() { return a == b & c == d; }", "E0222 1:17-1:32\n");
+}
+
+static void test_v2_postfix_and_literals(void)
+{
+    expect_shape("a[0][1]", "{{a}[0]}[1]");
+    expect_shape("a.b.c", "{{a}.b}.c");
+    expect_shape("a[i + 1]", "{a}[(+ i 1)]");
+    expect_shape("s[1..len(s)]", "{s}[1..len(s)]");
+    expect_shape("\"abc\"[0]", "{\"...\"}[0]");
+    expect_shape("f()[0].x", "{{f()}[0]}.x");
+    expect_shape("m.f(1).x", "{m.f(1)}.x");
+    expect_shape("m.X", "{m}.X");
+    expect_shape("m.X + 1", "(+ {m}.X 1)");
+    expect_shape("(a).b", "{a}.b");
+    /* IDENT.IDENT( is a call with a first name (a module or a local); any
+     * other receiver is kept as an expression. */
+    expect_shape("xs.push(1)", "xs.push(1)");
+    expect_shape("xs.pop()", "xs.pop()");
+    expect_shape("a[0].push(1)", "{{a}[0]}.push(1)");
+    expect_shape("a.b.pop()", "{{a}.b}.pop()");
+    expect_shape("(a).pop()", "{a}.pop()");
+    expect_shape("[1, 2][0]", "{[1, 2]}[0]");
+    expect_shape("[]", "[]");
+    expect_shape("[1]", "[1]");
+    expect_shape("[1, 2,]", "[1, 2]");
+    expect_shape("[[1], [], [a[0]]]", "[[1], [], [{a}[0]]]");
+    expect_shape("P { x: 1, y: 2 }", "P{x: 1, y: 2}");
+    expect_shape("P { x: 1, }", "P{x: 1}");
+    expect_shape("geo.P { x: 1 }", "geo.P{x: 1}");
+    expect_shape("P { x: [1], y: Q { z: -1 } }", "P{x: [1], y: Q{z: [- 1]}}");
+    expect_shape("P { x: 1 }.x", "{P{x: 1}}.x");
+    expect_shape("P", "P");
+    expect_shape("geo.P", "{geo}.P");
+    /* A struct literal's span is from the name to "}". */
+    parsed_t parsed = parse("fn f() { return geo.P { x: 1 }[0]; }");
+    const spx_expr_t *index = returned(&parsed);
+    CU_ASSERT_EQUAL_FATAL(index->kind, SPX_EXPR_INDEX);
+    expect_span(index->span, 1, 17, 1, 34);
+    const spx_expr_t *literal = index->as.index.base;
+    CU_ASSERT_EQUAL_FATAL(literal->kind, SPX_EXPR_STRUCT_LITERAL);
+    expect_span(literal->span, 1, 17, 1, 31);
+    expect_span(literal->as.literal->module.span, 1, 17, 1, 20);
+    expect_span(literal->as.literal->name.span, 1, 21, 1, 22);
+    expect_span(literal->as.literal->fields[0].name.span, 1, 25, 1, 26);
+    apr_pool_destroy(parsed.pool);
+    parsed = parse("fn f() { return (xs)[1..2]; }");
+    const spx_expr_t *slice = returned(&parsed);
+    CU_ASSERT_EQUAL_FATAL(slice->kind, SPX_EXPR_SLICE);
+    expect_span(slice->span, 1, 17, 1, 27);
+    expect_span(slice->as.index.to->span, 1, 25, 1, 26);
+    apr_pool_destroy(parsed.pool);
+}
+
+static void test_v2_integer_literals(void)
+{
+    apr_pool_t *pool;
+    apr_pool_create(&pool, NULL);
+    static const struct {
+        const char *text;
+        int64_t value;
+    } good[] = {
+        {"0x1F", 31},
+        {"0xff", 255},
+        {"0x0", 0},
+        {"0xffff_ffff", 4294967295},
+        {"1_000", 1000},
+        {"1_2_3", 123},
+        {"0x7fff_ffff_ffff_ffff", INT64_MAX},
+        {"9_223_372_036_854_775_807", INT64_MAX},
+    };
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        parsed_t parsed = parse(apr_pstrcat(pool, "fn f() { return ", good[i].text, "; }", NULL));
+        const spx_expr_t *expr = returned(&parsed);
+        CU_ASSERT_EQUAL(expr->kind, SPX_EXPR_INT);
+        CU_ASSERT_EQUAL(expr->as.integer, good[i].value);
+        apr_pool_destroy(parsed.pool);
+    }
+    /* A literal directly followed by a letter, digit or "_" is one E0216
+     * over the whole run. */
+    expect_diagnostics("fn f() { return 12ab; }", "E0216 1:17-1:21\n");
+    expect_diagnostics("fn f() { return 0x1g; }", "E0216 1:17-1:21\n");
+    expect_diagnostics("fn f() { return 1__0; }", "E0216 1:17-1:21\n");
+    expect_diagnostics("fn f() { return 1_; }", "E0216 1:17-1:19\n");
+    expect_diagnostics("fn f() { return 0x; }", "E0216 1:17-1:19\n");
+    expect_diagnostics("fn f() { return 0x_1; }", "E0216 1:17-1:21\n");
+    expect_diagnostics("fn f() { return 0X1; }", "E0216 1:17-1:20\n");
+    expect_diagnostics("fn f() { return 0_1; }", "E0216 1:17-1:20\n");
+    expect_diagnostics("fn f() { return 0a; }", "E0216 1:17-1:19\n");
+    expect_diagnostics("fn f() { return 1e5; }", "E0216 1:17-1:20\n");
+    expect_diagnostics("fn f() { return 0x8000000000000000; }", "E0209 1:17-1:35\n");
+    expect_diagnostics("fn f() { return 9_223_372_036_854_775_808; }", "E0209 1:17-1:42\n");
+    expect_diagnostics("fn f() { return 007; }", "E0208 1:17-1:20\n");
+    expect_diagnostics("fn f() { return 1.5; }", "E0220 1:19-1:20\n");
+    /* ".." after a literal is the range, not part of it. */
+    parsed_t parsed = parse("fn f() { for i in 0..10 { } }");
+    const spx_stmt_t *loop = only_statement(&parsed);
+    CU_ASSERT_EQUAL(loop->as.for_stmt.from->as.integer, 0);
+    CU_ASSERT_EQUAL(loop->as.for_stmt.to->as.integer, 10);
+    apr_pool_destroy(parsed.pool);
+    apr_pool_destroy(pool);
+}
+
+static void test_v2_statements(void)
+{
+    apr_pool_t *pool;
+    apr_pool_create(&pool, NULL);
+    parsed_t parsed = parse("fn f() {\n"
+                            "  for i in 0..n { continue; }\n"
+                            "  for x in xs { break; }\n"
+                            "  a[i].f[j] = 3;\n"
+                            "  x = 1;\n"
+                            "  xs.push(x);\n"
+                            "}\n");
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(parsed.diagnostics), 0);
+    const spx_block_t *body = &parsed.module->functions[0]->body;
+    CU_ASSERT_EQUAL_FATAL(body->count, 5);
+    const spx_stmt_t *range = body->statements[0];
+    CU_ASSERT_EQUAL_FATAL(range->kind, SPX_STMT_FOR);
+    CU_ASSERT_STRING_EQUAL(range->as.for_stmt.variable.text, "i");
+    expect_span(range->as.for_stmt.variable.span, 2, 7, 2, 8);
+    CU_ASSERT_STRING_EQUAL(render(range->as.for_stmt.to, pool), "n");
+    expect_span(range->span, 2, 3, 2, 30);
+    CU_ASSERT_EQUAL_FATAL(range->as.for_stmt.body.count, 1);
+    CU_ASSERT_EQUAL(range->as.for_stmt.body.statements[0]->kind, SPX_STMT_CONTINUE);
+    expect_span(range->as.for_stmt.body.statements[0]->span, 2, 19, 2, 28);
+    const spx_stmt_t *each = body->statements[1];
+    CU_ASSERT_EQUAL_FATAL(each->kind, SPX_STMT_FOR);
+    CU_ASSERT_PTR_NULL(each->as.for_stmt.to);
+    CU_ASSERT_STRING_EQUAL(render(each->as.for_stmt.from, pool), "xs");
+    CU_ASSERT_EQUAL(each->as.for_stmt.body.statements[0]->kind, SPX_STMT_BREAK);
+    const spx_stmt_t *place = body->statements[2];
+    CU_ASSERT_EQUAL_FATAL(place->kind, SPX_STMT_ASSIGN);
+    CU_ASSERT_STRING_EQUAL(place->as.assign.name.text, "a");
+    expect_span(place->as.assign.name.span, 4, 3, 4, 4);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(place->as.assign.place);
+    CU_ASSERT_STRING_EQUAL(render(place->as.assign.place, pool), "{{{a}[i]}.f}[j]");
+    expect_span(place->span, 4, 3, 4, 17);
+    CU_ASSERT_EQUAL(body->statements[3]->kind, SPX_STMT_ASSIGN);
+    CU_ASSERT_PTR_NULL(body->statements[3]->as.assign.place);
+    CU_ASSERT_EQUAL(body->statements[4]->kind, SPX_STMT_EXPR);
+    apr_pool_destroy(parsed.pool);
+
+    /* Struct literals in headers: "Name {" there is a name and the body. */
+    parsed = parse("fn f() { while i < LIMIT { i = i + 1; } }");
+    const spx_stmt_t *loop = only_statement(&parsed);
+    CU_ASSERT_STRING_EQUAL(render(loop->as.while_stmt.condition, pool), "(< i LIMIT)");
+    CU_ASSERT_EQUAL(loop->as.while_stmt.body.count, 1);
+    apr_pool_destroy(parsed.pool);
+    parsed = parse("fn f() { for i in 0..LIMIT { } }");
+    CU_ASSERT_STRING_EQUAL(render(only_statement(&parsed)->as.for_stmt.to, pool), "LIMIT");
+    apr_pool_destroy(parsed.pool);
+    parsed = parse("fn f() { for p in geo.Points { } }");
+    CU_ASSERT_STRING_EQUAL(render(only_statement(&parsed)->as.for_stmt.from, pool),
+                           "{geo}.Points");
+    apr_pool_destroy(parsed.pool);
+    parsed = parse("fn f() { if x == P { } }");
+    CU_ASSERT_STRING_EQUAL(render(only_statement(&parsed)->as.if_stmt.condition, pool),
+                           "(== x P)");
+    apr_pool_destroy(parsed.pool);
+    /* ... but inside ( ), [ ] or call arguments a literal is one again. */
+    static const struct {
+        const char *program;
+        const char *condition;
+    } enclosed[] = {
+        {"fn f() { if p == (P { x: 1 }) { } }", "(== p P{x: 1})"},
+        {"fn f() { if g(P { x: 1 }) { } }", "g(P{x: 1})"},
+        {"fn f() { if xs == [geo.P { x: 1 }] { } }", "(== xs [geo.P{x: 1}])"},
+        {"fn f() { while a[P { x: 1 }.x] { } }", "{a}[{P{x: 1}}.x]"},
+        {"fn f() { while m.g(P { x: 1 }) { } }", "m.g(P{x: 1})"},
+    };
+    for (size_t i = 0; i < sizeof(enclosed) / sizeof(enclosed[0]); i++) {
+        parsed = parse(enclosed[i].program);
+        const spx_stmt_t *stmt = only_statement(&parsed);
+        const spx_expr_t *condition =
+            stmt->kind == SPX_STMT_IF ? stmt->as.if_stmt.condition : stmt->as.while_stmt.condition;
+        CU_ASSERT_STRING_EQUAL(render(condition, pool), enclosed[i].condition);
+        apr_pool_destroy(parsed.pool);
+    }
+    parsed = parse("fn f() { for x in [P { x: 1 }] { } }");
+    CU_ASSERT_STRING_EQUAL(render(only_statement(&parsed)->as.for_stmt.from, pool), "[P{x: 1}]");
+    apr_pool_destroy(parsed.pool);
+    /* Outside a header a literal may follow a comparison. */
+    parsed = parse("fn f() { let b = p == P { x: 1 }; }");
+    CU_ASSERT_STRING_EQUAL(render(only_statement(&parsed)->as.binding.value, pool),
+                           "(== p P{x: 1})");
+    apr_pool_destroy(parsed.pool);
+    /* In a header, the would-be literal's "{" opens the body: one E0220 at
+     * "x:", saying to use parentheses, and the block after it is the body. */
+    expect_diagnostics("fn f() { if p == P { x: 1 } { } }", "E0220 1:22-1:24\n");
+    expect_diagnostics("fn f() { while p != geo.P { x: 1, y: 2 } { g(); } }\nfn h() {}\n",
+                       "E0220 1:29-1:31\n");
+    expect_diagnostics("fn f() { for q in P { x: 1 } { } }", "E0220 1:23-1:25\n");
+    parsed = parse("fn f() { if p == P { x: 1 } { g(); h(); } }");
+    const spx_stmt_t *stmt = parsed.module->functions[0]->body.statements[0];
+    CU_ASSERT_EQUAL(stmt->as.if_stmt.then_block.count, 2);
+    apr_pool_destroy(parsed.pool);
+    /* "x:" elsewhere is the usual E0220. */
+    expect_diagnostics("fn f() { g(); x: 1; }", "E0220 1:16-1:17\n");
+    apr_pool_destroy(pool);
+}
+
+static void test_v2_items(void)
+{
+    apr_pool_t *pool;
+    apr_pool_create(&pool, NULL);
+    parsed_t parsed = parse("import geo;\n"
+                            "export struct P { x: int, ys: [[str]], q: geo.Q, }\n"
+                            "struct Node { kids: [Node] }\n"
+                            "const N: int = 1 << 3;\n"
+                            "export const S: str = \"x\";\n"
+                            "fn f(p: P, xs: [int]) -> [P] { let q: geo.Q = p; return []; }\n");
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(parsed.diagnostics), 0);
+    const spx_module_t *module = parsed.module;
+    CU_ASSERT_EQUAL_FATAL(module->struct_count, 2);
+    const spx_struct_t *p = module->structs[0];
+    CU_ASSERT_STRING_EQUAL(p->name.text, "P");
+    CU_ASSERT_TRUE(p->exported);
+    CU_ASSERT_PTR_EQUAL(p->module, module);
+    expect_span(p->span, 2, 1, 2, 51);
+    CU_ASSERT_EQUAL_FATAL(p->field_count, 3);
+    CU_ASSERT_STRING_EQUAL(p->fields[0].name.text, "x");
+    CU_ASSERT_EQUAL(p->fields[0].type, SPX_TYPE_INT);
+    CU_ASSERT_PTR_NULL(p->fields[0].type_syntax);
+    const spx_type_syntax_t *ys = p->fields[1].type_syntax;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ys);
+    CU_ASSERT_EQUAL(p->fields[1].type, SPX_TYPE_ERROR);
+    CU_ASSERT_EQUAL(ys->kind, SPX_TYPE_SYNTAX_ARRAY);
+    expect_span(ys->span, 2, 31, 2, 38);
+    expect_span(p->fields[1].type_span, 2, 31, 2, 38);
+    CU_ASSERT_EQUAL_FATAL(ys->element->kind, SPX_TYPE_SYNTAX_ARRAY);
+    CU_ASSERT_EQUAL_FATAL(ys->element->element->kind, SPX_TYPE_SYNTAX_BASIC);
+    CU_ASSERT_EQUAL(ys->element->element->basic, SPX_TYPE_STR);
+    expect_span(ys->element->element->span, 2, 33, 2, 36);
+    const spx_type_syntax_t *q = p->fields[2].type_syntax;
+    CU_ASSERT_EQUAL_FATAL(q->kind, SPX_TYPE_SYNTAX_STRUCT);
+    CU_ASSERT_STRING_EQUAL(q->module.text, "geo");
+    CU_ASSERT_STRING_EQUAL(q->name.text, "Q");
+    expect_span(q->span, 2, 43, 2, 48);
+    const spx_struct_t *node = module->structs[1];
+    CU_ASSERT_FALSE(node->exported);
+    CU_ASSERT_EQUAL_FATAL(node->fields[0].type_syntax->kind, SPX_TYPE_SYNTAX_ARRAY);
+    CU_ASSERT_EQUAL(node->fields[0].type_syntax->element->kind, SPX_TYPE_SYNTAX_STRUCT);
+    CU_ASSERT_PTR_NULL(node->fields[0].type_syntax->element->module.text);
+    CU_ASSERT_STRING_EQUAL(node->fields[0].type_syntax->element->name.text, "Node");
+    CU_ASSERT_EQUAL_FATAL(module->const_count, 2);
+    const spx_const_t *n = module->consts[0];
+    CU_ASSERT_STRING_EQUAL(n->name.text, "N");
+    CU_ASSERT_FALSE(n->exported);
+    CU_ASSERT_EQUAL(n->type, SPX_TYPE_INT);
+    CU_ASSERT_STRING_EQUAL(render(n->value, pool), "(<< 1 3)");
+    expect_span(n->span, 4, 1, 4, 23);
+    const spx_const_t *str = module->consts[1];
+    CU_ASSERT_TRUE(str->exported);
+    CU_ASSERT_EQUAL(str->value->kind, SPX_EXPR_STRING);
+    CU_ASSERT_EQUAL(str->value->as.string.length, 1);
+    expect_span(str->span, 5, 1, 5, 27);
+    CU_ASSERT_EQUAL_FATAL(module->function_count, 1);
+    const spx_function_t *f = module->functions[0];
+    CU_ASSERT_EQUAL(f->params[0].type_syntax->kind, SPX_TYPE_SYNTAX_STRUCT);
+    CU_ASSERT_EQUAL(f->params[1].type_syntax->kind, SPX_TYPE_SYNTAX_ARRAY);
+    CU_ASSERT_EQUAL(f->result, SPX_TYPE_ERROR);
+    CU_ASSERT_EQUAL(f->result_syntax->kind, SPX_TYPE_SYNTAX_ARRAY);
+    expect_span(f->result_span, 6, 26, 6, 29);
+    const spx_stmt_t *let = f->body.statements[0];
+    CU_ASSERT_EQUAL(let->as.binding.type_syntax->kind, SPX_TYPE_SYNTAX_STRUCT);
+    expect_span(let->as.binding.type_span, 6, 39, 6, 44);
+    apr_pool_destroy(parsed.pool);
+
+    /* The value of a const lives with the declarations when bodies are
+     * parsed into an arena of their own. */
+    apr_pool_t *own;
+    apr_pool_create(&own, NULL);
+    spx_arena_t *arena = spx_arena_make(own), *bodies = spx_arena_make(own);
+    const char *text = "const S: str = \"abc\";\nfn f() { let t = \"de\"; }\n";
+    spx_module_t *module2 = spx_module_make("m", "src/m.spx", (const unsigned char *)text,
+                                            strlen(text), arena);
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(own);
+    spx_parse_module(module2, arena, bodies, own, diagnostics);
+    CU_ASSERT_EQUAL(spx_diagnostics_count(diagnostics), 0);
+    CU_ASSERT_EQUAL_FATAL(module2->const_count, 1);
+    spx_arena_clear(bodies);
+    CU_ASSERT_EQUAL(memcmp(module2->consts[0]->value->as.string.bytes, "abc", 3), 0);
+    apr_pool_destroy(own);
+    apr_pool_destroy(pool);
+}
+
+static void test_v2_syntax_errors(void)
+{
+    /* Items. */
+    expect_diagnostics("struct P {}\n", "E0220 1:11-1:12\n");
+    expect_diagnostics("struct p { x: int }\n", "E0230 1:8-1:9\n");
+    expect_diagnostics("struct P { x int }\nfn g() {}\n", "E0220 1:14-1:17\n");
+    expect_diagnostics("struct P { x: int y: int }\n", "E0220 1:19-1:20\n");
+    expect_diagnostics("const N = 1;\n", "E0220 1:9-1:10\n");
+    expect_diagnostics("const N: int 1;\n", "E0220 1:14-1:15\n");
+    expect_diagnostics("const N: int = 1\nfn g() {}\n", "E0220 2:1-2:3\n");
+    expect_diagnostics("const N: int = ;\n", "E0220 1:16-1:17\n");
+    expect_diagnostics("export let x = 1;\n", "E0220 1:8-1:11\n");
+    expect_diagnostics("let x = 1;\nfn g() {}\n", "E0220 1:1-1:4\n");
+    /* Types. */
+    expect_diagnostics("fn f(a: [int) {}\n", "E0220 1:13-1:14\n");
+    expect_diagnostics("fn f(a: []) {}\n", "E0224 1:10-1:11\n");
+    expect_diagnostics("fn f(a: geo.p) {}\n", "E0224 1:13-1:14\n");
+    expect_diagnostics("fn f(a: [unit]) {}\n", "E0224 1:10-1:14\n");
+    expect_diagnostics("fn f(a: string) {}\n", "E0224 1:9-1:15\n");
+    /* Statements. */
+    expect_diagnostics("fn f() { g() = 1; }\n", "E0229 1:10-1:13\n");
+    expect_diagnostics("fn f() { (a) = 1; }\n", "E0229 1:10-1:13\n");
+    expect_diagnostics("fn f() { (a[0]) = 1; }\n", "E0229 1:10-1:16\n");
+    expect_diagnostics("fn f() { (a).x = 1; }\n", "E0229 1:10-1:15\n");
+    expect_diagnostics("fn f() { a[0..1] = x; }\n", "E0229 1:10-1:17\n");
+    expect_diagnostics("fn f() { a + b = c; }\n", "E0229 1:10-1:15\n");
+    expect_diagnostics("fn f() { 1 = 2; }\n", "E0229 1:10-1:11\n");
+    expect_diagnostics("fn f() { f().x = 2; }\n", "E0229 1:10-1:15\n");
+    expect_diagnostics("fn f() { for in xs { } }\n", "E0220 1:14-1:16\n");
+    expect_diagnostics("fn f() { for i 0..3 { } }\n", "E0220 1:16-1:17\n");
+    expect_diagnostics("fn f() { for i in 0.. { } }\n", "E0220 1:23-1:24\n");
+    expect_diagnostics("fn f() { for i in 0..3; }\n", "E0220 1:23-1:24\n");
+    expect_diagnostics("fn f() { while true { break } }\n", "E0220 1:29-1:30\n");
+    expect_diagnostics("fn f() { while true { continue 1; } }\n", "E0220 1:32-1:33\n");
+    /* Expressions. */
+    expect_diagnostics("fn f() { return a[1; }\n", "E0220 1:20-1:21\n");
+    expect_diagnostics("fn f() { return a[]; }\n", "E0220 1:19-1:20\n");
+    expect_diagnostics("fn f() { return a[1..]; }\n", "E0220 1:22-1:23\n");
+    expect_diagnostics("fn f() { return a[..1]; }\n", "E0220 1:19-1:21\n");
+    expect_diagnostics("fn f() { return x.1; }\n", "E0220 1:19-1:20\n");
+    expect_diagnostics("fn f() { return P { x 1 }; }\n", "E0220 1:23-1:24\n");
+    expect_diagnostics("fn f() { return P { }; }\n", "E0220 1:21-1:22\n");
+    expect_diagnostics("fn f() { return P { x: 1,, }; }\n", "E0220 1:26-1:27\n");
+    expect_diagnostics("fn f() { return [1 2]; }\n", "E0220 1:20-1:21\n");
+    expect_diagnostics("fn f() { return [,]; }\n", "E0220 1:18-1:19\n");
+    expect_diagnostics("fn f() { return f(1,); }\n", "E0220 1:21-1:22\n");
+    expect_diagnostics("fn f() { return 1 .. 2; }\n", "E0220 1:19-1:21\n");
+    expect_diagnostics("fn f() { return a ~ b; }\n", "E0220 1:19-1:20\n");
+    /* Characters that still start no token. */
+    expect_diagnostics("fn f() { return a @ b; }\n", "E0206 1:19-1:20\n");
+    expect_diagnostics("fn f() { return a # b; }\n", "E0206 1:19-1:20\n");
+}
+
+static void test_v2_keywords_as_names(void)
+{
+    /* One diagnostic per name: at its declaration; its uses read on. */
+    expect_diagnostics("fn f() -> int { let in = 1; return in; }\n", "E0228 1:21-1:23\n");
+    expect_diagnostics("fn for() {}\nfn g() { for(); }\n", "E0228 1:4-1:7\n");
+    expect_diagnostics("fn f(break: int) -> int { return break + 1; }\n", "E0228 1:6-1:11\n");
+    expect_diagnostics("fn f() -> int { var continue = 0; continue = continue + 1; return continue; }\n",
+                       "E0228 1:21-1:29\n");
+    expect_diagnostics("fn f() { var struct = 1; struct = 2; let const = struct; }\n",
+                       "E0228 1:14-1:20\nE0228 1:42-1:47\n");
+    expect_diagnostics("import in;\nfn f() { in.g(); }\n", "E0228 1:8-1:10\n");
+    /* A use without a declaration: once per word and module. */
+    expect_diagnostics("fn f() { break = 1; break = 2; }\n", "E0228 1:10-1:15\n");
+    expect_diagnostics("fn f() -> int { return in + in; }\n", "E0228 1:24-1:26\n");
+    /* Two declarations, two diagnostics. */
+    expect_diagnostics("fn f(in: int) {}\nfn g(in: int) {}\n", "E0228 1:6-1:8\nE0228 2:6-2:8\n");
+    /* The v2 statements themselves are no names. */
+    parsed_t parsed = parse("fn f() { while true { break; continue; } for in_x in xs { } }");
+    CU_ASSERT_EQUAL(spx_diagnostics_count(parsed.diagnostics), 0);
+    apr_pool_destroy(parsed.pool);
+}
+
+static void test_v2_depth(void)
+{
+    apr_pool_t *pool;
+    apr_pool_create(&pool, NULL);
+    const apr_size_t n = 100000;
+    const char *after = "; }\nfn after() { return; }\n";
+    /* Each postfix operator is a level, and so is each "[" of a type. */
+    expect_one_depth_error(nested(pool, "fn f() -> int { return a", "[0]", n, "", "", after));
+    expect_one_depth_error(nested(pool, "fn f() -> int { return a", ".b", n, "", "", after));
+    expect_one_depth_error(nested(pool, "fn f() -> int { return a", ".pop()", n, "", "", after));
+    expect_one_depth_error(nested(pool, "fn f() -> int { return ", "[", n, "1", "]", after));
+    expect_one_depth_error(nested(pool, "fn f() -> int { return ", "a[", n, "1", "]", after));
+    expect_one_depth_error(nested(pool, "fn f() -> int { return ", "P { x: ", n, "1", " }", after));
+    expect_one_depth_error(nested(pool, "fn f() { ", "for i in 0..3 {", n, "", "}",
+                                  " }\nfn after() { return; }\n"));
+    expect_one_depth_error(nested(pool, "fn f() { let a: ", "[", n, "int", "]", " = 1; }\n"
+                                  "fn after() { return; }\n"));
+    /* A type in a signature: one diagnostic, the function left out. */
+    parsed_t parsed = parse(nested(pool, "fn f(a: ", "[", n, "int", "]", ") {}\nfn after() {}\n"));
+    CU_ASSERT_STRING_EQUAL(summary(&parsed), "E0225 1:265-1:266\n");
+    CU_ASSERT_EQUAL_FATAL(parsed.module->function_count, 1);
+    CU_ASSERT_STRING_EQUAL(parsed.module->functions[0]->name.text, "after");
+    apr_pool_destroy(parsed.pool);
+    /* Boundaries: the body is level 1, "a" level 2 and leaves it; after k
+     * postfix operators the k-th index's literal is at level k + 2. */
+    parsed = parse(nested(pool, "fn f() { return a", "[0]", SPX_LIMIT_PARSE_DEPTH - 2, "", "", "; }"));
+    CU_ASSERT_EQUAL(spx_diagnostics_count(parsed.diagnostics), 0);
+    apr_pool_destroy(parsed.pool);
+    parsed = parse(nested(pool, "fn f() { return a", "[0]", SPX_LIMIT_PARSE_DEPTH - 1, "", "", "; }"));
+    CU_ASSERT_EQUAL(spx_diagnostics_count(parsed.diagnostics), 1);
+    apr_pool_destroy(parsed.pool);
+    /* A signature's types start at level 0: 256 brackets fit. */
+    parsed = parse(nested(pool, "fn f(a: ", "[", SPX_LIMIT_PARSE_DEPTH, "int", "]", ") {}"));
+    CU_ASSERT_EQUAL(spx_diagnostics_count(parsed.diagnostics), 0);
+    apr_pool_destroy(parsed.pool);
+    /* A chain of binary operators, bitwise ones included, is no nesting. */
+    parsed = parse(nested(pool, "fn f() { return 1", "|1&1<<1^1", 20000, "", "", "; }"));
+    CU_ASSERT_EQUAL(spx_diagnostics_count(parsed.diagnostics), 0);
+    apr_pool_destroy(parsed.pool);
+    apr_pool_destroy(pool);
+}
+
 static void test_too_many_functions(void)
 {
     apr_pool_t *pool;
@@ -663,6 +1112,14 @@ int main(void)
         {"too many functions", test_too_many_functions},
         {"too many errors", test_too_many_errors},
         {"source size limit", test_source_size_limit},
+        {"v2: precedence of the bitwise operators, unary below postfix", test_v2_precedence},
+        {"v2: postfix operators, array and struct literals", test_v2_postfix_and_literals},
+        {"v2: hex and underscored integer literals", test_v2_integer_literals},
+        {"v2: for, break, continue, places, literals in headers", test_v2_statements},
+        {"v2: struct and const items, array and struct types", test_v2_items},
+        {"v2: every new syntax error with its span", test_v2_syntax_errors},
+        {"v2: keywords since v2 as v1 names", test_v2_keywords_as_names},
+        {"v2: depth of postfix operators and types", test_v2_depth},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("parser", tests);
