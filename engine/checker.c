@@ -70,9 +70,9 @@ static const builtin_info_t *find_builtin(const char *name)
 }
 
 /* Indexed by spx_operator_t. */
-static const char *const operator_text[] = {"||", "&&", "==", "!=", "<",  "<=", ">",  ">=",
-                                            "+",  "-",  "*",  "/",  "%",  "-",  "!",  "|",
-                                            "^",  "&",  "<<", ">>", "~"};
+static const char *const operator_text[] = {"||", "&&", "==", "!=", "<",  "<=", ">",
+                                            ">=", "+",  "-",  "*",  "/",  "%",  "-",
+                                            "!",  "|",  "^",  "&",  "<<", ">>", "~"};
 
 static const char *operator_name(spx_operator_t op)
 {

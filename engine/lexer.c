@@ -476,10 +476,8 @@ static void lex_unexpected(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
     while (end < lexer->length) {
         byte_class_t kind = classify(lexer, end, &size);
         unsigned char c = lexer->text[end];
-        int starts_token =
-            kind == BYTE_PLAIN &&
-            (c == ' ' || c == '\t' || is_identifier_start(c) || is_digit(c) ||
-             strchr(tokens, c) != NULL);
+        int starts_token = kind == BYTE_PLAIN && (c == ' ' || c == '\t' || is_identifier_start(c) ||
+                                                  is_digit(c) || strchr(tokens, c) != NULL);
         if ((kind != BYTE_PLAIN && kind != BYTE_UTF8) || starts_token)
             break;
         end += size;

@@ -23,8 +23,9 @@
  *   to the "}" that closes its block, or to the next statement keyword; a
  *   failed item to the next "fn", "struct", "const", "export" or "import"
  *   (which never occur inside a body, except "struct" and "const" as the
- *   names v1 programs may have given: those are read as names, E0228). A statement that fails is left out of its block and its
- *   function is marked incomplete; one that only lacks its ";" is kept.
+ *   names v1 programs may have given: those are read as names, E0228).
+ *   A statement that fails is left out of its block and its function is
+ *   marked incomplete; one that only lacks its ";" is kept.
  * - Reports already made are not repeated: an error token from the lexer
  *   fails silently, and a missing "}" is not reported in an item that
  *   already has an error.
@@ -289,8 +290,7 @@ static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_spa
         if (!ok)
             return 0;
         if (!element_syntax) {
-            spx_type_syntax_t *basic =
-                new_type_syntax(arena, SPX_TYPE_SYNTAX_BASIC, element_span);
+            spx_type_syntax_t *basic = new_type_syntax(arena, SPX_TYPE_SYNTAX_BASIC, element_span);
             basic->basic = element;
             element_syntax = basic;
         }
@@ -372,15 +372,22 @@ static spx_expr_t **take_expressions(parser_t *p, apr_size_t base)
     return pending_take(p, base, p->bodies, _Alignof(spx_expr_t *));
 }
 
-/* Parse what is inside ( ), [ ] or call arguments: struct literals are
- * allowed there even in a header. */
-static spx_expr_t *parse_enclosed_expr(parser_t *p)
+/* An expression where "Name {" starts a struct literal (literals 1) or
+ * not (0: an if or while condition, a for header). */
+static spx_expr_t *parse_expr_where(parser_t *p, int literals)
 {
     int saved = p->no_struct_literal;
-    p->no_struct_literal = 0;
+    p->no_struct_literal = !literals;
     spx_expr_t *expr = parse_expr(p);
     p->no_struct_literal = saved;
     return expr;
+}
+
+/* What is inside ( ), [ ] or call arguments: struct literals are allowed
+ * there even in a header. */
+static spx_expr_t *parse_enclosed_expr(parser_t *p)
+{
+    return parse_expr_where(p, 1);
 }
 
 /* "(" args ")" of a call whose callee is already in call; the call's own
@@ -670,7 +677,7 @@ static spx_expr_t *parse_unary(parser_t *p)
     if (!operand)
         return NULL;
     spx_expr_t *expr = new_expr(p, SPX_EXPR_UNARY, span_from(p, op.span.start));
-    expr->as.unary.op = op.kind == SPX_TOKEN_MINUS ? SPX_OP_NEG
+    expr->as.unary.op = op.kind == SPX_TOKEN_MINUS  ? SPX_OP_NEG
                         : op.kind == SPX_TOKEN_BANG ? SPX_OP_NOT
                                                     : SPX_OP_BIT_NOT;
     expr->as.unary.op_span = op.span;
@@ -804,11 +811,7 @@ static spx_stmt_t *parse_binding(parser_t *p, int *ok)
  * "Name {" starts no struct literal (the "{" is the body's). */
 static spx_expr_t *parse_header_expr(parser_t *p)
 {
-    int saved = p->no_struct_literal;
-    p->no_struct_literal = 1;
-    spx_expr_t *expr = parse_expr(p);
-    p->no_struct_literal = saved;
-    return expr;
+    return parse_expr_where(p, 0);
 }
 
 static spx_stmt_t *parse_if(parser_t *p)
@@ -1255,8 +1258,7 @@ static void parse_struct(parser_t *p, items_t *items, spx_position_t start, int 
     }
     if (!is_typename(item->name.text))
         spx_lexer_error(&p->lexer, SPX_E0230, item->name.span,
-                        "struct name '%s' must start with a capital letter (A-Z)",
-                        item->name.text);
+                        "struct name '%s' must start with a capital letter (A-Z)", item->name.text);
     apr_size_t base = p->pending_used, count = 0;
     if (!expect(p, SPX_TOKEN_LBRACE)) {
         sync_item(p, start);

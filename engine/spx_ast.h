@@ -79,18 +79,18 @@ struct spx_module_t;
 /* v2: a type as written where more than int, bool and str may stand
  * (parameters, results, annotations, fields, consts). */
 typedef enum spx_type_syntax_kind_t {
-    SPX_TYPE_SYNTAX_BASIC,  /* int, bool, str: see basic */
-    SPX_TYPE_SYNTAX_ARRAY,  /* "[" type "]" */
-    SPX_TYPE_SYNTAX_STRUCT  /* TYPENAME, or IDENT "." TYPENAME */
+    SPX_TYPE_SYNTAX_BASIC, /* int, bool, str: see basic */
+    SPX_TYPE_SYNTAX_ARRAY, /* "[" type "]" */
+    SPX_TYPE_SYNTAX_STRUCT /* TYPENAME, or IDENT "." TYPENAME */
 } spx_type_syntax_kind_t;
 
 typedef struct spx_type_syntax_t {
     spx_type_syntax_kind_t kind;
-    spx_span_t span;                          /* the whole type, brackets included */
-    spx_type_t basic;                         /* BASIC: the type */
-    const struct spx_type_syntax_t *element;  /* ARRAY: the element type */
-    spx_name_t module;                        /* STRUCT: "geo" of geo.Point; text NULL if none */
-    spx_name_t name;                          /* STRUCT: the TYPENAME */
+    spx_span_t span;                         /* the whole type, brackets included */
+    spx_type_t basic;                        /* BASIC: the type */
+    const struct spx_type_syntax_t *element; /* ARRAY: the element type */
+    spx_name_t module;                       /* STRUCT: "geo" of geo.Point; text NULL if none */
+    spx_name_t name;                         /* STRUCT: the TYPENAME */
 } spx_type_syntax_t;
 
 typedef enum spx_expr_kind_t {
@@ -102,10 +102,10 @@ typedef enum spx_expr_kind_t {
     SPX_EXPR_UNARY,  /* - ! ~ */
     SPX_EXPR_BINARY, /* everything else */
     /* v2 */
-    SPX_EXPR_INDEX,        /* base[index] */
-    SPX_EXPR_SLICE,        /* base[from..to] */
-    SPX_EXPR_FIELD,        /* base.name: a field, or m.X a const of module m (checker decides) */
-    SPX_EXPR_ARRAY,        /* [e, ...] */
+    SPX_EXPR_INDEX,         /* base[index] */
+    SPX_EXPR_SLICE,         /* base[from..to] */
+    SPX_EXPR_FIELD,         /* base.name: a field, or m.X a const of module m (checker decides) */
+    SPX_EXPR_ARRAY,         /* [e, ...] */
     SPX_EXPR_STRUCT_LITERAL /* Name { f: e, ... } or m.Name { ... } */
 } spx_expr_kind_t;
 
@@ -162,8 +162,8 @@ typedef struct spx_field_init_t {
 } spx_field_init_t;
 
 typedef struct spx_struct_literal_t {
-    spx_name_t module; /* "geo" of geo.Point { ... }; text NULL if none */
-    spx_name_t name;   /* the TYPENAME */
+    spx_name_t module;        /* "geo" of geo.Point { ... }; text NULL if none */
+    spx_name_t name;          /* the TYPENAME */
     spx_field_init_t *fields; /* in source order, at least one */
     apr_size_t field_count;
 } spx_struct_literal_t;
@@ -173,8 +173,8 @@ typedef struct spx_struct_literal_t {
  * or a local (x.push(v): the checker decides by the name rule of
  * language.md); for any other receiver e "." IDENT "(", receiver is e. */
 typedef struct spx_call_t {
-    spx_name_t module;   /* text NULL for an unqualified call */
-    spx_name_t function; /* the called name */
+    spx_name_t module;           /* text NULL for an unqualified call */
+    spx_name_t function;         /* the called name */
     struct spx_expr_t *receiver; /* v2: e of e.push(v) when e is not a plain name; else NULL */
     spx_expr_t **arguments;
     apr_size_t argument_count;
@@ -266,8 +266,8 @@ typedef struct spx_function_t {
     int exported;
     spx_param_t *params;
     apr_size_t param_count;
-    spx_type_t result;      /* SPX_TYPE_UNIT when there is no "->" */
-    spx_span_t result_span; /* the type after "->"; the name's span when unit */
+    spx_type_t result;                      /* SPX_TYPE_UNIT when there is no "->" */
+    spx_span_t result_span;                 /* the type after "->"; the name's span when unit */
     const spx_type_syntax_t *result_syntax; /* v2: a result beyond int/bool/str, else NULL */
     spx_block_t body;
     spx_span_t span; /* the whole item, from "export"/"fn" to the closing "}" */

@@ -80,15 +80,15 @@ typedef enum spx_token_kind_t {
     SPX_TOKEN_BREAK,
     SPX_TOKEN_CONTINUE,
     /* language v2 punctuation */
-    SPX_TOKEN_LBRACKET, /* [ */
-    SPX_TOKEN_RBRACKET, /* ] */
-    SPX_TOKEN_DOTDOT,   /* .. */
+    SPX_TOKEN_LBRACKET,  /* [ */
+    SPX_TOKEN_RBRACKET,  /* ] */
+    SPX_TOKEN_DOTDOT,    /* .. */
     SPX_TOKEN_AMPERSAND, /* & */
-    SPX_TOKEN_PIPE,     /* | */
-    SPX_TOKEN_CARET,    /* ^ */
-    SPX_TOKEN_TILDE,    /* ~ */
-    SPX_TOKEN_SHL,      /* << */
-    SPX_TOKEN_SHR       /* >> */
+    SPX_TOKEN_PIPE,      /* | */
+    SPX_TOKEN_CARET,     /* ^ */
+    SPX_TOKEN_TILDE,     /* ~ */
+    SPX_TOKEN_SHL,       /* << */
+    SPX_TOKEN_SHR        /* >> */
 } spx_token_kind_t;
 
 typedef struct spx_token_t {

@@ -122,8 +122,8 @@
     X(E0409, "return with a value in a unit function")                                             \
     X(E0410, "function with a result type can end without return")                                 \
     X(E0411, "assigned value of the wrong type")                                                   \
-    /* temporary until the v2 checker: the front end reads language v2, the \
-     * checker does not know it yet */                                      \
+    /* temporary until the v2 checker: the front end reads language v2, the                        \
+     * checker does not know it yet */                                                             \
     X(E0499, "language v2 construct not yet checked")
 
 #define SPX_RUNTIME_CODES(X)                                                                       \

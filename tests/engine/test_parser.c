@@ -114,9 +114,8 @@ static const spx_expr_t *returned(const parsed_t *parsed)
  * m.Name{f: e}. */
 static const char *render(const spx_expr_t *expr, apr_pool_t *pool)
 {
-    static const char *const ops[] = {"||", "&&", "==", "!=", "<", "<=", ">",
-                                      ">=", "+",  "-",  "*",  "/", "%",  "-",
-                                      "!",  "|",  "^",  "&",  "<<", ">>", "~"};
+    static const char *const ops[] = {"||", "&&", "==", "!=", "<", "<=", ">", ">=", "+",  "-", "*",
+                                      "/",  "%",  "-",  "!",  "|", "^",  "&", "<<", ">>", "~"};
     switch (expr->kind) {
     case SPX_EXPR_INT:
         return apr_psprintf(pool, "%" PRId64, expr->as.integer);
@@ -163,9 +162,8 @@ static const char *render(const spx_expr_t *expr, apr_pool_t *pool)
     }
     case SPX_EXPR_STRUCT_LITERAL: {
         const spx_struct_literal_t *literal = expr->as.literal;
-        const char *text = literal->module.text
-                               ? apr_pstrcat(pool, literal->module.text, ".", NULL)
-                               : "";
+        const char *text =
+            literal->module.text ? apr_pstrcat(pool, literal->module.text, ".", NULL) : "";
         text = apr_pstrcat(pool, text, literal->name.text, "{", NULL);
         for (apr_size_t i = 0; i < literal->field_count; i++)
             text = apr_pstrcat(pool, text, i ? ", " : "", literal->fields[i].name.text, ": ",
@@ -539,6 +537,18 @@ static void test_deep_nesting_is_one_diagnostic(void)
         nested(pool, "fn f() { ", "while a {", n, "", "}", " }\nfn after() { return; }\n"));
     expect_one_depth_error(nested(pool, "fn f() { if a {}", " else if a {}", n, "", "",
                                   " }\nfn after() { return; }\n"));
+    /* Language v2: each postfix operator is a level, and so is each "[" of a
+     * type. */
+    expect_one_depth_error(nested(pool, "fn f() -> int { return a", "[0]", n, "", "", after));
+    expect_one_depth_error(nested(pool, "fn f() -> int { return a", ".b", n, "", "", after));
+    expect_one_depth_error(nested(pool, "fn f() -> int { return a", ".pop()", n, "", "", after));
+    expect_one_depth_error(nested(pool, "fn f() -> int { return ", "[", n, "1", "]", after));
+    expect_one_depth_error(nested(pool, "fn f() -> int { return ", "a[", n, "1", "]", after));
+    expect_one_depth_error(nested(pool, "fn f() -> int { return ", "P { x: ", n, "1", " }", after));
+    expect_one_depth_error(
+        nested(pool, "fn f() { ", "for i in 0..3 {", n, "", "}", " }\nfn after() { return; }\n"));
+    expect_one_depth_error(
+        nested(pool, "fn f() { let a: ", "[", n, "int", "]", " = 1; }\nfn after() { return; }\n"));
     apr_pool_destroy(pool);
 }
 
@@ -590,8 +600,8 @@ static void test_depth_boundaries(void)
 static const spx_stmt_t *only_statement(const parsed_t *parsed)
 {
     if (spx_diagnostics_count(parsed->diagnostics) != 0)
-        fprintf(stderr, "\n  unexpected:\n%s", spx_corpus_summary(parsed->diagnostics,
-                                                                  parsed->pool));
+        fprintf(stderr, "\n  unexpected:\n%s",
+                spx_corpus_summary(parsed->diagnostics, parsed->pool));
     CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(parsed->diagnostics), 0);
     CU_ASSERT_EQUAL_FATAL(parsed->module->function_count, 1);
     const spx_block_t *body = &parsed->module->functions[0]->body;
@@ -782,12 +792,10 @@ static void test_v2_statements(void)
     CU_ASSERT_STRING_EQUAL(render(only_statement(&parsed)->as.for_stmt.to, pool), "LIMIT");
     apr_pool_destroy(parsed.pool);
     parsed = parse("fn f() { for p in geo.Points { } }");
-    CU_ASSERT_STRING_EQUAL(render(only_statement(&parsed)->as.for_stmt.from, pool),
-                           "{geo}.Points");
+    CU_ASSERT_STRING_EQUAL(render(only_statement(&parsed)->as.for_stmt.from, pool), "{geo}.Points");
     apr_pool_destroy(parsed.pool);
     parsed = parse("fn f() { if x == P { } }");
-    CU_ASSERT_STRING_EQUAL(render(only_statement(&parsed)->as.if_stmt.condition, pool),
-                           "(== x P)");
+    CU_ASSERT_STRING_EQUAL(render(only_statement(&parsed)->as.if_stmt.condition, pool), "(== x P)");
     apr_pool_destroy(parsed.pool);
     /* ... but inside ( ), [ ] or call arguments a literal is one again. */
     static const struct {
@@ -904,8 +912,8 @@ static void test_v2_items(void)
     apr_pool_create(&own, NULL);
     spx_arena_t *arena = spx_arena_make(own), *bodies = spx_arena_make(own);
     const char *text = "const S: str = \"abc\";\nfn f() { let t = \"de\"; }\n";
-    spx_module_t *module2 = spx_module_make("m", "src/m.spx", (const unsigned char *)text,
-                                            strlen(text), arena);
+    spx_module_t *module2 =
+        spx_module_make("m", "src/m.spx", (const unsigned char *)text, strlen(text), arena);
     spx_diagnostics_t *diagnostics = spx_diagnostics_make(own);
     spx_parse_module(module2, arena, bodies, own, diagnostics);
     CU_ASSERT_EQUAL(spx_diagnostics_count(diagnostics), 0);
@@ -975,8 +983,9 @@ static void test_v2_keywords_as_names(void)
     expect_diagnostics("fn f() -> int { let in = 1; return in; }\n", "E0228 1:21-1:23\n");
     expect_diagnostics("fn for() {}\nfn g() { for(); }\n", "E0228 1:4-1:7\n");
     expect_diagnostics("fn f(break: int) -> int { return break + 1; }\n", "E0228 1:6-1:11\n");
-    expect_diagnostics("fn f() -> int { var continue = 0; continue = continue + 1; return continue; }\n",
-                       "E0228 1:21-1:29\n");
+    expect_diagnostics(
+        "fn f() -> int { var continue = 0; continue = continue + 1; return continue; }\n",
+        "E0228 1:21-1:29\n");
     expect_diagnostics("fn f() { var struct = 1; struct = 2; let const = struct; }\n",
                        "E0228 1:14-1:20\nE0228 1:42-1:47\n");
     expect_diagnostics("import in;\nfn f() { in.g(); }\n", "E0228 1:8-1:10\n");
@@ -996,18 +1005,6 @@ static void test_v2_depth(void)
     apr_pool_t *pool;
     apr_pool_create(&pool, NULL);
     const apr_size_t n = 100000;
-    const char *after = "; }\nfn after() { return; }\n";
-    /* Each postfix operator is a level, and so is each "[" of a type. */
-    expect_one_depth_error(nested(pool, "fn f() -> int { return a", "[0]", n, "", "", after));
-    expect_one_depth_error(nested(pool, "fn f() -> int { return a", ".b", n, "", "", after));
-    expect_one_depth_error(nested(pool, "fn f() -> int { return a", ".pop()", n, "", "", after));
-    expect_one_depth_error(nested(pool, "fn f() -> int { return ", "[", n, "1", "]", after));
-    expect_one_depth_error(nested(pool, "fn f() -> int { return ", "a[", n, "1", "]", after));
-    expect_one_depth_error(nested(pool, "fn f() -> int { return ", "P { x: ", n, "1", " }", after));
-    expect_one_depth_error(nested(pool, "fn f() { ", "for i in 0..3 {", n, "", "}",
-                                  " }\nfn after() { return; }\n"));
-    expect_one_depth_error(nested(pool, "fn f() { let a: ", "[", n, "int", "]", " = 1; }\n"
-                                  "fn after() { return; }\n"));
     /* A type in a signature: one diagnostic, the function left out. */
     parsed_t parsed = parse(nested(pool, "fn f(a: ", "[", n, "int", "]", ") {}\nfn after() {}\n"));
     CU_ASSERT_STRING_EQUAL(summary(&parsed), "E0225 1:265-1:266\n");
@@ -1016,10 +1013,12 @@ static void test_v2_depth(void)
     apr_pool_destroy(parsed.pool);
     /* Boundaries: the body is level 1, "a" level 2 and leaves it; after k
      * postfix operators the k-th index's literal is at level k + 2. */
-    parsed = parse(nested(pool, "fn f() { return a", "[0]", SPX_LIMIT_PARSE_DEPTH - 2, "", "", "; }"));
+    parsed =
+        parse(nested(pool, "fn f() { return a", "[0]", SPX_LIMIT_PARSE_DEPTH - 2, "", "", "; }"));
     CU_ASSERT_EQUAL(spx_diagnostics_count(parsed.diagnostics), 0);
     apr_pool_destroy(parsed.pool);
-    parsed = parse(nested(pool, "fn f() { return a", "[0]", SPX_LIMIT_PARSE_DEPTH - 1, "", "", "; }"));
+    parsed =
+        parse(nested(pool, "fn f() { return a", "[0]", SPX_LIMIT_PARSE_DEPTH - 1, "", "", "; }"));
     CU_ASSERT_EQUAL(spx_diagnostics_count(parsed.diagnostics), 1);
     apr_pool_destroy(parsed.pool);
     /* A signature's types start at level 0: 256 brackets fit. */
