@@ -1356,8 +1356,9 @@ static void parse_import(parser_t *p, apr_array_header_t *imports, int after_ite
     int closed = expect(p, SPX_TOKEN_SEMICOLON);
     import.span = span_from(p, start);
     if (after_item)
-        spx_lexer_error(&p->lexer, SPX_E0223, import.span,
-                        "import after a function: imports come first in a file");
+        spx_lexer_error(
+            &p->lexer, SPX_E0223, import.span,
+            "import after an item (a function, struct or const): imports come first in a file");
     *(spx_import_t *)apr_array_push(imports) = import;
     if (!closed)
         sync_item(p, start);

@@ -336,8 +336,9 @@ typedef struct spx_module_t {
 spx_module_t *spx_module_make(const char *name, const char *path, const unsigned char *text,
                               apr_size_t length, spx_arena_t *arena);
 
-/* Parse the module's text (parser.c): imports and function declarations go
- * to arena, names are interned there; function bodies (blocks, statements,
+/* Parse the module's text (parser.c): imports, function declarations and
+ * (v2) structs and consts, with their types and a const's value, go to
+ * arena, names are interned there; function bodies (blocks, statements,
  * expressions, string literals) go to bodies, which may be the same arena
  * or one the caller clears once the bodies are checked and indexed. pool
  * only lends scratch memory, given back before this returns. Every lexical

@@ -89,7 +89,7 @@
     X(E0220, "syntax error: expected one thing, found another")                                    \
     X(E0221, "chained relational comparison")                                                      \
     X(E0222, "chained equality comparison")                                                        \
-    X(E0223, "import after a function")                                                            \
+    X(E0223, "import after an item")                                                               \
     X(E0224, "expected a type")                                                                    \
     X(E0225, "nesting too deep")                                                                   \
     X(E0226, "too many functions in one module")                                                   \
