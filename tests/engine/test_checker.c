@@ -634,6 +634,14 @@ static void test_v2_constructs(void)
               "app.spx E0499 1:18-1:24\napp.spx E0499 1:34-1:44\napp.spx E0499 1:54-1:69\n");
     expect_v2("fn f() { var xs = 1; xs.push(1); g().pop(); }\nfn g() -> int { return 1; }\n",
               "app.spx E0499 1:22-1:32\napp.spx E0499 1:34-1:43\n");
+    /* Builtins and names that only v2 has. */
+    expect_v2("const N: int = 1;\nfn f() -> int { return N + 1; }\n",
+              "app.spx E0499 1:7-1:8\napp.spx E0499 2:24-2:25\n");
+    expect_v2("fn f() { assert(true, \"m\"); print(chr(65)); let n = stoi(\"1\") + 1; }\n",
+              "app.spx E0499 1:10-1:27\napp.spx E0499 1:35-1:38\napp.spx E0499 1:53-1:57\n");
+    /* v1's diagnostics are unchanged. */
+    expect_v2("fn f() -> int { return nope + assert(1, 2, 3); }\n",
+              "app.spx E0308 1:24-1:28\napp.spx E0402 1:31-1:46\napp.spx E0403 1:31-1:46\n");
 }
 
 static void test_empty_program(void)
