@@ -1190,6 +1190,7 @@ typedef struct items_t {
     apr_array_header_t *unreadable; /* const char *: see spx_module_t */
     apr_array_header_t *structs;    /* spx_struct_t * */
     apr_array_header_t *consts;     /* spx_const_t * */
+    apr_array_header_t *left_out;   /* const char *: structs and consts that failed */
     int too_many;                   /* E0226 reported */
 } items_t;
 
@@ -1243,6 +1244,14 @@ unreadable_header:
     sync_item(p, start);
 }
 
+/* A struct or const named name (NULL when not read) failed: skip it. */
+static void leave_out(parser_t *p, items_t *items, const char *name, spx_position_t start)
+{
+    if (name && (apr_size_t)items->left_out->nelts < SPX_LIMIT_FUNCTIONS_PER_MODULE)
+        APR_ARRAY_PUSH(items->left_out, const char *) = name;
+    sync_item(p, start);
+}
+
 /* "struct" TYPENAME "{" field ("," field)* [","] "}", after ["export"]
  * from start. A name that is no TYPENAME is E0230 and the item is still
  * read; an item that fails otherwise is skipped and left out. */
@@ -1256,12 +1265,13 @@ static void parse_struct(parser_t *p, items_t *items, spx_position_t start, int 
         sync_item(p, start);
         return;
     }
+    const char *name = item->name.text;
     if (!is_typename(item->name.text))
         spx_lexer_error(&p->lexer, SPX_E0230, item->name.span,
                         "struct name '%s' must start with a capital letter (A-Z)", item->name.text);
     apr_size_t base = p->pending_used, count = 0;
     if (!expect(p, SPX_TOKEN_LBRACE)) {
-        sync_item(p, start);
+        leave_out(p, items, name, start);
         return;
     }
     do {
@@ -1269,7 +1279,7 @@ static void parse_struct(parser_t *p, items_t *items, spx_position_t start, int 
             break; /* a trailing comma */
         if (!parse_typed_name(p, "a field name")) {
             p->pending_used = base;
-            sync_item(p, start);
+            leave_out(p, items, name, start);
             return;
         }
         count++;
@@ -1277,7 +1287,7 @@ static void parse_struct(parser_t *p, items_t *items, spx_position_t start, int 
     item->fields = pending_take(p, base, p->arena, _Alignof(spx_param_t));
     item->field_count = count;
     if (!expect(p, SPX_TOKEN_RBRACE)) {
-        sync_item(p, start);
+        leave_out(p, items, name, start);
         return;
     }
     item->span = span_from(p, start);
@@ -1298,7 +1308,7 @@ static void parse_const(parser_t *p, items_t *items, spx_position_t start, int e
         p->token.kind != SPX_TOKEN_ASSIGN) {
         if (!item_has_error(p))
             expected(p, "'='");
-        sync_item(p, start);
+        leave_out(p, items, item->name.text, start);
         return;
     }
     /* The token after "=" is read with the declarations' arena. */
@@ -1310,7 +1320,7 @@ static void parse_const(parser_t *p, items_t *items, spx_position_t start, int e
     p->bodies = bodies;
     spx_lexer_set_literals(&p->lexer, bodies);
     if (!item->value || !expect(p, SPX_TOKEN_SEMICOLON)) {
-        sync_item(p, start);
+        leave_out(p, items, item->name.text, start);
         return;
     }
     item->span = span_from(p, start);
@@ -1386,8 +1396,12 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
     apr_array_header_t *imports = apr_array_make(scratch, 4, sizeof(spx_import_t));
     apr_array_header_t *functions = apr_array_make(scratch, 16, sizeof(spx_function_t *));
     apr_array_header_t *unreadable = apr_array_make(scratch, 4, sizeof(const char *));
-    items_t items = {functions, unreadable, apr_array_make(scratch, 4, sizeof(spx_struct_t *)),
-                     apr_array_make(scratch, 4, sizeof(spx_const_t *)), 0};
+    items_t items = {functions,
+                     unreadable,
+                     apr_array_make(scratch, 4, sizeof(spx_struct_t *)),
+                     apr_array_make(scratch, 4, sizeof(spx_const_t *)),
+                     apr_array_make(scratch, 4, sizeof(const char *)),
+                     0};
     if (length > SPX_LIMIT_SOURCE_BYTES) {
         spx_span_t start = {{1, 1, 0}, {1, 1, 0}};
         spx_diagnostics_add(diagnostics, SPX_E0201, path, start,
@@ -1426,6 +1440,9 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
         SPX_ARENA_COPY(arena, spx_struct_t *, items.structs->elts, module->struct_count);
     module->const_count = (apr_size_t)items.consts->nelts;
     module->consts = SPX_ARENA_COPY(arena, spx_const_t *, items.consts->elts, module->const_count);
+    module->unreadable_item_count = (apr_size_t)items.left_out->nelts;
+    module->unreadable_items =
+        SPX_ARENA_COPY(arena, const char *, items.left_out->elts, module->unreadable_item_count);
     module->unreadable_function_count = (apr_size_t)unreadable->nelts;
     module->unreadable_functions =
         SPX_ARENA_COPY(arena, const char *, unreadable->elts, module->unreadable_function_count);

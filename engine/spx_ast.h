@@ -328,6 +328,10 @@ typedef struct spx_module_t {
     apr_size_t unreadable_function_count;
     apr_hash_t *functions_by_name;  /* checker: name -> spx_function_t * (the first declared) */
     apr_hash_t *unreadable_by_name; /* checker: the unreadable_functions as a set */
+    /* v2: the same for structs and consts whose syntax failed (the item is
+     * left out, its error reported): uses of their names need no report. */
+    const char **unreadable_items;
+    apr_size_t unreadable_item_count;
 } spx_module_t;
 
 /* A module before parsing (parser.c): its manifest name, its source path

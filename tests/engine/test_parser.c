@@ -937,6 +937,19 @@ static void test_v2_syntax_errors(void)
     expect_diagnostics("const N: int = ;\n", "E0220 1:16-1:17\n");
     expect_diagnostics("export let x = 1;\n", "E0220 1:8-1:11\n");
     expect_diagnostics("let x = 1;\nfn g() {}\n", "E0220 1:1-1:4\n");
+    /* Items that fail are left out, their names remembered. */
+    parsed_t parsed = parse("struct P { x int }\nconst N: int = ;\nstruct Q { x: int }\n"
+                            "const M: int = 1;\nstruct {}\n");
+    CU_ASSERT_EQUAL(spx_diagnostics_count(parsed.diagnostics), 3);
+    CU_ASSERT_EQUAL_FATAL(parsed.module->struct_count, 1);
+    CU_ASSERT_STRING_EQUAL(parsed.module->structs[0]->name.text, "Q");
+    CU_ASSERT_EQUAL_FATAL(parsed.module->const_count, 1);
+    CU_ASSERT_STRING_EQUAL(parsed.module->consts[0]->name.text, "M");
+    CU_ASSERT_EQUAL_FATAL(parsed.module->unreadable_item_count, 2);
+    CU_ASSERT_STRING_EQUAL(parsed.module->unreadable_items[0], "P");
+    CU_ASSERT_STRING_EQUAL(parsed.module->unreadable_items[1], "N");
+    CU_ASSERT_EQUAL(parsed.module->unreadable_function_count, 0);
+    apr_pool_destroy(parsed.pool);
     /* Types. */
     expect_diagnostics("fn f(a: [int) {}\n", "E0220 1:13-1:14\n");
     expect_diagnostics("fn f(a: []) {}\n", "E0224 1:10-1:11\n");
