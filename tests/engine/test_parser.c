@@ -839,6 +839,26 @@ static void test_v2_statements(void)
     apr_pool_destroy(pool);
 }
 
+/* ast.c's walk: the expressions a v2 statement holds, in source order. */
+static void collect_rendered(void *context, const spx_expr_t *expression)
+{
+    apr_array_header_t *list = context;
+    APR_ARRAY_PUSH(list, const char *) = render(expression, list->pool);
+}
+
+static void test_v2_visit_expressions(void)
+{
+    parsed_t parsed = parse("fn f() {\n"
+                            "  for i in a..b { x[i].f = g(i); break; }\n"
+                            "  for y in ys { continue; }\n"
+                            "}\n");
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(parsed.diagnostics), 0);
+    apr_array_header_t *list = apr_array_make(parsed.pool, 8, sizeof(const char *));
+    spx_block_visit_expressions(&parsed.module->functions[0]->body, collect_rendered, list);
+    CU_ASSERT_STRING_EQUAL(apr_array_pstrcat(parsed.pool, list, ' '), "a b {{x}[i]}.f g(i) ys");
+    apr_pool_destroy(parsed.pool);
+}
+
 static void test_v2_items(void)
 {
     apr_pool_t *pool;
@@ -1129,6 +1149,7 @@ int main(void)
         {"v2: hex and underscored integer literals", test_v2_integer_literals},
         {"v2: for, break, continue, places, literals in headers", test_v2_statements},
         {"v2: struct and const items, array and struct types", test_v2_items},
+        {"v2: the expressions of v2 statements, walked", test_v2_visit_expressions},
         {"v2: every new syntax error with its span", test_v2_syntax_errors},
         {"v2: keywords since v2 as v1 names", test_v2_keywords_as_names},
         {"v2: depth of postfix operators and types", test_v2_depth},
