@@ -113,6 +113,22 @@ static spx_heap_status_t array_length_allows(spx_heap_t *heap, uint64_t length)
     return SPX_HEAP_OK;
 }
 
+/* The checks before a new block of kind and length is made, in the
+ * specification's order: the size charge n (none without fuel), the length
+ * limit of its kind, then memory for its size. */
+static spx_heap_status_t before_creating(spx_heap_t *heap, uint64_t *fuel, uint64_t n,
+                                         spx_block_kind_t kind, uint64_t length)
+{
+    spx_heap_status_t status = fuel ? charge(heap, fuel, n) : SPX_HEAP_OK;
+    if (status == SPX_HEAP_OK && kind == SPX_BLOCK_STR)
+        status = string_length_allows(heap, length);
+    if (status == SPX_HEAP_OK && kind == SPX_BLOCK_ARRAY)
+        status = array_length_allows(heap, length);
+    if (status == SPX_HEAP_OK)
+        status = memory_allows(heap, 0, BLOCK_BYTES + payload_bytes(kind, length));
+    return status;
+}
+
 /* ---- blocks ----------------------------------------------------------------- */
 
 /* A new counted block of kind with room for capacity bytes (strings) or
@@ -218,9 +234,7 @@ static spx_block_t *joined(spx_heap_t *heap, const unsigned char *a, apr_size_t 
 spx_heap_status_t spx_str_make(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length,
                                spx_block_t **out)
 {
-    spx_heap_status_t status = string_length_allows(heap, length);
-    if (status == SPX_HEAP_OK)
-        status = memory_allows(heap, 0, BLOCK_BYTES + (uint64_t)length);
+    spx_heap_status_t status = before_creating(heap, NULL, 0, SPX_BLOCK_STR, length);
     if (status != SPX_HEAP_OK)
         return status;
     *out = joined(heap, bytes, length, NULL, 0);
@@ -231,11 +245,7 @@ spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_blo
                                  const spx_block_t *b, spx_block_t **out)
 {
     uint64_t length = (uint64_t)a->length + b->length;
-    spx_heap_status_t status = charge(heap, fuel, length);
-    if (status == SPX_HEAP_OK)
-        status = string_length_allows(heap, length);
-    if (status == SPX_HEAP_OK)
-        status = memory_allows(heap, 0, BLOCK_BYTES + length);
+    spx_heap_status_t status = before_creating(heap, fuel, length, SPX_BLOCK_STR, length);
     if (status != SPX_HEAP_OK)
         return status;
     *out = joined(heap, a->of.bytes, a->length, b->of.bytes, b->length);
@@ -341,9 +351,7 @@ spx_heap_status_t spx_str_slice(spx_heap_t *heap, uint64_t *fuel, const spx_bloc
                     "slice %" PRId64 "..%" PRId64 " cuts the character at byte %" PRIu64, i, j,
                     character_start(s, cut));
     uint64_t length = (uint64_t)(j - i);
-    status = charge(heap, fuel, length);
-    if (status == SPX_HEAP_OK)
-        status = memory_allows(heap, 0, BLOCK_BYTES + length);
+    status = before_creating(heap, fuel, length, SPX_BLOCK_STR, length);
     if (status != SPX_HEAP_OK)
         return status;
     *out = joined(heap, s->of.bytes + i, (apr_size_t)length, NULL, 0);
@@ -355,11 +363,7 @@ spx_heap_status_t spx_str_slice(spx_heap_t *heap, uint64_t *fuel, const spx_bloc
 spx_heap_status_t spx_array_make(spx_heap_t *heap, uint64_t *fuel, int elements_are_blocks,
                                  const spx_value_t *elements, apr_size_t count, spx_block_t **out)
 {
-    spx_heap_status_t status = charge(heap, fuel, count);
-    if (status == SPX_HEAP_OK)
-        status = array_length_allows(heap, count);
-    if (status == SPX_HEAP_OK)
-        status = memory_allows(heap, 0, BLOCK_BYTES + SLOT_BYTES * (uint64_t)count);
+    spx_heap_status_t status = before_creating(heap, fuel, count, SPX_BLOCK_ARRAY, count);
     if (status != SPX_HEAP_OK)
         return status;
     spx_block_t *array = new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)count, (uint32_t)count);
@@ -388,9 +392,7 @@ spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_bl
     if (status != SPX_HEAP_OK)
         return status;
     uint64_t length = (uint64_t)(j - i);
-    status = charge(heap, fuel, length);
-    if (status == SPX_HEAP_OK)
-        status = memory_allows(heap, 0, BLOCK_BYTES + SLOT_BYTES * length);
+    status = before_creating(heap, fuel, length, SPX_BLOCK_ARRAY, length);
     if (status != SPX_HEAP_OK)
         return status;
     spx_block_t *slice = new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)length, (uint32_t)length);
@@ -408,9 +410,7 @@ spx_heap_status_t spx_struct_make(spx_heap_t *heap, uint64_t *fuel, const spx_st
                                   const spx_value_t *fields, spx_block_t **out)
 {
     uint32_t count = shape->field_count;
-    spx_heap_status_t status = charge(heap, fuel, count);
-    if (status == SPX_HEAP_OK)
-        status = memory_allows(heap, 0, BLOCK_BYTES + SLOT_BYTES * (uint64_t)count);
+    spx_heap_status_t status = before_creating(heap, fuel, count, SPX_BLOCK_STRUCT, count);
     if (status != SPX_HEAP_OK)
         return status;
     spx_block_t *record = new_block(heap, SPX_BLOCK_STRUCT, count, count);
