@@ -827,6 +827,235 @@ static void test_deep_values(void)
     finish(&heap);
 }
 
+/* ---- random operations against a model of plain copies ------------------------ */
+
+/* Variables of type [[int]], changed at random; beside them, a model where
+ * every assignment is a deep copy. After each operation every variable must
+ * equal its model, every reachable block must have exactly as many holders
+ * as there are references to it, and the measure must be the sum over the
+ * reachable blocks: shared storage is never observable, and nothing leaks. */
+enum { VARS = 5, ROWS = 6, COLUMNS = 6 };
+
+typedef struct model_t {
+    apr_size_t rows;
+    apr_size_t length[ROWS];
+    int64_t cell[ROWS][COLUMNS];
+} model_t;
+
+/* A deterministic generator (xorshift64), its state passed along. */
+static uint64_t next_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+static apr_size_t below(uint64_t *state, apr_size_t n)
+{
+    return (apr_size_t)(next_random(state) % n);
+}
+
+typedef struct census_t {
+    spx_block_t *block[VARS * (ROWS + 1) * 4];
+    uint32_t references[VARS * (ROWS + 1) * 4];
+    apr_size_t count;
+} census_t;
+
+static void count_reference(census_t *census, spx_block_t *block, int *is_new)
+{
+    for (apr_size_t i = 0; i < census->count; i++)
+        if (census->block[i] == block) {
+            census->references[i]++;
+            *is_new = 0;
+            return;
+        }
+    CU_ASSERT_FATAL(census->count < sizeof(census->block) / sizeof(census->block[0]));
+    census->block[census->count] = block;
+    census->references[census->count++] = 1;
+    *is_new = 1;
+}
+
+static void check_against_model(spx_heap_t *heap, spx_block_t **vars, const model_t *models)
+{
+    census_t census;
+    census.count = 0;
+    for (int v = 0; v < VARS; v++) {
+        const spx_block_t *outer = vars[v];
+        CU_ASSERT_EQUAL_FATAL(outer->length, models[v].rows);
+        for (apr_size_t r = 0; r < outer->length; r++) {
+            const spx_block_t *row = outer->slots[r].b;
+            CU_ASSERT_EQUAL_FATAL(row->length, models[v].length[r]);
+            for (apr_size_t c = 0; c < row->length; c++)
+                CU_ASSERT_EQUAL_FATAL(row->slots[c].i, models[v].cell[r][c]);
+        }
+        /* Each distinct outer block holds its rows once per slot. */
+        int outer_is_new = 0, ignored = 0;
+        count_reference(&census, vars[v], &outer_is_new);
+        if (outer_is_new)
+            for (apr_size_t r = 0; r < outer->length; r++)
+                count_reference(&census, outer->slots[r].b, &ignored);
+    }
+    uint64_t measure = 0;
+    for (apr_size_t i = 0; i < census.count; i++) {
+        measure += spx_block_measure(census.block[i]);
+        CU_ASSERT_EQUAL(census.block[i]->holders, census.references[i]);
+    }
+    CU_ASSERT_EQUAL(heap->live, measure);
+    CU_ASSERT_EQUAL(heap->blocks, census.count);
+}
+
+/* What == examines between two models (the rule of spx_values_equal). */
+static uint64_t model_examined(const model_t *a, const model_t *b, int *equal)
+{
+    uint64_t n = 0;
+    *equal = 0;
+    if (a->rows != b->rows)
+        return 0;
+    for (apr_size_t r = 0; r < a->rows; r++) {
+        n++;
+        if (a->length[r] != b->length[r])
+            return n;
+        for (apr_size_t c = 0; c < a->length[r]; c++) {
+            n++;
+            if (a->cell[r][c] != b->cell[r][c])
+                return n;
+        }
+    }
+    *equal = 1;
+    return n;
+}
+
+static void test_random_operations(void)
+{
+    spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    spx_block_t *vars[VARS];
+    model_t models[VARS];
+    memset(models, 0, sizeof(models));
+    for (int v = 0; v < VARS; v++)
+        vars[v] = block_array(&heap, 0, NULL);
+    uint64_t state = 0x9E3779B97F4A7C15ull, fuel = PLENTY;
+    int done[8] = {0};
+    for (int round = 0; round < 20000; round++) {
+        apr_size_t v = below(&state, VARS), w = below(&state, VARS);
+        model_t *m = &models[v];
+        int64_t x = (int64_t)below(&state, 4);
+        /* mostly in range; one past the end now and then */
+        apr_size_t r = below(&state, m->rows + 1);
+        apr_size_t c = below(&state, (r < m->rows ? m->length[r] : 0) + 1);
+        int64_t steps[2] = {(int64_t)r, (int64_t)c};
+        int row_exists = r < m->rows;
+        spx_heap_status_t status = SPX_HEAP_OK;
+        apr_size_t operation = below(&state, 8);
+        switch (operation) {
+        case 0: /* v = w */
+            spx_block_hold(vars[w]);
+            spx_block_release(&heap, vars[v]);
+            vars[v] = vars[w];
+            models[v] = models[w];
+            break;
+        case 1: /* v[r][c] = x */
+            status = spx_place_write(&heap, &fuel, &vars[v], steps, 2, int_value(x));
+            if (row_exists && c < m->length[r]) {
+                CU_ASSERT_EQUAL(status, SPX_HEAP_OK);
+                m->cell[r][c] = x;
+            } else {
+                CU_ASSERT_EQUAL(status, SPX_HEAP_FAILED);
+                CU_ASSERT_EQUAL(heap.code, SPX_R0511);
+            }
+            break;
+        case 2: /* v[r].push(x) */
+            if (row_exists && m->length[r] == COLUMNS)
+                break;
+            status = spx_place_push(&heap, &fuel, &vars[v], steps, 1, int_value(x));
+            CU_ASSERT_EQUAL(status, row_exists ? SPX_HEAP_OK : SPX_HEAP_FAILED);
+            if (row_exists)
+                m->cell[r][m->length[r]++] = x;
+            break;
+        case 3: { /* v.push([x]) */
+            if (m->rows == ROWS)
+                break;
+            spx_block_t *row = int_array(&heap, 1, &x);
+            status = spx_place_push(&heap, &fuel, &vars[v], NULL, 0, block_value(row));
+            CU_ASSERT_EQUAL(status, SPX_HEAP_OK);
+            m->length[m->rows] = 1;
+            m->cell[m->rows++][0] = x;
+            break;
+        }
+        case 4: { /* v[r].pop(), or v.pop() when r is past the rows */
+            spx_value_t out;
+            if (row_exists) {
+                status = spx_place_pop(&heap, &fuel, &vars[v], steps, 1, &out);
+                CU_ASSERT_EQUAL(status, m->length[r] ? SPX_HEAP_OK : SPX_HEAP_FAILED);
+                if (m->length[r]) {
+                    CU_ASSERT_EQUAL(out.i, m->cell[r][m->length[r] - 1]);
+                    m->length[r]--;
+                } else {
+                    CU_ASSERT_EQUAL(heap.code, SPX_R0514);
+                }
+            } else {
+                status = spx_place_pop(&heap, &fuel, &vars[v], NULL, 0, &out);
+                CU_ASSERT_EQUAL(status, m->rows ? SPX_HEAP_OK : SPX_HEAP_FAILED);
+                if (status == SPX_HEAP_OK) {
+                    CU_ASSERT_EQUAL(out.b->length, m->length[m->rows - 1]);
+                    spx_block_release(&heap, out.b);
+                    m->rows--;
+                }
+            }
+            break;
+        }
+        case 5: { /* v = w[a..b] */
+            apr_size_t a = below(&state, models[w].rows + 1);
+            apr_size_t b = a + below(&state, models[w].rows - a + 1);
+            spx_block_t *slice = NULL;
+            CU_ASSERT_EQUAL_FATAL(
+                spx_array_slice(&heap, &fuel, vars[w], (int64_t)a, (int64_t)b, &slice),
+                SPX_HEAP_OK);
+            spx_block_release(&heap, vars[v]);
+            vars[v] = slice;
+            model_t sliced;
+            memset(&sliced, 0, sizeof(sliced));
+            for (apr_size_t i = a; i < b; i++) {
+                sliced.length[sliced.rows] = models[w].length[i];
+                memcpy(sliced.cell[sliced.rows++], models[w].cell[i], sizeof(models[w].cell[i]));
+            }
+            models[v] = sliced;
+            break;
+        }
+        case 6: { /* v[r] = w[s] */
+            if (!row_exists || models[w].rows == 0)
+                break;
+            apr_size_t source = below(&state, models[w].rows);
+            spx_value_t row;
+            CU_ASSERT_EQUAL_FATAL(spx_array_get(&heap, vars[w], (int64_t)source, &row),
+                                  SPX_HEAP_OK);
+            status = spx_place_write(&heap, &fuel, &vars[v], steps, 1, row);
+            CU_ASSERT_EQUAL(status, SPX_HEAP_OK);
+            m->length[r] = models[w].length[source];
+            memcpy(m->cell[r], models[w].cell[source], sizeof(m->cell[r]));
+            break;
+        }
+        default: { /* v == w */
+            int equal = -1, expected = -1;
+            uint64_t n = 0;
+            CU_ASSERT_EQUAL(spx_values_equal(&heap, &fuel, vars[v], vars[w], &equal, &n),
+                            SPX_HEAP_OK);
+            CU_ASSERT_EQUAL(n, model_examined(&models[v], &models[w], &expected));
+            CU_ASSERT_EQUAL(equal, expected);
+            break;
+        }
+        }
+        done[operation] += status == SPX_HEAP_OK;
+        check_against_model(&heap, vars, models);
+    }
+    for (int i = 0; i < 8; i++) /* every kind of operation ran, many times */
+        CU_ASSERT_TRUE(done[i] > 200);
+    CU_ASSERT_TRUE(heap.copies > 1000);
+    for (int v = 0; v < VARS; v++)
+        spx_block_release(&heap, vars[v]);
+    finish(&heap);
+}
+
 /* ---- failures ----------------------------------------------------------------- */
 
 static void expect_failure(spx_heap_t *heap, spx_heap_status_t status, spx_runtime_code_t code,
@@ -1011,6 +1240,7 @@ int main(void)
         {"index and slice failures", test_index_and_slice_failures},
         {"place failures come before copies", test_place_failures},
         {"length limits and the order of failures", test_length_limits_and_order},
+        {"random operations against a model of copies", test_random_operations},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("values of language v2", tests);
