@@ -1217,6 +1217,50 @@ static void test_length_limits_and_order(void)
     finish(&heap);
 }
 
+/* A write drops the holder of what the slot held (freed at none), also
+ * when it writes the same block back: var m = [[1]]; m[0] = m[0]; and
+ * var p = P { x: 1, name: "abc" (grown) }; p.name = "z"; */
+static void test_write_releases_the_old_value(void)
+{
+    spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    int64_t one = 1;
+    spx_block_t *row = int_array(&heap, 1, &one);
+    spx_block_t *m = block_array(&heap, 1, &row);
+    uint64_t fuel = PLENTY;
+    spx_value_t same;
+    CU_ASSERT_EQUAL_FATAL(spx_array_get(&heap, m, 0, &same), SPX_HEAP_OK);
+    int64_t step = 0;
+    CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &m, &step, 1, same), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(row->holders, 1);
+    CU_ASSERT_EQUAL(heap.copies, 0);
+    CU_ASSERT_EQUAL(heap.live, 24 + 24);
+
+    spx_block_t *name = made(&heap, "abc");
+    spx_block_t *p = p_make(&heap, 1, name);
+    CU_ASSERT_EQUAL(heap.live, 48 + 19 + 32);
+    step = 1;
+    CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &p, &step, 1, block_value(literal(&heap, "z"))),
+                    SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(heap.live, 48 + 32); /* "abc" freed; the literal counts 0 */
+    CU_ASSERT_TRUE(str_is(p->slots[1].b, "z"));
+    spx_block_release(&heap, p);
+    spx_block_release(&heap, m);
+    finish(&heap);
+}
+
+/* A new string as itos makes it: counted, within the limits. */
+static void test_made_strings(void)
+{
+    spx_heap_t heap = heap_of(20);
+    spx_block_t *s = NULL;
+    CU_ASSERT_EQUAL(spx_str_make(&heap, (const unsigned char *)"1234", 4, &s), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(heap.live, 20);
+    expect_failure(&heap, spx_str_make(&heap, (const unsigned char *)"", 0, &s), SPX_R0521,
+                   "memory limit exceeded: 36 bytes live, over max_memory 20");
+    spx_block_release(&heap, s);
+    finish(&heap);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -1241,6 +1285,8 @@ int main(void)
         {"place failures come before copies", test_place_failures},
         {"length limits and the order of failures", test_length_limits_and_order},
         {"random operations against a model of copies", test_random_operations},
+        {"a write releases the old value", test_write_releases_the_old_value},
+        {"strings as itos makes them", test_made_strings},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("values of language v2", tests);
