@@ -24,9 +24,10 @@
  *
  * Every operation with a size charge takes the fuel: it computes n (the
  * spec's Fuel section), records it in heap->charged_n and takes n / 64 steps
- * from *fuel in one piece, or returns SPX_HEAP_OUT_OF_FUEL leaving *fuel as
- * it was. The order of the checks is: range checks (index, slice, pop of an
- * empty array), then the size charge, then the length limit, then memory.
+ * from *fuel in one piece (a write: one piece per copy it makes), or returns
+ * SPX_HEAP_OUT_OF_FUEL leaving *fuel as it was. The order of the checks
+ * is: range checks (index, slice, pop of an empty array), then the size
+ * charge, then the length limit, then memory.
  */
 #ifndef SPX_VALUES_H
 #define SPX_VALUES_H
@@ -89,7 +90,7 @@ typedef struct spx_compare_frame_t spx_compare_frame_t;
 typedef struct spx_heap_t {
     uint64_t live;           /* the memory measure: sum of the live blocks' sizes */
     uint64_t max_memory;     /* SPX_LIMIT_MAX_MEMORY_* */
-    uint64_t charged_n;      /* the n of the latest size charge (paid or not) */
+    uint64_t charged_n;      /* the n of the latest operation's size charge (paid or not) */
     uint64_t copies;         /* one-level copies made by writes so far */
     uint64_t blocks;         /* blocks not yet freed, counted or not */
     spx_runtime_code_t code; /* when SPX_HEAP_FAILED */
@@ -208,10 +209,11 @@ spx_value_t spx_struct_get(const spx_block_t *p, uint32_t field);
  * then each block on the path that has two or more holders is replaced by a
  * one-level copy. Once a block is copied every block below it on the path
  * has two holders, so the copies are those from the first shared block
- * down. The write is one operation: its size charge has n = the sum of the
- * copied blocks' lengths or field counts, rounded down once; then the
- * length limit (push), then memory, block by block in path order (the
- * copies, then push's growth). */
+ * down. Each copy is charged on its own (n = the copied block's length or
+ * field count) and checked against memory, in path order: charge, memory,
+ * next copy; then push's length limit and its growth's memory. All is
+ * checked before anything changes: a write that fails changes no value and
+ * leaves *fuel as it was. heap->charged_n is then the sum of the copies' n. */
 
 /* place = value, with step_count >= 1 (the last step names the slot
  * written). Consumes value; the slot's old value loses its holder. */

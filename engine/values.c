@@ -450,8 +450,8 @@ static spx_block_t *one_level_copy(spx_heap_t *heap, const spx_block_t *block)
 }
 
 /* Resolve a place for action: check every index (and, for pop, that the
- * array is not empty), pay the size charge of the copies, check push's
- * length, then memory, then make the copies. On success heap->path[k] is
+ * array is not empty); then for each copy its charge and its memory; then
+ * push's length and growth; then make the copies. On success heap->path[k] is
  * the slot that holds the k-th block of the path (heap->path[0] = root),
  * for k < blocks, every one of those blocks now having one holder. */
 static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
@@ -468,15 +468,12 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_block_t *
     }
     spx_block_t **at = root;
     apr_size_t first_shared = blocks;
-    uint64_t n = 0;
     for (apr_size_t k = 0; k < blocks; k++) {
         spx_block_t *block = *at;
         heap->path[k] = at;
         SPX_ASSERT(block && block->kind != SPX_BLOCK_STR);
         if (first_shared == blocks && block->holders >= 2)
             first_shared = k;
-        if (first_shared <= k)
-            n += block->length;
         if (k == step_count) /* push or pop's array */
             break;
         int64_t step = steps[k];
@@ -495,19 +492,28 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_block_t *
     if (action == PLACE_POP && last->length == 0)
         return fail(heap, SPX_R0514, "pop of an empty array");
 
-    spx_heap_status_t status = charge(heap, fuel, n);
+    /* Each copy in path order: its charge, then its memory; then push's
+     * length and growth. Worked out before anything changes. */
+    spx_heap_status_t status = SPX_HEAP_OK;
+    uint64_t left = *fuel, more = 0, n = 0;
+    for (apr_size_t k = first_shared; k < blocks && status == SPX_HEAP_OK; k++) {
+        uint64_t length = (*heap->path[k])->length;
+        n += length;
+        heap->charged_n = n;
+        if (length / 64 > left)
+            return SPX_HEAP_OUT_OF_FUEL;
+        left -= length / 64;
+        status = memory_allows(heap, more, BLOCK_BYTES + SLOT_BYTES * length);
+        more += BLOCK_BYTES + SLOT_BYTES * length;
+    }
+    heap->charged_n = n;
     if (status == SPX_HEAP_OK && action == PLACE_PUSH)
         status = array_length_allows(heap, (uint64_t)last->length + 1);
-    uint64_t more = 0;
-    for (apr_size_t k = first_shared; k < blocks && status == SPX_HEAP_OK; k++) {
-        uint64_t size = BLOCK_BYTES + SLOT_BYTES * (uint64_t)(*heap->path[k])->length;
-        status = memory_allows(heap, more, size);
-        more += size;
-    }
     if (status == SPX_HEAP_OK && action == PLACE_PUSH)
         status = memory_allows(heap, more, SLOT_BYTES);
     if (status != SPX_HEAP_OK)
         return status;
+    *fuel = left;
 
     /* The copies, from the root down: each copied block keeps its other
      * holders and loses the one of the slot, which holds the copy now. */

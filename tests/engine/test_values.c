@@ -478,10 +478,10 @@ static void test_size_charges(void)
     finish(&heap);
 }
 
-/* A write that copies several blocks is one operation: n is the sum of the
- * copied lengths, rounded down once (100 + 100 = 200: 3 steps, where two
- * separate roundings would give 2). */
-static void test_write_charge_sums_the_copies(void)
+/* A write charges each copy it makes on its own: copying two arrays of 100
+ * costs 1 + 1 steps (a single charge of 200 would be 3). With fuel for the
+ * first copy only, nothing is copied and the fuel is as it was. */
+static void test_write_charges_each_copy(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
     spx_value_t rows[100];
@@ -493,14 +493,19 @@ static void test_write_charge_sums_the_copies(void)
     spx_block_t *alias = m;
     spx_block_hold(alias);
     int64_t steps[2] = {42, 7};
-    fuel = 2;
+    fuel = 0;
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &m, steps, 2, int_value(-1)),
                     SPX_HEAP_OUT_OF_FUEL);
-    CU_ASSERT_EQUAL(fuel, 2);
-    CU_ASSERT_EQUAL(heap.charged_n, 200);
+    CU_ASSERT_EQUAL(heap.charged_n, 100); /* the first copy */
+    fuel = 1;
+    CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &m, steps, 2, int_value(-1)),
+                    SPX_HEAP_OUT_OF_FUEL);
+    CU_ASSERT_EQUAL(fuel, 1);
+    CU_ASSERT_EQUAL(heap.charged_n, 200); /* the second */
     CU_ASSERT_EQUAL(heap.copies, 0);
     CU_ASSERT_PTR_EQUAL(m, alias);
-    fuel = 3;
+    CU_ASSERT_EQUAL(at(m->slots[42].b, 7), 7);
+    fuel = 2;
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &m, steps, 2, int_value(-1)), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(fuel, 0);
     CU_ASSERT_EQUAL(heap.copies, 2);
@@ -1197,8 +1202,16 @@ static void test_length_limits_and_order(void)
     fuel = SPX_LIMIT_ARRAY_LENGTH / 64 - 1; /* the copy push would make */
     CU_ASSERT_EQUAL(spx_place_push(&heap, &fuel, &a, NULL, 0, int_value(1)), SPX_HEAP_OUT_OF_FUEL);
     fuel = PLENTY;
+    /* the copy is an operation of its own, before the push: its memory first */
+    expect_failure(&heap, spx_place_push(&heap, &fuel, &a, NULL, 0, int_value(1)), SPX_R0521,
+                   "memory limit exceeded: 134217760 bytes live, over max_memory 1000");
+    heap.max_memory = SPX_LIMIT_MAX_MEMORY_MAXIMUM;
     expect_failure(&heap, spx_place_push(&heap, &fuel, &a, NULL, 0, int_value(1)), SPX_R0519,
                    "array of 16777217 elements, over the limit of 16777216");
+    spx_block_release(&heap, alias); /* not shared: no copy, the length limit */
+    expect_failure(&heap, spx_place_push(&heap, &fuel, &a, NULL, 0, int_value(1)), SPX_R0519,
+                   "array of 16777217 elements, over the limit of 16777216");
+    spx_block_hold(alias);
     a->length = 0;
     CU_ASSERT_EQUAL(heap.copies, 0);
     heap.max_memory = 31; /* a's copy: 16 + 16 */
@@ -1274,7 +1287,7 @@ int main(void)
         {"append in place, concatenation when shared", test_append},
         {"appending grows one block", test_append_grows_one_block},
         {"size charges of each operation", test_size_charges},
-        {"a write's charge sums its copies", test_write_charge_sums_the_copies},
+        {"a write charges each copy", test_write_charges_each_copy},
         {"memory measure exact at its limit", test_memory_limit_exact},
         {"memory of the copies along a path", test_memory_of_path_copies},
         {"the memory example of docs/diagnostics.md", test_documented_memory_example},
