@@ -68,7 +68,7 @@ struct spx_block_t {
     uint8_t counted;             /* 0: a literal or const string not yet grown (counts 0) */
     uint8_t unused;
     uint32_t length;   /* string bytes, array elements or struct fields */
-    uint32_t capacity; /* bytes or slots allocated after the header (0: borrowed bytes) */
+    uint32_t capacity; /* bytes or slots allocated after the header (a literal: 0) */
     union {
         const unsigned char *bytes;      /* strings: own storage (slots) or the literal's */
         const spx_struct_shape_t *shape; /* structs */
