@@ -136,7 +136,18 @@
     X(R0507, "string memory exhausted")                                                            \
     X(R0508, "assertion failed")                                                                   \
     X(R0509, "fuel exhausted")                                                                     \
-    X(R0510, "call depth exhausted")
+    X(R0510, "call depth exhausted")                                                               \
+    X(R0511, "index out of range")                                                                 \
+    X(R0512, "slice out of range")                                                                 \
+    X(R0513, "string slice not on a character boundary")                                           \
+    X(R0514, "pop of an empty array")                                                              \
+    X(R0515, "chr of a non-scalar")                                                                \
+    X(R0516, "stoi of bad text")                                                                   \
+    X(R0517, "shift count out of range")                                                           \
+    X(R0518, "shift overflow")                                                                     \
+    X(R0519, "array longer than the array limit")                                                  \
+    X(R0520, "stoi out of range")                                                                  \
+    X(R0521, "memory limit exceeded")
 
 #define SPX_CODE_ENUMERATOR_(code, title) SPX_##code,
 

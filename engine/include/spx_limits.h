@@ -85,6 +85,19 @@
  * program could hold a string per register per frame). */
 #define SPX_LIMIT_RUN_STRING_BYTES (256u * 1024u * 1024u)
 
+/* Elements of one array value (language v2; over it is R0519). */
+#define SPX_LIMIT_ARRAY_LENGTH (1u << 24)
+
+/* max_memory of one run (language v2): the memory measure of its live
+ * strings, arrays and structs (docs/execution.md); over it is R0521. The
+ * default is v1's live string limit. */
+#define SPX_LIMIT_MAX_MEMORY_DEFAULT (256u * 1024u * 1024u)
+#define SPX_LIMIT_MAX_MEMORY_MAXIMUM (1024u * 1024u * 1024u)
+
+/* The value of one str const, in bytes (language v2, checked when the const
+ * is evaluated at check time). */
+#define SPX_LIMIT_STR_CONST_BYTES (64u * 1024u)
+
 /* Registers of one function in each of its two register files, and its
  * instructions (project decision: with the call-depth limit, bounds the
  * interpreter's frames to 256 x 16384 x 16 bytes = 64 MiB). */

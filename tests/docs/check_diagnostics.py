@@ -18,7 +18,10 @@ must report exactly the code, and nothing else. MODE test: `semaprax test
 reports (limits on counts of diagnostics give others first). MODE refused:
 `semaprax check` must refuse the input before parsing it (exit 2, "over the
 limit"): the code is the parser's, which the programs never reach with such
-a file. Every code the page's tables list must have an example.
+a file. MODE pending: a failure of a language the front end does not speak
+yet (v2): `semaprax check` must not admit the program, so the mark fails the
+test as soon as the language arrives and must then become `test`. Every code
+the page's tables list must have an example.
 """
 import json
 import os
@@ -136,6 +139,12 @@ def main():
                 codes, why = ([code] if refused else None), run.stderr.decode("utf-8", "replace")
             elif mode == "test":
                 codes, why = codes_of_test(semaprax, root)
+            elif mode == "pending":
+                codes, why = codes_of_check(semaprax, root)
+                if codes == []:
+                    codes, why = None, "the program is admitted now: mark the example `test`"
+                elif codes is not None:
+                    codes = [code]  # not admitted yet, as a pending example must be
             else:
                 codes, why = codes_of_daemon(semapraxd, root)
         if mode == "among":

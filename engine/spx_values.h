@@ -1,0 +1,247 @@
+/*
+ * spx_values.h: the run-time values of language v2 (strings, arrays,
+ * structs) as reference-counted blocks, with the spec's copy on write, size
+ * charges and memory measure (language v2, Execution). Private to the
+ * engine; the interpreter (vm.c) is its user. docs/execution.md, "The value
+ * model of language v2", explains the rules and the decisions taken where
+ * the specification is silent.
+ *
+ * A value is an spx_value_t: an int or bool in .i, or a block in .b (the
+ * static type says which). A block is a string (bytes), an array (slots) or
+ * a struct (slots, one per field in declaration order). Its holders are the
+ * places that hold it: variables, slots of other blocks, and operands the
+ * interpreter has evaluated and not yet consumed. Holding never copies; a
+ * write through a place copies (one level) each block on its path that has
+ * two or more holders, so a change made through one name is never seen
+ * through another.
+ *
+ * Ownership, for every function below: "holds" means the caller gets one
+ * holder it must drop with spx_block_release; "consumes" means one holder
+ * the caller had passes into the callee (to a slot, or dropped); "reads"
+ * means the caller keeps its holder. A function that fails consumes nothing
+ * and changes no value: the run ends, and the interpreter releases what its
+ * registers hold.
+ *
+ * Every operation with a size charge takes the fuel: it computes n (the
+ * spec's Fuel section), records it in heap->charged_n and takes n / 64 steps
+ * from *fuel in one piece (a write: one piece per copy it makes), or returns
+ * SPX_HEAP_OUT_OF_FUEL leaving *fuel as it was. The order of the checks
+ * is: range checks (index, slice, pop of an empty array), then the size
+ * charge, then the length limit, then memory.
+ */
+#ifndef SPX_VALUES_H
+#define SPX_VALUES_H
+
+#include "spx_codes.h"
+
+#include <apr.h>
+#include <stdint.h>
+
+typedef struct spx_block_t spx_block_t;
+
+/* A value of any type but unit: an int or bool (.i, bools are 0 or 1) or a
+ * block (.b) for str, arrays and structs. A slot of an array or struct is
+ * one value; it counts 8 bytes in the memory measure. */
+typedef union spx_value_t {
+    int64_t i;
+    spx_block_t *b;
+} spx_value_t;
+
+typedef enum spx_block_kind_t {
+    SPX_BLOCK_STR = 1,
+    SPX_BLOCK_ARRAY = 2,
+    SPX_BLOCK_STRUCT = 3
+} spx_block_kind_t;
+
+/* What a block of a struct type needs to know of it: its fields, in
+ * declaration order, and which of them hold blocks (str, array or struct
+ * fields). Owned by the program; outlives every run. */
+typedef struct spx_struct_shape_t {
+    uint32_t field_count;                /* at least 1 */
+    const unsigned char *field_is_block; /* field_count flags, 0 or 1 */
+} spx_struct_shape_t;
+
+struct spx_block_t {
+    uint32_t holders;            /* 0 only while it is being freed */
+    uint8_t kind;                /* spx_block_kind_t */
+    uint8_t elements_are_blocks; /* arrays: the element type is str, array or struct */
+    uint8_t counted;             /* 0: a literal or const string not yet grown (counts 0) */
+    uint8_t unused;
+    uint32_t length;   /* string bytes, array elements or struct fields */
+    uint32_t capacity; /* bytes or slots allocated after the header (a literal: 0) */
+    union {
+        const unsigned char *bytes;      /* strings: own storage (slots) or the literal's */
+        const spx_struct_shape_t *shape; /* structs */
+    } of;
+    spx_value_t slots[]; /* arrays and structs; a string's own bytes */
+};
+
+typedef enum spx_heap_status_t {
+    SPX_HEAP_OK = 0,
+    SPX_HEAP_OUT_OF_FUEL, /* the size charge could not be paid: *fuel untouched */
+    SPX_HEAP_FAILED       /* a language failure: heap->code and heap->message */
+} spx_heap_status_t;
+
+typedef struct spx_compare_frame_t spx_compare_frame_t;
+
+/* The values of one run: the memory measure and its limit, the last
+ * failure, and scratch stacks (so that freeing and comparing nested values
+ * never recurse in C). No global state: one heap per run. */
+typedef struct spx_heap_t {
+    uint64_t live;           /* the memory measure: sum of the live blocks' sizes */
+    uint64_t max_memory;     /* SPX_LIMIT_MAX_MEMORY_* */
+    uint64_t charged_n;      /* the n of the latest operation's size charge (paid or not) */
+    uint64_t copies;         /* one-level copies made by writes so far */
+    uint64_t blocks;         /* blocks not yet freed, counted or not */
+    spx_runtime_code_t code; /* when SPX_HEAP_FAILED */
+    char message[160];       /* when SPX_HEAP_FAILED: the spec's text, no final period */
+    spx_block_t **dying;
+    apr_size_t dying_capacity;
+    spx_compare_frame_t *frames;
+    apr_size_t frame_capacity;
+    spx_block_t ***path; /* the slots along a place being resolved */
+    apr_size_t path_capacity;
+} spx_heap_t;
+
+/* A heap with nothing live. spx_heap_finish frees its scratch; every block
+ * must have been released by then. */
+void spx_heap_init(spx_heap_t *heap, uint64_t max_memory);
+void spx_heap_finish(spx_heap_t *heap);
+
+/* ---- holders -------------------------------------------------------------- */
+
+/* Add a holder (binding, assigning, passing, returning, storing, a for
+ * snapshot: never a copy). */
+static inline void spx_block_hold(spx_block_t *block)
+{
+    block->holders++;
+}
+
+/* Drop a holder; at none the block is freed and drops its hold on the blocks
+ * in its slots, and so on, without C recursion. NULL is ignored. */
+void spx_block_release(spx_heap_t *heap, spx_block_t *block);
+
+/* What block counts in the memory measure now: 16 + bytes for a string
+ * (0 for a literal's block not yet grown), 16 + 8 x length for an array,
+ * 16 + 8 x fields for a struct. */
+uint64_t spx_block_measure(const spx_block_t *block);
+
+/* len(x): bytes of a string, elements of an array. */
+static inline int64_t spx_block_length(const spx_block_t *block)
+{
+    return (int64_t)block->length;
+}
+
+static inline const unsigned char *spx_str_bytes(const spx_block_t *string)
+{
+    return string->of.bytes;
+}
+
+/* ---- strings -------------------------------------------------------------- */
+
+/* Evaluating a string literal or a str const: a new block over bytes (which
+ * must outlive the heap: the program's), counting 0 until an append grows
+ * it. Holds. Never fails, costs nothing. */
+spx_block_t *spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length);
+
+/* A new string of the given bytes, as itos and chr make (no size charge:
+ * their results are under 64 bytes). Holds. R0506 over the string limit,
+ * R0521. */
+spx_heap_status_t spx_str_make(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length,
+                               spx_block_t **out);
+
+/* a + b, a new string. Reads a and b; holds *out. n = len(a) + len(b);
+ * R0506, R0521. */
+spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *a,
+                                 const spx_block_t *b, spx_block_t **out);
+
+/* x = x + e, where *variable is the local variable x (its holder) and e an
+ * operand the caller holds (reads e). When x's block has no holder but x
+ * this is an append: the block grows in place and n = len(e) (a literal's
+ * block then starts to count, 16 + its new length). Otherwise it is a
+ * concatenation assigned to x: n = len(x) + len(e), and x's old block loses
+ * x's holder. R0506, R0521. */
+spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_block_t **variable,
+                                 const spx_block_t *e);
+
+/* s[i]: the byte at i as an int. R0511. */
+spx_heap_status_t spx_str_index(spx_heap_t *heap, const spx_block_t *s, int64_t i, int64_t *out);
+
+/* s[i..j], a new string. Reads s; holds *out. R0512, R0513 (bounds not on a
+ * character boundary), then n = j - i, R0521. */
+spx_heap_status_t spx_str_slice(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *s, int64_t i,
+                                int64_t j, spx_block_t **out);
+
+/* ---- arrays --------------------------------------------------------------- */
+
+/* [e0, e1, ...]: consumes the count elements (when they are blocks); holds
+ * *out. n = count; R0519, R0521. */
+spx_heap_status_t spx_array_make(spx_heap_t *heap, uint64_t *fuel, int elements_are_blocks,
+                                 const spx_value_t *elements, apr_size_t count, spx_block_t **out);
+
+/* a[i]. Reads a; *out holds when it is a block. R0511. */
+spx_heap_status_t spx_array_get(spx_heap_t *heap, const spx_block_t *a, int64_t i,
+                                spx_value_t *out);
+
+/* a[i..j], a new array holding the same element values. Reads a; holds
+ * *out. R0512, then n = j - i, R0521. */
+spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *a, int64_t i,
+                                  int64_t j, spx_block_t **out);
+
+/* ---- structs -------------------------------------------------------------- */
+
+/* S { ... }: fields in declaration order (the interpreter evaluates them in
+ * source order and puts each in its place); consumes them; holds *out.
+ * n = field count; R0521. */
+spx_heap_status_t spx_struct_make(spx_heap_t *heap, uint64_t *fuel, const spx_struct_shape_t *shape,
+                                  const spx_value_t *fields, spx_block_t **out);
+
+/* p.f: field number field (declaration order). Reads p; holds the result
+ * when it is a block. */
+spx_value_t spx_struct_get(const spx_block_t *p, uint32_t field);
+
+/* ---- writes through places ----------------------------------------------
+ * A place is a variable holding a block (*root) and steps: an array index
+ * (checked: R0511) or a struct field number (trusted) for each "[i]" or
+ * ".f" after the name. The interpreter evaluates the steps' indexes, then
+ * the value, then calls one of these, which resolve the place: every index
+ * is checked first (nothing is copied or charged when one is out of range),
+ * then each block on the path that has two or more holders is replaced by a
+ * one-level copy. Once a block is copied every block below it on the path
+ * has two holders, so the copies are those from the first shared block
+ * down. Each copy is charged on its own (n = the copied block's length or
+ * field count) and checked against memory, in path order: charge, memory,
+ * next copy; then push's length limit and its growth's memory. All is
+ * checked before anything changes: a write that fails changes no value and
+ * leaves *fuel as it was. heap->charged_n is then the sum of the copies' n. */
+
+/* place = value, with step_count >= 1 (the last step names the slot
+ * written). Consumes value; the slot's old value loses its holder. */
+spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+                                  const int64_t *steps, apr_size_t step_count, spx_value_t value);
+
+/* place.push(value): the place (step_count >= 0) holds an array. Consumes
+ * value. Growth charges nothing and counts 8 bytes; R0519 past the array
+ * limit. */
+spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+                                 const int64_t *steps, apr_size_t step_count, spx_value_t value);
+
+/* place.pop(): removes the last element into *out (which holds it). R0514
+ * for an empty array, checked with the indexes (before any copy). */
+spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+                                const int64_t *steps, apr_size_t step_count, spx_value_t *out);
+
+/* ---- comparison ----------------------------------------------------------- */
+
+/* a == b for two blocks of one type (str, array or struct); != is its
+ * negation with the same charge. Reads both. n = what the comparison
+ * examines: at each level, arrays of different lengths examine nothing;
+ * otherwise each position or field up to and including the first
+ * difference counts 1, and a nested block adds what it examines; strings
+ * examine the bytes up to and including the first difference, or the
+ * shorter length. *examined (when not NULL) is n. The comparison stops as
+ * soon as n / 64 exceeds *fuel, so its work is bounded by the fuel. */
+spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *a,
+                                   const spx_block_t *b, int *equal, uint64_t *examined);
+
+#endif /* SPX_VALUES_H */

@@ -1,0 +1,662 @@
+/*
+ * values.c: the run-time values of language v2 (spx_values.h): blocks with
+ * holder counts, copy on write through places, size charges, the memory
+ * measure and its limit, and comparison.
+ *
+ * Nothing here recurses in C over a value's nesting (a value may nest as
+ * deep as memory allows: struct Node { kids: [Node] }): freeing uses the
+ * heap's stack of dying blocks, comparison its stack of frames, and a place
+ * is walked in a loop.
+ */
+#include "spx_values.h"
+
+#include "spx_allocation.h"
+#include "spx_assert.h"
+#include "spx_limits.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct spx_compare_frame_t {
+    const spx_block_t *a, *b;
+    uint32_t next; /* the next position or field to examine */
+};
+
+/* What a block's header adds to its payload in the measure. */
+#define BLOCK_BYTES 16u
+/* What one slot (element or field) counts. */
+#define SLOT_BYTES 8u
+
+void spx_heap_init(spx_heap_t *heap, uint64_t max_memory)
+{
+    memset(heap, 0, sizeof(*heap));
+    heap->max_memory = max_memory;
+}
+
+void spx_heap_finish(spx_heap_t *heap)
+{
+    SPX_ASSERT(heap->blocks == 0 && heap->live == 0);
+    free(heap->dying);
+    free(heap->frames);
+    free(heap->path);
+    heap->dying = NULL;
+    heap->frames = NULL;
+    heap->path = NULL;
+    heap->dying_capacity = heap->frame_capacity = heap->path_capacity = 0;
+}
+
+static spx_heap_status_t fail(spx_heap_t *heap, spx_runtime_code_t code, const char *format, ...)
+{
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(heap->message, sizeof(heap->message), format, arguments);
+    va_end(arguments);
+    heap->code = code;
+    return SPX_HEAP_FAILED;
+}
+
+/* ---- the measure ------------------------------------------------------------ */
+
+static uint64_t payload_bytes(spx_block_kind_t kind, uint64_t length)
+{
+    return kind == SPX_BLOCK_STR ? length : SLOT_BYTES * length;
+}
+
+uint64_t spx_block_measure(const spx_block_t *block)
+{
+    if (!block->counted)
+        return 0;
+    return BLOCK_BYTES + payload_bytes((spx_block_kind_t)block->kind, block->length);
+}
+
+/* Before a block is created, grown or copied: the measure would go up by
+ * more (on top of what earlier steps of the same operation add, already):
+ * R0521 when that passes max_memory. The message names the measure the
+ * operation would have reached. */
+static spx_heap_status_t memory_allows(spx_heap_t *heap, uint64_t already, uint64_t more)
+{
+    uint64_t would = heap->live + already + more;
+    if (would > heap->max_memory)
+        return fail(heap, SPX_R0521,
+                    "memory limit exceeded: %" PRIu64 " bytes live, over max_memory %" PRIu64,
+                    would, heap->max_memory);
+    return SPX_HEAP_OK;
+}
+
+/* The size charge of one operation: n / 64 steps, in one piece. */
+static spx_heap_status_t charge(spx_heap_t *heap, uint64_t *fuel, uint64_t n)
+{
+    heap->charged_n = n;
+    uint64_t steps = n / 64;
+    if (steps > *fuel)
+        return SPX_HEAP_OUT_OF_FUEL;
+    *fuel -= steps;
+    return SPX_HEAP_OK;
+}
+
+static spx_heap_status_t string_length_allows(spx_heap_t *heap, uint64_t length)
+{
+    if (length > SPX_LIMIT_STRING_BYTES)
+        return fail(heap, SPX_R0506, "string too long: %" PRIu64 " bytes, over the limit of %u",
+                    length, SPX_LIMIT_STRING_BYTES);
+    return SPX_HEAP_OK;
+}
+
+static spx_heap_status_t array_length_allows(spx_heap_t *heap, uint64_t length)
+{
+    if (length > SPX_LIMIT_ARRAY_LENGTH)
+        return fail(heap, SPX_R0519, "array of %" PRIu64 " elements, over the limit of %u", length,
+                    SPX_LIMIT_ARRAY_LENGTH);
+    return SPX_HEAP_OK;
+}
+
+/* The checks before a new block of kind and length is made, in the
+ * specification's order: the size charge n (none without fuel), the length
+ * limit of its kind, then memory for its size. */
+static spx_heap_status_t before_creating(spx_heap_t *heap, uint64_t *fuel, uint64_t n,
+                                         spx_block_kind_t kind, uint64_t length)
+{
+    spx_heap_status_t status = fuel ? charge(heap, fuel, n) : SPX_HEAP_OK;
+    if (status == SPX_HEAP_OK && kind == SPX_BLOCK_STR)
+        status = string_length_allows(heap, length);
+    if (status == SPX_HEAP_OK && kind == SPX_BLOCK_ARRAY)
+        status = array_length_allows(heap, length);
+    if (status == SPX_HEAP_OK)
+        status = memory_allows(heap, 0, BLOCK_BYTES + payload_bytes(kind, length));
+    return status;
+}
+
+/* ---- blocks ----------------------------------------------------------------- */
+
+/* A new counted block of kind with room for capacity bytes (strings) or
+ * slots, one holder, length 0; the measure grows by its size at length. */
+static spx_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uint32_t length,
+                              uint32_t capacity)
+{
+    apr_size_t room =
+        kind == SPX_BLOCK_STR ? (apr_size_t)capacity : (apr_size_t)capacity * sizeof(spx_value_t);
+    spx_block_t *block = spx_allocate(sizeof(spx_block_t) + (room ? room : 1));
+    memset(block, 0, sizeof(*block));
+    block->holders = 1;
+    block->kind = (uint8_t)kind;
+    block->counted = 1;
+    block->length = length;
+    block->capacity = capacity;
+    if (kind == SPX_BLOCK_STR)
+        block->of.bytes = (const unsigned char *)block->slots;
+    heap->live += BLOCK_BYTES + payload_bytes(kind, length);
+    heap->blocks++;
+    return block;
+}
+
+static int slot_is_block(const spx_block_t *block, apr_size_t slot)
+{
+    return block->kind == SPX_BLOCK_ARRAY ? block->elements_are_blocks
+                                          : block->of.shape->field_is_block[slot];
+}
+
+static void push_dying(spx_heap_t *heap, apr_size_t *count, spx_block_t *block)
+{
+    if (*count == heap->dying_capacity) {
+        heap->dying_capacity = heap->dying_capacity ? heap->dying_capacity * 2 : 64;
+        heap->dying = spx_reallocate(heap->dying, heap->dying_capacity * sizeof(*heap->dying));
+    }
+    heap->dying[(*count)++] = block;
+}
+
+void spx_block_release(spx_heap_t *heap, spx_block_t *block)
+{
+    if (!block)
+        return;
+    SPX_ASSERT(block->holders > 0);
+    if (--block->holders)
+        return;
+    apr_size_t count = 0;
+    push_dying(heap, &count, block);
+    while (count) {
+        spx_block_t *dying = heap->dying[--count];
+        if (dying->kind != SPX_BLOCK_STR)
+            for (uint32_t i = 0; i < dying->length; i++) {
+                spx_block_t *held = slot_is_block(dying, i) ? dying->slots[i].b : NULL;
+                if (held && --held->holders == 0)
+                    push_dying(heap, &count, held);
+            }
+        heap->live -= spx_block_measure(dying);
+        heap->blocks--;
+        free(dying);
+    }
+}
+
+/* Hold every block in slots[0..count) of a block of that layout. */
+static void hold_slots(const spx_block_t *layout, const spx_value_t *slots, apr_size_t first,
+                       apr_size_t count)
+{
+    for (apr_size_t i = 0; i < count; i++)
+        if (slot_is_block(layout, first + i) && slots[i].b)
+            spx_block_hold(slots[i].b);
+}
+
+/* ---- strings ------------------------------------------------------------------ */
+
+spx_block_t *spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length)
+{
+    SPX_ASSERT(length <= SPX_LIMIT_STRING_BYTES);
+    spx_block_t *block = spx_allocate(sizeof(spx_block_t));
+    memset(block, 0, sizeof(*block));
+    block->holders = 1;
+    block->kind = SPX_BLOCK_STR;
+    block->counted = 0;
+    block->length = (uint32_t)length;
+    block->capacity = 0; /* the bytes are the program's */
+    block->of.bytes = bytes;
+    heap->blocks++;
+    return block;
+}
+
+/* A new counted string of length bytes: a's bytes then b's. The caller has
+ * checked the limits. */
+static spx_block_t *joined(spx_heap_t *heap, const unsigned char *a, apr_size_t a_length,
+                           const unsigned char *b, apr_size_t b_length)
+{
+    apr_size_t length = a_length + b_length;
+    spx_block_t *block = new_block(heap, SPX_BLOCK_STR, (uint32_t)length, (uint32_t)length);
+    unsigned char *bytes = (unsigned char *)block->slots;
+    if (a_length)
+        memcpy(bytes, a, a_length);
+    if (b_length)
+        memcpy(bytes + a_length, b, b_length);
+    return block;
+}
+
+spx_heap_status_t spx_str_make(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length,
+                               spx_block_t **out)
+{
+    spx_heap_status_t status = before_creating(heap, NULL, 0, SPX_BLOCK_STR, length);
+    if (status != SPX_HEAP_OK)
+        return status;
+    *out = joined(heap, bytes, length, NULL, 0);
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *a,
+                                 const spx_block_t *b, spx_block_t **out)
+{
+    uint64_t length = (uint64_t)a->length + b->length;
+    spx_heap_status_t status = before_creating(heap, fuel, length, SPX_BLOCK_STR, length);
+    if (status != SPX_HEAP_OK)
+        return status;
+    *out = joined(heap, a->of.bytes, a->length, b->of.bytes, b->length);
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_block_t **variable,
+                                 const spx_block_t *e)
+{
+    spx_block_t *x = *variable;
+    SPX_ASSERT(x != e || x->holders >= 2); /* e is held by its operand too */
+    if (x->holders != 1 || x == e) {       /* shared: a concatenation */
+        spx_block_t *value = NULL;
+        spx_heap_status_t status = spx_str_concat(heap, fuel, x, e, &value);
+        if (status != SPX_HEAP_OK)
+            return status;
+        spx_block_release(heap, x);
+        *variable = value;
+        return SPX_HEAP_OK;
+    }
+    uint64_t length = (uint64_t)x->length + e->length;
+    spx_heap_status_t status = charge(heap, fuel, e->length);
+    if (status == SPX_HEAP_OK)
+        status = string_length_allows(heap, length);
+    if (status != SPX_HEAP_OK || e->length == 0) /* nothing to grow */
+        return status;
+    /* A literal's block starts to count, whole; a counted one by what it gains. */
+    status = memory_allows(heap, 0, x->counted ? e->length : BLOCK_BYTES + length);
+    if (status != SPX_HEAP_OK)
+        return status;
+    if (!x->counted) {
+        spx_block_t *grown = joined(heap, x->of.bytes, x->length, e->of.bytes, e->length);
+        heap->blocks--; /* the same block, with storage of its own now */
+        free(x);
+        *variable = grown;
+        return SPX_HEAP_OK;
+    }
+    if (x->capacity < length) {
+        uint64_t capacity = (uint64_t)x->capacity * 2;
+        if (capacity > SPX_LIMIT_STRING_BYTES)
+            capacity = SPX_LIMIT_STRING_BYTES;
+        if (capacity < length)
+            capacity = length;
+        x = spx_reallocate(x, sizeof(spx_block_t) + (apr_size_t)capacity);
+        x->capacity = (uint32_t)capacity;
+        x->of.bytes = (const unsigned char *)x->slots;
+        *variable = x;
+    }
+    memcpy((unsigned char *)x->slots + x->length, e->of.bytes, e->length);
+    x->length = (uint32_t)length;
+    heap->live += e->length;
+    return SPX_HEAP_OK;
+}
+
+static spx_heap_status_t index_allows(spx_heap_t *heap, int64_t i, uint32_t length)
+{
+    if (i < 0 || (uint64_t)i >= length)
+        return fail(heap, SPX_R0511, "index %" PRId64 " out of range for length %" PRIu32, i,
+                    length);
+    return SPX_HEAP_OK;
+}
+
+static spx_heap_status_t slice_allows(spx_heap_t *heap, int64_t i, int64_t j, uint32_t length)
+{
+    if (i < 0 || i > j || (uint64_t)j > length)
+        return fail(heap, SPX_R0512,
+                    "slice %" PRId64 "..%" PRId64 " out of range for length %" PRIu32, i, j,
+                    length);
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_str_index(spx_heap_t *heap, const spx_block_t *s, int64_t i, int64_t *out)
+{
+    spx_heap_status_t status = index_allows(heap, i, s->length);
+    if (status == SPX_HEAP_OK)
+        *out = s->of.bytes[i];
+    return status;
+}
+
+/* Whether at is a character boundary of the (well-formed) string. */
+static int boundary(const spx_block_t *s, uint64_t at)
+{
+    return at == s->length || (s->of.bytes[at] & 0xC0u) != 0x80u;
+}
+
+/* Where the character that at cuts starts. */
+static uint64_t character_start(const spx_block_t *s, uint64_t at)
+{
+    while (at > 0 && !boundary(s, at))
+        at--;
+    return at;
+}
+
+spx_heap_status_t spx_str_slice(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *s, int64_t i,
+                                int64_t j, spx_block_t **out)
+{
+    spx_heap_status_t status = slice_allows(heap, i, j, s->length);
+    if (status != SPX_HEAP_OK)
+        return status;
+    uint64_t cut = !boundary(s, (uint64_t)i) ? (uint64_t)i : (uint64_t)j;
+    if (!boundary(s, cut))
+        return fail(heap, SPX_R0513,
+                    "slice %" PRId64 "..%" PRId64 " cuts the character at byte %" PRIu64, i, j,
+                    character_start(s, cut));
+    uint64_t length = (uint64_t)(j - i);
+    status = before_creating(heap, fuel, length, SPX_BLOCK_STR, length);
+    if (status != SPX_HEAP_OK)
+        return status;
+    *out = joined(heap, s->of.bytes + i, (apr_size_t)length, NULL, 0);
+    return SPX_HEAP_OK;
+}
+
+/* ---- arrays -------------------------------------------------------------------- */
+
+spx_heap_status_t spx_array_make(spx_heap_t *heap, uint64_t *fuel, int elements_are_blocks,
+                                 const spx_value_t *elements, apr_size_t count, spx_block_t **out)
+{
+    spx_heap_status_t status = before_creating(heap, fuel, count, SPX_BLOCK_ARRAY, count);
+    if (status != SPX_HEAP_OK)
+        return status;
+    spx_block_t *array = new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)count, (uint32_t)count);
+    array->elements_are_blocks = elements_are_blocks ? 1 : 0;
+    if (count)
+        memcpy(array->slots, elements, count * sizeof(spx_value_t));
+    *out = array;
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_array_get(spx_heap_t *heap, const spx_block_t *a, int64_t i, spx_value_t *out)
+{
+    spx_heap_status_t status = index_allows(heap, i, a->length);
+    if (status != SPX_HEAP_OK)
+        return status;
+    *out = a->slots[i];
+    if (a->elements_are_blocks)
+        spx_block_hold(out->b);
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *a, int64_t i,
+                                  int64_t j, spx_block_t **out)
+{
+    spx_heap_status_t status = slice_allows(heap, i, j, a->length);
+    if (status != SPX_HEAP_OK)
+        return status;
+    uint64_t length = (uint64_t)(j - i);
+    status = before_creating(heap, fuel, length, SPX_BLOCK_ARRAY, length);
+    if (status != SPX_HEAP_OK)
+        return status;
+    spx_block_t *slice = new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)length, (uint32_t)length);
+    slice->elements_are_blocks = a->elements_are_blocks;
+    if (length)
+        memcpy(slice->slots, a->slots + i, (apr_size_t)length * sizeof(spx_value_t));
+    hold_slots(slice, slice->slots, 0, (apr_size_t)length);
+    *out = slice;
+    return SPX_HEAP_OK;
+}
+
+/* ---- structs ------------------------------------------------------------------- */
+
+spx_heap_status_t spx_struct_make(spx_heap_t *heap, uint64_t *fuel, const spx_struct_shape_t *shape,
+                                  const spx_value_t *fields, spx_block_t **out)
+{
+    uint32_t count = shape->field_count;
+    spx_heap_status_t status = before_creating(heap, fuel, count, SPX_BLOCK_STRUCT, count);
+    if (status != SPX_HEAP_OK)
+        return status;
+    spx_block_t *record = new_block(heap, SPX_BLOCK_STRUCT, count, count);
+    record->of.shape = shape;
+    memcpy(record->slots, fields, count * sizeof(spx_value_t));
+    *out = record;
+    return SPX_HEAP_OK;
+}
+
+spx_value_t spx_struct_get(const spx_block_t *p, uint32_t field)
+{
+    SPX_ASSERT(p->kind == SPX_BLOCK_STRUCT && field < p->length);
+    spx_value_t value = p->slots[field];
+    if (p->of.shape->field_is_block[field])
+        spx_block_hold(value.b);
+    return value;
+}
+
+/* ---- places ---------------------------------------------------------------------- */
+
+typedef enum place_action_t { PLACE_WRITE, PLACE_PUSH, PLACE_POP } place_action_t;
+
+/* A one-level copy of block (an array or struct): the same values in its
+ * slots, each block among them held once more. One holder; counted. */
+static spx_block_t *one_level_copy(spx_heap_t *heap, const spx_block_t *block)
+{
+    spx_block_t *copy =
+        new_block(heap, (spx_block_kind_t)block->kind, block->length, block->length);
+    copy->elements_are_blocks = block->elements_are_blocks;
+    if (block->kind == SPX_BLOCK_STRUCT)
+        copy->of.shape = block->of.shape;
+    if (block->length)
+        memcpy(copy->slots, block->slots, block->length * sizeof(spx_value_t));
+    hold_slots(copy, copy->slots, 0, block->length);
+    heap->copies++;
+    return copy;
+}
+
+/* Resolve a place for action: check every index (and, for pop, that the
+ * array is not empty); then for each copy its charge and its memory; then
+ * push's length and growth; then make the copies. On success heap->path[k] is
+ * the slot that holds the k-th block of the path (heap->path[0] = root),
+ * for k < blocks, every one of those blocks now having one holder. */
+static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+                                 const int64_t *steps, apr_size_t step_count, place_action_t action,
+                                 apr_size_t *blocks_out)
+{
+    /* The blocks on the path: the containers of the steps, and for push and
+     * pop the array at the end. */
+    apr_size_t blocks = action == PLACE_WRITE ? step_count : step_count + 1;
+    SPX_ASSERT(blocks >= 1);
+    if (blocks > heap->path_capacity) {
+        heap->path_capacity = blocks > 16 ? blocks : 16;
+        heap->path = spx_reallocate(heap->path, heap->path_capacity * sizeof(*heap->path));
+    }
+    spx_block_t **at = root;
+    apr_size_t first_shared = blocks;
+    for (apr_size_t k = 0; k < blocks; k++) {
+        spx_block_t *block = *at;
+        heap->path[k] = at;
+        SPX_ASSERT(block && block->kind != SPX_BLOCK_STR);
+        if (first_shared == blocks && block->holders >= 2)
+            first_shared = k;
+        if (k == step_count) /* push or pop's array */
+            break;
+        int64_t step = steps[k];
+        if (block->kind == SPX_BLOCK_ARRAY) {
+            spx_heap_status_t status = index_allows(heap, step, block->length);
+            if (status != SPX_HEAP_OK)
+                return status;
+        } else {
+            SPX_ASSERT(step >= 0 && (uint64_t)step < block->length);
+        }
+        at = &block->slots[step].b;
+    }
+    spx_block_t *last = *heap->path[blocks - 1];
+    if (action != PLACE_WRITE)
+        SPX_ASSERT(last->kind == SPX_BLOCK_ARRAY);
+    if (action == PLACE_POP && last->length == 0)
+        return fail(heap, SPX_R0514, "pop of an empty array");
+
+    /* Each copy in path order: its charge, then its memory; then push's
+     * length and growth. Worked out before anything changes. */
+    spx_heap_status_t status = SPX_HEAP_OK;
+    uint64_t left = *fuel, more = 0, n = 0;
+    for (apr_size_t k = first_shared; k < blocks && status == SPX_HEAP_OK; k++) {
+        uint64_t length = (*heap->path[k])->length;
+        n += length;
+        heap->charged_n = n;
+        if (length / 64 > left)
+            return SPX_HEAP_OUT_OF_FUEL;
+        left -= length / 64;
+        status = memory_allows(heap, more, BLOCK_BYTES + SLOT_BYTES * length);
+        more += BLOCK_BYTES + SLOT_BYTES * length;
+    }
+    heap->charged_n = n;
+    if (status == SPX_HEAP_OK && action == PLACE_PUSH)
+        status = array_length_allows(heap, (uint64_t)last->length + 1);
+    if (status == SPX_HEAP_OK && action == PLACE_PUSH)
+        status = memory_allows(heap, more, SLOT_BYTES);
+    if (status != SPX_HEAP_OK)
+        return status;
+    *fuel = left;
+
+    /* The copies, from the root down: each copied block keeps its other
+     * holders and loses the one of the slot, which holds the copy now. */
+    for (apr_size_t k = first_shared; k < blocks; k++) {
+        at = k == 0 ? root : &(*heap->path[k - 1])->slots[steps[k - 1]].b;
+        heap->path[k] = at;
+        spx_block_t *block = *at;
+        spx_block_t *copy = one_level_copy(heap, block);
+        SPX_ASSERT(block->holders >= 2);
+        block->holders--;
+        *at = copy;
+    }
+    *blocks_out = blocks;
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+                                  const int64_t *steps, apr_size_t step_count, spx_value_t value)
+{
+    SPX_ASSERT(step_count >= 1);
+    apr_size_t blocks = 0;
+    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_WRITE, &blocks);
+    if (status != SPX_HEAP_OK)
+        return status;
+    spx_block_t *container = *heap->path[blocks - 1];
+    apr_size_t slot = (apr_size_t)steps[step_count - 1];
+    spx_value_t old = container->slots[slot];
+    container->slots[slot] = value;
+    if (slot_is_block(container, slot))
+        spx_block_release(heap, old.b);
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+                                 const int64_t *steps, apr_size_t step_count, spx_value_t value)
+{
+    apr_size_t blocks = 0;
+    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_PUSH, &blocks);
+    if (status != SPX_HEAP_OK)
+        return status;
+    spx_block_t **at = heap->path[blocks - 1];
+    spx_block_t *array = *at;
+    if (array->length == array->capacity) { /* it has one holder: *at */
+        uint64_t capacity = array->capacity ? (uint64_t)array->capacity * 2 : 4;
+        if (capacity > SPX_LIMIT_ARRAY_LENGTH)
+            capacity = SPX_LIMIT_ARRAY_LENGTH;
+        array =
+            spx_reallocate(array, sizeof(spx_block_t) + (apr_size_t)capacity * sizeof(spx_value_t));
+        array->capacity = (uint32_t)capacity;
+        *at = array;
+    }
+    array->slots[array->length++] = value;
+    heap->live += SLOT_BYTES;
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+                                const int64_t *steps, apr_size_t step_count, spx_value_t *out)
+{
+    apr_size_t blocks = 0;
+    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_POP, &blocks);
+    if (status != SPX_HEAP_OK)
+        return status;
+    spx_block_t *array = *heap->path[blocks - 1];
+    *out = array->slots[--array->length];
+    heap->live -= SLOT_BYTES;
+    return SPX_HEAP_OK;
+}
+
+/* ---- comparison ------------------------------------------------------------------ */
+
+/* The bytes two strings examine (up to and including the first difference,
+ * or the shorter length), and whether they are equal. */
+static uint64_t compare_strings(const spx_block_t *a, const spx_block_t *b, int *equal)
+{
+    uint32_t shorter = a->length < b->length ? a->length : b->length;
+    const unsigned char *x = a->of.bytes, *y = b->of.bytes;
+    uint32_t at = 0;
+    /* Whole chunks that match, by memcmp; then byte by byte. */
+    while (shorter - at >= 256 && memcmp(x + at, y + at, 256) == 0)
+        at += 256;
+    while (at < shorter && x[at] == y[at])
+        at++;
+    if (at < shorter) {
+        *equal = 0;
+        return (uint64_t)at + 1;
+    }
+    *equal = a->length == b->length;
+    return shorter;
+}
+
+static void push_frame(spx_heap_t *heap, apr_size_t *depth, const spx_block_t *a,
+                       const spx_block_t *b)
+{
+    if (*depth == heap->frame_capacity) {
+        heap->frame_capacity = heap->frame_capacity ? heap->frame_capacity * 2 : 16;
+        heap->frames = spx_reallocate(heap->frames, heap->frame_capacity * sizeof(*heap->frames));
+    }
+    heap->frames[(*depth)++] = (spx_compare_frame_t){a, b, 0};
+}
+
+spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *a,
+                                   const spx_block_t *b, int *equal, uint64_t *examined)
+{
+    SPX_ASSERT(a->kind == b->kind);
+    /* Past budget, n / 64 cannot be paid: stop examining. */
+    uint64_t budget = *fuel > (UINT64_MAX - 63) / 64 ? UINT64_MAX : *fuel * 64 + 63;
+    uint64_t n = 0;
+    int same = 1;
+    apr_size_t depth = 0;
+    if (a->kind == SPX_BLOCK_STR)
+        n = compare_strings(a, b, &same);
+    else if (a->kind == SPX_BLOCK_ARRAY && a->length != b->length)
+        same = 0;
+    else
+        push_frame(heap, &depth, a, b);
+    while (depth && same && n <= budget) {
+        spx_compare_frame_t *top = &heap->frames[depth - 1];
+        if (top->next == top->a->length) {
+            depth--;
+            continue;
+        }
+        uint32_t k = top->next++;
+        const spx_block_t *x = top->a, *y = top->b;
+        n++;
+        if (!slot_is_block(x, k)) {
+            same = x->slots[k].i == y->slots[k].i;
+            continue;
+        }
+        const spx_block_t *u = x->slots[k].b, *v = y->slots[k].b;
+        if (u->kind == SPX_BLOCK_STR) {
+            uint64_t bytes = compare_strings(u, v, &same);
+            n = bytes > UINT64_MAX - n ? UINT64_MAX : n + bytes;
+        } else if (u->kind == SPX_BLOCK_ARRAY && u->length != v->length) {
+            same = 0;
+        } else {
+            push_frame(heap, &depth, u, v); /* top is stale from here */
+        }
+    }
+    if (examined)
+        *examined = n;
+    spx_heap_status_t status = charge(heap, fuel, n);
+    if (status == SPX_HEAP_OK)
+        *equal = same;
+    return status;
+}
