@@ -32,12 +32,15 @@
  * "else if" chains through a loop. The import graph is searched with an
  * explicit stack as well.
  *
- * Language v2: the parser reads it, this checker does not know it yet. Each
- * v2 construct (struct and const items, array and struct types, for,
- * break, continue, assignments to places, index, slice, field, array and
- * struct literals, method calls, bitwise operators) is reported once as
- * E0499 and typed SPX_TYPE_ERROR, so no later pass sees one (temporary
- * until the v2 checker: search for E0499).
+ * Language v2 (language-v2.md), construct by construct. Checked:
+ * bitwise operators, for over a range, break and continue, chr, stoi and
+ * assert with a message, for variables' scope. Not yet checked (each
+ * reported once as E0499 and typed SPX_TYPE_ERROR, so no later pass sees
+ * one): struct and const items, array and struct types, for over an array,
+ * assignments to places, index, slice, field, array and struct literals,
+ * method calls. Temporary until the interpreter runs v2: a function that
+ * uses a checked v2 construct and has no other diagnostic gets one E0499 at
+ * the first one (scope_t.v2_what), so no v2 program reaches compile.c.
  */
 #include "spx_assert.h"
 #include "spx_ast.h"
@@ -50,16 +53,22 @@
 typedef struct builtin_info_t {
     const char *name;
     spx_builtin_t builtin;
-    spx_type_t parameter; /* every builtin takes exactly one argument */
+    spx_type_t parameter; /* one argument; assert takes a second, the message (str) */
     spx_type_t result;
+    int since_v2; /* chr and stoi: language v2 */
 } builtin_info_t;
 
 static const builtin_info_t builtins[] = {
-    {"print", SPX_BUILTIN_PRINT, SPX_TYPE_STR, SPX_TYPE_UNIT},
-    {"itos", SPX_BUILTIN_ITOS, SPX_TYPE_INT, SPX_TYPE_STR},
-    {"len", SPX_BUILTIN_LEN, SPX_TYPE_STR, SPX_TYPE_INT},
-    {"assert", SPX_BUILTIN_ASSERT, SPX_TYPE_BOOL, SPX_TYPE_UNIT},
+    {"print", SPX_BUILTIN_PRINT, SPX_TYPE_STR, SPX_TYPE_UNIT, 0},
+    {"itos", SPX_BUILTIN_ITOS, SPX_TYPE_INT, SPX_TYPE_STR, 0},
+    {"len", SPX_BUILTIN_LEN, SPX_TYPE_STR, SPX_TYPE_INT, 0},
+    {"assert", SPX_BUILTIN_ASSERT, SPX_TYPE_BOOL, SPX_TYPE_UNIT, 0},
+    {"chr", SPX_BUILTIN_CHR, SPX_TYPE_INT, SPX_TYPE_STR, 1},
+    {"stoi", SPX_BUILTIN_STOI, SPX_TYPE_STR, SPX_TYPE_INT, 1},
 };
+
+/* assert(c, message): language v2. */
+static const spx_type_t assert_with_message[] = {SPX_TYPE_BOOL, SPX_TYPE_STR};
 
 static const builtin_info_t *find_builtin(const char *name)
 {
@@ -103,6 +112,7 @@ typedef struct local_t {
     spx_type_t type; /* SPX_TYPE_ERROR when its declaration was an error */
     int is_var;
     int is_parameter;
+    int is_for;               /* v2: a for variable (immutable, scoped to the loop body) */
     int visible;              /* declared and its block not yet closed */
     struct local_t *previous; /* an earlier declaration of the same name */
 } local_t;
@@ -115,6 +125,13 @@ typedef struct scope_t {
     apr_pool_t *pool;           /* the checker's function pool */
     apr_hash_t *names;          /* name -> local_t * (the latest declaration) */
     apr_array_header_t *locals; /* local_t *, indexed by slot */
+    int loop_depth;             /* v2: for and while bodies around the statement being checked */
+    /* Temporary until the VM runs language v2: the first v2 construct this
+     * checker checks in the function (what names it), reported as E0499 at
+     * the end when nothing else in the function was reported, so that no
+     * v2 program is admitted before the compiler can compile it. */
+    const char *v2_what;
+    spx_span_t v2_span;
 } scope_t;
 
 static void report(scope_t *scope, spx_diagnostic_code_t code, spx_span_t span, const char *message)
@@ -135,6 +152,16 @@ static void report_v2(spx_diagnostics_t *diagnostics, const spx_module_t *module
 static void report_v2_in(scope_t *scope, spx_span_t span, const char *what)
 {
     report_v2(scope->checker->diagnostics, scope->module, span, what);
+}
+
+/* Temporary until the VM runs language v2: a checked v2 construct at span
+ * (see scope_t.v2_what). */
+static void note_v2(scope_t *scope, spx_span_t span, const char *what)
+{
+    if (scope->v2_what)
+        return;
+    scope->v2_what = what;
+    scope->v2_span = span;
 }
 
 /* The span of a keyword of size bytes at start (on one line). */
@@ -301,7 +328,11 @@ static void collect_functions(checker_t *checker, spx_module_t *module)
         if (!name)
             continue;
         int taken = apr_hash_get(module->functions_by_name, name, APR_HASH_KEY_STRING) != NULL;
-        if (find_builtin(name)) {
+        const builtin_info_t *builtin = find_builtin(name);
+        if (builtin && builtin->since_v2) {
+            spx_diagnostics_add(checker->diagnostics, SPX_E0306, module->path, function->name.span,
+                                "'%s' is a builtin since language v2 and cannot be defined", name);
+        } else if (builtin) {
             spx_diagnostics_add(checker->diagnostics, SPX_E0306, module->path, function->name.span,
                                 "'%s' is a builtin and cannot be defined", name);
         } else if (taken) {
@@ -348,19 +379,27 @@ static local_t *lookup(scope_t *scope, const char *name)
  * a name already declared anywhere in the function is an error, and the
  * repeat gets type error so that its uses are not reported again. */
 static int declare(scope_t *scope, const spx_name_t *name, spx_type_t type, int is_var,
-                   int is_parameter)
+                   int is_parameter, int is_for)
 {
     local_t *local = apr_pcalloc(scope->pool, sizeof(*local));
     local->slot = scope->locals->nelts;
     local->type = type;
     local->is_var = is_var;
     local->is_parameter = is_parameter;
+    local->is_for = is_for;
     local->visible = 1;
     APR_ARRAY_PUSH(scope->locals, local_t *) = local;
     if (!name->text)
         return local->slot;
     local->previous = apr_hash_get(scope->names, name->text, APR_HASH_KEY_STRING);
-    if (local->previous) {
+    /* A name in scope may not be declared again (v2 for variables, E0307);
+     * v1's rule stays for lets, vars and parameters among themselves: one
+     * declaration of a name per function. A for variable out of scope
+     * conflicts with nothing. */
+    int conflict = 0;
+    for (const local_t *earlier = local->previous; earlier && !conflict; earlier = earlier->previous)
+        conflict = earlier->visible || (!earlier->is_for && !is_for);
+    if (conflict) {
         local->type = SPX_TYPE_ERROR;
         report(scope, SPX_E0307, name->span,
                apr_psprintf(scope->pool, "'%s' is already declared in function '%s'", name->text,
@@ -391,13 +430,17 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
             *parameters = &builtin->parameter;
             *parameter_count = 1;
             *result = builtin->result;
+            if (builtin->since_v2)
+                note_v2(scope, call->as.call->function.span,
+                        builtin->builtin == SPX_BUILTIN_CHR ? "'chr'" : "'stoi'");
+            if (builtin->builtin == SPX_BUILTIN_ASSERT && call->as.call->argument_count == 2) {
+                *parameters = assert_with_message;
+                *parameter_count = 2;
+                note_v2(scope, call->span, "assert with a message");
+            }
             return 1;
         }
         target = apr_hash_get(scope->module->functions_by_name, name, APR_HASH_KEY_STRING);
-        if (!target && (strcmp(name, "chr") == 0 || strcmp(name, "stoi") == 0)) {
-            report_v2_in(scope, call->as.call->function.span, "this builtin");
-            return 0;
-        }
         if (!target) {
             report_unknown_function(scope, scope->module, call->as.call->function.span, name);
             return 0;
@@ -447,9 +490,6 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
     int known = 0;
     if (call->as.call->receiver)
         report_v2_in(scope, call->span, "a method call");
-    else if (!call->as.call->module.text && call->as.call->argument_count == 2 &&
-             strcmp(call->as.call->function.text, "assert") == 0)
-        report_v2_in(scope, call->span, "assert with a message");
     else
         known = resolve_call(scope, call, &parameters, &parameter_count, &result);
     apr_size_t count = call->as.call->argument_count;
@@ -549,10 +589,8 @@ static spx_type_t unary_type(scope_t *scope, spx_expr_t *expr)
     spx_expr_t *operand = expr->as.unary.operand;
     spx_type_t wanted = op == SPX_OP_NOT ? SPX_TYPE_BOOL : SPX_TYPE_INT;
     spx_type_t type = type_of(operand);
-    if (op == SPX_OP_BIT_NOT) {
-        report_v2_in(scope, expr->as.unary.op_span, "the operator '~'");
-        return SPX_TYPE_ERROR;
-    }
+    if (op == SPX_OP_BIT_NOT)
+        note_v2(scope, expr->as.unary.op_span, "the operator '~'");
     if (type == SPX_TYPE_UNIT)
         report_unit(scope, operand, "an operand");
     else if (type != SPX_TYPE_ERROR && type != wanted)
@@ -611,9 +649,11 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
     case SPX_OP_BIT_AND:
     case SPX_OP_SHL:
     case SPX_OP_SHR:
-        report_v2_in(scope, expr->as.binary.op_span,
-                     apr_psprintf(scope->pool, "the operator '%s'", operator_name(op)));
-        return SPX_TYPE_ERROR;
+        note_v2(scope, expr->as.binary.op_span,
+                apr_psprintf(scope->pool, "the operator '%s'", operator_name(op)));
+        result = SPX_TYPE_INT;
+        ok = left == SPX_TYPE_INT && right == SPX_TYPE_INT;
+        break;
     }
     int unit = 0;
     if (left == SPX_TYPE_UNIT) {
@@ -697,7 +737,7 @@ static void check_binding(scope_t *scope, spx_stmt_t *stmt)
                                 spx_type_name(type)));
     }
     stmt->as.binding.slot =
-        declare(scope, &stmt->as.binding.name, local_type, stmt->kind == SPX_STMT_VAR, 0);
+        declare(scope, &stmt->as.binding.name, local_type, stmt->kind == SPX_STMT_VAR, 0, 0);
 }
 
 static void check_assign(scope_t *scope, spx_stmt_t *stmt)
@@ -728,7 +768,9 @@ static void check_assign(scope_t *scope, spx_stmt_t *stmt)
         /* The assignment as a whole is wrong; its value's type is not reported too. */
         report(scope, SPX_E0312, name->span,
                apr_psprintf(scope->pool, "cannot assign to '%s': it is %s", name->text,
-                            local->is_parameter ? "a parameter" : "declared with 'let'"));
+                            local->is_parameter ? "a parameter"
+                            : local->is_for     ? "a for variable"
+                                                : "declared with 'let'"));
         return;
     }
     if (type != SPX_TYPE_UNIT && type != SPX_TYPE_ERROR && type != local->type)
@@ -789,6 +831,67 @@ static int check_if(scope_t *scope, spx_stmt_t *stmt)
     }
 }
 
+/* A bound of "for i in a..b": an int. */
+static void check_range_bound(scope_t *scope, spx_expr_t *bound)
+{
+    check_expr(scope, bound);
+    spx_type_t type = type_of(bound);
+    if (type == SPX_TYPE_UNIT)
+        report_unit(scope, bound, "a range bound");
+    else if (type != SPX_TYPE_ERROR && type != SPX_TYPE_INT)
+        report(scope, SPX_E0412, bound->span,
+               apr_psprintf(scope->pool, "a range bound must be 'int', not '%s'",
+                            spx_type_name(type)));
+}
+
+/* "for i in a..b { }" (i an immutable int) and "for x in xs { }" (xs an
+ * array: until the checker knows array types, every array is already an
+ * E0499, so x is typed error and nothing more is said). The
+ * variable's scope is the body; the body never counts as returning. */
+static void check_for(scope_t *scope, spx_stmt_t *stmt)
+{
+    spx_span_t keyword = keyword_span(stmt->span.start, 3);
+    spx_type_t variable_type = SPX_TYPE_INT;
+    if (stmt->as.for_stmt.to) {
+        check_range_bound(scope, stmt->as.for_stmt.from);
+        check_range_bound(scope, stmt->as.for_stmt.to);
+        note_v2(scope, keyword, "a for loop");
+    } else {
+        spx_expr_t *array = stmt->as.for_stmt.from;
+        check_expr(scope, array);
+        spx_type_t type = type_of(array);
+        variable_type = SPX_TYPE_ERROR;
+        if (type == SPX_TYPE_UNIT)
+            report_unit(scope, array, "iterated over");
+        else if (type != SPX_TYPE_ERROR)
+            report(scope, SPX_E0413, array->span,
+                   apr_psprintf(scope->pool,
+                                "'for %s in' needs an array or a range 'a..b', not '%s'",
+                                stmt->as.for_stmt.variable.text, spx_type_name(type)));
+        /* else: the array's type is unknown because of an earlier diagnostic
+         * (every array type is one, E0499, until the checker knows them) */
+    }
+    int first = scope->locals->nelts;
+    stmt->as.for_stmt.slot = declare(scope, &stmt->as.for_stmt.variable, variable_type, 0, 0, 1);
+    scope->loop_depth++;
+    check_block(scope, &stmt->as.for_stmt.body);
+    scope->loop_depth--;
+    for (int i = first; i < scope->locals->nelts; i++)
+        APR_ARRAY_IDX(scope->locals, i, local_t *)->visible = 0;
+}
+
+/* break and continue: inside a for or while body only. */
+static void check_jump(scope_t *scope, spx_stmt_t *stmt, const char *keyword)
+{
+    spx_span_t span = keyword_span(stmt->span.start, (uint32_t)strlen(keyword));
+    if (scope->loop_depth == 0)
+        report(scope, SPX_E0313, span,
+               apr_psprintf(scope->pool, "'%s' outside a loop: it must be inside a 'for' or "
+                                         "'while' body", keyword));
+    else
+        note_v2(scope, span, keyword[0] == 'b' ? "'break'" : "'continue'");
+}
+
 /* Checks stmt; 1 when every path through it ends in a return. */
 static int check_stmt(scope_t *scope, spx_stmt_t *stmt)
 {
@@ -806,7 +909,9 @@ static int check_stmt(scope_t *scope, spx_stmt_t *stmt)
         return check_if(scope, stmt);
     case SPX_STMT_WHILE:
         check_condition(scope, stmt->as.while_stmt.condition);
+        scope->loop_depth++;
         check_block(scope, &stmt->as.while_stmt.body);
+        scope->loop_depth--;
         return 0; /* the body may run zero times */
     case SPX_STMT_RETURN:
         check_return(scope, stmt);
@@ -815,13 +920,13 @@ static int check_stmt(scope_t *scope, spx_stmt_t *stmt)
         check_expr(scope, stmt->as.expr_stmt.expression); /* any type, unit included */
         return 0;
     case SPX_STMT_FOR:
-        report_v2_in(scope, keyword_span(stmt->span.start, 3), "a for loop");
-        return 0;
+        check_for(scope, stmt);
+        return 0; /* the body may run zero times */
     case SPX_STMT_BREAK:
-        report_v2_in(scope, keyword_span(stmt->span.start, 5), "'break'");
+        check_jump(scope, stmt, "break");
         return 0;
     case SPX_STMT_CONTINUE:
-        report_v2_in(scope, keyword_span(stmt->span.start, 8), "'continue'");
+        check_jump(scope, stmt, "continue");
         return 0;
     }
     return 0;
@@ -845,14 +950,19 @@ static int check_block(scope_t *scope, spx_block_t *block)
 static void check_function(checker_t *checker, apr_size_t module_index, spx_function_t *function)
 {
     spx_module_t *module = checker->modules[module_index];
-    scope_t scope = {checker, module, checker->imports[module_index], function, NULL, NULL, NULL};
+    scope_t scope = {0};
+    scope.checker = checker;
+    scope.module = module;
+    scope.imports = checker->imports[module_index];
+    scope.function = function;
     scope.pool = checker->function;
+    apr_size_t reported = spx_diagnostics_count(checker->diagnostics);
     scope.names = apr_hash_make(scope.pool);
     scope.locals = apr_array_make(scope.pool, 16, sizeof(local_t *));
     for (apr_size_t i = 0; i < function->param_count; i++) {
         if (function->params[i].type_syntax)
             report_v2_in(&scope, function->params[i].type_span, "this type");
-        declare(&scope, &function->params[i].name, function->params[i].type, 0, 1);
+        declare(&scope, &function->params[i].name, function->params[i].type, 0, 1, 0);
     }
     if (function->result_syntax)
         report_v2_in(&scope, function->result_span, "this type");
@@ -864,6 +974,12 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
         report(&scope, SPX_E0410, function->name.span,
                apr_psprintf(scope.pool, "'%s' does not return a value on every path",
                             function->name.text));
+    /* Temporary until the VM runs language v2: a function that uses v2 and
+     * has no other diagnostic gets one E0499, so it is never compiled. */
+    if (scope.v2_what && spx_diagnostics_count(checker->diagnostics) == reported)
+        spx_diagnostics_add(checker->diagnostics, SPX_E0499, module->path, scope.v2_span,
+                            "%s is language v2, which is checked but cannot be run yet",
+                            scope.v2_what);
     function->local_count = (apr_size_t)scope.locals->nelts;
     apr_pool_clear(scope.pool);
 }

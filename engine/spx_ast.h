@@ -64,7 +64,10 @@ typedef enum spx_builtin_t {
     SPX_BUILTIN_PRINT, /* print(s: str)        */
     SPX_BUILTIN_ITOS,  /* itos(i: int) -> str  */
     SPX_BUILTIN_LEN,   /* len(s: str) -> int   */
-    SPX_BUILTIN_ASSERT /* assert(c: bool)      */
+    SPX_BUILTIN_ASSERT, /* assert(c: bool), v2: assert(c: bool, message: str) */
+    /* v2 */
+    SPX_BUILTIN_CHR, /* chr(c: int) -> str   */
+    SPX_BUILTIN_STOI /* stoi(s: str) -> int  */
 } spx_builtin_t;
 
 /* An identifier as written, with its span. */

@@ -110,6 +110,7 @@
     X(E0310, "call into a module that is not imported")                                            \
     X(E0311, "call of a function that is not exported")                                            \
     X(E0312, "assignment to a let or a parameter")                                                 \
+    X(E0313, "break or continue outside a loop")                                                   \
     /* types and return paths */                                                                   \
     X(E0401, "annotation differs from the value's type")                                           \
     X(E0402, "unit value used as a value")                                                         \
@@ -122,9 +123,11 @@
     X(E0409, "return with a value in a unit function")                                             \
     X(E0410, "function with a result type can end without return")                                 \
     X(E0411, "assigned value of the wrong type")                                                   \
+    X(E0412, "range bound is not int")                                                             \
+    X(E0413, "for over a value that is not an array")                                              \
     /* temporary until the v2 checker: the front end reads language v2, the                        \
      * checker does not know it yet */                                                             \
-    X(E0499, "language v2 construct not yet checked")
+    X(E0499, "language v2 construct not yet checked or run")
 
 #define SPX_RUNTIME_CODES(X)                                                                       \
     X(R0501, "integer overflow")                                                                   \

@@ -437,15 +437,15 @@ static void test_documented_programs(void)
         CU_ASSERT_TRUE(ok);
         apr_hash_set(listed, code, APR_HASH_KEY_STRING, code);
     }
-    for (int i = 1; i <= 12; i++)
+    for (int i = 1; i <= 13; i++)
         CU_ASSERT_PTR_NOT_NULL(
             apr_hash_get(listed, apr_psprintf(pool, "E03%02d", i), APR_HASH_KEY_STRING));
-    for (int i = 1; i <= 11; i++)
+    for (int i = 1; i <= 13; i++)
         CU_ASSERT_PTR_NOT_NULL(
             apr_hash_get(listed, apr_psprintf(pool, "E04%02d", i), APR_HASH_KEY_STRING));
     /* E0499: temporary, until the checker knows language v2. */
     CU_ASSERT_PTR_NOT_NULL(apr_hash_get(listed, "E0499", APR_HASH_KEY_STRING));
-    CU_ASSERT_EQUAL(apr_hash_count(listed), 24);
+    CU_ASSERT_EQUAL(apr_hash_count(listed), 27);
     apr_pool_destroy(pool);
 }
 
@@ -619,15 +619,12 @@ static void test_v2_constructs(void)
     expect_v2("fn f() -> geo.P { return g(); }\nfn g() -> geo.P { return g(); }\n",
               "app.spx E0499 1:11-1:16\napp.spx E0499 2:11-2:16\n");
     expect_v2("fn f() { let a: [[str]] = 1; }\n", "app.spx E0499 1:17-1:24\n");
-    expect_v2("fn f() {\n  for i in 0..3 { x(); }\n}\n", "app.spx E0499 2:3-2:6\n");
-    expect_v2("fn f() { while true { break; continue; } }\n",
-              "app.spx E0499 1:23-1:28\napp.spx E0499 1:30-1:38\n");
+    expect_v2("fn f() {\n  for i in 0..3 { }\n}\n", "app.spx E0499 2:3-2:6\n");
+    expect_v2("fn f() { while true { break; continue; } }\n", "app.spx E0499 1:23-1:28\n");
     expect_v2("fn f() { var a = 1; a[0].x = 2; }\n", "app.spx E0499 1:21-1:27\n");
     expect_v2("fn f() -> int { let s = \"ab\"; return s[0] + len(s[0..1]); }\n",
               "app.spx E0499 1:38-1:42\napp.spx E0499 1:49-1:56\n");
-    expect_v2("fn f() -> int { return 1 & 2 | ~3 ^ 4 >> 1; }\n",
-              "app.spx E0499 1:26-1:27\napp.spx E0499 1:30-1:31\napp.spx E0499 1:32-1:33\n"
-              "app.spx E0499 1:35-1:36\napp.spx E0499 1:39-1:41\n");
+    expect_v2("fn f() -> int { return 1 & 2 | ~3 ^ 4 >> 1; }\n", "app.spx E0499 1:26-1:27\n");
     expect_v2("import geo;\nfn f() -> int { return geo.N + geo.one(); }\n",
               "app.spx E0499 2:24-2:29\n");
     expect_v2("fn f() { let a = [1, 2]; let p = P { x: 1 }; let q = geo.Q { y: [] }; }\n",
@@ -638,10 +635,83 @@ static void test_v2_constructs(void)
     expect_v2("const N: int = 1;\nfn f() -> int { return N + 1; }\n",
               "app.spx E0499 1:7-1:8\napp.spx E0499 2:24-2:25\n");
     expect_v2("fn f() { assert(true, \"m\"); print(chr(65)); let n = stoi(\"1\") + 1; }\n",
-              "app.spx E0499 1:10-1:27\napp.spx E0499 1:35-1:38\napp.spx E0499 1:53-1:57\n");
+              "app.spx E0499 1:10-1:27\n");
+    expect_v2("fn f() -> str { return chr(65); }\nfn g() -> int { return stoi(\"1\"); }\n",
+              "app.spx E0499 1:24-1:27\napp.spx E0499 2:24-2:28\n");
     /* v1's diagnostics are unchanged. */
     expect_v2("fn f() -> int { return nope + assert(1, 2, 3); }\n",
               "app.spx E0308 1:24-1:28\napp.spx E0402 1:31-1:46\napp.spx E0403 1:31-1:46\n");
+}
+
+/* The rules of language v2 the checker knows: each error once, at its
+ * exact span, and then no E0499 for the function (its errors keep it from
+ * being run already). */
+static void test_v2_rules(void)
+{
+    /* Bitwise operators take int. */
+    expect_v2("fn f() -> int { return 1 & \"a\"; }\n", "app.spx E0405 1:26-1:27\n");
+    expect_v2("fn f() -> int { return ~true | 1; }\n", "app.spx E0405 1:24-1:25\n");
+    expect_v2("fn f() -> bool { return 1 << 2 == 4 && (3 ^ 1) != 0; }\n",
+              "app.spx E0499 1:27-1:29\n");
+    expect_v2("fn f() -> int { return (1 >> true) + 1; }\n", "app.spx E0405 1:27-1:29\n");
+    expect_v2("fn f() -> bool { return 1 | 2; }\n", "app.spx E0407 1:25-1:30\n");
+    /* break and continue only inside a loop (a for or while body). */
+    expect_v2("fn f() { break; }\n", "app.spx E0313 1:10-1:15\n");
+    expect_v2("fn f() { if true { continue; } }\n", "app.spx E0313 1:20-1:28\n");
+    expect_v2("fn f() { while true { } break; }\n", "app.spx E0313 1:25-1:30\n");
+    expect_v2("fn f() { for i in 0..2 { while true { } continue; } }\n",
+              "app.spx E0499 1:10-1:13\n");
+    /* for over a range: int bounds, an immutable int variable scoped to the body. */
+    expect_v2("fn f() { for i in 0..\"a\" { } }\n", "app.spx E0412 1:22-1:25\n");
+    expect_v2("fn f() { for i in true..g() { } }\nfn g() {}\n",
+              "app.spx E0412 1:19-1:23\napp.spx E0402 1:25-1:28\n");
+    expect_v2("fn f() { for i in 0..3 { i = 1; } }\n", "app.spx E0312 1:26-1:27\n");
+    expect_v2("fn f() -> str { for i in 0..3 { return i; } return \"\"; }\n",
+              "app.spx E0407 1:40-1:41\n");
+    expect_v2("fn f() { for i in 0..3 { } let j = i; }\n", "app.spx E0308 1:36-1:37\n");
+    expect_v2("fn f() -> int { for i in 0..3 { return i; } }\n", "app.spx E0410 1:4-1:5\n");
+    expect_v2("fn f() -> int { var s = 0; for i in s..s + 3 { s = s + i; } return s; }\n",
+              "app.spx E0499 1:28-1:31\n");
+    /* Scope: a for variable may not shadow a visible name; two loops one after
+     * the other, or a let after the loop, may reuse it. */
+    expect_v2("fn f(i: int) { for i in 0..3 { } }\n", "app.spx E0307 1:20-1:21\n");
+    expect_v2("fn f() { let i = 0; for i in 0..3 { } }\n", "app.spx E0307 1:25-1:26\n");
+    expect_v2("fn f() { for i in 0..3 { for i in 0..3 { } } }\n", "app.spx E0307 1:30-1:31\n");
+    expect_v2("fn f() { for i in 0..3 { let i = 1; } }\n", "app.spx E0307 1:30-1:31\n");
+    expect_v2("fn f() { for i in 0..3 { } for i in 0..3 { } let i = 1; }\n",
+              "app.spx E0499 1:10-1:13\n");
+    /* for over something that is not an array. */
+    expect_v2("fn f() { for x in 3 { } }\n", "app.spx E0413 1:19-1:20\n");
+    expect_v2("fn f() { for x in g() { } }\nfn g() {}\n", "app.spx E0402 1:19-1:22\n");
+    expect_v2("fn f() { for x in nope { x(); } }\n", "app.spx E0308 1:19-1:23\napp.spx E0309 1:26-1:27\n");
+    /* chr, stoi and assert with a message are builtins with fixed signatures. */
+    expect_v2("fn f() -> int { return chr(\"a\"); }\n",
+              "app.spx E0407 1:24-1:32\napp.spx E0404 1:28-1:31\n");
+    expect_v2("fn f() -> int { return stoi(1, 2); }\n", "app.spx E0403 1:24-1:34\n");
+    expect_v2("fn f() { assert(true, 1); }\n", "app.spx E0404 1:23-1:24\n");
+    expect_v2("fn f() { assert(1, \"m\"); }\n", "app.spx E0404 1:17-1:18\n");
+    expect_v2("fn f() { assert(true, \"m\", 1); }\n", "app.spx E0403 1:10-1:30\n");
+    expect_v2("fn chr() {}\nfn stoi() {}\n", "app.spx E0306 1:4-1:7\napp.spx E0306 2:4-2:8\n");
+}
+
+static void test_v2_messages(void)
+{
+    source_t chr[] = {{"app", "fn chr(c: int) -> str { return itos(c); }\n"}};
+    assert_message(chr, 1, "E0306", "'chr' is a builtin since language v2 and cannot be defined");
+    source_t jump[] = {{"app", "fn f() { continue; }\n"}};
+    assert_message(jump, 1, "E0313",
+                   "'continue' outside a loop: it must be inside a 'for' or 'while' body");
+    source_t bound[] = {{"app", "fn f() { for i in 0..\"a\" { } }\n"}};
+    assert_message(bound, 1, "E0412", "a range bound must be 'int', not 'str'");
+    source_t over[] = {{"app", "fn f() { for x in true { } }\n"}};
+    assert_message(over, 1, "E0413", "'for x in' needs an array or a range 'a..b', not 'bool'");
+    source_t immutable[] = {{"app", "fn f() { for i in 0..1 { i = 2; } }\n"}};
+    assert_message(immutable, 1, "E0312", "cannot assign to 'i': it is a for variable");
+    source_t bits[] = {{"app", "fn f() -> int { return 1 << \"a\"; }\n"}};
+    assert_message(bits, 1, "E0405", "operator '<<' cannot take 'int' and 'str'");
+    source_t gate[] = {{"app", "fn f() -> int { return 6 ^ 3; }\n"}};
+    assert_message(gate, 1, "E0499",
+                   "the operator '^' is language v2, which is checked but cannot be run yet");
 }
 
 static void test_empty_program(void)
@@ -666,6 +736,8 @@ int main(void)
         {"a long import cycle is one diagnostic", test_long_import_cycle},
         {"an empty program", test_empty_program},
         {"language v2 constructs: E0499 until the v2 checker", test_v2_constructs},
+        {"language v2 rules: operators, loops, builtins", test_v2_rules},
+        {"language v2 messages", test_v2_messages},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("checker", tests);
