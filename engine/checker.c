@@ -45,7 +45,11 @@
 #include "spx_assert.h"
 #include "spx_ast.h"
 
+#include "spx_limits.h"
+
 #include <apr_strings.h>
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- constant tables ------------------------------------------------------ */
@@ -103,6 +107,8 @@ struct spx_checker_t {
     char **import_is_edge;     /* per module, per import: first import of a real module */
     apr_hash_t **imports;      /* per module: name -> its first spx_import_t * */
     apr_array_header_t *spine; /* spx_expr_t *: stack of operator chains being checked */
+    apr_hash_t **consts;       /* v2, per module: name -> its spx_const_t * (the first item) */
+    apr_hash_t **structs;      /* v2, per module: name -> its spx_struct_t * (the first item) */
 };
 typedef spx_checker_t checker_t;
 
@@ -121,6 +127,8 @@ typedef struct scope_t {
     checker_t *checker;
     spx_module_t *module;
     apr_hash_t *imports; /* the module's: name -> its first spx_import_t * */
+    apr_hash_t *consts;  /* the module's: name -> spx_const_t * */
+    apr_hash_t *structs; /* the module's: name -> spx_struct_t * */
     spx_function_t *function;
     apr_pool_t *pool;           /* the checker's function pool */
     apr_hash_t *names;          /* name -> local_t * (the latest declaration) */
@@ -350,6 +358,70 @@ static void collect_functions(checker_t *checker, spx_module_t *module)
                      APR_HASH_KEY_STRING, module);
 }
 
+/* One item's name, for the module's one namespace of functions, structs and
+ * consts (language v2). */
+typedef struct item_name_t {
+    const char *name;
+    spx_span_t span;
+    int is_function;
+    spx_const_t *constant;
+    spx_struct_t *structure;
+} item_name_t;
+
+static int compare_items(const void *left, const void *right)
+{
+    const item_name_t *a = left, *b = right;
+    if (a->span.start.offset != b->span.start.offset)
+        return a->span.start.offset < b->span.start.offset ? -1 : 1;
+    return 0;
+}
+
+/* Functions, structs and consts of a module share one namespace: a struct
+ * or const whose name an earlier item took is E0314 (two functions are
+ * E0305, above). The consts and structs are named for later lookups. */
+static void collect_items(checker_t *checker, apr_size_t index)
+{
+    spx_module_t *module = checker->modules[index];
+    checker->consts[index] = apr_hash_make(checker->scratch);
+    checker->structs[index] = apr_hash_make(checker->scratch);
+    apr_size_t count = module->function_count + module->struct_count + module->const_count;
+    if (module->struct_count + module->const_count == 0)
+        return;
+    item_name_t *items = apr_pcalloc(checker->scratch, (count + 1) * sizeof(*items));
+    apr_size_t n = 0;
+    for (apr_size_t i = 0; i < module->function_count; i++)
+        if (module->functions[i]->name.text)
+            items[n++] = (item_name_t){module->functions[i]->name.text,
+                                       module->functions[i]->name.span, 1, NULL, NULL};
+    for (apr_size_t i = 0; i < module->struct_count; i++)
+        if (module->structs[i]->name.text)
+            items[n++] = (item_name_t){module->structs[i]->name.text,
+                                       module->structs[i]->name.span, 0, NULL, module->structs[i]};
+    for (apr_size_t i = 0; i < module->const_count; i++)
+        if (module->consts[i]->name.text)
+            items[n++] = (item_name_t){module->consts[i]->name.text, module->consts[i]->name.span,
+                                       0, module->consts[i], NULL};
+    qsort(items, n, sizeof(*items), compare_items);
+    apr_hash_t *first = apr_hash_make(checker->scratch);
+    for (apr_size_t i = 0; i < n; i++) {
+        item_name_t *earlier = apr_hash_get(first, items[i].name, APR_HASH_KEY_STRING);
+        if (!earlier) {
+            apr_hash_set(first, items[i].name, APR_HASH_KEY_STRING, &items[i]);
+            if (items[i].constant)
+                apr_hash_set(checker->consts[index], items[i].name, APR_HASH_KEY_STRING,
+                             items[i].constant);
+            if (items[i].structure)
+                apr_hash_set(checker->structs[index], items[i].name, APR_HASH_KEY_STRING,
+                             items[i].structure);
+        } else if (!(earlier->is_function && items[i].is_function)) {
+            spx_diagnostics_add(checker->diagnostics, SPX_E0314, module->path, items[i].span,
+                                "'%s' is already defined in module '%s' (functions, structs and "
+                                "consts share one namespace)",
+                                items[i].name, module->name);
+        }
+    }
+}
+
 /* A call to name in module that no declaration answers: unknown (E0309),
  * unless a function of that name was declared with a header that did not
  * parse, whose syntax error already stands for it. */
@@ -360,6 +432,660 @@ static void report_unknown_function(scope_t *scope, const spx_module_t *module, 
         return;
     report(scope, SPX_E0309, span,
            apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name, module->name));
+}
+
+
+/* The type a use of constant has: its declared type; error when that is
+ * not int, bool or str (E0414, reported with the const). */
+static spx_type_t const_type(const spx_const_t *constant)
+{
+    return constant->type_syntax ? SPX_TYPE_ERROR : constant->type;
+}
+
+/* 1 when module declared an item named name whose syntax failed. */
+static int names_unreadable_item(const spx_module_t *module, const char *name)
+{
+    for (apr_size_t i = 0; i < module->unreadable_item_count; i++)
+        if (strcmp(module->unreadable_items[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* m.X where m names an import of the module: the const X of m, or NULL
+ * after reporting why not (unknown, E0316; it is still typed when it is
+ * only not exported, E0317). *resolved is 1 when the expression was one of
+ * a module (so it is not a field). */
+static const spx_const_t *module_const(checker_t *checker, const spx_module_t *module,
+                                       apr_hash_t *imports, const spx_expr_t *expr, int *resolved)
+{
+    *resolved = 0;
+    const spx_expr_t *base = expr->as.field.base;
+    if (!base || base->kind != SPX_EXPR_NAME || !base->as.name.name.text)
+        return NULL;
+    const spx_import_t *import = apr_hash_get(imports, base->as.name.name.text, APR_HASH_KEY_STRING);
+    if (!import)
+        return NULL;
+    *resolved = 1;
+    if (!import->target)
+        return NULL; /* the import was reported */
+    const char *name = expr->as.field.name.text;
+    apr_size_t *target_index = module_index_of(checker, import->target->name);
+    spx_const_t *constant =
+        target_index && checker->consts[*target_index]
+            ? apr_hash_get(checker->consts[*target_index], name, APR_HASH_KEY_STRING)
+            : NULL;
+    if (!constant) {
+        if (!names_unreadable_item(import->target, name))
+            spx_diagnostics_add(checker->diagnostics, SPX_E0316, module->path,
+                                expr->as.field.name.span, "unknown const '%s' in module '%s'", name,
+                                import->target->name);
+        return NULL;
+    }
+    if (!constant->exported)
+        spx_diagnostics_add(checker->diagnostics, SPX_E0317, module->path,
+                            expr->as.field.name.span, "const '%s' of module '%s' is not exported",
+                            name, import->target->name);
+    return constant;
+}
+
+/* ---- consts (language v2): evaluated at check time ------------------------ */
+
+/* A const expression's value; type SPX_TYPE_ERROR when it has none (a
+ * diagnostic was given, or it is not evaluated: the right side of a
+ * short-circuit). A str's bytes may be a buffer of capacity bytes that this
+ * evaluation owns and may grow (a chain "a" + b + c appends in place). */
+typedef struct value_t {
+    spx_type_t type;
+    int64_t integer;
+    int boolean;
+    const char *bytes;
+    apr_size_t length;
+    char *owned; /* bytes, when this evaluation may append to it */
+    apr_size_t capacity;
+} value_t;
+
+typedef struct evaluation_t {
+    checker_t *checker;
+    const spx_module_t *module; /* of the const being evaluated */
+    apr_hash_t *imports;
+    apr_hash_t *consts;
+    apr_pool_t *pool; /* the intermediate strings */
+} evaluation_t;
+
+static void report_const(evaluation_t *ev, spx_diagnostic_code_t code, spx_span_t span,
+                         const char *message)
+{
+    spx_diagnostics_add(ev->checker->diagnostics, code, ev->module->path, span, "%s", message);
+}
+
+/* The const a NAME or m.X of a const expression names, or NULL (reported
+ * when report is set). */
+static const spx_const_t *const_reference(evaluation_t *ev, const spx_expr_t *expr, int report)
+{
+    if (expr->kind == SPX_EXPR_NAME) {
+        const char *name = expr->as.name.name.text;
+        const spx_const_t *constant =
+            name ? apr_hash_get(ev->consts, name, APR_HASH_KEY_STRING) : NULL;
+        if (!constant && report && name && !names_unreadable_item(ev->module, name))
+            report_const(ev, SPX_E0316, expr->as.name.name.span,
+                         apr_psprintf(ev->pool, "unknown const '%s' in module '%s'", name,
+                                      ev->module->name));
+        return constant;
+    }
+    if (expr->kind != SPX_EXPR_FIELD)
+        return NULL;
+    if (!report) {
+        /* the same resolution, silent: only a dependency is wanted */
+        const spx_expr_t *base = expr->as.field.base;
+        if (!base || base->kind != SPX_EXPR_NAME || !base->as.name.name.text)
+            return NULL;
+        const spx_import_t *import =
+            apr_hash_get(ev->imports, base->as.name.name.text, APR_HASH_KEY_STRING);
+        apr_size_t *index =
+            import && import->target ? module_index_of(ev->checker, import->target->name) : NULL;
+        if (!index || !ev->checker->consts[*index])
+            return NULL;
+        return apr_hash_get(ev->checker->consts[*index], expr->as.field.name.text,
+                            APR_HASH_KEY_STRING);
+    }
+    int resolved = 0;
+    const spx_const_t *constant =
+        module_const(ev->checker, ev->module, ev->imports, expr, &resolved);
+    if (!resolved)
+        report_const(ev, SPX_E0416, expr->span,
+                     "a const expression cannot read a field: only literals, consts, "
+                     "parentheses and operators");
+    return constant;
+}
+
+static value_t error_value(void)
+{
+    value_t value = {SPX_TYPE_ERROR, 0, 0, NULL, 0, NULL, 0};
+    return value;
+}
+
+/* A leaf of a const expression: a literal, a const, or something a const
+ * expression may not hold (E0416). */
+static value_t const_leaf(evaluation_t *ev, const spx_expr_t *expr)
+{
+    value_t value = error_value();
+    const char *what = NULL;
+    switch (expr->kind) {
+    case SPX_EXPR_INT:
+        value.type = SPX_TYPE_INT;
+        value.integer = expr->as.integer;
+        return value;
+    case SPX_EXPR_STRING:
+        value.type = SPX_TYPE_STR;
+        value.bytes = expr->as.string.bytes;
+        value.length = expr->as.string.length;
+        return value;
+    case SPX_EXPR_BOOL:
+        value.type = SPX_TYPE_BOOL;
+        value.boolean = expr->as.boolean;
+        return value;
+    case SPX_EXPR_NAME:
+    case SPX_EXPR_FIELD: {
+        const spx_const_t *constant = const_reference(ev, expr, 1);
+        /* state 1: on a cycle (reported once, as E0315) */
+        if (!constant || constant->state != 2 || constant->value_type == SPX_TYPE_ERROR ||
+            constant->type_syntax || constant->value_type != constant->type)
+            return value;
+        value.type = constant->type;
+        value.integer = constant->integer;
+        value.boolean = constant->boolean;
+        value.bytes = constant->bytes;
+        value.length = constant->length;
+        return value;
+    }
+    case SPX_EXPR_CALL:
+        what = "a call";
+        break;
+    case SPX_EXPR_INDEX:
+        what = "an index";
+        break;
+    case SPX_EXPR_SLICE:
+        what = "a slice";
+        break;
+    case SPX_EXPR_ARRAY:
+        what = "an array literal";
+        break;
+    case SPX_EXPR_STRUCT_LITERAL:
+        what = "a struct literal";
+        break;
+    case SPX_EXPR_UNARY:
+    case SPX_EXPR_BINARY:
+        return value; /* never reached: const_eval unrolls these */
+    }
+    report_const(ev, SPX_E0416, expr->span,
+                 apr_psprintf(ev->pool,
+                              "a const expression cannot hold %s: only literals, consts, "
+                              "parentheses and operators",
+                              what));
+    return value;
+}
+
+/* floor(a / 2^n) for 0 <= n <= 63, without relying on how C shifts a
+ * negative number. */
+static int64_t shift_right(int64_t a, int n)
+{
+    return a >= 0 ? (int64_t)((uint64_t)a >> n) : (int64_t) ~(~(uint64_t)a >> n);
+}
+
+static value_t int_value(int64_t integer)
+{
+    value_t value = error_value();
+    value.type = SPX_TYPE_INT;
+    value.integer = integer;
+    return value;
+}
+
+static value_t bool_value(int boolean)
+{
+    value_t value = error_value();
+    value.type = SPX_TYPE_BOOL;
+    value.boolean = boolean != 0;
+    return value;
+}
+
+/* a op b on ints that are both known: the value, or a check-time failure
+ * (E0415) at the operator. */
+static value_t int_operation(evaluation_t *ev, const spx_expr_t *expr, int64_t a, int64_t b)
+{
+    spx_operator_t op = expr->as.binary.op;
+    spx_span_t at = expr->as.binary.op_span;
+    const char *failure = NULL;
+    int64_t r = 0;
+    switch (op) {
+    case SPX_OP_ADD:
+        if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
+            failure = "integer overflow";
+        else
+            r = a + b;
+        break;
+    case SPX_OP_SUB:
+        if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))
+            failure = "integer overflow";
+        else
+            r = a - b;
+        break;
+    case SPX_OP_MUL:
+        if (a != 0 && b != 0) {
+            int64_t p = (int64_t)((uint64_t)a * (uint64_t)b);
+            if ((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN) || p / b != a)
+                failure = "integer overflow";
+            else
+                r = p;
+        }
+        break;
+    case SPX_OP_DIV:
+    case SPX_OP_REM:
+        if (b == 0) {
+            report_const(ev, SPX_E0415, at,
+                         apr_psprintf(ev->pool, "%s by zero: %" PRId64 " %s 0",
+                                      op == SPX_OP_DIV ? "division" : "remainder", a,
+                                      operator_name(op)));
+            return error_value();
+        }
+        if (b == -1 && a == INT64_MIN) {
+            if (op == SPX_OP_DIV)
+                failure = "integer overflow";
+            /* MIN % -1 is 0 (C leaves it undefined, so it is not computed) */
+        } else {
+            r = op == SPX_OP_DIV ? a / b : a % b;
+        }
+        break;
+    case SPX_OP_BIT_OR:
+        r = a | b;
+        break;
+    case SPX_OP_BIT_XOR:
+        r = a ^ b;
+        break;
+    case SPX_OP_BIT_AND:
+        r = a & b;
+        break;
+    case SPX_OP_SHL:
+    case SPX_OP_SHR:
+        if (b < 0 || b > 63) {
+            report_const(ev, SPX_E0415, at,
+                         apr_psprintf(ev->pool, "shift count %" PRId64 " out of range 0..63", b));
+            return error_value();
+        }
+        if (op == SPX_OP_SHR) {
+            r = shift_right(a, (int)b);
+        } else {
+            r = (int64_t)((uint64_t)a << b);
+            if (shift_right(r, (int)b) != a)
+                failure = "integer overflow";
+        }
+        break;
+    case SPX_OP_LT:
+        return bool_value(a < b);
+    case SPX_OP_LE:
+        return bool_value(a <= b);
+    case SPX_OP_GT:
+        return bool_value(a > b);
+    case SPX_OP_GE:
+        return bool_value(a >= b);
+    case SPX_OP_EQ:
+        return bool_value(a == b);
+    case SPX_OP_NE:
+        return bool_value(a != b);
+    default:
+        return error_value();
+    }
+    if (failure) {
+        report_const(ev, SPX_E0415, at,
+                     apr_psprintf(ev->pool, "%s: %" PRId64 " %s %" PRId64, failure, a,
+                                  operator_name(op), b));
+        return error_value();
+    }
+    return int_value(r);
+}
+
+/* a + b on strs: appended in place when a is this evaluation's own buffer
+ * and has room, so a long chain costs its final length, not its square. */
+static value_t concatenate(evaluation_t *ev, const spx_expr_t *expr, value_t a, value_t b)
+{
+    apr_size_t length = a.length + b.length;
+    if (length > SPX_LIMIT_STR_CONST_BYTES) {
+        report_const(ev, SPX_E0415, expr->as.binary.op_span,
+                     apr_psprintf(ev->pool,
+                                  "a str const is at most %u bytes; this value would have %" APR_SIZE_T_FMT,
+                                  SPX_LIMIT_STR_CONST_BYTES, length));
+        return error_value();
+    }
+    if (b.length == 0)
+        return a;
+    if (a.length == 0)
+        return b;
+    if (!a.owned || a.capacity < length) {
+        apr_size_t capacity = length < 64 ? 64 : 2 * length;
+        char *buffer = apr_palloc(ev->pool, capacity);
+        memcpy(buffer, a.bytes, a.length);
+        a.owned = buffer;
+        a.capacity = capacity;
+        a.bytes = buffer;
+    }
+    memcpy(a.owned + a.length, b.bytes, b.length);
+    a.length = length;
+    return a;
+}
+
+static value_t const_eval(evaluation_t *ev, const spx_expr_t *expr, int live);
+
+/* The binary operator expr on left (known or not) and its right operand,
+ * which is evaluated here (not at all when && or || short-circuits: then
+ * it is only typed). Types are checked as in function bodies (E0405). */
+static value_t const_binary(evaluation_t *ev, const spx_expr_t *expr, value_t left, int live)
+{
+    spx_operator_t op = expr->as.binary.op;
+    int right_live = live;
+    if (live && left.type == SPX_TYPE_BOOL &&
+        ((op == SPX_OP_AND && !left.boolean) || (op == SPX_OP_OR && left.boolean)))
+        right_live = 0;
+    value_t right = const_eval(ev, expr->as.binary.right, right_live);
+    spx_type_t a = left.type, b = right.type;
+    spx_type_t result = SPX_TYPE_BOOL;
+    int ok = 0;
+    switch (op) {
+    case SPX_OP_ADD:
+        result = a == SPX_TYPE_INT || a == SPX_TYPE_STR ? a : b;
+        ok = a == b && (a == SPX_TYPE_INT || a == SPX_TYPE_STR);
+        break;
+    case SPX_OP_EQ:
+    case SPX_OP_NE:
+        ok = a == b;
+        break;
+    case SPX_OP_AND:
+    case SPX_OP_OR:
+        ok = a == SPX_TYPE_BOOL && b == SPX_TYPE_BOOL;
+        break;
+    case SPX_OP_LT:
+    case SPX_OP_LE:
+    case SPX_OP_GT:
+    case SPX_OP_GE:
+        ok = a == SPX_TYPE_INT && b == SPX_TYPE_INT;
+        break;
+    default:
+        result = SPX_TYPE_INT;
+        ok = a == SPX_TYPE_INT && b == SPX_TYPE_INT;
+        break;
+    }
+    if (a == SPX_TYPE_ERROR || b == SPX_TYPE_ERROR) {
+        /* A value unknown (reported, or not evaluated): the type is still
+         * checked where both sides are typed. Nothing more is said. */
+        return error_value();
+    }
+    if (!ok) {
+        report_const(ev, SPX_E0405, expr->as.binary.op_span,
+                     apr_psprintf(ev->pool, "operator '%s' cannot take '%s' and '%s'",
+                                  operator_name(op), spx_type_name(a), spx_type_name(b)));
+        return error_value();
+    }
+    if (!live) {
+        value_t typed = error_value(); /* typed, not evaluated */
+        typed.type = result;
+        return typed;
+    }
+    if (op == SPX_OP_AND || op == SPX_OP_OR)
+        return right_live ? right : left;
+    if (a == SPX_TYPE_INT)
+        return int_operation(ev, expr, left.integer, right.integer);
+    if (a == SPX_TYPE_BOOL)
+        return bool_value(op == SPX_OP_EQ ? left.boolean == right.boolean
+                                          : left.boolean != right.boolean);
+    if (op == SPX_OP_ADD)
+        return concatenate(ev, expr, left, right);
+    int same = left.length == right.length && memcmp(left.bytes, right.bytes, left.length) == 0;
+    return bool_value(op == SPX_OP_EQ ? same : !same);
+}
+
+static value_t const_unary(evaluation_t *ev, const spx_expr_t *expr, value_t operand, int live)
+{
+    spx_operator_t op = expr->as.unary.op;
+    spx_type_t wanted = op == SPX_OP_NOT ? SPX_TYPE_BOOL : SPX_TYPE_INT;
+    if (operand.type == SPX_TYPE_ERROR)
+        return error_value();
+    if (operand.type != wanted) {
+        report_const(ev, SPX_E0405, expr->as.unary.op_span,
+                     apr_psprintf(ev->pool, "operator '%s' cannot take '%s'", operator_name(op),
+                                  spx_type_name(operand.type)));
+        return error_value();
+    }
+    if (!live) {
+        value_t typed = error_value(); /* typed, not evaluated */
+        typed.type = wanted;
+        return typed;
+    }
+    if (op == SPX_OP_NOT)
+        return bool_value(!operand.boolean);
+    if (op == SPX_OP_BIT_NOT)
+        return int_value(~operand.integer);
+    if (operand.integer == INT64_MIN) {
+        report_const(ev, SPX_E0415, expr->as.unary.op_span,
+                     "integer overflow: -(-9223372036854775808)");
+        return error_value();
+    }
+    return int_value(-operand.integer);
+}
+
+/* Evaluates (live) or only types (not live) a const expression. Its chain
+ * of unary operators and left operands is walked as a loop over an explicit
+ * stack (see check_expr); right operands recurse, bounded by the parse
+ * depth. A value that is not live has type error: the caller only needs
+ * its diagnostics. */
+static value_t const_eval(evaluation_t *ev, const spx_expr_t *expr, int live)
+{
+    if (!expr)
+        return error_value();
+    apr_array_header_t *spine = ev->checker->spine;
+    int base = spine->nelts;
+    const spx_expr_t *node = expr;
+    while (node && (node->kind == SPX_EXPR_UNARY || node->kind == SPX_EXPR_BINARY)) {
+        APR_ARRAY_PUSH(spine, const spx_expr_t *) = node;
+        node = node->kind == SPX_EXPR_UNARY ? node->as.unary.operand : node->as.binary.left;
+    }
+    value_t value = node ? const_leaf(ev, node) : error_value();
+    /* A typed but unevaluated leaf keeps its type, so that operators above
+     * it are still type-checked; values are only read when live. */
+    while (spine->nelts > base) {
+        const spx_expr_t *top = APR_ARRAY_IDX(spine, spine->nelts - 1, const spx_expr_t *);
+        spine->nelts--;
+        if (top->kind == SPX_EXPR_UNARY)
+            value = const_unary(ev, top, value, live);
+        else
+            value = const_binary(ev, top, value, live);
+    }
+    return value;
+}
+
+/* A const that another one's expression names, with its first reference. */
+typedef struct dependency_t {
+    spx_const_t *constant;
+    spx_span_t span;
+} dependency_t;
+
+typedef struct const_frame_t {
+    spx_const_t *constant;
+    apr_size_t module_index;
+    apr_array_header_t *dependencies; /* dependency_t, each const once, in source order */
+    int next;
+} const_frame_t;
+
+static evaluation_t evaluation_in(checker_t *checker, apr_size_t module_index, apr_pool_t *pool)
+{
+    evaluation_t ev = {checker, checker->modules[module_index], checker->imports[module_index],
+                       checker->consts[module_index], pool};
+    return ev;
+}
+
+/* The consts expr reads where it will be evaluated (not inside what a
+ * const expression cannot hold), walked with an explicit stack. */
+static apr_array_header_t *dependencies_of(evaluation_t *ev, const spx_expr_t *expr)
+{
+    apr_array_header_t *found = apr_array_make(ev->pool, 4, sizeof(dependency_t));
+    apr_array_header_t *stack = apr_array_make(ev->pool, 16, sizeof(const spx_expr_t *));
+    apr_hash_t *seen = apr_hash_make(ev->pool);
+    if (expr)
+        APR_ARRAY_PUSH(stack, const spx_expr_t *) = expr;
+    while (stack->nelts > 0) {
+        const spx_expr_t *node = APR_ARRAY_IDX(stack, --stack->nelts, const spx_expr_t *);
+        if (node->kind == SPX_EXPR_UNARY) {
+            APR_ARRAY_PUSH(stack, const spx_expr_t *) = node->as.unary.operand;
+        } else if (node->kind == SPX_EXPR_BINARY) {
+            /* right first, so the left is taken first (source order) */
+            APR_ARRAY_PUSH(stack, const spx_expr_t *) = node->as.binary.right;
+            APR_ARRAY_PUSH(stack, const spx_expr_t *) = node->as.binary.left;
+        } else if (node->kind == SPX_EXPR_NAME || node->kind == SPX_EXPR_FIELD) {
+            spx_const_t *constant = (spx_const_t *)const_reference(ev, node, 0);
+            if (!constant || apr_hash_get(seen, &constant, sizeof(constant)))
+                continue;
+            apr_hash_set(seen, apr_pmemdup(ev->pool, &constant, sizeof(constant)),
+                         sizeof(constant), constant);
+            dependency_t *dependency = apr_array_push(found);
+            dependency->constant = constant;
+            dependency->span = node->span;
+        }
+    }
+    return found;
+}
+
+static const char *const_full_name(const spx_const_t *constant, apr_pool_t *pool)
+{
+    return apr_pstrcat(pool, constant->module->name, ".", constant->name.text, NULL);
+}
+
+/* The cycle is frames[from..] closed by the top frame's reference back to
+ * frames[from]: reported once, rotated to start at its smallest MOD.NAME,
+ * at that const's reference to the next one (as import cycles are). */
+static void report_const_cycle(checker_t *checker, apr_array_header_t *frames, int from,
+                               apr_pool_t *pool)
+{
+    int length = frames->nelts - from;
+    const_frame_t *cycle = &APR_ARRAY_IDX(frames, from, const_frame_t);
+    int start = 0;
+    for (int i = 1; i < length; i++)
+        if (strcmp(const_full_name(cycle[i].constant, pool),
+                   const_full_name(cycle[start].constant, pool)) < 0)
+            start = i;
+    apr_array_header_t *parts = apr_array_make(pool, 2 * length + 2, sizeof(const char *));
+    APR_ARRAY_PUSH(parts, const char *) = "const cycle: ";
+    for (int i = 0; i <= length; i++) {
+        if (i > 0)
+            APR_ARRAY_PUSH(parts, const char *) = " -> ";
+        APR_ARRAY_PUSH(parts, const char *) =
+            const_full_name(cycle[(start + i) % length].constant, pool);
+    }
+    const_frame_t *site = &cycle[start];
+    const dependency_t *edge =
+        &APR_ARRAY_IDX(site->dependencies, site->next - 1, dependency_t);
+    spx_diagnostics_add(checker->diagnostics, SPX_E0315, site->constant->module->path, edge->span,
+                        "%s", apr_array_pstrcat(pool, parts, 0));
+}
+
+/* The value of top's const, once every const it reads is evaluated. */
+static void evaluate_frame(checker_t *checker, const_frame_t *top, apr_pool_t *pool)
+{
+    spx_const_t *constant = top->constant;
+    evaluation_t ev = evaluation_in(checker, top->module_index, pool);
+    if (constant->type_syntax)
+        report_const(&ev, SPX_E0414, constant->type_span,
+                     apr_psprintf(pool, "const '%s' must have type 'int', 'bool' or 'str'",
+                                  constant->name.text));
+    value_t value = const_eval(&ev, constant->value, 1);
+    constant->state = 2;
+    constant->value_type = SPX_TYPE_ERROR;
+    if (value.type == SPX_TYPE_ERROR || constant->type_syntax)
+        return;
+    if (value.type != constant->type) {
+        report_const(&ev, SPX_E0401, constant->value->span,
+                     apr_psprintf(pool, "'%s' is declared '%s' but its value is '%s'",
+                                  constant->name.text, spx_type_name(constant->type),
+                                  spx_type_name(value.type)));
+        return;
+    }
+    if (value.type == SPX_TYPE_STR && value.length > SPX_LIMIT_STR_CONST_BYTES) {
+        report_const(&ev, SPX_E0415, constant->value->span,
+                     apr_psprintf(pool,
+                                  "a str const is at most %u bytes; this value has %" APR_SIZE_T_FMT,
+                                  SPX_LIMIT_STR_CONST_BYTES, value.length));
+        return;
+    }
+    constant->value_type = value.type;
+    constant->integer = value.integer;
+    constant->boolean = value.boolean;
+    constant->bytes = value.type == SPX_TYPE_STR
+                          ? apr_pmemdup(checker->pool, value.length ? value.bytes : "", value.length + 1)
+                          : NULL;
+    if (constant->bytes)
+        ((char *)constant->bytes)[value.length] = '\0';
+    constant->length = value.length;
+}
+
+/* Evaluates constant and, first, every const it reads, depth first with an
+ * explicit stack (a chain of consts may be as long as a module is); each
+ * reference back to a const on the stack closes a cycle (E0315). */
+static void evaluate_const(checker_t *checker, spx_const_t *constant, apr_size_t module_index)
+{
+    apr_pool_t *pool;
+    apr_pool_create(&pool, checker->scratch);
+    apr_array_header_t *frames = apr_array_make(pool, 8, sizeof(const_frame_t));
+    const_frame_t *first = apr_array_push(frames);
+    evaluation_t ev = evaluation_in(checker, module_index, pool);
+    *first = (const_frame_t){constant, module_index, dependencies_of(&ev, constant->value), 0};
+    constant->state = 1;
+    while (frames->nelts > 0) {
+        const_frame_t *top = &APR_ARRAY_IDX(frames, frames->nelts - 1, const_frame_t);
+        if (top->next < top->dependencies->nelts) {
+            spx_const_t *next =
+                APR_ARRAY_IDX(top->dependencies, top->next++, dependency_t).constant;
+            if (next->state == 1) {
+                int from = frames->nelts - 1;
+                while (APR_ARRAY_IDX(frames, from, const_frame_t).constant != next)
+                    from--;
+                report_const_cycle(checker, frames, from, pool);
+            } else if (next->state == 0) {
+                apr_size_t *index = module_index_of(checker, next->module->name);
+                if (!index || !checker->consts[*index]) {
+                    next->state = 2; /* its module was never declared: no value */
+                    next->value_type = SPX_TYPE_ERROR;
+                    continue;
+                }
+                evaluation_t next_ev = evaluation_in(checker, *index, pool);
+                apr_array_header_t *dependencies = dependencies_of(&next_ev, next->value);
+                next->state = 1;
+                const_frame_t *pushed = apr_array_push(frames);
+                *pushed = (const_frame_t){next, *index, dependencies, 0};
+            }
+            continue;
+        }
+        evaluate_frame(checker, top, pool);
+        frames->nelts--;
+    }
+    apr_pool_destroy(pool);
+}
+
+/* Every const of the program, modules in order; then, temporary until the
+ * interpreter runs language v2, one E0499 at the first const of a program
+ * that nothing else keeps from being admitted. */
+static void evaluate_consts(checker_t *checker)
+{
+    const spx_const_t *first = NULL;
+    for (apr_size_t i = 0; i < checker->module_count; i++) {
+        spx_module_t *module = checker->modules[i];
+        if (!checker->consts[i])
+            continue;
+        for (apr_size_t j = 0; j < module->const_count; j++) {
+            if (!first)
+                first = module->consts[j];
+            if (module->consts[j]->state == 0)
+                evaluate_const(checker, module->consts[j], i);
+        }
+    }
+    if (first && spx_diagnostics_count(checker->diagnostics) == 0)
+        spx_diagnostics_add(checker->diagnostics, SPX_E0499, first->module->path, first->name.span,
+                            "a constant is language v2, which is checked but cannot be run yet");
 }
 
 /* ---- pass 3: bodies ------------------------------------------------------- */
@@ -391,6 +1117,18 @@ static int declare(scope_t *scope, const spx_name_t *name, spx_type_t type, int 
     APR_ARRAY_PUSH(scope->locals, local_t *) = local;
     if (!name->text)
         return local->slot;
+    if (apr_hash_get(scope->consts, name->text, APR_HASH_KEY_STRING) ||
+        apr_hash_get(scope->structs, name->text, APR_HASH_KEY_STRING)) {
+        /* The name stays the item's: uses of it are not the local's. */
+        local->type = SPX_TYPE_ERROR;
+        report(scope, SPX_E0318, name->span,
+               apr_psprintf(scope->pool, "'%s' is a %s of module '%s'; a local cannot take its name",
+                            name->text,
+                            apr_hash_get(scope->consts, name->text, APR_HASH_KEY_STRING) ? "const"
+                                                                                          : "struct",
+                            scope->module->name));
+        return local->slot;
+    }
     local->previous = apr_hash_get(scope->names, name->text, APR_HASH_KEY_STRING);
     /* A name in scope may not be declared again (v2 for variables, E0307);
      * v1's rule stays for lets, vars and parameters among themselves: one
@@ -522,13 +1260,21 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
     return result;
 }
 
-/* Temporary until the v2 checker: module declares a const named name. */
-static int names_const(const spx_module_t *module, const char *name)
+/* x.f, and m.X a const of an imported module m. */
+static void check_field(scope_t *scope, spx_expr_t *expr)
 {
-    for (apr_size_t i = 0; i < module->const_count; i++)
-        if (strcmp(module->consts[i]->name.text, name) == 0)
-            return 1;
-    return 0;
+    int resolved = 0;
+    expr->as.field.constant = NULL;
+    const spx_const_t *constant =
+        module_const(scope->checker, scope->module, scope->imports, expr, &resolved);
+    if (resolved) {
+        expr->type = constant ? const_type(constant) : SPX_TYPE_ERROR;
+        expr->as.field.constant = constant;
+        if (constant)
+            note_v2(scope, expr->span, "a constant");
+        return;
+    }
+    report_v2_in(scope, expr->span, "a field");
 }
 
 /* Leaves of an operator chain: literals, names and calls. */
@@ -547,12 +1293,19 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr)
         expr->type = SPX_TYPE_BOOL;
         break;
     case SPX_EXPR_NAME: {
-        local_t *local = lookup(scope, expr->as.name.name.text);
+        const char *name = expr->as.name.name.text;
+        local_t *local = lookup(scope, name);
+        const spx_const_t *constant =
+            local || !name ? NULL : apr_hash_get(scope->consts, name, APR_HASH_KEY_STRING);
         expr->as.name.slot = local ? local->slot : -1;
+        expr->as.name.constant = constant;
         expr->type = local ? local->type : SPX_TYPE_ERROR;
-        if (!local && names_const(scope->module, expr->as.name.name.text))
-            report_v2_in(scope, expr->as.name.name.span, "a constant");
-        else if (!local && !scope->function->incomplete)
+        if (constant) {
+            expr->type = const_type(constant);
+            note_v2(scope, expr->as.name.name.span, "a constant");
+        } else if (!local && name && names_unreadable_item(scope->module, name)) {
+            /* an item whose syntax failed: its error stands for this use */
+        } else if (!local && !scope->function->incomplete)
             report(scope, SPX_E0308, expr->as.name.name.span,
                    apr_psprintf(scope->pool, "unknown name '%s'", expr->as.name.name.text));
         break;
@@ -572,7 +1325,7 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr)
         report_v2_in(scope, expr->span, "slicing");
         break;
     case SPX_EXPR_FIELD:
-        report_v2_in(scope, expr->span, "a field or a module's constant");
+        check_field(scope, expr);
         break;
     case SPX_EXPR_ARRAY:
         report_v2_in(scope, expr->span, "an array literal");
@@ -954,6 +1707,8 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
     scope.checker = checker;
     scope.module = module;
     scope.imports = checker->imports[module_index];
+    scope.consts = checker->consts[module_index];
+    scope.structs = checker->structs[module_index];
     scope.function = function;
     scope.pool = checker->function;
     apr_size_t reported = spx_diagnostics_count(checker->diagnostics);
@@ -1000,6 +1755,8 @@ spx_checker_t *spx_checker_make(spx_module_t **modules, apr_size_t module_count,
     checker->import_is_edge = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(char *));
     checker->imports = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(apr_hash_t *));
     checker->spine = apr_array_make(checker->scratch, 64, sizeof(spx_expr_t *));
+    checker->consts = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(apr_hash_t *));
+    checker->structs = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(apr_hash_t *));
 
     /* Module names are unique (the manifest checks it); the first one wins. */
     for (apr_size_t i = 0; i < module_count; i++) {
@@ -1016,6 +1773,7 @@ void spx_checker_declare(spx_checker_t *checker, apr_size_t module_index)
 {
     resolve_imports(checker, module_index);
     collect_functions(checker, checker->modules[module_index]);
+    collect_items(checker, module_index);
 }
 
 void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index)
@@ -1023,8 +1781,6 @@ void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index)
     spx_module_t *module = checker->modules[module_index];
     for (apr_size_t j = 0; j < module->struct_count; j++)
         report_v2(checker->diagnostics, module, module->structs[j]->name.span, "a struct");
-    for (apr_size_t j = 0; j < module->const_count; j++)
-        report_v2(checker->diagnostics, module, module->consts[j]->name.span, "a constant");
     for (apr_size_t j = 0; j < module->function_count; j++)
         check_function(checker, module_index, module->functions[j]);
 }
@@ -1032,6 +1788,7 @@ void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index)
 void spx_checker_finish(spx_checker_t *checker)
 {
     find_import_cycles(checker);
+    evaluate_consts(checker);
     apr_pool_destroy(checker->scratch);
 }
 

@@ -128,6 +128,7 @@ typedef struct spx_expr_t {
         struct {
             spx_name_t name;
             int slot; /* checker: index of the local in its function, -1 if unresolved */
+            const struct spx_const_t *constant; /* checker (v2): the const it names, or NULL */
         } name;
         struct spx_call_t *call; /* its own node: calls are rarer than the rest */
         struct {
@@ -149,6 +150,7 @@ typedef struct spx_expr_t {
         struct {
             struct spx_expr_t *base;
             spx_name_t name;
+            const struct spx_const_t *constant; /* checker: m.X, a const of module m; or NULL */
         } field;
         struct {
             struct spx_expr_t **elements;
@@ -304,6 +306,15 @@ typedef struct spx_const_t {
     spx_expr_t *value;
     spx_span_t span; /* the whole item */
     struct spx_module_t *module;
+    /* checker: the value, evaluated at check time (spx_checker_finish);
+     * value_type is SPX_TYPE_ERROR when it could not be (a diagnostic says
+     * why). bytes (a str) live in the checker's pool. */
+    int state; /* checker: 0 not yet evaluated, 1 being evaluated, 2 evaluated */
+    spx_type_t value_type;
+    int64_t integer;
+    int boolean;
+    const char *bytes;
+    apr_size_t length;
 } spx_const_t;
 
 typedef struct spx_import_t {

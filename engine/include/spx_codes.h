@@ -111,6 +111,11 @@
     X(E0311, "call of a function that is not exported")                                            \
     X(E0312, "assignment to a let or a parameter")                                                 \
     X(E0313, "break or continue outside a loop")                                                   \
+    X(E0314, "name defined twice in one module's functions, structs and consts")                  \
+    X(E0315, "const cycle")                                                                        \
+    X(E0316, "unknown const")                                                                      \
+    X(E0317, "const of another module that is not exported")                                       \
+    X(E0318, "local takes the name of a const or struct of its module")                            \
     /* types and return paths */                                                                   \
     X(E0401, "annotation differs from the value's type")                                           \
     X(E0402, "unit value used as a value")                                                         \
@@ -125,6 +130,9 @@
     X(E0411, "assigned value of the wrong type")                                                   \
     X(E0412, "range bound is not int")                                                             \
     X(E0413, "for over a value that is not an array")                                              \
+    X(E0414, "const of a type other than int, bool and str")                                       \
+    X(E0415, "const expression fails at check time")                                               \
+    X(E0416, "const expression holds a call, index, slice, field or literal")                      \
     /* temporary until the v2 checker: the front end reads language v2, the                        \
      * checker does not know it yet */                                                             \
     X(E0499, "language v2 construct not yet checked or run")

@@ -437,15 +437,15 @@ static void test_documented_programs(void)
         CU_ASSERT_TRUE(ok);
         apr_hash_set(listed, code, APR_HASH_KEY_STRING, code);
     }
-    for (int i = 1; i <= 13; i++)
+    for (int i = 1; i <= 18; i++)
         CU_ASSERT_PTR_NOT_NULL(
             apr_hash_get(listed, apr_psprintf(pool, "E03%02d", i), APR_HASH_KEY_STRING));
-    for (int i = 1; i <= 13; i++)
+    for (int i = 1; i <= 16; i++)
         CU_ASSERT_PTR_NOT_NULL(
             apr_hash_get(listed, apr_psprintf(pool, "E04%02d", i), APR_HASH_KEY_STRING));
     /* E0499: temporary, until the checker knows language v2. */
     CU_ASSERT_PTR_NOT_NULL(apr_hash_get(listed, "E0499", APR_HASH_KEY_STRING));
-    CU_ASSERT_EQUAL(apr_hash_count(listed), 27);
+    CU_ASSERT_EQUAL(apr_hash_count(listed), 35);
     apr_pool_destroy(pool);
 }
 
@@ -604,7 +604,7 @@ static void expect_v2(const char *app, const char *expected)
     spx_diagnostics_t *diagnostics = check_sources(sources, 2, NULL, pool);
     const char *actual = summary_with_paths(diagnostics, pool);
     if (strcmp(actual, expected) != 0) {
-        fprintf(stderr, "\n  %s  gives:\n", app);
+        fprintf(stderr, "\n  %.200s  gives:\n", app);
         print_diagnostics(diagnostics, pool);
     }
     CU_ASSERT_STRING_EQUAL(actual, expected);
@@ -615,6 +615,7 @@ static void test_v2_constructs(void)
 {
     expect_v2("struct P { x: int }\n", "app.spx E0499 1:8-1:9\n");
     expect_v2("export const N: int = 1 << 2;\n", "app.spx E0499 1:14-1:15\n");
+    expect_v2("const N: int = 1;\nconst M: int = 2;\n", "app.spx E0499 1:7-1:8\n");
     expect_v2("fn f(a: [int]) {}\n", "app.spx E0499 1:9-1:14\n");
     expect_v2("fn f() -> geo.P { return g(); }\nfn g() -> geo.P { return g(); }\n",
               "app.spx E0499 1:11-1:16\napp.spx E0499 2:11-2:16\n");
@@ -626,14 +627,13 @@ static void test_v2_constructs(void)
               "app.spx E0499 1:38-1:42\napp.spx E0499 1:49-1:56\n");
     expect_v2("fn f() -> int { return 1 & 2 | ~3 ^ 4 >> 1; }\n", "app.spx E0499 1:26-1:27\n");
     expect_v2("import geo;\nfn f() -> int { return geo.N + geo.one(); }\n",
-              "app.spx E0499 2:24-2:29\n");
+              "app.spx E0316 2:28-2:29\n");
     expect_v2("fn f() { let a = [1, 2]; let p = P { x: 1 }; let q = geo.Q { y: [] }; }\n",
               "app.spx E0499 1:18-1:24\napp.spx E0499 1:34-1:44\napp.spx E0499 1:54-1:69\n");
     expect_v2("fn f() { var xs = 1; xs.push(1); g().pop(); }\nfn g() -> int { return 1; }\n",
               "app.spx E0499 1:22-1:32\napp.spx E0499 1:34-1:43\n");
     /* Builtins and names that only v2 has. */
-    expect_v2("const N: int = 1;\nfn f() -> int { return N + 1; }\n",
-              "app.spx E0499 1:7-1:8\napp.spx E0499 2:24-2:25\n");
+    expect_v2("const N: int = 1;\nfn f() -> int { return N + 1; }\n", "app.spx E0499 2:24-2:25\n");
     expect_v2("fn f() { assert(true, \"m\"); print(chr(65)); let n = stoi(\"1\") + 1; }\n",
               "app.spx E0499 1:10-1:27\n");
     expect_v2("fn f() -> str { return chr(65); }\nfn g() -> int { return stoi(\"1\"); }\n",
@@ -694,6 +694,88 @@ static void test_v2_rules(void)
     expect_v2("fn chr() {}\nfn stoi() {}\n", "app.spx E0306 1:4-1:7\napp.spx E0306 2:4-2:8\n");
 }
 
+/* Consts: one namespace with functions and structs, int/bool/str only,
+ * evaluated at check time with failures at the operator, cycles once. */
+static void expect_program(const source_t *sources, apr_size_t count, const char *expected)
+{
+    apr_pool_t *pool = pool_for_test();
+    spx_diagnostics_t *diagnostics = check_sources(sources, count, NULL, pool);
+    const char *actual = summary_with_paths(diagnostics, pool);
+    if (strcmp(actual, expected) != 0) {
+        fprintf(stderr, "\n  %s  gives:\n", sources[0].text);
+        print_diagnostics(diagnostics, pool);
+    }
+    CU_ASSERT_STRING_EQUAL(actual, expected);
+    apr_pool_destroy(pool);
+}
+
+static void test_v2_consts(void)
+{
+    /* Values and failures at the operator. */
+    expect_v2("const A: int = 0x7fff_ffff_ffff_ffff;\nconst B: int = A + 1;\n",
+              "app.spx E0415 2:18-2:19\n");
+    expect_v2("const A: int = 1 << 63;\n", "app.spx E0415 1:18-1:20\n");
+    expect_v2("const A: int = -1 << 63;\nconst B: int = A >> 64;\n", "app.spx E0415 2:18-2:20\n");
+    expect_v2("const A: int = 1 << -1;\n", "app.spx E0415 1:18-1:20\n");
+    expect_v2("const A: int = 7 / (3 - 3);\n", "app.spx E0415 1:18-1:19\n");
+    expect_v2("const A: int = -(-9223372036854775807 - 1) * 2;\n", "app.spx E0415 1:16-1:17\n");
+    expect_v2("const A: int = (-9223372036854775807 - 1) / -1;\n", "app.spx E0415 1:43-1:44\n");
+    expect_v2("const A: int = (-9223372036854775807 - 1) % -1 + 3037000500 * 3037000500;\n",
+              "app.spx E0415 1:61-1:62\n");
+    /* && and || short-circuit: what is not evaluated does not fail, but is typed. */
+    expect_v2("const A: bool = false && 1 / 0 == 0;\nconst B: bool = true || 1 << 99 > 0;\n",
+              "app.spx E0499 1:7-1:8\n");
+    expect_v2("const A: bool = false && (1 + \"a\") == 0;\n", "app.spx E0405 1:29-1:30\n");
+    expect_v2("const A: bool = true && 1 / 0 == 0;\n", "app.spx E0415 1:27-1:28\n");
+    /* Types: the declared one, and int/bool/str only. */
+    expect_v2("const A: str = 1 + 2;\n", "app.spx E0401 1:16-1:21\n");
+    expect_v2("const A: bool = !1;\n", "app.spx E0405 1:17-1:18\n");
+    expect_v2("const A: [int] = 1;\n", "app.spx E0414 1:10-1:15\n");
+    expect_v2("const A: int = B;\nconst B: [int] = 1;\n", "app.spx E0414 2:10-2:15\n");
+    /* What a const expression may not hold. */
+    expect_v2("const A: int = len(\"ab\");\n", "app.spx E0416 1:16-1:25\n");
+    expect_v2("const A: int = \"ab\"[0];\n", "app.spx E0416 1:16-1:23\n");
+    expect_v2("const A: int = B;\n", "app.spx E0316 1:16-1:17\n");
+    expect_v2("fn B() -> int { return 1; }\nconst A: int = B;\n", "app.spx E0316 2:16-2:17\n");
+    /* str consts: at most 64 KiB, checked at the operator that makes more. */
+    expect_v2("const A: str = \"ab\" + \"c\";\nconst B: bool = A == \"abc\" && len(A) == 3;\n",
+              "app.spx E0416 2:31-2:37\n");
+    {
+        apr_pool_t *pool = pool_for_test();
+        char *big = apr_palloc(pool, 40000);
+        memset(big, 'x', 39999);
+        big[39999] = 0;
+        const char *app = apr_psprintf(pool, "const A: str = \"%s\";\nconst B: str = A + A;\n", big);
+        expect_v2(app, "app.spx E0415 2:18-2:19\n");
+        const char *ok = apr_psprintf(pool, "const A: str = \"%s\";\nconst B: str = A + \"\" + A[0..0];\n", big);
+        expect_v2(ok, "app.spx E0416 2:25-2:32\n");
+        apr_pool_destroy(pool);
+    }
+    /* Cycles: once, from the smallest MOD.NAME, at its reference to the next. */
+    expect_v2("const C: int = A;\nconst B: int = C + 1;\nconst A: int = 1 + B;\n",
+              "app.spx E0315 3:20-3:21\n");
+    expect_v2("const A: int = A;\n", "app.spx E0315 1:16-1:17\n");
+    expect_v2("const A: int = B + B;\nconst B: int = A;\nconst D: int = B;\n",
+              "app.spx E0315 1:16-1:17\n");
+    /* One namespace for functions, structs and consts; locals may not take a
+     * const's or a struct's name (they may take a function's or a module's). */
+    expect_v2("fn A() {}\nconst A: int = 1;\n", "app.spx E0314 2:7-2:8\n");
+    expect_v2("const A: int = 1;\nconst A: int = 2;\n", "app.spx E0314 2:7-2:8\n");
+    expect_v2("fn f() { let N = 1; }\nconst N: int = 2;\n", "app.spx E0318 1:14-1:15\n");
+    expect_v2("fn f(N: int) { for N in 0..1 { } }\nconst N: int = 2;\n",
+              "app.spx E0318 1:6-1:7\napp.spx E0318 1:20-1:21\n");
+    expect_v2("import geo;\nfn f() { let one = one(); let geo = 1; }\nfn one() -> int { return 1; }\n",
+              "");
+    /* Across modules: exported consts only. */
+    source_t across[] = {{"app", "import geo;\nconst A: int = geo.B * 2;\n"
+                                 "fn f() -> int { return geo.C; }\n"},
+                         {"geo", "export const B: int = C + 1;\nconst C: int = 2;\n"}};
+    expect_program(across, 2, "app.spx E0317 3:28-3:29\n");
+    source_t loop[] = {{"app", "import geo;\nexport const A: int = geo.B;\n"},
+                       {"geo", "import app;\nexport const B: int = app.A;\n"}};
+    expect_program(loop, 2, "app.spx E0304 1:8-1:11\napp.spx E0315 2:23-2:28\n");
+}
+
 static void test_v2_messages(void)
 {
     source_t chr[] = {{"app", "fn chr(c: int) -> str { return itos(c); }\n"}};
@@ -709,6 +791,29 @@ static void test_v2_messages(void)
     assert_message(immutable, 1, "E0312", "cannot assign to 'i': it is a for variable");
     source_t bits[] = {{"app", "fn f() -> int { return 1 << \"a\"; }\n"}};
     assert_message(bits, 1, "E0405", "operator '<<' cannot take 'int' and 'str'");
+    source_t cycle[] = {{"app", "const B: int = A;\nconst A: int = B;\n"}};
+    assert_message(cycle, 1, "E0315", "const cycle: app.A -> app.B -> app.A");
+    source_t twice[] = {{"app", "fn N() {}\nconst N: int = 1;\n"}};
+    assert_message(twice, 1, "E0314",
+                   "'N' is already defined in module 'app' (functions, structs and consts share "
+                   "one namespace)");
+    source_t local[] = {{"app", "const N: int = 1;\nfn f() { var N = 2; }\n"}};
+    assert_message(local, 1, "E0318", "'N' is a const of module 'app'; a local cannot take its name");
+    source_t shift[] = {{"app", "const N: int = 1 << 64;\n"}};
+    assert_message(shift, 1, "E0415", "shift count 64 out of range 0..63");
+    source_t overflow[] = {{"app", "const N: int = 1 << 63;\n"}};
+    assert_message(overflow, 1, "E0415", "integer overflow: 1 << 63");
+    source_t zero[] = {{"app", "const N: int = 1 / 0;\n"}};
+    assert_message(zero, 1, "E0415", "division by zero: 1 / 0");
+    source_t typed[] = {{"app", "const N: [int] = 1;\n"}};
+    assert_message(typed, 1, "E0414", "const 'N' must have type 'int', 'bool' or 'str'");
+    source_t call[] = {{"app", "const N: str = itos(1);\n"}};
+    assert_message(call, 1, "E0416",
+                   "a const expression cannot hold a call: only literals, consts, parentheses and "
+                   "operators");
+    source_t hidden[] = {{"app", "import geo;\nconst N: int = geo.M;\n"},
+                         {"geo", "const M: int = 1;\n"}};
+    assert_message(hidden, 2, "E0317", "const 'M' of module 'geo' is not exported");
     source_t gate[] = {{"app", "fn f() -> int { return 6 ^ 3; }\n"}};
     assert_message(gate, 1, "E0499",
                    "the operator '^' is language v2, which is checked but cannot be run yet");
@@ -737,6 +842,7 @@ int main(void)
         {"an empty program", test_empty_program},
         {"language v2 constructs: E0499 until the v2 checker", test_v2_constructs},
         {"language v2 rules: operators, loops, builtins", test_v2_rules},
+        {"language v2 consts", test_v2_consts},
         {"language v2 messages", test_v2_messages},
         CU_TEST_INFO_NULL,
     };
