@@ -32,15 +32,22 @@
  * "else if" chains through a loop. The import graph is searched with an
  * explicit stack as well.
  *
- * Language v2 (language-v2.md), construct by construct. Checked:
+ * Language v2 (language-v2.md), construct by construct. Checked: struct
+ * declarations (fields, types naming visible structs, the export rule,
+ * containment cycles), consts (evaluated at check time), one namespace per
+ * module, locals that take an item's name,
  * bitwise operators, for over a range, break and continue, chr, stoi and
  * assert with a message, for variables' scope. Not yet checked (each
  * reported once as E0499 and typed SPX_TYPE_ERROR, so no later pass sees
- * one): struct and const items, array and struct types, for over an array,
- * assignments to places, index, slice, field, array and struct literals,
- * method calls. Temporary until the interpreter runs v2: a function that
- * uses a checked v2 construct and has no other diagnostic gets one E0499 at
- * the first one (scope_t.v2_what), so no v2 program reaches compile.c.
+ * one): values of array and struct types (a parameter, result or let of
+ * such a type, for over an array, assignments to places, index, slice,
+ * field, array and struct literals, method calls). Temporary until the
+ * interpreter runs v2: a function that uses a checked v2 construct and has
+ * no other diagnostic gets one E0499 at the first one (scope_t.v2_what),
+ * and a program with nothing else to report one at its first const or
+ * struct (evaluate_consts), so no v2 program reaches compile.c admitted.
+ * Consts and struct cycles are checked in spx_checker_finish, when every
+ * module is declared.
  */
 #include "spx_assert.h"
 #include "spx_ast.h"
@@ -129,6 +136,7 @@ typedef struct scope_t {
     apr_hash_t *imports; /* the module's: name -> its first spx_import_t * */
     apr_hash_t *consts;  /* the module's: name -> spx_const_t * */
     apr_hash_t *structs; /* the module's: name -> spx_struct_t * */
+    apr_size_t module_index;
     spx_function_t *function;
     apr_pool_t *pool;           /* the checker's function pool */
     apr_hash_t *names;          /* name -> local_t * (the latest declaration) */
@@ -486,6 +494,212 @@ static const spx_const_t *module_const(checker_t *checker, const spx_module_t *m
                             expr->as.field.name.span, "const '%s' of module '%s' is not exported",
                             name, import->target->name);
     return constant;
+}
+
+/* ---- types (language v2): [T], Name and m.Name -------------------------- */
+
+/* The struct a type names (Name of module_index, or m.Name of an imported
+ * m), or NULL after reporting why not: an unknown struct (E0319), a module
+ * not imported (E0310). A struct of another module that is not exported is
+ * reported (E0320) and still returned. */
+static spx_struct_t *resolve_struct(checker_t *checker, apr_size_t module_index,
+                                    const spx_type_syntax_t *syntax)
+{
+    spx_module_t *module = checker->modules[module_index];
+    const char *name = syntax->name.text;
+    if (!name)
+        return NULL;
+    spx_module_t *owner = module;
+    apr_hash_t *structs = checker->structs[module_index];
+    if (syntax->module.text) {
+        const spx_import_t *import =
+            apr_hash_get(checker->imports[module_index], syntax->module.text, APR_HASH_KEY_STRING);
+        if (!import) {
+            spx_diagnostics_add(checker->diagnostics, SPX_E0310, module->path, syntax->module.span,
+                                "module '%s' is not imported", syntax->module.text);
+            return NULL;
+        }
+        if (!import->target)
+            return NULL; /* the import was reported */
+        owner = import->target;
+        apr_size_t *index = module_index_of(checker, owner->name);
+        structs = index ? checker->structs[*index] : NULL;
+        if (!structs)
+            return NULL; /* not declared: cannot happen once its importer's bodies are checked */
+    }
+    spx_struct_t *found = apr_hash_get(structs, name, APR_HASH_KEY_STRING);
+    if (!found) {
+        if (!names_unreadable_item(owner, name))
+            spx_diagnostics_add(checker->diagnostics, SPX_E0319, module->path, syntax->name.span,
+                                "unknown struct '%s' in module '%s'", name, owner->name);
+        return NULL;
+    }
+    if (owner != module && !found->exported)
+        spx_diagnostics_add(checker->diagnostics, SPX_E0320, module->path, syntax->name.span,
+                            "struct '%s' of module '%s' is not exported", name, owner->name);
+    return found;
+}
+
+/* Checks a type as written ([T], Name, m.Name: every struct it names must
+ * exist and be visible); 1 when it is fine. exported_by, when set, names
+ * the exported item ("function 'f'", "struct 'P'") whose signature or fields
+ * it is part of: the structs it names must then be exported too (E0321).
+ * Arrays nest only as deep as the parser allowed: walked as a loop. */
+static int check_type_syntax(checker_t *checker, apr_size_t module_index,
+                             const spx_type_syntax_t *syntax, const char *exported_by)
+{
+    while (syntax && syntax->kind == SPX_TYPE_SYNTAX_ARRAY)
+        syntax = syntax->element;
+    if (!syntax || syntax->kind != SPX_TYPE_SYNTAX_STRUCT)
+        return 1;
+    size_t before = spx_diagnostics_count(checker->diagnostics);
+    spx_struct_t *found = resolve_struct(checker, module_index, syntax);
+    if (!found)
+        return 0;
+    if (exported_by && !found->exported && found->module == checker->modules[module_index])
+        spx_diagnostics_add(checker->diagnostics, SPX_E0321, checker->modules[module_index]->path,
+                            syntax->span,
+                            "%s is exported, so it cannot mention struct '%s', which is not "
+                            "exported",
+                            exported_by, found->name.text);
+    return spx_diagnostics_count(checker->diagnostics) == before;
+}
+
+/* A struct declaration: unique fields (E0322) and field types that name
+ * visible structs (exported ones, for an exported struct). Containment
+ * cycles are found once every module is declared (find_struct_cycles). */
+static void check_struct(checker_t *checker, apr_size_t module_index, spx_struct_t *structure)
+{
+    spx_module_t *module = checker->modules[module_index];
+    apr_pool_t *pool = checker->function;
+    apr_hash_t *fields = apr_hash_make(pool);
+    const char *exported_by =
+        structure->exported ? apr_psprintf(pool, "struct '%s'", structure->name.text) : NULL;
+    for (apr_size_t i = 0; i < structure->field_count; i++) {
+        const spx_param_t *field = &structure->fields[i];
+        if (field->name.text) {
+            if (apr_hash_get(fields, field->name.text, APR_HASH_KEY_STRING))
+                spx_diagnostics_add(checker->diagnostics, SPX_E0322, module->path,
+                                    field->name.span, "field '%s' is declared twice in struct '%s'",
+                                    field->name.text, structure->name.text);
+            else
+                apr_hash_set(fields, field->name.text, APR_HASH_KEY_STRING, field);
+        }
+        check_type_syntax(checker, module_index, field->type_syntax, exported_by);
+    }
+    apr_pool_clear(pool);
+}
+
+/* The struct a field holds by value (not through an array), or NULL;
+ * silent (check_struct reports what does not resolve). */
+static spx_struct_t *field_struct(checker_t *checker, const spx_struct_t *structure,
+                                  const spx_param_t *field)
+{
+    const spx_type_syntax_t *syntax = field->type_syntax;
+    if (!syntax || syntax->kind != SPX_TYPE_SYNTAX_STRUCT || !syntax->name.text)
+        return NULL;
+    apr_size_t *index = module_index_of(checker, structure->module->name);
+    if (!index)
+        return NULL;
+    apr_hash_t *structs = checker->structs[*index];
+    if (syntax->module.text) {
+        const spx_import_t *import =
+            apr_hash_get(checker->imports[*index], syntax->module.text, APR_HASH_KEY_STRING);
+        apr_size_t *target =
+            import && import->target ? module_index_of(checker, import->target->name) : NULL;
+        structs = target ? checker->structs[*target] : NULL;
+    }
+    return structs ? apr_hash_get(structs, syntax->name.text, APR_HASH_KEY_STRING) : NULL;
+}
+
+static const char *struct_full_name(const spx_struct_t *structure, apr_pool_t *pool)
+{
+    return apr_pstrcat(pool, structure->module->name, ".", structure->name.text, NULL);
+}
+
+typedef struct struct_frame_t {
+    spx_struct_t *structure;
+    apr_size_t next;  /* the next field to follow */
+    apr_size_t field; /* the field followed to the frame above */
+} struct_frame_t;
+
+/* A struct that contains itself by value: the cycle frames[from..] is
+ * reported once, rotated to start at its smallest MOD.Name, at that
+ * struct's field that holds the next one (E0323). */
+static void report_struct_cycle(checker_t *checker, apr_array_header_t *frames, int from,
+                                apr_pool_t *pool)
+{
+    int length = frames->nelts - from;
+    struct_frame_t *cycle = &APR_ARRAY_IDX(frames, from, struct_frame_t);
+    int start = 0;
+    for (int i = 1; i < length; i++)
+        if (strcmp(struct_full_name(cycle[i].structure, pool),
+                   struct_full_name(cycle[start].structure, pool)) < 0)
+            start = i;
+    apr_array_header_t *parts = apr_array_make(pool, 2 * length + 2, sizeof(const char *));
+    APR_ARRAY_PUSH(parts, const char *) = "struct contains itself: ";
+    for (int i = 0; i <= length; i++) {
+        if (i > 0)
+            APR_ARRAY_PUSH(parts, const char *) = " -> ";
+        APR_ARRAY_PUSH(parts, const char *) =
+            struct_full_name(cycle[(start + i) % length].structure, pool);
+    }
+    const struct_frame_t *site = &cycle[start];
+    const spx_param_t *field = &site->structure->fields[site->field];
+    spx_diagnostics_add(checker->diagnostics, SPX_E0323, site->structure->module->path,
+                        field->type_span, "%s", apr_array_pstrcat(pool, parts, 0));
+}
+
+/* Depth-first search over "holds by value" between structs, roots and
+ * fields in order, with an explicit stack; each field that closes a cycle
+ * reports it. */
+static void find_struct_cycles(checker_t *checker)
+{
+    apr_pool_t *pool;
+    apr_pool_create(&pool, checker->scratch);
+    apr_hash_t *state = apr_hash_make(pool); /* spx_struct_t * -> 1 on the stack, 2 done */
+    static const int on_stack = 1, done = 2;
+    apr_array_header_t *frames = apr_array_make(pool, 8, sizeof(struct_frame_t));
+    for (apr_size_t m = 0; m < checker->module_count; m++) {
+        spx_module_t *module = checker->modules[m];
+        if (!checker->structs[m])
+            continue;
+        for (apr_size_t j = 0; j < module->struct_count; j++) {
+            spx_struct_t *root = module->structs[j];
+            if (apr_hash_get(state, &root, sizeof(root)))
+                continue;
+            struct_frame_t *first = apr_array_push(frames);
+            *first = (struct_frame_t){root, 0, 0};
+            apr_hash_set(state, apr_pmemdup(pool, &root, sizeof(root)), sizeof(root), &on_stack);
+            while (frames->nelts > 0) {
+                struct_frame_t *top = &APR_ARRAY_IDX(frames, frames->nelts - 1, struct_frame_t);
+                if (top->next >= top->structure->field_count) {
+                    apr_hash_set(state, apr_pmemdup(pool, &top->structure, sizeof(top->structure)),
+                                 sizeof(top->structure), &done);
+                    frames->nelts--;
+                    continue;
+                }
+                top->field = top->next++;
+                spx_struct_t *held =
+                    field_struct(checker, top->structure, &top->structure->fields[top->field]);
+                if (!held)
+                    continue;
+                const int *seen = apr_hash_get(state, &held, sizeof(held));
+                if (!seen) {
+                    apr_hash_set(state, apr_pmemdup(pool, &held, sizeof(held)), sizeof(held),
+                                 &on_stack);
+                    struct_frame_t *pushed = apr_array_push(frames);
+                    *pushed = (struct_frame_t){held, 0, 0};
+                } else if (*seen == on_stack) {
+                    int from = frames->nelts - 1;
+                    while (APR_ARRAY_IDX(frames, from, struct_frame_t).structure != held)
+                        from--;
+                    report_struct_cycle(checker, frames, from, pool);
+                }
+            }
+        }
+    }
+    apr_pool_destroy(pool);
 }
 
 /* ---- consts (language v2): evaluated at check time ------------------------ */
@@ -1071,21 +1285,30 @@ static void evaluate_const(checker_t *checker, spx_const_t *constant, apr_size_t
  * that nothing else keeps from being admitted. */
 static void evaluate_consts(checker_t *checker)
 {
-    const spx_const_t *first = NULL;
+    const spx_module_t *first_module = NULL;
+    spx_span_t first = {{0, 0, 0}, {0, 0, 0}};
+    const char *what = NULL;
     for (apr_size_t i = 0; i < checker->module_count; i++) {
         spx_module_t *module = checker->modules[i];
         if (!checker->consts[i])
             continue;
         for (apr_size_t j = 0; j < module->const_count; j++) {
-            if (!first)
-                first = module->consts[j];
             if (module->consts[j]->state == 0)
                 evaluate_const(checker, module->consts[j], i);
         }
+        /* the module's first struct or const */
+        if (!first_module && (module->const_count > 0 || module->struct_count > 0)) {
+            first_module = module;
+            int is_const = module->const_count > 0 &&
+                           (module->struct_count == 0 || module->consts[0]->span.start.offset <
+                                                             module->structs[0]->span.start.offset);
+            first = is_const ? module->consts[0]->name.span : module->structs[0]->name.span;
+            what = is_const ? "a constant" : "a struct";
+        }
     }
-    if (first && spx_diagnostics_count(checker->diagnostics) == 0)
-        spx_diagnostics_add(checker->diagnostics, SPX_E0499, first->module->path, first->name.span,
-                            "a constant is language v2, which is checked but cannot be run yet");
+    if (first_module && spx_diagnostics_count(checker->diagnostics) == 0)
+        spx_diagnostics_add(checker->diagnostics, SPX_E0499, first_module->path, first,
+                            "%s is language v2, which is checked but cannot be run yet", what);
 }
 
 /* ---- pass 3: bodies ------------------------------------------------------- */
@@ -1479,7 +1702,9 @@ static void check_binding(scope_t *scope, spx_stmt_t *stmt)
         local_type = SPX_TYPE_ERROR;
     }
     if (stmt->as.binding.type_syntax) {
-        report_v2_in(scope, stmt->as.binding.type_span, "this type");
+        if (check_type_syntax(scope->checker, scope->module_index, stmt->as.binding.type_syntax,
+                              NULL))
+            report_v2_in(scope, stmt->as.binding.type_span, "this type");
         local_type = SPX_TYPE_ERROR;
     } else if (stmt->as.binding.has_type) {
         local_type = stmt->as.binding.declared;
@@ -1711,16 +1936,22 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
     scope.structs = checker->structs[module_index];
     scope.function = function;
     scope.pool = checker->function;
+    scope.module_index = module_index;
     apr_size_t reported = spx_diagnostics_count(checker->diagnostics);
+    const char *exported_by =
+        function->exported ? apr_psprintf(scope.pool, "function '%s'", function->name.text) : NULL;
     scope.names = apr_hash_make(scope.pool);
     scope.locals = apr_array_make(scope.pool, 16, sizeof(local_t *));
     for (apr_size_t i = 0; i < function->param_count; i++) {
         if (function->params[i].type_syntax)
-            report_v2_in(&scope, function->params[i].type_span, "this type");
+            if (check_type_syntax(checker, module_index, function->params[i].type_syntax,
+                                  exported_by))
+                report_v2_in(&scope, function->params[i].type_span, "this type");
         declare(&scope, &function->params[i].name, function->params[i].type, 0, 1, 0);
     }
     if (function->result_syntax)
-        report_v2_in(&scope, function->result_span, "this type");
+        if (check_type_syntax(checker, module_index, function->result_syntax, exported_by))
+            report_v2_in(&scope, function->result_span, "this type");
     int returns = check_block(&scope, &function->body);
     /* An incomplete body lost statements to a syntax error (already
      * reported): its missing names and returns may be among them. */
@@ -1780,7 +2011,7 @@ void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index)
 {
     spx_module_t *module = checker->modules[module_index];
     for (apr_size_t j = 0; j < module->struct_count; j++)
-        report_v2(checker->diagnostics, module, module->structs[j]->name.span, "a struct");
+        check_struct(checker, module_index, module->structs[j]);
     for (apr_size_t j = 0; j < module->function_count; j++)
         check_function(checker, module_index, module->functions[j]);
 }
@@ -1788,6 +2019,7 @@ void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index)
 void spx_checker_finish(spx_checker_t *checker)
 {
     find_import_cycles(checker);
+    find_struct_cycles(checker);
     evaluate_consts(checker);
     apr_pool_destroy(checker->scratch);
 }

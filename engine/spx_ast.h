@@ -14,8 +14,9 @@
  *
  * Language v2 (arrays, structs, consts, for, break/continue, indexing,
  * slicing, bitwise operators) is read by the parser into the nodes marked
- * "v2" below. The checker does not know them yet: it reports each as E0499
- * (temporary until the v2 checker), so no later pass ever sees one.
+ * "v2" below. The checker knows part of them (checker.c says which); the
+ * rest, and until the interpreter runs v2 every program that uses v2, gets
+ * the temporary E0499, so no later pass sees a v2 program admitted.
  */
 #ifndef SPX_AST_H
 #define SPX_AST_H

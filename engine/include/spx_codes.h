@@ -116,6 +116,11 @@
     X(E0316, "unknown const")                                                                      \
     X(E0317, "const of another module that is not exported")                                       \
     X(E0318, "local takes the name of a const or struct of its module")                            \
+    X(E0319, "unknown struct")                                                                     \
+    X(E0320, "struct of another module that is not exported")                                      \
+    X(E0321, "exported item mentions a struct that is not exported")                               \
+    X(E0322, "field declared twice in one struct")                                                 \
+    X(E0323, "struct contains itself by value")                                                    \
     /* types and return paths */                                                                   \
     X(E0401, "annotation differs from the value's type")                                           \
     X(E0402, "unit value used as a value")                                                         \

@@ -437,7 +437,7 @@ static void test_documented_programs(void)
         CU_ASSERT_TRUE(ok);
         apr_hash_set(listed, code, APR_HASH_KEY_STRING, code);
     }
-    for (int i = 1; i <= 18; i++)
+    for (int i = 1; i <= 23; i++)
         CU_ASSERT_PTR_NOT_NULL(
             apr_hash_get(listed, apr_psprintf(pool, "E03%02d", i), APR_HASH_KEY_STRING));
     for (int i = 1; i <= 16; i++)
@@ -445,7 +445,7 @@ static void test_documented_programs(void)
             apr_hash_get(listed, apr_psprintf(pool, "E04%02d", i), APR_HASH_KEY_STRING));
     /* E0499: temporary, until the checker knows language v2. */
     CU_ASSERT_PTR_NOT_NULL(apr_hash_get(listed, "E0499", APR_HASH_KEY_STRING));
-    CU_ASSERT_EQUAL(apr_hash_count(listed), 35);
+    CU_ASSERT_EQUAL(apr_hash_count(listed), 40);
     apr_pool_destroy(pool);
 }
 
@@ -618,7 +618,9 @@ static void test_v2_constructs(void)
     expect_v2("const N: int = 1;\nconst M: int = 2;\n", "app.spx E0499 1:7-1:8\n");
     expect_v2("fn f(a: [int]) {}\n", "app.spx E0499 1:9-1:14\n");
     expect_v2("fn f() -> geo.P { return g(); }\nfn g() -> geo.P { return g(); }\n",
-              "app.spx E0499 1:11-1:16\napp.spx E0499 2:11-2:16\n");
+              "app.spx E0310 1:11-1:14\napp.spx E0310 2:11-2:14\n");
+    expect_v2("struct P { x: int }\nfn f() -> P { return g(); }\nfn g() -> P { return g(); }\n",
+              "app.spx E0499 2:11-2:12\napp.spx E0499 3:11-3:12\n");
     expect_v2("fn f() { let a: [[str]] = 1; }\n", "app.spx E0499 1:17-1:24\n");
     expect_v2("fn f() {\n  for i in 0..3 { }\n}\n", "app.spx E0499 2:3-2:6\n");
     expect_v2("fn f() { while true { break; continue; } }\n", "app.spx E0499 1:23-1:28\n");
@@ -776,6 +778,46 @@ static void test_v2_consts(void)
     expect_program(loop, 2, "app.spx E0304 1:8-1:11\napp.spx E0315 2:23-2:28\n");
 }
 
+/* Struct declarations and the types that name structs. */
+static void test_v2_structs(void)
+{
+    /* A valid struct is checked; until the interpreter runs v2, a program
+     * with nothing else to report gets one E0499 at its first struct. */
+    expect_v2("struct P { x: int }\nstruct Q { p: P, ps: [P] }\n", "app.spx E0499 1:8-1:9\n");
+    expect_v2("const N: int = 1;\nstruct P { x: int }\n", "app.spx E0499 1:7-1:8\n");
+    expect_v2("struct P { x: int }\nconst N: int = 1;\n", "app.spx E0499 1:8-1:9\n");
+    expect_v2("struct p { x: int }\n", "app.spx E0230 1:8-1:9\n");
+    /* Fields: unique, of visible types. */
+    expect_v2("struct P { x: int, y: str, x: bool }\n", "app.spx E0322 1:28-1:29\n");
+    expect_v2("struct P { x: Q }\n", "app.spx E0319 1:15-1:16\n");
+    expect_v2("struct P { x: [[geo.Q]] }\n", "app.spx E0310 1:17-1:20\n");
+    expect_v2("import geo;\nstruct P { x: geo.Q }\n", "app.spx E0319 2:19-2:20\n");
+    /* Containment by value, directly or through other structs; not through arrays. */
+    expect_v2("struct A { a: A }\n", "app.spx E0323 1:15-1:16\n");
+    expect_v2("struct C { a: A }\nstruct B { c: C, n: int }\nstruct A { x: int, b: B }\n",
+              "app.spx E0323 3:23-3:24\n");
+    expect_v2("struct Node { kids: [Node], parent: [Node] }\n", "app.spx E0499 1:8-1:12\n");
+    expect_v2("struct A { b: B }\nstruct B { a: A }\nstruct C { a: A }\n",
+              "app.spx E0323 1:15-1:16\n");
+    source_t across[] = {{"app", "import geo;\nexport struct B { p: geo.P }\n"},
+                         {"geo", "import app;\nexport struct P { b: app.B }\n"}};
+    expect_program(across, 2,
+                   "app.spx E0304 1:8-1:11\napp.spx E0323 2:22-2:27\n");
+    /* Exports: another module's struct must be exported; an exported
+     * function's signature and an exported struct's fields name only
+     * exported structs. */
+    source_t hidden[] = {{"app", "import geo;\nfn f(p: geo.P) {}\nstruct S { q: [geo.P] }\n"},
+                         {"geo", "struct P { x: int }\n"}};
+    expect_program(hidden, 2, "app.spx E0320 2:13-2:14\napp.spx E0320 3:20-3:21\n");
+    expect_v2("struct P { x: int }\nexport fn f(p: [P]) -> P { return p[0]; }\n",
+              "app.spx E0321 2:17-2:18\napp.spx E0321 2:24-2:25\napp.spx E0499 2:35-2:39\n");
+    expect_v2("struct P { x: int }\nexport struct Q { p: P }\nfn g(p: P) {}\n",
+              "app.spx E0321 2:22-2:23\napp.spx E0499 3:9-3:10\n");
+    expect_v2("export struct P { x: int }\nexport fn f(p: P) {}\n", "app.spx E0499 2:16-2:17\n");
+    expect_v2("fn f() { let x: [Nope] = 1; }\n", "app.spx E0319 1:18-1:22\n");
+    expect_v2("struct P { x: int }\nfn f() { let P = 1; }\n", "app.spx E0318 2:14-2:15\n");
+}
+
 static void test_v2_messages(void)
 {
     source_t chr[] = {{"app", "fn chr(c: int) -> str { return itos(c); }\n"}};
@@ -814,6 +856,18 @@ static void test_v2_messages(void)
     source_t hidden[] = {{"app", "import geo;\nconst N: int = geo.M;\n"},
                          {"geo", "const M: int = 1;\n"}};
     assert_message(hidden, 2, "E0317", "const 'M' of module 'geo' is not exported");
+    source_t containing[] = {{"app", "struct B { a: A }\nstruct A { b: B }\n"}};
+    assert_message(containing, 1, "E0323", "struct contains itself: app.A -> app.B -> app.A");
+    source_t unknown[] = {{"app", "struct B { a: A }\n"}};
+    assert_message(unknown, 1, "E0319", "unknown struct 'A' in module 'app'");
+    source_t twice_field[] = {{"app", "struct B { a: int, a: int }\n"}};
+    assert_message(twice_field, 1, "E0322", "field 'a' is declared twice in struct 'B'");
+    source_t mention[] = {{"app", "struct P { x: int }\nexport struct Q { p: [P] }\n"}};
+    assert_message(mention, 1, "E0321",
+                   "struct 'Q' is exported, so it cannot mention struct 'P', which is not exported");
+    source_t foreign[] = {{"app", "import geo;\nstruct Q { p: geo.P }\n"},
+                          {"geo", "struct P { x: int }\n"}};
+    assert_message(foreign, 2, "E0320", "struct 'P' of module 'geo' is not exported");
     source_t gate[] = {{"app", "fn f() -> int { return 6 ^ 3; }\n"}};
     assert_message(gate, 1, "E0499",
                    "the operator '^' is language v2, which is checked but cannot be run yet");
@@ -843,6 +897,7 @@ int main(void)
         {"language v2 constructs: E0499 until the v2 checker", test_v2_constructs},
         {"language v2 rules: operators, loops, builtins", test_v2_rules},
         {"language v2 consts", test_v2_consts},
+        {"language v2 structs", test_v2_structs},
         {"language v2 messages", test_v2_messages},
         CU_TEST_INFO_NULL,
     };
