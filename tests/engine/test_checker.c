@@ -818,6 +818,45 @@ static void test_v2_structs(void)
     expect_v2("struct P { x: int }\nfn f() { let P = 1; }\n", "app.spx E0318 2:14-2:15\n");
 }
 
+/* A chain of consts as long as a module may be is evaluated without
+ * recursion, and a long chain of "+" on strs costs its length, not its
+ * square: the one over 64 KiB fails at the "+" that makes it. */
+static void test_v2_long_consts(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    enum { CHAIN = 20000, TERMS = 70000 };
+    apr_array_header_t *parts = apr_array_make(pool, CHAIN + 1, sizeof(const char *));
+    for (int i = 0; i < CHAIN - 1; i++)
+        APR_ARRAY_PUSH(parts, const char *) =
+            apr_psprintf(pool, "const C%d: int = C%d + 1;\n", i, i + 1);
+    APR_ARRAY_PUSH(parts, const char *) = apr_psprintf(pool, "const C%d: int = 1;\n", CHAIN - 1);
+    const char *chain = apr_array_pstrcat(pool, parts, 0);
+    expect_v2(chain, "app.spx E0499 1:7-1:9\n");
+    /* the same chain closed into a cycle: one diagnostic */
+    parts->nelts--;
+    APR_ARRAY_PUSH(parts, const char *) = apr_psprintf(pool, "const C%d: int = C0;\n", CHAIN - 1);
+    source_t closed[] = {{"app", apr_array_pstrcat(pool, parts, 0)}};
+    spx_diagnostics_t *diagnostics = check_sources(closed, 1, NULL, pool);
+    CU_ASSERT_EQUAL(spx_diagnostics_count(diagnostics), 1);
+    if (spx_diagnostics_count(diagnostics) == 1) {
+        CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(diagnostics, 0)->code, "E0315");
+        CU_ASSERT_EQUAL(strncmp(spx_diagnostics_get(diagnostics, 0)->message,
+                                "const cycle: app.C0 -> app.C1 -> app.C2 -> ", 43),
+                        0);
+    }
+    parts = apr_array_make(pool, TERMS + 2, sizeof(const char *));
+    APR_ARRAY_PUSH(parts, const char *) = "const S: str = \"a\"";
+    for (int i = 1; i < TERMS; i++)
+        APR_ARRAY_PUSH(parts, const char *) = " + \"a\"";
+    APR_ARRAY_PUSH(parts, const char *) = ";\n";
+    const char *terms = apr_array_pstrcat(pool, parts, 0);
+    /* the "+" that makes byte 65537 is the 65536th: the k-th is at column
+     * 20 + 6 (k - 1) */
+    expect_v2(terms, apr_psprintf(pool, "app.spx E0415 1:%d-1:%d\n", 20 + 6 * 65535,
+                                  21 + 6 * 65535));
+    apr_pool_destroy(pool);
+}
+
 static void test_v2_messages(void)
 {
     source_t chr[] = {{"app", "fn chr(c: int) -> str { return itos(c); }\n"}};
@@ -898,6 +937,7 @@ int main(void)
         {"language v2 rules: operators, loops, builtins", test_v2_rules},
         {"language v2 consts", test_v2_consts},
         {"language v2 structs", test_v2_structs},
+        {"language v2 consts: long chains need no recursion", test_v2_long_consts},
         {"language v2 messages", test_v2_messages},
         CU_TEST_INFO_NULL,
     };
