@@ -1371,6 +1371,7 @@ static int declare(scope_t *scope, const spx_name_t *name, spx_type_t type, int 
 }
 
 static void check_expr(scope_t *scope, spx_expr_t *expr);
+static void check_method(scope_t *scope, spx_expr_t *call);
 
 /* Resolve the callee of call: returns 1 and fills the signature when it is
  * known, 0 after reporting why not (or silently, when an earlier diagnostic
@@ -1409,7 +1410,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
     } else {
         const spx_import_t *import = apr_hash_get(scope->imports, module_name, APR_HASH_KEY_STRING);
         if (!import && lookup(scope, module_name)) {
-            report_v2_in(scope, call->span, "a method call");
+            check_method(scope, call);
             return 0;
         }
         if (!import) {
@@ -1450,7 +1451,7 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
     call->as.call->builtin = SPX_BUILTIN_NONE;
     int known = 0;
     if (call->as.call->receiver)
-        report_v2_in(scope, call->span, "a method call");
+        check_method(scope, call);
     else
         known = resolve_call(scope, call, &parameters, &parameter_count, &result);
     apr_size_t count = call->as.call->argument_count;
@@ -1483,11 +1484,14 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
     return result;
 }
 
-/* x.f, and m.X a const of an imported module m. */
+/* x.f, and m.X a const of an imported module m. Fields exist only on
+ * structs, whose values the checker does not type yet: a base of type int,
+ * bool or str has none (E0419); one of unknown type was reported. */
 static void check_field(scope_t *scope, spx_expr_t *expr)
 {
     int resolved = 0;
     expr->as.field.constant = NULL;
+    expr->type = SPX_TYPE_ERROR;
     const spx_const_t *constant =
         module_const(scope->checker, scope->module, scope->imports, expr, &resolved);
     if (resolved) {
@@ -1497,7 +1501,126 @@ static void check_field(scope_t *scope, spx_expr_t *expr)
             note_v2(scope, expr->span, "a constant");
         return;
     }
-    report_v2_in(scope, expr->span, "a field");
+    spx_expr_t *base = expr->as.field.base;
+    if (base && base->kind == SPX_EXPR_NAME && base->as.name.name.text &&
+        !lookup(scope, base->as.name.name.text) &&
+        !apr_hash_get(scope->consts, base->as.name.name.text, APR_HASH_KEY_STRING) &&
+        module_index_of(scope->checker, base->as.name.name.text)) {
+        report(scope, SPX_E0310, base->span,
+               apr_psprintf(scope->pool, "module '%s' is not imported", base->as.name.name.text));
+        return;
+    }
+    check_expr(scope, base);
+    spx_type_t type = type_of(base);
+    if (type == SPX_TYPE_UNIT)
+        report_unit(scope, base, "read");
+    else if (type != SPX_TYPE_ERROR)
+        report(scope, SPX_E0419, expr->as.field.name.span,
+               apr_psprintf(scope->pool, "a value of type '%s' has no fields (no '%s')",
+                            spx_type_name(type), expr->as.field.name.text));
+}
+
+/* An index or a slice bound: an int. */
+static void check_bound(scope_t *scope, spx_expr_t *bound, const char *what)
+{
+    if (!bound)
+        return;
+    check_expr(scope, bound);
+    spx_type_t type = type_of(bound);
+    if (type == SPX_TYPE_UNIT)
+        report_unit(scope, bound, what);
+    else if (type != SPX_TYPE_ERROR && type != SPX_TYPE_INT)
+        report(scope, SPX_E0418, bound->span,
+               apr_psprintf(scope->pool, "%s must be 'int', not '%s'", what, spx_type_name(type)));
+}
+
+/* e[i] and e[i..j]: a str gives its byte (int) or a str; an array (not
+ * typed by the checker yet, so already reported) its element or an array;
+ * nothing else can be indexed (E0417). */
+static void check_index(scope_t *scope, spx_expr_t *expr)
+{
+    int slice = expr->kind == SPX_EXPR_SLICE;
+    spx_expr_t *base = expr->as.index.base;
+    expr->type = SPX_TYPE_ERROR;
+    check_expr(scope, base);
+    check_bound(scope, expr->as.index.index, slice ? "a slice bound" : "an index");
+    if (slice)
+        check_bound(scope, expr->as.index.to, "a slice bound");
+    spx_type_t type = type_of(base);
+    if (type == SPX_TYPE_UNIT) {
+        report_unit(scope, base, slice ? "sliced" : "indexed");
+    } else if (type == SPX_TYPE_STR) {
+        expr->type = slice ? SPX_TYPE_STR : SPX_TYPE_INT;
+        note_v2(scope, expr->span, slice ? "slicing a str" : "indexing a str");
+    } else if (type != SPX_TYPE_ERROR) {
+        report(scope, SPX_E0417, base->span,
+               apr_psprintf(scope->pool, "a value of type '%s' cannot be %s: only str and arrays can",
+                            spx_type_name(type), slice ? "sliced" : "indexed"));
+    }
+}
+
+/* The variable a place (x, x[i], x.f, ... chains) is rooted at, or NULL
+ * when it is rooted at something else (a call, a literal). */
+static const spx_expr_t *place_root(const spx_expr_t *place)
+{
+    while (place && (place->kind == SPX_EXPR_INDEX || place->kind == SPX_EXPR_FIELD))
+        place = place->kind == SPX_EXPR_INDEX ? place->as.index.base : place->as.field.base;
+    return place && place->kind == SPX_EXPR_NAME ? place : NULL;
+}
+
+/* e.push(v), e.pop() and x.push(v) for a local x: methods of arrays (E0420
+ * otherwise), on a place rooted at a var (E0421, E0312). Arrays are not
+ * typed by the checker yet: an array receiver was already reported, so
+ * the call is typed error. */
+static void check_method(scope_t *scope, spx_expr_t *call)
+{
+    spx_call_t *c = call->as.call;
+    const char *method = c->function.text ? c->function.text : "";
+    spx_type_t type = SPX_TYPE_ERROR;
+    const local_t *root = NULL;
+    const spx_expr_t *receiver = c->receiver;
+    if (receiver) {
+        check_expr(scope, c->receiver);
+        type = type_of(receiver);
+        const spx_expr_t *name = place_root(receiver);
+        root = name ? lookup(scope, name->as.name.name.text) : NULL;
+        if (type == SPX_TYPE_UNIT) {
+            report_unit(scope, receiver, "a receiver");
+            return;
+        }
+    } else {
+        root = lookup(scope, c->module.text);
+        type = root ? root->type : SPX_TYPE_ERROR;
+    }
+    int known = strcmp(method, "push") == 0 || strcmp(method, "pop") == 0;
+    if (!known) {
+        report(scope, SPX_E0420, c->function.span,
+               apr_psprintf(scope->pool, "unknown method '%s': arrays have only 'push' and 'pop'",
+                            method));
+        return;
+    }
+    if (receiver && !place_root(receiver)) {
+        report(scope, SPX_E0421, receiver->span,
+               apr_psprintf(scope->pool,
+                            "'%s' changes its array, so it needs a variable or an element or "
+                            "field of one",
+                            method));
+        return;
+    }
+    if (type != SPX_TYPE_ERROR) {
+        report(scope, SPX_E0420, c->function.span,
+               apr_psprintf(scope->pool, "'%s' is a method of arrays, not of '%s'", method,
+                            spx_type_name(type)));
+        return;
+    }
+    if (root && !root->is_var && root->type != SPX_TYPE_ERROR)
+        report(scope, SPX_E0312, c->function.span,
+               apr_psprintf(scope->pool, "cannot change '%s' with '%s': it is %s",
+                            receiver ? place_root(receiver)->as.name.name.text : c->module.text,
+                            method,
+                            root->is_parameter ? "a parameter"
+                            : root->is_for     ? "a for variable"
+                                               : "declared with 'let'"));
 }
 
 /* Leaves of an operator chain: literals, names and calls. */
@@ -1542,10 +1665,8 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr)
         expr->type = SPX_TYPE_ERROR; /* never reached: check_expr unrolls these */
         break;
     case SPX_EXPR_INDEX:
-        report_v2_in(scope, expr->span, "indexing");
-        break;
     case SPX_EXPR_SLICE:
-        report_v2_in(scope, expr->span, "slicing");
+        check_index(scope, expr);
         break;
     case SPX_EXPR_FIELD:
         check_field(scope, expr);
@@ -1718,14 +1839,49 @@ static void check_binding(scope_t *scope, spx_stmt_t *stmt)
         declare(scope, &stmt->as.binding.name, local_type, stmt->kind == SPX_STMT_VAR, 0, 0);
 }
 
+/* place = e; where place is x[i]..., x.f...: rooted at a var, never
+ * through a str (E0422). The index expressions are checked before e. Array
+ * and struct values are not typed yet: a place through one was already
+ * reported, so nothing more is said about it. */
+static void check_place_assign(scope_t *scope, spx_stmt_t *stmt)
+{
+    spx_expr_t *place = stmt->as.assign.place;
+    const spx_name_t *name = &stmt->as.assign.name;
+    size_t before = spx_diagnostics_count(scope->checker->diagnostics);
+    check_expr(scope, place);
+    local_t *local = lookup(scope, name->text);
+    stmt->as.assign.slot = local ? local->slot : -1;
+    int through_str = 0;
+    for (const spx_expr_t *step = place; step && step->kind != SPX_EXPR_NAME;) {
+        const spx_expr_t *base =
+            step->kind == SPX_EXPR_INDEX ? step->as.index.base : step->as.field.base;
+        if (step->kind == SPX_EXPR_INDEX && type_of(base) == SPX_TYPE_STR)
+            through_str = 1;
+        if (step->kind != SPX_EXPR_INDEX && step->kind != SPX_EXPR_FIELD)
+            break;
+        step = base;
+    }
+    if (through_str)
+        report(scope, SPX_E0422, place->span,
+               "a str cannot be assigned through: its bytes are read with s[i], never written");
+    else if (local && !local->is_var && local->type != SPX_TYPE_ERROR &&
+             spx_diagnostics_count(scope->checker->diagnostics) == before)
+        report(scope, SPX_E0312, name->span,
+               apr_psprintf(scope->pool, "cannot assign to '%s': it is %s", name->text,
+                            local->is_parameter ? "a parameter"
+                            : local->is_for     ? "a for variable"
+                                                : "declared with 'let'"));
+    check_expr(scope, stmt->as.assign.value);
+    if (type_of(stmt->as.assign.value) == SPX_TYPE_UNIT)
+        report_unit(scope, stmt->as.assign.value, "stored");
+}
+
 static void check_assign(scope_t *scope, spx_stmt_t *stmt)
 {
     spx_expr_t *value = stmt->as.assign.value;
     const spx_name_t *name = &stmt->as.assign.name;
     if (stmt->as.assign.place) {
-        stmt->as.assign.slot = -1;
-        report_v2_in(scope, stmt->as.assign.place->span, "an assignment to an element or a field");
-        check_expr(scope, value);
+        check_place_assign(scope, stmt);
         return;
     }
     check_expr(scope, value);

@@ -138,6 +138,12 @@
     X(E0414, "const of a type other than int, bool and str")                                       \
     X(E0415, "const expression fails at check time")                                               \
     X(E0416, "const expression holds a call, index, slice, field or literal")                      \
+    X(E0417, "index or slice of a value that has none")                                            \
+    X(E0418, "index or slice bound is not int")                                                    \
+    X(E0419, "field of a value that has no fields")                                                \
+    X(E0420, "method that arrays do not have, or of a value that is not an array")                 \
+    X(E0421, "push or pop on what is not a variable or part of one")                               \
+    X(E0422, "assignment through a str")                                                           \
     /* temporary until the v2 checker: the front end reads language v2, the                        \
      * checker does not know it yet */                                                             \
     X(E0499, "language v2 construct not yet checked or run")
