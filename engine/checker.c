@@ -150,6 +150,14 @@ typedef struct scope_t {
     spx_span_t v2_span;
 } scope_t;
 
+/* Why a local cannot be assigned: "a parameter", ... */
+static const char *local_kind(const local_t *local)
+{
+    return local->is_parameter ? "a parameter"
+           : local->is_for     ? "a for variable"
+                               : "declared with 'let'";
+}
+
 static void report(scope_t *scope, spx_diagnostic_code_t code, spx_span_t span, const char *message)
 {
     spx_diagnostics_add(scope->checker->diagnostics, code, scope->module->path, span, "%s",
@@ -255,27 +263,40 @@ static void resolve_imports(checker_t *checker, apr_size_t index)
     }
 }
 
+/* A cycle's text, "PREFIX a -> b -> c -> a" over names[0..length-1]
+ * rotated to start at the smallest name (whose index goes to *start):
+ * import, const and struct cycles are all reported so. */
+static const char *cycle_text(const char *prefix, const char *const *names, int length, int *start,
+                              apr_pool_t *pool)
+{
+    int first = 0;
+    for (int i = 1; i < length; i++)
+        if (strcmp(names[i], names[first]) < 0)
+            first = i;
+    apr_array_header_t *parts = apr_array_make(pool, 2 * length + 2, sizeof(const char *));
+    APR_ARRAY_PUSH(parts, const char *) = prefix;
+    for (int i = 0; i <= length; i++) {
+        if (i > 0)
+            APR_ARRAY_PUSH(parts, const char *) = " -> ";
+        APR_ARRAY_PUSH(parts, const char *) = names[(first + i) % length];
+    }
+    *start = first;
+    return apr_array_pstrcat(pool, parts, 0);
+}
+
 /* The cycle is stack[from..count-1], closed by an edge back to stack[from].
  * It is reported once, rotated to start at its smallest module name, at the
  * import of that module that leads to the next one. */
 static void report_cycle(checker_t *checker, const apr_size_t *stack, apr_size_t from,
                          apr_size_t count)
 {
-    apr_size_t length = count - from;
+    int length = (int)(count - from);
     const apr_size_t *cycle = stack + from;
-    apr_size_t start = 0;
-    for (apr_size_t i = 1; i < length; i++)
-        if (strcmp(checker->modules[cycle[i]]->name, checker->modules[cycle[start]]->name) < 0)
-            start = i;
-    apr_array_header_t *parts =
-        apr_array_make(checker->scratch, (int)(2 * length + 2), sizeof(const char *));
-    APR_ARRAY_PUSH(parts, const char *) = "import cycle: ";
-    for (apr_size_t i = 0; i <= length; i++) {
-        if (i > 0)
-            APR_ARRAY_PUSH(parts, const char *) = " -> ";
-        APR_ARRAY_PUSH(parts, const char *) = checker->modules[cycle[(start + i) % length]]->name;
-    }
-    const char *message = apr_array_pstrcat(checker->scratch, parts, 0);
+    const char **names = apr_palloc(checker->scratch, (size_t)length * sizeof(*names));
+    for (int i = 0; i < length; i++)
+        names[i] = checker->modules[cycle[i]]->name;
+    int start = 0;
+    const char *message = cycle_text("import cycle: ", names, length, &start, checker->scratch);
     apr_size_t site_index = cycle[start];
     spx_module_t *site = checker->modules[site_index];
     spx_module_t *next = checker->modules[cycle[(start + 1) % length]];
@@ -403,8 +424,8 @@ static void collect_items(checker_t *checker, apr_size_t index)
                                        module->functions[i]->name.span, 1, NULL, NULL};
     for (apr_size_t i = 0; i < module->struct_count; i++)
         if (module->structs[i]->name.text)
-            items[n++] = (item_name_t){module->structs[i]->name.text,
-                                       module->structs[i]->name.span, 0, NULL, module->structs[i]};
+            items[n++] = (item_name_t){module->structs[i]->name.text, module->structs[i]->name.span,
+                                       0, NULL, module->structs[i]};
     for (apr_size_t i = 0; i < module->const_count; i++)
         if (module->consts[i]->name.text)
             items[n++] = (item_name_t){module->consts[i]->name.text, module->consts[i]->name.span,
@@ -442,7 +463,6 @@ static void report_unknown_function(scope_t *scope, const spx_module_t *module, 
            apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name, module->name));
 }
 
-
 /* The type a use of constant has: its declared type; error when that is
  * not int, bool or str (E0414, reported with the const). */
 static spx_type_t const_type(const spx_const_t *constant)
@@ -470,7 +490,8 @@ static const spx_const_t *module_const(checker_t *checker, const spx_module_t *m
     const spx_expr_t *base = expr->as.field.base;
     if (!base || base->kind != SPX_EXPR_NAME || !base->as.name.name.text)
         return NULL;
-    const spx_import_t *import = apr_hash_get(imports, base->as.name.name.text, APR_HASH_KEY_STRING);
+    const spx_import_t *import =
+        apr_hash_get(imports, base->as.name.name.text, APR_HASH_KEY_STRING);
     if (!import)
         return NULL;
     *resolved = 1;
@@ -490,9 +511,9 @@ static const spx_const_t *module_const(checker_t *checker, const spx_module_t *m
         return NULL;
     }
     if (!constant->exported)
-        spx_diagnostics_add(checker->diagnostics, SPX_E0317, module->path,
-                            expr->as.field.name.span, "const '%s' of module '%s' is not exported",
-                            name, import->target->name);
+        spx_diagnostics_add(checker->diagnostics, SPX_E0317, module->path, expr->as.field.name.span,
+                            "const '%s' of module '%s' is not exported", name,
+                            import->target->name);
     return constant;
 }
 
@@ -579,9 +600,9 @@ static void check_struct(checker_t *checker, apr_size_t module_index, spx_struct
         const spx_param_t *field = &structure->fields[i];
         if (field->name.text) {
             if (apr_hash_get(fields, field->name.text, APR_HASH_KEY_STRING))
-                spx_diagnostics_add(checker->diagnostics, SPX_E0322, module->path,
-                                    field->name.span, "field '%s' is declared twice in struct '%s'",
-                                    field->name.text, structure->name.text);
+                spx_diagnostics_add(checker->diagnostics, SPX_E0322, module->path, field->name.span,
+                                    "field '%s' is declared twice in struct '%s'", field->name.text,
+                                    structure->name.text);
             else
                 apr_hash_set(fields, field->name.text, APR_HASH_KEY_STRING, field);
         }
@@ -631,23 +652,15 @@ static void report_struct_cycle(checker_t *checker, apr_array_header_t *frames, 
 {
     int length = frames->nelts - from;
     struct_frame_t *cycle = &APR_ARRAY_IDX(frames, from, struct_frame_t);
+    const char **names = apr_palloc(pool, (size_t)length * sizeof(*names));
+    for (int i = 0; i < length; i++)
+        names[i] = struct_full_name(cycle[i].structure, pool);
     int start = 0;
-    for (int i = 1; i < length; i++)
-        if (strcmp(struct_full_name(cycle[i].structure, pool),
-                   struct_full_name(cycle[start].structure, pool)) < 0)
-            start = i;
-    apr_array_header_t *parts = apr_array_make(pool, 2 * length + 2, sizeof(const char *));
-    APR_ARRAY_PUSH(parts, const char *) = "struct contains itself: ";
-    for (int i = 0; i <= length; i++) {
-        if (i > 0)
-            APR_ARRAY_PUSH(parts, const char *) = " -> ";
-        APR_ARRAY_PUSH(parts, const char *) =
-            struct_full_name(cycle[(start + i) % length].structure, pool);
-    }
+    const char *message = cycle_text("struct contains itself: ", names, length, &start, pool);
     const struct_frame_t *site = &cycle[start];
     const spx_param_t *field = &site->structure->fields[site->field];
     spx_diagnostics_add(checker->diagnostics, SPX_E0323, site->structure->module->path,
-                        field->type_span, "%s", apr_array_pstrcat(pool, parts, 0));
+                        field->type_span, "%s", message);
 }
 
 /* Depth-first search over "holds by value" between structs, roots and
@@ -963,10 +976,11 @@ static value_t concatenate(evaluation_t *ev, const spx_expr_t *expr, value_t a, 
 {
     apr_size_t length = a.length + b.length;
     if (length > SPX_LIMIT_STR_CONST_BYTES) {
-        report_const(ev, SPX_E0415, expr->as.binary.op_span,
-                     apr_psprintf(ev->pool,
-                                  "a str const is at most %u bytes; this value would have %" APR_SIZE_T_FMT,
-                                  SPX_LIMIT_STR_CONST_BYTES, length));
+        report_const(
+            ev, SPX_E0415, expr->as.binary.op_span,
+            apr_psprintf(ev->pool,
+                         "a str const is at most %u bytes; this value would have %" APR_SIZE_T_FMT,
+                         SPX_LIMIT_STR_CONST_BYTES, length));
         return error_value();
     }
     if (b.length == 0)
@@ -1155,8 +1169,8 @@ static apr_array_header_t *dependencies_of(evaluation_t *ev, const spx_expr_t *e
             spx_const_t *constant = (spx_const_t *)const_reference(ev, node, 0);
             if (!constant || apr_hash_get(seen, &constant, sizeof(constant)))
                 continue;
-            apr_hash_set(seen, apr_pmemdup(ev->pool, &constant, sizeof(constant)),
-                         sizeof(constant), constant);
+            apr_hash_set(seen, apr_pmemdup(ev->pool, &constant, sizeof(constant)), sizeof(constant),
+                         constant);
             dependency_t *dependency = apr_array_push(found);
             dependency->constant = constant;
             dependency->span = node->span;
@@ -1178,24 +1192,15 @@ static void report_const_cycle(checker_t *checker, apr_array_header_t *frames, i
 {
     int length = frames->nelts - from;
     const_frame_t *cycle = &APR_ARRAY_IDX(frames, from, const_frame_t);
+    const char **names = apr_palloc(pool, (size_t)length * sizeof(*names));
+    for (int i = 0; i < length; i++)
+        names[i] = const_full_name(cycle[i].constant, pool);
     int start = 0;
-    for (int i = 1; i < length; i++)
-        if (strcmp(const_full_name(cycle[i].constant, pool),
-                   const_full_name(cycle[start].constant, pool)) < 0)
-            start = i;
-    apr_array_header_t *parts = apr_array_make(pool, 2 * length + 2, sizeof(const char *));
-    APR_ARRAY_PUSH(parts, const char *) = "const cycle: ";
-    for (int i = 0; i <= length; i++) {
-        if (i > 0)
-            APR_ARRAY_PUSH(parts, const char *) = " -> ";
-        APR_ARRAY_PUSH(parts, const char *) =
-            const_full_name(cycle[(start + i) % length].constant, pool);
-    }
+    const char *message = cycle_text("const cycle: ", names, length, &start, pool);
     const_frame_t *site = &cycle[start];
-    const dependency_t *edge =
-        &APR_ARRAY_IDX(site->dependencies, site->next - 1, dependency_t);
+    const dependency_t *edge = &APR_ARRAY_IDX(site->dependencies, site->next - 1, dependency_t);
     spx_diagnostics_add(checker->diagnostics, SPX_E0315, site->constant->module->path, edge->span,
-                        "%s", apr_array_pstrcat(pool, parts, 0));
+                        "%s", message);
 }
 
 /* The value of top's const, once every const it reads is evaluated. */
@@ -1220,18 +1225,19 @@ static void evaluate_frame(checker_t *checker, const_frame_t *top, apr_pool_t *p
         return;
     }
     if (value.type == SPX_TYPE_STR && value.length > SPX_LIMIT_STR_CONST_BYTES) {
-        report_const(&ev, SPX_E0415, constant->value->span,
-                     apr_psprintf(pool,
-                                  "a str const is at most %u bytes; this value has %" APR_SIZE_T_FMT,
-                                  SPX_LIMIT_STR_CONST_BYTES, value.length));
+        report_const(
+            &ev, SPX_E0415, constant->value->span,
+            apr_psprintf(pool, "a str const is at most %u bytes; this value has %" APR_SIZE_T_FMT,
+                         SPX_LIMIT_STR_CONST_BYTES, value.length));
         return;
     }
     constant->value_type = value.type;
     constant->integer = value.integer;
     constant->boolean = value.boolean;
-    constant->bytes = value.type == SPX_TYPE_STR
-                          ? apr_pmemdup(checker->pool, value.length ? value.bytes : "", value.length + 1)
-                          : NULL;
+    constant->bytes =
+        value.type == SPX_TYPE_STR
+            ? apr_pmemdup(checker->pool, value.length ? value.bytes : "", value.length + 1)
+            : NULL;
     if (constant->bytes)
         ((char *)constant->bytes)[value.length] = '\0';
     constant->length = value.length;
@@ -1345,10 +1351,10 @@ static int declare(scope_t *scope, const spx_name_t *name, spx_type_t type, int 
         /* The name stays the item's: uses of it are not the local's. */
         local->type = SPX_TYPE_ERROR;
         report(scope, SPX_E0318, name->span,
-               apr_psprintf(scope->pool, "'%s' is a %s of module '%s'; a local cannot take its name",
-                            name->text,
+               apr_psprintf(scope->pool,
+                            "'%s' is a %s of module '%s'; a local cannot take its name", name->text,
                             apr_hash_get(scope->consts, name->text, APR_HASH_KEY_STRING) ? "const"
-                                                                                          : "struct",
+                                                                                         : "struct",
                             scope->module->name));
         return local->slot;
     }
@@ -1358,7 +1364,8 @@ static int declare(scope_t *scope, const spx_name_t *name, spx_type_t type, int 
      * declaration of a name per function. A for variable out of scope
      * conflicts with nothing. */
     int conflict = 0;
-    for (const local_t *earlier = local->previous; earlier && !conflict; earlier = earlier->previous)
+    for (const local_t *earlier = local->previous; earlier && !conflict;
+         earlier = earlier->previous)
         conflict = earlier->visible || (!earlier->is_for && !is_for);
     if (conflict) {
         local->type = SPX_TYPE_ERROR;
@@ -1554,7 +1561,8 @@ static void check_index(scope_t *scope, spx_expr_t *expr)
         note_v2(scope, expr->span, slice ? "slicing a str" : "indexing a str");
     } else if (type != SPX_TYPE_ERROR) {
         report(scope, SPX_E0417, base->span,
-               apr_psprintf(scope->pool, "a value of type '%s' cannot be %s: only str and arrays can",
+               apr_psprintf(scope->pool,
+                            "a value of type '%s' cannot be %s: only str and arrays can",
                             spx_type_name(type), slice ? "sliced" : "indexed"));
     }
 }
@@ -1617,10 +1625,7 @@ static void check_method(scope_t *scope, spx_expr_t *call)
         report(scope, SPX_E0312, c->function.span,
                apr_psprintf(scope->pool, "cannot change '%s' with '%s': it is %s",
                             receiver ? place_root(receiver)->as.name.name.text : c->module.text,
-                            method,
-                            root->is_parameter ? "a parameter"
-                            : root->is_for     ? "a for variable"
-                                               : "declared with 'let'"));
+                            method, local_kind(root)));
 }
 
 /* Leaves of an operator chain: literals, names and calls. */
@@ -1868,9 +1873,7 @@ static void check_place_assign(scope_t *scope, spx_stmt_t *stmt)
              spx_diagnostics_count(scope->checker->diagnostics) == before)
         report(scope, SPX_E0312, name->span,
                apr_psprintf(scope->pool, "cannot assign to '%s': it is %s", name->text,
-                            local->is_parameter ? "a parameter"
-                            : local->is_for     ? "a for variable"
-                                                : "declared with 'let'"));
+                            local_kind(local)));
     check_expr(scope, stmt->as.assign.value);
     if (type_of(stmt->as.assign.value) == SPX_TYPE_UNIT)
         report_unit(scope, stmt->as.assign.value, "stored");
@@ -1902,9 +1905,7 @@ static void check_assign(scope_t *scope, spx_stmt_t *stmt)
         /* The assignment as a whole is wrong; its value's type is not reported too. */
         report(scope, SPX_E0312, name->span,
                apr_psprintf(scope->pool, "cannot assign to '%s': it is %s", name->text,
-                            local->is_parameter ? "a parameter"
-                            : local->is_for     ? "a for variable"
-                                                : "declared with 'let'"));
+                            local_kind(local)));
         return;
     }
     if (type != SPX_TYPE_UNIT && type != SPX_TYPE_ERROR && type != local->type)
@@ -2020,8 +2021,10 @@ static void check_jump(scope_t *scope, spx_stmt_t *stmt, const char *keyword)
     spx_span_t span = keyword_span(stmt->span.start, (uint32_t)strlen(keyword));
     if (scope->loop_depth == 0)
         report(scope, SPX_E0313, span,
-               apr_psprintf(scope->pool, "'%s' outside a loop: it must be inside a 'for' or "
-                                         "'while' body", keyword));
+               apr_psprintf(scope->pool,
+                            "'%s' outside a loop: it must be inside a 'for' or "
+                            "'while' body",
+                            keyword));
     else
         note_v2(scope, span, keyword[0] == 'b' ? "'break'" : "'continue'");
 }

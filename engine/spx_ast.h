@@ -62,9 +62,9 @@ typedef enum spx_operator_t {
 
 typedef enum spx_builtin_t {
     SPX_BUILTIN_NONE = 0,
-    SPX_BUILTIN_PRINT, /* print(s: str)        */
-    SPX_BUILTIN_ITOS,  /* itos(i: int) -> str  */
-    SPX_BUILTIN_LEN,   /* len(s: str) -> int   */
+    SPX_BUILTIN_PRINT,  /* print(s: str)        */
+    SPX_BUILTIN_ITOS,   /* itos(i: int) -> str  */
+    SPX_BUILTIN_LEN,    /* len(s: str) -> int   */
     SPX_BUILTIN_ASSERT, /* assert(c: bool), v2: assert(c: bool, message: str) */
     /* v2 */
     SPX_BUILTIN_CHR, /* chr(c: int) -> str   */

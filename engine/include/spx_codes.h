@@ -111,7 +111,7 @@
     X(E0311, "call of a function that is not exported")                                            \
     X(E0312, "assignment to a let or a parameter")                                                 \
     X(E0313, "break or continue outside a loop")                                                   \
-    X(E0314, "name defined twice in one module's functions, structs and consts")                  \
+    X(E0314, "name defined twice in one module's functions, structs and consts")                   \
     X(E0315, "const cycle")                                                                        \
     X(E0316, "unknown const")                                                                      \
     X(E0317, "const of another module that is not exported")                                       \

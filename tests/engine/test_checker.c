@@ -686,7 +686,8 @@ static void test_v2_rules(void)
     /* for over something that is not an array. */
     expect_v2("fn f() { for x in 3 { } }\n", "app.spx E0413 1:19-1:20\n");
     expect_v2("fn f() { for x in g() { } }\nfn g() {}\n", "app.spx E0402 1:19-1:22\n");
-    expect_v2("fn f() { for x in nope { x(); } }\n", "app.spx E0308 1:19-1:23\napp.spx E0309 1:26-1:27\n");
+    expect_v2("fn f() { for x in nope { x(); } }\n",
+              "app.spx E0308 1:19-1:23\napp.spx E0309 1:26-1:27\n");
     /* chr, stoi and assert with a message are builtins with fixed signatures. */
     expect_v2("fn f() -> int { return chr(\"a\"); }\n",
               "app.spx E0407 1:24-1:32\napp.spx E0404 1:28-1:31\n");
@@ -748,9 +749,11 @@ static void test_v2_consts(void)
         char *big = apr_palloc(pool, 40000);
         memset(big, 'x', 39999);
         big[39999] = 0;
-        const char *app = apr_psprintf(pool, "const A: str = \"%s\";\nconst B: str = A + A;\n", big);
+        const char *app =
+            apr_psprintf(pool, "const A: str = \"%s\";\nconst B: str = A + A;\n", big);
         expect_v2(app, "app.spx E0415 2:18-2:19\n");
-        const char *ok = apr_psprintf(pool, "const A: str = \"%s\";\nconst B: str = A + \"\" + A[0..0];\n", big);
+        const char *ok =
+            apr_psprintf(pool, "const A: str = \"%s\";\nconst B: str = A + \"\" + A[0..0];\n", big);
         expect_v2(ok, "app.spx E0416 2:25-2:32\n");
         apr_pool_destroy(pool);
     }
@@ -767,8 +770,9 @@ static void test_v2_consts(void)
     expect_v2("fn f() { let N = 1; }\nconst N: int = 2;\n", "app.spx E0318 1:14-1:15\n");
     expect_v2("fn f(N: int) { for N in 0..1 { } }\nconst N: int = 2;\n",
               "app.spx E0318 1:6-1:7\napp.spx E0318 1:20-1:21\n");
-    expect_v2("import geo;\nfn f() { let one = one(); let geo = 1; }\nfn one() -> int { return 1; }\n",
-              "");
+    expect_v2(
+        "import geo;\nfn f() { let one = one(); let geo = 1; }\nfn one() -> int { return 1; }\n",
+        "");
     /* Across modules: exported consts only. */
     source_t across[] = {{"app", "import geo;\nconst A: int = geo.B * 2;\n"
                                  "fn f() -> int { return geo.C; }\n"},
@@ -802,8 +806,7 @@ static void test_v2_structs(void)
               "app.spx E0323 1:15-1:16\n");
     source_t across[] = {{"app", "import geo;\nexport struct B { p: geo.P }\n"},
                          {"geo", "import app;\nexport struct P { b: app.B }\n"}};
-    expect_program(across, 2,
-                   "app.spx E0304 1:8-1:11\napp.spx E0323 2:22-2:27\n");
+    expect_program(across, 2, "app.spx E0304 1:8-1:11\napp.spx E0323 2:22-2:27\n");
     /* Exports: another module's struct must be exported; an exported
      * function's signature and an exported struct's fields name only
      * exported structs. */
@@ -853,8 +856,8 @@ static void test_v2_long_consts(void)
     const char *terms = apr_array_pstrcat(pool, parts, 0);
     /* the "+" that makes byte 65537 is the 65536th: the k-th is at column
      * 20 + 6 (k - 1) */
-    expect_v2(terms, apr_psprintf(pool, "app.spx E0415 1:%d-1:%d\n", 20 + 6 * 65535,
-                                  21 + 6 * 65535));
+    expect_v2(terms,
+              apr_psprintf(pool, "app.spx E0415 1:%d-1:%d\n", 20 + 6 * 65535, 21 + 6 * 65535));
     apr_pool_destroy(pool);
 }
 
@@ -879,7 +882,8 @@ static void test_v2_values(void)
     expect_v2("fn f() -> int { return geo.x; }\n", "app.spx E0310 1:24-1:27\n");
     /* Methods: push and pop, of arrays, on a var or a part of one. */
     expect_v2("fn f(s: str) { s.push(1); }\n", "app.spx E0420 1:18-1:22\n");
-    expect_v2("fn f() { var a = [1]; a.sort(); }\n", "app.spx E0499 1:18-1:21\napp.spx E0420 1:25-1:29\n");
+    expect_v2("fn f() { var a = [1]; a.sort(); }\n",
+              "app.spx E0499 1:18-1:21\napp.spx E0420 1:25-1:29\n");
     expect_v2("fn f() { [1].pop(); }\n", "app.spx E0421 1:10-1:13\napp.spx E0499 1:10-1:13\n");
     expect_v2("fn f(s: str) { s[0].pop(); }\n", "app.spx E0420 1:21-1:24\n");
     /* Places: rooted at a var, never through a str. */
@@ -913,7 +917,8 @@ static void test_v2_messages(void)
                    "'N' is already defined in module 'app' (functions, structs and consts share "
                    "one namespace)");
     source_t local[] = {{"app", "const N: int = 1;\nfn f() { var N = 2; }\n"}};
-    assert_message(local, 1, "E0318", "'N' is a const of module 'app'; a local cannot take its name");
+    assert_message(local, 1, "E0318",
+                   "'N' is a const of module 'app'; a local cannot take its name");
     source_t shift[] = {{"app", "const N: int = 1 << 64;\n"}};
     assert_message(shift, 1, "E0415", "shift count 64 out of range 0..63");
     source_t overflow[] = {{"app", "const N: int = 1 << 63;\n"}};
@@ -936,8 +941,9 @@ static void test_v2_messages(void)
     source_t twice_field[] = {{"app", "struct B { a: int, a: int }\n"}};
     assert_message(twice_field, 1, "E0322", "field 'a' is declared twice in struct 'B'");
     source_t mention[] = {{"app", "struct P { x: int }\nexport struct Q { p: [P] }\n"}};
-    assert_message(mention, 1, "E0321",
-                   "struct 'Q' is exported, so it cannot mention struct 'P', which is not exported");
+    assert_message(
+        mention, 1, "E0321",
+        "struct 'Q' is exported, so it cannot mention struct 'P', which is not exported");
     source_t foreign[] = {{"app", "import geo;\nstruct Q { p: geo.P }\n"},
                           {"geo", "struct P { x: int }\n"}};
     assert_message(foreign, 2, "E0320", "struct 'P' of module 'geo' is not exported");
