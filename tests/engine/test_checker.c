@@ -822,6 +822,46 @@ static void test_v2_structs(void)
     expect_v2("struct P { x: int }\nfn f() { let P = 1; }\n", "app.spx E0318 2:14-2:15\n");
 }
 
+/* The values consts get at check time, and what uses of them resolve to. */
+static void test_v2_const_values(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    source_t sources[] = {{"app",
+                           "import geo;\n"
+                           "const A: int = (1 + 2) * -3 - (10 >> 1 << 2) + ~0 + 7 % -4 + -7 / 2;\n"
+                           "const B: bool = !(A > 0) && geo.S + \"!\" == \"hi!\" || 1 / 0 == 0;\n"
+                           "const C: str = geo.S + \"\\u{e9}\" + \"\";\n"
+                           "const D: int = -1 << 63;\n"
+                           "const E: int = D >> 1 ^ 0x7FFF_FFFF_FFFF_FFFF & 5 | 8;\n"
+                           "fn f() -> int { return A + geo.N; }\n"},
+                          {"geo", "export const S: str = \"hi\";\nexport const N: int = 0x10;\n"}};
+    spx_module_t **modules = NULL;
+    spx_diagnostics_t *diagnostics = check_sources(sources, 2, &modules, pool);
+    /* only the temporary E0499 at the first use of a const in f */
+    CU_ASSERT_EQUAL(spx_diagnostics_count(diagnostics), 1);
+    spx_const_t **c = modules[0]->consts;
+    CU_ASSERT_EQUAL_FATAL(modules[0]->const_count, 5);
+    /* -9 - 20 - 1 + 3 + -3 */
+    CU_ASSERT_EQUAL(c[0]->value_type, SPX_TYPE_INT);
+    CU_ASSERT_EQUAL(c[0]->integer, -30);
+    CU_ASSERT_EQUAL(c[1]->value_type, SPX_TYPE_BOOL);
+    CU_ASSERT_EQUAL(c[1]->boolean, 1);
+    CU_ASSERT_EQUAL(c[2]->value_type, SPX_TYPE_STR);
+    CU_ASSERT_EQUAL(c[2]->length, 4);
+    CU_ASSERT_EQUAL(memcmp(c[2]->bytes, "hi\xc3\xa9", 4), 0);
+    CU_ASSERT_EQUAL(c[3]->integer, INT64_MIN);
+    /* ((MIN >> 1) ^ (MAX & 5)) | 8 = -2^62 ^ 13 */
+    CU_ASSERT_EQUAL(c[4]->integer, (-(INT64_C(1) << 62)) ^ 13);
+    CU_ASSERT_EQUAL(modules[1]->consts[1]->integer, 16);
+    /* uses in f: A by name, geo.N as a field of a module */
+    spx_expr_t *sum = modules[0]->functions[0]->body.statements[0]->as.return_stmt.value;
+    CU_ASSERT_EQUAL(sum->type, SPX_TYPE_INT);
+    CU_ASSERT_PTR_EQUAL(sum->as.binary.left->as.name.constant, c[0]);
+    CU_ASSERT_EQUAL(sum->as.binary.left->as.name.slot, -1);
+    CU_ASSERT_PTR_EQUAL(sum->as.binary.right->as.field.constant, modules[1]->consts[1]);
+    apr_pool_destroy(pool);
+}
+
 /* A chain of consts as long as a module may be is evaluated without
  * recursion, and a long chain of "+" on strs costs its length, not its
  * square: the one over 64 KiB fails at the "+" that makes it. */
@@ -988,6 +1028,7 @@ int main(void)
         {"language v2 constructs: E0499 until the v2 checker", test_v2_constructs},
         {"language v2 rules: operators, loops, builtins", test_v2_rules},
         {"language v2 consts", test_v2_consts},
+        {"language v2 consts: values and uses", test_v2_const_values},
         {"language v2 structs", test_v2_structs},
         {"language v2 index, slice, fields, methods, places", test_v2_values},
         {"language v2 consts: long chains need no recursion", test_v2_long_consts},
