@@ -142,6 +142,11 @@ typedef struct scope_t {
     apr_hash_t *names;          /* name -> local_t * (the latest declaration) */
     apr_array_header_t *locals; /* local_t *, indexed by slot */
     int loop_depth;             /* v2: for and while bodies around the statement being checked */
+    /* v2: set just before check_expr of a value whose type is expected
+     * (an annotated let, an assignment, a user function's argument, push's
+     * argument, return, the right of == and !=): an array literal there may
+     * be "[]". check_expr takes it and clears it. */
+    int expects;
     /* Temporary until the VM runs language v2: the first v2 construct this
      * checker checks in the function (what names it), reported as E0499 at
      * the end when nothing else in the function was reported, so that no
@@ -1457,14 +1462,23 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
     call->as.call->target = NULL;
     call->as.call->builtin = SPX_BUILTIN_NONE;
     int known = 0;
-    if (call->as.call->receiver)
+    int method = call->as.call->receiver != NULL;
+    if (method)
         check_method(scope, call);
     else
         known = resolve_call(scope, call, &parameters, &parameter_count, &result);
+    if (!method && !known && call->as.call->module.text &&
+        !apr_hash_get(scope->imports, call->as.call->module.text, APR_HASH_KEY_STRING) &&
+        lookup(scope, call->as.call->module.text))
+        method = 1; /* x.push(v): resolve_call checked it as a method */
+    /* A user function's parameters and push's element give their
+     * arguments a type. */
+    int expecting = method || call->as.call->target != NULL;
     apr_size_t count = call->as.call->argument_count;
     /* Arguments are checked even when the callee is unknown. */
     for (apr_size_t i = 0; i < count; i++) {
         spx_expr_t *argument = call->as.call->arguments[i];
+        scope->expects = expecting;
         check_expr(scope, argument);
         if (type_of(argument) == SPX_TYPE_UNIT)
             report_unit(scope, argument, "an argument");
@@ -1628,8 +1642,54 @@ static void check_method(scope_t *scope, spx_expr_t *call)
                             method, local_kind(root)));
 }
 
-/* Leaves of an operator chain: literals, names and calls. */
-static void check_leaf(scope_t *scope, spx_expr_t *expr)
+/* 1 when an array literal has an element whose type needs no expected
+ * type: not an array literal itself, or one that has such an element. */
+static int literal_types_itself(const spx_expr_t *literal)
+{
+    for (apr_size_t i = 0; i < literal->as.array.count; i++) {
+        const spx_expr_t *element = literal->as.array.elements[i];
+        if (!element || element->kind != SPX_EXPR_ARRAY || literal_types_itself(element))
+            return 1;
+    }
+    return 0;
+}
+
+/* The elements of an array literal, nested literals included (their
+ * element type comes from the outer one, so they need none of their own). */
+static void check_elements(scope_t *scope, spx_expr_t *literal)
+{
+    for (apr_size_t i = 0; i < literal->as.array.count; i++) {
+        spx_expr_t *element = literal->as.array.elements[i];
+        if (element && element->kind == SPX_EXPR_ARRAY) {
+            element->type = SPX_TYPE_ERROR;
+            check_elements(scope, element);
+            continue;
+        }
+        check_expr(scope, element);
+        if (type_of(element) == SPX_TYPE_UNIT)
+            report_unit(scope, element, "an element");
+    }
+}
+
+/* [e, ...]: without an expected type, its element type is that of its
+ * first element that types without one; with none, it is an error (E0423:
+ * "[]", "[[]]"). Array values are not typed by the checker yet (E0499). */
+static void check_array_literal(scope_t *scope, spx_expr_t *expr, int expected)
+{
+    expr->type = SPX_TYPE_ERROR;
+    if (!expected && !literal_types_itself(expr)) {
+        report(scope, SPX_E0423, expr->span,
+               "an element type is needed: nothing here expects a type and no element gives "
+               "one (write it where the value goes, as in 'let xs: [int] = [];')");
+        return;
+    }
+    check_elements(scope, expr);
+    report_v2_in(scope, expr->span, "an array literal");
+}
+
+/* Leaves of an operator chain: literals, names and calls; expected: see
+ * scope_t.expects. */
+static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected)
 {
     if (!expr)
         return;
@@ -1677,7 +1737,7 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr)
         check_field(scope, expr);
         break;
     case SPX_EXPR_ARRAY:
-        report_v2_in(scope, expr->span, "an array literal");
+        check_array_literal(scope, expr, expected);
         break;
     case SPX_EXPR_STRUCT_LITERAL:
         report_v2_in(scope, expr->span, "a struct literal");
@@ -1783,6 +1843,8 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
  * parse depth bounds (see the top of the file). */
 static void check_expr(scope_t *scope, spx_expr_t *expr)
 {
+    int expected = scope->expects;
+    scope->expects = 0;
     apr_array_header_t *spine = scope->checker->spine;
     int base = spine->nelts;
     spx_expr_t *node = expr;
@@ -1790,13 +1852,15 @@ static void check_expr(scope_t *scope, spx_expr_t *expr)
         APR_ARRAY_PUSH(spine, spx_expr_t *) = node;
         node = node->kind == SPX_EXPR_UNARY ? node->as.unary.operand : node->as.binary.left;
     }
-    check_leaf(scope, node);
+    check_leaf(scope, node, node == expr && expected);
     while (spine->nelts > base) {
         spx_expr_t *top = APR_ARRAY_IDX(spine, spine->nelts - 1, spx_expr_t *);
         spine->nelts--; /* popped before recursing: the recursion reuses the slots */
         if (top->kind == SPX_EXPR_UNARY) {
             top->type = unary_type(scope, top);
         } else {
+            /* the left operand of == and != gives the right one its type */
+            scope->expects = top->as.binary.op == SPX_OP_EQ || top->as.binary.op == SPX_OP_NE;
             check_expr(scope, top->as.binary.right);
             top->type = binary_type(scope, top);
         }
@@ -1820,6 +1884,7 @@ static int check_block(scope_t *scope, spx_block_t *block);
 static void check_binding(scope_t *scope, spx_stmt_t *stmt)
 {
     spx_expr_t *value = stmt->as.binding.value;
+    scope->expects = stmt->as.binding.has_type || stmt->as.binding.type_syntax;
     check_expr(scope, value); /* before the declaration: "let x = x;" is not itself */
     spx_type_t type = type_of(value);
     spx_type_t local_type = type;
@@ -1874,6 +1939,7 @@ static void check_place_assign(scope_t *scope, spx_stmt_t *stmt)
         report(scope, SPX_E0312, name->span,
                apr_psprintf(scope->pool, "cannot assign to '%s': it is %s", name->text,
                             local_kind(local)));
+    scope->expects = 1; /* the place's type */
     check_expr(scope, stmt->as.assign.value);
     if (type_of(stmt->as.assign.value) == SPX_TYPE_UNIT)
         report_unit(scope, stmt->as.assign.value, "stored");
@@ -1887,6 +1953,7 @@ static void check_assign(scope_t *scope, spx_stmt_t *stmt)
         check_place_assign(scope, stmt);
         return;
     }
+    scope->expects = 1; /* the variable's type */
     check_expr(scope, value);
     spx_type_t type = type_of(value);
     if (type == SPX_TYPE_UNIT)
@@ -1919,8 +1986,10 @@ static void check_return(scope_t *scope, spx_stmt_t *stmt)
     spx_expr_t *value = stmt->as.return_stmt.value;
     spx_function_t *function = scope->function;
     spx_type_t wanted = function->result;
+    scope->expects = 1; /* the result type */
     if (value)
         check_expr(scope, value);
+    scope->expects = 0;
     if (function->result_syntax)
         return; /* a v2 result type, reported as E0499 */
     spx_type_t type = type_of(value);

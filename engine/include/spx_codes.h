@@ -144,6 +144,7 @@
     X(E0420, "method that arrays do not have, or of a value that is not an array")                 \
     X(E0421, "push or pop on what is not a variable or part of one")                               \
     X(E0422, "assignment through a str")                                                           \
+    X(E0423, "array literal without an element type")                                              \
     /* temporary until the v2 checker: the front end reads language v2, the                        \
      * checker does not know it yet */                                                             \
     X(E0499, "language v2 construct not yet checked or run")
