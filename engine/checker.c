@@ -1687,6 +1687,82 @@ static void check_array_literal(scope_t *scope, spx_expr_t *expr, int expected)
     report_v2_in(scope, expr->span, "an array literal");
 }
 
+/* The strings of names joined by ", ". */
+static const char *join_names(const apr_array_header_t *names, apr_pool_t *pool)
+{
+    apr_array_header_t *parts = apr_array_make(pool, 2 * names->nelts + 1, sizeof(char *));
+    for (int i = 0; i < names->nelts; i++) {
+        if (i > 0)
+            APR_ARRAY_PUSH(parts, const char *) = ", ";
+        APR_ARRAY_PUSH(parts, const char *) = APR_ARRAY_IDX(names, i, const char *);
+    }
+    return apr_array_pstrcat(pool, parts, 0);
+}
+
+/* Name { f: e, ... } and m.Name { ... }: a visible struct (E0319, E0320,
+ * E0310), each of its fields exactly once (E0424 names the struct's fields
+ * when one does not exist, E0425 a repeat, E0426 what is missing). Field
+ * values expect their field's type. Struct values are not typed yet: a
+ * valid literal is E0499. */
+static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
+{
+    spx_struct_literal_t *literal = expr->as.literal;
+    expr->type = SPX_TYPE_ERROR;
+    spx_type_syntax_t syntax;
+    memset(&syntax, 0, sizeof(syntax));
+    syntax.kind = SPX_TYPE_SYNTAX_STRUCT;
+    syntax.span = expr->span;
+    syntax.module = literal->module;
+    syntax.name = literal->name;
+    size_t before = spx_diagnostics_count(scope->checker->diagnostics);
+    spx_struct_t *structure = resolve_struct(scope->checker, scope->module_index, &syntax);
+    apr_hash_t *given = apr_hash_make(scope->pool); /* field name -> its first init */
+    for (apr_size_t i = 0; i < literal->field_count; i++) {
+        spx_field_init_t *init = &literal->fields[i];
+        const char *name = init->name.text;
+        if (structure && name) {
+            int exists = 0;
+            for (apr_size_t j = 0; j < structure->field_count && !exists; j++)
+                exists = structure->fields[j].name.text &&
+                         strcmp(structure->fields[j].name.text, name) == 0;
+            if (!exists) {
+                apr_array_header_t *names =
+                    apr_array_make(scope->pool, (int)structure->field_count, sizeof(char *));
+                for (apr_size_t j = 0; j < structure->field_count; j++)
+                    if (structure->fields[j].name.text)
+                        APR_ARRAY_PUSH(names, const char *) = structure->fields[j].name.text;
+                report(scope, SPX_E0424, init->name.span,
+                       apr_psprintf(scope->pool, "struct '%s' has no field '%s' (its fields: %s)",
+                                    structure->name.text, name, join_names(names, scope->pool)));
+            } else if (apr_hash_get(given, name, APR_HASH_KEY_STRING)) {
+                report(scope, SPX_E0425, init->name.span,
+                       apr_psprintf(scope->pool, "field '%s' is given twice", name));
+            } else {
+                apr_hash_set(given, name, APR_HASH_KEY_STRING, init);
+            }
+        }
+        scope->expects = 1; /* the field's type */
+        check_expr(scope, init->value);
+        if (type_of(init->value) == SPX_TYPE_UNIT)
+            report_unit(scope, init->value, "stored");
+    }
+    if (structure) {
+        apr_array_header_t *missing = apr_array_make(scope->pool, 4, sizeof(char *));
+        for (apr_size_t j = 0; j < structure->field_count; j++) {
+            const char *name = structure->fields[j].name.text;
+            if (name && !apr_hash_get(given, name, APR_HASH_KEY_STRING))
+                APR_ARRAY_PUSH(missing, const char *) = apr_psprintf(scope->pool, "'%s'", name);
+        }
+        if (missing->nelts > 0)
+            report(scope, SPX_E0426, literal->name.span,
+                   apr_psprintf(scope->pool, "struct literal of '%s' lacks field%s %s",
+                                structure->name.text, missing->nelts == 1 ? "" : "s",
+                                join_names(missing, scope->pool)));
+    }
+    if (spx_diagnostics_count(scope->checker->diagnostics) == before)
+        report_v2_in(scope, expr->span, "a struct literal");
+}
+
 /* Leaves of an operator chain: literals, names and calls; expected: see
  * scope_t.expects. */
 static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected)
@@ -1740,7 +1816,7 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected)
         check_array_literal(scope, expr, expected);
         break;
     case SPX_EXPR_STRUCT_LITERAL:
-        report_v2_in(scope, expr->span, "a struct literal");
+        check_struct_literal(scope, expr);
         break;
     }
 }

@@ -145,6 +145,9 @@
     X(E0421, "push or pop on what is not a variable or part of one")                               \
     X(E0422, "assignment through a str")                                                           \
     X(E0423, "array literal without an element type")                                              \
+    X(E0424, "struct literal names a field the struct does not have")                              \
+    X(E0425, "struct literal gives a field twice")                                                 \
+    X(E0426, "struct literal lacks a field")                                                       \
     /* temporary until the v2 checker: the front end reads language v2, the                        \
      * checker does not know it yet */                                                             \
     X(E0499, "language v2 construct not yet checked or run")

@@ -440,12 +440,12 @@ static void test_documented_programs(void)
     for (int i = 1; i <= 23; i++)
         CU_ASSERT_PTR_NOT_NULL(
             apr_hash_get(listed, apr_psprintf(pool, "E03%02d", i), APR_HASH_KEY_STRING));
-    for (int i = 1; i <= 23; i++)
+    for (int i = 1; i <= 26; i++)
         CU_ASSERT_PTR_NOT_NULL(
             apr_hash_get(listed, apr_psprintf(pool, "E04%02d", i), APR_HASH_KEY_STRING));
     /* E0499: temporary, until the checker knows language v2. */
     CU_ASSERT_PTR_NOT_NULL(apr_hash_get(listed, "E0499", APR_HASH_KEY_STRING));
-    CU_ASSERT_EQUAL(apr_hash_count(listed), 47);
+    CU_ASSERT_EQUAL(apr_hash_count(listed), 50);
     apr_pool_destroy(pool);
 }
 
@@ -631,8 +631,8 @@ static void test_v2_constructs(void)
     expect_v2("fn f() -> int { return 1 & 2 | ~3 ^ 4 >> 1; }\n", "app.spx E0499 1:26-1:27\n");
     expect_v2("import geo;\nfn f() -> int { return geo.N + geo.one(); }\n",
               "app.spx E0316 2:28-2:29\n");
-    expect_v2("fn f() { let a = [1, 2]; let p = P { x: 1 }; let q = geo.Q { y: [] }; }\n",
-              "app.spx E0499 1:18-1:24\napp.spx E0499 1:34-1:44\napp.spx E0499 1:54-1:69\n");
+    expect_v2("struct P { x: int }\nfn f() { let a = [1, 2]; let p = P { x: 1 }; }\n",
+              "app.spx E0499 2:18-2:24\napp.spx E0499 2:34-2:44\n");
     expect_v2("fn f() { var xs = 1; xs.push(1); g().pop(); }\nfn g() -> int { return 1; }\n",
               "app.spx E0420 1:25-1:29\napp.spx E0421 1:34-1:37\n");
     /* Builtins and names that only v2 has. */
@@ -963,6 +963,37 @@ static void test_v2_array_literals(void)
               "app.spx E0499 1:19-1:34\napp.spx E0308 1:21-1:25\napp.spx E0402 1:29-1:32\n");
 }
 
+/* Struct literals: a visible struct, each field exactly once. */
+static void test_v2_struct_literals(void)
+{
+    expect_v2("struct P { x: int, y: str }\nfn f() { let p = P { y: \"a\", x: 1 }; }\n",
+              "app.spx E0499 2:18-2:36\n");
+    expect_v2("struct P { x: int, y: str }\nfn f() { let p = P { x: 1 }; }\n",
+              "app.spx E0426 2:18-2:19\n");
+    expect_v2("struct P { x: int, y: str }\nfn f() { let p = P { x: 1, y: \"\", x: 2 }; }\n",
+              "app.spx E0425 2:35-2:36\n");
+    expect_v2("struct P { x: int, y: str }\nfn f() { let p = P { x: 1, y: \"\", z: 2 }; }\n",
+              "app.spx E0424 2:35-2:36\n");
+    expect_v2("fn f() { let p = P { x: nope }; }\n",
+              "app.spx E0319 1:18-1:19\napp.spx E0308 1:25-1:29\n");
+    expect_v2("struct P { x: [int] }\nfn f() { let p = P { x: [] }; }\n",
+              "app.spx E0499 2:25-2:27\n");
+    expect_v2("struct P { x: int }\nfn f() { let p = P { x: g() }; }\nfn g() {}\n",
+              "app.spx E0402 2:25-2:28\n");
+    source_t across[] = {
+        {"app", "import geo;\nfn f() { let p = geo.P { x: 1 }; let q = geo.Q { x: 1 }; }\n"},
+        {"geo", "export struct P { x: int }\nstruct Q { x: int }\n"}};
+    expect_program(across, 2, "app.spx E0499 2:18-2:32\napp.spx E0320 2:46-2:47\n");
+    source_t names[] = {{"app", "struct P { x: int, y: str, z: bool }\n"
+                                "fn f() { let p = P { w: 1, x: 1, y: \"\", z: true }; }\n"}};
+    assert_message(names, 1, "E0424", "struct 'P' has no field 'w' (its fields: x, y, z)");
+    source_t lacks[] = {{"app", "struct P { x: int, y: str, z: bool }\n"
+                                "fn f() { let p = P { y: \"\" }; }\n"}};
+    assert_message(lacks, 1, "E0426", "struct literal of 'P' lacks fields 'x', 'z'");
+    source_t twice[] = {{"app", "struct P { x: int }\nfn f() { let p = P { x: 1, x: 1 }; }\n"}};
+    assert_message(twice, 1, "E0425", "field 'x' is given twice");
+}
+
 static void test_v2_messages(void)
 {
     source_t chr[] = {{"app", "fn chr(c: int) -> str { return itos(c); }\n"}};
@@ -1059,6 +1090,7 @@ int main(void)
         {"language v2 consts: values and uses", test_v2_const_values},
         {"language v2 structs", test_v2_structs},
         {"language v2 array literals and expected types", test_v2_array_literals},
+        {"language v2 struct literals", test_v2_struct_literals},
         {"language v2 index, slice, fields, methods, places", test_v2_values},
         {"language v2 consts: long chains need no recursion", test_v2_long_consts},
         {"language v2 messages", test_v2_messages},
