@@ -1499,8 +1499,11 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
         if (type != SPX_TYPE_ERROR && type != SPX_TYPE_UNIT && type != parameters[i])
             report(scope, SPX_E0404, argument->span,
                    apr_psprintf(scope->pool,
-                                "argument %" APR_SIZE_T_FMT " of '%s' must be '%s', not '%s'",
-                                i + 1, callee, spx_type_name(parameters[i]), spx_type_name(type)));
+                                "argument %" APR_SIZE_T_FMT " of '%s' must be '%s'%s, not '%s'",
+                                i + 1, callee, spx_type_name(parameters[i]),
+                                /* len takes an array too (language v2) */
+                                call->as.call->builtin == SPX_BUILTIN_LEN ? " or an array" : "",
+                                spx_type_name(type)));
     }
     return result;
 }

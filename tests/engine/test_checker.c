@@ -1058,6 +1058,8 @@ static void test_v2_messages(void)
     source_t through[] = {{"app", "fn f() { var s = \"a\"; s[0] = 1; }\n"}};
     assert_message(through, 1, "E0422",
                    "a str cannot be assigned through: its bytes are read with s[i], never written");
+    source_t length[] = {{"app", "fn f() -> int { return len(1); }\n"}};
+    assert_message(length, 1, "E0404", "argument 1 of 'len' must be 'str' or an array, not 'int'");
     source_t gate[] = {{"app", "fn f() -> int { return 6 ^ 3; }\n"}};
     assert_message(gate, 1, "E0499",
                    "the operator '^' is language v2, which is checked but cannot be run yet");
