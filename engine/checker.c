@@ -1526,6 +1526,7 @@ static void check_field(scope_t *scope, spx_expr_t *expr)
         return;
     }
     spx_expr_t *base = expr->as.field.base;
+    note_v2(scope, expr->span, "a field");
     if (base && base->kind == SPX_EXPR_NAME && base->as.name.name.text &&
         !lookup(scope, base->as.name.name.text) &&
         !apr_hash_get(scope->consts, base->as.name.name.text, APR_HASH_KEY_STRING) &&
@@ -1566,6 +1567,7 @@ static void check_index(scope_t *scope, spx_expr_t *expr)
     int slice = expr->kind == SPX_EXPR_SLICE;
     spx_expr_t *base = expr->as.index.base;
     expr->type = SPX_TYPE_ERROR;
+    note_v2(scope, expr->span, slice ? "slicing" : "indexing");
     check_expr(scope, base);
     check_bound(scope, expr->as.index.index, slice ? "a slice bound" : "an index");
     if (slice)
@@ -1602,6 +1604,7 @@ static void check_method(scope_t *scope, spx_expr_t *call)
     spx_call_t *c = call->as.call;
     const char *method = c->function.text ? c->function.text : "";
     spx_type_t type = SPX_TYPE_ERROR;
+    note_v2(scope, call->span, "a method call");
     const local_t *root = NULL;
     const spx_expr_t *receiver = c->receiver;
     if (receiver) {
@@ -1997,6 +2000,7 @@ static void check_place_assign(scope_t *scope, spx_stmt_t *stmt)
     spx_expr_t *place = stmt->as.assign.place;
     const spx_name_t *name = &stmt->as.assign.name;
     size_t before = spx_diagnostics_count(scope->checker->diagnostics);
+    note_v2(scope, place->span, "an assignment to an element or a field");
     check_expr(scope, place);
     local_t *local = lookup(scope, name->text);
     stmt->as.assign.slot = local ? local->slot : -1;
@@ -2152,7 +2156,9 @@ static void check_for(scope_t *scope, spx_stmt_t *stmt)
                                 "'for %s in' needs an array or a range 'a..b', not '%s'",
                                 stmt->as.for_stmt.variable.text, spx_type_name(type)));
         /* else: the array's type is unknown because of an earlier diagnostic
-         * (every array type is one, E0499, until the checker knows them) */
+         * (every array type is one, E0499, until the checker knows them),
+         * possibly in another function: this one is kept from running too */
+        note_v2(scope, keyword, "a for loop over an array");
     }
     int first = scope->locals->nelts;
     stmt->as.for_stmt.slot = declare(scope, &stmt->as.for_stmt.variable, variable_type, 0, 0, 1);
