@@ -20,6 +20,10 @@ const char *spx_type_name(spx_type_t type)
         return "str";
     case SPX_TYPE_UNIT:
         return "unit";
+    case SPX_TYPE_ARRAY:
+        return "array";
+    case SPX_TYPE_STRUCT:
+        return "struct";
     case SPX_TYPE_ERROR:
         break;
     }

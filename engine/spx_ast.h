@@ -32,7 +32,10 @@ typedef enum spx_type_t {
     SPX_TYPE_INT,
     SPX_TYPE_BOOL,
     SPX_TYPE_STR,
-    SPX_TYPE_UNIT /* a function without "->"; cannot be named or stored */
+    SPX_TYPE_UNIT, /* a function without "->"; cannot be named or stored */
+    /* v2, the kinds of a spx_vtype_t only (see there) */
+    SPX_TYPE_ARRAY, /* [T] */
+    SPX_TYPE_STRUCT /* a struct declaration's values */
 } spx_type_t;
 
 typedef enum spx_operator_t {
@@ -414,8 +417,32 @@ typedef void (*spx_expression_visitor_t)(void *context, const spx_expr_t *expres
 void spx_block_visit_expressions(const spx_block_t *block, spx_expression_visitor_t visit,
                                  void *context);
 
-/* "int", "bool", "str", "unit" (and "<error>"). */
+/* "int", "bool", "str", "unit" (and "<error>"); "array" and "struct" for
+ * the v2 kinds, which messages name by spx_vtype_name instead. */
 const char *spx_type_name(spx_type_t type);
+
+/* v2: a value's type for the checker (types.c). kind is one of spx_type_t;
+ * an ARRAY has its element type, a STRUCT its declaration. Types are made by
+ * a spx_types_t, once each, so two types of one table are equal exactly
+ * when their pointers are. */
+typedef struct spx_vtype_t {
+    spx_type_t kind;
+    const struct spx_vtype_t *element;  /* ARRAY */
+    const spx_struct_t *structure;      /* STRUCT */
+    const struct spx_vtype_t *array_of; /* the table's: [this], once made */
+} spx_vtype_t;
+
+/* The types of one program's check, in pool. */
+typedef struct spx_types_t spx_types_t;
+spx_types_t *spx_types_make(apr_pool_t *pool);
+/* int, bool, str, unit, error (any other kind gives error). */
+const spx_vtype_t *spx_types_basic(spx_types_t *types, spx_type_t kind);
+/* [element]; element must be of this table. */
+const spx_vtype_t *spx_types_array(spx_types_t *types, const spx_vtype_t *element);
+/* The values of the struct declaration structure. */
+const spx_vtype_t *spx_types_struct(spx_types_t *types, const spx_struct_t *structure);
+/* As messages write it: "int", "[str]", "[[geo.Point]]" (MOD.Name). */
+const char *spx_vtype_name(const spx_vtype_t *type, apr_pool_t *pool);
 
 /* "fn(a: int, b: str) -> int"; a unit function has no "-> ...". */
 const char *spx_function_signature(const spx_function_t *function, apr_pool_t *pool);

@@ -1065,6 +1065,49 @@ static void test_v2_messages(void)
                    "the operator '^' is language v2, which is checked but cannot be run yet");
 }
 
+/* The checker's value types: made once each, named as messages name them. */
+static void test_v2_types(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    spx_types_t *types = spx_types_make(pool);
+    spx_module_t geo_module;
+    memset(&geo_module, 0, sizeof(geo_module));
+    geo_module.name = "geo";
+    spx_struct_t point, line;
+    memset(&point, 0, sizeof(point));
+    memset(&line, 0, sizeof(line));
+    point.name.text = "Point";
+    point.module = &geo_module;
+    line.name.text = "Point"; /* same name, another declaration: another type */
+    line.module = &geo_module;
+    const spx_vtype_t *integer = spx_types_basic(types, SPX_TYPE_INT);
+    CU_ASSERT_PTR_EQUAL(integer, spx_types_basic(types, SPX_TYPE_INT));
+    CU_ASSERT_PTR_NOT_EQUAL(integer, spx_types_basic(types, SPX_TYPE_STR));
+    CU_ASSERT_EQUAL(spx_types_basic(types, SPX_TYPE_ARRAY)->kind, SPX_TYPE_ERROR);
+    const spx_vtype_t *ints = spx_types_array(types, integer);
+    CU_ASSERT_EQUAL(ints->kind, SPX_TYPE_ARRAY);
+    CU_ASSERT_PTR_EQUAL(ints->element, integer);
+    CU_ASSERT_PTR_EQUAL(ints, spx_types_array(types, spx_types_basic(types, SPX_TYPE_INT)));
+    CU_ASSERT_PTR_NOT_EQUAL(ints, spx_types_array(types, spx_types_basic(types, SPX_TYPE_BOOL)));
+    const spx_vtype_t *nested = spx_types_array(types, ints);
+    CU_ASSERT_PTR_EQUAL(nested, spx_types_array(types, spx_types_array(types, integer)));
+    CU_ASSERT_PTR_NOT_EQUAL(nested, ints);
+    const spx_vtype_t *p = spx_types_struct(types, &point);
+    CU_ASSERT_EQUAL(p->kind, SPX_TYPE_STRUCT);
+    CU_ASSERT_PTR_EQUAL(p->structure, &point);
+    CU_ASSERT_PTR_EQUAL(p, spx_types_struct(types, &point));
+    CU_ASSERT_PTR_NOT_EQUAL(p, spx_types_struct(types, &line));
+    CU_ASSERT_PTR_EQUAL(spx_types_array(types, p), spx_types_array(types, p));
+    CU_ASSERT_STRING_EQUAL(spx_vtype_name(integer, pool), "int");
+    CU_ASSERT_STRING_EQUAL(spx_vtype_name(spx_types_basic(types, SPX_TYPE_UNIT), pool), "unit");
+    CU_ASSERT_STRING_EQUAL(spx_vtype_name(ints, pool), "[int]");
+    CU_ASSERT_STRING_EQUAL(spx_vtype_name(nested, pool), "[[int]]");
+    CU_ASSERT_STRING_EQUAL(spx_vtype_name(p, pool), "geo.Point");
+    CU_ASSERT_STRING_EQUAL(spx_vtype_name(spx_types_array(types, spx_types_array(types, p)), pool),
+                           "[[geo.Point]]");
+    apr_pool_destroy(pool);
+}
+
 static void test_empty_program(void)
 {
     apr_pool_t *pool = pool_for_test();
@@ -1096,6 +1139,7 @@ int main(void)
         {"language v2 index, slice, fields, methods, places", test_v2_values},
         {"language v2 consts: long chains need no recursion", test_v2_long_consts},
         {"language v2 messages", test_v2_messages},
+        {"language v2 value types: interned, named", test_v2_types},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("checker", tests);

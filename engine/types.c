@@ -1,0 +1,84 @@
+/*
+ * types.c: the checker's value types (spx_ast.h, spx_types_t): the kinds of
+ * spx_type_t, and language v2's arrays ([T], nested) and structs (a struct
+ * declaration of a module). Every type is made once per table, so two types
+ * are equal exactly when their pointers are; names are written as messages
+ * write them: "int", "[str]", "[[geo.Point]]".
+ */
+#include "spx_ast.h"
+
+#include <apr_strings.h>
+#include <string.h>
+
+struct spx_types_t {
+    apr_pool_t *pool;
+    spx_vtype_t basic[SPX_TYPE_UNIT + 1]; /* ERROR, INT, BOOL, STR, UNIT */
+    apr_hash_t *structs;                  /* const spx_struct_t * -> spx_vtype_t * */
+};
+
+spx_types_t *spx_types_make(apr_pool_t *pool)
+{
+    spx_types_t *types = apr_pcalloc(pool, sizeof(*types));
+    types->pool = pool;
+    for (int kind = SPX_TYPE_ERROR; kind <= SPX_TYPE_UNIT; kind++)
+        types->basic[kind].kind = (spx_type_t)kind;
+    types->structs = apr_hash_make(pool);
+    return types;
+}
+
+const spx_vtype_t *spx_types_basic(spx_types_t *types, spx_type_t kind)
+{
+    if (kind < SPX_TYPE_ERROR || kind > SPX_TYPE_UNIT)
+        kind = SPX_TYPE_ERROR;
+    return &types->basic[kind];
+}
+
+const spx_vtype_t *spx_types_array(spx_types_t *types, const spx_vtype_t *element)
+{
+    /* Only this table's types are handed out, so the cache may be filled. */
+    spx_vtype_t *owned = (spx_vtype_t *)element;
+    if (!owned->array_of) {
+        spx_vtype_t *array = apr_pcalloc(types->pool, sizeof(*array));
+        array->kind = SPX_TYPE_ARRAY;
+        array->element = element;
+        owned->array_of = array;
+    }
+    return owned->array_of;
+}
+
+const spx_vtype_t *spx_types_struct(spx_types_t *types, const spx_struct_t *structure)
+{
+    spx_vtype_t *found = apr_hash_get(types->structs, &structure, sizeof(structure));
+    if (!found) {
+        found = apr_pcalloc(types->pool, sizeof(*found));
+        found->kind = SPX_TYPE_STRUCT;
+        found->structure = structure;
+        const spx_struct_t **key = apr_palloc(types->pool, sizeof(*key));
+        *key = structure;
+        apr_hash_set(types->structs, key, sizeof(*key), found);
+    }
+    return found;
+}
+
+/* Arrays nest only as deep as the parser allowed, but are walked as a loop. */
+const char *spx_vtype_name(const spx_vtype_t *type, apr_pool_t *pool)
+{
+    size_t depth = 0;
+    while (type->kind == SPX_TYPE_ARRAY) {
+        depth++;
+        type = type->element;
+    }
+    const char *inner = type->kind == SPX_TYPE_STRUCT
+                            ? apr_pstrcat(pool, type->structure->module->name, ".",
+                                          type->structure->name.text, NULL)
+                            : spx_type_name(type->kind);
+    if (depth == 0)
+        return inner;
+    size_t size = strlen(inner);
+    char *name = apr_palloc(pool, size + 2 * depth + 1);
+    memset(name, '[', depth);
+    memcpy(name + depth, inner, size);
+    memset(name + depth + size, ']', depth);
+    name[size + 2 * depth] = '\0';
+    return name;
+}
