@@ -78,9 +78,6 @@ static const builtin_info_t builtins[] = {
     {"stoi", SPX_BUILTIN_STOI, SPX_TYPE_STR, SPX_TYPE_INT, 1},
 };
 
-/* assert(c, message): language v2. */
-static const spx_type_t assert_with_message[] = {SPX_TYPE_BOOL, SPX_TYPE_STR};
-
 static const builtin_info_t *find_builtin(const char *name)
 {
     for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
@@ -116,13 +113,15 @@ struct spx_checker_t {
     apr_array_header_t *spine; /* spx_expr_t *: stack of operator chains being checked */
     apr_hash_t **consts;       /* v2, per module: name -> its spx_const_t * (the first item) */
     apr_hash_t **structs;      /* v2, per module: name -> its spx_struct_t * (the first item) */
+    spx_types_t *types; /* v2: every value type, made once (in pool: expressions keep them) */
 };
 typedef spx_checker_t checker_t;
 
 /* One parameter or let/var of the function being checked. */
 typedef struct local_t {
     int slot;
-    spx_type_t type; /* SPX_TYPE_ERROR when its declaration was an error */
+    spx_type_t type;          /* SPX_TYPE_ERROR when its declaration was an error */
+    const spx_vtype_t *vtype; /* the whole type (its kind is type) */
     int is_var;
     int is_parameter;
     int is_for;               /* v2: a for variable (immutable, scoped to the loop body) */
@@ -153,6 +152,7 @@ typedef struct scope_t {
      * v2 program is admitted before the compiler can compile it. */
     const char *v2_what;
     spx_span_t v2_span;
+    const spx_vtype_t *result; /* the function's result type (error when it does not resolve) */
 } scope_t;
 
 /* Why a local cannot be assigned: "a parameter", ... */
@@ -205,6 +205,31 @@ static spx_span_t keyword_span(spx_position_t start, uint32_t size)
 static spx_type_t type_of(const spx_expr_t *expr)
 {
     return expr ? expr->type : SPX_TYPE_ERROR;
+}
+
+static const spx_vtype_t *basic_type(scope_t *scope, spx_type_t kind)
+{
+    return spx_types_basic(scope->checker->types, kind);
+}
+
+/* expr's whole type: its kind, or for arrays and structs its vtype. */
+static const spx_vtype_t *vtype_of(scope_t *scope, const spx_expr_t *expr)
+{
+    if (expr && (expr->type == SPX_TYPE_ARRAY || expr->type == SPX_TYPE_STRUCT) && expr->vtype)
+        return expr->vtype;
+    return basic_type(scope, type_of(expr));
+}
+
+/* expr's type as messages name it: "int", "[str]", "geo.Point". */
+static const char *type_text(scope_t *scope, const spx_expr_t *expr)
+{
+    return spx_vtype_name(vtype_of(scope, expr), scope->pool);
+}
+
+static void set_type(spx_expr_t *expr, const spx_vtype_t *type)
+{
+    expr->type = type->kind;
+    expr->vtype = type->kind == SPX_TYPE_ARRAY || type->kind == SPX_TYPE_STRUCT ? type : NULL;
 }
 
 /* The callee as written: "f" or "m.f". */
@@ -616,15 +641,15 @@ static void check_struct(checker_t *checker, apr_size_t module_index, spx_struct
     apr_pool_clear(pool);
 }
 
-/* The struct a field holds by value (not through an array), or NULL;
- * silent (check_struct reports what does not resolve). */
-static spx_struct_t *field_struct(checker_t *checker, const spx_struct_t *structure,
-                                  const spx_param_t *field)
+/* The struct that syntax (Name or m.Name, written in module) names, or
+ * NULL; silent (check_type_syntax reports what does not resolve where the
+ * type is written). */
+static spx_struct_t *written_struct(checker_t *checker, const spx_module_t *module,
+                                    const spx_type_syntax_t *syntax)
 {
-    const spx_type_syntax_t *syntax = field->type_syntax;
     if (!syntax || syntax->kind != SPX_TYPE_SYNTAX_STRUCT || !syntax->name.text)
         return NULL;
-    apr_size_t *index = module_index_of(checker, structure->module->name);
+    apr_size_t *index = module_index_of(checker, module->name);
     if (!index)
         return NULL;
     apr_hash_t *structs = checker->structs[*index];
@@ -636,6 +661,43 @@ static spx_struct_t *field_struct(checker_t *checker, const spx_struct_t *struct
         structs = target ? checker->structs[*target] : NULL;
     }
     return structs ? apr_hash_get(structs, syntax->name.text, APR_HASH_KEY_STRING) : NULL;
+}
+
+/* The struct a field holds by value (not through an array), or NULL. */
+static spx_struct_t *field_struct(checker_t *checker, const spx_struct_t *structure,
+                                  const spx_param_t *field)
+{
+    return written_struct(checker, structure->module, field->type_syntax);
+}
+
+/* The type of a parameter, result, field or annotation written in module:
+ * basic when there is no syntax (int, bool, str, unit); error when a struct
+ * it names does not resolve (silent, as written_struct). Arrays nest only
+ * as deep as the parser allowed, but are walked as a loop. */
+static const spx_vtype_t *written_type(checker_t *checker, const spx_module_t *module,
+                                       const spx_type_syntax_t *syntax, spx_type_t basic)
+{
+    if (!syntax)
+        return spx_types_basic(checker->types, basic);
+    size_t depth = 0;
+    while (syntax && syntax->kind == SPX_TYPE_SYNTAX_ARRAY) {
+        depth++;
+        syntax = syntax->element;
+    }
+    const spx_vtype_t *type = spx_types_basic(checker->types, SPX_TYPE_ERROR);
+    if (syntax && syntax->kind == SPX_TYPE_SYNTAX_BASIC) {
+        type = spx_types_basic(checker->types, syntax->basic);
+    } else {
+        const spx_struct_t *structure = written_struct(checker, module, syntax);
+        if (!structure)
+            return type;
+        type = spx_types_struct(checker->types, structure);
+    }
+    if (type->kind == SPX_TYPE_ERROR)
+        return type;
+    for (; depth > 0; depth--)
+        type = spx_types_array(checker->types, type);
+    return type;
 }
 
 static const char *struct_full_name(const spx_struct_t *structure, apr_pool_t *pool)
@@ -1338,12 +1400,13 @@ static local_t *lookup(scope_t *scope, const char *name)
 /* Declare a parameter or let/var, visible from here to the end of its block;
  * a name already declared anywhere in the function is an error, and the
  * repeat gets type error so that its uses are not reported again. */
-static int declare(scope_t *scope, const spx_name_t *name, spx_type_t type, int is_var,
+static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *type, int is_var,
                    int is_parameter, int is_for)
 {
     local_t *local = apr_pcalloc(scope->pool, sizeof(*local));
     local->slot = scope->locals->nelts;
-    local->type = type;
+    local->type = type->kind;
+    local->vtype = type;
     local->is_var = is_var;
     local->is_parameter = is_parameter;
     local->is_for = is_for;
@@ -1355,6 +1418,7 @@ static int declare(scope_t *scope, const spx_name_t *name, spx_type_t type, int 
         apr_hash_get(scope->structs, name->text, APR_HASH_KEY_STRING)) {
         /* The name stays the item's: uses of it are not the local's. */
         local->type = SPX_TYPE_ERROR;
+        local->vtype = basic_type(scope, SPX_TYPE_ERROR);
         report(scope, SPX_E0318, name->span,
                apr_psprintf(scope->pool,
                             "'%s' is a %s of module '%s'; a local cannot take its name", name->text,
@@ -1374,6 +1438,7 @@ static int declare(scope_t *scope, const spx_name_t *name, spx_type_t type, int 
         conflict = earlier->visible || (!earlier->is_for && !is_for);
     if (conflict) {
         local->type = SPX_TYPE_ERROR;
+        local->vtype = basic_type(scope, SPX_TYPE_ERROR);
         report(scope, SPX_E0307, name->span,
                apr_psprintf(scope->pool, "'%s' is already declared in function '%s'", name->text,
                             scope->function->name.text));
@@ -1388,8 +1453,8 @@ static void check_method(scope_t *scope, spx_expr_t *call);
 /* Resolve the callee of call: returns 1 and fills the signature when it is
  * known, 0 after reporting why not (or silently, when an earlier diagnostic
  * already covers it). */
-static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **parameters,
-                        apr_size_t *parameter_count, spx_type_t *result)
+static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***parameters,
+                        apr_size_t *parameter_count, const spx_vtype_t **result)
 {
     const char *name = call->as.call->function.text;
     const char *module_name = call->as.call->module.text;
@@ -1401,14 +1466,16 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
         const builtin_info_t *builtin = find_builtin(name);
         if (builtin) {
             call->as.call->builtin = builtin->builtin;
-            *parameters = &builtin->parameter;
+            const spx_vtype_t **types = apr_palloc(scope->pool, 2 * sizeof(*types));
+            types[0] = basic_type(scope, builtin->parameter);
+            types[1] = basic_type(scope, SPX_TYPE_STR); /* assert(c, message): v2 */
+            *parameters = types;
             *parameter_count = 1;
-            *result = builtin->result;
+            *result = basic_type(scope, builtin->result);
             if (builtin->since_v2)
                 note_v2(scope, call->as.call->function.span,
                         builtin->builtin == SPX_BUILTIN_CHR ? "'chr'" : "'stoi'");
             if (builtin->builtin == SPX_BUILTIN_ASSERT && call->as.call->argument_count == 2) {
-                *parameters = assert_with_message;
                 *parameter_count = 2;
                 note_v2(scope, call->span, "assert with a message");
             }
@@ -1444,21 +1511,22 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_type_t **par
                    apr_psprintf(scope->pool, "function '%s' of module '%s' is not exported", name,
                                 module_name));
     }
-    spx_type_t *types = apr_palloc(scope->pool, (target->param_count + 1) * sizeof(spx_type_t));
+    const spx_vtype_t **types = apr_palloc(scope->pool, (target->param_count + 1) * sizeof(*types));
     for (apr_size_t i = 0; i < target->param_count; i++)
-        types[i] = target->params[i].type;
+        types[i] = written_type(scope->checker, target->module, target->params[i].type_syntax,
+                                target->params[i].type);
     call->as.call->target = target;
     *parameters = types;
     *parameter_count = target->param_count;
-    *result = target->result;
+    *result = written_type(scope->checker, target->module, target->result_syntax, target->result);
     return 1;
 }
 
-static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
+static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
 {
-    const spx_type_t *parameters = NULL;
+    const spx_vtype_t **parameters = NULL;
     apr_size_t parameter_count = 0;
-    spx_type_t result = SPX_TYPE_ERROR;
+    const spx_vtype_t *result = basic_type(scope, SPX_TYPE_ERROR);
     call->as.call->target = NULL;
     call->as.call->builtin = SPX_BUILTIN_NONE;
     int known = 0;
@@ -1484,7 +1552,7 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
             report_unit(scope, argument, "an argument");
     }
     if (!known)
-        return SPX_TYPE_ERROR;
+        return basic_type(scope, SPX_TYPE_ERROR);
     const char *callee = callee_text(call, scope->pool);
     if (count != parameter_count) {
         report(scope, SPX_E0403, call->span,
@@ -1496,14 +1564,19 @@ static spx_type_t check_call(scope_t *scope, spx_expr_t *call)
     for (apr_size_t i = 0; i < count; i++) {
         spx_expr_t *argument = call->as.call->arguments[i];
         spx_type_t type = type_of(argument);
-        if (type != SPX_TYPE_ERROR && type != SPX_TYPE_UNIT && type != parameters[i])
+        int len_of_array = call->as.call->builtin == SPX_BUILTIN_LEN && type == SPX_TYPE_ARRAY;
+        if (len_of_array)
+            note_v2(scope, call->span, "'len' of an array");
+        if (type != SPX_TYPE_ERROR && type != SPX_TYPE_UNIT &&
+            parameters[i]->kind != SPX_TYPE_ERROR && vtype_of(scope, argument) != parameters[i] &&
+            !len_of_array)
             report(scope, SPX_E0404, argument->span,
                    apr_psprintf(scope->pool,
                                 "argument %" APR_SIZE_T_FMT " of '%s' must be '%s'%s, not '%s'",
-                                i + 1, callee, spx_type_name(parameters[i]),
+                                i + 1, callee, spx_vtype_name(parameters[i], scope->pool),
                                 /* len takes an array too (language v2) */
                                 call->as.call->builtin == SPX_BUILTIN_LEN ? " or an array" : "",
-                                spx_type_name(type)));
+                                type_text(scope, argument)));
     }
     return result;
 }
@@ -1539,10 +1612,12 @@ static void check_field(scope_t *scope, spx_expr_t *expr)
     spx_type_t type = type_of(base);
     if (type == SPX_TYPE_UNIT)
         report_unit(scope, base, "read");
+    else if (type == SPX_TYPE_STRUCT)
+        report_v2_in(scope, expr->as.field.name.span, "reading a struct's field");
     else if (type != SPX_TYPE_ERROR)
         report(scope, SPX_E0419, expr->as.field.name.span,
                apr_psprintf(scope->pool, "a value of type '%s' has no fields (no '%s')",
-                            spx_type_name(type), expr->as.field.name.text));
+                            type_text(scope, base), expr->as.field.name.text));
 }
 
 /* An index or a slice bound: an int. */
@@ -1555,8 +1630,9 @@ static void check_bound(scope_t *scope, spx_expr_t *bound, const char *what)
     if (type == SPX_TYPE_UNIT)
         report_unit(scope, bound, what);
     else if (type != SPX_TYPE_ERROR && type != SPX_TYPE_INT)
-        report(scope, SPX_E0418, bound->span,
-               apr_psprintf(scope->pool, "%s must be 'int', not '%s'", what, spx_type_name(type)));
+        report(
+            scope, SPX_E0418, bound->span,
+            apr_psprintf(scope->pool, "%s must be 'int', not '%s'", what, type_text(scope, bound)));
 }
 
 /* e[i] and e[i..j]: a str gives its byte (int) or a str; an array (not
@@ -1578,11 +1654,14 @@ static void check_index(scope_t *scope, spx_expr_t *expr)
     } else if (type == SPX_TYPE_STR) {
         expr->type = slice ? SPX_TYPE_STR : SPX_TYPE_INT;
         note_v2(scope, expr->span, slice ? "slicing a str" : "indexing a str");
+    } else if (type == SPX_TYPE_ARRAY) {
+        const spx_vtype_t *array = vtype_of(scope, base);
+        set_type(expr, slice ? array : array->element);
     } else if (type != SPX_TYPE_ERROR) {
         report(scope, SPX_E0417, base->span,
                apr_psprintf(scope->pool,
                             "a value of type '%s' cannot be %s: only str and arrays can",
-                            spx_type_name(type), slice ? "sliced" : "indexed"));
+                            type_text(scope, base), slice ? "sliced" : "indexed"));
     }
 }
 
@@ -1604,12 +1683,14 @@ static void check_method(scope_t *scope, spx_expr_t *call)
     spx_call_t *c = call->as.call;
     const char *method = c->function.text ? c->function.text : "";
     spx_type_t type = SPX_TYPE_ERROR;
+    const spx_vtype_t *whole = basic_type(scope, SPX_TYPE_ERROR);
     note_v2(scope, call->span, "a method call");
     const local_t *root = NULL;
     const spx_expr_t *receiver = c->receiver;
     if (receiver) {
         check_expr(scope, c->receiver);
         type = type_of(receiver);
+        whole = vtype_of(scope, receiver);
         const spx_expr_t *name = place_root(receiver);
         root = name ? lookup(scope, name->as.name.name.text) : NULL;
         if (type == SPX_TYPE_UNIT) {
@@ -1619,6 +1700,7 @@ static void check_method(scope_t *scope, spx_expr_t *call)
     } else {
         root = lookup(scope, c->module.text);
         type = root ? root->type : SPX_TYPE_ERROR;
+        whole = root ? root->vtype : whole;
     }
     int known = strcmp(method, "push") == 0 || strcmp(method, "pop") == 0;
     if (!known) {
@@ -1635,12 +1717,14 @@ static void check_method(scope_t *scope, spx_expr_t *call)
                             method));
         return;
     }
-    if (type != SPX_TYPE_ERROR) {
+    if (type != SPX_TYPE_ERROR && type != SPX_TYPE_ARRAY) {
         report(scope, SPX_E0420, c->function.span,
                apr_psprintf(scope->pool, "'%s' is a method of arrays, not of '%s'", method,
-                            spx_type_name(type)));
+                            spx_vtype_name(whole, scope->pool)));
         return;
     }
+    if (type == SPX_TYPE_ARRAY)
+        report_v2_in(scope, c->function.span, "the types of push and pop");
     if (root && !root->is_var && root->type != SPX_TYPE_ERROR)
         report(scope, SPX_E0312, c->function.span,
                apr_psprintf(scope->pool, "cannot change '%s' with '%s': it is %s",
@@ -1792,7 +1876,7 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected)
             local || !name ? NULL : apr_hash_get(scope->consts, name, APR_HASH_KEY_STRING);
         expr->as.name.slot = local ? local->slot : -1;
         expr->as.name.constant = constant;
-        expr->type = local ? local->type : SPX_TYPE_ERROR;
+        set_type(expr, local ? local->vtype : basic_type(scope, SPX_TYPE_ERROR));
         if (constant) {
             expr->type = const_type(constant);
             note_v2(scope, expr->as.name.name.span, "a constant");
@@ -1804,7 +1888,7 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected)
         break;
     }
     case SPX_EXPR_CALL:
-        expr->type = check_call(scope, expr);
+        set_type(expr, check_call(scope, expr));
         break;
     case SPX_EXPR_UNARY:
     case SPX_EXPR_BINARY:
@@ -1840,7 +1924,7 @@ static spx_type_t unary_type(scope_t *scope, spx_expr_t *expr)
     else if (type != SPX_TYPE_ERROR && type != wanted)
         report(scope, SPX_E0405, expr->as.unary.op_span,
                apr_psprintf(scope->pool, "operator '%s' cannot take '%s'", operator_name(op),
-                            spx_type_name(type)));
+                            type_text(scope, operand)));
     return wanted; /* the only type it can have, so nothing above cascades */
 }
 
@@ -1875,7 +1959,10 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
         break;
     case SPX_OP_EQ:
     case SPX_OP_NE:
-        ok = left == right;
+        ok = vtype_of(scope, left_expr) == vtype_of(scope, right_expr);
+        if (left == SPX_TYPE_ARRAY || left == SPX_TYPE_STRUCT)
+            note_v2(scope, expr->as.binary.op_span,
+                    left == SPX_TYPE_ARRAY ? "comparing arrays" : "comparing structs");
         break;
     case SPX_OP_AND:
     case SPX_OP_OR:
@@ -1913,7 +2000,8 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
     if (!ok) {
         report(scope, SPX_E0405, expr->as.binary.op_span,
                apr_psprintf(scope->pool, "operator '%s' cannot take '%s' and '%s'",
-                            operator_name(op), spx_type_name(left), spx_type_name(right)));
+                            operator_name(op), type_text(scope, left_expr),
+                            type_text(scope, right_expr)));
         return op == SPX_OP_ADD ? SPX_TYPE_ERROR : result;
     }
     return result;
@@ -1956,9 +2044,9 @@ static void check_condition(scope_t *scope, spx_expr_t *condition)
     if (type == SPX_TYPE_UNIT)
         report_unit(scope, condition, "a condition");
     else if (type != SPX_TYPE_ERROR && type != SPX_TYPE_BOOL)
-        report(
-            scope, SPX_E0406, condition->span,
-            apr_psprintf(scope->pool, "condition must be 'bool', not '%s'", spx_type_name(type)));
+        report(scope, SPX_E0406, condition->span,
+               apr_psprintf(scope->pool, "condition must be 'bool', not '%s'",
+                            type_text(scope, condition)));
 }
 
 static int check_block(scope_t *scope, spx_block_t *block);
@@ -1969,24 +2057,30 @@ static void check_binding(scope_t *scope, spx_stmt_t *stmt)
     scope->expects = stmt->as.binding.has_type || stmt->as.binding.type_syntax;
     check_expr(scope, value); /* before the declaration: "let x = x;" is not itself */
     spx_type_t type = type_of(value);
-    spx_type_t local_type = type;
+    const spx_vtype_t *local_type = vtype_of(scope, value);
     if (type == SPX_TYPE_UNIT) {
         report_unit(scope, value, "stored");
-        local_type = SPX_TYPE_ERROR;
+        local_type = basic_type(scope, SPX_TYPE_ERROR);
     }
+    int annotated = stmt->as.binding.has_type;
     if (stmt->as.binding.type_syntax) {
-        if (check_type_syntax(scope->checker, scope->module_index, stmt->as.binding.type_syntax,
-                              NULL))
-            report_v2_in(scope, stmt->as.binding.type_span, "this type");
-        local_type = SPX_TYPE_ERROR;
-    } else if (stmt->as.binding.has_type) {
-        local_type = stmt->as.binding.declared;
-        if (type != SPX_TYPE_UNIT && type != SPX_TYPE_ERROR && type != local_type)
-            report(scope, SPX_E0401, value->span,
-                   apr_psprintf(scope->pool, "'%s' is declared '%s' but its value is '%s'",
-                                stmt->as.binding.name.text, spx_type_name(local_type),
-                                spx_type_name(type)));
+        annotated = check_type_syntax(scope->checker, scope->module_index,
+                                      stmt->as.binding.type_syntax, NULL);
+        local_type = basic_type(scope, SPX_TYPE_ERROR);
+        if (annotated) {
+            note_v2(scope, stmt->as.binding.type_span, "a let or var of this type");
+            local_type = written_type(scope->checker, scope->module, stmt->as.binding.type_syntax,
+                                      SPX_TYPE_ERROR);
+        }
+    } else if (annotated) {
+        local_type = basic_type(scope, stmt->as.binding.declared);
     }
+    if (annotated && type != SPX_TYPE_UNIT && type != SPX_TYPE_ERROR &&
+        local_type->kind != SPX_TYPE_ERROR && vtype_of(scope, value) != local_type)
+        report(scope, SPX_E0401, value->span,
+               apr_psprintf(scope->pool, "'%s' is declared '%s' but its value is '%s'",
+                            stmt->as.binding.name.text, spx_vtype_name(local_type, scope->pool),
+                            type_text(scope, value)));
     stmt->as.binding.slot =
         declare(scope, &stmt->as.binding.name, local_type, stmt->kind == SPX_STMT_VAR, 0, 0);
 }
@@ -2058,23 +2152,24 @@ static void check_assign(scope_t *scope, spx_stmt_t *stmt)
                             local_kind(local)));
         return;
     }
-    if (type != SPX_TYPE_UNIT && type != SPX_TYPE_ERROR && type != local->type)
+    if (type != SPX_TYPE_UNIT && type != SPX_TYPE_ERROR && vtype_of(scope, value) != local->vtype)
         report(scope, SPX_E0411, value->span,
                apr_psprintf(scope->pool, "cannot assign '%s' to '%s' of type '%s'",
-                            spx_type_name(type), name->text, spx_type_name(local->type)));
+                            type_text(scope, value), name->text,
+                            spx_vtype_name(local->vtype, scope->pool)));
 }
 
 static void check_return(scope_t *scope, spx_stmt_t *stmt)
 {
     spx_expr_t *value = stmt->as.return_stmt.value;
     spx_function_t *function = scope->function;
-    spx_type_t wanted = function->result;
+    spx_type_t wanted = scope->result->kind;
     scope->expects = 1; /* the result type */
     if (value)
         check_expr(scope, value);
     scope->expects = 0;
-    if (function->result_syntax)
-        return; /* a v2 result type, reported as E0499 */
+    if (wanted == SPX_TYPE_ERROR)
+        return; /* a result type that does not resolve: reported */
     spx_type_t type = type_of(value);
     if (wanted == SPX_TYPE_UNIT) {
         if (value && type != SPX_TYPE_ERROR)
@@ -2084,13 +2179,13 @@ static void check_return(scope_t *scope, spx_stmt_t *stmt)
     } else if (!value) {
         report(scope, SPX_E0408, stmt->span,
                apr_psprintf(scope->pool, "'%s' must return a value of type '%s'",
-                            function->name.text, spx_type_name(wanted)));
+                            function->name.text, spx_vtype_name(scope->result, scope->pool)));
     } else if (type == SPX_TYPE_UNIT) {
         report_unit(scope, value, "returned");
-    } else if (type != SPX_TYPE_ERROR && type != wanted) {
+    } else if (type != SPX_TYPE_ERROR && vtype_of(scope, value) != scope->result) {
         report(scope, SPX_E0407, value->span,
                apr_psprintf(scope->pool, "'%s' must return '%s', not '%s'", function->name.text,
-                            spx_type_name(wanted), spx_type_name(type)));
+                            spx_vtype_name(scope->result, scope->pool), type_text(scope, value)));
     }
 }
 
@@ -2128,7 +2223,7 @@ static void check_range_bound(scope_t *scope, spx_expr_t *bound)
     else if (type != SPX_TYPE_ERROR && type != SPX_TYPE_INT)
         report(scope, SPX_E0412, bound->span,
                apr_psprintf(scope->pool, "a range bound must be 'int', not '%s'",
-                            spx_type_name(type)));
+                            type_text(scope, bound)));
 }
 
 /* "for i in a..b { }" (i an immutable int) and "for x in xs { }" (xs an
@@ -2138,7 +2233,7 @@ static void check_range_bound(scope_t *scope, spx_expr_t *bound)
 static void check_for(scope_t *scope, spx_stmt_t *stmt)
 {
     spx_span_t keyword = keyword_span(stmt->span.start, 3);
-    spx_type_t variable_type = SPX_TYPE_INT;
+    const spx_vtype_t *variable_type = basic_type(scope, SPX_TYPE_INT);
     if (stmt->as.for_stmt.to) {
         check_range_bound(scope, stmt->as.for_stmt.from);
         check_range_bound(scope, stmt->as.for_stmt.to);
@@ -2147,16 +2242,17 @@ static void check_for(scope_t *scope, spx_stmt_t *stmt)
         spx_expr_t *array = stmt->as.for_stmt.from;
         check_expr(scope, array);
         spx_type_t type = type_of(array);
-        variable_type = SPX_TYPE_ERROR;
+        variable_type = basic_type(scope, SPX_TYPE_ERROR);
         if (type == SPX_TYPE_UNIT)
             report_unit(scope, array, "iterated over");
+        else if (type == SPX_TYPE_ARRAY)
+            variable_type = vtype_of(scope, array)->element;
         else if (type != SPX_TYPE_ERROR)
             report(scope, SPX_E0413, array->span,
                    apr_psprintf(scope->pool,
                                 "'for %s in' needs an array or a range 'a..b', not '%s'",
-                                stmt->as.for_stmt.variable.text, spx_type_name(type)));
-        /* else: the array's type is unknown because of an earlier diagnostic
-         * (every array type is one, E0499, until the checker knows them),
+                                stmt->as.for_stmt.variable.text, type_text(scope, array)));
+        /* else: the array's type is unknown because of an earlier diagnostic,
          * possibly in another function: this one is kept from running too */
         note_v2(scope, keyword, "a for loop over an array");
     }
@@ -2256,20 +2352,28 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
     scope.names = apr_hash_make(scope.pool);
     scope.locals = apr_array_make(scope.pool, 16, sizeof(local_t *));
     for (apr_size_t i = 0; i < function->param_count; i++) {
-        if (function->params[i].type_syntax)
-            if (check_type_syntax(checker, module_index, function->params[i].type_syntax,
-                                  exported_by))
-                report_v2_in(&scope, function->params[i].type_span, "this type");
-        declare(&scope, &function->params[i].name, function->params[i].type, 0, 1, 0);
+        const spx_param_t *param = &function->params[i];
+        const spx_vtype_t *type = written_type(checker, module, param->type_syntax, param->type);
+        if (param->type_syntax) {
+            if (check_type_syntax(checker, module_index, param->type_syntax, exported_by))
+                note_v2(&scope, param->type_span, "a parameter of this type");
+            else
+                type = basic_type(&scope, SPX_TYPE_ERROR);
+        }
+        declare(&scope, &param->name, type, 0, 1, 0);
     }
-    if (function->result_syntax)
+    scope.result = written_type(checker, module, function->result_syntax, function->result);
+    if (function->result_syntax) {
         if (check_type_syntax(checker, module_index, function->result_syntax, exported_by))
-            report_v2_in(&scope, function->result_span, "this type");
+            note_v2(&scope, function->result_span, "a result of this type");
+        else
+            scope.result = basic_type(&scope, SPX_TYPE_ERROR);
+    }
     int returns = check_block(&scope, &function->body);
     /* An incomplete body lost statements to a syntax error (already
      * reported): its missing names and returns may be among them. */
     if (function->result != SPX_TYPE_UNIT && !returns && !function->incomplete &&
-        !function->result_syntax)
+        scope.result->kind != SPX_TYPE_ERROR)
         report(&scope, SPX_E0410, function->name.span,
                apr_psprintf(scope.pool, "'%s' does not return a value on every path",
                             function->name.text));
@@ -2292,6 +2396,7 @@ spx_checker_t *spx_checker_make(spx_module_t **modules, apr_size_t module_count,
     checker->modules = modules;
     checker->module_count = module_count;
     checker->pool = pool;
+    checker->types = spx_types_make(pool);
     checker->diagnostics = diagnostics;
     apr_pool_create(&checker->scratch, pool);
     apr_pool_create(&checker->function, checker->scratch);

@@ -122,6 +122,9 @@ typedef struct spx_expr_t {
     spx_expr_kind_t kind;
     spx_span_t span; /* the whole expression, parentheses included when written */
     spx_type_t type; /* checker */
+    /* checker, v2: the whole type when type is SPX_TYPE_ARRAY or
+     * SPX_TYPE_STRUCT (a spx_vtype_t of the checker's table), else unused */
+    const struct spx_vtype_t *vtype;
     union {
         int64_t integer;
         int boolean;

@@ -621,7 +621,7 @@ static void test_v2_constructs(void)
               "app.spx E0310 1:11-1:14\napp.spx E0310 2:11-2:14\n");
     expect_v2("struct P { x: int }\nfn f() -> P { return g(); }\nfn g() -> P { return g(); }\n",
               "app.spx E0499 2:11-2:12\napp.spx E0499 3:11-3:12\n");
-    expect_v2("fn f() { let a: [[str]] = 1; }\n", "app.spx E0499 1:17-1:24\n");
+    expect_v2("fn f() { let a: [[str]] = 1; }\n", "app.spx E0401 1:27-1:28\n");
     expect_v2("fn f() {\n  for i in 0..3 { }\n}\n", "app.spx E0499 2:3-2:6\n");
     expect_v2("fn f() { while true { break; continue; } }\n", "app.spx E0499 1:23-1:28\n");
     expect_v2("fn f() { var a = 1; a[0].x = 2; }\n", "app.spx E0417 1:21-1:22\n");
@@ -951,8 +951,7 @@ static void test_v2_array_literals(void)
      * the right of == and != */
     expect_v2("fn f() { let xs = [[], [1]]; }\n", "app.spx E0499 1:19-1:28\n");
     expect_v2("fn f() -> bool { let n = 1; return n == []; }\n", "app.spx E0499 1:41-1:43\n");
-    expect_v2("fn f() { let xs: [int] = []; }\n",
-              "app.spx E0499 1:18-1:23\napp.spx E0499 1:26-1:28\n");
+    expect_v2("fn f() { let xs: [int] = []; }\n", "app.spx E0499 1:26-1:28\n");
     expect_v2("fn f(n: int) { var x = n; x = []; g([]); }\nfn g(n: int) {}\n",
               "app.spx E0499 1:31-1:33\napp.spx E0499 1:37-1:39\n");
     expect_v2("fn f() -> int { return []; }\n", "app.spx E0499 1:24-1:26\n");
@@ -1108,6 +1107,68 @@ static void test_v2_types(void)
     apr_pool_destroy(pool);
 }
 
+/* Values of array and struct types: parameters, results and annotated
+ * lets are typed; their uses are checked with the whole type, and messages
+ * name it ("[int]", "geo.Point"). A valid function still gets the one
+ * temporary E0499 at its first v2 construct. */
+static void test_v2_typed_values(void)
+{
+    /* valid: only the gate, at the first v2 construct */
+    expect_v2("fn f(a: [[int]]) -> int { return a[0][1]; }\n", "app.spx E0499 1:9-1:16\n");
+    expect_v2("fn f(a: [int]) -> [int] { return a[0..1]; }\n", "app.spx E0499 1:9-1:14\n");
+    expect_v2("fn f(a: [str]) -> int { return len(a); }\n", "app.spx E0499 1:9-1:14\n");
+    expect_v2("fn f(a: [int], b: [int]) -> bool { return a == b; }\n", "app.spx E0499 1:9-1:14\n");
+    expect_v2("fn f(a: [str]) { for x in a { print(x); } }\n", "app.spx E0499 1:9-1:14\n");
+    expect_v2("fn f(a: [int]) { g(a); var b = a; b = a; }\nfn g(b: [int]) {}\n",
+              "app.spx E0499 1:9-1:14\napp.spx E0499 2:9-2:14\n");
+    expect_v2("fn f() -> [bool] { return g(); }\nfn g() -> [bool] { return f(); }\n",
+              "app.spx E0499 1:11-1:17\napp.spx E0499 2:11-2:17\n");
+    /* wrong: exact spans, no gate */
+    expect_v2("fn f(a: [int]) -> int { return a; }\n", "app.spx E0407 1:32-1:33\n");
+    expect_v2("fn f() -> [int] { }\n", "app.spx E0410 1:4-1:5\n");
+    expect_v2("fn f(a: [int]) -> str { return a[0]; }\n", "app.spx E0407 1:32-1:36\n");
+    expect_v2("fn f(a: [[int]]) -> [int] { return a[0][1]; }\n", "app.spx E0407 1:36-1:43\n");
+
+    source_t result[] = {{"app", "fn f(a: [int]) -> int { return a; }\n"}};
+    assert_message(result, 1, "E0407", "'f' must return 'int', not '[int]'");
+    source_t empty[] = {{"app", "fn f() -> [int] { return; }\n"}};
+    assert_message(empty, 1, "E0408", "'f' must return a value of type '[int]'");
+    source_t point[] = {{"app", "import geo;\nfn f(p: geo.Point) -> int { return p; }\n"},
+                        {"geo", "export struct Point { x: int }\n"}};
+    assert_message(point, 2, "E0407", "'f' must return 'int', not 'geo.Point'");
+    source_t points[] = {{"app", "struct P { x: int }\nfn f(p: [P]) -> [[P]] { return p; }\n"}};
+    assert_message(points, 1, "E0407", "'f' must return '[[app.P]]', not '[app.P]'");
+    expect_v2("fn f(a: [int]) { g(a); }\nfn g(b: [str]) {}\n",
+              "app.spx E0404 1:20-1:21\napp.spx E0499 2:9-2:14\n");
+    source_t argument[] = {{"app", "fn f(a: [int]) { print(a); }\n"}};
+    assert_message(argument, 1, "E0404", "argument 1 of 'print' must be 'str', not '[int]'");
+    source_t compare[] = {{"app", "fn f(a: [int], b: [str]) -> bool { return a == b; }\n"}};
+    assert_message(compare, 1, "E0405", "operator '==' cannot take '[int]' and '[str]'");
+    source_t negate[] = {{"app", "fn f(a: [bool]) -> bool { return !a; }\n"}};
+    assert_message(negate, 1, "E0405", "operator '!' cannot take '[bool]'");
+    source_t element[] = {{"app", "fn f(a: [str]) { for x in a { let n: int = x; } }\n"}};
+    assert_message(element, 1, "E0401", "'n' is declared 'int' but its value is 'str'");
+    source_t let[] = {{"app", "fn f(a: [int]) { let b: [str] = a; }\n"}};
+    assert_message(let, 1, "E0401", "'b' is declared '[str]' but its value is '[int]'");
+    source_t assign[] = {{"app", "fn f(a: [int], b: [bool]) { var c = a; c = b; }\n"}};
+    assert_message(assign, 1, "E0411", "cannot assign '[bool]' to 'c' of type '[int]'");
+    source_t condition[] = {{"app", "fn f(a: [int]) { if a { } }\n"}};
+    assert_message(condition, 1, "E0406", "condition must be 'bool', not '[int]'");
+    source_t fields[] = {{"app", "fn f(a: [int]) -> int { return a.n; }\n"}};
+    assert_message(fields, 1, "E0419", "a value of type '[int]' has no fields (no 'n')");
+    source_t index[] = {{"app", "fn f(a: [int]) -> int { return a[a]; }\n"}};
+    assert_message(index, 1, "E0418", "an index must be 'int', not '[int]'");
+    source_t indexed[] = {{"app", "struct P { x: int }\nfn f(p: P) -> int { return p[0]; }\n"}};
+    assert_message(indexed, 1, "E0417",
+                   "a value of type 'app.P' cannot be indexed: only str and arrays can");
+    source_t method[] = {{"app", "struct P { x: int }\nfn f(p: P) { p.pop(); }\n"}};
+    assert_message(method, 1, "E0420", "'pop' is a method of arrays, not of 'app.P'");
+    source_t range[] = {{"app", "fn f(a: [int]) { for i in 0..a { } }\n"}};
+    assert_message(range, 1, "E0412", "a range bound must be 'int', not '[int]'");
+    source_t over[] = {{"app", "struct P { x: int }\nfn f(p: P) { for i in p { } }\n"}};
+    assert_message(over, 1, "E0413", "'for i in' needs an array or a range 'a..b', not 'app.P'");
+}
+
 static void test_empty_program(void)
 {
     apr_pool_t *pool = pool_for_test();
@@ -1140,6 +1201,7 @@ int main(void)
         {"language v2 consts: long chains need no recursion", test_v2_long_consts},
         {"language v2 messages", test_v2_messages},
         {"language v2 value types: interned, named", test_v2_types},
+        {"language v2 values of array and struct types", test_v2_typed_values},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("checker", tests);
