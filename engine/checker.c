@@ -1581,6 +1581,38 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
     return result;
 }
 
+/* structure's field named name, or NULL. */
+static const spx_param_t *find_field(const spx_struct_t *structure, const char *name)
+{
+    for (apr_size_t j = 0; name && j < structure->field_count; j++)
+        if (structure->fields[j].name.text && strcmp(structure->fields[j].name.text, name) == 0)
+            return &structure->fields[j];
+    return NULL;
+}
+
+static const char *join_names(const apr_array_header_t *names, apr_pool_t *pool);
+
+/* E0424: structure has no field name (at span); the message lists its fields. */
+static void report_no_field(scope_t *scope, const spx_struct_t *structure, spx_span_t span,
+                            const char *name)
+{
+    apr_array_header_t *names =
+        apr_array_make(scope->pool, (int)structure->field_count, sizeof(char *));
+    for (apr_size_t j = 0; j < structure->field_count; j++)
+        if (structure->fields[j].name.text)
+            APR_ARRAY_PUSH(names, const char *) = structure->fields[j].name.text;
+    report(scope, SPX_E0424, span,
+           apr_psprintf(scope->pool, "struct '%s' has no field '%s' (its fields: %s)",
+                        structure->name.text, name, join_names(names, scope->pool)));
+}
+
+/* The type of structure's field. */
+static const spx_vtype_t *field_type(scope_t *scope, const spx_struct_t *structure,
+                                     const spx_param_t *field)
+{
+    return written_type(scope->checker, structure->module, field->type_syntax, field->type);
+}
+
 /* x.f, and m.X a const of an imported module m. Fields exist only on
  * structs, whose values the checker does not type yet: a base of type int,
  * bool or str has none (E0419); one of unknown type was reported. */
@@ -1612,9 +1644,15 @@ static void check_field(scope_t *scope, spx_expr_t *expr)
     spx_type_t type = type_of(base);
     if (type == SPX_TYPE_UNIT)
         report_unit(scope, base, "read");
-    else if (type == SPX_TYPE_STRUCT)
-        report_v2_in(scope, expr->as.field.name.span, "reading a struct's field");
-    else if (type != SPX_TYPE_ERROR)
+    else if (type == SPX_TYPE_STRUCT) {
+        const spx_struct_t *structure = vtype_of(scope, base)->structure;
+        const char *name = expr->as.field.name.text;
+        const spx_param_t *field = find_field(structure, name);
+        if (field)
+            set_type(expr, field_type(scope, structure, field));
+        else if (name)
+            report_no_field(scope, structure, expr->as.field.name.span, name);
+    } else if (type != SPX_TYPE_ERROR)
         report(scope, SPX_E0419, expr->as.field.name.span,
                apr_psprintf(scope->pool, "a value of type '%s' has no fields (no '%s')",
                             type_text(scope, base), expr->as.field.name.text));
@@ -1792,8 +1830,8 @@ static const char *join_names(const apr_array_header_t *names, apr_pool_t *pool)
 /* Name { f: e, ... } and m.Name { ... }: a visible struct (E0319, E0320,
  * E0310), each of its fields exactly once (E0424 names the struct's fields
  * when one does not exist, E0425 a repeat, E0426 what is missing). Field
- * values expect their field's type. Struct values are not typed yet: a
- * valid literal is E0499. */
+ * values expect their field's type and must have it (E0427). Its type is
+ * the struct's, also after an error in its fields. */
 static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
 {
     spx_struct_literal_t *literal = expr->as.literal;
@@ -1804,26 +1842,15 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
     syntax.span = expr->span;
     syntax.module = literal->module;
     syntax.name = literal->name;
-    size_t before = spx_diagnostics_count(scope->checker->diagnostics);
     spx_struct_t *structure = resolve_struct(scope->checker, scope->module_index, &syntax);
     apr_hash_t *given = apr_hash_make(scope->pool); /* field name -> its first init */
     for (apr_size_t i = 0; i < literal->field_count; i++) {
         spx_field_init_t *init = &literal->fields[i];
         const char *name = init->name.text;
+        const spx_param_t *field = structure ? find_field(structure, name) : NULL;
         if (structure && name) {
-            int exists = 0;
-            for (apr_size_t j = 0; j < structure->field_count && !exists; j++)
-                exists = structure->fields[j].name.text &&
-                         strcmp(structure->fields[j].name.text, name) == 0;
-            if (!exists) {
-                apr_array_header_t *names =
-                    apr_array_make(scope->pool, (int)structure->field_count, sizeof(char *));
-                for (apr_size_t j = 0; j < structure->field_count; j++)
-                    if (structure->fields[j].name.text)
-                        APR_ARRAY_PUSH(names, const char *) = structure->fields[j].name.text;
-                report(scope, SPX_E0424, init->name.span,
-                       apr_psprintf(scope->pool, "struct '%s' has no field '%s' (its fields: %s)",
-                                    structure->name.text, name, join_names(names, scope->pool)));
+            if (!field) {
+                report_no_field(scope, structure, init->name.span, name);
             } else if (apr_hash_get(given, name, APR_HASH_KEY_STRING)) {
                 report(scope, SPX_E0425, init->name.span,
                        apr_psprintf(scope->pool, "field '%s' is given twice", name));
@@ -1833,8 +1860,16 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
         }
         scope->expects = 1; /* the field's type */
         check_expr(scope, init->value);
-        if (type_of(init->value) == SPX_TYPE_UNIT)
+        spx_type_t type = type_of(init->value);
+        const spx_vtype_t *wanted = field ? field_type(scope, structure, field) : NULL;
+        if (type == SPX_TYPE_UNIT)
             report_unit(scope, init->value, "stored");
+        else if (wanted && wanted->kind != SPX_TYPE_ERROR && type != SPX_TYPE_ERROR &&
+                 vtype_of(scope, init->value) != wanted)
+            report(scope, SPX_E0427, init->value->span,
+                   apr_psprintf(scope->pool, "field '%s' of struct '%s' is '%s', not '%s'", name,
+                                structure->name.text, spx_vtype_name(wanted, scope->pool),
+                                type_text(scope, init->value)));
     }
     if (structure) {
         apr_array_header_t *missing = apr_array_make(scope->pool, 4, sizeof(char *));
@@ -1849,8 +1884,9 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
                                 structure->name.text, missing->nelts == 1 ? "" : "s",
                                 join_names(missing, scope->pool)));
     }
-    if (spx_diagnostics_count(scope->checker->diagnostics) == before)
-        report_v2_in(scope, expr->span, "a struct literal");
+    if (structure)
+        set_type(expr, spx_types_struct(scope->checker->types, structure));
+    note_v2(scope, expr->span, "a struct literal");
 }
 
 /* Leaves of an operator chain: literals, names and calls; expected: see
