@@ -37,11 +37,13 @@
  * containment cycles), consts (evaluated at check time), one namespace per
  * module, locals that take an item's name,
  * bitwise operators, for over a range, break and continue, chr, stoi and
- * assert with a message, for variables' scope. Not yet checked (each
- * reported once as E0499 and typed SPX_TYPE_ERROR, so no later pass sees
- * one): values of array and struct types (a parameter, result or let of
- * such a type, for over an array, assignments to places, index, slice,
- * field, array and struct literals, method calls). Temporary until the
+ * assert with a message, for variables' scope, and the types of array and
+ * struct values (spx_vtype_t, interned in checker->types: parameters,
+ * results and lets of such types, index, slice, len, fields, array and
+ * struct literals, ==, for over an array, arguments, returns,
+ * assignments). Not yet checked (reported once as E0499): the types of
+ * push and pop; an assigned place's value is not compared with the
+ * place's type yet. Temporary until the
  * interpreter runs v2: a function that uses a checked v2 construct and has
  * no other diagnostic gets one E0499 at the first one (scope_t.v2_what),
  * and a program with nothing else to report one at its first const or
@@ -146,6 +148,7 @@ typedef struct scope_t {
      * argument, return, the right of == and !=): an array literal there may
      * be "[]". check_expr takes it and clears it. */
     int expects;
+    const spx_vtype_t *expected; /* with expects: the expected type, or NULL if unknown */
     /* Temporary until the VM runs language v2: the first v2 construct this
      * checker checks in the function (what names it), reported as E0499 at
      * the end when nothing else in the function was reported, so that no
@@ -230,6 +233,14 @@ static void set_type(spx_expr_t *expr, const spx_vtype_t *type)
 {
     expr->type = type->kind;
     expr->vtype = type->kind == SPX_TYPE_ARRAY || type->kind == SPX_TYPE_STRUCT ? type : NULL;
+}
+
+/* The next check_expr's value is expected to have type (NULL: a type that
+ * is not known, because of an earlier diagnostic). */
+static void expect(scope_t *scope, const spx_vtype_t *type)
+{
+    scope->expects = 1;
+    scope->expected = type && type->kind != SPX_TYPE_ERROR ? type : NULL;
 }
 
 /* The callee as written: "f" or "m.f". */
@@ -1542,11 +1553,22 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
     /* A user function's parameters and push's element give their
      * arguments a type. */
     int expecting = method || call->as.call->target != NULL;
+    const spx_vtype_t *element = NULL;
+    if (method) {
+        const local_t *local =
+            call->as.call->receiver ? NULL : lookup(scope, call->as.call->module.text);
+        const spx_vtype_t *array = call->as.call->receiver
+                                       ? vtype_of(scope, call->as.call->receiver)
+                                   : local ? local->vtype
+                                           : NULL;
+        element = array && array->kind == SPX_TYPE_ARRAY ? array->element : NULL;
+    }
     apr_size_t count = call->as.call->argument_count;
     /* Arguments are checked even when the callee is unknown. */
     for (apr_size_t i = 0; i < count; i++) {
         spx_expr_t *argument = call->as.call->arguments[i];
-        scope->expects = expecting;
+        if (expecting)
+            expect(scope, method ? element : i < parameter_count ? parameters[i] : NULL);
         check_expr(scope, argument);
         if (type_of(argument) == SPX_TYPE_UNIT)
             report_unit(scope, argument, "an argument");
@@ -1782,27 +1804,13 @@ static int literal_types_itself(const spx_expr_t *literal)
     return 0;
 }
 
-/* The elements of an array literal, nested literals included (their
- * element type comes from the outer one, so they need none of their own). */
-static void check_elements(scope_t *scope, spx_expr_t *literal)
-{
-    for (apr_size_t i = 0; i < literal->as.array.count; i++) {
-        spx_expr_t *element = literal->as.array.elements[i];
-        if (element && element->kind == SPX_EXPR_ARRAY) {
-            element->type = SPX_TYPE_ERROR;
-            check_elements(scope, element);
-            continue;
-        }
-        check_expr(scope, element);
-        if (type_of(element) == SPX_TYPE_UNIT)
-            report_unit(scope, element, "an element");
-    }
-}
-
-/* [e, ...]: without an expected type, its element type is that of its
- * first element that types without one; with none, it is an error (E0423:
- * "[]", "[[]]"). Array values are not typed by the checker yet (E0499). */
-static void check_array_literal(scope_t *scope, spx_expr_t *expr, int expected)
+/* [e, ...]: with an expected array type, its elements expect that type's
+ * element type; else its element type is that of its first element that
+ * types without one, and with none it is an error (E0423: "[]", "[[]]").
+ * Every element must have the element type (E0428). Nested literals
+ * recurse through check_expr, as deep as the parser allowed. */
+static void check_array_literal(scope_t *scope, spx_expr_t *expr, int expected,
+                                const spx_vtype_t *type)
 {
     expr->type = SPX_TYPE_ERROR;
     if (!expected && !literal_types_itself(expr)) {
@@ -1811,8 +1819,51 @@ static void check_array_literal(scope_t *scope, spx_expr_t *expr, int expected)
                "one (write it where the value goes, as in 'let xs: [int] = [];')");
         return;
     }
-    check_elements(scope, expr);
-    report_v2_in(scope, expr->span, "an array literal");
+    if (type && type->kind != SPX_TYPE_ARRAY && !literal_types_itself(expr)) {
+        report(scope, SPX_E0423, expr->span,
+               apr_psprintf(scope->pool,
+                            "an element type is needed: what stands here expects '%s', which is "
+                            "not an array, and no element gives one",
+                            spx_vtype_name(type, scope->pool)));
+        return;
+    }
+    note_v2(scope, expr->span, "an array literal");
+    const spx_vtype_t *element = type && type->kind == SPX_TYPE_ARRAY ? type->element : NULL;
+    apr_size_t first = expr->as.array.count;
+    if (!element) {
+        /* the first element that types itself gives the type */
+        for (apr_size_t i = 0; i < expr->as.array.count && first == expr->as.array.count; i++) {
+            spx_expr_t *item = expr->as.array.elements[i];
+            if (item && (item->kind != SPX_EXPR_ARRAY || literal_types_itself(item)))
+                first = i;
+        }
+        if (first < expr->as.array.count) {
+            spx_expr_t *item = expr->as.array.elements[first];
+            check_expr(scope, item);
+            if (type_of(item) == SPX_TYPE_UNIT)
+                report_unit(scope, item, "an element");
+            else if (type_of(item) != SPX_TYPE_ERROR)
+                element = vtype_of(scope, item);
+        }
+    }
+    int known = element != NULL;
+    for (apr_size_t i = 0; i < expr->as.array.count; i++) {
+        spx_expr_t *item = expr->as.array.elements[i];
+        if (i == first || !item)
+            continue;
+        expect(scope, element);
+        check_expr(scope, item);
+        spx_type_t kind = type_of(item);
+        if (kind == SPX_TYPE_UNIT)
+            report_unit(scope, item, "an element");
+        else if (element && kind != SPX_TYPE_ERROR && vtype_of(scope, item) != element)
+            report(scope, SPX_E0428, item->span,
+                   apr_psprintf(scope->pool, "an element of '[%s]' must be '%s', not '%s'",
+                                spx_vtype_name(element, scope->pool),
+                                spx_vtype_name(element, scope->pool), type_text(scope, item)));
+    }
+    if (known)
+        set_type(expr, spx_types_array(scope->checker->types, element));
 }
 
 /* The strings of names joined by ", ". */
@@ -1858,10 +1909,10 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
                 apr_hash_set(given, name, APR_HASH_KEY_STRING, init);
             }
         }
-        scope->expects = 1; /* the field's type */
+        const spx_vtype_t *wanted = field ? field_type(scope, structure, field) : NULL;
+        expect(scope, wanted); /* the field's type */
         check_expr(scope, init->value);
         spx_type_t type = type_of(init->value);
-        const spx_vtype_t *wanted = field ? field_type(scope, structure, field) : NULL;
         if (type == SPX_TYPE_UNIT)
             report_unit(scope, init->value, "stored");
         else if (wanted && wanted->kind != SPX_TYPE_ERROR && type != SPX_TYPE_ERROR &&
@@ -1891,7 +1942,8 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
 
 /* Leaves of an operator chain: literals, names and calls; expected: see
  * scope_t.expects. */
-static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected)
+static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected,
+                       const spx_vtype_t *expected_type)
 {
     if (!expr)
         return;
@@ -1939,7 +1991,7 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected)
         check_field(scope, expr);
         break;
     case SPX_EXPR_ARRAY:
-        check_array_literal(scope, expr, expected);
+        check_array_literal(scope, expr, expected, expected_type);
         break;
     case SPX_EXPR_STRUCT_LITERAL:
         check_struct_literal(scope, expr);
@@ -2050,7 +2102,9 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
 static void check_expr(scope_t *scope, spx_expr_t *expr)
 {
     int expected = scope->expects;
+    const spx_vtype_t *expected_type = expected ? scope->expected : NULL;
     scope->expects = 0;
+    scope->expected = NULL;
     apr_array_header_t *spine = scope->checker->spine;
     int base = spine->nelts;
     spx_expr_t *node = expr;
@@ -2058,7 +2112,7 @@ static void check_expr(scope_t *scope, spx_expr_t *expr)
         APR_ARRAY_PUSH(spine, spx_expr_t *) = node;
         node = node->kind == SPX_EXPR_UNARY ? node->as.unary.operand : node->as.binary.left;
     }
-    check_leaf(scope, node, node == expr && expected);
+    check_leaf(scope, node, node == expr && expected, node == expr ? expected_type : NULL);
     while (spine->nelts > base) {
         spx_expr_t *top = APR_ARRAY_IDX(spine, spine->nelts - 1, spx_expr_t *);
         spine->nelts--; /* popped before recursing: the recursion reuses the slots */
@@ -2066,7 +2120,8 @@ static void check_expr(scope_t *scope, spx_expr_t *expr)
             top->type = unary_type(scope, top);
         } else {
             /* the left operand of == and != gives the right one its type */
-            scope->expects = top->as.binary.op == SPX_OP_EQ || top->as.binary.op == SPX_OP_NE;
+            if (top->as.binary.op == SPX_OP_EQ || top->as.binary.op == SPX_OP_NE)
+                expect(scope, vtype_of(scope, top->as.binary.left));
             check_expr(scope, top->as.binary.right);
             top->type = binary_type(scope, top);
         }
@@ -2090,7 +2145,11 @@ static int check_block(scope_t *scope, spx_block_t *block);
 static void check_binding(scope_t *scope, spx_stmt_t *stmt)
 {
     spx_expr_t *value = stmt->as.binding.value;
-    scope->expects = stmt->as.binding.has_type || stmt->as.binding.type_syntax;
+    if (stmt->as.binding.type_syntax)
+        expect(scope, written_type(scope->checker, scope->module, stmt->as.binding.type_syntax,
+                                   SPX_TYPE_ERROR));
+    else if (stmt->as.binding.has_type)
+        expect(scope, basic_type(scope, stmt->as.binding.declared));
     check_expr(scope, value); /* before the declaration: "let x = x;" is not itself */
     spx_type_t type = type_of(value);
     const spx_vtype_t *local_type = vtype_of(scope, value);
@@ -2152,7 +2211,7 @@ static void check_place_assign(scope_t *scope, spx_stmt_t *stmt)
         report(scope, SPX_E0312, name->span,
                apr_psprintf(scope->pool, "cannot assign to '%s': it is %s", name->text,
                             local_kind(local)));
-    scope->expects = 1; /* the place's type */
+    expect(scope, vtype_of(scope, place)); /* the place's type */
     check_expr(scope, stmt->as.assign.value);
     if (type_of(stmt->as.assign.value) == SPX_TYPE_UNIT)
         report_unit(scope, stmt->as.assign.value, "stored");
@@ -2166,12 +2225,12 @@ static void check_assign(scope_t *scope, spx_stmt_t *stmt)
         check_place_assign(scope, stmt);
         return;
     }
-    scope->expects = 1; /* the variable's type */
+    local_t *local = lookup(scope, name->text);
+    expect(scope, local ? local->vtype : NULL); /* the variable's type */
     check_expr(scope, value);
     spx_type_t type = type_of(value);
     if (type == SPX_TYPE_UNIT)
         report_unit(scope, value, "stored");
-    local_t *local = lookup(scope, name->text);
     stmt->as.assign.slot = local ? local->slot : -1;
     if (!local) {
         if (!scope->function->incomplete)
@@ -2200,7 +2259,7 @@ static void check_return(scope_t *scope, spx_stmt_t *stmt)
     spx_expr_t *value = stmt->as.return_stmt.value;
     spx_function_t *function = scope->function;
     spx_type_t wanted = scope->result->kind;
-    scope->expects = 1; /* the result type */
+    expect(scope, scope->result); /* the result type */
     if (value)
         check_expr(scope, value);
     scope->expects = 0;

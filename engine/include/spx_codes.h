@@ -149,6 +149,7 @@
     X(E0425, "struct literal gives a field twice")                                                 \
     X(E0426, "struct literal lacks a field")                                                       \
     X(E0427, "struct literal field value of the wrong type")                                       \
+    X(E0428, "array literal element of the wrong type")                                            \
     /* temporary until the v2 checker: the front end reads language v2, the                        \
      * checker does not know it yet */                                                             \
     X(E0499, "language v2 construct not yet checked or run")

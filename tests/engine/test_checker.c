@@ -440,12 +440,12 @@ static void test_documented_programs(void)
     for (int i = 1; i <= 23; i++)
         CU_ASSERT_PTR_NOT_NULL(
             apr_hash_get(listed, apr_psprintf(pool, "E03%02d", i), APR_HASH_KEY_STRING));
-    for (int i = 1; i <= 27; i++)
+    for (int i = 1; i <= 28; i++)
         CU_ASSERT_PTR_NOT_NULL(
             apr_hash_get(listed, apr_psprintf(pool, "E04%02d", i), APR_HASH_KEY_STRING));
     /* E0499: temporary, until the checker knows language v2. */
     CU_ASSERT_PTR_NOT_NULL(apr_hash_get(listed, "E0499", APR_HASH_KEY_STRING));
-    CU_ASSERT_EQUAL(apr_hash_count(listed), 51);
+    CU_ASSERT_EQUAL(apr_hash_count(listed), 52);
     apr_pool_destroy(pool);
 }
 
@@ -922,9 +922,8 @@ static void test_v2_values(void)
     expect_v2("fn f() -> int { return geo.x; }\n", "app.spx E0310 1:24-1:27\n");
     /* Methods: push and pop, of arrays, on a var or a part of one. */
     expect_v2("fn f(s: str) { s.push(1); }\n", "app.spx E0420 1:18-1:22\n");
-    expect_v2("fn f() { var a = [1]; a.sort(); }\n",
-              "app.spx E0499 1:18-1:21\napp.spx E0420 1:25-1:29\n");
-    expect_v2("fn f() { [1].pop(); }\n", "app.spx E0421 1:10-1:13\napp.spx E0499 1:10-1:13\n");
+    expect_v2("fn f() { var a = [1]; a.sort(); }\n", "app.spx E0420 1:25-1:29\n");
+    expect_v2("fn f() { [1].pop(); }\n", "app.spx E0421 1:10-1:13\n");
     expect_v2("fn f(s: str) { s[0].pop(); }\n", "app.spx E0420 1:21-1:24\n");
     /* Places: rooted at a var, never through a str. */
     expect_v2("fn f() { var s = \"ab\"; s[0] = 98; }\n", "app.spx E0422 1:24-1:28\n");
@@ -936,30 +935,29 @@ static void test_v2_values(void)
 }
 
 /* Expected types for array literals: "[]" needs one, "[[], [1]]" takes its
- * element type from [1]. Array values are not typed yet, so a valid
- * literal is still E0499. */
+ * element type from [1]. A valid literal is typed, and its function gets
+ * the temporary E0499 (at its first v2 construct). */
 static void test_v2_array_literals(void)
 {
     expect_v2("fn f() { let xs = []; }\n", "app.spx E0423 1:19-1:21\n");
     expect_v2("fn f() -> int { return len([]); }\n", "app.spx E0423 1:28-1:30\n");
     expect_v2("fn f() { for x in [] { } }\n", "app.spx E0423 1:19-1:21\n");
     expect_v2("fn f() { let xs = [[], [[]]]; }\n", "app.spx E0423 1:19-1:29\n");
-    expect_v2("fn f() -> bool { return [] == [1]; }\n",
-              "app.spx E0423 1:25-1:27\napp.spx E0499 1:31-1:34\n");
+    expect_v2("fn f() -> bool { return [] == [1]; }\n", "app.spx E0423 1:25-1:27\n");
     /* An element that types gives the literal its type; an expected type
      * flows into annotated lets, assignments, arguments, push, return and
      * the right of == and != */
     expect_v2("fn f() { let xs = [[], [1]]; }\n", "app.spx E0499 1:19-1:28\n");
-    expect_v2("fn f() -> bool { let n = 1; return n == []; }\n", "app.spx E0499 1:41-1:43\n");
+    expect_v2("fn f() -> bool { let n = 1; return n == []; }\n", "app.spx E0423 1:41-1:43\n");
     expect_v2("fn f() { let xs: [int] = []; }\n", "app.spx E0499 1:26-1:28\n");
     expect_v2("fn f(n: int) { var x = n; x = []; g([]); }\nfn g(n: int) {}\n",
-              "app.spx E0499 1:31-1:33\napp.spx E0499 1:37-1:39\n");
-    expect_v2("fn f() -> int { return []; }\n", "app.spx E0499 1:24-1:26\n");
+              "app.spx E0423 1:31-1:33\napp.spx E0423 1:37-1:39\n");
+    expect_v2("fn f() -> int { return []; }\n", "app.spx E0423 1:24-1:26\n");
     expect_v2("fn f() { print([]); itos([]); }\n",
               "app.spx E0423 1:16-1:18\napp.spx E0423 1:26-1:28\n");
     /* Elements are checked; nested literals are one literal. */
     expect_v2("fn f() { let xs = [[nope], [g()]]; }\nfn g() {}\n",
-              "app.spx E0499 1:19-1:34\napp.spx E0308 1:21-1:25\napp.spx E0402 1:29-1:32\n");
+              "app.spx E0308 1:21-1:25\napp.spx E0402 1:29-1:32\n");
 }
 
 /* Struct literals: a visible struct, each field exactly once. */
@@ -1182,6 +1180,25 @@ static void test_v2_typed_values(void)
               "app.spx E0407 2:24-2:36\n");
     expect_v2("struct P { x: int }\nfn f() { let p = P { x: \"a\" }; }\n",
               "app.spx E0427 2:25-2:28\n");
+    /* array literals: typed by what expects them or by their first element */
+    expect_v2("fn f() -> [[int]] { return [[], [1, 2]]; }\n", "app.spx E0499 1:11-1:18\n");
+    expect_v2("fn f() -> int { let xs = [[1], []]; return xs[0][0]; }\n",
+              "app.spx E0499 1:26-1:35\n");
+    expect_v2("fn f() { let xs = [1, \"a\", true]; }\n",
+              "app.spx E0428 1:23-1:26\napp.spx E0428 1:28-1:32\n");
+    expect_v2("fn f() { let xs: [str] = [1]; }\n", "app.spx E0428 1:27-1:28\n");
+    expect_v2("fn f() -> bool { return [1] == [true]; }\n", "app.spx E0428 1:33-1:37\n");
+    expect_v2("fn f() { let xs = [1]; let n: int = xs; }\n", "app.spx E0401 1:37-1:39\n");
+    source_t mixed[] = {{"app", "fn f() { let xs = [[1], [[2]]]; }\n"}};
+    assert_message(mixed, 1, "E0428", "an element of '[int]' must be 'int', not '[int]'");
+    source_t mixed2[] = {{"app", "fn f() { let xs = [1, \"a\"]; }\n"}};
+    assert_message(mixed2, 1, "E0428", "an element of '[int]' must be 'int', not 'str'");
+    source_t not_array[] = {{"app", "fn f() -> int { return []; }\n"}};
+    assert_message(not_array, 1, "E0423",
+                   "an element type is needed: what stands here expects 'int', which is not an "
+                   "array, and no element gives one");
+    source_t point_list[] = {{"app", "struct P { x: int }\nfn f() -> [P] { return [1]; }\n"}};
+    assert_message(point_list, 1, "E0428", "an element of '[app.P]' must be 'app.P', not 'int'");
     source_t no_field[] = {
         {"app", "struct P { x: int, y: int }\nfn f(p: P) -> int { return p.z; }\n"}};
     assert_message(no_field, 1, "E0424", "struct 'P' has no field 'z' (its fields: x, y)");
