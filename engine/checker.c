@@ -41,9 +41,8 @@
  * struct values (spx_vtype_t, interned in checker->types: parameters,
  * results and lets of such types, index, slice, len, fields, array and
  * struct literals, ==, for over an array, arguments, returns,
- * assignments). Not yet checked (reported once as E0499): the types of
- * push and pop; an assigned place's value is not compared with the
- * place's type yet. Temporary until the
+ * assignments, push and pop). An assigned place's value is not compared
+ * with the place's type yet. Temporary until the
  * interpreter runs v2: a function that uses a checked v2 construct and has
  * no other diagnostic gets one E0499 at the first one (scope_t.v2_what),
  * and a program with nothing else to report one at its first const or
@@ -170,20 +169,6 @@ static void report(scope_t *scope, spx_diagnostic_code_t code, spx_span_t span, 
 {
     spx_diagnostics_add(scope->checker->diagnostics, code, scope->module->path, span, "%s",
                         message);
-}
-
-/* Temporary until the v2 checker: a language v2 construct at span, which
- * this checker cannot check yet (what names it: "a for loop"). */
-static void report_v2(spx_diagnostics_t *diagnostics, const spx_module_t *module, spx_span_t span,
-                      const char *what)
-{
-    spx_diagnostics_add(diagnostics, SPX_E0499, module->path, span,
-                        "%s is language v2, which the checker does not support yet", what);
-}
-
-static void report_v2_in(scope_t *scope, spx_span_t span, const char *what)
-{
-    report_v2(scope->checker->diagnostics, scope->module, span, what);
 }
 
 /* Temporary until the VM runs language v2: a checked v2 construct at span
@@ -1533,6 +1518,36 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
     return 1;
 }
 
+/* The type of push or pop on an array whose element type is element (NULL
+ * when the receiver is not an array: check_method reported it, or an
+ * earlier diagnostic did): push takes one argument of the element type
+ * and gives unit, pop takes none and gives an element. */
+static const spx_vtype_t *method_type(scope_t *scope, spx_expr_t *call, const spx_vtype_t *element)
+{
+    const char *method = call->as.call->function.text;
+    int push = method && strcmp(method, "push") == 0;
+    if (!element || !method || (!push && strcmp(method, "pop") != 0))
+        return basic_type(scope, SPX_TYPE_ERROR);
+    const spx_vtype_t *result = push ? basic_type(scope, SPX_TYPE_UNIT) : element;
+    apr_size_t count = call->as.call->argument_count, wanted = push ? 1 : 0;
+    if (count != wanted) {
+        report(scope, SPX_E0403, call->span,
+               apr_psprintf(scope->pool,
+                            "'%s' takes %" APR_SIZE_T_FMT " argument%s, not %" APR_SIZE_T_FMT,
+                            method, wanted, wanted == 1 ? "" : "s", count));
+        return result;
+    }
+    if (push) {
+        spx_expr_t *argument = call->as.call->arguments[0];
+        spx_type_t type = type_of(argument);
+        if (type != SPX_TYPE_ERROR && type != SPX_TYPE_UNIT && vtype_of(scope, argument) != element)
+            report(scope, SPX_E0404, argument->span,
+                   apr_psprintf(scope->pool, "argument 1 of 'push' must be '%s', not '%s'",
+                                spx_vtype_name(element, scope->pool), type_text(scope, argument)));
+    }
+    return result;
+}
+
 static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
 {
     const spx_vtype_t **parameters = NULL;
@@ -1573,6 +1588,8 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
         if (type_of(argument) == SPX_TYPE_UNIT)
             report_unit(scope, argument, "an argument");
     }
+    if (method)
+        return method_type(scope, call, element);
     if (!known)
         return basic_type(scope, SPX_TYPE_ERROR);
     const char *callee = callee_text(call, scope->pool);
@@ -1783,8 +1800,6 @@ static void check_method(scope_t *scope, spx_expr_t *call)
                             spx_vtype_name(whole, scope->pool)));
         return;
     }
-    if (type == SPX_TYPE_ARRAY)
-        report_v2_in(scope, c->function.span, "the types of push and pop");
     if (root && !root->is_var && root->type != SPX_TYPE_ERROR)
         report(scope, SPX_E0312, c->function.span,
                apr_psprintf(scope->pool, "cannot change '%s' with '%s': it is %s",

@@ -150,9 +150,9 @@
     X(E0426, "struct literal lacks a field")                                                       \
     X(E0427, "struct literal field value of the wrong type")                                       \
     X(E0428, "array literal element of the wrong type")                                            \
-    /* temporary until the v2 checker: the front end reads language v2, the                        \
-     * checker does not know it yet */                                                             \
-    X(E0499, "language v2 construct not yet checked or run")
+    /* temporary until the interpreter runs language v2: the front end reads and                   \
+     * checks it, the interpreter cannot run it yet */                                             \
+    X(E0499, "language v2 construct not yet run")
 
 #define SPX_RUNTIME_CODES(X)                                                                       \
     X(R0501, "integer overflow")                                                                   \

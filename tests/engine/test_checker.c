@@ -1199,6 +1199,18 @@ static void test_v2_typed_values(void)
                    "array, and no element gives one");
     source_t point_list[] = {{"app", "struct P { x: int }\nfn f() -> [P] { return [1]; }\n"}};
     assert_message(point_list, 1, "E0428", "an element of '[app.P]' must be 'app.P', not 'int'");
+    /* push and pop */
+    expect_v2("fn f() { var xs = [1]; xs.push(2); let n: int = xs.pop(); }\n",
+              "app.spx E0499 1:19-1:22\n");
+    expect_v2("fn f() { var xs = [[1]]; xs.push([]); }\n", "app.spx E0499 1:19-1:24\n");
+    expect_v2("fn f() { var xs = [1]; xs.push(\"a\"); }\n", "app.spx E0404 1:32-1:35\n");
+    expect_v2("fn f() { var xs = [1]; xs.pop(1); }\n", "app.spx E0403 1:24-1:33\n");
+    source_t push[] = {{"app", "fn f(p: [[int]]) { var q = p; q[0].push(true); }\n"}};
+    assert_message(push, 1, "E0404", "argument 1 of 'push' must be 'int', not 'bool'");
+    source_t pop[] = {{"app", "fn f() { var xs = [1]; let s: str = xs.pop(); }\n"}};
+    assert_message(pop, 1, "E0401", "'s' is declared 'str' but its value is 'int'");
+    source_t pop_count[] = {{"app", "fn f() { var xs = [1]; xs.pop(1); }\n"}};
+    assert_message(pop_count, 1, "E0403", "'pop' takes 0 arguments, not 1");
     source_t no_field[] = {
         {"app", "struct P { x: int, y: int }\nfn f(p: P) -> int { return p.z; }\n"}};
     assert_message(no_field, 1, "E0424", "struct 'P' has no field 'z' (its fields: x, y)");
