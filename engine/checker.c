@@ -41,8 +41,7 @@
  * struct values (spx_vtype_t, interned in checker->types: parameters,
  * results and lets of such types, index, slice, len, fields, array and
  * struct literals, ==, for over an array, arguments, returns,
- * assignments, push and pop). An assigned place's value is not compared
- * with the place's type yet. Temporary until the
+ * assignments to variables and places, push and pop). Temporary until the
  * interpreter runs v2: a function that uses a checked v2 construct and has
  * no other diagnostic gets one E0499 at the first one (scope_t.v2_what),
  * and a program with nothing else to report one at its first const or
@@ -2226,10 +2225,22 @@ static void check_place_assign(scope_t *scope, spx_stmt_t *stmt)
         report(scope, SPX_E0312, name->span,
                apr_psprintf(scope->pool, "cannot assign to '%s': it is %s", name->text,
                             local_kind(local)));
-    expect(scope, vtype_of(scope, place)); /* the place's type */
-    check_expr(scope, stmt->as.assign.value);
-    if (type_of(stmt->as.assign.value) == SPX_TYPE_UNIT)
-        report_unit(scope, stmt->as.assign.value, "stored");
+    const spx_vtype_t *wanted = vtype_of(scope, place);
+    spx_expr_t *value = stmt->as.assign.value;
+    expect(scope, wanted); /* the place's type */
+    check_expr(scope, value);
+    spx_type_t type = type_of(value);
+    if (type == SPX_TYPE_UNIT)
+        report_unit(scope, value, "stored");
+    else if (type != SPX_TYPE_ERROR && wanted->kind != SPX_TYPE_ERROR &&
+             vtype_of(scope, value) != wanted)
+        report(scope, SPX_E0411, value->span,
+               apr_psprintf(
+                   scope->pool, "cannot assign '%s' to '%s' of type '%s'", type_text(scope, value),
+                   apr_pstrndup(scope->pool,
+                                (const char *)scope->module->text + place->span.start.offset,
+                                place->span.end.offset - place->span.start.offset),
+                   spx_vtype_name(wanted, scope->pool)));
 }
 
 static void check_assign(scope_t *scope, spx_stmt_t *stmt)

@@ -1199,6 +1199,16 @@ static void test_v2_typed_values(void)
                    "array, and no element gives one");
     source_t point_list[] = {{"app", "struct P { x: int }\nfn f() -> [P] { return [1]; }\n"}};
     assert_message(point_list, 1, "E0428", "an element of '[app.P]' must be 'app.P', not 'int'");
+    /* assignments to places */
+    expect_v2(
+        "struct P { x: int }\nfn f() { var ps = [P { x: 1 }]; ps[0].x = 2; ps[0] = P { x: 3 }; }\n",
+        "app.spx E0499 2:19-2:31\n");
+    expect_v2("fn f() { var xs = [[1]]; xs[0] = [\"a\"]; xs[0][0] = [1]; }\n",
+              "app.spx E0428 1:35-1:38\napp.spx E0411 1:52-1:55\n");
+    source_t place[] = {{"app", "struct P { x: int }\nfn f(q: P) { var p = q; p.x = \"s\"; }\n"}};
+    assert_message(place, 1, "E0411", "cannot assign 'str' to 'p.x' of type 'int'");
+    source_t let_place[] = {{"app", "fn f() { let xs = [1]; xs[0] = 2; }\n"}};
+    assert_message(let_place, 1, "E0312", "cannot assign to 'xs': it is declared with 'let'");
     /* push and pop */
     expect_v2("fn f() { var xs = [1]; xs.push(2); let n: int = xs.pop(); }\n",
               "app.spx E0499 1:19-1:22\n");
