@@ -695,11 +695,6 @@ static const spx_vtype_t *written_type(checker_t *checker, const spx_module_t *m
     return type;
 }
 
-static const char *struct_full_name(const spx_struct_t *structure, apr_pool_t *pool)
-{
-    return apr_pstrcat(pool, structure->module->name, ".", structure->name.text, NULL);
-}
-
 typedef struct struct_frame_t {
     spx_struct_t *structure;
     apr_size_t next;  /* the next field to follow */
@@ -716,7 +711,7 @@ static void report_struct_cycle(checker_t *checker, apr_array_header_t *frames, 
     struct_frame_t *cycle = &APR_ARRAY_IDX(frames, from, struct_frame_t);
     const char **names = apr_palloc(pool, (size_t)length * sizeof(*names));
     for (int i = 0; i < length; i++)
-        names[i] = struct_full_name(cycle[i].structure, pool);
+        names[i] = spx_struct_full_name(cycle[i].structure, pool);
     int start = 0;
     const char *message = cycle_text("struct contains itself: ", names, length, &start, pool);
     const struct_frame_t *site = &cycle[start];

@@ -444,6 +444,8 @@ const spx_vtype_t *spx_types_basic(spx_types_t *types, spx_type_t kind);
 const spx_vtype_t *spx_types_array(spx_types_t *types, const spx_vtype_t *element);
 /* The values of the struct declaration structure. */
 const spx_vtype_t *spx_types_struct(spx_types_t *types, const spx_struct_t *structure);
+/* A struct as messages and cycles name it: "geo.Point" (MOD.Name). */
+const char *spx_struct_full_name(const spx_struct_t *structure, apr_pool_t *pool);
 /* As messages write it: "int", "[str]", "[[geo.Point]]" (MOD.Name). */
 const char *spx_vtype_name(const spx_vtype_t *type, apr_pool_t *pool);
 

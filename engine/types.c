@@ -60,6 +60,11 @@ const spx_vtype_t *spx_types_struct(spx_types_t *types, const spx_struct_t *stru
     return found;
 }
 
+const char *spx_struct_full_name(const spx_struct_t *structure, apr_pool_t *pool)
+{
+    return apr_pstrcat(pool, structure->module->name, ".", structure->name.text, NULL);
+}
+
 /* Arrays nest only as deep as the parser allowed, but are walked as a loop. */
 const char *spx_vtype_name(const spx_vtype_t *type, apr_pool_t *pool)
 {
@@ -68,10 +73,8 @@ const char *spx_vtype_name(const spx_vtype_t *type, apr_pool_t *pool)
         depth++;
         type = type->element;
     }
-    const char *inner = type->kind == SPX_TYPE_STRUCT
-                            ? apr_pstrcat(pool, type->structure->module->name, ".",
-                                          type->structure->name.text, NULL)
-                            : spx_type_name(type->kind);
+    const char *inner = type->kind == SPX_TYPE_STRUCT ? spx_struct_full_name(type->structure, pool)
+                                                      : spx_type_name(type->kind);
     if (depth == 0)
         return inner;
     size_t size = strlen(inner);
