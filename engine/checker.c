@@ -2280,7 +2280,8 @@ static void check_return(scope_t *scope, spx_stmt_t *stmt)
     spx_expr_t *value = stmt->as.return_stmt.value;
     spx_function_t *function = scope->function;
     spx_type_t wanted = scope->result->kind;
-    expect(scope, scope->result); /* the result type */
+    if (wanted != SPX_TYPE_UNIT)
+        expect(scope, scope->result); /* the result type; a unit function's has none */
     if (value)
         check_expr(scope, value);
     scope->expects = 0;

@@ -1209,6 +1209,9 @@ static void test_v2_typed_values(void)
     assert_message(place, 1, "E0411", "cannot assign 'str' to 'p.x' of type 'int'");
     source_t let_place[] = {{"app", "fn f() { let xs = [1]; xs[0] = 2; }\n"}};
     assert_message(let_place, 1, "E0312", "cannot assign to 'xs': it is declared with 'let'");
+    /* a unit function's return expects nothing */
+    expect_v2("fn f() { return []; }\n", "app.spx E0423 1:17-1:19\n");
+    expect_v2("fn f() { return [1]; }\n", "app.spx E0409 1:17-1:20\n");
     /* push and pop */
     expect_v2("fn f() { var xs = [1]; xs.push(2); let n: int = xs.pop(); }\n",
               "app.spx E0499 1:19-1:22\n");
