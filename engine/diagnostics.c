@@ -108,11 +108,6 @@ spx_position_t spx_position_at(const unsigned char *text, apr_size_t length, apr
     return position;
 }
 
-size_t spx_byte_order_mark_length(const char *text, size_t length)
-{
-    return length >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
-}
-
 spx_span_t spx_span_between(const unsigned char *text, apr_size_t length, apr_size_t start,
                             apr_size_t end)
 {

@@ -4,6 +4,8 @@
  */
 #include "spx_utf8.h"
 
+#include <string.h>
+
 /* How many bytes of bytes[0..available) (available >= 1) agree with a
  * well-formed sequence, and in *need how many it takes (0 when the first
  * byte leads none). The second byte's range excludes the overlongs (after
@@ -92,4 +94,9 @@ apr_size_t spx_utf8_encode(unsigned long value, char *out)
     out[2] = (char)(0x80 | ((value >> 6) & 0x3f));
     out[3] = (char)(0x80 | (value & 0x3f));
     return 4;
+}
+
+size_t spx_byte_order_mark_length(const char *text, size_t length)
+{
+    return length >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 }

@@ -93,12 +93,6 @@ void spx_diagnostics_sort(spx_diagnostics_t *list);
  * in bytes from 1. An offset past the end is clamped to length. */
 spx_position_t spx_position_at(const unsigned char *text, apr_size_t length, apr_size_t offset);
 
-/* 3 when text (length bytes) starts with a UTF-8 byte order mark (EF BB BF),
- * else 0. A source or manifest skips a leading mark; its bytes still count in
- * offsets and columns (language.md, Lexical). Here because every reader of
- * the inputs' bytes (lexer, manifest, the CLI's view) includes this header. */
-size_t spx_byte_order_mark_length(const char *text, size_t length);
-
 /* The span from start to end (offsets) in text. */
 spx_span_t spx_span_between(const unsigned char *text, apr_size_t length, apr_size_t start,
                             apr_size_t end);

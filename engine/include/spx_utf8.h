@@ -14,6 +14,8 @@
 
 #include <apr.h>
 
+#include <stddef.h>
+
 /* The length (1 to 4) of the well-formed UTF-8 sequence at
  * bytes[0..available), or 0 when none starts there (or available is 0). An
  * ASCII byte, control bytes and NUL included, is a sequence of 1. */
@@ -36,5 +38,11 @@ apr_size_t spx_utf8_cut(const unsigned char *bytes, apr_size_t length, apr_size_
  * caller has checked) as UTF-8 at out; returns how many bytes it wrote: 1
  * below U+0080, 2 below U+0800, 3 below U+10000, else 4. */
 apr_size_t spx_utf8_encode(unsigned long value, char *out);
+
+/* 3 when text (length bytes) starts with a UTF-8 byte order mark (EF BB BF),
+ * else 0. A source or manifest skips a leading mark; its bytes still count in
+ * offsets and columns (language.md, Lexical); a mark anywhere else is an
+ * error. */
+size_t spx_byte_order_mark_length(const char *text, size_t length);
 
 #endif /* SPX_UTF8_H */

@@ -373,10 +373,22 @@ static void test_every_short_input_matches_the_reference(void)
     CU_ASSERT_EQUAL(accepted, (unsigned long)(48 + 64 + 64 + 64 + 16) * 36);
 }
 
+/* A byte order mark is exactly EF BB BF at the start of what is given. */
+static void test_byte_order_mark(void)
+{
+    CU_ASSERT_EQUAL(spx_byte_order_mark_length("\xef\xbb\xbf", 3), 3);
+    CU_ASSERT_EQUAL(spx_byte_order_mark_length("\xef\xbb\xbfx", 4), 3);
+    CU_ASSERT_EQUAL(spx_byte_order_mark_length("\xef\xbb\xbf", 2), 0); /* truncated */
+    CU_ASSERT_EQUAL(spx_byte_order_mark_length("\xef\xbb\xbe", 3), 0);
+    CU_ASSERT_EQUAL(spx_byte_order_mark_length("x\xef\xbb\xbf", 4), 0);
+    CU_ASSERT_EQUAL(spx_byte_order_mark_length("", 0), 0);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"ASCII is one byte", test_ascii_is_one_byte},
+        {"a byte order mark only at the start", test_byte_order_mark},
         {"well-formed sequences at their limits", test_well_formed_limits},
         {"every overlong form is rejected", test_every_overlong_is_rejected},
         {"surrogates are rejected", test_surrogates_are_rejected},
