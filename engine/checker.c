@@ -1794,6 +1794,8 @@ static void check_method(scope_t *scope, spx_expr_t *call)
                             spx_vtype_name(whole, scope->pool)));
         return;
     }
+    c->builtin = strcmp(method, "push") == 0 ? SPX_BUILTIN_PUSH : SPX_BUILTIN_POP;
+    c->receiver_slot = root ? root->slot : -1;
     if (root && !root->is_var && root->type != SPX_TYPE_ERROR)
         report(scope, SPX_E0312, c->function.span,
                apr_psprintf(scope->pool, "cannot change '%s' with '%s': it is %s",

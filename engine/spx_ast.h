@@ -70,8 +70,10 @@ typedef enum spx_builtin_t {
     SPX_BUILTIN_LEN,    /* len(s: str) -> int   */
     SPX_BUILTIN_ASSERT, /* assert(c: bool), v2: assert(c: bool, message: str) */
     /* v2 */
-    SPX_BUILTIN_CHR, /* chr(c: int) -> str   */
-    SPX_BUILTIN_STOI /* stoi(s: str) -> int  */
+    SPX_BUILTIN_CHR,  /* chr(c: int) -> str   */
+    SPX_BUILTIN_STOI, /* stoi(s: str) -> int  */
+    SPX_BUILTIN_PUSH, /* a.push(v): the array method (checker: a call with a receiver) */
+    SPX_BUILTIN_POP   /* a.pop() */
 } spx_builtin_t;
 
 /* An identifier as written, with its span. */
@@ -192,6 +194,7 @@ typedef struct spx_call_t {
     apr_size_t argument_count;
     struct spx_function_t *target; /* checker: the user function, or NULL */
     spx_builtin_t builtin;         /* checker: the builtin, or NONE */
+    int receiver_slot; /* checker, x.push(v) / x.pop() on a local x: its slot (receiver NULL) */
 } spx_call_t;
 
 struct spx_stmt_t;
