@@ -302,7 +302,8 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
         report->rerun_detail = problem;
         return;
     }
-    spx_run_limits_t limits = {steps, (apr_size_t)bytes, (unsigned)depth};
+    spx_run_limits_t limits = {steps, (apr_size_t)bytes, (unsigned)depth,
+                               SPX_LIMIT_MAX_MEMORY_DEFAULT};
     json_t *again = NULL;
     const char *message = NULL;
     if (!project) {

@@ -48,7 +48,7 @@ typedef struct vm_t {
 spx_run_limits_t spx_run_limits_default(void)
 {
     spx_run_limits_t limits = {SPX_LIMIT_MAX_STEPS_DEFAULT, SPX_LIMIT_MAX_BYTES_DEFAULT,
-                               SPX_LIMIT_CALL_DEPTH};
+                               SPX_LIMIT_CALL_DEPTH, SPX_LIMIT_MAX_MEMORY_DEFAULT};
     return limits;
 }
 
@@ -540,7 +540,8 @@ apr_status_t spx_vm_run(const spx_program_t *program, long function, const spx_r
         program->functions[function].param_count ||
         limits->max_steps > SPX_LIMIT_MAX_STEPS_MAXIMUM ||
         limits->max_bytes > SPX_LIMIT_MAX_BYTES_MAXIMUM || limits->max_call_depth < 1 ||
-        limits->max_call_depth > SPX_LIMIT_CALL_DEPTH)
+        limits->max_call_depth > SPX_LIMIT_CALL_DEPTH ||
+        limits->max_memory > SPX_LIMIT_MAX_MEMORY_MAXIMUM)
         return APR_EINVAL;
     vm_t vm;
     memset(&vm, 0, sizeof(vm));

@@ -27,6 +27,7 @@ typedef struct spx_run_limits_t {
     uint64_t max_steps;      /* fuel, SPX_LIMIT_MAX_STEPS_* */
     apr_size_t max_bytes;    /* output kept, SPX_LIMIT_MAX_BYTES_* */
     unsigned max_call_depth; /* 1..SPX_LIMIT_CALL_DEPTH */
+    uint64_t max_memory;     /* live value memory, 0..SPX_LIMIT_MAX_MEMORY_MAXIMUM (language v2) */
 } spx_run_limits_t;
 
 /* The limits with every default of spx_limits.h. */
@@ -54,6 +55,7 @@ typedef struct spx_run_result_t {
     const char *output;
     apr_size_t output_length; /* <= max_bytes, cut at a UTF-8 boundary */
     int output_truncated;
+    uint64_t memory_peak;  /* the highest live memory of the run (language v2, Memory) */
     spx_failure_t failure; /* when not RETURNED */
 } spx_run_result_t;
 
