@@ -160,6 +160,30 @@ static void test_test_summary_and_envelope(void)
     spx_fixture_free(fixture);
 }
 
+/* `semaprax verify` of the envelope file path passes all three checks. */
+static void assert_verified(spx_fixture_t *fixture, const char *path, const char *manifest)
+{
+    spx_process_result_t verify =
+        SPX_RUN_SEMAPRAX(fixture->pool, "verify", path, "--manifest-path", manifest);
+    CU_ASSERT_EQUAL(verify.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(verify.out, "digest: ok\nsubject: ok\nre-run: ok\n"
+                                       "semaprax: the envelope is verified\n");
+}
+
+/* `semaprax verify` of envelope (its reference taken) written to the fixture
+ * file name with its envelope_digest recomputed to match its content. */
+static spx_process_result_t verify_redigested(spx_fixture_t *fixture, json_t *envelope,
+                                              const char *name, const char *manifest)
+{
+    json_object_del(envelope, "envelope_digest");
+    json_object_set_new(envelope, "envelope_digest",
+                        json_string(spx_canonical_digest(envelope, fixture->pool)));
+    spx_fixture_write(fixture, name, spx_canonical_text(envelope, fixture->pool));
+    json_decref(envelope);
+    return SPX_RUN_SEMAPRAX(fixture->pool, "verify", spx_fixture_path(fixture, name),
+                            "--manifest-path", manifest);
+}
+
 static void test_verify_says_which_check_failed(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -170,11 +194,7 @@ static void test_verify_says_which_check_failed(void)
     SPX_RUN_SEMAPRAX(fixture->pool, "test", "--manifest-path", manifest, "--envelope", path);
     const char *bytes = spx_fixture_read(fixture, "envelope.json");
 
-    spx_process_result_t fresh =
-        SPX_RUN_SEMAPRAX(fixture->pool, "verify", path, "--manifest-path", manifest);
-    CU_ASSERT_EQUAL(fresh.exit_code, 0);
-    CU_ASSERT_STRING_EQUAL(fresh.out, "digest: ok\nsubject: ok\nre-run: ok\n"
-                                      "semaprax: the envelope is verified\n");
+    assert_verified(fixture, path, manifest);
 
     /* one byte flipped: a step count 11 becomes 13 */
     const char *at = strstr(bytes, "\"steps\":11");
@@ -198,14 +218,7 @@ static void test_verify_says_which_check_failed(void)
     json_object_set_new(json_object_get(forged, "summary"), "passed", json_integer(2));
     json_object_set_new(json_object_get(forged, "summary"), "failed", json_integer(0));
     json_object_set_new(forged, "command_succeeded", json_true());
-    json_object_del(forged, "envelope_digest");
-    json_object_set_new(forged, "envelope_digest",
-                        json_string(spx_canonical_digest(forged, fixture->pool)));
-    spx_fixture_write(fixture, "forged.json", spx_canonical_text(forged, fixture->pool));
-    json_decref(forged);
-    spx_process_result_t rerun =
-        SPX_RUN_SEMAPRAX(fixture->pool, "verify", spx_fixture_path(fixture, "forged.json"),
-                         "--manifest-path", manifest);
+    spx_process_result_t rerun = verify_redigested(fixture, forged, "forged.json", manifest);
     CU_ASSERT_EQUAL(rerun.exit_code, 1);
     spx_assert_contains(rerun.out, "digest: ok\nsubject: ok\nre-run: FAILED: the re-run differs at "
                                    "command_succeeded (the envelope has true, the re-run false)\n");
@@ -250,11 +263,7 @@ static void test_max_memory_in_the_envelope(void)
             json_string_value(json_object_get(json_object_get(envelope, "engine"), "language")),
             "semaprax.language.v2");
         json_decref(envelope);
-        spx_process_result_t verify =
-            SPX_RUN_SEMAPRAX(fixture->pool, "verify", path, "--manifest-path", manifest);
-        CU_ASSERT_EQUAL(verify.exit_code, 0);
-        CU_ASSERT_STRING_EQUAL(verify.out, "digest: ok\nsubject: ok\nre-run: ok\n"
-                                           "semaprax: the envelope is verified\n");
+        assert_verified(fixture, path, manifest);
     }
     const char *bytes = spx_fixture_read(fixture, "envelope.json");
 
@@ -263,14 +272,7 @@ static void test_max_memory_in_the_envelope(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(tampered);
     json_object_set_new(json_object_get(tampered, "limits"), "max_memory",
                         json_integer(1073741825));
-    json_object_del(tampered, "envelope_digest");
-    json_object_set_new(tampered, "envelope_digest",
-                        json_string(spx_canonical_digest(tampered, fixture->pool)));
-    spx_fixture_write(fixture, "tampered.json", spx_canonical_text(tampered, fixture->pool));
-    json_decref(tampered);
-    spx_process_result_t over =
-        SPX_RUN_SEMAPRAX(fixture->pool, "verify", spx_fixture_path(fixture, "tampered.json"),
-                         "--manifest-path", manifest);
+    spx_process_result_t over = verify_redigested(fixture, tampered, "tampered.json", manifest);
     CU_ASSERT_EQUAL(over.exit_code, 1);
     CU_ASSERT_STRING_EQUAL(over.out,
                            "digest: ok\nsubject: ok\nre-run: FAILED: limits.max_memory is not a "
@@ -284,13 +286,7 @@ static void test_max_memory_in_the_envelope(void)
     json_object_set_new(json_object_get(old, "engine"), "language",
                         json_string("semaprax.language.v1"));
     json_object_del(json_object_get(old, "limits"), "max_memory");
-    json_object_del(old, "envelope_digest");
-    json_object_set_new(old, "envelope_digest",
-                        json_string(spx_canonical_digest(old, fixture->pool)));
-    spx_fixture_write(fixture, "v1.json", spx_canonical_text(old, fixture->pool));
-    json_decref(old);
-    spx_process_result_t v1 = SPX_RUN_SEMAPRAX(
-        fixture->pool, "verify", spx_fixture_path(fixture, "v1.json"), "--manifest-path", manifest);
+    spx_process_result_t v1 = verify_redigested(fixture, old, "v1.json", manifest);
     CU_ASSERT_EQUAL(v1.exit_code, 1);
     CU_ASSERT_STRING_EQUAL(v1.out,
                            "digest: ok\nsubject: ok\nre-run: FAILED: the envelope's "
