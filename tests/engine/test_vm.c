@@ -337,7 +337,10 @@ static void test_memory_limit(void)
     for (int i = 1; i <= 16; i++)
         source = apr_psprintf(fixture->pool, "%s  let a%d = s + \"\";\n", source, i);
     source = apr_pstrcat(fixture->pool, source, "  return 0;\n}\n", NULL);
-    spx_run_result_t r = run(fixture, source, "t");
+    spx_run_limits_t limits = spx_run_limits_default();
+    limits.max_steps = 10000000; /* each copy is charged 2^24 / 64 steps */
+    spx_run_result_t r =
+        spx_run_fixture_call(fixture, spx_run_fixture_program(fixture, source), "t", &limits);
     assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0521", "23:13-23:19", fixture->pool);
     CU_ASSERT_STRING_EQUAL(r.failure.message,
                            "memory limit exceeded: 268435712 bytes live, over max_memory 268435456");
