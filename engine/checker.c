@@ -41,8 +41,8 @@
  * struct values (spx_vtype_t, interned in checker->types: parameters,
  * results and lets of such types, index, slice, len, fields, array and
  * struct literals, ==, for over an array, arguments, returns,
- * assignments to variables and places, push and pop). Consts and struct cycles are checked in spx_checker_finish, when every
- * module is declared.
+ * assignments to variables and places, push and pop). Consts and struct cycles are checked in
+ * spx_checker_finish, when every module is declared.
  */
 #include "spx_assert.h"
 #include "spx_ast.h"
@@ -142,7 +142,7 @@ typedef struct scope_t {
      * be "[]". check_expr takes it and clears it. */
     int expects;
     const spx_vtype_t *expected; /* with expects: the expected type, or NULL if unknown */
-    const spx_vtype_t *result; /* the function's result type (error when it does not resolve) */
+    const spx_vtype_t *result;   /* the function's result type (error when it does not resolve) */
 } scope_t;
 
 /* Why a local cannot be assigned: "a parameter", ... */
