@@ -150,8 +150,6 @@
     X(E0426, "struct literal lacks a field")                                                       \
     X(E0427, "struct literal field value of the wrong type")                                       \
     X(E0428, "array literal element of the wrong type")                                            \
-    /* temporary until the interpreter runs language v2: the front end reads and                   \
-     * checks it, the interpreter cannot run it yet */                                             \
 
 #define SPX_RUNTIME_CODES(X)                                                                       \
     X(R0501, "integer overflow")                                                                   \
