@@ -425,6 +425,23 @@ static const refusal_t refusals[] = {
     {"app.test_scale", "check", "the manifest's test 'scale'"},
 };
 
+/* Each rename of the list is refused at the plan, for its reason. */
+static void assert_refused(spx_daemon_t *daemon, const char *revisions, const refusal_t *list,
+                           size_t count, apr_pool_t *pool)
+{
+    for (size_t i = 0; i < count; i++) {
+        json_t *answer = spx_daemon_call_json(
+            daemon, rename_line(revisions, list[i].function, list[i].new_name, "", pool));
+        CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_REFUSED);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(error_data(answer), "step")),
+                               "plan");
+        const char *reason = json_string_value(json_object_get(error_data(answer), "reason"));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(reason);
+        spx_assert_contains(reason, list[i].reason);
+        json_decref(answer);
+    }
+}
+
 static void test_refusals(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -433,17 +450,7 @@ static void test_refusals(void)
     const char *inventory = spx_fixture_inventory(fixture);
     spx_daemon_t *daemon = start(fixture, "SPX_SEMAPRAXD", 1);
     const char *revisions = spx_daemon_open(daemon);
-    for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
-        json_t *answer = spx_daemon_call_json(
-            daemon, rename_line(revisions, refusals[i].function, refusals[i].new_name, "", pool));
-        CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_REFUSED);
-        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(error_data(answer), "step")),
-                               "plan");
-        const char *reason = json_string_value(json_object_get(error_data(answer), "reason"));
-        CU_ASSERT_PTR_NOT_NULL_FATAL(reason);
-        spx_assert_contains(reason, refusals[i].reason);
-        json_decref(answer);
-    }
+    assert_refused(daemon, revisions, refusals, sizeof(refusals) / sizeof(refusals[0]), pool);
     /* Params of the wrong shape are -32602; stale revisions -32012. */
     const char *invalid[] = {
         apr_psprintf(pool, "%s,\"function\":\"util.scale\"", revisions),
@@ -1046,18 +1053,8 @@ static void test_v2_refusals(void)
     const char *inventory = spx_fixture_inventory(fixture);
     spx_daemon_t *daemon = start(fixture, "SPX_SEMAPRAXD", 1);
     const char *revisions = spx_daemon_open(daemon);
-    for (size_t i = 0; i < sizeof(v2_refusals) / sizeof(v2_refusals[0]); i++) {
-        json_t *answer =
-            spx_daemon_call_json(daemon, rename_line(revisions, v2_refusals[i].function,
-                                                     v2_refusals[i].new_name, "", pool));
-        CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_REFUSED);
-        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(error_data(answer), "step")),
-                               "plan");
-        const char *reason = json_string_value(json_object_get(error_data(answer), "reason"));
-        CU_ASSERT_PTR_NOT_NULL_FATAL(reason);
-        spx_assert_contains(reason, v2_refusals[i].reason);
-        json_decref(answer);
-    }
+    assert_refused(daemon, revisions, v2_refusals, sizeof(v2_refusals) / sizeof(v2_refusals[0]),
+                   pool);
     spx_assert_contains(
         spx_daemon_call(daemon, spx_request_line("\"k\"", "check", revisions, pool)),
         "\"result\":{\"admitted\":true");
