@@ -433,10 +433,11 @@ static void assert_refused(spx_daemon_t *daemon, const char *revisions, const re
         json_t *answer = spx_daemon_call_json(
             daemon, rename_line(revisions, list[i].function, list[i].new_name, "", pool));
         CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_REFUSED);
-        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(error_data(answer), "step")),
-                               "plan");
+        const char *step = json_string_value(json_object_get(error_data(answer), "step"));
         const char *reason = json_string_value(json_object_get(error_data(answer), "reason"));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(step);
         CU_ASSERT_PTR_NOT_NULL_FATAL(reason);
+        CU_ASSERT_STRING_EQUAL(step, "plan");
         spx_assert_contains(reason, list[i].reason);
         json_decref(answer);
     }
@@ -991,6 +992,9 @@ static void test_v2_calls_everywhere(void)
         json_t *dry = spx_daemon_call_json(
             daemon, rename_line(revisions, function, new_name, ",\"dry_run\":true", pool));
         json_t *planned = json_object_get(dry, "result");
+        if (!planned)
+            fprintf(stderr, "\n  planning to rename %s to %s: %s\n", function, new_name,
+                    json_dumps(dry, JSON_COMPACT));
         CU_ASSERT_PTR_NOT_NULL_FATAL(planned);
         CU_ASSERT_TRUE(json_is_false(json_object_get(planned, "committed")));
         assert_v2_edits(json_object_get(planned, "edits"), old_name, new_name, pool);
