@@ -149,7 +149,7 @@
     X(E0425, "struct literal gives a field twice")                                                 \
     X(E0426, "struct literal lacks a field")                                                       \
     X(E0427, "struct literal field value of the wrong type")                                       \
-    X(E0428, "array literal element of the wrong type")                                            \
+    X(E0428, "array literal element of the wrong type")
 
 #define SPX_RUNTIME_CODES(X)                                                                       \
     X(R0501, "integer overflow")                                                                   \
