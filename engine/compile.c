@@ -545,9 +545,14 @@ static int32_t compile_place(compiler_t *c, int root_slot, const spx_expr_t *pla
         const spx_expr_t *step = APR_ARRAY_IDX(chain, i, const spx_expr_t *);
         int k = chain->nelts - 1 - i;
         if (step->kind == SPX_EXPR_INDEX) {
-            reg_t index = compile_temp(c, step->as.index.index);
+            /* A literal, const or variable index is read where it is: the
+             * value written cannot change an int variable. */
+            reg_t index = leaf_reg(c, step->as.index.index);
+            if (index.file != FILE_INT) {
+                index = compile_temp(c, step->as.index.index);
+                (*temps)++;
+            }
             steps[k] = 2 * index.index;
-            (*temps)++;
         } else {
             const spx_struct_t *structure = step->as.field.base->vtype->structure;
             steps[k] = 2 * field_number(structure, step->as.field.name.text) + 1;

@@ -118,9 +118,17 @@ static inline void spx_block_hold(spx_value_block_t *block)
     block->holders++;
 }
 
-/* Drop a holder; at none the block is freed and drops its hold on the blocks
- * in its slots, and so on, without C recursion. NULL is ignored. */
-void spx_block_release(spx_heap_t *heap, spx_value_block_t *block);
+/* Free a block whose last holder went (spx_block_release): it drops its
+ * hold on the blocks in its slots, and so on, without C recursion. */
+void spx_block_free(spx_heap_t *heap, spx_value_block_t *block);
+
+/* Drop a holder; at none the block is freed (spx_block_free). NULL is
+ * ignored. */
+static inline void spx_block_release(spx_heap_t *heap, spx_value_block_t *block)
+{
+    if (block && --block->holders == 0)
+        spx_block_free(heap, block);
+}
 
 /* What block counts in the memory measure now: 16 + bytes for a string
  * (0 for a literal's block not yet grown), 16 + 8 x length for an array,

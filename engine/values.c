@@ -176,13 +176,9 @@ static void push_dying(spx_heap_t *heap, apr_size_t *count, spx_value_block_t *b
     heap->dying[(*count)++] = block;
 }
 
-void spx_block_release(spx_heap_t *heap, spx_value_block_t *block)
+void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
 {
-    if (!block)
-        return;
-    SPX_ASSERT(block->holders > 0);
-    if (--block->holders)
-        return;
+    SPX_ASSERT(block->holders == 0);
     apr_size_t count = 0;
     push_dying(heap, &count, block);
     while (count) {

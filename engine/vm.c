@@ -167,6 +167,22 @@ static const int64_t *place_steps(vm_t *vm, const int32_t *place, const int64_t 
     return vm->steps;
 }
 
+/* The slot a write through a place changes, when every block on the path
+ * has one holder and every index is in range (so the write copies nothing
+ * and charges nothing); NULL otherwise, for spx_place_write to decide. */
+static spx_value_t *unshared_slot(spx_value_block_t **root, const int64_t *steps, int32_t count)
+{
+    spx_value_block_t *block = *root;
+    for (int32_t k = 0;; k++) {
+        if (block->holders != 1 ||
+            (block->kind == SPX_BLOCK_ARRAY && (uint64_t)steps[k] >= block->length))
+            return NULL;
+        if (k == count - 1)
+            return &block->slots[steps[k]];
+        block = block->slots[steps[k]].b;
+    }
+}
+
 /* The span recorded for pc of kind; for a charge, the nth one. */
 static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_site_kind_t kind,
                             uint64_t nth)
@@ -566,8 +582,12 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 drop(vm, &B[ins->b]);
             break;
         case SPX_I_STR_INDEX: {
+            const spx_value_block_t *string = B[ins->b];
             int64_t byte = 0;
-            CHECKED(spx_str_index(heap, B[ins->b], I[ins->c], &byte));
+            if ((uint64_t)I[ins->c] < string->length)
+                byte = spx_str_bytes(string)[I[ins->c]];
+            else
+                CHECKED(spx_str_index(heap, string, I[ins->c], &byte));
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             I[ins->a] = byte;
@@ -575,8 +595,15 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_INDEX_I:
         case SPX_I_INDEX_B: {
+            const spx_value_block_t *array = B[ins->b];
             spx_value_t element;
-            CHECKED(spx_array_get(heap, B[ins->b], I[ins->c], &element));
+            if ((uint64_t)I[ins->c] < array->length) { /* spx_array_get's work, in line */
+                element = array->slots[I[ins->c]];
+                if (ins->op == SPX_I_INDEX_B)
+                    spx_block_hold(element.b);
+            } else {
+                CHECKED(spx_array_get(heap, array, I[ins->c], &element));
+            }
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             if (ins->op == SPX_I_INDEX_I)
@@ -600,7 +627,9 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_FIELD_I:
         case SPX_I_FIELD_B: {
-            spx_value_t field = spx_struct_get(B[ins->b], (uint32_t)ins->c);
+            spx_value_t field = B[ins->b]->slots[ins->c]; /* spx_struct_get, in line */
+            if (ins->op == SPX_I_FIELD_B)
+                spx_block_hold(field.b);
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             if (ins->op == SPX_I_FIELD_I)
@@ -662,12 +691,22 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             } else {
                 value.i = I[ins->a];
             }
+            int is_write = ins->op == SPX_I_WRITE_I || ins->op == SPX_I_WRITE_B;
+            spx_value_t *slot = is_write ? unshared_slot(&B[place[0]], steps, place[1]) : NULL;
+            if (slot) { /* nothing to copy or charge: spx_place_write's work, in line */
+                spx_value_t old = *slot;
+                *slot = value;
+                if (is_block)
+                    spx_block_release(heap, old.b);
+                if (taken)
+                    B[ins->a] = NULL;
+                break;
+            }
             metered = fuel;
-            status = ins->op == SPX_I_WRITE_I || ins->op == SPX_I_WRITE_B
-                         ? spx_place_write(heap, &metered, &B[place[0]], steps,
-                                           (apr_size_t)place[1], value)
-                         : spx_place_push(heap, &metered, &B[place[0]], steps, (apr_size_t)place[1],
-                                          value);
+            status = is_write ? spx_place_write(heap, &metered, &B[place[0]], steps,
+                                                (apr_size_t)place[1], value)
+                              : spx_place_push(heap, &metered, &B[place[0]], steps,
+                                               (apr_size_t)place[1], value);
             fuel = metered;
             if (status != SPX_HEAP_OK) {
                 if (is_block && !taken) /* nothing was consumed */
