@@ -11,8 +11,9 @@
 
 /* The index is built in two steps, because Phase A lets each module's bodies
  * go once they are checked: a builder (in pool, which then holds the index
- * too) takes every module's call edges and sites while its bodies are
- * there; spx_index_build adds the rest from the declarations. */
+ * too) takes what every module's bodies say while they are there (each
+ * function's calls, uses of structs and reads of consts, with their sites);
+ * spx_index_build adds the rest from the declarations, which stay. */
 typedef struct spx_index_builder_t spx_index_builder_t;
 spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool);
 void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_t *module);
