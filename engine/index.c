@@ -144,37 +144,32 @@ static int function_node(builder_t *builder, spx_function_t *function)
     return position;
 }
 
-/* "struct:MODULE.Name", made once per struct. */
-static int struct_node(builder_t *builder, const spx_struct_t *structure)
+/* "KIND:MODULE.NAME" of a struct or const (owner), made once each. */
+static int item_node(builder_t *builder, const void *owner, const char *kind,
+                     const spx_module_t *module, const char *name)
 {
-    int position = known_node(builder, structure);
+    int position = known_node(builder, owner);
     if (position < 0) {
-        position = add_node(builder,
-                            apr_pstrcat(builder->pool, "struct:", structure->module->name, ".",
-                                        structure->name.text, NULL),
-                            "struct", structure->name.text);
-        spx_index_node_t *node = node_at(builder, position);
-        node->module = structure->module;
-        node->structure = structure;
-        remember_node(builder, structure, position);
+        position =
+            add_node(builder, apr_pstrcat(builder->pool, kind, ":", module->name, ".", name, NULL),
+                     kind, name);
+        node_at(builder, position)->module = module;
+        remember_node(builder, owner, position);
     }
     return position;
 }
 
-/* "const:MODULE.NAME", made once per const. */
+static int struct_node(builder_t *builder, const spx_struct_t *structure)
+{
+    int position = item_node(builder, structure, "struct", structure->module, structure->name.text);
+    node_at(builder, position)->structure = structure;
+    return position;
+}
+
 static int const_node(builder_t *builder, const spx_const_t *constant)
 {
-    int position = known_node(builder, constant);
-    if (position < 0) {
-        position = add_node(builder,
-                            apr_pstrcat(builder->pool, "const:", constant->module->name, ".",
-                                        constant->name.text, NULL),
-                            "const", constant->name.text);
-        spx_index_node_t *node = node_at(builder, position);
-        node->module = constant->module;
-        node->constant = constant;
-        remember_node(builder, constant, position);
-    }
+    int position = item_node(builder, constant, "const", constant->module, constant->name.text);
+    node_at(builder, position)->constant = constant;
     return position;
 }
 

@@ -66,23 +66,10 @@ static json_t *item_span(const char *text, const char *item)
                      position_json(text, start + strlen(item)));
 }
 
-/* The node of the document with this id, or NULL. */
-static json_t *node_of(json_t *document, const char *id)
-{
-    size_t index;
-    json_t *node;
-    json_array_foreach(json_object_get(document, "nodes"), index, node)
-    {
-        if (strcmp(json_string_value(json_object_get(node, "id")), id) == 0)
-            return node;
-    }
-    return NULL;
-}
-
 /* The node must be exactly expected (which is consumed). */
 static void assert_node(json_t *document, const char *id, json_t *expected, apr_pool_t *pool)
 {
-    json_t *node = node_of(document, id);
+    json_t *node = spx_document_node(document, id);
     CU_ASSERT_PTR_NOT_NULL_FATAL(node);
     if (!json_equal(node, expected))
         fprintf(stderr, "\n  %s is\n  %s\n  expected\n  %s\n", id, spx_canonical_text(node, pool),
@@ -143,29 +130,26 @@ static void test_const_nodes(void)
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
     json_t *graph = spx_graph_document(open_items(pool));
-    const char *geo = items_source("src/geo.spx", pool);
-    const char *app = items_source("src/app.spx", pool);
     /* Values as evaluated at check time: decimal, true/false, the str's own text. */
-    assert_node(graph, "const:geo.ORIGIN_X",
-                const_node("geo", "ORIGIN_X", 1, "int", "0", "src/geo.spx",
-                           item_span(geo, "export const ORIGIN_X: int = 0x10 - 16;"), pool),
-                pool);
-    assert_node(graph, "const:geo.SCALE",
-                const_node("geo", "SCALE", 1, "int", "6", "src/geo.spx",
-                           item_span(geo, "export const SCALE: int = ORIGIN_X + 3 * 2;"), pool),
-                pool);
-    assert_node(graph, "const:geo.NAME",
-                const_node("geo", "NAME", 1, "str", "g\xc3\xa9o", "src/geo.spx",
-                           item_span(geo, "export const NAME: str = \"g\\u{e9}o\";"), pool),
-                pool);
-    assert_node(graph, "const:geo.ON",
-                const_node("geo", "ON", 0, "bool", "true", "src/geo.spx",
-                           item_span(geo, "const ON: bool = !false && SCALE > ORIGIN_X;"), pool),
-                pool);
-    assert_node(graph, "const:app.LIMIT",
-                const_node("app", "LIMIT", 0, "int", "18", "src/app.spx",
-                           item_span(app, "const LIMIT: int = geo.SCALE * 2 + geo.SCALE;"), pool),
-                pool);
+    static const struct {
+        const char *module, *name;
+        int exported;
+        const char *type, *value, *item;
+    } consts[] = {
+        {"geo", "ORIGIN_X", 1, "int", "0", "export const ORIGIN_X: int = 0x10 - 16;"},
+        {"geo", "SCALE", 1, "int", "6", "export const SCALE: int = ORIGIN_X + 3 * 2;"},
+        {"geo", "NAME", 1, "str", "g\xc3\xa9o", "export const NAME: str = \"g\\u{e9}o\";"},
+        {"geo", "ON", 0, "bool", "true", "const ON: bool = !false && SCALE > ORIGIN_X;"},
+        {"app", "LIMIT", 0, "int", "18", "const LIMIT: int = geo.SCALE * 2 + geo.SCALE;"},
+    };
+    for (size_t i = 0; i < sizeof(consts) / sizeof(consts[0]); i++) {
+        const char *path = apr_pstrcat(pool, "src/", consts[i].module, ".spx", NULL);
+        assert_node(graph, apr_pstrcat(pool, "const:", consts[i].module, ".", consts[i].name, NULL),
+                    const_node(consts[i].module, consts[i].name, consts[i].exported, consts[i].type,
+                               consts[i].value, path,
+                               item_span(items_source(path, pool), consts[i].item), pool),
+                    pool);
+    }
     json_decref(graph);
     apr_pool_destroy(pool);
 }
@@ -261,11 +245,18 @@ static void test_uses_reads_and_calls(void)
     apr_pool_destroy(pool);
 }
 
+/* The string member of the node id, which must be in the document; NULL
+ * when the node has no such member. */
+static const char *member_of(json_t *document, const char *id, const char *member)
+{
+    json_t *node = spx_document_node(document, id);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(node);
+    return json_string_value(json_object_get(node, member));
+}
+
 static const char *signature_of(json_t *document, const char *id)
 {
-    json_t *node = node_of(document, id);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(node);
-    return json_string_value(json_object_get(node, "signature"));
+    return member_of(document, id, "signature");
 }
 
 static void test_signatures(void)
@@ -289,7 +280,7 @@ static void test_signatures(void)
         {"builtin:stoi", "fn(s: str) -> int"},
     };
     for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
-        json_t *node = node_of(graph, builtins[i][0]);
+        json_t *node = spx_document_node(graph, builtins[i][0]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(node);
         CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(node, "kind")), "builtin");
         CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(node, "name")),
@@ -298,8 +289,8 @@ static void test_signatures(void)
         CU_ASSERT_EQUAL(json_object_size(node), 4); /* id, kind, name, signature */
     }
     /* Only the builtins that are called appear. */
-    CU_ASSERT_PTR_NULL(node_of(graph, "builtin:print"));
-    CU_ASSERT_PTR_NULL(node_of(graph, "builtin:itos"));
+    CU_ASSERT_PTR_NULL(spx_document_node(graph, "builtin:print"));
+    CU_ASSERT_PTR_NULL(spx_document_node(graph, "builtin:itos"));
     json_decref(graph);
     apr_pool_destroy(pool);
 }
@@ -347,9 +338,7 @@ static const char *node_lines(json_t *document, apr_pool_t *pool)
 
 static const char *text_of(json_t *document, const char *id)
 {
-    json_t *node = node_of(document, id);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(node);
-    return json_string_value(json_object_get(node, "text"));
+    return member_of(document, id, "text");
 }
 
 static void test_context_of_a_struct(void)
@@ -376,10 +365,10 @@ static void test_context_of_a_struct(void)
     CU_ASSERT_PTR_NULL(text_of(context, "module:geo"));
     /* The target node is the graph's node, plus distance and text. */
     json_t *graph = spx_graph_document(project);
-    json_t *target = json_deep_copy(node_of(context, "struct:geo.Point"));
+    json_t *target = json_deep_copy(spx_document_node(context, "struct:geo.Point"));
     json_object_del(target, "distance");
     json_object_del(target, "text");
-    CU_ASSERT_TRUE(json_equal(target, node_of(graph, "struct:geo.Point")));
+    CU_ASSERT_TRUE(json_equal(target, spx_document_node(graph, "struct:geo.Point")));
     json_decref(target);
     json_decref(graph);
 
@@ -388,10 +377,11 @@ static void test_context_of_a_struct(void)
     apr_size_t size = strlen(spx_canonical_text(whole, pool));
     json_t *cut = context_of(project, "struct", "geo.Path", "out", 0, size - 20, pool);
     CU_ASSERT_TRUE(
-        json_is_true(json_object_get(node_of(cut, "struct:geo.Path"), "text_truncated")));
+        json_is_true(json_object_get(spx_document_node(cut, "struct:geo.Path"), "text_truncated")));
     const char *text = text_of(cut, "struct:geo.Path");
     const char *full = text_of(whole, "struct:geo.Path");
-    CU_ASSERT_PTR_NULL(json_object_get(node_of(whole, "struct:geo.Path"), "text_truncated"));
+    CU_ASSERT_PTR_NULL(
+        json_object_get(spx_document_node(whole, "struct:geo.Path"), "text_truncated"));
     CU_ASSERT_TRUE(strlen(text) > 0 && strlen(text) < strlen(full));
     CU_ASSERT_EQUAL(strncmp(text, full, strlen(text)), 0); /* a prefix */
     CU_ASSERT_TRUE(strlen(spx_canonical_text(cut, pool)) <= size - 20);

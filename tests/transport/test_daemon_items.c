@@ -33,15 +33,9 @@ static const char *copy_items(spx_fixture_t *fixture)
 /* The node of the document with this id; it must be there. */
 static json_t *node_of(json_t *document, const char *id)
 {
-    size_t index;
-    json_t *node;
-    json_array_foreach(json_object_get(document, "nodes"), index, node)
-    {
-        if (strcmp(json_string_value(json_object_get(node, "id")), id) == 0)
-            return node;
-    }
-    CU_FAIL_FATAL("node not found");
-    return NULL;
+    json_t *node = spx_document_node(document, id);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(node);
+    return node;
 }
 
 /* `semaprax context` of kind target; it must succeed. Its document is in
