@@ -47,7 +47,7 @@ const char *spx_function_signature(const spx_function_t *function, apr_pool_t *p
     }
     APR_ARRAY_PUSH(parts, const char *) = ")";
     /* A unit function is written without "->", and so is its signature. */
-    if (function->result != SPX_TYPE_UNIT || function->result_syntax) {
+    if (function->result != SPX_TYPE_UNIT) {
         APR_ARRAY_PUSH(parts, const char *) = " -> ";
         APR_ARRAY_PUSH(parts, const char *) = spx_written_type_name(
             function->result_syntax, function->result, function->module, pool);

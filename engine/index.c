@@ -240,7 +240,7 @@ static void collect_type(void *context, const spx_type_syntax_t *syntax)
 /* The struct of a value of e's type, or NULL. */
 static const spx_struct_t *struct_of(const spx_expr_t *e)
 {
-    return e->type == SPX_TYPE_STRUCT && e->vtype ? e->vtype->structure : NULL;
+    return e && e->type == SPX_TYPE_STRUCT && e->vtype ? e->vtype->structure : NULL;
 }
 
 static void collect_expression(void *context, const spx_expr_t *e);
@@ -265,8 +265,7 @@ static void collect_operand(builder_t *builder, const spx_expr_t *e)
     case SPX_EXPR_SLICE:
         collect_expression(builder, e->as.index.base);
         collect_expression(builder, e->as.index.index);
-        if (e->as.index.to)
-            collect_expression(builder, e->as.index.to);
+        collect_expression(builder, e->as.index.to);
         break;
     case SPX_EXPR_FIELD: {
         if (e->as.field.constant) { /* m.X: its module is no value */
@@ -335,7 +334,7 @@ static void add_reference_edges(builder_t *builder, int from)
     qsort(sites, (size_t)references->nelts, sizeof(reference_t), compare_references);
     for (int first = 0, end; first < references->nelts; first = end) {
         for (end = first + 1;
-             end < references->nelts && sites[end].kind == sites[first].kind &&
+             end < references->nelts && strcmp(sites[end].kind, sites[first].kind) == 0 &&
              sites[end].target == sites[first].target && sites[end].builtin == sites[first].builtin;
              end++)
             ;
@@ -361,11 +360,12 @@ static void collect_expression(void *context, const spx_expr_t *e)
     builder_t *builder = context;
     apr_array_header_t *spine = builder->spine;
     int base = spine->nelts;
-    while (e->kind == SPX_EXPR_UNARY || e->kind == SPX_EXPR_BINARY) {
+    while (e && (e->kind == SPX_EXPR_UNARY || e->kind == SPX_EXPR_BINARY)) {
         APR_ARRAY_PUSH(spine, const spx_expr_t *) = e;
         e = e->kind == SPX_EXPR_UNARY ? e->as.unary.operand : e->as.binary.left;
     }
-    collect_operand(builder, e);
+    if (e) /* NULL: lost to a syntax error, in a project that is not admitted */
+        collect_operand(builder, e);
     while (spine->nelts > base) {
         const spx_expr_t *top = APR_ARRAY_IDX(spine, spine->nelts - 1, const spx_expr_t *);
         spine->nelts--; /* popped before recursing: the recursion reuses the slot */
