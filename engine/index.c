@@ -245,59 +245,27 @@ static const spx_struct_t *struct_of(const spx_expr_t *e)
 
 static void collect_expression(void *context, const spx_expr_t *e);
 
-/* What e holds but its operator chain: calls, the consts it reads, the
- * structs it names or reaches a field of; every operand, in source order. */
+/* What e is besides an operator chain: a call, a read of a const, a struct
+ * literal, a field read or written; then, in source order, what its
+ * children hold (spx_expr_visit_children), but for m.X, whose m is a module. */
 static void collect_operand(builder_t *builder, const spx_expr_t *e)
 {
-    switch (e->kind) {
-    case SPX_EXPR_NAME:
-        if (e->as.name.constant)
-            add_reference(builder, "reads", e->as.name.constant, 0, e->as.name.name.span);
-        break;
-    case SPX_EXPR_CALL:
+    if (e->kind == SPX_EXPR_CALL) {
         record_call(builder, e);
-        if (e->as.call->receiver)
-            collect_expression(builder, e->as.call->receiver);
-        for (apr_size_t i = 0; i < e->as.call->argument_count; i++)
-            collect_expression(builder, e->as.call->arguments[i]);
-        break;
-    case SPX_EXPR_INDEX:
-    case SPX_EXPR_SLICE:
-        collect_expression(builder, e->as.index.base);
-        collect_expression(builder, e->as.index.index);
-        collect_expression(builder, e->as.index.to);
-        break;
-    case SPX_EXPR_FIELD: {
-        if (e->as.field.constant) { /* m.X: its module is no value */
-            add_reference(builder, "reads", e->as.field.constant, 0, e->span);
-            break;
-        }
-        collect_expression(builder, e->as.field.base);
-        const spx_struct_t *structure = struct_of(e->as.field.base);
-        if (structure)
-            add_reference(builder, "uses", structure, 0, e->as.field.name.span);
-        break;
+    } else if (e->kind == SPX_EXPR_NAME && e->as.name.constant) {
+        add_reference(builder, "reads", e->as.name.constant, 0, e->as.name.name.span);
+    } else if (e->kind == SPX_EXPR_FIELD && e->as.field.constant) {
+        add_reference(builder, "reads", e->as.field.constant, 0, e->span);
+        return;
+    } else if (e->kind == SPX_EXPR_FIELD && struct_of(e->as.field.base)) {
+        add_reference(builder, "uses", struct_of(e->as.field.base), 0, e->as.field.name.span);
+    } else if (e->kind == SPX_EXPR_STRUCT_LITERAL && struct_of(e)) {
+        spx_span_t named = e->as.literal->name.span; /* Name, or m.Name as written */
+        if (e->as.literal->module.text)
+            named.start = e->as.literal->module.span.start;
+        add_reference(builder, "uses", struct_of(e), 0, named);
     }
-    case SPX_EXPR_ARRAY:
-        for (apr_size_t i = 0; i < e->as.array.count; i++)
-            collect_expression(builder, e->as.array.elements[i]);
-        break;
-    case SPX_EXPR_STRUCT_LITERAL: {
-        const spx_struct_literal_t *literal = e->as.literal;
-        const spx_struct_t *structure = struct_of(e);
-        if (structure) {
-            spx_span_t named = literal->name.span; /* Name, or m.Name as written */
-            if (literal->module.text)
-                named.start = literal->module.span.start;
-            add_reference(builder, "uses", structure, 0, named);
-        }
-        for (apr_size_t i = 0; i < literal->field_count; i++)
-            collect_expression(builder, literal->fields[i].value);
-        break;
-    }
-    default: /* a literal, or an operator (the caller's chain) */
-        break;
-    }
+    spx_expr_visit_children(e, collect_expression, builder);
 }
 
 static int compare_references(const void *left, const void *right)
