@@ -197,6 +197,8 @@ static void test_uses_reads_and_calls(void)
      *   write q.x =, the read q.x, the annotation [Point], the literal
      *   Point { }, the read q.y ("var q = p;" names no struct);
      * - geo.last uses geo.Path 2 (parameter, path.points), geo.Point 1 (result);
+     * - geo.extend uses geo.Path 3: parameter, result, and longer.points of
+     *   longer.points.push(p) (a field written through);
      * - app.make uses geo.Point 3: result, annotation, literal geo.Point { };
      * - app.main uses geo.Point 4: p.y =, p.x, ps[...].x, p.y;
      *   reads app.LIMIT 2, geo.ORIGIN_X 1 and geo.NAME 1 (m.X);
@@ -218,6 +220,9 @@ static void test_uses_reads_and_calls(void)
                                                 "function:app.main uses struct:geo.Point 4\n"
                                                 "function:app.make calls builtin:stoi 1\n"
                                                 "function:app.make uses struct:geo.Point 3\n"
+                                                "function:geo.extend calls builtin:push 1\n"
+                                                "function:geo.extend uses struct:geo.Path 3\n"
+                                                "function:geo.extend uses struct:geo.Point 1\n"
                                                 "function:geo.last calls builtin:pop 1\n"
                                                 "function:geo.last uses struct:geo.Path 2\n"
                                                 "function:geo.last uses struct:geo.Point 1\n"
@@ -236,6 +241,7 @@ static void test_uses_reads_and_calls(void)
                                                    "module:geo contains const:geo.ON\n"
                                                    "module:geo contains const:geo.ORIGIN_X\n"
                                                    "module:geo contains const:geo.SCALE\n"
+                                                   "module:geo contains function:geo.extend\n"
                                                    "module:geo contains function:geo.last\n"
                                                    "module:geo contains function:geo.shift\n"
                                                    "module:geo contains struct:geo.Node\n"
@@ -352,6 +358,7 @@ static void test_context_of_a_struct(void)
     assert_text(node_lines(context, pool), "struct:geo.Point 0 -\n"
                                            "function:app.main 1 uses\n"
                                            "function:app.make 1 uses\n"
+                                           "function:geo.extend 1 uses\n"
                                            "function:geo.last 1 uses\n"
                                            "function:geo.shift 1 uses\n"
                                            "module:geo 1 contains\n"
