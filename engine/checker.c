@@ -1185,7 +1185,8 @@ static evaluation_t evaluation_in(checker_t *checker, apr_size_t module_index, a
 }
 
 /* The consts expr reads where it will be evaluated (not inside what a
- * const expression cannot hold), walked with an explicit stack. */
+ * const expression cannot hold), walked with an explicit stack; each name
+ * and m.X on the way gets its const (as.name.constant, as.field.constant). */
 static apr_array_header_t *dependencies_of(evaluation_t *ev, const spx_expr_t *expr)
 {
     apr_array_header_t *found = apr_array_make(ev->pool, 4, sizeof(dependency_t));
@@ -1203,6 +1204,11 @@ static apr_array_header_t *dependencies_of(evaluation_t *ev, const spx_expr_t *e
             APR_ARRAY_PUSH(stack, const spx_expr_t *) = node->as.binary.left;
         } else if (node->kind == SPX_EXPR_NAME || node->kind == SPX_EXPR_FIELD) {
             spx_const_t *constant = (spx_const_t *)const_reference(ev, node, 0);
+            /* the HIR's annotation, as in bodies (the index reads it) */
+            if (node->kind == SPX_EXPR_NAME)
+                ((spx_expr_t *)node)->as.name.constant = constant;
+            else
+                ((spx_expr_t *)node)->as.field.constant = constant;
             if (!constant || apr_hash_get(seen, &constant, sizeof(constant)))
                 continue;
             apr_hash_set(seen, apr_pmemdup(ev->pool, &constant, sizeof(constant)), sizeof(constant),
