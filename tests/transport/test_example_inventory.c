@@ -151,8 +151,7 @@ static void test_tests_pass_and_verify(void)
 static const char *result_document(const char *line, apr_pool_t *pool)
 {
     CU_ASSERT_PTR_NOT_NULL_FATAL(line);
-    json_t *response = json_loads(line, 0, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(response);
+    json_t *response = decoded(line);
     json_t *result = json_object_get(response, "result");
     if (!result)
         fprintf(stderr, "\n  not a result: %.300s\n", line);
