@@ -733,10 +733,29 @@ static reg_t compile_index(compiler_t *c, const spx_expr_t *e, int32_t hint)
                      e->span);
         return dst;
     }
+    int file = is_str ? FILE_INT : file_of(e->type);
+    const spx_expr_t *at = e->as.index.index;
+    if (!is_str && file == FILE_INT && at->kind == SPX_EXPR_BINARY &&
+        (at->as.binary.op == SPX_OP_ADD || at->as.binary.op == SPX_OP_SUB) &&
+        leaf_reg(c, at->as.binary.left).file == FILE_INT &&
+        at->as.binary.right->kind == SPX_EXPR_INT && at->as.binary.right->as.integer <= INT32_MAX) {
+        /* a[x + k], a[x - k] (x a leaf, k a literal): the sum and the read in
+         * one instruction, each failing at its own span */
+        int32_t offset = c->aux->nelts;
+        APR_ARRAY_PUSH(c->aux, int32_t) = leaf_reg(c, at->as.binary.left).index;
+        APR_ARRAY_PUSH(c->aux, int32_t) = (int32_t)at->as.binary.right->as.integer;
+        APR_ARRAY_PUSH(c->aux, int32_t) = at->as.binary.op == SPX_OP_SUB;
+        free_reg(c, b);
+        reg_t dst = destination(c, FILE_INT, hint);
+        int32_t pc =
+            emit(c, SPX_I_INDEX_I_AT, dying(b, SPX_FLAG_FREE_B), dst.index, b.index, offset);
+        failure_site(c, pc, at->span);
+        failure_site(c, pc, e->span);
+        return dst;
+    }
     reg_t index = compile_expr(c, e->as.index.index, -1);
     free_reg(c, index);
     free_reg(c, b);
-    int file = is_str ? FILE_INT : file_of(e->type);
     reg_t dst = destination(c, file, hint);
     spx_opcode_t op = is_str ? SPX_I_STR_INDEX : file == FILE_BLOCK ? SPX_I_INDEX_B : SPX_I_INDEX_I;
     failure_site(c, emit(c, op, dying(b, SPX_FLAG_FREE_B), dst.index, b.index, index.index),

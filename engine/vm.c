@@ -258,7 +258,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     spx_runtime_code_t code = SPX_R0501; /* set before every goto language_failure */
     const char *message = NULL;
     spx_heap_status_t status = SPX_HEAP_OK;
-    uint64_t metered; /* the fuel, lent to an operation with a size charge */
+    uint64_t failure_site = 0; /* which of the instruction's failure spans a failure names */
+    uint64_t metered;          /* the fuel, lent to an operation with a size charge */
 
 /* Run a values.c operation that may take a size charge from the fuel. */
 #define METERED(call)                                                                              \
@@ -608,6 +609,26 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 drop(vm, &B[ins->b]);
             break;
         }
+        case SPX_I_INDEX_I_AT: {
+            const int32_t *operands = frame->function->aux + ins->c;
+            int64_t x = I[operands[0]], k = operands[1], index;
+            if (operands[2] ? SPX_SUB_OVERFLOW(x, k, &index) : SPX_ADD_OVERFLOW(x, k, &index)) {
+                code = SPX_R0501;
+                message = apr_psprintf(pool, "integer overflow: %" PRId64 " %s %" PRId64, x,
+                                       operands[2] ? "-" : "+", k);
+                goto language_failure;
+            }
+            const spx_value_block_t *array = B[ins->b];
+            if ((uint64_t)index >= array->length) {
+                spx_value_t unused;
+                failure_site = 1; /* the index expression's span, not the sum's */
+                CHECKED(spx_array_get(heap, array, index, &unused)); /* fails: R0511 */
+            }
+            I[ins->a] = array->slots[index].i;
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            break;
+        }
         case SPX_I_INDEX_B: {
             const spx_value_block_t *array = B[ins->b];
             int64_t index = I[ins->c];
@@ -659,30 +680,34 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             I[ins->a] = array->slots[index].b->slots[operands[1]].i;
             break;
         }
-        case SPX_I_SET_I:
+        case SPX_I_SET_I: {
+            spx_value_block_t *array = B[ins->a];
+            int64_t index = I[ins->c];
+            if (array->holders == 1 && (uint64_t)index < array->length) {
+                array->slots[index].i = I[ins->b]; /* nothing to copy or charge */
+                break;
+            }
+            spx_value_t value = {.i = I[ins->b]};
+            METERED(spx_place_write(heap, &metered, &B[ins->a], &index, 1, value));
+            break;
+        }
         case SPX_I_SET_B: {
             spx_value_block_t *array = B[ins->a];
             int64_t index = I[ins->c];
-            int is_block = ins->op == SPX_I_SET_B, taken = ins->flags & SPX_FLAG_FREE_B;
-            spx_value_t value;
-            if (is_block) {
-                value.b = B[ins->b];
-                if (!taken) /* the element gets a holder of its own */
-                    spx_block_hold(value.b);
-            } else {
-                value.i = I[ins->b];
-            }
+            int taken = ins->flags & SPX_FLAG_FREE_B;
+            spx_value_t value = {.b = B[ins->b]};
+            if (!taken) /* the element gets a holder of its own */
+                spx_block_hold(value.b);
             if (array->holders == 1 && (uint64_t)index < array->length) {
                 spx_value_t old = array->slots[index];
                 array->slots[index] = value; /* nothing to copy or charge */
-                if (is_block)
-                    spx_block_release(heap, old.b);
+                spx_block_release(heap, old.b);
             } else {
                 metered = fuel;
                 status = spx_place_write(heap, &metered, &B[ins->a], &index, 1, value);
                 fuel = metered;
                 if (status != SPX_HEAP_OK) {
-                    if (is_block && !taken) /* nothing was consumed */
+                    if (!taken) /* nothing was consumed */
                         spx_block_release(heap, value.b);
                     goto heap_stop;
                 }
@@ -816,7 +841,8 @@ overflow:
 language_failure:
     result->steps = max_steps - fuel;
     fail(result, SPX_OUTCOME_LANGUAGE_FAILURE, frame->function,
-         site_span(frame->function, (uint32_t)(ins - frame->function->code), SPX_SITE_FAILURE, 0),
+         site_span(frame->function, (uint32_t)(ins - frame->function->code), SPX_SITE_FAILURE,
+                   failure_site),
          code, message);
     return APR_SUCCESS;
 out_of_fuel:

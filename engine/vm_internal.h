@@ -86,6 +86,7 @@ typedef enum spx_opcode_t {
     SPX_I_ASSERT_MSG, /* assert(I[a], B[b]), R0508 */
     SPX_I_STR_INDEX,  /* I[a] = B[b][I[c]] (a byte), R0511 */
     SPX_I_INDEX_I,    /* I[a] = B[b][I[c]], R0511 */
+    SPX_I_INDEX_I_AT, /* I[a] = B[b][I[X[c]] + X[c+1]] (X[c+2]: - instead of +), R0501, R0511 */
     SPX_I_INDEX_B,    /* B[a] = B[b][I[c]], R0511 */
     SPX_I_STR_SLICE,  /* B[a] = B[b][I[c]..I[c+1]], R0512, R0513 */
     SPX_I_SLICE,      /* B[a] = B[b][I[c]..I[c+1]], R0512 */
