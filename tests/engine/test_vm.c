@@ -342,8 +342,9 @@ static void test_memory_limit(void)
     spx_run_result_t r =
         spx_run_fixture_call(fixture, spx_run_fixture_program(fixture, source), "t", &limits);
     assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0521", "23:13-23:19", fixture->pool);
-    CU_ASSERT_STRING_EQUAL(r.failure.message,
-                           "memory limit exceeded: 268435712 bytes live, over max_memory 268435456");
+    CU_ASSERT_STRING_EQUAL(
+        r.failure.message,
+        "memory limit exceeded: 268435712 bytes live, over max_memory 268435456");
     CU_ASSERT_EQUAL(r.memory_peak, 15ull * (16777216 + 16));
     spx_fixture_free(fixture);
 }
