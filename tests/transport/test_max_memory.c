@@ -28,8 +28,8 @@ static const char source[] = "struct Tally { name: str, hits: [int] }\n"
                              "  return len(t.hits) + t.hits[2] - 7;\n"
                              "}\n";
 
-static const char failure_line[] =
-    "app.spx:4:19: error[R0521]: memory limit exceeded: 72 bytes live, over max_memory 71";
+#define FAILURE_LINE                                                                               \
+    "app.spx:4:19: error[R0521]: memory limit exceeded: 72 bytes live, over max_memory 71"
 
 static const char *write_project(spx_fixture_t *fixture)
 {
@@ -44,40 +44,35 @@ static const char *write_project(spx_fixture_t *fixture)
 
 static void test_cli_run_and_test(void)
 {
+    static const struct {
+        const char *command, *max_memory;
+        int exit_code;
+        const char *out, *err;
+    } cases[] = {
+        {"run", "71", 1, "",
+         FAILURE_LINE "\nsemaprax: entry 'app.main': language_failure after 12 steps\n"},
+        {"run", "72", 0, "", ""},
+        {"test", "71", 1,
+         "test tally (app.main) ... language_failure, 12 steps: " FAILURE_LINE
+         "\nsemaprax: 1 tests: 0 passed, 0 failed, 1 language failures, 0 out of fuel, 0 out "
+         "of depth\n",
+         ""},
+        {"test", "72", 0,
+         "test tally (app.main) ... passed, 15 steps, returned 0\n"
+         "semaprax: 1 tests: 1 passed, 0 failed, 0 language failures, 0 out of fuel, 0 out of "
+         "depth\n",
+         ""},
+    };
     spx_fixture_t *fixture = spx_fixture_new();
-    apr_pool_t *pool = fixture->pool;
     const char *manifest = write_project(fixture);
-
-    spx_process_result_t under =
-        SPX_RUN_SEMAPRAX(pool, "run", "--manifest-path", manifest, "--max-memory", "71");
-    CU_ASSERT_EQUAL(under.exit_code, 1);
-    CU_ASSERT_STRING_EQUAL(under.out, "");
-    CU_ASSERT_STRING_EQUAL(under.err,
-                           apr_pstrcat(pool, failure_line,
-                                       "\nsemaprax: entry 'app.main': language_failure after 12 "
-                                       "steps\n",
-                                       NULL));
-    spx_process_result_t at =
-        SPX_RUN_SEMAPRAX(pool, "run", "--manifest-path", manifest, "--max-memory", "72");
-    CU_ASSERT_EQUAL(at.exit_code, 0);
-    CU_ASSERT_STRING_EQUAL(at.err, "");
-
-    spx_process_result_t test_under =
-        SPX_RUN_SEMAPRAX(pool, "test", "--manifest-path", manifest, "--max-memory", "71");
-    CU_ASSERT_EQUAL(test_under.exit_code, 1);
-    CU_ASSERT_STRING_EQUAL(
-        test_under.out,
-        apr_pstrcat(pool, "test tally (app.main) ... language_failure, 12 steps: ", failure_line,
-                    "\nsemaprax: 1 tests: 0 passed, 0 failed, 1 language "
-                    "failures, 0 out of fuel, 0 out of depth\n",
-                    NULL));
-    spx_process_result_t test_at =
-        SPX_RUN_SEMAPRAX(pool, "test", "--manifest-path", manifest, "--max-memory", "72");
-    CU_ASSERT_EQUAL(test_at.exit_code, 0);
-    CU_ASSERT_STRING_EQUAL(test_at.out,
-                           "test tally (app.main) ... passed, 15 steps, returned 0\n"
-                           "semaprax: 1 tests: 1 passed, 0 failed, 0 language failures, 0 out "
-                           "of fuel, 0 out of depth\n");
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        spx_process_result_t result =
+            SPX_RUN_SEMAPRAX(fixture->pool, cases[i].command, "--manifest-path", manifest,
+                             "--max-memory", cases[i].max_memory);
+        CU_ASSERT_EQUAL(result.exit_code, cases[i].exit_code);
+        CU_ASSERT_STRING_EQUAL(result.out, cases[i].out);
+        CU_ASSERT_STRING_EQUAL(result.err, cases[i].err);
+    }
     spx_fixture_free(fixture);
 }
 
