@@ -349,36 +349,20 @@ static void test_depth_at_exactly_the_limit(void)
     spx_fixture_free(fixture);
 }
 
-typedef struct deep_run_t {
-    spx_fixture_t *fixture;
-    const spx_program_t *program;
-    spx_run_result_t result;
-} deep_run_t;
-
-static void run_deep(void *data)
-{
-    deep_run_t *deep = data;
-    spx_run_limits_t limits = limits_with_steps(10000000);
-    long index = spx_program_find(deep->program, "app.t");
-    if (index < 0 || spx_vm_run(deep->program, index, &limits, &deep->result,
-                                deep->fixture->pool) != APR_SUCCESS)
-        deep->result.outcome = SPX_OUTCOME_RETURNED;
-}
-
 /* A program that would recurse 10^6 times stops at depth 256, on a thread
  * whose stack is only 256 KiB: the interpreter does not recurse in C. */
 static void test_depth_without_the_c_stack(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
-    deep_run_t deep = {fixture, NULL, {0}};
-    deep.program = spx_run_fixture_program(
+    spx_program_t *program = spx_run_fixture_program(
         fixture, "fn r(n: int) -> int {\n  if n == 1000000 { return 0; }\n  return r(n + 1);\n}\n"
                  "fn t() -> int { return r(1); }\n");
-    spx_test_with_stack(256 * 1024, run_deep, &deep, fixture->pool);
-    spx_run_assert_stopped(&deep.result, SPX_OUTCOME_DEPTH_EXHAUSTED, "R0510", "3:10-3:18",
-                           fixture->pool);
+    spx_run_limits_t limits = limits_with_steps(10000000);
+    spx_run_result_t deep =
+        spx_run_fixture_call_on_stack(fixture, program, "t", &limits, 256 * 1024);
+    spx_run_assert_stopped(&deep, SPX_OUTCOME_DEPTH_EXHAUSTED, "R0510", "3:10-3:18", fixture->pool);
     /* t: call, return, call r; r at depths 2..256: if, return, call */
-    CU_ASSERT_EQUAL(deep.result.steps, 3 + 255 * 3);
+    CU_ASSERT_EQUAL(deep.steps, 3 + 255 * 3);
     spx_fixture_free(fixture);
 }
 

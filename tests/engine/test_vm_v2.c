@@ -569,6 +569,52 @@ static void test_value_semantics(void)
     spx_fixture_free(fixture);
 }
 
+/* A struct that holds itself through an array: pushing n into its own
+ * kids copies n first (the pushed value holds it too), so no value ever
+ * contains itself. */
+static void test_recursive_struct(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    static const counted_t run = {
+        /* call, var, 2 x push (statement, call), return + 2 len: 9. [] 16 and
+         * n0 24: 40; the first push copies n0 (24) and its kids (16) and
+         * grows them (8): 88; the second copies n1 (24) and its kids of one
+         * (24) and grows them: 144. n2.kids = [n0, n1], n1.kids = [n0] */
+        "tree", 2 * 10 + 1, 9, 144, NULL};
+    expect_counted(fixture,
+                   spx_run_fixture_program(fixture,
+                                           "struct Node { kids: [Node] }\n"
+                                           "fn tree() -> int {\n  var n = Node { kids: [] };\n"
+                                           "  n.kids.push(n);\n  n.kids.push(n);\n"
+                                           "  return len(n.kids) * 10 + len(n.kids[1].kids);\n}\n"),
+                   &run, 1);
+    spx_fixture_free(fixture);
+}
+
+/* Two values nested 100000 deep are made, compared and freed on a thread
+ * with a 256 KiB stack: nothing recurses in C over a value. chain: call,
+ * var, for, 100001 checks, 100000 assignments, return: 200005; deep_chain:
+ * call, let + chain, let + chain, if + the comparison, return. Each level
+ * examines 2 (the kids field, the array's one position), the innermost
+ * Node 1 (its kids are two empty arrays): 200001 / 64 = 3125. Memory:
+ * each chain is [] 16 + Node 24, then 100000 x ([n] 24 + Node 24). */
+static void test_deep_values(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(
+        fixture, "struct Node { kids: [Node] }\n"
+                 "fn chain(depth: int) -> Node {\n  var n = Node { kids: [] };\n"
+                 "  for i in 0..depth { n = Node { kids: [n] }; }\n  return n;\n}\n"
+                 "fn deep_chain() -> int {\n  let a = chain(100000);\n  let b = chain(100000);\n"
+                 "  if a == b { return 1; }\n  return 0;\n}\n");
+    spx_run_limits_t limits = spx_run_limits_default();
+    spx_run_result_t deep =
+        spx_run_fixture_call_on_stack(fixture, program, "deep_chain", &limits, 256 * 1024);
+    spx_run_assert_returned(&deep, 1, 1 + 1 + 200005 + 1 + 200005 + 1 + 3125 + 1);
+    CU_ASSERT_EQUAL(deep.memory_peak, 2 * (40 + 48 * 100000));
+    spx_fixture_free(fixture);
+}
+
 /* --- memory -------------------------------------------------------------------------- */
 
 static const char memory_template[] =
@@ -1090,6 +1136,8 @@ int main(void)
         {"size charges: n / 64 of each operation", test_size_charges},
         {"size charges at the fuel boundary", test_size_charge_fuel_boundary},
         {"copy on write and value semantics", test_value_semantics},
+        {"a struct that holds itself through an array", test_recursive_struct},
+        {"values nested 100000 deep, on a 256 KiB stack", test_deep_values},
         {"memory: exact peaks, max_memory at and under them", test_memory_peaks},
         {"failures R0508, R0511-R0520: messages, spans, steps", test_failures},
         {"shifts", test_shifts},

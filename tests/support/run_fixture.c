@@ -69,6 +69,34 @@ spx_run_result_t spx_run_fixture_call(spx_fixture_t *fixture, const spx_program_
     return result;
 }
 
+typedef struct stack_run_t {
+    const spx_program_t *program;
+    long index;
+    const spx_run_limits_t *limits;
+    apr_pool_t *pool;
+    apr_status_t status;
+    spx_run_result_t result;
+} stack_run_t;
+
+/* On the small thread: no CUnit assertion here (they may jump). */
+static void run_on_stack(void *data)
+{
+    stack_run_t *run = data;
+    run->status = spx_vm_run(run->program, run->index, run->limits, &run->result, run->pool);
+}
+
+spx_run_result_t spx_run_fixture_call_on_stack(spx_fixture_t *fixture, const spx_program_t *program,
+                                               const char *function, const spx_run_limits_t *limits,
+                                               apr_size_t stack_bytes)
+{
+    stack_run_t run = {program, 0, limits, fixture->pool, APR_EGENERAL, {0}};
+    run.index = spx_program_find(program, apr_pstrcat(fixture->pool, "app.", function, NULL));
+    CU_ASSERT_TRUE_FATAL(run.index >= 0);
+    spx_test_with_stack(stack_bytes, run_on_stack, &run, fixture->pool);
+    CU_ASSERT_EQUAL_FATAL(run.status, APR_SUCCESS);
+    return run.result;
+}
+
 void spx_run_assert_returned(const spx_run_result_t *result, int64_t value, uint64_t steps)
 {
     if (result->outcome != SPX_OUTCOME_RETURNED)
