@@ -323,7 +323,10 @@ static const char *size_source(apr_pool_t *pool)
         "fn copy_each() -> int {\n  let row = @INTS100@;\n  var m = @ROWS100@;\n  let k = m;\n"
         "  m[0][0] = 5;\n  return m[0][0] + k[0][0] + m[1][0];\n}\n"
         "fn push_pop_copy() -> int {\n  var a = @INTS130@;\n  let b = a;\n  a.push(1);\n"
-        "  var c = b;\n  let p = c.pop();\n  return len(a) * 1000 + len(c) + p;\n}\n",
+        "  var c = b;\n  let p = c.pop();\n  return len(a) * 1000 + len(c) + p;\n}\n"
+        "fn compare_lengths() -> int {\n  let row = @INTS100@;\n  let s = row[0..99];\n"
+        "  let xs = @ROWS100@;\n  var ys = xs;\n  ys[99] = s;\n  if xs == ys { return 1; }\n"
+        "  return 0;\n}\n",
         pairs);
 }
 
@@ -388,6 +391,12 @@ static void test_size_charges(void)
          * 1 + 4 + 3 = 17; a, its copy grown by 8, and c's copy before its
          * pop: 1056 + 1064 + 1056 */
         {"push_pop_copy", 131000 + 129 + 129, 17, 1056 + 1064 + 1056, NULL},
+        /* call; let + 100 / 64 = 1; let + the slice of 99 (1); let + 100
+         * (1); var; ys[99] = s + the copy of ys (1); if + 99 x (1 + 100) at
+         * positions 0-98, 1 at 99 where [0..99] and [0..98] differ in length
+         * (examining nothing inside): 10000 / 64 = 156; return: 168; row 816,
+         * s 16 + 792, xs and its copy 816 each */
+        {"compare_lengths", 0, 168, 816 + 808 + 816 + 816, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     expect_counted(fixture, spx_run_fixture_program(fixture, size_source(fixture->pool)), runs,
@@ -784,6 +793,57 @@ static void test_memory_peaks(void)
     spx_fixture_free(fixture);
 }
 
+/* R0521 at each operation that makes or grows a block, at its span: the
+ * first block that does not fit under max_memory (its size named). */
+static void test_memory_at_each_operation(void)
+{
+    static const struct {
+        const char *body;
+        uint64_t max_memory;
+        const char *span;
+        uint64_t live; /* the measure the operation would reach */
+        uint64_t steps;
+    } cases[] = {
+        /* an array literal: 16 + 8; call, return */
+        {"  return len([1]);\n", 0, "2:14-2:17", 24, 2},
+        /* a struct literal: 16 + 8; call, let */
+        {"  let p = P { x: 1 };\n  return p.x;\n", 0, "2:11-2:21", 24, 2},
+        /* a slice of a literal: 16 + 2; call, return */
+        {"  return len(\"abc\"[0..2]);\n", 0, "2:14-2:25", 18, 2},
+        /* itos and chr: 16 + 1; call, return, the call */
+        {"  return len(itos(5));\n", 0, "2:14-2:21", 17, 3},
+        {"  return len(chr(65));\n", 0, "2:14-2:21", 17, 3},
+        /* an append to a literal makes it count, whole: 16 + 3; call, var,
+         * assignment */
+        {"  var s = \"ab\";\n  s = s + \"c\";\n  return len(s);\n", 0, "3:7-3:14", 19, 3},
+        /* [] is 16; its slice 16 more; call, let, return */
+        {"  let a: [int] = [];\n  return len(a[0..0]);\n", 16, "3:14-3:21", 32, 3},
+        /* the copy a push forces (16), at the push; call, var, let,
+         * statement, push */
+        {"  var a: [int] = [];\n  let b = a;\n  a.push(1);\n  return len(b);\n", 16, "4:3-4:12", 32,
+         5},
+        /* a push's growth (8); call, var, statement, push */
+        {"  var a: [int] = [];\n  a.push(1);\n  return len(a);\n", 16, "3:3-3:12", 24, 4},
+    };
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        spx_fixture_t *fixture = spx_fixture_new();
+        spx_program_t *program = spx_run_fixture_program(
+            fixture, apr_pstrcat(fixture->pool, "fn t() -> int {\n", cases[i].body,
+                                 "}\nstruct P { x: int }\n", NULL));
+        stop_t stop = {"t",
+                       SPX_OUTCOME_LANGUAGE_FAILURE,
+                       "R0521",
+                       apr_psprintf(fixture->pool,
+                                    "memory limit exceeded: %u bytes live, over max_memory %u",
+                                    (unsigned)cases[i].live, (unsigned)cases[i].max_memory),
+                       cases[i].span,
+                       cases[i].steps};
+        spx_run_limits_t limits = limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, cases[i].max_memory);
+        expect_stop(fixture, program, &stop, &limits);
+        spx_fixture_free(fixture);
+    }
+}
+
 /* --- failures -------------------------------------------------------------------------- */
 
 /* fn t() -> int {\n BODY }\n: the failure at span after steps. */
@@ -1139,6 +1199,7 @@ int main(void)
         {"a struct that holds itself through an array", test_recursive_struct},
         {"values nested 100000 deep, on a 256 KiB stack", test_deep_values},
         {"memory: exact peaks, max_memory at and under them", test_memory_peaks},
+        {"memory: R0521 at each operation that makes a block", test_memory_at_each_operation},
         {"failures R0508, R0511-R0520: messages, spans, steps", test_failures},
         {"shifts", test_shifts},
         {"stoi", test_stoi},
