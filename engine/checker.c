@@ -1355,9 +1355,9 @@ static local_t *lookup(scope_t *scope, const char *name)
     return NULL;
 }
 
-/* Declare a parameter or let/var, visible from here to the end of its block;
- * a name already declared anywhere in the function is an error, and the
- * repeat gets type error so that its uses are not reported again. */
+/* Declare a parameter, let/var or for variable, visible from here to the
+ * end of its block; a name already in scope is an error, and the repeat gets
+ * type error so that its uses are not reported again. */
 static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *type, int is_var,
                    int is_parameter, int is_for)
 {
@@ -1386,14 +1386,12 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
         return local->slot;
     }
     local->previous = apr_hash_get(scope->names, name->text, APR_HASH_KEY_STRING);
-    /* A name in scope may not be declared again (v2 for variables, E0307);
-     * v1's rule stays for lets, vars and parameters among themselves: one
-     * declaration of a name per function. A for variable out of scope
-     * conflicts with nothing. */
+    /* A name in scope may not be declared again (E0307); out of scope (a
+     * sibling block, an earlier loop) it conflicts with nothing. */
     int conflict = 0;
     for (const local_t *earlier = local->previous; earlier && !conflict;
          earlier = earlier->previous)
-        conflict = earlier->visible || (!earlier->is_for && !is_for);
+        conflict = earlier->visible;
     if (conflict) {
         local->type = SPX_TYPE_ERROR;
         local->vtype = basic_type(scope, SPX_TYPE_ERROR);

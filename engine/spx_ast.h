@@ -14,9 +14,8 @@
  *
  * Language v2 (arrays, structs, consts, for, break/continue, indexing,
  * slicing, bitwise operators) is read by the parser into the nodes marked
- * "v2" below. The checker knows part of them (checker.c says which); the
- * rest, and until the interpreter runs v2 every program that uses v2, gets
- * the temporary E0499, so no later pass sees a v2 program admitted.
+ * "v2" below; the checker fills their "checker" fields like v1's, and the
+ * index, the compiler and the interpreter read them (docs/language.md).
  */
 #ifndef SPX_AST_H
 #define SPX_AST_H

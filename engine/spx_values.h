@@ -33,6 +33,7 @@
 #define SPX_VALUES_H
 
 #include "spx_codes.h"
+#include "spx_limits.h"
 
 #include <apr.h>
 #include <stdint.h>
@@ -100,6 +101,8 @@ typedef struct spx_heap_t {
     apr_size_t dying_capacity;
     spx_compare_frame_t *frames;
     apr_size_t frame_capacity;
+    spx_value_block_t *spare[SPX_SPARE_LITERAL_BLOCKS]; /* freed literal blocks, for reuse */
+    apr_size_t spare_count;
     spx_value_block_t ***path; /* the slots along a place being resolved */
     apr_size_t path_capacity;
 } spx_heap_t;

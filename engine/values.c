@@ -40,6 +40,8 @@ void spx_heap_init(spx_heap_t *heap, uint64_t max_memory)
 void spx_heap_finish(spx_heap_t *heap)
 {
     SPX_ASSERT(heap->blocks == 0 && heap->live == 0);
+    while (heap->spare_count)
+        free(heap->spare[--heap->spare_count]);
     free(heap->dying);
     free(heap->frames);
     free(heap->path);
@@ -191,7 +193,10 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
             }
         heap->live -= spx_block_measure(dying);
         heap->blocks--;
-        free(dying);
+        if (!dying->counted && heap->spare_count < SPX_SPARE_LITERAL_BLOCKS)
+            heap->spare[heap->spare_count++] = dying; /* a literal's header: kept for reuse */
+        else
+            free(dying);
     }
 }
 
@@ -209,7 +214,8 @@ static void hold_slots(const spx_value_block_t *layout, const spx_value_t *slots
 spx_value_block_t *spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length)
 {
     SPX_ASSERT(length <= SPX_LIMIT_STRING_BYTES);
-    spx_value_block_t *block = spx_allocate(sizeof(spx_value_block_t));
+    spx_value_block_t *block = heap->spare_count ? heap->spare[--heap->spare_count]
+                                                 : spx_allocate(sizeof(spx_value_block_t));
     memset(block, 0, sizeof(*block));
     block->holders = 1;
     block->kind = SPX_BLOCK_STR;
