@@ -514,7 +514,9 @@ static void test_value_semantics(void)
                "fn id(xs: [int]) -> [int] { return xs; }\n"
                "fn returned_copy() -> int {\n  let a = [1, 2];\n  var b = id(a);\n  b[0] = 9;\n"
                "  return a[0] * 10 + b[0];\n}\n"
-               "fn bad_digits() -> int {\n  return stoi(@D130@ + \"x\");\n}\n",
+               "fn bad_digits() -> int {\n  return stoi(@D130@ + \"x\");\n}\n"
+               "fn strs() -> int {\n  var a = [\"x\", \"y\"];\n  let b = a;\n  a[1] = \"z\";\n"
+               "  assert(b[1] == \"y\" && a[1] == \"z\");\n  return len(a) + len(b);\n}\n",
                pairs));
     static const counted_t runs[] = {
         /* call, var, let, write, assert (statement, call), return: 7; a's
@@ -555,6 +557,9 @@ static void test_value_semantics(void)
         /* call, let, var, id (call, return), write, return: 7; a returned
          * value is held by a and b: the write copies it */
         {"returned_copy", 19, 7, 64, NULL},
+        /* call, var, let, a[1] = "z" (a copy: b holds a's block), assert
+         * (statement, call), return + 2 len: 9; 2 x (16 + 2 x 8) */
+        {"strs", 4, 9, 64, NULL},
     };
     expect_counted(fixture, program, runs, COUNT(runs));
     /* a[9] = f(): call, var, assignment, f (call, statement, print, return)
@@ -860,7 +865,8 @@ static void expect_body_stops(const body_case_t *cases, size_t count)
     for (size_t i = 0; i < count; i++) {
         spx_fixture_t *fixture = spx_fixture_new();
         spx_program_t *program = spx_run_fixture_program(
-            fixture, apr_pstrcat(fixture->pool, "fn t() -> int {\n", cases[i].body, "}\n", NULL));
+            fixture, apr_pstrcat(fixture->pool, "fn t() -> int {\n", cases[i].body,
+                                 "}\nstruct P { x: int }\n", NULL));
         stop_t stop = {"t",           SPX_OUTCOME_LANGUAGE_FAILURE,
                        cases[i].code, cases[i].message,
                        cases[i].span, cases[i].steps};
@@ -885,6 +891,22 @@ static void test_failures(void)
          "index -1 out of range for length 3", 3},
         {"  let s = \"abc\";\n  return s[3];\n", "R0511", "3:10-3:14",
          "index 3 out of range for length 3", 3},
+        /* a[i + k], a[i - k] and a[i].f of variables: the index's span;
+         * call, let, let, return */
+        {"  let a = [1, 2, 3];\n  let i = 2;\n  return a[i + 1];\n", "R0511", "4:10-4:18",
+         "index 3 out of range for length 3", 4},
+        {"  let a = [1, 2, 3];\n  let i = 0;\n  return a[i - 1];\n", "R0511", "4:10-4:18",
+         "index -1 out of range for length 3", 4},
+        {"  let ps = [P { x: 1 }];\n  let i = 1;\n  return ps[i].x;\n", "R0511", "4:10-4:15",
+         "index 1 out of range for length 1", 4},
+        /* the sum overflows first, at its own span */
+        {"  let a = [1, 2, 3];\n  let i = 9223372036854775807;\n  return a[i + 1];\n", "R0501",
+         "4:12-4:17", "integer overflow: 9223372036854775807 + 1", 4},
+        {"  let a = [1, 2, 3];\n  let i = -9223372036854775807 - 1;\n  return a[i - 1];\n", "R0501",
+         "4:12-4:17", "integer overflow: -9223372036854775808 - 1", 4},
+        /* a[i] = e of a str array: call, var, let, assignment */
+        {"  var a = [\"x\"];\n  let i = 3;\n  a[i] = \"y\";\n  return 0;\n", "R0511", "4:3-4:7",
+         "index 3 out of range for length 1", 4},
         /* a write checks its indexes: call, var, assignment */
         {"  var a = [[1, 2]];\n  a[0][5] = 1;\n  return 0;\n", "R0511", "3:3-3:10",
          "index 5 out of range for length 2", 3},
