@@ -263,6 +263,13 @@ static void test_loop_fuel_boundary(void)
                         "R0509",      "fuel exhausted: max_steps 9 reached",
                         "8:3-8:12",   9};
     expect_stop(fixture, program, &at_return, &limits);
+    /* over (lines 38-43): call, let, var, for; the first check of a for over
+     * an array is the 5th step, at the array's span */
+    limits.max_steps = 4;
+    stop_t at_array = {"over",        SPX_OUTCOME_FUEL_EXHAUSTED,
+                       "R0509",       "fuel exhausted: max_steps 4 reached",
+                       "41:12-41:14", 4};
+    expect_stop(fixture, program, &at_array, &limits);
     spx_fixture_free(fixture);
 }
 
