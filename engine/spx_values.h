@@ -236,8 +236,11 @@ spx_value_t spx_struct_get(const spx_value_block_t *p, uint32_t field);
  * down. Each copy is charged on its own (n = the copied block's length or
  * field count) and checked against memory, in path order: charge, memory,
  * next copy; then push's length limit and its growth's memory. All is
- * checked before anything changes: a write that fails changes no value and
- * leaves *fuel as it was. heap->charged_n is then the sum of the copies' n. */
+ * checked before anything changes: a write that fails changes no value.
+ * The charges taken before a failing check stay paid (as a concatenation's
+ * does when its length or memory fails); only a charge that cannot be paid
+ * (SPX_HEAP_OUT_OF_FUEL) leaves *fuel as it was. heap->charged_n is then
+ * the sum of the copies' n. */
 
 /* place = value, with step_count >= 1 (the last step names the slot
  * written). Consumes value; the slot's old value loses its holder. */

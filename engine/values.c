@@ -604,9 +604,9 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
         status = array_length_allows(heap, (uint64_t)last->length + 1);
     if (status == SPX_HEAP_OK && action == PLACE_PUSH)
         status = memory_allows(heap, more, SLOT_BYTES);
+    *fuel = left; /* what was charged is paid, also when a check after it fails */
     if (status != SPX_HEAP_OK)
         return status;
-    *fuel = left;
 
     /* The copies, from the root down: each copied block keeps its other
      * holders and loses the one of the slot, which holds the copy now. */
