@@ -585,23 +585,28 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
     if (action == PLACE_POP && last->length == 0)
         return fail(heap, SPX_R0514, "pop of an empty array");
 
-    /* Each copy in path order: its charge, then its memory; then push's
-     * length and growth. Worked out before anything changes. */
+    /* The write as one operation (language v2: the size charge first, then
+     * the length limit, then memory): each copy's charge in path order,
+     * then push's length, then each copy's memory and push's growth.
+     * Worked out before anything changes. */
     spx_heap_status_t status = SPX_HEAP_OK;
     uint64_t left = *fuel, more = 0, n = 0;
-    for (apr_size_t k = first_shared; k < blocks && status == SPX_HEAP_OK; k++) {
+    for (apr_size_t k = first_shared; k < blocks; k++) {
         uint64_t length = (*heap->path[k])->length;
         n += length;
         heap->charged_n = n;
         if (length / 64 > left)
             return SPX_HEAP_OUT_OF_FUEL;
         left -= length / 64;
-        status = memory_allows(heap, more, BLOCK_BYTES + SLOT_BYTES * length);
-        more += BLOCK_BYTES + SLOT_BYTES * length;
     }
     heap->charged_n = n;
-    if (status == SPX_HEAP_OK && action == PLACE_PUSH)
+    if (action == PLACE_PUSH)
         status = array_length_allows(heap, (uint64_t)last->length + 1);
+    for (apr_size_t k = first_shared; k < blocks && status == SPX_HEAP_OK; k++) {
+        uint64_t size = BLOCK_BYTES + SLOT_BYTES * (*heap->path[k])->length;
+        status = memory_allows(heap, more, size);
+        more += size;
+    }
     if (status == SPX_HEAP_OK && action == PLACE_PUSH)
         status = memory_allows(heap, more, SLOT_BYTES);
     *fuel = left; /* what was charged is paid, also when a check after it fails */
