@@ -1,0 +1,124 @@
+/*
+ * fuzz_show_program.c: the programs of fuzz_interpreter's inputs, for
+ * people and for the test suite (docs/reliability.md).
+ *
+ *   fuzz_show_program FILE...   print the program each input generates,
+ *                               after a comment with its limits (to turn a
+ *                               crash or a regression input into a .spx)
+ *   fuzz_show_program --check N generate the programs of N fixed
+ *                               pseudo-random inputs and parse and check
+ *                               each (the compiler is fuzz_interpreter's);
+ *                               exit 1 with the first program the checker
+ *                               refuses (a generator or checker bug), 0
+ *                               when all are admitted
+ *
+ * While the interpreter cannot run language v2, programs refused only
+ * with the temporary E0499 count as admitted (they are well typed).
+ */
+#include "fuzz_generator.h"
+#include "spx_arena.h"
+#include "spx_ast.h" /* white-box: the parser and the checker alone */
+
+#include <apr_file_io.h>
+#include <apr_general.h>
+#include <apr_strings.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int show(const char *path, apr_pool_t *pool)
+{
+    apr_file_t *file = NULL;
+    apr_finfo_t info;
+    if (apr_file_open(&file, path, APR_FOPEN_READ | APR_FOPEN_BINARY, 0, pool) != APR_SUCCESS ||
+        apr_file_info_get(&info, APR_FINFO_SIZE, file) != APR_SUCCESS) {
+        fprintf(stderr, "fuzz_show_program: cannot read %s\n", path);
+        return 0;
+    }
+    apr_size_t size = (apr_size_t)info.size, got = 0;
+    uint8_t *data = apr_palloc(pool, size ? size : 1);
+    if (size && apr_file_read_full(file, data, size, &got) != APR_SUCCESS) {
+        fprintf(stderr, "fuzz_show_program: cannot read %s\n", path);
+        return 0;
+    }
+    apr_file_close(file);
+    spx_run_limits_t limits;
+    spx_fuzz_program_t program;
+    if (!spx_fuzz_interpreter_input(data, size, pool, &limits, &program)) {
+        printf("// %s: too short, no program\n", path);
+        return 1;
+    }
+    printf("// %s: max_steps %llu, max_bytes %lu, max_call_depth %u, max_memory %llu; tests", path,
+           (unsigned long long)limits.max_steps, (unsigned long)limits.max_bytes,
+           limits.max_call_depth, (unsigned long long)limits.max_memory);
+    for (int i = 0; i < program.test_count; i++)
+        printf(" %s", program.tests[i]);
+    printf("\n%s", program.text);
+    return 1;
+}
+
+/* The diagnostics are all E0499 (or none). */
+static int admitted(const spx_diagnostics_t *diagnostics)
+{
+    apr_size_t count = spx_diagnostics_count(diagnostics);
+    for (apr_size_t i = 0; i < count; i++)
+        if (strcmp(spx_diagnostics_get(diagnostics, i)->code, "E0499") != 0)
+            return 0;
+    return 1;
+}
+
+static int check(unsigned long count, apr_pool_t *parent)
+{
+    uint64_t state = 0x5eed5eed5eedULL;
+    unsigned long runnable = 0;
+    for (unsigned long n = 0; n < count; n++) {
+        apr_pool_t *pool = NULL;
+        apr_pool_create(&pool, parent);
+        size_t size = 64 + (size_t)(n * 37 % 2048);
+        uint8_t *data = apr_palloc(pool, size);
+        for (size_t i = 0; i < size; i++) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            data[i] = (uint8_t)(state >> 56);
+        }
+        spx_run_limits_t limits;
+        spx_fuzz_program_t program;
+        spx_fuzz_interpreter_input(data, size, pool, &limits, &program);
+        spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+        spx_arena_t *arena = spx_arena_make(pool);
+        spx_module_t *module = spx_module_make(
+            "app", "app.spx", (const unsigned char *)program.text, strlen(program.text), arena);
+        spx_parse_module(module, arena, arena, pool, diagnostics);
+        spx_check_program(&module, 1, pool, diagnostics);
+        spx_diagnostics_sort(diagnostics);
+        if (!admitted(diagnostics)) {
+            printf("%s\n%s", program.text, spx_diagnostics_text(diagnostics, pool));
+            printf("fuzz_show_program: input %lu of %lu: the program above is refused\n", n + 1,
+                   count);
+            return 0;
+        }
+        runnable += spx_diagnostics_count(diagnostics) == 0 ? 1 : 0;
+        apr_pool_destroy(pool);
+    }
+    printf("fuzz_show_program: %lu programs admitted (%lu without E0499)\n", count, runnable);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (apr_initialize() != APR_SUCCESS)
+        return 2;
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    int ok = 1;
+    if (argc == 3 && strcmp(argv[1], "--check") == 0)
+        ok = check(strtoul(argv[2], NULL, 10), pool);
+    else if (argc < 2) {
+        fprintf(stderr, "usage: fuzz_show_program FILE... | --check N\n");
+        ok = 0;
+    } else
+        for (int i = 1; i < argc; i++)
+            ok &= show(argv[i], pool);
+    apr_pool_destroy(pool);
+    apr_terminate();
+    return ok ? 0 : 1;
+}
