@@ -116,6 +116,7 @@ typedef struct generator_t {
     int loop_depth;
     pending_t *pending;
     int budget; /* statements left in the program */
+    int risk;   /* 1: choices that may fail are common; 0: rare, so runs go deeper */
 } generator_t;
 
 static unsigned take(generator_t *g, unsigned choices)
@@ -151,6 +152,13 @@ static void emitf(generator_t *g, const char *format, ...)
 }
 
 #define PICK(g, list) ((list)[take((g), sizeof(list) / sizeof((list)[0]))])
+
+/* Whether to take a choice that may fail (an index out of range, a bad
+ * text for stoi...): often in a risky program, seldom in the others. */
+static int risky(generator_t *g)
+{
+    return g->risk ? take(g, 3) == 0 : take(g, 16) == 0;
+}
 
 /* ---- types ----------------------------------------------------------------- */
 
@@ -355,24 +363,15 @@ static void expression(generator_t *g, int type, int depth, int expected);
 
 static void int_literal(generator_t *g)
 {
-    static const char *const literals[] = {"0",
-                                           "1",
-                                           "2",
-                                           "3",
-                                           "7",
-                                           "10",
-                                           "255",
-                                           "0xff",
-                                           "65536",
-                                           "1_000_000",
-                                           "2147483647",
-                                           "4294967296",
-                                           "9223372036854775807",
-                                           "0x7fff_ffff_ffff_ffff",
-                                           "(-9223372036854775807 - 1)",
-                                           "(-1)",
-                                           "1000000007"};
-    emit(g, PICK(g, literals));
+    static const char *const literals[] = {"1",    "0",          "2",    "3",     "7",
+                                           "10",   "255",        "0xff", "65536", "1_000_000",
+                                           "(-1)", "1000000007", "(-7)"};
+    static const char *const limits[] = {"2147483647", "4294967296", "9223372036854775807",
+                                         "0x7fff_ffff_ffff_ffff", "(-9223372036854775807 - 1)"};
+    if (risky(g))
+        emit(g, PICK(g, limits));
+    else
+        emit(g, PICK(g, literals));
 }
 
 static void str_literal(generator_t *g)
@@ -396,8 +395,12 @@ static void str_literal(generator_t *g)
  * anything (simple: no call, no pop, so it can be evaluated twice). */
 static void index_expression(generator_t *g, int depth, int simple)
 {
-    static const char *const outside[] = {"2", "3", "(-1)", "5"};
-    unsigned choice = take(g, 10);
+    static const char *const outside[] = {"2", "3", "4", "(-1)", "5"};
+    if (risky(g)) {
+        emit(g, PICK(g, outside));
+        return;
+    }
+    unsigned choice = take(g, 9);
     if (choice == 7) {
         int local = local_of(g, T_INT, 0);
         if (local >= 0) {
@@ -409,7 +412,20 @@ static void index_expression(generator_t *g, int depth, int simple)
         expression(g, T_INT, depth + 1, 1);
         return;
     }
-    emit(g, choice <= 3 ? "0" : choice <= 6 ? "1" : PICK(g, outside));
+    emit(g, choice <= 5 ? "0" : "1");
+}
+
+/* i..j of a slice: mostly within a short value, sometimes anything. */
+static void slice_bounds(generator_t *g, int depth)
+{
+    static const char *const bounds[] = {"0..0", "0..1", "1..1", "0..1", "1..2", "0..2"};
+    if (risky(g)) {
+        index_expression(g, depth, 0);
+        emit(g, "..");
+        index_expression(g, depth, 0);
+    } else {
+        emit(g, PICK(g, bounds));
+    }
 }
 
 static void arguments(generator_t *g, const function_t *f, int depth)
@@ -586,12 +602,14 @@ static void int_expression(generator_t *g, int depth)
         break;
     }
     case 11: {
-        static const char *const counts[] = {"0",  "1",  "3",  "7",    "31",
-                                             "62", "63", "64", "(-1)", "0x40"};
+        static const char *const counts[] = {"0", "1", "3", "7"};
+        static const char *const far[] = {"31", "62", "63", "64", "(-1)", "0x40"};
         expression(g, T_INT, depth + 1, 1);
         emit(g, take(g, 2) ? " << " : " >> ");
-        if (take(g, 4))
+        if (!risky(g))
             emit(g, PICK(g, counts));
+        else if (take(g, 2))
+            emit(g, PICK(g, far));
         else
             expression(g, T_INT, depth + 1, 1);
         break;
@@ -626,26 +644,26 @@ static void int_expression(generator_t *g, int depth)
         break;
     case 16:
     case 17: {
-        static const char *const texts[] = {"\"12\"",
-                                            "\"-0\"",
-                                            "\"007\"",
-                                            "\"12x\"",
+        static const char *const good[] = {"\"12\"", "\"-0\"", "\"007\"",
+                                           "\"-9223372036854775808\"", "\"9223372036854775807\""};
+        static const char *const texts[] = {"\"12x\"",
                                             "\"\"",
                                             "\"-\"",
                                             "\"99999999999999999999\"",
-                                            "\"-9223372036854775808\"",
-                                            "\"9223372036854775807\"",
                                             "\"9223372036854775808\"",
+                                            "\"-9223372036854775809\"",
                                             "\" 1\"",
                                             "\"+1\"",
                                             "\"\\u{e9}\""};
         emit(g, "stoi(");
-        unsigned what = take(g, 4);
-        if (what == 0)
-            emit(g, PICK(g, texts));
-        else if (what == 1)
-            expression(g, T_STR, depth + 1, 1);
-        else {
+        if (risky(g)) {
+            if (take(g, 3))
+                emit(g, PICK(g, texts));
+            else
+                expression(g, T_STR, depth + 1, 1);
+        } else if (take(g, 2)) {
+            emit(g, PICK(g, good));
+        } else {
             emit(g, "itos(");
             expression(g, T_INT, depth + 1, 1);
             emit(g, ")");
@@ -727,13 +745,16 @@ static void str_expression(generator_t *g, int depth)
         return;
     case 7:
     case 8: {
-        static const char *const scalars[] = {
-            "65",     "0xe9",   "0x1F600", "0x10FFFF", "55296",    "0xDFFF",
-            "0xD7FF", "0xE000", "(-1)",    "0",        "127",      "128",
-            "0x7ff",  "0x800",  "0xffff",  "0x10000",  "0x110000", "9223372036854775807"};
+        static const char *const scalars[] = {"65",     "0xe9",   "0x1F600", "0x10FFFF", "0xD7FF",
+                                              "0xE000", "0",      "127",     "128",      "0x7ff",
+                                              "0x800",  "0xffff", "0x10000"};
+        static const char *const others[] = {"55296", "0xDFFF", "(-1)", "0x110000",
+                                             "9223372036854775807"};
         emit(g, "chr(");
-        if (take(g, 4))
+        if (!risky(g))
             emit(g, PICK(g, scalars));
+        else if (take(g, 3))
+            emit(g, PICK(g, others));
         else
             expression(g, T_INT, depth + 1, 1);
         emit(g, ")");
@@ -744,9 +765,7 @@ static void str_expression(generator_t *g, int depth)
         emit(g, "(");
         expression(g, T_STR, depth + 1, 1);
         emit(g, ")[");
-        index_expression(g, depth, 0);
-        emit(g, "..");
-        index_expression(g, depth, 0);
+        slice_bounds(g, depth);
         emit(g, "]");
         return;
     default:
@@ -791,9 +810,7 @@ static void array_expression(generator_t *g, int type, int depth, int expected)
         emit(g, "(");
         expression(g, type, depth + 1, 0);
         emit(g, ")[");
-        index_expression(g, depth, 0);
-        emit(g, "..");
-        index_expression(g, depth, 0);
+        slice_bounds(g, depth);
         emit(g, "]");
         return;
     }
@@ -1034,7 +1051,7 @@ static void statement(generator_t *g, int result)
 {
     indent(g);
     g->budget--;
-    unsigned choice = take(g, 18);
+    unsigned choice = take(g, 19);
     if (choice >= 11 && choice <= 15 && (g->block_depth >= MAX_BLOCK_DEPTH || g->budget <= 0))
         choice = 0;
     switch (choice) {
@@ -1094,14 +1111,16 @@ static void statement(generator_t *g, int result)
     case 6:
         emit(g, "assert(");
         expression(g, T_BOOL, 0, 1);
+        if (!risky(g))
+            emit(g, " || true");
         if (take(g, 2)) {
             emit(g, ", ");
             expression(g, T_STR, 1, 1);
         }
         emit(g, ");\n");
         return;
-    case 7: /* return, or a call of a unit function */
-        if (take(g, 2)) {
+    case 7: /* return (seldom: the rest of the block would not run), or a call */
+        if (take(g, 4) == 0) {
             emit(g, "return");
             if (result != T_UNIT) {
                 emit(g, " ");
@@ -1187,6 +1206,38 @@ static void statement(generator_t *g, int result)
         emit(g, "\n");
         return;
     }
+    case 16: /* growth: long arrays and strings, for size charges and the memory limit */
+        if (g->loop_depth < MAX_LOOPS) {
+            static const char *const rounds[] = {"4", "16", "70", "200"};
+            path_t path;
+            int number = g->next_local++;
+            if (!choose_path(g, -1, &path) || (!is_array(g, path.type) && path.type != T_STR)) {
+                emit(g, "print(\"\");\n");
+                return;
+            }
+            const char *place = place_text(g, &path);
+            emitf(g, "for v%d in 0..%s {\n", number, PICK(g, rounds));
+            g->block_depth++;
+            indent(g);
+            int scope = g->local_count;
+            if (g->local_count < MAX_LOCALS)
+                g->locals[g->local_count++] = (local_t){number, T_INT, 0, 0};
+            if (path.type == T_STR) {
+                emitf(g, "%s = %s + ", place, place);
+                expression(g, T_STR, 2, 1);
+                emit(g, ";\n");
+            } else {
+                emitf(g, "%s.push(", place);
+                expression(g, g->types[path.type].of, 2, 1);
+                emit(g, ");\n");
+            }
+            g->local_count = scope;
+            g->block_depth--;
+            indent(g);
+            emit(g, "}\n");
+            return;
+        }
+        /* fall through */
     default: /* break or continue in a loop; else a length */
         if (g->loop_depth > 0) {
             int counted = g->loops[g->loop_depth - 1];
@@ -1363,6 +1414,7 @@ void spx_fuzz_generate(const uint8_t *data, size_t size, apr_pool_t *pool,
 {
     generator_t g = {.data = data, .size = size, .pool = pool, .budget = STATEMENT_BUDGET};
     emit(&g, "// generated\n");
+    g.risk = take(&g, 4) == 0;
     declare_types(&g);
     declare_structs(&g);
     declare_consts(&g);

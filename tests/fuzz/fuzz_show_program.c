@@ -4,20 +4,29 @@
  *
  *   fuzz_show_program FILE...   print the program each input generates,
  *                               after a comment with its limits (to turn a
- *                               crash or a regression input into a .spx)
+ *                               crash or a regression input into a .spx),
+ *                               and after it how each test runs once
+ *                               (FILE... --no-run: only the programs)
  *   fuzz_show_program --check N generate the programs of N fixed
  *                               pseudo-random inputs and parse and check
  *                               each (the compiler is fuzz_interpreter's);
  *                               exit 1 with the first program the checker
  *                               refuses (a generator or checker bug), 0
  *                               when all are admitted
+ *   fuzz_show_program --stats N build the programs of the same N inputs
+ *                               and run their tests as fuzz_interpreter
+ *                               does once: how the runs end (by failure
+ *                               code), their mean steps and memory_peak
  *
  * While the interpreter cannot run language v2, programs refused only
  * with the temporary E0499 count as admitted (they are well typed).
  */
 #include "fuzz_generator.h"
 #include "spx_arena.h"
-#include "spx_ast.h" /* white-box: the parser and the checker alone */
+#include "spx_ast.h"          /* white-box: the parser and the checker alone */
+#include "project_internal.h" /* white-box: the project's own fields */
+#include "spx_program.h"
+#include "spx_project.h"
 
 #include <apr_file_io.h>
 #include <apr_general.h>
@@ -26,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int show(const char *path, apr_pool_t *pool)
+static int show(const char *path, int run, apr_pool_t *pool)
 {
     apr_file_t *file = NULL;
     apr_finfo_t info;
@@ -54,6 +63,29 @@ static int show(const char *path, apr_pool_t *pool)
     for (int i = 0; i < program.test_count; i++)
         printf(" %s", program.tests[i]);
     printf("\n%s", program.text);
+    if (!run)
+        return 1;
+    spx_source_text_t source = {"app", "app.spx", (const unsigned char *)program.text,
+                                strlen(program.text)};
+    spx_project_t *project = spx_project_build_texts(&source, 1, pool);
+    if (!project->admitted) {
+        printf("// not admitted:\n%s", spx_diagnostics_text(project->diagnostics, pool));
+        return 1;
+    }
+    for (int t = 0; t < program.test_count; t++) {
+        spx_run_result_t result;
+        spx_vm_run(project->program, spx_program_find(project->program, program.tests[t]), &limits,
+                   &result, pool);
+        printf("// %s: ", program.tests[t]);
+        if (result.outcome == SPX_OUTCOME_RETURNED)
+            printf("returned %lld", (long long)result.value);
+        else
+            printf("%s at %u:%u: %s", result.failure.code, result.failure.span.start.line,
+                   result.failure.span.start.column, result.failure.message);
+        printf("; %llu steps, memory_peak %llu, %lu output bytes\n",
+               (unsigned long long)result.steps, (unsigned long long)result.memory_peak,
+               (unsigned long)result.output_length);
+    }
     return 1;
 }
 
@@ -67,19 +99,27 @@ static int admitted(const spx_diagnostics_t *diagnostics)
     return 1;
 }
 
+/* The n-th fixed pseudo-random input, allocated in pool. */
+static uint8_t *fixed_input(unsigned long n, size_t *size, apr_pool_t *pool)
+{
+    uint64_t state = 0x5eed5eed5eedULL + n * 0x9e3779b97f4a7c15ULL;
+    *size = 64 + (size_t)(n * 37 % 2048);
+    uint8_t *data = apr_palloc(pool, *size);
+    for (size_t i = 0; i < *size; i++) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        data[i] = (uint8_t)(state >> 56);
+    }
+    return data;
+}
+
 static int check(unsigned long count, apr_pool_t *parent)
 {
-    uint64_t state = 0x5eed5eed5eedULL;
     unsigned long runnable = 0;
     for (unsigned long n = 0; n < count; n++) {
         apr_pool_t *pool = NULL;
         apr_pool_create(&pool, parent);
-        size_t size = 64 + (size_t)(n * 37 % 2048);
-        uint8_t *data = apr_palloc(pool, size);
-        for (size_t i = 0; i < size; i++) {
-            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-            data[i] = (uint8_t)(state >> 56);
-        }
+        size_t size;
+        uint8_t *data = fixed_input(n, &size, pool);
         spx_run_limits_t limits;
         spx_fuzz_program_t program;
         spx_fuzz_interpreter_input(data, size, pool, &limits, &program);
@@ -103,6 +143,50 @@ static int check(unsigned long count, apr_pool_t *parent)
     return 1;
 }
 
+static int stats(unsigned long count, apr_pool_t *parent)
+{
+    unsigned long ends[23] = {0}, runs = 0, refused = 0;
+    uint64_t steps = 0, peaks = 0;
+    for (unsigned long n = 0; n < count; n++) {
+        apr_pool_t *pool = NULL;
+        apr_pool_create(&pool, parent);
+        size_t size;
+        uint8_t *data = fixed_input(n, &size, pool);
+        spx_run_limits_t limits;
+        spx_fuzz_program_t program;
+        spx_fuzz_interpreter_input(data, size, pool, &limits, &program);
+        spx_source_text_t source = {"app", "app.spx", (const unsigned char *)program.text,
+                                    strlen(program.text)};
+        spx_project_t *project = spx_project_build_texts(&source, 1, pool);
+        refused += project->admitted ? 0 : 1;
+        for (int t = 0; project->admitted && t < program.test_count; t++) {
+            spx_run_result_t result;
+            spx_vm_run(project->program, spx_program_find(project->program, program.tests[t]),
+                       &limits, &result, pool);
+            runs++;
+            steps += result.steps;
+            peaks += result.memory_peak;
+            int code = result.outcome == SPX_OUTCOME_RETURNED || !result.failure.code
+                           ? 0
+                           : atoi(result.failure.code + 3);
+            ends[code >= 0 && code <= 21 ? code : 22]++;
+        }
+        apr_pool_destroy(pool);
+    }
+    printf("fuzz_show_program: %lu programs (%lu not admitted), %lu runs, mean steps %.0f, "
+           "mean memory_peak %.0f\n",
+           count, refused, runs, runs ? (double)steps / (double)runs : 0.0,
+           runs ? (double)peaks / (double)runs : 0.0);
+    for (int code = 0; code <= 22; code++)
+        if (ends[code])
+            printf("  %-8s %lu\n",
+                   code == 0    ? "returned"
+                   : code == 22 ? "other"
+                                : apr_psprintf(parent, "R05%02d", code),
+                   ends[code]);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     if (apr_initialize() != APR_SUCCESS)
@@ -112,12 +196,16 @@ int main(int argc, char **argv)
     int ok = 1;
     if (argc == 3 && strcmp(argv[1], "--check") == 0)
         ok = check(strtoul(argv[2], NULL, 10), pool);
+    else if (argc == 3 && strcmp(argv[1], "--stats") == 0)
+        ok = stats(strtoul(argv[2], NULL, 10), pool);
     else if (argc < 2) {
-        fprintf(stderr, "usage: fuzz_show_program FILE... | --check N\n");
+        fprintf(stderr, "usage: fuzz_show_program FILE... | --check N | --stats N\n");
         ok = 0;
-    } else
-        for (int i = 1; i < argc; i++)
-            ok &= show(argv[i], pool);
+    } else {
+        int run = strcmp(argv[argc - 1], "--no-run") != 0;
+        for (int i = 1; i < argc - (run ? 0 : 1); i++)
+            ok &= show(argv[i], run, pool);
+    }
     apr_pool_destroy(pool);
     apr_terminate();
     return ok ? 0 : 1;
