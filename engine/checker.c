@@ -1369,7 +1369,7 @@ static void evaluate_consts(checker_t *checker)
             what = is_const ? "a constant" : "a struct";
         }
     }
-    if (0 && first_module && spx_diagnostics_count(checker->diagnostics) == 0)
+    if (first_module && spx_diagnostics_count(checker->diagnostics) == 0)
         spx_diagnostics_add(checker->diagnostics, SPX_E0499, first_module->path, first,
                             "%s is language v2, which is checked but cannot be run yet", what);
 }
@@ -2498,7 +2498,7 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
                             function->name.text));
     /* Temporary until the VM runs language v2: a function that uses v2 and
      * has no other diagnostic gets one E0499, so it is never compiled. */
-    if (0 && scope.v2_what && spx_diagnostics_count(checker->diagnostics) == reported)
+    if (scope.v2_what && spx_diagnostics_count(checker->diagnostics) == reported)
         spx_diagnostics_add(checker->diagnostics, SPX_E0499, module->path, scope.v2_span,
                             "%s is language v2, which is checked but cannot be run yet",
                             scope.v2_what);
