@@ -41,13 +41,8 @@
  * struct values (spx_vtype_t, interned in checker->types: parameters,
  * results and lets of such types, index, slice, len, fields, array and
  * struct literals, ==, for over an array, arguments, returns,
- * assignments to variables and places, push and pop). Temporary until the
- * interpreter runs v2: a function that uses a checked v2 construct and has
- * no other diagnostic gets one E0499 at the first one (scope_t.v2_what),
- * and a program with nothing else to report one at its first const or
- * struct (evaluate_consts), so no v2 program reaches compile.c admitted.
- * Consts and struct cycles are checked in spx_checker_finish, when every
- * module is declared.
+ * assignments to variables and places, push and pop). Consts and struct cycles are checked in
+ * spx_checker_finish, when every module is declared.
  */
 #include "spx_assert.h"
 #include "spx_ast.h"
@@ -147,13 +142,7 @@ typedef struct scope_t {
      * be "[]". check_expr takes it and clears it. */
     int expects;
     const spx_vtype_t *expected; /* with expects: the expected type, or NULL if unknown */
-    /* Temporary until the VM runs language v2: the first v2 construct this
-     * checker checks in the function (what names it), reported as E0499 at
-     * the end when nothing else in the function was reported, so that no
-     * v2 program is admitted before the compiler can compile it. */
-    const char *v2_what;
-    spx_span_t v2_span;
-    const spx_vtype_t *result; /* the function's result type (error when it does not resolve) */
+    const spx_vtype_t *result;   /* the function's result type (error when it does not resolve) */
 } scope_t;
 
 /* Why a local cannot be assigned: "a parameter", ... */
@@ -168,16 +157,6 @@ static void report(scope_t *scope, spx_diagnostic_code_t code, spx_span_t span, 
 {
     spx_diagnostics_add(scope->checker->diagnostics, code, scope->module->path, span, "%s",
                         message);
-}
-
-/* Temporary until the VM runs language v2: a checked v2 construct at span
- * (see scope_t.v2_what). */
-static void note_v2(scope_t *scope, spx_span_t span, const char *what)
-{
-    if (scope->v2_what)
-        return;
-    scope->v2_what = what;
-    scope->v2_span = span;
 }
 
 /* The span of a keyword of size bytes at start (on one line). */
@@ -1343,14 +1322,9 @@ static void evaluate_const(checker_t *checker, spx_const_t *constant, apr_size_t
     apr_pool_destroy(pool);
 }
 
-/* Every const of the program, modules in order; then, temporary until the
- * interpreter runs language v2, one E0499 at the first const of a program
- * that nothing else keeps from being admitted. */
+/* Every const of the program, modules in order. */
 static void evaluate_consts(checker_t *checker)
 {
-    const spx_module_t *first_module = NULL;
-    spx_span_t first = {{0, 0, 0}, {0, 0, 0}};
-    const char *what = NULL;
     for (apr_size_t i = 0; i < checker->module_count; i++) {
         spx_module_t *module = checker->modules[i];
         if (!checker->consts[i])
@@ -1359,19 +1333,7 @@ static void evaluate_consts(checker_t *checker)
             if (module->consts[j]->state == 0)
                 evaluate_const(checker, module->consts[j], i);
         }
-        /* the module's first struct or const */
-        if (!first_module && (module->const_count > 0 || module->struct_count > 0)) {
-            first_module = module;
-            int is_const = module->const_count > 0 &&
-                           (module->struct_count == 0 || module->consts[0]->span.start.offset <
-                                                             module->structs[0]->span.start.offset);
-            first = is_const ? module->consts[0]->name.span : module->structs[0]->name.span;
-            what = is_const ? "a constant" : "a struct";
-        }
     }
-    if (first_module && spx_diagnostics_count(checker->diagnostics) == 0)
-        spx_diagnostics_add(checker->diagnostics, SPX_E0499, first_module->path, first,
-                            "%s is language v2, which is checked but cannot be run yet", what);
 }
 
 /* ---- pass 3: bodies ------------------------------------------------------- */
@@ -1462,12 +1424,8 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
             *parameters = types;
             *parameter_count = 1;
             *result = basic_type(scope, builtin->result);
-            if (builtin->since_v2)
-                note_v2(scope, call->as.call->function.span,
-                        builtin->builtin == SPX_BUILTIN_CHR ? "'chr'" : "'stoi'");
             if (builtin->builtin == SPX_BUILTIN_ASSERT && call->as.call->argument_count == 2) {
                 *parameter_count = 2;
-                note_v2(scope, call->span, "assert with a message");
             }
             return 1;
         }
@@ -1598,8 +1556,6 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
         spx_expr_t *argument = call->as.call->arguments[i];
         spx_type_t type = type_of(argument);
         int len_of_array = call->as.call->builtin == SPX_BUILTIN_LEN && type == SPX_TYPE_ARRAY;
-        if (len_of_array)
-            note_v2(scope, call->span, "'len' of an array");
         if (type != SPX_TYPE_ERROR && type != SPX_TYPE_UNIT &&
             parameters[i]->kind != SPX_TYPE_ERROR && vtype_of(scope, argument) != parameters[i] &&
             !len_of_array)
@@ -1659,12 +1615,9 @@ static void check_field(scope_t *scope, spx_expr_t *expr)
     if (resolved) {
         expr->type = constant ? const_type(constant) : SPX_TYPE_ERROR;
         expr->as.field.constant = constant;
-        if (constant)
-            note_v2(scope, expr->span, "a constant");
         return;
     }
     spx_expr_t *base = expr->as.field.base;
-    note_v2(scope, expr->span, "a field");
     if (base && base->kind == SPX_EXPR_NAME && base->as.name.name.text &&
         !lookup(scope, base->as.name.name.text) &&
         !apr_hash_get(scope->consts, base->as.name.name.text, APR_HASH_KEY_STRING) &&
@@ -1714,7 +1667,6 @@ static void check_index(scope_t *scope, spx_expr_t *expr)
     int slice = expr->kind == SPX_EXPR_SLICE;
     spx_expr_t *base = expr->as.index.base;
     expr->type = SPX_TYPE_ERROR;
-    note_v2(scope, expr->span, slice ? "slicing" : "indexing");
     check_expr(scope, base);
     check_bound(scope, expr->as.index.index, slice ? "a slice bound" : "an index");
     if (slice)
@@ -1724,7 +1676,6 @@ static void check_index(scope_t *scope, spx_expr_t *expr)
         report_unit(scope, base, slice ? "sliced" : "indexed");
     } else if (type == SPX_TYPE_STR) {
         expr->type = slice ? SPX_TYPE_STR : SPX_TYPE_INT;
-        note_v2(scope, expr->span, slice ? "slicing a str" : "indexing a str");
     } else if (type == SPX_TYPE_ARRAY) {
         const spx_vtype_t *array = vtype_of(scope, base);
         set_type(expr, slice ? array : array->element);
@@ -1755,7 +1706,6 @@ static void check_method(scope_t *scope, spx_expr_t *call)
     const char *method = c->function.text ? c->function.text : "";
     spx_type_t type = SPX_TYPE_ERROR;
     const spx_vtype_t *whole = basic_type(scope, SPX_TYPE_ERROR);
-    note_v2(scope, call->span, "a method call");
     const local_t *root = NULL;
     const spx_expr_t *receiver = c->receiver;
     if (receiver) {
@@ -1838,7 +1788,6 @@ static void check_array_literal(scope_t *scope, spx_expr_t *expr, int expected,
                             spx_vtype_name(type, scope->pool)));
         return;
     }
-    note_v2(scope, expr->span, "an array literal");
     const spx_vtype_t *element = type && type->kind == SPX_TYPE_ARRAY ? type->element : NULL;
     apr_size_t first = expr->as.array.count;
     if (!element) {
@@ -1948,7 +1897,6 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
     }
     if (structure)
         set_type(expr, spx_types_struct(scope->checker->types, structure));
-    note_v2(scope, expr->span, "a struct literal");
 }
 
 /* Leaves of an operator chain: literals, names and calls; expected: see
@@ -1978,7 +1926,6 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected,
         set_type(expr, local ? local->vtype : basic_type(scope, SPX_TYPE_ERROR));
         if (constant) {
             expr->type = const_type(constant);
-            note_v2(scope, expr->as.name.name.span, "a constant");
         } else if (!local && name && names_unreadable_item(scope->module, name)) {
             /* an item whose syntax failed: its error stands for this use */
         } else if (!local && !scope->function->incomplete)
@@ -2016,8 +1963,6 @@ static spx_type_t unary_type(scope_t *scope, spx_expr_t *expr)
     spx_expr_t *operand = expr->as.unary.operand;
     spx_type_t wanted = op == SPX_OP_NOT ? SPX_TYPE_BOOL : SPX_TYPE_INT;
     spx_type_t type = type_of(operand);
-    if (op == SPX_OP_BIT_NOT)
-        note_v2(scope, expr->as.unary.op_span, "the operator '~'");
     if (type == SPX_TYPE_UNIT)
         report_unit(scope, operand, "an operand");
     else if (type != SPX_TYPE_ERROR && type != wanted)
@@ -2059,9 +2004,6 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
     case SPX_OP_EQ:
     case SPX_OP_NE:
         ok = vtype_of(scope, left_expr) == vtype_of(scope, right_expr);
-        if (left == SPX_TYPE_ARRAY || left == SPX_TYPE_STRUCT)
-            note_v2(scope, expr->as.binary.op_span,
-                    left == SPX_TYPE_ARRAY ? "comparing arrays" : "comparing structs");
         break;
     case SPX_OP_AND:
     case SPX_OP_OR:
@@ -2079,8 +2021,6 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
     case SPX_OP_BIT_AND:
     case SPX_OP_SHL:
     case SPX_OP_SHR:
-        note_v2(scope, expr->as.binary.op_span,
-                apr_psprintf(scope->pool, "the operator '%s'", operator_name(op)));
         result = SPX_TYPE_INT;
         ok = left == SPX_TYPE_INT && right == SPX_TYPE_INT;
         break;
@@ -2174,7 +2114,6 @@ static void check_binding(scope_t *scope, spx_stmt_t *stmt)
                                       stmt->as.binding.type_syntax, NULL);
         local_type = basic_type(scope, SPX_TYPE_ERROR);
         if (annotated) {
-            note_v2(scope, stmt->as.binding.type_span, "a let or var of this type");
             local_type = written_type(scope->checker, scope->module, stmt->as.binding.type_syntax,
                                       SPX_TYPE_ERROR);
         }
@@ -2200,7 +2139,6 @@ static void check_place_assign(scope_t *scope, spx_stmt_t *stmt)
     spx_expr_t *place = stmt->as.assign.place;
     const spx_name_t *name = &stmt->as.assign.name;
     size_t before = spx_diagnostics_count(scope->checker->diagnostics);
-    note_v2(scope, place->span, "an assignment to an element or a field");
     check_expr(scope, place);
     local_t *local = lookup(scope, name->text);
     stmt->as.assign.slot = local ? local->slot : -1;
@@ -2346,17 +2284,14 @@ static void check_range_bound(scope_t *scope, spx_expr_t *bound)
 }
 
 /* "for i in a..b { }" (i an immutable int) and "for x in xs { }" (xs an
- * array: until the checker knows array types, every array is already an
- * E0499, so x is typed error and nothing more is said). The
- * variable's scope is the body; the body never counts as returning. */
+ * array; x an immutable element). The variable's scope is the body; the
+ * body never counts as returning. */
 static void check_for(scope_t *scope, spx_stmt_t *stmt)
 {
-    spx_span_t keyword = keyword_span(stmt->span.start, 3);
     const spx_vtype_t *variable_type = basic_type(scope, SPX_TYPE_INT);
     if (stmt->as.for_stmt.to) {
         check_range_bound(scope, stmt->as.for_stmt.from);
         check_range_bound(scope, stmt->as.for_stmt.to);
-        note_v2(scope, keyword, "a for loop");
     } else {
         spx_expr_t *array = stmt->as.for_stmt.from;
         check_expr(scope, array);
@@ -2371,9 +2306,7 @@ static void check_for(scope_t *scope, spx_stmt_t *stmt)
                    apr_psprintf(scope->pool,
                                 "'for %s in' needs an array or a range 'a..b', not '%s'",
                                 stmt->as.for_stmt.variable.text, type_text(scope, array)));
-        /* else: the array's type is unknown because of an earlier diagnostic,
-         * possibly in another function: this one is kept from running too */
-        note_v2(scope, keyword, "a for loop over an array");
+        /* else: the array's type is unknown because of an earlier diagnostic */
     }
     int first = scope->locals->nelts;
     stmt->as.for_stmt.slot = declare(scope, &stmt->as.for_stmt.variable, variable_type, 0, 0, 1);
@@ -2394,8 +2327,6 @@ static void check_jump(scope_t *scope, spx_stmt_t *stmt, const char *keyword)
                             "'%s' outside a loop: it must be inside a 'for' or "
                             "'while' body",
                             keyword));
-    else
-        note_v2(scope, span, keyword[0] == 'b' ? "'break'" : "'continue'");
 }
 
 /* Checks stmt; 1 when every path through it ends in a return. */
@@ -2465,7 +2396,6 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
     scope.function = function;
     scope.pool = checker->function;
     scope.module_index = module_index;
-    apr_size_t reported = spx_diagnostics_count(checker->diagnostics);
     const char *exported_by =
         function->exported ? apr_psprintf(scope.pool, "function '%s'", function->name.text) : NULL;
     scope.names = apr_hash_make(scope.pool);
@@ -2474,18 +2404,14 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
         const spx_param_t *param = &function->params[i];
         const spx_vtype_t *type = written_type(checker, module, param->type_syntax, param->type);
         if (param->type_syntax) {
-            if (check_type_syntax(checker, module_index, param->type_syntax, exported_by))
-                note_v2(&scope, param->type_span, "a parameter of this type");
-            else
+            if (!check_type_syntax(checker, module_index, param->type_syntax, exported_by))
                 type = basic_type(&scope, SPX_TYPE_ERROR);
         }
         declare(&scope, &param->name, type, 0, 1, 0);
     }
     scope.result = written_type(checker, module, function->result_syntax, function->result);
     if (function->result_syntax) {
-        if (check_type_syntax(checker, module_index, function->result_syntax, exported_by))
-            note_v2(&scope, function->result_span, "a result of this type");
-        else
+        if (!check_type_syntax(checker, module_index, function->result_syntax, exported_by))
             scope.result = basic_type(&scope, SPX_TYPE_ERROR);
     }
     int returns = check_block(&scope, &function->body);
@@ -2496,12 +2422,6 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
         report(&scope, SPX_E0410, function->name.span,
                apr_psprintf(scope.pool, "'%s' does not return a value on every path",
                             function->name.text));
-    /* Temporary until the VM runs language v2: a function that uses v2 and
-     * has no other diagnostic gets one E0499, so it is never compiled. */
-    if (scope.v2_what && spx_diagnostics_count(checker->diagnostics) == reported)
-        spx_diagnostics_add(checker->diagnostics, SPX_E0499, module->path, scope.v2_span,
-                            "%s is language v2, which is checked but cannot be run yet",
-                            scope.v2_what);
     function->local_count = (apr_size_t)scope.locals->nelts;
     apr_pool_clear(scope.pool);
 }

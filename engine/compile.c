@@ -5,15 +5,23 @@
  * spx_program_t alone.
  *
  * Steps (language.md, Fuel) are attached to instructions: a statement's,
- * a while condition's or a call's step is added to the charge of the next
- * instruction emitted, which is the first thing that statement, condition
- * or call does, so charging it there is charging it "before it runs". A
+ * a loop check's or a call's step is added to the charge of the next
+ * instruction emitted, which is the first thing that statement, check or
+ * call does, so charging it there is charging it "before it runs". A
  * jump target never inherits a pending charge (a NOP carries it instead),
  * so a charge is paid exactly once per execution of its construct.
  *
+ * Holders (language v2, Execution): a block register that holds a value is
+ * one of its holders. Reading a variable as an operand takes no holder of
+ * its own unless a later operand of the same operation could write the
+ * variable (a pop or push in it): then the read is copied into a
+ * temporary first, so the write sees two holders and copies. Variables of
+ * a block drop their holders at the block's end (and on break, continue
+ * and return), a for loop's snapshot and variable at the loop's end.
+ *
  * Like the checker, the compiler walks chains of left operands and unary
- * operators without C recursion; right operands and nested blocks recurse,
- * which the parse depth limit bounds.
+ * operators without C recursion; right operands, v2 postfix operators and
+ * nested blocks recurse, which the parse depth limit bounds.
  */
 #include "spx_assert.h"
 #include "spx_limits.h"
@@ -24,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FILE_INT = 0, FILE_STR = 1, FILE_NONE = 2 };
+enum { FILE_INT = 0, FILE_BLOCK = 1, FILE_NONE = 2 };
 
 /* Where a value is: a register of one file; temp when it is a temporary
  * that the consumer frees. */
@@ -42,24 +50,49 @@ typedef struct label_t {
     int32_t pc;               /* -1 until bound */
 } label_t;
 
+/* The innermost loops being compiled: where break and continue go, and
+ * the block variables they leave behind. */
+typedef struct loop_t {
+    label_t *exit, *next;
+    int scope_mark; /* c->scope's length when the body began */
+} loop_t;
+
+/* A read of a const, filled in once every const is evaluated
+ * (spx_program_finish): an int constant register or a literal. */
+typedef struct const_patch_t {
+    const spx_const_t *constant;
+    spx_vm_function_t *function; /* int: its int_consts[number] */
+    uint32_t number;
+    spx_literal_t *literal; /* str */
+} const_patch_t;
+
 /* The program being built, one module at a time (spx_program_builder_t),
  * and the state of the function being compiled. */
 struct spx_program_builder_t {
-    apr_pool_t *pool;              /* the program's tables */
-    spx_arena_t *arena;            /* the program's code, constants and sites */
-    apr_pool_t *scratch;           /* per function, cleared */
-    apr_array_header_t *functions; /* spx_vm_function_t * (in the arena), by index */
-    apr_hash_t *by_name;           /* "module.function" -> index + 1 */
-    apr_array_header_t *code;      /* spx_instr_t */
-    apr_array_header_t *sites;     /* spx_site_t */
-    apr_array_header_t *pending;   /* spx_span_t of the pending charge */
-    apr_array_header_t *spine;     /* const spx_expr_t * */
+    apr_pool_t *pool;                     /* the program's tables */
+    spx_arena_t *arena;                   /* the program's code, constants and sites */
+    apr_pool_t *scratch;                  /* per function, cleared */
+    apr_array_header_t *functions;        /* spx_vm_function_t * (in the arena), by index */
+    apr_hash_t *by_name;                  /* "module.function" -> index + 1 */
+    apr_array_header_t *shapes;           /* const spx_struct_shape_t *, by number */
+    apr_hash_t *shape_numbers;            /* const spx_struct_t * -> number + 1 */
+    apr_array_header_t *patches;          /* const_patch_t */
+    apr_array_header_t *code;             /* spx_instr_t */
+    apr_array_header_t *sites;            /* spx_site_t */
+    apr_array_header_t *pending;          /* spx_span_t of the pending charge */
+    apr_array_header_t *spine;            /* const spx_expr_t * */
+    apr_array_header_t *aux;              /* int32_t */
+    apr_array_header_t *scope;            /* int32_t: block registers of variables in open blocks */
+    apr_array_header_t *loops;            /* loop_t */
+    apr_array_header_t *function_patches; /* const_patch_t of this function's int consts */
     uint32_t charge;
     int *slot_file;
     int32_t *slot_index;
     uint32_t locals[2];
-    apr_hash_t *consts[2]; /* value bytes -> index + 1 */
-    apr_array_header_t *int_consts, *str_consts;
+    apr_hash_t *int_numbers;     /* int64_t value -> number + 1 */
+    apr_hash_t *const_numbers;   /* const spx_const_t * -> int const number + 1 */
+    apr_hash_t *literal_numbers; /* bytes, or a const's address -> literal number + 1 */
+    apr_array_header_t *int_consts, *literals;
     uint32_t top[2], max[2];
 };
 typedef spx_program_builder_t compiler_t;
@@ -81,54 +114,147 @@ static int32_t function_index(compiler_t *c, spx_function_t *function)
 
 static int file_of(spx_type_t type)
 {
-    return type == SPX_TYPE_STR ? FILE_STR : type == SPX_TYPE_UNIT ? FILE_NONE : FILE_INT;
+    switch (type) {
+    case SPX_TYPE_STR:
+    case SPX_TYPE_ARRAY:
+    case SPX_TYPE_STRUCT:
+        return FILE_BLOCK;
+    case SPX_TYPE_UNIT:
+        return FILE_NONE;
+    default:
+        return FILE_INT;
+    }
+}
+
+/* The file of a value declared with a type as written (syntax non-NULL
+ * for arrays and structs). */
+static int declared_file(spx_type_t basic, const spx_type_syntax_t *syntax)
+{
+    return syntax ? FILE_BLOCK : file_of(basic);
+}
+
+/* The number of a struct's shape in the program, made on first use. */
+static int32_t shape_number(compiler_t *c, const spx_struct_t *structure)
+{
+    uintptr_t number = (uintptr_t)apr_hash_get(c->shape_numbers, &structure, sizeof(structure));
+    if (!number) {
+        spx_struct_shape_t *shape = SPX_ARENA_NEW(c->arena, spx_struct_shape_t);
+        unsigned char *is_block = spx_arena_calloc(c->arena, structure->field_count, 1);
+        for (apr_size_t i = 0; i < structure->field_count; i++)
+            is_block[i] = declared_file(structure->fields[i].type,
+                                        structure->fields[i].type_syntax) == FILE_BLOCK;
+        shape->field_count = (uint32_t)structure->field_count;
+        shape->field_is_block = is_block;
+        APR_ARRAY_PUSH(c->shapes, const spx_struct_shape_t *) = shape;
+        number = (uintptr_t)c->shapes->nelts;
+        const spx_struct_t **key = apr_pmemdup(c->pool, &structure, sizeof(structure));
+        apr_hash_set(c->shape_numbers, key, sizeof(*key), (void *)number);
+    }
+    return (int32_t)(number - 1);
+}
+
+/* The field number (declaration order) of name in structure. */
+static int32_t field_number(const spx_struct_t *structure, const char *name)
+{
+    for (apr_size_t i = 0; i < structure->field_count; i++)
+        if (strcmp(structure->fields[i].name.text, name) == 0)
+            return (int32_t)i;
+    SPX_ASSERT(!"the checker admitted an unknown field");
+    return 0;
 }
 
 /* --- constants and slots ------------------------------------------------ */
 
-/* The register of a constant: the collecting pass (collect_expr) adds each
- * one the first time it meets it, numbered from 1 in the hash; the
- * compiling pass finds them all there. */
+/* The register of an int constant: the collecting pass (collect_expr)
+ * adds each one the first time it meets it; the compiling pass finds them
+ * all there. */
 static int32_t int_const(compiler_t *c, int64_t value)
 {
-    uintptr_t number = (uintptr_t)apr_hash_get(c->consts[FILE_INT], &value, sizeof(value));
+    uintptr_t number = (uintptr_t)apr_hash_get(c->int_numbers, &value, sizeof(value));
     if (!number) {
         int64_t *key = apr_pmemdup(c->scratch, &value, sizeof(value));
         APR_ARRAY_PUSH(c->int_consts, int64_t) = value;
         number = (uintptr_t)c->int_consts->nelts;
-        apr_hash_set(c->consts[FILE_INT], key, sizeof(*key), (void *)number);
+        apr_hash_set(c->int_numbers, key, sizeof(*key), (void *)number);
     }
-    return c->locals[FILE_INT] + (int32_t)(number - 1);
+    return (int32_t)(c->locals[FILE_INT] + number - 1);
 }
 
-static int32_t str_const(compiler_t *c, const char *bytes, apr_size_t length)
+/* The register of an int or bool const: its value is filled in by
+ * spx_program_finish (consts are evaluated when every module is checked). */
+static int32_t const_register(compiler_t *c, const spx_const_t *constant)
+{
+    uintptr_t number = (uintptr_t)apr_hash_get(c->const_numbers, &constant, sizeof(constant));
+    if (!number) {
+        const spx_const_t **key = apr_pmemdup(c->scratch, &constant, sizeof(constant));
+        APR_ARRAY_PUSH(c->int_consts, int64_t) = 0;
+        number = (uintptr_t)c->int_consts->nelts;
+        apr_hash_set(c->const_numbers, key, sizeof(*key), (void *)number);
+        const_patch_t *patch = &APR_ARRAY_PUSH(c->function_patches, const_patch_t);
+        *patch = (const_patch_t){constant, NULL, (uint32_t)(number - 1), NULL};
+    }
+    return (int32_t)(c->locals[FILE_INT] + number - 1);
+}
+
+/* The number of a string literal's bytes in the function's literal table. */
+static int32_t literal_number(compiler_t *c, const char *bytes, apr_size_t length)
 {
     const char *key = length ? bytes : "";
-    uintptr_t number = (uintptr_t)apr_hash_get(c->consts[FILE_STR], key, (apr_ssize_t)length);
+    uintptr_t number = (uintptr_t)apr_hash_get(c->literal_numbers, key, (apr_ssize_t)length);
     if (!number) {
-        spx_string_t *s =
-            spx_arena_alloc(c->arena, sizeof(*s) + length + 1, _Alignof(spx_string_t));
-        s->refs = 0; /* a constant */
-        s->length = s->capacity = length;
+        spx_literal_t *literal = SPX_ARENA_NEW(c->arena, spx_literal_t);
+        unsigned char *copy = spx_arena_alloc(c->arena, length + 1, 1);
         if (length)
-            memcpy(s->bytes, bytes, length);
-        APR_ARRAY_PUSH(c->str_consts, spx_string_t *) = s;
-        number = (uintptr_t)c->str_consts->nelts;
-        apr_hash_set(c->consts[FILE_STR], s->bytes, (apr_ssize_t)length, (void *)number);
+            memcpy(copy, bytes, length);
+        literal->bytes = copy;
+        literal->length = length;
+        APR_ARRAY_PUSH(c->literals, const spx_literal_t *) = literal;
+        number = (uintptr_t)c->literals->nelts;
+        apr_hash_set(c->literal_numbers, copy, (apr_ssize_t)length, (void *)number);
     }
-    return c->locals[FILE_STR] + (int32_t)(number - 1);
+    return (int32_t)(number - 1);
 }
 
-/* The register of a literal or a local; no code. */
+/* The literal number of a str const (its bytes filled in by
+ * spx_program_finish); keyed by the const's address, which no bytes are. */
+static int32_t const_literal_number(compiler_t *c, const spx_const_t *constant)
+{
+    uintptr_t number = (uintptr_t)apr_hash_get(c->const_numbers, &constant, sizeof(constant));
+    if (!number) {
+        spx_literal_t *literal = SPX_ARENA_NEW(c->arena, spx_literal_t);
+        APR_ARRAY_PUSH(c->literals, const spx_literal_t *) = literal;
+        number = (uintptr_t)c->literals->nelts;
+        const spx_const_t **key = apr_pmemdup(c->scratch, &constant, sizeof(constant));
+        apr_hash_set(c->const_numbers, key, sizeof(*key), (void *)number);
+        APR_ARRAY_PUSH(c->patches, const_patch_t) = (const_patch_t){constant, NULL, 0, literal};
+    }
+    return (int32_t)(number - 1);
+}
+
+/* The const an expression reads (a NAME of the module's, or m.X), or NULL. */
+static const spx_const_t *const_read(const spx_expr_t *e)
+{
+    if (e->kind == SPX_EXPR_NAME)
+        return e->as.name.constant;
+    if (e->kind == SPX_EXPR_FIELD)
+        return e->as.field.constant;
+    return NULL;
+}
+
+/* The register of an int or bool literal, an int or bool const, or a
+ * local; no code. no_reg for anything else. */
 static reg_t leaf_reg(compiler_t *c, const spx_expr_t *e)
 {
+    const spx_const_t *constant = const_read(e);
+    if (constant)
+        return file_of(constant->type) == FILE_INT
+                   ? (reg_t){FILE_INT, const_register(c, constant), 0}
+                   : no_reg;
     switch (e->kind) {
     case SPX_EXPR_INT:
         return (reg_t){FILE_INT, int_const(c, e->as.integer), 0};
     case SPX_EXPR_BOOL:
         return (reg_t){FILE_INT, int_const(c, e->as.boolean ? 1 : 0), 0};
-    case SPX_EXPR_STRING:
-        return (reg_t){FILE_STR, str_const(c, e->as.string.bytes, e->as.string.length), 0};
     case SPX_EXPR_NAME:
         return (reg_t){c->slot_file[e->as.name.slot], c->slot_index[e->as.name.slot], 0};
     default:
@@ -136,8 +262,9 @@ static reg_t leaf_reg(compiler_t *c, const spx_expr_t *e)
     }
 }
 
-/* Pre-pass over one expression: every literal gets its constant now, so the
- * constants' registers are known before the first temporary is. */
+/* Pre-pass over one expression: every int literal and int const gets its
+ * register now, so the constants' registers are known before the first
+ * temporary is. */
 static void collect_expr(void *context, const spx_expr_t *e)
 {
     compiler_t *c = context;
@@ -149,30 +276,67 @@ static void collect_expr(void *context, const spx_expr_t *e)
             e = e->as.binary.left;
         }
     }
-    if (e->kind == SPX_EXPR_CALL) {
+    switch (e->kind) {
+    case SPX_EXPR_CALL:
+        if (e->as.call->receiver)
+            collect_expr(c, e->as.call->receiver);
         for (apr_size_t i = 0; i < e->as.call->argument_count; i++)
             collect_expr(c, e->as.call->arguments[i]);
-    } else if (e->kind != SPX_EXPR_NAME) {
+        break;
+    case SPX_EXPR_INDEX:
+    case SPX_EXPR_SLICE:
+        collect_expr(c, e->as.index.base);
+        collect_expr(c, e->as.index.index);
+        if (e->as.index.to)
+            collect_expr(c, e->as.index.to);
+        break;
+    case SPX_EXPR_FIELD:
+        if (e->as.field.constant)
+            leaf_reg(c, e);
+        else
+            collect_expr(c, e->as.field.base);
+        break;
+    case SPX_EXPR_ARRAY:
+        for (apr_size_t i = 0; i < e->as.array.count; i++)
+            collect_expr(c, e->as.array.elements[i]);
+        break;
+    case SPX_EXPR_STRUCT_LITERAL:
+        for (apr_size_t i = 0; i < e->as.literal->field_count; i++)
+            collect_expr(c, e->as.literal->fields[i].value);
+        break;
+    case SPX_EXPR_NAME:
+        if (e->as.name.constant)
+            leaf_reg(c, e);
+        break;
+    default:
         leaf_reg(c, e);
+        break;
     }
 }
 
-/* Slot types: parameters first, then every let/var (the checker's numbering). */
+/* Slot files: parameters first, then every let/var and for variable (the
+ * checker's numbering). */
 static void type_slots(compiler_t *c, const spx_block_t *block)
 {
     for (apr_size_t i = 0; i < block->count; i++) {
         const spx_stmt_t *s = block->statements[i];
         for (; s; s = s->kind == SPX_STMT_IF ? s->as.if_stmt.else_if : NULL) {
             if (s->kind == SPX_STMT_LET || s->kind == SPX_STMT_VAR) {
-                spx_type_t type =
-                    s->as.binding.has_type ? s->as.binding.declared : s->as.binding.value->type;
-                c->slot_file[s->as.binding.slot] = file_of(type);
+                c->slot_file[s->as.binding.slot] =
+                    s->as.binding.has_type
+                        ? declared_file(s->as.binding.declared, s->as.binding.type_syntax)
+                        : file_of(s->as.binding.value->type);
             } else if (s->kind == SPX_STMT_IF) {
                 type_slots(c, &s->as.if_stmt.then_block);
                 if (s->as.if_stmt.else_block)
                     type_slots(c, s->as.if_stmt.else_block);
             } else if (s->kind == SPX_STMT_WHILE) {
                 type_slots(c, &s->as.while_stmt.body);
+            } else if (s->kind == SPX_STMT_FOR) {
+                const spx_expr_t *from = s->as.for_stmt.from;
+                c->slot_file[s->as.for_stmt.slot] =
+                    s->as.for_stmt.to ? FILE_INT : file_of(from->vtype->element->kind);
+                type_slots(c, &s->as.for_stmt.body);
             }
         }
     }
@@ -210,7 +374,8 @@ static int32_t emit(compiler_t *c, spx_opcode_t op, unsigned flags, int32_t a, i
     return pc;
 }
 
-/* The span an instruction reports when it fails (after its charge sites). */
+/* The span an instruction reports when it fails, or when its size charge
+ * cannot be paid (after its charge sites). */
 static void failure_site(compiler_t *c, int32_t pc, spx_span_t span)
 {
     spx_site_t *site = &APR_ARRAY_PUSH(c->sites, spx_site_t);
@@ -264,10 +429,10 @@ static void free_reg(compiler_t *c, reg_t r)
         c->top[r.file]--;
 }
 
-/* The flag that releases r after its last read, when r is a str temporary. */
+/* The flag that releases r after its last read, when r is a block temporary. */
 static unsigned dying(reg_t r, unsigned flag)
 {
-    return r.temp && r.file == FILE_STR ? flag : 0;
+    return r.temp && r.file == FILE_BLOCK ? flag : 0;
 }
 
 /* The destination of a new value: the hint, or a new temporary. */
@@ -276,6 +441,13 @@ static reg_t destination(compiler_t *c, int file, int32_t hint)
     if (hint >= 0)
         return (reg_t){file, hint, 0};
     return (reg_t){file, alloc_temp(c, file), 1};
+}
+
+/* Release the block registers of the variables declared since mark. */
+static void drop_scope(compiler_t *c, int mark)
+{
+    for (int i = c->scope->nelts; i-- > mark;)
+        emit(c, SPX_I_DROP_B, 0, APR_ARRAY_IDX(c->scope, i, int32_t), 0, 0);
 }
 
 /* --- expressions ---------------------------------------------------------- */
@@ -287,44 +459,201 @@ static void compile_into(compiler_t *c, const spx_expr_t *e, int32_t target)
 {
     reg_t r = compile_expr(c, e, target);
     if (r.index != target && r.file != FILE_NONE)
-        emit(c, r.file == FILE_STR ? SPX_I_MOVE_S : SPX_I_MOVE_I, dying(r, SPX_FLAG_FREE_B), target,
-             r.index, 0);
+        emit(c, r.file == FILE_BLOCK ? SPX_I_MOVE_B : SPX_I_MOVE_I, dying(r, SPX_FLAG_FREE_B),
+             target, r.index, 0);
     free_reg(c, r);
+}
+
+/* e's value in a new temporary of its file. */
+static reg_t compile_temp(compiler_t *c, const spx_expr_t *e)
+{
+    int file = file_of(e->type);
+    reg_t r = {file, alloc_temp(c, file), 1};
+    compile_into(c, e, r.index);
+    return r;
+}
+
+/* Whether evaluating e can write a variable (a push or pop in it). Deeper
+ * than the parser allows, the answer is yes. */
+static int may_write(const spx_expr_t *e, unsigned depth)
+{
+    if (!e)
+        return 0;
+    if (depth > SPX_LIMIT_PARSE_DEPTH)
+        return 1;
+    switch (e->kind) {
+    case SPX_EXPR_UNARY:
+        return may_write(e->as.unary.operand, depth + 1);
+    case SPX_EXPR_BINARY:
+        return may_write(e->as.binary.left, depth + 1) || may_write(e->as.binary.right, depth + 1);
+    case SPX_EXPR_CALL:
+        if (e->as.call->builtin == SPX_BUILTIN_PUSH || e->as.call->builtin == SPX_BUILTIN_POP)
+            return 1;
+        for (apr_size_t i = 0; i < e->as.call->argument_count; i++)
+            if (may_write(e->as.call->arguments[i], depth + 1))
+                return 1;
+        return may_write(e->as.call->receiver, depth + 1);
+    case SPX_EXPR_INDEX:
+    case SPX_EXPR_SLICE:
+        return may_write(e->as.index.base, depth + 1) || may_write(e->as.index.index, depth + 1) ||
+               may_write(e->as.index.to, depth + 1);
+    case SPX_EXPR_FIELD:
+        return !e->as.field.constant && may_write(e->as.field.base, depth + 1);
+    case SPX_EXPR_ARRAY:
+        for (apr_size_t i = 0; i < e->as.array.count; i++)
+            if (may_write(e->as.array.elements[i], depth + 1))
+                return 1;
+        return 0;
+    case SPX_EXPR_STRUCT_LITERAL:
+        for (apr_size_t i = 0; i < e->as.literal->field_count; i++)
+            if (may_write(e->as.literal->fields[i].value, depth + 1))
+                return 1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* r, an evaluated operand, when later operands (later) are still to be
+ * evaluated: a variable's block is given a holder of its own (a
+ * temporary) when they could write the variable. */
+static reg_t hold_operand(compiler_t *c, reg_t r, const spx_expr_t *later1,
+                          const spx_expr_t *later2)
+{
+    if (r.temp || r.file != FILE_BLOCK || (!may_write(later1, 0) && !may_write(later2, 0)))
+        return r;
+    reg_t held = {FILE_BLOCK, alloc_temp(c, FILE_BLOCK), 1};
+    emit(c, SPX_I_MOVE_B, 0, held.index, r.index, 0);
+    return held;
+}
+
+/* The aux record of a place (its root, then a step for each "[i]" or ".f"
+ * from the root out), after evaluating the indexes into temporaries in
+ * source order. place is the INDEX/FIELD chain (NULL: the root alone).
+ * Returns the record's offset; *temps counts the index temporaries, which
+ * the caller frees after the instruction. */
+static int32_t compile_place(compiler_t *c, int root_slot, const spx_expr_t *place,
+                             apr_size_t *temps)
+{
+    apr_array_header_t *chain = apr_array_make(c->scratch, 4, sizeof(const spx_expr_t *));
+    for (const spx_expr_t *step = place; step && step->kind != SPX_EXPR_NAME;
+         step = step->kind == SPX_EXPR_INDEX ? step->as.index.base : step->as.field.base)
+        APR_ARRAY_PUSH(chain, const spx_expr_t *) = step;
+    int32_t *steps = apr_palloc(c->scratch, (chain->nelts + 1) * sizeof(*steps));
+    *temps = 0;
+    for (int i = chain->nelts; i-- > 0;) { /* from the root out: source order */
+        const spx_expr_t *step = APR_ARRAY_IDX(chain, i, const spx_expr_t *);
+        int k = chain->nelts - 1 - i;
+        if (step->kind == SPX_EXPR_INDEX) {
+            reg_t index = compile_temp(c, step->as.index.index);
+            steps[k] = 2 * index.index;
+            (*temps)++;
+        } else {
+            const spx_struct_t *structure = step->as.field.base->vtype->structure;
+            steps[k] = 2 * field_number(structure, step->as.field.name.text) + 1;
+        }
+    }
+    int32_t offset = c->aux->nelts;
+    APR_ARRAY_PUSH(c->aux, int32_t) = c->slot_index[root_slot];
+    APR_ARRAY_PUSH(c->aux, int32_t) = chain->nelts;
+    for (int k = 0; k < chain->nelts; k++)
+        APR_ARRAY_PUSH(c->aux, int32_t) = steps[k];
+    return offset;
+}
+
+/* The slot a place's chain is rooted at. */
+static int place_root_slot(const spx_expr_t *place)
+{
+    while (place->kind != SPX_EXPR_NAME)
+        place = place->kind == SPX_EXPR_INDEX ? place->as.index.base : place->as.field.base;
+    return place->as.name.slot;
+}
+
+/* e.push(v) and e.pop(): the place's indexes, then the argument, then the
+ * call's step and the write. */
+static reg_t compile_method(compiler_t *c, const spx_expr_t *e, int32_t hint)
+{
+    const spx_call_t *call = e->as.call;
+    int root = call->receiver ? place_root_slot(call->receiver) : call->receiver_slot;
+    apr_size_t temps = 0;
+    int32_t place = compile_place(c, root, call->receiver, &temps);
+    reg_t dst = no_reg;
+    if (call->builtin == SPX_BUILTIN_PUSH) {
+        reg_t value = compile_expr(c, call->arguments[0], -1);
+        free_reg(c, value);
+        charge(c, e->span);
+        failure_site(c,
+                     emit(c, value.file == FILE_BLOCK ? SPX_I_PUSH_B : SPX_I_PUSH_I,
+                          dying(value, SPX_FLAG_FREE_A), value.index, place, 0),
+                     e->span);
+    } else {
+        int file = file_of(e->type);
+        charge(c, e->span);
+        c->top[FILE_INT] -= (uint32_t)temps; /* read by the pop, which writes dst last */
+        temps = 0;
+        dst = destination(c, file, hint);
+        failure_site(
+            c, emit(c, file == FILE_BLOCK ? SPX_I_POP_B : SPX_I_POP_I, 0, dst.index, place, 0),
+            e->span);
+    }
+    c->top[FILE_INT] -= (uint32_t)temps;
+    return dst;
 }
 
 static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
-    apr_size_t count = e->as.call->argument_count;
-    if (e->as.call->builtin == SPX_BUILTIN_NONE) {
-        int32_t bases[2] = {(int32_t)c->top[FILE_INT], (int32_t)c->top[FILE_STR]};
+    const spx_call_t *call = e->as.call;
+    apr_size_t count = call->argument_count;
+    if (call->builtin == SPX_BUILTIN_PUSH || call->builtin == SPX_BUILTIN_POP)
+        return compile_method(c, e, hint);
+    if (call->builtin == SPX_BUILTIN_NONE) {
+        int32_t bases[2] = {(int32_t)c->top[FILE_INT], (int32_t)c->top[FILE_BLOCK]};
         reg_t *args = apr_palloc(c->scratch, (count + 1) * sizeof(*args));
-        for (apr_size_t i = 0; i < count; i++) {
-            int file = file_of(e->as.call->arguments[i]->type);
-            args[i] = (reg_t){file, alloc_temp(c, file), 1};
-            compile_into(c, e->as.call->arguments[i], args[i].index);
-        }
+        for (apr_size_t i = 0; i < count; i++)
+            args[i] = compile_temp(c, call->arguments[i]);
         for (apr_size_t i = count; i-- > 0;)
             free_reg(c, args[i]);
         charge(c, e->span);
-        spx_function_t *target = e->as.call->target;
-        int32_t index = function_index(c, target);
-        failure_site(c, emit(c, SPX_I_CALL, 0, index, bases[FILE_INT], bases[FILE_STR]), e->span);
-        int file = file_of(target->result);
+        int32_t index = function_index(c, call->target);
+        failure_site(c, emit(c, SPX_I_CALL, 0, index, bases[FILE_INT], bases[FILE_BLOCK]), e->span);
+        int file = declared_file(call->target->result, call->target->result_syntax);
         if (file == FILE_NONE)
             return no_reg;
         return (reg_t){file, alloc_temp(c, file), 1}; /* the first argument's register */
     }
-    reg_t arg = compile_expr(c, e->as.call->arguments[0], -1);
+    if (call->builtin == SPX_BUILTIN_ASSERT && count == 2) {
+        /* the message is always evaluated */
+        reg_t condition = compile_expr(c, call->arguments[0], -1);
+        reg_t message = compile_expr(c, call->arguments[1], -1);
+        free_reg(c, message);
+        free_reg(c, condition);
+        charge(c, e->span);
+        failure_site(c,
+                     emit(c, SPX_I_ASSERT_MSG, dying(message, SPX_FLAG_FREE_B), condition.index,
+                          message.index, 0),
+                     e->span);
+        return no_reg;
+    }
+    reg_t arg = compile_expr(c, call->arguments[0], -1);
     free_reg(c, arg);
     charge(c, e->span);
     reg_t dst = no_reg;
-    switch (e->as.call->builtin) {
+    switch (call->builtin) {
     case SPX_BUILTIN_PRINT:
         emit(c, SPX_I_PRINT, dying(arg, SPX_FLAG_FREE_A), arg.index, 0, 0);
         break;
     case SPX_BUILTIN_ITOS:
-        dst = destination(c, FILE_STR, hint);
-        emit(c, SPX_I_ITOS, 0, dst.index, arg.index, 0);
+        dst = destination(c, FILE_BLOCK, hint);
+        failure_site(c, emit(c, SPX_I_ITOS, 0, dst.index, arg.index, 0), e->span);
+        break;
+    case SPX_BUILTIN_CHR:
+        dst = destination(c, FILE_BLOCK, hint);
+        failure_site(c, emit(c, SPX_I_CHR, 0, dst.index, arg.index, 0), e->span);
+        break;
+    case SPX_BUILTIN_STOI:
+        dst = destination(c, FILE_INT, hint);
+        failure_site(c, emit(c, SPX_I_STOI, dying(arg, SPX_FLAG_FREE_B), dst.index, arg.index, 0),
+                     e->span);
         break;
     case SPX_BUILTIN_LEN:
         dst = destination(c, FILE_INT, hint);
@@ -343,32 +672,151 @@ static reg_t emit_binary(compiler_t *c, const spx_expr_t *e, reg_t l, reg_t r, i
     free_reg(c, r);
     free_reg(c, l);
     spx_operator_t op = e->as.binary.op;
-    if (l.file == FILE_STR) {
+    if (l.file == FILE_BLOCK) {
         unsigned flags = dying(l, SPX_FLAG_FREE_B) | dying(r, SPX_FLAG_FREE_C);
         if (op == SPX_OP_ADD) {
-            reg_t dst = destination(c, FILE_STR, hint);
+            reg_t dst = destination(c, FILE_BLOCK, hint);
             failure_site(c, emit(c, SPX_I_CONCAT, flags, dst.index, l.index, r.index), e->span);
             return dst;
         }
         reg_t dst = destination(c, FILE_INT, hint);
-        emit(c, op == SPX_OP_EQ ? SPX_I_EQ_S : SPX_I_NE_S, flags, dst.index, l.index, r.index);
+        failure_site(
+            c,
+            emit(c, op == SPX_OP_EQ ? SPX_I_EQ_B : SPX_I_NE_B, flags, dst.index, l.index, r.index),
+            e->span);
         return dst;
     }
     reg_t dst = destination(c, FILE_INT, hint);
     static const struct {
         spx_opcode_t op;
         int swap;
+        int fails;
     } table[] = {
-        [SPX_OP_EQ] = {SPX_I_EQ, 0},   [SPX_OP_NE] = {SPX_I_NE, 0},   [SPX_OP_LT] = {SPX_I_LT, 0},
-        [SPX_OP_LE] = {SPX_I_LE, 0},   [SPX_OP_GT] = {SPX_I_LT, 1},   [SPX_OP_GE] = {SPX_I_LE, 1},
-        [SPX_OP_ADD] = {SPX_I_ADD, 0}, [SPX_OP_SUB] = {SPX_I_SUB, 0}, [SPX_OP_MUL] = {SPX_I_MUL, 0},
-        [SPX_OP_DIV] = {SPX_I_DIV, 0}, [SPX_OP_REM] = {SPX_I_REM, 0},
+        [SPX_OP_EQ] = {SPX_I_EQ, 0, 0},           [SPX_OP_NE] = {SPX_I_NE, 0, 0},
+        [SPX_OP_LT] = {SPX_I_LT, 0, 0},           [SPX_OP_LE] = {SPX_I_LE, 0, 0},
+        [SPX_OP_GT] = {SPX_I_LT, 1, 0},           [SPX_OP_GE] = {SPX_I_LE, 1, 0},
+        [SPX_OP_ADD] = {SPX_I_ADD, 0, 1},         [SPX_OP_SUB] = {SPX_I_SUB, 0, 1},
+        [SPX_OP_MUL] = {SPX_I_MUL, 0, 1},         [SPX_OP_DIV] = {SPX_I_DIV, 0, 1},
+        [SPX_OP_REM] = {SPX_I_REM, 0, 1},         [SPX_OP_BIT_OR] = {SPX_I_BIT_OR, 0, 0},
+        [SPX_OP_BIT_XOR] = {SPX_I_BIT_XOR, 0, 0}, [SPX_OP_BIT_AND] = {SPX_I_BIT_AND, 0, 0},
+        [SPX_OP_SHL] = {SPX_I_SHL, 0, 1},         [SPX_OP_SHR] = {SPX_I_SHR, 0, 1},
     };
     int32_t pc = table[op].swap ? emit(c, table[op].op, 0, dst.index, r.index, l.index)
                                 : emit(c, table[op].op, 0, dst.index, l.index, r.index);
-    if (op >= SPX_OP_ADD)
+    if (table[op].fails)
         failure_site(c, pc, e->span);
     return dst;
+}
+
+/* base[i] and base[i..j]. */
+static reg_t compile_index(compiler_t *c, const spx_expr_t *e, int32_t hint)
+{
+    const spx_expr_t *base = e->as.index.base;
+    reg_t b = compile_expr(c, base, -1);
+    b = hold_operand(c, b, e->as.index.index, e->as.index.to);
+    int is_str = base->type == SPX_TYPE_STR;
+    if (e->kind == SPX_EXPR_SLICE) {
+        reg_t from = compile_temp(c, e->as.index.index);
+        reg_t to = compile_temp(c, e->as.index.to);
+        free_reg(c, to);
+        free_reg(c, from);
+        free_reg(c, b);
+        reg_t dst = destination(c, FILE_BLOCK, hint);
+        failure_site(c,
+                     emit(c, is_str ? SPX_I_STR_SLICE : SPX_I_SLICE, dying(b, SPX_FLAG_FREE_B),
+                          dst.index, b.index, from.index),
+                     e->span);
+        return dst;
+    }
+    reg_t index = compile_expr(c, e->as.index.index, -1);
+    free_reg(c, index);
+    free_reg(c, b);
+    int file = is_str ? FILE_INT : file_of(e->type);
+    reg_t dst = destination(c, file, hint);
+    spx_opcode_t op = is_str ? SPX_I_STR_INDEX : file == FILE_BLOCK ? SPX_I_INDEX_B : SPX_I_INDEX_I;
+    failure_site(c, emit(c, op, dying(b, SPX_FLAG_FREE_B), dst.index, b.index, index.index),
+                 e->span);
+    return dst;
+}
+
+/* [e, ...]: the elements in consecutive temporaries, taken over. */
+static reg_t compile_array(compiler_t *c, const spx_expr_t *e, int32_t hint)
+{
+    int file = file_of(e->vtype->element->kind);
+    int32_t first = (int32_t)c->top[file];
+    for (apr_size_t i = 0; i < e->as.array.count; i++)
+        compile_temp(c, e->as.array.elements[i]);
+    c->top[file] -= (uint32_t)e->as.array.count;
+    reg_t dst = destination(c, FILE_BLOCK, hint);
+    failure_site(c,
+                 emit(c, file == FILE_BLOCK ? SPX_I_ARRAY_B : SPX_I_ARRAY_I, 0, dst.index, first,
+                      (int32_t)e->as.array.count),
+                 e->span);
+    return dst;
+}
+
+/* S { f: e, ... }: fields evaluated in source order into temporaries, put
+ * in declaration order by the aux record. */
+static reg_t compile_struct(compiler_t *c, const spx_expr_t *e, int32_t hint)
+{
+    const spx_struct_literal_t *literal = e->as.literal;
+    const spx_struct_t *structure = e->vtype->structure;
+    int32_t *registers = apr_palloc(c->scratch, (structure->field_count + 1) * sizeof(*registers));
+    reg_t *temps = apr_palloc(c->scratch, (literal->field_count + 1) * sizeof(*temps));
+    for (apr_size_t i = 0; i < literal->field_count; i++) {
+        temps[i] = compile_temp(c, literal->fields[i].value);
+        int32_t field = field_number(structure, literal->fields[i].name.text);
+        registers[field] = 2 * temps[i].index + (temps[i].file == FILE_BLOCK);
+    }
+    for (apr_size_t i = literal->field_count; i-- > 0;)
+        free_reg(c, temps[i]);
+    int32_t offset = c->aux->nelts;
+    for (apr_size_t i = 0; i < structure->field_count; i++)
+        APR_ARRAY_PUSH(c->aux, int32_t) = registers[i];
+    reg_t dst = destination(c, FILE_BLOCK, hint);
+    failure_site(c, emit(c, SPX_I_STRUCT, 0, dst.index, offset, shape_number(c, structure)),
+                 e->span);
+    return dst;
+}
+
+/* A leaf or v2 postfix expression that is not a call: its register. */
+static reg_t compile_primary(compiler_t *c, const spx_expr_t *e, int32_t hint)
+{
+    const spx_const_t *constant = const_read(e);
+    if (constant && file_of(constant->type) == FILE_BLOCK) {
+        reg_t dst = destination(c, FILE_BLOCK, hint);
+        emit(c, SPX_I_LITERAL, 0, dst.index, const_literal_number(c, constant), 0);
+        return dst;
+    }
+    switch (constant ? SPX_EXPR_NAME : e->kind) {
+    case SPX_EXPR_STRING: {
+        reg_t dst = destination(c, FILE_BLOCK, hint);
+        emit(c, SPX_I_LITERAL, 0, dst.index,
+             literal_number(c, e->as.string.bytes, e->as.string.length), 0);
+        return dst;
+    }
+    case SPX_EXPR_INDEX:
+    case SPX_EXPR_SLICE:
+        return compile_index(c, e, hint);
+    case SPX_EXPR_FIELD: {
+        reg_t base = compile_expr(c, e->as.field.base, -1);
+        free_reg(c, base);
+        int file = file_of(e->type);
+        reg_t dst = destination(c, file, hint);
+        emit(c, file == FILE_BLOCK ? SPX_I_FIELD_B : SPX_I_FIELD_I, dying(base, SPX_FLAG_FREE_B),
+             dst.index, base.index,
+             field_number(e->as.field.base->vtype->structure, e->as.field.name.text));
+        return dst;
+    }
+    case SPX_EXPR_ARRAY:
+        return compile_array(c, e, hint);
+    case SPX_EXPR_STRUCT_LITERAL:
+        return compile_struct(c, e, hint);
+    case SPX_EXPR_CALL:
+        return compile_call(c, e, hint);
+    default:
+        return leaf_reg(c, e);
+    }
 }
 
 /* e's value: a register of its file. The chain of left operands and unary
@@ -383,8 +831,7 @@ static reg_t compile_expr(compiler_t *c, const spx_expr_t *e, int32_t hint)
         APR_ARRAY_PUSH(c->spine, const spx_expr_t *) = node;
         node = node->kind == SPX_EXPR_UNARY ? node->as.unary.operand : node->as.binary.left;
     }
-    reg_t r = node->kind == SPX_EXPR_CALL ? compile_call(c, node, node == e ? hint : -1)
-                                          : leaf_reg(c, node);
+    reg_t r = compile_primary(c, node, node == e ? hint : -1);
     while (c->spine->nelts > base) {
         const spx_expr_t *top = APR_ARRAY_IDX(c->spine, c->spine->nelts - 1, const spx_expr_t *);
         c->spine->nelts--;
@@ -395,7 +842,8 @@ static reg_t compile_expr(compiler_t *c, const spx_expr_t *e, int32_t hint)
             if (top->as.unary.op == SPX_OP_NEG)
                 failure_site(c, emit(c, SPX_I_NEG, 0, dst.index, r.index, 0), top->span);
             else
-                emit(c, SPX_I_NOT, 0, dst.index, r.index, 0);
+                emit(c, top->as.unary.op == SPX_OP_NOT ? SPX_I_NOT : SPX_I_BIT_NOT, 0, dst.index,
+                     r.index, 0);
             r = dst;
         } else if (top->as.binary.op == SPX_OP_AND || top->as.binary.op == SPX_OP_OR) {
             if (!r.temp) {
@@ -409,6 +857,7 @@ static reg_t compile_expr(compiler_t *c, const spx_expr_t *e, int32_t hint)
             compile_into(c, top->as.binary.right, r.index);
             bind_label(c, end);
         } else {
+            r = hold_operand(c, r, top->as.binary.right, NULL);
             reg_t right = compile_expr(c, top->as.binary.right, -1);
             r = emit_binary(c, top, r, right, here);
         }
@@ -445,7 +894,7 @@ static void compile_branch(compiler_t *c, const spx_expr_t *e, int when, label_t
                 bind_label(c, skip);
             return;
         }
-        if (op >= SPX_OP_EQ && op <= SPX_OP_GE && e->as.binary.left->type != SPX_TYPE_STR) {
+        if (op >= SPX_OP_EQ && op <= SPX_OP_GE && file_of(e->as.binary.left->type) == FILE_INT) {
             reg_t l = compile_expr(c, e->as.binary.left, -1);
             reg_t r = compile_expr(c, e->as.binary.right, -1);
             free_reg(c, r);
@@ -475,7 +924,100 @@ static void compile_branch(compiler_t *c, const spx_expr_t *e, int when, label_t
 
 /* --- statements ----------------------------------------------------------- */
 
-static void compile_block(compiler_t *c, const spx_block_t *block);
+static void compile_block(compiler_t *c, const spx_block_t *block, int drops);
+
+/* x = x + e; for a str variable x: an append when only x holds its block. */
+static int is_append(const spx_stmt_t *s)
+{
+    const spx_expr_t *value = s->as.assign.value;
+    return !s->as.assign.place && value->kind == SPX_EXPR_BINARY &&
+           value->as.binary.op == SPX_OP_ADD && value->type == SPX_TYPE_STR &&
+           value->as.binary.left->kind == SPX_EXPR_NAME &&
+           !value->as.binary.left->as.name.constant &&
+           value->as.binary.left->as.name.slot == s->as.assign.slot;
+}
+
+static void compile_assign(compiler_t *c, const spx_stmt_t *s)
+{
+    int32_t variable = c->slot_index[s->as.assign.slot];
+    if (is_append(s)) {
+        const spx_expr_t *value = s->as.assign.value;
+        reg_t e = compile_expr(c, value->as.binary.right, -1);
+        free_reg(c, e);
+        failure_site(c, emit(c, SPX_I_APPEND, dying(e, SPX_FLAG_FREE_B), variable, e.index, 0),
+                     value->span);
+        return;
+    }
+    if (!s->as.assign.place) {
+        compile_into(c, s->as.assign.value, variable);
+        return;
+    }
+    apr_size_t temps = 0;
+    int32_t place = compile_place(c, s->as.assign.slot, s->as.assign.place, &temps);
+    reg_t value = compile_expr(c, s->as.assign.value, -1);
+    free_reg(c, value);
+    failure_site(c,
+                 emit(c, value.file == FILE_BLOCK ? SPX_I_WRITE_B : SPX_I_WRITE_I,
+                      dying(value, SPX_FLAG_FREE_A), value.index, place, 0),
+                 s->as.assign.place->span);
+    c->top[FILE_INT] -= (uint32_t)temps;
+}
+
+/* The span of a for loop's check: its range or its array. */
+static spx_span_t for_header_span(const spx_stmt_t *s)
+{
+    spx_span_t span = s->as.for_stmt.from->span;
+    if (s->as.for_stmt.to)
+        span.end = s->as.for_stmt.to->span.end;
+    return span;
+}
+
+/* for i in a..b { } and for x in xs { }: the check is charged each time
+ * control reaches it (before the first round, after each round that ends
+ * normally or by continue), never after a break. */
+static void compile_for(compiler_t *c, const spx_stmt_t *s)
+{
+    int32_t variable = c->slot_index[s->as.for_stmt.slot];
+    int is_range = s->as.for_stmt.to != NULL;
+    reg_t counter, bound, snapshot = no_reg;
+    if (is_range) {
+        compile_into(c, s->as.for_stmt.from, variable); /* i itself counts: the body cannot */
+        counter = (reg_t){FILE_INT, variable, 0};
+        bound = compile_temp(c, s->as.for_stmt.to);
+    } else {
+        snapshot = compile_temp(c, s->as.for_stmt.from);
+        counter = (reg_t){FILE_INT, alloc_temp(c, FILE_INT), 1};
+        emit(c, SPX_I_MOVE_I, 0, counter.index, int_const(c, 0), 0);
+        bound = (reg_t){FILE_INT, alloc_temp(c, FILE_INT), 1};
+        emit(c, SPX_I_LEN, 0, bound.index, snapshot.index, 0);
+    }
+    label_t *body = new_label(c), *next = new_label(c), *check = new_label(c), *exit = new_label(c);
+    jump(c, SPX_I_JUMP, check, 0, 0);
+    bind_label(c, body);
+    if (!is_range) {
+        int file = c->slot_file[s->as.for_stmt.slot];
+        emit(c, file == FILE_BLOCK ? SPX_I_INDEX_B : SPX_I_INDEX_I, 0, variable, snapshot.index,
+             counter.index);
+    }
+    loop_t *loop = &APR_ARRAY_PUSH(c->loops, loop_t);
+    *loop = (loop_t){exit, next, c->scope->nelts};
+    compile_block(c, &s->as.for_stmt.body, 1);
+    c->loops->nelts--;
+    bind_label(c, next);
+    emit(c, SPX_I_INC, 0, counter.index, 0, 0);
+    bind_label(c, check);
+    charge(c, for_header_span(s));
+    jump(c, SPX_I_JUMP_LT, body, counter.index, bound.index);
+    bind_label(c, exit);
+    if (!is_range) {
+        if (c->slot_file[s->as.for_stmt.slot] == FILE_BLOCK)
+            emit(c, SPX_I_DROP_B, 0, variable, 0, 0);
+        emit(c, SPX_I_DROP_B, 0, snapshot.index, 0, 0);
+    }
+    free_reg(c, bound);
+    free_reg(c, counter);
+    free_reg(c, snapshot);
+}
 
 static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
 {
@@ -486,20 +1028,22 @@ static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
     case SPX_STMT_LET:
     case SPX_STMT_VAR:
         compile_into(c, s->as.binding.value, c->slot_index[s->as.binding.slot]);
+        if (c->slot_file[s->as.binding.slot] == FILE_BLOCK)
+            APR_ARRAY_PUSH(c->scope, int32_t) = c->slot_index[s->as.binding.slot];
         break;
     case SPX_STMT_ASSIGN:
-        compile_into(c, s->as.assign.value, c->slot_index[s->as.assign.slot]);
+        compile_assign(c, s);
         break;
     case SPX_STMT_IF: {
         label_t *otherwise = new_label(c);
         compile_branch(c, s->as.if_stmt.condition, 0, otherwise, 0);
-        compile_block(c, &s->as.if_stmt.then_block);
+        compile_block(c, &s->as.if_stmt.then_block, 1);
         if (s->as.if_stmt.else_block || s->as.if_stmt.else_if) {
             label_t *end = new_label(c);
             jump(c, SPX_I_JUMP, end, 0, 0);
             bind_label(c, otherwise);
             if (s->as.if_stmt.else_block)
-                compile_block(c, s->as.if_stmt.else_block);
+                compile_block(c, s->as.if_stmt.else_block, 1);
             else
                 compile_stmt(c, s->as.if_stmt.else_if);
             bind_label(c, end);
@@ -509,21 +1053,35 @@ static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
         break;
     }
     case SPX_STMT_WHILE: {
-        label_t *body = new_label(c), *condition = new_label(c);
+        label_t *body = new_label(c), *condition = new_label(c), *exit = new_label(c);
         jump(c, SPX_I_JUMP, condition, 0, 0); /* carries the while's own step */
         bind_label(c, body);
-        compile_block(c, &s->as.while_stmt.body);
+        loop_t *loop = &APR_ARRAY_PUSH(c->loops, loop_t);
+        *loop = (loop_t){exit, condition, c->scope->nelts};
+        compile_block(c, &s->as.while_stmt.body, 1);
+        c->loops->nelts--;
         bind_label(c, condition);
         charge(c, s->as.while_stmt.condition->span);
         compile_branch(c, s->as.while_stmt.condition, 1, body, 0);
+        bind_label(c, exit);
+        break;
+    }
+    case SPX_STMT_FOR:
+        compile_for(c, s);
+        break;
+    case SPX_STMT_BREAK:
+    case SPX_STMT_CONTINUE: {
+        const loop_t *loop = &APR_ARRAY_IDX(c->loops, c->loops->nelts - 1, loop_t);
+        drop_scope(c, loop->scope_mark);
+        jump(c, SPX_I_JUMP, s->kind == SPX_STMT_BREAK ? loop->exit : loop->next, 0, 0);
         break;
     }
     case SPX_STMT_RETURN:
         if (s->as.return_stmt.value) {
             reg_t r = compile_expr(c, s->as.return_stmt.value, -1);
             free_reg(c, r);
-            emit(c, r.file == FILE_STR ? SPX_I_RETURN_S : SPX_I_RETURN_I, dying(r, SPX_FLAG_FREE_A),
-                 r.index, 0, 0);
+            emit(c, r.file == FILE_BLOCK ? SPX_I_RETURN_B : SPX_I_RETURN_I,
+                 dying(r, SPX_FLAG_FREE_A), r.index, 0, 0);
         } else {
             emit(c, SPX_I_RETURN, 0, 0, 0, 0);
         }
@@ -531,23 +1089,25 @@ static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
     case SPX_STMT_EXPR: {
         reg_t r = compile_expr(c, s->as.expr_stmt.expression, -1);
         free_reg(c, r);
-        if (r.temp && r.file == FILE_STR) /* an unused string: release it now */
-            emit(c, SPX_I_MOVE_S, SPX_FLAG_FREE_B, r.index, r.index, 0);
+        if (r.temp && r.file == FILE_BLOCK) /* an unused value: release it now */
+            emit(c, SPX_I_DROP_B, 0, r.index, 0, 0);
         else
             flush_charge(c); /* e.g. "x;": the statement still costs its step */
         break;
     }
-    case SPX_STMT_FOR:
-    case SPX_STMT_BREAK:
-    case SPX_STMT_CONTINUE:
-        break; /* language v2: the checker rejects these for now (E0499), never compiled */
     }
 }
 
-static void compile_block(compiler_t *c, const spx_block_t *block)
+/* The statements of block; with drops, its block variables are released
+ * at its end (a function's body leaves that to its return). */
+static void compile_block(compiler_t *c, const spx_block_t *block, int drops)
 {
+    int mark = c->scope->nelts;
     for (apr_size_t i = 0; i < block->count; i++)
         compile_stmt(c, block->statements[i]);
+    if (drops)
+        drop_scope(c, mark);
+    c->scope->nelts = mark;
 }
 
 /* --- functions and the program ------------------------------------------- */
@@ -561,18 +1121,23 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     c->sites = apr_array_make(c->scratch, 16, sizeof(spx_site_t));
     c->pending = apr_array_make(c->scratch, 4, sizeof(spx_span_t));
     c->spine = apr_array_make(c->scratch, 16, sizeof(const spx_expr_t *));
+    c->aux = apr_array_make(c->scratch, 8, sizeof(int32_t));
+    c->scope = apr_array_make(c->scratch, 8, sizeof(int32_t));
+    c->loops = apr_array_make(c->scratch, 4, sizeof(loop_t));
+    c->function_patches = apr_array_make(c->scratch, 4, sizeof(const_patch_t));
     c->int_consts = apr_array_make(c->scratch, 8, sizeof(int64_t));
-    c->str_consts = apr_array_make(c->scratch, 8, sizeof(spx_string_t *));
-    c->consts[FILE_INT] = apr_hash_make(c->scratch);
-    c->consts[FILE_STR] = apr_hash_make(c->scratch);
+    c->literals = apr_array_make(c->scratch, 8, sizeof(const spx_literal_t *));
+    c->int_numbers = apr_hash_make(c->scratch);
+    c->const_numbers = apr_hash_make(c->scratch);
+    c->literal_numbers = apr_hash_make(c->scratch);
     c->charge = 0;
     apr_size_t slots = f->local_count;
     c->slot_file = apr_pcalloc(c->scratch, (slots + 1) * sizeof(int));
     c->slot_index = apr_pcalloc(c->scratch, (slots + 1) * sizeof(int32_t));
     for (apr_size_t i = 0; i < f->param_count; i++)
-        c->slot_file[i] = file_of(f->params[i].type);
+        c->slot_file[i] = declared_file(f->params[i].type, f->params[i].type_syntax);
     type_slots(c, &f->body);
-    c->locals[FILE_INT] = c->locals[FILE_STR] = 0;
+    c->locals[FILE_INT] = c->locals[FILE_BLOCK] = 0;
     uint32_t params[2] = {0, 0};
     for (apr_size_t i = 0; i < slots; i++) {
         int file = c->slot_file[i];
@@ -580,17 +1145,16 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
         if (i < f->param_count)
             params[file]++;
     }
+    int_const(c, 0); /* where a for loop over an array starts */
     spx_block_visit_expressions(&f->body, collect_expr, c);
-    for (int file = 0; file < 2; file++) {
-        apr_size_t consts =
-            file == FILE_INT ? (apr_size_t)c->int_consts->nelts : (apr_size_t)c->str_consts->nelts;
-        c->top[file] = c->max[file] = c->locals[file] + (uint32_t)consts;
-    }
-    compile_block(c, &f->body);
-    emit(c, f->result == SPX_TYPE_UNIT ? SPX_I_RETURN : SPX_I_UNREACHABLE, 0, 0, 0, 0);
+    c->top[FILE_INT] = c->max[FILE_INT] = c->locals[FILE_INT] + (uint32_t)c->int_consts->nelts;
+    c->top[FILE_BLOCK] = c->max[FILE_BLOCK] = c->locals[FILE_BLOCK];
+    compile_block(c, &f->body, 0);
+    int result_file = declared_file(f->result, f->result_syntax);
+    emit(c, result_file == FILE_NONE ? SPX_I_RETURN : SPX_I_UNREACHABLE, 0, 0, 0, 0);
     if ((apr_size_t)c->code->nelts > SPX_LIMIT_FUNCTION_INSTRUCTIONS ||
         c->max[FILE_INT] > SPX_LIMIT_FUNCTION_REGISTERS ||
-        c->max[FILE_STR] > SPX_LIMIT_FUNCTION_REGISTERS) {
+        c->max[FILE_BLOCK] > SPX_LIMIT_FUNCTION_REGISTERS) {
         out->too_large = 1;
         return;
     }
@@ -601,21 +1165,25 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     out->code = SPX_ARENA_COPY(c->arena, spx_instr_t, c->code->elts, c->code->nelts);
     out->code_length = (uint32_t)c->code->nelts;
     out->int_registers = c->max[FILE_INT];
-    out->str_registers = c->max[FILE_STR];
+    out->block_registers = c->max[FILE_BLOCK];
     out->int_params = params[FILE_INT];
-    out->str_params = params[FILE_STR];
+    out->block_params = params[FILE_BLOCK];
     out->int_const_base = c->locals[FILE_INT];
-    out->str_const_base = c->locals[FILE_STR];
     out->int_const_count = (uint32_t)c->int_consts->nelts;
-    out->str_const_count = (uint32_t)c->str_consts->nelts;
     out->int_consts = SPX_ARENA_COPY(c->arena, int64_t, c->int_consts->elts, c->int_consts->nelts);
-    out->str_consts =
-        SPX_ARENA_COPY(c->arena, spx_string_t *, c->str_consts->elts, c->str_consts->nelts);
+    out->literals =
+        SPX_ARENA_COPY(c->arena, const spx_literal_t *, c->literals->elts, c->literals->nelts);
+    out->aux = SPX_ARENA_COPY(c->arena, int32_t, c->aux->elts, c->aux->nelts);
     out->sites = SPX_ARENA_COPY(c->arena, spx_site_t, c->sites->elts, c->sites->nelts);
     out->site_count = (uint32_t)c->sites->nelts;
-    out->returns_int = f->result == SPX_TYPE_INT;
+    out->returns_int = result_file == FILE_INT && f->result == SPX_TYPE_INT;
     out->param_count = (uint32_t)f->param_count;
     out->span = f->name.span;
+    for (int i = 0; i < c->function_patches->nelts; i++) {
+        const_patch_t patch = APR_ARRAY_IDX(c->function_patches, i, const_patch_t);
+        patch.function = out;
+        APR_ARRAY_PUSH(c->patches, const_patch_t) = patch;
+    }
 }
 
 spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *arena)
@@ -626,6 +1194,9 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
     apr_pool_create(&c->scratch, pool);
     c->functions = apr_array_make(pool, 64, sizeof(spx_vm_function_t *));
     c->by_name = apr_hash_make(pool);
+    c->shapes = apr_array_make(pool, 8, sizeof(const spx_struct_shape_t *));
+    c->shape_numbers = apr_hash_make(pool);
+    c->patches = apr_array_make(pool, 8, sizeof(const_patch_t));
     return c;
 }
 
@@ -648,6 +1219,20 @@ spx_program_t *spx_program_finish(spx_program_builder_t *c)
     for (apr_size_t i = 0; i < program->function_count; i++)
         program->functions[i] = *APR_ARRAY_IDX(c->functions, i, spx_vm_function_t *);
     program->by_name = c->by_name;
+    program->shapes =
+        SPX_ARENA_COPY(c->arena, const spx_struct_shape_t *, c->shapes->elts, c->shapes->nelts);
+    /* Every const is evaluated now (or the program is not admitted). */
+    for (int i = 0; i < c->patches->nelts; i++) {
+        const const_patch_t *patch = &APR_ARRAY_IDX(c->patches, i, const_patch_t);
+        const spx_const_t *constant = patch->constant;
+        if (patch->literal) {
+            patch->literal->bytes = (const unsigned char *)(constant->bytes ? constant->bytes : "");
+            patch->literal->length = constant->bytes ? constant->length : 0;
+        } else {
+            patch->function->int_consts[patch->number] =
+                constant->value_type == SPX_TYPE_BOOL ? constant->boolean : constant->integer;
+        }
+    }
     return program;
 }
 

@@ -179,11 +179,12 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
     for (apr_size_t k = 0; k < SUMMARY_KEYS; k++)
         json_object_set_new(summary, summary_keys[k], json_integer(counts[k]));
     *envelope = json_pack(
-        "{s:s, s:o, s:{s:s, s:s, s:s}, s:{s:I, s:I, s:I}, s:o, s:o, s:b}", "schema",
+        "{s:s, s:o, s:{s:s, s:s, s:s}, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:b}", "schema",
         SPX_ENVELOPE_SCHEMA, "subject", subject_json(project, pool), "engine", "name", "semaprax",
         "version", SPX_VERSION, "language", SPX_LANGUAGE_NAME, "limits", "max_steps",
         (json_int_t)limits->max_steps, "max_bytes", (json_int_t)limits->max_bytes, "max_call_depth",
-        (json_int_t)limits->max_call_depth, "tests", tests, "summary", summary, "command_succeeded",
+        (json_int_t)limits->max_call_depth, "max_memory", (json_int_t)limits->max_memory, "tests",
+        tests, "summary", summary, "command_succeeded",
         counts[0] == (json_int_t)project->manifest->test_count);
     return APR_SUCCESS;
 }
@@ -288,22 +289,47 @@ static int read_limit(const json_t *limits, const char *key, uint64_t minimum, u
     return 1;
 }
 
+/* Why the closure of an envelope made for another language than this
+ * engine's cannot be re-run (its programs may mean something else, and its
+ * step counts may differ); NULL when engine.language is SPX_LANGUAGE_NAME. */
+static const char *other_language(const json_t *envelope, apr_pool_t *pool)
+{
+    const json_t *language = json_object_get(json_object_get(envelope, "engine"), "language");
+    const char *name = json_string_value(language);
+    if (name && strcmp(name, SPX_LANGUAGE_NAME) == 0)
+        return NULL;
+    char *quoted = language ? json_dumps(language, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    const char *recorded =
+        quoted ? apr_psprintf(pool, "is %.80s", quoted) : apr_pstrdup(pool, "is missing");
+    free(quoted);
+    return apr_psprintf(pool,
+                        "the envelope's engine.language %s, not \"" SPX_LANGUAGE_NAME
+                        "\", so its closure cannot be re-run; make a new envelope with "
+                        "'semaprax test --envelope FILE'",
+                        recorded);
+}
+
 static void check_rerun(const json_t *envelope, const spx_project_t *project,
                         spx_verify_report_t *report, apr_pool_t *pool)
 {
+    const char *problem = other_language(envelope, pool);
+    if (problem) {
+        report->rerun_detail = problem;
+        return;
+    }
     const json_t *recorded = json_object_get(envelope, "limits");
-    uint64_t steps = 0, bytes = 0, depth = 0;
-    const char *problem = NULL;
+    uint64_t steps = 0, bytes = 0, depth = 0, memory = 0;
     if (!read_limit(recorded, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &steps, &problem,
                     pool) ||
         !read_limit(recorded, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &bytes, &problem,
                     pool) ||
-        !read_limit(recorded, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH, &depth, &problem, pool)) {
+        !read_limit(recorded, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH, &depth, &problem, pool) ||
+        !read_limit(recorded, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &memory, &problem,
+                    pool)) {
         report->rerun_detail = problem;
         return;
     }
-    spx_run_limits_t limits = {steps, (apr_size_t)bytes, (unsigned)depth,
-                               SPX_LIMIT_MAX_MEMORY_DEFAULT};
+    spx_run_limits_t limits = {steps, (apr_size_t)bytes, (unsigned)depth, memory};
     json_t *again = NULL;
     const char *message = NULL;
     if (!project) {

@@ -198,8 +198,9 @@ static void add_call_edges(builder_t *builder, spx_function_t *caller)
 
 /* Records the calls in e in source order. The chain of unary operators and
  * left operands below e is unrolled onto builder->spine, as the checker does,
- * so a long "a + b + c + ..." costs no C stack; call arguments and right
- * operands recurse, which the parse depth (SPX_LIMIT_PARSE_DEPTH) bounds. */
+ * so a long "a + b + c + ..." costs no C stack; right operands and every
+ * other child (spx_expr_visit_children) recurse, which the parse depth
+ * (SPX_LIMIT_PARSE_DEPTH) bounds. */
 static void collect_expression(void *context, const spx_expr_t *e)
 {
     builder_t *builder = context;
@@ -209,11 +210,9 @@ static void collect_expression(void *context, const spx_expr_t *e)
         APR_ARRAY_PUSH(spine, const spx_expr_t *) = e;
         e = e->kind == SPX_EXPR_UNARY ? e->as.unary.operand : e->as.binary.left;
     }
-    if (e->kind == SPX_EXPR_CALL) {
+    if (e->kind == SPX_EXPR_CALL)
         record_call(builder, e);
-        for (apr_size_t i = 0; i < e->as.call->argument_count; i++)
-            collect_expression(builder, e->as.call->arguments[i]);
-    }
+    spx_expr_visit_children(e, collect_expression, builder); /* every v2 position too */
     while (spine->nelts > base) {
         const spx_expr_t *top = APR_ARRAY_IDX(spine, spine->nelts - 1, const spx_expr_t *);
         spine->nelts--; /* popped before recursing: the recursion reuses the slot */

@@ -92,10 +92,14 @@ static void failure_reset(spx_rename_failure_t *failure, apr_pool_t *pool)
 
 /* --- step 2: the plan ------------------------------------------------------- */
 
-/* Keywords and builtins of language.md: a function may not be called so. */
+/* Keywords and builtins of language.md: a function may not be called so.
+ * The methods push and pop are not among them: a function may be called
+ * push, as in Rust (docs/protocol-v3.md). */
 static const char *const keywords[] = {"fn",   "export", "import", "let",  "var",  "if",
                                        "else", "while",  "return", "true", "false"};
+static const char *const keywords_v2[] = {"struct", "const", "for", "in", "break", "continue"};
 static const char *const builtins[] = {"print", "itos", "len", "assert"};
+static const char *const builtins_v2[] = {"chr", "stoi"};
 
 static int listed(const char *name, const char *const *list, size_t count)
 {
@@ -120,14 +124,32 @@ static const char *name_problem(const spx_module_t *module, const char *old_name
                             new_name, SPX_LIMIT_IDENTIFIER_BYTES);
     if (listed(new_name, keywords, sizeof(keywords) / sizeof(keywords[0])))
         return apr_psprintf(pool, "'%s' is a keyword", new_name);
+    if (listed(new_name, keywords_v2, sizeof(keywords_v2) / sizeof(keywords_v2[0])))
+        return apr_psprintf(pool, "'%s' is a keyword since language v2", new_name);
     if (listed(new_name, builtins, sizeof(builtins) / sizeof(builtins[0])))
         return apr_psprintf(pool, "'%s' is a builtin function", new_name);
+    if (listed(new_name, builtins_v2, sizeof(builtins_v2) / sizeof(builtins_v2[0])))
+        return apr_psprintf(pool, "'%s' is a builtin function since language v2", new_name);
     if (strcmp(new_name, old_name) == 0)
         return apr_psprintf(pool, "'%s.%s' is already called '%s'", module->name, old_name,
                             new_name);
     if (apr_hash_get(module->functions_by_name, new_name, APR_HASH_KEY_STRING))
         return apr_psprintf(pool, "module '%s' already has a function '%s'", module->name,
                             new_name);
+    /* Language v2: functions, structs and consts of a module share one
+     * namespace. Locals never clash with a function's name. */
+    const char *kind = NULL;
+    for (apr_size_t i = 0; !kind && i < module->struct_count; i++)
+        if (module->structs[i]->name.text && strcmp(module->structs[i]->name.text, new_name) == 0)
+            kind = "struct";
+    for (apr_size_t i = 0; !kind && i < module->const_count; i++)
+        if (module->consts[i]->name.text && strcmp(module->consts[i]->name.text, new_name) == 0)
+            kind = "const";
+    if (kind)
+        return apr_psprintf(pool,
+                            "module '%s' already has a %s '%s' (functions, structs and consts "
+                            "share one namespace)",
+                            module->name, kind, new_name);
     return NULL;
 }
 

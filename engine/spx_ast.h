@@ -423,6 +423,16 @@ typedef void (*spx_expression_visitor_t)(void *context, const spx_expr_t *expres
 void spx_block_visit_expressions(const spx_block_t *block, spx_expression_visitor_t visit,
                                  void *context);
 
+/* Call visit(context, child) for every expression that e holds directly, in
+ * source order, whatever e's kind: a unary operand; a binary's left then
+ * right; a call's receiver (v2) then its arguments; an index's or a slice's
+ * base, then its index or bounds; a field's base; an array literal's
+ * elements; a struct literal's field values as written. Literals and names
+ * hold none. What is inside a child is the visitor's to walk (so a walk that
+ * recurses through this goes as deep as the parser allowed,
+ * SPX_LIMIT_PARSE_DEPTH). A child left out after a syntax error is skipped. */
+void spx_expr_visit_children(const spx_expr_t *e, spx_expression_visitor_t visit, void *context);
+
 /* "int", "bool", "str", "unit" (and "<error>"); "array" and "struct" for
  * the v2 kinds, which messages name by spx_vtype_name instead. */
 const char *spx_type_name(spx_type_t type);

@@ -37,14 +37,14 @@
 #include <apr.h>
 #include <stdint.h>
 
-typedef struct spx_block_t spx_block_t;
+typedef struct spx_value_block_t spx_value_block_t;
 
 /* A value of any type but unit: an int or bool (.i, bools are 0 or 1) or a
  * block (.b) for str, arrays and structs. A slot of an array or struct is
  * one value; it counts 8 bytes in the memory measure. */
 typedef union spx_value_t {
     int64_t i;
-    spx_block_t *b;
+    spx_value_block_t *b;
 } spx_value_t;
 
 typedef enum spx_block_kind_t {
@@ -61,7 +61,7 @@ typedef struct spx_struct_shape_t {
     const unsigned char *field_is_block; /* field_count flags, 0 or 1 */
 } spx_struct_shape_t;
 
-struct spx_block_t {
+struct spx_value_block_t {
     uint32_t holders;            /* 0 only while it is being freed */
     uint8_t kind;                /* spx_block_kind_t */
     uint8_t elements_are_blocks; /* arrays: the element type is str, array or struct */
@@ -89,17 +89,18 @@ typedef struct spx_compare_frame_t spx_compare_frame_t;
  * never recurse in C). No global state: one heap per run. */
 typedef struct spx_heap_t {
     uint64_t live;           /* the memory measure: sum of the live blocks' sizes */
+    uint64_t peak;           /* the highest live has been */
     uint64_t max_memory;     /* SPX_LIMIT_MAX_MEMORY_* */
     uint64_t charged_n;      /* the n of the latest operation's size charge (paid or not) */
     uint64_t copies;         /* one-level copies made by writes so far */
     uint64_t blocks;         /* blocks not yet freed, counted or not */
     spx_runtime_code_t code; /* when SPX_HEAP_FAILED */
-    char message[160];       /* when SPX_HEAP_FAILED: the spec's text, no final period */
-    spx_block_t **dying;
+    char message[256];       /* when SPX_HEAP_FAILED: the spec's text, no final period */
+    spx_value_block_t **dying;
     apr_size_t dying_capacity;
     spx_compare_frame_t *frames;
     apr_size_t frame_capacity;
-    spx_block_t ***path; /* the slots along a place being resolved */
+    spx_value_block_t ***path; /* the slots along a place being resolved */
     apr_size_t path_capacity;
 } spx_heap_t;
 
@@ -112,27 +113,27 @@ void spx_heap_finish(spx_heap_t *heap);
 
 /* Add a holder (binding, assigning, passing, returning, storing, a for
  * snapshot: never a copy). */
-static inline void spx_block_hold(spx_block_t *block)
+static inline void spx_block_hold(spx_value_block_t *block)
 {
     block->holders++;
 }
 
 /* Drop a holder; at none the block is freed and drops its hold on the blocks
  * in its slots, and so on, without C recursion. NULL is ignored. */
-void spx_block_release(spx_heap_t *heap, spx_block_t *block);
+void spx_block_release(spx_heap_t *heap, spx_value_block_t *block);
 
 /* What block counts in the memory measure now: 16 + bytes for a string
  * (0 for a literal's block not yet grown), 16 + 8 x length for an array,
  * 16 + 8 x fields for a struct. */
-uint64_t spx_block_measure(const spx_block_t *block);
+uint64_t spx_block_measure(const spx_value_block_t *block);
 
 /* len(x): bytes of a string, elements of an array. */
-static inline int64_t spx_block_length(const spx_block_t *block)
+static inline int64_t spx_block_length(const spx_value_block_t *block)
 {
     return (int64_t)block->length;
 }
 
-static inline const unsigned char *spx_str_bytes(const spx_block_t *string)
+static inline const unsigned char *spx_str_bytes(const spx_value_block_t *string)
 {
     return string->of.bytes;
 }
@@ -142,18 +143,18 @@ static inline const unsigned char *spx_str_bytes(const spx_block_t *string)
 /* Evaluating a string literal or a str const: a new block over bytes (which
  * must outlive the heap: the program's), counting 0 until an append grows
  * it. Holds. Never fails, costs nothing. */
-spx_block_t *spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length);
+spx_value_block_t *spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length);
 
 /* A new string of the given bytes, as itos and chr make (no size charge:
  * their results are under 64 bytes). Holds. R0506 over the string limit,
  * R0521. */
 spx_heap_status_t spx_str_make(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length,
-                               spx_block_t **out);
+                               spx_value_block_t **out);
 
 /* a + b, a new string. Reads a and b; holds *out. n = len(a) + len(b);
  * R0506, R0521. */
-spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *a,
-                                 const spx_block_t *b, spx_block_t **out);
+spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
+                                 const spx_value_block_t *b, spx_value_block_t **out);
 
 /* x = x + e, where *variable is the local variable x (its holder) and e an
  * operand the caller holds (reads e). When x's block has no holder but x
@@ -161,32 +162,44 @@ spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_blo
  * block then starts to count, 16 + its new length). Otherwise it is a
  * concatenation assigned to x: n = len(x) + len(e), and x's old block loses
  * x's holder. R0506, R0521. */
-spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_block_t **variable,
-                                 const spx_block_t *e);
+spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **variable,
+                                 const spx_value_block_t *e);
 
 /* s[i]: the byte at i as an int. R0511. */
-spx_heap_status_t spx_str_index(spx_heap_t *heap, const spx_block_t *s, int64_t i, int64_t *out);
+spx_heap_status_t spx_str_index(spx_heap_t *heap, const spx_value_block_t *s, int64_t i,
+                                int64_t *out);
 
 /* s[i..j], a new string. Reads s; holds *out. R0512, R0513 (bounds not on a
  * character boundary), then n = j - i, R0521. */
-spx_heap_status_t spx_str_slice(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *s, int64_t i,
-                                int64_t j, spx_block_t **out);
+spx_heap_status_t spx_str_slice(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *s,
+                                int64_t i, int64_t j, spx_value_block_t **out);
+
+/* chr(c): a new string, the UTF-8 encoding of the Unicode scalar value c.
+ * Holds *out. R0515 for a non-scalar (negative, a surrogate, over
+ * U+10FFFF), R0521. No size charge (under 64 bytes). */
+spx_heap_status_t spx_str_chr(spx_heap_t *heap, int64_t c, spx_value_block_t **out);
+
+/* stoi(s): s read as -?[0-9]+ exactly. Reads s. n = len(s); R0516 for any
+ * other text, R0520 outside the int range. */
+spx_heap_status_t spx_str_stoi(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *s,
+                               int64_t *out);
 
 /* ---- arrays --------------------------------------------------------------- */
 
 /* [e0, e1, ...]: consumes the count elements (when they are blocks); holds
  * *out. n = count; R0519, R0521. */
 spx_heap_status_t spx_array_make(spx_heap_t *heap, uint64_t *fuel, int elements_are_blocks,
-                                 const spx_value_t *elements, apr_size_t count, spx_block_t **out);
+                                 const spx_value_t *elements, apr_size_t count,
+                                 spx_value_block_t **out);
 
 /* a[i]. Reads a; *out holds when it is a block. R0511. */
-spx_heap_status_t spx_array_get(spx_heap_t *heap, const spx_block_t *a, int64_t i,
+spx_heap_status_t spx_array_get(spx_heap_t *heap, const spx_value_block_t *a, int64_t i,
                                 spx_value_t *out);
 
 /* a[i..j], a new array holding the same element values. Reads a; holds
  * *out. R0512, then n = j - i, R0521. */
-spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *a, int64_t i,
-                                  int64_t j, spx_block_t **out);
+spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
+                                  int64_t i, int64_t j, spx_value_block_t **out);
 
 /* ---- structs -------------------------------------------------------------- */
 
@@ -194,11 +207,11 @@ spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_bl
  * source order and puts each in its place); consumes them; holds *out.
  * n = field count; R0521. */
 spx_heap_status_t spx_struct_make(spx_heap_t *heap, uint64_t *fuel, const spx_struct_shape_t *shape,
-                                  const spx_value_t *fields, spx_block_t **out);
+                                  const spx_value_t *fields, spx_value_block_t **out);
 
 /* p.f: field number field (declaration order). Reads p; holds the result
  * when it is a block. */
-spx_value_t spx_struct_get(const spx_block_t *p, uint32_t field);
+spx_value_t spx_struct_get(const spx_value_block_t *p, uint32_t field);
 
 /* ---- writes through places ----------------------------------------------
  * A place is a variable holding a block (*root) and steps: an array index
@@ -217,18 +230,18 @@ spx_value_t spx_struct_get(const spx_block_t *p, uint32_t field);
 
 /* place = value, with step_count >= 1 (the last step names the slot
  * written). Consumes value; the slot's old value loses its holder. */
-spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                   const int64_t *steps, apr_size_t step_count, spx_value_t value);
 
 /* place.push(value): the place (step_count >= 0) holds an array. Consumes
  * value. Growth charges nothing and counts 8 bytes; R0519 past the array
  * limit. */
-spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                  const int64_t *steps, apr_size_t step_count, spx_value_t value);
 
 /* place.pop(): removes the last element into *out (which holds it). R0514
  * for an empty array, checked with the indexes (before any copy). */
-spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                 const int64_t *steps, apr_size_t step_count, spx_value_t *out);
 
 /* ---- comparison ----------------------------------------------------------- */
@@ -241,7 +254,7 @@ spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_block_t **
  * examine the bytes up to and including the first difference, or the
  * shorter length. *examined (when not NULL) is n. The comparison stops as
  * soon as n / 64 exceeds *fuel, so its work is bounded by the fuel. */
-spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *a,
-                                   const spx_block_t *b, int *equal, uint64_t *examined);
+spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
+                                   const spx_value_block_t *b, int *equal, uint64_t *examined);
 
 #endif /* SPX_VALUES_H */

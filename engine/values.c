@@ -13,6 +13,7 @@
 #include "spx_allocation.h"
 #include "spx_assert.h"
 #include "spx_limits.h"
+#include "spx_utf8.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -21,7 +22,7 @@
 #include <string.h>
 
 struct spx_compare_frame_t {
-    const spx_block_t *a, *b;
+    const spx_value_block_t *a, *b;
     uint32_t next; /* the next position or field to examine */
 };
 
@@ -60,12 +61,20 @@ static spx_heap_status_t fail(spx_heap_t *heap, spx_runtime_code_t code, const c
 
 /* ---- the measure ------------------------------------------------------------ */
 
+/* The measure goes up by bytes (already allowed by memory_allows). */
+static void grow_live(spx_heap_t *heap, uint64_t bytes)
+{
+    heap->live += bytes;
+    if (heap->live > heap->peak)
+        heap->peak = heap->live;
+}
+
 static uint64_t payload_bytes(spx_block_kind_t kind, uint64_t length)
 {
     return kind == SPX_BLOCK_STR ? length : SLOT_BYTES * length;
 }
 
-uint64_t spx_block_measure(const spx_block_t *block)
+uint64_t spx_block_measure(const spx_value_block_t *block)
 {
     if (!block->counted)
         return 0;
@@ -133,12 +142,12 @@ static spx_heap_status_t before_creating(spx_heap_t *heap, uint64_t *fuel, uint6
 
 /* A new counted block of kind with room for capacity bytes (strings) or
  * slots, one holder, length 0; the measure grows by its size at length. */
-static spx_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uint32_t length,
-                              uint32_t capacity)
+static spx_value_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uint32_t length,
+                                    uint32_t capacity)
 {
     apr_size_t room =
         kind == SPX_BLOCK_STR ? (apr_size_t)capacity : (apr_size_t)capacity * sizeof(spx_value_t);
-    spx_block_t *block = spx_allocate(sizeof(spx_block_t) + (room ? room : 1));
+    spx_value_block_t *block = spx_allocate(sizeof(spx_value_block_t) + (room ? room : 1));
     memset(block, 0, sizeof(*block));
     block->holders = 1;
     block->kind = (uint8_t)kind;
@@ -147,18 +156,18 @@ static spx_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uint32_t 
     block->capacity = capacity;
     if (kind == SPX_BLOCK_STR)
         block->of.bytes = (const unsigned char *)block->slots;
-    heap->live += BLOCK_BYTES + payload_bytes(kind, length);
+    grow_live(heap, BLOCK_BYTES + payload_bytes(kind, length));
     heap->blocks++;
     return block;
 }
 
-static int slot_is_block(const spx_block_t *block, apr_size_t slot)
+static int slot_is_block(const spx_value_block_t *block, apr_size_t slot)
 {
     return block->kind == SPX_BLOCK_ARRAY ? block->elements_are_blocks
                                           : block->of.shape->field_is_block[slot];
 }
 
-static void push_dying(spx_heap_t *heap, apr_size_t *count, spx_block_t *block)
+static void push_dying(spx_heap_t *heap, apr_size_t *count, spx_value_block_t *block)
 {
     if (*count == heap->dying_capacity) {
         heap->dying_capacity = heap->dying_capacity ? heap->dying_capacity * 2 : 64;
@@ -167,7 +176,7 @@ static void push_dying(spx_heap_t *heap, apr_size_t *count, spx_block_t *block)
     heap->dying[(*count)++] = block;
 }
 
-void spx_block_release(spx_heap_t *heap, spx_block_t *block)
+void spx_block_release(spx_heap_t *heap, spx_value_block_t *block)
 {
     if (!block)
         return;
@@ -177,10 +186,10 @@ void spx_block_release(spx_heap_t *heap, spx_block_t *block)
     apr_size_t count = 0;
     push_dying(heap, &count, block);
     while (count) {
-        spx_block_t *dying = heap->dying[--count];
+        spx_value_block_t *dying = heap->dying[--count];
         if (dying->kind != SPX_BLOCK_STR)
             for (uint32_t i = 0; i < dying->length; i++) {
-                spx_block_t *held = slot_is_block(dying, i) ? dying->slots[i].b : NULL;
+                spx_value_block_t *held = slot_is_block(dying, i) ? dying->slots[i].b : NULL;
                 if (held && --held->holders == 0)
                     push_dying(heap, &count, held);
             }
@@ -191,7 +200,7 @@ void spx_block_release(spx_heap_t *heap, spx_block_t *block)
 }
 
 /* Hold every block in slots[0..count) of a block of that layout. */
-static void hold_slots(const spx_block_t *layout, const spx_value_t *slots, apr_size_t first,
+static void hold_slots(const spx_value_block_t *layout, const spx_value_t *slots, apr_size_t first,
                        apr_size_t count)
 {
     for (apr_size_t i = 0; i < count; i++)
@@ -201,10 +210,10 @@ static void hold_slots(const spx_block_t *layout, const spx_value_t *slots, apr_
 
 /* ---- strings ------------------------------------------------------------------ */
 
-spx_block_t *spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length)
+spx_value_block_t *spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length)
 {
     SPX_ASSERT(length <= SPX_LIMIT_STRING_BYTES);
-    spx_block_t *block = spx_allocate(sizeof(spx_block_t));
+    spx_value_block_t *block = spx_allocate(sizeof(spx_value_block_t));
     memset(block, 0, sizeof(*block));
     block->holders = 1;
     block->kind = SPX_BLOCK_STR;
@@ -218,11 +227,11 @@ spx_block_t *spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_s
 
 /* A new counted string of length bytes: a's bytes then b's. The caller has
  * checked the limits. */
-static spx_block_t *joined(spx_heap_t *heap, const unsigned char *a, apr_size_t a_length,
-                           const unsigned char *b, apr_size_t b_length)
+static spx_value_block_t *joined(spx_heap_t *heap, const unsigned char *a, apr_size_t a_length,
+                                 const unsigned char *b, apr_size_t b_length)
 {
     apr_size_t length = a_length + b_length;
-    spx_block_t *block = new_block(heap, SPX_BLOCK_STR, (uint32_t)length, (uint32_t)length);
+    spx_value_block_t *block = new_block(heap, SPX_BLOCK_STR, (uint32_t)length, (uint32_t)length);
     unsigned char *bytes = (unsigned char *)block->slots;
     if (a_length)
         memcpy(bytes, a, a_length);
@@ -232,7 +241,7 @@ static spx_block_t *joined(spx_heap_t *heap, const unsigned char *a, apr_size_t 
 }
 
 spx_heap_status_t spx_str_make(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length,
-                               spx_block_t **out)
+                               spx_value_block_t **out)
 {
     spx_heap_status_t status = before_creating(heap, NULL, 0, SPX_BLOCK_STR, length);
     if (status != SPX_HEAP_OK)
@@ -241,8 +250,8 @@ spx_heap_status_t spx_str_make(spx_heap_t *heap, const unsigned char *bytes, apr
     return SPX_HEAP_OK;
 }
 
-spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *a,
-                                 const spx_block_t *b, spx_block_t **out)
+spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
+                                 const spx_value_block_t *b, spx_value_block_t **out)
 {
     uint64_t length = (uint64_t)a->length + b->length;
     spx_heap_status_t status = before_creating(heap, fuel, length, SPX_BLOCK_STR, length);
@@ -252,13 +261,12 @@ spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_blo
     return SPX_HEAP_OK;
 }
 
-spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_block_t **variable,
-                                 const spx_block_t *e)
+spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **variable,
+                                 const spx_value_block_t *e)
 {
-    spx_block_t *x = *variable;
-    SPX_ASSERT(x != e || x->holders >= 2); /* e is held by its operand too */
-    if (x->holders != 1 || x == e) {       /* shared: a concatenation */
-        spx_block_t *value = NULL;
+    spx_value_block_t *x = *variable;
+    if (x->holders != 1 || x == e) { /* shared (x = x + x reads x twice): a concatenation */
+        spx_value_block_t *value = NULL;
         spx_heap_status_t status = spx_str_concat(heap, fuel, x, e, &value);
         if (status != SPX_HEAP_OK)
             return status;
@@ -277,7 +285,7 @@ spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_block_t *
     if (status != SPX_HEAP_OK)
         return status;
     if (!x->counted) {
-        spx_block_t *grown = joined(heap, x->of.bytes, x->length, e->of.bytes, e->length);
+        spx_value_block_t *grown = joined(heap, x->of.bytes, x->length, e->of.bytes, e->length);
         heap->blocks--; /* the same block, with storage of its own now */
         free(x);
         *variable = grown;
@@ -289,14 +297,14 @@ spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_block_t *
             capacity = SPX_LIMIT_STRING_BYTES;
         if (capacity < length)
             capacity = length;
-        x = spx_reallocate(x, sizeof(spx_block_t) + (apr_size_t)capacity);
+        x = spx_reallocate(x, sizeof(spx_value_block_t) + (apr_size_t)capacity);
         x->capacity = (uint32_t)capacity;
         x->of.bytes = (const unsigned char *)x->slots;
         *variable = x;
     }
     memcpy((unsigned char *)x->slots + x->length, e->of.bytes, e->length);
     x->length = (uint32_t)length;
-    heap->live += e->length;
+    grow_live(heap, e->length);
     return SPX_HEAP_OK;
 }
 
@@ -317,7 +325,8 @@ static spx_heap_status_t slice_allows(spx_heap_t *heap, int64_t i, int64_t j, ui
     return SPX_HEAP_OK;
 }
 
-spx_heap_status_t spx_str_index(spx_heap_t *heap, const spx_block_t *s, int64_t i, int64_t *out)
+spx_heap_status_t spx_str_index(spx_heap_t *heap, const spx_value_block_t *s, int64_t i,
+                                int64_t *out)
 {
     spx_heap_status_t status = index_allows(heap, i, s->length);
     if (status == SPX_HEAP_OK)
@@ -326,21 +335,21 @@ spx_heap_status_t spx_str_index(spx_heap_t *heap, const spx_block_t *s, int64_t 
 }
 
 /* Whether at is a character boundary of the (well-formed) string. */
-static int boundary(const spx_block_t *s, uint64_t at)
+static int boundary(const spx_value_block_t *s, uint64_t at)
 {
     return at == s->length || (s->of.bytes[at] & 0xC0u) != 0x80u;
 }
 
 /* Where the character that at cuts starts. */
-static uint64_t character_start(const spx_block_t *s, uint64_t at)
+static uint64_t character_start(const spx_value_block_t *s, uint64_t at)
 {
     while (at > 0 && !boundary(s, at))
         at--;
     return at;
 }
 
-spx_heap_status_t spx_str_slice(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *s, int64_t i,
-                                int64_t j, spx_block_t **out)
+spx_heap_status_t spx_str_slice(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *s,
+                                int64_t i, int64_t j, spx_value_block_t **out)
 {
     spx_heap_status_t status = slice_allows(heap, i, j, s->length);
     if (status != SPX_HEAP_OK)
@@ -358,15 +367,96 @@ spx_heap_status_t spx_str_slice(spx_heap_t *heap, uint64_t *fuel, const spx_bloc
     return SPX_HEAP_OK;
 }
 
+spx_heap_status_t spx_str_chr(spx_heap_t *heap, int64_t c, spx_value_block_t **out)
+{
+    if (c < 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return fail(heap, SPX_R0515, "chr(%" PRId64 ") is not a Unicode scalar value", c);
+    char bytes[4];
+    apr_size_t length = spx_utf8_encode((unsigned long)c, bytes);
+    return spx_str_make(heap, (const unsigned char *)bytes, length, out);
+}
+
+/* How stoi's messages show s: quoted, its first STOI_SHOWN bytes at most
+ * (cut at a character boundary, then "..."), with '"', '\\' and control
+ * bytes escaped as in a string literal. */
+#define STOI_SHOWN 32u
+static void quote_for_message(const spx_value_block_t *s, char *out, apr_size_t room)
+{
+    apr_size_t shown = spx_utf8_cut(s->of.bytes, s->length, STOI_SHOWN);
+    apr_size_t at = 0;
+    out[at++] = '"';
+    for (apr_size_t i = 0; i < shown && at + 8 < room; i++) {
+        unsigned char byte = s->of.bytes[i];
+        if (byte == '"' || byte == '\\') {
+            out[at++] = '\\';
+            out[at++] = (char)byte;
+        } else if (byte == '\n') {
+            out[at++] = '\\';
+            out[at++] = 'n';
+        } else if (byte == '\t') {
+            out[at++] = '\\';
+            out[at++] = 't';
+        } else if (byte < 0x20 || byte == 0x7f) {
+            at += (apr_size_t)snprintf(out + at, room - at, "\\x%02x", byte);
+        } else {
+            out[at++] = (char)byte;
+        }
+    }
+    if (shown < s->length)
+        at += (apr_size_t)snprintf(out + at, room - at, "...");
+    out[at++] = '"';
+    out[at] = '\0';
+}
+
+spx_heap_status_t spx_str_stoi(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *s,
+                               int64_t *out)
+{
+    spx_heap_status_t status = charge(heap, fuel, s->length);
+    if (status != SPX_HEAP_OK)
+        return status;
+    const unsigned char *bytes = s->of.bytes;
+    apr_size_t length = s->length, i = 0;
+    int negative = length > 0 && bytes[0] == '-';
+    i = negative ? 1 : 0;
+    int digits = i < length;
+    for (apr_size_t k = i; k < length; k++)
+        digits = digits && bytes[k] >= '0' && bytes[k] <= '9';
+    char shown[STOI_SHOWN * 4 + 16];
+    if (!digits) {
+        quote_for_message(s, shown, sizeof(shown));
+        return fail(heap, SPX_R0516, "stoi(%s): not a decimal integer", shown);
+    }
+    /* Accumulate negatively: -2^63 has no positive counterpart. */
+    int64_t value = 0;
+    for (; i < length; i++) {
+        int digit = bytes[i] - '0';
+        if (value < (INT64_MIN + digit) / 10) {
+            quote_for_message(s, shown, sizeof(shown));
+            return fail(heap, SPX_R0520, "stoi(%s): out of range", shown);
+        }
+        value = value * 10 - digit;
+    }
+    if (!negative) {
+        if (value == INT64_MIN) {
+            quote_for_message(s, shown, sizeof(shown));
+            return fail(heap, SPX_R0520, "stoi(%s): out of range", shown);
+        }
+        value = -value;
+    }
+    *out = value;
+    return SPX_HEAP_OK;
+}
+
 /* ---- arrays -------------------------------------------------------------------- */
 
 spx_heap_status_t spx_array_make(spx_heap_t *heap, uint64_t *fuel, int elements_are_blocks,
-                                 const spx_value_t *elements, apr_size_t count, spx_block_t **out)
+                                 const spx_value_t *elements, apr_size_t count,
+                                 spx_value_block_t **out)
 {
     spx_heap_status_t status = before_creating(heap, fuel, count, SPX_BLOCK_ARRAY, count);
     if (status != SPX_HEAP_OK)
         return status;
-    spx_block_t *array = new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)count, (uint32_t)count);
+    spx_value_block_t *array = new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)count, (uint32_t)count);
     array->elements_are_blocks = elements_are_blocks ? 1 : 0;
     if (count)
         memcpy(array->slots, elements, count * sizeof(spx_value_t));
@@ -374,7 +464,8 @@ spx_heap_status_t spx_array_make(spx_heap_t *heap, uint64_t *fuel, int elements_
     return SPX_HEAP_OK;
 }
 
-spx_heap_status_t spx_array_get(spx_heap_t *heap, const spx_block_t *a, int64_t i, spx_value_t *out)
+spx_heap_status_t spx_array_get(spx_heap_t *heap, const spx_value_block_t *a, int64_t i,
+                                spx_value_t *out)
 {
     spx_heap_status_t status = index_allows(heap, i, a->length);
     if (status != SPX_HEAP_OK)
@@ -385,8 +476,8 @@ spx_heap_status_t spx_array_get(spx_heap_t *heap, const spx_block_t *a, int64_t 
     return SPX_HEAP_OK;
 }
 
-spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *a, int64_t i,
-                                  int64_t j, spx_block_t **out)
+spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
+                                  int64_t i, int64_t j, spx_value_block_t **out)
 {
     spx_heap_status_t status = slice_allows(heap, i, j, a->length);
     if (status != SPX_HEAP_OK)
@@ -395,7 +486,7 @@ spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_bl
     status = before_creating(heap, fuel, length, SPX_BLOCK_ARRAY, length);
     if (status != SPX_HEAP_OK)
         return status;
-    spx_block_t *slice = new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)length, (uint32_t)length);
+    spx_value_block_t *slice = new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)length, (uint32_t)length);
     slice->elements_are_blocks = a->elements_are_blocks;
     if (length)
         memcpy(slice->slots, a->slots + i, (apr_size_t)length * sizeof(spx_value_t));
@@ -407,20 +498,20 @@ spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_bl
 /* ---- structs ------------------------------------------------------------------- */
 
 spx_heap_status_t spx_struct_make(spx_heap_t *heap, uint64_t *fuel, const spx_struct_shape_t *shape,
-                                  const spx_value_t *fields, spx_block_t **out)
+                                  const spx_value_t *fields, spx_value_block_t **out)
 {
     uint32_t count = shape->field_count;
     spx_heap_status_t status = before_creating(heap, fuel, count, SPX_BLOCK_STRUCT, count);
     if (status != SPX_HEAP_OK)
         return status;
-    spx_block_t *record = new_block(heap, SPX_BLOCK_STRUCT, count, count);
+    spx_value_block_t *record = new_block(heap, SPX_BLOCK_STRUCT, count, count);
     record->of.shape = shape;
     memcpy(record->slots, fields, count * sizeof(spx_value_t));
     *out = record;
     return SPX_HEAP_OK;
 }
 
-spx_value_t spx_struct_get(const spx_block_t *p, uint32_t field)
+spx_value_t spx_struct_get(const spx_value_block_t *p, uint32_t field)
 {
     SPX_ASSERT(p->kind == SPX_BLOCK_STRUCT && field < p->length);
     spx_value_t value = p->slots[field];
@@ -435,9 +526,9 @@ typedef enum place_action_t { PLACE_WRITE, PLACE_PUSH, PLACE_POP } place_action_
 
 /* A one-level copy of block (an array or struct): the same values in its
  * slots, each block among them held once more. One holder; counted. */
-static spx_block_t *one_level_copy(spx_heap_t *heap, const spx_block_t *block)
+static spx_value_block_t *one_level_copy(spx_heap_t *heap, const spx_value_block_t *block)
 {
-    spx_block_t *copy =
+    spx_value_block_t *copy =
         new_block(heap, (spx_block_kind_t)block->kind, block->length, block->length);
     copy->elements_are_blocks = block->elements_are_blocks;
     if (block->kind == SPX_BLOCK_STRUCT)
@@ -454,7 +545,7 @@ static spx_block_t *one_level_copy(spx_heap_t *heap, const spx_block_t *block)
  * push's length and growth; then make the copies. On success heap->path[k] is
  * the slot that holds the k-th block of the path (heap->path[0] = root),
  * for k < blocks, every one of those blocks now having one holder. */
-static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                  const int64_t *steps, apr_size_t step_count, place_action_t action,
                                  apr_size_t *blocks_out)
 {
@@ -466,10 +557,10 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_block_t *
         heap->path_capacity = blocks > 16 ? blocks : 16;
         heap->path = spx_reallocate(heap->path, heap->path_capacity * sizeof(*heap->path));
     }
-    spx_block_t **at = root;
+    spx_value_block_t **at = root;
     apr_size_t first_shared = blocks;
     for (apr_size_t k = 0; k < blocks; k++) {
-        spx_block_t *block = *at;
+        spx_value_block_t *block = *at;
         heap->path[k] = at;
         SPX_ASSERT(block && block->kind != SPX_BLOCK_STR);
         if (first_shared == blocks && block->holders >= 2)
@@ -486,7 +577,7 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_block_t *
         }
         at = &block->slots[step].b;
     }
-    spx_block_t *last = *heap->path[blocks - 1];
+    spx_value_block_t *last = *heap->path[blocks - 1];
     if (action != PLACE_WRITE)
         SPX_ASSERT(last->kind == SPX_BLOCK_ARRAY);
     if (action == PLACE_POP && last->length == 0)
@@ -520,8 +611,8 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_block_t *
     for (apr_size_t k = first_shared; k < blocks; k++) {
         at = k == 0 ? root : &(*heap->path[k - 1])->slots[steps[k - 1]].b;
         heap->path[k] = at;
-        spx_block_t *block = *at;
-        spx_block_t *copy = one_level_copy(heap, block);
+        spx_value_block_t *block = *at;
+        spx_value_block_t *copy = one_level_copy(heap, block);
         SPX_ASSERT(block->holders >= 2);
         block->holders--;
         *at = copy;
@@ -530,7 +621,7 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_block_t *
     return SPX_HEAP_OK;
 }
 
-spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                   const int64_t *steps, apr_size_t step_count, spx_value_t value)
 {
     SPX_ASSERT(step_count >= 1);
@@ -538,7 +629,7 @@ spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_block_t 
     spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_WRITE, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
-    spx_block_t *container = *heap->path[blocks - 1];
+    spx_value_block_t *container = *heap->path[blocks - 1];
     apr_size_t slot = (apr_size_t)steps[step_count - 1];
     spx_value_t old = container->slots[slot];
     container->slots[slot] = value;
@@ -547,37 +638,37 @@ spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_block_t 
     return SPX_HEAP_OK;
 }
 
-spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                  const int64_t *steps, apr_size_t step_count, spx_value_t value)
 {
     apr_size_t blocks = 0;
     spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_PUSH, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
-    spx_block_t **at = heap->path[blocks - 1];
-    spx_block_t *array = *at;
+    spx_value_block_t **at = heap->path[blocks - 1];
+    spx_value_block_t *array = *at;
     if (array->length == array->capacity) { /* it has one holder: *at */
         uint64_t capacity = array->capacity ? (uint64_t)array->capacity * 2 : 4;
         if (capacity > SPX_LIMIT_ARRAY_LENGTH)
             capacity = SPX_LIMIT_ARRAY_LENGTH;
-        array =
-            spx_reallocate(array, sizeof(spx_block_t) + (apr_size_t)capacity * sizeof(spx_value_t));
+        array = spx_reallocate(array, sizeof(spx_value_block_t) +
+                                          (apr_size_t)capacity * sizeof(spx_value_t));
         array->capacity = (uint32_t)capacity;
         *at = array;
     }
     array->slots[array->length++] = value;
-    heap->live += SLOT_BYTES;
+    grow_live(heap, SLOT_BYTES);
     return SPX_HEAP_OK;
 }
 
-spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_block_t **root,
+spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                 const int64_t *steps, apr_size_t step_count, spx_value_t *out)
 {
     apr_size_t blocks = 0;
     spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_POP, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
-    spx_block_t *array = *heap->path[blocks - 1];
+    spx_value_block_t *array = *heap->path[blocks - 1];
     *out = array->slots[--array->length];
     heap->live -= SLOT_BYTES;
     return SPX_HEAP_OK;
@@ -587,7 +678,7 @@ spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_block_t **
 
 /* The bytes two strings examine (up to and including the first difference,
  * or the shorter length), and whether they are equal. */
-static uint64_t compare_strings(const spx_block_t *a, const spx_block_t *b, int *equal)
+static uint64_t compare_strings(const spx_value_block_t *a, const spx_value_block_t *b, int *equal)
 {
     uint32_t shorter = a->length < b->length ? a->length : b->length;
     const unsigned char *x = a->of.bytes, *y = b->of.bytes;
@@ -605,8 +696,8 @@ static uint64_t compare_strings(const spx_block_t *a, const spx_block_t *b, int 
     return shorter;
 }
 
-static void push_frame(spx_heap_t *heap, apr_size_t *depth, const spx_block_t *a,
-                       const spx_block_t *b)
+static void push_frame(spx_heap_t *heap, apr_size_t *depth, const spx_value_block_t *a,
+                       const spx_value_block_t *b)
 {
     if (*depth == heap->frame_capacity) {
         heap->frame_capacity = heap->frame_capacity ? heap->frame_capacity * 2 : 16;
@@ -615,8 +706,8 @@ static void push_frame(spx_heap_t *heap, apr_size_t *depth, const spx_block_t *a
     heap->frames[(*depth)++] = (spx_compare_frame_t){a, b, 0};
 }
 
-spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_block_t *a,
-                                   const spx_block_t *b, int *equal, uint64_t *examined)
+spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
+                                   const spx_value_block_t *b, int *equal, uint64_t *examined)
 {
     SPX_ASSERT(a->kind == b->kind);
     /* Past budget, n / 64 cannot be paid: stop examining. */
@@ -637,13 +728,13 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_b
             continue;
         }
         uint32_t k = top->next++;
-        const spx_block_t *x = top->a, *y = top->b;
+        const spx_value_block_t *x = top->a, *y = top->b;
         n++;
         if (!slot_is_block(x, k)) {
             same = x->slots[k].i == y->slots[k].i;
             continue;
         }
-        const spx_block_t *u = x->slots[k].b, *v = y->slots[k].b;
+        const spx_value_block_t *u = x->slots[k].b, *v = y->slots[k].b;
         if (u->kind == SPX_BLOCK_STR) {
             uint64_t bytes = compare_strings(u, v, &same);
             n = bytes > UINT64_MAX - n ? UINT64_MAX : n + bytes;

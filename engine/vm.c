@@ -6,17 +6,19 @@
  * array of max_call_depth frames and continues the same loop, so no C stack
  * is used per call. Before an instruction runs, its charge is taken from the
  * fuel; when the fuel cannot pay it, the run stops with exactly max_steps
- * steps. Integers are int64_t with every overflow checked; strings are
- * reference counted, so a string held by one register only is extended in
- * place ("s = s + t" is linear, not quadratic), and every byte of every live
- * string counts against SPX_LIMIT_RUN_STRING_BYTES. print keeps at most
- * max_bytes of output, cut at a UTF-8 boundary.
+ * steps. Integers are int64_t with every overflow checked. Strings, arrays
+ * and structs are blocks of spx_values.h (language v2, Execution): the
+ * block registers are holders, values.c does the copy on write, the size
+ * charges (paid from the same fuel, after the instruction's own charge) and
+ * the memory measure against max_memory. print keeps at most max_bytes of
+ * output, cut at a UTF-8 boundary.
  */
 #include "spx_allocation.h"
 #include "spx_assert.h"
 #include "spx_compiler.h"
 #include "spx_limits.h"
 #include "spx_utf8.h"
+#include "spx_values.h"
 #include "vm_internal.h"
 
 #include <apr_strings.h>
@@ -28,21 +30,25 @@
 typedef struct frame_t {
     const spx_vm_function_t *function;
     const spx_instr_t *resume; /* the caller's next instruction */
-    apr_size_t int_base, str_base;
+    apr_size_t int_base, block_base;
 } frame_t;
 
 typedef struct vm_t {
     const spx_program_t *program;
     int64_t *ints;
     apr_size_t int_capacity;
-    spx_string_t **strs;
-    apr_size_t str_capacity;
+    spx_value_block_t **blocks;
+    apr_size_t block_capacity;
     frame_t *frames;
     unsigned depth;
     unsigned char *output;
     apr_size_t output_length, max_bytes;
     int output_truncated;
-    apr_size_t live_bytes; /* lengths of every counted live string */
+    spx_heap_t heap;     /* every string, array and struct of the run */
+    spx_value_t *values; /* scratch: an array or struct literal's values */
+    apr_size_t value_capacity;
+    int64_t *steps; /* scratch: a place's steps */
+    apr_size_t step_capacity;
 } vm_t;
 
 spx_run_limits_t spx_run_limits_default(void)
@@ -52,45 +58,29 @@ spx_run_limits_t spx_run_limits_default(void)
     return limits;
 }
 
-static void release(vm_t *vm, spx_string_t *s)
+/* Release the block in a register and leave the register empty. */
+static void drop(vm_t *vm, spx_value_block_t **slot)
 {
-    if (s && s->refs && --s->refs == 0) {
-        vm->live_bytes -= s->length;
-        free(s);
-    }
-}
-
-/* Release the string in a register and leave the register empty. */
-static void drop(vm_t *vm, spx_string_t **slot)
-{
-    release(vm, *slot);
+    spx_block_release(&vm->heap, *slot);
     *slot = NULL;
 }
 
-static void retain(spx_string_t *s)
+/* Put value (a holder the caller passes on) into a register, releasing
+ * what it held. */
+static void assign(vm_t *vm, spx_value_block_t **slot, spx_value_block_t *value)
 {
-    if (s->refs)
-        s->refs++;
-}
-
-/* A new counted string of length bytes (uninitialised). The caller has
- * checked both string limits. */
-static spx_string_t *new_string(vm_t *vm, apr_size_t length)
-{
-    spx_string_t *s = spx_allocate(sizeof(*s) + (length ? length : 1));
-    s->refs = 1;
-    s->length = s->capacity = length;
-    vm->live_bytes += length;
-    return s;
+    spx_value_block_t *old = *slot;
+    *slot = value;
+    spx_block_release(&vm->heap, old);
 }
 
 /* Make room for a frame of function at the bases. The register files may move: the caller reloads
  * its pointers. Each file holds at least one register once reserved, so a frame's base pointer is
- * never arithmetic on NULL, even in a run whose functions have no str (or
+ * never arithmetic on NULL, even in a run whose functions have no block (or
  * no int) registers at all (found by fuzz_interpreter: UBSan's "applying
  * zero offset to null pointer"). */
 static void reserve(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_base,
-                    apr_size_t str_base)
+                    apr_size_t block_base)
 {
     apr_size_t int_need = int_base + function->int_registers;
     if (int_need == 0)
@@ -100,60 +90,81 @@ static void reserve(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_
         vm->ints = spx_reallocate(vm->ints, capacity * sizeof(*vm->ints));
         vm->int_capacity = capacity;
     }
-    apr_size_t str_need = str_base + function->str_registers;
-    if (str_need == 0)
-        str_need = 1;
-    if (str_need > vm->str_capacity) {
-        apr_size_t capacity = vm->str_capacity * 2 > str_need ? vm->str_capacity * 2 : str_need;
-        spx_string_t **strs = spx_reallocate(vm->strs, capacity * sizeof(*strs));
-        memset(strs + vm->str_capacity, 0, (capacity - vm->str_capacity) * sizeof(*strs));
-        vm->strs = strs;
-        vm->str_capacity = capacity;
+    apr_size_t block_need = block_base + function->block_registers;
+    if (block_need == 0)
+        block_need = 1;
+    if (block_need > vm->block_capacity) {
+        apr_size_t capacity =
+            vm->block_capacity * 2 > block_need ? vm->block_capacity * 2 : block_need;
+        spx_value_block_t **blocks = spx_reallocate(vm->blocks, capacity * sizeof(*blocks));
+        memset(blocks + vm->block_capacity, 0, (capacity - vm->block_capacity) * sizeof(*blocks));
+        vm->blocks = blocks;
+        vm->block_capacity = capacity;
     }
 }
 
 /* Set up a frame whose parameters are in place: constants copied in, every
- * other str register empty. */
+ * other block register empty. */
 static void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_base,
-                  apr_size_t str_base)
+                  apr_size_t block_base)
 {
     if (function->int_const_count)
         memcpy(vm->ints + int_base + function->int_const_base, function->int_consts,
                function->int_const_count * sizeof(int64_t));
-    spx_string_t **strs = vm->strs + str_base;
-    for (uint32_t i = function->str_params; i < function->str_registers; i++) {
-        release(vm, strs[i]);
-        strs[i] = NULL;
-    }
-    if (function->str_const_count)
-        memcpy(strs + function->str_const_base, function->str_consts,
-               function->str_const_count * sizeof(spx_string_t *));
+    spx_value_block_t **blocks = vm->blocks + block_base;
+    for (uint32_t i = function->block_params; i < function->block_registers; i++)
+        drop(vm, &blocks[i]);
 }
 
-/* Release every str register of the frame. */
+/* Release every block register of the frame. */
 static void leave(vm_t *vm, const frame_t *frame)
 {
-    spx_string_t **strs = vm->strs + frame->str_base;
-    for (uint32_t i = 0; i < frame->function->str_registers; i++) {
-        release(vm, strs[i]);
-        strs[i] = NULL;
-    }
+    spx_value_block_t **blocks = vm->blocks + frame->block_base;
+    for (uint32_t i = 0; i < frame->function->block_registers; i++)
+        drop(vm, &blocks[i]);
 }
 
 /* print: append s, keeping at most max_bytes, cut at a UTF-8 boundary. Once
  * cut, nothing more is kept, so the output is always a prefix. */
-static void print(vm_t *vm, const spx_string_t *s)
+static void print(vm_t *vm, const spx_value_block_t *s)
 {
     if (vm->output_truncated)
         return;
     apr_size_t room = vm->max_bytes - vm->output_length;
     apr_size_t take = s->length;
     if (take > room) {
-        take = spx_utf8_cut(s->bytes, s->length, room);
+        take = spx_utf8_cut(spx_str_bytes(s), s->length, room);
         vm->output_truncated = 1;
     }
-    memcpy(vm->output + vm->output_length, s->bytes, take);
+    if (take)
+        memcpy(vm->output + vm->output_length, spx_str_bytes(s), take);
     vm->output_length += take;
+}
+
+/* Room for count values (an array or struct literal's). */
+static spx_value_t *value_room(vm_t *vm, apr_size_t count)
+{
+    if (count > vm->value_capacity) {
+        vm->value_capacity = count > 2 * vm->value_capacity ? count : 2 * vm->value_capacity;
+        vm->values = spx_reallocate(vm->values, vm->value_capacity * sizeof(*vm->values));
+    }
+    return vm->values;
+}
+
+/* The steps of the place at aux (vm_internal.h), read from the registers
+ * I: index values, and field numbers. */
+static const int64_t *place_steps(vm_t *vm, const int32_t *place, const int64_t *I)
+{
+    apr_size_t count = (apr_size_t)place[1];
+    if (count > vm->step_capacity) {
+        vm->step_capacity = count > 2 * vm->step_capacity ? count : 2 * vm->step_capacity;
+        vm->steps = spx_reallocate(vm->steps, vm->step_capacity * sizeof(*vm->steps));
+    }
+    for (apr_size_t k = 0; k < count; k++) {
+        int32_t step = place[2 + k];
+        vm->steps[k] = step & 1 ? (int64_t)(step >> 1) : I[step >> 1];
+    }
+    return vm->steps;
 }
 
 /* The span recorded for pc of kind; for a charge, the nth one. */
@@ -196,6 +207,7 @@ static const char *operator_text(uint8_t op)
            : op == SPX_I_SUB ? "-"
            : op == SPX_I_MUL ? "*"
            : op == SPX_I_DIV ? "/"
+           : op == SPX_I_SHL ? "<<"
                              : "%";
 }
 
@@ -206,6 +218,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
 {
     const spx_program_t *program = vm->program;
     const spx_vm_function_t *function = &program->functions[entry];
+    spx_heap_t *heap = &vm->heap;
     uint64_t fuel = max_steps;
     if (fuel == 0) { /* the call of the entry or test function is the first step */
         result->steps = max_steps;
@@ -221,10 +234,29 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     frame_t *frame = &vm->frames[0];
     const spx_instr_t *pc = function->code;
     int64_t *I = vm->ints;
-    spx_string_t **S = vm->strs;
+    spx_value_block_t **B = vm->blocks;
     const spx_instr_t *ins = pc;
     spx_runtime_code_t code = SPX_R0501; /* set before every goto language_failure */
     const char *message = NULL;
+    spx_heap_status_t status = SPX_HEAP_OK;
+    uint64_t metered; /* the fuel, lent to an operation with a size charge */
+
+/* Run a values.c operation that may take a size charge from the fuel. */
+#define METERED(call)                                                                              \
+    do {                                                                                           \
+        metered = fuel;                                                                            \
+        status = (call);                                                                           \
+        fuel = metered;                                                                            \
+        if (status != SPX_HEAP_OK)                                                                 \
+            goto heap_stop;                                                                        \
+    } while (0)
+/* Run a values.c operation without a size charge. */
+#define CHECKED(call)                                                                              \
+    do {                                                                                           \
+        status = (call);                                                                           \
+        if (status != SPX_HEAP_OK)                                                                 \
+            goto heap_stop;                                                                        \
+    } while (0)
 
     for (;;) {
         ins = pc++;
@@ -239,19 +271,21 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_MOVE_I:
             I[ins->a] = I[ins->b];
             break;
-        case SPX_I_MOVE_S: {
-            spx_string_t *value = S[ins->b];
-            if (ins->flags & SPX_FLAG_FREE_B) {
-                S[ins->b] = NULL;
-                if (ins->a == ins->b) { /* dropping an unused temporary */
-                    release(vm, value);
-                    break;
-                }
-            } else {
-                retain(value);
-            }
-            release(vm, S[ins->a]);
-            S[ins->a] = value;
+        case SPX_I_MOVE_B: {
+            spx_value_block_t *value = B[ins->b];
+            if (ins->flags & SPX_FLAG_FREE_B)
+                B[ins->b] = NULL; /* taken over */
+            else
+                spx_block_hold(value);
+            assign(vm, &B[ins->a], value);
+            break;
+        }
+        case SPX_I_DROP_B:
+            drop(vm, &B[ins->a]);
+            break;
+        case SPX_I_LITERAL: {
+            const spx_literal_t *literal = frame->function->literals[ins->b];
+            assign(vm, &B[ins->a], spx_str_literal(heap, literal->bytes, literal->length));
             break;
         }
         case SPX_I_ADD: {
@@ -308,6 +342,44 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_NOT:
             I[ins->a] = !I[ins->b];
             break;
+        case SPX_I_BIT_AND:
+            I[ins->a] = I[ins->b] & I[ins->c];
+            break;
+        case SPX_I_BIT_OR:
+            I[ins->a] = I[ins->b] | I[ins->c];
+            break;
+        case SPX_I_BIT_XOR:
+            I[ins->a] = I[ins->b] ^ I[ins->c];
+            break;
+        case SPX_I_BIT_NOT:
+            I[ins->a] = ~I[ins->b];
+            break;
+        case SPX_I_SHL:
+        case SPX_I_SHR: {
+            int64_t value = I[ins->b], count = I[ins->c];
+            if (count < 0 || count > 63)
+                goto shift_count;
+            if (ins->op == SPX_I_SHR) {
+                /* floor(value / 2^count), without C's implementation-defined
+                 * shift of a negative value */
+                I[ins->a] = value >= 0 ? value >> count : ~(~value >> count);
+                break;
+            }
+            if (count == 63) {
+                if (value != 0 && value != -1)
+                    goto overflow;
+                I[ins->a] = value ? INT64_MIN : 0;
+                break;
+            }
+            int64_t scale = (int64_t)1 << count;
+            if (value > INT64_MAX / scale || value < INT64_MIN / scale)
+                goto overflow;
+            I[ins->a] = value * scale;
+            break;
+        }
+        case SPX_I_INC:
+            I[ins->a]++;
+            break;
         case SPX_I_EQ:
             I[ins->a] = I[ins->b] == I[ins->c];
             break;
@@ -320,62 +392,32 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_LE:
             I[ins->a] = I[ins->b] <= I[ins->c];
             break;
-        case SPX_I_EQ_S:
-        case SPX_I_NE_S: {
-            const spx_string_t *x = S[ins->b], *y = S[ins->c];
-            int equal = x->length == y->length && memcmp(x->bytes, y->bytes, x->length) == 0;
-            I[ins->a] = ins->op == SPX_I_EQ_S ? equal : !equal;
+        case SPX_I_EQ_B:
+        case SPX_I_NE_B: {
+            int equal = 0;
+            METERED(spx_values_equal(heap, &metered, B[ins->b], B[ins->c], &equal, NULL));
             if (ins->flags & SPX_FLAG_FREE_B)
-                drop(vm, &S[ins->b]);
+                drop(vm, &B[ins->b]);
             if (ins->flags & SPX_FLAG_FREE_C)
-                drop(vm, &S[ins->c]);
+                drop(vm, &B[ins->c]);
+            I[ins->a] = ins->op == SPX_I_EQ_B ? equal : !equal;
             break;
         }
         case SPX_I_CONCAT: {
-            spx_string_t *x = S[ins->b], *y = S[ins->c], *value;
-            apr_size_t total = x->length + y->length;
-            if (total > SPX_LIMIT_STRING_BYTES) {
-                code = SPX_R0506;
-                message = apr_psprintf(
-                    pool, "string too long: %" APR_SIZE_T_FMT " bytes, over the limit of %u", total,
-                    SPX_LIMIT_STRING_BYTES);
-                goto language_failure;
-            }
-            int in_place = ((ins->flags & SPX_FLAG_FREE_B) || ins->a == ins->b) && x->refs == 1;
-            apr_size_t added = in_place ? y->length : total;
-            if (added > SPX_LIMIT_RUN_STRING_BYTES - vm->live_bytes)
-                goto string_memory;
-            if (in_place) {
-                if (x->capacity < total) {
-                    apr_size_t capacity = x->capacity * 2;
-                    if (capacity > SPX_LIMIT_STRING_BYTES)
-                        capacity = SPX_LIMIT_STRING_BYTES;
-                    if (capacity < total)
-                        capacity = total;
-                    spx_string_t *grown = spx_reallocate(x, sizeof(*x) + capacity);
-                    if (y == x)
-                        y = grown;
-                    x = grown;
-                    x->capacity = capacity;
-                }
-                memcpy(x->bytes + x->length, y->bytes, added); /* y may be x */
-                x->length = total;
-                vm->live_bytes += added;
-                S[ins->b] = NULL;
-                value = x;
-            } else {
-                value = new_string(vm, total);
-                memcpy(value->bytes, x->bytes, x->length);
-                memcpy(value->bytes + x->length, y->bytes, y->length);
-                if (ins->flags & SPX_FLAG_FREE_B)
-                    drop(vm, &S[ins->b]);
-            }
+            spx_value_block_t *value = NULL;
+            METERED(spx_str_concat(heap, &metered, B[ins->b], B[ins->c], &value));
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
             if (ins->flags & SPX_FLAG_FREE_C)
-                drop(vm, &S[ins->c]);
-            release(vm, S[ins->a]);
-            S[ins->a] = value;
+                drop(vm, &B[ins->c]);
+            assign(vm, &B[ins->a], value);
             break;
         }
+        case SPX_I_APPEND:
+            METERED(spx_str_append(heap, &metered, &B[ins->a], B[ins->b]));
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            break;
         case SPX_I_JUMP:
             pc = frame->function->code + ins->a;
             break;
@@ -418,14 +460,14 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 return APR_SUCCESS;
             }
             apr_size_t int_base = frame->int_base + (apr_size_t)ins->b;
-            apr_size_t str_base = frame->str_base + (apr_size_t)ins->c;
-            reserve(vm, callee, int_base, str_base);
-            enter(vm, callee, int_base, str_base);
+            apr_size_t block_base = frame->block_base + (apr_size_t)ins->c;
+            reserve(vm, callee, int_base, block_base);
+            enter(vm, callee, int_base, block_base);
             frame->resume = pc;
             frame = &vm->frames[vm->depth++];
-            *frame = (frame_t){callee, NULL, int_base, str_base};
+            *frame = (frame_t){callee, NULL, int_base, block_base};
             I = vm->ints + int_base;
-            S = vm->strs + str_base;
+            B = vm->blocks + block_base;
             pc = callee->code;
             break;
         }
@@ -441,56 +483,64 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             I[0] = value; /* the caller's first argument register */
             frame = &vm->frames[vm->depth - 1];
             I = vm->ints + frame->int_base;
-            S = vm->strs + frame->str_base;
+            B = vm->blocks + frame->block_base;
             pc = frame->resume;
             break;
         }
-        case SPX_I_RETURN_S:
+        case SPX_I_RETURN_B:
         case SPX_I_RETURN: {
-            spx_string_t *value = NULL;
-            if (ins->op == SPX_I_RETURN_S) {
-                value = S[ins->a];
+            spx_value_block_t *value = NULL;
+            if (ins->op == SPX_I_RETURN_B) {
+                value = B[ins->a];
                 if (ins->flags & SPX_FLAG_FREE_A)
-                    S[ins->a] = NULL;
+                    B[ins->a] = NULL;
                 else
-                    retain(value);
+                    spx_block_hold(value);
             }
             leave(vm, frame);
             if (--vm->depth == 0) {
-                release(vm, value);
+                spx_block_release(heap, value);
                 return APR_EGENERAL; /* entries and tests return int */
             }
             if (value) /* the caller's first argument register, empty now */
-                S[0] = value;
+                B[0] = value;
             frame = &vm->frames[vm->depth - 1];
             I = vm->ints + frame->int_base;
-            S = vm->strs + frame->str_base;
+            B = vm->blocks + frame->block_base;
             pc = frame->resume;
             break;
         }
         case SPX_I_PRINT:
-            print(vm, S[ins->a]);
+            print(vm, B[ins->a]);
             if (ins->flags & SPX_FLAG_FREE_A)
-                drop(vm, &S[ins->a]);
+                drop(vm, &B[ins->a]);
             break;
         case SPX_I_ITOS: {
             char digits[24];
             int length = snprintf(digits, sizeof(digits), "%" PRId64, I[ins->b]);
-            if ((apr_size_t)length > SPX_LIMIT_RUN_STRING_BYTES - vm->live_bytes)
-                goto string_memory;
-            spx_string_t *value = new_string(vm, (apr_size_t)length);
-            memcpy(value->bytes, digits, (apr_size_t)length);
-            release(vm, S[ins->a]);
-            S[ins->a] = value;
+            spx_value_block_t *value = NULL;
+            CHECKED(spx_str_make(heap, (const unsigned char *)digits, (apr_size_t)length, &value));
+            assign(vm, &B[ins->a], value);
+            break;
+        }
+        case SPX_I_CHR: {
+            spx_value_block_t *value = NULL;
+            CHECKED(spx_str_chr(heap, I[ins->b], &value));
+            assign(vm, &B[ins->a], value);
+            break;
+        }
+        case SPX_I_STOI: {
+            int64_t value = 0;
+            METERED(spx_str_stoi(heap, &metered, B[ins->b], &value));
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            I[ins->a] = value;
             break;
         }
         case SPX_I_LEN: {
-            spx_string_t *s = S[ins->b];
-            int64_t length = (int64_t)s->length;
-            if (ins->flags & SPX_FLAG_FREE_B) {
-                release(vm, s);
-                S[ins->b] = NULL;
-            }
+            int64_t length = spx_block_length(B[ins->b]);
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
             I[ins->a] = length;
             break;
         }
@@ -501,20 +551,174 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 goto language_failure;
             }
             break;
+        case SPX_I_ASSERT_MSG:
+            if (!I[ins->a]) {
+                const spx_value_block_t *text = B[ins->b];
+                apr_size_t shown =
+                    spx_utf8_cut(spx_str_bytes(text), text->length, SPX_LIMIT_ASSERT_MESSAGE_BYTES);
+                code = SPX_R0508;
+                message = apr_psprintf(pool, "assertion failed: %.*s%s", (int)shown,
+                                       (const char *)spx_str_bytes(text),
+                                       shown < text->length ? "..." : "");
+                goto language_failure;
+            }
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            break;
+        case SPX_I_STR_INDEX: {
+            int64_t byte = 0;
+            CHECKED(spx_str_index(heap, B[ins->b], I[ins->c], &byte));
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            I[ins->a] = byte;
+            break;
+        }
+        case SPX_I_INDEX_I:
+        case SPX_I_INDEX_B: {
+            spx_value_t element;
+            CHECKED(spx_array_get(heap, B[ins->b], I[ins->c], &element));
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            if (ins->op == SPX_I_INDEX_I)
+                I[ins->a] = element.i;
+            else
+                assign(vm, &B[ins->a], element.b);
+            break;
+        }
+        case SPX_I_STR_SLICE:
+        case SPX_I_SLICE: {
+            spx_value_block_t *value = NULL;
+            if (ins->op == SPX_I_STR_SLICE)
+                METERED(spx_str_slice(heap, &metered, B[ins->b], I[ins->c], I[ins->c + 1], &value));
+            else
+                METERED(
+                    spx_array_slice(heap, &metered, B[ins->b], I[ins->c], I[ins->c + 1], &value));
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            assign(vm, &B[ins->a], value);
+            break;
+        }
+        case SPX_I_FIELD_I:
+        case SPX_I_FIELD_B: {
+            spx_value_t field = spx_struct_get(B[ins->b], (uint32_t)ins->c);
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            if (ins->op == SPX_I_FIELD_I)
+                I[ins->a] = field.i;
+            else
+                assign(vm, &B[ins->a], field.b);
+            break;
+        }
+        case SPX_I_ARRAY_I:
+        case SPX_I_ARRAY_B: {
+            apr_size_t count = (apr_size_t)ins->c;
+            spx_value_t *values = value_room(vm, count);
+            int blocks = ins->op == SPX_I_ARRAY_B;
+            for (apr_size_t k = 0; k < count; k++) {
+                if (blocks)
+                    values[k].b = B[ins->b + (int32_t)k];
+                else
+                    values[k].i = I[ins->b + (int32_t)k];
+            }
+            spx_value_block_t *value = NULL;
+            METERED(spx_array_make(heap, &metered, blocks, values, count, &value));
+            if (blocks) /* the elements were taken over */
+                for (apr_size_t k = 0; k < count; k++)
+                    B[ins->b + (int32_t)k] = NULL;
+            assign(vm, &B[ins->a], value);
+            break;
+        }
+        case SPX_I_STRUCT: {
+            const spx_struct_shape_t *shape = program->shapes[ins->c];
+            const int32_t *fields = frame->function->aux + ins->b;
+            spx_value_t *values = value_room(vm, shape->field_count);
+            for (uint32_t k = 0; k < shape->field_count; k++) {
+                if (fields[k] & 1)
+                    values[k].b = B[fields[k] >> 1];
+                else
+                    values[k].i = I[fields[k] >> 1];
+            }
+            spx_value_block_t *value = NULL;
+            METERED(spx_struct_make(heap, &metered, shape, values, &value));
+            for (uint32_t k = 0; k < shape->field_count; k++) /* taken over */
+                if (fields[k] & 1)
+                    B[fields[k] >> 1] = NULL;
+            assign(vm, &B[ins->a], value);
+            break;
+        }
+        case SPX_I_WRITE_I:
+        case SPX_I_WRITE_B:
+        case SPX_I_PUSH_I:
+        case SPX_I_PUSH_B: {
+            const int32_t *place = frame->function->aux + ins->b;
+            const int64_t *steps = place_steps(vm, place, I);
+            int is_block = ins->op == SPX_I_WRITE_B || ins->op == SPX_I_PUSH_B;
+            int taken = is_block && (ins->flags & SPX_FLAG_FREE_A);
+            spx_value_t value;
+            if (is_block) {
+                value.b = B[ins->a];
+                if (!taken) /* the place gets a holder of its own */
+                    spx_block_hold(value.b);
+            } else {
+                value.i = I[ins->a];
+            }
+            metered = fuel;
+            status = ins->op == SPX_I_WRITE_I || ins->op == SPX_I_WRITE_B
+                         ? spx_place_write(heap, &metered, &B[place[0]], steps,
+                                           (apr_size_t)place[1], value)
+                         : spx_place_push(heap, &metered, &B[place[0]], steps, (apr_size_t)place[1],
+                                          value);
+            fuel = metered;
+            if (status != SPX_HEAP_OK) {
+                if (is_block && !taken) /* nothing was consumed */
+                    spx_block_release(heap, value.b);
+                goto heap_stop;
+            }
+            if (taken)
+                B[ins->a] = NULL;
+            break;
+        }
+        case SPX_I_POP_I:
+        case SPX_I_POP_B: {
+            const int32_t *place = frame->function->aux + ins->b;
+            const int64_t *steps = place_steps(vm, place, I);
+            spx_value_t value;
+            METERED(
+                spx_place_pop(heap, &metered, &B[place[0]], steps, (apr_size_t)place[1], &value));
+            if (ins->op == SPX_I_POP_I)
+                I[ins->a] = value.i;
+            else
+                assign(vm, &B[ins->a], value.b);
+            break;
+        }
         case SPX_I_UNREACHABLE:
         default:
             SPX_ASSERT(!"past the end of a function that returns on every path, or no instruction");
             return APR_EGENERAL;
         }
     }
+#undef METERED
+#undef CHECKED
 
-string_memory:
-    code = SPX_R0507;
-    message = apr_psprintf(pool, "string memory exhausted: live strings would hold over %u bytes",
-                           SPX_LIMIT_RUN_STRING_BYTES);
+heap_stop:
+    if (status == SPX_HEAP_OUT_OF_FUEL) {
+        result->steps = max_steps;
+        fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, frame->function,
+             site_span(frame->function, (uint32_t)(ins - frame->function->code), SPX_SITE_FAILURE,
+                       0),
+             SPX_R0509,
+             apr_psprintf(pool, "fuel exhausted: max_steps %" PRIu64 " reached", max_steps));
+        return APR_SUCCESS;
+    }
+    code = heap->code;
+    message = apr_pstrdup(pool, heap->message);
+    goto language_failure;
+shift_count:
+    code = SPX_R0517;
+    message = apr_psprintf(pool, "shift count %" PRId64 " out of range 0..63", I[ins->c]);
     goto language_failure;
 overflow:
-    code = SPX_R0501;
+    code = ins->op == SPX_I_SHL ? SPX_R0518 : SPX_R0501;
     message = apr_psprintf(pool, "integer overflow: %" PRId64 " %s %" PRId64, I[ins->b],
                            operator_text(ins->op), I[ins->c]);
 language_failure:
@@ -547,20 +751,25 @@ apr_status_t spx_vm_run(const spx_program_t *program, long function, const spx_r
     memset(&vm, 0, sizeof(vm));
     vm.program = program;
     vm.max_bytes = limits->max_bytes;
+    spx_heap_init(&vm.heap, limits->max_memory);
     vm.frames = spx_allocate(limits->max_call_depth * sizeof(frame_t));
     vm.output = spx_allocate(limits->max_bytes + 1);
     apr_status_t status =
         execute(&vm, function, limits->max_steps, limits->max_call_depth, result, pool);
-    for (apr_size_t i = 0; i < vm.str_capacity; i++)
-        release(&vm, vm.strs[i]);
+    for (apr_size_t i = 0; i < vm.block_capacity; i++)
+        drop(&vm, &vm.blocks[i]);
+    result->memory_peak = vm.heap.peak;
+    spx_heap_finish(&vm.heap);
     if (status == APR_SUCCESS) {
         result->output = apr_pstrmemdup(pool, (const char *)vm.output, vm.output_length);
         result->output_length = vm.output_length;
         result->output_truncated = vm.output_truncated;
     }
     free(vm.ints);
-    free(vm.strs);
+    free(vm.blocks);
     free(vm.frames);
     free(vm.output);
+    free(vm.values);
+    free(vm.steps);
     return status;
 }

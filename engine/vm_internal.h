@@ -3,11 +3,15 @@
  * interpreter (vm.c). Nothing outside those two files reads it.
  *
  * A function's frame has two register files: int registers (int and bool
- * values) and str registers (pointers to reference-counted strings, or
- * NULL). The static types of Semaprax tell the compiler which file every
- * value lives in, so the interpreter never tests a value's type. Each file
- * is laid out as [parameters][other locals][constants][temporaries]; the
- * constants are copied in when the frame is entered.
+ * values) and block registers (strings, arrays and structs: pointers to
+ * blocks of spx_values.h, or NULL; a register that holds a block is one of
+ * its holders). The static types of Semaprax tell the compiler which file
+ * every value lives in, so the interpreter never tests a value's type. The
+ * int file is laid out as [parameters][other locals][constants]
+ * [temporaries], the constants copied in when the frame is entered; the
+ * block file as [parameters][other locals][temporaries] (a string literal
+ * is an instruction: each evaluation makes a block, as the holder rules
+ * require).
  *
  * Calls: the caller evaluates the arguments into consecutive temporaries at
  * the top of each file; those become the callee's parameters (the callee's
@@ -16,26 +20,30 @@
 #ifndef SPX_VM_INTERNAL_H
 #define SPX_VM_INTERNAL_H
 
+#include "spx_values.h"
 #include "spx_vm.h"
 
 #include <apr_hash.h>
 
-/* A string value. refs 0 marks a constant of the program, never freed and
- * never counted; every other string is malloc'd and freed at refs 0. */
-typedef struct spx_string_t {
-    uint32_t refs;
+/* The bytes of a string literal or a str const, in the program's arena:
+ * evaluating it makes a block over them (spx_str_literal). */
+typedef struct spx_literal_t {
+    const unsigned char *bytes;
     apr_size_t length;
-    apr_size_t capacity;
-    unsigned char bytes[]; /* capacity bytes */
-} spx_string_t;
+} spx_literal_t;
 
-/* Operand conventions: I = int register, S = str register, T = target pc.
- * Flags mark str operands that are temporaries read for the last time: the
- * instruction releases (or steals) them. */
+/* Operand conventions: I = int register, B = block register (str, array,
+ * struct), T = target pc, X = the function's aux table (spx_vm_function_t.aux).
+ * Flags mark block operands that are temporaries read for the last time:
+ * the instruction releases (or takes over) their holder. A place is an aux
+ * record [root B register, step count, step...], each step 2 * I register
+ * for an index or 2 * field + 1 for a field. */
 typedef enum spx_opcode_t {
     SPX_I_NOP,        /* only carries a charge */
     SPX_I_MOVE_I,     /* I[a] = I[b] */
-    SPX_I_MOVE_S,     /* S[a] = S[b] */
+    SPX_I_MOVE_B,     /* B[a] = B[b] (a new holder, or B[b]'s taken over: FREE_B) */
+    SPX_I_DROP_B,     /* release B[a], leave it empty */
+    SPX_I_LITERAL,    /* B[a] = a new block over literal b of the function */
     SPX_I_ADD,        /* I[a] = I[b] + I[c], R0501 on overflow */
     SPX_I_SUB,        /* I[a] = I[b] - I[c] */
     SPX_I_MUL,        /* I[a] = I[b] * I[c] */
@@ -43,13 +51,21 @@ typedef enum spx_opcode_t {
     SPX_I_REM,        /* I[a] = I[b] % I[c], R0504 */
     SPX_I_NEG,        /* I[a] = -I[b], R0502 */
     SPX_I_NOT,        /* I[a] = !I[b] */
+    SPX_I_BIT_AND,    /* I[a] = I[b] & I[c] */
+    SPX_I_BIT_OR,     /* I[a] = I[b] | I[c] */
+    SPX_I_BIT_XOR,    /* I[a] = I[b] ^ I[c] */
+    SPX_I_BIT_NOT,    /* I[a] = ~I[b] */
+    SPX_I_SHL,        /* I[a] = I[b] << I[c], R0517, R0518 */
+    SPX_I_SHR,        /* I[a] = I[b] >> I[c] (floor), R0517 */
+    SPX_I_INC,        /* I[a] = I[a] + 1, never past a bound the loop checked */
     SPX_I_EQ,         /* I[a] = I[b] == I[c] */
     SPX_I_NE,         /* I[a] = I[b] != I[c] */
     SPX_I_LT,         /* I[a] = I[b] <  I[c] */
     SPX_I_LE,         /* I[a] = I[b] <= I[c] */
-    SPX_I_EQ_S,       /* I[a] = S[b] == S[c] */
-    SPX_I_NE_S,       /* I[a] = S[b] != S[c] */
-    SPX_I_CONCAT,     /* S[a] = S[b] + S[c], R0506, R0507 */
+    SPX_I_EQ_B,       /* I[a] = B[b] == B[c], size charge */
+    SPX_I_NE_B,       /* I[a] = B[b] != B[c], size charge */
+    SPX_I_CONCAT,     /* B[a] = B[b] + B[c], R0506, R0521 */
+    SPX_I_APPEND,     /* B[a] = B[a] + B[b] where B[a] is a variable: in place when only it holds */
     SPX_I_JUMP,       /* pc = a */
     SPX_I_JUMP_IF,    /* if I[b]: pc = a */
     SPX_I_JUMP_NOT,   /* if !I[b]: pc = a */
@@ -57,20 +73,39 @@ typedef enum spx_opcode_t {
     SPX_I_JUMP_NE,    /* if I[b] != I[c]: pc = a */
     SPX_I_JUMP_LT,    /* if I[b] <  I[c]: pc = a */
     SPX_I_JUMP_LE,    /* if I[b] <= I[c]: pc = a */
-    SPX_I_CALL,       /* call function a with frames at I[b] and S[c] */
+    SPX_I_CALL,       /* call function a with frames at I[b] and B[c] */
     SPX_I_RETURN_I,   /* return I[a] */
-    SPX_I_RETURN_S,   /* return S[a] */
+    SPX_I_RETURN_B,   /* return B[a] */
     SPX_I_RETURN,     /* return from a unit function */
-    SPX_I_PRINT,      /* print(S[a]) */
-    SPX_I_ITOS,       /* S[a] = itos(I[b]) */
-    SPX_I_LEN,        /* I[a] = len(S[b]) */
+    SPX_I_PRINT,      /* print(B[a]) */
+    SPX_I_ITOS,       /* B[a] = itos(I[b]) */
+    SPX_I_CHR,        /* B[a] = chr(I[b]), R0515 */
+    SPX_I_STOI,       /* I[a] = stoi(B[b]), R0516, R0520 */
+    SPX_I_LEN,        /* I[a] = len(B[b]) */
     SPX_I_ASSERT,     /* assert(I[a]), R0508 */
+    SPX_I_ASSERT_MSG, /* assert(I[a], B[b]), R0508 */
+    SPX_I_STR_INDEX,  /* I[a] = B[b][I[c]] (a byte), R0511 */
+    SPX_I_INDEX_I,    /* I[a] = B[b][I[c]], R0511 */
+    SPX_I_INDEX_B,    /* B[a] = B[b][I[c]], R0511 */
+    SPX_I_STR_SLICE,  /* B[a] = B[b][I[c]..I[c+1]], R0512, R0513 */
+    SPX_I_SLICE,      /* B[a] = B[b][I[c]..I[c+1]], R0512 */
+    SPX_I_FIELD_I,    /* I[a] = B[b].field c */
+    SPX_I_FIELD_B,    /* B[a] = B[b].field c */
+    SPX_I_ARRAY_I,    /* B[a] = [I[b], ..., I[b+c-1]], R0519, R0521 */
+    SPX_I_ARRAY_B,    /* B[a] = [B[b], ..., B[b+c-1]] (taken over) */
+    SPX_I_STRUCT,  /* B[a] = struct of shape c; X[b..]: each field's 2 * I or 2 * B + 1 register */
+    SPX_I_WRITE_I, /* place X[b] = I[a] */
+    SPX_I_WRITE_B, /* place X[b] = B[a] (taken over when FREE_A) */
+    SPX_I_PUSH_I,  /* place X[b] .push(I[a]) */
+    SPX_I_PUSH_B,  /* place X[b] .push(B[a]) */
+    SPX_I_POP_I,   /* I[a] = place X[b] .pop(), R0514 */
+    SPX_I_POP_B,   /* B[a] = place X[b] .pop() */
     SPX_I_UNREACHABLE /* the end of a function that must have returned */
 } spx_opcode_t;
 
-#define SPX_FLAG_FREE_B 1u /* S[b] is a dying temporary */
-#define SPX_FLAG_FREE_C 2u /* S[c] is a dying temporary */
-#define SPX_FLAG_FREE_A 4u /* S[a] is a dying temporary (PRINT, RETURN_S) */
+#define SPX_FLAG_FREE_B 1u /* B[b] is a dying temporary */
+#define SPX_FLAG_FREE_C 2u /* B[c] is a dying temporary */
+#define SPX_FLAG_FREE_A 4u /* B[a] is a dying temporary (PRINT, RETURN_B, WRITE_B, PUSH_B) */
 
 typedef struct spx_instr_t {
     uint8_t op;
@@ -101,12 +136,13 @@ typedef struct spx_vm_function_t {
     apr_size_t text_length;
     const spx_instr_t *code;
     uint32_t code_length;
-    uint32_t int_registers, str_registers; /* frame size in each file */
-    uint32_t int_params, str_params;
-    uint32_t int_const_base, str_const_base;
-    uint32_t int_const_count, str_const_count;
-    const int64_t *int_consts;
-    spx_string_t *const *str_consts;
+    uint32_t int_registers, block_registers; /* frame size in each file */
+    uint32_t int_params, block_params;
+    uint32_t int_const_base;
+    uint32_t int_const_count;
+    int64_t *int_consts;                  /* const reads are filled in by spx_program_finish */
+    const spx_literal_t *const *literals; /* str literals and str consts, by number */
+    const int32_t *aux;                   /* places and struct literals' registers */
     const spx_site_t *sites;
     uint32_t site_count;
     int returns_int; /* the entry and tests must */
@@ -118,7 +154,8 @@ typedef struct spx_vm_function_t {
 struct spx_program_t {
     spx_vm_function_t *functions;
     apr_size_t function_count;
-    apr_hash_t *by_name; /* "module.function" -> index + 1 */
+    const spx_struct_shape_t *const *shapes; /* every struct of the program, by number */
+    apr_hash_t *by_name;                     /* "module.function" -> index + 1 */
 };
 
 #endif /* SPX_VM_INTERNAL_H */

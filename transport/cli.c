@@ -106,44 +106,53 @@ static void context_help(void)
 static void run_help(void)
 {
     printf("usage: semaprax run [--manifest-path PATH] [--max-steps N] [--max-bytes N]\n"
+           "                    [--max-memory N]\n"
            "\n"
            "Runs the manifest's entry function and writes what it printed to standard\n"
            "output (at most --max-bytes, default and maximum %u). The value it\n"
            "returned, and a language failure, fuel or depth exhaustion with its span,\n"
            "go to standard error. --max-steps is the fuel (default %" PRIu64 ", at most\n"
-           "%" PRIu64 ").\n"
+           "%" PRIu64 "); --max-memory the bytes of live values (default %" PRIu64 ",\n"
+           "at most %" PRIu64 ").\n"
            "Exit status: 0 the entry returned 0, 1 anything else (or diagnostics), 2 usage\n"
            "or unreadable input.\n",
            SPX_LIMIT_MAX_BYTES_MAXIMUM, (uint64_t)SPX_LIMIT_MAX_STEPS_DEFAULT,
-           (uint64_t)SPX_LIMIT_MAX_STEPS_MAXIMUM);
+           (uint64_t)SPX_LIMIT_MAX_STEPS_MAXIMUM, (uint64_t)SPX_LIMIT_MAX_MEMORY_DEFAULT,
+           (uint64_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM);
 }
 
 static void test_help(void)
 {
     printf("usage: semaprax test [--manifest-path PATH] [--max-steps N] [--max-bytes N]\n"
-           "                     [--envelope FILE]\n"
+           "                     [--max-memory N] [--envelope FILE]\n"
            "\n"
            "Runs every [[test]] of the manifest, in order, each with fresh fuel\n"
-           "(--max-steps, default %" PRIu64 ", at most %" PRIu64 ") and its own output\n"
-           "(--max-bytes kept, default %u, at most %u). Prints one line per test\n"
-           "and a summary; --envelope writes the execution envelope\n"
-           "(semaprax.project-execution.v1) to FILE as canonical JSON.\n"
+           "(--max-steps, default %" PRIu64 ", at most %" PRIu64 "), its own output\n"
+           "(--max-bytes kept, default %u, at most %u) and its own memory for live\n"
+           "values (--max-memory bytes, default %" PRIu64 ", at most %" PRIu64 ").\n"
+           "Prints one line per test and a summary; --envelope writes the execution\n"
+           "envelope (semaprax.project-execution.v1, language %s)\n"
+           "to FILE as canonical JSON.\n"
            "Exit status: 0 every test passed, 1 a test did not pass (or diagnostics), 2\n"
            "usage, unreadable input or an envelope that cannot be written.\n",
            (uint64_t)SPX_LIMIT_MAX_STEPS_DEFAULT, (uint64_t)SPX_LIMIT_MAX_STEPS_MAXIMUM,
-           SPX_LIMIT_MAX_BYTES_DEFAULT, SPX_LIMIT_MAX_BYTES_MAXIMUM);
+           SPX_LIMIT_MAX_BYTES_DEFAULT, SPX_LIMIT_MAX_BYTES_MAXIMUM,
+           (uint64_t)SPX_LIMIT_MAX_MEMORY_DEFAULT, (uint64_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM,
+           SPX_LANGUAGE_NAME);
 }
 
 static void verify_help(void)
 {
-    fputs("usage: semaprax verify ENVELOPE [--manifest-path PATH]\n"
-          "\n"
-          "Checks an execution envelope three ways: (a) its envelope_digest, (b) its\n"
-          "subject against the manifest and sources on disk, (c) a re-run of the test\n"
-          "closure with the recorded limits, compared byte for byte. Prints one line\n"
-          "per check, saying where a failed check differs.\n"
-          "Exit status: 0 verified, 1 a check failed, 2 usage or an unreadable envelope.\n",
-          stdout);
+    printf("usage: semaprax verify ENVELOPE [--manifest-path PATH]\n"
+           "\n"
+           "Checks an execution envelope three ways: (a) its envelope_digest, (b) its\n"
+           "subject against the manifest and sources on disk, (c) a re-run of the test\n"
+           "closure with the recorded limits, compared byte for byte. Prints one line\n"
+           "per check, saying where a failed check differs. An envelope whose\n"
+           "engine.language is not %s fails (c) without a re-run: make a\n"
+           "new one with 'semaprax test --envelope FILE'.\n"
+           "Exit status: 0 verified, 1 a check failed, 2 usage or an unreadable envelope.\n",
+           SPX_LANGUAGE_NAME);
 }
 
 static void serve_help(void)
@@ -197,6 +206,7 @@ enum option_id {
     OPTION_MAX_NODES,
     OPTION_MAX_BYTES,
     OPTION_MAX_STEPS,
+    OPTION_MAX_MEMORY,
     OPTION_ENVELOPE,
     OPTION_MAX_REQUEST_BYTES,
     OPTION_MAX_RESPONSE_BYTES,
@@ -215,6 +225,7 @@ static const apr_getopt_option_t options[] = {
     {"max-nodes", OPTION_MAX_NODES, 1, "node budget"},
     {"max-bytes", OPTION_MAX_BYTES, 1, "byte budget"},
     {"max-steps", OPTION_MAX_STEPS, 1, "fuel of each run"},
+    {"max-memory", OPTION_MAX_MEMORY, 1, "live value memory of each run"},
     {"envelope", OPTION_ENVELOPE, 1, "where to write the envelope"},
     {"max-request-bytes", OPTION_MAX_REQUEST_BYTES, 1, "request frame bound"},
     {"max-response-bytes", OPTION_MAX_RESPONSE_BYTES, 1, "response bound"},
@@ -430,20 +441,25 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
     return print_document(document, pool);
 }
 
-/* --max-steps and --max-bytes over the defaults given, checked against their
- * maxima; an exit status. */
+/* --max-steps, --max-bytes and --max-memory over the defaults given, checked
+ * against their maxima; an exit status. */
 static int parse_limits(apr_hash_t *values, spx_run_limits_t *limits, apr_pool_t *pool)
 {
     /* APR's type, not uint64_t: on macOS one is unsigned long, the other
      * unsigned long long. */
     apr_uint64_t max_steps = limits->max_steps, max_bytes = limits->max_bytes;
+    apr_uint64_t max_memory = limits->max_memory;
     int status =
         bounded_count(values, OPTION_MAX_STEPS, 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps, pool);
     if (status == SPX_EXIT_OK)
         status = bounded_count(values, OPTION_MAX_BYTES, 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes,
                                pool);
+    if (status == SPX_EXIT_OK)
+        status = bounded_count(values, OPTION_MAX_MEMORY, 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM,
+                               &max_memory, pool);
     limits->max_steps = max_steps;
     limits->max_bytes = (apr_size_t)max_bytes;
+    limits->max_memory = max_memory;
     return status;
 }
 
@@ -753,8 +769,9 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
 }
 
 static const int check_options[] = {OPTION_FORMAT, 0};
-static const int run_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, 0};
-static const int test_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_ENVELOPE, 0};
+static const int run_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_MAX_MEMORY, 0};
+static const int test_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_MAX_MEMORY,
+                                   OPTION_ENVELOPE, 0};
 static const int verify_options[] = {0};
 static const int serve_options[] = {OPTION_MAX_REQUEST_BYTES, OPTION_MAX_RESPONSE_BYTES, 0};
 static const int graph_options[] = {0};

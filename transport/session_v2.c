@@ -218,13 +218,17 @@ static void run_test(session_t *session, const spx_request_t *request, reply_t *
     /* APR's type, not uint64_t: on macOS one is unsigned long, the other
      * unsigned long long. */
     apr_uint64_t max_steps = limits.max_steps, max_bytes = limits.max_bytes;
+    apr_uint64_t max_memory = limits.max_memory;
     if (!optional_count(request->params, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps) ||
-        !optional_count(request->params, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes)) {
+        !optional_count(request->params, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes) ||
+        !optional_count(request->params, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM,
+                        &max_memory)) {
         spx_session_reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
         return;
     }
     limits.max_steps = max_steps;
     limits.max_bytes = (apr_size_t)max_bytes;
+    limits.max_memory = max_memory;
     if (!spx_session_admitted(session, reply))
         return;
     json_t *envelope = NULL;
@@ -251,15 +255,18 @@ static void run_protocol(session_t *session, const spx_request_t *request, reply
     for (size_t i = 0; i < profile->nonclaim_count; i++)
         json_array_append_new(claims, json_string(profile->nonclaims[i]));
     reply->result = json_pack(
-        "{s:s,s:s,s:o,s:o,s:s,s:o,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}", "schema",
+        "{s:s,s:s,s:o,s:o,s:s,s:o,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}", "schema",
         profile->schema, "version", SPX_VERSION, "state", state_name(session), "methods",
         spx_session_method_names(session), "manifest", options->manifest_path, "nonclaims", claims,
         "limits", "max_request_bytes", (json_int_t)options->max_request_bytes, "max_response_bytes",
         (json_int_t)options->max_response_bytes, "max_steps",
         (json_int_t)SPX_LIMIT_MAX_STEPS_MAXIMUM, "max_steps_default",
         (json_int_t)SPX_LIMIT_MAX_STEPS_DEFAULT, "max_bytes",
-        (json_int_t)SPX_LIMIT_MAX_BYTES_MAXIMUM, "max_call_depth", (json_int_t)SPX_LIMIT_CALL_DEPTH,
-        "max_context_depth", (json_int_t)SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, "max_context_nodes",
+        (json_int_t)SPX_LIMIT_MAX_BYTES_MAXIMUM, "max_memory",
+        (json_int_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM, "max_memory_default",
+        (json_int_t)SPX_LIMIT_MAX_MEMORY_DEFAULT, "max_call_depth",
+        (json_int_t)SPX_LIMIT_CALL_DEPTH, "max_context_depth",
+        (json_int_t)SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, "max_context_nodes",
         (json_int_t)SPX_LIMIT_CONTEXT_NODES_MAXIMUM, "max_id_string_bytes",
         (json_int_t)SPX_LIMIT_ID_STRING_BYTES);
 }
@@ -269,7 +276,7 @@ static void run_protocol(session_t *session, const spx_request_t *request, reply
 const char *const spx_session_no_params[] = {NULL};
 static const char *const context_params[] = {"target_kind", "target",    "direction", "depth",
                                              "max_bytes",   "max_nodes", NULL};
-static const char *const test_params[] = {"max_steps", "max_bytes", NULL};
+static const char *const test_params[] = {"max_steps", "max_bytes", "max_memory", NULL};
 
 /* Sorted by name. */
 static const session_method_t methods[] = {

@@ -149,10 +149,7 @@
     X(E0425, "struct literal gives a field twice")                                                 \
     X(E0426, "struct literal lacks a field")                                                       \
     X(E0427, "struct literal field value of the wrong type")                                       \
-    X(E0428, "array literal element of the wrong type")                                            \
-    /* temporary until the interpreter runs language v2: the front end reads and                   \
-     * checks it, the interpreter cannot run it yet */                                             \
-    X(E0499, "language v2 construct not yet run")
+    X(E0428, "array literal element of the wrong type")
 
 #define SPX_RUNTIME_CODES(X)                                                                       \
     X(R0501, "integer overflow")                                                                   \
@@ -161,7 +158,6 @@
     X(R0504, "remainder by zero")                                                                  \
     X(R0505, "integer overflow in a division")                                                     \
     X(R0506, "string too long")                                                                    \
-    X(R0507, "string memory exhausted")                                                            \
     X(R0508, "assertion failed")                                                                   \
     X(R0509, "fuel exhausted")                                                                     \
     X(R0510, "call depth exhausted")                                                               \

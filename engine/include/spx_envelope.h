@@ -15,7 +15,7 @@
 #include <jansson.h>
 
 #define SPX_ENVELOPE_SCHEMA "semaprax.project-execution.v1"
-#define SPX_LANGUAGE_NAME "semaprax.language.v1"
+#define SPX_LANGUAGE_NAME "semaprax.language.v2"
 
 /* Run the manifest's entry of an admitted project under limits. APR_EINVAL
  * with *message when the project is not admitted, has no entry, or cannot
@@ -56,7 +56,8 @@ json_t *spx_failure_json(const spx_failure_t *failure);
 typedef struct spx_verify_report_t {
     int digest_ok;  /* (a) envelope_digest recomputed */
     int subject_ok; /* (b) the subject recomputed from the files on disk */
-    int rerun_ok;   /* (c) the closure re-run with the recorded limits */
+    int rerun_ok;   /* (c) the closure re-run with the recorded limits; never made for an
+                     * envelope whose engine.language is not SPX_LANGUAGE_NAME */
     const char *digest_detail, *subject_detail, *rerun_detail;
 } spx_verify_report_t;
 

@@ -80,11 +80,6 @@
 /* One string value at run time. */
 #define SPX_LIMIT_STRING_BYTES (16u * 1024u * 1024u)
 
-/* Bytes held by all live string values of one run, counting each value's
- * length (project decision: 16 values at the string limit; without it a
- * program could hold a string per register per frame). */
-#define SPX_LIMIT_RUN_STRING_BYTES (256u * 1024u * 1024u)
-
 /* Elements of one array value (language v2; over it is R0519). */
 #define SPX_LIMIT_ARRAY_LENGTH (1u << 24)
 
@@ -93,6 +88,11 @@
  * default is v1's live string limit. */
 #define SPX_LIMIT_MAX_MEMORY_DEFAULT (256u * 1024u * 1024u)
 #define SPX_LIMIT_MAX_MEMORY_MAXIMUM (1024u * 1024u * 1024u)
+
+/* What an assertion failure's message shows of assert(c, message): its
+ * first bytes, cut at a character boundary, then "..." (project decision:
+ * a failure is one line of a report, not a copy of a 16 MiB value). */
+#define SPX_LIMIT_ASSERT_MESSAGE_BYTES 1024u
 
 /* The value of one str const, in bytes (language v2, checked when the const
  * is evaluated at check time). */

@@ -10,7 +10,8 @@ Each example in the page is a fenced block whose info string is
 or `== PATH python`: a Python expression giving the bytes of a file too
 large to print). Without a `semaprax.toml`, the manifest declares each
 `.spx` file as a module named after its stem (and, in MODE test, one test
-`t` = `app.t`). MODE check (the default): `semaprax check --format json`
+`t` = `app.t`; options after MODE test, such as `--max-steps N`, are given
+to `semaprax test`). MODE check (the default): `semaprax check --format json`
 must report exactly the code, and nothing else. MODE test: `semaprax test
 --envelope` must record the code as a test's failure. MODE daemon:
 `semapraxd` must answer `workspace/open` with -32011 and the code in
@@ -18,9 +19,7 @@ must report exactly the code, and nothing else. MODE test: `semaprax test
 reports (limits on counts of diagnostics give others first). MODE refused:
 `semaprax check` must refuse the input before parsing it (exit 2, "over the
 limit"): the code is the parser's, which the programs never reach with such
-a file. MODE pending: a failure of a language the front end does not speak
-yet (v2): `semaprax check` must not admit the program, so the mark fails the
-test as soon as the language arrives and must then become `test`. Every code
+a file. Every code
 the page's tables list must have an example.
 """
 import json
@@ -30,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-BLOCK = re.compile(r"^```example (\S+)(?: (\w+))?\n(.*?)^```$", re.M | re.S)
+BLOCK = re.compile(r"^```example (\S+)(?: (\w+))?((?: --[a-z-]+ \S+)*)\n(.*?)^```$", re.M | re.S)
 
 
 def decode(text, how):
@@ -89,9 +88,9 @@ def codes_of_check(semaprax, root):
     return [d["code"] for d in json.loads(run.stdout)["diagnostics"]], ""
 
 
-def codes_of_test(semaprax, root):
+def codes_of_test(semaprax, root, options):
     envelope = os.path.join(root, "envelope.json")
-    run = subprocess.run([semaprax, "test", "--envelope", envelope], cwd=root,
+    run = subprocess.run([semaprax, "test", "--envelope", envelope] + options, cwd=root,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if not os.path.exists(envelope):
         return None, (run.stdout + run.stderr).decode("utf-8", "replace")
@@ -119,7 +118,8 @@ def main():
     failures = []
     seen = set()
     for match in BLOCK.finditer(text):
-        code, mode, body = match.group(1), match.group(2) or "check", match.group(3)
+        code, mode, body = match.group(1), match.group(2) or "check", match.group(4)
+        options = match.group(3).split()
         seen.add(code)
         files = files_of(body)
         with tempfile.TemporaryDirectory() as root:
@@ -138,13 +138,7 @@ def main():
                 refused = run.returncode == 2 and b"over the limit" in run.stderr
                 codes, why = ([code] if refused else None), run.stderr.decode("utf-8", "replace")
             elif mode == "test":
-                codes, why = codes_of_test(semaprax, root)
-            elif mode == "pending":
-                codes, why = codes_of_check(semaprax, root)
-                if codes == []:
-                    codes, why = None, "the program is admitted now: mark the example `test`"
-                elif codes is not None:
-                    codes = [code]  # not admitted yet, as a pending example must be
+                codes, why = codes_of_test(semaprax, root, options)
             else:
                 codes, why = codes_of_daemon(semapraxd, root)
         if mode == "among":

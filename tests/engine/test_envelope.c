@@ -46,6 +46,7 @@ static void test_every_outcome_in_manifest_order(void)
     spx_run_fixture_write(fixture, closure_source, NULL, closure_tests);
     spx_run_limits_t limits = spx_run_limits_default();
     limits.max_steps = 11; /* exactly what ok costs: each test has fresh fuel */
+    limits.max_memory = 1048576;
     json_t *envelope = build(fixture, &limits);
     const json_t *tests = json_object_get(envelope, "tests");
     CU_ASSERT_EQUAL_FATAL(json_array_size(tests), 6);
@@ -75,9 +76,10 @@ static void test_every_outcome_in_manifest_order(void)
                            "\"language_failure\":1,\"passed\":2,\"total\":6}");
     CU_ASSERT_TRUE(json_is_false(json_object_get(envelope, "command_succeeded")));
     CU_ASSERT_STRING_EQUAL(text_of(json_object_get(envelope, "limits"), fixture->pool),
-                           "{\"max_bytes\":4096,\"max_call_depth\":256,\"max_steps\":11}");
+                           "{\"max_bytes\":4096,\"max_call_depth\":256,\"max_memory\":1048576,"
+                           "\"max_steps\":11}");
     CU_ASSERT_STRING_EQUAL(text_of(json_object_get(envelope, "engine"), fixture->pool),
-                           "{\"language\":\"semaprax.language.v1\",\"name\":\"semaprax\","
+                           "{\"language\":\"semaprax.language.v2\",\"name\":\"semaprax\","
                            "\"version\":\"" SPX_VERSION "\"}");
     json_decref(envelope);
 
@@ -90,11 +92,18 @@ static void test_every_outcome_in_manifest_order(void)
     spx_fixture_free(fixture);
 }
 
-static void test_subject_and_digest(void)
+/* A project of one test that returns 0. */
+static spx_fixture_t *one_test_fixture(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
     spx_run_fixture_write(fixture, "fn ok() -> int { return 0; }\n", NULL,
                           (const char *const[]){"ok=app.ok", NULL});
+    return fixture;
+}
+
+static void test_subject_and_digest(void)
+{
+    spx_fixture_t *fixture = one_test_fixture();
     spx_run_limits_t limits = spx_run_limits_default();
     json_t *envelope = build(fixture, &limits);
     spx_project_t *project = spx_run_fixture_open(fixture);
@@ -249,29 +258,107 @@ static void test_output_with_nul_verifies(void)
     spx_fixture_free(fixture);
 }
 
+/* envelope with its limits.key set to value (removed when value is NULL; the
+ * reference is taken) and its digest recomputed, as canonical text. */
+static const char *with_limit(spx_fixture_t *fixture, const json_t *envelope, const char *key,
+                              json_t *value)
+{
+    json_t *copy = json_deep_copy(envelope);
+    if (value)
+        json_object_set_new(json_object_get(copy, "limits"), key, value);
+    else
+        json_object_del(json_object_get(copy, "limits"), key);
+    json_object_del(copy, "envelope_digest");
+    json_object_set_new(copy, "envelope_digest",
+                        json_string(spx_canonical_digest(copy, fixture->pool)));
+    const char *text = text_of(copy, fixture->pool);
+    json_decref(copy);
+    return text;
+}
+
 static void test_recorded_limits_are_checked(void)
 {
-    spx_fixture_t *fixture = spx_fixture_new();
-    spx_run_fixture_write(fixture, "fn ok() -> int { return 0; }\n", NULL,
-                          (const char *const[]){"ok=app.ok", NULL});
+    spx_fixture_t *fixture = one_test_fixture();
     spx_run_limits_t limits = spx_run_limits_default();
     json_t *envelope = build(fixture, &limits);
-    json_object_set_new(json_object_get(envelope, "limits"), "max_call_depth", json_integer(257));
-    json_object_del(envelope, "envelope_digest");
-    json_object_set_new(envelope, "envelope_digest",
-                        json_string(spx_canonical_digest(envelope, fixture->pool)));
-    spx_verify_report_t report = verify(fixture, text_of(envelope, fixture->pool));
+    CU_ASSERT_EQUAL(
+        json_integer_value(json_object_get(json_object_get(envelope, "limits"), "max_memory")),
+        SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    spx_verify_report_t report =
+        verify(fixture, with_limit(fixture, envelope, "max_call_depth", json_integer(257)));
     CU_ASSERT_TRUE(report.digest_ok);
     CU_ASSERT_FALSE(report.rerun_ok);
     CU_ASSERT_STRING_EQUAL(report.rerun_detail,
                            "limits.max_call_depth is not a whole number from 1 to 256");
+    /* max_memory over its maximum, negative, not a number, or missing */
+    json_t *memory_values[] = {json_integer((json_int_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM + 1),
+                               json_integer(-1), json_string("1024"), NULL};
+    for (size_t i = 0; i < sizeof(memory_values) / sizeof(memory_values[0]); i++) {
+        report = verify(fixture, with_limit(fixture, envelope, "max_memory", memory_values[i]));
+        CU_ASSERT_TRUE(report.digest_ok);
+        CU_ASSERT_TRUE(report.subject_ok);
+        CU_ASSERT_FALSE(report.rerun_ok);
+        CU_ASSERT_STRING_EQUAL(report.rerun_detail,
+                               "limits.max_memory is not a whole number from 0 to 1073741824");
+    }
+    /* a max_memory in range but other than the one of the run: the re-run
+     * uses the recorded value, so it verifies (and its record is that value) */
+    report = verify(fixture, with_limit(fixture, envelope, "max_memory", json_integer(4096)));
+    CU_ASSERT_TRUE(report.digest_ok && report.subject_ok && report.rerun_ok);
     json_decref(envelope);
-    /* The lowest values allowed, 0 steps and 0 bytes of output, verify. */
-    limits.max_steps = 0;
-    limits.max_bytes = 0;
+    /* The lowest values allowed, 0 steps, 0 bytes of output and 0 bytes of
+     * memory, and the highest memory, verify: the re-run records what it
+     * was given, so a re-run with other limits than the recorded ones would
+     * differ at limits. */
+    limits.max_memory = SPX_LIMIT_MAX_MEMORY_MAXIMUM;
     envelope = build(fixture, &limits);
     report = verify(fixture, text_of(envelope, fixture->pool));
     CU_ASSERT_TRUE(report.digest_ok && report.subject_ok && report.rerun_ok);
+    json_decref(envelope);
+    limits.max_steps = 0;
+    limits.max_bytes = 0;
+    limits.max_memory = 0;
+    envelope = build(fixture, &limits);
+    report = verify(fixture, text_of(envelope, fixture->pool));
+    CU_ASSERT_TRUE(report.digest_ok && report.subject_ok && report.rerun_ok);
+    json_decref(envelope);
+    spx_fixture_free(fixture);
+}
+
+/* An envelope of another language than the engine's is not re-run: verify
+ * says which language it records and how to make a new one. Checked before
+ * the limits, so an envelope of language v1 (which records no max_memory) is
+ * told about its language. */
+static void test_other_language_is_not_rerun(void)
+{
+    spx_fixture_t *fixture = one_test_fixture();
+    spx_run_limits_t limits = spx_run_limits_default();
+    json_t *envelope = build(fixture, &limits);
+    CU_ASSERT_STRING_EQUAL(SPX_LANGUAGE_NAME, "semaprax.language.v2");
+    json_t *old = json_deep_copy(envelope);
+    json_object_set_new(json_object_get(old, "engine"), "language",
+                        json_string("semaprax.language.v1"));
+    json_object_del(json_object_get(old, "limits"), "max_memory");
+    const char *text = with_limit(fixture, old, "max_steps", json_integer(1000000));
+    spx_verify_report_t report = verify(fixture, text);
+    CU_ASSERT_TRUE(report.digest_ok);
+    CU_ASSERT_TRUE(report.subject_ok);
+    CU_ASSERT_FALSE(report.rerun_ok);
+    CU_ASSERT_STRING_EQUAL(report.rerun_detail,
+                           "the envelope's engine.language is \"semaprax.language.v1\", not "
+                           "\"semaprax.language.v2\", so its closure cannot be re-run; make a new "
+                           "envelope with 'semaprax test --envelope FILE'");
+    /* no language at all, or one that is not a string */
+    json_object_del(json_object_get(old, "engine"), "language");
+    report = verify(fixture, with_limit(fixture, old, "max_steps", json_integer(1000000)));
+    CU_ASSERT_FALSE(report.rerun_ok);
+    spx_assert_contains(report.rerun_detail,
+                        "the envelope's engine.language is missing, not \"semaprax.language.v2\"");
+    json_object_set_new(json_object_get(old, "engine"), "language", json_integer(2));
+    report = verify(fixture, with_limit(fixture, old, "max_steps", json_integer(1000000)));
+    CU_ASSERT_FALSE(report.rerun_ok);
+    spx_assert_contains(report.rerun_detail, "the envelope's engine.language is 2, not ");
+    json_decref(old);
     json_decref(envelope);
     spx_fixture_free(fixture);
 }
@@ -358,6 +445,7 @@ int main(void)
         {"same project twice: same bytes; other limits: other digest", test_determinism},
         {"verify: fresh, flipped byte, forged outcome, edited source", test_verify_checks},
         {"verify checks the recorded limits", test_recorded_limits_are_checked},
+        {"verify does not re-run another language's envelope", test_other_language_is_not_rerun},
         {"output holding U+0000 verifies", test_output_with_nul_verifies},
         {"only reachable functions are compiled", test_only_reachable_functions_are_compiled},
         CU_TEST_INFO_NULL,

@@ -38,7 +38,7 @@ static spx_value_t int_value(int64_t i)
     return value;
 }
 
-static spx_value_t block_value(spx_block_t *b)
+static spx_value_t block_value(spx_value_block_t *b)
 {
     spx_value_t value;
     value.b = b;
@@ -46,52 +46,53 @@ static spx_value_t block_value(spx_block_t *b)
 }
 
 /* [values...] of ints, count of them. */
-static spx_block_t *int_array(spx_heap_t *heap, apr_size_t count, const int64_t *values)
+static spx_value_block_t *int_array(spx_heap_t *heap, apr_size_t count, const int64_t *values)
 {
     spx_value_t *elements = calloc(count ? count : 1, sizeof(*elements));
     for (apr_size_t i = 0; i < count; i++)
         elements[i].i = values ? values[i] : (int64_t)i;
     uint64_t fuel = PLENTY;
-    spx_block_t *array = NULL;
+    spx_value_block_t *array = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_array_make(heap, &fuel, 0, elements, count, &array), SPX_HEAP_OK);
     free(elements);
     return array;
 }
 
 /* [blocks...] (consumes them). */
-static spx_block_t *block_array(spx_heap_t *heap, apr_size_t count, spx_block_t **blocks)
+static spx_value_block_t *block_array(spx_heap_t *heap, apr_size_t count,
+                                      spx_value_block_t **blocks)
 {
     spx_value_t elements[16];
     CU_ASSERT_FATAL(count <= 16);
     for (apr_size_t i = 0; i < count; i++)
         elements[i].b = blocks[i];
     uint64_t fuel = PLENTY;
-    spx_block_t *array = NULL;
+    spx_value_block_t *array = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_array_make(heap, &fuel, 1, elements, count, &array), SPX_HEAP_OK);
     return array;
 }
 
-static spx_block_t *literal(spx_heap_t *heap, const char *text)
+static spx_value_block_t *literal(spx_heap_t *heap, const char *text)
 {
     return spx_str_literal(heap, (const unsigned char *)text, strlen(text));
 }
 
 /* A counted string (as itos makes). */
-static spx_block_t *made(spx_heap_t *heap, const char *text)
+static spx_value_block_t *made(spx_heap_t *heap, const char *text)
 {
-    spx_block_t *s = NULL;
+    spx_value_block_t *s = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_str_make(heap, (const unsigned char *)text, strlen(text), &s),
                           SPX_HEAP_OK);
     return s;
 }
 
-static int str_is(const spx_block_t *s, const char *text)
+static int str_is(const spx_value_block_t *s, const char *text)
 {
     return s->kind == SPX_BLOCK_STR && s->length == strlen(text) &&
            memcmp(spx_str_bytes(s), text, s->length) == 0;
 }
 
-static int64_t at(const spx_block_t *array, apr_size_t i)
+static int64_t at(const spx_value_block_t *array, apr_size_t i)
 {
     return array->slots[i].i;
 }
@@ -104,11 +105,11 @@ static const spx_struct_shape_t p_shape = {2, p_blocks};
 static const unsigned char node_blocks[] = {1};
 static const spx_struct_shape_t node_shape = {1, node_blocks};
 
-static spx_block_t *p_make(spx_heap_t *heap, int64_t x, spx_block_t *name)
+static spx_value_block_t *p_make(spx_heap_t *heap, int64_t x, spx_value_block_t *name)
 {
     spx_value_t fields[2] = {int_value(x), block_value(name)};
     uint64_t fuel = PLENTY;
-    spx_block_t *p = NULL;
+    spx_value_block_t *p = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_struct_make(heap, &fuel, &p_shape, fields, &p), SPX_HEAP_OK);
     return p;
 }
@@ -120,8 +121,8 @@ static void test_assign_then_write(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
     int64_t values[] = {1, 2, 3};
-    spx_block_t *a = int_array(&heap, 3, values);
-    spx_block_t *b = a;
+    spx_value_block_t *a = int_array(&heap, 3, values);
+    spx_value_block_t *b = a;
     spx_block_hold(b); /* binding adds a holder, never a copy */
     CU_ASSERT_EQUAL(a->holders, 2);
     CU_ASSERT_EQUAL(heap.live, 16 + 24);
@@ -157,9 +158,9 @@ static void test_nested_write_copies_the_path(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
     int64_t one = 1, two = 2;
-    spx_block_t *inner[2] = {int_array(&heap, 1, &one), int_array(&heap, 1, &two)};
-    spx_block_t *m = block_array(&heap, 2, inner);
-    spx_block_t *n = m;
+    spx_value_block_t *inner[2] = {int_array(&heap, 1, &one), int_array(&heap, 1, &two)};
+    spx_value_block_t *m = block_array(&heap, 2, inner);
+    spx_value_block_t *n = m;
     spx_block_hold(n);
     CU_ASSERT_EQUAL(heap.live, 3 * 16 + 8 + 8 + 16);
     uint64_t fuel = PLENTY;
@@ -186,8 +187,8 @@ static void test_nested_write_copies_the_path(void)
 static void test_struct_and_push_pop_through_aliases(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
-    spx_block_t *p = p_make(&heap, 1, literal(&heap, "a"));
-    spx_block_t *q = p;
+    spx_value_block_t *p = p_make(&heap, 1, literal(&heap, "a"));
+    spx_value_block_t *q = p;
     spx_block_hold(q);
     uint64_t fuel = PLENTY;
     int64_t field = 0;
@@ -203,15 +204,15 @@ static void test_struct_and_push_pop_through_aliases(void)
     spx_block_release(&heap, q);
 
     int64_t one = 1;
-    spx_block_t *a = int_array(&heap, 1, &one);
-    spx_block_t *b = a;
+    spx_value_block_t *a = int_array(&heap, 1, &one);
+    spx_value_block_t *b = a;
     spx_block_hold(b);
     CU_ASSERT_EQUAL(spx_place_push(&heap, &fuel, &a, NULL, 0, int_value(2)), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(spx_block_length(a), 2);
     CU_ASSERT_EQUAL(spx_block_length(b), 1);
     spx_value_t popped;
     spx_block_hold(a);
-    spx_block_t *c = a; /* let c = a; c.pop(); */
+    spx_value_block_t *c = a; /* let c = a; c.pop(); */
     CU_ASSERT_EQUAL(spx_place_pop(&heap, &fuel, &c, NULL, 0, &popped), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(popped.i, 2);
     CU_ASSERT_EQUAL(spx_block_length(a), 2);
@@ -230,8 +231,8 @@ static void test_element_read_then_write(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
     int64_t values[] = {1, 2};
-    spx_block_t *row = int_array(&heap, 2, values);
-    spx_block_t *m = block_array(&heap, 1, &row);
+    spx_value_block_t *row = int_array(&heap, 2, values);
+    spx_value_block_t *m = block_array(&heap, 1, &row);
     spx_value_t r;
     CU_ASSERT_EQUAL(spx_array_get(&heap, m, 0, &r), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(r.b->holders, 2);
@@ -252,8 +253,8 @@ static void test_element_read_then_write(void)
 static void test_for_push_copies_once(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
-    spx_block_t *xs = int_array(&heap, 100, NULL);
-    spx_block_t *snapshot = xs;
+    spx_value_block_t *xs = int_array(&heap, 100, NULL);
+    spx_value_block_t *snapshot = xs;
     spx_block_hold(snapshot);
     uint64_t fuel = PLENTY;
     for (int64_t i = 0; i < spx_block_length(snapshot); i++) {
@@ -279,7 +280,7 @@ static void test_push_of_pop(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
     int64_t values[] = {4, 5, 6};
-    spx_block_t *a = int_array(&heap, 3, values);
+    spx_value_block_t *a = int_array(&heap, 3, values);
     uint64_t fuel = PLENTY;
     spx_value_t last;
     CU_ASSERT_EQUAL(spx_place_pop(&heap, &fuel, &a, NULL, 0, &last), SPX_HEAP_OK);
@@ -299,11 +300,11 @@ static void test_push_of_self(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
     uint64_t fuel = PLENTY;
-    spx_block_t *kids = block_array(&heap, 0, NULL);
+    spx_value_block_t *kids = block_array(&heap, 0, NULL);
     spx_value_t field = block_value(kids);
-    spx_block_t *t = NULL;
+    spx_value_block_t *t = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_struct_make(&heap, &fuel, &node_shape, &field, &t), SPX_HEAP_OK);
-    spx_block_t *old = t;
+    spx_value_block_t *old = t;
     spx_block_hold(old); /* the operand */
     int64_t step = 0;
     CU_ASSERT_EQUAL(spx_place_push(&heap, &fuel, &t, &step, 1, block_value(old)), SPX_HEAP_OK);
@@ -324,11 +325,11 @@ static void test_append(void)
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
     uint64_t fuel = PLENTY;
     /* var s = ""; a literal's block counts nothing */
-    spx_block_t *s = literal(&heap, "");
+    spx_value_block_t *s = literal(&heap, "");
     CU_ASSERT_EQUAL(heap.live, 0);
     CU_ASSERT_EQUAL(heap.blocks, 1);
     for (int round = 1; round <= 3; round++) {
-        spx_block_t *t = literal(&heap, "ab");
+        spx_value_block_t *t = literal(&heap, "ab");
         CU_ASSERT_EQUAL(spx_str_append(&heap, &fuel, &s, t), SPX_HEAP_OK);
         spx_block_release(&heap, t);
         CU_ASSERT_EQUAL(heap.charged_n, 2); /* n = len(e) */
@@ -338,9 +339,9 @@ static void test_append(void)
     CU_ASSERT_TRUE(str_is(s, "ababab"));
 
     /* let t = s; s = s + "x": s is shared, so a concatenation, n = 6 + 1 */
-    spx_block_t *t = s;
+    spx_value_block_t *t = s;
     spx_block_hold(t);
-    spx_block_t *x = literal(&heap, "x");
+    spx_value_block_t *x = literal(&heap, "x");
     CU_ASSERT_EQUAL(spx_str_append(&heap, &fuel, &s, x), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(heap.charged_n, 7);
     CU_ASSERT_TRUE(str_is(s, "abababx"));
@@ -351,7 +352,7 @@ static void test_append(void)
 
     /* s = s + s: the right operand holds s's block too: n = 7 + 7 */
     spx_block_hold(s);
-    spx_block_t *e = s;
+    spx_value_block_t *e = s;
     CU_ASSERT_EQUAL(spx_str_append(&heap, &fuel, &s, e), SPX_HEAP_OK);
     spx_block_release(&heap, e);
     CU_ASSERT_EQUAL(heap.charged_n, 14);
@@ -359,7 +360,7 @@ static void test_append(void)
     CU_ASSERT_EQUAL(heap.live, 16 + 14);
 
     /* appending "" changes nothing */
-    spx_block_t *empty = literal(&heap, "");
+    spx_value_block_t *empty = literal(&heap, "");
     CU_ASSERT_EQUAL(spx_str_append(&heap, &fuel, &s, empty), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(heap.charged_n, 0);
     CU_ASSERT_EQUAL(heap.live, 16 + 14);
@@ -372,9 +373,9 @@ static void test_append(void)
     char hundred[101];
     memset(hundred, 'h', 100);
     hundred[100] = 0;
-    spx_block_t *h = literal(&heap, hundred);
-    spx_block_t *bang = literal(&heap, "!");
-    spx_block_t *nothing = literal(&heap, "");
+    spx_value_block_t *h = literal(&heap, hundred);
+    spx_value_block_t *bang = literal(&heap, "!");
+    spx_value_block_t *nothing = literal(&heap, "");
     CU_ASSERT_EQUAL(spx_str_append(&heap, &fuel, &h, nothing), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(heap.live, 0);
     uint64_t before = fuel;
@@ -395,8 +396,8 @@ static void test_append_grows_one_block(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
     uint64_t fuel = PLENTY;
-    spx_block_t *s = made(&heap, "");
-    spx_block_t *chunk = made(&heap, "0123456789");
+    spx_value_block_t *s = made(&heap, "");
+    spx_value_block_t *chunk = made(&heap, "0123456789");
     for (int i = 0; i < 1000; i++)
         CU_ASSERT_EQUAL_FATAL(spx_str_append(&heap, &fuel, &s, chunk), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(spx_block_length(s), 10000);
@@ -418,11 +419,11 @@ static void test_size_charges(void)
     char text[200];
     memset(text, 'a', sizeof(text) - 1);
     text[199] = 0;
-    spx_block_t *forty = made(&heap, text + 159);   /* 40 bytes */
-    spx_block_t *thirty = made(&heap, text + 169);  /* 30 bytes */
-    spx_block_t *long_one = made(&heap, text + 49); /* 150 bytes */
+    spx_value_block_t *forty = made(&heap, text + 159);   /* 40 bytes */
+    spx_value_block_t *thirty = made(&heap, text + 169);  /* 30 bytes */
+    spx_value_block_t *long_one = made(&heap, text + 49); /* 150 bytes */
     uint64_t fuel = 10, blocks = heap.blocks;
-    spx_block_t *out = NULL;
+    spx_value_block_t *out = NULL;
 
     /* a + b: n = 40 + 30 = 70, 1 step */
     CU_ASSERT_EQUAL(spx_str_concat(&heap, &fuel, forty, thirty, &out), SPX_HEAP_OK);
@@ -448,7 +449,7 @@ static void test_size_charges(void)
     CU_ASSERT_EQUAL(heap.charged_n, 130);
     CU_ASSERT_EQUAL(fuel, 5);
     /* a[1..129]: n = 128, 2 steps */
-    spx_block_t *slice = NULL;
+    spx_value_block_t *slice = NULL;
     CU_ASSERT_EQUAL(spx_array_slice(&heap, &fuel, out, 1, 129, &slice), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(fuel, 3);
     CU_ASSERT_EQUAL(at(slice, 0), 1);
@@ -457,12 +458,12 @@ static void test_size_charges(void)
     spx_block_release(&heap, slice);
     spx_block_release(&heap, out);
     spx_block_hold(thirty);
-    spx_block_t *p = p_make(&heap, 1, thirty);
+    spx_value_block_t *p = p_make(&heap, 1, thirty);
     CU_ASSERT_EQUAL(heap.charged_n, 2);
     spx_block_release(&heap, p);
 
     /* an append: n = len(e) = 150, 2 steps, whatever x's length */
-    spx_block_t *x = made(&heap, "x");
+    spx_value_block_t *x = made(&heap, "x");
     CU_ASSERT_EQUAL(spx_str_append(&heap, &fuel, &x, long_one), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(heap.charged_n, 150);
     CU_ASSERT_EQUAL(fuel, 1);
@@ -488,9 +489,9 @@ static void test_write_charges_each_copy(void)
     for (int i = 0; i < 100; i++)
         rows[i].b = int_array(&heap, 100, NULL);
     uint64_t fuel = PLENTY;
-    spx_block_t *m = NULL;
+    spx_value_block_t *m = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_array_make(&heap, &fuel, 1, rows, 100, &m), SPX_HEAP_OK);
-    spx_block_t *alias = m;
+    spx_value_block_t *alias = m;
     spx_block_hold(alias);
     int64_t steps[2] = {42, 7};
     fuel = 0;
@@ -546,13 +547,13 @@ static int run_sequence(uint64_t max_memory, spx_heap_t *heap_out, int *failed_a
     spx_heap_t heap = heap_of(max_memory);
     uint64_t fuel = PLENTY;
     int step = 0, ok = 1;
-    spx_block_t *a = NULL, *s = NULL, *p = NULL, *b = NULL, *c = NULL;
+    spx_value_block_t *a = NULL, *s = NULL, *p = NULL, *b = NULL, *c = NULL;
     spx_value_t three[3] = {int_value(1), int_value(2), int_value(3)};
     ok = spx_array_make(&heap, &fuel, 0, three, 3, &a) == SPX_HEAP_OK;
     if (ok) {
         step++;
         s = literal(&heap, "hello");
-        spx_block_t *bang = literal(&heap, "!");
+        spx_value_block_t *bang = literal(&heap, "!");
         ok = spx_str_append(&heap, &fuel, &s, bang) == SPX_HEAP_OK;
         spx_block_release(&heap, bang);
     }
@@ -629,9 +630,9 @@ static void test_memory_of_path_copies(void)
 {
     spx_heap_t heap = heap_of(1000);
     int64_t one = 1;
-    spx_block_t *row = int_array(&heap, 1, &one); /* 24 */
-    spx_block_t *m = block_array(&heap, 1, &row); /* 24: 48 live */
-    spx_block_t *alias = m;
+    spx_value_block_t *row = int_array(&heap, 1, &one); /* 24 */
+    spx_value_block_t *m = block_array(&heap, 1, &row); /* 24: 48 live */
+    spx_value_block_t *alias = m;
     spx_block_hold(alias);
     uint64_t fuel = PLENTY;
     int64_t steps[2] = {0, 0};
@@ -664,13 +665,13 @@ static void test_documented_memory_example(void)
     unsigned char *text = malloc(size);
     memset(text, 'x', size);
     uint64_t fuel = PLENTY;
-    spx_block_t *all = block_array(&heap, 0, NULL);
+    spx_value_block_t *all = block_array(&heap, 0, NULL);
     int round = 0;
     spx_heap_status_t status = SPX_HEAP_OK;
     while (status == SPX_HEAP_OK && round < 20) {
         round++;
-        spx_block_t *s = spx_str_literal(&heap, text, size);
-        spx_block_t *y = literal(&heap, "y");
+        spx_value_block_t *s = spx_str_literal(&heap, text, size);
+        spx_value_block_t *y = literal(&heap, "y");
         status = spx_str_append(&heap, &fuel, &s, y);
         spx_block_release(&heap, y);
         if (status == SPX_HEAP_OK) {
@@ -695,7 +696,8 @@ static void test_documented_memory_example(void)
 
 /* ---- comparison -------------------------------------------------------------- */
 
-static uint64_t examined_by(spx_heap_t *heap, spx_block_t *a, spx_block_t *b, int expected)
+static uint64_t examined_by(spx_heap_t *heap, spx_value_block_t *a, spx_value_block_t *b,
+                            int expected)
 {
     uint64_t fuel = PLENTY, n = 0;
     int equal = -1;
@@ -711,34 +713,34 @@ static void test_equality_examined(void)
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
     int64_t v123[] = {1, 2, 3}, v124[] = {1, 2, 4}, v12[] = {1, 2}, v3[] = {3}, v4[] = {4},
             v34[] = {3, 4};
-    spx_block_t *a123 = int_array(&heap, 3, v123), *b123 = int_array(&heap, 3, v123);
-    spx_block_t *a124 = int_array(&heap, 3, v124), *a12 = int_array(&heap, 2, v12);
+    spx_value_block_t *a123 = int_array(&heap, 3, v123), *b123 = int_array(&heap, 3, v123);
+    spx_value_block_t *a124 = int_array(&heap, 3, v124), *a12 = int_array(&heap, 2, v12);
     CU_ASSERT_EQUAL(examined_by(&heap, a123, b123, 1), 3);
     CU_ASSERT_EQUAL(examined_by(&heap, a123, a124, 0), 3);
     CU_ASSERT_EQUAL(examined_by(&heap, a123, a12, 0), 0);  /* lengths differ */
     CU_ASSERT_EQUAL(examined_by(&heap, a123, a123, 1), 3); /* sharing never shortens it */
     int64_t v923[] = {9, 2, 3};
-    spx_block_t *a923 = int_array(&heap, 3, v923);
+    spx_value_block_t *a923 = int_array(&heap, 3, v923);
     CU_ASSERT_EQUAL(examined_by(&heap, a123, a923, 0), 1);
 
     /* [[1, 2], [3]] vs [[1, 2], [4]]: (1 + 2) + (1 + 1) = 5;
      * vs [[1, 2], [3, 4]]: (1 + 2) + (1 + 0) = 4 */
-    spx_block_t *x[2] = {int_array(&heap, 2, v12), int_array(&heap, 1, v3)};
-    spx_block_t *y[2] = {int_array(&heap, 2, v12), int_array(&heap, 1, v4)};
-    spx_block_t *z[2] = {int_array(&heap, 2, v12), int_array(&heap, 2, v34)};
-    spx_block_t *nx = block_array(&heap, 2, x), *ny = block_array(&heap, 2, y),
-                *nz = block_array(&heap, 2, z);
+    spx_value_block_t *x[2] = {int_array(&heap, 2, v12), int_array(&heap, 1, v3)};
+    spx_value_block_t *y[2] = {int_array(&heap, 2, v12), int_array(&heap, 1, v4)};
+    spx_value_block_t *z[2] = {int_array(&heap, 2, v12), int_array(&heap, 2, v34)};
+    spx_value_block_t *nx = block_array(&heap, 2, x), *ny = block_array(&heap, 2, y),
+                      *nz = block_array(&heap, 2, z);
     CU_ASSERT_EQUAL(examined_by(&heap, nx, ny, 0), 5);
     CU_ASSERT_EQUAL(examined_by(&heap, nx, nz, 0), 4);
     CU_ASSERT_EQUAL(examined_by(&heap, nx, nx, 1), 5);
 
     /* strings: bytes up to and including the first difference, or the
      * shorter length */
-    spx_block_t *abc = literal(&heap, "abc"), *abd = made(&heap, "abd"),
-                *abcd = literal(&heap, "abcd"), *xbc = literal(&heap, "xbc"),
-                *empty = literal(&heap, ""), *a = literal(&heap, "a");
+    spx_value_block_t *abc = literal(&heap, "abc"), *abd = made(&heap, "abd"),
+                      *abcd = literal(&heap, "abcd"), *xbc = literal(&heap, "xbc"),
+                      *empty = literal(&heap, ""), *a = literal(&heap, "a");
     CU_ASSERT_EQUAL(examined_by(&heap, abc, abd, 0), 3);
-    spx_block_t *abc2 = made(&heap, "abc");
+    spx_value_block_t *abc2 = made(&heap, "abc");
     CU_ASSERT_EQUAL(examined_by(&heap, abc, abc2, 1), 3);
     CU_ASSERT_EQUAL(examined_by(&heap, abc, abcd, 0), 3);
     CU_ASSERT_EQUAL(examined_by(&heap, abcd, abc, 0), 3);
@@ -748,21 +750,21 @@ static void test_equality_examined(void)
 
     /* structs: fields in declaration order; P { 1, "ab" } vs P { 1, "ac" }:
      * 1 + (1 + 2) = 4; vs P { 2, "ab" }: 1 */
-    spx_block_t *p1 = p_make(&heap, 1, literal(&heap, "ab")),
-                *p2 = p_make(&heap, 1, literal(&heap, "ac")),
-                *p3 = p_make(&heap, 2, literal(&heap, "ab"));
+    spx_value_block_t *p1 = p_make(&heap, 1, literal(&heap, "ab")),
+                      *p2 = p_make(&heap, 1, literal(&heap, "ac")),
+                      *p3 = p_make(&heap, 2, literal(&heap, "ab"));
     CU_ASSERT_EQUAL(examined_by(&heap, p1, p2, 0), 4);
     CU_ASSERT_EQUAL(examined_by(&heap, p1, p3, 0), 1);
     CU_ASSERT_EQUAL(examined_by(&heap, p1, p1, 1), 4);
 
     /* ["ab", "cd"] vs ["ab", "ce"]: (1 + 2) + (1 + 2) = 6 */
-    spx_block_t *s1[2] = {literal(&heap, "ab"), literal(&heap, "cd")};
-    spx_block_t *s2[2] = {literal(&heap, "ab"), literal(&heap, "ce")};
-    spx_block_t *l1 = block_array(&heap, 2, s1), *l2 = block_array(&heap, 2, s2);
+    spx_value_block_t *s1[2] = {literal(&heap, "ab"), literal(&heap, "cd")};
+    spx_value_block_t *s2[2] = {literal(&heap, "ab"), literal(&heap, "ce")};
+    spx_value_block_t *l1 = block_array(&heap, 2, s1), *l2 = block_array(&heap, 2, s2);
     CU_ASSERT_EQUAL(examined_by(&heap, l1, l2, 0), 6);
 
-    spx_block_t *all[] = {a123, b123, a124,  a12, a923, nx, ny, nz, abc, abd,
-                          abcd, xbc,  empty, a,   p1,   p2, p3, l1, l2,  abc2};
+    spx_value_block_t *all[] = {a123, b123, a124,  a12, a923, nx, ny, nz, abc, abd,
+                                abcd, xbc,  empty, a,   p1,   p2, p3, l1, l2,  abc2};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
         spx_block_release(&heap, all[i]);
     finish(&heap);
@@ -776,7 +778,7 @@ static void test_equality_charge(void)
     char text[201];
     memset(text, 'q', 200);
     text[200] = 0;
-    spx_block_t *s = made(&heap, text), *t = literal(&heap, text);
+    spx_value_block_t *s = made(&heap, text), *t = literal(&heap, text);
     uint64_t fuel = 3, n = 0;
     int equal = -1;
     CU_ASSERT_EQUAL(spx_values_equal(&heap, &fuel, s, t, &equal, &n), SPX_HEAP_OK);
@@ -796,7 +798,7 @@ static void test_equality_charge(void)
         spx_block_hold(s);
         elements[i].b = s;
     }
-    spx_block_t *big = NULL;
+    spx_value_block_t *big = NULL;
     fuel = PLENTY;
     CU_ASSERT_EQUAL_FATAL(spx_array_make(&heap, &fuel, 1, elements, 1000, &big), SPX_HEAP_OK);
     fuel = PLENTY;
@@ -818,10 +820,11 @@ static void test_deep_values(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
     uint64_t fuel = PLENTY;
-    spx_block_t *node = NULL;
+    spx_value_block_t *node = NULL;
     const int depth = 200000;
     for (int i = 0; i < depth; i++) {
-        spx_block_t *kids = i == 0 ? block_array(&heap, 0, NULL) : block_array(&heap, 1, &node);
+        spx_value_block_t *kids =
+            i == 0 ? block_array(&heap, 0, NULL) : block_array(&heap, 1, &node);
         spx_value_t field = block_value(kids);
         CU_ASSERT_EQUAL_FATAL(spx_struct_make(&heap, &fuel, &node_shape, &field, &node),
                               SPX_HEAP_OK);
@@ -862,12 +865,12 @@ static apr_size_t below(uint64_t *state, apr_size_t n)
 }
 
 typedef struct census_t {
-    spx_block_t *block[VARS * (ROWS + 1) * 4];
+    spx_value_block_t *block[VARS * (ROWS + 1) * 4];
     uint32_t references[VARS * (ROWS + 1) * 4];
     apr_size_t count;
 } census_t;
 
-static void count_reference(census_t *census, spx_block_t *block, int *is_new)
+static void count_reference(census_t *census, spx_value_block_t *block, int *is_new)
 {
     for (apr_size_t i = 0; i < census->count; i++)
         if (census->block[i] == block) {
@@ -881,15 +884,15 @@ static void count_reference(census_t *census, spx_block_t *block, int *is_new)
     *is_new = 1;
 }
 
-static void check_against_model(spx_heap_t *heap, spx_block_t **vars, const model_t *models)
+static void check_against_model(spx_heap_t *heap, spx_value_block_t **vars, const model_t *models)
 {
     census_t census;
     census.count = 0;
     for (int v = 0; v < VARS; v++) {
-        const spx_block_t *outer = vars[v];
+        const spx_value_block_t *outer = vars[v];
         CU_ASSERT_EQUAL_FATAL(outer->length, models[v].rows);
         for (apr_size_t r = 0; r < outer->length; r++) {
-            const spx_block_t *row = outer->slots[r].b;
+            const spx_value_block_t *row = outer->slots[r].b;
             CU_ASSERT_EQUAL_FATAL(row->length, models[v].length[r]);
             for (apr_size_t c = 0; c < row->length; c++)
                 CU_ASSERT_EQUAL_FATAL(row->slots[c].i, models[v].cell[r][c]);
@@ -934,7 +937,7 @@ static uint64_t model_examined(const model_t *a, const model_t *b, int *equal)
 static void test_random_operations(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
-    spx_block_t *vars[VARS];
+    spx_value_block_t *vars[VARS];
     model_t models[VARS];
     memset(models, 0, sizeof(models));
     for (int v = 0; v < VARS; v++)
@@ -980,7 +983,7 @@ static void test_random_operations(void)
         case 3: { /* v.push([x]) */
             if (m->rows == ROWS)
                 break;
-            spx_block_t *row = int_array(&heap, 1, &x);
+            spx_value_block_t *row = int_array(&heap, 1, &x);
             status = spx_place_push(&heap, &fuel, &vars[v], NULL, 0, block_value(row));
             CU_ASSERT_EQUAL(status, SPX_HEAP_OK);
             m->length[m->rows] = 1;
@@ -1012,7 +1015,7 @@ static void test_random_operations(void)
         case 5: { /* v = w[a..b] */
             apr_size_t a = below(&state, models[w].rows + 1);
             apr_size_t b = a + below(&state, models[w].rows - a + 1);
-            spx_block_t *slice = NULL;
+            spx_value_block_t *slice = NULL;
             CU_ASSERT_EQUAL_FATAL(
                 spx_array_slice(&heap, &fuel, vars[w], (int64_t)a, (int64_t)b, &slice),
                 SPX_HEAP_OK);
@@ -1074,7 +1077,7 @@ static void expect_failure(spx_heap_t *heap, spx_heap_status_t status, spx_runti
 static void test_index_and_slice_failures(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
-    spx_block_t *a = int_array(&heap, 3, NULL), *out = NULL;
+    spx_value_block_t *a = int_array(&heap, 3, NULL), *out = NULL;
     spx_value_t value;
     int64_t byte = 0;
     uint64_t fuel = PLENTY;
@@ -1093,7 +1096,7 @@ static void test_index_and_slice_failures(void)
     spx_block_release(&heap, out);
 
     /* "aé😀": a at 0, é at 1..3, 😀 at 3..7 */
-    spx_block_t *s = literal(&heap, "a\xC3\xA9\xF0\x9F\x98\x80");
+    spx_value_block_t *s = literal(&heap, "a\xC3\xA9\xF0\x9F\x98\x80");
     CU_ASSERT_EQUAL(spx_str_index(&heap, s, 1, &byte), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(byte, 0xC3);
     expect_failure(&heap, spx_str_index(&heap, s, 7, &byte), SPX_R0511,
@@ -1108,7 +1111,7 @@ static void test_index_and_slice_failures(void)
                    "slice 3..6 cuts the character at byte 3");
     expect_failure(&heap, spx_str_slice(&heap, &fuel, s, 2, 2, &out), SPX_R0513,
                    "slice 2..2 cuts the character at byte 1");
-    spx_block_t *e_acute = literal(&heap, "\xC3\xA9");
+    spx_value_block_t *e_acute = literal(&heap, "\xC3\xA9");
     expect_failure(&heap, spx_str_slice(&heap, &fuel, e_acute, 0, 1, &out), SPX_R0513,
                    "slice 0..1 cuts the character at byte 0");
     CU_ASSERT_EQUAL(spx_str_slice(&heap, &fuel, s, 1, 7, &out), SPX_HEAP_OK);
@@ -1132,9 +1135,9 @@ static void test_place_failures(void)
     /* rows[1] is an empty [int]; make it one: */
     rows[1].b->elements_are_blocks = 0;
     uint64_t fuel = PLENTY;
-    spx_block_t *m = NULL;
+    spx_value_block_t *m = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_array_make(&heap, &fuel, 1, rows, 2, &m), SPX_HEAP_OK);
-    spx_block_t *alias = m;
+    spx_value_block_t *alias = m;
     spx_block_hold(alias);
     uint64_t live = heap.live;
     int64_t steps[2] = {0, 100};
@@ -1165,8 +1168,8 @@ static void test_length_limits_and_order(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_MAXIMUM);
     unsigned char *text = calloc(SPX_LIMIT_STRING_BYTES, 1);
-    spx_block_t *big = spx_str_literal(&heap, text, SPX_LIMIT_STRING_BYTES);
-    spx_block_t *one = literal(&heap, "1"), *out = NULL;
+    spx_value_block_t *big = spx_str_literal(&heap, text, SPX_LIMIT_STRING_BYTES);
+    spx_value_block_t *one = literal(&heap, "1"), *out = NULL;
     uint64_t fuel = SPX_LIMIT_STRING_BYTES / 64 - 1; /* one short of (2^24 + 1) / 64 */
     CU_ASSERT_EQUAL(spx_str_concat(&heap, &fuel, big, one, &out), SPX_HEAP_OUT_OF_FUEL);
     CU_ASSERT_EQUAL(heap.charged_n, (uint64_t)SPX_LIMIT_STRING_BYTES + 1);
@@ -1195,8 +1198,8 @@ static void test_length_limits_and_order(void)
     expect_failure(&heap, spx_array_make(&heap, &fuel, 0, dummy, SPX_LIMIT_ARRAY_LENGTH + 1, &out),
                    SPX_R0519, "array of 16777217 elements, over the limit of 16777216");
     heap.max_memory = 1000;
-    spx_block_t *a = int_array(&heap, 0, NULL);
-    spx_block_t *alias = a;
+    spx_value_block_t *a = int_array(&heap, 0, NULL);
+    spx_value_block_t *alias = a;
     spx_block_hold(alias);
     a->length = SPX_LIMIT_ARRAY_LENGTH;
     fuel = SPX_LIMIT_ARRAY_LENGTH / 64 - 1; /* the copy push would make */
@@ -1237,8 +1240,8 @@ static void test_write_releases_the_old_value(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
     int64_t one = 1;
-    spx_block_t *row = int_array(&heap, 1, &one);
-    spx_block_t *m = block_array(&heap, 1, &row);
+    spx_value_block_t *row = int_array(&heap, 1, &one);
+    spx_value_block_t *m = block_array(&heap, 1, &row);
     uint64_t fuel = PLENTY;
     spx_value_t same;
     CU_ASSERT_EQUAL_FATAL(spx_array_get(&heap, m, 0, &same), SPX_HEAP_OK);
@@ -1248,8 +1251,8 @@ static void test_write_releases_the_old_value(void)
     CU_ASSERT_EQUAL(heap.copies, 0);
     CU_ASSERT_EQUAL(heap.live, 24 + 24);
 
-    spx_block_t *name = made(&heap, "abc");
-    spx_block_t *p = p_make(&heap, 1, name);
+    spx_value_block_t *name = made(&heap, "abc");
+    spx_value_block_t *p = p_make(&heap, 1, name);
     CU_ASSERT_EQUAL(heap.live, 48 + 19 + 32);
     step = 1;
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &p, &step, 1, block_value(literal(&heap, "z"))),
@@ -1265,7 +1268,7 @@ static void test_write_releases_the_old_value(void)
 static void test_made_strings(void)
 {
     spx_heap_t heap = heap_of(20);
-    spx_block_t *s = NULL;
+    spx_value_block_t *s = NULL;
     CU_ASSERT_EQUAL(spx_str_make(&heap, (const unsigned char *)"1234", 4, &s), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(heap.live, 20);
     expect_failure(&heap, spx_str_make(&heap, (const unsigned char *)"", 0, &s), SPX_R0521,

@@ -309,32 +309,42 @@ static void test_division_rules(void)
 static void test_string_too_long(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
-    spx_run_result_t r = run(fixture,
-                             "fn t() -> int {\n  var s = \"x\";\n  while true {\n    s = s + s;\n"
-                             "  }\n  return 0;\n}\n",
-                             "t");
+    spx_program_t *program = spx_run_fixture_program(
+        fixture, "fn t() -> int {\n  var s = \"x\";\n  while true {\n    s = s + s;\n"
+                 "  }\n  return 0;\n}\n");
+    spx_run_limits_t limits = spx_run_limits_default();
+    limits.max_steps = 2000000;
+    spx_run_result_t r = spx_run_fixture_call(fixture, program, "t", &limits);
     assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0506", "4:9-4:14", fixture->pool);
     CU_ASSERT_STRING_EQUAL(r.failure.message,
                            "string too long: 33554432 bytes, over the limit of 16777216");
     /* call, var, while, then 24 doublings (condition, assignment), then the
-     * 25th condition and assignment */
-    CU_ASSERT_EQUAL(r.steps, 3 + 24 * 2 + 2);
+     * 25th condition and assignment; s = s + s is a concatenation, charged
+     * 2^k / 64 for a result of 2^k bytes: 2^0 + ... + 2^18 for the 24
+     * doublings and 2^19 for the 25th, paid before the length limit fails */
+    CU_ASSERT_EQUAL(r.steps, 3 + 24 * 2 + 2 + ((1u << 19) - 1) + (1u << 19));
     spx_fixture_free(fixture);
 }
 
-static void test_string_memory_limit(void)
+static void test_memory_limit(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
-    /* 16 values of 16 MiB fill SPX_LIMIT_RUN_STRING_BYTES; the 17th is refused */
+    /* Each 16 MiB string counts 16 MiB + 16 bytes: with s, 15 copies pass
+     * the default max_memory of 256 MiB by 256 bytes, so a15 is refused. */
     const char *source = "fn big() -> str {\n  var s = \"x\";\n  var i = 0;\n"
                          "  while i < 24 { s = s + s; i = i + 1; }\n  return s;\n}\n"
                          "fn t() -> int {\n  let s = big();\n";
     for (int i = 1; i <= 16; i++)
         source = apr_psprintf(fixture->pool, "%s  let a%d = s + \"\";\n", source, i);
     source = apr_pstrcat(fixture->pool, source, "  return 0;\n}\n", NULL);
-    CU_ASSERT_EQUAL(SPX_LIMIT_RUN_STRING_BYTES, 16u * SPX_LIMIT_STRING_BYTES);
-    spx_run_result_t r = run(fixture, source, "t");
-    assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0507", "24:13-24:19", fixture->pool);
+    spx_run_limits_t limits = spx_run_limits_default();
+    limits.max_steps = 10000000; /* each copy is charged 2^24 / 64 steps */
+    spx_run_result_t r =
+        spx_run_fixture_call(fixture, spx_run_fixture_program(fixture, source), "t", &limits);
+    assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0521", "23:13-23:19", fixture->pool);
+    CU_ASSERT_STRING_EQUAL(r.failure.message,
+                           "memory limit exceeded: 268435712 bytes live, over max_memory 268435456");
+    CU_ASSERT_EQUAL(r.memory_peak, 15ull * (16777216 + 16));
     spx_fixture_free(fixture);
 }
 
@@ -515,7 +525,7 @@ int main(void)
         {"an overflow names its operands as they were", test_overflow_names_the_operands},
         {"division truncates, remainder has the dividend's sign", test_division_rules},
         {"a string over the limit", test_string_too_long},
-        {"live string memory limit", test_string_memory_limit},
+        {"memory limit (max_memory, R0521)", test_memory_limit},
         {"call depth at exactly the limit", test_depth_at_exactly_the_limit},
         {"10^6 recursion stops at 256 on a 256 KiB stack", test_depth_without_the_c_stack},
         {"output kept up to max_bytes", test_output_truncation},

@@ -277,6 +277,8 @@ def self_test(schemas):
                         "extra": 1}),
         ("v2/test.params.json", {"project_revision": digest, "workspace_revision": digest,
                                  "max_steps": -1}),
+        ("v2/test.params.json", {"project_revision": digest, "workspace_revision": digest,
+                                 "max_memory": 1073741825}),
     ]
     ok = True
     for name, instance in wrong:

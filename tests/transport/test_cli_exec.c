@@ -2,7 +2,8 @@
  * test_cli_exec.c: process tests of `semaprax run`, `semaprax test` and
  * `semaprax verify`: the real program, its exit statuses, what it prints,
  * the envelope file it writes, and verify failing (and saying which check
- * failed) after a flipped byte, an edited source and a forged outcome.
+ * failed) after a flipped byte, an edited source, a forged outcome, a
+ * tampered limit and an envelope of another language.
  */
 #include "spx_canonical.h"
 #include "spx_corpus.h"
@@ -28,6 +29,15 @@ static void test_run_exit_statuses(void)
     CU_ASSERT_EQUAL(ok.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(ok.out, "hi\n");
     CU_ASSERT_STRING_EQUAL(ok.err, "");
+    /* --max-memory from 0 to its maximum is accepted (a literal counts 0) */
+    const char *memories[] = {"0", "1048576", "1073741824"};
+    for (size_t i = 0; i < sizeof(memories) / sizeof(memories[0]); i++) {
+        spx_process_result_t memory = SPX_RUN_SEMAPRAX(fixture->pool, "run", "--manifest-path",
+                                                       manifest, "--max-memory", memories[i]);
+        CU_ASSERT_EQUAL(memory.exit_code, 0);
+        CU_ASSERT_STRING_EQUAL(memory.out, "hi\n");
+        CU_ASSERT_STRING_EQUAL(memory.err, "");
+    }
 
     spx_run_fixture_write(fixture, source, "app.three", NULL);
     spx_process_result_t three =
@@ -74,6 +84,32 @@ static void test_run_and_test_refuse_bad_projects_and_limits(void)
     spx_process_result_t bytes = SPX_RUN_SEMAPRAX(fixture->pool, "test", "--max-bytes", "x");
     CU_ASSERT_EQUAL(bytes.exit_code, 2);
     spx_assert_contains(bytes.err, "--max-bytes takes a whole number, not 'x'");
+    /* --max-memory: both commands, refused before the project is read */
+    const char *const memory_commands[] = {"run", "test"};
+    for (size_t i = 0; i < 2; i++) {
+        spx_process_result_t over =
+            SPX_RUN_SEMAPRAX(fixture->pool, memory_commands[i], "--manifest-path", manifest,
+                             "--max-memory", "1073741825");
+        CU_ASSERT_EQUAL(over.exit_code, 2);
+        CU_ASSERT_STRING_EQUAL(over.out, "");
+        CU_ASSERT_STRING_EQUAL(over.err, "semaprax: --max-memory 1073741825 is over the maximum of "
+                                         "1073741824\nTry 'semaprax --help'.\n");
+        const char *const bad[] = {"x", "-1", "", "1e6", "18446744073709551616"};
+        for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+            spx_process_result_t text =
+                SPX_RUN_SEMAPRAX(fixture->pool, memory_commands[i], "--manifest-path", manifest,
+                                 "--max-memory", bad[k]);
+            CU_ASSERT_EQUAL(text.exit_code, 2);
+            CU_ASSERT_STRING_EQUAL(text.err,
+                                   apr_psprintf(fixture->pool,
+                                                "semaprax: --max-memory takes a whole number, not "
+                                                "'%s'\nTry 'semaprax --help'.\n",
+                                                bad[k]));
+        }
+    }
+    spx_process_result_t elsewhere =
+        SPX_RUN_SEMAPRAX(fixture->pool, "check", "--max-memory", "1024");
+    CU_ASSERT_EQUAL(elsewhere.exit_code, 2);
     spx_process_result_t verify = SPX_RUN_SEMAPRAX(fixture->pool, "verify");
     CU_ASSERT_EQUAL(verify.exit_code, 2);
     spx_process_result_t missing =
@@ -124,6 +160,30 @@ static void test_test_summary_and_envelope(void)
     spx_fixture_free(fixture);
 }
 
+/* `semaprax verify` of the envelope file path passes all three checks. */
+static void assert_verified(spx_fixture_t *fixture, const char *path, const char *manifest)
+{
+    spx_process_result_t verify =
+        SPX_RUN_SEMAPRAX(fixture->pool, "verify", path, "--manifest-path", manifest);
+    CU_ASSERT_EQUAL(verify.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(verify.out, "digest: ok\nsubject: ok\nre-run: ok\n"
+                                       "semaprax: the envelope is verified\n");
+}
+
+/* `semaprax verify` of envelope (its reference taken) written to the fixture
+ * file name with its envelope_digest recomputed to match its content. */
+static spx_process_result_t verify_redigested(spx_fixture_t *fixture, json_t *envelope,
+                                              const char *name, const char *manifest)
+{
+    json_object_del(envelope, "envelope_digest");
+    json_object_set_new(envelope, "envelope_digest",
+                        json_string(spx_canonical_digest(envelope, fixture->pool)));
+    spx_fixture_write(fixture, name, spx_canonical_text(envelope, fixture->pool));
+    json_decref(envelope);
+    return SPX_RUN_SEMAPRAX(fixture->pool, "verify", spx_fixture_path(fixture, name),
+                            "--manifest-path", manifest);
+}
+
 static void test_verify_says_which_check_failed(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -134,11 +194,7 @@ static void test_verify_says_which_check_failed(void)
     SPX_RUN_SEMAPRAX(fixture->pool, "test", "--manifest-path", manifest, "--envelope", path);
     const char *bytes = spx_fixture_read(fixture, "envelope.json");
 
-    spx_process_result_t fresh =
-        SPX_RUN_SEMAPRAX(fixture->pool, "verify", path, "--manifest-path", manifest);
-    CU_ASSERT_EQUAL(fresh.exit_code, 0);
-    CU_ASSERT_STRING_EQUAL(fresh.out, "digest: ok\nsubject: ok\nre-run: ok\n"
-                                      "semaprax: the envelope is verified\n");
+    assert_verified(fixture, path, manifest);
 
     /* one byte flipped: a step count 11 becomes 13 */
     const char *at = strstr(bytes, "\"steps\":11");
@@ -162,14 +218,7 @@ static void test_verify_says_which_check_failed(void)
     json_object_set_new(json_object_get(forged, "summary"), "passed", json_integer(2));
     json_object_set_new(json_object_get(forged, "summary"), "failed", json_integer(0));
     json_object_set_new(forged, "command_succeeded", json_true());
-    json_object_del(forged, "envelope_digest");
-    json_object_set_new(forged, "envelope_digest",
-                        json_string(spx_canonical_digest(forged, fixture->pool)));
-    spx_fixture_write(fixture, "forged.json", spx_canonical_text(forged, fixture->pool));
-    json_decref(forged);
-    spx_process_result_t rerun =
-        SPX_RUN_SEMAPRAX(fixture->pool, "verify", spx_fixture_path(fixture, "forged.json"),
-                         "--manifest-path", manifest);
+    spx_process_result_t rerun = verify_redigested(fixture, forged, "forged.json", manifest);
     CU_ASSERT_EQUAL(rerun.exit_code, 1);
     spx_assert_contains(rerun.out, "digest: ok\nsubject: ok\nre-run: FAILED: the re-run differs at "
                                    "command_succeeded (the envelope has true, the re-run false)\n");
@@ -183,6 +232,69 @@ static void test_verify_says_which_check_failed(void)
     spx_assert_contains(edited.out,
                         "digest: ok\nsubject: FAILED: the files on disk differ from the "
                         "envelope at subject.project_revision");
+    spx_fixture_free(fixture);
+}
+
+/* --max-memory is recorded in the envelope's limits (the default when not
+ * given), and verify re-runs with the recorded value: a value out of range
+ * is reported, one in range verifies. An envelope of language v1 is not
+ * re-run, and verify says how to make a new one. */
+static void test_max_memory_in_the_envelope(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    const char *manifest = spx_fixture_path(fixture, "semaprax.toml");
+    spx_run_fixture_write(fixture, source, NULL, (const char *const[]){"ok=app.t_ok", NULL});
+    const char *path = spx_fixture_path(fixture, "envelope.json");
+    const char *const given[] = {NULL, "0", "65536", "1073741824"};
+    const json_int_t recorded[] = {268435456, 0, 65536, 1073741824};
+    for (size_t i = 0; i < 4; i++) {
+        spx_process_result_t test =
+            given[i] ? SPX_RUN_SEMAPRAX(fixture->pool, "test", "--manifest-path", manifest,
+                                        "--max-memory", given[i], "--envelope", path)
+                     : SPX_RUN_SEMAPRAX(fixture->pool, "test", "--manifest-path", manifest,
+                                        "--envelope", path);
+        CU_ASSERT_EQUAL(test.exit_code, 0);
+        json_t *envelope = json_loads(spx_fixture_read(fixture, "envelope.json"), 0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(envelope);
+        const json_t *limits = json_object_get(envelope, "limits");
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_memory")), recorded[i]);
+        CU_ASSERT_EQUAL(json_object_size(limits), 4);
+        CU_ASSERT_STRING_EQUAL(
+            json_string_value(json_object_get(json_object_get(envelope, "engine"), "language")),
+            "semaprax.language.v2");
+        json_decref(envelope);
+        assert_verified(fixture, path, manifest);
+    }
+    const char *bytes = spx_fixture_read(fixture, "envelope.json");
+
+    /* max_memory tampered with (over the maximum), the digest made to match */
+    json_t *tampered = json_loads(bytes, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tampered);
+    json_object_set_new(json_object_get(tampered, "limits"), "max_memory",
+                        json_integer(1073741825));
+    spx_process_result_t over = verify_redigested(fixture, tampered, "tampered.json", manifest);
+    CU_ASSERT_EQUAL(over.exit_code, 1);
+    CU_ASSERT_STRING_EQUAL(over.out,
+                           "digest: ok\nsubject: ok\nre-run: FAILED: limits.max_memory is not a "
+                           "whole number from 0 to 1073741824\n"
+                           "semaprax: the envelope is NOT verified\n");
+
+    /* an envelope of language v1, as `semaprax test` wrote it before v2:
+     * no max_memory, its own digest */
+    json_t *old = json_loads(bytes, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(old);
+    json_object_set_new(json_object_get(old, "engine"), "language",
+                        json_string("semaprax.language.v1"));
+    json_object_del(json_object_get(old, "limits"), "max_memory");
+    spx_process_result_t v1 = verify_redigested(fixture, old, "v1.json", manifest);
+    CU_ASSERT_EQUAL(v1.exit_code, 1);
+    CU_ASSERT_STRING_EQUAL(v1.out,
+                           "digest: ok\nsubject: ok\nre-run: FAILED: the envelope's "
+                           "engine.language is \"semaprax.language.v1\", not "
+                           "\"semaprax.language.v2\", so its closure cannot be re-run; make a new "
+                           "envelope with 'semaprax test --envelope FILE'\n"
+                           "semaprax: the envelope is NOT verified\n");
+    CU_ASSERT_STRING_EQUAL(v1.err, "");
     spx_fixture_free(fixture);
 }
 
@@ -226,6 +338,8 @@ int main(void)
          test_run_and_test_refuse_bad_projects_and_limits},
         {"test: summary lines and a deterministic envelope", test_test_summary_and_envelope},
         {"verify says which check failed", test_verify_says_which_check_failed},
+        {"--max-memory: recorded in the envelope, re-run by verify",
+         test_max_memory_in_the_envelope},
         {"the example's envelope matches its golden file", test_example_envelope_matches_golden},
         CU_TEST_INFO_NULL,
     };

@@ -572,6 +572,8 @@ static void test_results_of_every_method(void)
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_call_depth")), 256);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_context_depth")), 16);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_steps")), 10000000000LL);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_memory")), 1073741824LL);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_memory_default")), 268435456LL);
     json_t *nonclaims = json_object_get(result, "nonclaims");
     CU_ASSERT_TRUE(json_array_size(nonclaims) > 5);
     for (size_t i = 1; i < json_array_size(nonclaims); i++)
@@ -658,7 +660,37 @@ static void test_results_of_every_method(void)
                            "semaprax.project-execution.v1");
     CU_ASSERT_EQUAL(
         json_integer_value(json_object_get(json_object_get(envelope, "summary"), "passed")), 3);
+    CU_ASSERT_EQUAL(
+        json_integer_value(json_object_get(json_object_get(envelope, "limits"), "max_memory")),
+        268435456LL);
     json_decref(test);
+    /* max_memory, up to its maximum, is the envelope's limits.max_memory:
+     * the same envelope as the CLI's --max-memory, and it verifies. */
+    const char *memories[] = {"65536", "12345678", "1073741824"};
+    for (size_t i = 0; i < sizeof(memories) / sizeof(memories[0]); i++) {
+        json_t *given = spx_daemon_call_json(
+            daemon, spx_request_line(
+                        "1", "test",
+                        apr_pstrcat(pool, revisions, ",\"max_memory\":", memories[i], NULL), pool));
+        result = json_object_get(given, "result");
+        CU_ASSERT_TRUE(json_is_true(json_object_get(result, "command_succeeded")));
+        envelope = json_object_get(result, "envelope");
+        CU_ASSERT_EQUAL(
+            json_integer_value(json_object_get(json_object_get(envelope, "limits"), "max_memory")),
+            apr_atoi64(memories[i]));
+        cli_test = SPX_RUN_SEMAPRAX(pool, "test", "--manifest-path", manifest, "--max-memory",
+                                    memories[i], "--envelope", envelope_path);
+        CU_ASSERT_EQUAL(cli_test.exit_code, 0);
+        const char *daemon_envelope =
+            apr_pstrcat(pool, spx_canonical_text(envelope, pool), "\n", NULL);
+        CU_ASSERT_STRING_EQUAL(daemon_envelope, spx_fixture_read(fixture, "envelope.json"));
+        spx_fixture_write(fixture, "daemon-envelope.json", daemon_envelope);
+        spx_process_result_t verify =
+            SPX_RUN_SEMAPRAX(pool, "verify", spx_fixture_path(fixture, "daemon-envelope.json"),
+                             "--manifest-path", manifest);
+        CU_ASSERT_EQUAL(verify.exit_code, 0);
+        json_decref(given);
+    }
     /* Fuel exhaustion is a result with command_succeeded false. */
     json_t *starved = spx_daemon_call_json(
         daemon, spx_request_line("1", "test",
@@ -686,6 +718,13 @@ static void test_results_of_every_method(void)
         {"test", ",\"max_steps\":\"10\""},
         {"test", ",\"max_bytes\":1048577"},
         {"test", ",\"max_steps\":99999999999999999999999"},
+        {"test", ",\"max_memory\":1073741825"},
+        {"test", ",\"max_memory\":-1"},
+        {"test", ",\"max_memory\":\"1024\""},
+        {"test", ",\"max_memory\":1024.0"},
+        {"test", ",\"max_memory\":null"},
+        {"test", ",\"max_memory\":99999999999999999999999"},
+        {"test", ",\"max_steps\":10,\"max_memory\":true"},
         {"graph", ",\"depth\":1"},
         {"check", ",\"x\":null"},
     };

@@ -425,6 +425,24 @@ static const refusal_t refusals[] = {
     {"app.test_scale", "check", "the manifest's test 'scale'"},
 };
 
+/* Each rename of the list is refused at the plan, for its reason. */
+static void assert_refused(spx_daemon_t *daemon, const char *revisions, const refusal_t *list,
+                           size_t count, apr_pool_t *pool)
+{
+    for (size_t i = 0; i < count; i++) {
+        json_t *answer = spx_daemon_call_json(
+            daemon, rename_line(revisions, list[i].function, list[i].new_name, "", pool));
+        CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_REFUSED);
+        const char *step = json_string_value(json_object_get(error_data(answer), "step"));
+        const char *reason = json_string_value(json_object_get(error_data(answer), "reason"));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(step);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(reason);
+        CU_ASSERT_STRING_EQUAL(step, "plan");
+        spx_assert_contains(reason, list[i].reason);
+        json_decref(answer);
+    }
+}
+
 static void test_refusals(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -433,17 +451,7 @@ static void test_refusals(void)
     const char *inventory = spx_fixture_inventory(fixture);
     spx_daemon_t *daemon = start(fixture, "SPX_SEMAPRAXD", 1);
     const char *revisions = spx_daemon_open(daemon);
-    for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
-        json_t *answer = spx_daemon_call_json(
-            daemon, rename_line(revisions, refusals[i].function, refusals[i].new_name, "", pool));
-        CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_REFUSED);
-        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(error_data(answer), "step")),
-                               "plan");
-        const char *reason = json_string_value(json_object_get(error_data(answer), "reason"));
-        CU_ASSERT_PTR_NOT_NULL_FATAL(reason);
-        spx_assert_contains(reason, refusals[i].reason);
-        json_decref(answer);
-    }
+    assert_refused(daemon, revisions, refusals, sizeof(refusals) / sizeof(refusals[0]), pool);
     /* Params of the wrong shape are -32602; stale revisions -32012. */
     const char *invalid[] = {
         apr_psprintf(pool, "%s,\"function\":\"util.scale\"", revisions),
@@ -796,6 +804,270 @@ static void test_drift_before_commit(void)
     spx_fixture_free(fixture);
 }
 
+/* --- language v2: calls wherever v2 lets them stand ---------------------------- */
+
+/* A v2 project whose exported geo.cell is called from every position language
+ * v2 adds. In the templates, '@' stands for the function's current name: at
+ * the declaration and at every call, and nowhere else. The name's text in
+ * comments, in a string, as a local, as a struct field and after a method's
+ * dot is written out ("cell", "push") and must never change. The consts and
+ * structs between the functions hold no call and keep their bytes. */
+static const char v2_manifest_text[] = "manifest = \"semaprax.project-manifest.v1\"\n"
+                                       "\n"
+                                       "[project]\n"
+                                       "name = \"cells\"\n"
+                                       "version = \"1.0.0\"\n"
+                                       "\n"
+                                       "[[source]]\n"
+                                       "module = \"geo\"\n"
+                                       "path = \"lib/geo.spx\"\n"
+                                       "\n"
+                                       "[[source]]\n"
+                                       "module = \"app\"\n"
+                                       "path = \"src/app.spx\"\n";
+
+static const char v2_geo_template[] =
+    "// geo: cell(n) makes a Cell; \"cell(1)\" in a comment is not a call.\n"
+    "const SIZE: int = 2 << 1;\n"
+    "export const BASE: int = (SIZE | 1) ^ 3;\n"
+    "\n"
+    "export struct Cell { v: int, xs: [int] }\n"
+    "\n"
+    "export fn @(n: int) -> Cell {\n"
+    "  return Cell { v: n, xs: [n, n + 1] };\n"
+    "}\n"
+    "\n"
+    "struct Holder { cell: Cell, cells: [Cell] }\n"
+    "\n"
+    "export fn grow(n: int) -> [int] {\n"
+    "  var out = @(n).xs;\n"
+    "  out.push(@(n + 1).v);\n"
+    "  let cell = @(SIZE);\n"
+    "  var h = Holder { cell: cell, cells: [@(1), @(2)] };\n"
+    "  h.cells[@(0).v].xs.push(h.cell.v);\n"
+    "  var i = 0;\n"
+    "  while i < @(3).v {\n"
+    "    i = i + 1;\n"
+    "    if i == @(1).v { continue; }\n"
+    "    if @(i).v > BASE { break; }\n"
+    "  }\n"
+    "  return [@(0).v, h.cells[1].xs[0]];\n"
+    "}\n";
+
+static const char v2_app_template[] =
+    "import geo;\n"
+    "\n"
+    "// app: geo.cell(1) here is a comment, not a call.\n"
+    "const LIMIT: int = 3;\n"
+    "\n"
+    "struct Pair { left: geo.Cell, right: int }\n"
+    "\n"
+    "export fn positions(s: str) -> int {\n"
+    "  var xs = [geo.@(1).v, geo.@(2).v, LIMIT];\n"
+    "  let b = geo.@(3).xs[geo.@(0).v];\n"
+    "  let c = xs[geo.@(0).v..geo.@(1).v];\n"
+    "  let d = geo.@(4).xs[0..1];\n"
+    "  let e = s[geo.@(0).v] + len(s[0..geo.@(1).v]);\n"
+    "  var p = Pair { left: geo.Cell { v: geo.@(5).v, xs: geo.@(6).xs }, right: (geo.@(7)).v };\n"
+    "  p.left.xs[geo.@(0).v] = geo.@(8).v;\n"
+    "  xs[geo.@(1).v] = p.right;\n"
+    "  var grid = [[1], [2]];\n"
+    "  grid[geo.@(0).v].push(geo.@(9).v);\n"
+    "  xs.push(geo . @(10).v);\n"
+    "  var total = 0;\n"
+    "  for i in geo.@(0).v..geo.@(3).v {\n"
+    "    if i == geo.@(1).v { continue; }\n"
+    "    total = total + geo.@(i).v;\n"
+    "    if total > LIMIT { break; }\n"
+    "  }\n"
+    "  for x in geo.@(2).xs { total = total + x; }\n"
+    "  let bits = (geo.@(1).v << 2) | (geo.@(2).v & 3) ^ ~geo.@(3).v >> 1;\n"
+    "  assert(bits != geo.@(4).v, \"geo.cell(4) is \" + itos(geo.@(4).v));\n"
+    "  let cell = geo.@(11);\n"
+    "  return b + c[0] + d[0] + e + total + bits + cell.v + grid[0][0] + p.left.v;\n"
+    "}\n"
+    "\n"
+    "export fn cells(n: int) -> [geo.Cell] {\n"
+    "  return [geo.@(n), geo.@(n + 1)];\n"
+    "}\n";
+
+/* A template with its '@'s written as name. */
+static const char *v2_text(const char *template, const char *name, apr_pool_t *pool)
+{
+    const char *text = "";
+    for (const char *at = strchr(template, '@'); at; at = strchr(template, '@')) {
+        text = apr_pstrcat(pool, text, apr_pstrndup(pool, template, (apr_size_t)(at - template)),
+                           name, NULL);
+        template = at + 1;
+    }
+    return apr_pstrcat(pool, text, template, NULL);
+}
+
+static void write_v2(spx_fixture_t *fixture, const char *name)
+{
+    spx_fixture_write(fixture, "proj/semaprax.toml", v2_manifest_text);
+    spx_fixture_write(fixture, "proj/lib/geo.spx", v2_text(v2_geo_template, name, fixture->pool));
+    spx_fixture_write(fixture, "proj/src/app.spx", v2_text(v2_app_template, name, fixture->pool));
+}
+
+/* Both sources hold exactly the templates written with name. */
+static void assert_v2_files(spx_fixture_t *fixture, const char *name)
+{
+    const char *paths[] = {"proj/lib/geo.spx", "proj/src/app.spx"};
+    const char *templates[] = {v2_geo_template, v2_app_template};
+    for (int i = 0; i < 2; i++) {
+        const char *got = spx_fixture_read(fixture, paths[i]);
+        const char *want = v2_text(templates[i], name, fixture->pool);
+        if (strcmp(got, want) != 0)
+            fprintf(stderr, "\n  named '%s': %s is\n%s\n", name, paths[i], got);
+        CU_ASSERT_STRING_EQUAL(got, want);
+    }
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "proj/semaprax.toml"), v2_manifest_text);
+}
+
+/* A span's end as outputs.md gives it: offset, line and column (bytes,
+ * from 1) in text. */
+static void assert_position(const json_t *position, const char *text, apr_size_t offset)
+{
+    apr_size_t line = 1, line_start = 0;
+    for (apr_size_t i = 0; i < offset; i++)
+        if (text[i] == '\n') {
+            line++;
+            line_start = i + 1;
+        }
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(position, "offset")), (json_int_t)offset);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(position, "line")), (json_int_t)line);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(position, "column")),
+                    (json_int_t)(offset - line_start + 1));
+}
+
+/* The edits of renaming from old_name to new_name: geo's then app's, a
+ * change at each '@' of the template, in order, with its exact span. */
+static void assert_v2_edits(const json_t *edits, const char *old_name, const char *new_name,
+                            apr_pool_t *pool)
+{
+    const char *paths[] = {"lib/geo.spx", "src/app.spx"};
+    const char *templates[] = {v2_geo_template, v2_app_template};
+    CU_ASSERT_EQUAL_FATAL(json_array_size(edits), 2);
+    for (size_t e = 0; e < 2; e++) {
+        const json_t *edit = json_array_get(edits, e);
+        const char *old_text = v2_text(templates[e], old_name, pool);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(edit, "path")), paths[e]);
+        const json_t *changes = json_object_get(edit, "changes");
+        size_t c = 0;
+        apr_size_t grown = 0; /* what the names before this '@' add to the template */
+        for (const char *at = strchr(templates[e], '@'); at; at = strchr(at + 1, '@'), c++) {
+            const json_t *change = json_array_get(changes, c);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(change);
+            apr_size_t offset = (apr_size_t)(at - templates[e]) + grown;
+            const json_t *span = json_object_get(change, "span");
+            assert_position(json_object_get(span, "start"), old_text, offset);
+            assert_position(json_object_get(span, "end"), old_text, offset + strlen(old_name));
+            CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(change, "old")), old_name);
+            CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(change, "new")), new_name);
+            grown += strlen(old_name) - 1;
+        }
+        CU_ASSERT_EQUAL(json_array_size(changes), c);
+    }
+}
+
+/* geo.cell renamed in turn to names that v2 allows: a method's name (push,
+ * pop: a function may be called so, as in Rust), a struct's and a const's
+ * name of the other module (Pair, LIMIT), the name of a local of the
+ * function's own module (out) and of the other (total), and back. Each time
+ * exactly the calls change, everywhere v2 lets them stand, and the edits
+ * say where; the dry run plans the same edits. The session then answers
+ * like a fresh one. */
+static void test_v2_calls_everywhere(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    write_v2(fixture, "cell");
+    spx_daemon_t *daemon = start(fixture, "SPX_SEMAPRAXD", 1);
+    const char *revisions = spx_daemon_open(daemon);
+    const char *names_in_turn[] = {"cell", "push", "pop", "Pair", "LIMIT", "out", "total", "cell"};
+    for (size_t n = 0; n + 1 < sizeof(names_in_turn) / sizeof(names_in_turn[0]); n++) {
+        const char *old_name = names_in_turn[n], *new_name = names_in_turn[n + 1];
+        const char *function = apr_pstrcat(pool, "geo.", old_name, NULL);
+        json_t *dry = spx_daemon_call_json(
+            daemon, rename_line(revisions, function, new_name, ",\"dry_run\":true", pool));
+        json_t *planned = json_object_get(dry, "result");
+        if (!planned)
+            fprintf(stderr, "\n  planning to rename %s to %s: %s\n", function, new_name,
+                    json_dumps(dry, JSON_COMPACT));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(planned);
+        CU_ASSERT_TRUE(json_is_false(json_object_get(planned, "committed")));
+        assert_v2_edits(json_object_get(planned, "edits"), old_name, new_name, pool);
+        assert_v2_files(fixture, old_name);
+
+        json_t *answer =
+            spx_daemon_call_json(daemon, rename_line(revisions, function, new_name, "", pool));
+        json_t *result = json_object_get(answer, "result");
+        if (!result)
+            fprintf(stderr, "\n  renaming %s to %s: %s\n", function, new_name,
+                    json_dumps(answer, JSON_COMPACT));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(result);
+        CU_ASSERT_TRUE(json_is_true(json_object_get(result, "committed")));
+        CU_ASSERT_TRUE(
+            json_equal(json_object_get(result, "edits"), json_object_get(planned, "edits")));
+        assert_v2_files(fixture, new_name);
+        revisions = revisions_of(result, pool);
+        CU_ASSERT_STRING_EQUAL(revisions, fresh_revisions(fixture));
+        json_decref(dry);
+        json_decref(answer);
+    }
+    const char *graph =
+        spx_daemon_call(daemon, spx_request_line("\"g\"", "graph", revisions, pool));
+    CU_ASSERT_STRING_EQUAL(graph, fresh_graph(fixture));
+    spx_assert_contains(graph, "\"id\":\"function:geo.cell\"");
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+/* Names language v2 takes, and the one namespace of a module's functions,
+ * structs and consts: refused at the plan, nothing written. */
+static const refusal_t v2_refusals[] = {
+    {"geo.cell", "struct", "'struct' is a keyword since language v2"},
+    {"geo.cell", "const", "'const' is a keyword since language v2"},
+    {"geo.cell", "for", "'for' is a keyword since language v2"},
+    {"geo.cell", "in", "'in' is a keyword since language v2"},
+    {"geo.cell", "break", "'break' is a keyword since language v2"},
+    {"geo.cell", "continue", "'continue' is a keyword since language v2"},
+    {"geo.cell", "chr", "'chr' is a builtin function since language v2"},
+    {"geo.cell", "stoi", "'stoi' is a builtin function since language v2"},
+    {"geo.cell", "len", "'len' is a builtin function"},
+    {"geo.cell", "Cell",
+     "module 'geo' already has a struct 'Cell' (functions, structs and consts share one "
+     "namespace)"},
+    {"geo.cell", "Holder", "module 'geo' already has a struct 'Holder'"},
+    {"geo.cell", "SIZE",
+     "module 'geo' already has a const 'SIZE' (functions, structs and consts share one "
+     "namespace)"},
+    {"geo.cell", "BASE", "module 'geo' already has a const 'BASE'"},
+    {"geo.cell", "grow", "module 'geo' already has a function 'grow'"},
+    {"geo.Cell", "Box", "module 'geo' has no function 'Cell'"},
+    {"geo.BASE", "Box", "module 'geo' has no function 'BASE'"},
+};
+
+static void test_v2_refusals(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    write_v2(fixture, "cell");
+    const char *inventory = spx_fixture_inventory(fixture);
+    spx_daemon_t *daemon = start(fixture, "SPX_SEMAPRAXD", 1);
+    const char *revisions = spx_daemon_open(daemon);
+    assert_refused(daemon, revisions, v2_refusals, sizeof(v2_refusals) / sizeof(v2_refusals[0]),
+                   pool);
+    spx_assert_contains(
+        spx_daemon_call(daemon, spx_request_line("\"k\"", "check", revisions, pool)),
+        "\"result\":{\"admitted\":true");
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_inventory(fixture), inventory);
+    assert_v2_files(fixture, "cell");
+    spx_fixture_free(fixture);
+}
+
 /* --- the CLI ------------------------------------------------------------------------ */
 
 static void test_cli_rename(void)
@@ -867,6 +1139,8 @@ int main(void)
         {"drift between plan and commit", test_drift_before_commit},
         {"a change between commit and rebinding", test_change_after_commit},
         {"semaprax rename", test_cli_rename},
+        {"language v2: every call is renamed, wherever it stands", test_v2_calls_everywhere},
+        {"language v2: names v2 takes are refused", test_v2_refusals},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("daemon_rename", tests);

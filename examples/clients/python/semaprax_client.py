@@ -159,8 +159,9 @@ class Client(_Session):
                               direction=direction, depth=depth, max_nodes=max_nodes,
                               max_bytes=max_bytes)
 
-    def test(self, max_steps=None, max_bytes=None):
-        return self._semantic("test", max_steps=max_steps, max_bytes=max_bytes)
+    def test(self, max_steps=None, max_bytes=None, max_memory=None):
+        return self._semantic("test", max_steps=max_steps, max_bytes=max_bytes,
+                              max_memory=max_memory)
 
     def rename(self, function, new_name, dry_run=None):
         """project/rename (v3 only: the daemon must have been started with
