@@ -150,17 +150,6 @@ static void run_checked(const spx_project_t *project, const char *text, const ch
 #undef RUN_CHECK
 }
 
-/* 1 when every diagnostic is the temporary E0499 (language v2 not runnable
- * yet), so the program is well typed but cannot run. */
-static int only_gate(const spx_diagnostics_t *diagnostics)
-{
-    apr_size_t count = spx_diagnostics_count(diagnostics);
-    for (apr_size_t i = 0; i < count; i++)
-        if (strcmp(spx_diagnostics_get(diagnostics, i)->code, "E0499") != 0)
-            return 0;
-    return count > 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     apr_pool_t *pool = NULL;
@@ -175,10 +164,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                 strlen(program.text)};
     spx_project_t *project = spx_project_build_texts(&source, 1, pool);
     if (!project->admitted) {
-        if (only_gate(project->diagnostics)) { /* until the interpreter runs v2 */
-            apr_pool_destroy(pool);
-            return 0;
-        }
         fprintf(stderr, "\ngenerated program not admitted:\n%s\n%s", program.text,
                 spx_diagnostics_text(project->diagnostics, pool));
         SPX_FUZZ_CHECK(project->admitted);
