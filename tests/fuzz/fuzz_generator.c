@@ -567,15 +567,25 @@ static int common_form(generator_t *g, int type, unsigned choice, int depth)
     }
 }
 
+#define FORM_WRITTEN 1000u
+
+/* A choice among count for an expression of type (among leaves at the
+ * depth limit, where 0..leaves-1 end the expression). Choices 1..5 are the
+ * shared forms of common_form: FORM_WRITTEN when one was written, 0 (the
+ * type's literal) when it has nothing to offer. */
+static unsigned choose(generator_t *g, int type, int depth, unsigned leaves, unsigned count)
+{
+    unsigned choice = depth >= MAX_EXPRESSION_DEPTH ? take(g, leaves) : take(g, count);
+    if (choice >= 1 && choice <= 5)
+        return common_form(g, type, choice - 1, depth) ? FORM_WRITTEN : 0;
+    return choice;
+}
+
 static void int_expression(generator_t *g, int depth)
 {
-    unsigned choice = depth >= MAX_EXPRESSION_DEPTH ? take(g, 3) : take(g, 22);
-    if (choice >= 1 && choice <= 6) {
-        static const unsigned forms[] = {0, 0, 1, 2, 3, 4};
-        if (common_form(g, T_INT, forms[choice - 1], depth))
-            return;
-        choice = 0;
-    }
+    unsigned choice = choose(g, T_INT, depth, 3, 22);
+    if (choice == FORM_WRITTEN)
+        return;
     if (choice == 0 || choice >= 20) {
         int_literal(g);
         return;
@@ -682,13 +692,9 @@ static void int_expression(generator_t *g, int depth)
 
 static void bool_expression(generator_t *g, int depth)
 {
-    unsigned choice = depth >= MAX_EXPRESSION_DEPTH ? take(g, 3) : take(g, 16);
-    if (choice >= 1 && choice <= 5) {
-        static const unsigned forms[] = {0, 1, 2, 3, 4};
-        if (common_form(g, T_BOOL, forms[choice - 1], depth))
-            return;
-        choice = 0;
-    }
+    unsigned choice = choose(g, T_BOOL, depth, 3, 16);
+    if (choice == FORM_WRITTEN)
+        return;
     if (choice == 0 || choice >= 14) {
         emit(g, take(g, 2) ? "true" : "false");
         return;
@@ -726,13 +732,9 @@ static void bool_expression(generator_t *g, int depth)
 
 static void str_expression(generator_t *g, int depth)
 {
-    unsigned choice = depth >= MAX_EXPRESSION_DEPTH ? take(g, 3) : take(g, 16);
-    if (choice >= 1 && choice <= 5) {
-        static const unsigned forms[] = {0, 1, 2, 3, 4};
-        if (common_form(g, T_STR, forms[choice - 1], depth))
-            return;
-        choice = 0;
-    }
+    unsigned choice = choose(g, T_STR, depth, 3, 16);
+    if (choice == FORM_WRITTEN)
+        return;
     if (choice == 0 || choice >= 14) {
         str_literal(g);
         return;
@@ -799,13 +801,9 @@ static void array_literal(generator_t *g, int type, int depth, int expected)
 
 static void array_expression(generator_t *g, int type, int depth, int expected)
 {
-    unsigned choice = depth >= MAX_EXPRESSION_DEPTH ? take(g, 2) : take(g, 12);
-    if (choice >= 1 && choice <= 5) {
-        static const unsigned forms[] = {0, 0, 2, 3, 4};
-        if (common_form(g, type, forms[choice - 1], depth))
-            return;
-        choice = 0;
-    }
+    unsigned choice = choose(g, type, depth, 2, 12);
+    if (choice == FORM_WRITTEN)
+        return;
     if (choice == 6 || choice == 7) { /* a slice */
         emit(g, "(");
         expression(g, type, depth + 1, 0);
@@ -838,13 +836,8 @@ static void struct_literal(generator_t *g, int type, int depth)
 
 static void struct_expression(generator_t *g, int type, int depth)
 {
-    unsigned choice = depth >= MAX_EXPRESSION_DEPTH ? take(g, 2) : take(g, 8);
-    if (choice >= 1 && choice <= 5) {
-        static const unsigned forms[] = {0, 0, 2, 3, 4};
-        if (common_form(g, type, forms[choice - 1], depth))
-            return;
-    }
-    struct_literal(g, type, depth);
+    if (choose(g, type, depth, 2, 8) != FORM_WRITTEN)
+        struct_literal(g, type, depth);
 }
 
 static void expression(generator_t *g, int type, int depth, int expected)

@@ -98,6 +98,12 @@ static int known_failure(const spx_run_result_t *result)
     return number >= 1 && number <= 21 && number != 7 && number != 9 && number != 10;
 }
 
+static void run(const spx_project_t *project, long function, const spx_run_limits_t *limits,
+                spx_run_result_t *result, apr_pool_t *pool)
+{
+    SPX_FUZZ_CHECK(spx_vm_run(project->program, function, limits, result, pool) == APR_SUCCESS);
+}
+
 static void run_checked(const spx_project_t *project, const char *text, const char *test,
                         spx_run_limits_t limits, apr_pool_t *pool)
 {
@@ -105,7 +111,7 @@ static void run_checked(const spx_project_t *project, const char *text, const ch
     SPX_FUZZ_CHECK(function >= 0);
     apr_size_t source_length = strlen(text);
     spx_run_result_t result, again;
-    SPX_FUZZ_CHECK(spx_vm_run(project->program, function, &limits, &result, pool) == APR_SUCCESS);
+    run(project, function, &limits, &result, pool);
 #define RUN_CHECK(condition)                                                                       \
     do {                                                                                           \
         if (!(condition))                                                                          \
@@ -123,27 +129,26 @@ static void run_checked(const spx_project_t *project, const char *text, const ch
         RUN_CHECK(!failed_with(&result, "R0508") ||
                   strstr(result.failure.message, SPX_FUZZ_INVARIANT) == NULL);
     }
-    SPX_FUZZ_CHECK(spx_vm_run(project->program, function, &limits, &again, pool) == APR_SUCCESS);
+    run(project, function, &limits, &again, pool);
     RUN_CHECK(same_run(&result, &again));
+    spx_run_limits_t exact = limits, short_of = limits;
     if (result.outcome == SPX_OUTCOME_RETURNED && result.steps > 0) {
-        spx_run_limits_t exact = limits, short_of = limits;
         exact.max_steps = result.steps;
         short_of.max_steps = result.steps - 1;
-        SPX_FUZZ_CHECK(spx_vm_run(project->program, function, &exact, &again, pool) == APR_SUCCESS);
+        run(project, function, &exact, &again, pool);
         RUN_CHECK(same_run(&result, &again));
-        SPX_FUZZ_CHECK(spx_vm_run(project->program, function, &short_of, &again, pool) ==
-                       APR_SUCCESS);
+        run(project, function, &short_of, &again, pool);
         RUN_CHECK(again.outcome == SPX_OUTCOME_FUEL_EXHAUSTED);
         RUN_CHECK(again.steps == short_of.max_steps);
     }
     if (!failed_with(&result, "R0521") && result.memory_peak > 0) {
-        spx_run_limits_t exact = limits, short_of = limits;
+        exact = limits;
+        short_of = limits;
         exact.max_memory = result.memory_peak;
         short_of.max_memory = result.memory_peak - 1;
-        SPX_FUZZ_CHECK(spx_vm_run(project->program, function, &exact, &again, pool) == APR_SUCCESS);
+        run(project, function, &exact, &again, pool);
         RUN_CHECK(same_run(&result, &again));
-        SPX_FUZZ_CHECK(spx_vm_run(project->program, function, &short_of, &again, pool) ==
-                       APR_SUCCESS);
+        run(project, function, &short_of, &again, pool);
         RUN_CHECK(failed_with(&again, "R0521"));
         RUN_CHECK(again.memory_peak <= short_of.max_memory);
     }

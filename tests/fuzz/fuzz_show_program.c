@@ -86,29 +86,30 @@ static int show(const char *path, int run, apr_pool_t *pool)
     return 1;
 }
 
-/* The n-th fixed pseudo-random input, allocated in pool. */
-static uint8_t *fixed_input(unsigned long n, size_t *size, apr_pool_t *pool)
+/* The program and limits of the n-th fixed pseudo-random input, in a new
+ * pool of parent's (returned). */
+static apr_pool_t *fixed_program(unsigned long n, spx_run_limits_t *limits,
+                                 spx_fuzz_program_t *program, apr_pool_t *parent)
 {
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, parent);
     uint64_t state = 0x5eed5eed5eedULL + n * 0x9e3779b97f4a7c15ULL;
-    *size = 64 + (size_t)(n * 37 % 2048);
-    uint8_t *data = apr_palloc(pool, *size);
-    for (size_t i = 0; i < *size; i++) {
+    size_t size = 64 + (size_t)(n * 37 % 2048);
+    uint8_t *data = apr_palloc(pool, size);
+    for (size_t i = 0; i < size; i++) {
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
         data[i] = (uint8_t)(state >> 56);
     }
-    return data;
+    spx_fuzz_interpreter_input(data, size, pool, limits, program);
+    return pool;
 }
 
 static int check(unsigned long count, apr_pool_t *parent)
 {
     for (unsigned long n = 0; n < count; n++) {
-        apr_pool_t *pool = NULL;
-        apr_pool_create(&pool, parent);
-        size_t size;
-        uint8_t *data = fixed_input(n, &size, pool);
         spx_run_limits_t limits;
         spx_fuzz_program_t program;
-        spx_fuzz_interpreter_input(data, size, pool, &limits, &program);
+        apr_pool_t *pool = fixed_program(n, &limits, &program, parent);
         spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
         spx_arena_t *arena = spx_arena_make(pool);
         spx_module_t *module = spx_module_make(
@@ -133,13 +134,9 @@ static int stats(unsigned long count, apr_pool_t *parent)
     unsigned long ends[23] = {0}, runs = 0, refused = 0;
     uint64_t steps = 0, peaks = 0;
     for (unsigned long n = 0; n < count; n++) {
-        apr_pool_t *pool = NULL;
-        apr_pool_create(&pool, parent);
-        size_t size;
-        uint8_t *data = fixed_input(n, &size, pool);
         spx_run_limits_t limits;
         spx_fuzz_program_t program;
-        spx_fuzz_interpreter_input(data, size, pool, &limits, &program);
+        apr_pool_t *pool = fixed_program(n, &limits, &program, parent);
         spx_source_text_t source = {"app", "app.spx", (const unsigned char *)program.text,
                                     strlen(program.text)};
         spx_project_t *project = spx_project_build_texts(&source, 1, pool);
