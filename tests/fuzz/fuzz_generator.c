@@ -104,8 +104,10 @@ typedef struct generator_t {
     int type_count;
     struct_t structs[MAX_STRUCTS];
     int struct_count;
-    int consts[MAX_CONSTS]; /* their types */
+    int consts[MAX_CONSTS];       /* their types */
+    int const_in_lib[MAX_CONSTS]; /* 1: declared in module lib, read as lib.C<n> */
     int const_count;
+    const char *lib_text;
     function_t functions[SPX_FUZZ_MAX_TESTS];
     int function_count;
     local_t locals[MAX_LOCALS];
@@ -471,16 +473,22 @@ static void emit_path(generator_t *g, const path_t *path, int depth, int simple)
     }
 }
 
+/* What was written since mark, taken out of the text. */
+static const char *cut(generator_t *g, size_t mark)
+{
+    const char *text = apr_pstrdup(g->pool, g->text + mark);
+    g->length = mark;
+    g->text[mark] = '\0';
+    return text;
+}
+
 /* The text of a place whose indices are literals and locals, so that it
  * can be written twice and mean the same place. */
 static const char *place_text(generator_t *g, const path_t *path)
 {
     size_t mark = g->length;
     emit_path(g, path, 0, 1);
-    const char *text = apr_pstrdup(g->pool, g->text + mark);
-    g->length = mark;
-    g->text[mark] = '\0';
-    return text;
+    return cut(g, mark);
 }
 
 /* place.pop() of a place of type [type]; 0 when there is none. */
@@ -555,7 +563,7 @@ static int common_form(generator_t *g, int type, unsigned choice, int depth)
         int c = const_of(g, type);
         if (c < 0)
             return 0;
-        emitf(g, "C%d", c);
+        emitf(g, "%sC%d", g->const_in_lib[c] ? "lib." : "", c);
         return 1;
     }
     case 2:
@@ -1134,12 +1142,18 @@ static void statement(generator_t *g, int result)
     case 11:
     case 12:
         emit(g, "if ");
-        expression(g, T_BOOL, 0, 1);
-        emit(g, " ");
-        block(g, result);
-        if (take(g, 2)) {
-            emit(g, " else ");
+        for (;;) {
+            expression(g, T_BOOL, 0, 1);
+            emit(g, " ");
             block(g, result);
+            unsigned next = take(g, 3); /* 0: no else, 1: else, 2: else if */
+            if (next == 0)
+                break;
+            emit(g, next == 1 ? " else " : " else if ");
+            if (next == 1) {
+                block(g, result);
+                break;
+            }
         }
         emit(g, "\n");
         return;
@@ -1271,28 +1285,37 @@ static void block(generator_t *g, int result)
 
 /* ---- items ---------------------------------------------------------------------- */
 
+/* The consts, each in app or in lib (exported there, so app reads it as
+ * lib.C<n>); one may read an earlier one of its module, or app one of lib.
+ * lib's declarations go to g->lib_text. */
 static void declare_consts(generator_t *g)
 {
     int64_t values[MAX_CONSTS] = {0};
+    const char *lib = "// generated\n";
     g->const_count = (int)take(g, MAX_CONSTS + 1);
     for (int c = 0; c < g->const_count; c++) {
+        size_t mark = g->length;
         unsigned kind = take(g, 3);
         int type = kind == 0 ? T_INT : kind == 1 ? T_BOOL : T_STR;
+        int in_lib = take(g, 2);
         g->consts[c] = type;
-        emitf(g, "%sconst C%d: %s = ", take(g, 2) ? "export " : "", c, type_name(g, type));
+        g->const_in_lib[c] = in_lib;
+        emitf(g, "%sconst C%d: %s = ", in_lib || take(g, 2) ? "export " : "", c,
+              type_name(g, type));
         int earlier = -1;
         for (int e = 0; e < c; e++)
-            if (g->consts[e] == type &&
+            if (g->consts[e] == type && (!in_lib || g->const_in_lib[e]) &&
                 (type != T_INT || (values[e] > -(1 << 20) && values[e] < (1 << 20))))
                 earlier = e;
+        const char *module = earlier >= 0 && !in_lib && g->const_in_lib[earlier] ? "lib." : "";
         if (earlier >= 0 && take(g, 2)) {
             if (type == T_INT) {
-                emitf(g, "C%d * 2 + 0x1_0", earlier);
+                emitf(g, "%sC%d * 2 + 0x1_0", module, earlier);
                 values[c] = values[earlier] * 2 + 16;
             } else if (type == T_BOOL)
-                emitf(g, "!C%d || false && 1 / 0 == 0", earlier);
+                emitf(g, "!%sC%d || false && 1 / 0 == 0", module, earlier);
             else
-                emitf(g, "C%d + \"\\u{e9}\"", earlier);
+                emitf(g, "%sC%d + \"\\u{e9}\"", module, earlier);
         } else if (type == T_INT) {
             static const char *const texts[] = {"0x7f",     "1_000",    "1 << 10",
                                                 "~0",       "-5 >> 1",  "(3 ^ 5) & 0xff",
@@ -1311,9 +1334,11 @@ static void declare_consts(generator_t *g)
             emit(g, PICK(g, texts));
         }
         emit(g, ";\n");
+        if (in_lib)
+            lib = apr_pstrcat(g->pool, lib, cut(g, mark), NULL);
     }
-    if (g->const_count)
-        emit(g, "\n");
+    g->lib_text = lib;
+    emit(g, "\n");
 }
 
 static void declare_structs(generator_t *g)
@@ -1406,7 +1431,7 @@ void spx_fuzz_generate(const uint8_t *data, size_t size, apr_pool_t *pool,
                        spx_fuzz_program_t *program)
 {
     generator_t g = {.data = data, .size = size, .pool = pool, .budget = STATEMENT_BUDGET};
-    emit(&g, "// generated\n");
+    emit(&g, "// generated\nimport lib;\n\n");
     g.risk = take(&g, 4) == 0;
     declare_types(&g);
     declare_structs(&g);
@@ -1426,6 +1451,7 @@ void spx_fuzz_generate(const uint8_t *data, size_t size, apr_pool_t *pool,
         function(&g, i);
     show_functions(&g);
     program->text = g.text;
+    program->lib_text = g.lib_text;
     program->test_count = 0;
     for (int i = 0; i < g.function_count; i++)
         if (g.functions[i].result == T_INT && g.functions[i].param_count == 0)
@@ -1445,4 +1471,12 @@ int spx_fuzz_interpreter_input(const uint8_t *data, size_t size, apr_pool_t *poo
         limits->max_memory = 64 + (uint64_t)(data[4] - 128) * 48;
     spx_fuzz_generate(data + 5, size - 5, pool, program);
     return 1;
+}
+
+spx_project_t *spx_fuzz_build(const spx_fuzz_program_t *program, apr_pool_t *pool)
+{
+    spx_source_text_t sources[2] = {
+        {"app", "app.spx", (const unsigned char *)program->text, strlen(program->text)},
+        {"lib", "lib.spx", (const unsigned char *)program->lib_text, strlen(program->lib_text)}};
+    return spx_project_build_texts(sources, 2, pool);
 }

@@ -125,6 +125,7 @@ static void run_checked(const spx_project_t *project, const char *text, const ch
     if (result.outcome != SPX_OUTCOME_RETURNED) {
         RUN_CHECK(known_failure(&result));
         RUN_CHECK(result.failure.message != NULL);
+        RUN_CHECK(result.failure.path && strcmp(result.failure.path, "app.spx") == 0);
         RUN_CHECK(result.failure.span.end.offset <= source_length);
         RUN_CHECK(!failed_with(&result, "R0508") ||
                   strstr(result.failure.message, SPX_FUZZ_INVARIANT) == NULL);
@@ -165,12 +166,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         apr_pool_destroy(pool);
         return 0;
     }
-    spx_source_text_t source = {"app", "app.spx", (const unsigned char *)program.text,
-                                strlen(program.text)};
-    spx_project_t *project = spx_project_build_texts(&source, 1, pool);
+    spx_project_t *project = spx_fuzz_build(&program, pool);
     if (!project->admitted) {
-        fprintf(stderr, "\ngenerated program not admitted:\n%s\n%s", program.text,
-                spx_diagnostics_text(project->diagnostics, pool));
+        fprintf(stderr, "\ngenerated program not admitted:\n%s\n// lib.spx\n%s\n%s", program.text,
+                program.lib_text, spx_diagnostics_text(project->diagnostics, pool));
         SPX_FUZZ_CHECK(project->admitted);
     }
     for (int i = 0; i < program.test_count; i++)

@@ -20,8 +20,7 @@
  */
 #include "fuzz_generator.h"
 #include "spx_arena.h"
-#include "spx_ast.h"          /* white-box: the parser and the checker alone */
-#include "project_internal.h" /* white-box: the project's own fields */
+#include "spx_ast.h" /* white-box: the parser and the checker alone */
 #include "spx_program.h"
 #include "spx_project.h"
 
@@ -31,6 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Between the two modules of a program printed. */
+#define LIB_MARK "// ---- lib.spx\n"
 
 static int show(const char *path, int run, apr_pool_t *pool)
 {
@@ -59,12 +61,10 @@ static int show(const char *path, int run, apr_pool_t *pool)
            limits.max_call_depth, (unsigned long long)limits.max_memory);
     for (int i = 0; i < program.test_count; i++)
         printf(" %s", program.tests[i]);
-    printf("\n%s", program.text);
+    printf("\n%s" LIB_MARK "%s", program.text, program.lib_text);
     if (!run)
         return 1;
-    spx_source_text_t source = {"app", "app.spx", (const unsigned char *)program.text,
-                                strlen(program.text)};
-    spx_project_t *project = spx_project_build_texts(&source, 1, pool);
+    spx_project_t *project = spx_fuzz_build(&program, pool);
     if (!project->admitted) {
         printf("// not admitted:\n%s", spx_diagnostics_text(project->diagnostics, pool));
         return 1;
@@ -112,13 +112,18 @@ static int check(unsigned long count, apr_pool_t *parent)
         apr_pool_t *pool = fixed_program(n, &limits, &program, parent);
         spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
         spx_arena_t *arena = spx_arena_make(pool);
-        spx_module_t *module = spx_module_make(
-            "app", "app.spx", (const unsigned char *)program.text, strlen(program.text), arena);
-        spx_parse_module(module, arena, arena, pool, diagnostics);
-        spx_check_program(&module, 1, pool, diagnostics);
+        spx_module_t *modules[2] = {
+            spx_module_make("app", "app.spx", (const unsigned char *)program.text,
+                            strlen(program.text), arena),
+            spx_module_make("lib", "lib.spx", (const unsigned char *)program.lib_text,
+                            strlen(program.lib_text), arena)};
+        for (int m = 0; m < 2; m++)
+            spx_parse_module(modules[m], arena, arena, pool, diagnostics);
+        spx_check_program(modules, 2, pool, diagnostics);
         spx_diagnostics_sort(diagnostics);
         if (spx_diagnostics_count(diagnostics) > 0) {
-            printf("%s\n%s", program.text, spx_diagnostics_text(diagnostics, pool));
+            printf("%s" LIB_MARK "%s\n%s", program.text, program.lib_text,
+                   spx_diagnostics_text(diagnostics, pool));
             printf("fuzz_show_program: input %lu of %lu: the program above is refused\n", n + 1,
                    count);
             return 0;
@@ -137,9 +142,7 @@ static int stats(unsigned long count, apr_pool_t *parent)
         spx_run_limits_t limits;
         spx_fuzz_program_t program;
         apr_pool_t *pool = fixed_program(n, &limits, &program, parent);
-        spx_source_text_t source = {"app", "app.spx", (const unsigned char *)program.text,
-                                    strlen(program.text)};
-        spx_project_t *project = spx_project_build_texts(&source, 1, pool);
+        spx_project_t *project = spx_fuzz_build(&program, pool);
         refused += project->admitted ? 0 : 1;
         for (int t = 0; project->admitted && t < program.test_count; t++) {
             spx_run_result_t result;
