@@ -9,6 +9,7 @@
 
 #include <apr_strings.h>
 #include <apr_tables.h>
+#include <string.h>
 
 const char *spx_type_name(spx_type_t type)
 {
@@ -41,25 +42,64 @@ const char *spx_function_signature(const spx_function_t *function, apr_pool_t *p
             APR_ARRAY_PUSH(parts, const char *) = ", ";
         APR_ARRAY_PUSH(parts, const char *) = function->params[i].name.text;
         APR_ARRAY_PUSH(parts, const char *) = ": ";
-        APR_ARRAY_PUSH(parts, const char *) = spx_type_name(function->params[i].type);
+        APR_ARRAY_PUSH(parts, const char *) = spx_written_type_name(
+            function->params[i].type_syntax, function->params[i].type, function->module, pool);
     }
     APR_ARRAY_PUSH(parts, const char *) = ")";
     /* A unit function is written without "->", and so is its signature. */
     if (function->result != SPX_TYPE_UNIT) {
         APR_ARRAY_PUSH(parts, const char *) = " -> ";
-        APR_ARRAY_PUSH(parts, const char *) = spx_type_name(function->result);
+        APR_ARRAY_PUSH(parts, const char *) = spx_written_type_name(
+            function->result_syntax, function->result, function->module, pool);
     }
     return apr_array_pstrcat(pool, parts, 0);
 }
 
+/* Arrays nest only as deep as the parser allowed, but are walked as a loop. */
+const char *spx_written_type_name(const spx_type_syntax_t *syntax, spx_type_t basic,
+                                  const spx_module_t *module, apr_pool_t *pool)
+{
+    size_t depth = 0;
+    while (syntax && syntax->kind == SPX_TYPE_SYNTAX_ARRAY) {
+        depth++;
+        syntax = syntax->element;
+    }
+    const char *inner = spx_type_name(basic);
+    if (syntax && syntax->kind == SPX_TYPE_SYNTAX_BASIC)
+        inner = spx_type_name(syntax->basic);
+    else if (syntax) /* a struct: its module as written, or the one it is written in */
+        inner = apr_pstrcat(pool, syntax->module.text ? syntax->module.text : module->name, ".",
+                            syntax->name.text, NULL);
+    return spx_array_type_name(inner, depth, pool);
+}
+
+const char *spx_array_type_name(const char *inner, size_t depth, apr_pool_t *pool)
+{
+    size_t size = strlen(inner);
+    char *name = apr_palloc(pool, size + 2 * depth + 1);
+    memset(name, '[', depth);
+    memcpy(name + depth, inner, size);
+    memset(name + depth + size, ']', depth);
+    name[size + 2 * depth] = '\0';
+    return name;
+}
+
 void spx_block_visit_expressions(const spx_block_t *block, spx_expression_visitor_t visit,
                                  void *context)
+{
+    spx_block_visit(block, visit, NULL, context);
+}
+
+void spx_block_visit(const spx_block_t *block, spx_expression_visitor_t visit,
+                     spx_annotation_visitor_t annotation, void *context)
 {
     for (apr_size_t i = 0; i < block->count; i++) {
         const spx_stmt_t *s = block->statements[i];
         switch (s->kind) {
         case SPX_STMT_LET:
         case SPX_STMT_VAR:
+            if (annotation && s->as.binding.type_syntax)
+                annotation(context, s->as.binding.type_syntax);
             visit(context, s->as.binding.value);
             break;
         case SPX_STMT_ASSIGN:
@@ -71,14 +111,14 @@ void spx_block_visit_expressions(const spx_block_t *block, spx_expression_visito
             /* An "else if" chain is walked by this loop, not by recursion. */
             for (; s; s = s->as.if_stmt.else_if) {
                 visit(context, s->as.if_stmt.condition);
-                spx_block_visit_expressions(&s->as.if_stmt.then_block, visit, context);
+                spx_block_visit(&s->as.if_stmt.then_block, visit, annotation, context);
                 if (s->as.if_stmt.else_block)
-                    spx_block_visit_expressions(s->as.if_stmt.else_block, visit, context);
+                    spx_block_visit(s->as.if_stmt.else_block, visit, annotation, context);
             }
             break;
         case SPX_STMT_WHILE:
             visit(context, s->as.while_stmt.condition);
-            spx_block_visit_expressions(&s->as.while_stmt.body, visit, context);
+            spx_block_visit(&s->as.while_stmt.body, visit, annotation, context);
             break;
         case SPX_STMT_RETURN:
             if (s->as.return_stmt.value)
@@ -91,7 +131,7 @@ void spx_block_visit_expressions(const spx_block_t *block, spx_expression_visito
             visit(context, s->as.for_stmt.from);
             if (s->as.for_stmt.to)
                 visit(context, s->as.for_stmt.to);
-            spx_block_visit_expressions(&s->as.for_stmt.body, visit, context);
+            spx_block_visit(&s->as.for_stmt.body, visit, annotation, context);
             break;
         case SPX_STMT_BREAK:
         case SPX_STMT_CONTINUE:

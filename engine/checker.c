@@ -1185,7 +1185,8 @@ static evaluation_t evaluation_in(checker_t *checker, apr_size_t module_index, a
 }
 
 /* The consts expr reads where it will be evaluated (not inside what a
- * const expression cannot hold), walked with an explicit stack. */
+ * const expression cannot hold), walked with an explicit stack; each name
+ * and m.X on the way gets its const (as.name.constant, as.field.constant). */
 static apr_array_header_t *dependencies_of(evaluation_t *ev, const spx_expr_t *expr)
 {
     apr_array_header_t *found = apr_array_make(ev->pool, 4, sizeof(dependency_t));
@@ -1203,6 +1204,11 @@ static apr_array_header_t *dependencies_of(evaluation_t *ev, const spx_expr_t *e
             APR_ARRAY_PUSH(stack, const spx_expr_t *) = node->as.binary.left;
         } else if (node->kind == SPX_EXPR_NAME || node->kind == SPX_EXPR_FIELD) {
             spx_const_t *constant = (spx_const_t *)const_reference(ev, node, 0);
+            /* the HIR's annotation, as in bodies (the index reads it) */
+            if (node->kind == SPX_EXPR_NAME)
+                ((spx_expr_t *)node)->as.name.constant = constant;
+            else
+                ((spx_expr_t *)node)->as.field.constant = constant;
             if (!constant || apr_hash_get(seen, &constant, sizeof(constant)))
                 continue;
             apr_hash_set(seen, apr_pmemdup(ev->pool, &constant, sizeof(constant)), sizeof(constant),
@@ -1349,9 +1355,9 @@ static local_t *lookup(scope_t *scope, const char *name)
     return NULL;
 }
 
-/* Declare a parameter or let/var, visible from here to the end of its block;
- * a name already declared anywhere in the function is an error, and the
- * repeat gets type error so that its uses are not reported again. */
+/* Declare a parameter, let/var or for variable, visible from here to the
+ * end of its block; a name already in scope is an error, and the repeat gets
+ * type error so that its uses are not reported again. */
 static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *type, int is_var,
                    int is_parameter, int is_for)
 {
@@ -1380,14 +1386,12 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
         return local->slot;
     }
     local->previous = apr_hash_get(scope->names, name->text, APR_HASH_KEY_STRING);
-    /* A name in scope may not be declared again (v2 for variables, E0307);
-     * v1's rule stays for lets, vars and parameters among themselves: one
-     * declaration of a name per function. A for variable out of scope
-     * conflicts with nothing. */
+    /* A name in scope may not be declared again (E0307); out of scope (a
+     * sibling block, an earlier loop) it conflicts with nothing. */
     int conflict = 0;
     for (const local_t *earlier = local->previous; earlier && !conflict;
          earlier = earlier->previous)
-        conflict = earlier->visible || (!earlier->is_for && !is_for);
+        conflict = earlier->visible;
     if (conflict) {
         local->type = SPX_TYPE_ERROR;
         local->vtype = basic_type(scope, SPX_TYPE_ERROR);

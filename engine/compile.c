@@ -545,9 +545,14 @@ static int32_t compile_place(compiler_t *c, int root_slot, const spx_expr_t *pla
         const spx_expr_t *step = APR_ARRAY_IDX(chain, i, const spx_expr_t *);
         int k = chain->nelts - 1 - i;
         if (step->kind == SPX_EXPR_INDEX) {
-            reg_t index = compile_temp(c, step->as.index.index);
+            /* A literal, const or variable index is read where it is: the
+             * value written cannot change an int variable. */
+            reg_t index = leaf_reg(c, step->as.index.index);
+            if (index.file != FILE_INT) {
+                index = compile_temp(c, step->as.index.index);
+                (*temps)++;
+            }
             steps[k] = 2 * index.index;
-            (*temps)++;
         } else {
             const spx_struct_t *structure = step->as.field.base->vtype->structure;
             steps[k] = 2 * field_number(structure, step->as.field.name.text) + 1;
@@ -728,10 +733,29 @@ static reg_t compile_index(compiler_t *c, const spx_expr_t *e, int32_t hint)
                      e->span);
         return dst;
     }
+    int file = is_str ? FILE_INT : file_of(e->type);
+    const spx_expr_t *at = e->as.index.index;
+    if (!is_str && file == FILE_INT && at->kind == SPX_EXPR_BINARY &&
+        (at->as.binary.op == SPX_OP_ADD || at->as.binary.op == SPX_OP_SUB) &&
+        leaf_reg(c, at->as.binary.left).file == FILE_INT &&
+        at->as.binary.right->kind == SPX_EXPR_INT && at->as.binary.right->as.integer <= INT32_MAX) {
+        /* a[x + k], a[x - k] (x a leaf, k a literal): the sum and the read in
+         * one instruction, each failing at its own span */
+        int32_t offset = c->aux->nelts;
+        APR_ARRAY_PUSH(c->aux, int32_t) = leaf_reg(c, at->as.binary.left).index;
+        APR_ARRAY_PUSH(c->aux, int32_t) = (int32_t)at->as.binary.right->as.integer;
+        APR_ARRAY_PUSH(c->aux, int32_t) = at->as.binary.op == SPX_OP_SUB;
+        free_reg(c, b);
+        reg_t dst = destination(c, FILE_INT, hint);
+        int32_t pc =
+            emit(c, SPX_I_INDEX_I_AT, dying(b, SPX_FLAG_FREE_B), dst.index, b.index, offset);
+        failure_site(c, pc, at->span);
+        failure_site(c, pc, e->span);
+        return dst;
+    }
     reg_t index = compile_expr(c, e->as.index.index, -1);
     free_reg(c, index);
     free_reg(c, b);
-    int file = is_str ? FILE_INT : file_of(e->type);
     reg_t dst = destination(c, file, hint);
     spx_opcode_t op = is_str ? SPX_I_STR_INDEX : file == FILE_BLOCK ? SPX_I_INDEX_B : SPX_I_INDEX_I;
     failure_site(c, emit(c, op, dying(b, SPX_FLAG_FREE_B), dst.index, b.index, index.index),
@@ -799,13 +823,30 @@ static reg_t compile_primary(compiler_t *c, const spx_expr_t *e, int32_t hint)
     case SPX_EXPR_SLICE:
         return compile_index(c, e, hint);
     case SPX_EXPR_FIELD: {
+        const spx_struct_t *structure = e->as.field.base->vtype->structure;
+        int32_t field = field_number(structure, e->as.field.name.text);
+        const spx_expr_t *element = e->as.field.base;
+        if (file_of(e->type) == FILE_INT && element->kind == SPX_EXPR_INDEX &&
+            leaf_reg(c, element->as.index.base).file == FILE_BLOCK &&
+            leaf_reg(c, element->as.index.index).file == FILE_INT) {
+            /* a[i].f of a variable a and a leaf i: one instruction, which
+             * holds nothing in between (nothing else runs there) */
+            int32_t offset = c->aux->nelts;
+            APR_ARRAY_PUSH(c->aux, int32_t) = leaf_reg(c, element->as.index.index).index;
+            APR_ARRAY_PUSH(c->aux, int32_t) = field;
+            reg_t dst = destination(c, FILE_INT, hint);
+            failure_site(c,
+                         emit(c, SPX_I_ELEMENT_FIELD_I, 0, dst.index,
+                              leaf_reg(c, element->as.index.base).index, offset),
+                         element->span);
+            return dst;
+        }
         reg_t base = compile_expr(c, e->as.field.base, -1);
         free_reg(c, base);
         int file = file_of(e->type);
         reg_t dst = destination(c, file, hint);
         emit(c, file == FILE_BLOCK ? SPX_I_FIELD_B : SPX_I_FIELD_I, dying(base, SPX_FLAG_FREE_B),
-             dst.index, base.index,
-             field_number(e->as.field.base->vtype->structure, e->as.field.name.text));
+             dst.index, base.index, field);
         return dst;
     }
     case SPX_EXPR_ARRAY:
@@ -950,6 +991,21 @@ static void compile_assign(compiler_t *c, const spx_stmt_t *s)
     }
     if (!s->as.assign.place) {
         compile_into(c, s->as.assign.value, variable);
+        return;
+    }
+    const spx_expr_t *target = s->as.assign.place;
+    if (target->kind == SPX_EXPR_INDEX && target->as.index.base->kind == SPX_EXPR_NAME) {
+        /* a[i] = e: the common place, one instruction without an aux record */
+        reg_t index = leaf_reg(c, target->as.index.index);
+        if (index.file != FILE_INT)
+            index = compile_temp(c, target->as.index.index);
+        reg_t value = compile_expr(c, s->as.assign.value, -1);
+        free_reg(c, value);
+        free_reg(c, index);
+        failure_site(c,
+                     emit(c, value.file == FILE_BLOCK ? SPX_I_SET_B : SPX_I_SET_I,
+                          dying(value, SPX_FLAG_FREE_B), variable, value.index, index.index),
+                     target->span);
         return;
     }
     apr_size_t temps = 0;

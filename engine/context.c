@@ -88,12 +88,19 @@ static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
     }
 }
 
-/* The function's item text from the retained source bytes, as stored: a CR LF
- * stays CR LF (docs/language.md, Lexical), and max_bytes counts it. */
-static json_t *item_text(const spx_function_t *function, apr_size_t limit, int *cut)
+/* The bytes of a function's, struct's or const's whole item. */
+static apr_size_t item_length(const spx_index_node_t *node)
 {
-    const unsigned char *text = function->module->text + function->span.start.offset;
-    apr_size_t length = function->span.end.offset - function->span.start.offset;
+    const spx_span_t *span = spx_index_item_span(node);
+    return span->end.offset - span->start.offset;
+}
+
+/* The item's text from the retained source bytes, as stored: a CR LF stays
+ * CR LF (docs/language.md, Lexical), and max_bytes counts it. */
+static json_t *item_text(const spx_index_node_t *node, apr_size_t limit, int *cut)
+{
+    const unsigned char *text = node->module->text + spx_index_item_span(node)->start.offset;
+    apr_size_t length = item_length(node);
     *cut = 0;
     if (limit < length) {
         length = spx_utf8_cut(text, length, limit); /* never split a UTF-8 sequence */
@@ -120,11 +127,10 @@ static json_t *render(const walk_t *walk, int kept, apr_size_t text_limit, apr_p
                                 json_pack("{s:s, s:s}", "from",
                                           index->nodes[walk->via_from[number]].id, "kind",
                                           index->edges[walk->via_edge[number]].kind));
-        if (node->function) {
+        if (spx_index_item_span(node)) {
             int cut = 0;
-            json_object_set_new(
-                object, "text",
-                item_text(node->function, i == 0 ? text_limit : (apr_size_t)-1, &cut));
+            json_object_set_new(object, "text",
+                                item_text(node, i == 0 ? text_limit : (apr_size_t)-1, &cut));
             if (cut)
                 json_object_set_new(object, "text_truncated", json_true());
         }
@@ -204,12 +210,16 @@ apr_status_t spx_context_document(const spx_project_t *project,
         prefix = "module:";
     else if (strcmp(request->target_kind, "function") == 0)
         prefix = "function:";
+    else if (strcmp(request->target_kind, "struct") == 0)
+        prefix = "struct:";
+    else if (strcmp(request->target_kind, "const") == 0)
+        prefix = "const:";
     else if (strcmp(request->target_kind, "test") == 0)
         prefix = "test:";
     else
         return invalid(message, apr_psprintf(pool,
-                                             "unknown target kind '%s': use module, function "
-                                             "or test",
+                                             "unknown target kind '%s': use module, function, "
+                                             "struct, const or test",
                                              request->target_kind));
     if (strcmp(request->direction, "out") != 0 && strcmp(request->direction, "in") != 0 &&
         strcmp(request->direction, "both") != 0)
@@ -247,10 +257,10 @@ apr_status_t spx_context_document(const spx_project_t *project,
     apr_size_t whole = (apr_size_t)-1;
     if (!fits(&walk, 1, whole, &best, pool)) {
         /* The target alone is over budget: cut its text, or give up. */
-        const spx_function_t *function = walk.index->nodes[target].function;
-        apr_size_t low = 0,
-                   high = function ? function->span.end.offset - function->span.start.offset : 0;
-        if (!function || !fits(&walk, 1, 0, &best, pool))
+        const spx_index_node_t *node = &walk.index->nodes[target];
+        int has_text = spx_index_item_span(node) != NULL;
+        apr_size_t low = 0, high = has_text ? item_length(node) : 0;
+        if (!has_text || !fits(&walk, 1, 0, &best, pool))
             return invalid(message, apr_psprintf(pool,
                                                  "max_bytes %" APR_UINT64_T_FMT
                                                  " cannot hold even the target's outline",

@@ -4,8 +4,11 @@
  *
  * Phase A hands each module's checked bodies to the builder
  * (spx_index_builder_add_calls) before it lets them go, so the builder keeps
- * only the call edges and their sites; spx_index_build then adds the nodes
- * and the other edges from the declarations, which stay.
+ * only what the bodies say: each function's calls, the structs it uses and
+ * the consts it reads, with their sites. spx_index_build then adds the nodes
+ * and the other edges from the declarations, which stay: containment,
+ * imports, the structs a signature or a struct's fields name, the consts a
+ * const reads, tests and the entry.
  */
 #include "index_internal.h"
 
@@ -19,11 +22,18 @@ static const struct {
     spx_builtin_t builtin;
     const char *name;
     const char *signature;
+    /* transport v1's, byte-frozen since before language v2, where it differs
+     * (a single source's graph, spx_source_graph_document) */
+    const char *v1_signature;
 } builtin_table[] = {
-    {SPX_BUILTIN_PRINT, "print", "fn(s: str)"},
-    {SPX_BUILTIN_ITOS, "itos", "fn(i: int) -> str"},
-    {SPX_BUILTIN_LEN, "len", "fn(s: str) -> int"},
-    {SPX_BUILTIN_ASSERT, "assert", "fn(c: bool)"},
+    {SPX_BUILTIN_PRINT, "print", "fn(s: str)", NULL},
+    {SPX_BUILTIN_ITOS, "itos", "fn(i: int) -> str", NULL},
+    {SPX_BUILTIN_LEN, "len", "fn(x: str | [T]) -> int", "fn(s: str) -> int"},
+    {SPX_BUILTIN_ASSERT, "assert", "fn(c: bool, message: str)", "fn(c: bool)"},
+    {SPX_BUILTIN_CHR, "chr", "fn(c: int) -> str", NULL},
+    {SPX_BUILTIN_STOI, "stoi", "fn(s: str) -> int", NULL},
+    {SPX_BUILTIN_PUSH, "push", "fn(a: [T], v: T)", NULL},
+    {SPX_BUILTIN_POP, "pop", "fn(a: [T]) -> T", NULL},
 };
 #define BUILTIN_COUNT (sizeof(builtin_table) / sizeof(builtin_table[0]))
 
@@ -32,23 +42,27 @@ static const struct {
  * edges refer to them by their position in nodes. */
 struct spx_index_builder_t {
     apr_pool_t *pool;
-    spx_arena_t *arena;        /* nodes, pending edges, call sites */
+    spx_arena_t *arena;        /* nodes, pending edges, sites */
     apr_array_header_t *nodes; /* spx_index_node_t * (in the arena), in the order made */
-    apr_hash_t *node_of;       /* a module (its address) -> int * position */
+    apr_hash_t *node_of;       /* a module, struct or const (its address) -> int * position */
     int builtin_node[BUILTIN_COUNT];
-    apr_array_header_t *calls; /* call_site_t: the calls of the function being walked */
-    apr_array_header_t *edges; /* pending_edge_t * (in the arena) */
-    apr_array_header_t *spine; /* const spx_expr_t *: operator chains being walked */
+    apr_array_header_t *references; /* reference_t: those of the item being walked */
+    apr_array_header_t *edges;      /* pending_edge_t * (in the arena) */
+    apr_array_header_t *spine;      /* const spx_expr_t *: operator chains being walked */
+    const spx_module_t *module;     /* the module of the item being walked */
 };
 typedef spx_index_builder_t builder_t;
 
-/* One call of the function being walked, in source order. */
-typedef struct call_site_t {
-    spx_function_t *callee; /* NULL for a builtin */
-    size_t builtin;         /* index in builtin_table when callee is NULL */
-    size_t order;           /* keeps the sites of one callee in source order */
+/* One site of the item being walked that names another: a call (of a
+ * function, or of a builtin), a struct named or whose field is read or
+ * written, a const read. */
+typedef struct reference_t {
+    const char *kind;   /* "calls", "uses", "reads" */
+    const void *target; /* spx_function_t, spx_struct_t or spx_const_t; NULL for a builtin */
+    size_t builtin;     /* index in builtin_table when target is NULL */
+    size_t order;       /* keeps the sites of one target in source order */
     spx_index_site_t site;
-} call_site_t;
+} reference_t;
 
 typedef struct pending_edge_t {
     int from; /* positions in the builder's nodes, then in the sorted index */
@@ -84,7 +98,7 @@ static void add_edge(builder_t *builder, int from, const char *kind, int to)
     edge->site_count = 0;
 }
 
-/* The node of a module or function made before, or -1. */
+/* The node of a module, struct or const made before, or -1. */
 static int known_node(builder_t *builder, const void *owner)
 {
     const int *position = apr_hash_get(builder->node_of, &owner, sizeof(owner));
@@ -130,6 +144,35 @@ static int function_node(builder_t *builder, spx_function_t *function)
     return position;
 }
 
+/* "KIND:MODULE.NAME" of a struct or const (owner), made once each. */
+static int item_node(builder_t *builder, const void *owner, const char *kind,
+                     const spx_module_t *module, const char *name)
+{
+    int position = known_node(builder, owner);
+    if (position < 0) {
+        position =
+            add_node(builder, apr_pstrcat(builder->pool, kind, ":", module->name, ".", name, NULL),
+                     kind, name);
+        node_at(builder, position)->module = module;
+        remember_node(builder, owner, position);
+    }
+    return position;
+}
+
+static int struct_node(builder_t *builder, const spx_struct_t *structure)
+{
+    int position = item_node(builder, structure, "struct", structure->module, structure->name.text);
+    node_at(builder, position)->structure = structure;
+    return position;
+}
+
+static int const_node(builder_t *builder, const spx_const_t *constant)
+{
+    int position = item_node(builder, constant, "const", constant->module, constant->name.text);
+    node_at(builder, position)->constant = constant;
+    return position;
+}
+
 static int builtin_node(builder_t *builder, size_t builtin)
 {
     if (builder->builtin_node[builtin] < 0) {
@@ -142,77 +185,155 @@ static int builtin_node(builder_t *builder, size_t builtin)
     return builder->builtin_node[builtin];
 }
 
-static void record_call(builder_t *builder, const spx_expr_t *call)
+static void add_reference(builder_t *builder, const char *kind, const void *target, size_t builtin,
+                          spx_span_t span)
 {
-    call_site_t site;
-    memset(&site, 0, sizeof(site));
-    site.callee = call->as.call->target;
-    if (!site.callee) {
-        for (site.builtin = 0; site.builtin < BUILTIN_COUNT; site.builtin++)
-            if (builtin_table[site.builtin].builtin == call->as.call->builtin)
-                break;
-        if (site.builtin == BUILTIN_COUNT)
-            return; /* unresolved: cannot happen in an admitted project */
-    }
-    site.order = (size_t)builder->calls->nelts;
-    site.site.start = call->span.start.offset;
-    site.site.end = call->span.end.offset;
-    *(call_site_t *)apr_array_push(builder->calls) = site;
+    reference_t *reference = apr_array_push(builder->references);
+    reference->kind = kind;
+    reference->target = target;
+    reference->builtin = builtin;
+    reference->order = (size_t)builder->references->nelts;
+    reference->site.start = span.start.offset;
+    reference->site.end = span.end.offset;
 }
 
-static int compare_call_sites(const void *left, const void *right)
+static void record_call(builder_t *builder, const spx_expr_t *call)
 {
-    const call_site_t *a = left, *b = right;
-    if (a->callee != b->callee) /* any fixed order of callees will do: edges are sorted later */
-        return (uintptr_t)a->callee < (uintptr_t)b->callee ? -1 : 1;
+    size_t builtin = 0;
+    if (!call->as.call->target) {
+        while (builtin < BUILTIN_COUNT && builtin_table[builtin].builtin != call->as.call->builtin)
+            builtin++;
+        if (builtin == BUILTIN_COUNT)
+            return; /* unresolved: cannot happen in an admitted project */
+    }
+    add_reference(builder, "calls", call->as.call->target, builtin, call->span);
+}
+
+/* The struct that syntax (Name, or m.Name of an import m of the builder's
+ * module) names, or NULL: a struct the checker could not resolve, which
+ * cannot happen in an admitted project. */
+static const spx_struct_t *written_struct(builder_t *builder, const spx_type_syntax_t *syntax)
+{
+    const spx_module_t *owner = syntax->module.text ? NULL : builder->module;
+    for (apr_size_t i = 0; !owner && i < builder->module->import_count; i++)
+        if (strcmp(builder->module->imports[i].module.text, syntax->module.text) == 0)
+            owner = builder->module->imports[i].target;
+    for (apr_size_t i = 0; owner && syntax->name.text && i < owner->struct_count; i++)
+        if (strcmp(owner->structs[i]->name.text, syntax->name.text) == 0)
+            return owner->structs[i];
+    return NULL;
+}
+
+/* A type as written: the struct it names, if any (through arrays). */
+static void collect_type(void *context, const spx_type_syntax_t *syntax)
+{
+    builder_t *builder = context;
+    while (syntax && syntax->kind == SPX_TYPE_SYNTAX_ARRAY)
+        syntax = syntax->element;
+    if (!syntax || syntax->kind != SPX_TYPE_SYNTAX_STRUCT)
+        return;
+    const spx_struct_t *structure = written_struct(builder, syntax);
+    if (structure)
+        add_reference(builder, "uses", structure, 0, syntax->span);
+}
+
+/* The struct of a value of e's type, or NULL. */
+static const spx_struct_t *struct_of(const spx_expr_t *e)
+{
+    return e && e->type == SPX_TYPE_STRUCT && e->vtype ? e->vtype->structure : NULL;
+}
+
+static void collect_expression(void *context, const spx_expr_t *e);
+
+/* What e is besides an operator chain: a call, a read of a const, a struct
+ * literal, a field read or written; then, in source order, what its
+ * children hold (spx_expr_visit_children), but for m.X, whose m is a module. */
+static void collect_operand(builder_t *builder, const spx_expr_t *e)
+{
+    if (e->kind == SPX_EXPR_CALL) {
+        record_call(builder, e);
+    } else if (e->kind == SPX_EXPR_NAME && e->as.name.constant) {
+        add_reference(builder, "reads", e->as.name.constant, 0, e->as.name.name.span);
+    } else if (e->kind == SPX_EXPR_FIELD && e->as.field.constant) {
+        add_reference(builder, "reads", e->as.field.constant, 0, e->span);
+        return;
+    } else if (e->kind == SPX_EXPR_FIELD && struct_of(e->as.field.base)) {
+        add_reference(builder, "uses", struct_of(e->as.field.base), 0, e->as.field.name.span);
+    } else if (e->kind == SPX_EXPR_STRUCT_LITERAL && struct_of(e)) {
+        spx_span_t named = e->as.literal->name.span; /* Name, or m.Name as written */
+        if (e->as.literal->module.text)
+            named.start = e->as.literal->module.span.start;
+        add_reference(builder, "uses", struct_of(e), 0, named);
+    }
+    spx_expr_visit_children(e, collect_expression, builder);
+}
+
+static int compare_references(const void *left, const void *right)
+{
+    const reference_t *a = left, *b = right;
+    int order = strcmp(a->kind, b->kind);
+    if (order != 0)
+        return order;
+    if (a->target != b->target) /* any fixed order of targets will do: edges are sorted later */
+        return (uintptr_t)a->target < (uintptr_t)b->target ? -1 : 1;
     if (a->builtin != b->builtin)
         return a->builtin < b->builtin ? -1 : 1;
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
-/* One "calls" edge per callee of caller, with its sites in source order. */
-static void add_call_edges(builder_t *builder, spx_function_t *caller)
+/* The node a reference's edge goes to. */
+static int reference_node(builder_t *builder, const reference_t *reference)
 {
-    apr_array_header_t *calls = builder->calls;
-    call_site_t *sites = (call_site_t *)calls->elts;
-    int caller_node = calls->nelts ? function_node(builder, caller) : -1;
-    qsort(sites, (size_t)calls->nelts, sizeof(call_site_t), compare_call_sites);
-    for (int first = 0, end; first < calls->nelts; first = end) {
-        for (end = first + 1; end < calls->nelts && sites[end].callee == sites[first].callee &&
-                              sites[end].builtin == sites[first].builtin;
+    if (strcmp(reference->kind, "uses") == 0)
+        return struct_node(builder, reference->target);
+    if (strcmp(reference->kind, "reads") == 0)
+        return const_node(builder, reference->target);
+    return reference->target ? function_node(builder, (spx_function_t *)reference->target)
+                             : builtin_node(builder, reference->builtin);
+}
+
+/* One edge from the node from per kind and target of the references
+ * collected, with its sites in source order; the references are then
+ * forgotten. */
+static void add_reference_edges(builder_t *builder, int from)
+{
+    apr_array_header_t *references = builder->references;
+    reference_t *sites = (reference_t *)references->elts;
+    qsort(sites, (size_t)references->nelts, sizeof(reference_t), compare_references);
+    for (int first = 0, end; first < references->nelts; first = end) {
+        for (end = first + 1;
+             end < references->nelts && strcmp(sites[end].kind, sites[first].kind) == 0 &&
+             sites[end].target == sites[first].target && sites[end].builtin == sites[first].builtin;
              end++)
             ;
-        int callee = sites[first].callee ? function_node(builder, sites[first].callee)
-                                         : builtin_node(builder, sites[first].builtin);
+        int to = reference_node(builder, &sites[first]);
         spx_index_site_t *spans = SPX_ARENA_ARRAY(builder->arena, spx_index_site_t, end - first);
         for (int i = first; i < end; i++)
             spans[i - first] = sites[i].site;
-        add_edge(builder, caller_node, "calls", callee);
+        add_edge(builder, from, sites[first].kind, to);
         pending_edge_t *edge =
             APR_ARRAY_IDX(builder->edges, builder->edges->nelts - 1, pending_edge_t *);
         edge->sites = spans;
         edge->site_count = end - first;
     }
-    calls->nelts = 0;
+    references->nelts = 0;
 }
 
-/* Records the calls in e in source order. The chain of unary operators and
- * left operands below e is unrolled onto builder->spine, as the checker does,
- * so a long "a + b + c + ..." costs no C stack; right operands and every
- * other child (spx_expr_visit_children) recurse, which the parse depth
- * (SPX_LIMIT_PARSE_DEPTH) bounds. */
+/* Records what e references, in source order. The chain of unary operators
+ * and left operands below e is unrolled onto builder->spine, as the checker
+ * does, so a long "a + b + c + ..." costs no C stack; every other operand
+ * recurses, which the parse depth (SPX_LIMIT_PARSE_DEPTH) bounds. */
 static void collect_expression(void *context, const spx_expr_t *e)
 {
     builder_t *builder = context;
     apr_array_header_t *spine = builder->spine;
     int base = spine->nelts;
-    while (e->kind == SPX_EXPR_UNARY || e->kind == SPX_EXPR_BINARY) {
+    while (e && (e->kind == SPX_EXPR_UNARY || e->kind == SPX_EXPR_BINARY)) {
         APR_ARRAY_PUSH(spine, const spx_expr_t *) = e;
         e = e->kind == SPX_EXPR_UNARY ? e->as.unary.operand : e->as.binary.left;
     }
-    if (e->kind == SPX_EXPR_CALL)
-        record_call(builder, e);
-    spx_expr_visit_children(e, collect_expression, builder); /* every v2 position too */
+    if (e) /* NULL: lost to a syntax error, in a project that is not admitted */
+        collect_operand(builder, e);
     while (spine->nelts > base) {
         const spx_expr_t *top = APR_ARRAY_IDX(spine, spine->nelts - 1, const spx_expr_t *);
         spine->nelts--; /* popped before recursing: the recursion reuses the slot */
@@ -266,7 +387,7 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
     builder->node_of = apr_hash_make(pool);
     for (size_t b = 0; b < BUILTIN_COUNT; b++)
         builder->builtin_node[b] = -1;
-    builder->calls = apr_array_make(pool, 64, sizeof(call_site_t));
+    builder->references = apr_array_make(pool, 64, sizeof(reference_t));
     builder->edges = apr_array_make(pool, 64, sizeof(pending_edge_t *));
     builder->spine = apr_array_make(pool, 64, sizeof(const spx_expr_t *));
     return builder;
@@ -274,9 +395,38 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
 
 void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_t *module)
 {
+    builder->module = module;
     for (apr_size_t f = 0; f < module->function_count; f++) {
-        spx_block_visit_expressions(&module->functions[f]->body, collect_expression, builder);
-        add_call_edges(builder, module->functions[f]);
+        spx_function_t *function = module->functions[f];
+        for (apr_size_t i = 0; i < function->param_count; i++)
+            collect_type(builder, function->params[i].type_syntax);
+        collect_type(builder, function->result_syntax);
+        spx_block_visit(&function->body, collect_expression, collect_type, builder);
+        if (builder->references->nelts)
+            add_reference_edges(builder, function_node(builder, function));
+    }
+}
+
+/* The module's structs and consts, their containment, the structs their
+ * fields name and the consts a const reads (declarations, which stay). */
+static void add_items(builder_t *builder, const spx_module_t *module, int module_position)
+{
+    builder->module = module;
+    for (apr_size_t i = 0; i < module->struct_count; i++) {
+        const spx_struct_t *structure = module->structs[i];
+        int position = struct_node(builder, structure);
+        add_edge(builder, module_position, "contains", position);
+        for (apr_size_t f = 0; f < structure->field_count; f++)
+            collect_type(builder, structure->fields[f].type_syntax);
+        add_reference_edges(builder, position);
+    }
+    for (apr_size_t i = 0; i < module->const_count; i++) {
+        const spx_const_t *constant = module->consts[i];
+        int position = const_node(builder, constant);
+        add_edge(builder, module_position, "contains", position);
+        if (constant->value)
+            collect_expression(builder, constant->value);
+        add_reference_edges(builder, position);
     }
 }
 
@@ -336,6 +486,31 @@ static void sort_edges(builder_t *builder, spx_index_t *index)
     }
 }
 
+/* A struct node's field types and a const node's value, as the graph
+ * renders them; the consts are evaluated by now. */
+static void describe_item(builder_t *builder, spx_index_node_t *node)
+{
+    const spx_struct_t *structure = node->structure;
+    if (structure) {
+        node->field_types =
+            apr_palloc(builder->pool, (structure->field_count + 1) * sizeof(*node->field_types));
+        for (apr_size_t i = 0; i < structure->field_count; i++)
+            node->field_types[i] =
+                spx_written_type_name(structure->fields[i].type_syntax, structure->fields[i].type,
+                                      structure->module, builder->pool);
+    }
+    const spx_const_t *constant = node->constant;
+    if (constant && constant->value_type == SPX_TYPE_STR) {
+        node->value = constant->bytes;
+        node->value_length = constant->length;
+    } else if (constant) {
+        node->value = constant->value_type == SPX_TYPE_BOOL
+                          ? (constant->boolean ? "true" : "false")
+                          : apr_psprintf(builder->pool, "%" APR_INT64_T_FMT, constant->integer);
+        node->value_length = strlen(node->value);
+    }
+}
+
 spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *project)
 {
     apr_pool_t *pool = builder->pool;
@@ -348,7 +523,14 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
         for (apr_size_t f = 0; f < module->function_count; f++)
             add_edge(builder, module_position, "contains",
                      function_node(builder, module->functions[f]));
+        add_items(builder, module, module_position);
     }
+    for (int i = 0; i < builder->nodes->nelts; i++)
+        describe_item(builder, node_at(builder, i));
+    /* A single source is served by transport v1, whose bytes are frozen. */
+    for (size_t b = 0; !project->manifest && b < BUILTIN_COUNT; b++)
+        if (builder->builtin_node[b] >= 0 && builtin_table[b].v1_signature)
+            node_at(builder, builder->builtin_node[b])->signature = builtin_table[b].v1_signature;
     const spx_manifest_t *manifest = project->manifest; /* NULL for a single source */
     for (apr_size_t t = 0; manifest && t < manifest->test_count; t++) {
         int test = add_node(builder, apr_pstrcat(pool, "test:", manifest->tests[t].name, NULL),
@@ -374,12 +556,39 @@ json_t *spx_index_node_json(const spx_index_node_t *node)
         json_object_set_new(object, "signature", json_string(node->signature));
     if (node->module)
         json_object_set_new(object, "path", json_string(node->module->path));
-    if (node->function) {
+    const spx_span_t *span = spx_index_item_span(node);
+    if (span) {
         json_object_set_new(object, "module", json_string(node->module->name));
+        json_object_set_new(object, "span", spx_span_json(span));
+    }
+    if (node->function)
         json_object_set_new(object, "exported", json_boolean(node->function->exported));
-        json_object_set_new(object, "span", spx_span_json(&node->function->span));
+    if (node->structure) {
+        const spx_struct_t *structure = node->structure;
+        json_t *fields = json_array();
+        for (apr_size_t i = 0; i < structure->field_count; i++) {
+            const spx_param_t *field = &structure->fields[i];
+            json_array_append_new(fields, json_pack("{s:s, s:s}", "name", field->name.text, "type",
+                                                    node->field_types[i]));
+        }
+        json_object_set_new(object, "exported", json_boolean(structure->exported));
+        json_object_set_new(object, "fields", fields);
+    }
+    if (node->constant) {
+        const spx_const_t *constant = node->constant;
+        json_object_set_new(object, "exported", json_boolean(constant->exported));
+        json_object_set_new(object, "type", json_string(spx_type_name(constant->type)));
+        json_object_set_new(object, "value", json_stringn(node->value, node->value_length));
     }
     return object;
+}
+
+const spx_span_t *spx_index_item_span(const spx_index_node_t *node)
+{
+    return node->function    ? &node->function->span
+           : node->structure ? &node->structure->span
+           : node->constant  ? &node->constant->span
+                             : NULL;
 }
 
 json_t *spx_index_edge_json(const spx_index_t *index, const spx_index_edge_t *edge)

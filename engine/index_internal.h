@@ -11,8 +11,9 @@
 
 /* The index is built in two steps, because Phase A lets each module's bodies
  * go once they are checked: a builder (in pool, which then holds the index
- * too) takes every module's call edges and sites while its bodies are
- * there; spx_index_build adds the rest from the declarations. */
+ * too) takes what every module's bodies say while they are there (each
+ * function's calls, uses of structs and reads of consts, with their sites);
+ * spx_index_build adds the rest from the declarations, which stay. */
 typedef struct spx_index_builder_t spx_index_builder_t;
 spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool);
 void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_t *module);
@@ -23,19 +24,25 @@ void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_
 spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *project);
 
 typedef struct spx_index_node_t {
-    const char *id;                 /* "function:app.main" */
-    const char *kind;               /* "module", "function", "test", "entry", "builtin" */
+    const char *id; /* "function:app.main", "struct:geo.Point", "const:geo.ORIGIN_X" */
+    /* "module", "function", "struct", "const", "test", "entry", "builtin" */
+    const char *kind;
     const char *name;               /* NULL for the entry */
-    const spx_module_t *module;     /* module and function nodes */
+    const spx_module_t *module;     /* module, function, struct and const nodes */
     const spx_function_t *function; /* function nodes */
+    const spx_struct_t *structure;  /* struct nodes */
+    const spx_const_t *constant;    /* const nodes */
     const char *signature;          /* function and builtin nodes */
-    apr_array_header_t *out_edges;  /* int: edge numbers, in edge order */
-    apr_array_header_t *in_edges;   /* int: edge numbers, in edge order */
+    const char **field_types;       /* struct nodes: each field's type, as signatures spell it */
+    const char *value;              /* const nodes: the value's text (a str's own bytes) */
+    apr_size_t value_length;
+    apr_array_header_t *out_edges; /* int: edge numbers, in edge order */
+    apr_array_header_t *in_edges;  /* int: edge numbers, in edge order */
 } spx_index_node_t;
 
-/* A call site: the byte range of the call expression in its caller's
- * source (line and column follow from the retained text,
- * spx_span_between). */
+/* A site: the byte range in its source of a call expression (calls), of a
+ * struct's name or a field's name (uses), of a const's name or m.X (reads);
+ * line and column follow from the retained text (spx_span_between). */
 typedef struct spx_index_site_t {
     uint32_t start;
     uint32_t end;
@@ -44,9 +51,10 @@ typedef struct spx_index_site_t {
 typedef struct spx_index_edge_t {
     int from; /* node numbers */
     int to;
-    const char *kind;              /* "imports", "contains", "calls", "tests", "enters" */
-    const spx_index_site_t *sites; /* calls: each call expression, in source order */
-    int site_count;                /* calls: at least 1; other kinds: 0 */
+    /* "imports", "contains", "calls", "uses", "reads", "tests", "enters" */
+    const char *kind;
+    const spx_index_site_t *sites; /* calls, uses, reads: each site, in source order */
+    int site_count;                /* calls, uses, reads: at least 1; other kinds: 0 */
 } spx_index_edge_t;
 
 struct spx_index_t {
@@ -55,6 +63,10 @@ struct spx_index_t {
     spx_index_edge_t *edges; /* sorted by (from id, kind, to id) */
     int edge_count;
 };
+
+/* The whole item of a function, struct or const node (its span, in its
+ * module's retained text), or NULL for other nodes. */
+const spx_span_t *spx_index_item_span(const spx_index_node_t *node);
 
 /* The node's graph object (outputs.md). A new reference. */
 json_t *spx_index_node_json(const spx_index_node_t *node);

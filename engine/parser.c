@@ -688,53 +688,72 @@ static spx_expr_t *parse_unary(parser_t *p)
 /* The level of a binary operator token (and its operator), or -1. */
 static int binary_level(spx_token_kind_t kind, spx_operator_t *op)
 {
-    static const struct {
-        spx_token_kind_t kind;
-        spx_operator_t op;
-        int level;
-    } table[] = {
-        {SPX_TOKEN_OR, SPX_OP_OR, LEVEL_OR},
-        {SPX_TOKEN_AND, SPX_OP_AND, LEVEL_AND},
-        {SPX_TOKEN_EQ, SPX_OP_EQ, LEVEL_EQUALITY},
-        {SPX_TOKEN_NE, SPX_OP_NE, LEVEL_EQUALITY},
-        {SPX_TOKEN_LT, SPX_OP_LT, LEVEL_RELATIONAL},
-        {SPX_TOKEN_LE, SPX_OP_LE, LEVEL_RELATIONAL},
-        {SPX_TOKEN_GT, SPX_OP_GT, LEVEL_RELATIONAL},
-        {SPX_TOKEN_GE, SPX_OP_GE, LEVEL_RELATIONAL},
-        {SPX_TOKEN_PIPE, SPX_OP_BIT_OR, LEVEL_BIT_OR},
-        {SPX_TOKEN_CARET, SPX_OP_BIT_XOR, LEVEL_BIT_XOR},
-        {SPX_TOKEN_AMPERSAND, SPX_OP_BIT_AND, LEVEL_BIT_AND},
-        {SPX_TOKEN_SHL, SPX_OP_SHL, LEVEL_SHIFT},
-        {SPX_TOKEN_SHR, SPX_OP_SHR, LEVEL_SHIFT},
-        {SPX_TOKEN_PLUS, SPX_OP_ADD, LEVEL_ADDITIVE},
-        {SPX_TOKEN_MINUS, SPX_OP_SUB, LEVEL_ADDITIVE},
-        {SPX_TOKEN_STAR, SPX_OP_MUL, LEVEL_MULTIPLICATIVE},
-        {SPX_TOKEN_SLASH, SPX_OP_DIV, LEVEL_MULTIPLICATIVE},
-        {SPX_TOKEN_PERCENT, SPX_OP_REM, LEVEL_MULTIPLICATIVE},
-    };
-    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-        if (table[i].kind == kind) {
-            *op = table[i].op;
-            return table[i].level;
-        }
+#define LEVEL_OF(token, operator, level)                                                           \
+    case token:                                                                                    \
+        *op = operator;                                                                            \
+        return level
+    switch (kind) {
+        LEVEL_OF(SPX_TOKEN_OR, SPX_OP_OR, LEVEL_OR);
+        LEVEL_OF(SPX_TOKEN_AND, SPX_OP_AND, LEVEL_AND);
+        LEVEL_OF(SPX_TOKEN_EQ, SPX_OP_EQ, LEVEL_EQUALITY);
+        LEVEL_OF(SPX_TOKEN_NE, SPX_OP_NE, LEVEL_EQUALITY);
+        LEVEL_OF(SPX_TOKEN_LT, SPX_OP_LT, LEVEL_RELATIONAL);
+        LEVEL_OF(SPX_TOKEN_LE, SPX_OP_LE, LEVEL_RELATIONAL);
+        LEVEL_OF(SPX_TOKEN_GT, SPX_OP_GT, LEVEL_RELATIONAL);
+        LEVEL_OF(SPX_TOKEN_GE, SPX_OP_GE, LEVEL_RELATIONAL);
+        LEVEL_OF(SPX_TOKEN_PIPE, SPX_OP_BIT_OR, LEVEL_BIT_OR);
+        LEVEL_OF(SPX_TOKEN_CARET, SPX_OP_BIT_XOR, LEVEL_BIT_XOR);
+        LEVEL_OF(SPX_TOKEN_AMPERSAND, SPX_OP_BIT_AND, LEVEL_BIT_AND);
+        LEVEL_OF(SPX_TOKEN_SHL, SPX_OP_SHL, LEVEL_SHIFT);
+        LEVEL_OF(SPX_TOKEN_SHR, SPX_OP_SHR, LEVEL_SHIFT);
+        LEVEL_OF(SPX_TOKEN_PLUS, SPX_OP_ADD, LEVEL_ADDITIVE);
+        LEVEL_OF(SPX_TOKEN_MINUS, SPX_OP_SUB, LEVEL_ADDITIVE);
+        LEVEL_OF(SPX_TOKEN_STAR, SPX_OP_MUL, LEVEL_MULTIPLICATIVE);
+        LEVEL_OF(SPX_TOKEN_SLASH, SPX_OP_DIV, LEVEL_MULTIPLICATIVE);
+        LEVEL_OF(SPX_TOKEN_PERCENT, SPX_OP_REM, LEVEL_MULTIPLICATIVE);
+    default:
+        return -1;
     }
-    return -1;
+#undef LEVEL_OF
 }
 
-/* Operators of one level, left-associative: the loop folds each new
- * operand onto everything to its left. The chain takes no level of its own:
- * it is built by this loop, and every later pass walks its left spine by a
- * loop too; only a right operand is one level down. */
-static spx_expr_t *parse_binary(parser_t *p, int level)
+/* A chain of comparisons (two operators of one comparison level in a row)
+ * is an error, reported at the whole chain. */
+static spx_expr_t *refuse_chain(parser_t *p, int level, const spx_expr_t *chain)
 {
-    if (level == LEVEL_COUNT)
-        return parse_unary(p);
-    spx_expr_t *left = parse_binary(p, level + 1);
+    p->item_error = 1;
+    if (level == LEVEL_RELATIONAL)
+        spx_lexer_error(&p->lexer, SPX_E0221, chain->span,
+                        "comparisons do not chain: write 'a < b && b < c'");
+    else
+        spx_lexer_error(&p->lexer, SPX_E0222, chain->span,
+                        "equality comparisons do not chain: use parentheses");
+    return NULL;
+}
+
+/* Binary operators of min_level and tighter, by precedence climbing: the
+ * loop folds each new operand onto everything to its left, and a right
+ * operand takes only the operators that bind tighter than its own (one call
+ * for the operand, whatever the number of levels). The chain takes no level
+ * of the depth limit: every later pass walks its left spine by a loop too;
+ * only a right operand is one level down. Folds in one loop go from tighter
+ * to looser levels, so the operators of one level form one run. */
+static spx_expr_t *parse_binary(parser_t *p, int min_level)
+{
+    spx_expr_t *left = parse_unary(p);
     if (!left)
         return NULL;
-    apr_size_t operators = 0;
+    int previous = -1;             /* the level of the last fold */
+    int chained = -1;              /* a comparison level that chained, reported at the run's end */
     spx_operator_t op = SPX_OP_OR; /* set by binary_level before use */
-    while (binary_level(p->token.kind, &op) == level) {
+    for (;;) {
+        int level = binary_level(p->token.kind, &op);
+        if (chained >= 0 && level != chained)
+            return refuse_chain(p, chained, left);
+        if (level < min_level)
+            return left;
+        if (level == previous && (level == LEVEL_EQUALITY || level == LEVEL_RELATIONAL))
+            chained = level;
         spx_span_t op_span = p->token.span;
         advance(p);
         if (!enter(p))
@@ -749,19 +768,8 @@ static spx_expr_t *parse_binary(parser_t *p, int level)
         expr->as.binary.left = left;
         expr->as.binary.right = right;
         left = expr;
-        operators++;
+        previous = level;
     }
-    if (operators > 1 && (level == LEVEL_EQUALITY || level == LEVEL_RELATIONAL)) {
-        p->item_error = 1;
-        if (level == LEVEL_RELATIONAL)
-            spx_lexer_error(&p->lexer, SPX_E0221, left->span,
-                            "comparisons do not chain: write 'a < b && b < c'");
-        else
-            spx_lexer_error(&p->lexer, SPX_E0222, left->span,
-                            "equality comparisons do not chain: use parentheses");
-        return NULL;
-    }
-    return left;
 }
 
 /* ---- statements -------------------------------------------------------- */

@@ -14,9 +14,8 @@
  *
  * Language v2 (arrays, structs, consts, for, break/continue, indexing,
  * slicing, bitwise operators) is read by the parser into the nodes marked
- * "v2" below. The checker knows part of them (checker.c says which); the
- * rest, and until the interpreter runs v2 every program that uses v2, gets
- * the temporary E0499, so no later pass sees a v2 program admitted.
+ * "v2" below; the checker fills their "checker" fields like v1's, and the
+ * index, the compiler and the interpreter read them (docs/language.md).
  */
 #ifndef SPX_AST_H
 #define SPX_AST_H
@@ -423,6 +422,13 @@ typedef void (*spx_expression_visitor_t)(void *context, const spx_expr_t *expres
 void spx_block_visit_expressions(const spx_block_t *block, spx_expression_visitor_t visit,
                                  void *context);
 
+/* The same walk, and also annotation(context, syntax) for the type written
+ * on a let or var (v2: a type beyond int, bool and str), just before its
+ * value's expression. */
+typedef void (*spx_annotation_visitor_t)(void *context, const spx_type_syntax_t *syntax);
+void spx_block_visit(const spx_block_t *block, spx_expression_visitor_t visit,
+                     spx_annotation_visitor_t annotation, void *context);
+
 /* Call visit(context, child) for every expression that e holds directly, in
  * source order, whatever e's kind: a unary operand; a binary's left then
  * right; a call's receiver (v2) then its arguments; an index's or a slice's
@@ -462,7 +468,19 @@ const char *spx_struct_full_name(const spx_struct_t *structure, apr_pool_t *pool
 /* As messages write it: "int", "[str]", "[[geo.Point]]" (MOD.Name). */
 const char *spx_vtype_name(const spx_vtype_t *type, apr_pool_t *pool);
 
-/* "fn(a: int, b: str) -> int"; a unit function has no "-> ...". */
+/* "fn(a: int, b: str) -> int"; a unit function has no "-> ...". A struct
+ * type is spelled MOD.Name wherever it is written, its own module included:
+ * "fn(p: geo.Point, xs: [int]) -> [geo.Point]". */
 const char *spx_function_signature(const spx_function_t *function, apr_pool_t *pool);
+
+/* A type as written in module (a parameter, result, field or const), spelled
+ * as signatures spell it: basic ("int") when syntax is NULL, else "[int]",
+ * "[[geo.Point]]", a struct as MOD.Name ("Point" written in geo is
+ * "geo.Point"). */
+const char *spx_written_type_name(const spx_type_syntax_t *syntax, spx_type_t basic,
+                                  const struct spx_module_t *module, apr_pool_t *pool);
+
+/* inner in depth brackets: "[[int]]" for ("int", 2); inner itself for 0. */
+const char *spx_array_type_name(const char *inner, size_t depth, apr_pool_t *pool);
 
 #endif /* SPX_AST_H */

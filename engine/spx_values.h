@@ -33,6 +33,7 @@
 #define SPX_VALUES_H
 
 #include "spx_codes.h"
+#include "spx_limits.h"
 
 #include <apr.h>
 #include <stdint.h>
@@ -100,6 +101,8 @@ typedef struct spx_heap_t {
     apr_size_t dying_capacity;
     spx_compare_frame_t *frames;
     apr_size_t frame_capacity;
+    spx_value_block_t *spare[SPX_SPARE_LITERAL_BLOCKS]; /* freed literal blocks, for reuse */
+    apr_size_t spare_count;
     spx_value_block_t ***path; /* the slots along a place being resolved */
     apr_size_t path_capacity;
 } spx_heap_t;
@@ -118,9 +121,17 @@ static inline void spx_block_hold(spx_value_block_t *block)
     block->holders++;
 }
 
-/* Drop a holder; at none the block is freed and drops its hold on the blocks
- * in its slots, and so on, without C recursion. NULL is ignored. */
-void spx_block_release(spx_heap_t *heap, spx_value_block_t *block);
+/* Free a block whose last holder went (spx_block_release): it drops its
+ * hold on the blocks in its slots, and so on, without C recursion. */
+void spx_block_free(spx_heap_t *heap, spx_value_block_t *block);
+
+/* Drop a holder; at none the block is freed (spx_block_free). NULL is
+ * ignored. */
+static inline void spx_block_release(spx_heap_t *heap, spx_value_block_t *block)
+{
+    if (block && --block->holders == 0)
+        spx_block_free(heap, block);
+}
 
 /* What block counts in the memory measure now: 16 + bytes for a string
  * (0 for a literal's block not yet grown), 16 + 8 x length for an array,
@@ -223,10 +234,14 @@ spx_value_t spx_struct_get(const spx_value_block_t *p, uint32_t field);
  * one-level copy. Once a block is copied every block below it on the path
  * has two holders, so the copies are those from the first shared block
  * down. Each copy is charged on its own (n = the copied block's length or
- * field count) and checked against memory, in path order: charge, memory,
- * next copy; then push's length limit and its growth's memory. All is
- * checked before anything changes: a write that fails changes no value and
- * leaves *fuel as it was. heap->charged_n is then the sum of the copies' n. */
+ * field count); the write is one operation, checked in the order of one:
+ * the copies' charges in path order, then push's length limit, then the
+ * copies' memory in path order and push's growth's. All is
+ * checked before anything changes: a write that fails changes no value.
+ * The charges taken before a failing check stay paid (as a concatenation's
+ * does when its length or memory fails); only a charge that cannot be paid
+ * (SPX_HEAP_OUT_OF_FUEL) leaves *fuel as it was. heap->charged_n is then
+ * the sum of the copies' n. */
 
 /* place = value, with step_count >= 1 (the last step names the slot
  * written). Consumes value; the slot's old value loses its holder. */

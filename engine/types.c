@@ -75,13 +75,5 @@ const char *spx_vtype_name(const spx_vtype_t *type, apr_pool_t *pool)
     }
     const char *inner = type->kind == SPX_TYPE_STRUCT ? spx_struct_full_name(type->structure, pool)
                                                       : spx_type_name(type->kind);
-    if (depth == 0)
-        return inner;
-    size_t size = strlen(inner);
-    char *name = apr_palloc(pool, size + 2 * depth + 1);
-    memset(name, '[', depth);
-    memcpy(name + depth, inner, size);
-    memset(name + depth + size, ']', depth);
-    name[size + 2 * depth] = '\0';
-    return name;
+    return depth == 0 ? inner : spx_array_type_name(inner, depth, pool);
 }

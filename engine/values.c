@@ -40,6 +40,8 @@ void spx_heap_init(spx_heap_t *heap, uint64_t max_memory)
 void spx_heap_finish(spx_heap_t *heap)
 {
     SPX_ASSERT(heap->blocks == 0 && heap->live == 0);
+    while (heap->spare_count)
+        free(heap->spare[--heap->spare_count]);
     free(heap->dying);
     free(heap->frames);
     free(heap->path);
@@ -176,13 +178,9 @@ static void push_dying(spx_heap_t *heap, apr_size_t *count, spx_value_block_t *b
     heap->dying[(*count)++] = block;
 }
 
-void spx_block_release(spx_heap_t *heap, spx_value_block_t *block)
+void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
 {
-    if (!block)
-        return;
-    SPX_ASSERT(block->holders > 0);
-    if (--block->holders)
-        return;
+    SPX_ASSERT(block->holders == 0);
     apr_size_t count = 0;
     push_dying(heap, &count, block);
     while (count) {
@@ -195,7 +193,10 @@ void spx_block_release(spx_heap_t *heap, spx_value_block_t *block)
             }
         heap->live -= spx_block_measure(dying);
         heap->blocks--;
-        free(dying);
+        if (!dying->counted && heap->spare_count < SPX_SPARE_LITERAL_BLOCKS)
+            heap->spare[heap->spare_count++] = dying; /* a literal's header: kept for reuse */
+        else
+            free(dying);
     }
 }
 
@@ -213,7 +214,8 @@ static void hold_slots(const spx_value_block_t *layout, const spx_value_t *slots
 spx_value_block_t *spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length)
 {
     SPX_ASSERT(length <= SPX_LIMIT_STRING_BYTES);
-    spx_value_block_t *block = spx_allocate(sizeof(spx_value_block_t));
+    spx_value_block_t *block = heap->spare_count ? heap->spare[--heap->spare_count]
+                                                 : spx_allocate(sizeof(spx_value_block_t));
     memset(block, 0, sizeof(*block));
     block->holders = 1;
     block->kind = SPX_BLOCK_STR;
@@ -583,28 +585,33 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
     if (action == PLACE_POP && last->length == 0)
         return fail(heap, SPX_R0514, "pop of an empty array");
 
-    /* Each copy in path order: its charge, then its memory; then push's
-     * length and growth. Worked out before anything changes. */
+    /* The write as one operation (language v2: the size charge first, then
+     * the length limit, then memory): each copy's charge in path order,
+     * then push's length, then each copy's memory and push's growth.
+     * Worked out before anything changes. */
     spx_heap_status_t status = SPX_HEAP_OK;
     uint64_t left = *fuel, more = 0, n = 0;
-    for (apr_size_t k = first_shared; k < blocks && status == SPX_HEAP_OK; k++) {
+    for (apr_size_t k = first_shared; k < blocks; k++) {
         uint64_t length = (*heap->path[k])->length;
         n += length;
         heap->charged_n = n;
         if (length / 64 > left)
             return SPX_HEAP_OUT_OF_FUEL;
         left -= length / 64;
-        status = memory_allows(heap, more, BLOCK_BYTES + SLOT_BYTES * length);
-        more += BLOCK_BYTES + SLOT_BYTES * length;
     }
     heap->charged_n = n;
-    if (status == SPX_HEAP_OK && action == PLACE_PUSH)
+    if (action == PLACE_PUSH)
         status = array_length_allows(heap, (uint64_t)last->length + 1);
+    for (apr_size_t k = first_shared; k < blocks && status == SPX_HEAP_OK; k++) {
+        uint64_t size = BLOCK_BYTES + SLOT_BYTES * (*heap->path[k])->length;
+        status = memory_allows(heap, more, size);
+        more += size;
+    }
     if (status == SPX_HEAP_OK && action == PLACE_PUSH)
         status = memory_allows(heap, more, SLOT_BYTES);
+    *fuel = left; /* what was charged is paid, also when a check after it fails */
     if (status != SPX_HEAP_OK)
         return status;
-    *fuel = left;
 
     /* The copies, from the root down: each copied block keeps its other
      * holders and loses the one of the slot, which holds the copy now. */

@@ -167,6 +167,25 @@ static const int64_t *place_steps(vm_t *vm, const int32_t *place, const int64_t 
     return vm->steps;
 }
 
+/* The slot a write through the place at aux (vm_internal.h) changes, when
+ * every block on its path has one holder and every index is in range (so
+ * the write copies nothing and charges nothing); NULL otherwise, for
+ * spx_place_write to decide. */
+static spx_value_t *unshared_slot(spx_value_block_t *block, const int32_t *place, const int64_t *I)
+{
+    int32_t count = place[1];
+    for (int32_t k = 0;; k++) {
+        int32_t step = place[2 + k];
+        int64_t at = step & 1 ? (int64_t)(step >> 1) : I[step >> 1];
+        if (block->holders != 1 ||
+            (block->kind == SPX_BLOCK_ARRAY && (uint64_t)at >= block->length))
+            return NULL;
+        if (k == count - 1)
+            return &block->slots[at];
+        block = block->slots[at].b;
+    }
+}
+
 /* The span recorded for pc of kind; for a charge, the nth one. */
 static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_site_kind_t kind,
                             uint64_t nth)
@@ -239,7 +258,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     spx_runtime_code_t code = SPX_R0501; /* set before every goto language_failure */
     const char *message = NULL;
     spx_heap_status_t status = SPX_HEAP_OK;
-    uint64_t metered; /* the fuel, lent to an operation with a size charge */
+    uint64_t failure_site = 0; /* which of the instruction's failure spans a failure names */
+    uint64_t metered;          /* the fuel, lent to an operation with a size charge */
 
 /* Run a values.c operation that may take a size charge from the fuel. */
 #define METERED(call)                                                                              \
@@ -566,23 +586,61 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 drop(vm, &B[ins->b]);
             break;
         case SPX_I_STR_INDEX: {
+            const spx_value_block_t *string = B[ins->b];
             int64_t byte = 0;
-            CHECKED(spx_str_index(heap, B[ins->b], I[ins->c], &byte));
+            if ((uint64_t)I[ins->c] < string->length)
+                byte = spx_str_bytes(string)[I[ins->c]];
+            else
+                CHECKED(spx_str_index(heap, string, I[ins->c], &byte));
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             I[ins->a] = byte;
             break;
         }
-        case SPX_I_INDEX_I:
-        case SPX_I_INDEX_B: {
-            spx_value_t element;
-            CHECKED(spx_array_get(heap, B[ins->b], I[ins->c], &element));
+        case SPX_I_INDEX_I: {
+            const spx_value_block_t *array = B[ins->b];
+            int64_t index = I[ins->c];
+            if ((uint64_t)index >= array->length) {
+                spx_value_t unused;
+                CHECKED(spx_array_get(heap, array, index, &unused)); /* fails: R0511 */
+            }
+            I[ins->a] = array->slots[index].i; /* spx_array_get's work, in line */
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
-            if (ins->op == SPX_I_INDEX_I)
-                I[ins->a] = element.i;
-            else
-                assign(vm, &B[ins->a], element.b);
+            break;
+        }
+        case SPX_I_INDEX_I_AT: {
+            const int32_t *operands = frame->function->aux + ins->c;
+            int64_t x = I[operands[0]], k = operands[1], index;
+            if (operands[2] ? SPX_SUB_OVERFLOW(x, k, &index) : SPX_ADD_OVERFLOW(x, k, &index)) {
+                code = SPX_R0501;
+                message = apr_psprintf(pool, "integer overflow: %" PRId64 " %s %" PRId64, x,
+                                       operands[2] ? "-" : "+", k);
+                goto language_failure;
+            }
+            const spx_value_block_t *array = B[ins->b];
+            if ((uint64_t)index >= array->length) {
+                spx_value_t unused;
+                failure_site = 1; /* the index expression's span, not the sum's */
+                CHECKED(spx_array_get(heap, array, index, &unused)); /* fails: R0511 */
+            }
+            I[ins->a] = array->slots[index].i;
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            break;
+        }
+        case SPX_I_INDEX_B: {
+            const spx_value_block_t *array = B[ins->b];
+            int64_t index = I[ins->c];
+            if ((uint64_t)index >= array->length) {
+                spx_value_t unused;
+                CHECKED(spx_array_get(heap, array, index, &unused)); /* fails: R0511 */
+            }
+            spx_value_block_t *element = array->slots[index].b;
+            spx_block_hold(element);
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            assign(vm, &B[ins->a], element);
             break;
         }
         case SPX_I_STR_SLICE:
@@ -600,13 +658,62 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_FIELD_I:
         case SPX_I_FIELD_B: {
-            spx_value_t field = spx_struct_get(B[ins->b], (uint32_t)ins->c);
+            spx_value_t field = B[ins->b]->slots[ins->c]; /* spx_struct_get, in line */
+            if (ins->op == SPX_I_FIELD_B)
+                spx_block_hold(field.b);
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             if (ins->op == SPX_I_FIELD_I)
                 I[ins->a] = field.i;
             else
                 assign(vm, &B[ins->a], field.b);
+            break;
+        }
+        case SPX_I_ELEMENT_FIELD_I: {
+            const spx_value_block_t *array = B[ins->b];
+            const int32_t *operands = frame->function->aux + ins->c;
+            int64_t index = I[operands[0]];
+            if ((uint64_t)index >= array->length) {
+                spx_value_t unused;
+                CHECKED(spx_array_get(heap, array, index, &unused)); /* fails: R0511 */
+            }
+            I[ins->a] = array->slots[index].b->slots[operands[1]].i;
+            break;
+        }
+        case SPX_I_SET_I: {
+            spx_value_block_t *array = B[ins->a];
+            int64_t index = I[ins->c];
+            if (array->holders == 1 && (uint64_t)index < array->length) {
+                array->slots[index].i = I[ins->b]; /* nothing to copy or charge */
+                break;
+            }
+            spx_value_t value = {.i = I[ins->b]};
+            METERED(spx_place_write(heap, &metered, &B[ins->a], &index, 1, value));
+            break;
+        }
+        case SPX_I_SET_B: {
+            spx_value_block_t *array = B[ins->a];
+            int64_t index = I[ins->c];
+            int taken = ins->flags & SPX_FLAG_FREE_B;
+            spx_value_t value = {.b = B[ins->b]};
+            if (!taken) /* the element gets a holder of its own */
+                spx_block_hold(value.b);
+            if (array->holders == 1 && (uint64_t)index < array->length) {
+                spx_value_t old = array->slots[index];
+                array->slots[index] = value; /* nothing to copy or charge */
+                spx_block_release(heap, old.b);
+            } else {
+                metered = fuel;
+                status = spx_place_write(heap, &metered, &B[ins->a], &index, 1, value);
+                fuel = metered;
+                if (status != SPX_HEAP_OK) {
+                    if (!taken) /* nothing was consumed */
+                        spx_block_release(heap, value.b);
+                    goto heap_stop;
+                }
+            }
+            if (taken)
+                B[ins->b] = NULL;
             break;
         }
         case SPX_I_ARRAY_I:
@@ -651,7 +758,6 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_PUSH_I:
         case SPX_I_PUSH_B: {
             const int32_t *place = frame->function->aux + ins->b;
-            const int64_t *steps = place_steps(vm, place, I);
             int is_block = ins->op == SPX_I_WRITE_B || ins->op == SPX_I_PUSH_B;
             int taken = is_block && (ins->flags & SPX_FLAG_FREE_A);
             spx_value_t value;
@@ -662,12 +768,23 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             } else {
                 value.i = I[ins->a];
             }
+            int is_write = ins->op == SPX_I_WRITE_I || ins->op == SPX_I_WRITE_B;
+            spx_value_t *slot = is_write ? unshared_slot(B[place[0]], place, I) : NULL;
+            if (slot) { /* nothing to copy or charge: spx_place_write's work, in line */
+                spx_value_t old = *slot;
+                *slot = value;
+                if (is_block)
+                    spx_block_release(heap, old.b);
+                if (taken)
+                    B[ins->a] = NULL;
+                break;
+            }
+            const int64_t *steps = place_steps(vm, place, I);
             metered = fuel;
-            status = ins->op == SPX_I_WRITE_I || ins->op == SPX_I_WRITE_B
-                         ? spx_place_write(heap, &metered, &B[place[0]], steps,
-                                           (apr_size_t)place[1], value)
-                         : spx_place_push(heap, &metered, &B[place[0]], steps, (apr_size_t)place[1],
-                                          value);
+            status = is_write ? spx_place_write(heap, &metered, &B[place[0]], steps,
+                                                (apr_size_t)place[1], value)
+                              : spx_place_push(heap, &metered, &B[place[0]], steps,
+                                               (apr_size_t)place[1], value);
             fuel = metered;
             if (status != SPX_HEAP_OK) {
                 if (is_block && !taken) /* nothing was consumed */
@@ -724,7 +841,8 @@ overflow:
 language_failure:
     result->steps = max_steps - fuel;
     fail(result, SPX_OUTCOME_LANGUAGE_FAILURE, frame->function,
-         site_span(frame->function, (uint32_t)(ins - frame->function->code), SPX_SITE_FAILURE, 0),
+         site_span(frame->function, (uint32_t)(ins - frame->function->code), SPX_SITE_FAILURE,
+                   failure_site),
          code, message);
     return APR_SUCCESS;
 out_of_fuel:

@@ -86,14 +86,18 @@ typedef enum spx_opcode_t {
     SPX_I_ASSERT_MSG, /* assert(I[a], B[b]), R0508 */
     SPX_I_STR_INDEX,  /* I[a] = B[b][I[c]] (a byte), R0511 */
     SPX_I_INDEX_I,    /* I[a] = B[b][I[c]], R0511 */
+    SPX_I_INDEX_I_AT, /* I[a] = B[b][I[X[c]] + X[c+1]] (X[c+2]: - instead of +), R0501, R0511 */
     SPX_I_INDEX_B,    /* B[a] = B[b][I[c]], R0511 */
     SPX_I_STR_SLICE,  /* B[a] = B[b][I[c]..I[c+1]], R0512, R0513 */
     SPX_I_SLICE,      /* B[a] = B[b][I[c]..I[c+1]], R0512 */
     SPX_I_FIELD_I,    /* I[a] = B[b].field c */
-    SPX_I_FIELD_B,    /* B[a] = B[b].field c */
-    SPX_I_ARRAY_I,    /* B[a] = [I[b], ..., I[b+c-1]], R0519, R0521 */
-    SPX_I_ARRAY_B,    /* B[a] = [B[b], ..., B[b+c-1]] (taken over) */
+    SPX_I_ELEMENT_FIELD_I, /* I[a] = B[b][I[X[c]]].field X[c+1] (a[i].f fused), R0511 */
+    SPX_I_FIELD_B,         /* B[a] = B[b].field c */
+    SPX_I_ARRAY_I,         /* B[a] = [I[b], ..., I[b+c-1]], R0519, R0521 */
+    SPX_I_ARRAY_B,         /* B[a] = [B[b], ..., B[b+c-1]] (taken over) */
     SPX_I_STRUCT,  /* B[a] = struct of shape c; X[b..]: each field's 2 * I or 2 * B + 1 register */
+    SPX_I_SET_I,   /* B[a][I[c]] = I[b]: a one-index place (a[i] = e), R0511 */
+    SPX_I_SET_B,   /* B[a][I[c]] = B[b] (taken over when FREE_B) */
     SPX_I_WRITE_I, /* place X[b] = I[a] */
     SPX_I_WRITE_B, /* place X[b] = B[a] (taken over when FREE_A) */
     SPX_I_PUSH_I,  /* place X[b] .push(I[a]) */

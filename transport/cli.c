@@ -44,7 +44,8 @@ static const char usage_text[] =
     "commands:\n"
     "  check     report every diagnostic of the project (exit 0 admitted, 1 not)\n"
     "  graph     print the project's semantic graph (semaprax.project-semantic-graph.v1)\n"
-    "  context   print the bounded context of one module, function or test\n"
+    "  context   print the bounded context of one module, function, struct, const\n"
+    "            or test\n"
     "  run       run the manifest's entry and print its output\n"
     "  test      run every manifest test; optionally write the execution envelope\n"
     "  verify    check an execution envelope: digest, subject, re-run\n"
@@ -78,8 +79,9 @@ static void graph_help(void)
     fputs("usage: semaprax graph [--manifest-path PATH]\n"
           "\n"
           "Prints the semantic graph of an admitted project as canonical JSON: one node\n"
-          "per module, function, test, the entry and each builtin called; edges imports,\n"
-          "contains, calls (with sites), tests, enters.\n"
+          "per module, function, struct, const, test, the entry and each builtin called;\n"
+          "edges imports, contains, calls, uses, reads (these three with sites), tests,\n"
+          "enters.\n"
           "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage or\n"
           "unreadable input.\n",
           stdout);
@@ -87,15 +89,15 @@ static void graph_help(void)
 
 static void context_help(void)
 {
-    printf("usage: semaprax context --kind module|function|test --target NAME\n"
+    printf("usage: semaprax context --kind module|function|struct|const|test --target NAME\n"
            "                        [--direction out|in|both] [--depth N]\n"
            "                        [--max-nodes N] [--max-bytes N] [--manifest-path PATH]\n"
            "\n"
-           "Prints the bounded neighbourhood of one target (app, app.main, or a test's\n"
-           "name) as canonical JSON: nodes breadth-first by (distance, id), each function\n"
-           "with its source text, and the edges among them. Defaults: direction both,\n"
-           "depth %u (at most %u), max-nodes %u (at most %u), max-bytes %u (at most\n"
-           "%u).\n"
+           "Prints the bounded neighbourhood of one target (app, app.main, geo.Point,\n"
+           "geo.ORIGIN_X, or a test's name) as canonical JSON: nodes breadth-first by\n"
+           "(distance, id), each function, struct and const with its source text, and the\n"
+           "edges among them. Defaults: direction both, depth %u (at most %u), max-nodes\n"
+           "%u (at most %u), max-bytes %u (at most %u).\n"
            "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage,\n"
            "unreadable input or an unknown target.\n",
            SPX_LIMIT_CONTEXT_DEPTH_DEFAULT, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM,
@@ -218,7 +220,7 @@ enum option_id {
 static const apr_getopt_option_t options[] = {
     {"manifest-path", OPTION_MANIFEST, 1, "the manifest"},
     {"format", OPTION_FORMAT, 1, "text or json"},
-    {"kind", OPTION_KIND, 1, "module, function or test"},
+    {"kind", OPTION_KIND, 1, "module, function, struct, const or test"},
     {"target", OPTION_TARGET, 1, "the target's name"},
     {"direction", OPTION_DIRECTION, 1, "out, in or both"},
     {"depth", OPTION_DEPTH, 1, "breadth-first depth"},

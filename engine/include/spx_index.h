@@ -3,9 +3,10 @@
  * documents made from it: the semantic graph and the bounded context.
  *
  * The index is built once in Phase A from the checked program: one node per
- * module, function, test, the entry and each builtin that is called; one edge
- * per import, containment, caller/callee pair (with every call site's span),
- * test and entry. Nodes are kept sorted by id and edges by (from, kind, to),
+ * module, function, struct, const, test, the entry and each builtin that is
+ * called; one edge per import, containment, caller/callee pair, user of a
+ * struct and reader of a const (these three with every site's span), test
+ * and entry. Nodes are kept sorted by id and edges by (from, kind, to),
  * with each node's incoming and outgoing edges, so graph and context answers
  * are rendered from it alone: no source is read or parsed again.
  */
@@ -25,8 +26,8 @@ json_t *spx_source_graph_document(const spx_project_t *project);
 
 /* A context query (outputs.md, Context). */
 typedef struct spx_context_request_t {
-    const char *target_kind; /* "module", "function" or "test" */
-    const char *target;      /* "app", "app.main", "fact" */
+    const char *target_kind; /* "module", "function", "struct", "const" or "test" */
+    const char *target;      /* "app", "app.main", "geo.Point", "geo.ORIGIN_X", "fact" */
     const char *direction;   /* "out", "in" or "both" */
     apr_uint64_t depth;
     apr_uint64_t max_nodes;

@@ -206,6 +206,11 @@
  * (project decision: stdio, the process tests' pipes, and some slack). */
 #define SPX_LIMIT_SPARE_HANDLES 64u
 
+/* Header-only blocks a run keeps for reuse by string literals (each
+ * evaluation of a literal is a block of its own, language v2: reusing the
+ * freed ones spares a malloc and free per evaluation in a loop). */
+#define SPX_SPARE_LITERAL_BLOCKS 64u
+
 /* Random names tried for one temporary file of the rename transaction
  * before giving up (each is created exclusively; a clash is already rare). */
 #define SPX_LIMIT_TEMP_ATTEMPTS 16u

@@ -104,7 +104,8 @@ def main():
         # shown without its CR and without the mark, the caret under the span.
         crlf = os.path.join(work, "crlf")
         shutil.copytree(os.path.join(examples, "hello"), crlf)
-        for name in ("semaprax.toml", "src/app.spx", "src/math.spx", "src/text.spx"):
+        for name in ("semaprax.toml", "src/app.spx", "src/math.spx", "src/text.spx",
+                     "src/words.spx"):
             path = os.path.join(crlf, name)
             with open(path, "rb") as f:
                 data = f.read()
@@ -138,12 +139,12 @@ def main():
 
         status, shown = run_tty([semaprax, "test", "--envelope", envelope_tty], tests, env)
         expect(status == 1, "test on a terminal exits 1 too", shown)
-        expect(b"[1/3] fact ... running" in shown and b"[3/3] greeting" in shown,
+        expect(b"[1/4] fact ... running" in shown and b"[4/4] words" in shown,
                "test on a terminal shows a progress line per test", shown)
         expect(b"fib (math.test_fib) ... \x1b[1;31mfailed\x1b[0m, 95 steps" in shown,
                "test on a terminal colours the outcome", shown)
-        expect(b"outcome" in shown and b"passed                  2" in shown
-               and b"failed                  1" in shown and b"total                   3" in shown,
+        expect(b"outcome" in shown and b"passed                  3" in shown
+               and b"failed                  1" in shown and b"total                   4" in shown,
                "test on a terminal prints the summary table", shown)
         with open(envelope_pipe, "rb") as a, open(envelope_tty, "rb") as b:
             expect(a.read() == b.read(), "the envelope is the same on a terminal and off it")

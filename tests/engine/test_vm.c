@@ -27,34 +27,6 @@ static spx_run_result_t run(spx_fixture_t *fixture, const char *source, const ch
                                 &limits);
 }
 
-static void assert_returned(const spx_run_result_t *result, int64_t value, uint64_t steps)
-{
-    if (result->outcome != SPX_OUTCOME_RETURNED)
-        fprintf(stderr, "\n  stopped: %s %s\n", result->failure.code, result->failure.message);
-    CU_ASSERT_EQUAL(result->outcome, SPX_OUTCOME_RETURNED);
-    CU_ASSERT_EQUAL(result->value, value);
-    if (result->steps != steps)
-        fprintf(stderr, "\n  steps %lu, wanted %lu\n", (unsigned long)result->steps,
-                (unsigned long)steps);
-    CU_ASSERT_EQUAL(result->steps, steps);
-}
-
-/* The run stopped with outcome, code, and a failure span "L:C-L:C" in app.spx. */
-static void assert_stopped(const spx_run_result_t *result, spx_outcome_t outcome, const char *code,
-                           const char *span, apr_pool_t *pool)
-{
-    CU_ASSERT_EQUAL(result->outcome, outcome);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(result->failure.code);
-    CU_ASSERT_STRING_EQUAL(result->failure.code, code);
-    CU_ASSERT_STRING_EQUAL(result->failure.path, "app.spx");
-    const spx_span_t *s = &result->failure.span;
-    const char *actual = apr_psprintf(pool, "%d:%d-%d:%d", (int)s->start.line, (int)s->start.column,
-                                      (int)s->end.line, (int)s->end.column);
-    if (strcmp(actual, span) != 0)
-        fprintf(stderr, "\n  %s span %s, wanted %s\n", code, actual, span);
-    CU_ASSERT_STRING_EQUAL(actual, span);
-}
-
 /* Run app.FUNCTION of program under limits; it must return value after
  * exactly steps. */
 static spx_run_result_t expect_call(spx_fixture_t *fixture, const spx_program_t *program,
@@ -62,7 +34,7 @@ static spx_run_result_t expect_call(spx_fixture_t *fixture, const spx_program_t 
                                     int64_t value, uint64_t steps)
 {
     spx_run_result_t result = spx_run_fixture_call(fixture, program, function, limits);
-    assert_returned(&result, value, steps);
+    spx_run_assert_returned(&result, value, steps);
     return result;
 }
 
@@ -167,18 +139,19 @@ static void test_fuel_at_the_boundary(void)
     expect_call(fixture, program, "t", &limits, 0, 11);
     limits.max_steps = 10;
     spx_run_result_t below = spx_run_fixture_call(fixture, program, "t", &limits);
-    assert_stopped(&below, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "6:3-6:16", fixture->pool);
+    spx_run_assert_stopped(&below, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "6:3-6:16", fixture->pool);
     CU_ASSERT_EQUAL(below.steps, 10);
     CU_ASSERT_STRING_EQUAL(below.failure.message, "fuel exhausted: max_steps 10 reached");
     /* the 10th step is the last evaluation of the condition */
     limits.max_steps = 9;
     spx_run_result_t condition = spx_run_fixture_call(fixture, program, "t", &limits);
-    assert_stopped(&condition, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "3:9-3:14", fixture->pool);
+    spx_run_assert_stopped(&condition, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "3:9-3:14",
+                           fixture->pool);
     CU_ASSERT_EQUAL(condition.steps, 9);
     /* no fuel at all: the call of the test function itself is refused */
     limits.max_steps = 0;
     spx_run_result_t none = spx_run_fixture_call(fixture, program, "t", &limits);
-    assert_stopped(&none, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "1:4-1:5", fixture->pool);
+    spx_run_assert_stopped(&none, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "1:4-1:5", fixture->pool);
     CU_ASSERT_EQUAL(none.steps, 0);
     spx_fixture_free(fixture);
 }
@@ -192,11 +165,12 @@ static void test_fuel_names_the_unpaid_step(void)
         fixture, "fn f() -> int { return 0; }\nfn t() -> int {\n  return f();\n}\n");
     spx_run_limits_t limits = limits_with_steps(1);
     spx_run_result_t statement = spx_run_fixture_call(fixture, program, "t", &limits);
-    assert_stopped(&statement, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "3:3-3:14", fixture->pool);
+    spx_run_assert_stopped(&statement, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "3:3-3:14",
+                           fixture->pool);
     CU_ASSERT_EQUAL(statement.steps, 1);
     limits.max_steps = 2;
     spx_run_result_t call = spx_run_fixture_call(fixture, program, "t", &limits);
-    assert_stopped(&call, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "3:10-3:13", fixture->pool);
+    spx_run_assert_stopped(&call, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "3:10-3:13", fixture->pool);
     CU_ASSERT_EQUAL(call.steps, 2);
     limits.max_steps = 4;
     expect_call(fixture, program, "t", &limits, 0, 4);
@@ -252,8 +226,8 @@ static void test_integer_failures(void)
         spx_run_result_t r =
             run(fixture,
                 apr_pstrcat(fixture->pool, "fn t() -> int {\n", cases[i].body, "}\n", NULL), "t");
-        assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, cases[i].code, cases[i].span,
-                       fixture->pool);
+        spx_run_assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, cases[i].code, cases[i].span,
+                               fixture->pool);
         CU_ASSERT_STRING_EQUAL(r.failure.message, cases[i].message);
         /* call, first statement, second statement (and assert's call) */
         CU_ASSERT_EQUAL(r.steps, cases[i].steps);
@@ -302,7 +276,7 @@ static void test_division_rules(void)
                              "  return (0 - 7) / 2 * 1000 + (0 - 7) % 2 * 100 + 7 % (0 - 2) * 10 "
                              "+ 7 / (0 - 2);\n}\n",
                              "t");
-    assert_returned(&r, -3000 - 100 + 10 - 3, 4);
+    spx_run_assert_returned(&r, -3000 - 100 + 10 - 3, 4);
     spx_fixture_free(fixture);
 }
 
@@ -315,7 +289,7 @@ static void test_string_too_long(void)
     spx_run_limits_t limits = spx_run_limits_default();
     limits.max_steps = 2000000;
     spx_run_result_t r = spx_run_fixture_call(fixture, program, "t", &limits);
-    assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0506", "4:9-4:14", fixture->pool);
+    spx_run_assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0506", "4:9-4:14", fixture->pool);
     CU_ASSERT_STRING_EQUAL(r.failure.message,
                            "string too long: 33554432 bytes, over the limit of 16777216");
     /* call, var, while, then 24 doublings (condition, assignment), then the
@@ -341,9 +315,10 @@ static void test_memory_limit(void)
     limits.max_steps = 10000000; /* each copy is charged 2^24 / 64 steps */
     spx_run_result_t r =
         spx_run_fixture_call(fixture, spx_run_fixture_program(fixture, source), "t", &limits);
-    assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0521", "23:13-23:19", fixture->pool);
-    CU_ASSERT_STRING_EQUAL(r.failure.message,
-                           "memory limit exceeded: 268435712 bytes live, over max_memory 268435456");
+    spx_run_assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0521", "23:13-23:19", fixture->pool);
+    CU_ASSERT_STRING_EQUAL(
+        r.failure.message,
+        "memory limit exceeded: 268435712 bytes live, over max_memory 268435456");
     CU_ASSERT_EQUAL(r.memory_peak, 15ull * (16777216 + 16));
     spx_fixture_free(fixture);
 }
@@ -363,7 +338,7 @@ static void test_depth_at_exactly_the_limit(void)
     spx_run_result_t ok = spx_run_fixture_call(fixture, program, "ok", &limits);
     CU_ASSERT_EQUAL(ok.outcome, SPX_OUTCOME_RETURNED);
     spx_run_result_t over = spx_run_fixture_call(fixture, program, "over", &limits);
-    assert_stopped(&over, SPX_OUTCOME_DEPTH_EXHAUSTED, "R0510", "3:10-3:18", fixture->pool);
+    spx_run_assert_stopped(&over, SPX_OUTCOME_DEPTH_EXHAUSTED, "R0510", "3:10-3:18", fixture->pool);
     CU_ASSERT_STRING_EQUAL(over.failure.message,
                            "call depth exhausted: calling 'app.d' would exceed the call-depth "
                            "limit of 256");
@@ -374,35 +349,20 @@ static void test_depth_at_exactly_the_limit(void)
     spx_fixture_free(fixture);
 }
 
-typedef struct deep_run_t {
-    spx_fixture_t *fixture;
-    const spx_program_t *program;
-    spx_run_result_t result;
-} deep_run_t;
-
-static void run_deep(void *data)
-{
-    deep_run_t *deep = data;
-    spx_run_limits_t limits = limits_with_steps(10000000);
-    long index = spx_program_find(deep->program, "app.t");
-    if (index < 0 || spx_vm_run(deep->program, index, &limits, &deep->result,
-                                deep->fixture->pool) != APR_SUCCESS)
-        deep->result.outcome = SPX_OUTCOME_RETURNED;
-}
-
 /* A program that would recurse 10^6 times stops at depth 256, on a thread
  * whose stack is only 256 KiB: the interpreter does not recurse in C. */
 static void test_depth_without_the_c_stack(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
-    deep_run_t deep = {fixture, NULL, {0}};
-    deep.program = spx_run_fixture_program(
+    spx_program_t *program = spx_run_fixture_program(
         fixture, "fn r(n: int) -> int {\n  if n == 1000000 { return 0; }\n  return r(n + 1);\n}\n"
                  "fn t() -> int { return r(1); }\n");
-    spx_test_with_stack(256 * 1024, run_deep, &deep, fixture->pool);
-    assert_stopped(&deep.result, SPX_OUTCOME_DEPTH_EXHAUSTED, "R0510", "3:10-3:18", fixture->pool);
+    spx_run_limits_t limits = limits_with_steps(10000000);
+    spx_run_result_t deep =
+        spx_run_fixture_call_on_stack(fixture, program, "t", &limits, 256 * 1024);
+    spx_run_assert_stopped(&deep, SPX_OUTCOME_DEPTH_EXHAUSTED, "R0510", "3:10-3:18", fixture->pool);
     /* t: call, return, call r; r at depths 2..256: if, return, call */
-    CU_ASSERT_EQUAL(deep.result.steps, 3 + 255 * 3);
+    CU_ASSERT_EQUAL(deep.steps, 3 + 255 * 3);
     spx_fixture_free(fixture);
 }
 

@@ -264,7 +264,8 @@ def check_v1_golden(checker, folder):
 
 
 def self_test(schemas):
-    """The schemas refuse what they must: a few wrong instances."""
+    """The schemas refuse what they must (a few wrong instances) and accept
+    what they must (a few right ones)."""
     digest = "sha256:" + "0" * 64
     wrong = [
         ("response.json", {"jsonrpc": "2.0", "id": 1}),
@@ -280,7 +281,55 @@ def self_test(schemas):
         ("v2/test.params.json", {"project_revision": digest, "workspace_revision": digest,
                                  "max_memory": 1073741825}),
     ]
+    # Language v2's items: each kind's members are required, and only its own.
+    position = {"line": 1, "column": 1, "offset": 0}
+    span = {"start": position, "end": position}
+    point = {"id": "struct:a.P", "kind": "struct", "module": "a", "name": "P", "exported": True,
+             "fields": [{"name": "x", "type": "int"}], "path": "a.spx", "span": span}
+    limit = {"id": "const:a.N", "kind": "const", "module": "a", "name": "N", "exported": False,
+             "type": "int", "value": "1", "path": "a.spx", "span": span}
+
+    def graph(nodes, edges=()):
+        return {"schema": "semaprax.project-semantic-graph.v1", "project_revision": digest,
+                "project": {"name": "a", "version": "0.1.0"}, "nodes": nodes, "edges": list(edges)}
+
+    def context(node):
+        return {"schema": "semaprax.project-semantic-context.v1", "project_revision": digest,
+                "target": node["id"], "direction": "both", "depth": 1,
+                "nodes": [dict(node, distance=0)], "edges": [], "truncated": False,
+                "omitted_nodes": 0, "limits": {"max_bytes": 1, "max_nodes": 1}}
+
+    def without(node, key):
+        return {k: v for k, v in node.items() if k != key}
+
+    right = [
+        ("graph.json", graph([point, limit], [{"from": "struct:a.P", "kind": "uses", "to": "struct:a.P",
+                                              "sites": 1},
+                                             {"from": "const:a.N", "kind": "reads", "to": "const:a.N",
+                                              "sites": 2}])),
+        ("context.json", context(dict(point, text="struct P { x: int }"))),
+        ("context.json", context(dict(limit, text="const N: int = 1;"))),
+    ]
+    wrong += [
+        ("graph.json", graph([without(point, "fields")])),
+        ("graph.json", graph([dict(point, fields=[])])),
+        ("graph.json", graph([dict(point, fields=[{"name": "x"}])])),
+        ("graph.json", graph([dict(point, value="1")])),
+        ("graph.json", graph([without(limit, "value")])),
+        ("graph.json", graph([dict(limit, type="[int]")])),
+        ("graph.json", graph([dict(limit, fields=[{"name": "x", "type": "int"}])])),
+        ("graph.json", graph([], [{"from": "struct:a.P", "kind": "uses", "to": "struct:a.P"}])),
+        ("graph.json", graph([], [{"from": "const:a.N", "kind": "reads", "to": "const:a.N"}])),
+        ("context.json", context(point)),
+        ("context.json", context(limit)),
+        ("v2/context.params.json", {"project_revision": digest, "workspace_revision": digest,
+                                    "target_kind": "field", "target": "a.P"}),
+    ]
     ok = True
+    for name, instance in right:
+        for message in schemas.errors(name, instance):
+            print("SELF-TEST: %s refuses %s: %s" % (name, json.dumps(instance), message))
+            ok = False
     for name, instance in wrong:
         if not schemas.errors(name, instance):
             print("SELF-TEST: %s accepts %s" % (name, json.dumps(instance)))

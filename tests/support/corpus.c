@@ -100,3 +100,16 @@ void spx_corpus_expect(const char *input_path, const char *actual, apr_pool_t *p
         fprintf(stderr, "\n  %s\n  expected:\n%s  actual:\n%s", input_path, expected, actual);
     CU_ASSERT_STRING_EQUAL(actual, expected);
 }
+
+json_t *spx_document_node(json_t *document, const char *id)
+{
+    size_t index;
+    json_t *node;
+    json_array_foreach(json_object_get(document, "nodes"), index, node)
+    {
+        const char *node_id = json_string_value(json_object_get(node, "id"));
+        if (node_id && strcmp(node_id, id) == 0)
+            return node;
+    }
+    return NULL;
+}

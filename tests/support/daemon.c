@@ -293,7 +293,7 @@ const char *spx_error_line(int code, const char *id, apr_pool_t *pool)
 void spx_daemon_copy_hello(spx_fixture_t *fixture, const char *dir)
 {
     static const char *const files[] = {"semaprax.toml", "src/app.spx", "src/math.spx",
-                                        "src/text.spx"};
+                                        "src/text.spx", "src/words.spx"};
     const char *examples = getenv("SPX_EXAMPLES");
     CU_ASSERT_PTR_NOT_NULL_FATAL(examples);
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {

@@ -68,3 +68,64 @@ spx_run_result_t spx_run_fixture_call(spx_fixture_t *fixture, const spx_program_
     CU_ASSERT_EQUAL_FATAL(spx_vm_run(program, index, limits, &result, fixture->pool), APR_SUCCESS);
     return result;
 }
+
+typedef struct stack_run_t {
+    const spx_program_t *program;
+    long index;
+    const spx_run_limits_t *limits;
+    apr_pool_t *pool;
+    apr_status_t status;
+    spx_run_result_t result;
+} stack_run_t;
+
+/* On the small thread: no CUnit assertion here (they may jump). */
+static void run_on_stack(void *data)
+{
+    stack_run_t *run = data;
+    run->status = spx_vm_run(run->program, run->index, run->limits, &run->result, run->pool);
+}
+
+spx_run_result_t spx_run_fixture_call_on_stack(spx_fixture_t *fixture, const spx_program_t *program,
+                                               const char *function, const spx_run_limits_t *limits,
+                                               apr_size_t stack_bytes)
+{
+    stack_run_t run = {program, 0, limits, fixture->pool, APR_EGENERAL, {0}};
+    run.index = spx_program_find(program, apr_pstrcat(fixture->pool, "app.", function, NULL));
+    CU_ASSERT_TRUE_FATAL(run.index >= 0);
+    spx_test_with_stack(stack_bytes, run_on_stack, &run, fixture->pool);
+    CU_ASSERT_EQUAL_FATAL(run.status, APR_SUCCESS);
+    return run.result;
+}
+
+void spx_run_assert_returned(const spx_run_result_t *result, int64_t value, uint64_t steps)
+{
+    if (result->outcome != SPX_OUTCOME_RETURNED)
+        fprintf(stderr, "\n  stopped: %s %s\n", result->failure.code, result->failure.message);
+    CU_ASSERT_EQUAL(result->outcome, SPX_OUTCOME_RETURNED);
+    if (result->value != value)
+        fprintf(stderr, "\n  value %lld, wanted %lld\n", (long long)result->value,
+                (long long)value);
+    CU_ASSERT_EQUAL(result->value, value);
+    if (result->steps != steps)
+        fprintf(stderr, "\n  steps %lu, wanted %lu\n", (unsigned long)result->steps,
+                (unsigned long)steps);
+    CU_ASSERT_EQUAL(result->steps, steps);
+}
+
+void spx_run_assert_stopped(const spx_run_result_t *result, spx_outcome_t outcome, const char *code,
+                            const char *span, apr_pool_t *pool)
+{
+    CU_ASSERT_EQUAL(result->outcome, outcome);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(result->failure.code);
+    if (strcmp(result->failure.code, code) != 0)
+        fprintf(stderr, "\n  stopped with %s (%s), wanted %s\n", result->failure.code,
+                result->failure.message, code);
+    CU_ASSERT_STRING_EQUAL(result->failure.code, code);
+    CU_ASSERT_STRING_EQUAL(result->failure.path, "app.spx");
+    const spx_span_t *s = &result->failure.span;
+    const char *actual = apr_psprintf(pool, "%d:%d-%d:%d", (int)s->start.line, (int)s->start.column,
+                                      (int)s->end.line, (int)s->end.column);
+    if (strcmp(actual, span) != 0)
+        fprintf(stderr, "\n  %s span %s, wanted %s\n", code, actual, span);
+    CU_ASSERT_STRING_EQUAL(actual, span);
+}

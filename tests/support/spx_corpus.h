@@ -15,6 +15,7 @@
 #include "spx_diagnostics.h"
 
 #include <apr_tables.h>
+#include <jansson.h>
 
 /* The absolute path of a folder under tests/ (via SPX_TEST_DATA, set by ctest). */
 const char *spx_corpus_dir(const char *relative, apr_pool_t *pool);
@@ -32,6 +33,10 @@ const char *spx_corpus_read(const char *path, apr_size_t *length, apr_pool_t *po
 
 /* The diagnostics in .expected form ("CODE L:C-L:C\n" each), in list order. */
 const char *spx_corpus_summary(const spx_diagnostics_t *list, apr_pool_t *pool);
+
+/* The node of a graph or context document whose "id" is id, or NULL
+ * (borrowed from the document). */
+json_t *spx_document_node(json_t *document, const char *id);
 
 /* Compare actual with the .expected file beside input_path (input's name with
  * its extension replaced); on a mismatch print both to stderr with the input's

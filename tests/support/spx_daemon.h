@@ -61,7 +61,7 @@ int spx_daemon_pid(const spx_daemon_t *daemon);
  * e.g. "null", "7", "\"a\""). */
 const char *spx_error_line(int code, const char *id, apr_pool_t *pool);
 
-/* Copy the example project examples/hello (its manifest and its three sources) into
+/* Copy the example project examples/hello (its manifest and its four sources) into
  * the fixture's folder dir. */
 void spx_daemon_copy_hello(spx_fixture_t *fixture, const char *dir);
 

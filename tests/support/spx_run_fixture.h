@@ -30,4 +30,19 @@ spx_program_t *spx_run_fixture_program(spx_fixture_t *fixture, const char *sourc
 spx_run_result_t spx_run_fixture_call(spx_fixture_t *fixture, const spx_program_t *program,
                                       const char *function, const spx_run_limits_t *limits);
 
+/* spx_run_fixture_call on a thread whose stack is stack_bytes
+ * (spx_test_with_stack): a run that recursed in C would overflow it. */
+spx_run_result_t spx_run_fixture_call_on_stack(spx_fixture_t *fixture, const spx_program_t *program,
+                                               const char *function, const spx_run_limits_t *limits,
+                                               apr_size_t stack_bytes);
+
+/* The run returned value after exactly steps (what stopped it is printed
+ * when it did not return). */
+void spx_run_assert_returned(const spx_run_result_t *result, int64_t value, uint64_t steps);
+
+/* The run stopped with outcome, code, and a failure span "L:C-L:C" in
+ * app.spx. */
+void spx_run_assert_stopped(const spx_run_result_t *result, spx_outcome_t outcome, const char *code,
+                            const char *span, apr_pool_t *pool);
+
 #endif /* SPX_RUN_FIXTURE_H */

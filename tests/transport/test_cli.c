@@ -87,7 +87,7 @@ static void test_check_admits_the_example(void)
     spx_process_result_t text =
         SPX_RUN_SEMAPRAX(pool, "check", "--manifest-path", hello_manifest(pool));
     CU_ASSERT_EQUAL(text.exit_code, 0);
-    CU_ASSERT_STRING_EQUAL(text.out, "semaprax: project 'hello' admitted: 3 modules, 3 tests\n");
+    CU_ASSERT_STRING_EQUAL(text.out, "semaprax: project 'hello' admitted: 4 modules, 4 tests\n");
     spx_process_result_t json = SPX_RUN_SEMAPRAX(pool, "check", "--manifest-path",
                                                  hello_manifest(pool), "--format", "json");
     CU_ASSERT_EQUAL(json.exit_code, 0);

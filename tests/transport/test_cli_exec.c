@@ -326,7 +326,7 @@ static void test_example_envelope_matches_golden(void)
     CU_ASSERT_EQUAL(verify.exit_code, 0);
     spx_process_result_t run = SPX_RUN_SEMAPRAX(fixture->pool, "run", "--manifest-path", manifest);
     CU_ASSERT_EQUAL(run.exit_code, 0);
-    CU_ASSERT_STRING_EQUAL(run.out, "Hello, world!\n5! = 120\nfib(10) = 55\n");
+    CU_ASSERT_STRING_EQUAL(run.out, "Hello, world!\n5! = 120\nfib(10) = 55\ntop word: to (2)\n");
     spx_fixture_free(fixture);
 }
 

@@ -594,10 +594,10 @@ static void test_results_of_every_method(void)
             json_object_get(json_object_get(manifest_facts, "subject"), "project"), "name")),
         "hello");
     json_t *sources = json_object_get(result, "sources");
-    CU_ASSERT_EQUAL_FATAL(json_array_size(sources), 3);
-    const char *paths[] = {"src/app.spx", "src/math.spx", "src/text.spx"};
-    const char *modules[] = {"app", "math", "text"};
-    for (size_t i = 0; i < 3; i++) {
+    CU_ASSERT_EQUAL_FATAL(json_array_size(sources), 4);
+    const char *paths[] = {"src/app.spx", "src/math.spx", "src/text.spx", "src/words.spx"};
+    const char *modules[] = {"app", "math", "text", "words"};
+    for (size_t i = 0; i < 4; i++) {
         json_t *source = json_array_get(sources, i);
         CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(source, "path")), paths[i]);
         CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(source, "module")), modules[i]);
@@ -659,7 +659,7 @@ static void test_results_of_every_method(void)
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(envelope, "schema")),
                            "semaprax.project-execution.v1");
     CU_ASSERT_EQUAL(
-        json_integer_value(json_object_get(json_object_get(envelope, "summary"), "passed")), 3);
+        json_integer_value(json_object_get(json_object_get(envelope, "summary"), "passed")), 4);
     CU_ASSERT_EQUAL(
         json_integer_value(json_object_get(json_object_get(envelope, "limits"), "max_memory")),
         268435456LL);
@@ -700,7 +700,7 @@ static void test_results_of_every_method(void)
     CU_ASSERT_EQUAL(
         json_integer_value(json_object_get(
             json_object_get(json_object_get(result, "envelope"), "summary"), "fuel_exhausted")),
-        3);
+        4);
     json_decref(starved);
 
     const char *invalid_params[][2] = {
@@ -758,10 +758,10 @@ static void test_counters_prove_retained_state(void)
     apr_pool_t *pool = fixture->pool;
     spx_daemon_t *daemon = start_hello(fixture);
     CU_ASSERT_EQUAL(counter(daemon, "phase_a_runs"), 1);
-    CU_ASSERT_EQUAL(counter(daemon, "source_reads"), 3); /* startup: three sources */
+    CU_ASSERT_EQUAL(counter(daemon, "source_reads"), 4); /* startup: four sources */
     CU_ASSERT_EQUAL(counter(daemon, "authentications"), 1);
     const char *revisions = spx_daemon_open(daemon); /* one re-authentication */
-    CU_ASSERT_EQUAL(counter(daemon, "source_reads"), 6);
+    CU_ASSERT_EQUAL(counter(daemon, "source_reads"), 8);
     const char *context =
         apr_pstrcat(pool, revisions, ",\"target_kind\":\"test\",\"target\":\"fib\"", NULL);
     const char *requests[][2] = {{"graph", revisions},
@@ -776,11 +776,11 @@ static void test_counters_prove_retained_state(void)
             CU_ASSERT_PTR_NOT_NULL(json_object_get(answer, "result"));
             json_decref(answer);
         }
-    /* 20 semantic requests, each re-authenticating twice, three sources each:
+    /* 20 semantic requests, each re-authenticating twice, four sources each:
      * no other source read, and Phase A still ran once. */
     CU_ASSERT_EQUAL(counter(daemon, "phase_a_runs"), 1);
     CU_ASSERT_EQUAL(counter(daemon, "authentications"), 2 + 20 * 2);
-    CU_ASSERT_EQUAL(counter(daemon, "source_reads"), 6 + 20 * 2 * 3);
+    CU_ASSERT_EQUAL(counter(daemon, "source_reads"), 8 + 20 * 2 * 4);
     /* Every request counted: 7 status, 1 open, 20 semantic, and this one. */
     CU_ASSERT_EQUAL(counter(daemon, "requests"), 7 + 1 + 20 + 1);
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);

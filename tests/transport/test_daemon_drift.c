@@ -56,7 +56,7 @@ static void delete_source(spx_fixture_t *fixture)
 
 static void rename_source_away(spx_fixture_t *fixture)
 {
-    spx_fixture_rename(fixture, "proj/src/text.spx", "proj/src/words.spx");
+    spx_fixture_rename(fixture, "proj/src/text.spx", "proj/src/moved.spx");
 }
 
 static void source_to_symlink(spx_fixture_t *fixture)
@@ -73,13 +73,14 @@ static void source_to_directory(spx_fixture_t *fixture)
 
 static void directory_recreated_with_copies(spx_fixture_t *fixture)
 {
-    const char *names[] = {"app.spx", "math.spx", "text.spx"};
-    const char *texts[3];
-    for (int i = 0; i < 3; i++)
+    const char *names[] = {"app.spx", "math.spx", "text.spx", "words.spx"};
+    enum { SOURCES = sizeof(names) / sizeof(names[0]) };
+    const char *texts[SOURCES];
+    for (int i = 0; i < SOURCES; i++)
         texts[i] =
             spx_fixture_read(fixture, apr_pstrcat(fixture->pool, "proj/src/", names[i], NULL));
     spx_fixture_rename(fixture, "proj/src", "proj/src-old");
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < SOURCES; i++)
         spx_fixture_write(fixture, apr_pstrcat(fixture->pool, "proj/src/", names[i], NULL),
                           texts[i]);
 }

@@ -145,7 +145,7 @@ static void test_context_budget_fits_the_response(void)
     apr_pool_t *pool = fixture->pool;
     spx_daemon_t *daemon = start_hello_within_4096(fixture);
     const char *revisions = spx_daemon_open(daemon);
-    /* module app at depth 3 renders 7.5 KiB unbounded */
+    /* module app at depth 3 renders 14.4 KiB unbounded */
     const char *query = ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":3";
     const char *ids[] = {"1", "\"a-much-longer-request-id-than-the-first\""};
     const char *refusals[2] = {"?", "?"}; /* what stderr must say, once finished */
@@ -221,7 +221,7 @@ static void test_response_over_budget(void)
     apr_pool_t *pool = fixture->pool;
     spx_daemon_t *daemon = start_hello_within_4096(fixture);
     const char *revisions = spx_daemon_open(daemon);
-    /* check fits in 4 KiB; the graph (5 KiB) does not. */
+    /* check fits in 4 KiB; the graph (9.6 KiB) does not. */
     spx_assert_contains(spx_daemon_call(daemon, spx_request_line("1", "check", revisions, pool)),
                         "\"admitted\":true");
     const char *graph = apr_pstrcat(pool, spx_request_line("\"g\"", "graph", revisions, pool), "\n",

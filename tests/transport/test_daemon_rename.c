@@ -881,6 +881,7 @@ static const char v2_app_template[] =
     "    if total > LIMIT { break; }\n"
     "  }\n"
     "  for x in geo.@(2).xs { total = total + x; }\n"
+    "  total = total + grid[geo.@(0).v].pop();\n"
     "  let bits = (geo.@(1).v << 2) | (geo.@(2).v & 3) ^ ~geo.@(3).v >> 1;\n"
     "  assert(bits != geo.@(4).v, \"geo.cell(4) is \" + itos(geo.@(4).v));\n"
     "  let cell = geo.@(11);\n"

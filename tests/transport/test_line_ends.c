@@ -92,7 +92,7 @@ static void copy_hello(spx_fixture_t *fixture)
     CU_ASSERT_PTR_NOT_NULL_FATAL(examples);
     int converted =
         copy_tree(fixture, apr_pstrcat(fixture->pool, examples, "/hello", NULL), "lf", "crlf");
-    CU_ASSERT_TRUE(converted >= 4); /* the manifest and the three sources */
+    CU_ASSERT_TRUE(converted >= 5); /* the manifest and the four sources */
     CU_ASSERT_PTR_NOT_NULL(strstr(spx_fixture_read(fixture, "crlf/semaprax.toml"), "\r\n"));
 }
 
@@ -274,7 +274,7 @@ static void test_cli_documents(void)
     CU_ASSERT_EQUAL(lf_test.exit_code, 0);
     CU_ASSERT_EQUAL(crlf_test.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(lf_test.out, crlf_test.out);
-    spx_assert_contains(crlf_test.out, "3 passed, 0 failed");
+    spx_assert_contains(crlf_test.out, "4 passed, 0 failed");
     assert_same_documents(spx_fixture_read(fixture, "lf.json"),
                           spx_fixture_read(fixture, "crlf.json"), "envelope", pool);
     spx_process_result_t lf_verify = CLI(fixture, "lf", "verify", lf_envelope);
@@ -362,7 +362,7 @@ static void test_daemon_documents(void)
         if (strcmp(methods[i][0], "context") == 0)
             CU_ASSERT_TRUE(texts >= 1);
         if (strcmp(methods[i][0], "test") == 0)
-            spx_assert_contains(b, "\"passed\":3,");
+            spx_assert_contains(b, "\"passed\":4,");
     }
     CU_ASSERT_EQUAL(spx_daemon_finish(lf), 0);
     CU_ASSERT_EQUAL(spx_daemon_finish(crlf), 0);
@@ -378,9 +378,10 @@ static void test_rename_keeps_line_ends(void)
     apr_pool_t *pool = fixture->pool;
     static const char *const allow[] = {"--allow-project-rename", NULL};
     static const char *const files[] = {"semaprax.toml", "src/app.spx", "src/math.spx",
-                                        "src/text.spx"};
-    const char *before[4];
-    for (int f = 0; f < 4; f++)
+                                        "src/text.spx", "src/words.spx"};
+    enum { FILES = sizeof(files) / sizeof(files[0]) };
+    const char *before[FILES];
+    for (int f = 0; f < FILES; f++)
         before[f] = spx_fixture_read(fixture, apr_pstrcat(pool, "crlf/", files[f], NULL));
     /* The same rename on both copies; the LF one's result, converted, is
      * what the CR LF one must hold byte for byte. */
@@ -396,11 +397,11 @@ static void test_rename_keeps_line_ends(void)
         spx_assert_contains(renamed, "\"src/math.spx\"");
         /* The renamed project is admitted and its tests pass. */
         const char *tests = call(daemon, "test", revisions_of(renamed, pool), pool);
-        spx_assert_contains(tests, "\"passed\":3,");
+        spx_assert_contains(tests, "\"passed\":4,");
         CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     }
     int changed = 0;
-    for (int f = 0; f < 4; f++) {
+    for (int f = 0; f < FILES; f++) {
         const char *lf = spx_fixture_read(fixture, apr_pstrcat(pool, "lf/", files[f], NULL));
         const char *crlf = spx_fixture_read(fixture, apr_pstrcat(pool, "crlf/", files[f], NULL));
         CU_ASSERT_STRING_EQUAL(crlf, crlf_of(lf, pool));
