@@ -117,8 +117,9 @@ typedef struct generator_t {
     int loops[MAX_LOOPS]; /* 1: a counted loop, where break would skip its check */
     int loop_depth;
     pending_t *pending;
-    int budget; /* statements left in the program */
-    int risk;   /* 1: choices that may fail are common; 0: rare, so runs go deeper */
+    int budget;      /* statements left in the program */
+    int range_local; /* the number of the innermost for i in a..b's i, or -1 */
+    int risk;        /* 1: choices that may fail are common; 0: rare, so runs go deeper */
 } generator_t;
 
 static unsigned take(generator_t *g, unsigned choices)
@@ -403,10 +404,15 @@ static void index_expression(generator_t *g, int depth, int simple)
         return;
     }
     unsigned choice = take(g, 9);
-    if (choice == 7) {
+    if (choice == 7) { /* a local (mostly a range's), or one plus or minus a literal */
+        static const char *const offsets[] = {"", "", " + 1", " - 1", " + 2", " - 0"};
         int local = local_of(g, T_INT, 0);
+        if (g->range_local >= 0 && take(g, 3)) {
+            emitf(g, "v%d%s", g->range_local, PICK(g, offsets));
+            return;
+        }
         if (local >= 0) {
-            emitf(g, "v%d", g->locals[local].number);
+            emitf(g, "v%d%s", g->locals[local].number, PICK(g, offsets));
             return;
         }
     }
@@ -525,9 +531,17 @@ static int projection(generator_t *g, int type, int depth)
         return 0;
     int container = containers[take(g, (unsigned)count)];
     int local = local_of(g, container, 0);
-    if (local >= 0 && take(g, 2))
+    int elements = -1; /* a local array of the container: v[i].f */
+    for (int i = T_FIRST_COMPOSITE; i < g->type_count && is_struct(g, container); i++)
+        if (is_array(g, i) && g->types[i].of == container)
+            elements = local_of(g, i, 0);
+    if (elements >= 0 && take(g, 2)) {
+        emitf(g, "v%d[", g->locals[elements].number);
+        index_expression(g, depth, 0);
+        emit(g, "]");
+    } else if (local >= 0 && take(g, 2)) {
         emitf(g, "v%d", g->locals[local].number);
-    else {
+    } else {
         emit(g, "(");
         expression(g, container, depth + 1, 0);
         emit(g, ")");
@@ -1178,18 +1192,28 @@ static void statement(generator_t *g, int result)
         }
         int number = g->next_local++, element;
         emitf(g, "for v%d in ", number);
+        int outer_range = g->range_local;
         if (choice == 14) {
             static const char *const bounds[] = {"0", "1", "2", "(-2)", "5"};
-            if (take(g, 3))
-                emit(g, PICK(g, bounds));
-            else
-                expression(g, T_INT, 2, 1);
-            emit(g, "..");
-            if (take(g, 3))
-                emit(g, PICK(g, bounds));
-            else
-                expression(g, T_INT, 2, 1);
+            int array = -1; /* for i in 0..len(a): i indexes a */
+            for (int i = g->local_count - 1; i >= 0 && array < 0; i--)
+                if (is_array(g, g->locals[i].type) && take(g, 2))
+                    array = i;
+            if (array >= 0) {
+                emitf(g, "0..len(v%d)", g->locals[array].number);
+            } else {
+                if (take(g, 3))
+                    emit(g, PICK(g, bounds));
+                else
+                    expression(g, T_INT, 2, 1);
+                emit(g, "..");
+                if (take(g, 3))
+                    emit(g, PICK(g, bounds));
+                else
+                    expression(g, T_INT, 2, 1);
+            }
             element = T_INT;
+            g->range_local = number;
         } else {
             int array = -1;
             for (int tries = 0; tries < 4 && array < 0; tries++) {
@@ -1210,6 +1234,7 @@ static void statement(generator_t *g, int result)
         block(g, result);
         g->loop_depth--;
         g->local_count = scope;
+        g->range_local = outer_range;
         emit(g, "\n");
         return;
     }
@@ -1364,6 +1389,7 @@ static void function(generator_t *g, int index)
     g->next_local = 0;
     g->block_depth = 0;
     g->loop_depth = 0;
+    g->range_local = -1;
     emitf(g, "fn f%d(", index);
     for (int i = 0; i < f->param_count; i++) {
         int number = declare_local(g, f->params[i], 0);
