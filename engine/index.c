@@ -504,9 +504,10 @@ static void describe_item(builder_t *builder, spx_index_node_t *node)
         node->value = constant->bytes;
         node->value_length = constant->length;
     } else if (constant) {
-        node->value = constant->value_type == SPX_TYPE_BOOL
-                          ? (constant->boolean ? "true" : "false")
-                          : apr_psprintf(builder->pool, "%" APR_INT64_T_FMT, constant->integer);
+        node->value =
+            constant->value_type == SPX_TYPE_BOOL
+                ? (constant->boolean ? "true" : "false")
+                : apr_psprintf(builder->pool, "%" APR_INT64_T_FMT, (apr_int64_t)constant->integer);
         node->value_length = strlen(node->value);
     }
 }

@@ -233,10 +233,10 @@ spx_value_t spx_struct_get(const spx_value_block_t *p, uint32_t field);
  * then each block on the path that has two or more holders is replaced by a
  * one-level copy. Once a block is copied every block below it on the path
  * has two holders, so the copies are those from the first shared block
- * down. Each copy is charged on its own (n = the copied block's length or
- * field count); the write is one operation, checked in the order of one:
- * the copies' charges in path order, then push's length limit, then the
- * copies' memory in path order and push's growth's. All is
+ * down. The write with its copies is one operation: n is the sum of the
+ * copied blocks' lengths or field counts, rounded down once; it is checked
+ * in the order of one operation: the charge, then push's length limit, then
+ * the copies' memory in path order and push's growth's. All is
  * checked before anything changes: a write that fails changes no value.
  * The charges taken before a failing check stay paid (as a concatenation's
  * does when its length or memory fails); only a charge that cannot be paid

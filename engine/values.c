@@ -277,7 +277,11 @@ spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
         return SPX_HEAP_OK;
     }
     uint64_t length = (uint64_t)x->length + e->length;
-    spx_heap_status_t status = charge(heap, fuel, e->length);
+    /* A literal's or const's block is made when it first grows: like a
+     * concatenation's, its charge counts both parts (project decision: the
+     * bytes are copied then, so time per step stays bounded). */
+    spx_heap_status_t status =
+        charge(heap, fuel, x->counted || e->length == 0 ? e->length : length);
     if (status == SPX_HEAP_OK)
         status = string_length_allows(heap, length);
     if (status != SPX_HEAP_OK || e->length == 0) /* nothing to grow */
@@ -543,8 +547,8 @@ static spx_value_block_t *one_level_copy(spx_heap_t *heap, const spx_value_block
 }
 
 /* Resolve a place for action: check every index (and, for pop, that the
- * array is not empty); then for each copy its charge and its memory; then
- * push's length and growth; then make the copies. On success heap->path[k] is
+ * array is not empty); then the copies' charge, push's length, each copy's
+ * memory and push's growth; then make the copies. On success heap->path[k] is
  * the slot that holds the k-th block of the path (heap->path[0] = root),
  * for k < blocks, every one of those blocks now having one holder. */
 static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
@@ -586,20 +590,18 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
         return fail(heap, SPX_R0514, "pop of an empty array");
 
     /* The write as one operation (language v2: the size charge first, then
-     * the length limit, then memory): each copy's charge in path order,
-     * then push's length, then each copy's memory and push's growth.
+     * the length limit, then memory): the copies' charge, n their lengths
+     * summed and rounded down once, then push's length, then each copy's
+     * memory and push's growth.
      * Worked out before anything changes. */
     spx_heap_status_t status = SPX_HEAP_OK;
     uint64_t left = *fuel, more = 0, n = 0;
-    for (apr_size_t k = first_shared; k < blocks; k++) {
-        uint64_t length = (*heap->path[k])->length;
-        n += length;
-        heap->charged_n = n;
-        if (length / 64 > left)
-            return SPX_HEAP_OUT_OF_FUEL;
-        left -= length / 64;
-    }
+    for (apr_size_t k = first_shared; k < blocks; k++)
+        n += (*heap->path[k])->length;
     heap->charged_n = n;
+    if (n / 64 > left)
+        return SPX_HEAP_OUT_OF_FUEL;
+    left -= n / 64;
     if (action == PLACE_PUSH)
         status = array_length_allows(heap, (uint64_t)last->length + 1);
     for (apr_size_t k = first_shared; k < blocks && status == SPX_HEAP_OK; k++) {
@@ -675,9 +677,19 @@ spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_value_bloc
     spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_POP, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
-    spx_value_block_t *array = *heap->path[blocks - 1];
+    spx_value_block_t **at = heap->path[blocks - 1];
+    spx_value_block_t *array = *at;
     *out = array->slots[--array->length];
     heap->live -= SLOT_BYTES;
+    if (array->capacity > 16 && array->length < array->capacity / 4) {
+        /* Storage follows the measure (which counts the length): at most
+         * four times the length, and a pop costs amortised O(1) still. */
+        uint32_t capacity = array->capacity / 2;
+        array = spx_reallocate(array, sizeof(spx_value_block_t) +
+                                          (apr_size_t)capacity * sizeof(spx_value_t));
+        array->capacity = capacity;
+        *at = array;
+    }
     return SPX_HEAP_OK;
 }
 
