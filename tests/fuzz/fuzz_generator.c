@@ -44,8 +44,8 @@
 #define MAX_STATEMENTS 6
 #define MAX_TYPE_LEVEL 3
 #define MAX_LOOPS 8
-#define MAX_PATH 3
-#define MAX_PATHS 64
+#define GEN_MAX_STEPS 3
+#define GEN_MAX_PLACES 64
 #define MAX_PENDING 8
 #define STATEMENT_BUDGET 120
 
@@ -79,11 +79,11 @@ typedef struct local_t {
     int reserved; /* a self-check's counter: never written by other statements */
 } local_t;
 
-/* A place: a var local and up to MAX_PATH steps (-1 an index, else a
+/* A place: a var local and up to GEN_MAX_STEPS steps (-1 an index, else a
  * field's number). */
 typedef struct path_t {
     int root;
-    int steps[MAX_PATH];
+    int steps[GEN_MAX_STEPS];
     int length;
     int type;
 } path_t;
@@ -320,12 +320,12 @@ static int const_of(generator_t *g, int type)
 }
 
 /* Every place of type want (any type when want < 0) rooted at a var in
- * scope, up to MAX_PATH steps. */
+ * scope, up to GEN_MAX_STEPS steps. */
 static void collect_paths(generator_t *g, path_t *current, int want, path_t *out, int *count)
 {
-    if ((want < 0 || current->type == want) && *count < MAX_PATHS)
+    if ((want < 0 || current->type == want) && *count < GEN_MAX_PLACES)
         out[(*count)++] = *current;
-    if (current->length >= MAX_PATH)
+    if (current->length >= GEN_MAX_STEPS)
         return;
     const type_t *type = &g->types[current->type];
     path_t next = *current;
@@ -346,9 +346,9 @@ static void collect_paths(generator_t *g, path_t *current, int want, path_t *out
 
 static int choose_path(generator_t *g, int want, path_t *chosen)
 {
-    path_t paths[MAX_PATHS];
+    path_t paths[GEN_MAX_PLACES];
     int count = 0;
-    for (int i = 0; i < g->local_count && count < MAX_PATHS; i++) {
+    for (int i = 0; i < g->local_count && count < GEN_MAX_PLACES; i++) {
         if (!g->locals[i].mutable || g->locals[i].reserved)
             continue;
         path_t root = {i, {0, 0, 0}, 0, g->locals[i].type};
@@ -635,13 +635,13 @@ static void int_expression(generator_t *g, int depth)
     }
     case 11: {
         static const char *const counts[] = {"0", "1", "3", "7"};
-        static const char *const far[] = {"31", "62", "63", "64", "(-1)", "0x40"};
+        static const char *const out_of_range[] = {"31", "62", "63", "64", "(-1)", "0x40"};
         expression(g, T_INT, depth + 1, 1);
         emit(g, take(g, 2) ? " << " : " >> ");
         if (!risky(g))
             emit(g, PICK(g, counts));
         else if (take(g, 2))
-            emit(g, PICK(g, far));
+            emit(g, PICK(g, out_of_range));
         else
             expression(g, T_INT, depth + 1, 1);
         break;
