@@ -32,6 +32,7 @@
 #ifndef SPX_VALUES_H
 #define SPX_VALUES_H
 
+#include "spx_assert.h"
 #include "spx_codes.h"
 #include "spx_limits.h"
 
@@ -221,8 +222,15 @@ spx_heap_status_t spx_struct_make(spx_heap_t *heap, uint64_t *fuel, const spx_st
                                   const spx_value_t *fields, spx_value_block_t **out);
 
 /* p.f: field number field (declaration order). Reads p; holds the result
- * when it is a block. */
-spx_value_t spx_struct_get(const spx_value_block_t *p, uint32_t field);
+ * when it is a block. In line: the interpreter's field reads are this. */
+static inline spx_value_t spx_struct_get(const spx_value_block_t *p, uint32_t field)
+{
+    SPX_ASSERT(p->kind == SPX_BLOCK_STRUCT && field < p->length);
+    spx_value_t value = p->slots[field];
+    if (p->of.shape->field_is_block[field])
+        spx_block_hold(value.b);
+    return value;
+}
 
 /* ---- writes through places ----------------------------------------------
  * A place is a variable holding a block (*root) and steps: an array index

@@ -517,15 +517,6 @@ spx_heap_status_t spx_struct_make(spx_heap_t *heap, uint64_t *fuel, const spx_st
     return SPX_HEAP_OK;
 }
 
-spx_value_t spx_struct_get(const spx_value_block_t *p, uint32_t field)
-{
-    SPX_ASSERT(p->kind == SPX_BLOCK_STRUCT && field < p->length);
-    spx_value_t value = p->slots[field];
-    if (p->of.shape->field_is_block[field])
-        spx_block_hold(value.b);
-    return value;
-}
-
 /* ---- places ---------------------------------------------------------------------- */
 
 typedef enum place_action_t { PLACE_WRITE, PLACE_PUSH, PLACE_POP } place_action_t;

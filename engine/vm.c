@@ -658,9 +658,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_FIELD_I:
         case SPX_I_FIELD_B: {
-            spx_value_t field = B[ins->b]->slots[ins->c]; /* spx_struct_get, in line */
-            if (ins->op == SPX_I_FIELD_B)
-                spx_block_hold(field.b);
+            spx_value_t field = spx_struct_get(B[ins->b], (uint32_t)ins->c);
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             if (ins->op == SPX_I_FIELD_I)
