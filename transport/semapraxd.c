@@ -1,7 +1,7 @@
 /*
  * semapraxd.c: the daemon's main: parses `semapraxd --stdio [--manifest-path
  * P] [--max-request-bytes N] [--max-response-bytes N]
- * [--allow-project-rename]`, then runs the session (spx_session.h) over
+ * [--allow-project-rename] [--verbose]`, then runs the session (spx_session.h) over
  * binary stdio: v2, or v3 with the flag. Usage errors: a message on stderr,
  * nothing on stdout, exit 2.
  */
@@ -22,7 +22,7 @@
 static void usage(void)
 {
     printf("usage: semapraxd --stdio [--manifest-path PATH] [--max-request-bytes N]\n"
-           "                 [--max-response-bytes N] [--allow-project-rename]\n"
+           "                 [--max-response-bytes N] [--allow-project-rename] [--verbose]\n"
            "\n"
            "Holds one Semaprax project (the manifest, default semaprax.toml, and its\n"
            "sources), authenticates it and builds its semantic state once, then answers\n"
@@ -40,6 +40,9 @@ static void usage(void)
            "  --allow-project-rename   speak semaprax.agent-transport.v3 instead: v2 plus\n"
            "                           project/rename, which renames an exported function\n"
            "                           and its call sites and writes the changed sources\n"
+           "  --verbose                also say on standard error why each refused\n"
+           "                           request was refused (by default only the\n"
+           "                           session's own events, at most %u lines)\n"
            "  -h, --help               show this text\n"
            "  --version                show the version\n"
            "\n"
@@ -48,7 +51,8 @@ static void usage(void)
            "the daemon's output ends the session this way), 2 usage, 3 out of memory.\n",
            SPX_LIMIT_REQUEST_BYTES_DEFAULT, SPX_LIMIT_REQUEST_BYTES_MINIMUM,
            SPX_LIMIT_REQUEST_BYTES_MAXIMUM, SPX_LIMIT_RESPONSE_BYTES_DEFAULT,
-           SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM, SPX_LIMIT_RESPONSE_BYTES_MAXIMUM);
+           SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM, SPX_LIMIT_RESPONSE_BYTES_MAXIMUM,
+           SPX_LIMIT_LOG_LINES);
 }
 
 enum option_id {
@@ -57,6 +61,7 @@ enum option_id {
     OPTION_MAX_REQUEST,
     OPTION_MAX_RESPONSE,
     OPTION_ALLOW_RENAME,
+    OPTION_VERBOSE,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -67,6 +72,7 @@ static const apr_getopt_option_t options[] = {
     {"max-request-bytes", OPTION_MAX_REQUEST, 1, "largest request"},
     {"max-response-bytes", OPTION_MAX_RESPONSE, 1, "largest response"},
     {"allow-project-rename", OPTION_ALLOW_RENAME, 0, "the v3 profile"},
+    {"verbose", OPTION_VERBOSE, 0, "a line per refused request"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -106,7 +112,7 @@ static int parse_bound(int option, const char *text, apr_size_t minimum, apr_siz
 static int run(int argc, const char *const *argv, apr_pool_t *pool)
 {
     spx_session_options_t settings = {"semaprax.toml", SPX_LIMIT_REQUEST_BYTES_DEFAULT,
-                                      SPX_LIMIT_RESPONSE_BYTES_DEFAULT, 0};
+                                      SPX_LIMIT_RESPONSE_BYTES_DEFAULT, 0, 0};
     int stdio_given = 0;
     unsigned seen = 0; /* one bit per option id above OPTION_STDIO */
     apr_getopt_t *parser = NULL;
@@ -122,7 +128,7 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
             return usage_error("unknown option ", parser->argv[parser->ind - 1]);
         if (status == APR_BADARG)
             return usage_error("option needs a value: ", parser->argv[parser->ind - 1]);
-        if (option >= OPTION_STDIO && option <= OPTION_ALLOW_RENAME) {
+        if (option >= OPTION_STDIO && option <= OPTION_VERBOSE) {
             unsigned bit = 1u << (option - OPTION_STDIO);
             if (seen & bit)
                 return usage_error("option given twice: --", option_name(option));
@@ -143,6 +149,9 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
             break;
         case OPTION_ALLOW_RENAME:
             settings.allow_rename = 1;
+            break;
+        case OPTION_VERBOSE:
+            settings.verbose = 1;
             break;
         case OPTION_MAX_REQUEST:
             if (!parse_bound(option, argument, SPX_LIMIT_REQUEST_BYTES_MINIMUM,

@@ -71,7 +71,7 @@ int spx_session_reauthenticate(session_t *session, apr_pool_t *pool)
         json_decref(session->drift);
     session->drift = drift;
     session->state = STATE_INVALIDATED;
-    fprintf(stderr, "semapraxd: drift found: the session is invalidated\n");
+    spx_log_event(&session->log, "drift found: the session is invalidated");
     return 0;
 }
 
@@ -279,11 +279,11 @@ static void start(session_t *session, apr_pool_t *pool)
         char reason[256];
         if (!message)
             message = spx_strerror(status, reason, sizeof(reason));
-        fprintf(stderr, "semapraxd: %s\n", message);
+        spx_log_event(&session->log, "%s", message);
         session->project = NULL;
         session->unavailable = authentication_diagnostic(session->options->manifest_path, message);
     } else if (!spx_project_has_manifest(session->project)) {
-        fprintf(stderr, "semapraxd: the manifest has diagnostics\n");
+        spx_log_event(&session->log, "the manifest has diagnostics");
         session->unavailable = spx_diagnostics_json(spx_project_diagnostics(session->project));
     } else {
         session->project_revision = spx_project_revision(session->project);
@@ -310,6 +310,7 @@ spx_session_exit_t spx_session_run(const spx_session_options_t *options, spx_std
     session->hooks = spx_session_hooks();
     session->pool = pool;
     session->state = STATE_CONFIGURED;
+    spx_log_init(&session->log, "semapraxd", options->verbose);
     apr_pool_cleanup_register(pool, session, release_json, apr_pool_cleanup_null);
     start(session, pool);
 

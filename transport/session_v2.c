@@ -202,7 +202,7 @@ static void run_context(session_t *session, const spx_request_t *request, reply_
     apr_status_t status =
         spx_context_document(session->project, &query, largest, &document, pool, &message);
     if (status == APR_EINVAL) {
-        fprintf(stderr, "semapraxd: context: %s\n", message ? message : "invalid params");
+        spx_log_request(&session->log, "context: %s", message ? message : "invalid params");
         spx_session_reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
     } else if (status != APR_SUCCESS) {
         spx_session_reply_error(reply, SPX_RPC_INTERNAL_ERROR, NULL);
@@ -234,7 +234,7 @@ static void run_test(session_t *session, const spx_request_t *request, reply_t *
     json_t *envelope = NULL;
     const char *message = NULL;
     if (spx_envelope_build(session->project, &limits, &envelope, pool, &message) != APR_SUCCESS) {
-        fprintf(stderr, "semapraxd: test: %s\n", message ? message : "cannot run");
+        spx_log_event(&session->log, "test: %s", message ? message : "cannot run");
         spx_session_reply_error(reply, SPX_RPC_INTERNAL_ERROR, NULL);
         return;
     }

@@ -114,8 +114,8 @@ static void rename_failed(session_t *session, const spx_rename_plan_t *plan,
         json_object_set_new(data, "project_revision", json_string(session->project_revision));
         json_object_set_new(data, "workspace_revision", json_string(session->workspace_revision));
     }
-    fprintf(stderr, "semapraxd: rename failed at %s: %s\n", spx_rename_step_name(failure->step),
-            failure->reason);
+    spx_log_event(&session->log, "rename failed at %s: %s", spx_rename_step_name(failure->step),
+                  failure->reason);
     spx_session_reply_error(reply, SPX_RPC_RENAME_FAILED, data);
 }
 
@@ -188,7 +188,7 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
     spx_rename_failure_t failure;
     if (spx_rename_plan(session->project, function, new_name, &plan, pool, &failure) !=
         APR_SUCCESS) {
-        fprintf(stderr, "semapraxd: rename refused: %s\n", failure.reason);
+        spx_log_request(&session->log, "rename refused: %s", failure.reason);
         spx_session_reply_error(reply, SPX_RPC_RENAME_REFUSED,
                                 json_pack("{s:s,s:s}", "step", spx_rename_step_name(failure.step),
                                           "reason", failure.reason));
@@ -214,7 +214,7 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
     const char *too_large = rename_answer_too_large(session, request, edits, pool);
     if (too_large) {
         json_decref(edits);
-        fprintf(stderr, "semapraxd: rename refused: %s\n", too_large);
+        spx_log_request(&session->log, "rename refused: %s", too_large);
         spx_session_reply_error(reply, SPX_RPC_RENAME_REFUSED,
                                 json_pack("{s:s,s:s}", "step",
                                           spx_rename_step_name(SPX_RENAME_PLAN), "reason",
@@ -243,8 +243,8 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
         rename_failed(session, plan, &failure, reply, pool);
         return;
     }
-    fprintf(stderr, "semapraxd: renamed %s to %s in %d files\n", function, new_name,
-            (int)json_array_size(edits));
+    spx_log_event(&session->log, "renamed %s to %s in %d files", function, new_name,
+                  (int)json_array_size(edits));
     reply->result =
         json_pack("{s:b,s:o,s:s,s:s}", "committed", 1, "edits", edits, "project_revision",
                   spx_project_revision(session->project), "workspace_revision",

@@ -25,6 +25,7 @@ typedef struct spx_session_options_t {
     apr_size_t max_request_bytes;  /* SPX_LIMIT_REQUEST_BYTES_* */
     apr_size_t max_response_bytes; /* SPX_LIMIT_RESPONSE_BYTES_* */
     int allow_rename;              /* --allow-project-rename: the v3 profile */
+    int verbose;                   /* --verbose: a stderr line per refused request */
 } spx_session_options_t;
 
 /* The session's exit status (transport.md, "Programs"): OK after shutdown

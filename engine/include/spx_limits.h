@@ -168,6 +168,15 @@
  * limit (transport/session_v3.c; an OS message and a path are far shorter). */
 #define SPX_LIMIT_RENAME_REASON_BYTES 1024u
 
+/* What the daemon says on stderr in a session without --verbose
+ * (transport/spx_log.h; project decision): at most this many lines of its
+ * own events, each cut to this many bytes, LF included, then one line saying
+ * the rest is not shown: 16 x 200 bytes and that line stay under 4 KiB, the
+ * smallest pipe buffer of Linux, macOS and Windows, so a client that never
+ * reads the daemon's stderr never blocks it. */
+#define SPX_LIMIT_LOG_LINES 16u
+#define SPX_LIMIT_LOG_LINE_BYTES 200u
+
 /* --- what a terminal shows ------------------------------------------------ */
 
 /* Bytes of a source line that `semaprax check` shows under a diagnostic on a

@@ -14,8 +14,6 @@
 #include <apr_strings.h>
 #include <string.h>
 
-static const char *const no_extra[] = {NULL};
-
 /* Copy tests/projects/items into the fixture's folder "proj"; its manifest path. */
 static const char *copy_items(spx_fixture_t *fixture)
 {
@@ -128,7 +126,9 @@ static void test_daemon_answers_as_the_cli(void)
     spx_fixture_t *fixture = spx_fixture_new();
     apr_pool_t *pool = fixture->pool;
     const char *manifest = copy_items(fixture);
-    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", no_extra);
+    /* --verbose: stderr says why each refused context was refused */
+    spx_daemon_t *daemon =
+        spx_daemon_start_on(fixture, "proj", (const char *const[]){"--verbose", NULL});
     const char *revisions = spx_daemon_open(daemon);
 
     spx_process_result_t graph = SPX_RUN_SEMAPRAX(pool, "graph", "--manifest-path", manifest);

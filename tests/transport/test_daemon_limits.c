@@ -131,8 +131,8 @@ static long result_frame_bytes(const char *id)
 static spx_daemon_t *start_hello_within_4096(spx_fixture_t *fixture)
 {
     spx_daemon_copy_hello(fixture, "proj");
-    return spx_daemon_start_on(fixture, "proj",
-                               (const char *const[]){"--max-response-bytes", "4096", NULL});
+    return spx_daemon_start_on(
+        fixture, "proj", (const char *const[]){"--max-response-bytes", "4096", "--verbose", NULL});
 }
 
 /* A context's max_bytes must fit the response it is sent in: under
