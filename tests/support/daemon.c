@@ -116,7 +116,20 @@ spx_daemon_t *spx_daemon_start(const char *variable, const char *const *argument
     /* The daemon starts with SIGPIPE's default action, as from a shell (an
      * ignored signal would be inherited and hide a daemon that dies of it). */
     spx_process_default_broken_pipes();
-    apr_status_t started = apr_proc_create(&daemon->process, program, argv, NULL, attributes, pool);
+    /* A failed start says why; it is tried again twice, 200 ms apart: once,
+     * under Wine on a loaded CI machine, one start of many failed at once. */
+    apr_status_t started = APR_EGENERAL;
+    for (int attempt = 1; attempt <= 3 && started != APR_SUCCESS; attempt++) {
+        if (attempt > 1)
+            apr_sleep(apr_time_from_msec(200));
+        started = apr_proc_create(&daemon->process, program, argv, NULL, attributes, pool);
+        if (started != APR_SUCCESS) {
+            char reason[256];
+            fprintf(stderr, "\n  start %d of %s in %s failed: %s\n", attempt, program,
+                    working_dir ? working_dir : "the current folder",
+                    apr_strerror(started, reason, sizeof(reason)));
+        }
+    }
     spx_process_ignore_broken_pipes();
     CU_ASSERT_EQUAL_FATAL(started, APR_SUCCESS);
     daemon->input_open = 1;
