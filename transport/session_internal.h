@@ -40,7 +40,7 @@ typedef struct session_t {
     json_t *drift;          /* data.drift of -32013 once invalidated */
     const char *project_revision, *workspace_revision; /* last authenticated, or NULL */
     apr_uint64_t requests;
-    spx_log_t log; /* stderr: bounded unless --verbose (spx_log.h) */
+    spx_log_t log;    /* stderr: bounded unless --verbose (spx_log.h) */
     apr_pool_t *pool; /* the session's, for what is kept across requests */
     /* The graph's canonical text, rendered at the first graph request and
      * kept: the project cannot change while the session answers. */
