@@ -26,9 +26,9 @@
 #include <string.h>
 
 /* The refused requests of one session; fewer when the daemon runs under
- * valgrind (SPX_PROGRAM_WRAPPER), where each costs a hundred times more. */
+ * valgrind (SPX_PROGRAM_WRAPPER), where each costs twenty times more. */
 #define REFUSED_REQUESTS 100000
-#define REFUSED_REQUESTS_UNDER_VALGRIND 5000
+#define REFUSED_REQUESTS_UNDER_VALGRIND 20000
 
 /* The requests written before their answers are read: at most what the
  * smallest pipe buffer of the three systems holds (4 KiB), so that the
@@ -190,6 +190,38 @@ static long count_lines(const char *text)
     return lines;
 }
 
+/* The daemon's own lines of text (they start with "semapraxd: ") and their
+ * bytes, LF included. Under Wine, whose own messages (WINEDEBUG) would go to
+ * the same stderr, only these are counted; elsewhere every line must be one. */
+static long daemon_lines(const char *text, apr_size_t *bytes)
+{
+    long lines = 0;
+    *bytes = 0;
+    for (const char *line = text; *line;) {
+        const char *lf = strchr(line, '\n');
+        apr_size_t length = lf ? (apr_size_t)(lf - line) + 1 : strlen(line);
+        if (strncmp(line, "semapraxd: ", 11) == 0) {
+            lines++;
+            *bytes += length;
+        }
+        line += length;
+    }
+    if (!spx_running_under_wine())
+        CU_ASSERT_EQUAL(lines, count_lines(text));
+    return lines;
+}
+
+/* The next line the daemon said on its piped stderr (under Wine, past any
+ * of Wine's own); NULL at its end. */
+static const char *next_daemon_line(spx_daemon_t *daemon)
+{
+    for (;;) {
+        const char *line = spx_daemon_read_stderr_line(daemon);
+        if (!line || strncmp(line, "semapraxd: ", 11) == 0 || !spx_running_under_wine())
+            return line;
+    }
+}
+
 static void test_unread_stderr_never_blocks_the_daemon(void)
 {
     long total = getenv("SPX_PROGRAM_WRAPPER") ? REFUSED_REQUESTS_UNDER_VALGRIND : REFUSED_REQUESTS;
@@ -262,13 +294,14 @@ static void test_unread_stderr_never_blocks_the_daemon(void)
 
     /* Read only now: the session's own events, never one per request. */
     const char *said = spx_daemon_stderr(daemon);
-    long lines = count_lines(said);
+    apr_size_t bytes = 0;
+    long lines = daemon_lines(said, &bytes);
     fprintf(stderr,
             "\n  %ld refused requests answered in %.1f s; the daemon's unread stderr: %ld lines, "
             "%" APR_SIZE_T_FMT " bytes\n",
-            answered, (double)took / APR_USEC_PER_SEC, lines, strlen(said));
+            answered, (double)took / APR_USEC_PER_SEC, lines, bytes);
     CU_ASSERT_TRUE(lines <= (long)SPX_LIMIT_LOG_LINES + 1);
-    CU_ASSERT_TRUE(strlen(said) <= (SPX_LIMIT_LOG_LINES + 1) * SPX_LIMIT_LOG_LINE_BYTES);
+    CU_ASSERT_TRUE(bytes <= (SPX_LIMIT_LOG_LINES + 1) * SPX_LIMIT_LOG_LINE_BYTES);
     if (strstr(said, UNKNOWN_TARGET))
         fprintf(stderr, "\n  a refused request was said on stderr:\n%.1000s\n", said);
     CU_ASSERT_PTR_NULL(strstr(said, UNKNOWN_TARGET));
@@ -298,7 +331,7 @@ static void test_verbose_says_a_line_per_refused_context(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(answer);
         CU_ASSERT_TRUE(answers(answer, number, code));
         /* Said before the answer was written. */
-        const char *line = spx_daemon_read_stderr_line(daemon);
+        const char *line = next_daemon_line(daemon);
         CU_ASSERT_PTR_NOT_NULL_FATAL(line);
         const char *target = apr_psprintf(pool, "%s%ld", UNKNOWN_TARGET, number);
         spx_assert_contains(line, "semapraxd: context: ");
@@ -348,14 +381,15 @@ static void test_the_session_events_stop_at_the_budget(void)
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     CU_ASSERT_FALSE(watchdog_stop(&watchdog));
     const char *said = spx_daemon_stderr(daemon);
-    CU_ASSERT_EQUAL(count_lines(said), (long)SPX_LIMIT_LOG_LINES + 1);
+    apr_size_t bytes = 0;
+    CU_ASSERT_EQUAL(daemon_lines(said, &bytes), (long)SPX_LIMIT_LOG_LINES + 1);
     spx_assert_contains(said, "semapraxd: renamed math.fib to fib_0 in ");
     spx_assert_contains(said, apr_psprintf(pool, "semapraxd: renamed math.fib_%u to fib_%u in ",
                                            SPX_LIMIT_LOG_LINES - 2, SPX_LIMIT_LOG_LINES - 1));
     CU_ASSERT_PTR_NULL(strstr(said, apr_psprintf(pool, "to fib_%u in", SPX_LIMIT_LOG_LINES)));
-    const char *last = said + strlen(said) - 1; /* its LF */
-    while (last > said && last[-1] != '\n')
-        last--;
+    const char *last = strstr(said, "semapraxd: further"); /* the line after the budget */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(last);
+    CU_ASSERT_PTR_NULL(strstr(last + 1, "semapraxd: "));
     spx_assert_contains(last, "--verbose");
     spx_fixture_free(fixture);
 }
@@ -363,7 +397,7 @@ static void test_the_session_events_stop_at_the_budget(void)
 int main(void)
 {
     CU_TestInfo tests[] = {
-        {"100,000 refused requests with stderr piped and never read",
+        {"100,000 refused requests (20,000 under valgrind), stderr piped and never read",
          test_unread_stderr_never_blocks_the_daemon},
         {"--verbose: a line per refused context request",
          test_verbose_says_a_line_per_refused_context},
