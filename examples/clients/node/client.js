@@ -101,18 +101,27 @@ class SemapraxClient extends EventEmitter {
       daemon.on("error", reject); // not started: the program is missing
     });
     this.exited.catch(() => {}); // the request that meets it says why
+    // A write to a daemon that has exited fails (EPIPE): its requests are
+    // rejected by the exit handler below, not by a crash of this process.
+    daemon.stdin.on("error", () => {});
     // Outgoing: one line per request. Incoming: each line is a response.
     const rpc = new JSONRPCClient((request) => {
       daemon.stdin.write(JSON.stringify(request) + "\n");
     });
     this.rpc = rpc;
     readline.createInterface({ input: daemon.stdout }).on("line", (line) => rpc.receive(JSON.parse(line)));
-    daemon.on("exit", () => rpc.rejectAllPendingRequests("semapraxd exited"));
-    daemon.on("error", (error) => rpc.rejectAllPendingRequests(`semapraxd: ${error.message}`));
+    this.ended = null; // why this daemon can answer no more, once it cannot
+    const end = (why) => {
+      this.ended = this.ended || why;
+      rpc.rejectAllPendingRequests(why);
+    };
+    daemon.on("exit", (code, signal) => end(`semapraxd exited (${signal || `status ${code}`})`));
+    daemon.on("error", (error) => end(`semapraxd: ${error.message}`));
   }
 
   // Send a request: its result, or a rejection with a SemapraxError.
   async request(method, params) {
+    if (this.ended) throw new Error(this.ended);
     try {
       return await this.rpc.request(method, params);
     } catch (error) {
