@@ -9,8 +9,9 @@
 // new daemon with new revisions, and the reopen is reported (reopens, the
 // "reopen" event, onReopen) while the old daemon exits 0; without it the
 // check rejects with -32013, its drift, and a text that says to start a
-// new session. Error text: data.detail, else data.reason, else the code
-// and message. Prints one line per check; exits 1 at the first that fails.
+// new session; a rename is not sent again. Error text: data.detail, else
+// data.reason, else the code and message. Prints one line per check;
+// exits 1 at the first that fails.
 "use strict";
 
 const assert = require("node:assert/strict");
@@ -79,6 +80,26 @@ async function refusesWithoutTheOption(project, semapraxd) {
   console.log("without reopenOnDrift:", String(error));
 }
 
+// A rename is never sent again: it would change files the caller has not seen.
+async function renameIsNotRetried(project, semapraxd) {
+  const client = new SemapraxClient(path.join(project, "semaprax.toml"), {
+    daemon: semapraxd,
+    args: ["--allow-project-rename"],
+    reopenOnDrift: true,
+  });
+  await client.open();
+  edit(project, "before a rename");
+  await assert.rejects(
+    client.semantic("project/rename", { function: "math.fib", new_name: "fibonacci" }),
+    (error) => error.code === -32013 && /start a new session/.test(String(error)),
+  );
+  assert.equal(client.reopens.length, 0);
+  assert.equal(await client.close(), 0);
+  const source = fs.readFileSync(path.join(project, "src", "math.spx"), "utf8");
+  assert.ok(source.includes("fn fib(") && !source.includes("fibonacci"));
+  console.log("reopenOnDrift: a rename refused on drift is not sent again");
+}
+
 async function errorText(project, semapraxd) {
   assert.equal(describeError(-32602, "invalid params", undefined), "-32602 invalid params");
   assert.equal(describeError(-32602, "invalid params", { reason: "unknown_target" }),
@@ -105,6 +126,7 @@ async function main() {
   const [project, semapraxd] = process.argv.slice(2);
   await reopensWhenAsked(project, semapraxd);
   await refusesWithoutTheOption(project, semapraxd);
+  await renameIsNotRetried(project, semapraxd);
   await errorText(project, semapraxd);
   console.log("node-reopen: every check passed");
 }

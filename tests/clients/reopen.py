@@ -9,6 +9,7 @@ folder that it edits between requests.
   new daemon (the old one exits 0) with new revisions, the reopen is in
   client.reopens and given to on_reopen, the next request needs none; two
   edits make two reopens.
+- A rename refused on drift is not sent again, even with the option.
 - Without it: SemapraxError -32013 with data.drift, whose text and advice
   say to start a new session; later requests are refused the same way.
 - The text of an error: data.detail, else data.reason, else code and
@@ -86,6 +87,22 @@ def main():
             assert client.reopens == []
         assert client._process.returncode == 0
         print("without reopen_on_drift:", refusal)
+
+        # A rename is never sent again, even with the option.
+        with Client(manifest, daemon=daemon, reopen_on_drift=True,
+                    allow_project_rename=True) as client:
+            client.open()
+            edit("before a rename")
+            try:
+                client.rename("math.fib", "fibonacci")
+                raise AssertionError("a rename after an edit must be refused")
+            except SemapraxError as error:
+                assert error.code == -32013 and "start a new session" in str(error)
+            assert client.reopens == []
+        with open(os.path.join(project, "src/math.spx"), encoding="utf-8") as source:
+            text = source.read()
+        assert "fn fib(" in text and "fibonacci" not in text
+        print("reopen_on_drift: a rename refused on drift is not sent again")
 
         # The error's text.
         assert describe_error(-32602, "invalid params") == "-32602 invalid params"
