@@ -7,9 +7,9 @@
  * no more than the bounded number of lines; with --verbose the same kind of
  * refusal does say a line each (read as it comes, so nothing blocks); and
  * the session's own events (committed renames) stop at the budget with one
- * last line, when stderr is never read until the end. A
- * watchdog ends a daemon that stops answering, so that a blocked daemon
- * fails the test instead of hanging it.
+ * last line, when stderr is never read until the end. A watchdog ends a
+ * daemon that stops answering, so that a blocked daemon fails the test
+ * instead of hanging it.
  */
 #include "spx_daemon.h"
 #include "spx_limits.h"
@@ -46,6 +46,9 @@
 /* Committed renames in one session: each is one of the session's own
  * events, twice as many as the default budget of lines. */
 #define RENAMES (2 * SPX_LIMIT_LOG_LINES)
+
+/* How every line the daemon says starts. */
+#define DAEMON_LINE_PREFIX "semapraxd: "
 
 /* Names no project has, so that a line about a request can be found. */
 #define UNKNOWN_TARGET "math.stderr_unknown_"
@@ -200,7 +203,7 @@ static long daemon_lines(const char *text, apr_size_t *bytes)
     for (const char *line = text; *line;) {
         const char *lf = strchr(line, '\n');
         apr_size_t length = lf ? (apr_size_t)(lf - line) + 1 : strlen(line);
-        if (strncmp(line, "semapraxd: ", 11) == 0) {
+        if (strncmp(line, DAEMON_LINE_PREFIX, strlen(DAEMON_LINE_PREFIX)) == 0) {
             lines++;
             *bytes += length;
         }
@@ -217,7 +220,8 @@ static const char *next_daemon_line(spx_daemon_t *daemon)
 {
     for (;;) {
         const char *line = spx_daemon_read_stderr_line(daemon);
-        if (!line || strncmp(line, "semapraxd: ", 11) == 0 || !spx_running_under_wine())
+        if (!line || strncmp(line, DAEMON_LINE_PREFIX, strlen(DAEMON_LINE_PREFIX)) == 0 ||
+            !spx_running_under_wine())
             return line;
     }
 }
@@ -276,11 +280,6 @@ static void test_unread_stderr_never_blocks_the_daemon(void)
     free(chunk);
     free(codes);
     apr_time_t took = apr_time_now() - started;
-    if (answered < total)
-        fprintf(stderr, "\n  the daemon stopped answering after %ld of %ld requests%s\n", answered,
-                total, watchdog.fired ? " and was ended (blocked on its standard error?)" : "");
-    CU_ASSERT_EQUAL(answered, total);
-    CU_ASSERT_EQUAL(wrong, 0);
 
     /* Then a clean shutdown. */
     const char *shutdown =
@@ -290,7 +289,13 @@ static void test_unread_stderr_never_blocks_the_daemon(void)
         CU_ASSERT_STRING_EQUAL(
             shutdown, "{\"id\":\"end\",\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"shutdown\"}}");
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
-    CU_ASSERT_FALSE(watchdog_stop(&watchdog));
+    int fired = watchdog_stop(&watchdog);
+    if (answered < total)
+        fprintf(stderr, "\n  the daemon stopped answering after %ld of %ld requests%s\n", answered,
+                total, fired ? " and was ended (blocked on its standard error?)" : "");
+    CU_ASSERT_FALSE(fired);
+    CU_ASSERT_EQUAL(answered, total);
+    CU_ASSERT_EQUAL(wrong, 0);
 
     /* Read only now: the session's own events, never one per request. */
     const char *said = spx_daemon_stderr(daemon);
@@ -389,7 +394,7 @@ static void test_the_session_events_stop_at_the_budget(void)
     CU_ASSERT_PTR_NULL(strstr(said, apr_psprintf(pool, "to fib_%u in", SPX_LIMIT_LOG_LINES)));
     const char *last = strstr(said, "semapraxd: further"); /* the line after the budget */
     CU_ASSERT_PTR_NOT_NULL_FATAL(last);
-    CU_ASSERT_PTR_NULL(strstr(last + 1, "semapraxd: "));
+    CU_ASSERT_PTR_NULL(strstr(last + 1, DAEMON_LINE_PREFIX));
     spx_assert_contains(last, "--verbose");
     spx_fixture_free(fixture);
 }
