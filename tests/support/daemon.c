@@ -1,6 +1,7 @@
 /*
  * daemon.c: starts the real daemon over pipes with APR and talks to it one
- * line at a time (spx_daemon.h). When the environment names a transcript
+ * line at a time (spx_daemon.h); its standard error goes to a file, or to a
+ * pipe that the test reads only when it wants to. When the environment names a transcript
  * folder (SPX_TRANSCRIPT_DIR, set by tests/CMakeLists.txt), every session's
  * arguments, request bytes and response lines are recorded there for the
  * schema test (tests/schema/validate.py).
@@ -19,6 +20,7 @@
 #include <apr_thread_mutex.h>
 #include <apr_thread_proc.h>
 #include <apr_time.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +37,12 @@ struct spx_daemon_t {
     int output_closed; /* our end of its stdout is closed */
     int waited;        /* it has exited and exit_code is known */
     const char *rest;
-    apr_file_t *err;
-    const char *err_name;
+    apr_file_t *err;      /* a file, or the read end of the pipe */
+    const char *err_name; /* the file's name; NULL when err is a pipe */
     const char *err_text;
+    char *err_pending; /* piped stderr read and not yet handed out */
+    apr_size_t err_pending_length, err_pending_capacity;
+    int err_ended;
     apr_file_t *transcript;              /* NULL when not recording */
     apr_thread_mutex_t *transcript_lock; /* a test may send from a thread of its own */
 };
@@ -93,23 +98,35 @@ static void start_transcript(spx_daemon_t *daemon, const char *variable,
 spx_daemon_t *spx_daemon_start(const char *variable, const char *const *arguments,
                                const char *working_dir, apr_pool_t *pool)
 {
+    static const spx_daemon_options_t defaults = {0, 0};
+    return spx_daemon_start_with(variable, arguments, working_dir, &defaults, pool);
+}
+
+spx_daemon_t *spx_daemon_start_with(const char *variable, const char *const *arguments,
+                                    const char *working_dir, const spx_daemon_options_t *options,
+                                    apr_pool_t *pool)
+{
     spx_daemon_t *daemon = apr_pcalloc(pool, sizeof(*daemon));
     daemon->pool = pool;
     const char *program = spx_program_path(variable);
     spx_process_ignore_broken_pipes();
-    const char *temp = NULL;
-    CU_ASSERT_EQUAL_FATAL(apr_temp_dir_get(&temp, pool), APR_SUCCESS);
-    char *err_name = apr_pstrcat(pool, temp, "/spx-daemon-err-XXXXXX", NULL);
-    CU_ASSERT_EQUAL_FATAL(apr_file_mktemp(&daemon->err, err_name, 0, pool), APR_SUCCESS);
-    daemon->err_name = err_name;
+    if (!options->stderr_piped) {
+        const char *temp = NULL;
+        CU_ASSERT_EQUAL_FATAL(apr_temp_dir_get(&temp, pool), APR_SUCCESS);
+        char *err_name = apr_pstrcat(pool, temp, "/spx-daemon-err-XXXXXX", NULL);
+        CU_ASSERT_EQUAL_FATAL(apr_file_mktemp(&daemon->err, err_name, 0, pool), APR_SUCCESS);
+        daemon->err_name = err_name;
+    }
 
     const char **argv = spx_process_argv(&program, arguments, pool);
 
     apr_procattr_t *attributes = NULL;
     CU_ASSERT_EQUAL_FATAL(apr_procattr_create(&attributes, pool), APR_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(
-        apr_procattr_io_set(attributes, APR_FULL_BLOCK, APR_FULL_BLOCK, APR_NO_PIPE), APR_SUCCESS);
-    apr_procattr_child_err_set(attributes, daemon->err, NULL);
+    CU_ASSERT_EQUAL_FATAL(apr_procattr_io_set(attributes, APR_FULL_BLOCK, APR_FULL_BLOCK,
+                                              options->stderr_piped ? APR_FULL_BLOCK : APR_NO_PIPE),
+                          APR_SUCCESS);
+    if (!options->stderr_piped)
+        apr_procattr_child_err_set(attributes, daemon->err, NULL);
     apr_procattr_cmdtype_set(attributes, APR_PROGRAM_ENV);
     if (working_dir)
         apr_procattr_dir_set(attributes, working_dir);
@@ -132,11 +149,22 @@ spx_daemon_t *spx_daemon_start(const char *variable, const char *const *argument
     }
     spx_process_ignore_broken_pipes();
     CU_ASSERT_EQUAL_FATAL(started, APR_SUCCESS);
+    if (options->stderr_piped) {
+        daemon->err = daemon->process.err;
+        daemon->err_pending_capacity = 4096;
+        daemon->err_pending = apr_palloc(pool, daemon->err_pending_capacity);
+    }
     daemon->input_open = 1;
-    start_transcript(daemon, variable, arguments);
+    if (!options->unrecorded)
+        start_transcript(daemon, variable, arguments);
     daemon->pending_capacity = 64 * 1024;
     daemon->pending = apr_palloc(pool, daemon->pending_capacity);
     return daemon;
+}
+
+void spx_daemon_kill(spx_daemon_t *daemon)
+{
+    apr_proc_kill(&daemon->process, SIGTERM);
 }
 
 int spx_daemon_pid(const spx_daemon_t *daemon)
@@ -193,6 +221,49 @@ const char *spx_daemon_read_line(spx_daemon_t *daemon)
         }
         scanned = daemon->pending_length;
         if (!read_more(daemon))
+            return NULL;
+    }
+}
+
+/* Read more of the daemon's piped stderr into err_pending; 0 at its end. */
+static int read_more_stderr(spx_daemon_t *daemon)
+{
+    if (daemon->err_ended)
+        return 0;
+    if (daemon->err_pending_capacity - daemon->err_pending_length < 1024) {
+        apr_size_t capacity = daemon->err_pending_capacity * 2;
+        char *grown = apr_palloc(daemon->pool, capacity);
+        memcpy(grown, daemon->err_pending, daemon->err_pending_length);
+        daemon->err_pending = grown;
+        daemon->err_pending_capacity = capacity;
+    }
+    apr_size_t got = daemon->err_pending_capacity - daemon->err_pending_length;
+    apr_status_t status =
+        apr_file_read(daemon->err, daemon->err_pending + daemon->err_pending_length, &got);
+    if (status != APR_SUCCESS || got == 0) {
+        daemon->err_ended = 1;
+        return 0;
+    }
+    daemon->err_pending_length += got;
+    return 1;
+}
+
+const char *spx_daemon_read_stderr_line(spx_daemon_t *daemon)
+{
+    CU_ASSERT_PTR_NULL_FATAL(daemon->err_name); /* started with stderr_piped */
+    apr_size_t scanned = 0;
+    for (;;) {
+        char *lf =
+            memchr(daemon->err_pending + scanned, '\n', daemon->err_pending_length - scanned);
+        if (lf) {
+            apr_size_t length = (apr_size_t)(lf - daemon->err_pending);
+            char *line = apr_pstrndup(daemon->pool, daemon->err_pending, length);
+            memmove(daemon->err_pending, lf + 1, daemon->err_pending_length - length - 1);
+            daemon->err_pending_length -= length + 1;
+            return line;
+        }
+        scanned = daemon->err_pending_length;
+        if (!read_more_stderr(daemon))
             return NULL;
     }
 }
@@ -272,6 +343,15 @@ int spx_daemon_finish(spx_daemon_t *daemon)
     }
     daemon->finished = 1;
 
+    if (!daemon->err_name) {
+        /* Piped: what is left in the pipe, after the lines already read. */
+        while (read_more_stderr(daemon))
+            ;
+        daemon->err_text =
+            apr_pstrndup(daemon->pool, daemon->err_pending, daemon->err_pending_length);
+        apr_file_close(daemon->err);
+        return daemon->exit_code;
+    }
     apr_off_t end = 0, start = 0;
     apr_file_seek(daemon->err, APR_END, &end);
     apr_file_seek(daemon->err, APR_SET, &start);
@@ -339,6 +419,14 @@ spx_daemon_t *spx_daemon_start_on(spx_fixture_t *fixture, const char *dir, const
 {
     return spx_daemon_start("SPX_SEMAPRAXD", arguments_on(fixture, dir, extra), fixture->root,
                             fixture->pool);
+}
+
+spx_daemon_t *spx_daemon_start_on_with(spx_fixture_t *fixture, const char *dir,
+                                       const char *const *extra,
+                                       const spx_daemon_options_t *options)
+{
+    return spx_daemon_start_with("SPX_SEMAPRAXD", arguments_on(fixture, dir, extra), fixture->root,
+                                 options, fixture->pool);
 }
 
 spx_daemon_t *spx_daemon_start_pausing(spx_fixture_t *fixture, const char *dir,

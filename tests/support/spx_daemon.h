@@ -1,7 +1,8 @@
 /*
  * spx_daemon.h: driving the real `semapraxd` in process tests: start it with
- * pipes for standard input and output (standard error goes to a file), send
- * request bytes, read response lines, close its input, wait for its exit.
+ * pipes for standard input and output (standard error goes to a file, or to
+ * a third pipe), send request bytes, read response lines, close its input,
+ * wait for its exit.
  */
 #ifndef SPX_DAEMON_H
 #define SPX_DAEMON_H
@@ -19,6 +20,21 @@ typedef struct spx_daemon_t spx_daemon_t;
  * under memcheck (spx_process_argv), exiting 99 on an error or a leak. */
 spx_daemon_t *spx_daemon_start(const char *variable, const char *const *arguments,
                                const char *working_dir, apr_pool_t *pool);
+
+/* How spx_daemon_start_with starts it (spx_daemon_start: all 0). */
+typedef struct spx_daemon_options_t {
+    /* Standard error is a pipe, which the test reads only when it wants to
+     * (spx_daemon_read_stderr_line, spx_daemon_stderr once finished), as a
+     * client that pipes it and never reads it would; else a file. */
+    int stderr_piped;
+    /* No transcript of this session (a session of 100,000 alike requests
+     * would only slow the schema test down). */
+    int unrecorded;
+} spx_daemon_options_t;
+
+spx_daemon_t *spx_daemon_start_with(const char *variable, const char *const *arguments,
+                                    const char *working_dir, const spx_daemon_options_t *options,
+                                    apr_pool_t *pool);
 
 /* Write bytes to the daemon's standard input; APR_SUCCESS or why not (a
  * daemon that has exited makes it fail, it never raises SIGPIPE here). */
@@ -50,7 +66,18 @@ void spx_daemon_close_input(spx_daemon_t *daemon);
  * not stopped either way. spx_daemon_finish then gives its exit code. */
 int spx_daemon_exited_within(spx_daemon_t *daemon, int seconds);
 
-/* What it wrote after the last line read, once finished; and its stderr. */
+/* The next line of its piped standard error (stderr_piped), LF excluded,
+ * waiting for it; NULL at its end. */
+const char *spx_daemon_read_stderr_line(spx_daemon_t *daemon);
+
+/* End the daemon now (SIGTERM; TerminateProcess on Windows), e.g. from a
+ * watchdog thread when it has stopped answering: the test's reads then meet
+ * the end of its output and its writes fail. spx_daemon_finish still waits
+ * for it. */
+void spx_daemon_kill(spx_daemon_t *daemon);
+
+/* What it wrote after the last line read, once finished; and its stderr
+ * (piped: what the test had not read line by line). */
 const char *spx_daemon_rest(spx_daemon_t *daemon);
 const char *spx_daemon_stderr(spx_daemon_t *daemon);
 
@@ -69,6 +96,11 @@ void spx_daemon_copy_hello(spx_fixture_t *fixture, const char *dir);
  * with extra arguments (NULL-terminated, may be empty), in the fixture. */
 spx_daemon_t *spx_daemon_start_on(spx_fixture_t *fixture, const char *dir,
                                   const char *const *extra);
+
+/* spx_daemon_start_on with options. */
+spx_daemon_t *spx_daemon_start_on_with(spx_fixture_t *fixture, const char *dir,
+                                       const char *const *extra,
+                                       const spx_daemon_options_t *options);
 
 /* Send workspace/open, which must succeed; the two revisions as params text
  * "\"project_revision\":\"...\",\"workspace_revision\":\"...\"" for

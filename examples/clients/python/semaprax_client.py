@@ -5,19 +5,27 @@ message, and offers one function per method of semaprax.agent-transport.v2
 (and project/rename of v3, when the daemon was started with
 allow_project_rename=True). Semantic methods send the revisions that
 open() received, so a caller never handles them. An error response raises
-SemapraxError with the code, message and data of docs/protocol.md.
+SemapraxError with the code, message and data of docs/protocol.md; its text
+says data.detail (or data.reason) when the daemon gave one.
 
     from semaprax_client import Client
     with Client("examples/hello/semaprax.toml") as client:
         client.open()
         print(client.check())
 
+A daemon that found a source changed on disk (drift) refuses every later
+semantic request (-32013, session invalidated). With
+Client(..., reopen_on_drift=True) the client then starts a new daemon with
+the same command line, opens it, and retries the request once; each reopen
+is kept in client.reopens (a Reopen: the method, the old and new revisions,
+the drift) and passed to on_reopen(reopen) when given.
+
 Also: ServeClient, the same for `semaprax serve SOURCE.spx` (transport v1).
 """
 import json
 import subprocess
 
-__all__ = ["Client", "ServeClient", "SemapraxError"]
+__all__ = ["Client", "ServeClient", "SemapraxError", "Reopen"]
 
 # The error codes of docs/protocol.md, by name.
 PARSE_ERROR = -32700
@@ -35,13 +43,59 @@ PROJECT_NOT_ADMITTED = -32014
 
 
 class SemapraxError(Exception):
-    """An error response: code, message and (for -32011, -32013, -32014) data."""
+    """An error response: code, message and data (docs/protocol.md: a dict
+    that may say a "reason" in snake_case and a "detail" sentence, and for
+    -32011, -32013, -32014 the diagnostics or the drift). str(error) is
+    "CODE MESSAGE: DETAIL", DETAIL being data["detail"], else data["reason"],
+    else nothing; for -32013 it also names the drift and says what to do
+    (advice, None for the other codes)."""
 
     def __init__(self, code, message, data=None):
-        super().__init__("%d %s" % (code, message))
+        super().__init__(describe_error(code, message, data))
         self.code = code
         self.message = message
         self.data = data
+        self.advice = INVALIDATED_ADVICE if code == SESSION_INVALIDATED else None
+
+
+# What to do about -32013: the daemon never accepts a request again.
+INVALIDATED_ADVICE = ("this daemon refuses every later semantic request: start a new session"
+                      " (a new Client) to see the files as they are now, or pass"
+                      " reopen_on_drift=True")
+
+
+def describe_error(code, message, data=None):
+    """The text of an error response, as SemapraxError says it."""
+    text = "%d %s" % (code, message)
+    if isinstance(data, dict):
+        for key in ("detail", "reason"):
+            if isinstance(data.get(key), str) and data[key]:
+                text += ": " + data[key]
+                break
+    if code == SESSION_INVALIDATED:
+        drift = data.get("drift") if isinstance(data, dict) else None
+        if isinstance(drift, list) and drift:
+            text += " (drift: %s)" % ", ".join(
+                "%s %s" % (change.get("path") or "the project's folder", change.get("reason"))
+                for change in drift if isinstance(change, dict))
+        text += "; " + INVALIDATED_ADVICE
+    return text
+
+
+class Reopen:
+    """One reopen on drift: the request that met -32013 (method), the
+    revisions it was sent with (old_revisions), those of the new session
+    that answered it (new_revisions), and data["drift"] of the refusal."""
+
+    def __init__(self, method, old_revisions, new_revisions, drift):
+        self.method = method
+        self.old_revisions = old_revisions
+        self.new_revisions = new_revisions
+        self.drift = drift
+
+    def __repr__(self):
+        return "Reopen(%r, old_revisions=%r, new_revisions=%r, drift=%r)" % (
+            self.method, self.old_revisions, self.new_revisions, self.drift)
 
 
 class _Session:
@@ -49,8 +103,14 @@ class _Session:
     request line out, one response line in, in order."""
 
     def __init__(self, argv, cwd=None):
-        self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         cwd=cwd)
+        self._argv = argv
+        self._cwd = cwd
+        self._start()
+
+    def _start(self):
+        """Start the server: a new process, ids from 1."""
+        self._process = subprocess.Popen(self._argv, stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, cwd=self._cwd)
         self._next_id = 1
 
     def request(self, method, params=None):
@@ -66,7 +126,8 @@ class _Session:
         response = json.loads(line)
         if response.get("id") != message["id"]:
             # Only an error about an unreadable frame has id null.
-            raise SemapraxError(response["error"]["code"], response["error"]["message"])
+            error = response["error"]
+            raise SemapraxError(error["code"], error["message"], error.get("data"))
         if "error" in response:
             error = response["error"]
             raise SemapraxError(error["code"], error["message"], error.get("data"))
@@ -103,10 +164,19 @@ class _Session:
 
 class Client(_Session):
     """`semapraxd --stdio` on one manifest (transport v2; v3 with
-    allow_project_rename)."""
+    allow_project_rename). The daemon's standard error is this process's
+    (verbose=True: it also says why each request was refused).
+
+    reopen_on_drift=True: when a semantic request (not a rename) is refused
+    with -32013 because the files changed, close this daemon, start a new
+    one with the same command line, open it and send the request again,
+    once, with the new revisions; the reopen is appended to self.reopens
+    and given to on_reopen. Without it, -32013 raises SemapraxError (whose
+    text says to start a new session)."""
 
     def __init__(self, manifest_path="semaprax.toml", daemon="semapraxd", max_request_bytes=None,
-                 max_response_bytes=None, allow_project_rename=False, cwd=None):
+                 max_response_bytes=None, allow_project_rename=False, cwd=None,
+                 reopen_on_drift=False, on_reopen=None, verbose=False):
         argv = [daemon, "--stdio", "--manifest-path", manifest_path]
         if max_request_bytes is not None:
             argv += ["--max-request-bytes", str(max_request_bytes)]
@@ -114,8 +184,13 @@ class Client(_Session):
             argv += ["--max-response-bytes", str(max_response_bytes)]
         if allow_project_rename:
             argv.append("--allow-project-rename")
+        if verbose:
+            argv.append("--verbose")  # stderr: also why each request was refused
         super().__init__(argv, cwd)
         self.revisions = None  # {"project_revision", "workspace_revision"} once open
+        self.reopen_on_drift = reopen_on_drift
+        self.on_reopen = on_reopen
+        self.reopens = []  # a Reopen per new session started on drift
 
     # Lifecycle methods: any state.
     def protocol(self):
@@ -142,7 +217,29 @@ class Client(_Session):
         if self.revisions is None:
             raise SemapraxError(SESSION_NOT_OPEN, "session not open (call open() first)")
         given = {key: value for key, value in params.items() if value is not None}
+        try:
+            return self.request(method, dict(self.revisions, **given))
+        except SemapraxError as error:
+            # A rename is never sent again: it would change files the
+            # caller has not seen.
+            if (error.code != SESSION_INVALIDATED or not self.reopen_on_drift
+                    or method == "project/rename"):
+                raise
+            self._reopen(method, error.data)
         return self.request(method, dict(self.revisions, **given))
+
+    def _reopen(self, method, data):
+        """The daemon is invalidated for good: end it, start a new one on
+        the same command line, open it, and record the reopen."""
+        old_revisions = self.revisions
+        self.close()
+        self._start()
+        self.open()
+        drift = data.get("drift") if isinstance(data, dict) else None
+        reopen = Reopen(method, old_revisions, self.revisions, drift)
+        self.reopens.append(reopen)
+        if self.on_reopen:
+            self.on_reopen(reopen)
 
     def snapshot(self):
         return self._semantic("workspace/snapshot")
