@@ -327,7 +327,7 @@ static void test_verbose_says_a_line_per_refused_context(void)
     watchdog_t watchdog;
     watchdog_start(&watchdog, daemon, pool);
     long said = 0;
-    for (long number = REFUSAL_UNKNOWN_TARGET; number < REFUSAL_KINDS * VERBOSE_REQUESTS;
+    for (long number = REFUSAL_UNKNOWN_TARGET; number < (long)(REFUSAL_KINDS * VERBOSE_REQUESTS);
          number += REFUSAL_KINDS) {
         int code = 0;
         const char *request = refused_request(number, revisions, &code, pool);
