@@ -121,6 +121,15 @@
 /* Ids listed in a context document's frontier. */
 #define SPX_LIMIT_CONTEXT_FRONTIER 64u
 
+/* Nearest names (engine/include/spx_suggest.h; project decision): at most
+ * this many names suggested for an unknown one, none further than this many
+ * edits (and never more than a third of the name's length, at least 1), and
+ * names longer than this many bytes are neither matched nor suggested, so a
+ * hostile name costs a bounded amount of work per candidate. */
+#define SPX_LIMIT_SUGGESTIONS 3u
+#define SPX_LIMIT_SUGGEST_DISTANCE 3u
+#define SPX_LIMIT_SUGGEST_NAME_BYTES 128u
+
 /* --- requests and responses ----------------------------------------------- */
 
 /* Request frame, LF excluded: --max-request-bytes default and range. */
