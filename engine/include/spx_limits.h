@@ -177,6 +177,16 @@
  * limit (transport/session_v3.c; an OS message and a path are far shorter). */
 #define SPX_LIMIT_RENAME_REASON_BYTES 1024u
 
+/* The data.detail sentence of an error of transports v2 and v3, in bytes
+ * (project decision): a longer one, which only a request's own long strings
+ * can make, is cut at a UTF-8 boundary and ends with "...", so an error's
+ * answer stays small whatever the request. The rename reason above fits. */
+#define SPX_LIMIT_ERROR_DETAIL_BYTES 1024u
+
+/* What of one string the client sent (a method's name, a param's key, a
+ * target) an error's detail repeats, in bytes (project decision). */
+#define SPX_LIMIT_DETAIL_ECHO_BYTES 128u
+
 /* What the daemon says on stderr in a session without --verbose
  * (transport/spx_log.h; project decision): at most this many lines of its
  * own events, each cut to this many bytes, LF included, then one line saying
