@@ -287,12 +287,13 @@ static int find_target(const spx_index_t *index, const spx_context_request_t *re
             *status = refuse(refusal, SPX_CONTEXT_UNKNOWN_TARGET,
                              unknown_target(index, kind, name, pool));
         else
-            *status = refuse(refusal, SPX_CONTEXT_MISSING_TARGET,
-                             apr_psprintf(pool,
-                                          "no target kind is given and '%s' is not a node id of "
-                                          "the graph: give the kind (target_kind, --kind), or a "
-                                          "node id such as %s",
-                                          request->target, ids_named(index, request->target, pool)));
+            *status =
+                refuse(refusal, SPX_CONTEXT_MISSING_TARGET,
+                       apr_psprintf(pool,
+                                    "no target kind is given and '%s' is not a node id of "
+                                    "the graph: give the kind (target_kind, --kind), or a "
+                                    "node id such as %s",
+                                    request->target, ids_named(index, request->target, pool)));
         return -1;
     }
     if (kind && strcmp(kind, request->target_kind) != 0) {
@@ -340,9 +341,9 @@ apr_status_t spx_context_document_explained(const spx_project_t *project,
                                    request->target_kind));
     if (strcmp(request->direction, "out") != 0 && strcmp(request->direction, "in") != 0 &&
         strcmp(request->direction, "both") != 0)
-        return refuse(&refusal, SPX_CONTEXT_UNKNOWN_DIRECTION,
-                      apr_psprintf(pool, "unknown direction '%s': use out, in or both",
-                                   request->direction));
+        return refuse(
+            &refusal, SPX_CONTEXT_UNKNOWN_DIRECTION,
+            apr_psprintf(pool, "unknown direction '%s': use out, in or both", request->direction));
     if (request->depth > SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM)
         return refuse(&refusal, SPX_CONTEXT_OUT_OF_RANGE,
                       apr_psprintf(pool, "depth %" APR_UINT64_T_FMT " is outside 0..%u",
@@ -352,11 +353,10 @@ apr_status_t spx_context_document_explained(const spx_project_t *project,
                       apr_psprintf(pool, "max_nodes %" APR_UINT64_T_FMT " is outside 1..%u",
                                    request->max_nodes, SPX_LIMIT_CONTEXT_NODES_MAXIMUM));
     if (request->max_bytes < 1 || request->max_bytes > max_bytes_limit)
-        return refuse(&refusal, SPX_CONTEXT_OUT_OF_RANGE,
-                      apr_psprintf(pool,
-                                   "max_bytes %" APR_UINT64_T_FMT
-                                   " is outside 1..%" APR_UINT64_T_FMT,
-                                   request->max_bytes, max_bytes_limit));
+        return refuse(
+            &refusal, SPX_CONTEXT_OUT_OF_RANGE,
+            apr_psprintf(pool, "max_bytes %" APR_UINT64_T_FMT " is outside 1..%" APR_UINT64_T_FMT,
+                         request->max_bytes, max_bytes_limit));
     if (!project->index)
         return refuse(&refusal, SPX_CONTEXT_NOT_ADMITTED, "the project is not admitted");
 

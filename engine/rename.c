@@ -440,7 +440,8 @@ apr_status_t spx_rename_plan(spx_project_t *project, const char *function, const
 {
     failure_reset(failure, pool);
     if (!project->admitted || !project->index || !project->manifest)
-        return fail(failure, SPX_RENAME_PLAN, "project_not_admitted", "the project is not admitted");
+        return fail(failure, SPX_RENAME_PLAN, "project_not_admitted",
+                    "the project is not admitted");
     const char *dot = strchr(function, '.');
     if (!dot || dot == function || dot[1] == '\0' || strchr(dot + 1, '.'))
         return fail(failure, SPX_RENAME_PLAN, "function_not_qualified",

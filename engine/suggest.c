@@ -87,8 +87,8 @@ size_t spx_suggest_nearest(const char *name, const char *const *candidates, size
             repeated = strcmp(nearest[k], candidate) == 0;
         if (repeated)
             continue;
-        if (kept == most && !ranks_before(distance, candidate, distances[kept - 1],
-                                          nearest[kept - 1]))
+        if (kept == most &&
+            !ranks_before(distance, candidate, distances[kept - 1], nearest[kept - 1]))
             continue;
         size_t at = kept < most ? kept++ : most - 1; /* the last one drops out when full */
         while (at > 0 && ranks_before(distance, candidate, distances[at - 1], nearest[at - 1])) {

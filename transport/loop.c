@@ -72,8 +72,7 @@ static const char *refusal_detail(const spx_request_error_t *error, apr_pool_t *
     for (size_t i = 0; error->detail && i < sizeof(rules) / sizeof(rules[0]); i++)
         if (strcmp(error->detail, rules[i][0]) == 0)
             return rules[i][1];
-    return error->detail ? apr_psprintf(pool, "the request was refused: %s", error->detail)
-                         : NULL;
+    return error->detail ? apr_psprintf(pool, "the request was refused: %s", error->detail) : NULL;
 }
 
 /* Handle one frame; 1 when the loop goes on, 0 when report says how it ended. */

@@ -252,8 +252,8 @@ static json_t *bounded_detail(const char *detail)
     size_t length = strlen(detail);
     if (length <= SPX_LIMIT_ERROR_DETAIL_BYTES)
         return json_string(detail);
-    size_t kept = spx_utf8_cut((const unsigned char *)detail, length,
-                               SPX_LIMIT_ERROR_DETAIL_BYTES - 3);
+    size_t kept =
+        spx_utf8_cut((const unsigned char *)detail, length, SPX_LIMIT_ERROR_DETAIL_BYTES - 3);
     char *text = spx_allocate(kept + 4);
     memcpy(text, detail, kept);
     memcpy(text + kept, "...", 4);
@@ -262,10 +262,9 @@ static json_t *bounded_detail(const char *detail)
     return cut;
 }
 
-apr_status_t spx_response_write_error_explained(spx_response_writer_t *writer, json_t *id,
-                                                int code, json_t *data, const char *reason,
-                                                const char *detail,
-                                                const spx_response_gate_t *gate,
+apr_status_t spx_response_write_error_explained(spx_response_writer_t *writer, json_t *id, int code,
+                                                json_t *data, const char *reason,
+                                                const char *detail, const spx_response_gate_t *gate,
                                                 spx_response_outcome_t *outcome)
 {
     if (!writer->explain_errors || code == SPX_RPC_RESPONSE_TOO_LARGE)
@@ -277,7 +276,8 @@ apr_status_t spx_response_write_error_explained(spx_response_writer_t *writer, j
     const char *sentence = detail ? detail : spx_rpc_default_detail(code);
     json_object_set_new(explained, "reason", json_string(why ? why : "internal_error"));
     json_object_set_new(explained, "detail", bounded_detail(sentence ? sentence : ""));
-    apr_status_t status = spx_response_write_error_gated(writer, id, code, explained, gate, outcome);
+    apr_status_t status =
+        spx_response_write_error_gated(writer, id, code, explained, gate, outcome);
     json_decref(explained);
     return status;
 }

@@ -67,7 +67,8 @@ const char *spx_session_echo(const char *text, apr_pool_t *pool)
     apr_size_t length = strlen(text);
     if (length <= SPX_LIMIT_DETAIL_ECHO_BYTES)
         return text;
-    apr_size_t kept = spx_utf8_cut((const unsigned char *)text, length, SPX_LIMIT_DETAIL_ECHO_BYTES);
+    apr_size_t kept =
+        spx_utf8_cut((const unsigned char *)text, length, SPX_LIMIT_DETAIL_ECHO_BYTES);
     return apr_pstrcat(pool, apr_pstrndup(pool, text, kept), "...", NULL);
 }
 
@@ -171,8 +172,7 @@ int spx_session_admitted(const session_t *session, reply_t *reply, apr_pool_t *p
                                               "lists them",
                                               (unsigned long)count, count == 1 ? "" : "s",
                                               first->path, (unsigned long)first->span.start.line,
-                                              (unsigned long)first->span.start.column,
-                                              first->code,
+                                              (unsigned long)first->span.start.column, first->code,
                                               spx_session_echo(first->message, pool))
                                : NULL;
     spx_session_refuse(reply, SPX_RPC_PROJECT_NOT_ADMITTED,
@@ -300,8 +300,8 @@ static int params_known(const session_method_t *method, const spx_request_t *req
 
 /* -32601: the method is not routed here; the nearest that is, and for
  * project/rename without --allow-project-rename, how to get it. */
-static void method_not_found(const session_t *session, const spx_request_t *request,
-                             reply_t *reply, apr_pool_t *pool)
+static void method_not_found(const session_t *session, const spx_request_t *request, reply_t *reply,
+                             apr_pool_t *pool)
 {
     const char *detail = NULL;
     if (strcmp(request->method, "project/rename") == 0 && request->method_length == 14) {
@@ -315,14 +315,13 @@ static void method_not_found(const session_t *session, const spx_request_t *requ
             candidates[i] = apr_pstrdup(pool, json_string_value(json_array_get(names, i)));
         json_decref(names);
         const char *nearest[1];
-        detail = apr_psprintf(pool, "no method '%s' in %s%s%s",
-                              spx_session_echo(request->method, pool), session->profile->schema,
-                              spx_suggest_nearest(request->method, candidates, count, 1, nearest)
-                                  ? "; nearest: "
-                                  : " (protocol lists its methods)",
-                              spx_suggest_nearest(request->method, candidates, count, 1, nearest)
-                                  ? nearest[0]
-                                  : "");
+        detail = apr_psprintf(
+            pool, "no method '%s' in %s%s%s", spx_session_echo(request->method, pool),
+            session->profile->schema,
+            spx_suggest_nearest(request->method, candidates, count, 1, nearest)
+                ? "; nearest: "
+                : " (protocol lists its methods)",
+            spx_suggest_nearest(request->method, candidates, count, 1, nearest) ? nearest[0] : "");
     }
     spx_session_refuse(reply, SPX_RPC_METHOD_NOT_FOUND, NULL, "method_not_found", detail);
 }

@@ -261,8 +261,8 @@ static void run_context(session_t *session, const spx_request_t *request, reply_
         !string_param(request, "direction", 0, &query.direction, reply, pool) ||
         !optional_count(request, "depth", 0, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, &query.depth, reply,
                         pool) ||
-        !optional_count(request, "max_nodes", 1, SPX_LIMIT_CONTEXT_NODES_MAXIMUM,
-                        &query.max_nodes, reply, pool) ||
+        !optional_count(request, "max_nodes", 1, SPX_LIMIT_CONTEXT_NODES_MAXIMUM, &query.max_nodes,
+                        reply, pool) ||
         !optional_count(request, "max_bytes", 1, largest, &query.max_bytes, reply, pool))
         return;
     if (!spx_session_admitted(session, reply, pool))
@@ -274,8 +274,7 @@ static void run_context(session_t *session, const spx_request_t *request, reply_
                                                          &document, pool, &message, &problem);
     if (status == APR_EINVAL) {
         spx_log_request(&session->log, "context: %s", message ? message : "invalid params");
-        spx_session_refuse(reply, SPX_RPC_INVALID_PARAMS, NULL, context_reason(problem),
-                           message);
+        spx_session_refuse(reply, SPX_RPC_INVALID_PARAMS, NULL, context_reason(problem), message);
     } else if (status != APR_SUCCESS) {
         spx_session_refuse(reply, SPX_RPC_INTERNAL_ERROR, NULL, "internal_error",
                            "the context could not be made (out of memory); nothing changed");
@@ -296,8 +295,8 @@ static void run_test(session_t *session, const spx_request_t *request, reply_t *
                         pool) ||
         !optional_count(request, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes, reply,
                         pool) ||
-        !optional_count(request, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &max_memory,
-                        reply, pool))
+        !optional_count(request, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &max_memory, reply,
+                        pool))
         return;
     limits.max_steps = max_steps;
     limits.max_bytes = (apr_size_t)max_bytes;

@@ -102,10 +102,10 @@ static void rename_failed(session_t *session, const spx_rename_plan_t *plan,
             spx_session_reauthenticate(session, pool);
         }
     }
-    json_t *data = json_pack("{s:s,s:o,s:o,s:s}", "step", spx_rename_step_name(failure->step),
-                             "restored", string_list(failure->restored), "not_restored",
-                             string_list(failure->not_restored), "state",
-                             spx_session_state_name(session));
+    json_t *data =
+        json_pack("{s:s,s:o,s:o,s:s}", "step", spx_rename_step_name(failure->step), "restored",
+                  string_list(failure->restored), "not_restored",
+                  string_list(failure->not_restored), "state", spx_session_state_name(session));
     if (failure->operation)
         json_object_set_new(data, "operation", json_string(failure->operation));
     if (failure->path)
@@ -147,15 +147,14 @@ static const char *rename_answer_too_large(const session_t *session, const spx_r
     memset(reason, 'x', SPX_LIMIT_RENAME_REASON_BYTES);
     reason[SPX_LIMIT_RENAME_REASON_BYTES] = '\0';
     const char *first_path = json_string_value(json_array_get(paths, 0));
-    json_t *failed =
-        json_pack("{s:{s:i,s:{s:s,s:s,s:s,s:O,s:O,s:s,s:s,s:s,s:s,s:s},s:s}}", "error", "code",
-                  SPX_RPC_RENAME_FAILED, "data", "step", spx_rename_step_name(SPX_RENAME_REBIND),
-                  "reason", "replace_failed", "detail", reason, "restored", paths,
-                  "not_restored", paths, "state",
-                  "invalidated", "operation", "replace", "path", first_path ? first_path : "",
-                  "project_revision", spx_project_revision(session->project), "workspace_revision",
-                  spx_project_workspace_revision(session->project), "message",
-                  spx_rpc_message(SPX_RPC_RENAME_FAILED));
+    json_t *failed = json_pack(
+        "{s:{s:i,s:{s:s,s:s,s:s,s:O,s:O,s:s,s:s,s:s,s:s,s:s},s:s}}", "error", "code",
+        SPX_RPC_RENAME_FAILED, "data", "step", spx_rename_step_name(SPX_RENAME_REBIND), "reason",
+        "replace_failed", "detail", reason, "restored", paths, "not_restored", paths, "state",
+        "invalidated", "operation", "replace", "path", first_path ? first_path : "",
+        "project_revision", spx_project_revision(session->project), "workspace_revision",
+        spx_project_workspace_revision(session->project), "message",
+        spx_rpc_message(SPX_RPC_RENAME_FAILED));
     json_decref(paths);
     const char *committed_text = spx_canonical_text(committed, pool);
     const char *failed_text = spx_canonical_text(failed, pool);
@@ -194,8 +193,7 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
     const char *new_name = spx_session_string_param(params, "new_name");
     json_t *dry_run = json_object_get(params, "dry_run");
     if (dry_run && !json_is_boolean(dry_run)) {
-        spx_session_invalid_params(reply, pool, "mistyped_param",
-                                   "dry_run must be true or false");
+        spx_session_invalid_params(reply, pool, "mistyped_param", "dry_run must be true or false");
         return;
     }
     if (!spx_session_admitted(session, reply, pool))

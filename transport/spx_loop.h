@@ -24,7 +24,7 @@ typedef struct spx_answer_t {
      * until the answer is written (static, or in the request's pool). */
     const char *error_reason;
     const char *error_detail;
-    int stop;           /* end the session with exit 0 once the answer is written */
+    int stop; /* end the session with exit 0 once the answer is written */
     /* When gate.pass is set, the answer is rendered whole and then written
      * only if the gate passes (v2's second re-authentication); otherwise
      * withheld(context, replacement) fills the answer written in its place,

@@ -94,10 +94,9 @@ void spx_response_writer_explain_errors(spx_response_writer_t *writer);
  * and detail when given, else the code's defaults (spx_rpc.h). A detail is
  * cut to SPX_LIMIT_ERROR_DETAIL_BYTES at a UTF-8 boundary, so no request can
  * make an error's answer large. */
-apr_status_t spx_response_write_error_explained(spx_response_writer_t *writer, json_t *id,
-                                                int code, json_t *data, const char *reason,
-                                                const char *detail,
-                                                const spx_response_gate_t *gate,
+apr_status_t spx_response_write_error_explained(spx_response_writer_t *writer, json_t *id, int code,
+                                                json_t *data, const char *reason,
+                                                const char *detail, const spx_response_gate_t *gate,
                                                 spx_response_outcome_t *outcome);
 
 /* spx_response_write_error with a gate, as spx_response_write_result_gated. */

@@ -45,14 +45,14 @@ spx_context_request_t spx_context_defaults(void);
 /* Why a context query cannot be answered (docs/protocol.md's reasons). */
 typedef enum spx_context_problem_t {
     SPX_CONTEXT_ANSWERED = 0,
-    SPX_CONTEXT_MISSING_TARGET,   /* no target, or no kind for a target that is not an id */
-    SPX_CONTEXT_UNKNOWN_KIND,     /* a target_kind that is no kind of node */
-    SPX_CONTEXT_UNKNOWN_DIRECTION,/* a direction other than out, in, both */
-    SPX_CONTEXT_KIND_MISMATCH,    /* target_kind and the target's id prefix disagree */
-    SPX_CONTEXT_OUT_OF_RANGE,     /* depth, max_nodes or max_bytes outside its range */
-    SPX_CONTEXT_UNKNOWN_TARGET,   /* no such node; the message names the nearest */
-    SPX_CONTEXT_BUDGET_TOO_SMALL, /* max_bytes cannot hold even the target's outline */
-    SPX_CONTEXT_NOT_ADMITTED      /* the project has no index */
+    SPX_CONTEXT_MISSING_TARGET,    /* no target, or no kind for a target that is not an id */
+    SPX_CONTEXT_UNKNOWN_KIND,      /* a target_kind that is no kind of node */
+    SPX_CONTEXT_UNKNOWN_DIRECTION, /* a direction other than out, in, both */
+    SPX_CONTEXT_KIND_MISMATCH,     /* target_kind and the target's id prefix disagree */
+    SPX_CONTEXT_OUT_OF_RANGE,      /* depth, max_nodes or max_bytes outside its range */
+    SPX_CONTEXT_UNKNOWN_TARGET,    /* no such node; the message names the nearest */
+    SPX_CONTEXT_BUDGET_TOO_SMALL,  /* max_bytes cannot hold even the target's outline */
+    SPX_CONTEXT_NOT_ADMITTED       /* the project has no index */
 } spx_context_problem_t;
 
 /* The semaprax.project-semantic-context.v1 document. Fails with APR_EINVAL,

@@ -468,8 +468,8 @@ static void test_context_errors(void)
         json_t *document = NULL;
         const char *message = NULL;
         spx_context_problem_t problem = SPX_CONTEXT_ANSWERED;
-        CU_ASSERT_EQUAL(spx_context_document_explained(project, &request, 1u << 24, &document,
-                                                       pool, &message, &problem),
+        CU_ASSERT_EQUAL(spx_context_document_explained(project, &request, 1u << 24, &document, pool,
+                                                       &message, &problem),
                         APR_EINVAL);
         CU_ASSERT_PTR_NULL(document);
         CU_ASSERT_EQUAL(problem, refused[i].problem);

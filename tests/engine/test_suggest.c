@@ -50,8 +50,8 @@ static void test_bound_stops_early(void)
 
 static void test_nearest_in_order(void)
 {
-    const char *const names[] = {"math.fact", "app.main", "math.fib", "math.fact", "math.fibb",
-                                 "math.gcd"};
+    const char *const names[] = {"math.fact", "app.main",  "math.fib",
+                                 "math.fact", "math.fibb", "math.gcd"};
     const char *nearest[SPX_LIMIT_SUGGESTIONS];
     size_t found = spx_suggest_nearest("math.fibb", names, 6, 3, nearest);
     /* the name itself and the repeated math.fact are left out */

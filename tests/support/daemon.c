@@ -314,8 +314,8 @@ int spx_error_matches(const char *line, int code, const char *id, const char *re
              !json_is_integer(json_object_get(error, "code")))
         why = "another code";
     else if (!json_is_string(json_object_get(error, "message")) ||
-             strcmp(json_string_value(json_object_get(error, "message")),
-                    spx_rpc_message(code)) != 0)
+             strcmp(json_string_value(json_object_get(error, "message")), spx_rpc_message(code)) !=
+                 0)
         why = "another message";
     else if (!got_reason || (reason && strcmp(got_reason, reason) != 0))
         why = "another data.reason";

@@ -202,8 +202,8 @@ static void test_context_errors(void)
     CU_ASSERT_EQUAL(disagree.exit_code, 2);
     spx_assert_contains(disagree.err, "target 'function:math.fact' is a function id but the "
                                       "target kind given is 'struct'");
-    spx_process_result_t no_kind = SPX_RUN_SEMAPRAX(
-        pool, "context", "--manifest-path", hello_manifest(pool), "--target", "math.fact");
+    spx_process_result_t no_kind = SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path",
+                                                    hello_manifest(pool), "--target", "math.fact");
     CU_ASSERT_EQUAL(no_kind.exit_code, 2);
     spx_assert_contains(no_kind.err, "or a node id such as function:math.fact");
     apr_pool_destroy(pool);
@@ -229,12 +229,12 @@ static void test_context_of_a_graph_node_id(void)
     spx_assert_contains(named.out, "\"target\":\"function:math.fact\"");
     CU_ASSERT_STRING_EQUAL(by_id.out, named.out);
     CU_ASSERT_STRING_EQUAL(both.out, named.out);
-    spx_process_result_t module = SPX_RUN_SEMAPRAX(
-        pool, "context", "--manifest-path", hello_manifest(pool), "--target", "module:app");
+    spx_process_result_t module = SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path",
+                                                   hello_manifest(pool), "--target", "module:app");
     CU_ASSERT_EQUAL(module.exit_code, 0);
     spx_assert_contains(module.out, "\"target\":\"module:app\"");
-    spx_process_result_t entry = SPX_RUN_SEMAPRAX(
-        pool, "context", "--manifest-path", hello_manifest(pool), "--target", "entry");
+    spx_process_result_t entry = SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path",
+                                                  hello_manifest(pool), "--target", "entry");
     CU_ASSERT_EQUAL(entry.exit_code, 0);
     spx_assert_contains(entry.out, "\"target\":\"entry\"");
     apr_pool_destroy(pool);

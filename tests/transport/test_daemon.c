@@ -122,7 +122,8 @@ static const rule_t rules[] = {
      SPX_RPC_PARSE_ERROR, "null", "not valid UTF-8"},
     {"escaped NUL", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"pi\\u0000ng\"}", 0,
      SPX_RPC_PARSE_ERROR, "null", "not one JSON value"},
-    {"invalid JSON", "{\"jsonrpc\":\"2.0\",\"id\":1,", 0, SPX_RPC_PARSE_ERROR, "null", "not one JSON value"},
+    {"invalid JSON", "{\"jsonrpc\":\"2.0\",\"id\":1,", 0, SPX_RPC_PARSE_ERROR, "null",
+     "not one JSON value"},
     {"trailing bytes", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} x", 0,
      SPX_RPC_PARSE_ERROR, "null", "not one JSON value"},
     {"duplicate top-level key", "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}", 0,
@@ -141,8 +142,10 @@ static const rule_t rules[] = {
      SPX_RPC_INVALID_REQUEST, "4", "jsonrpc is not exactly"},
     {"jsonrpc number", "{\"jsonrpc\":2.0,\"id\":4,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
      "4", "jsonrpc is not exactly"},
-    {"jsonrpc missing", "{\"id\":5,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST, "5", "jsonrpc is not exactly"},
-    {"method missing", "{\"jsonrpc\":\"2.0\",\"id\":6}", 0, SPX_RPC_INVALID_REQUEST, "6", "method is missing or not a string"},
+    {"jsonrpc missing", "{\"id\":5,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST, "5",
+     "jsonrpc is not exactly"},
+    {"method missing", "{\"jsonrpc\":\"2.0\",\"id\":6}", 0, SPX_RPC_INVALID_REQUEST, "6",
+     "method is missing or not a string"},
     {"method not a string", "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":1}", 0,
      SPX_RPC_INVALID_REQUEST, "7", "method is missing or not a string"},
     {"unknown top-level key", "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\",\"extra\":1}", 0,
@@ -177,7 +180,8 @@ static const rule_t rules[] = {
     {"unknown method", "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"pong\"}", 0,
      SPX_RPC_METHOD_NOT_FOUND, "12", "no method 'pong' in semaprax.agent-transport.v2"},
     {"method matched exactly", "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"Ping\"}", 0,
-     SPX_RPC_METHOD_NOT_FOUND, "13", "no method 'Ping' in semaprax.agent-transport.v2; nearest: ping"},
+     SPX_RPC_METHOD_NOT_FOUND, "13",
+     "no method 'Ping' in semaprax.agent-transport.v2; nearest: ping"},
     {"v3 method not routed", "{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"project/rename\"}", 0,
      SPX_RPC_METHOD_NOT_FOUND, "14", "--allow-project-rename"},
 };
@@ -456,10 +460,10 @@ static void test_repeated_open_and_wrong_revisions(void)
     };
     /* -32012 says which revisions the session holds. */
     json_t *held = json_loads(apr_pstrcat(pool, "{", revisions, "}", NULL), 0, NULL);
-    const char *holds = apr_psprintf(
-        pool, "which holds project_revision %s and workspace_revision %s",
-        json_string_value(json_object_get(held, "project_revision")),
-        json_string_value(json_object_get(held, "workspace_revision")));
+    const char *holds =
+        apr_psprintf(pool, "which holds project_revision %s and workspace_revision %s",
+                     json_string_value(json_object_get(held, "project_revision")),
+                     json_string_value(json_object_get(held, "workspace_revision")));
     json_decref(held);
     for (size_t w = 0; w < 2; w++)
         for (size_t i = 0; i < SEMANTIC_COUNT; i++) {
@@ -468,10 +472,9 @@ static void test_repeated_open_and_wrong_revisions(void)
                     ? apr_pstrcat(pool, wrong[w], ",\"target_kind\":\"module\",\"target\":\"app\"",
                                   NULL)
                     : wrong[w];
-            spx_assert_error(
-                spx_daemon_call(daemon,
-                                spx_request_line("\"r\"", semantic_methods[i], params, pool)),
-                SPX_RPC_REVISION_MISMATCH, "\"r\"", "revision_mismatch", holds, pool);
+            spx_assert_error(spx_daemon_call(daemon, spx_request_line("\"r\"", semantic_methods[i],
+                                                                      params, pool)),
+                             SPX_RPC_REVISION_MISMATCH, "\"r\"", "revision_mismatch", holds, pool);
         }
     /* State unchanged: still open, and the right revisions still work. */
     assert_ping(daemon, "open", pool);
@@ -487,8 +490,9 @@ static void test_repeated_open_and_wrong_revisions(void)
         {"mistyped_param", "project_revision must be a string"},
     };
     for (size_t i = 0; i < 3; i++)
-        spx_assert_error(spx_daemon_call(daemon, spx_request_line("6", "graph", bad_params[i], pool)),
-                         SPX_RPC_INVALID_PARAMS, "6", bad_reasons[i][0], bad_reasons[i][1], pool);
+        spx_assert_error(
+            spx_daemon_call(daemon, spx_request_line("6", "graph", bad_params[i], pool)),
+            SPX_RPC_INVALID_PARAMS, "6", bad_reasons[i][0], bad_reasons[i][1], pool);
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     spx_fixture_free(fixture);
 }
@@ -743,16 +747,21 @@ static void test_results_of_every_method(void)
          "out_of_range", "max_bytes 16777182 is outside 1..16777181"},
         {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":1.0",
          "mistyped_param", "depth must be a JSON integer"},
-        {"context", ",\"target_kind\":\"struct\",\"target\":\"module:app\"",
-         "target_kind_mismatch", "target 'module:app' is a module id but the target kind given"},
+        {"context", ",\"target_kind\":\"struct\",\"target\":\"module:app\"", "target_kind_mismatch",
+         "target 'module:app' is a module id but the target kind given"},
         {"context", ",\"target\":\"app\"", "missing_param",
          "no target kind is given and 'app' is not a node id of the graph"},
         {"context", ",\"target_kind\":\"record\",\"target\":\"app\"", "invalid_value",
          "unknown target kind 'record'"},
+        {"context", ",\"target_kind\":\"function\",\"target\":\"math.fib\",\"max_bytes\":10",
+         "budget_too_small", "max_bytes 10 cannot hold even the target's outline"},
+        {"context", ",\"target_kind\":\"function\",\"target\":\"math.fibb\"", "unknown_target",
+         "no function 'math.fibb' in this project; nearest: math.fib, math.fact"},
         {"test", ",\"max_steps\":10000000001", "out_of_range",
          "max_steps 10000000001 is outside 0..10000000000"},
         {"test", ",\"max_steps\":\"10\"", "mistyped_param", "max_steps must be a JSON integer"},
-        {"test", ",\"max_bytes\":1048577", "out_of_range", "max_bytes 1048577 is outside 0..1048576"},
+        {"test", ",\"max_bytes\":1048577", "out_of_range",
+         "max_bytes 1048577 is outside 0..1048576"},
         {"test", ",\"max_steps\":99999999999999999999999", "out_of_range",
          "max_steps is beyond 2^63-1, outside 0..10000000000"},
         {"test", ",\"max_memory\":1073741825", "out_of_range",

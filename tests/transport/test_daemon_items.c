@@ -165,8 +165,8 @@ static void test_daemon_answers_as_the_cli(void)
         spx_assert_error(line, SPX_RPC_INVALID_PARAMS, "3", "unknown_target", refused[i][2], pool);
         CU_ASSERT_STRING_EQUAL(spx_error_detail(line, pool), refused[i][2]);
         spx_process_result_t cli =
-            SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", manifest, "--kind",
-                             refused[i][0], "--target", refused[i][1]);
+            SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", manifest, "--kind", refused[i][0],
+                             "--target", refused[i][1]);
         spx_assert_contains(cli.err, apr_pstrcat(pool, "semaprax: ", refused[i][2], "\n", NULL));
     }
     /* A graph node id as the target: the same answer as kind and name. */
@@ -174,8 +174,7 @@ static void test_daemon_answers_as_the_cli(void)
         json_t *document = NULL;
         const char *out = cli_context(fixture, manifest, "struct", "geo.Point", &document);
         json_decref(document);
-        const char *params =
-            apr_psprintf(pool, "%s,\"target\":\"struct:geo.Point\"", revisions);
+        const char *params = apr_psprintf(pool, "%s,\"target\":\"struct:geo.Point\"", revisions);
         assert_line(spx_daemon_call(daemon, spx_request_line("5", "context", params, pool)),
                     result_line("5", out, pool));
         params = apr_psprintf(pool, "%s,\"target_kind\":\"const\",\"target\":\"struct:geo.Point\"",

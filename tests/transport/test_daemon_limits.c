@@ -48,8 +48,7 @@ static void test_oversized_request(void)
     CU_ASSERT_EQUAL(spx_daemon_send(daemon, end, strlen(end)), APR_SUCCESS);
     spx_assert_error(spx_daemon_read_line(daemon), SPX_RPC_REQUEST_TOO_LARGE, "null",
                      "request_too_large",
-                     "the request line is over 1048576 bytes (--max-request-bytes)",
-                     fixture->pool);
+                     "the request line is over 1048576 bytes (--max-request-bytes)", fixture->pool);
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 1);
     CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), ""); /* the ping after it is not answered */
     fprintf(stderr, "\n  daemon resident before 64 MiB: %ld KiB, peak after draining it: %ld KiB\n",
@@ -105,8 +104,8 @@ static void test_empty_objects_stay_bounded(void)
         CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, frame, sizes[i] - 1), APR_SUCCESS);
         CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, "\n", 1), APR_SUCCESS);
         free(frame);
-        spx_assert_error(spx_daemon_read_line(daemon), SPX_RPC_PARSE_ERROR, "null",
-                         "parse_error", NULL, fixture->pool);
+        spx_assert_error(spx_daemon_read_line(daemon), SPX_RPC_PARSE_ERROR, "null", "parse_error",
+                         NULL, fixture->pool);
         long peak = spx_process_memory_kib(spx_daemon_pid(daemon), SPX_MEMORY_PEAK);
         CU_ASSERT_STRING_EQUAL(spx_daemon_call(daemon, PING), PONG);
         CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
@@ -223,12 +222,13 @@ static void test_fixed_answers_at_the_minimum(void)
         memset(long_target, 't', 100000);
         long_target[100000] = '\0';
         const char *revisions = spx_daemon_open(daemon);
-        line = spx_daemon_call(
-            daemon, spx_request_line(long_id, "context",
-                                     apr_psprintf(pool, "%s,\"target_kind\":\"function\","
-                                                        "\"target\":\"%s\"",
-                                                  revisions, long_target),
-                                     pool));
+        line =
+            spx_daemon_call(daemon, spx_request_line(long_id, "context",
+                                                     apr_psprintf(pool,
+                                                                  "%s,\"target_kind\":\"function\","
+                                                                  "\"target\":\"%s\"",
+                                                                  revisions, long_target),
+                                                     pool));
         CU_ASSERT_TRUE(spx_error_matches(line, SPX_RPC_INVALID_PARAMS, long_id, "unknown_target",
                                          "no function 'ttt", pool));
         CU_ASSERT_TRUE(strlen(line) + 1 <= SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM);

@@ -270,9 +270,8 @@ static void test_profiles(void)
             CU_ASSERT_PTR_NOT_NULL(json_object_get(answer, "result"));
         } else {
             CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_METHOD_NOT_FOUND);
-            CU_ASSERT_STRING_EQUAL(
-                json_string_value(json_object_get(error_data(answer), "reason")),
-                "method_not_found");
+            CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(error_data(answer), "reason")),
+                                   "method_not_found");
             spx_assert_contains(json_string_value(json_object_get(error_data(answer), "detail")),
                                 "project/rename is routed only by semapraxd "
                                 "--allow-project-rename");
@@ -415,7 +414,8 @@ static const refusal_t refusals[] = {
     {"util.nothing", "aid", "module 'util' has no function 'nothing'", "unknown_function"},
     {"nowhere.scale", "aid", "the project has no module 'nowhere'", "unknown_module"},
     {"scale", "aid", "'scale' is not MODULE.NAME", "function_not_qualified"},
-    {"util.scale", "twice_scale", "module 'util' already has a function 'twice_scale'", "name_taken"},
+    {"util.scale", "twice_scale", "module 'util' already has a function 'twice_scale'",
+     "name_taken"},
     {"util.scale", "helper", "module 'util' already has a function 'helper'", "name_taken"},
     {"util.scale", "scale", "is already called 'scale'", "name_unchanged"},
     {"util.scale", "while", "'while' is a keyword", "name_is_keyword"},
@@ -661,9 +661,8 @@ static void test_answer_too_large_is_refused_before_writing(void)
             daemon, rename_line(revisions, "util.scale", "multiply", "", pool));
         if (round < 2) {
             CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_REFUSED);
-            CU_ASSERT_STRING_EQUAL(
-                json_string_value(json_object_get(error_data(answer), "reason")),
-                "answer_too_large");
+            CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(error_data(answer), "reason")),
+                                   "answer_too_large");
             const char *reason = json_string_value(json_object_get(error_data(answer), "detail"));
             CU_ASSERT_PTR_NOT_NULL_FATAL(reason);
             spx_assert_contains(reason, apr_psprintf(pool, "--max-response-bytes %ld", limit));
@@ -1067,11 +1066,13 @@ static const refusal_t v2_refusals[] = {
     {"geo.cell", "len", "'len' is a builtin function", "name_is_builtin"},
     {"geo.cell", "Cell",
      "module 'geo' already has a struct 'Cell' (functions, structs and consts share one "
-     "namespace)", "name_taken"},
+     "namespace)",
+     "name_taken"},
     {"geo.cell", "Holder", "module 'geo' already has a struct 'Holder'", "name_taken"},
     {"geo.cell", "SIZE",
      "module 'geo' already has a const 'SIZE' (functions, structs and consts share one "
-     "namespace)", "name_taken"},
+     "namespace)",
+     "name_taken"},
     {"geo.cell", "BASE", "module 'geo' already has a const 'BASE'", "name_taken"},
     {"geo.cell", "grow", "module 'geo' already has a function 'grow'", "name_taken"},
     {"geo.Cell", "Box", "module 'geo' has no function 'Cell'", "unknown_function"},
