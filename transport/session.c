@@ -37,11 +37,6 @@ const char *spx_session_state_name(const session_t *session)
     return state_names[session->state];
 }
 
-void spx_session_reply_error(reply_t *reply, int code, json_t *data)
-{
-    spx_session_refuse(reply, code, data, NULL, NULL);
-}
-
 void spx_session_refuse(reply_t *reply, int code, json_t *data, const char *reason,
                         const char *detail)
 {

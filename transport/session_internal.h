@@ -97,10 +97,6 @@ extern const char *const spx_session_no_params[];
 
 /* --- session.c, for the methods ------------------------------------------- */
 
-/* Set the reply to the error code, with data (NULL for none); its
- * data.reason and data.detail are the code's defaults (spx_rpc.h). */
-void spx_session_reply_error(reply_t *reply, int code, json_t *data);
-
 /* Set the reply to the error code, with data (NULL for none) and why:
  * reason, a stable code of docs/protocol.md's table, and detail, one
  * sentence (both static or in the request's pool). */
