@@ -418,6 +418,17 @@ def self_test(schemas):
                                     "target_kind": "field", "target": "a.P"}),
     ]
     ok = True
+    # The checker itself fails a v2 or v3 error without its reason or detail.
+    probe = Checker(schemas)
+    probe.check_reason("probe", {"code": -32602, "message": "invalid params"})
+    probe.check_reason("probe", {"code": -32012, "message": "revision mismatch",
+                                 "data": {"reason": "unknown_param", "detail": "x"}})
+    probe.check_reason("probe", {"code": -32010, "message": "session not open",
+                                 "data": {"reason": "session_not_open"}})
+    probe.check_reason("probe", {"code": -32001, "message": "response too large"})
+    if len(probe.failures) != 4:
+        print("SELF-TEST: the reason check found %r" % probe.failures)
+        ok = False
     for name, instance in right:
         for message in schemas.errors(name, instance):
             print("SELF-TEST: %s refuses %s: %s" % (name, json.dumps(instance), message))
