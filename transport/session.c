@@ -310,13 +310,12 @@ static void method_not_found(const session_t *session, const spx_request_t *requ
             candidates[i] = apr_pstrdup(pool, json_string_value(json_array_get(names, i)));
         json_decref(names);
         const char *nearest[1];
-        detail = apr_psprintf(
-            pool, "no method '%s' in %s%s%s", spx_session_echo(request->method, pool),
-            session->profile->schema,
-            spx_suggest_nearest(request->method, candidates, count, 1, nearest)
-                ? "; nearest: "
-                : " (protocol lists its methods)",
-            spx_suggest_nearest(request->method, candidates, count, 1, nearest) ? nearest[0] : "");
+        const char *hint = spx_suggest_nearest(request->method, candidates, count, 1, nearest)
+                               ? apr_pstrcat(pool, "; nearest: ", nearest[0], NULL)
+                               : " (protocol lists its methods)";
+        detail =
+            apr_psprintf(pool, "no method '%s' in %s%s", spx_session_echo(request->method, pool),
+                         session->profile->schema, hint);
     }
     spx_session_refuse(reply, SPX_RPC_METHOD_NOT_FOUND, NULL, "method_not_found", detail);
 }
