@@ -18,12 +18,12 @@
 #include "session_internal.h"
 
 #include "spx_allocation.h"
+#include "spx_limits.h"
 #include "spx_response.h"
 #include "spx_rpc.h"
 #include "spx_status.h"
 #include "spx_suggest.h"
 #include "spx_utf8.h"
-#include "spx_limits.h"
 
 #include <apr_strings.h>
 #include <stdarg.h>
@@ -114,10 +114,13 @@ void spx_session_invalidated(session_t *session, reply_t *reply)
         const char *why = json_string_value(json_object_get(first, "reason"));
         session->drift_detail = apr_psprintf(
             session->pool,
-            "an input changed on disk ('%s': %s%s): this session is invalidated for good and "
+            "an input changed on disk (%s: %s%s): this session is invalidated for good and "
             "never recovers; start a new session (a new semapraxd, then workspace/open) to see "
             "the new files",
-            spx_session_echo(path ? path : "", session->pool), why ? why : "unverifiable",
+            path && path[0]
+                ? apr_psprintf(session->pool, "'%s'", spx_session_echo(path, session->pool))
+                : "the project's folder",
+            why ? why : "unverifiable",
             count > 1 ? apr_psprintf(session->pool, ", and %lu more", (unsigned long)(count - 1))
                       : "");
     }

@@ -150,10 +150,12 @@ static const char *invalidated_line(const char *id, const char *drift, apr_pool_
     size_t count = json_array_size(list);
     const char *detail = apr_psprintf(
         pool,
-        "an input changed on disk ('%s': %s%s): this session is invalidated for good and never "
+        "an input changed on disk (%s: %s%s): this session is invalidated for good and never "
         "recovers; start a new session (a new semapraxd, then workspace/open) to see the new "
         "files",
-        json_string_value(json_object_get(first, "path")),
+        json_string_value(json_object_get(first, "path"))[0]
+            ? apr_psprintf(pool, "'%s'", json_string_value(json_object_get(first, "path")))
+            : "the project's folder",
         json_string_value(json_object_get(first, "reason")),
         count > 1 ? apr_psprintf(pool, ", and %lu more", (unsigned long)(count - 1)) : "");
     json_decref(list);
