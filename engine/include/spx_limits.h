@@ -172,9 +172,11 @@
 #define SPX_LIMIT_ID_INTEGER_MAXIMUM 9007199254740991ull
 #define SPX_LIMIT_ID_INTEGER_DIGITS 16u
 
-/* What project/rename allows for the reason of a failed commit when it makes
- * sure, before writing, that even the failure's answer fits the response
- * limit (transport/session_v3.c; an OS message and a path are far shorter). */
+/* What project/rename allows for the sentence of a failed commit (its
+ * data.detail) when it makes sure, before writing, that even the failure's
+ * answer fits the response limit (transport/session_v3.c; an OS message and
+ * a path are far shorter, and a longer detail is cut to
+ * SPX_LIMIT_ERROR_DETAIL_BYTES, the same). */
 #define SPX_LIMIT_RENAME_REASON_BYTES 1024u
 
 /* The data.detail sentence of an error of transports v2 and v3, in bytes
