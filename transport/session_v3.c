@@ -124,6 +124,11 @@ static void rename_failed(session_t *session, const spx_rename_plan_t *plan,
     spx_session_refuse(reply, SPX_RPC_RENAME_FAILED, data, reason, failure->reason);
 }
 
+/* The failure's answer below is sized with a detail of the reserved length:
+ * no detail the writer sends may be longer. */
+_Static_assert(SPX_LIMIT_ERROR_DETAIL_BYTES <= SPX_LIMIT_RENAME_REASON_BYTES,
+               "a -32016 detail may be longer than the rename reserves for it");
+
 /* NULL when both answers a commit can end in fit the response limit: the
  * committed result (its revisions after the commit have the length of
  * today's) and a -32016 whose data names every file as restored and as not
