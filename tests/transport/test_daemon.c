@@ -409,6 +409,14 @@ static void assert_unavailable(spx_fixture_t *fixture, const char *fragment, con
     json_t *first = json_array_get(diagnostics, 0);
     spx_assert_contains(json_string_value(json_object_get(first, "message")), fragment);
     spx_assert_contains(json_string_value(json_object_get(first, "code")), code);
+    /* data says why too: the first diagnostic, and that a new daemon is needed */
+    json_t *data = json_object_get(error, "data");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "reason")),
+                           "workspace_unavailable");
+    const char *detail = json_string_value(json_object_get(data, "detail"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(detail);
+    spx_assert_contains(detail, json_string_value(json_object_get(first, "message")));
+    spx_assert_contains(detail, "fix the project and start a new semapraxd");
     json_decref(open);
     spx_assert_error(
         spx_daemon_call(daemon, spx_request_line("2", "graph", fake_revisions, fixture->pool)),
