@@ -13,6 +13,7 @@
 
 #include "spx_canonical.h"
 #include "spx_limits.h"
+#include "spx_suggest.h"
 #include "spx_utf8.h"
 
 #include <apr_strings.h>
@@ -180,10 +181,18 @@ static int fits(const walk_t *walk, int kept, apr_size_t text_limit, json_t **be
     return ok;
 }
 
-static apr_status_t invalid(const char **message, const char *text)
+typedef struct refusal_t {
+    const char **message;
+    spx_context_problem_t *problem;
+} refusal_t;
+
+static apr_status_t refuse(const refusal_t *refusal, spx_context_problem_t problem,
+                           const char *text)
 {
-    if (message)
-        *message = text;
+    if (refusal->message)
+        *refusal->message = text;
+    if (refusal->problem)
+        *refusal->problem = problem;
     return APR_EINVAL;
 }
 
@@ -198,59 +207,169 @@ spx_context_request_t spx_context_defaults(void)
     return request;
 }
 
+/* The kinds a target may name, as target_kind and as an id's prefix. */
+static const char *const target_kinds[] = {"module", "function", "struct",
+                                           "const",  "test",     "builtin"};
+#define TARGET_KIND_COUNT (sizeof(target_kinds) / sizeof(target_kinds[0]))
+
+/* The kind target's id prefix names ("function" for "function:app.main"),
+ * or NULL when it has none; *name is what follows the colon. */
+static const char *id_kind(const char *target, const char **name)
+{
+    const char *colon = strchr(target, ':');
+    for (size_t k = 0; colon && k < TARGET_KIND_COUNT; k++)
+        if ((size_t)(colon - target) == strlen(target_kinds[k]) &&
+            memcmp(target, target_kinds[k], strlen(target_kinds[k])) == 0) {
+            *name = colon + 1;
+            return target_kinds[k];
+        }
+    return NULL;
+}
+
+static int known_kind(const char *kind)
+{
+    for (size_t k = 0; k < TARGET_KIND_COUNT; k++)
+        if (strcmp(kind, target_kinds[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* "no function 'math.fibb' in this project; nearest: math.fib, math.fact",
+ * naming the nearest names of that kind, or a node of another kind with that
+ * very name. */
+static const char *unknown_target(const spx_index_t *index, const char *kind, const char *name,
+                                  apr_pool_t *pool)
+{
+    const char *text = apr_psprintf(pool, "no %s '%s' in this project", kind, name);
+    apr_size_t prefix = strlen(kind) + 1;
+    const char **names = apr_palloc(pool, ((size_t)index->node_count + 1) * sizeof(*names));
+    size_t count = 0;
+    for (int i = 0; i < index->node_count; i++)
+        if (strcmp(index->nodes[i].kind, kind) == 0 && strlen(index->nodes[i].id) > prefix)
+            names[count++] = index->nodes[i].id + prefix;
+    const char *nearest[SPX_LIMIT_SUGGESTIONS];
+    size_t found = spx_suggest_nearest(name, names, count, SPX_LIMIT_SUGGESTIONS, nearest);
+    for (size_t i = 0; i < found; i++)
+        text = apr_pstrcat(pool, text, i == 0 ? "; nearest: " : ", ", nearest[i], NULL);
+    for (size_t k = 0; k < TARGET_KIND_COUNT; k++) {
+        const char *id = apr_pstrcat(pool, target_kinds[k], ":", name, NULL);
+        if (strcmp(target_kinds[k], kind) != 0 && spx_index_find(index, id) >= 0)
+            text = apr_pstrcat(pool, text, "; there is ", id, NULL);
+    }
+    return text;
+}
+
+/* The node ids of any kind with that very name ("function:math.fact"), or
+ * an example id when there is none. */
+static const char *ids_named(const spx_index_t *index, const char *name, apr_pool_t *pool)
+{
+    const char *ids = NULL;
+    for (size_t k = 0; k < TARGET_KIND_COUNT; k++) {
+        const char *id = apr_pstrcat(pool, target_kinds[k], ":", name, NULL);
+        if (spx_index_find(index, id) >= 0)
+            ids = ids ? apr_pstrcat(pool, ids, " or ", id, NULL) : id;
+    }
+    return ids ? ids : "'function:app.main'";
+}
+
+/* The node the request's target names (-1 and a refusal when none). */
+static int find_target(const spx_index_t *index, const spx_context_request_t *request,
+                       const refusal_t *refusal, apr_pool_t *pool, apr_status_t *status)
+{
+    const char *name = NULL;
+    const char *kind = id_kind(request->target, &name);
+    *status = APR_SUCCESS;
+    if (!request->target_kind) {
+        int node = spx_index_find(index, request->target);
+        if (node >= 0 && (kind || strchr(request->target, ':') == NULL))
+            return node; /* a node id of any kind: "function:app.main", "entry" */
+        if (kind)
+            *status = refuse(refusal, SPX_CONTEXT_UNKNOWN_TARGET,
+                             unknown_target(index, kind, name, pool));
+        else
+            *status =
+                refuse(refusal, SPX_CONTEXT_MISSING_TARGET,
+                       apr_psprintf(pool,
+                                    "no target kind is given and '%s' is not a node id of "
+                                    "the graph: give the kind (target_kind, --kind), or a "
+                                    "node id such as %s",
+                                    request->target, ids_named(index, request->target, pool)));
+        return -1;
+    }
+    if (kind && strcmp(kind, request->target_kind) != 0) {
+        *status = refuse(refusal, SPX_CONTEXT_KIND_MISMATCH,
+                         apr_psprintf(pool,
+                                      "target '%s' is a %s id but the target kind given is "
+                                      "'%s': give the kind '%s', or leave the kind out",
+                                      request->target, kind, request->target_kind, kind));
+        return -1;
+    }
+    if (!kind)
+        name = request->target;
+    int node = spx_index_find(index, apr_pstrcat(pool, request->target_kind, ":", name, NULL));
+    if (node < 0)
+        *status = refuse(refusal, SPX_CONTEXT_UNKNOWN_TARGET,
+                         unknown_target(index, request->target_kind, name, pool));
+    return node;
+}
+
 apr_status_t spx_context_document(const spx_project_t *project,
                                   const spx_context_request_t *request,
                                   apr_uint64_t max_bytes_limit, json_t **document, apr_pool_t *pool,
                                   const char **message)
 {
-    const char *prefix = NULL;
-    if (!request->target_kind || !request->target)
-        return invalid(message, "a context query needs a target kind and a target");
-    if (strcmp(request->target_kind, "module") == 0)
-        prefix = "module:";
-    else if (strcmp(request->target_kind, "function") == 0)
-        prefix = "function:";
-    else if (strcmp(request->target_kind, "struct") == 0)
-        prefix = "struct:";
-    else if (strcmp(request->target_kind, "const") == 0)
-        prefix = "const:";
-    else if (strcmp(request->target_kind, "test") == 0)
-        prefix = "test:";
-    else
-        return invalid(message, apr_psprintf(pool,
-                                             "unknown target kind '%s': use module, function, "
-                                             "struct, const or test",
-                                             request->target_kind));
+    return spx_context_document_explained(project, request, max_bytes_limit, document, pool,
+                                          message, NULL);
+}
+
+apr_status_t spx_context_document_explained(const spx_project_t *project,
+                                            const spx_context_request_t *request,
+                                            apr_uint64_t max_bytes_limit, json_t **document,
+                                            apr_pool_t *pool, const char **message,
+                                            spx_context_problem_t *problem)
+{
+    refusal_t refusal = {message, problem};
+    if (problem)
+        *problem = SPX_CONTEXT_ANSWERED;
+    if (!request->target)
+        return refuse(&refusal, SPX_CONTEXT_MISSING_TARGET, "a context query needs a target");
+    if (request->target_kind && !known_kind(request->target_kind))
+        return refuse(&refusal, SPX_CONTEXT_UNKNOWN_KIND,
+                      apr_psprintf(pool,
+                                   "unknown target kind '%s': use module, function, struct, "
+                                   "const, test or builtin",
+                                   request->target_kind));
     if (strcmp(request->direction, "out") != 0 && strcmp(request->direction, "in") != 0 &&
         strcmp(request->direction, "both") != 0)
-        return invalid(message, apr_psprintf(pool, "unknown direction '%s': use out, in or both",
-                                             request->direction));
+        return refuse(
+            &refusal, SPX_CONTEXT_UNKNOWN_DIRECTION,
+            apr_psprintf(pool, "unknown direction '%s': use out, in or both", request->direction));
     if (request->depth > SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM)
-        return invalid(message,
-                       apr_psprintf(pool, "depth %" APR_UINT64_T_FMT " is over the maximum of %u",
-                                    request->depth, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM));
+        return refuse(&refusal, SPX_CONTEXT_OUT_OF_RANGE,
+                      apr_psprintf(pool, "depth %" APR_UINT64_T_FMT " is outside 0..%u",
+                                   request->depth, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM));
     if (request->max_nodes < 1 || request->max_nodes > SPX_LIMIT_CONTEXT_NODES_MAXIMUM)
-        return invalid(message,
-                       apr_psprintf(pool, "max_nodes %" APR_UINT64_T_FMT " is outside 1..%u",
-                                    request->max_nodes, SPX_LIMIT_CONTEXT_NODES_MAXIMUM));
+        return refuse(&refusal, SPX_CONTEXT_OUT_OF_RANGE,
+                      apr_psprintf(pool, "max_nodes %" APR_UINT64_T_FMT " is outside 1..%u",
+                                   request->max_nodes, SPX_LIMIT_CONTEXT_NODES_MAXIMUM));
     if (request->max_bytes < 1 || request->max_bytes > max_bytes_limit)
-        return invalid(message, apr_psprintf(pool,
-                                             "max_bytes %" APR_UINT64_T_FMT
-                                             " is outside 1..%" APR_UINT64_T_FMT,
-                                             request->max_bytes, max_bytes_limit));
+        return refuse(
+            &refusal, SPX_CONTEXT_OUT_OF_RANGE,
+            apr_psprintf(pool, "max_bytes %" APR_UINT64_T_FMT " is outside 1..%" APR_UINT64_T_FMT,
+                         request->max_bytes, max_bytes_limit));
     if (!project->index)
-        return invalid(message, "the project is not admitted");
+        return refuse(&refusal, SPX_CONTEXT_NOT_ADMITTED, "the project is not admitted");
 
     walk_t walk;
     memset(&walk, 0, sizeof(walk));
     walk.project = project;
     walk.index = project->index;
     walk.request = request;
-    walk.target_id = apr_pstrcat(pool, prefix, request->target, NULL);
-    int target = spx_index_find(walk.index, walk.target_id);
+    apr_status_t status = APR_SUCCESS;
+    int target = find_target(walk.index, request, &refusal, pool, &status);
     if (target < 0)
-        return invalid(message, apr_psprintf(pool, "no %s '%s' in this project",
-                                             request->target_kind, request->target));
+        return status;
+    walk.target_id = walk.index->nodes[target].id;
     walk_graph(&walk, target, pool);
 
     json_t *best = NULL;
@@ -261,10 +380,11 @@ apr_status_t spx_context_document(const spx_project_t *project,
         int has_text = spx_index_item_span(node) != NULL;
         apr_size_t low = 0, high = has_text ? item_length(node) : 0;
         if (!has_text || !fits(&walk, 1, 0, &best, pool))
-            return invalid(message, apr_psprintf(pool,
-                                                 "max_bytes %" APR_UINT64_T_FMT
-                                                 " cannot hold even the target's outline",
-                                                 request->max_bytes));
+            return refuse(&refusal, SPX_CONTEXT_BUDGET_TOO_SMALL,
+                          apr_psprintf(pool,
+                                       "max_bytes %" APR_UINT64_T_FMT
+                                       " cannot hold even the target's outline",
+                                       request->max_bytes));
         while (low + 1 < high) { /* the text of low bytes fits, of high bytes does not */
             apr_size_t middle = low + (high - low) / 2;
             if (fits(&walk, 1, middle, &best, pool))

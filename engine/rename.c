@@ -76,9 +76,11 @@ const char *spx_commit_point_name(spx_commit_point_t point)
     return "unknown";
 }
 
-static apr_status_t fail(spx_rename_failure_t *failure, spx_rename_step_t step, const char *reason)
+static apr_status_t fail(spx_rename_failure_t *failure, spx_rename_step_t step, const char *cause,
+                         const char *reason)
 {
     failure->step = step;
+    failure->cause = cause;
     failure->reason = reason;
     return APR_EINVAL;
 }
@@ -109,30 +111,37 @@ static int listed(const char *name, const char *const *list, size_t count)
     return 0;
 }
 
-/* Why new_name cannot name a function of module, or NULL. */
+/* Why new_name cannot name a function of module, or NULL; *cause is the
+ * reason's stable code. */
 static const char *name_problem(const spx_module_t *module, const char *old_name,
-                                const char *new_name, apr_pool_t *pool)
+                                const char *new_name, const char **cause, apr_pool_t *pool)
 {
     apr_size_t length = strlen(new_name);
     int identifier = length > 0 && (apr_isalpha(new_name[0]) || new_name[0] == '_');
     for (apr_size_t i = 1; identifier && i < length; i++)
         identifier = apr_isalnum(new_name[i]) || new_name[i] == '_';
+    *cause = "name_not_identifier";
     if (!identifier)
         return apr_psprintf(pool, "'%s' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)", new_name);
+    *cause = "name_too_long";
     if (length > SPX_LIMIT_IDENTIFIER_BYTES)
         return apr_psprintf(pool, "'%s' is longer than the %u bytes an identifier may have",
                             new_name, SPX_LIMIT_IDENTIFIER_BYTES);
+    *cause = "name_is_keyword";
     if (listed(new_name, keywords, sizeof(keywords) / sizeof(keywords[0])))
         return apr_psprintf(pool, "'%s' is a keyword", new_name);
     if (listed(new_name, keywords_v2, sizeof(keywords_v2) / sizeof(keywords_v2[0])))
         return apr_psprintf(pool, "'%s' is a keyword since language v2", new_name);
+    *cause = "name_is_builtin";
     if (listed(new_name, builtins, sizeof(builtins) / sizeof(builtins[0])))
         return apr_psprintf(pool, "'%s' is a builtin function", new_name);
     if (listed(new_name, builtins_v2, sizeof(builtins_v2) / sizeof(builtins_v2[0])))
         return apr_psprintf(pool, "'%s' is a builtin function since language v2", new_name);
+    *cause = "name_unchanged";
     if (strcmp(new_name, old_name) == 0)
         return apr_psprintf(pool, "'%s.%s' is already called '%s'", module->name, old_name,
                             new_name);
+    *cause = "name_taken";
     if (apr_hash_get(module->functions_by_name, new_name, APR_HASH_KEY_STRING))
         return apr_psprintf(pool, "module '%s' already has a function '%s'", module->name,
                             new_name);
@@ -155,12 +164,14 @@ static const char *name_problem(const spx_module_t *module, const char *old_name
 
 /* Why the manifest stops the function from being renamed, or NULL. */
 static const char *manifest_problem(const spx_project_t *project, const char *function,
-                                    apr_pool_t *pool)
+                                    const char **cause, apr_pool_t *pool)
 {
     const spx_manifest_t *manifest = project->manifest;
+    *cause = "function_is_entry";
     if (manifest->entry && strcmp(manifest->entry, function) == 0)
         return apr_psprintf(pool, "'%s' is the manifest's entry; the manifest is never edited",
                             function);
+    *cause = "function_is_test";
     for (apr_size_t t = 0; t < manifest->test_count; t++)
         if (strcmp(manifest->tests[t].function, function) == 0)
             return apr_psprintf(pool,
@@ -262,7 +273,7 @@ static apr_status_t splice(spx_rename_plan_t *plan, apr_pool_t *pool, spx_rename
                         (uint64_t)starts->nelts * new_length;
         total = total - edit->source->size + size;
         if (size > SPX_LIMIT_SOURCE_BYTES || total > SPX_LIMIT_TOTAL_SOURCE_BYTES)
-            return fail(failure, SPX_RENAME_PLAN,
+            return fail(failure, SPX_RENAME_PLAN, "source_too_large",
                         apr_psprintf(pool, "'%s' would be over the source size limits",
                                      edit->source->path));
         edit->after_length = (apr_size_t)size;
@@ -317,7 +328,7 @@ static apr_status_t collect_edits(spx_rename_plan_t *plan, int node, const spx_f
             apr_size_t offset = 0;
             if (!callee_offset(caller->text, edge->sites[s].start, edge->sites[s].end,
                                plan->old_name, &offset))
-                return fail(failure, SPX_RENAME_PLAN,
+                return fail(failure, SPX_RENAME_PLAN, "call_site_unreadable",
                             apr_psprintf(pool, "a call site in '%s' at byte %u does not read '%s'",
                                          caller->path, (unsigned)edge->sites[s].start,
                                          plan->old_name));
@@ -403,7 +414,7 @@ static apr_status_t verify(spx_rename_plan_t *plan, apr_pool_t *pool, spx_rename
     project->phase_a_runs++; /* the session's count of Phase A runs */
     if (!edited->admitted) {
         const spx_diagnostic_t *first = spx_diagnostics_get(edited->diagnostics, 0);
-        return fail(failure, SPX_RENAME_VERIFY,
+        return fail(failure, SPX_RENAME_VERIFY, "not_admitted_after_rename",
                     apr_psprintf(pool, "the renamed project would not be admitted: %s: %s",
                                  first->path, first->message));
     }
@@ -416,7 +427,7 @@ static apr_status_t verify(spx_rename_plan_t *plan, apr_pool_t *pool, spx_rename
     json_decref(before);
     json_decref(after);
     if (!same)
-        return fail(failure, SPX_RENAME_VERIFY,
+        return fail(failure, SPX_RENAME_VERIFY, "graph_would_differ",
                     "the renamed project's graph would differ from the current one by more than "
                     "the renamed function");
     plan->planned_revision = edited->project_revision;
@@ -429,10 +440,11 @@ apr_status_t spx_rename_plan(spx_project_t *project, const char *function, const
 {
     failure_reset(failure, pool);
     if (!project->admitted || !project->index || !project->manifest)
-        return fail(failure, SPX_RENAME_PLAN, "the project is not admitted");
+        return fail(failure, SPX_RENAME_PLAN, "project_not_admitted",
+                    "the project is not admitted");
     const char *dot = strchr(function, '.');
     if (!dot || dot == function || dot[1] == '\0' || strchr(dot + 1, '.'))
-        return fail(failure, SPX_RENAME_PLAN,
+        return fail(failure, SPX_RENAME_PLAN, "function_not_qualified",
                     apr_psprintf(pool, "'%s' is not MODULE.NAME", function));
     const char *module_name = apr_pstrndup(pool, function, (apr_size_t)(dot - function));
     const spx_module_t *module = NULL;
@@ -440,22 +452,23 @@ apr_status_t spx_rename_plan(spx_project_t *project, const char *function, const
         if (strcmp(project->modules[m]->name, module_name) == 0)
             module = project->modules[m];
     if (!module)
-        return fail(failure, SPX_RENAME_PLAN,
+        return fail(failure, SPX_RENAME_PLAN, "unknown_module",
                     apr_psprintf(pool, "the project has no module '%s'", module_name));
     int node = spx_index_find(project->index, apr_pstrcat(pool, "function:", function, NULL));
     if (node < 0)
-        return fail(failure, SPX_RENAME_PLAN,
+        return fail(failure, SPX_RENAME_PLAN, "unknown_function",
                     apr_psprintf(pool, "module '%s' has no function '%s'", module_name, dot + 1));
     const spx_function_t *target = project->index->nodes[node].function;
     if (!target->exported)
-        return fail(failure, SPX_RENAME_PLAN,
+        return fail(failure, SPX_RENAME_PLAN, "function_not_exported",
                     apr_psprintf(pool, "'%s' is not exported; only exported functions are renamed",
                                  function));
-    const char *problem = manifest_problem(project, function, pool);
+    const char *cause = NULL;
+    const char *problem = manifest_problem(project, function, &cause, pool);
     if (!problem)
-        problem = name_problem(module, target->name.text, new_name, pool);
+        problem = name_problem(module, target->name.text, new_name, &cause, pool);
     if (problem)
-        return fail(failure, SPX_RENAME_PLAN, problem);
+        return fail(failure, SPX_RENAME_PLAN, cause, problem);
 
     spx_rename_plan_t *plan = apr_pcalloc(pool, sizeof(*plan));
     plan->project = project;

@@ -89,12 +89,13 @@ static void graph_help(void)
 
 static void context_help(void)
 {
-    printf("usage: semaprax context --kind module|function|struct|const|test --target NAME\n"
-           "                        [--direction out|in|both] [--depth N]\n"
+    printf("usage: semaprax context [--kind module|function|struct|const|test|builtin]\n"
+           "                        --target NAME [--direction out|in|both] [--depth N]\n"
            "                        [--max-nodes N] [--max-bytes N] [--manifest-path PATH]\n"
            "\n"
            "Prints the bounded neighbourhood of one target (app, app.main, geo.Point,\n"
-           "geo.ORIGIN_X, or a test's name) as canonical JSON: nodes breadth-first by\n"
+           "geo.ORIGIN_X, or a test's name; without --kind, a graph node id such as\n"
+           "function:app.main or module:app) as canonical JSON: nodes breadth-first by\n"
            "(distance, id), each function, struct and const with its source text, and the\n"
            "edges among them. Defaults: direction both, depth %u (at most %u), max-nodes\n"
            "%u (at most %u), max-bytes %u (at most %u).\n"
@@ -417,8 +418,10 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
     spx_context_request_t request = spx_context_defaults();
     request.target_kind = value_of(values, OPTION_KIND);
     request.target = value_of(values, OPTION_TARGET);
-    if (!request.target_kind || !request.target)
-        return print_usage_error(pool, "%s", "context needs --kind and --target");
+    if (!request.target)
+        return print_usage_error(pool, "%s",
+                                 "context needs --target (and --kind, unless the target is a "
+                                 "graph node id such as function:app.main)");
     if (value_of(values, OPTION_DIRECTION))
         request.direction = value_of(values, OPTION_DIRECTION);
     int status = bounded_count(values, OPTION_DEPTH, 0, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM,

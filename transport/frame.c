@@ -179,3 +179,8 @@ apr_status_t spx_frame_next(spx_frame_reader_t *reader, spx_frame_t *frame)
         reader->end += got;
     }
 }
+
+apr_size_t spx_frame_reader_max_bytes(const spx_frame_reader_t *reader)
+{
+    return reader->max_bytes;
+}

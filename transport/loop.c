@@ -12,6 +12,7 @@
 
 #include <apr_strings.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Write the dispatcher's answer (through its gate, if any) and release what
  * it handed over; a withheld answer is replaced by what the dispatcher says. */
@@ -28,8 +29,9 @@ static apr_status_t write_answer(spx_response_writer_t *writer, const spx_reques
         status =
             spx_response_write_result_gated(writer, request->id, answer->result, gate, outcome);
     else
-        status = spx_response_write_error_gated(writer, request->id, answer->error_code,
-                                                answer->error_data, gate, outcome);
+        status = spx_response_write_error_explained(writer, request->id, answer->error_code,
+                                                    answer->error_data, answer->error_reason,
+                                                    answer->error_detail, gate, outcome);
     json_decref(answer->result);
     json_decref(answer->error_data);
     if (status == APR_SUCCESS && *outcome == SPX_RESPONSE_WITHHELD) {
@@ -42,10 +44,41 @@ static apr_status_t write_answer(spx_response_writer_t *writer, const spx_reques
     return status;
 }
 
+/* The data.detail of a request refused by the grammar (when the writer
+ * explains its errors): the rule it broke, in a sentence. */
+static const char *refusal_detail(const spx_request_error_t *error, apr_pool_t *pool)
+{
+    static const char *const rules[][2] = {
+        {"empty frame", "the request line is empty"},
+        {"NUL byte", "the request line holds a NUL byte"},
+        {"CR byte", "the request line holds a CR byte (CR LF line ends are refused: end each "
+                    "request with LF alone)"},
+        {"invalid UTF-8", "the request line is not valid UTF-8"},
+        {"too many values", "the request holds more JSON values than a request may"},
+        {"nesting too deep", "the request nests arrays and objects deeper than 64"},
+        {"invalid JSON", "the request line is not one JSON value (invalid JSON, bytes after the "
+                         "value, a duplicate key, or \\u0000 in a string)"},
+        {"batch", "the request is an array: batches are not accepted"},
+        {"not an object", "the request is not a JSON object"},
+        {"unknown top-level key", "the request has a top-level key other than jsonrpc, id, "
+                                  "method and params"},
+        {"jsonrpc is not \"2.0\"", "the request's jsonrpc is not exactly \"2.0\""},
+        {"method missing or not a string", "the request's method is missing or not a string"},
+        {"params is not an object", "the request's params is not an object"},
+        {"bad id", "the request's id is not a string of at most 256 bytes or an integer "
+                   "0..9007199254740991 written without sign, fraction or exponent"},
+        {"out of memory", "the daemon ran out of memory reading the request"},
+    };
+    for (size_t i = 0; error->detail && i < sizeof(rules) / sizeof(rules[0]); i++)
+        if (strcmp(error->detail, rules[i][0]) == 0)
+            return rules[i][1];
+    return error->detail ? apr_psprintf(pool, "the request was refused: %s", error->detail) : NULL;
+}
+
 /* Handle one frame; 1 when the loop goes on, 0 when report says how it ended. */
 static int handle_frame(const spx_frame_t *frame, spx_response_writer_t *writer,
                         spx_dispatch_fn dispatch, void *context, apr_pool_t *request_pool,
-                        spx_loop_report_t *report)
+                        apr_size_t max_request_bytes, spx_loop_report_t *report)
 {
     spx_response_outcome_t outcome = SPX_RESPONSE_SENT;
     apr_status_t status = APR_SUCCESS;
@@ -58,10 +91,19 @@ static int handle_frame(const spx_frame_t *frame, spx_response_writer_t *writer,
     }
     if (frame->kind == SPX_FRAME_OVERSIZED) {
         report->end = SPX_LOOP_REQUEST_TOO_LARGE;
-        status = spx_response_write_error(writer, NULL, SPX_RPC_REQUEST_TOO_LARGE, NULL, &outcome);
+        status = spx_response_write_error_explained(
+            writer, NULL, SPX_RPC_REQUEST_TOO_LARGE, NULL, NULL,
+            apr_psprintf(request_pool,
+                         "the request line is over %" APR_SIZE_T_FMT
+                         " bytes (--max-request-bytes): it was drained unread, and the daemon "
+                         "stops; send smaller requests to a new session",
+                         max_request_bytes),
+            NULL, &outcome);
     } else if (spx_request_parse(frame->bytes, frame->length, &request, &error, request_pool) ==
                SPX_REQUEST_INVALID) {
-        status = spx_response_write_error(writer, error.id, error.code, NULL, &outcome);
+        status = spx_response_write_error_explained(writer, error.id, error.code, NULL, NULL,
+                                                    refusal_detail(&error, request_pool), NULL,
+                                                    &outcome);
     } else if (spx_request_ends_session_silently(&request)) {
         report->end = SPX_LOOP_SILENT_SHUTDOWN;
         return 0;
@@ -105,7 +147,8 @@ void spx_loop_run(spx_frame_reader_t *reader, spx_response_writer_t *writer,
             report->status = status;
             break;
         }
-        if (!handle_frame(&frame, writer, dispatch, context, request_pool, report))
+        if (!handle_frame(&frame, writer, dispatch, context, request_pool,
+                          spx_frame_reader_max_bytes(reader), report))
             break;
     }
     apr_pool_destroy(request_pool);

@@ -12,6 +12,7 @@
 #include "spx_canonical.h"
 #include "spx_limits.h"
 #include "spx_rpc.h"
+#include "spx_utf8.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ struct spx_response_writer_t {
     spx_response_flush_fn flush;
     void *context;
     apr_size_t max_bytes;
+    int explain_errors; /* v2, v3: every error but -32001 says why */
 };
 
 apr_status_t spx_response_writer_create(spx_response_writer_t **writer, spx_response_write_fn write,
@@ -236,4 +238,46 @@ apr_status_t spx_response_write_error_gated(spx_response_writer_t *writer, json_
     json_t *response = json_pack("{s:{s:i,s:s,s:O*},s:O?,s:s}", "error", "code", code, "message",
                                  message, "data", data, "id", id, "jsonrpc", "2.0");
     return send_response(writer, id, response, gate, outcome);
+}
+
+void spx_response_writer_explain_errors(spx_response_writer_t *writer)
+{
+    writer->explain_errors = 1;
+}
+
+/* detail cut to SPX_LIMIT_ERROR_DETAIL_BYTES at a UTF-8 boundary, with
+ * "..." when cut. A new reference. */
+static json_t *bounded_detail(const char *detail)
+{
+    size_t length = strlen(detail);
+    if (length <= SPX_LIMIT_ERROR_DETAIL_BYTES)
+        return json_string(detail);
+    size_t kept =
+        spx_utf8_cut((const unsigned char *)detail, length, SPX_LIMIT_ERROR_DETAIL_BYTES - 3);
+    char *text = spx_allocate(kept + 4);
+    memcpy(text, detail, kept);
+    memcpy(text + kept, "...", 4);
+    json_t *cut = json_string(text);
+    free(text);
+    return cut;
+}
+
+apr_status_t spx_response_write_error_explained(spx_response_writer_t *writer, json_t *id, int code,
+                                                json_t *data, const char *reason,
+                                                const char *detail, const spx_response_gate_t *gate,
+                                                spx_response_outcome_t *outcome)
+{
+    if (!writer->explain_errors || code == SPX_RPC_RESPONSE_TOO_LARGE)
+        return spx_response_write_error_gated(writer, id, code, data, gate, outcome);
+    json_t *explained = data ? json_copy(data) : json_object();
+    if (!explained)
+        return APR_ENOMEM;
+    const char *why = reason ? reason : spx_rpc_default_reason(code);
+    const char *sentence = detail ? detail : spx_rpc_default_detail(code);
+    json_object_set_new(explained, "reason", json_string(why ? why : "internal_error"));
+    json_object_set_new(explained, "detail", bounded_detail(sentence ? sentence : ""));
+    apr_status_t status =
+        spx_response_write_error_gated(writer, id, code, explained, gate, outcome);
+    json_decref(explained);
+    return status;
 }

@@ -18,11 +18,15 @@
 #include "session_internal.h"
 
 #include "spx_allocation.h"
+#include "spx_limits.h"
 #include "spx_response.h"
 #include "spx_rpc.h"
 #include "spx_status.h"
+#include "spx_suggest.h"
+#include "spx_utf8.h"
 
 #include <apr_strings.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,10 +37,34 @@ const char *spx_session_state_name(const session_t *session)
     return state_names[session->state];
 }
 
-void spx_session_reply_error(reply_t *reply, int code, json_t *data)
+void spx_session_refuse(reply_t *reply, int code, json_t *data, const char *reason,
+                        const char *detail)
 {
+    reply->result = NULL;
     reply->error_code = code;
     reply->error_data = data;
+    reply->error_reason = reason;
+    reply->error_detail = detail;
+}
+
+void spx_session_invalid_params(reply_t *reply, apr_pool_t *pool, const char *reason,
+                                const char *format, ...)
+{
+    va_list arguments;
+    va_start(arguments, format);
+    const char *detail = apr_pvsprintf(pool, format, arguments);
+    va_end(arguments);
+    spx_session_refuse(reply, SPX_RPC_INVALID_PARAMS, NULL, reason, detail);
+}
+
+const char *spx_session_echo(const char *text, apr_pool_t *pool)
+{
+    apr_size_t length = strlen(text);
+    if (length <= SPX_LIMIT_DETAIL_ECHO_BYTES)
+        return text;
+    apr_size_t kept =
+        spx_utf8_cut((const unsigned char *)text, length, SPX_LIMIT_DETAIL_ECHO_BYTES);
+    return apr_pstrcat(pool, apr_pstrndup(pool, text, kept), "...", NULL);
 }
 
 void spx_session_pause(const session_t *session, spx_session_pause_t point, apr_pool_t *pool)
@@ -70,6 +98,7 @@ int spx_session_reauthenticate(session_t *session, apr_pool_t *pool)
     if (session->drift)
         json_decref(session->drift);
     session->drift = drift;
+    session->drift_detail = NULL;
     session->state = STATE_INVALIDATED;
     spx_log_event(&session->log, "drift found: the session is invalidated");
     return 0;
@@ -77,8 +106,27 @@ int spx_session_reauthenticate(session_t *session, apr_pool_t *pool)
 
 void spx_session_invalidated(session_t *session, reply_t *reply)
 {
-    spx_session_reply_error(reply, SPX_RPC_SESSION_INVALIDATED,
-                            json_pack("{s:O}", "drift", session->drift));
+    /* The detail is kept with the drift: the same for every later answer. */
+    if (!session->drift_detail) {
+        size_t count = json_array_size(session->drift);
+        json_t *first = json_array_get(session->drift, 0);
+        const char *path = json_string_value(json_object_get(first, "path"));
+        const char *why = json_string_value(json_object_get(first, "reason"));
+        session->drift_detail = apr_psprintf(
+            session->pool,
+            "an input changed on disk (%s: %s%s): this session is invalidated for good and "
+            "never recovers; start a new session (a new semapraxd, then workspace/open) to see "
+            "the new files",
+            path && path[0]
+                ? apr_psprintf(session->pool, "'%s'", spx_session_echo(path, session->pool))
+                : "the project's folder",
+            why ? why : "unverifiable",
+            count > 1 ? apr_psprintf(session->pool, ", and %lu more", (unsigned long)(count - 1))
+                      : "");
+    }
+    spx_session_refuse(reply, SPX_RPC_SESSION_INVALIDATED,
+                       json_pack("{s:O}", "drift", session->drift), "session_invalidated",
+                       session->drift_detail);
 }
 
 typedef struct gate_context_t {
@@ -108,14 +156,26 @@ const char *spx_session_string_param(json_t *params, const char *key)
     return json_is_string(member) ? json_string_value(member) : NULL;
 }
 
-int spx_session_admitted(const session_t *session, reply_t *reply)
+int spx_session_admitted(const session_t *session, reply_t *reply, apr_pool_t *pool)
 {
     if (spx_project_admitted(session->project))
         return 1;
-    spx_session_reply_error(
-        reply, SPX_RPC_PROJECT_NOT_ADMITTED,
-        json_pack("{s:o}", "diagnostics",
-                  spx_diagnostics_json(spx_project_diagnostics(session->project))));
+    const spx_diagnostics_t *diagnostics = spx_project_diagnostics(session->project);
+    apr_size_t count = spx_diagnostics_count(diagnostics);
+    const spx_diagnostic_t *first = count ? spx_diagnostics_get(diagnostics, 0) : NULL;
+    const char *detail = first ? apr_psprintf(pool,
+                                              "the project has %lu diagnostic%s (the first: "
+                                              "%s:%lu:%lu: %s %s): graph, context, test and "
+                                              "project/rename need an admitted project; check "
+                                              "lists them",
+                                              (unsigned long)count, count == 1 ? "" : "s",
+                                              first->path, (unsigned long)first->span.start.line,
+                                              (unsigned long)first->span.start.column, first->code,
+                                              spx_session_echo(first->message, pool))
+                               : NULL;
+    spx_session_refuse(reply, SPX_RPC_PROJECT_NOT_ADMITTED,
+                       json_pack("{s:o}", "diagnostics", spx_diagnostics_json(diagnostics)),
+                       "project_not_admitted", detail);
     return 0;
 }
 
@@ -165,25 +225,48 @@ static const session_method_t *find_method(const session_t *session, const spx_r
 
 /* The revisions of a semantic request: both present, strings, and the
  * session's. Mistyped or missing: -32602; not the session's: -32012. */
-static int revisions_match(const session_t *session, const spx_request_t *request, reply_t *reply)
+static int revisions_match(const session_t *session, const spx_request_t *request, reply_t *reply,
+                           apr_pool_t *pool)
 {
+    static const char *const keys[] = {"project_revision", "workspace_revision"};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *member = request->params ? json_object_get(request->params, keys[i]) : NULL;
+        if (!member) {
+            spx_session_invalid_params(reply, pool, "missing_param",
+                                       "%s needs %s (and the other revision), as workspace/open "
+                                       "returned them",
+                                       request->method, keys[i]);
+            return 0;
+        }
+        if (!json_is_string(member)) {
+            spx_session_invalid_params(reply, pool, "mistyped_param",
+                                       "%s must be a string, as workspace/open returned it",
+                                       keys[i]);
+            return 0;
+        }
+    }
     const char *project = spx_session_string_param(request->params, "project_revision");
     const char *workspace = spx_session_string_param(request->params, "workspace_revision");
-    if (!project || !workspace) {
-        spx_session_reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
-        return 0;
-    }
     if (strcmp(project, spx_project_revision(session->project)) != 0 ||
         strcmp(workspace, spx_project_workspace_revision(session->project)) != 0) {
-        spx_session_reply_error(reply, SPX_RPC_REVISION_MISMATCH, NULL);
+        spx_session_refuse(reply, SPX_RPC_REVISION_MISMATCH, NULL, "revision_mismatch",
+                           apr_psprintf(pool,
+                                        "the request's revisions are not the session's, which "
+                                        "holds project_revision %s and workspace_revision %s "
+                                        "(workspace/status gives them; after a rename, use the "
+                                        "ones it returned)",
+                                        spx_project_revision(session->project),
+                                        spx_project_workspace_revision(session->project)));
         return 0;
     }
     return 1;
 }
 
-/* Known params of a method: its extras, plus the revisions when semantic. */
+/* Known params of a method: its extras, plus the revisions when semantic.
+ * Otherwise the reply says which key is unknown, what the method takes, and
+ * the nearest of those. */
 static int params_known(const session_method_t *method, const spx_request_t *request,
-                        apr_pool_t *pool)
+                        reply_t *reply, apr_pool_t *pool)
 {
     apr_size_t count = 0;
     while (method->extra[count])
@@ -197,7 +280,47 @@ static int params_known(const session_method_t *method, const spx_request_t *req
     for (apr_size_t i = 0; i < count; i++)
         allowed[at++] = method->extra[i];
     allowed[at] = NULL;
-    return spx_request_params_known(request, allowed, NULL);
+    const char *unknown = NULL;
+    if (spx_request_params_known(request, allowed, &unknown))
+        return 1;
+    const char *takes = at ? "" : "none";
+    for (apr_size_t i = 0; i < at; i++)
+        takes = apr_pstrcat(pool, takes, i ? ", " : "", allowed[i], NULL);
+    const char *nearest[1];
+    const char *hint = spx_suggest_nearest(unknown, allowed, at, 1, nearest)
+                           ? apr_pstrcat(pool, "; nearest: ", nearest[0], NULL)
+                           : "";
+    spx_session_invalid_params(reply, pool, "unknown_param",
+                               "unknown param '%s' for %s, which takes %s%s",
+                               spx_session_echo(unknown, pool), method->name, takes, hint);
+    return 0;
+}
+
+/* -32601: the method is not routed here; the nearest that is, and for
+ * project/rename without --allow-project-rename, how to get it. */
+static void method_not_found(const session_t *session, const spx_request_t *request, reply_t *reply,
+                             apr_pool_t *pool)
+{
+    const char *detail = NULL;
+    if (strcmp(request->method, "project/rename") == 0 && request->method_length == 14) {
+        detail = "project/rename is routed only by semapraxd --allow-project-rename "
+                 "(semaprax.agent-transport.v3); this daemon speaks v2";
+    } else {
+        json_t *names = spx_session_method_names(session);
+        size_t count = json_array_size(names);
+        const char **candidates = apr_palloc(pool, (count + 1) * sizeof(*candidates));
+        for (size_t i = 0; i < count; i++)
+            candidates[i] = apr_pstrdup(pool, json_string_value(json_array_get(names, i)));
+        json_decref(names);
+        const char *nearest[1];
+        const char *hint = spx_suggest_nearest(request->method, candidates, count, 1, nearest)
+                               ? apr_pstrcat(pool, "; nearest: ", nearest[0], NULL)
+                               : " (protocol lists its methods)";
+        detail =
+            apr_psprintf(pool, "no method '%s' in %s%s", spx_session_echo(request->method, pool),
+                         session->profile->schema, hint);
+    }
+    spx_session_refuse(reply, SPX_RPC_METHOD_NOT_FOUND, NULL, "method_not_found", detail);
 }
 
 static void dispatch(session_t *session, const spx_request_t *request, reply_t *reply,
@@ -205,7 +328,7 @@ static void dispatch(session_t *session, const spx_request_t *request, reply_t *
 {
     const session_method_t *method = find_method(session, request);
     if (!method) {
-        spx_session_reply_error(reply, SPX_RPC_METHOD_NOT_FOUND, NULL);
+        method_not_found(session, request, reply, pool);
         return;
     }
     if (method->semantic && session->state == STATE_INVALIDATED) {
@@ -213,15 +336,17 @@ static void dispatch(session_t *session, const spx_request_t *request, reply_t *
         return;
     }
     if (method->semantic && session->state != STATE_OPEN) {
-        spx_session_reply_error(reply, SPX_RPC_SESSION_NOT_OPEN, NULL);
+        spx_session_refuse(reply, SPX_RPC_SESSION_NOT_OPEN, NULL, "session_not_open",
+                           apr_psprintf(pool,
+                                        "%s needs an open session: send workspace/open first "
+                                        "(the session is %s)",
+                                        method->name, spx_session_state_name(session)));
         return;
     }
-    if (!params_known(method, request, pool)) {
-        spx_session_reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+    if (!params_known(method, request, reply, pool))
         return;
-    }
     if (method->semantic) {
-        if (!revisions_match(session, request, reply))
+        if (!revisions_match(session, request, reply, pool))
             return;
         if (!spx_session_reauthenticate(session, pool)) {
             spx_session_invalidated(session, reply);
@@ -321,6 +446,7 @@ spx_session_exit_t spx_session_run(const spx_session_options_t *options, spx_std
         spx_response_writer_create_stdio(&writer, stdio, options->max_response_bytes, pool) !=
             APR_SUCCESS)
         return SPX_SESSION_EXIT_STOPPED;
+    spx_response_writer_explain_errors(writer); /* v2 and v3 errors say why */
     spx_loop_report_t report;
     spx_loop_run(reader, writer, session_dispatch, session, pool, &report);
     spx_loop_explain(&report, "semapraxd", options->max_request_bytes, options->max_response_bytes);

@@ -19,6 +19,8 @@
 #include "spx_request.h"
 #include "spx_session_hooks.h"
 
+#include "spx_compiler.h"
+
 #include <jansson.h>
 
 typedef enum session_state_t {
@@ -35,9 +37,10 @@ typedef struct session_t {
     const session_profile_t *profile; /* v2's, or v3's with --allow-project-rename */
     const spx_session_hooks_t *hooks; /* the program's (spx_session_hooks.h) */
     session_state_t state;
-    spx_project_t *project; /* NULL when startup authentication failed */
-    json_t *unavailable;    /* the diagnostics of -32011; NULL when healthy */
-    json_t *drift;          /* data.drift of -32013 once invalidated */
+    spx_project_t *project;   /* NULL when startup authentication failed */
+    json_t *unavailable;      /* the diagnostics of -32011; NULL when healthy */
+    json_t *drift;            /* data.drift of -32013 once invalidated */
+    const char *drift_detail; /* its data.detail, made once (in pool) */
     const char *project_revision, *workspace_revision; /* last authenticated, or NULL */
     apr_uint64_t requests;
     spx_log_t log;    /* stderr: bounded unless --verbose (spx_log.h) */
@@ -94,8 +97,19 @@ extern const char *const spx_session_no_params[];
 
 /* --- session.c, for the methods ------------------------------------------- */
 
-/* Set the reply to the error code, with data (NULL for none). */
-void spx_session_reply_error(reply_t *reply, int code, json_t *data);
+/* Set the reply to the error code, with data (NULL for none) and why:
+ * reason, a stable code of docs/protocol.md's table, and detail, one
+ * sentence (both static or in the request's pool). */
+void spx_session_refuse(reply_t *reply, int code, json_t *data, const char *reason,
+                        const char *detail);
+
+/* -32602 with reason and a detail made from format. */
+void spx_session_invalid_params(reply_t *reply, apr_pool_t *pool, const char *reason,
+                                const char *format, ...) SPX_PRINTF_FORMAT(4, 5);
+
+/* Text given by a client, for a detail: cut to SPX_LIMIT_DETAIL_ECHO_BYTES
+ * at a UTF-8 boundary ("..." then), so a detail echoing it stays short. */
+const char *spx_session_echo(const char *text, apr_pool_t *pool);
 
 /* The reply of an invalidated session: -32013 with its drift. */
 void spx_session_invalidated(session_t *session, reply_t *reply);
@@ -106,7 +120,7 @@ int spx_session_reauthenticate(session_t *session, apr_pool_t *pool);
 
 /* graph, context, test and project/rename need an admitted project: 1, or
  * the reply is -32014 and 0. */
-int spx_session_admitted(const session_t *session, reply_t *reply);
+int spx_session_admitted(const session_t *session, reply_t *reply, apr_pool_t *pool);
 
 /* The largest result, in canonical bytes, that a response line to request
  * can hold: --max-response-bytes less {"id":ID,"jsonrpc":"2.0","result":}

@@ -14,6 +14,7 @@
 #include "spx_limits.h"
 #include "spx_rpc.h"
 
+#include <apr_strings.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,19 +39,63 @@ static const char *const nonclaims[] = {
 /* --- params ---------------------------------------------------------------- */
 
 /* An optional unsigned integer param within [minimum, maximum]: 1 when absent
- * (value untouched) or valid, 0 when mistyped or out of range. */
-static int optional_count(json_t *params, const char *key, apr_uint64_t minimum,
-                          apr_uint64_t maximum, apr_uint64_t *value)
+ * (value untouched) or valid; 0 when mistyped or out of range, and the
+ * reply says which and why. */
+static int optional_count(const spx_request_t *request, const char *key, apr_uint64_t minimum,
+                          apr_uint64_t maximum, apr_uint64_t *value, reply_t *reply,
+                          apr_pool_t *pool)
 {
-    json_t *member = params ? json_object_get(params, key) : NULL;
+    json_t *member = request->params ? json_object_get(request->params, key) : NULL;
     if (!member)
         return 1;
-    if (!json_is_integer(member) || json_integer_value(member) < 0)
+    if (json_is_integer(member)) {
+        json_int_t given = json_integer_value(member);
+        if (given < 0 || (apr_uint64_t)given < minimum || (apr_uint64_t)given > maximum) {
+            spx_session_invalid_params(reply, pool, "out_of_range",
+                                       "%s %" APR_INT64_T_FMT " is outside %" APR_UINT64_T_FMT
+                                       "..%" APR_UINT64_T_FMT,
+                                       key, (apr_int64_t)given, minimum, maximum);
+            return 0;
+        }
+        *value = (apr_uint64_t)given;
+        return 1;
+    }
+    /* An integer beyond 2^63-1 was decoded as a real, as every integer of
+     * its request was (spx_request.h). */
+    if (json_is_real(member) && request->integers_as_reals &&
+        (json_real_value(member) >= 9223372036854775807.0 ||
+         json_real_value(member) <= -9223372036854775808.0)) {
+        spx_session_invalid_params(reply, pool, "out_of_range",
+                                   "%s is beyond 2^63-1, outside %" APR_UINT64_T_FMT
+                                   "..%" APR_UINT64_T_FMT,
+                                   key, minimum, maximum);
         return 0;
-    apr_uint64_t given = (apr_uint64_t)json_integer_value(member);
-    if (given < minimum || given > maximum)
+    }
+    spx_session_invalid_params(reply, pool, "mistyped_param",
+                               "%s must be a JSON integer (written without fraction or "
+                               "exponent) in %" APR_UINT64_T_FMT "..%" APR_UINT64_T_FMT,
+                               key, minimum, maximum);
+    return 0;
+}
+
+/* An optional (required when needed) string param: 1 when absent or a
+ * string (*value set then), 0 when mistyped or missing though needed, and
+ * the reply says so. */
+static int string_param(const spx_request_t *request, const char *key, int needed,
+                        const char **value, reply_t *reply, apr_pool_t *pool)
+{
+    json_t *member = request->params ? json_object_get(request->params, key) : NULL;
+    if (!member && needed) {
+        spx_session_invalid_params(reply, pool, "missing_param", "%s needs %s (a string)",
+                                   request->method, key);
         return 0;
-    *value = given;
+    }
+    if (member && !json_is_string(member)) {
+        spx_session_invalid_params(reply, pool, "mistyped_param", "%s must be a string", key);
+        return 0;
+    }
+    if (member)
+        *value = json_string_value(member);
     return 1;
 }
 
@@ -108,8 +153,16 @@ static void run_open(session_t *session, const spx_request_t *request, reply_t *
         return;
     }
     if (session->unavailable) {
-        spx_session_reply_error(reply, SPX_RPC_WORKSPACE_UNAVAILABLE,
-                                json_pack("{s:O}", "diagnostics", session->unavailable));
+        json_t *first = json_array_get(session->unavailable, 0);
+        const char *message = json_string_value(json_object_get(first, "message"));
+        spx_session_refuse(
+            reply, SPX_RPC_WORKSPACE_UNAVAILABLE,
+            json_pack("{s:O}", "diagnostics", session->unavailable), "workspace_unavailable",
+            apr_psprintf(pool,
+                         "the daemon could not authenticate the project's inputs or parse its "
+                         "manifest at startup (%s); this session cannot open: fix the project "
+                         "and start a new semapraxd",
+                         spx_session_echo(message ? message : "see data.diagnostics", pool)));
         return;
     }
     if (!spx_session_reauthenticate(session, pool)) {
@@ -152,15 +205,16 @@ static void run_graph(session_t *session, const spx_request_t *request, reply_t 
                       apr_pool_t *pool)
 {
     (void)request;
-    (void)pool;
-    if (!spx_session_admitted(session, reply))
+    if (!spx_session_admitted(session, reply, pool))
         return;
     if (!session->graph_text) {
         json_t *graph = spx_graph_document(session->project);
         const char *text = graph ? spx_canonical_text(graph, session->pool) : NULL;
         json_decref(graph);
         if (!text) {
-            spx_session_reply_error(reply, SPX_RPC_INTERNAL_ERROR, NULL);
+            spx_session_refuse(reply, SPX_RPC_INTERNAL_ERROR, NULL, "internal_error",
+                               "the graph could not be rendered (out of memory); nothing "
+                               "changed");
             return;
         }
         session->graph_text = text;
@@ -170,42 +224,60 @@ static void run_graph(session_t *session, const spx_request_t *request, reply_t 
     reply->result_length = session->graph_length;
 }
 
+/* The -32602 reason of a context query the engine refused. */
+static const char *context_reason(spx_context_problem_t problem)
+{
+    switch (problem) {
+    case SPX_CONTEXT_MISSING_TARGET:
+        return "missing_param";
+    case SPX_CONTEXT_UNKNOWN_KIND:
+    case SPX_CONTEXT_UNKNOWN_DIRECTION:
+        return "invalid_value";
+    case SPX_CONTEXT_KIND_MISMATCH:
+        return "target_kind_mismatch";
+    case SPX_CONTEXT_OUT_OF_RANGE:
+        return "out_of_range";
+    case SPX_CONTEXT_UNKNOWN_TARGET:
+        return "unknown_target";
+    case SPX_CONTEXT_BUDGET_TOO_SMALL:
+        return "budget_too_small";
+    default:
+        return "invalid_value";
+    }
+}
+
 static void run_context(session_t *session, const spx_request_t *request, reply_t *reply,
                         apr_pool_t *pool)
 {
-    json_t *params = request->params;
     spx_context_request_t query = spx_context_defaults();
-    query.target_kind = spx_session_string_param(params, "target_kind");
-    query.target = spx_session_string_param(params, "target");
-    json_t *direction = json_object_get(params, "direction");
-    if (direction)
-        query.direction = json_string_value(direction);
     /* max_bytes is the document's budget: what the response line can hold
      * around it is the largest that is accepted, and the default is cut to
      * it, so an accepted request is always answered. */
-    apr_uint64_t response_bytes = session->options->max_response_bytes;
     apr_uint64_t largest = spx_session_largest_result(session, request);
     if (query.max_bytes > largest)
         query.max_bytes = largest;
-    if (!query.target_kind || !query.target || (direction && !query.direction) ||
-        !optional_count(params, "depth", 0, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, &query.depth) ||
-        !optional_count(params, "max_nodes", 1, SPX_LIMIT_CONTEXT_NODES_MAXIMUM,
-                        &query.max_nodes) ||
-        !optional_count(params, "max_bytes", 1, response_bytes, &query.max_bytes)) {
-        spx_session_reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+    if (!string_param(request, "target", 1, &query.target, reply, pool) ||
+        !string_param(request, "target_kind", 0, &query.target_kind, reply, pool) ||
+        !string_param(request, "direction", 0, &query.direction, reply, pool) ||
+        !optional_count(request, "depth", 0, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, &query.depth, reply,
+                        pool) ||
+        !optional_count(request, "max_nodes", 1, SPX_LIMIT_CONTEXT_NODES_MAXIMUM, &query.max_nodes,
+                        reply, pool) ||
+        !optional_count(request, "max_bytes", 1, largest, &query.max_bytes, reply, pool))
         return;
-    }
-    if (!spx_session_admitted(session, reply))
+    if (!spx_session_admitted(session, reply, pool))
         return;
     const char *message = NULL;
     json_t *document = NULL;
-    apr_status_t status =
-        spx_context_document(session->project, &query, largest, &document, pool, &message);
+    spx_context_problem_t problem = SPX_CONTEXT_ANSWERED;
+    apr_status_t status = spx_context_document_explained(session->project, &query, largest,
+                                                         &document, pool, &message, &problem);
     if (status == APR_EINVAL) {
         spx_log_request(&session->log, "context: %s", message ? message : "invalid params");
-        spx_session_reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+        spx_session_refuse(reply, SPX_RPC_INVALID_PARAMS, NULL, context_reason(problem), message);
     } else if (status != APR_SUCCESS) {
-        spx_session_reply_error(reply, SPX_RPC_INTERNAL_ERROR, NULL);
+        spx_session_refuse(reply, SPX_RPC_INTERNAL_ERROR, NULL, "internal_error",
+                           "the context could not be made (out of memory); nothing changed");
     } else {
         reply->result = document;
     }
@@ -219,23 +291,25 @@ static void run_test(session_t *session, const spx_request_t *request, reply_t *
      * unsigned long long. */
     apr_uint64_t max_steps = limits.max_steps, max_bytes = limits.max_bytes;
     apr_uint64_t max_memory = limits.max_memory;
-    if (!optional_count(request->params, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps) ||
-        !optional_count(request->params, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes) ||
-        !optional_count(request->params, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM,
-                        &max_memory)) {
-        spx_session_reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+    if (!optional_count(request, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps, reply,
+                        pool) ||
+        !optional_count(request, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes, reply,
+                        pool) ||
+        !optional_count(request, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &max_memory, reply,
+                        pool))
         return;
-    }
     limits.max_steps = max_steps;
     limits.max_bytes = (apr_size_t)max_bytes;
     limits.max_memory = max_memory;
-    if (!spx_session_admitted(session, reply))
+    if (!spx_session_admitted(session, reply, pool))
         return;
     json_t *envelope = NULL;
     const char *message = NULL;
     if (spx_envelope_build(session->project, &limits, &envelope, pool, &message) != APR_SUCCESS) {
         spx_log_event(&session->log, "test: %s", message ? message : "cannot run");
-        spx_session_reply_error(reply, SPX_RPC_INTERNAL_ERROR, NULL);
+        spx_session_refuse(reply, SPX_RPC_INTERNAL_ERROR, NULL, "internal_error",
+                           apr_psprintf(pool, "the tests could not be run: %s",
+                                        message ? message : "out of memory"));
         return;
     }
     reply->result = json_pack("{s:O,s:o}", "command_succeeded",

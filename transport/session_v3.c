@@ -103,8 +103,8 @@ static void rename_failed(session_t *session, const spx_rename_plan_t *plan,
         }
     }
     json_t *data =
-        json_pack("{s:s,s:s,s:o,s:o,s:s}", "step", spx_rename_step_name(failure->step), "reason",
-                  failure->reason, "restored", string_list(failure->restored), "not_restored",
+        json_pack("{s:s,s:o,s:o,s:s}", "step", spx_rename_step_name(failure->step), "restored",
+                  string_list(failure->restored), "not_restored",
                   string_list(failure->not_restored), "state", spx_session_state_name(session));
     if (failure->operation)
         json_object_set_new(data, "operation", json_string(failure->operation));
@@ -116,8 +116,18 @@ static void rename_failed(session_t *session, const spx_rename_plan_t *plan,
     }
     spx_log_event(&session->log, "rename failed at %s: %s", spx_rename_step_name(failure->step),
                   failure->reason);
-    spx_session_reply_error(reply, SPX_RPC_RENAME_FAILED, data);
+    /* The stable reason: which operation of the commit failed, or that the
+     * project could not be held again. */
+    const char *reason = failure->step == SPX_RENAME_COMMIT && failure->operation
+                             ? apr_pstrcat(pool, failure->operation, "_failed", NULL)
+                             : "rebind_failed";
+    spx_session_refuse(reply, SPX_RPC_RENAME_FAILED, data, reason, failure->reason);
 }
+
+/* The failure's answer below is sized with a detail of the reserved length:
+ * no detail the writer sends may be longer. */
+_Static_assert(SPX_LIMIT_ERROR_DETAIL_BYTES <= SPX_LIMIT_RENAME_REASON_BYTES,
+               "a -32016 detail may be longer than the rename reserves for it");
 
 /* NULL when both answers a commit can end in fit the response limit: the
  * committed result (its revisions after the commit have the length of
@@ -142,14 +152,14 @@ static const char *rename_answer_too_large(const session_t *session, const spx_r
     memset(reason, 'x', SPX_LIMIT_RENAME_REASON_BYTES);
     reason[SPX_LIMIT_RENAME_REASON_BYTES] = '\0';
     const char *first_path = json_string_value(json_array_get(paths, 0));
-    json_t *failed =
-        json_pack("{s:{s:i,s:{s:s,s:s,s:O,s:O,s:s,s:s,s:s,s:s,s:s},s:s}}", "error", "code",
-                  SPX_RPC_RENAME_FAILED, "data", "step", spx_rename_step_name(SPX_RENAME_REBIND),
-                  "reason", reason, "restored", paths, "not_restored", paths, "state",
-                  "invalidated", "operation", "replace", "path", first_path ? first_path : "",
-                  "project_revision", spx_project_revision(session->project), "workspace_revision",
-                  spx_project_workspace_revision(session->project), "message",
-                  spx_rpc_message(SPX_RPC_RENAME_FAILED));
+    json_t *failed = json_pack(
+        "{s:{s:i,s:{s:s,s:s,s:s,s:O,s:O,s:s,s:s,s:s,s:s,s:s},s:s}}", "error", "code",
+        SPX_RPC_RENAME_FAILED, "data", "step", spx_rename_step_name(SPX_RENAME_REBIND), "reason",
+        "replace_failed", "detail", reason, "restored", paths, "not_restored", paths, "state",
+        "invalidated", "operation", "replace", "path", first_path ? first_path : "",
+        "project_revision", spx_project_revision(session->project), "workspace_revision",
+        spx_project_workspace_revision(session->project), "message",
+        spx_rpc_message(SPX_RPC_RENAME_FAILED));
     json_decref(paths);
     const char *committed_text = spx_canonical_text(committed, pool);
     const char *failed_text = spx_canonical_text(failed, pool);
@@ -174,14 +184,24 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
                        apr_pool_t *pool)
 {
     json_t *params = request->params;
+    static const char *const needed[] = {"function", "new_name"};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *member = json_object_get(params, needed[i]);
+        if (!member || !json_is_string(member)) {
+            spx_session_invalid_params(reply, pool, member ? "mistyped_param" : "missing_param",
+                                       member ? "%s must be a string" : "project/rename needs %s",
+                                       needed[i]);
+            return;
+        }
+    }
     const char *function = spx_session_string_param(params, "function");
     const char *new_name = spx_session_string_param(params, "new_name");
     json_t *dry_run = json_object_get(params, "dry_run");
-    if (!function || !new_name || (dry_run && !json_is_boolean(dry_run))) {
-        spx_session_reply_error(reply, SPX_RPC_INVALID_PARAMS, NULL);
+    if (dry_run && !json_is_boolean(dry_run)) {
+        spx_session_invalid_params(reply, pool, "mistyped_param", "dry_run must be true or false");
         return;
     }
-    if (!spx_session_admitted(session, reply))
+    if (!spx_session_admitted(session, reply, pool))
         return;
     /* Steps 2 and 3. */
     spx_rename_plan_t *plan = NULL;
@@ -189,9 +209,9 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
     if (spx_rename_plan(session->project, function, new_name, &plan, pool, &failure) !=
         APR_SUCCESS) {
         spx_log_request(&session->log, "rename refused: %s", failure.reason);
-        spx_session_reply_error(reply, SPX_RPC_RENAME_REFUSED,
-                                json_pack("{s:s,s:s}", "step", spx_rename_step_name(failure.step),
-                                          "reason", failure.reason));
+        spx_session_refuse(reply, SPX_RPC_RENAME_REFUSED,
+                           json_pack("{s:s}", "step", spx_rename_step_name(failure.step)),
+                           failure.cause ? failure.cause : "rename_refused", failure.reason);
         return;
     }
     spx_session_pause(session, SPX_SESSION_PAUSE_RENAME_PLANNED, pool);
@@ -215,10 +235,9 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
     if (too_large) {
         json_decref(edits);
         spx_log_request(&session->log, "rename refused: %s", too_large);
-        spx_session_reply_error(reply, SPX_RPC_RENAME_REFUSED,
-                                json_pack("{s:s,s:s}", "step",
-                                          spx_rename_step_name(SPX_RENAME_PLAN), "reason",
-                                          too_large));
+        spx_session_refuse(reply, SPX_RPC_RENAME_REFUSED,
+                           json_pack("{s:s}", "step", spx_rename_step_name(SPX_RENAME_PLAN)),
+                           "answer_too_large", too_large);
         return;
     }
     /* A committed rename is answered ungated: step 6 is its check, and the

@@ -57,4 +57,7 @@ apr_status_t spx_frame_next(spx_frame_reader_t *reader, spx_frame_t *frame);
  * read chunk (the tests check this bound). */
 apr_size_t spx_frame_reader_capacity(const spx_frame_reader_t *reader);
 
+/* The reader's bound on a frame, as created. */
+apr_size_t spx_frame_reader_max_bytes(const spx_frame_reader_t *reader);
+
 #endif /* SPX_FRAME_H */

@@ -19,7 +19,12 @@ typedef struct spx_answer_t {
     json_t *result;     /* the result (a reference the loop releases), or NULL for an error */
     int error_code;     /* spx_rpc_code_t, when result is NULL */
     json_t *error_data; /* the error's data (released by the loop), or NULL for none */
-    int stop;           /* end the session with exit 0 once the answer is written */
+    /* Why, when the writer explains its errors (v2, v3): data.reason and
+     * data.detail; NULL for the code's defaults (spx_rpc.h). They must live
+     * until the answer is written (static, or in the request's pool). */
+    const char *error_reason;
+    const char *error_detail;
+    int stop; /* end the session with exit 0 once the answer is written */
     /* When gate.pass is set, the answer is rendered whole and then written
      * only if the gate passes (v2's second re-authentication); otherwise
      * withheld(context, replacement) fills the answer written in its place,

@@ -29,7 +29,9 @@ typedef struct spx_request_error_t {
     int code;           /* SPX_RPC_PARSE_ERROR, SPX_RPC_INVALID_REQUEST, or
                          * SPX_RPC_INTERNAL_ERROR when memory ran out */
     json_t *id;         /* the id to answer with: the request's valid id, else JSON null */
-    const char *detail; /* which rule failed, for stderr and the tests; never sent */
+    const char *detail; /* which rule failed ("CR byte"); the loop turns it into
+                         * the sentence of data.detail when the writer explains
+                         * its errors (v2, v3), and v1 never sends it */
 } spx_request_error_t;
 
 typedef enum spx_request_status_t {

@@ -83,6 +83,22 @@ apr_size_t spx_response_result_frame_bytes(const json_t *id);
 apr_status_t spx_response_write_error(spx_response_writer_t *writer, json_t *id, int code,
                                       json_t *data, spx_response_outcome_t *outcome);
 
+/* Make writer's errors say why (transports v2 and v3): from now on every
+ * error it writes but the fixed -32001 carries data with "reason" and
+ * "detail" (spx_response_write_error_explained). A writer that is never
+ * told so (transport v1, byte-frozen) writes data as given. */
+void spx_response_writer_explain_errors(spx_response_writer_t *writer);
+
+/* spx_response_write_error_gated; when the writer explains its errors, data
+ * (copied, not changed; NULL means {}) gets "reason" and "detail": reason
+ * and detail when given, else the code's defaults (spx_rpc.h). A detail is
+ * cut to SPX_LIMIT_ERROR_DETAIL_BYTES at a UTF-8 boundary, so no request can
+ * make an error's answer large. */
+apr_status_t spx_response_write_error_explained(spx_response_writer_t *writer, json_t *id, int code,
+                                                json_t *data, const char *reason,
+                                                const char *detail, const spx_response_gate_t *gate,
+                                                spx_response_outcome_t *outcome);
+
 /* spx_response_write_error with a gate, as spx_response_write_result_gated. */
 apr_status_t spx_response_write_error_gated(spx_response_writer_t *writer, json_t *id, int code,
                                             json_t *data, const spx_response_gate_t *gate,

@@ -33,4 +33,12 @@ typedef enum spx_rpc_code_t { SPX_RPC_CODES(SPX_RPC_CODE_) } spx_rpc_code_t;
  * the table. */
 const char *spx_rpc_message(int code);
 
+/* Errors that say why (transports v2 and v3, docs/protocol.md "Reasons"):
+ * the data.reason an error of code carries when its answer names no more
+ * precise one ("parse_error", "session_not_open", ...), and a data.detail
+ * sentence for it. NULL for a code outside the table and for -32001, which
+ * never carries data. */
+const char *spx_rpc_default_reason(int code);
+const char *spx_rpc_default_detail(int code);
+
 #endif /* SPX_RPC_H */

@@ -26,9 +26,13 @@ json_t *spx_source_graph_document(const spx_project_t *project);
 
 /* A context query (outputs.md, Context). */
 typedef struct spx_context_request_t {
-    const char *target_kind; /* "module", "function", "struct", "const" or "test" */
-    const char *target;      /* "app", "app.main", "geo.Point", "geo.ORIGIN_X", "fact" */
-    const char *direction;   /* "out", "in" or "both" */
+    /* "module", "function", "struct", "const", "test" or "builtin"; may be
+     * NULL when target is a graph node id */
+    const char *target_kind;
+    /* "app", "app.main", "geo.Point", "geo.ORIGIN_X", "fact", or a graph node
+     * id: "function:app.main", "module:app", "entry", ... */
+    const char *target;
+    const char *direction; /* "out", "in" or "both" */
     apr_uint64_t depth;
     apr_uint64_t max_nodes;
     apr_uint64_t max_bytes;
@@ -38,10 +42,38 @@ typedef struct spx_context_request_t {
  * depth, max_nodes and max_bytes from spx_limits.h). */
 spx_context_request_t spx_context_defaults(void);
 
-/* The semaprax.project-semantic-context.v1 document. Fails with APR_EINVAL
- * and *message for an unknown target kind or direction, a value out of range
- * (max_bytes_limit is the largest max_bytes allowed), a target that does not
- * exist, or a max_bytes too small for even the target. */
+/* Why a context query cannot be answered (docs/protocol.md's reasons). */
+typedef enum spx_context_problem_t {
+    SPX_CONTEXT_ANSWERED = 0,
+    SPX_CONTEXT_MISSING_TARGET,    /* no target, or no kind for a target that is not an id */
+    SPX_CONTEXT_UNKNOWN_KIND,      /* a target_kind that is no kind of node */
+    SPX_CONTEXT_UNKNOWN_DIRECTION, /* a direction other than out, in, both */
+    SPX_CONTEXT_KIND_MISMATCH,     /* target_kind and the target's id prefix disagree */
+    SPX_CONTEXT_OUT_OF_RANGE,      /* depth, max_nodes or max_bytes outside its range */
+    SPX_CONTEXT_UNKNOWN_TARGET,    /* no such node; the message names the nearest */
+    SPX_CONTEXT_BUDGET_TOO_SMALL,  /* max_bytes cannot hold even the target's outline */
+    SPX_CONTEXT_NOT_ADMITTED       /* the project has no index */
+} spx_context_problem_t;
+
+/* The semaprax.project-semantic-context.v1 document. Fails with APR_EINVAL,
+ * *problem (when problem is not NULL) and *message (one sentence) for an
+ * unknown target kind or direction, a value out of range (max_bytes_limit
+ * is the largest max_bytes allowed), a target that does not exist (the
+ * message then names the nearest names of that kind, spx_suggest.h), or a
+ * max_bytes too small for even the target.
+ *
+ * The target: with a target_kind, a name of that kind ("app.main"), or that
+ * kind's node id ("function:app.main"); without one, any node id of the
+ * graph ("function:app.main", "module:app", "builtin:len", "entry"). A
+ * target whose id prefix names another kind than target_kind is refused
+ * (SPX_CONTEXT_KIND_MISMATCH), never guessed. */
+apr_status_t spx_context_document_explained(const spx_project_t *project,
+                                            const spx_context_request_t *request,
+                                            apr_uint64_t max_bytes_limit, json_t **document,
+                                            apr_pool_t *pool, const char **message,
+                                            spx_context_problem_t *problem);
+
+/* spx_context_document_explained without the problem. */
 apr_status_t spx_context_document(const spx_project_t *project,
                                   const spx_context_request_t *request,
                                   apr_uint64_t max_bytes_limit, json_t **document, apr_pool_t *pool,

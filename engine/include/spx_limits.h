@@ -121,6 +121,15 @@
 /* Ids listed in a context document's frontier. */
 #define SPX_LIMIT_CONTEXT_FRONTIER 64u
 
+/* Nearest names (engine/include/spx_suggest.h; project decision): at most
+ * this many names suggested for an unknown one, none further than this many
+ * edits (and never more than a third of the name's length, at least 1), and
+ * names longer than this many bytes are neither matched nor suggested, so a
+ * hostile name costs a bounded amount of work per candidate. */
+#define SPX_LIMIT_SUGGESTIONS 3u
+#define SPX_LIMIT_SUGGEST_DISTANCE 3u
+#define SPX_LIMIT_SUGGEST_NAME_BYTES 128u
+
 /* --- requests and responses ----------------------------------------------- */
 
 /* Request frame, LF excluded: --max-request-bytes default and range. */
@@ -163,10 +172,22 @@
 #define SPX_LIMIT_ID_INTEGER_MAXIMUM 9007199254740991ull
 #define SPX_LIMIT_ID_INTEGER_DIGITS 16u
 
-/* What project/rename allows for the reason of a failed commit when it makes
- * sure, before writing, that even the failure's answer fits the response
- * limit (transport/session_v3.c; an OS message and a path are far shorter). */
+/* What project/rename allows for the sentence of a failed commit (its
+ * data.detail) when it makes sure, before writing, that even the failure's
+ * answer fits the response limit (transport/session_v3.c; an OS message and
+ * a path are far shorter, and a longer detail is cut to
+ * SPX_LIMIT_ERROR_DETAIL_BYTES, the same). */
 #define SPX_LIMIT_RENAME_REASON_BYTES 1024u
+
+/* The data.detail sentence of an error of transports v2 and v3, in bytes
+ * (project decision): a longer one, which only a request's own long strings
+ * can make, is cut at a UTF-8 boundary and ends with "...", so an error's
+ * answer stays small whatever the request. The rename reason above fits. */
+#define SPX_LIMIT_ERROR_DETAIL_BYTES 1024u
+
+/* What of one string the client sent (a method's name, a param's key, a
+ * target) an error's detail repeats, in bytes (project decision). */
+#define SPX_LIMIT_DETAIL_ECHO_BYTES 128u
 
 /* What the daemon says on stderr in a session without --verbose
  * (transport/spx_log.h; project decision): at most this many lines of its

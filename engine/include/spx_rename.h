@@ -58,6 +58,10 @@ typedef struct spx_rename_failure_t {
     const char *operation; /* COMMIT: a point's name; NULL otherwise */
     const char *path;      /* the file concerned, or NULL */
     const char *reason;    /* one sentence for a person */
+    /* PLAN and VERIFY: why, as a stable code ("unknown_function",
+     * "name_is_keyword", ...: docs/protocol-v3.md lists them); NULL for the
+     * other steps, whose operation says what failed. */
+    const char *cause;
     /* COMMIT and REBIND: the files put back from the retained bytes (const
      * char *, sorted), and those that could not be (the reason says why). */
     apr_array_header_t *restored;

@@ -14,6 +14,7 @@
 #include "spx_test.h"
 
 #include <apr_strings.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The admitted project tests/projects/items, opened in pool. */
@@ -427,26 +428,102 @@ static void test_context_errors(void)
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
     spx_project_t *project = open_items(pool);
-    static const char *const refused[][3] = {
-        {"struct", "geo.Nope", "no struct 'geo.Nope' in this project"},
-        {"const", "geo.Point", "no const 'geo.Point' in this project"},
-        {"struct", "geo.SCALE", "no struct 'geo.SCALE' in this project"},
-        {"struct", "Point", "no struct 'Point' in this project"},
-        {"function", "geo.Point", "no function 'geo.Point' in this project"},
+    static const struct {
+        const char *kind, *target, *message;
+        spx_context_problem_t problem;
+    } refused[] = {
+        {"struct", "geo.Nope", "no struct 'geo.Nope' in this project; nearest: geo.Node",
+         SPX_CONTEXT_UNKNOWN_TARGET},
+        {"const", "geo.Point", "no const 'geo.Point' in this project; there is struct:geo.Point",
+         SPX_CONTEXT_UNKNOWN_TARGET},
+        {"struct", "geo.SCALE", "no struct 'geo.SCALE' in this project; there is const:geo.SCALE",
+         SPX_CONTEXT_UNKNOWN_TARGET},
+        {"struct", "Point", "no struct 'Point' in this project", SPX_CONTEXT_UNKNOWN_TARGET},
+        {"function", "geo.Point",
+         "no function 'geo.Point' in this project; nearest: geo.shift; there is struct:geo.Point",
+         SPX_CONTEXT_UNKNOWN_TARGET},
         {"enum", "geo.Point",
-         "unknown target kind 'enum': use module, function, struct, const or test"},
+         "unknown target kind 'enum': use module, function, struct, const, test or builtin",
+         SPX_CONTEXT_UNKNOWN_KIND},
+        /* graph node ids: the kind may be left out, and must agree when given */
+        {"const", "struct:geo.Point",
+         "target 'struct:geo.Point' is a struct id but the target kind given is 'const': give "
+         "the kind 'struct', or leave the kind out",
+         SPX_CONTEXT_KIND_MISMATCH},
+        {NULL, "struct:geo.Pointt", "no struct 'geo.Pointt' in this project; nearest: geo.Point",
+         SPX_CONTEXT_UNKNOWN_TARGET},
+        {NULL, "geo.Point",
+         "no target kind is given and 'geo.Point' is not a node id of the graph: give the kind "
+         "(target_kind, --kind), or a node id such as struct:geo.Point",
+         SPX_CONTEXT_MISSING_TARGET},
+        {NULL, "record:geo.Point",
+         "no target kind is given and 'record:geo.Point' is not a node id of the graph: give the "
+         "kind (target_kind, --kind), or a node id such as 'function:app.main'",
+         SPX_CONTEXT_MISSING_TARGET},
     };
     for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
         spx_context_request_t request = spx_context_defaults();
-        request.target_kind = refused[i][0];
-        request.target = refused[i][1];
+        request.target_kind = refused[i].kind;
+        request.target = refused[i].target;
+        json_t *document = NULL;
+        const char *message = NULL;
+        spx_context_problem_t problem = SPX_CONTEXT_ANSWERED;
+        CU_ASSERT_EQUAL(spx_context_document_explained(project, &request, 1u << 24, &document, pool,
+                                                       &message, &problem),
+                        APR_EINVAL);
+        CU_ASSERT_PTR_NULL(document);
+        CU_ASSERT_EQUAL(problem, refused[i].problem);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(message);
+        if (strcmp(message, refused[i].message) != 0)
+            fprintf(stderr, "\n  %s %s: %s\n", refused[i].kind ? refused[i].kind : "(none)",
+                    refused[i].target, message);
+        CU_ASSERT_STRING_EQUAL(message, refused[i].message);
+    }
+    apr_pool_destroy(pool);
+}
+
+/* A graph node id is a target: with its own kind, or with none; the answer
+ * is the one the kind and the name give. */
+static void test_context_of_a_node_id(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_project_t *project = open_items(pool);
+    static const char *const asked[][3] = {
+        {"struct", "geo.Point", NULL},
+        {NULL, "struct:geo.Point", NULL},
+        {"struct", "struct:geo.Point", NULL},
+    };
+    const char *first = NULL;
+    for (size_t i = 0; i < sizeof(asked) / sizeof(asked[0]); i++) {
+        spx_context_request_t request = spx_context_defaults();
+        request.target_kind = asked[i][0];
+        request.target = asked[i][1];
+        json_t *document = NULL;
+        const char *message = NULL;
+        CU_ASSERT_EQUAL_FATAL(
+            spx_context_document(project, &request, 1u << 24, &document, pool, &message),
+            APR_SUCCESS);
+        const char *text = spx_canonical_text(document, pool);
+        json_decref(document);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"target\":\"struct:geo.Point\""));
+        if (first)
+            CU_ASSERT_STRING_EQUAL(text, first);
+        first = text;
+    }
+    /* every kind the graph has, the entry and the builtins included */
+    static const char *const ids[] = {"module:geo", "const:geo.SCALE", "entry"};
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        spx_context_request_t request = spx_context_defaults();
+        request.target = ids[i];
         json_t *document = NULL;
         const char *message = NULL;
         CU_ASSERT_EQUAL(
             spx_context_document(project, &request, 1u << 24, &document, pool, &message),
-            APR_EINVAL);
-        CU_ASSERT_PTR_NULL(document);
-        CU_ASSERT_STRING_EQUAL(message, refused[i][2]);
+            APR_SUCCESS);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(document, "target")), ids[i]);
+        json_decref(document);
     }
     apr_pool_destroy(pool);
 }
@@ -489,6 +566,7 @@ int main(void)
         {"context of a struct", test_context_of_a_struct},
         {"context of a const", test_context_of_a_const},
         {"context errors", test_context_errors},
+        {"context of a graph node id", test_context_of_a_node_id},
         {"single source: transport v1's builtin signatures",
          test_single_source_keeps_v1_signatures},
         CU_TEST_INFO_NULL,

@@ -10,10 +10,16 @@ what the programs really say.
   (tests/support/daemon.c, SPX_TRANSCRIPT_DIR), one folder per suite; every
   suite named by --suite must have recorded at least one session. Each
   response line is paired with the request frame it answers, then checked:
-  the response frame (response.json, error.json), the result against its
-  method's schema (methods.json), the request's params against the params
-  schema when it got a result, and an error code against the codes its
-  method can give. Every method of v2 must have been seen with a result.
+  the response frame (response.json and error.json for v2 and v3,
+  v1/response.json and v1/error.json for v1: methods.json "responses"), the
+  result against its method's schema (methods.json), the request's params
+  against the params schema when it got a result, and an error code against
+  the codes its method can give. Every v2 or v3 error but -32001 must carry
+  data.reason, one of its code's documented reasons, and a data.detail.
+  Every method of v2 must have been seen with a result, and every error
+  code of v2 and v3 but -32603 (a bug; never expected) at least once.
+- The reasons of error.json are the table of docs/protocol.md ("Reasons"),
+  code by code.
 - --v1-golden: the byte-frozen v1 transcripts (tests/golden/v1/cases/*/in
   and out), which test_serve compares with the real `semaprax serve`.
 - --document: a CLI document (graph, context, envelope), by its "schema".
@@ -54,6 +60,13 @@ class Schemas:
         with open(os.path.join(folder, "methods.json"), encoding="utf-8") as f:
             self.methods = json.load(f)
         self.validators = {}
+        # Each error code's documented reasons, from error.json's enums.
+        self.reasons = {}
+        for branch in self.store[PREFIX + "error.json"]["oneOf"]:
+            code = branch["properties"]["code"]["const"]
+            data = branch["properties"].get("data")
+            if data:
+                self.reasons[code] = data["properties"]["reason"]["enum"]
 
     def errors(self, relative, instance):
         validator = self.validators.get(relative)
@@ -115,6 +128,8 @@ class Checker:
         self.codes = {}
         self.framing = set(schemas.methods["framing_errors"])
         self.seen = set()  # (transport, frame, line) already checked: long sessions repeat them
+        self.explained_codes = set()  # error codes seen from v2 and v3
+        self.reasons = {}  # code -> the reasons seen
 
     def fail(self, where, message):
         self.failures.append("%s: %s" % (where, message))
@@ -131,8 +146,11 @@ class Checker:
         except (UnicodeDecodeError, ValueError) as error:
             self.fail(where, "response is not JSON (%s): %r" % (error, line[:200]))
             return
-        for message in self.schemas.errors("response.json", response):
+        frame_schema = self.schemas.methods["responses"][transport]
+        for message in self.schemas.errors(frame_schema, response):
             self.fail(where, message)
+        if transport != "semaprax.agent-transport.v1" and isinstance(response.get("error"), dict):
+            self.check_reason(where, response["error"])
         request = strict_object(frame) if frame is not None else None
         method = request.get("method") if isinstance(request, dict) else None
         if isinstance(request, dict) and "id" in request and response.get("id") is not None \
@@ -159,6 +177,26 @@ class Checker:
             entry = table.get(method)
             if code not in self.framing and code != -32602 and (entry is None or code not in entry["errors"]):
                 self.fail(where, "error %s for method %r, which methods.json does not list" % (code, method))
+
+    def check_reason(self, where, error):
+        """A v2 or v3 error says why: data.reason from its code's set, and
+        data.detail (the schema says so too; this names what is missing)."""
+        code = error.get("code")
+        self.explained_codes.add(code)
+        if code == -32001:
+            return
+        data = error.get("data")
+        reason = data.get("reason") if isinstance(data, dict) else None
+        detail = data.get("detail") if isinstance(data, dict) else None
+        allowed = self.schemas.reasons.get(code, [])
+        if not isinstance(reason, str):
+            self.fail(where, "error %s has no data.reason" % code)
+        elif reason not in allowed:
+            self.fail(where, "error %s: data.reason %r is not one of %s" % (code, reason, allowed))
+        else:
+            self.reasons.setdefault(code, set()).add(reason)
+        if not isinstance(detail, str) or not detail:
+            self.fail(where, "error %s has no data.detail" % code)
 
     def count_again(self, transport, frame, line):
         """Count a response already checked, as check_response did."""
@@ -263,6 +301,37 @@ def check_v1_golden(checker, folder):
     return cases
 
 
+def reasons_table(path):
+    """The reason table of docs/protocol.md: {code: [reasons]}, from its rows
+    "| `-32602` | `unknown_param` | ... |" under the heading "### Reasons"."""
+    table = {}
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    inside = False
+    for line in lines:
+        if line.startswith("#"):
+            inside = line.strip() == "### Reasons"
+            continue
+        if not inside or not line.startswith("| `-"):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        code = int(cells[0].strip("`"))
+        table.setdefault(code, []).append(cells[1].strip("`"))
+    return table
+
+
+def check_reasons_documented(schemas, doc):
+    """error.json's reasons are exactly the documented table, in its order."""
+    table = reasons_table(doc)
+    ok = True
+    for code in sorted(set(table) | set(schemas.reasons)):
+        if table.get(code) != schemas.reasons.get(code):
+            print("REASONS: code %s: error.json says %s, %s says %s"
+                  % (code, schemas.reasons.get(code), doc, table.get(code)))
+            ok = False
+    return ok
+
+
 def self_test(schemas):
     """The schemas refuse what they must (a few wrong instances) and accept
     what they must (a few right ones)."""
@@ -272,6 +341,20 @@ def self_test(schemas):
         ("response.json", {"jsonrpc": "2.0", "id": None, "result": {}}),
         ("error.json", {"code": -32013, "message": "session invalidated"}),
         ("error.json", {"code": -32602, "message": "invalid params", "data": {}}),
+        # v2 and v3 errors say why; v1's are frozen without data
+        ("error.json", {"code": -32602, "message": "invalid params"}),
+        ("error.json", {"code": -32602, "message": "invalid params",
+                        "data": {"reason": "no_such_reason", "detail": "x"}}),
+        ("error.json", {"code": -32602, "message": "invalid params",
+                        "data": {"reason": "unknown_param"}}),
+        ("error.json", {"code": -32015, "message": "rename refused",
+                        "data": {"reason": "'while' is a keyword", "step": "plan"}}),
+        ("error.json", {"code": -32001, "message": "response too large",
+                        "data": {"reason": "response_too_large", "detail": "x"}}),
+        ("error.json", {"code": -32013, "message": "session invalidated",
+                        "data": {"drift": [{"path": "", "reason": "missing"}]}}),
+        ("v1/error.json", {"code": -32602, "message": "invalid params",
+                           "data": {"reason": "unknown_param", "detail": "x"}}),
         ("v2/ping.result.json", {"state": "closed"}),
         ("graph.json", {"schema": "semaprax.project-semantic-graph.v1", "project_revision": digest,
                         "project": {"name": "a", "version": "0.1.0"}, "nodes": [], "edges": [],
@@ -303,6 +386,15 @@ def self_test(schemas):
         return {k: v for k, v in node.items() if k != key}
 
     right = [
+        ("error.json", {"code": -32602, "message": "invalid params",
+                        "data": {"reason": "unknown_target", "detail": "no function 'a.b' in this project"}}),
+        ("error.json", {"code": -32001, "message": "response too large"}),
+        ("error.json", {"code": -32015, "message": "rename refused",
+                        "data": {"reason": "name_is_keyword", "detail": "'while' is a keyword",
+                                 "step": "plan"}}),
+        ("v1/error.json", {"code": -32602, "message": "invalid params"}),
+        ("v2/context.params.json", {"project_revision": digest, "workspace_revision": digest,
+                                    "target": "function:a.b"}),
         ("graph.json", graph([point, limit], [{"from": "struct:a.P", "kind": "uses", "to": "struct:a.P",
                                               "sites": 1},
                                              {"from": "const:a.N", "kind": "reads", "to": "const:a.N",
@@ -326,6 +418,17 @@ def self_test(schemas):
                                     "target_kind": "field", "target": "a.P"}),
     ]
     ok = True
+    # The checker itself fails a v2 or v3 error without its reason or detail.
+    probe = Checker(schemas)
+    probe.check_reason("probe", {"code": -32602, "message": "invalid params"})
+    probe.check_reason("probe", {"code": -32012, "message": "revision mismatch",
+                                 "data": {"reason": "unknown_param", "detail": "x"}})
+    probe.check_reason("probe", {"code": -32010, "message": "session not open",
+                                 "data": {"reason": "session_not_open"}})
+    probe.check_reason("probe", {"code": -32001, "message": "response too large"})
+    if len(probe.failures) != 4:
+        print("SELF-TEST: the reason check found %r" % probe.failures)
+        ok = False
     for name, instance in right:
         for message in schemas.errors(name, instance):
             print("SELF-TEST: %s refuses %s: %s" % (name, json.dumps(instance), message))
@@ -351,6 +454,9 @@ def main():
     print("schemas: %d valid draft 2020-12 schemas" % len(schemas.store))
     if not self_test(schemas):
         return 1
+    protocol_doc = os.path.join(options.schemas, os.pardir, "protocol.md")
+    if not check_reasons_documented(schemas, protocol_doc):
+        return 1
     if options.transcripts:
         sessions = check_transcripts(checker, options.transcripts, options.suite)
         print("process tests: %d sessions" % sessions)
@@ -358,6 +464,14 @@ def main():
         for method in schemas.methods["transports"]["semaprax.agent-transport.v2"]:
             if not seen.get(method):
                 checker.fail("coverage", "no result of v2 method %r was seen" % method)
+        # Every error code of v2 and v3 provoked, but -32603: a bug, never expected.
+        for code in sorted(schemas.reasons):
+            if code != -32603 and code not in checker.explained_codes:
+                checker.fail("coverage", "no v2 or v3 error %s was seen" % code)
+        if -32001 not in checker.explained_codes:
+            checker.fail("coverage", "no v2 or v3 error -32001 was seen")
+        print("reasons seen: %s" % "; ".join(
+            "%d %s" % (c, ",".join(sorted(r))) for c, r in sorted(checker.reasons.items())))
     if options.v1_golden:
         print("v1 golden cases: %d" % check_v1_golden(checker, options.v1_golden))
     document_names = schemas.methods["documents"]

@@ -383,6 +383,63 @@ const char *spx_error_line(int code, const char *id, apr_pool_t *pool)
         spx_rpc_message(code), id);
 }
 
+int spx_error_matches(const char *line, int code, const char *id, const char *reason,
+                      const char *detail_part, apr_pool_t *pool)
+{
+    const char *why = NULL;
+    json_t *response = line ? json_loads(line, 0, NULL) : NULL;
+    json_t *error = json_object_get(response, "error");
+    json_t *data = json_object_get(error, "data");
+    const char *got_reason = json_string_value(json_object_get(data, "reason"));
+    const char *detail = json_string_value(json_object_get(data, "detail"));
+    char *id_text = response ? json_dumps(json_object_get(response, "id"),
+                                          JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS)
+                             : NULL;
+    if (!response)
+        why = "not a JSON response";
+    else if (json_object_size(response) != 3 || !error ||
+             !json_is_string(json_object_get(response, "jsonrpc")) ||
+             strcmp(json_string_value(json_object_get(response, "jsonrpc")), "2.0") != 0)
+        why = "not a JSON-RPC error frame";
+    else if (!id_text || strcmp(id_text, id) != 0)
+        why = "another id";
+    else if (json_integer_value(json_object_get(error, "code")) != code ||
+             !json_is_integer(json_object_get(error, "code")))
+        why = "another code";
+    else if (!json_is_string(json_object_get(error, "message")) ||
+             strcmp(json_string_value(json_object_get(error, "message")), spx_rpc_message(code)) !=
+                 0)
+        why = "another message";
+    else if (!got_reason || (reason && strcmp(got_reason, reason) != 0))
+        why = "another data.reason";
+    else if (!detail || !detail[0] || (detail_part && !strstr(detail, detail_part)))
+        why = "a data.detail without what it must say";
+    free(id_text);
+    json_decref(response);
+    if (why)
+        fprintf(stderr, "\n  %s: got %s\n  wanted code %d, id %s, reason %s, detail with '%s'\n",
+                why, line ? line : "(no line)", code, id, reason ? reason : "(any)",
+                detail_part ? detail_part : "");
+    (void)pool;
+    return why == NULL;
+}
+
+void spx_assert_error(const char *line, int code, const char *id, const char *reason,
+                      const char *detail_part, apr_pool_t *pool)
+{
+    CU_ASSERT_TRUE(spx_error_matches(line, code, id, reason, detail_part, pool));
+}
+
+const char *spx_error_detail(const char *line, apr_pool_t *pool)
+{
+    json_t *response = line ? json_loads(line, 0, NULL) : NULL;
+    const char *detail = json_string_value(
+        json_object_get(json_object_get(json_object_get(response, "error"), "data"), "detail"));
+    const char *copy = detail ? apr_pstrdup(pool, detail) : NULL;
+    json_decref(response);
+    return copy;
+}
+
 void spx_daemon_copy_hello(spx_fixture_t *fixture, const char *dir)
 {
     static const char *const files[] = {"semaprax.toml", "src/app.spx", "src/math.spx",

@@ -88,6 +88,20 @@ int spx_daemon_pid(const spx_daemon_t *daemon);
  * e.g. "null", "7", "\"a\""). */
 const char *spx_error_line(int code, const char *id, apr_pool_t *pool);
 
+/* 1 when line is an error the daemon (v2, v3) writes for code and id (id as
+ * JSON text): the code's message, data.reason equal to reason (any string
+ * when NULL), and a data.detail that contains detail_part (any nonempty one
+ * when NULL); else 0, saying on stderr what differs. */
+int spx_error_matches(const char *line, int code, const char *id, const char *reason,
+                      const char *detail_part, apr_pool_t *pool);
+
+/* CU_ASSERT of spx_error_matches. */
+void spx_assert_error(const char *line, int code, const char *id, const char *reason,
+                      const char *detail_part, apr_pool_t *pool);
+
+/* The data.detail of an error line (in pool), or NULL. */
+const char *spx_error_detail(const char *line, apr_pool_t *pool);
+
 /* Copy the example project examples/hello (its manifest and its four sources) into
  * the fixture's folder dir. */
 void spx_daemon_copy_hello(spx_fixture_t *fixture, const char *dir);

@@ -188,6 +188,55 @@ static void test_context_errors(void)
                          "module", "--target", "app", "--max-bytes", "10");
     CU_ASSERT_EQUAL(small.exit_code, 2);
     spx_assert_contains(small.err, "cannot hold even the target");
+    spx_process_result_t near =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
+                         "function", "--target", "math.fibb");
+    CU_ASSERT_EQUAL(near.exit_code, 2);
+    CU_ASSERT_STRING_EQUAL(near.out, "");
+    spx_assert_contains(near.err,
+                        "semaprax: no function 'math.fibb' in this project; nearest: math.fib, "
+                        "math.fact\n");
+    spx_process_result_t disagree =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
+                         "struct", "--target", "function:math.fact");
+    CU_ASSERT_EQUAL(disagree.exit_code, 2);
+    spx_assert_contains(disagree.err, "target 'function:math.fact' is a function id but the "
+                                      "target kind given is 'struct'");
+    spx_process_result_t no_kind = SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path",
+                                                    hello_manifest(pool), "--target", "math.fact");
+    CU_ASSERT_EQUAL(no_kind.exit_code, 2);
+    spx_assert_contains(no_kind.err, "or a node id such as function:math.fact");
+    apr_pool_destroy(pool);
+}
+
+/* A graph node id names the target without --kind, and the answer is the
+ * one --kind and the name give, byte for byte. */
+static void test_context_of_a_graph_node_id(void)
+{
+    apr_pool_t *pool = new_pool();
+    spx_process_result_t named =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
+                         "function", "--target", "math.fact", "--depth", "2");
+    spx_process_result_t by_id =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--target",
+                         "function:math.fact", "--depth", "2");
+    spx_process_result_t both =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
+                         "function", "--target", "function:math.fact", "--depth", "2");
+    CU_ASSERT_EQUAL(named.exit_code, 0);
+    CU_ASSERT_EQUAL(by_id.exit_code, 0);
+    CU_ASSERT_EQUAL(both.exit_code, 0);
+    spx_assert_contains(named.out, "\"target\":\"function:math.fact\"");
+    CU_ASSERT_STRING_EQUAL(by_id.out, named.out);
+    CU_ASSERT_STRING_EQUAL(both.out, named.out);
+    spx_process_result_t module = SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path",
+                                                   hello_manifest(pool), "--target", "module:app");
+    CU_ASSERT_EQUAL(module.exit_code, 0);
+    spx_assert_contains(module.out, "\"target\":\"module:app\"");
+    spx_process_result_t entry = SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path",
+                                                  hello_manifest(pool), "--target", "entry");
+    CU_ASSERT_EQUAL(entry.exit_code, 0);
+    spx_assert_contains(entry.out, "\"target\":\"entry\"");
     apr_pool_destroy(pool);
 }
 
@@ -202,6 +251,7 @@ int main(void)
         {"graph matches its golden file", test_graph_matches_golden},
         {"context matches its golden files", test_context_matches_golden},
         {"context errors", test_context_errors},
+        {"context of a graph node id", test_context_of_a_graph_node_id},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("semaprax CLI", tests);

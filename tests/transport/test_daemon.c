@@ -103,82 +103,87 @@ typedef struct rule_t {
     const char *frame; /* without its LF */
     apr_size_t length; /* 0: strlen(frame) */
     int code;
-    const char *id; /* JSON text of the id answered */
+    const char *id;     /* JSON text of the id answered */
+    const char *detail; /* what data.detail must say */
 } rule_t;
 
 #define NUL_FRAME "{\"jsonrpc\":\"2.0\",\"id\":1\0,\"method\":\"ping\"}"
 
 static const rule_t rules[] = {
-    {"empty frame", "", 0, SPX_RPC_PARSE_ERROR, "null"},
+    {"empty frame", "", 0, SPX_RPC_PARSE_ERROR, "null", "is empty"},
     {"CR byte", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r", 0, SPX_RPC_PARSE_ERROR,
-     "null"},
-    {"NUL byte", NUL_FRAME, sizeof(NUL_FRAME) - 1, SPX_RPC_PARSE_ERROR, "null"},
+     "null", "holds a CR byte"},
+    {"NUL byte", NUL_FRAME, sizeof(NUL_FRAME) - 1, SPX_RPC_PARSE_ERROR, "null", "holds a NUL byte"},
     {"overlong UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xc0\xafng\"}", 0,
-     SPX_RPC_PARSE_ERROR, "null"},
+     SPX_RPC_PARSE_ERROR, "null", "not valid UTF-8"},
     {"UTF-8 surrogate", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xed\xa0\x80\"}", 0,
-     SPX_RPC_PARSE_ERROR, "null"},
+     SPX_RPC_PARSE_ERROR, "null", "not valid UTF-8"},
     {"truncated UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\xe2\x82\"}", 0,
-     SPX_RPC_PARSE_ERROR, "null"},
+     SPX_RPC_PARSE_ERROR, "null", "not valid UTF-8"},
     {"escaped NUL", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"pi\\u0000ng\"}", 0,
-     SPX_RPC_PARSE_ERROR, "null"},
-    {"invalid JSON", "{\"jsonrpc\":\"2.0\",\"id\":1,", 0, SPX_RPC_PARSE_ERROR, "null"},
+     SPX_RPC_PARSE_ERROR, "null", "not one JSON value"},
+    {"invalid JSON", "{\"jsonrpc\":\"2.0\",\"id\":1,", 0, SPX_RPC_PARSE_ERROR, "null",
+     "not one JSON value"},
     {"trailing bytes", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} x", 0,
-     SPX_RPC_PARSE_ERROR, "null"},
+     SPX_RPC_PARSE_ERROR, "null", "not one JSON value"},
     {"duplicate top-level key", "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}", 0,
-     SPX_RPC_PARSE_ERROR, "null"},
+     SPX_RPC_PARSE_ERROR, "null", "not one JSON value"},
     {"duplicate nested key",
      "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"params\":{\"a\":[{\"b\":1,\"b\":2}]}}", 0,
-     SPX_RPC_PARSE_ERROR, "null"},
+     SPX_RPC_PARSE_ERROR, "null", "not one JSON value"},
     {"duplicate key by escape", "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"\\u0069d\":4}",
-     0, SPX_RPC_PARSE_ERROR, "null"},
+     0, SPX_RPC_PARSE_ERROR, "null", "not one JSON value"},
     {"batch", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", 0, SPX_RPC_INVALID_REQUEST,
-     "null"},
-    {"empty batch", "[]", 0, SPX_RPC_INVALID_REQUEST, "null"},
-    {"string", "\"ping\"", 0, SPX_RPC_INVALID_REQUEST, "null"},
-    {"number", "42", 0, SPX_RPC_INVALID_REQUEST, "null"},
+     "null", "is an array"},
+    {"empty batch", "[]", 0, SPX_RPC_INVALID_REQUEST, "null", "is an array"},
+    {"string", "\"ping\"", 0, SPX_RPC_INVALID_REQUEST, "null", "not a JSON object"},
+    {"number", "42", 0, SPX_RPC_INVALID_REQUEST, "null", "not a JSON object"},
     {"jsonrpc 1.0", "{\"jsonrpc\":\"1.0\",\"id\":4,\"method\":\"ping\"}", 0,
-     SPX_RPC_INVALID_REQUEST, "4"},
+     SPX_RPC_INVALID_REQUEST, "4", "jsonrpc is not exactly"},
     {"jsonrpc number", "{\"jsonrpc\":2.0,\"id\":4,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
-     "4"},
-    {"jsonrpc missing", "{\"id\":5,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST, "5"},
-    {"method missing", "{\"jsonrpc\":\"2.0\",\"id\":6}", 0, SPX_RPC_INVALID_REQUEST, "6"},
+     "4", "jsonrpc is not exactly"},
+    {"jsonrpc missing", "{\"id\":5,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST, "5",
+     "jsonrpc is not exactly"},
+    {"method missing", "{\"jsonrpc\":\"2.0\",\"id\":6}", 0, SPX_RPC_INVALID_REQUEST, "6",
+     "method is missing or not a string"},
     {"method not a string", "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":1}", 0,
-     SPX_RPC_INVALID_REQUEST, "7"},
+     SPX_RPC_INVALID_REQUEST, "7", "method is missing or not a string"},
     {"unknown top-level key", "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\",\"extra\":1}", 0,
-     SPX_RPC_INVALID_REQUEST, "8"},
+     SPX_RPC_INVALID_REQUEST, "8", "top-level key other than"},
     {"params array", "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\",\"params\":[]}", 0,
-     SPX_RPC_INVALID_REQUEST, "9"},
+     SPX_RPC_INVALID_REQUEST, "9", "params is not an object"},
     {"params null", "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"ping\",\"params\":null}", 0,
-     SPX_RPC_INVALID_REQUEST, "\"x\""},
+     SPX_RPC_INVALID_REQUEST, "\"x\"", "params is not an object"},
     {"id -0", "{\"jsonrpc\":\"2.0\",\"id\":-0,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
-     "null"},
+     "null", "id is not"},
     {"id -1", "{\"jsonrpc\":\"2.0\",\"id\":-1,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
-     "null"},
+     "null", "id is not"},
     {"id 1.0", "{\"jsonrpc\":\"2.0\",\"id\":1.0,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
-     "null"},
+     "null", "id is not"},
     {"id 1e0", "{\"jsonrpc\":\"2.0\",\"id\":1e0,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
-     "null"},
+     "null", "id is not"},
     {"id null", "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
-     "null"},
+     "null", "id is not"},
     {"id true", "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
-     "null"},
+     "null", "id is not"},
     {"id array", "{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
-     "null"},
+     "null", "id is not"},
     {"id object", "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}", 0, SPX_RPC_INVALID_REQUEST,
-     "null"},
+     "null", "id is not"},
     {"id 2^53", "{\"jsonrpc\":\"2.0\",\"id\":9007199254740992,\"method\":\"ping\"}", 0,
-     SPX_RPC_INVALID_REQUEST, "null"},
+     SPX_RPC_INVALID_REQUEST, "null", "id is not"},
     {"id leading zero", "{\"jsonrpc\":\"2.0\",\"id\":01,\"method\":\"ping\"}", 0,
-     SPX_RPC_PARSE_ERROR, "null"},
+     SPX_RPC_PARSE_ERROR, "null", "not one JSON value"},
     {"unknown params key",
      "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"ping\",\"params\":{\"x\":1}}", 0,
-     SPX_RPC_INVALID_PARAMS, "11"},
+     SPX_RPC_INVALID_PARAMS, "11", "unknown param 'x' for ping, which takes none"},
     {"unknown method", "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"pong\"}", 0,
-     SPX_RPC_METHOD_NOT_FOUND, "12"},
+     SPX_RPC_METHOD_NOT_FOUND, "12", "no method 'pong' in semaprax.agent-transport.v2"},
     {"method matched exactly", "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"Ping\"}", 0,
-     SPX_RPC_METHOD_NOT_FOUND, "13"},
+     SPX_RPC_METHOD_NOT_FOUND, "13",
+     "no method 'Ping' in semaprax.agent-transport.v2; nearest: ping"},
     {"v3 method not routed", "{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"project/rename\"}", 0,
-     SPX_RPC_METHOD_NOT_FOUND, "14"},
+     SPX_RPC_METHOD_NOT_FOUND, "14", "--allow-project-rename"},
 };
 
 /* One rule in a fresh session: its exact code and id, then ping. */
@@ -190,7 +195,8 @@ static void run_rule(size_t index)
     apr_size_t length = rule->length ? rule->length : strlen(rule->frame);
     CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, rule->frame, length), APR_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, "\n", 1), APR_SUCCESS);
-    assert_line(spx_daemon_read_line(daemon), spx_error_line(rule->code, rule->id, fixture->pool));
+    spx_assert_error(spx_daemon_read_line(daemon), rule->code, rule->id, NULL, rule->detail,
+                     fixture->pool);
     assert_ping(daemon, "configured", fixture->pool);
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
@@ -252,10 +258,9 @@ static void test_every_grammar_rule_then_ping(void)
         CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, rule->frame, length), APR_SUCCESS);
         CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, "\n", 1), APR_SUCCESS);
         const char *answer = spx_daemon_read_line(daemon);
-        const char *expected = spx_error_line(rule->code, rule->id, fixture->pool);
-        if (!answer || strcmp(answer, expected) != 0)
-            fprintf(stderr, "\n  rule '%s': got %s\n", rule->name, answer ? answer : "(nothing)");
-        assert_line(answer, expected);
+        if (!spx_error_matches(answer, rule->code, rule->id, NULL, rule->detail, fixture->pool))
+            fprintf(stderr, "\n  rule '%s'\n", rule->name);
+        spx_assert_error(answer, rule->code, rule->id, NULL, rule->detail, fixture->pool);
         assert_ping(daemon, "configured", fixture->pool);
     }
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
@@ -289,11 +294,11 @@ static void test_ids_echoed_exactly(void)
         apr_psprintf(pool,
                      "{\"id\":\"%s\",\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"configured\"}}",
                      longest));
-    assert_line(spx_daemon_call(daemon, apr_psprintf(pool,
-                                                     "{\"jsonrpc\":\"2.0\",\"id\":\"%sa\","
-                                                     "\"method\":\"ping\"}",
-                                                     longest)),
-                spx_error_line(SPX_RPC_INVALID_REQUEST, "null", pool));
+    spx_assert_error(spx_daemon_call(daemon, apr_psprintf(pool,
+                                                          "{\"jsonrpc\":\"2.0\",\"id\":\"%sa\","
+                                                          "\"method\":\"ping\"}",
+                                                          longest)),
+                     SPX_RPC_INVALID_REQUEST, "null", "invalid_request", "id is not", pool);
     assert_ping(daemon, "configured", pool);
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     spx_fixture_free(fixture);
@@ -324,8 +329,9 @@ static void test_notifications_never_answer_and_never_run(void)
         1);
     json_decref(status);
     /* A malformed frame without an id is answered. */
-    assert_line(spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"x\":1}"),
-                spx_error_line(SPX_RPC_INVALID_REQUEST, "null", fixture->pool));
+    spx_assert_error(spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"x\":1}"),
+                     SPX_RPC_INVALID_REQUEST, "null", "invalid_request", "top-level key",
+                     fixture->pool);
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), "");
     spx_fixture_free(fixture);
@@ -374,12 +380,14 @@ static void test_semantic_methods_before_open(void)
     spx_fixture_t *fixture = spx_fixture_new();
     spx_daemon_t *daemon = start_hello(fixture);
     for (size_t i = 0; i < SEMANTIC_COUNT; i++) {
-        assert_line(spx_daemon_call(daemon, spx_request_line("3", semantic_methods[i],
-                                                             fake_revisions, fixture->pool)),
-                    spx_error_line(SPX_RPC_SESSION_NOT_OPEN, "3", fixture->pool));
-        assert_line(
+        const char *why = apr_pstrcat(fixture->pool, semantic_methods[i],
+                                      " needs an open session: send workspace/open first", NULL);
+        spx_assert_error(spx_daemon_call(daemon, spx_request_line("3", semantic_methods[i],
+                                                                  fake_revisions, fixture->pool)),
+                         SPX_RPC_SESSION_NOT_OPEN, "3", "session_not_open", why, fixture->pool);
+        spx_assert_error(
             spx_daemon_call(daemon, spx_request_line("4", semantic_methods[i], "", fixture->pool)),
-            spx_error_line(SPX_RPC_SESSION_NOT_OPEN, "4", fixture->pool));
+            SPX_RPC_SESSION_NOT_OPEN, "4", "session_not_open", why, fixture->pool);
     }
     assert_ping(daemon, "configured", fixture->pool);
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
@@ -401,10 +409,18 @@ static void assert_unavailable(spx_fixture_t *fixture, const char *fragment, con
     json_t *first = json_array_get(diagnostics, 0);
     spx_assert_contains(json_string_value(json_object_get(first, "message")), fragment);
     spx_assert_contains(json_string_value(json_object_get(first, "code")), code);
+    /* data says why too: the first diagnostic, and that a new daemon is needed */
+    json_t *data = json_object_get(error, "data");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "reason")),
+                           "workspace_unavailable");
+    const char *detail = json_string_value(json_object_get(data, "detail"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(detail);
+    spx_assert_contains(detail, json_string_value(json_object_get(first, "message")));
+    spx_assert_contains(detail, "fix the project and start a new semapraxd");
     json_decref(open);
-    assert_line(
+    spx_assert_error(
         spx_daemon_call(daemon, spx_request_line("2", "graph", fake_revisions, fixture->pool)),
-        spx_error_line(SPX_RPC_SESSION_NOT_OPEN, "2", fixture->pool));
+        SPX_RPC_SESSION_NOT_OPEN, "2", "session_not_open", NULL, fixture->pool);
     json_t *status = spx_daemon_call_json(
         daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"workspace/status\"}");
     json_t *result = json_object_get(status, "result");
@@ -450,6 +466,13 @@ static void test_repeated_open_and_wrong_revisions(void)
         apr_pstrcat(pool, "\"project_revision\":\"sha256:00\",",
                     strstr(revisions, "\"workspace_revision\""), NULL),
     };
+    /* -32012 says which revisions the session holds. */
+    json_t *held = json_loads(apr_pstrcat(pool, "{", revisions, "}", NULL), 0, NULL);
+    const char *holds =
+        apr_psprintf(pool, "which holds project_revision %s and workspace_revision %s",
+                     json_string_value(json_object_get(held, "project_revision")),
+                     json_string_value(json_object_get(held, "workspace_revision")));
+    json_decref(held);
     for (size_t w = 0; w < 2; w++)
         for (size_t i = 0; i < SEMANTIC_COUNT; i++) {
             const char *params =
@@ -457,9 +480,9 @@ static void test_repeated_open_and_wrong_revisions(void)
                     ? apr_pstrcat(pool, wrong[w], ",\"target_kind\":\"module\",\"target\":\"app\"",
                                   NULL)
                     : wrong[w];
-            assert_line(spx_daemon_call(
-                            daemon, spx_request_line("\"r\"", semantic_methods[i], params, pool)),
-                        spx_error_line(SPX_RPC_REVISION_MISMATCH, "\"r\"", pool));
+            spx_assert_error(spx_daemon_call(daemon, spx_request_line("\"r\"", semantic_methods[i],
+                                                                      params, pool)),
+                             SPX_RPC_REVISION_MISMATCH, "\"r\"", "revision_mismatch", holds, pool);
         }
     /* State unchanged: still open, and the right revisions still work. */
     assert_ping(daemon, "open", pool);
@@ -469,9 +492,15 @@ static void test_repeated_open_and_wrong_revisions(void)
     /* Missing or mistyped revisions are invalid params. */
     const char *bad_params[] = {"", "\"project_revision\":\"sha256:00\"",
                                 "\"project_revision\":1,\"workspace_revision\":2"};
+    const char *bad_reasons[][2] = {
+        {"missing_param", "graph needs project_revision"},
+        {"missing_param", "graph needs workspace_revision"},
+        {"mistyped_param", "project_revision must be a string"},
+    };
     for (size_t i = 0; i < 3; i++)
-        assert_line(spx_daemon_call(daemon, spx_request_line("6", "graph", bad_params[i], pool)),
-                    spx_error_line(SPX_RPC_INVALID_PARAMS, "6", pool));
+        spx_assert_error(
+            spx_daemon_call(daemon, spx_request_line("6", "graph", bad_params[i], pool)),
+            SPX_RPC_INVALID_PARAMS, "6", bad_reasons[i][0], bad_reasons[i][1], pool);
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     spx_fixture_free(fixture);
 }
@@ -703,39 +732,73 @@ static void test_results_of_every_method(void)
         4);
     json_decref(starved);
 
-    const char *invalid_params[][2] = {
-        {"context", ""},
-        {"context", ",\"target_kind\":\"module\""},
-        {"context", ",\"target_kind\":\"module\",\"target\":\"nope\""},
-        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":17"},
-        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":-1"},
-        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"max_nodes\":0"},
-        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"direction\":1"},
-        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"direction\":\"up\""},
-        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"max_bytes\":16777217"},
-        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":1.0"},
-        {"test", ",\"max_steps\":10000000001"},
-        {"test", ",\"max_steps\":\"10\""},
-        {"test", ",\"max_bytes\":1048577"},
-        {"test", ",\"max_steps\":99999999999999999999999"},
-        {"test", ",\"max_memory\":1073741825"},
-        {"test", ",\"max_memory\":-1"},
-        {"test", ",\"max_memory\":\"1024\""},
-        {"test", ",\"max_memory\":1024.0"},
-        {"test", ",\"max_memory\":null"},
-        {"test", ",\"max_memory\":99999999999999999999999"},
-        {"test", ",\"max_steps\":10,\"max_memory\":true"},
-        {"graph", ",\"depth\":1"},
-        {"check", ",\"x\":null"},
+    /* Each says why: its reason, and a detail naming the param and its range. */
+    const char *invalid_params[][4] = {
+        {"context", "", "missing_param", "context needs target"},
+        {"context", ",\"target_kind\":\"module\"", "missing_param", "context needs target"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"nope\"", "unknown_target",
+         "no module 'nope' in this project"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":17", "out_of_range",
+         "depth 17 is outside 0..16"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":-1", "out_of_range",
+         "depth -1 is outside 0..16"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"max_nodes\":0",
+         "out_of_range", "max_nodes 0 is outside 1..65536"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"direction\":1",
+         "mistyped_param", "direction must be a string"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"direction\":\"up\"",
+         "invalid_value", "unknown direction 'up': use out, in or both"},
+        /* 16777216 less {"id":7,"jsonrpc":"2.0","result":} and the LF */
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"max_bytes\":16777217",
+         "out_of_range", "max_bytes 16777217 is outside 1..16777181"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"max_bytes\":16777182",
+         "out_of_range", "max_bytes 16777182 is outside 1..16777181"},
+        {"context", ",\"target_kind\":\"module\",\"target\":\"app\",\"depth\":1.0",
+         "mistyped_param", "depth must be a JSON integer"},
+        {"context", ",\"target_kind\":\"struct\",\"target\":\"module:app\"", "target_kind_mismatch",
+         "target 'module:app' is a module id but the target kind given"},
+        {"context", ",\"target\":\"app\"", "missing_param",
+         "no target kind is given and 'app' is not a node id of the graph"},
+        {"context", ",\"target_kind\":\"record\",\"target\":\"app\"", "invalid_value",
+         "unknown target kind 'record'"},
+        {"context", ",\"target_kind\":\"function\",\"target\":\"math.fib\",\"max_bytes\":10",
+         "budget_too_small", "max_bytes 10 cannot hold even the target's outline"},
+        {"context", ",\"target_kind\":\"function\",\"target\":\"math.fibb\"", "unknown_target",
+         "no function 'math.fibb' in this project; nearest: math.fib, math.fact"},
+        {"test", ",\"max_steps\":10000000001", "out_of_range",
+         "max_steps 10000000001 is outside 0..10000000000"},
+        {"test", ",\"max_steps\":\"10\"", "mistyped_param", "max_steps must be a JSON integer"},
+        {"test", ",\"max_bytes\":1048577", "out_of_range",
+         "max_bytes 1048577 is outside 0..1048576"},
+        {"test", ",\"max_steps\":99999999999999999999999", "out_of_range",
+         "max_steps is beyond 2^63-1, outside 0..10000000000"},
+        {"test", ",\"max_memory\":1073741825", "out_of_range",
+         "max_memory 1073741825 is outside 0..1073741824"},
+        {"test", ",\"max_memory\":-1", "out_of_range", "max_memory -1 is outside 0..1073741824"},
+        {"test", ",\"max_memory\":\"1024\"", "mistyped_param", "max_memory must be a JSON integer"},
+        {"test", ",\"max_memory\":1024.0", "mistyped_param", "max_memory must be a JSON integer"},
+        {"test", ",\"max_memory\":null", "mistyped_param", "max_memory must be a JSON integer"},
+        {"test", ",\"max_memory\":99999999999999999999999", "out_of_range",
+         "max_memory is beyond 2^63-1"},
+        {"test", ",\"max_steps\":10,\"max_memory\":true", "mistyped_param",
+         "max_memory must be a JSON integer"},
+        {"graph", ",\"depth\":1", "unknown_param",
+         "unknown param 'depth' for graph, which takes project_revision, workspace_revision"},
+        {"check", ",\"x\":null", "unknown_param", "unknown param 'x' for check"},
+        {"test", ",\"max_step\":1", "unknown_param",
+         "unknown param 'max_step' for test, which takes project_revision, workspace_revision, "
+         "max_steps, max_bytes, max_memory; nearest: max_steps"},
     };
     for (size_t i = 0; i < sizeof(invalid_params) / sizeof(invalid_params[0]); i++) {
         const char *line = spx_daemon_call(
             daemon,
             spx_request_line("7", invalid_params[i][0],
                              apr_pstrcat(pool, revisions, invalid_params[i][1], NULL), pool));
-        if (!line || strcmp(line, spx_error_line(SPX_RPC_INVALID_PARAMS, "7", pool)) != 0)
+        if (!spx_error_matches(line, SPX_RPC_INVALID_PARAMS, "7", invalid_params[i][2],
+                               invalid_params[i][3], pool))
             fprintf(stderr, "\n  params %s %s\n", invalid_params[i][0], invalid_params[i][1]);
-        assert_line(line, spx_error_line(SPX_RPC_INVALID_PARAMS, "7", pool));
+        spx_assert_error(line, SPX_RPC_INVALID_PARAMS, "7", invalid_params[i][2],
+                         invalid_params[i][3], pool);
     }
     assert_ping(daemon, "open", pool);
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);

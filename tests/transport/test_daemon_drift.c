@@ -141,12 +141,29 @@ static const drift_case_t cases[] = {
      "{\"path\":\"src/text.spx\",\"reason\":\"content_changed\"}]"},
 };
 
+/* The exact -32013 line: the drift, and a detail naming its first entry
+ * (and how many more) that tells the client to start a new session. */
 static const char *invalidated_line(const char *id, const char *drift, apr_pool_t *pool)
 {
+    json_t *list = json_loads(drift, 0, NULL);
+    json_t *first = json_array_get(list, 0);
+    size_t count = json_array_size(list);
+    const char *detail = apr_psprintf(
+        pool,
+        "an input changed on disk (%s: %s%s): this session is invalidated for good and never "
+        "recovers; start a new session (a new semapraxd, then workspace/open) to see the new "
+        "files",
+        json_string_value(json_object_get(first, "path"))[0]
+            ? apr_psprintf(pool, "'%s'", json_string_value(json_object_get(first, "path")))
+            : "the project's folder",
+        json_string_value(json_object_get(first, "reason")),
+        count > 1 ? apr_psprintf(pool, ", and %lu more", (unsigned long)(count - 1)) : "");
+    json_decref(list);
     return apr_psprintf(pool,
-                        "{\"error\":{\"code\":-32013,\"data\":{\"drift\":%s},\"message\":"
+                        "{\"error\":{\"code\":-32013,\"data\":{\"detail\":\"%s\",\"drift\":%s,"
+                        "\"reason\":\"session_invalidated\"},\"message\":"
                         "\"session invalidated\"},\"id\":%s,\"jsonrpc\":\"2.0\"}",
-                        drift, id);
+                        detail, drift, id);
 }
 
 static void assert_line(const char *actual, const char *expected, const char *label)
@@ -292,7 +309,10 @@ static void run_paused_graph(int edit, int broken)
                     "{\"id\":7,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"invalidated\"}}",
                     "after the pause");
     } else if (broken) {
-        spx_assert_contains(answer, "{\"error\":{\"code\":-32014,\"data\":{\"diagnostics\":");
+        spx_assert_error(answer, SPX_RPC_PROJECT_NOT_ADMITTED, "\"g\"", "project_not_admitted",
+                         "the project has 1 diagnostic (the first: src/text.spx:16:29: E0407 ",
+                         pool);
+        spx_assert_contains(answer, ",\"diagnostics\":[{\"code\":\"E0407\"");
     } else {
         spx_assert_contains(answer, "\"result\":{\"edges\":");
     }

@@ -89,8 +89,8 @@ static void test_cli_context_of_struct_and_const(void)
     json_decref(origin);
 
     static const char *const refused[][3] = {
-        {"struct", "geo.Nope", "no struct 'geo.Nope' in this project"},
-        {"const", "geo.Point", "no const 'geo.Point' in this project"},
+        {"struct", "geo.Nope", "no struct 'geo.Nope' in this project; nearest: geo.Node"},
+        {"const", "geo.Point", "no const 'geo.Point' in this project; there is struct:geo.Point"},
         {"record", "geo.Point", "unknown target kind 'record'"},
     };
     for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
@@ -126,9 +126,7 @@ static void test_daemon_answers_as_the_cli(void)
     spx_fixture_t *fixture = spx_fixture_new();
     apr_pool_t *pool = fixture->pool;
     const char *manifest = copy_items(fixture);
-    /* --verbose: stderr says why each refused context was refused */
-    spx_daemon_t *daemon =
-        spx_daemon_start_on(fixture, "proj", (const char *const[]){"--verbose", NULL});
+    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", (const char *const[]){NULL});
     const char *revisions = spx_daemon_open(daemon);
 
     spx_process_result_t graph = SPX_RUN_SEMAPRAX(pool, "graph", "--manifest-path", manifest);
@@ -154,24 +152,44 @@ static void test_daemon_answers_as_the_cli(void)
                     result_line("2", out, pool));
     }
 
-    /* Unknown targets: invalid params, the reason on stderr; the session goes on. */
+    /* Unknown targets: invalid params whose data.detail is the CLI's
+     * sentence, with the nearest names; the session goes on. */
     static const char *const refused[][3] = {
-        {"struct", "geo.Nope", "no struct 'geo.Nope' in this project"},
-        {"const", "geo.Point", "no const 'geo.Point' in this project"},
+        {"struct", "geo.Nope", "no struct 'geo.Nope' in this project; nearest: geo.Node"},
+        {"const", "geo.Point", "no const 'geo.Point' in this project; there is struct:geo.Point"},
     };
     for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
         const char *params = apr_psprintf(pool, "%s,\"target_kind\":\"%s\",\"target\":\"%s\"",
                                           revisions, refused[i][0], refused[i][1]);
-        assert_line(spx_daemon_call(daemon, spx_request_line("3", "context", params, pool)),
-                    spx_error_line(SPX_RPC_INVALID_PARAMS, "3", pool));
+        const char *line = spx_daemon_call(daemon, spx_request_line("3", "context", params, pool));
+        spx_assert_error(line, SPX_RPC_INVALID_PARAMS, "3", "unknown_target", refused[i][2], pool);
+        CU_ASSERT_STRING_EQUAL(spx_error_detail(line, pool), refused[i][2]);
+        spx_process_result_t cli =
+            SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", manifest, "--kind", refused[i][0],
+                             "--target", refused[i][1]);
+        spx_assert_contains(cli.err, apr_pstrcat(pool, "semaprax: ", refused[i][2], "\n", NULL));
+    }
+    /* A graph node id as the target: the same answer as kind and name. */
+    {
+        json_t *document = NULL;
+        const char *out = cli_context(fixture, manifest, "struct", "geo.Point", &document);
+        json_decref(document);
+        const char *params = apr_psprintf(pool, "%s,\"target\":\"struct:geo.Point\"", revisions);
+        assert_line(spx_daemon_call(daemon, spx_request_line("5", "context", params, pool)),
+                    result_line("5", out, pool));
+        params = apr_psprintf(pool, "%s,\"target_kind\":\"const\",\"target\":\"struct:geo.Point\"",
+                              revisions);
+        spx_assert_error(spx_daemon_call(daemon, spx_request_line("6", "context", params, pool)),
+                         SPX_RPC_INVALID_PARAMS, "6", "target_kind_mismatch",
+                         "target 'struct:geo.Point' is a struct id but the target kind given is "
+                         "'const'",
+                         pool);
     }
     json_t *ping = spx_daemon_call_json(daemon, spx_request_line("4", "ping", "", pool));
     CU_ASSERT_STRING_EQUAL(
         json_string_value(json_object_get(json_object_get(ping, "result"), "state")), "open");
     json_decref(ping);
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
-    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
-        spx_assert_contains(spx_daemon_stderr(daemon), refused[i][2]);
     spx_fixture_free(fixture);
 }
 

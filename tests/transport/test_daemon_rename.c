@@ -270,7 +270,11 @@ static void test_profiles(void)
             CU_ASSERT_PTR_NOT_NULL(json_object_get(answer, "result"));
         } else {
             CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_METHOD_NOT_FOUND);
-            CU_ASSERT_PTR_NULL(error_data(answer));
+            CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(error_data(answer), "reason")),
+                                   "method_not_found");
+            spx_assert_contains(json_string_value(json_object_get(error_data(answer), "detail")),
+                                "project/rename is routed only by semapraxd "
+                                "--allow-project-rename");
         }
         json_decref(answer);
         CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
@@ -401,28 +405,30 @@ static void test_dry_run_writes_nothing(void)
 typedef struct refusal_t {
     const char *function;
     const char *new_name;
-    const char *reason; /* a fragment of data.reason */
+    const char *detail; /* a fragment of data.detail */
+    const char *reason; /* data.reason, the cause's stable code */
 } refusal_t;
 
 static const refusal_t refusals[] = {
-    {"util.helper", "aid", "'util.helper' is not exported"},
-    {"util.nothing", "aid", "module 'util' has no function 'nothing'"},
-    {"nowhere.scale", "aid", "the project has no module 'nowhere'"},
-    {"scale", "aid", "'scale' is not MODULE.NAME"},
-    {"util.scale", "twice_scale", "module 'util' already has a function 'twice_scale'"},
-    {"util.scale", "helper", "module 'util' already has a function 'helper'"},
-    {"util.scale", "scale", "is already called 'scale'"},
-    {"util.scale", "while", "'while' is a keyword"},
-    {"util.scale", "return", "'return' is a keyword"},
-    {"util.scale", "itos", "'itos' is a builtin function"},
-    {"util.scale", "assert", "'assert' is a builtin function"},
-    {"util.scale", "9lives", "'9lives' is not an identifier"},
-    {"util.scale", "two words", "is not an identifier"},
-    {"util.scale", "", "'' is not an identifier"},
+    {"util.helper", "aid", "'util.helper' is not exported", "function_not_exported"},
+    {"util.nothing", "aid", "module 'util' has no function 'nothing'", "unknown_function"},
+    {"nowhere.scale", "aid", "the project has no module 'nowhere'", "unknown_module"},
+    {"scale", "aid", "'scale' is not MODULE.NAME", "function_not_qualified"},
+    {"util.scale", "twice_scale", "module 'util' already has a function 'twice_scale'",
+     "name_taken"},
+    {"util.scale", "helper", "module 'util' already has a function 'helper'", "name_taken"},
+    {"util.scale", "scale", "is already called 'scale'", "name_unchanged"},
+    {"util.scale", "while", "'while' is a keyword", "name_is_keyword"},
+    {"util.scale", "return", "'return' is a keyword", "name_is_keyword"},
+    {"util.scale", "itos", "'itos' is a builtin function", "name_is_builtin"},
+    {"util.scale", "assert", "'assert' is a builtin function", "name_is_builtin"},
+    {"util.scale", "9lives", "'9lives' is not an identifier", "name_not_identifier"},
+    {"util.scale", "two words", "is not an identifier", "name_not_identifier"},
+    {"util.scale", "", "'' is not an identifier", "name_not_identifier"},
     {"util.scale", "a1234567890123456789012345678901234567890123456789012345678901234",
-     "longer than the 64 bytes"},
-    {"app.main", "start", "'app.main' is the manifest's entry"},
-    {"app.test_scale", "check", "the manifest's test 'scale'"},
+     "longer than the 64 bytes", "name_too_long"},
+    {"app.main", "start", "'app.main' is the manifest's entry", "function_is_entry"},
+    {"app.test_scale", "check", "the manifest's test 'scale'", "function_is_test"},
 };
 
 /* Each rename of the list is refused at the plan, for its reason. */
@@ -435,10 +441,16 @@ static void assert_refused(spx_daemon_t *daemon, const char *revisions, const re
         CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_REFUSED);
         const char *step = json_string_value(json_object_get(error_data(answer), "step"));
         const char *reason = json_string_value(json_object_get(error_data(answer), "reason"));
+        const char *detail = json_string_value(json_object_get(error_data(answer), "detail"));
         CU_ASSERT_PTR_NOT_NULL_FATAL(step);
         CU_ASSERT_PTR_NOT_NULL_FATAL(reason);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(detail);
         CU_ASSERT_STRING_EQUAL(step, "plan");
-        spx_assert_contains(reason, list[i].reason);
+        if (strcmp(reason, list[i].reason) != 0)
+            fprintf(stderr, "\n  %s to '%s': reason %s\n", list[i].function, list[i].new_name,
+                    reason);
+        CU_ASSERT_STRING_EQUAL(reason, list[i].reason);
+        spx_assert_contains(detail, list[i].detail);
         json_decref(answer);
     }
 }
@@ -463,12 +475,19 @@ static void test_refusals(void)
                      revisions),
         "\"function\":\"util.scale\",\"new_name\":\"x\"",
     };
-    for (size_t i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++) {
-        json_t *answer = spx_daemon_call_json(
-            daemon, spx_request_line("\"p\"", "project/rename", invalid[i], pool));
-        CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_INVALID_PARAMS);
-        json_decref(answer);
-    }
+    const char *why[][2] = {
+        {"missing_param", "project/rename needs new_name"},
+        {"missing_param", "project/rename needs function"},
+        {"mistyped_param", "new_name must be a string"},
+        {"mistyped_param", "dry_run must be true or false"},
+        {"unknown_param", "unknown param 'force' for project/rename, which takes "
+                          "project_revision, workspace_revision, function, new_name, dry_run"},
+        {"missing_param", "project/rename needs project_revision"},
+    };
+    for (size_t i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++)
+        spx_assert_error(
+            spx_daemon_call(daemon, spx_request_line("\"p\"", "project/rename", invalid[i], pool)),
+            SPX_RPC_INVALID_PARAMS, "\"p\"", why[i][0], why[i][1], pool);
     json_t *stale = spx_daemon_call_json(
         daemon,
         rename_line("\"project_revision\":\"sha256:00\",\"workspace_revision\":\"sha256:00\"",
@@ -541,8 +560,10 @@ static void run_injection(const injection_t *injection)
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "operation")),
                            injection->operation);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "path")), injection->path);
-    /* exactly the failure: the temp files discarded after it add nothing */
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "reason")),
+                           apr_pstrcat(pool, injection->operation, "_failed", NULL));
+    /* exactly the failure: the temp files discarded after it add nothing */
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "detail")),
                            apr_psprintf(pool,
                                         "%s of '%s' failed: injected failure "
                                         "(SPX_TEST_RENAME_FAIL=%s)",
@@ -640,7 +661,9 @@ static void test_answer_too_large_is_refused_before_writing(void)
             daemon, rename_line(revisions, "util.scale", "multiply", "", pool));
         if (round < 2) {
             CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_REFUSED);
-            const char *reason = json_string_value(json_object_get(error_data(answer), "reason"));
+            CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(error_data(answer), "reason")),
+                                   "answer_too_large");
+            const char *reason = json_string_value(json_object_get(error_data(answer), "detail"));
             CU_ASSERT_PTR_NOT_NULL_FATAL(reason);
             spx_assert_contains(reason, apr_psprintf(pool, "--max-response-bytes %ld", limit));
             spx_assert_contains(reason, "nothing was written");
@@ -691,6 +714,7 @@ static void test_read_only_directory(void)
     CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_FAILED);
     const json_t *data = error_data(answer);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "operation")), "create");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "reason")), "create_failed");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "path")), "src/app.spx");
     CU_ASSERT_EQUAL(json_array_size(json_object_get(data, "restored")), 0);
     /* Nothing was replaced: the session still holds the very same objects. */
@@ -747,6 +771,9 @@ static void test_change_after_commit(void)
     CU_ASSERT_EQUAL(error_code(answer), SPX_RPC_RENAME_FAILED);
     const json_t *data = error_data(answer);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "step")), "rebind");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(data, "reason")), "rebind_failed");
+    spx_assert_contains(json_string_value(json_object_get(data, "detail")),
+                        "the files on disk are not the ones the transaction left");
     char *restored = json_dumps(json_object_get(data, "restored"), JSON_COMPACT);
     char *kept = json_dumps(json_object_get(data, "not_restored"), JSON_COMPACT);
     CU_ASSERT_STRING_EQUAL(restored, "[\"lib/report.spx\",\"src/app.spx\"]");
@@ -1028,26 +1055,28 @@ static void test_v2_calls_everywhere(void)
 /* Names language v2 takes, and the one namespace of a module's functions,
  * structs and consts: refused at the plan, nothing written. */
 static const refusal_t v2_refusals[] = {
-    {"geo.cell", "struct", "'struct' is a keyword since language v2"},
-    {"geo.cell", "const", "'const' is a keyword since language v2"},
-    {"geo.cell", "for", "'for' is a keyword since language v2"},
-    {"geo.cell", "in", "'in' is a keyword since language v2"},
-    {"geo.cell", "break", "'break' is a keyword since language v2"},
-    {"geo.cell", "continue", "'continue' is a keyword since language v2"},
-    {"geo.cell", "chr", "'chr' is a builtin function since language v2"},
-    {"geo.cell", "stoi", "'stoi' is a builtin function since language v2"},
-    {"geo.cell", "len", "'len' is a builtin function"},
+    {"geo.cell", "struct", "'struct' is a keyword since language v2", "name_is_keyword"},
+    {"geo.cell", "const", "'const' is a keyword since language v2", "name_is_keyword"},
+    {"geo.cell", "for", "'for' is a keyword since language v2", "name_is_keyword"},
+    {"geo.cell", "in", "'in' is a keyword since language v2", "name_is_keyword"},
+    {"geo.cell", "break", "'break' is a keyword since language v2", "name_is_keyword"},
+    {"geo.cell", "continue", "'continue' is a keyword since language v2", "name_is_keyword"},
+    {"geo.cell", "chr", "'chr' is a builtin function since language v2", "name_is_builtin"},
+    {"geo.cell", "stoi", "'stoi' is a builtin function since language v2", "name_is_builtin"},
+    {"geo.cell", "len", "'len' is a builtin function", "name_is_builtin"},
     {"geo.cell", "Cell",
      "module 'geo' already has a struct 'Cell' (functions, structs and consts share one "
-     "namespace)"},
-    {"geo.cell", "Holder", "module 'geo' already has a struct 'Holder'"},
+     "namespace)",
+     "name_taken"},
+    {"geo.cell", "Holder", "module 'geo' already has a struct 'Holder'", "name_taken"},
     {"geo.cell", "SIZE",
      "module 'geo' already has a const 'SIZE' (functions, structs and consts share one "
-     "namespace)"},
-    {"geo.cell", "BASE", "module 'geo' already has a const 'BASE'"},
-    {"geo.cell", "grow", "module 'geo' already has a function 'grow'"},
-    {"geo.Cell", "Box", "module 'geo' has no function 'Cell'"},
-    {"geo.BASE", "Box", "module 'geo' has no function 'BASE'"},
+     "namespace)",
+     "name_taken"},
+    {"geo.cell", "BASE", "module 'geo' already has a const 'BASE'", "name_taken"},
+    {"geo.cell", "grow", "module 'geo' already has a function 'grow'", "name_taken"},
+    {"geo.Cell", "Box", "module 'geo' has no function 'Cell'", "unknown_function"},
+    {"geo.BASE", "Box", "module 'geo' has no function 'BASE'", "unknown_function"},
 };
 
 static void test_v2_refusals(void)
