@@ -188,12 +188,12 @@ static void test_context_errors(void)
                          "module", "--target", "app", "--max-bytes", "10");
     CU_ASSERT_EQUAL(small.exit_code, 2);
     spx_assert_contains(small.err, "cannot hold even the target");
-    spx_process_result_t near =
+    spx_process_result_t nearest =
         SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
                          "function", "--target", "math.fibb");
-    CU_ASSERT_EQUAL(near.exit_code, 2);
-    CU_ASSERT_STRING_EQUAL(near.out, "");
-    spx_assert_contains(near.err,
+    CU_ASSERT_EQUAL(nearest.exit_code, 2);
+    CU_ASSERT_STRING_EQUAL(nearest.out, "");
+    spx_assert_contains(nearest.err,
                         "semaprax: no function 'math.fibb' in this project; nearest: math.fib, "
                         "math.fact\n");
     spx_process_result_t disagree =
