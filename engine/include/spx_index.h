@@ -32,16 +32,23 @@ typedef struct spx_context_request_t {
     apr_uint64_t depth;
     apr_uint64_t max_nodes;
     apr_uint64_t max_bytes;
+    /* Follow only edges of these kinds ("imports", "contains", "calls",
+     * "uses", "reads", "tests", "enters"), and list only those among the
+     * kept nodes; the document then names them in "edge_kinds". NULL (the
+     * default): every kind, and no "edge_kinds" in the document. */
+    const char *const *edge_kinds;
+    apr_size_t edge_kind_count;
 } spx_context_request_t;
 
 /* The request with every optional field at its default (direction "both",
- * depth, max_nodes and max_bytes from spx_limits.h). */
+ * depth, max_nodes and max_bytes from spx_limits.h, every edge kind). */
 spx_context_request_t spx_context_defaults(void);
 
 /* The semaprax.project-semantic-context.v1 document. Fails with APR_EINVAL
  * and *message for an unknown target kind or direction, a value out of range
  * (max_bytes_limit is the largest max_bytes allowed), a target that does not
- * exist, or a max_bytes too small for even the target. */
+ * exist, a max_bytes too small for even the target, an unknown edge kind or
+ * more than SPX_LIMIT_CONTEXT_EDGE_KINDS of them. */
 apr_status_t spx_context_document(const spx_project_t *project,
                                   const spx_context_request_t *request,
                                   apr_uint64_t max_bytes_limit, json_t **document, apr_pool_t *pool,
