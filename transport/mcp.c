@@ -14,7 +14,8 @@
  * is answered again from a project opened afresh, at most
  * SPX_LIMIT_MCP_DRIFT_RETRIES times, then the call is a tool error. Without
  * drift nothing is opened or built again (the status tool's counters show
- * it).
+ * it). The test-only daemon pauses before the second re-authentication
+ * as v2's session does (SPX_TEST_PAUSE_DIR, spx_session_hooks.h).
  */
 #include "mcp_internal.h"
 
@@ -26,6 +27,7 @@
 #include "spx_request.h"
 #include "spx_response.h"
 #include "spx_rpc.h"
+#include "spx_session_hooks.h"
 #include "spx_status.h"
 
 #include <apr_strings.h>
@@ -167,6 +169,11 @@ typedef struct gate_context_t {
 static int second_check(void *context)
 {
     gate_context_t *gate = context;
+    /* The test-only daemon's pause (spx_session_hooks.h): a process test
+     * changes a file here. */
+    const spx_session_hooks_t *hooks = spx_session_hooks();
+    if (hooks->pause)
+        hooks->pause(SPX_SESSION_PAUSE_SECOND_CHECK, gate->pool);
     return held_inputs_current(gate->server, gate->change, gate->pool);
 }
 
