@@ -29,6 +29,7 @@
 #include "spx_rpc.h"
 #include "spx_session_hooks.h"
 #include "spx_status.h"
+#include "spx_utf8.h"
 
 #include <apr_strings.h>
 #include <stdio.h>
@@ -294,6 +295,17 @@ static apr_status_t write_result(spx_response_writer_t *writer, json_t *id, json
     return status;
 }
 
+/* A name from the request as an error's detail repeats it: at most
+ * SPX_LIMIT_MCP_ECHO_BYTES bytes of it, then "...". */
+static const char *echo(const char *name, apr_pool_t *pool)
+{
+    apr_size_t length = strlen(name);
+    if (length <= SPX_LIMIT_MCP_ECHO_BYTES)
+        return name;
+    apr_size_t kept = spx_utf8_cut((const unsigned char *)name, length, SPX_LIMIT_MCP_ECHO_BYTES);
+    return apr_pstrcat(pool, apr_pstrndup(pool, name, kept), "...", NULL);
+}
+
 static const char *param_string(const spx_request_t *request, const char *key)
 {
     json_t *member = request->params ? json_object_get(request->params, key) : NULL;
@@ -364,7 +376,7 @@ static apr_status_t answer_tool_call(mcp_server_t *server, const spx_request_t *
     const mcp_tool_t *tool = spx_mcp_find_tool(server, name);
     if (!tool)
         return write_error(server, writer, request->id, SPX_RPC_INVALID_PARAMS, "unknown_tool",
-                           apr_psprintf(pool, "no tool '%s': the tools are %s", name,
+                           apr_psprintf(pool, "no tool '%s': the tools are %s", echo(name, pool),
                                         spx_mcp_tool_names(server, pool)),
                            outcome);
     json_t *no_arguments = json_object();
@@ -436,12 +448,13 @@ static apr_status_t dispatch(mcp_server_t *server, const spx_request_t *request,
                            apr_psprintf(pool,
                                         "semapraxd --mcp answers initialize, ping, tools/list and "
                                         "tools/call, not '%s'",
-                                        method),
+                                        echo(method, pool)),
                            outcome);
     if (!server->protocol_version)
-        return write_error(server, writer, request->id, SPX_RPC_INVALID_REQUEST, "not_initialized",
-                           apr_psprintf(pool, "%s before initialize: initialize first", method),
-                           outcome);
+        return write_error(
+            server, writer, request->id, SPX_RPC_INVALID_REQUEST, "not_initialized",
+            apr_psprintf(pool, "%s before initialize: initialize first", echo(method, pool)),
+            outcome);
     if (tools_list) {
         json_t *cursor = request->params ? json_object_get(request->params, "cursor") : NULL;
         if (cursor && !json_is_string(cursor))

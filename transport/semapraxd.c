@@ -46,7 +46,7 @@ static void usage(void)
            "  --max-request-bytes N    largest request line, LF excluded\n"
            "                           (default %u, %u..%u)\n"
            "  --max-response-bytes N   largest response line, LF included\n"
-           "                           (default %u, %u..%u; with --mcp %u)\n"
+           "                           (default %u, %u..%u; with --mcp %u, %u..)\n"
            "  --allow-project-rename   speak semaprax.agent-transport.v3 instead: v2 plus\n"
            "                           project/rename, which renames an exported function\n"
            "                           and its call sites and writes the changed sources\n"
@@ -63,7 +63,7 @@ static void usage(void)
            SPX_LIMIT_REQUEST_BYTES_MINIMUM, SPX_LIMIT_REQUEST_BYTES_MAXIMUM,
            SPX_LIMIT_RESPONSE_BYTES_DEFAULT, SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM,
            SPX_LIMIT_RESPONSE_BYTES_MAXIMUM, SPX_LIMIT_MCP_RESPONSE_BYTES_DEFAULT,
-           SPX_LIMIT_LOG_LINES);
+           SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM, SPX_LIMIT_LOG_LINES);
 }
 
 enum option_id {
@@ -190,6 +190,13 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
         return usage_error("--stdio is required (or --mcp, the other transport)", NULL);
     if (mcp_given && !response_given)
         settings.max_response_bytes = SPX_LIMIT_MCP_RESPONSE_BYTES_DEFAULT;
+    if (mcp_given && settings.max_response_bytes < SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM)
+        return usage_error(
+            apr_psprintf(pool,
+                         "--max-response-bytes must be %u..%u with --mcp, not %" APR_SIZE_T_FMT,
+                         SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM, SPX_LIMIT_RESPONSE_BYTES_MAXIMUM,
+                         settings.max_response_bytes),
+            NULL);
     spx_stdio_t *stdio = NULL;
     if (spx_stdio_open(&stdio, pool) != APR_SUCCESS)
         return usage_error("cannot open standard input and output", NULL);

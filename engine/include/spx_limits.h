@@ -150,6 +150,12 @@
  * call was answered; the drift records a result lists (the rest counted);
  * and the diagnostics an error's text lists one per line. */
 #define SPX_LIMIT_MCP_RESPONSE_BYTES_DEFAULT (8u * 1024u * 1024u)
+/* Its own minimum: tools/list with every tool (about 10 KiB) and the
+ * context tool's default budget, twice (structured and as text), fit. */
+#define SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM (64u * 1024u)
+/* The most bytes of a request's method or tool name that an error's detail
+ * repeats (a name can be as long as the request). */
+#define SPX_LIMIT_MCP_ECHO_BYTES 128u
 #define SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT (16u * 1024u)
 #define SPX_LIMIT_MCP_CONTEXT_BYTES_MAXIMUM (1024u * 1024u)
 #define SPX_LIMIT_MCP_GRAPH_MODULES_DEFAULT 64u

@@ -186,6 +186,11 @@ static void test_tools_list(void)
         start_initialized(daemon, fixture->pool);
         json_t *answer = spx_daemon_call_json(
             daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{}}");
+        /* The whole list fits the smallest --max-response-bytes of --mcp,
+         * twice over. */
+        char *list_text = json_dumps(answer, JSON_COMPACT);
+        CU_ASSERT_TRUE(strlen(list_text) < SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM / 2);
+        free(list_text);
         CU_ASSERT_STRING_EQUAL(tool_names(json_object_get(answer, "result"), fixture->pool),
                                rename ? "check context test graph_summary status rename"
                                       : "check context test graph_summary status");
@@ -605,6 +610,16 @@ static void test_jsonrpc_errors(void)
                                         "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\","
                                         "\"params\":{\"name\":\"nope\"}}"),
                         "\"reason\":\"unknown_tool\"");
+    /* A name that long is repeated cut. */
+    char *long_name = apr_palloc(fixture->pool, 5001);
+    memset(long_name, 'm', 5000);
+    long_name[5000] = '\0';
+    const char *refusal = spx_daemon_call(
+        daemon,
+        apr_psprintf(fixture->pool, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"%s\"}", long_name));
+    spx_assert_contains(refusal, apr_psprintf(fixture->pool, "not '%.*s...'\"",
+                                              (int)SPX_LIMIT_MCP_ECHO_BYTES, long_name));
+    CU_ASSERT_TRUE(strlen(refusal) < 512);
     /* Notifications are dropped, shutdown too (MCP has none): the next
      * request is answered. */
     const char *notifications =
@@ -636,11 +651,13 @@ static void test_command_line(void)
                        "--stdio and --mcp cannot be given together");
     assert_usage_error(pool, (const char *const[]){"--mcp", "--mcp", NULL},
                        "option given twice: --mcp");
+    assert_usage_error(pool, (const char *const[]){"--mcp", "--max-response-bytes", "65535", NULL},
+                       "--max-response-bytes must be 65536..1073741824 with --mcp, not 65535");
     spx_process_result_t help = spx_process_run(spx_program_path("SPX_SEMAPRAXD"),
                                                 (const char *const[]){"--help", NULL}, NULL, pool);
     CU_ASSERT_EQUAL(help.exit_code, 0);
     spx_assert_contains(help.out, "semapraxd --mcp [--manifest-path PATH]");
-    spx_assert_contains(help.out, "with --mcp 8388608");
+    spx_assert_contains(help.out, "with --mcp 8388608, 65536..");
     spx_fixture_free(fixture);
 }
 
