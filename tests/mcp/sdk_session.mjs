@@ -6,19 +6,41 @@
 // engine's reason), an unknown tool (a JSON-RPC error with data), and a
 // second server with --allow-project-rename (rename, dry run then for real).
 // Every structuredContent is validated against its tool's outputSchema (the
-// SDK does it itself; this does it again with ajv). Prints every message as
-// the SDK saw it, one line each ("->" sent, "<-" received).
+// SDK does it itself; this does it again with ajv), and the documents that
+// v2 and v3 also answer (check, context, test, rename), less what MCP adds
+// (the revisions where v2 has none, revision_changed), against their JSON
+// Schemas in docs/schema. Prints every message as the SDK saw it, one line
+// each ("->" sent, "<-" received).
 //
-//   node sdk_session.mjs SEMAPRAXD EXAMPLE_DIR WORK_DIR
+//   node sdk_session.mjs SEMAPRAXD EXAMPLE_DIR WORK_DIR SCHEMA_DIR
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import AjvModule from 'ajv';
+import Ajv2020Module from 'ajv/dist/2020.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [semapraxd, exampleDir, workDir] = process.argv.slice(2);
+const [semapraxd, exampleDir, workDir, schemaDir] = process.argv.slice(2);
 const Ajv = AjvModule.default ?? AjvModule;
 const ajv = new Ajv({ strict: false, allErrors: true });
+
+// docs/schema (draft 2020-12), every schema by its $id.
+const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
+const documents = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+for (const folder of ['', 'v2', 'v3']) {
+  for (const name of fs.readdirSync(path.join(schemaDir, folder))) {
+    if (!name.endsWith('.json')) continue;
+    const schema = JSON.parse(fs.readFileSync(path.join(schemaDir, folder, name), 'utf8'));
+    if (schema.$id) documents.addSchema(schema);
+  }
+}
+// The tool, the docs/schema document it answers, and what MCP adds to it.
+const documentSchemas = {
+  check: ['urn:semaprax:schema:check.json', ['project_revision', 'workspace_revision', 'revision_changed']],
+  context: ['urn:semaprax:schema:context.json', ['workspace_revision', 'revision_changed']],
+  test: ['urn:semaprax:schema:v2/test.result.json', ['project_revision', 'workspace_revision', 'revision_changed']],
+  rename: ['urn:semaprax:schema:v3/project-rename.result.json', ['revision_changed']],
+};
 let checks = 0;
 
 function check(condition, what) {
@@ -80,6 +102,13 @@ async function call(client, name, args = {}) {
   const validate = validators.get(name);
   check(validate(result.structuredContent), `${name}: structuredContent validates: ${ajv.errorsText(validate.errors)}`);
   check(result.content[0].type === 'text' && result.content[0].text.length > 0, `${name}: a text summary`);
+  if (documentSchemas[name]) {
+    const [id, added] = documentSchemas[name];
+    const document = { ...result.structuredContent };
+    for (const key of added) delete document[key];
+    const validateDocument = documents.getSchema(id);
+    check(validateDocument(document), `${name}: the document validates against ${id}: ${documents.errorsText(validateDocument.errors)}`);
+  }
   return result;
 }
 
