@@ -17,6 +17,7 @@
 #include "spx_index.h"
 #include "spx_limits.h"
 #include "spx_rename.h"
+#include "spx_session_hooks.h"
 
 #include <apr_strings.h>
 #include <stdio.h>
@@ -592,8 +593,9 @@ static json_t *string_list(const apr_array_header_t *list)
     return array;
 }
 
-/* A failed commit or rebind: what failed and what was restored; the
- * project is opened again from what is on disk now. */
+/* A failed commit or rebind: what failed and what was restored; when the
+ * held inputs were touched, the project is opened again from what is on
+ * disk now. */
 static void rename_failed(mcp_server_t *server, const spx_rename_failure_t *failure,
                           mcp_answer_t *answer, apr_pool_t *pool)
 {
@@ -605,13 +607,16 @@ static void rename_failed(mcp_server_t *server, const spx_rename_failure_t *fail
     json_decref(not_restored);
     spx_log_event(&server->log, "rename failed at %s: %s", spx_rename_step_name(failure->step),
                   failure->reason);
-    fail(answer, apr_psprintf(pool, "rename failed at %s%s%s%s%s: %s; restored %s, not restored %s",
-                              spx_rename_step_name(failure->step), failure->operation ? " (" : "",
-                              failure->operation ? failure->operation : "",
-                              failure->path ? " of " : "", failure->path ? failure->path : "",
-                              failure->reason, restored_text ? restored_text : "[]",
+    const char *where = "";
+    if (failure->operation)
+        where = apr_psprintf(pool, " (%s%s%s)", failure->operation, failure->path ? " of " : "",
+                             failure->path ? failure->path : "");
+    fail(answer, apr_psprintf(pool, "rename failed at %s%s: %s; restored %s, not restored %s",
+                              spx_rename_step_name(failure->step), where, failure->reason,
+                              restored_text ? restored_text : "[]",
                               not_restored_text ? not_restored_text : "[]"));
-    spx_mcp_reopen(server);
+    if (failure->inputs_touched)
+        spx_mcp_reopen(server);
 }
 
 static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
@@ -659,7 +664,10 @@ static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
     /* From here the files are written: the answer says what is on disk and
      * is not withheld by the second re-authentication. */
     answer->ungated = 1;
-    if (spx_rename_commit(plan, NULL, NULL, pool, &failure) != APR_SUCCESS) {
+    /* The test-only daemon's probe makes a point of the commit fail on
+     * demand (spx_session_hooks.h); semapraxd has none. */
+    if (spx_rename_commit(plan, spx_session_hooks()->commit_probe, NULL, pool, &failure) !=
+        APR_SUCCESS) {
         rename_failed(server, &failure, answer, pool);
         return;
     }

@@ -16,6 +16,7 @@
 #include "spx_process.h"
 #include "spx_rpc.h"
 
+#include <apr_env.h>
 #include <apr_file_info.h>
 #include <apr_strings.h>
 #include <apr_time.h>
@@ -578,6 +579,42 @@ static void test_drift_after_every_rendering(void)
     spx_fixture_free(fixture);
 }
 
+/* A rename whose commit fails (the test-only daemon's injection): a tool
+ * error saying where, every file as it was, and the server answers on. */
+static void test_rename_failure(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    const char *app = spx_fixture_read(fixture, "proj/src/app.spx");
+    const char *math = spx_fixture_read(fixture, "proj/src/math.spx");
+    const char *arguments[] = {"--mcp", "--manifest-path",
+                               spx_fixture_path(fixture, "proj/semaprax.toml"),
+                               "--allow-project-rename", NULL};
+    CU_ASSERT_EQUAL_FATAL(apr_env_set("SPX_TEST_RENAME_FAIL", "replace:last", pool), APR_SUCCESS);
+    spx_daemon_t *daemon = spx_daemon_start("SPX_SEMAPRAXD_TEST", arguments, fixture->root, pool);
+    apr_env_delete("SPX_TEST_RENAME_FAIL", pool);
+    start_initialized(daemon, pool);
+    json_t *result = call_tool(daemon, "rename",
+                               "{\"function\":\"math.fact\",\"new_name\":\"factorial\"}", pool);
+    CU_ASSERT_STRING_EQUAL(error_text(result, pool),
+                           "rename failed at commit (replace of src/math.spx): replace of "
+                           "'src/math.spx' failed: injected failure "
+                           "(SPX_TEST_RENAME_FAIL=replace:last); restored [\"src/app.spx\"], not "
+                           "restored []");
+    json_decref(result);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "proj/src/app.spx"), app);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "proj/src/math.spx"), math);
+    result = call_tool(daemon, "context", "{\"target_kind\":\"function\",\"target\":\"math.fact\"}",
+                       pool);
+    json_t *content = structured(result, pool);
+    CU_ASSERT_PTR_NULL(json_object_get(content, "revision_changed"));
+    json_decref(content);
+    json_decref(result);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
 /* --- JSON-RPC errors and the command line ---------------------------------------------- */
 
 static void test_jsonrpc_errors(void)
@@ -675,6 +712,7 @@ int main(void)
         {"a project that cannot be read, until it can", test_unreadable_until_it_is_not},
         {"drift after rendering: answered again (test hook)", test_drift_after_rendering},
         {"drift after every rendering: a tool error (test hook)", test_drift_after_every_rendering},
+        {"a rename whose commit fails: a tool error (test hook)", test_rename_failure},
         {"JSON-RPC errors with data", test_jsonrpc_errors},
         {"the command line", test_command_line},
         CU_TEST_INFO_NULL,
