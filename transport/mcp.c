@@ -287,9 +287,13 @@ static apr_status_t write_error(mcp_server_t *server, spx_response_writer_t *wri
     return status;
 }
 
+/* Write result (released here); NULL, a result that could not be made
+ * (memory, or bytes that are not UTF-8), is written as -32603. */
 static apr_status_t write_result(spx_response_writer_t *writer, json_t *id, json_t *result,
                                  spx_response_outcome_t *outcome)
 {
+    if (!result)
+        return spx_response_write_error(writer, id, SPX_RPC_INTERNAL_ERROR, NULL, outcome);
     apr_status_t status = spx_response_write_result(writer, id, result, outcome);
     json_decref(result);
     return status;
@@ -397,6 +401,11 @@ static apr_status_t answer_tool_call(mcp_server_t *server, const spx_request_t *
         tool->run(server, arguments, largest / 2, &answer, pool);
         const char *text = render_result(server, &answer, &change, largest, pool);
         json_decref(answer.structured);
+        if (!text) {
+            status = write_result(writer, request->id, NULL, outcome);
+            answered = 1;
+            break;
+        }
         gate_context_t gate_context = {server, &change, pool};
         spx_response_gate_t gate = {second_check, &gate_context};
         int gated = !answer.ungated && server->project && spx_project_inputs(server->project);
@@ -421,8 +430,9 @@ static apr_status_t answer_tool_call(mcp_server_t *server, const spx_request_t *
             "was given from it: call again once the files are no longer being changed",
             SPX_LIMIT_MCP_DRIFT_RETRIES + 1);
         const char *text = render_result(server, &refusal, &change, largest, pool);
-        status =
-            spx_response_write_result_text(writer, request->id, text, strlen(text), NULL, outcome);
+        status = text ? spx_response_write_result_text(writer, request->id, text, strlen(text),
+                                                       NULL, outcome)
+                      : write_result(writer, request->id, NULL, outcome);
     }
     json_decref(no_arguments);
     json_decref(change.from);
