@@ -379,6 +379,38 @@ static void test_edit_between_calls(void)
     spx_fixture_free(fixture);
 }
 
+/* Many edits, each seen by a call: standard error stays within its bound
+ * without --verbose (spx_log.h), and every call answers afresh. */
+static void test_many_edits_bounded_stderr(void)
+{
+    if (spx_held_inputs_locked())
+        return;
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start(fixture, NULL);
+    start_initialized(daemon, pool);
+    enum { EDITS = 40 };
+    for (int i = 0; i < EDITS; i++) {
+        spx_fixture_append(fixture, "proj/src/words.spx", "\n// another line\n");
+        json_t *result = call_tool(daemon, "check", "{}", pool);
+        json_t *content = structured(result, pool);
+        CU_ASSERT_PTR_NOT_NULL(json_object_get(content, "revision_changed"));
+        json_decref(content);
+        json_decref(result);
+    }
+    json_t *status = call_status(daemon, pool);
+    CU_ASSERT_EQUAL(counter(status, "phase_a_runs"), 1 + EDITS);
+    json_decref(status);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    const char *err = spx_daemon_stderr(daemon);
+    int lines = 0;
+    for (const char *at = err; *at; at++)
+        lines += *at == '\n';
+    CU_ASSERT_EQUAL(lines, SPX_LIMIT_LOG_LINES + 1);
+    spx_assert_contains(err, "further messages are not shown (--verbose shows them)");
+    spx_fixture_free(fixture);
+}
+
 static void test_broken_project(void)
 {
     if (spx_held_inputs_locked())
@@ -706,6 +738,7 @@ int main(void)
         {"each tool", test_each_tool},
         {"counters stand still without edits", test_counters_stand_still_without_edits},
         {"an edit between calls: revision_changed, fresh answer", test_edit_between_calls},
+        {"many edits: stderr stays bounded", test_many_edits_bounded_stderr},
         {"a broken project: tool errors with diagnostics", test_broken_project},
         {"a bad target and bad arguments: tool errors with the reason",
          test_bad_target_and_arguments},
