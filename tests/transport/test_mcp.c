@@ -17,9 +17,8 @@
 #include "spx_rpc.h"
 
 #include <apr_env.h>
-#include <apr_file_info.h>
+#include <apr_file_io.h>
 #include <apr_strings.h>
-#include <apr_time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -520,22 +519,16 @@ static void test_unreadable_until_it_is_not(void)
 
 /* --- drift between rendering and writing (the test-only daemon) ------------------------- */
 
-/* The pauses of one call follow each other within milliseconds, and the
- * daemon removes "paused" only after it has seen "go": a pause is told from
- * the one before by the modification time of its "paused" file. Wait for a
- * pause other than the one of previous (0 for none): its time. */
-static apr_time_t wait_for_next_pause(spx_fixture_t *fixture, const char *pause_dir,
-                                      apr_time_t previous)
+/* Let the paused daemon go on. The pauses of one call follow each other
+ * within milliseconds and the daemon removes "paused" only after it has
+ * seen "go": the test removes it first, so that the next wait sees the next
+ * pause, never this one. */
+static void resume_pause(spx_fixture_t *fixture, const char *pause_dir)
 {
-    const char *paused = apr_pstrcat(fixture->pool, pause_dir, "/paused", NULL);
-    apr_finfo_t info;
-    for (int waited = 0;; waited++) {
-        if (apr_stat(&info, paused, APR_FINFO_MTIME, fixture->pool) == APR_SUCCESS &&
-            info.mtime != previous)
-            return info.mtime;
-        CU_ASSERT_FATAL(waited < 30000); /* 30 s */
-        apr_sleep(apr_time_from_msec(1));
-    }
+    CU_ASSERT_EQUAL(
+        apr_file_remove(apr_pstrcat(fixture->pool, pause_dir, "/paused", NULL), fixture->pool),
+        APR_SUCCESS);
+    spx_daemon_resume(fixture, pause_dir);
 }
 
 /* A check call whose answer is rendered edits times, each followed by an
@@ -552,12 +545,11 @@ static json_t *check_with_edits_in_pause(spx_fixture_t *fixture, int edits)
                        "\"name\":\"check\",\"arguments\":{}}}\n";
     CU_ASSERT_EQUAL(spx_daemon_send(daemon, line, strlen(line)), APR_SUCCESS);
     int renderings = edits <= (int)SPX_LIMIT_MCP_DRIFT_RETRIES ? edits + 1 : edits;
-    apr_time_t pause = 0;
     for (int i = 0; i < renderings; i++) {
-        pause = wait_for_next_pause(fixture, pause_dir, pause);
+        spx_daemon_wait_for_pause(fixture, pause_dir);
         if (i < edits)
             spx_fixture_append(fixture, "proj/src/math.spx", "\n// edited in the pause\n");
-        spx_daemon_resume(fixture, pause_dir);
+        resume_pause(fixture, pause_dir);
     }
     json_t *answer = json_loads(spx_daemon_read_line(daemon), 0, NULL);
     json_t *result = json_incref(json_object_get(answer, "result"));
@@ -567,8 +559,8 @@ static json_t *check_with_edits_in_pause(spx_fixture_t *fixture, int edits)
     line = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{"
            "\"name\":\"status\",\"arguments\":{}}}\n";
     CU_ASSERT_EQUAL(spx_daemon_send(daemon, line, strlen(line)), APR_SUCCESS);
-    wait_for_next_pause(fixture, pause_dir, pause);
-    spx_daemon_resume(fixture, pause_dir);
+    spx_daemon_wait_for_pause(fixture, pause_dir);
+    resume_pause(fixture, pause_dir);
     answer = json_loads(spx_daemon_read_line(daemon), 0, NULL);
     json_t *status = json_object_get(json_object_get(answer, "result"), "structuredContent");
     CU_ASSERT_EQUAL(counter(status, "phase_a_runs"), 1 + edits);
