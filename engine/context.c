@@ -48,6 +48,17 @@ static void visit(walk_t *walk, int node, int from, int edge, int distance)
     walk->order[walk->count++] = node;
 }
 
+/* Whether the query follows edges of kind: every kind unless it names some. */
+static int follows(const spx_context_request_t *request, const char *kind)
+{
+    if (!request->edge_kinds)
+        return 1;
+    for (apr_size_t i = 0; i < request->edge_kind_count; i++)
+        if (strcmp(request->edge_kinds[i], kind) == 0)
+            return 1;
+    return 0;
+}
+
 /* Breadth-first from the target; node numbers are in id order, so sorting a
  * level by number sorts it by id. */
 static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
@@ -78,6 +89,8 @@ static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
                                                                       APR_ARRAY_IDX(in, k, int));
                 int edge = take_out ? APR_ARRAY_IDX(out, o++, int) : APR_ARRAY_IDX(in, k++, int);
                 const spx_index_edge_t *record = &walk->index->edges[edge];
+                if (!follows(walk->request, record->kind))
+                    continue;
                 visit(walk, take_out ? record->to : record->from, node, edge, (int)depth + 1);
             }
         }
@@ -139,7 +152,8 @@ static json_t *render(const walk_t *walk, int kept, apr_size_t text_limit, apr_p
     }
     json_t *edges = json_array();
     for (int e = 0; e < index->edge_count; e++)
-        if (included[index->edges[e].from] && included[index->edges[e].to])
+        if (included[index->edges[e].from] && included[index->edges[e].to] &&
+            follows(walk->request, index->edges[e].kind))
             json_array_append_new(edges, spx_index_edge_json(index, &index->edges[e]));
 
     const spx_context_request_t *request = walk->request;
@@ -150,6 +164,12 @@ static json_t *render(const walk_t *walk, int kept, apr_size_t text_limit, apr_p
         (json_int_t)request->depth, "nodes", nodes, "edges", edges, "truncated", kept < walk->count,
         "omitted_nodes", (json_int_t)(walk->count - kept), "limits", "max_bytes",
         (json_int_t)request->max_bytes, "max_nodes", (json_int_t)request->max_nodes);
+    if (request->edge_kinds) {
+        json_t *kinds = json_array();
+        for (apr_size_t i = 0; i < request->edge_kind_count; i++)
+            json_array_append_new(kinds, json_string(request->edge_kinds[i]));
+        json_object_set_new(document, "edge_kinds", kinds);
+    }
     if (kept < walk->count) {
         json_t *frontier = json_array();
         int cut_distance = walk->distance[walk->order[kept]];
@@ -203,7 +223,9 @@ spx_context_request_t spx_context_defaults(void)
                                      "both",
                                      SPX_LIMIT_CONTEXT_DEPTH_DEFAULT,
                                      SPX_LIMIT_CONTEXT_NODES_DEFAULT,
-                                     SPX_LIMIT_CONTEXT_BYTES_DEFAULT};
+                                     SPX_LIMIT_CONTEXT_BYTES_DEFAULT,
+                                     NULL,
+                                     0};
     return request;
 }
 
@@ -357,6 +379,25 @@ apr_status_t spx_context_document_explained(const spx_project_t *project,
             &refusal, SPX_CONTEXT_OUT_OF_RANGE,
             apr_psprintf(pool, "max_bytes %" APR_UINT64_T_FMT " is outside 1..%" APR_UINT64_T_FMT,
                          request->max_bytes, max_bytes_limit));
+    static const char *const edge_kinds[] = {"imports", "contains", "calls", "uses",
+                                             "reads",   "tests",    "enters"};
+    if (request->edge_kinds && request->edge_kind_count > SPX_LIMIT_CONTEXT_EDGE_KINDS)
+        return refuse(&refusal, SPX_CONTEXT_OUT_OF_RANGE,
+                      apr_psprintf(pool,
+                                   "%" APR_SIZE_T_FMT " edge kinds are over the maximum of %u",
+                                   request->edge_kind_count, SPX_LIMIT_CONTEXT_EDGE_KINDS));
+    for (apr_size_t i = 0; request->edge_kinds && i < request->edge_kind_count; i++) {
+        size_t known = 0;
+        while (known < sizeof(edge_kinds) / sizeof(edge_kinds[0]) &&
+               strcmp(request->edge_kinds[i], edge_kinds[known]) != 0)
+            known++;
+        if (known == sizeof(edge_kinds) / sizeof(edge_kinds[0]))
+            return refuse(&refusal, SPX_CONTEXT_UNKNOWN_EDGE_KIND,
+                          apr_psprintf(pool,
+                                       "unknown edge kind '%s': use imports, contains, calls, "
+                                       "uses, reads, tests or enters",
+                                       request->edge_kinds[i]));
+    }
     if (!project->index)
         return refuse(&refusal, SPX_CONTEXT_NOT_ADMITTED, "the project is not admitted");
 

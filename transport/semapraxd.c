@@ -2,13 +2,15 @@
  * semapraxd.c: the daemon's main: parses `semapraxd --stdio [--manifest-path
  * P] [--max-request-bytes N] [--max-response-bytes N]
  * [--allow-project-rename] [--verbose]`, then runs the session (spx_session.h) over
- * binary stdio: v2, or v3 with the flag. Usage errors: a message on stderr,
- * nothing on stdout, exit 2.
+ * binary stdio: v2, or v3 with the flag; or, with --mcp instead of --stdio,
+ * the MCP server (spx_mcp.h). Usage errors: a message on stderr, nothing on
+ * stdout, exit 2.
  */
 #include "spx_allocation.h"
 #include "spx_cli.h"
 #include "spx_exit.h"
 #include "spx_limits.h"
+#include "spx_mcp.h"
 #include "spx_platform.h"
 #include "spx_session.h"
 
@@ -23,6 +25,8 @@ static void usage(void)
 {
     printf("usage: semapraxd --stdio [--manifest-path PATH] [--max-request-bytes N]\n"
            "                 [--max-response-bytes N] [--allow-project-rename] [--verbose]\n"
+           "       semapraxd --mcp [--manifest-path PATH] [--max-request-bytes N]\n"
+           "                 [--max-response-bytes N] [--allow-project-rename] [--verbose]\n"
            "\n"
            "Holds one Semaprax project (the manifest, default semaprax.toml, and its\n"
            "sources), authenticates it and builds its semantic state once, then answers\n"
@@ -31,12 +35,18 @@ static void usage(void)
            "v2 is read-only: it never writes a file.\n"
            "\n"
            "options:\n"
-           "  --stdio                  serve on standard input and output (required)\n"
+           "  --stdio                  serve on standard input and output (this or --mcp\n"
+           "                           is required)\n"
+           "  --mcp                    serve the Model Context Protocol (%s, or %s)\n"
+           "                           on standard input and output instead: the tools\n"
+           "                           check, context, test, graph_summary and status, and\n"
+           "                           rename with --allow-project-rename; each call answers\n"
+           "                           from the files as they are (docs/agents.md)\n"
            "  --manifest-path PATH     the manifest (default: semaprax.toml)\n"
            "  --max-request-bytes N    largest request line, LF excluded\n"
            "                           (default %u, %u..%u)\n"
            "  --max-response-bytes N   largest response line, LF included\n"
-           "                           (default %u, %u..%u)\n"
+           "                           (default %u, %u..%u; with --mcp %u, %u..)\n"
            "  --allow-project-rename   speak semaprax.agent-transport.v3 instead: v2 plus\n"
            "                           project/rename, which renames an exported function\n"
            "                           and its call sites and writes the changed sources\n"
@@ -49,10 +59,11 @@ static void usage(void)
            "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
            "or response or when standard input or output fails (a client that closes\n"
            "the daemon's output ends the session this way), 2 usage, 3 out of memory.\n",
-           SPX_LIMIT_REQUEST_BYTES_DEFAULT, SPX_LIMIT_REQUEST_BYTES_MINIMUM,
-           SPX_LIMIT_REQUEST_BYTES_MAXIMUM, SPX_LIMIT_RESPONSE_BYTES_DEFAULT,
-           SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM, SPX_LIMIT_RESPONSE_BYTES_MAXIMUM,
-           SPX_LIMIT_LOG_LINES);
+           SPX_MCP_PROTOCOL_LATEST, SPX_MCP_PROTOCOL_PREVIOUS, SPX_LIMIT_REQUEST_BYTES_DEFAULT,
+           SPX_LIMIT_REQUEST_BYTES_MINIMUM, SPX_LIMIT_REQUEST_BYTES_MAXIMUM,
+           SPX_LIMIT_RESPONSE_BYTES_DEFAULT, SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM,
+           SPX_LIMIT_RESPONSE_BYTES_MAXIMUM, SPX_LIMIT_MCP_RESPONSE_BYTES_DEFAULT,
+           SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM, SPX_LIMIT_LOG_LINES);
 }
 
 enum option_id {
@@ -62,6 +73,7 @@ enum option_id {
     OPTION_MAX_RESPONSE,
     OPTION_ALLOW_RENAME,
     OPTION_VERBOSE,
+    OPTION_MCP,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -73,6 +85,7 @@ static const apr_getopt_option_t options[] = {
     {"max-response-bytes", OPTION_MAX_RESPONSE, 1, "largest response"},
     {"allow-project-rename", OPTION_ALLOW_RENAME, 0, "the v3 profile"},
     {"verbose", OPTION_VERBOSE, 0, "a line per refused request"},
+    {"mcp", OPTION_MCP, 0, "serve MCP on stdio"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -113,7 +126,7 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
 {
     spx_session_options_t settings = {"semaprax.toml", SPX_LIMIT_REQUEST_BYTES_DEFAULT,
                                       SPX_LIMIT_RESPONSE_BYTES_DEFAULT, 0, 0};
-    int stdio_given = 0;
+    int stdio_given = 0, mcp_given = 0, response_given = 0;
     unsigned seen = 0; /* one bit per option id above OPTION_STDIO */
     apr_getopt_t *parser = NULL;
     apr_getopt_init(&parser, pool, argc, argv);
@@ -128,7 +141,7 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
             return usage_error("unknown option ", parser->argv[parser->ind - 1]);
         if (status == APR_BADARG)
             return usage_error("option needs a value: ", parser->argv[parser->ind - 1]);
-        if (option >= OPTION_STDIO && option <= OPTION_VERBOSE) {
+        if (option >= OPTION_STDIO && option <= OPTION_MCP) {
             unsigned bit = 1u << (option - OPTION_STDIO);
             if (seen & bit)
                 return usage_error("option given twice: --", option_name(option));
@@ -143,6 +156,9 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
             return SPX_EXIT_OK;
         case OPTION_STDIO:
             stdio_given = 1;
+            break;
+        case OPTION_MCP:
+            mcp_given = 1;
             break;
         case OPTION_MANIFEST:
             settings.manifest_path = argument;
@@ -159,6 +175,7 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
                 return SPX_EXIT_USAGE;
             break;
         default: /* OPTION_MAX_RESPONSE */
+            response_given = 1;
             if (!parse_bound(option, argument, SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM,
                              SPX_LIMIT_RESPONSE_BYTES_MAXIMUM, &settings.max_response_bytes, pool))
                 return SPX_EXIT_USAGE;
@@ -167,11 +184,24 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
     }
     if (parser->ind < argc)
         return usage_error("unexpected argument ", parser->argv[parser->ind]);
-    if (!stdio_given)
-        return usage_error("--stdio is required (the only transport)", NULL);
+    if (stdio_given && mcp_given)
+        return usage_error("--stdio and --mcp cannot be given together: choose one", NULL);
+    if (!stdio_given && !mcp_given)
+        return usage_error("--stdio is required (or --mcp, the other transport)", NULL);
+    if (mcp_given && !response_given)
+        settings.max_response_bytes = SPX_LIMIT_MCP_RESPONSE_BYTES_DEFAULT;
+    if (mcp_given && settings.max_response_bytes < SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM)
+        return usage_error(
+            apr_psprintf(pool,
+                         "--max-response-bytes must be %u..%u with --mcp, not %" APR_SIZE_T_FMT,
+                         SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM, SPX_LIMIT_RESPONSE_BYTES_MAXIMUM,
+                         settings.max_response_bytes),
+            NULL);
     spx_stdio_t *stdio = NULL;
     if (spx_stdio_open(&stdio, pool) != APR_SUCCESS)
         return usage_error("cannot open standard input and output", NULL);
+    if (mcp_given)
+        return (int)spx_mcp_run(&settings, stdio, pool);
     return (int)spx_session_run(&settings, stdio, pool);
 }
 

@@ -232,6 +232,7 @@ static const char *context_reason(spx_context_problem_t problem)
         return "missing_param";
     case SPX_CONTEXT_UNKNOWN_KIND:
     case SPX_CONTEXT_UNKNOWN_DIRECTION:
+    case SPX_CONTEXT_UNKNOWN_EDGE_KIND:
         return "invalid_value";
     case SPX_CONTEXT_KIND_MISMATCH:
         return "target_kind_mismatch";

@@ -36,10 +36,16 @@ typedef struct spx_context_request_t {
     apr_uint64_t depth;
     apr_uint64_t max_nodes;
     apr_uint64_t max_bytes;
+    /* Follow only edges of these kinds ("imports", "contains", "calls",
+     * "uses", "reads", "tests", "enters"), and list only those among the
+     * kept nodes; the document then names them in "edge_kinds". NULL (the
+     * default): every kind, and no "edge_kinds" in the document. */
+    const char *const *edge_kinds;
+    apr_size_t edge_kind_count;
 } spx_context_request_t;
 
 /* The request with every optional field at its default (direction "both",
- * depth, max_nodes and max_bytes from spx_limits.h). */
+ * depth, max_nodes and max_bytes from spx_limits.h, every edge kind). */
 spx_context_request_t spx_context_defaults(void);
 
 /* Why a context query cannot be answered (docs/protocol.md's reasons). */
@@ -48,8 +54,9 @@ typedef enum spx_context_problem_t {
     SPX_CONTEXT_MISSING_TARGET,    /* no target, or no kind for a target that is not an id */
     SPX_CONTEXT_UNKNOWN_KIND,      /* a target_kind that is no kind of node */
     SPX_CONTEXT_UNKNOWN_DIRECTION, /* a direction other than out, in, both */
+    SPX_CONTEXT_UNKNOWN_EDGE_KIND, /* an edge kind the graph does not have */
     SPX_CONTEXT_KIND_MISMATCH,     /* target_kind and the target's id prefix disagree */
-    SPX_CONTEXT_OUT_OF_RANGE,      /* depth, max_nodes or max_bytes outside its range */
+    SPX_CONTEXT_OUT_OF_RANGE,      /* depth, max_nodes, max_bytes or edge kinds outside range */
     SPX_CONTEXT_UNKNOWN_TARGET,    /* no such node; the message names the nearest */
     SPX_CONTEXT_BUDGET_TOO_SMALL,  /* max_bytes cannot hold even the target's outline */
     SPX_CONTEXT_NOT_ADMITTED       /* the project has no index */
@@ -60,7 +67,8 @@ typedef enum spx_context_problem_t {
  * unknown target kind or direction, a value out of range (max_bytes_limit
  * is the largest max_bytes allowed), a target that does not exist (the
  * message then names the nearest names of that kind, spx_suggest.h), or a
- * max_bytes too small for even the target.
+ * max_bytes too small for even the target, an unknown edge kind or more than
+ * SPX_LIMIT_CONTEXT_EDGE_KINDS of them.
  *
  * The target: with a target_kind, a name of that kind ("app.main"), or that
  * kind's node id ("function:app.main"); without one, any node id of the

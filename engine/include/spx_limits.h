@@ -118,6 +118,10 @@
 #define SPX_LIMIT_CONTEXT_BYTES_DEFAULT 65536u
 /* The context byte maximum is the response limit in force. */
 
+/* Edge kinds a context query may name to follow (the seven kinds, with
+ * room for repeats; project decision). */
+#define SPX_LIMIT_CONTEXT_EDGE_KINDS 16u
+
 /* Ids listed in a context document's frontier. */
 #define SPX_LIMIT_CONTEXT_FRONTIER 64u
 
@@ -145,6 +149,29 @@
  * v3 (protocol is the largest, 1,147 bytes in v3) with a 256-byte string id
  * fits, with room to spare. `semaprax serve` (v1, frozen) keeps 1024. */
 #define SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM 4096u
+
+/* semapraxd --mcp (transport/mcp.c; project decision): its default
+ * --max-response-bytes, below the 10 MiB that the MCP TypeScript SDK's stdio
+ * transport buffers for one line; the context tool's default and largest
+ * byte budget (the default is what an agent's context window takes without
+ * noticing); the modules graph_summary lists by default and at most; the
+ * times a tools/call opens the project again when it changed while the
+ * call was answered; the drift records a result lists (the rest counted);
+ * and the diagnostics an error's text lists one per line. */
+#define SPX_LIMIT_MCP_RESPONSE_BYTES_DEFAULT (8u * 1024u * 1024u)
+/* Its own minimum: tools/list with every tool (about 10 KiB) and the
+ * context tool's default budget, twice (structured and as text), fit. */
+#define SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM (64u * 1024u)
+/* The most bytes of a request's method or tool name that an error's detail
+ * repeats (a name can be as long as the request). */
+#define SPX_LIMIT_MCP_ECHO_BYTES 128u
+#define SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT (16u * 1024u)
+#define SPX_LIMIT_MCP_CONTEXT_BYTES_MAXIMUM (1024u * 1024u)
+#define SPX_LIMIT_MCP_GRAPH_MODULES_DEFAULT 64u
+#define SPX_LIMIT_MCP_GRAPH_MODULES_MAXIMUM SPX_LIMIT_SOURCES
+#define SPX_LIMIT_MCP_DRIFT_RETRIES 3u
+#define SPX_LIMIT_MCP_DRIFT_LISTED 32u
+#define SPX_LIMIT_MCP_DIAGNOSTICS_IN_TEXT 20u
 
 /* Arrays and objects nested inside one another in one request frame, the
  * top-level object being depth 1 (project decision: requests of this protocol

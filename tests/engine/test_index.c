@@ -10,11 +10,13 @@
 #include "spx_canonical.h"
 #include "spx_corpus.h"
 #include "spx_index.h"
+#include "spx_limits.h"
 #include "spx_run_fixture.h"
 #include "spx_test.h"
 
 #include <apr_strings.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The admitted project tests/projects/items, opened in pool. */
@@ -528,6 +530,52 @@ static void test_context_of_a_node_id(void)
     apr_pool_destroy(pool);
 }
 
+/* edge_kinds: only those edges are followed and listed, and the document
+ * names them; without it every kind is (and no "edge_kinds"). */
+static void test_context_of_some_edge_kinds(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_project_t *project = open_items(pool);
+    static const char *const contains[] = {"contains"};
+    spx_context_request_t request = spx_context_defaults();
+    request.target_kind = "struct";
+    request.target = "geo.Point";
+    request.edge_kinds = contains;
+    request.edge_kind_count = 1;
+    json_t *document = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(
+        spx_context_document(project, &request, 1u << 24, &document, pool, &message), APR_SUCCESS);
+    assert_text(node_lines(document, pool), "struct:geo.Point 0 -\n"
+                                            "module:geo 1 contains\n");
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(document, "edges")), 1);
+    char *kinds = json_dumps(json_object_get(document, "edge_kinds"), JSON_COMPACT);
+    CU_ASSERT_STRING_EQUAL(kinds, "[\"contains\"]");
+    free(kinds);
+    json_decref(document);
+
+    json_t *every = context_of(project, "struct", "geo.Point", NULL, 1, 0, pool);
+    CU_ASSERT_PTR_NULL(json_object_get(every, "edge_kinds"));
+    CU_ASSERT_TRUE(json_array_size(json_object_get(every, "nodes")) > 2);
+    json_decref(every);
+
+    static const char *const unknown[] = {"uses", "likes"};
+    request.edge_kinds = unknown;
+    request.edge_kind_count = 2;
+    document = NULL;
+    CU_ASSERT_EQUAL(spx_context_document(project, &request, 1u << 24, &document, pool, &message),
+                    APR_EINVAL);
+    CU_ASSERT_PTR_NULL(document);
+    CU_ASSERT_STRING_EQUAL(message, "unknown edge kind 'likes': use imports, contains, calls, "
+                                    "uses, reads, tests or enters");
+    request.edge_kind_count = SPX_LIMIT_CONTEXT_EDGE_KINDS + 1;
+    CU_ASSERT_EQUAL(spx_context_document(project, &request, 1u << 24, &document, pool, &message),
+                    APR_EINVAL);
+    CU_ASSERT_STRING_EQUAL(message, "17 edge kinds are over the maximum of 16");
+    apr_pool_destroy(pool);
+}
+
 /* Transport v1 is byte-frozen: a single source's graph keeps the builtin
  * signatures it had before language v2, where a project's graph of the same
  * source gives v2's. */
@@ -567,6 +615,7 @@ int main(void)
         {"context of a const", test_context_of_a_const},
         {"context errors", test_context_errors},
         {"context of a graph node id", test_context_of_a_node_id},
+        {"context of some edge kinds", test_context_of_some_edge_kinds},
         {"single source: transport v1's builtin signatures",
          test_single_source_keeps_v1_signatures},
         CU_TEST_INFO_NULL,

@@ -462,13 +462,15 @@ static const char **arguments_on(spx_fixture_t *fixture, const char *dir, const 
     while (extra[count])
         count++;
     const char **arguments = apr_palloc(fixture->pool, (count + 4) * sizeof(*arguments));
-    arguments[0] = "--stdio";
+    /* --stdio, unless extra names the other transport (--mcp first). */
+    int mcp = count > 0 && strcmp(extra[0], "--mcp") == 0;
+    arguments[0] = mcp ? "--mcp" : "--stdio";
     arguments[1] = "--manifest-path";
     arguments[2] =
         spx_fixture_path(fixture, apr_pstrcat(fixture->pool, dir, "/semaprax.toml", NULL));
-    for (apr_size_t i = 0; i < count; i++)
-        arguments[3 + i] = extra[i];
-    arguments[3 + count] = NULL;
+    for (apr_size_t i = (apr_size_t)mcp; i < count; i++)
+        arguments[3 + i - (apr_size_t)mcp] = extra[i];
+    arguments[3 + count - (apr_size_t)mcp] = NULL;
     return arguments;
 }
 

@@ -107,7 +107,8 @@ const char *spx_error_detail(const char *line, apr_pool_t *pool);
 void spx_daemon_copy_hello(spx_fixture_t *fixture, const char *dir);
 
 /* Start SPX_SEMAPRAXD on dir/semaprax.toml of the fixture (absolute path),
- * with extra arguments (NULL-terminated, may be empty), in the fixture. */
+ * with extra arguments (NULL-terminated, may be empty), in the fixture:
+ * --stdio, or --mcp when extra begins with it. */
 spx_daemon_t *spx_daemon_start_on(spx_fixture_t *fixture, const char *dir,
                                   const char *const *extra);
 

@@ -183,11 +183,11 @@ static void test_context_errors(void)
                          "module", "--target", "app", "--max-nodes", "0");
     CU_ASSERT_EQUAL(no_nodes.exit_code, 2);
     spx_assert_contains(no_nodes.err, "--max-nodes 0 is under the minimum of 1");
-    spx_process_result_t small =
+    spx_process_result_t too_small =
         SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
                          "module", "--target", "app", "--max-bytes", "10");
-    CU_ASSERT_EQUAL(small.exit_code, 2);
-    spx_assert_contains(small.err, "cannot hold even the target");
+    CU_ASSERT_EQUAL(too_small.exit_code, 2);
+    spx_assert_contains(too_small.err, "cannot hold even the target");
     spx_process_result_t nearest =
         SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
                          "function", "--target", "math.fibb");

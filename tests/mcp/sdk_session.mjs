@@ -1,0 +1,213 @@
+// sdk_session.mjs: drives `semapraxd --mcp` with the official MCP TypeScript
+// SDK (its Client over its StdioClientTransport), as an MCP host does, on a
+// copy of examples/hello: initialize, tools/list, every tool, an edit between
+// two calls (the answer is fresh and says revision_changed), a broken project
+// (a tool error with the diagnostics), a bad target (a tool error with the
+// engine's reason), an unknown tool (a JSON-RPC error with data), and a
+// second server with --allow-project-rename (rename, dry run then for real).
+// Every structuredContent is validated against its tool's outputSchema (the
+// SDK does it itself; this does it again with ajv), and the documents that
+// v2 and v3 also answer (check, context, test, rename), less what MCP adds
+// (the revisions where v2 has none, revision_changed), against their JSON
+// Schemas in docs/schema. Prints every message as the SDK saw it, one line
+// each ("->" sent, "<-" received).
+//
+//   node sdk_session.mjs SEMAPRAXD EXAMPLE_DIR WORK_DIR SCHEMA_DIR
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import AjvModule from 'ajv';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const [semapraxd, exampleDir, workDir, schemaDir] = process.argv.slice(2);
+const Ajv = AjvModule.default ?? AjvModule;
+const ajv = new Ajv({ strict: false, allErrors: true });
+
+// docs/schema (draft 2020-12), every schema by its $id.
+const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
+const documents = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+for (const folder of ['', 'v2', 'v3']) {
+  for (const name of fs.readdirSync(path.join(schemaDir, folder))) {
+    if (!name.endsWith('.json')) continue;
+    const schema = JSON.parse(fs.readFileSync(path.join(schemaDir, folder, name), 'utf8'));
+    if (schema.$id) documents.addSchema(schema);
+  }
+}
+// The tool, the docs/schema document it answers, and what MCP adds to it.
+const documentSchemas = {
+  check: ['urn:semaprax:schema:check.json', ['project_revision', 'workspace_revision', 'revision_changed']],
+  context: ['urn:semaprax:schema:context.json', ['workspace_revision', 'revision_changed']],
+  test: ['urn:semaprax:schema:v2/test.result.json', ['project_revision', 'workspace_revision', 'revision_changed']],
+  rename: ['urn:semaprax:schema:v3/project-rename.result.json', ['revision_changed']],
+};
+let checks = 0;
+
+function check(condition, what) {
+  if (!condition) {
+    console.log(`FAILED: ${what}`);
+    process.exit(1);
+  }
+  checks++;
+}
+
+function freshProject(name) {
+  const dir = path.join(workDir, name);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.cpSync(exampleDir, dir, { recursive: true });
+  return dir;
+}
+
+// A client whose transport prints every message it sends and receives.
+async function connect(label, dir, extra) {
+  const transport = new StdioClientTransport({
+    command: semapraxd,
+    args: ['--mcp', '--manifest-path', path.join(dir, 'semaprax.toml'), ...extra],
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk) => { stderr += chunk; });
+  const send = transport.send.bind(transport);
+  transport.send = async (message) => {
+    console.log(`${label} -> ${JSON.stringify(message)}`);
+    return send(message);
+  };
+  let handler;
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get() { return handler && ((message) => { console.log(`${label} <- ${JSON.stringify(message)}`); handler(message); }); },
+    set(fn) { handler = fn; },
+  });
+  const client = new Client({ name: 'semaprax-sdk-test', version: '0.1.0' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr };
+}
+
+const validators = new Map();
+
+async function listTools(client) {
+  const { tools } = await client.listTools();
+  for (const tool of tools) {
+    check(tool.inputSchema?.type === 'object', `${tool.name}: inputSchema is an object schema`);
+    check(tool.outputSchema?.type === 'object', `${tool.name}: outputSchema is an object schema`);
+    validators.set(tool.name, ajv.compile(tool.outputSchema));
+  }
+  return tools;
+}
+
+// A tools/call that must succeed: its structuredContent validated.
+async function call(client, name, args = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  check(result.isError === false, `${name}: not an error (${JSON.stringify(result.content)})`);
+  const validate = validators.get(name);
+  check(validate(result.structuredContent), `${name}: structuredContent validates: ${ajv.errorsText(validate.errors)}`);
+  check(result.content[0].type === 'text' && result.content[0].text.length > 0, `${name}: a text summary`);
+  if (documentSchemas[name]) {
+    const [id, added] = documentSchemas[name];
+    const document = { ...result.structuredContent };
+    for (const key of added) delete document[key];
+    const validateDocument = documents.getSchema(id);
+    check(validateDocument(document), `${name}: the document validates against ${id}: ${documents.errorsText(validateDocument.errors)}`);
+  }
+  return result;
+}
+
+// A tools/call that must be a tool error: its text.
+async function callFailing(client, name, args = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  check(result.isError === true, `${name}: a tool error`);
+  return result.content[0].text;
+}
+
+const dir = freshProject('hello');
+const { client } = await connect('A', dir, []);
+check(client.getServerVersion()?.name === 'semapraxd', 'serverInfo.name is semapraxd');
+check(typeof client.getInstructions() === 'string', 'the server gives instructions');
+check(client.getServerCapabilities()?.tools !== undefined, 'the server has the tools capability');
+
+const tools = await listTools(client);
+check(JSON.stringify(tools.map((t) => t.name)) === '["check","context","test","graph_summary","status"]',
+  'tools/list without --allow-project-rename: no rename');
+
+const status1 = (await call(client, 'status')).structuredContent;
+check(status1.state === 'open' && status1.admitted === true, 'status: open and admitted');
+check(status1.counters.phase_a_runs === 1, 'status: one Phase A run');
+const checked = (await call(client, 'check')).structuredContent;
+check(checked.admitted === true && checked.diagnostics.length === 0, 'check: admitted, no diagnostics');
+const context = (await call(client, 'context', { target_kind: 'function', target: 'math.fact', direction: 'in', edge_kinds: ['calls'] })).structuredContent;
+check(context.target === 'function:math.fact', 'context: the target');
+check(context.edges.every((edge) => edge.kind === 'calls'), 'context: only calls edges');
+check(context.nodes.some((node) => node.id === 'function:app.main'), 'context: app.main calls math.fact');
+check(context.limits.max_bytes === 16384, 'context: the default budget is 16 KiB');
+const tested = (await call(client, 'test')).structuredContent;
+check(tested.envelope.summary.passed === 4 && tested.command_succeeded === true, 'test: 4 passed');
+const starved = (await call(client, 'test', { max_steps: 10 })).structuredContent;
+check(starved.envelope.summary.fuel_exhausted > 0 && starved.command_succeeded === false,
+  'test: fuel exhausted is a result, not an error');
+const graph = (await call(client, 'graph_summary', { max_modules: 2 })).structuredContent;
+check(graph.counts.modules === 4 && graph.modules.length === 2 && graph.omitted_modules === 2,
+  'graph_summary: 4 modules, 2 listed');
+check(JSON.stringify(graph.modules[0]) === '{"imports":["math","text","words"],"name":"app","path":"src/app.spx"}',
+  'graph_summary: app imports math, text and words');
+const status2 = (await call(client, 'status')).structuredContent;
+check(status2.counters.phase_a_runs === 1, 'status: no Phase A run without an edit');
+check(status2.counters.authentications > status1.counters.authentications, 'status: every call re-authenticates');
+check(status2.project_revision === status1.project_revision, 'status: same revision without an edit');
+
+// An edit between two calls: the answer comes from the edited files.
+const math = path.join(dir, 'src', 'math.spx');
+const original = fs.readFileSync(math, 'utf8');
+fs.writeFileSync(math, original + '\nexport fn twice(n: int) -> int {\n  return n * 2;\n}\n');
+const refreshed = (await call(client, 'context', { target_kind: 'function', target: 'math.twice' })).structuredContent;
+const change = refreshed.revision_changed;
+check(change && change.from === status1.project_revision && change.to === refreshed.project_revision &&
+  change.from !== change.to, 'context after an edit: revision_changed from the old to the new revision');
+check(JSON.stringify(change.drift) === '[{"path":"src/math.spx","reason":"content_changed"}]',
+  'context after an edit: the drift names src/math.spx');
+check(refreshed.nodes[0].text.includes('return n * 2;'), 'context after an edit: the new function\'s text');
+const status3 = (await call(client, 'status')).structuredContent;
+check(status3.counters.phase_a_runs === 2 && status3.revision_changed === undefined,
+  'status after the edit: one more Phase A run, nothing changed since');
+
+// A broken project: tool errors with the diagnostics.
+fs.writeFileSync(math, original + '\nexport fn broken( -> int {\n');
+const brokenText = await callFailing(client, 'test');
+check(brokenText.includes('not admitted') && brokenText.includes('src/math.spx:'), 'test on a broken project: the diagnostics');
+const brokenCheck = (await call(client, 'check')).structuredContent;
+check(brokenCheck.admitted === false && brokenCheck.diagnostics.length > 0, 'check on a broken project: admitted false');
+fs.writeFileSync(math, original);
+
+// A bad target: the engine's reason.
+const badText = await callFailing(client, 'context', { target_kind: 'function', target: 'math.nope' });
+check(badText.includes("no function 'math.nope'"), 'context of a bad target: the reason');
+const badArgument = await callFailing(client, 'context', { target: 'math.fact', depth: 99 });
+check(badArgument.includes('depth must be an integer in 0..16'), 'context with a bad depth: the reason');
+
+// An unknown tool: a JSON-RPC error with data.
+let unknown = null;
+try {
+  await client.callTool({ name: 'nope', arguments: {} });
+} catch (error) {
+  unknown = error;
+}
+check(unknown && unknown.code === -32602 && unknown.data?.reason === 'unknown_tool', 'an unknown tool: -32602, unknown_tool');
+await client.close();
+
+// --allow-project-rename: the rename tool.
+const renameDir = freshProject('hello-rename');
+const { client: renamer } = await connect('B', renameDir, ['--allow-project-rename']);
+const renameTools = await listTools(renamer);
+check(renameTools.some((tool) => tool.name === 'rename'), 'tools/list with --allow-project-rename: rename');
+const appBefore = fs.readFileSync(path.join(renameDir, 'src', 'app.spx'), 'utf8');
+const dry = (await call(renamer, 'rename', { function: 'math.fact', new_name: 'factorial', dry_run: true })).structuredContent;
+check(dry.committed === false && dry.edits.length > 0, 'rename dry run: edits, nothing committed');
+check(fs.readFileSync(path.join(renameDir, 'src', 'app.spx'), 'utf8') === appBefore, 'rename dry run: nothing written');
+const renamed = (await call(renamer, 'rename', { function: 'math.fact', new_name: 'factorial' })).structuredContent;
+check(renamed.committed === true, 'rename: committed');
+check(fs.readFileSync(path.join(renameDir, 'src', 'app.spx'), 'utf8').includes('math.factorial('), 'rename: the call sites written');
+const after = (await call(renamer, 'context', { target_kind: 'function', target: 'math.factorial' })).structuredContent;
+check(after.revision_changed === undefined && after.project_revision === renamed.project_revision,
+  'context after rename: the renamed project, no drift');
+await renamer.close();
+
+console.log(`mcp-sdk: ${checks} checks passed`);

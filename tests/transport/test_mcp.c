@@ -1,0 +1,750 @@
+/*
+ * test_mcp.c: process tests of `semapraxd --mcp`, the MCP server, over
+ * pipes: initialize and its version negotiation, tools/list (rename only
+ * with --allow-project-rename), each tool's answer, an edit between two
+ * calls (revision_changed and a fresh answer, and Phase A once more), the
+ * counters standing still without edits, a broken project (a tool error
+ * with its diagnostics), a bad target and bad arguments (tool errors with
+ * the reason), a project that cannot be read until it can, drift between
+ * rendering and writing (the test-only daemon's pause: answered again, or
+ * a tool error after too many), JSON-RPC errors with data, and the command
+ * line. On Windows, where holding is authority, edits of held files are
+ * denied, so the tests that edit them are left out there.
+ */
+#include "spx_daemon.h"
+#include "spx_limits.h"
+#include "spx_process.h"
+#include "spx_rpc.h"
+
+#include <apr_env.h>
+#include <apr_file_io.h>
+#include <apr_strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INITIALIZE_FORMAT                                                                          \
+    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"     \
+    "\"%s\",\"capabilities\":{},\"clientInfo\":{\"name\":\"test_mcp\",\"version\":\"1\"}}}"
+
+static const char *const mcp_only[] = {"--mcp", NULL};
+
+/* Start semapraxd --mcp (and extra) on a copy of examples/hello in proj. */
+static spx_daemon_t *start(spx_fixture_t *fixture, const char *const *extra)
+{
+    spx_daemon_copy_hello(fixture, "proj");
+    return spx_daemon_start_on(fixture, "proj", extra ? extra : mcp_only);
+}
+
+static json_t *initialize(spx_daemon_t *daemon, const char *version, apr_pool_t *pool)
+{
+    json_t *answer = spx_daemon_call_json(daemon, apr_psprintf(pool, INITIALIZE_FORMAT, version));
+    const char *initialized = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+    CU_ASSERT_EQUAL(spx_daemon_send(daemon, initialized, strlen(initialized)), APR_SUCCESS);
+    return answer;
+}
+
+static void start_initialized(spx_daemon_t *daemon, apr_pool_t *pool)
+{
+    json_decref(initialize(daemon, "2025-11-25", pool));
+}
+
+/* tools/call name with arguments (a JSON object's text): the result. */
+static json_t *call_tool(spx_daemon_t *daemon, const char *name, const char *arguments,
+                         apr_pool_t *pool)
+{
+    json_t *answer = spx_daemon_call_json(
+        daemon, apr_psprintf(pool,
+                             "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{"
+                             "\"name\":\"%s\",\"arguments\":%s}}",
+                             name, arguments));
+    json_t *result = json_incref(json_object_get(answer, "result"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(result);
+    json_decref(answer);
+    return result;
+}
+
+/* A result that is not a tool error: its structuredContent (a new
+ * reference), whose copy is in the text after the summary line. */
+static json_t *structured(json_t *result, apr_pool_t *pool)
+{
+    CU_ASSERT_TRUE(json_is_false(json_object_get(result, "isError")));
+    json_t *content = json_object_get(result, "structuredContent");
+    CU_ASSERT_TRUE_FATAL(json_is_object(content));
+    const char *text = json_string_value(
+        json_object_get(json_array_get(json_object_get(result, "content"), 0), "text"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    const char *json_text = strrchr(text, '\n');
+    CU_ASSERT_PTR_NOT_NULL_FATAL(json_text);
+    json_t *copy = json_loads(json_text + 1, 0, NULL);
+    CU_ASSERT_TRUE(json_equal(copy, content));
+    json_decref(copy);
+    (void)pool;
+    return json_incref(content);
+}
+
+/* A tool error: its text. */
+static const char *error_text(json_t *result, apr_pool_t *pool)
+{
+    CU_ASSERT_TRUE(json_is_true(json_object_get(result, "isError")));
+    CU_ASSERT_PTR_NULL(json_object_get(result, "structuredContent"));
+    const char *text = json_string_value(
+        json_object_get(json_array_get(json_object_get(result, "content"), 0), "text"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    return apr_pstrdup(pool, text);
+}
+
+static json_int_t counter(json_t *status, const char *name)
+{
+    return json_integer_value(json_object_get(json_object_get(status, "counters"), name));
+}
+
+static json_t *call_status(spx_daemon_t *daemon, apr_pool_t *pool)
+{
+    json_t *result = call_tool(daemon, "status", "{}", pool);
+    json_t *content = structured(result, pool);
+    json_decref(result);
+    return content;
+}
+
+/* --- the lifecycle ---------------------------------------------------------------- */
+
+static void assert_version_answered(spx_fixture_t *fixture, const char *asked, const char *answered)
+{
+    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", mcp_only);
+    json_t *answer = initialize(daemon, asked, fixture->pool);
+    json_t *result = json_object_get(answer, "result");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(result, "protocolVersion")), answered);
+    CU_ASSERT_STRING_EQUAL(
+        json_string_value(json_object_get(json_object_get(result, "serverInfo"), "name")),
+        "semapraxd");
+    CU_ASSERT_TRUE(
+        json_is_string(json_object_get(json_object_get(result, "serverInfo"), "version")));
+    CU_ASSERT_TRUE(
+        json_is_object(json_object_get(json_object_get(result, "capabilities"), "tools")));
+    CU_ASSERT_TRUE(json_string_length(json_object_get(result, "instructions")) > 100);
+    json_decref(answer);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+}
+
+static void test_initialize_and_versions(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_copy_hello(fixture, "proj");
+    assert_version_answered(fixture, "2025-11-25", "2025-11-25");
+    assert_version_answered(fixture, "2025-06-18", "2025-06-18");
+    assert_version_answered(fixture, "2024-11-05", "2025-11-25");
+    assert_version_answered(fixture, "1999-01-01", "2025-11-25");
+
+    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", mcp_only);
+    /* Before initialize: ping answers, the tools do not. */
+    CU_ASSERT_STRING_EQUAL(
+        spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"),
+        "{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{}}");
+    spx_assert_contains(
+        spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}"),
+        "{\"error\":{\"code\":-32600,\"data\":{\"detail\":\"tools/list before initialize: "
+        "initialize first\",\"reason\":\"not_initialized\"}");
+    spx_assert_contains(spx_daemon_call(daemon,
+                                        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\","
+                                        "\"params\":{}}"),
+                        "\"reason\":\"invalid_params\"");
+    start_initialized(daemon, fixture->pool);
+    spx_assert_contains(
+        spx_daemon_call(daemon, apr_psprintf(fixture->pool, INITIALIZE_FORMAT, "2025-11-25")),
+        "\"reason\":\"already_initialized\"");
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static const char *tool_names(json_t *list, apr_pool_t *pool)
+{
+    const char *names = "";
+    size_t index;
+    json_t *tool;
+    json_array_foreach(json_object_get(list, "tools"), index, tool)
+    {
+        names = apr_pstrcat(pool, names, index ? " " : "",
+                            json_string_value(json_object_get(tool, "name")), NULL);
+        CU_ASSERT_STRING_EQUAL(
+            json_string_value(json_object_get(json_object_get(tool, "inputSchema"), "type")),
+            "object");
+        CU_ASSERT_STRING_EQUAL(
+            json_string_value(json_object_get(json_object_get(tool, "outputSchema"), "type")),
+            "object");
+        CU_ASSERT_TRUE(json_string_length(json_object_get(tool, "description")) > 40);
+    }
+    return names;
+}
+
+static void test_tools_list(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    for (int rename = 0; rename <= 1; rename++) {
+        spx_daemon_t *daemon =
+            start(fixture,
+                  rename ? (const char *const[]){"--mcp", "--allow-project-rename", NULL} : NULL);
+        start_initialized(daemon, fixture->pool);
+        json_t *answer = spx_daemon_call_json(
+            daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{}}");
+        /* The whole list fits the smallest --max-response-bytes of --mcp,
+         * twice over. */
+        char *list_text = json_dumps(answer, JSON_COMPACT);
+        CU_ASSERT_TRUE(strlen(list_text) < SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM / 2);
+        free(list_text);
+        CU_ASSERT_STRING_EQUAL(tool_names(json_object_get(answer, "result"), fixture->pool),
+                               rename ? "check context test graph_summary status rename"
+                                      : "check context test graph_summary status");
+        json_decref(answer);
+        if (rename) {
+            json_t *call = call_tool(
+                daemon, "rename",
+                "{\"function\":\"math.fact\",\"new_name\":\"f\",\"dry_run\":true}", fixture->pool);
+            json_t *content = structured(call, fixture->pool);
+            CU_ASSERT_TRUE(json_is_false(json_object_get(content, "committed")));
+            CU_ASSERT_TRUE(json_array_size(json_object_get(content, "edits")) >= 2);
+            json_decref(content);
+            json_decref(call);
+        }
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    }
+    /* Without the flag rename is an unknown tool: a JSON-RPC error. */
+    spx_daemon_t *daemon = start(fixture, NULL);
+    start_initialized(daemon, fixture->pool);
+    spx_assert_contains(
+        spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                                "\"params\":{\"name\":\"rename\",\"arguments\":{}}}"),
+        "{\"error\":{\"code\":-32602,\"data\":{\"detail\":\"no tool 'rename': the tools are "
+        "check, context, test, graph_summary, status\",\"reason\":\"unknown_tool\"}");
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+/* --- the tools ------------------------------------------------------------------------ */
+
+static void test_each_tool(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start(fixture, NULL);
+    start_initialized(daemon, pool);
+
+    json_t *result = call_tool(daemon, "check", "{}", pool);
+    json_t *content = structured(result, pool);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(content, "admitted")));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(content, "diagnostics")), 0);
+    CU_ASSERT_TRUE(json_is_string(json_object_get(content, "project_revision")));
+    CU_ASSERT_PTR_NULL(json_object_get(content, "revision_changed"));
+    json_decref(content);
+    json_decref(result);
+
+    result = call_tool(daemon, "context",
+                       "{\"target_kind\":\"function\",\"target\":\"math.fact\",\"direction\":"
+                       "\"in\",\"edge_kinds\":[\"calls\"]}",
+                       pool);
+    content = structured(result, pool);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(content, "target")),
+                           "function:math.fact");
+    CU_ASSERT_EQUAL(
+        json_integer_value(json_object_get(json_object_get(content, "limits"), "max_bytes")),
+        SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT);
+    size_t index;
+    json_t *edge;
+    json_array_foreach(json_object_get(content, "edges"), index, edge)
+    {
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(edge, "kind")), "calls");
+    }
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(content, "nodes")), 3); /* fact, main, test */
+    json_decref(content);
+    json_decref(result);
+
+    /* Without edge_kinds every kind is followed: the module contains it. */
+    result = call_tool(daemon, "context",
+                       "{\"target_kind\":\"function\",\"target\":\"math.fact\",\"direction\":"
+                       "\"in\"}",
+                       pool);
+    content = structured(result, pool);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(content, "nodes")), 4);
+    CU_ASSERT_PTR_NULL(json_object_get(content, "edge_kinds"));
+    json_decref(content);
+    json_decref(result);
+
+    result = call_tool(daemon, "test", "{}", pool);
+    content = structured(result, pool);
+    json_t *summary = json_object_get(json_object_get(content, "envelope"), "summary");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "passed")), 4);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(content, "command_succeeded")));
+    json_decref(content);
+    json_decref(result);
+
+    /* Fuel exhausted is a result, not a tool error. */
+    result = call_tool(daemon, "test", "{\"max_steps\":10}", pool);
+    content = structured(result, pool);
+    summary = json_object_get(json_object_get(content, "envelope"), "summary");
+    CU_ASSERT_TRUE(json_integer_value(json_object_get(summary, "fuel_exhausted")) > 0);
+    CU_ASSERT_TRUE(json_is_false(json_object_get(content, "command_succeeded")));
+    json_decref(content);
+    json_decref(result);
+
+    result = call_tool(daemon, "graph_summary", "{\"max_modules\":1}", pool);
+    content = structured(result, pool);
+    char *counts = json_dumps(json_object_get(content, "counts"), JSON_SORT_KEYS | JSON_COMPACT);
+    CU_ASSERT_STRING_EQUAL(counts, "{\"consts\":2,\"edges\":58,\"functions\":14,\"imports\":3,"
+                                   "\"modules\":4,\"nodes\":31,\"structs\":1,\"tests\":4}");
+    free(counts);
+    char *modules = json_dumps(json_object_get(content, "modules"), JSON_SORT_KEYS | JSON_COMPACT);
+    CU_ASSERT_STRING_EQUAL(modules, "[{\"imports\":[\"math\",\"text\",\"words\"],\"name\":"
+                                    "\"app\",\"path\":\"src/app.spx\"}]");
+    free(modules);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(content, "truncated")));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(content, "omitted_modules")), 3);
+    json_decref(content);
+    json_decref(result);
+
+    json_t *status = call_status(daemon, pool);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(status, "state")), "open");
+    CU_ASSERT_TRUE(json_is_true(json_object_get(status, "admitted")));
+    CU_ASSERT_EQUAL(counter(status, "phase_a_runs"), 1);
+    CU_ASSERT_EQUAL(counter(status, "requests"), 8); /* initialize and 7 calls */
+    json_decref(status);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static void test_counters_stand_still_without_edits(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start(fixture, NULL);
+    start_initialized(daemon, pool);
+    json_t *first = call_status(daemon, pool);
+    for (int i = 0; i < 20; i++)
+        json_decref(call_tool(daemon, i % 2 ? "check" : "graph_summary", "{}", pool));
+    json_t *last = call_status(daemon, pool);
+    CU_ASSERT_EQUAL(counter(first, "phase_a_runs"), 1);
+    CU_ASSERT_EQUAL(counter(last, "phase_a_runs"), 1);
+    /* Every call re-authenticates (twice: before and after rendering). */
+    CU_ASSERT_EQUAL(counter(last, "authentications"), counter(first, "authentications") + 2 * 21);
+    /* The sources are read once, at authentication; re-authentication
+     * reads them to compare, never to build. */
+    CU_ASSERT_EQUAL(counter(last, "source_reads") - counter(first, "source_reads"),
+                    (counter(last, "authentications") - counter(first, "authentications")) * 4);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(first, "project_revision")),
+                           json_string_value(json_object_get(last, "project_revision")));
+    CU_ASSERT_PTR_NULL(json_object_get(last, "revision_changed"));
+    json_decref(first);
+    json_decref(last);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static void test_edit_between_calls(void)
+{
+    if (spx_held_inputs_locked())
+        return; /* Windows: the edit is denied while the file is held */
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start(fixture, NULL);
+    start_initialized(daemon, pool);
+    json_t *before = call_status(daemon, pool);
+    spx_fixture_append(fixture, "proj/src/math.spx",
+                       "\nexport fn twice(n: int) -> int {\n  return n * 2;\n}\n");
+    json_t *result = call_tool(daemon, "context",
+                               "{\"target_kind\":\"function\",\"target\":\"math.twice\"}", pool);
+    json_t *content = structured(result, pool);
+    json_t *change = json_object_get(content, "revision_changed");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(change, "from")),
+                           json_string_value(json_object_get(before, "project_revision")));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(change, "to")),
+                           json_string_value(json_object_get(content, "project_revision")));
+    CU_ASSERT_STRING_NOT_EQUAL(json_string_value(json_object_get(change, "from")),
+                               json_string_value(json_object_get(change, "to")));
+    char *drift = json_dumps(json_object_get(change, "drift"), JSON_SORT_KEYS | JSON_COMPACT);
+    CU_ASSERT_STRING_EQUAL(drift, "[{\"path\":\"src/math.spx\",\"reason\":\"content_changed\"}]");
+    free(drift);
+    spx_assert_contains(json_string_value(json_object_get(
+                            json_array_get(json_object_get(content, "nodes"), 0), "text")),
+                        "return n * 2;");
+    spx_assert_contains(json_string_value(json_object_get(
+                            json_array_get(json_object_get(result, "content"), 0), "text")),
+                        "The project changed since it was last read, so it was opened again");
+    json_decref(content);
+    json_decref(result);
+    json_t *after = call_status(daemon, pool);
+    CU_ASSERT_EQUAL(counter(after, "phase_a_runs"), 2);
+    CU_ASSERT_PTR_NULL(json_object_get(after, "revision_changed"));
+    json_decref(after);
+    json_decref(before);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+/* Many edits, each seen by a call: standard error stays within its bound
+ * without --verbose (spx_log.h), and every call answers afresh. */
+static void test_many_edits_bounded_stderr(void)
+{
+    if (spx_held_inputs_locked())
+        return;
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start(fixture, NULL);
+    start_initialized(daemon, pool);
+    enum { EDITS = 40 };
+    for (int i = 0; i < EDITS; i++) {
+        spx_fixture_append(fixture, "proj/src/words.spx", "\n// another line\n");
+        json_t *result = call_tool(daemon, "check", "{}", pool);
+        json_t *content = structured(result, pool);
+        CU_ASSERT_PTR_NOT_NULL(json_object_get(content, "revision_changed"));
+        json_decref(content);
+        json_decref(result);
+    }
+    json_t *status = call_status(daemon, pool);
+    CU_ASSERT_EQUAL(counter(status, "phase_a_runs"), 1 + EDITS);
+    json_decref(status);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    const char *err = spx_daemon_stderr(daemon);
+    int lines = 0;
+    for (const char *at = err; *at; at++)
+        lines += *at == '\n';
+    CU_ASSERT_EQUAL(lines, SPX_LIMIT_LOG_LINES + 1);
+    spx_assert_contains(err, "further messages are not shown (--verbose shows them)");
+    spx_fixture_free(fixture);
+}
+
+static void test_broken_project(void)
+{
+    if (spx_held_inputs_locked())
+        return;
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start(fixture, NULL);
+    start_initialized(daemon, pool);
+    spx_fixture_append(fixture, "proj/src/math.spx", "\nexport fn broken( -> int {\n");
+    const char *tools[] = {"test", "context", "graph_summary"};
+    const char *arguments[] = {"{}", "{\"target_kind\":\"module\",\"target\":\"math\"}", "{}"};
+    for (int i = 0; i < 3; i++) {
+        json_t *result = call_tool(daemon, tools[i], arguments[i], pool);
+        const char *text = error_text(result, pool);
+        spx_assert_contains(text, "the project is not admitted: 1 diagnostic\nsrc/math.spx:");
+        spx_assert_contains(text, "error E0220: expected a parameter name");
+        /* Only the first call after the edit says that it changed. */
+        CU_ASSERT_EQUAL(strstr(text, "The project changed") != NULL, i == 0);
+        json_decref(result);
+    }
+    json_t *result = call_tool(daemon, "check", "{}", pool);
+    json_t *content = structured(result, pool);
+    CU_ASSERT_TRUE(json_is_false(json_object_get(content, "admitted")));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(content, "diagnostics")), 1);
+    json_decref(content);
+    json_decref(result);
+    json_t *status = call_status(daemon, pool);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(status, "state")), "open");
+    CU_ASSERT_TRUE(json_is_false(json_object_get(status, "admitted")));
+    json_decref(status);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static void assert_tool_error(spx_daemon_t *daemon, const char *tool, const char *arguments,
+                              const char *reason, apr_pool_t *pool)
+{
+    json_t *result = call_tool(daemon, tool, arguments, pool);
+    CU_ASSERT_STRING_EQUAL(error_text(result, pool), reason);
+    json_decref(result);
+}
+
+static void test_bad_target_and_arguments(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start(fixture, NULL);
+    start_initialized(daemon, pool);
+    assert_tool_error(daemon, "context", "{\"target_kind\":\"function\",\"target\":\"math.nope\"}",
+                      "no function 'math.nope' in this project", pool);
+    assert_tool_error(daemon, "context", "{\"target_kind\":\"planet\",\"target\":\"math\"}",
+                      "unknown target kind 'planet': use module, function, struct, const, test "
+                      "or builtin",
+                      pool);
+    assert_tool_error(daemon, "context", "{\"target\":\"function:math.fibb\"}",
+                      "no function 'math.fibb' in this project; nearest: math.fib, math.fact",
+                      pool);
+    assert_tool_error(daemon, "context",
+                      "{\"target_kind\":\"module\",\"target\":\"math\",\"edge_kinds\":[\"calls\","
+                      "\"likes\"]}",
+                      "unknown edge kind 'likes': use imports, contains, calls, uses, reads, tests "
+                      "or enters",
+                      pool);
+    assert_tool_error(daemon, "context", "{\"target\":\"math\",\"depth\":99}",
+                      "depth must be an integer in 0..16", pool);
+    assert_tool_error(daemon, "context", "{\"target_kind\":\"module\"}",
+                      "target is required: the name of a module, function, struct, const or test",
+                      pool);
+    assert_tool_error(daemon, "check", "{\"colour\":1}",
+                      "unknown argument 'colour': this tool takes no arguments", pool);
+    assert_tool_error(daemon, "test", "{\"max_steps\":\"many\"}",
+                      "max_steps must be an integer in 0..10000000000", pool);
+    json_t *status = call_status(daemon, pool);
+    CU_ASSERT_EQUAL(counter(status, "phase_a_runs"), 1); /* tool errors build nothing */
+    json_decref(status);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+static void test_unreadable_until_it_is_not(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    const char *manifest = spx_fixture_read(fixture, "proj/semaprax.toml");
+    spx_fixture_rename(fixture, "proj/semaprax.toml", "proj/away.toml");
+    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", mcp_only);
+    start_initialized(daemon, pool);
+    json_t *status = call_status(daemon, pool);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(status, "state")), "unavailable");
+    CU_ASSERT_TRUE(json_is_null(json_object_get(status, "project_revision")));
+    spx_assert_contains(json_string_value(json_object_get(status, "unavailable")), "semaprax.toml");
+    json_decref(status);
+    json_t *result = call_tool(daemon, "check", "{}", pool);
+    spx_assert_contains(error_text(result, pool), "the project cannot be read: ");
+    json_decref(result);
+    /* The manifest is back: the next call opens the project. */
+    spx_fixture_write(fixture, "proj/semaprax.toml", manifest);
+    result = call_tool(daemon, "check", "{}", pool);
+    json_t *content = structured(result, pool);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(content, "admitted")));
+    json_t *change = json_object_get(content, "revision_changed");
+    CU_ASSERT_TRUE(json_is_null(json_object_get(change, "from")));
+    CU_ASSERT_TRUE(json_is_string(json_object_get(change, "to")));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(change, "drift")), 0);
+    json_decref(content);
+    json_decref(result);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+/* --- drift between rendering and writing (the test-only daemon) ------------------------- */
+
+/* Let the paused daemon go on. The pauses of one call follow each other
+ * within milliseconds and the daemon removes "paused" only after it has
+ * seen "go": the test removes it first, so that the next wait sees the next
+ * pause, never this one. */
+static void resume_pause(spx_fixture_t *fixture, const char *pause_dir)
+{
+    CU_ASSERT_EQUAL(
+        apr_file_remove(apr_pstrcat(fixture->pool, pause_dir, "/paused", NULL), fixture->pool),
+        APR_SUCCESS);
+    spx_daemon_resume(fixture, pause_dir);
+}
+
+/* A check call whose answer is rendered edits times, each followed by an
+ * edit of math.spx in the pause, then once more without one when edits
+ * leaves room; the result. */
+static json_t *check_with_edits_in_pause(spx_fixture_t *fixture, int edits)
+{
+    const char *pause_dir = NULL;
+    spx_daemon_copy_hello(fixture, "proj");
+    spx_daemon_t *daemon =
+        spx_daemon_start_pausing(fixture, "proj", mcp_only, "SPX_TEST_PAUSE_DIR", &pause_dir);
+    start_initialized(daemon, fixture->pool);
+    const char *line = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{"
+                       "\"name\":\"check\",\"arguments\":{}}}\n";
+    CU_ASSERT_EQUAL(spx_daemon_send(daemon, line, strlen(line)), APR_SUCCESS);
+    int renderings = edits <= (int)SPX_LIMIT_MCP_DRIFT_RETRIES ? edits + 1 : edits;
+    for (int i = 0; i < renderings; i++) {
+        spx_daemon_wait_for_pause(fixture, pause_dir);
+        if (i < edits)
+            spx_fixture_append(fixture, "proj/src/math.spx", "\n// edited in the pause\n");
+        resume_pause(fixture, pause_dir);
+    }
+    json_t *answer = json_loads(spx_daemon_read_line(daemon), 0, NULL);
+    json_t *result = json_incref(json_object_get(answer, "result"));
+    json_decref(answer);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(result);
+    /* The status call pauses once more (its own second check). */
+    line = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{"
+           "\"name\":\"status\",\"arguments\":{}}}\n";
+    CU_ASSERT_EQUAL(spx_daemon_send(daemon, line, strlen(line)), APR_SUCCESS);
+    spx_daemon_wait_for_pause(fixture, pause_dir);
+    resume_pause(fixture, pause_dir);
+    answer = json_loads(spx_daemon_read_line(daemon), 0, NULL);
+    json_t *status = json_object_get(json_object_get(answer, "result"), "structuredContent");
+    CU_ASSERT_EQUAL(counter(status, "phase_a_runs"), 1 + edits);
+    json_decref(answer);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    return result;
+}
+
+static void test_drift_after_rendering(void)
+{
+    if (spx_held_inputs_locked())
+        return;
+    spx_fixture_t *fixture = spx_fixture_new();
+    json_t *result = check_with_edits_in_pause(fixture, 1);
+    json_t *content = structured(result, fixture->pool);
+    json_t *change = json_object_get(content, "revision_changed");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(change, "to")),
+                           json_string_value(json_object_get(content, "project_revision")));
+    CU_ASSERT_STRING_NOT_EQUAL(json_string_value(json_object_get(change, "from")),
+                               json_string_value(json_object_get(change, "to")));
+    char *drift = json_dumps(json_object_get(change, "drift"), JSON_SORT_KEYS | JSON_COMPACT);
+    CU_ASSERT_STRING_EQUAL(drift, "[{\"path\":\"src/math.spx\",\"reason\":\"content_changed\"}]");
+    free(drift);
+    json_decref(content);
+    json_decref(result);
+    spx_fixture_free(fixture);
+}
+
+static void test_drift_after_every_rendering(void)
+{
+    if (spx_held_inputs_locked())
+        return;
+    spx_fixture_t *fixture = spx_fixture_new();
+    json_t *result = check_with_edits_in_pause(fixture, SPX_LIMIT_MCP_DRIFT_RETRIES + 1);
+    const char *text = error_text(result, fixture->pool);
+    spx_assert_contains(text, "the project changed while this call was answered, 4 times in a "
+                              "row; no answer was given from it");
+    spx_assert_contains(text, "src/math.spx content_changed");
+    json_decref(result);
+    spx_fixture_free(fixture);
+}
+
+/* A rename whose commit fails (the test-only daemon's injection): a tool
+ * error saying where, every file as it was, and the server answers on. */
+static void test_rename_failure(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    const char *app = spx_fixture_read(fixture, "proj/src/app.spx");
+    const char *math = spx_fixture_read(fixture, "proj/src/math.spx");
+    const char *arguments[] = {"--mcp", "--manifest-path",
+                               spx_fixture_path(fixture, "proj/semaprax.toml"),
+                               "--allow-project-rename", NULL};
+    CU_ASSERT_EQUAL_FATAL(apr_env_set("SPX_TEST_RENAME_FAIL", "replace:last", pool), APR_SUCCESS);
+    spx_daemon_t *daemon = spx_daemon_start("SPX_SEMAPRAXD_TEST", arguments, fixture->root, pool);
+    apr_env_delete("SPX_TEST_RENAME_FAIL", pool);
+    start_initialized(daemon, pool);
+    json_t *result = call_tool(daemon, "rename",
+                               "{\"function\":\"math.fact\",\"new_name\":\"factorial\"}", pool);
+    CU_ASSERT_STRING_EQUAL(error_text(result, pool),
+                           "rename failed at commit (replace of src/math.spx): replace of "
+                           "'src/math.spx' failed: injected failure "
+                           "(SPX_TEST_RENAME_FAIL=replace:last); restored [\"src/app.spx\"], not "
+                           "restored []");
+    json_decref(result);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "proj/src/app.spx"), app);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "proj/src/math.spx"), math);
+    result = call_tool(daemon, "context", "{\"target_kind\":\"function\",\"target\":\"math.fact\"}",
+                       pool);
+    json_t *content = structured(result, pool);
+    CU_ASSERT_PTR_NULL(json_object_get(content, "revision_changed"));
+    json_decref(content);
+    json_decref(result);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+/* --- JSON-RPC errors and the command line ---------------------------------------------- */
+
+static void test_jsonrpc_errors(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start(fixture, NULL);
+    start_initialized(daemon, fixture->pool);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_call(daemon, "{not json"),
+                           "{\"error\":{\"code\":-32700,\"data\":{\"detail\":\"invalid JSON\","
+                           "\"reason\":\"parse_error\"},\"message\":\"parse error\"},\"id\":null,"
+                           "\"jsonrpc\":\"2.0\"}");
+    spx_assert_contains(spx_daemon_call(daemon, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+                                                "\"ping\"}]"),
+                        "{\"error\":{\"code\":-32600,\"data\":{\"detail\":");
+    CU_ASSERT_STRING_EQUAL(
+        spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/list\"}"),
+        "{\"error\":{\"code\":-32601,\"data\":{\"detail\":\"semapraxd --mcp answers initialize, "
+        "ping, tools/list and tools/call, not 'resources/list'\",\"reason\":"
+        "\"method_not_found\"},\"message\":\"method not found\"},\"id\":2,\"jsonrpc\":\"2.0\"}");
+    spx_assert_contains(
+        spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+                                "\"params\":{\"arguments\":{}}}"),
+        "{\"error\":{\"code\":-32602,\"data\":{\"detail\":\"tools/call needs params.name, a "
+        "string\",\"reason\":\"invalid_params\"}");
+    spx_assert_contains(spx_daemon_call(daemon,
+                                        "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\","
+                                        "\"params\":{\"name\":\"check\",\"arguments\":[]}}"),
+                        "\"reason\":\"invalid_params\"");
+    spx_assert_contains(spx_daemon_call(daemon,
+                                        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\","
+                                        "\"params\":{\"name\":\"nope\"}}"),
+                        "\"reason\":\"unknown_tool\"");
+    /* A name that long is repeated cut. */
+    char *long_name = apr_palloc(fixture->pool, 5001);
+    memset(long_name, 'm', 5000);
+    long_name[5000] = '\0';
+    const char *refusal = spx_daemon_call(
+        daemon,
+        apr_psprintf(fixture->pool, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"%s\"}", long_name));
+    spx_assert_contains(refusal, apr_psprintf(fixture->pool, "not '%.*s...'\"",
+                                              (int)SPX_LIMIT_MCP_ECHO_BYTES, long_name));
+    CU_ASSERT_TRUE(strlen(refusal) < 512);
+    /* Notifications are dropped, shutdown too (MCP has none): the next
+     * request is answered. */
+    const char *notifications =
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{}}\n"
+        "{\"jsonrpc\":\"2.0\",\"method\":\"shutdown\"}\n";
+    CU_ASSERT_EQUAL(spx_daemon_send(daemon, notifications, strlen(notifications)), APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(
+        spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}"),
+        "{\"id\":6,\"jsonrpc\":\"2.0\",\"result\":{}}");
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    CU_ASSERT_STRING_EQUAL(spx_daemon_stderr(daemon), ""); /* nothing said without --verbose */
+    spx_fixture_free(fixture);
+}
+
+static void assert_usage_error(apr_pool_t *pool, const char *const *arguments, const char *why)
+{
+    spx_process_result_t result =
+        spx_process_run(spx_program_path("SPX_SEMAPRAXD"), arguments, NULL, pool);
+    CU_ASSERT_EQUAL(result.exit_code, 2);
+    CU_ASSERT_EQUAL(result.out_length, 0);
+    spx_assert_contains(result.err, why);
+}
+
+static void test_command_line(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    assert_usage_error(pool, (const char *const[]){"--mcp", "--stdio", NULL},
+                       "--stdio and --mcp cannot be given together");
+    assert_usage_error(pool, (const char *const[]){"--mcp", "--mcp", NULL},
+                       "option given twice: --mcp");
+    assert_usage_error(pool, (const char *const[]){"--mcp", "--max-response-bytes", "65535", NULL},
+                       "--max-response-bytes must be 65536..1073741824 with --mcp, not 65535");
+    spx_process_result_t help = spx_process_run(spx_program_path("SPX_SEMAPRAXD"),
+                                                (const char *const[]){"--help", NULL}, NULL, pool);
+    CU_ASSERT_EQUAL(help.exit_code, 0);
+    spx_assert_contains(help.out, "semapraxd --mcp [--manifest-path PATH]");
+    spx_assert_contains(help.out, "with --mcp 8388608, 65536..");
+    spx_fixture_free(fixture);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"initialize and version negotiation", test_initialize_and_versions},
+        {"tools/list, rename only with the flag", test_tools_list},
+        {"each tool", test_each_tool},
+        {"counters stand still without edits", test_counters_stand_still_without_edits},
+        {"an edit between calls: revision_changed, fresh answer", test_edit_between_calls},
+        {"many edits: stderr stays bounded", test_many_edits_bounded_stderr},
+        {"a broken project: tool errors with diagnostics", test_broken_project},
+        {"a bad target and bad arguments: tool errors with the reason",
+         test_bad_target_and_arguments},
+        {"a project that cannot be read, until it can", test_unreadable_until_it_is_not},
+        {"drift after rendering: answered again (test hook)", test_drift_after_rendering},
+        {"drift after every rendering: a tool error (test hook)", test_drift_after_every_rendering},
+        {"a rename whose commit fails: a tool error (test hook)", test_rename_failure},
+        {"JSON-RPC errors with data", test_jsonrpc_errors},
+        {"the command line", test_command_line},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("mcp", tests);
+}

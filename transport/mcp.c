@@ -1,0 +1,571 @@
+/*
+ * mcp.c: `semapraxd --mcp`, the protocol side of the MCP server (spx_mcp.h,
+ * docs/agents.md): the lifecycle (initialize, ping, tools/list, tools/call;
+ * every notification dropped), the request loop over the agent
+ * transports' frame reader, request grammar and response writer, JSON-RPC
+ * errors with data {reason, detail}, and the freshness of every answer.
+ *
+ * Fresh, never stale: each tools/call first re-authenticates every held
+ * input, as v2 does. Where v2 invalidates its session on drift, this server
+ * lets the project go, opens the manifest afresh (authentication and Phase
+ * A again) and answers from that, saying so in the result's
+ * revision_changed. The answer is rendered whole, then the inputs are
+ * re-authenticated again (the response writer's gate); drift then means it
+ * is answered again from a project opened afresh, at most
+ * SPX_LIMIT_MCP_DRIFT_RETRIES times, then the call is a tool error. Without
+ * drift nothing is opened or built again (the status tool's counters show
+ * it). The test-only daemon pauses before the second re-authentication
+ * as v2's session does (SPX_TEST_PAUSE_DIR, spx_session_hooks.h).
+ */
+#include "mcp_internal.h"
+
+#include "spx_canonical.h"
+#include "spx_frame.h"
+#include "spx_inputs.h"
+#include "spx_limits.h"
+#include "spx_loop.h"
+#include "spx_request.h"
+#include "spx_response.h"
+#include "spx_rpc.h"
+#include "spx_session_hooks.h"
+#include "spx_status.h"
+#include "spx_utf8.h"
+
+#include <apr_strings.h>
+#include <stdio.h>
+#include <string.h>
+
+/* --- the project ------------------------------------------------------------ */
+
+json_t *spx_mcp_project_revision(const mcp_server_t *server)
+{
+    const char *revision = server->project ? spx_project_revision(server->project) : NULL;
+    return revision ? json_string(revision) : json_null();
+}
+
+json_t *spx_mcp_workspace_revision(const mcp_server_t *server)
+{
+    const char *revision = server->project ? spx_project_workspace_revision(server->project) : NULL;
+    return revision ? json_string(revision) : json_null();
+}
+
+void spx_mcp_reopen(mcp_server_t *server)
+{
+    if (server->project) {
+        const spx_input_set_t *inputs = spx_project_inputs(server->project);
+        if (inputs) {
+            spx_input_counters_t counters = spx_input_set_counters(inputs);
+            server->earlier_authentications += counters.authentications;
+            server->earlier_source_reads += counters.source_reads;
+        }
+        server->earlier_phase_a_runs += spx_project_phase_a_runs(server->project);
+        server->project = NULL;
+    }
+    if (server->project_pool)
+        apr_pool_destroy(server->project_pool);
+    apr_pool_create(&server->project_pool, server->pool);
+    const char *message = NULL;
+    apr_status_t status = spx_project_open(&server->project, server->options->manifest_path,
+                                           server->project_pool, &message);
+    server->unavailable = NULL;
+    if (status != APR_SUCCESS) {
+        char reason[256];
+        server->project = NULL;
+        server->unavailable = apr_pstrdup(
+            server->project_pool, message ? message : spx_strerror(status, reason, sizeof(reason)));
+        spx_log_event(&server->log, "%s", server->unavailable);
+    } else if (!spx_project_has_manifest(server->project)) {
+        spx_log_event(&server->log, "the manifest has diagnostics");
+    }
+}
+
+void spx_mcp_adopt(mcp_server_t *server, spx_project_t *fresh, apr_pool_t *fresh_pool)
+{
+    apr_pool_t *old_pool = server->project_pool;
+    if (server->project) {
+        spx_input_counters_t counters = spx_input_set_counters(spx_project_inputs(server->project));
+        server->earlier_authentications += counters.authentications;
+        server->earlier_source_reads += counters.source_reads;
+        server->earlier_phase_a_runs += spx_project_phase_a_runs(server->project);
+    }
+    server->project = fresh;
+    server->project_pool = fresh_pool;
+    server->unavailable = NULL;
+    if (old_pool)
+        apr_pool_destroy(old_pool);
+}
+
+int spx_mcp_inputs_unchanged(mcp_server_t *server, apr_pool_t *pool)
+{
+    spx_input_set_t *inputs = server->project ? spx_project_inputs(server->project) : NULL;
+    apr_array_header_t *found = NULL;
+    return inputs && spx_input_set_reauthenticate(inputs, pool, &found) == APR_SUCCESS &&
+           found->nelts == 0;
+}
+
+/* What one tools/call found changed: the revision it started from, the
+ * drift records (at most SPX_LIMIT_MCP_DRIFT_LISTED, the rest counted), and
+ * whether the project was opened again. */
+typedef struct mcp_change_t {
+    int changed;
+    json_t *from;
+    json_t *drift;
+    apr_size_t drift_omitted;
+} mcp_change_t;
+
+static void note_drift(mcp_change_t *change, const char *path, const char *reason)
+{
+    if (json_array_size(change->drift) >= SPX_LIMIT_MCP_DRIFT_LISTED) {
+        change->drift_omitted++;
+        return;
+    }
+    json_array_append_new(change->drift, json_pack("{s:s,s:s}", "path", path, "reason", reason));
+}
+
+/* Re-authenticate every held input: 1 when nothing changed; 0, with the
+ * drift noted in change, when something did, when it cannot be verified, or
+ * when no project is held. */
+static int held_inputs_current(mcp_server_t *server, mcp_change_t *change, apr_pool_t *pool)
+{
+    spx_input_set_t *inputs = server->project ? spx_project_inputs(server->project) : NULL;
+    if (!inputs)
+        return 0;
+    apr_array_header_t *found = NULL;
+    apr_status_t status = spx_input_set_reauthenticate(inputs, pool, &found);
+    if (status == APR_SUCCESS && found->nelts == 0)
+        return 1;
+    if (status != APR_SUCCESS) {
+        note_drift(change, "", "unverifiable");
+    } else {
+        for (int i = 0; i < found->nelts; i++) {
+            const spx_drift_t *record = &APR_ARRAY_IDX(found, i, spx_drift_t);
+            note_drift(change, record->path, spx_drift_reason_name(record->reason));
+        }
+    }
+    return 0;
+}
+
+/* Before a tool runs: the held project when it is current, else the
+ * manifest opened afresh (a project that could not be opened is tried
+ * again at every call). */
+static void refresh(mcp_server_t *server, mcp_change_t *change, apr_pool_t *pool)
+{
+    if (held_inputs_current(server, change, pool))
+        return;
+    int held = server->project != NULL;
+    if (held)
+        spx_log_event(&server->log, "drift found: the project is opened again");
+    spx_mcp_reopen(server);
+    if (held || server->project)
+        change->changed = 1;
+}
+
+/* The gate between rendering and writing: the second re-authentication. */
+typedef struct gate_context_t {
+    mcp_server_t *server;
+    mcp_change_t *change;
+    apr_pool_t *pool;
+} gate_context_t;
+
+static int second_check(void *context)
+{
+    gate_context_t *gate = context;
+    /* The test-only daemon's pause (spx_session_hooks.h): a process test
+     * changes a file here. */
+    const spx_session_hooks_t *hooks = spx_session_hooks();
+    if (hooks->pause)
+        hooks->pause(SPX_SESSION_PAUSE_SECOND_CHECK, gate->pool);
+    return held_inputs_current(gate->server, gate->change, gate->pool);
+}
+
+/* --- results ------------------------------------------------------------------ */
+
+static json_t *revision_changed(const mcp_server_t *server, const mcp_change_t *change)
+{
+    json_t *object = json_pack("{s:O,s:o,s:O}", "from", change->from, "to",
+                               spx_mcp_project_revision(server), "drift", change->drift);
+    if (change->drift_omitted)
+        json_object_set_new(object, "drift_omitted",
+                            json_integer((json_int_t)change->drift_omitted));
+    return object;
+}
+
+/* One sentence on what changed, for a result's text. */
+static const char *change_sentence(const mcp_server_t *server, const mcp_change_t *change,
+                                   apr_pool_t *pool)
+{
+    const char *to = server->project ? spx_project_revision(server->project) : NULL;
+    const char *from = json_string_value(change->from);
+    const char *sentence =
+        apr_psprintf(pool,
+                     "The project changed since it was last read, so it was opened again "
+                     "(project revision %s -> %s); drift:",
+                     from ? from : "none", to ? to : "none");
+    size_t index;
+    json_t *record;
+    json_array_foreach(change->drift, index, record)
+    {
+        const char *path = json_string_value(json_object_get(record, "path"));
+        sentence = apr_pstrcat(pool, sentence, index ? ", " : " ", *path ? path : "(the inputs)",
+                               " ", json_string_value(json_object_get(record, "reason")), NULL);
+    }
+    if (json_array_size(change->drift) == 0)
+        sentence = apr_pstrcat(pool, sentence, " none (it could not be opened before)", NULL);
+    if (change->drift_omitted)
+        sentence =
+            apr_psprintf(pool, "%s and %" APR_SIZE_T_FMT " more", sentence, change->drift_omitted);
+    return apr_pstrcat(pool, sentence, ".", NULL);
+}
+
+/* The tools/call result of answer: a text block (the summary, then the
+ * structured content as JSON when with_json) and structuredContent; or a
+ * text block and isError. */
+static json_t *tool_result(const mcp_server_t *server, const mcp_answer_t *answer,
+                           const mcp_change_t *change, int with_json, apr_pool_t *pool)
+{
+    const char *prefix = change->changed ? change_sentence(server, change, pool) : NULL;
+    if (answer->is_error) {
+        const char *text =
+            prefix ? apr_pstrcat(pool, prefix, "\n", answer->error_text, NULL) : answer->error_text;
+        return json_pack("{s:[{s:s,s:s}],s:b}", "content", "type", "text", "text", text, "isError",
+                         1);
+    }
+    json_t *structured = json_deep_copy(answer->structured);
+    if (change->changed)
+        json_object_set_new(structured, "revision_changed", revision_changed(server, change));
+    const char *text = answer->summary;
+    if (prefix)
+        text = apr_pstrcat(pool, prefix, "\n", text, NULL);
+    if (with_json) {
+        const char *json_text = spx_canonical_text(structured, pool);
+        text = apr_pstrcat(pool, text, "\n", json_text ? json_text : "", NULL);
+    }
+    return json_pack("{s:[{s:s,s:s}],s:o,s:b}", "content", "type", "text", "text", text,
+                     "structuredContent", structured, "isError", 0);
+}
+
+/* The canonical text of answer's result within largest bytes: with the
+ * JSON in its text when that fits, else with the summary alone, else a tool
+ * error saying how large it would have been. */
+static const char *render_result(const mcp_server_t *server, const mcp_answer_t *answer,
+                                 const mcp_change_t *change, apr_uint64_t largest, apr_pool_t *pool)
+{
+    const char *text = NULL;
+    for (int with_json = 1; with_json >= 0; with_json--) {
+        json_t *result = tool_result(server, answer, change, with_json, pool);
+        text = spx_canonical_text(result, pool);
+        json_decref(result);
+        if (text && strlen(text) <= largest)
+            return text;
+        if (answer->is_error)
+            break;
+    }
+    mcp_answer_t refusal = {0};
+    refusal.is_error = 1;
+    refusal.error_text = apr_psprintf(
+        pool,
+        "the answer would need %" APR_SIZE_T_FMT " bytes, over the %" APR_UINT64_T_FMT
+        " that --max-response-bytes %" APR_SIZE_T_FMT
+        " leaves: ask for less (max_bytes, max_nodes, max_modules)",
+        text ? strlen(text) : (apr_size_t)0, largest, server->options->max_response_bytes);
+    json_t *result = tool_result(server, &refusal, change, 0, pool);
+    text = spx_canonical_text(result, pool);
+    json_decref(result);
+    return text;
+}
+
+/* --- JSON-RPC ------------------------------------------------------------------- */
+
+static apr_status_t write_error(mcp_server_t *server, spx_response_writer_t *writer, json_t *id,
+                                int code, const char *reason, const char *detail,
+                                spx_response_outcome_t *outcome)
+{
+    spx_log_request(&server->log, "refused (%s): %s", reason, detail);
+    json_t *data = json_pack("{s:s,s:s}", "reason", reason, "detail", detail);
+    apr_status_t status = spx_response_write_error(writer, id, code, data, outcome);
+    json_decref(data);
+    return status;
+}
+
+/* Write result (released here); NULL, a result that could not be made
+ * (memory, or bytes that are not UTF-8), is written as -32603. */
+static apr_status_t write_result(spx_response_writer_t *writer, json_t *id, json_t *result,
+                                 spx_response_outcome_t *outcome)
+{
+    if (!result)
+        return spx_response_write_error(writer, id, SPX_RPC_INTERNAL_ERROR, NULL, outcome);
+    apr_status_t status = spx_response_write_result(writer, id, result, outcome);
+    json_decref(result);
+    return status;
+}
+
+/* A name from the request as an error's detail repeats it: at most
+ * SPX_LIMIT_MCP_ECHO_BYTES bytes of it, then "...". */
+static const char *echo(const char *name, apr_pool_t *pool)
+{
+    apr_size_t length = strlen(name);
+    if (length <= SPX_LIMIT_MCP_ECHO_BYTES)
+        return name;
+    apr_size_t kept = spx_utf8_cut((const unsigned char *)name, length, SPX_LIMIT_MCP_ECHO_BYTES);
+    return apr_pstrcat(pool, apr_pstrndup(pool, name, kept), "...", NULL);
+}
+
+static const char *param_string(const spx_request_t *request, const char *key)
+{
+    json_t *member = request->params ? json_object_get(request->params, key) : NULL;
+    return json_is_string(member) ? json_string_value(member) : NULL;
+}
+
+/* --- the methods ------------------------------------------------------------------ */
+
+static const char *instructions(const mcp_server_t *server, apr_pool_t *pool)
+{
+    return apr_psprintf(
+        pool,
+        "semapraxd holds one Semaprax project (the manifest %s and the sources it declares) and "
+        "answers from its checked semantic state. Every tool call first re-authenticates every "
+        "file it holds; when one changed, the project is opened again and the result says so in "
+        "revision_changed, so no answer is stale. Start with status or check, use graph_summary "
+        "for the shape of the project and context for one module, function, struct, const or "
+        "test with its neighbours, and test to run the manifest's tests.%s",
+        server->options->manifest_path,
+        server->options->allow_rename
+            ? " rename renames an exported function and every call of it, and writes the files "
+              "(dry_run shows the edits first)."
+            : "");
+}
+
+static apr_status_t answer_initialize(mcp_server_t *server, const spx_request_t *request,
+                                      spx_response_writer_t *writer,
+                                      spx_response_outcome_t *outcome, apr_pool_t *pool)
+{
+    const char *asked = param_string(request, "protocolVersion");
+    if (!asked)
+        return write_error(server, writer, request->id, SPX_RPC_INVALID_PARAMS, "invalid_params",
+                           "initialize needs params.protocolVersion, a string", outcome);
+    if (server->protocol_version)
+        return write_error(server, writer, request->id, SPX_RPC_INVALID_REQUEST,
+                           "already_initialized",
+                           apr_psprintf(pool, "the session was initialized already, with %s",
+                                        server->protocol_version),
+                           outcome);
+    server->protocol_version = strcmp(asked, SPX_MCP_PROTOCOL_PREVIOUS) == 0
+                                   ? SPX_MCP_PROTOCOL_PREVIOUS
+                                   : SPX_MCP_PROTOCOL_LATEST;
+    spx_log_request(&server->log, "initialize: asked for %s, answered %s", asked,
+                    server->protocol_version);
+    return write_result(writer, request->id,
+                        json_pack("{s:s,s:{s:{}},s:{s:s,s:s},s:s}", "protocolVersion",
+                                  server->protocol_version, "capabilities", "tools", "serverInfo",
+                                  "name", "semapraxd", "version", SPX_VERSION, "instructions",
+                                  instructions(server, pool)),
+                        outcome);
+}
+
+/* Answer tools/call: refresh, run the tool, write its result behind the
+ * second re-authentication, and on drift there answer again from the
+ * project opened afresh. */
+static apr_status_t answer_tool_call(mcp_server_t *server, const spx_request_t *request,
+                                     spx_response_writer_t *writer, spx_response_outcome_t *outcome,
+                                     apr_pool_t *pool)
+{
+    const char *name = param_string(request, "name");
+    json_t *arguments = request->params ? json_object_get(request->params, "arguments") : NULL;
+    if (!name)
+        return write_error(server, writer, request->id, SPX_RPC_INVALID_PARAMS, "invalid_params",
+                           "tools/call needs params.name, a string", outcome);
+    if (arguments && !json_is_object(arguments))
+        return write_error(server, writer, request->id, SPX_RPC_INVALID_PARAMS, "invalid_params",
+                           "params.arguments of tools/call must be an object", outcome);
+    const mcp_tool_t *tool = spx_mcp_find_tool(server, name);
+    if (!tool)
+        return write_error(server, writer, request->id, SPX_RPC_INVALID_PARAMS, "unknown_tool",
+                           apr_psprintf(pool, "no tool '%s': the tools are %s", echo(name, pool),
+                                        spx_mcp_tool_names(server, pool)),
+                           outcome);
+    json_t *no_arguments = json_object();
+    if (!arguments)
+        arguments = no_arguments;
+
+    apr_uint64_t around = spx_response_result_frame_bytes(request->id);
+    apr_uint64_t limit = server->options->max_response_bytes;
+    apr_uint64_t largest = limit > around ? limit - around : 0;
+    mcp_change_t change = {0, spx_mcp_project_revision(server), json_array(), 0};
+    apr_status_t status = APR_SUCCESS;
+    int answered = 0;
+    for (unsigned attempt = 0; attempt <= SPX_LIMIT_MCP_DRIFT_RETRIES && !answered; attempt++) {
+        if (attempt == 0)
+            refresh(server, &change, pool);
+        mcp_answer_t answer = {0};
+        /* Half for the structured content, half for its copy in the text. */
+        tool->run(server, arguments, largest / 2, &answer, pool);
+        const char *text = render_result(server, &answer, &change, largest, pool);
+        json_decref(answer.structured);
+        if (!text) {
+            status = write_result(writer, request->id, NULL, outcome);
+            answered = 1;
+            break;
+        }
+        gate_context_t gate_context = {server, &change, pool};
+        spx_response_gate_t gate = {second_check, &gate_context};
+        int gated = !answer.ungated && server->project && spx_project_inputs(server->project);
+        status = spx_response_write_result_text(writer, request->id, text, strlen(text),
+                                                gated ? &gate : NULL, outcome);
+        if (status != APR_SUCCESS || *outcome != SPX_RESPONSE_WITHHELD) {
+            answered = 1;
+            break;
+        }
+        /* Drift between rendering and writing: answer from the project
+         * opened afresh. */
+        spx_log_event(&server->log, "drift during %s: the project is opened again", tool->name);
+        spx_mcp_reopen(server);
+        change.changed = 1;
+    }
+    if (!answered) {
+        mcp_answer_t refusal = {0};
+        refusal.is_error = 1;
+        refusal.error_text = apr_psprintf(
+            pool,
+            "the project changed while this call was answered, %u times in a row; no answer "
+            "was given from it: call again once the files are no longer being changed",
+            SPX_LIMIT_MCP_DRIFT_RETRIES + 1);
+        const char *text = render_result(server, &refusal, &change, largest, pool);
+        status = text ? spx_response_write_result_text(writer, request->id, text, strlen(text),
+                                                       NULL, outcome)
+                      : write_result(writer, request->id, NULL, outcome);
+    }
+    json_decref(no_arguments);
+    json_decref(change.from);
+    json_decref(change.drift);
+    return status;
+}
+
+static apr_status_t dispatch(mcp_server_t *server, const spx_request_t *request,
+                             spx_response_writer_t *writer, spx_response_outcome_t *outcome,
+                             apr_pool_t *pool)
+{
+    const char *method = request->method;
+    server->requests++;
+    if (strcmp(method, "initialize") == 0)
+        return answer_initialize(server, request, writer, outcome, pool);
+    if (strcmp(method, "ping") == 0)
+        return write_result(writer, request->id, json_object(), outcome);
+    int tools_list = strcmp(method, "tools/list") == 0;
+    int tools_call = strcmp(method, "tools/call") == 0;
+    if (!tools_list && !tools_call)
+        return write_error(server, writer, request->id, SPX_RPC_METHOD_NOT_FOUND,
+                           "method_not_found",
+                           apr_psprintf(pool,
+                                        "semapraxd --mcp answers initialize, ping, tools/list and "
+                                        "tools/call, not '%s'",
+                                        echo(method, pool)),
+                           outcome);
+    if (!server->protocol_version)
+        return write_error(
+            server, writer, request->id, SPX_RPC_INVALID_REQUEST, "not_initialized",
+            apr_psprintf(pool, "%s before initialize: initialize first", echo(method, pool)),
+            outcome);
+    if (tools_list) {
+        json_t *cursor = request->params ? json_object_get(request->params, "cursor") : NULL;
+        if (cursor && !json_is_string(cursor))
+            return write_error(server, writer, request->id, SPX_RPC_INVALID_PARAMS,
+                               "invalid_params", "params.cursor of tools/list must be a string",
+                               outcome);
+        return write_result(writer, request->id, spx_mcp_tool_list(server), outcome);
+    }
+    return answer_tool_call(server, request, writer, outcome, pool);
+}
+
+/* --- the loop ------------------------------------------------------------------------ */
+
+static const char *error_reason(int code)
+{
+    switch (code) {
+    case SPX_RPC_PARSE_ERROR:
+        return "parse_error";
+    case SPX_RPC_INVALID_REQUEST:
+        return "invalid_request";
+    default:
+        return "internal_error";
+    }
+}
+
+/* Handle one frame; 1 when the loop goes on, 0 when report says how it
+ * ended. As the agent transports' loop (loop.c), except that an invalid
+ * frame's error has data, every notification is dropped (MCP has no silent
+ * shutdown) and a method writes its own answer. */
+static int handle_frame(mcp_server_t *server, const spx_frame_t *frame,
+                        spx_response_writer_t *writer, apr_pool_t *pool, spx_loop_report_t *report)
+{
+    spx_response_outcome_t outcome = SPX_RESPONSE_SENT;
+    apr_status_t status = APR_SUCCESS;
+    spx_request_t request;
+    spx_request_error_t error;
+    if (frame->kind == SPX_FRAME_END || frame->kind == SPX_FRAME_UNTERMINATED) {
+        report->end = SPX_LOOP_END_OF_INPUT;
+        report->dropped_bytes = frame->kind == SPX_FRAME_UNTERMINATED ? frame->length : 0;
+        return 0;
+    }
+    if (frame->kind == SPX_FRAME_OVERSIZED) {
+        report->end = SPX_LOOP_REQUEST_TOO_LARGE;
+        status = write_error(
+            server, writer, NULL, SPX_RPC_REQUEST_TOO_LARGE, "request_too_large",
+            apr_psprintf(pool, "a request line was over --max-request-bytes %" APR_SIZE_T_FMT,
+                         server->options->max_request_bytes),
+            &outcome);
+    } else if (spx_request_parse(frame->bytes, frame->length, &request, &error, pool) ==
+               SPX_REQUEST_INVALID) {
+        status = write_error(server, writer, error.id, error.code, error_reason(error.code),
+                             error.detail ? error.detail : spx_rpc_message(error.code), &outcome);
+    } else if (request.is_notification) {
+        spx_log_request(&server->log, "notification %s: nothing to do", request.method);
+    } else {
+        status = dispatch(server, &request, writer, &outcome, pool);
+    }
+    if (status != APR_SUCCESS) {
+        report->end = SPX_LOOP_OUTPUT_FAILED;
+        report->status = status;
+        return 0;
+    }
+    if (outcome == SPX_RESPONSE_STOP) {
+        report->end = SPX_LOOP_RESPONSE_TOO_LARGE;
+        return 0;
+    }
+    return report->end == 0;
+}
+
+spx_session_exit_t spx_mcp_run(const spx_session_options_t *options, spx_stdio_t *stdio,
+                               apr_pool_t *pool)
+{
+    mcp_server_t *server = apr_pcalloc(pool, sizeof(*server));
+    server->options = options;
+    server->pool = pool;
+    spx_log_init(&server->log, "semapraxd", options->verbose);
+    spx_mcp_reopen(server); /* startup: a failure is said at each tool call */
+
+    spx_frame_reader_t *reader = NULL;
+    spx_response_writer_t *writer = NULL;
+    if (spx_frame_reader_create_stdio(&reader, stdio, options->max_request_bytes, pool) !=
+            APR_SUCCESS ||
+        spx_response_writer_create_stdio(&writer, stdio, options->max_response_bytes, pool) !=
+            APR_SUCCESS)
+        return SPX_SESSION_EXIT_STOPPED;
+    spx_loop_report_t report = {0, 0, APR_SUCCESS};
+    apr_pool_t *request_pool = NULL;
+    apr_pool_create(&request_pool, pool);
+    for (;;) {
+        apr_pool_clear(request_pool);
+        spx_frame_t frame;
+        apr_status_t status = spx_frame_next(reader, &frame);
+        if (status != APR_SUCCESS) {
+            report.end = SPX_LOOP_INPUT_FAILED;
+            report.status = status;
+            break;
+        }
+        if (!handle_frame(server, &frame, writer, request_pool, &report))
+            break;
+    }
+    apr_pool_destroy(request_pool);
+    spx_loop_explain(&report, "semapraxd", options->max_request_bytes, options->max_response_bytes);
+    return spx_loop_exit_status(report.end) ? SPX_SESSION_EXIT_STOPPED : SPX_SESSION_EXIT_OK;
+}

@@ -1,0 +1,779 @@
+/*
+ * mcp_tools.c: the tools of `semapraxd --mcp` (docs/agents.md): check,
+ * context, test, graph_summary, status, and rename with
+ * --allow-project-rename; each one's inputSchema and outputSchema, and what
+ * it answers. mcp.c has made the project current before a tool runs and
+ * writes its answer; a tool computes from the project held now only. A
+ * tool's failure (an unknown target, a bad argument, a project that is not
+ * admitted) is a tool error, whose text says why in the engine's words.
+ * The output schemas are those of docs/schema (check.json, context.json,
+ * execution.json, the rename result of v3), loosened where they nest, with
+ * the revisions and revision_changed every tool adds.
+ */
+#include "mcp_internal.h"
+
+#include "spx_canonical.h"
+#include "spx_envelope.h"
+#include "spx_index.h"
+#include "spx_limits.h"
+#include "spx_rename.h"
+#include "spx_session_hooks.h"
+
+#include <apr_strings.h>
+#include <stdio.h>
+#include <string.h>
+
+/* --- the schemas' shared parts ------------------------------------------------ */
+
+#define REVISIONS_SCHEMA                                                                           \
+    "\"project_revision\":{\"type\":[\"string\",\"null\"]},"                                       \
+    "\"workspace_revision\":{\"type\":[\"string\",\"null\"]},"                                     \
+    "\"revision_changed\":{\"type\":\"object\",\"description\":\"present when the project "        \
+    "changed since the previous call and was opened again before this answer\","                   \
+    "\"properties\":{\"from\":{\"type\":[\"string\",\"null\"]},\"to\":{\"type\":[\"string\","      \
+    "\"null\"]},\"drift\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"     \
+    "\"path\":{\"type\":\"string\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"path\","     \
+    "\"reason\"]}},\"drift_omitted\":{\"type\":\"integer\",\"minimum\":1}},\"required\":["         \
+    "\"from\",\"to\",\"drift\"]}"
+
+#define SPAN_SCHEMA "{\"type\":\"object\",\"required\":[\"start\",\"end\"]}"
+
+#define DIAGNOSTICS_SCHEMA                                                                         \
+    "{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"code\":{\"type\":"       \
+    "\"string\"},\"message\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},\"severity\":"   \
+    "{\"type\":\"string\"},\"span\":" SPAN_SCHEMA "},\"required\":[\"code\",\"message\","          \
+    "\"path\",\"severity\",\"span\"]}}"
+
+static const char check_output[] =
+    "{\"type\":\"object\",\"properties\":{\"admitted\":{\"type\":\"boolean\"},"
+    "\"diagnostics\":" DIAGNOSTICS_SCHEMA "," REVISIONS_SCHEMA
+    "},\"required\":[\"admitted\",\"diagnostics\","
+    "\"project_revision\",\"workspace_revision\"]}";
+
+static const char context_output[] =
+    "{\"type\":\"object\",\"properties\":{\"schema\":{\"const\":"
+    "\"semaprax.project-semantic-context.v1\"},\"target\":{\"type\":\"string\"},\"direction\":"
+    "{\"enum\":[\"out\",\"in\",\"both\"]},\"depth\":{\"type\":\"integer\",\"minimum\":0},"
+    "\"edge_kinds\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"nodes\":{\"type\":"
+    "\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},"
+    "\"kind\":{\"type\":\"string\"},\"distance\":{\"type\":\"integer\",\"minimum\":0},\"text\":{"
+    "\"type\":\"string\"}},\"required\":[\"id\",\"kind\",\"distance\"]}},\"edges\":{\"type\":"
+    "\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"from\":{\"type\":\"string\"},"
+    "\"kind\":{\"type\":\"string\"},\"to\":{\"type\":\"string\"}},\"required\":[\"from\","
+    "\"kind\",\"to\"]}},\"truncated\":{\"type\":\"boolean\"},\"omitted_nodes\":{\"type\":"
+    "\"integer\",\"minimum\":0},\"frontier\":{\"type\":\"array\",\"items\":{\"type\":"
+    "\"string\"}},\"limits\":{\"type\":\"object\",\"properties\":{\"max_bytes\":{\"type\":"
+    "\"integer\"},\"max_nodes\":{\"type\":\"integer\"}},\"required\":[\"max_bytes\","
+    "\"max_nodes\"]}," REVISIONS_SCHEMA "},\"required\":[\"schema\",\"project_revision\","
+    "\"workspace_revision\",\"target\",\"direction\",\"depth\",\"nodes\",\"edges\","
+    "\"truncated\",\"omitted_nodes\",\"limits\"]}";
+
+static const char test_output[] =
+    "{\"type\":\"object\",\"properties\":{\"command_succeeded\":{\"type\":\"boolean\"},"
+    "\"envelope\":{\"type\":\"object\",\"description\":\"semaprax.project-execution.v1 "
+    "(docs/schema/execution.json)\",\"properties\":{\"schema\":{\"const\":"
+    "\"semaprax.project-execution.v1\"},\"command_succeeded\":{\"type\":\"boolean\"},"
+    "\"summary\":{\"type\":\"object\",\"properties\":{\"total\":{\"type\":\"integer\"},"
+    "\"passed\":{\"type\":\"integer\"},\"failed\":{\"type\":\"integer\"},\"fuel_exhausted\":{"
+    "\"type\":\"integer\"},\"depth_exhausted\":{\"type\":\"integer\"},\"language_failure\":{"
+    "\"type\":\"integer\"}},\"required\":[\"total\",\"passed\",\"failed\",\"fuel_exhausted\","
+    "\"depth_exhausted\",\"language_failure\"]},\"tests\":{\"type\":\"array\",\"items\":{"
+    "\"type\":\"object\"}}},\"required\":[\"schema\",\"command_succeeded\",\"summary\","
+    "\"tests\"]}," REVISIONS_SCHEMA "},\"required\":[\"command_succeeded\",\"envelope\","
+    "\"project_revision\",\"workspace_revision\"]}";
+
+static const char graph_summary_output[] =
+    "{\"type\":\"object\",\"properties\":{\"counts\":{\"type\":\"object\",\"properties\":{"
+    "\"modules\":{\"type\":\"integer\",\"minimum\":0},\"functions\":{\"type\":\"integer\","
+    "\"minimum\":0},\"structs\":{\"type\":\"integer\",\"minimum\":0},\"consts\":{\"type\":"
+    "\"integer\",\"minimum\":0},\"tests\":{\"type\":\"integer\",\"minimum\":0},\"nodes\":{"
+    "\"type\":\"integer\",\"minimum\":0},\"edges\":{\"type\":\"integer\",\"minimum\":0},"
+    "\"imports\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"modules\",\"functions\","
+    "\"structs\",\"consts\",\"tests\",\"nodes\",\"edges\",\"imports\"]},\"modules\":{\"type\":"
+    "\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},"
+    "\"path\":{\"type\":\"string\"},\"imports\":{\"type\":\"array\",\"items\":{\"type\":"
+    "\"string\"}}},\"required\":[\"name\",\"imports\"]}},\"truncated\":{\"type\":\"boolean\"},"
+    "\"omitted_modules\":{\"type\":\"integer\",\"minimum\":0},\"max_modules\":{\"type\":"
+    "\"integer\",\"minimum\":1}," REVISIONS_SCHEMA "},\"required\":[\"counts\",\"modules\","
+    "\"truncated\",\"omitted_modules\",\"max_modules\",\"project_revision\","
+    "\"workspace_revision\"]}";
+
+static const char status_output[] =
+    "{\"type\":\"object\",\"properties\":{\"state\":{\"enum\":[\"open\",\"unavailable\"]},"
+    "\"admitted\":{\"type\":\"boolean\"},\"manifest\":{\"type\":\"string\"},"
+    "\"protocol_version\":{\"type\":\"string\"},\"unavailable\":{\"type\":\"string\"},"
+    "\"counters\":{\"type\":\"object\",\"properties\":{\"phase_a_runs\":{\"type\":\"integer\","
+    "\"minimum\":0},\"source_reads\":{\"type\":\"integer\",\"minimum\":0},\"authentications\":{"
+    "\"type\":\"integer\",\"minimum\":0},\"requests\":{\"type\":\"integer\",\"minimum\":0}},"
+    "\"required\":[\"phase_a_runs\",\"source_reads\",\"authentications\",\"requests\"]}"
+    "," REVISIONS_SCHEMA "},\"required\":[\"state\",\"admitted\",\"manifest\",\"counters\","
+    "\"project_revision\",\"workspace_revision\"]}";
+
+static const char rename_output[] =
+    "{\"type\":\"object\",\"properties\":{\"committed\":{\"type\":\"boolean\"},\"edits\":{"
+    "\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":"
+    "\"string\"},\"before\":{\"type\":\"string\"},\"after\":{\"type\":\"string\"},\"changes\":{"
+    "\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"span\":" SPAN_SCHEMA
+    ",\"old\":{\"type\":\"string\"},\"new\":{\"type\":\"string\"}},\"required\":[\"span\","
+    "\"old\",\"new\"]}}},\"required\":[\"path\",\"before\",\"after\",\"changes\"]}}"
+    "," REVISIONS_SCHEMA "},\"required\":[\"committed\",\"edits\",\"project_revision\","
+    "\"workspace_revision\"]}";
+
+static const char *no_input(apr_pool_t *pool)
+{
+    (void)pool;
+    return "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
+}
+
+static const char *context_input(apr_pool_t *pool)
+{
+    return apr_psprintf(
+        pool,
+        "{\"type\":\"object\",\"properties\":{"
+        "\"target\":{\"type\":\"string\",\"description\":\"the target's name: a module (app), a "
+        "function (math.fact), a struct (geo.Point), a const (geo.ORIGIN_X) or a test (the "
+        "manifest's test name)\"},"
+        "\"target_kind\":{\"enum\":[\"module\",\"function\",\"struct\",\"const\",\"test\"],"
+        "\"description\":\"what the target is\"},"
+        "\"direction\":{\"enum\":[\"out\",\"in\",\"both\"],\"default\":\"both\",\"description\":"
+        "\"follow edges out of a node (what it calls, uses, reads, imports, contains), into it "
+        "(who calls, uses, reads it), or both\"},"
+        "\"depth\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":%u,\"default\":%u},"
+        "\"max_nodes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":%u,\"default\":%u},"
+        "\"max_bytes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":%u,\"default\":%u,"
+        "\"description\":\"the context document's byte budget: the nearest nodes that fit are "
+        "kept\"},"
+        "\"edge_kinds\":{\"type\":\"array\",\"items\":{\"enum\":[\"imports\",\"contains\","
+        "\"calls\",\"uses\",\"reads\",\"tests\",\"enters\"]},\"minItems\":1,\"maxItems\":%u,"
+        "\"description\":\"follow only edges of these kinds (default: every kind)\"}},"
+        "\"required\":[\"target\"],\"additionalProperties\":false}",
+        SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, SPX_LIMIT_CONTEXT_DEPTH_DEFAULT,
+        SPX_LIMIT_CONTEXT_NODES_MAXIMUM, SPX_LIMIT_CONTEXT_NODES_DEFAULT,
+        SPX_LIMIT_MCP_CONTEXT_BYTES_MAXIMUM, SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT,
+        SPX_LIMIT_CONTEXT_EDGE_KINDS);
+}
+
+static const char *test_input(apr_pool_t *pool)
+{
+    return apr_psprintf(
+        pool,
+        "{\"type\":\"object\",\"properties\":{"
+        "\"max_steps\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":%" APR_UINT64_T_FMT
+        ",\"default\":%" APR_UINT64_T_FMT ",\"description\":\"fuel of each test, in steps\"},"
+        "\"max_bytes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":%" APR_UINT64_T_FMT
+        ",\"description\":\"the most bytes a test may print\"},"
+        "\"max_memory\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":%" APR_UINT64_T_FMT
+        ",\"default\":%" APR_UINT64_T_FMT ",\"description\":\"the most value memory a test may "
+        "hold, in bytes\"}},\"additionalProperties\":false}",
+        (apr_uint64_t)SPX_LIMIT_MAX_STEPS_MAXIMUM, (apr_uint64_t)SPX_LIMIT_MAX_STEPS_DEFAULT,
+        (apr_uint64_t)SPX_LIMIT_MAX_BYTES_MAXIMUM, (apr_uint64_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM,
+        (apr_uint64_t)SPX_LIMIT_MAX_MEMORY_DEFAULT);
+}
+
+static const char *graph_summary_input(apr_pool_t *pool)
+{
+    return apr_psprintf(pool,
+                        "{\"type\":\"object\",\"properties\":{\"max_modules\":{\"type\":"
+                        "\"integer\",\"minimum\":1,\"maximum\":%u,\"default\":%u,\"description\":"
+                        "\"the most modules listed with their imports\"}},"
+                        "\"additionalProperties\":false}",
+                        SPX_LIMIT_MCP_GRAPH_MODULES_MAXIMUM, SPX_LIMIT_MCP_GRAPH_MODULES_DEFAULT);
+}
+
+static const char *rename_input(apr_pool_t *pool)
+{
+    (void)pool;
+    return "{\"type\":\"object\",\"properties\":{"
+           "\"function\":{\"type\":\"string\",\"description\":\"the exported function to "
+           "rename, as module.name (math.fact)\"},"
+           "\"new_name\":{\"type\":\"string\",\"description\":\"its new name, without the "
+           "module\"},"
+           "\"dry_run\":{\"type\":\"boolean\",\"default\":false,\"description\":\"only show the "
+           "edits; write nothing\"}},"
+           "\"required\":[\"function\",\"new_name\"],\"additionalProperties\":false}";
+}
+
+/* --- what the tools share --------------------------------------------------------- */
+
+static void fail(mcp_answer_t *answer, const char *text)
+{
+    answer->is_error = 1;
+    answer->error_text = text;
+}
+
+/* 1 when every argument is one of allowed (NULL-terminated); else the
+ * answer is a tool error naming the first unknown one, and 0. */
+static int arguments_known(json_t *arguments, const char *const *allowed, mcp_answer_t *answer,
+                           apr_pool_t *pool)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach(arguments, key, value)
+    {
+        const char *const *name = allowed;
+        while (*name && strcmp(*name, key) != 0)
+            name++;
+        if (*name)
+            continue;
+        const char *list = "";
+        for (name = allowed; *name; name++)
+            list = apr_pstrcat(pool, list, name == allowed ? "" : ", ", *name, NULL);
+        fail(answer,
+             apr_psprintf(pool, "unknown argument '%s': %s%s", key,
+                          *allowed ? "this tool takes " : "this tool takes no arguments", list));
+        return 0;
+    }
+    return 1;
+}
+
+/* An optional integer argument in [minimum, maximum]: 1 when absent (value
+ * untouched) or valid; else a tool error and 0. */
+static int optional_count(json_t *arguments, const char *key, apr_uint64_t minimum,
+                          apr_uint64_t maximum, apr_uint64_t *value, mcp_answer_t *answer,
+                          apr_pool_t *pool)
+{
+    json_t *member = json_object_get(arguments, key);
+    if (!member)
+        return 1;
+    if (json_is_integer(member) && json_integer_value(member) >= 0 &&
+        (apr_uint64_t)json_integer_value(member) >= minimum &&
+        (apr_uint64_t)json_integer_value(member) <= maximum) {
+        *value = (apr_uint64_t)json_integer_value(member);
+        return 1;
+    }
+    fail(answer,
+         apr_psprintf(pool, "%s must be an integer in %" APR_UINT64_T_FMT "..%" APR_UINT64_T_FMT,
+                      key, minimum, maximum));
+    return 0;
+}
+
+/* An optional string argument: 1 when absent (NULL) or a string; else a
+ * tool error and 0. */
+static int optional_string(json_t *arguments, const char *key, const char **value,
+                           mcp_answer_t *answer, apr_pool_t *pool)
+{
+    json_t *member = json_object_get(arguments, key);
+    *value = NULL;
+    if (!member)
+        return 1;
+    if (json_is_string(member)) {
+        *value = json_string_value(member);
+        return 1;
+    }
+    fail(answer, apr_psprintf(pool, "%s must be a string", key));
+    return 0;
+}
+
+/* One diagnostic as a line: path:line:column: severity CODE: message. */
+static const char *diagnostic_line(json_t *diagnostic, apr_pool_t *pool)
+{
+    json_t *start = json_object_get(json_object_get(diagnostic, "span"), "start");
+    return apr_psprintf(pool, "%s:%d:%d: %s %s: %s",
+                        json_string_value(json_object_get(diagnostic, "path")),
+                        (int)json_integer_value(json_object_get(start, "line")),
+                        (int)json_integer_value(json_object_get(start, "column")),
+                        json_string_value(json_object_get(diagnostic, "severity")),
+                        json_string_value(json_object_get(diagnostic, "code")),
+                        json_string_value(json_object_get(diagnostic, "message")));
+}
+
+/* The diagnostics one per line, at most SPX_LIMIT_MCP_DIAGNOSTICS_IN_TEXT. */
+static const char *diagnostic_lines(json_t *diagnostics, apr_pool_t *pool)
+{
+    const char *text = "";
+    size_t index;
+    json_t *diagnostic;
+    json_array_foreach(diagnostics, index, diagnostic)
+    {
+        if (index == SPX_LIMIT_MCP_DIAGNOSTICS_IN_TEXT) {
+            text = apr_psprintf(pool, "%s\n(and %u more: the check tool lists them all)", text,
+                                (unsigned)(json_array_size(diagnostics) - index));
+            break;
+        }
+        text = apr_pstrcat(pool, text, "\n", diagnostic_line(diagnostic, pool), NULL);
+    }
+    return text;
+}
+
+/* 1 when a project is held; else a tool error saying why not, and 0. */
+static int project_held(const mcp_server_t *server, mcp_answer_t *answer, apr_pool_t *pool)
+{
+    if (server->project)
+        return 1;
+    fail(answer, apr_psprintf(pool, "the project cannot be read: %s",
+                              server->unavailable ? server->unavailable : "not opened"));
+    return 0;
+}
+
+/* 1 when the project is admitted; else a tool error with its diagnostics,
+ * and 0. */
+static int admitted(const mcp_server_t *server, mcp_answer_t *answer, apr_pool_t *pool)
+{
+    if (!project_held(server, answer, pool))
+        return 0;
+    if (spx_project_admitted(server->project))
+        return 1;
+    json_t *check = spx_project_check_document(server->project);
+    json_t *diagnostics = json_object_get(check, "diagnostics");
+    fail(answer, apr_psprintf(pool, "the project is not admitted: %u diagnostic%s%s",
+                              (unsigned)json_array_size(diagnostics),
+                              json_array_size(diagnostics) == 1 ? "" : "s",
+                              diagnostic_lines(diagnostics, pool)));
+    json_decref(check);
+    return 0;
+}
+
+/* object with the project's revisions added; object is returned. */
+static json_t *with_revisions(const mcp_server_t *server, json_t *object)
+{
+    json_object_set_new(object, "project_revision", spx_mcp_project_revision(server));
+    json_object_set_new(object, "workspace_revision", spx_mcp_workspace_revision(server));
+    return object;
+}
+
+/* --- the tools ------------------------------------------------------------------------ */
+
+static void run_check(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
+                      mcp_answer_t *answer, apr_pool_t *pool)
+{
+    (void)largest;
+    if (!arguments_known(arguments, (const char *const[]){NULL}, answer, pool) ||
+        !project_held(server, answer, pool))
+        return;
+    json_t *document = with_revisions(server, spx_project_check_document(server->project));
+    json_t *diagnostics = json_object_get(document, "diagnostics");
+    answer->structured = document;
+    if (json_is_true(json_object_get(document, "admitted")))
+        answer->summary = "The project is admitted: no diagnostics.";
+    else
+        answer->summary = apr_psprintf(pool, "The project is not admitted: %u diagnostic%s%s",
+                                       (unsigned)json_array_size(diagnostics),
+                                       json_array_size(diagnostics) == 1 ? "" : "s",
+                                       diagnostic_lines(diagnostics, pool));
+}
+
+static void run_context(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
+                        mcp_answer_t *answer, apr_pool_t *pool)
+{
+    static const char *const allowed[] = {"target",    "target_kind", "direction",  "depth",
+                                          "max_nodes", "max_bytes",   "edge_kinds", NULL};
+    spx_context_request_t query = spx_context_defaults();
+    apr_uint64_t limit = SPX_LIMIT_MCP_CONTEXT_BYTES_MAXIMUM;
+    if (limit > largest)
+        limit = largest;
+    query.max_bytes =
+        SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT < limit ? SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT : limit;
+    const char *direction = NULL;
+    if (!arguments_known(arguments, allowed, answer, pool) ||
+        !optional_string(arguments, "target", &query.target, answer, pool) ||
+        !optional_string(arguments, "target_kind", &query.target_kind, answer, pool) ||
+        !optional_string(arguments, "direction", &direction, answer, pool) ||
+        !optional_count(arguments, "depth", 0, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, &query.depth,
+                        answer, pool) ||
+        !optional_count(arguments, "max_nodes", 1, SPX_LIMIT_CONTEXT_NODES_MAXIMUM,
+                        &query.max_nodes, answer, pool) ||
+        !optional_count(arguments, "max_bytes", 1, limit, &query.max_bytes, answer, pool))
+        return;
+    if (direction)
+        query.direction = direction;
+    if (!query.target) {
+        fail(answer, "target is required: the name of a module, function, struct, const or test");
+        return;
+    }
+    json_t *kinds = json_object_get(arguments, "edge_kinds");
+    if (kinds) {
+        if (!json_is_array(kinds) || json_array_size(kinds) == 0 ||
+            json_array_size(kinds) > SPX_LIMIT_CONTEXT_EDGE_KINDS) {
+            fail(answer, apr_psprintf(pool, "edge_kinds must be an array of 1..%u edge kinds",
+                                      SPX_LIMIT_CONTEXT_EDGE_KINDS));
+            return;
+        }
+        const char **names = apr_palloc(pool, json_array_size(kinds) * sizeof(*names));
+        for (size_t i = 0; i < json_array_size(kinds); i++) {
+            names[i] = json_string_value(json_array_get(kinds, i));
+            if (!names[i]) {
+                fail(answer, "edge_kinds must hold strings: imports, contains, calls, uses, "
+                             "reads, tests, enters");
+                return;
+            }
+        }
+        query.edge_kinds = names;
+        query.edge_kind_count = json_array_size(kinds);
+    }
+    if (!admitted(server, answer, pool))
+        return;
+    json_t *document = NULL;
+    const char *message = NULL;
+    apr_status_t status =
+        spx_context_document(server->project, &query, limit, &document, pool, &message);
+    if (status != APR_SUCCESS) {
+        spx_log_request(&server->log, "context: %s", message ? message : "failed");
+        fail(answer, message ? message : "the context could not be made");
+        return;
+    }
+    json_object_set_new(document, "workspace_revision", spx_mcp_workspace_revision(server));
+    answer->structured = document;
+    apr_size_t nodes = json_array_size(json_object_get(document, "nodes"));
+    answer->summary = apr_psprintf(
+        pool, "Context of %s (direction %s, depth %" APR_UINT64_T_FMT "): %u nodes, %u edges%s",
+        json_string_value(json_object_get(document, "target")), query.direction, query.depth,
+        (unsigned)nodes, (unsigned)json_array_size(json_object_get(document, "edges")),
+        json_is_true(json_object_get(document, "truncated"))
+            ? apr_psprintf(pool, "; %u more nodes did not fit (see frontier)",
+                           (unsigned)json_integer_value(json_object_get(document, "omitted_nodes")))
+            : ".");
+}
+
+static void run_test(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
+                     mcp_answer_t *answer, apr_pool_t *pool)
+{
+    (void)largest;
+    static const char *const allowed[] = {"max_steps", "max_bytes", "max_memory", NULL};
+    spx_run_limits_t limits = spx_run_limits_default();
+    apr_uint64_t max_steps = limits.max_steps, max_bytes = limits.max_bytes;
+    apr_uint64_t max_memory = limits.max_memory;
+    if (!arguments_known(arguments, allowed, answer, pool) ||
+        !optional_count(arguments, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps, answer,
+                        pool) ||
+        !optional_count(arguments, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes, answer,
+                        pool) ||
+        !optional_count(arguments, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &max_memory,
+                        answer, pool) ||
+        !admitted(server, answer, pool))
+        return;
+    limits.max_steps = max_steps;
+    limits.max_bytes = (apr_size_t)max_bytes;
+    limits.max_memory = max_memory;
+    json_t *envelope = NULL;
+    const char *message = NULL;
+    if (spx_envelope_build(server->project, &limits, &envelope, pool, &message) != APR_SUCCESS) {
+        fail(answer, apr_psprintf(pool, "the tests could not be run: %s",
+                                  message ? message : "unknown reason"));
+        return;
+    }
+    json_t *summary = json_object_get(envelope, "summary");
+#define COUNT(name) ((unsigned)json_integer_value(json_object_get(summary, name)))
+    answer->summary = apr_psprintf(
+        pool,
+        "Tests: %u of %u passed, %u failed, %u fuel exhausted, %u depth exhausted, %u language "
+        "failures; command %s.",
+        COUNT("passed"), COUNT("total"), COUNT("failed"), COUNT("fuel_exhausted"),
+        COUNT("depth_exhausted"), COUNT("language_failure"),
+        json_is_true(json_object_get(envelope, "command_succeeded")) ? "succeeded" : "failed");
+#undef COUNT
+    answer->structured = with_revisions(
+        server, json_pack("{s:O,s:o}", "command_succeeded",
+                          json_object_get(envelope, "command_succeeded"), "envelope", envelope));
+}
+
+static void run_graph_summary(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
+                              mcp_answer_t *answer, apr_pool_t *pool)
+{
+    (void)largest;
+    static const char *const allowed[] = {"max_modules", NULL};
+    apr_uint64_t max_modules = SPX_LIMIT_MCP_GRAPH_MODULES_DEFAULT;
+    if (!arguments_known(arguments, allowed, answer, pool) ||
+        !optional_count(arguments, "max_modules", 1, SPX_LIMIT_MCP_GRAPH_MODULES_MAXIMUM,
+                        &max_modules, answer, pool) ||
+        !admitted(server, answer, pool))
+        return;
+    json_t *graph = spx_graph_document(server->project);
+    json_t *nodes = json_object_get(graph, "nodes");
+    json_t *edges = json_object_get(graph, "edges");
+    apr_uint64_t modules = 0, functions = 0, structs = 0, consts = 0, tests = 0, imports = 0;
+    json_t *listed = json_array();
+    json_t *by_id = json_object(); /* module id -> its listed object's imports */
+    size_t index;
+    json_t *node;
+    json_array_foreach(nodes, index, node)
+    {
+        const char *kind = json_string_value(json_object_get(node, "kind"));
+        if (strcmp(kind, "module") == 0) {
+            if (modules++ < max_modules) {
+                json_t *imports_of = json_array();
+                json_t *entry = json_pack("{s:O,s:O}", "name", json_object_get(node, "name"),
+                                          "imports", imports_of);
+                if (json_object_get(node, "path"))
+                    json_object_set(entry, "path", json_object_get(node, "path"));
+                json_object_set_new(by_id, json_string_value(json_object_get(node, "id")),
+                                    imports_of);
+                json_array_append_new(listed, entry);
+            }
+        } else if (strcmp(kind, "function") == 0) {
+            functions++;
+        } else if (strcmp(kind, "struct") == 0) {
+            structs++;
+        } else if (strcmp(kind, "const") == 0) {
+            consts++;
+        } else if (strcmp(kind, "test") == 0) {
+            tests++;
+        }
+    }
+    json_t *edge;
+    json_array_foreach(edges, index, edge)
+    {
+        if (strcmp(json_string_value(json_object_get(edge, "kind")), "imports") != 0)
+            continue;
+        imports++;
+        json_t *imports_of =
+            json_object_get(by_id, json_string_value(json_object_get(edge, "from")));
+        const char *to = json_string_value(json_object_get(edge, "to"));
+        if (imports_of)
+            json_array_append_new(imports_of,
+                                  json_string(strncmp(to, "module:", 7) == 0 ? to + 7 : to));
+    }
+    apr_uint64_t omitted = modules > max_modules ? modules - max_modules : 0;
+    answer->structured = with_revisions(
+        server, json_pack("{s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:o,s:b,s:I,s:I}", "counts",
+                          "modules", (json_int_t)modules, "functions", (json_int_t)functions,
+                          "structs", (json_int_t)structs, "consts", (json_int_t)consts, "tests",
+                          (json_int_t)tests, "nodes", (json_int_t)json_array_size(nodes), "edges",
+                          (json_int_t)json_array_size(edges), "imports", (json_int_t)imports,
+                          "modules", listed, "truncated", omitted > 0, "omitted_modules",
+                          (json_int_t)omitted, "max_modules", (json_int_t)max_modules));
+    answer->summary = apr_psprintf(
+        pool,
+        "%" APR_UINT64_T_FMT " modules, %" APR_UINT64_T_FMT " functions, %" APR_UINT64_T_FMT
+        " structs, %" APR_UINT64_T_FMT " consts, %" APR_UINT64_T_FMT " tests; %" APR_UINT64_T_FMT
+        " imports%s",
+        modules, functions, structs, consts, tests, imports,
+        omitted ? apr_psprintf(pool, "; %" APR_UINT64_T_FMT " modules not listed", omitted) : ".");
+    json_decref(by_id);
+    json_decref(graph);
+}
+
+static void run_status(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
+                       mcp_answer_t *answer, apr_pool_t *pool)
+{
+    (void)largest;
+    if (!arguments_known(arguments, (const char *const[]){NULL}, answer, pool))
+        return;
+    apr_uint64_t phase_a_runs = server->earlier_phase_a_runs;
+    apr_uint64_t authentications = server->earlier_authentications;
+    apr_uint64_t source_reads = server->earlier_source_reads;
+    const spx_input_set_t *inputs = server->project ? spx_project_inputs(server->project) : NULL;
+    if (server->project)
+        phase_a_runs += spx_project_phase_a_runs(server->project);
+    if (inputs) {
+        spx_input_counters_t counters = spx_input_set_counters(inputs);
+        authentications += counters.authentications;
+        source_reads += counters.source_reads;
+    }
+    int open = server->project && spx_project_has_manifest(server->project);
+    int is_admitted = server->project && spx_project_admitted(server->project);
+    json_t *result = json_pack(
+        "{s:s,s:b,s:s,s:s,s:{s:I,s:I,s:I,s:I}}", "state", open ? "open" : "unavailable", "admitted",
+        is_admitted, "manifest", server->options->manifest_path, "protocol_version",
+        server->protocol_version ? server->protocol_version : "", "counters", "phase_a_runs",
+        (json_int_t)phase_a_runs, "source_reads", (json_int_t)source_reads, "authentications",
+        (json_int_t)authentications, "requests", (json_int_t)server->requests);
+    const char *why = NULL;
+    if (!server->project)
+        why = server->unavailable ? server->unavailable : "not opened";
+    else if (!open)
+        why = "the manifest has diagnostics (the check tool lists them)";
+    if (why)
+        json_object_set_new(result, "unavailable", json_string(why));
+    answer->structured = with_revisions(server, result);
+    const char *revision = server->project ? spx_project_revision(server->project) : NULL;
+    answer->summary = apr_psprintf(
+        pool,
+        "%s, %s, project revision %s; %" APR_UINT64_T_FMT " Phase A runs, %" APR_UINT64_T_FMT
+        " authentications, %" APR_UINT64_T_FMT " source reads, %" APR_UINT64_T_FMT " requests%s%s",
+        open ? "Open" : "Unavailable", is_admitted ? "admitted" : "not admitted",
+        revision ? revision : "none", phase_a_runs, authentications, source_reads, server->requests,
+        why ? ": " : ".", why ? why : "");
+}
+
+static json_t *string_list(const apr_array_header_t *list)
+{
+    json_t *array = json_array();
+    for (int i = 0; list && i < list->nelts; i++)
+        json_array_append_new(array, json_string(APR_ARRAY_IDX(list, i, const char *)));
+    return array;
+}
+
+/* A failed commit or rebind: what failed and what was restored; when the
+ * held inputs were touched, the project is opened again from what is on
+ * disk now. */
+static void rename_failed(mcp_server_t *server, const spx_rename_failure_t *failure,
+                          mcp_answer_t *answer, apr_pool_t *pool)
+{
+    json_t *restored = string_list(failure->restored);
+    json_t *not_restored = string_list(failure->not_restored);
+    const char *restored_text = spx_canonical_text(restored, pool);
+    const char *not_restored_text = spx_canonical_text(not_restored, pool);
+    json_decref(restored);
+    json_decref(not_restored);
+    spx_log_event(&server->log, "rename failed at %s: %s", spx_rename_step_name(failure->step),
+                  failure->reason);
+    const char *where = "";
+    if (failure->operation)
+        where = apr_psprintf(pool, " (%s%s%s)", failure->operation, failure->path ? " of " : "",
+                             failure->path ? failure->path : "");
+    fail(answer, apr_psprintf(pool, "rename failed at %s%s: %s; restored %s, not restored %s",
+                              spx_rename_step_name(failure->step), where, failure->reason,
+                              restored_text ? restored_text : "[]",
+                              not_restored_text ? not_restored_text : "[]"));
+    if (failure->inputs_touched)
+        spx_mcp_reopen(server);
+}
+
+static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
+                       mcp_answer_t *answer, apr_pool_t *pool)
+{
+    (void)largest;
+    static const char *const allowed[] = {"function", "new_name", "dry_run", NULL};
+    const char *function = NULL, *new_name = NULL;
+    json_t *dry_run = json_object_get(arguments, "dry_run");
+    if (!arguments_known(arguments, allowed, answer, pool) ||
+        !optional_string(arguments, "function", &function, answer, pool) ||
+        !optional_string(arguments, "new_name", &new_name, answer, pool))
+        return;
+    if (!function || !new_name || (dry_run && !json_is_boolean(dry_run))) {
+        fail(answer, "rename takes function (module.name) and new_name, strings, and dry_run, a "
+                     "boolean");
+        return;
+    }
+    if (!admitted(server, answer, pool))
+        return;
+    spx_rename_plan_t *plan = NULL;
+    spx_rename_failure_t failure;
+    if (spx_rename_plan(server->project, function, new_name, &plan, pool, &failure) !=
+        APR_SUCCESS) {
+        fail(answer, apr_psprintf(pool, "rename refused at %s: %s",
+                                  spx_rename_step_name(failure.step), failure.reason));
+        return;
+    }
+    if (json_is_true(dry_run)) {
+        json_t *edits = spx_rename_edits_json(plan);
+        answer->summary = apr_psprintf(pool,
+                                       "Renaming %s to %s would change %u files; nothing "
+                                       "was written (dry run).",
+                                       function, new_name, (unsigned)json_array_size(edits));
+        answer->structured =
+            with_revisions(server, json_pack("{s:b,s:o}", "committed", 0, "edits", edits));
+        return;
+    }
+    /* Nothing is written over a change made since the call began. */
+    if (!spx_mcp_inputs_unchanged(server, pool)) {
+        fail(answer, "the project changed while the rename was planned; nothing was written: "
+                     "call again");
+        return;
+    }
+    /* From here the files are written: the answer says what is on disk and
+     * is not withheld by the second re-authentication. */
+    answer->ungated = 1;
+    /* The test-only daemon's probe makes a point of the commit fail on
+     * demand (spx_session_hooks.h); semapraxd has none. */
+    if (spx_rename_commit(plan, spx_session_hooks()->commit_probe, NULL, pool, &failure) !=
+        APR_SUCCESS) {
+        rename_failed(server, &failure, answer, pool);
+        return;
+    }
+    apr_pool_t *fresh_pool = NULL;
+    spx_project_t *fresh = NULL;
+    const char *why = NULL;
+    apr_pool_create(&fresh_pool, server->pool);
+    if (spx_rename_rebind(server->project, plan, spx_rename_planned_revision(plan), &fresh,
+                          fresh_pool, &why) != APR_SUCCESS) {
+        failure.step = SPX_RENAME_REBIND;
+        failure.operation = NULL;
+        failure.path = NULL;
+        failure.reason = apr_pstrdup(pool, why ? why : "the renamed project could not be opened");
+        failure.inputs_touched = 1;
+        apr_pool_destroy(fresh_pool);
+        spx_rename_rollback(plan, pool, &failure);
+        rename_failed(server, &failure, answer, pool);
+        return;
+    }
+    json_t *edits = spx_rename_edits_json(plan); /* before the plan's project goes */
+    spx_mcp_adopt(server, fresh, fresh_pool);
+    spx_log_event(&server->log, "renamed %s to %s in %u files", function, new_name,
+                  (unsigned)json_array_size(edits));
+    answer->summary = apr_psprintf(pool, "Renamed %s to %s in %u files.", function, new_name,
+                                   (unsigned)json_array_size(edits));
+    answer->structured =
+        with_revisions(server, json_pack("{s:b,s:o}", "committed", 1, "edits", edits));
+}
+
+/* --- the list ------------------------------------------------------------------------- */
+
+static const mcp_tool_t tools[] = {
+    {"check", "Check the project",
+     "Check the project: whether it is admitted (parses, type-checks and links with no "
+     "diagnostic), and every diagnostic with its code, path and span. Answers from a project "
+     "re-authenticated for this call.",
+     1, 0, no_input, check_output, run_check},
+    {"context", "Context of one target",
+     "The bounded neighbourhood of one module, function, struct, const or test in the semantic "
+     "graph: the target with its source text, then the nodes reached breadth-first up to depth "
+     "(following only edge_kinds when given), each with its text and the edge that reached it, "
+     "nearest first, as many as fit max_bytes (default 16 KiB, 16384 bytes) and max_nodes. An "
+     "unknown target is a tool error saying why.",
+     1, 0, context_input, context_output, run_context},
+    {"test", "Run the tests",
+     "Run every test the manifest declares, each with fresh fuel, and answer the execution "
+     "envelope (semaprax.project-execution.v1): each test's outcome (passed, failed, "
+     "fuel_exhausted, depth_exhausted, language_failure), output and steps, and a summary. A "
+     "test that runs out of fuel is a result, not an error.",
+     1, 0, test_input, test_output, run_test},
+    {"graph_summary", "Summary of the semantic graph",
+     "Counts of the project's modules, functions, structs, consts, tests, nodes and edges, and "
+     "the module import graph: each module (at most max_modules, in name order) with the "
+     "modules it imports.",
+     1, 0, graph_summary_input, graph_summary_output, run_graph_summary},
+    {"status", "Server status",
+     "The server's state (open, or unavailable and why), whether the project is admitted, its "
+     "revisions, and counters that prove the work done: phase_a_runs (builds of the project), "
+     "authentications, source_reads and requests. Without edits phase_a_runs stays the same "
+     "across calls.",
+     1, 0, no_input, status_output, run_status},
+    {"rename", "Rename an exported function",
+     "Rename an exported function (module.name) and every call of it across the project, as "
+     "one transaction: the edited project must check and keep its graph, the files are "
+     "replaced atomically and restored on any failure. dry_run answers the edits and writes "
+     "nothing.",
+     0, 1, rename_input, rename_output, run_rename},
+};
+
+#define TOOL_COUNT (sizeof(tools) / sizeof(tools[0]))
+
+const mcp_tool_t *spx_mcp_find_tool(const mcp_server_t *server, const char *name)
+{
+    for (size_t i = 0; i < TOOL_COUNT; i++)
+        if (strcmp(tools[i].name, name) == 0 &&
+            (!tools[i].needs_rename || server->options->allow_rename))
+            return &tools[i];
+    return NULL;
+}
+
+const char *spx_mcp_tool_names(const mcp_server_t *server, apr_pool_t *pool)
+{
+    const char *names = "";
+    for (size_t i = 0; i < TOOL_COUNT; i++)
+        if (!tools[i].needs_rename || server->options->allow_rename)
+            names = apr_pstrcat(pool, names, *names ? ", " : "", tools[i].name, NULL);
+    return names;
+}
+
+json_t *spx_mcp_tool_list(const mcp_server_t *server)
+{
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, server->pool);
+    json_t *list = json_array();
+    for (size_t i = 0; i < TOOL_COUNT; i++) {
+        if (tools[i].needs_rename && !server->options->allow_rename)
+            continue;
+        json_t *input = json_loads(tools[i].input_schema(scratch), 0, NULL);
+        json_t *output = json_loads(tools[i].output_schema, 0, NULL);
+        json_array_append_new(
+            list, json_pack("{s:s,s:s,s:s,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name", tools[i].name,
+                            "title", tools[i].title, "description", tools[i].description,
+                            "inputSchema", input, "outputSchema", output, "annotations",
+                            "readOnlyHint", tools[i].read_only, "destructiveHint", 0,
+                            "idempotentHint", tools[i].read_only, "openWorldHint", 0));
+    }
+    apr_pool_destroy(scratch);
+    return json_pack("{s:o}", "tools", list);
+}
