@@ -9,10 +9,12 @@
 // SDK does it itself; this does it again with ajv), and the documents that
 // v2 and v3 also answer (check, context, test, rename), less what MCP adds
 // (the revisions where v2 has none, revision_changed), against their JSON
-// Schemas in docs/schema. Prints every message as the SDK saw it, one line
-// each ("->" sent, "<-" received).
+// Schemas in docs/schema. Last, the host configuration that docs/agents.md
+// shows is started as a host would start it (its command found on the PATH,
+// in the repository's folder) and serves examples/hello. Prints every
+// message as the SDK saw it, one line each ("->" sent, "<-" received).
 //
-//   node sdk_session.mjs SEMAPRAXD EXAMPLE_DIR WORK_DIR SCHEMA_DIR
+//   node sdk_session.mjs SEMAPRAXD EXAMPLE_DIR WORK_DIR SCHEMA_DIR AGENTS_MD REPOSITORY
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import AjvModule from 'ajv';
@@ -20,7 +22,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [semapraxd, exampleDir, workDir, schemaDir] = process.argv.slice(2);
+const [semapraxd, exampleDir, workDir, schemaDir, agentsPage, repository] = process.argv.slice(2);
 const Ajv = AjvModule.default ?? AjvModule;
 const ajv = new Ajv({ strict: false, allErrors: true });
 
@@ -209,5 +211,30 @@ const after = (await call(renamer, 'context', { target_kind: 'function', target:
 check(after.revision_changed === undefined && after.project_revision === renamed.project_revision,
   'context after rename: the renamed project, no drift');
 await renamer.close();
+
+// The host configuration of docs/agents.md: its first JSON block, started as
+// a host starts it, with the built semapraxd first on the PATH and the
+// repository's folder as the working folder.
+const page = fs.readFileSync(agentsPage, 'utf8');
+const block = page.match(/```json\n([\s\S]*?)```/);
+check(block !== null, 'docs/agents.md: a JSON host configuration');
+const server = JSON.parse(block[1]).mcpServers.semaprax;
+const hosted = new StdioClientTransport({
+  command: server.command,
+  args: server.args,
+  cwd: repository,
+  env: { ...process.env, PATH: `${path.dirname(semapraxd)}${path.delimiter}${process.env.PATH}` },
+  stderr: 'pipe',
+});
+const host = new Client({ name: 'semaprax-host-config', version: '0.1.0' });
+await host.connect(hosted);
+console.log(`C started: ${server.command} ${server.args.join(' ')}`);
+const hostedStatus = (await call(host, 'status')).structuredContent;
+console.log(`C <- status ${JSON.stringify(hostedStatus)}`);
+check(hostedStatus.admitted === true && hostedStatus.state === 'open',
+  'the host configuration of docs/agents.md: an open, admitted project');
+check(hostedStatus.manifest === 'examples/hello/semaprax.toml',
+  'the host configuration of docs/agents.md: examples/hello');
+await host.close();
 
 console.log(`mcp-sdk: ${checks} checks passed`);
