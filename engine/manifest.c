@@ -23,6 +23,7 @@
 #include "spx_compiler.h"
 #include "spx_limits.h"
 #include "spx_paths.h"
+#include "spx_project.h"
 #include "spx_utf8.h"
 
 #include <apr_hash.h>
@@ -801,6 +802,11 @@ static const char *name_problem(apr_pool_t *pool, const char *name, int dash)
 const char *spx_module_name_problem(const char *name, apr_pool_t *pool)
 {
     return name_problem(pool, name, 0);
+}
+
+const char *spx_project_name_problem(const char *name, apr_pool_t *pool)
+{
+    return name_problem(pool, name, 1);
 }
 
 /* What is wrong with a MODULE.FUNCTION reference; NULL if nothing. */
