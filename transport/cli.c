@@ -159,7 +159,8 @@ static void verify_help(void)
            "per check, saying where a failed check differs. An envelope whose\n"
            "engine.language is not %s fails (c) without a re-run: make a\n"
            "new one with 'semaprax test --envelope FILE'.\n"
-           "Exit status: 0 verified, 1 a check failed, 2 usage or an unreadable envelope.\n",
+           "Exit status: 0 verified, 1 a check failed, 2 usage, an unreadable envelope or\n"
+           "no manifest found.\n",
            SPX_LANGUAGE_NAME);
 }
 
@@ -887,6 +888,22 @@ static int unknown_command(const char *word, apr_pool_t *pool)
         apr_psprintf(pool, "unknown command '%s'; did you mean '%s'?", word, nearest[0]));
 }
 
+/* An option before any command other than --help, -h and --version:
+ * "unknown option '--verison'; did you mean '--version'?"; exit 2. */
+static int unknown_program_option(const char *word, apr_pool_t *pool)
+{
+    static const char *const names[] = {"help", "version"};
+    const char *nearest[1];
+    const char *name = word[1] == '-' ? word + 2 : word + 1;
+    if (spx_suggest_nearest(name, names, 2, 1, nearest) == 0)
+        return print_usage_error(
+            pool, "%s",
+            apr_psprintf(pool, "unknown option '%s': give a command first (see --help)", word));
+    return print_usage_error(
+        pool, "%s",
+        apr_psprintf(pool, "unknown option '%s'; did you mean '--%s'?", word, nearest[0]));
+}
+
 static const command_t *find_command(const char *name)
 {
     for (size_t i = 0; i < COMMAND_COUNT; i++)
@@ -1010,6 +1027,8 @@ int spx_cli_main(int argc, const char *const *argv)
                 fputs(usage_text, stdout);
             status = SPX_EXIT_OK;
         }
+    } else if (word[0] == '-') {
+        status = unknown_program_option(word, pool);
     } else {
         const command_t *command = find_command(word);
         status =

@@ -221,6 +221,10 @@ static void test_unknown_names_get_the_nearest(void)
         {{"test", "--max-step", "1"},
          "semaprax: unknown option '--max-step'; did you mean '--max-steps'?\n"},
         {{"check", "--zzzzzz", NULL}, "semaprax: unknown option '--zzzzzz'\n"},
+        {{"--verison", NULL, NULL},
+         "semaprax: unknown option '--verison'; did you mean '--version'?\n"},
+        {{"--manifest-path", "x", "check"},
+         "semaprax: unknown option '--manifest-path': give a command first (see --help)\n"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const char *const *a = cases[i].arguments;
