@@ -6,6 +6,7 @@
  * missing or appeared, check --format json's document for an input that
  * cannot be opened, and the nearest names for an unknown command or option.
  */
+#include "spx_limits.h"
 #include "spx_process.h"
 #include "spx_test.h"
 
@@ -68,6 +69,15 @@ static void test_new_refuses_and_writes_nothing(void)
         CU_ASSERT_STRING_EQUAL(refused.out, "");
         spx_assert_contains(refused.err, "is not a valid project name");
     }
+    /* every temporary name taken: refused, and nothing else made */
+    for (unsigned n = 0; n < SPX_LIMIT_NEW_TEMPORARY_NAMES; n++)
+        spx_fixture_mkdir(fixture, apr_psprintf(fixture->pool, ".crowded.new-%u", n));
+    before = spx_fixture_inventory(fixture);
+    spx_process_result_t crowded = RUN_IN(fixture->pool, fixture->root, "new", "crowded");
+    CU_ASSERT_EQUAL(crowded.exit_code, 2);
+    spx_assert_contains(crowded.err, "cannot create a temporary folder beside 'crowded'");
+    spx_assert_contains(crowded.err, "nothing was created");
+    CU_ASSERT_STRING_EQUAL(spx_fixture_inventory(fixture), before);
     spx_process_result_t none = RUN_IN(fixture->pool, fixture->root, "new");
     CU_ASSERT_EQUAL(none.exit_code, 2);
     spx_process_result_t option =
