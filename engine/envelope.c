@@ -17,6 +17,7 @@
 #include "spx_canonical.h"
 #include "spx_limits.h"
 
+#include <apr_hash.h>
 #include <apr_strings.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -360,6 +361,107 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
     json_decref(again);
 }
 
+/* The sources of a subject ({"digest","path"} each) as a hash path ->
+ * digest; NULL when they are not that shape. */
+static apr_hash_t *subject_sources(const json_t *subject, apr_pool_t *pool)
+{
+    const json_t *sources = json_object_get(subject, "sources");
+    if (!json_is_array(sources))
+        return NULL;
+    apr_hash_t *by_path = apr_hash_make(pool);
+    size_t index;
+    const json_t *source;
+    json_array_foreach(sources, index, source)
+    {
+        const char *path = json_string_value(json_object_get(source, "path"));
+        const char *digest = json_string_value(json_object_get(source, "digest"));
+        if (!path || !digest)
+            return NULL;
+        apr_hash_set(by_path, path, APR_HASH_KEY_STRING, digest);
+    }
+    return by_path;
+}
+
+/* How a source of one subject differs from the other subject. */
+typedef enum source_change_t { SOURCE_CHANGED, SOURCE_MISSING, SOURCE_APPEARED } source_change_t;
+
+/* Append ", PATH WHAT" to *text for each source of listed (in its order)
+ * that differs from other in the way change says: CHANGED, in other with
+ * another digest; MISSING and APPEARED, not in other. */
+
+static void name_changes(const json_t *listed, apr_hash_t *other, source_change_t change,
+                         const char **text, apr_pool_t *pool)
+{
+    static const char *const words[] = {"changed", "went missing (no longer declared)",
+                                        "appeared (declared now, not in the envelope)"};
+    size_t index;
+    const json_t *source;
+    json_array_foreach(json_object_get(listed, "sources"), index, source)
+    {
+        const char *path = json_string_value(json_object_get(source, "path"));
+        const char *digest = json_string_value(json_object_get(source, "digest"));
+        const char *found = apr_hash_get(other, path, APR_HASH_KEY_STRING);
+        int named = change == SOURCE_CHANGED ? found && strcmp(found, digest) != 0 : !found;
+        if (named)
+            *text = apr_psprintf(pool, "%s%s%s %s", *text, **text ? ", " : "", path, words[change]);
+    }
+}
+
+/* The sources that differ between the envelope's subject and the one on disk,
+ * each named ("src/a.spx changed, src/b.spx went missing (...), src/c.spx
+ * appeared (...)", then "the manifest changed"); NULL when they cannot be
+ * compared source by source or nothing of theirs differs. */
+static const char *source_changes(const json_t *recorded, const json_t *now, apr_pool_t *pool)
+{
+    apr_hash_t *recorded_sources = subject_sources(recorded, pool);
+    apr_hash_t *sources_now = subject_sources(now, pool);
+    if (!recorded_sources || !sources_now)
+        return NULL;
+    const char *text = "";
+    name_changes(recorded, sources_now, SOURCE_CHANGED, &text, pool);
+    name_changes(recorded, sources_now, SOURCE_MISSING, &text, pool);
+    name_changes(now, recorded_sources, SOURCE_APPEARED, &text, pool);
+    const json_t *manifest = json_object_get(recorded, "manifest");
+    if (!json_equal(manifest, json_object_get(now, "manifest")))
+        text = apr_psprintf(pool, "%s%sthe manifest changed", text, *text ? ", " : "");
+    return *text ? text : NULL;
+}
+
+/* When the project cannot be opened: each source of the envelope's subject
+ * read alone from the files on disk, "src/a.spx changed, src/b.spx cannot be
+ * read (...)"; NULL when none differs or the subject has no sources. */
+static const char *sources_on_disk(const json_t *recorded, const char *manifest_path,
+                                   apr_pool_t *pool)
+{
+    const char *text = "";
+    size_t index;
+    const json_t *source;
+    json_array_foreach(json_object_get(recorded, "sources"), index, source)
+    {
+        const char *path = json_string_value(json_object_get(source, "path"));
+        const char *digest = json_string_value(json_object_get(source, "digest"));
+        if (!path || !digest)
+            return NULL;
+        apr_pool_t *scratch = NULL;
+        if (apr_pool_create(&scratch, pool) != APR_SUCCESS)
+            return NULL;
+        spx_input_set_t *set = NULL;
+        const char *message = NULL;
+        const char *paths[] = {path};
+        const char *change = NULL;
+        if (spx_input_set_open(&set, manifest_path, scratch, &message) != APR_SUCCESS)
+            change = NULL; /* the manifest itself: the open message says so */
+        else if (spx_input_set_add_sources(set, paths, 1, &message) != APR_SUCCESS)
+            change = apr_psprintf(pool, "%s went missing (%s)", path, message);
+        else if (strcmp(spx_input_set_source(set, 0)->digest_text, digest) != 0)
+            change = apr_psprintf(pool, "%s changed", path);
+        apr_pool_destroy(scratch);
+        if (change)
+            text = apr_psprintf(pool, "%s%s%s", text, *text ? ", " : "", change);
+    }
+    return *text ? text : NULL;
+}
+
 apr_status_t spx_envelope_verify(const char *bytes, apr_size_t length, const char *manifest_path,
                                  spx_verify_report_t *report, apr_pool_t *pool)
 {
@@ -400,14 +502,26 @@ apr_status_t spx_envelope_verify(const char *bytes, apr_size_t length, const cha
     const char *message = NULL;
     if (spx_project_open(&project, manifest_path, pool, &message) != APR_SUCCESS) {
         project = NULL;
-        report->subject_detail = apr_psprintf(pool, "the project cannot be opened: %s", message);
+        const char *changes =
+            sources_on_disk(json_object_get(envelope, "subject"), manifest_path, pool);
+        report->subject_detail =
+            changes ? apr_psprintf(pool,
+                                   "the project cannot be opened: %s; of the envelope's "
+                                   "sources: %s",
+                                   message, changes)
+                    : apr_psprintf(pool, "the project cannot be opened: %s", message);
     } else if (!project->project_revision) {
         report->subject_detail = "the manifest does not parse, so the subject cannot be computed";
     } else {
         json_t *subject = subject_json(project, pool);
         const char *where =
             first_difference(json_object_get(envelope, "subject"), subject, "subject", pool);
-        if (where)
+        const char *changes =
+            where ? source_changes(json_object_get(envelope, "subject"), subject, pool) : NULL;
+        if (changes)
+            report->subject_detail =
+                apr_psprintf(pool, "the files on disk differ from the envelope: %s", changes);
+        else if (where)
             report->subject_detail =
                 apr_psprintf(pool, "the files on disk differ from the envelope at %s", where);
         else

@@ -23,6 +23,8 @@
 #include "spx_compiler.h"
 #include "spx_limits.h"
 #include "spx_paths.h"
+#include "spx_project.h"
+#include "spx_suggest.h"
 #include "spx_utf8.h"
 
 #include <apr_hash.h>
@@ -170,6 +172,22 @@ static const char *shown_n(apr_pool_t *pool, const char *text, apr_size_t length
 static const char *shown(apr_pool_t *pool, const char *text)
 {
     return shown_n(pool, text, strlen(text));
+}
+
+/* "did you mean 'version'? " for the one of candidates[0..count) (NULLs
+ * skipped) nearest to name (spx_suggest.h); "" when none is near. */
+static const char *nearest_name(apr_pool_t *pool, const char *name, const char *const *candidates,
+                                apr_size_t count)
+{
+    const char **present = apr_palloc(pool, (count + 1) * sizeof(*present));
+    apr_size_t filled = 0;
+    for (apr_size_t i = 0; i < count; i++)
+        if (candidates[i])
+            present[filled++] = candidates[i];
+    const char *nearest[1];
+    if (spx_suggest_nearest(name, present, filled, 1, nearest) == 0)
+        return "";
+    return apr_psprintf(pool, "did you mean '%s'? ", shown(pool, nearest[0]));
 }
 
 /* --- bytes ------------------------------------------------------------------ */
@@ -356,8 +374,10 @@ static void file_key(parser_t *p, const char *key, spx_span_t key_span, const ch
         /* Most likely the missing key misspelt: one diagnostic, not two. */
         table->keys_lost = 1;
         if (!quiet)
-            report(p, SPX_E0126, key_span, "unknown key '%s' in %s; %s", shown(p->pool, key),
-                   table_names[table->kind], table_key_lists[table->kind]);
+            report(p, SPX_E0126, key_span, "unknown key '%s' in %s; %s%s", shown(p->pool, key),
+                   table_names[table->kind],
+                   nearest_name(p->pool, key, table_keys[table->kind], FIELD_COUNT),
+                   table_key_lists[table->kind]);
         return;
     }
     field_t *field = &table->fields[index];
@@ -803,6 +823,11 @@ const char *spx_module_name_problem(const char *name, apr_pool_t *pool)
     return name_problem(pool, name, 0);
 }
 
+const char *spx_project_name_problem(const char *name, apr_pool_t *pool)
+{
+    return name_problem(pool, name, 1);
+}
+
 /* What is wrong with a MODULE.FUNCTION reference; NULL if nothing. */
 static const char *reference_problem(apr_pool_t *pool, const char *reference)
 {
@@ -899,10 +924,19 @@ static void check_reference(parser_t *p, const field_t *field, const char *what,
         return;
     }
     const char *dot = strchr(field->value, '.');
-    if (modules_known && !apr_hash_get(modules, field->value, (apr_ssize_t)(dot - field->value)))
+    if (modules_known && !apr_hash_get(modules, field->value, (apr_ssize_t)(dot - field->value))) {
+        const char *module = apr_pstrndup(p->pool, field->value, (apr_size_t)(dot - field->value));
+        apr_size_t count = (apr_size_t)apr_hash_count(modules), filled = 0;
+        const char **names = apr_palloc(p->pool, (count + 1) * sizeof(*names));
+        for (apr_hash_index_t *entry = apr_hash_first(p->pool, modules); entry && filled < count;
+             entry = apr_hash_next(entry))
+            names[filled++] = apr_hash_this_key(entry);
+        const char *nearest = nearest_name(p->pool, module, names, filled);
         report(p, module_code, field->value_span,
-               "%s '%s' names the module '%.*s', which no [[source]] declares", what, field->value,
-               (int)(dot - field->value), field->value);
+               "%s '%s' names the module '%s', which no [[source]] declares%s%.*s", what,
+               field->value, module, *nearest ? "; " : "", *nearest ? (int)strlen(nearest) - 1 : 0,
+               nearest);
+    }
 }
 
 static void check_meaning(parser_t *p)

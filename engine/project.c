@@ -19,7 +19,9 @@
 #include "spx_limits.h"
 #include "spx_program.h"
 #include "spx_status.h"
+#include "spx_suggest.h"
 
+#include <apr_hash.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
 #include <stdlib.h>
@@ -87,6 +89,27 @@ static spx_module_t *module_named(const spx_project_t *project, const char *name
     return NULL;
 }
 
+/* "; did you mean 'app.main'?" for the function of module nearest to the
+ * qualified name that names none ("app.mian"); "" when none is near
+ * (spx_suggest.h). */
+static const char *nearest_function(const spx_module_t *module, const char *qualified,
+                                    apr_pool_t *pool)
+{
+    if (!module || !module->functions_by_name)
+        return "";
+    apr_size_t count = (apr_size_t)apr_hash_count(module->functions_by_name);
+    const char **names = apr_palloc(pool, (count + 1) * sizeof(*names));
+    apr_size_t filled = 0;
+    for (apr_hash_index_t *entry = apr_hash_first(pool, module->functions_by_name);
+         entry && filled < count; entry = apr_hash_next(entry))
+        names[filled++] =
+            apr_pstrcat(pool, module->name, ".", (const char *)apr_hash_this_key(entry), NULL);
+    const char *nearest[1];
+    if (spx_suggest_nearest(qualified, names, filled, 1, nearest) == 0)
+        return "";
+    return apr_psprintf(pool, "; did you mean '%s'?", nearest[0]);
+}
+
 /* The function a manifest names as "module.function" (entry or test), with
  * the signature fn() -> int; NULL and a diagnostic at the manifest value
  * otherwise. role is "entry" or "test 'NAME'". */
@@ -104,8 +127,8 @@ static spx_function_t *link_function(spx_project_t *project, const char *qualifi
             : NULL;
     if (!function) {
         spx_diagnostics_add(project->diagnostics, SPX_E0151, manifest_path, span,
-                            "%s names '%s', which is not a function of a declared module", role,
-                            qualified);
+                            "%s names '%s', which is not a function of a declared module%s", role,
+                            qualified, nearest_function(module, qualified, project->pool));
         return NULL;
     }
     if (function->param_count != 0 || function->result != SPX_TYPE_INT) {

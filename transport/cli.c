@@ -14,6 +14,7 @@
 
 #include "spx_allocation.h"
 #include "spx_canonical.h"
+#include "spx_cli_project.h"
 #include "spx_cli_view.h"
 #include "spx_envelope.h"
 #include "spx_exit.h"
@@ -23,6 +24,7 @@
 #include "spx_project.h"
 #include "spx_rename.h"
 #include "spx_status.h"
+#include "spx_suggest.h"
 #include "spx_v1.h"
 
 #include <apr_general.h>
@@ -52,10 +54,13 @@ static const char usage_text[] =
     "  serve     answer JSON-RPC requests about one source file on stdin/stdout\n"
     "            (semaprax.agent-transport.v1)\n"
     "  rename    rename an exported function and every call of it (writes sources)\n"
+    "  new       create a new project folder that checks, runs and tests at once\n"
     "  help      show this text, or `semaprax help COMMAND` for one command\n"
     "\n"
     "options of every command:\n"
-    "  --manifest-path PATH   the manifest (default: semaprax.toml; not for serve)\n"
+    "  --manifest-path PATH   the manifest (default: semaprax.toml in the working\n"
+    "                         directory or the nearest folder above it; not for serve\n"
+    "                         or new)\n"
     "  -h, --help             show help\n"
     "  --version              show the version\n"
     "\n"
@@ -154,7 +159,8 @@ static void verify_help(void)
            "per check, saying where a failed check differs. An envelope whose\n"
            "engine.language is not %s fails (c) without a re-run: make a\n"
            "new one with 'semaprax test --envelope FILE'.\n"
-           "Exit status: 0 verified, 1 a check failed, 2 usage or an unreadable envelope.\n",
+           "Exit status: 0 verified, 1 a check failed, 2 usage, an unreadable envelope or\n"
+           "no manifest found.\n",
            SPX_LANGUAGE_NAME);
 }
 
@@ -197,6 +203,21 @@ static void rename_help(void)
           "Exit status: 0 renamed (or planned), 1 refused, failed and restored, or the\n"
           "project has diagnostics, 2 usage or unreadable input.\n",
           stdout);
+}
+
+static void new_help(void)
+{
+    printf("usage: semaprax new NAME\n"
+           "\n"
+           "Creates the folder NAME in the working directory holding a new project:\n"
+           "semaprax.toml (project NAME, entry app.main, one test), src/app.spx (the\n"
+           "entry) and src/greeting.spx (a module with a test), so that check, run and\n"
+           "test pass in it at once. NAME must be a project name ([a-z][a-z0-9_-]*, at\n"
+           "most %u bytes) and must not exist. The files are written into a temporary\n"
+           "folder beside NAME, which is then renamed to NAME: nothing half-written is\n"
+           "left.\n"
+           "Exit status: 0 created, 2 usage (a bad or existing NAME) or a write failure.\n",
+           SPX_LIMIT_IDENTIFIER_BYTES);
 }
 
 enum option_id {
@@ -292,20 +313,57 @@ static const char *value_of(apr_hash_t *values, int option)
     return apr_hash_get(values, &option_entry(option)->optch, sizeof(int));
 }
 
-/* Phase A for the command, or an exit status when it cannot be built. */
-static int open_project(apr_hash_t *values, spx_project_t **project, apr_pool_t *pool)
+/* The manifest: --manifest-path, or semaprax.toml found in the working
+ * directory or the nearest folder above it (cli_project.c). APR_SUCCESS, or
+ * a failure and *message. */
+static apr_status_t manifest_path(apr_hash_t *values, const char **path, const char **message,
+                                  apr_pool_t *pool)
 {
-    const char *manifest = value_of(values, OPTION_MANIFEST);
+    *path = value_of(values, OPTION_MANIFEST);
+    if (*path)
+        return APR_SUCCESS;
+    apr_status_t status = spx_cli_find_manifest(path, message, pool);
+    if (status != APR_SUCCESS)
+        *path = SPX_MANIFEST_FILE_NAME;
+    return status;
+}
+
+/* The check document of a project that cannot be opened: one E0160
+ * diagnostic at the manifest saying why, as the daemon's workspace/open
+ * gives it. A new reference. */
+static json_t *unavailable_document(const char *path, const char *message)
+{
+    return json_pack("{s:b,s:[{s:s,s:s,s:s,s:s,s:{s:{s:i,s:i,s:i},s:{s:i,s:i,s:i}}}]}", "admitted",
+                     0, "diagnostics", "code", spx_diagnostic_code_name(SPX_E0160), "message",
+                     message, "path", path, "severity", "error", "span", "start", "line", 1,
+                     "column", 1, "offset", 0, "end", "line", 1, "column", 1, "offset", 0);
+}
+
+/* Phase A for the command, or an exit status when it cannot be built (the
+ * reason on stderr; with json, also the check document of unavailable_document
+ * on stdout). */
+static int open_project_as(apr_hash_t *values, spx_project_t **project, int json, apr_pool_t *pool)
+{
+    const char *manifest = NULL;
     const char *message = NULL;
-    apr_status_t status =
-        spx_project_open(project, manifest ? manifest : "semaprax.toml", pool, &message);
+    apr_status_t status = manifest_path(values, &manifest, &message, pool);
+    if (status == APR_SUCCESS)
+        status = spx_project_open(project, manifest, pool, &message);
     if (status != APR_SUCCESS) {
         char reason[256];
-        fprintf(stderr, "semaprax: %s\n",
-                message ? message : spx_strerror(status, reason, sizeof(reason)));
+        if (!message)
+            message = apr_pstrdup(pool, spx_strerror(status, reason, sizeof(reason)));
+        fprintf(stderr, "semaprax: %s\n", message);
+        if (json)
+            print_document(unavailable_document(manifest, message), pool);
         return SPX_EXIT_USAGE;
     }
     return SPX_EXIT_OK;
+}
+
+static int open_project(apr_hash_t *values, spx_project_t **project, apr_pool_t *pool)
+{
+    return open_project_as(values, project, 0, pool);
 }
 
 /* graph, context, run, test and rename need an admitted project: the
@@ -332,12 +390,13 @@ static int run_check(const command_t *command, apr_hash_t *values, const char *c
     const char *format = value_of(values, OPTION_FORMAT);
     if (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
         return print_usage_error(pool, "unknown format '%s': use text or json", format);
+    int json = format && strcmp(format, "json") == 0;
     spx_project_t *project = NULL;
-    int status = open_project(values, &project, pool);
+    int status = open_project_as(values, &project, json, pool);
     if (status != SPX_EXIT_OK)
         return status;
     int verdict = spx_project_admitted(project) ? SPX_EXIT_OK : SPX_EXIT_FAILED;
-    if (format && strcmp(format, "json") == 0)
+    if (json)
         return print_document(spx_project_check_document(project), pool) == SPX_EXIT_OK
                    ? verdict
                    : SPX_EXIT_FAILED;
@@ -654,10 +713,12 @@ static int run_verify(const command_t *command, apr_hash_t *values, const char *
     int status = read_envelope(operands[0], &bytes, &length, pool);
     if (status != SPX_EXIT_OK)
         return status;
-    const char *manifest = value_of(values, OPTION_MANIFEST);
+    const char *manifest = NULL;
+    const char *message = NULL;
+    if (manifest_path(values, &manifest, &message, pool) != APR_SUCCESS)
+        return print_usage_error(pool, "%s", message);
     spx_verify_report_t report;
-    if (spx_envelope_verify(bytes, length, manifest ? manifest : "semaprax.toml", &report, pool) !=
-        APR_SUCCESS) {
+    if (spx_envelope_verify(bytes, length, manifest, &report, pool) != APR_SUCCESS) {
         fprintf(stderr, "semaprax: out of memory\n");
         return SPX_EXIT_FAILED;
     }
@@ -671,6 +732,14 @@ static int run_verify(const command_t *command, apr_hash_t *values, const char *
     printf("semaprax: %s\n",
            verified ? "the envelope is verified" : "the envelope is NOT verified");
     return verified ? SPX_EXIT_OK : SPX_EXIT_FAILED;
+}
+
+static int run_new(const command_t *command, apr_hash_t *values, const char *const *operands,
+                   apr_pool_t *pool)
+{
+    (void)command;
+    (void)values;
+    return spx_cli_new_project(operands[0], pool);
 }
 
 static int run_serve(const command_t *command, apr_hash_t *values, const char *const *operands,
@@ -781,6 +850,7 @@ static const int verify_options[] = {0};
 static const int serve_options[] = {OPTION_MAX_REQUEST_BYTES, OPTION_MAX_RESPONSE_BYTES, 0};
 static const int graph_options[] = {0};
 static const int rename_options[] = {OPTION_DRY_RUN, 0};
+static const int new_options[] = {0};
 static const int context_options[] = {OPTION_KIND,
                                       OPTION_TARGET,
                                       OPTION_DIRECTION,
@@ -798,8 +868,41 @@ static const command_t commands[] = {
     {"verify", verify_help, verify_options, 1, 0, run_verify},
     {"serve", serve_help, serve_options, 1, 1, run_serve},
     {"rename", rename_help, rename_options, 2, 0, run_rename},
+    {"new", new_help, new_options, 1, 1, run_new},
 };
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
+
+/* "unknown command 'chek'; did you mean 'check'?" on stderr; exit 2. */
+static int unknown_command(const char *word, apr_pool_t *pool)
+{
+    const char *names[COMMAND_COUNT + 1];
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        names[i] = commands[i].name;
+    names[COMMAND_COUNT] = "help";
+    const char *nearest[SPX_LIMIT_SUGGESTIONS];
+    size_t found = spx_suggest_nearest(word, names, COMMAND_COUNT + 1, 1, nearest);
+    if (!found)
+        return print_usage_error(pool, "unknown command '%s'", word);
+    return print_usage_error(
+        pool, "%s",
+        apr_psprintf(pool, "unknown command '%s'; did you mean '%s'?", word, nearest[0]));
+}
+
+/* An option before any command other than --help, -h and --version:
+ * "unknown option '--verison'; did you mean '--version'?"; exit 2. */
+static int unknown_program_option(const char *word, apr_pool_t *pool)
+{
+    static const char *const names[] = {"help", "version"};
+    const char *nearest[1];
+    const char *name = word[1] == '-' ? word + 2 : word + 1;
+    if (spx_suggest_nearest(name, names, 2, 1, nearest) == 0)
+        return print_usage_error(
+            pool, "%s",
+            apr_psprintf(pool, "unknown option '%s': give a command first (see --help)", word));
+    return print_usage_error(
+        pool, "%s",
+        apr_psprintf(pool, "unknown option '%s'; did you mean '--%s'?", word, nearest[0]));
+}
 
 static const command_t *find_command(const char *name)
 {
@@ -821,6 +924,30 @@ static int accepts(const command_t *command, int option)
     return 0;
 }
 
+/* "unknown option '--manifst-path'; did you mean '--manifest-path'?" on
+ * stderr, among the long options the command takes; exit 2. */
+static int unknown_option(const command_t *command, const char *given, apr_pool_t *pool)
+{
+    const char *names[sizeof(options) / sizeof(options[0])];
+    size_t count = 0;
+    for (const apr_getopt_option_t *entry = options; entry->name; entry++)
+        if (accepts(command, entry->optch))
+            names[count++] = entry->name;
+    const char *nearest[SPX_LIMIT_SUGGESTIONS];
+    size_t found = 0;
+    if (strncmp(given, "--", 2) == 0) {
+        const char *name = given + 2;
+        const char *equals = strchr(name, '=');
+        name = equals ? apr_pstrndup(pool, name, (apr_size_t)(equals - name)) : name;
+        found = spx_suggest_nearest(name, names, count, 1, nearest);
+    }
+    if (!found)
+        return print_usage_error(pool, "unknown option '%s'", given);
+    return print_usage_error(
+        pool, "%s",
+        apr_psprintf(pool, "unknown option '%s'; did you mean '--%s'?", given, nearest[0]));
+}
+
 static int run_command(const command_t *command, int argc, const char *const *argv,
                        apr_pool_t *pool)
 {
@@ -836,7 +963,7 @@ static int run_command(const command_t *command, int argc, const char *const *ar
         if (status == APR_EOF)
             break;
         if (status == APR_BADCH)
-            return print_usage_error(pool, "unknown option '%s'", parser->argv[parser->ind - 1]);
+            return unknown_option(command, parser->argv[parser->ind - 1], pool);
         if (status == APR_BADARG)
             return print_usage_error(pool, "option '%s' needs a value",
                                      parser->argv[parser->ind - 1]);
@@ -892,7 +1019,7 @@ int spx_cli_main(int argc, const char *const *argv)
     } else if (strcmp(word, "help") == 0) {
         const command_t *command = argc > 2 ? find_command(argv[2]) : NULL;
         if (argc > 2 && !command)
-            status = print_usage_error(pool, "unknown command '%s'", argv[2]);
+            status = unknown_command(argv[2], pool);
         else {
             if (command)
                 command->help();
@@ -900,10 +1027,12 @@ int spx_cli_main(int argc, const char *const *argv)
                 fputs(usage_text, stdout);
             status = SPX_EXIT_OK;
         }
+    } else if (word[0] == '-') {
+        status = unknown_program_option(word, pool);
     } else {
         const command_t *command = find_command(word);
-        status = command ? run_command(command, argc - 1, argv + 1, pool)
-                         : print_usage_error(pool, "unknown command '%s'", word);
+        status =
+            command ? run_command(command, argc - 1, argv + 1, pool) : unknown_command(word, pool);
     }
     /* The pools are not torn down: the process ends here and the system takes
      * the memory back at once, while Debian's APR would unmap a large

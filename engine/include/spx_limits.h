@@ -134,6 +134,10 @@
 #define SPX_LIMIT_SUGGEST_DISTANCE 3u
 #define SPX_LIMIT_SUGGEST_NAME_BYTES 128u
 
+/* `semaprax new NAME` (transport/cli_project.c): how many temporary folder
+ * names (.NAME.new-0, .NAME.new-1, ...) it tries beside NAME before giving up. */
+#define SPX_LIMIT_NEW_TEMPORARY_NAMES 100u
+
 /* --- requests and responses ----------------------------------------------- */
 
 /* Request frame, LF excluded: --max-request-bytes default and range. */

@@ -57,6 +57,11 @@ apr_size_t spx_project_test_count(const spx_project_t *project);
 const char *spx_project_revision(const spx_project_t *project);
 const char *spx_project_workspace_revision(const spx_project_t *project);
 
+/* What is wrong with a project name ([a-z][a-z0-9_-]{0,63}, the manifest's
+ * rule), as a phrase ("must start with a lowercase letter a-z"); NULL when
+ * nothing is. */
+const char *spx_project_name_problem(const char *name, apr_pool_t *pool);
+
 /* How many times Phase A ran for this project: 1 once built. */
 uint64_t spx_project_phase_a_runs(const spx_project_t *project);
 

@@ -7,7 +7,7 @@ plain output everywhere else.
 
 On a terminal: diagnostics in colour with the source line and a caret under
 the span, control bytes of the source shown as '?'; a progress line per test
-and a summary table. With NO_COLOR set: the same without any escape
+and a summary table. With NO_COLOR set and not empty: the same without any escape
 sequence. A CR LF source with a byte order mark shows its line without
 either. Through a pipe: exactly the plain lines (no escape, no source
 line), and the exit statuses and the envelope file are the same on a
@@ -88,6 +88,12 @@ def main():
                "a control byte of the source is shown as '?'", coloured)
         expect(b"// surrogate ??? here\n" in coloured and b"\xed" not in coloured,
                "each byte of an encoded surrogate is shown as '?'", coloured)
+
+        # no-color.org: NO_COLOR present but empty does not turn colour off.
+        status, empty = run_tty(check, broken, dict(env, NO_COLOR=""))
+        expect(status == 1, "check with an empty NO_COLOR exits 1", empty)
+        expect(b"\x1b[1;31merror\x1b[0m" in empty,
+               "check with an empty NO_COLOR still colours 'error'", empty)
 
         status, bare = run_tty(check, broken, no_colour)
         expect(status == 1, "check with NO_COLOR exits 1", bare)

@@ -226,7 +226,23 @@ static void test_verify_checks(void)
     spx_verify_report_t subject = verify(fixture, text);
     CU_ASSERT_TRUE(subject.digest_ok);
     CU_ASSERT_FALSE(subject.subject_ok);
-    CU_ASSERT_PTR_NOT_NULL(strstr(subject.subject_detail, "subject.project_revision"));
+    CU_ASSERT_STRING_EQUAL(subject.subject_detail,
+                           "the files on disk differ from the envelope: app.spx changed");
+
+    /* a subject whose sources and manifest agree but whose revision does not
+     * (forged): the first difference is named, as before */
+    spx_fixture_end_session(fixture);
+    json_t *revised = build(fixture, &limits);
+    json_object_set_new(json_object_get(revised, "subject"), "project_revision",
+                        json_string("sha256:0"));
+    json_object_del(revised, "envelope_digest");
+    json_object_set_new(revised, "envelope_digest",
+                        json_string(spx_canonical_digest(revised, fixture->pool)));
+    spx_verify_report_t only_revision = verify(fixture, text_of(revised, fixture->pool));
+    CU_ASSERT_FALSE(only_revision.subject_ok);
+    spx_assert_contains(only_revision.subject_detail,
+                        "the files on disk differ from the envelope at subject.project_revision");
+    json_decref(revised);
 
     /* not JSON at all: every check fails, saying so */
     spx_verify_report_t broken = verify(fixture, "{\"schema\":");

@@ -253,6 +253,19 @@ static void test_messages(void)
                    "[[test]] is missing the key 'function'");
     assert_message(HEAD PROJECT "licence = \"MIT\"\n" SOURCE, "E0126",
                    "unknown key 'licence' in [project]; [project] has name, version and entry");
+    /* the nearest key of the table, and the nearest declared module */
+    assert_message(HEAD "[project]\nname = \"hello\"\nversio = \"0.1.0\"\n" SOURCE, "E0126",
+                   "unknown key 'versio' in [project]; did you mean 'version'? [project] has "
+                   "name, version and entry");
+    assert_message(HEAD PROJECT "[[source]]\nmodle = \"app\"\npath = \"src/app.spx\"\n", "E0126",
+                   "unknown key 'modle' in [[source]]; did you mean 'module'? [[source]] has "
+                   "module and path");
+    assert_message(HEAD PROJECT SOURCE "[[test]]\nname = \"t\"\nfunction = \"ap.t\"\n", "E0141",
+                   "test function 'ap.t' names the module 'ap', which no [[source]] declares; "
+                   "did you mean 'app'?");
+    assert_message(HEAD PROJECT SOURCE "[[test]]\nname = \"t\"\nfunction = \"zzzzz.t\"\n", "E0141",
+                   "test function 'zzzzz.t' names the module 'zzzzz', which no [[source]] "
+                   "declares");
     assert_message(HEAD PROJECT "name = \"x\"\n" SOURCE, "E0127",
                    "duplicate key 'name' in [project]; it is first set on line 3");
     assert_message(HEAD "[project]\nname = \"Hello\"\nversion = \"0.1.0\"\n" SOURCE, "E0130",

@@ -63,6 +63,31 @@ static void test_wrong_signature_and_missing_function(void)
     CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(project->diagnostics, 1)->message,
                            "test 't' names 'app.gone', which is not a function of a declared "
                            "module");
+    spx_fixture_free(fixture);
+}
+
+/* An entry that names no function gets the nearest function of its module. */
+static void test_missing_entry_names_the_nearest(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml",
+                      apr_pstrcat(fixture->pool, manifest_head,
+                                  "entry = \"app.mian\"\n\n[[source]]\nmodule = \"app\"\n"
+                                  "path = \"app.spx\"\n\n[[test]]\nname = \"t\"\n"
+                                  "function = \"app.zzzzzzzz\"\n",
+                                  NULL));
+    spx_fixture_write(fixture, "app.spx",
+                      "export fn main() -> int { return 0; }\n"
+                      "fn maid() -> int { return 0; }\n");
+    spx_project_t *project = spx_fixture_project(fixture);
+    CU_ASSERT_FALSE(project->admitted);
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(project->diagnostics), 2);
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(project->diagnostics, 0)->message,
+                           "entry names 'app.mian', which is not a function of a declared "
+                           "module; did you mean 'app.main'?");
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(project->diagnostics, 1)->message,
+                           "test 't' names 'app.zzzzzzzz', which is not a function of a declared "
+                           "module");
     CU_ASSERT_PTR_NULL(project->index);
     spx_fixture_free(fixture);
 }
@@ -428,6 +453,7 @@ int main(void)
         {"entry and tests are linked", test_entry_and_tests_are_linked},
         {"one module's bodies at a time", test_one_module_body_at_a_time},
         {"wrong signature, missing function", test_wrong_signature_and_missing_function},
+        {"a missing entry names the nearest function", test_missing_entry_names_the_nearest},
         {"revisions", test_revisions},
         {"context budget: one byte under", test_context_budget_one_byte_under},
         {"context is deterministic", test_context_is_deterministic},

@@ -231,7 +231,7 @@ static void test_verify_says_which_check_failed(void)
     CU_ASSERT_EQUAL(edited.exit_code, 1);
     spx_assert_contains(edited.out,
                         "digest: ok\nsubject: FAILED: the files on disk differ from the "
-                        "envelope at subject.project_revision");
+                        "envelope: app.spx changed\n");
     spx_fixture_free(fixture);
 }
 
