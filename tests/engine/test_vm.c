@@ -467,7 +467,7 @@ static void test_bad_arguments(void)
         APR_EINVAL);
     CU_ASSERT_EQUAL(spx_vm_run(program, 99, &limits, &result, fixture->pool), APR_EINVAL);
     CU_ASSERT_EQUAL(spx_program_find(program, "app.nope"), -1);
-    limits.max_call_depth = SPX_LIMIT_CALL_DEPTH + 1;
+    limits.max_call_depth = SPX_LIMIT_CALL_DEPTH_MAXIMUM + 1;
     CU_ASSERT_EQUAL(
         spx_vm_run(program, spx_program_find(program, "app.t"), &limits, &result, fixture->pool),
         APR_EINVAL);
