@@ -170,8 +170,8 @@ static const char *unknown_test(const spx_manifest_t *manifest, const char *name
     for (apr_size_t i = 0; i < manifest->test_count; i++)
         candidates[i] = qualified ? manifest->tests[i].function : manifest->tests[i].name;
     const char *nearest[SPX_LIMIT_SUGGESTIONS];
-    size_t found = spx_suggest_nearest(name, candidates, manifest->test_count,
-                                       SPX_LIMIT_SUGGESTIONS, nearest);
+    size_t found =
+        spx_suggest_nearest(name, candidates, manifest->test_count, SPX_LIMIT_SUGGESTIONS, nearest);
     const char *text = apr_psprintf(pool, "no test '%s' in this project", name);
     for (size_t i = 0; i < found; i++)
         text = apr_pstrcat(pool, text, i ? ", " : "; nearest: ", nearest[i], NULL);
@@ -240,7 +240,8 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
     apr_status_t status = compile(project, 0, &program, pool, message);
     if (status != APR_SUCCESS)
         return status;
-    apr_size_t total = selection ? json_array_size(selection->names) : project->manifest->test_count;
+    apr_size_t total =
+        selection ? json_array_size(selection->names) : project->manifest->test_count;
     apr_size_t index = 0; /* among the tests that run */
     json_int_t counts[SUMMARY_KEYS] = {0};
     json_t *tests = json_array();
@@ -286,8 +287,7 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
         "version", SPX_VERSION, "language", SPX_LANGUAGE_NAME, "limits", "max_steps",
         (json_int_t)limits->max_steps, "max_bytes", (json_int_t)limits->max_bytes, "max_call_depth",
         (json_int_t)limits->max_call_depth, "max_memory", (json_int_t)limits->max_memory, "tests",
-        tests, "summary", summary, "command_succeeded",
-        counts[0] == (json_int_t)total);
+        tests, "summary", summary, "command_succeeded", counts[0] == (json_int_t)total);
     if (selection)
         json_object_set(*envelope, "selection", selection->names);
     return APR_SUCCESS;
@@ -426,8 +426,7 @@ static const char *other_language(const json_t *envelope, apr_pool_t *pool)
  * closure), made again from the project: 0 with *problem when it is not an
  * array of one or more strings or names a test the project does not have. */
 static int read_selection(const json_t *envelope, const spx_project_t *project,
-                          spx_test_selection_t **selection, const char **problem,
-                          apr_pool_t *pool)
+                          spx_test_selection_t **selection, const char **problem, apr_pool_t *pool)
 {
     const json_t *recorded = json_object_get(envelope, "selection");
     *selection = NULL;

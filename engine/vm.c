@@ -5,14 +5,12 @@
  * One loop dispatches instructions; a Semaprax call pushes a frame on an
  * array of max_call_depth frames and continues the same loop, so no C stack
  * is used per call; the registers of all frames together are bounded by
- * SPX_LIMIT_FRAME_REGISTERS whatever the depth. Before an instruction runs, its charge is taken from the
- * fuel; when the fuel cannot pay it, the run stops with exactly max_steps
- * steps. Integers are int64_t with every overflow checked. Strings, arrays
- * and structs are blocks of spx_values.h (language v2, Execution): the
- * block registers are holders, values.c does the copy on write, the size
- * charges (paid from the same fuel, after the instruction's own charge) and
- * the memory measure against max_memory. print keeps at most max_bytes of
- * output, cut at a UTF-8 boundary.
+ * SPX_LIMIT_FRAME_REGISTERS whatever the depth. Before an instruction runs, its charge is taken
+ * from the fuel; when the fuel cannot pay it, the run stops with exactly max_steps steps. Integers
+ * are int64_t with every overflow checked. Strings, arrays and structs are blocks of spx_values.h
+ * (language v2, Execution): the block registers are holders, values.c does the copy on write, the
+ * size charges (paid from the same fuel, after the instruction's own charge) and the memory measure
+ * against max_memory. print keeps at most max_bytes of output, cut at a UTF-8 boundary.
  */
 #include "spx_allocation.h"
 #include "spx_assert.h"

@@ -335,8 +335,8 @@ static void run_test(session_t *session, const spx_request_t *request, reply_t *
                         pool) ||
         !optional_count(request, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &max_memory, reply,
                         pool) ||
-        !optional_count(request, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM,
-                        &max_call_depth, reply, pool) ||
+        !optional_count(request, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM, &max_call_depth,
+                        reply, pool) ||
         !test_names_param(request, &names, &name_count, reply, pool))
         return;
     limits.max_steps = max_steps;
@@ -403,8 +403,8 @@ static void run_protocol(session_t *session, const spx_request_t *request, reply
 const char *const spx_session_no_params[] = {NULL};
 static const char *const context_params[] = {"target_kind", "target",    "direction", "depth",
                                              "max_bytes",   "max_nodes", NULL};
-static const char *const test_params[] = {"max_steps", "max_bytes", "max_memory",
-                                          "max_call_depth", "tests", NULL};
+static const char *const test_params[] = {"max_steps",      "max_bytes", "max_memory",
+                                          "max_call_depth", "tests",     NULL};
 
 /* Sorted by name. */
 static const session_method_t methods[] = {

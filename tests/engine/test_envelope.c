@@ -286,7 +286,7 @@ static void test_recorded_limits_are_checked(void)
         SPX_LIMIT_MAX_MEMORY_DEFAULT);
     spx_verify_report_t report =
         verify(fixture, with_limit(fixture, envelope, "max_call_depth",
-                            json_integer((json_int_t)SPX_LIMIT_CALL_DEPTH_MAXIMUM + 1)));
+                                   json_integer((json_int_t)SPX_LIMIT_CALL_DEPTH_MAXIMUM + 1)));
     CU_ASSERT_TRUE(report.digest_ok);
     CU_ASSERT_FALSE(report.rerun_ok);
     CU_ASSERT_STRING_EQUAL(report.rerun_detail,
