@@ -117,7 +117,8 @@ static void run_help(void)
            "returned, and a language failure, fuel or depth exhaustion with its span,\n"
            "go to standard error. --max-steps is the fuel (default %" PRIu64 ", at most\n"
            "%" PRIu64 "); --max-memory the bytes of live values (default %" PRIu64 ",\n"
-           "at most %" PRIu64 "); --max-call-depth the active calls (default %u, %u..%u).\n"
+           "at most %" PRIu64 "); --max-call-depth the active calls (default %u,\n"
+           "%u..%u).\n"
            "Exit status: 0 the entry returned 0, 1 anything else (or diagnostics), 2 usage\n"
            "or unreadable input.\n",
            SPX_LIMIT_MAX_BYTES_MAXIMUM, (uint64_t)SPX_LIMIT_MAX_STEPS_DEFAULT,
@@ -140,8 +141,8 @@ static void test_help(void)
            "its own call depth (--max-call-depth, default %u, %u..%u).\n"
            "Prints one line per test, the output of each test that did not pass, and a\n"
            "summary; --envelope writes the execution envelope\n"
-           "(semaprax.project-execution.v1, language %s) to FILE as canonical JSON,\n"
-           "recording the selection when NAMEs are given.\n"
+           "(semaprax.project-execution.v1, language %s)\n"
+           "to FILE as canonical JSON, recording the selection when NAMEs are given.\n"
            "Exit status: 0 every test run passed, 1 a test did not pass (or diagnostics),\n"
            "2 usage (an unknown test name among them), unreadable input or an envelope\n"
            "that cannot be written.\n",
