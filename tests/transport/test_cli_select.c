@@ -13,6 +13,7 @@
 #include "spx_process.h"
 
 #include <apr_strings.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const no_extra[] = {NULL};
@@ -278,7 +279,6 @@ static void test_fuel_and_output(void)
     CU_ASSERT_EQUAL(cut.exit_code, 1);
     spx_assert_contains(cut.out, "    output (12 bytes, cut at --max-bytes; raise it with "
                                  "--max-bytes N):\n    | line one\n    | tab\n");
-    /* a passed test's output is not shown */
     spx_fixture_free(fixture);
 }
 
