@@ -37,7 +37,7 @@ static const char source[] =
     "    while true { i = i + 1; }\n"
     "    return i;\n"
     "}\n"
-    "fn test_twin() -> int { return 0; }\n";
+    "fn test_twin() -> int { print(\"passed output is not shown\\n\"); return 0; }\n";
 
 static const char *write_project(spx_fixture_t *fixture)
 {
@@ -135,13 +135,13 @@ static void test_selection(void)
     CU_ASSERT_EQUAL(json_array_size(json_object_get(whole, "tests")), 5);
     json_decref(whole);
 
-    /* a passing selection exits 0 */
+    /* a passing selection exits 0; a passed test's output is not shown */
     spx_process_result_t twins =
         SPX_RUN_SEMAPRAX(pool, "test", "twin-b", "twin-a", "--manifest-path", manifest);
     CU_ASSERT_EQUAL(twins.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(twins.out,
-                           "test twin-a (app.test_twin) ... passed, 2 steps, returned 0\n"
-                           "test twin-b (app.test_twin) ... passed, 2 steps, returned 0\n"
+                           "test twin-a (app.test_twin) ... passed, 4 steps, returned 0\n"
+                           "test twin-b (app.test_twin) ... passed, 4 steps, returned 0\n"
                            "semaprax: 2 tests: 2 passed, 0 failed, 0 language failures, 0 out of "
                            "fuel, 0 out of depth\n");
     spx_fixture_free(fixture);
