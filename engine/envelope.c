@@ -4,7 +4,9 @@
  * (outputs.md, Execution envelope).
  *
  * The closure is exactly the manifest's [[test]] tables, in order, each run
- * with fresh fuel on the program compiled once from the admitted project.
+ * with fresh fuel on the program compiled once from the admitted project;
+ * `semaprax test NAME...` runs a selection of them, still in manifest
+ * order, and the envelope records it so that verify re-runs the same.
  * The envelope holds only content (digests of the inputs, limits, outcomes,
  * outputs), never a machine identity, so it verifies on any platform.
  */
@@ -16,6 +18,7 @@
 #include "spx_assert.h"
 #include "spx_canonical.h"
 #include "spx_limits.h"
+#include "spx_suggest.h"
 
 #include <apr_hash.h>
 #include <apr_strings.h>
@@ -35,6 +38,28 @@ const char *spx_outcome_name(const spx_run_result_t *result)
     default:
         return "depth_exhausted";
     }
+}
+
+const char *spx_outcome_words(const char *outcome)
+{
+    if (strcmp(outcome, "fuel_exhausted") == 0)
+        return "out of fuel";
+    if (strcmp(outcome, "depth_exhausted") == 0)
+        return "out of call depth";
+    return outcome;
+}
+
+/* The words the interpreter (vm.c) uses when a call would pass max_call_depth. */
+#define AT_THE_DEPTH_LIMIT "call-depth limit"
+
+const char *spx_outcome_remedy(const char *outcome, const char *failure_message)
+{
+    if (outcome && strcmp(outcome, "fuel_exhausted") == 0)
+        return " (raise it with --max-steps N)";
+    if (outcome && strcmp(outcome, "depth_exhausted") == 0 && failure_message &&
+        strstr(failure_message, AT_THE_DEPTH_LIMIT))
+        return " (raise it with --max-call-depth N)";
+    return "";
 }
 
 json_t *spx_failure_json(const spx_failure_t *failure)
@@ -135,8 +160,80 @@ static const char *const summary_keys[] = {"passed", "failed", "language_failure
                                            "depth_exhausted"};
 #define SUMMARY_KEYS (sizeof(summary_keys) / sizeof(summary_keys[0]))
 
+/* --- selecting tests ------------------------------------------------------ */
+
+/* Why name selects no test, naming the nearest test names (and function
+ * names, for a name with a dot). */
+static const char *unknown_test(const spx_manifest_t *manifest, const char *name, apr_pool_t *pool)
+{
+    int qualified = strchr(name, '.') != NULL;
+    const char **candidates = apr_pcalloc(pool, (manifest->test_count + 1) * sizeof(*candidates));
+    for (apr_size_t i = 0; i < manifest->test_count; i++)
+        candidates[i] = qualified ? manifest->tests[i].function : manifest->tests[i].name;
+    const char *nearest[SPX_LIMIT_SUGGESTIONS];
+    size_t found =
+        spx_suggest_nearest(name, candidates, manifest->test_count, SPX_LIMIT_SUGGESTIONS, nearest);
+    const char *text = apr_psprintf(pool, "no test '%s' in this project", name);
+    for (size_t i = 0; i < found; i++)
+        text = apr_pstrcat(pool, text, i ? ", " : "; nearest: ", nearest[i], NULL);
+    return text;
+}
+
+apr_status_t spx_test_selection_make(const spx_project_t *project, const char *const *names,
+                                     apr_size_t count, spx_test_selection_t **made,
+                                     apr_pool_t *pool, const char **message)
+{
+    if (!project->admitted) {
+        *message = "the project is not admitted";
+        return APR_EINVAL;
+    }
+    const spx_manifest_t *manifest = project->manifest;
+    unsigned char *selected = apr_pcalloc(pool, manifest->test_count + 1);
+    for (apr_size_t n = 0; n < count; n++) {
+        apr_size_t by_name = manifest->test_count, by_function = manifest->test_count;
+        apr_size_t functions = 0;
+        for (apr_size_t i = 0; i < manifest->test_count; i++) {
+            if (strcmp(manifest->tests[i].name, names[n]) == 0)
+                by_name = i;
+            if (strcmp(manifest->tests[i].function, names[n]) == 0 && functions++ == 0)
+                by_function = i;
+        }
+        if (by_name < manifest->test_count) {
+            selected[by_name] = 1;
+        } else if (functions == 1) {
+            selected[by_function] = 1;
+        } else if (functions > 1) {
+            *message = apr_psprintf(pool,
+                                    "%" APR_SIZE_T_FMT " tests run the function '%s'; name the "
+                                    "test instead (first '%s')",
+                                    functions, names[n], manifest->tests[by_function].name);
+            return APR_ENOENT;
+        } else {
+            *message = unknown_test(manifest, names[n], pool);
+            return APR_ENOENT;
+        }
+    }
+    spx_test_selection_t *selection = apr_pcalloc(pool, sizeof(*selection));
+    selection->selected = selected;
+    selection->names = json_array();
+    for (apr_size_t i = 0; i < manifest->test_count; i++)
+        if (selected[i])
+            json_array_append_new(selection->names, json_string(manifest->tests[i].name));
+    *made = selection;
+    return APR_SUCCESS;
+}
+
+void spx_test_selection_free(spx_test_selection_t *selection)
+{
+    if (selection)
+        json_decref(selection->names);
+}
+
+/* --- the closure ----------------------------------------------------------- */
+
 /* The envelope of an admitted project without its digest. */
 static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t *limits,
+                            const spx_test_selection_t *selection,
                             const spx_envelope_observer_t *observer, json_t **envelope,
                             apr_pool_t *pool, const char **message)
 {
@@ -144,14 +241,19 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
     apr_status_t status = compile(project, 0, &program, pool, message);
     if (status != APR_SUCCESS)
         return status;
+    apr_size_t total =
+        selection ? json_array_size(selection->names) : project->manifest->test_count;
+    apr_size_t index = 0; /* among the tests that run */
     json_int_t counts[SUMMARY_KEYS] = {0};
     json_t *tests = json_array();
     apr_pool_t *scratch = NULL;
     apr_pool_create(&scratch, pool);
     for (apr_size_t i = 0; i < project->manifest->test_count && status == APR_SUCCESS; i++) {
         const spx_manifest_test_t *test = &project->manifest->tests[i];
+        if (selection && !selection->selected[i])
+            continue;
         if (observer && observer->before)
-            observer->before(observer->context, i, project->manifest->test_count, test->name);
+            observer->before(observer->context, index, total, test->name);
         spx_run_result_t result;
         status = run_named(program, test->function, limits, &result, scratch, message);
         json_t *record = status == APR_SUCCESS ? test_json(test, &result) : NULL;
@@ -165,7 +267,8 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
                 counts[k] += strcmp(outcome, summary_keys[k]) == 0;
             json_array_append_new(tests, record);
             if (observer && observer->after)
-                observer->after(observer->context, i, project->manifest->test_count, record);
+                observer->after(observer->context, index, total, record);
+            index++;
         } else {
             *message = apr_pstrdup(pool, *message);
         }
@@ -176,7 +279,7 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
         json_decref(tests);
         return status;
     }
-    json_t *summary = json_pack("{s:I}", "total", (json_int_t)project->manifest->test_count);
+    json_t *summary = json_pack("{s:I}", "total", (json_int_t)total);
     for (apr_size_t k = 0; k < SUMMARY_KEYS; k++)
         json_object_set_new(summary, summary_keys[k], json_integer(counts[k]));
     *envelope = json_pack(
@@ -185,8 +288,9 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
         "version", SPX_VERSION, "language", SPX_LANGUAGE_NAME, "limits", "max_steps",
         (json_int_t)limits->max_steps, "max_bytes", (json_int_t)limits->max_bytes, "max_call_depth",
         (json_int_t)limits->max_call_depth, "max_memory", (json_int_t)limits->max_memory, "tests",
-        tests, "summary", summary, "command_succeeded",
-        counts[0] == (json_int_t)project->manifest->test_count);
+        tests, "summary", summary, "command_succeeded", counts[0] == (json_int_t)total);
+    if (selection)
+        json_object_set(*envelope, "selection", selection->names);
     return APR_SUCCESS;
 }
 
@@ -201,8 +305,17 @@ apr_status_t spx_envelope_build_observed(const spx_project_t *project,
                                          const spx_envelope_observer_t *observer, json_t **envelope,
                                          apr_pool_t *pool, const char **message)
 {
+    return spx_envelope_build_selected(project, limits, NULL, observer, envelope, pool, message);
+}
+
+apr_status_t spx_envelope_build_selected(const spx_project_t *project,
+                                         const spx_run_limits_t *limits,
+                                         const spx_test_selection_t *selection,
+                                         const spx_envelope_observer_t *observer, json_t **envelope,
+                                         apr_pool_t *pool, const char **message)
+{
     json_t *document = NULL;
-    apr_status_t status = closure(project, limits, observer, &document, pool, message);
+    apr_status_t status = closure(project, limits, selection, observer, &document, pool, message);
     if (status != APR_SUCCESS)
         return status;
     json_object_set_new(document, "envelope_digest",
@@ -310,6 +423,35 @@ static const char *other_language(const json_t *envelope, apr_pool_t *pool)
                         recorded);
 }
 
+/* The selection the envelope recorded (NULL when it ran the whole
+ * closure), made again from the project: 0 with *problem when it is not an
+ * array of one or more strings or names a test the project does not have. */
+static int read_selection(const json_t *envelope, const spx_project_t *project,
+                          spx_test_selection_t **selection, const char **problem, apr_pool_t *pool)
+{
+    const json_t *recorded = json_object_get(envelope, "selection");
+    *selection = NULL;
+    if (!recorded)
+        return 1;
+    apr_size_t count = json_is_array(recorded) ? json_array_size(recorded) : 0;
+    const char **names = apr_pcalloc(pool, (count + 1) * sizeof(*names));
+    for (apr_size_t i = 0; i < count; i++)
+        names[i] = json_string_value(json_array_get(recorded, i));
+    for (apr_size_t i = 0; i < count; i++)
+        if (!names[i])
+            count = 0;
+    if (count == 0) {
+        *problem = "selection is not an array of one or more test names";
+        return 0;
+    }
+    const char *message = NULL;
+    if (spx_test_selection_make(project, names, count, selection, pool, &message) != APR_SUCCESS) {
+        *problem = apr_psprintf(pool, "the recorded selection cannot be run again: %s", message);
+        return 0;
+    }
+    return 1;
+}
+
 static void check_rerun(const json_t *envelope, const spx_project_t *project,
                         spx_verify_report_t *report, apr_pool_t *pool)
 {
@@ -324,7 +466,8 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
                     pool) ||
         !read_limit(recorded, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &bytes, &problem,
                     pool) ||
-        !read_limit(recorded, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH, &depth, &problem, pool) ||
+        !read_limit(recorded, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM, &depth, &problem,
+                    pool) ||
         !read_limit(recorded, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &memory, &problem,
                     pool)) {
         report->rerun_detail = problem;
@@ -337,7 +480,15 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
         report->rerun_detail = "the project cannot be opened";
         return;
     }
-    if (spx_envelope_build(project, &limits, &again, pool, &message) != APR_SUCCESS) {
+    spx_test_selection_t *selection = NULL;
+    if (!read_selection(envelope, project, &selection, &problem, pool)) {
+        report->rerun_detail = problem;
+        return;
+    }
+    apr_status_t built =
+        spx_envelope_build_selected(project, &limits, selection, NULL, &again, pool, &message);
+    spx_test_selection_free(selection);
+    if (built != APR_SUCCESS) {
         report->rerun_detail = apr_psprintf(pool, "the closure cannot be re-run: %s", message);
         return;
     }

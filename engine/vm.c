@@ -4,14 +4,13 @@
  *
  * One loop dispatches instructions; a Semaprax call pushes a frame on an
  * array of max_call_depth frames and continues the same loop, so no C stack
- * is used per call. Before an instruction runs, its charge is taken from the
- * fuel; when the fuel cannot pay it, the run stops with exactly max_steps
- * steps. Integers are int64_t with every overflow checked. Strings, arrays
- * and structs are blocks of spx_values.h (language v2, Execution): the
- * block registers are holders, values.c does the copy on write, the size
- * charges (paid from the same fuel, after the instruction's own charge) and
- * the memory measure against max_memory. print keeps at most max_bytes of
- * output, cut at a UTF-8 boundary.
+ * is used per call; the registers of all frames together are bounded by
+ * SPX_LIMIT_FRAME_REGISTERS whatever the depth. Before an instruction runs, its charge is taken
+ * from the fuel; when the fuel cannot pay it, the run stops with exactly max_steps steps. Integers
+ * are int64_t with every overflow checked. Strings, arrays and structs are blocks of spx_values.h
+ * (language v2, Execution): the block registers are holders, values.c does the copy on write, the
+ * size charges (paid from the same fuel, after the instruction's own charge) and the memory measure
+ * against max_memory. print keeps at most max_bytes of output, cut at a UTF-8 boundary.
  */
 #include "spx_allocation.h"
 #include "spx_assert.h"
@@ -54,7 +53,7 @@ typedef struct vm_t {
 spx_run_limits_t spx_run_limits_default(void)
 {
     spx_run_limits_t limits = {SPX_LIMIT_MAX_STEPS_DEFAULT, SPX_LIMIT_MAX_BYTES_DEFAULT,
-                               SPX_LIMIT_CALL_DEPTH, SPX_LIMIT_MAX_MEMORY_DEFAULT};
+                               SPX_LIMIT_CALL_DEPTH_DEFAULT, SPX_LIMIT_MAX_MEMORY_DEFAULT};
     return limits;
 }
 
@@ -87,6 +86,8 @@ static void reserve(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_
         int_need = 1;
     if (int_need > vm->int_capacity) {
         apr_size_t capacity = vm->int_capacity * 2 > int_need ? vm->int_capacity * 2 : int_need;
+        if (capacity > SPX_LIMIT_FRAME_REGISTERS && int_need <= SPX_LIMIT_FRAME_REGISTERS)
+            capacity = SPX_LIMIT_FRAME_REGISTERS; /* never more than the frames may use */
         vm->ints = spx_reallocate(vm->ints, capacity * sizeof(*vm->ints));
         vm->int_capacity = capacity;
     }
@@ -96,6 +97,8 @@ static void reserve(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_
     if (block_need > vm->block_capacity) {
         apr_size_t capacity =
             vm->block_capacity * 2 > block_need ? vm->block_capacity * 2 : block_need;
+        if (capacity > SPX_LIMIT_FRAME_REGISTERS && block_need <= SPX_LIMIT_FRAME_REGISTERS)
+            capacity = SPX_LIMIT_FRAME_REGISTERS;
         spx_value_block_t **blocks = spx_reallocate(vm->blocks, capacity * sizeof(*blocks));
         memset(blocks + vm->block_capacity, 0, (capacity - vm->block_capacity) * sizeof(*blocks));
         vm->blocks = blocks;
@@ -481,6 +484,21 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             }
             apr_size_t int_base = frame->int_base + (apr_size_t)ins->b;
             apr_size_t block_base = frame->block_base + (apr_size_t)ins->c;
+            if (int_base + callee->int_registers > SPX_LIMIT_FRAME_REGISTERS ||
+                block_base + callee->block_registers > SPX_LIMIT_FRAME_REGISTERS) {
+                /* Deep enough for --max-call-depth, but the frames' registers
+                 * are full: more depth would not help. */
+                result->steps = max_steps - fuel;
+                fail(result, SPX_OUTCOME_DEPTH_EXHAUSTED, frame->function,
+                     site_span(frame->function, (uint32_t)(ins - frame->function->code),
+                               SPX_SITE_FAILURE, 0),
+                     SPX_R0510,
+                     apr_psprintf(pool,
+                                  "call depth exhausted: calling '%s' at depth %u would need "
+                                  "more than the %u registers all frames may hold",
+                                  callee->name, vm->depth + 1, SPX_LIMIT_FRAME_REGISTERS));
+                return APR_SUCCESS;
+            }
             reserve(vm, callee, int_base, block_base);
             enter(vm, callee, int_base, block_base);
             frame->resume = pc;
@@ -860,7 +878,7 @@ apr_status_t spx_vm_run(const spx_program_t *program, long function, const spx_r
         program->functions[function].param_count ||
         limits->max_steps > SPX_LIMIT_MAX_STEPS_MAXIMUM ||
         limits->max_bytes > SPX_LIMIT_MAX_BYTES_MAXIMUM || limits->max_call_depth < 1 ||
-        limits->max_call_depth > SPX_LIMIT_CALL_DEPTH ||
+        limits->max_call_depth > SPX_LIMIT_CALL_DEPTH_MAXIMUM ||
         limits->max_memory > SPX_LIMIT_MAX_MEMORY_MAXIMUM)
         return APR_EINVAL;
     vm_t vm;

@@ -49,7 +49,8 @@ static const char usage_text[] =
     "  context   print the bounded context of one module, function, struct, const\n"
     "            or test\n"
     "  run       run the manifest's entry and print its output\n"
-    "  test      run every manifest test; optionally write the execution envelope\n"
+    "  test      run every manifest test, or the named ones; optionally write the\n"
+    "            execution envelope\n"
     "  verify    check an execution envelope: digest, subject, re-run\n"
     "  serve     answer JSON-RPC requests about one source file on stdin/stdout\n"
     "            (semaprax.agent-transport.v1)\n"
@@ -114,39 +115,46 @@ static void context_help(void)
 static void run_help(void)
 {
     printf("usage: semaprax run [--manifest-path PATH] [--max-steps N] [--max-bytes N]\n"
-           "                    [--max-memory N]\n"
+           "                    [--max-memory N] [--max-call-depth N]\n"
            "\n"
            "Runs the manifest's entry function and writes what it printed to standard\n"
            "output (at most --max-bytes, default and maximum %u). The value it\n"
            "returned, and a language failure, fuel or depth exhaustion with its span,\n"
            "go to standard error. --max-steps is the fuel (default %" PRIu64 ", at most\n"
            "%" PRIu64 "); --max-memory the bytes of live values (default %" PRIu64 ",\n"
-           "at most %" PRIu64 ").\n"
+           "at most %" PRIu64 "); --max-call-depth the active calls (default %u,\n"
+           "%u..%u).\n"
            "Exit status: 0 the entry returned 0, 1 anything else (or diagnostics), 2 usage\n"
            "or unreadable input.\n",
            SPX_LIMIT_MAX_BYTES_MAXIMUM, (uint64_t)SPX_LIMIT_MAX_STEPS_DEFAULT,
            (uint64_t)SPX_LIMIT_MAX_STEPS_MAXIMUM, (uint64_t)SPX_LIMIT_MAX_MEMORY_DEFAULT,
-           (uint64_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM);
+           (uint64_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM, SPX_LIMIT_CALL_DEPTH_DEFAULT, 1u,
+           SPX_LIMIT_CALL_DEPTH_MAXIMUM);
 }
 
 static void test_help(void)
 {
-    printf("usage: semaprax test [--manifest-path PATH] [--max-steps N] [--max-bytes N]\n"
-           "                     [--max-memory N] [--envelope FILE]\n"
+    printf("usage: semaprax test [NAME...] [--manifest-path PATH] [--max-steps N]\n"
+           "                     [--max-bytes N] [--max-memory N] [--max-call-depth N]\n"
+           "                     [--envelope FILE]\n"
            "\n"
-           "Runs every [[test]] of the manifest, in order, each with fresh fuel\n"
-           "(--max-steps, default %" PRIu64 ", at most %" PRIu64 "), its own output\n"
-           "(--max-bytes kept, default %u, at most %u) and its own memory for live\n"
-           "values (--max-memory bytes, default %" PRIu64 ", at most %" PRIu64 ").\n"
-           "Prints one line per test and a summary; --envelope writes the execution\n"
-           "envelope (semaprax.project-execution.v1, language %s)\n"
-           "to FILE as canonical JSON.\n"
-           "Exit status: 0 every test passed, 1 a test did not pass (or diagnostics), 2\n"
-           "usage, unreadable input or an envelope that cannot be written.\n",
+           "Runs every [[test]] of the manifest, or only the tests NAME... (a test's\n"
+           "name, or its function's module.function), in manifest order, each with fresh\n"
+           "fuel (--max-steps, default %" PRIu64 ", at most %" PRIu64 "), its own output\n"
+           "(--max-bytes kept, default %u, at most %u), its own memory for live\n"
+           "values (--max-memory bytes, default %" PRIu64 ", at most %" PRIu64 ") and\n"
+           "its own call depth (--max-call-depth, default %u, %u..%u).\n"
+           "Prints one line per test, the output of each test that did not pass, and a\n"
+           "summary; --envelope writes the execution envelope\n"
+           "(semaprax.project-execution.v1, language %s)\n"
+           "to FILE as canonical JSON, recording the selection when NAMEs are given.\n"
+           "Exit status: 0 every test run passed, 1 a test did not pass (or diagnostics),\n"
+           "2 usage (an unknown test name among them), unreadable input or an envelope\n"
+           "that cannot be written.\n",
            (uint64_t)SPX_LIMIT_MAX_STEPS_DEFAULT, (uint64_t)SPX_LIMIT_MAX_STEPS_MAXIMUM,
            SPX_LIMIT_MAX_BYTES_DEFAULT, SPX_LIMIT_MAX_BYTES_MAXIMUM,
            (uint64_t)SPX_LIMIT_MAX_MEMORY_DEFAULT, (uint64_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM,
-           SPX_LANGUAGE_NAME);
+           SPX_LIMIT_CALL_DEPTH_DEFAULT, 1u, SPX_LIMIT_CALL_DEPTH_MAXIMUM, SPX_LANGUAGE_NAME);
 }
 
 static void verify_help(void)
@@ -155,7 +163,8 @@ static void verify_help(void)
            "\n"
            "Checks an execution envelope three ways: (a) its envelope_digest, (b) its\n"
            "subject against the manifest and sources on disk, (c) a re-run of the test\n"
-           "closure with the recorded limits, compared byte for byte. Prints one line\n"
+           "closure (or of the tests its selection names) with the recorded limits,\n"
+           "compared byte for byte. Prints one line\n"
            "per check, saying where a failed check differs. An envelope whose\n"
            "engine.language is not %s fails (c) without a re-run: make a\n"
            "new one with 'semaprax test --envelope FILE'.\n"
@@ -231,6 +240,7 @@ enum option_id {
     OPTION_MAX_BYTES,
     OPTION_MAX_STEPS,
     OPTION_MAX_MEMORY,
+    OPTION_MAX_CALL_DEPTH,
     OPTION_ENVELOPE,
     OPTION_MAX_REQUEST_BYTES,
     OPTION_MAX_RESPONSE_BYTES,
@@ -250,6 +260,7 @@ static const apr_getopt_option_t options[] = {
     {"max-bytes", OPTION_MAX_BYTES, 1, "byte budget"},
     {"max-steps", OPTION_MAX_STEPS, 1, "fuel of each run"},
     {"max-memory", OPTION_MAX_MEMORY, 1, "live value memory of each run"},
+    {"max-call-depth", OPTION_MAX_CALL_DEPTH, 1, "active calls of each run"},
     {"envelope", OPTION_ENVELOPE, 1, "where to write the envelope"},
     {"max-request-bytes", OPTION_MAX_REQUEST_BYTES, 1, "request frame bound"},
     {"max-response-bytes", OPTION_MAX_RESPONSE_BYTES, 1, "response bound"},
@@ -263,11 +274,12 @@ typedef struct command_t {
     const char *name;
     void (*help)(void);  /* prints the command's help on stdout */
     const int *accepted; /* option ids beyond the common ones, 0-terminated */
-    int operands;        /* arguments after the options, exactly */
+    int operands;        /* arguments after the options, exactly; ANY_OPERANDS: any number */
     int no_manifest;     /* refuses --manifest-path (serve) */
     int (*run)(const struct command_t *command, apr_hash_t *values, const char *const *operands,
                apr_pool_t *pool);
 } command_t;
+#define ANY_OPERANDS (-1)
 
 static int print_usage_error(apr_pool_t *pool, const char *format, const char *detail)
 {
@@ -505,14 +517,14 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
     return print_document(document, pool);
 }
 
-/* --max-steps, --max-bytes and --max-memory over the defaults given, checked
- * against their maxima; an exit status. */
+/* --max-steps, --max-bytes, --max-memory and --max-call-depth over the
+ * defaults given, checked against their ranges; an exit status. */
 static int parse_limits(apr_hash_t *values, spx_run_limits_t *limits, apr_pool_t *pool)
 {
     /* APR's type, not uint64_t: on macOS one is unsigned long, the other
      * unsigned long long. */
     apr_uint64_t max_steps = limits->max_steps, max_bytes = limits->max_bytes;
-    apr_uint64_t max_memory = limits->max_memory;
+    apr_uint64_t max_memory = limits->max_memory, max_call_depth = limits->max_call_depth;
     int status =
         bounded_count(values, OPTION_MAX_STEPS, 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps, pool);
     if (status == SPX_EXIT_OK)
@@ -521,6 +533,10 @@ static int parse_limits(apr_hash_t *values, spx_run_limits_t *limits, apr_pool_t
     if (status == SPX_EXIT_OK)
         status = bounded_count(values, OPTION_MAX_MEMORY, 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM,
                                &max_memory, pool);
+    if (status == SPX_EXIT_OK)
+        status = bounded_count(values, OPTION_MAX_CALL_DEPTH, 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM,
+                               &max_call_depth, pool);
+    limits->max_call_depth = (unsigned)max_call_depth;
     limits->max_steps = max_steps;
     limits->max_bytes = (apr_size_t)max_bytes;
     limits->max_memory = max_memory;
@@ -567,8 +583,10 @@ static int run_run(const command_t *command, apr_hash_t *values, const char *con
                 result.output_length);
     if (result.outcome != SPX_OUTCOME_RETURNED) {
         print_failure(&result.failure);
-        fprintf(stderr, "semaprax: entry '%s': %s after %" PRIu64 " steps\n",
-                spx_project_entry_name(project), spx_outcome_name(&result), result.steps);
+        fprintf(stderr, "semaprax: entry '%s': %s after %" PRIu64 " steps%s\n",
+                spx_project_entry_name(project), spx_outcome_words(spx_outcome_name(&result)),
+                result.steps,
+                spx_outcome_remedy(spx_outcome_name(&result), result.failure.message));
         return SPX_EXIT_FAILED;
     }
     if (result.value != 0) {
@@ -610,7 +628,6 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
                     apr_pool_t *pool)
 {
     (void)command;
-    (void)operands;
     spx_run_limits_t limits = spx_run_limits_default();
     spx_project_t *project = NULL;
     int status = prepare_run(values, &limits, &project, pool);
@@ -618,11 +635,20 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
         return status;
     json_t *envelope = NULL;
     const char *message = NULL;
+    apr_size_t name_count = 0;
+    while (operands[name_count])
+        name_count++;
+    spx_test_selection_t *selection = NULL;
+    if (name_count > 0 && spx_test_selection_make(project, operands, name_count, &selection, pool,
+                                                  &message) != APR_SUCCESS)
+        return print_usage_error(pool, "%s", message);
     spx_view_t view = spx_view_of(SPX_STREAM_STDOUT);
     spx_view_progress_t progress = {stdout, &view};
     spx_envelope_observer_t observer = spx_view_test_observer(&progress);
-    if (spx_envelope_build_observed(project, &limits, view.rich ? &observer : NULL, &envelope, pool,
-                                    &message) != APR_SUCCESS)
+    apr_status_t built = spx_envelope_build_selected(
+        project, &limits, selection, view.rich ? &observer : NULL, &envelope, pool, &message);
+    spx_test_selection_free(selection);
+    if (built != APR_SUCCESS)
         return print_usage_error(pool, "%s", message);
     size_t index;
     json_t *test;
@@ -641,15 +667,18 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
             if (value)
                 printf(", returned %" JSON_INTEGER_FORMAT, json_integer_value(value));
             if (failure)
-                printf(": %s:%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT ": error[%s]: %s",
+                printf(": %s:%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT ": error[%s]: %s%s",
                        json_string_value(json_object_get(failure, "path")),
                        json_integer_value(json_object_get(
                            json_object_get(json_object_get(failure, "span"), "start"), "line")),
                        json_integer_value(json_object_get(
                            json_object_get(json_object_get(failure, "span"), "start"), "column")),
                        json_string_value(json_object_get(failure, "code")),
-                       json_string_value(json_object_get(failure, "message")));
+                       json_string_value(json_object_get(failure, "message")),
+                       spx_outcome_remedy(json_string_value(json_object_get(test, "outcome")),
+                                          json_string_value(json_object_get(failure, "message"))));
             printf("\n");
+            spx_view_test_output(stdout, &view, test);
         }
     const json_t *summary = json_object_get(envelope, "summary");
     printf("semaprax: %" JSON_INTEGER_FORMAT " tests: %" JSON_INTEGER_FORMAT
@@ -843,9 +872,10 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
 }
 
 static const int check_options[] = {OPTION_FORMAT, 0};
-static const int run_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_MAX_MEMORY, 0};
-static const int test_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_MAX_MEMORY,
-                                   OPTION_ENVELOPE, 0};
+static const int run_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_MAX_MEMORY,
+                                  OPTION_MAX_CALL_DEPTH, 0};
+static const int test_options[] = {OPTION_MAX_STEPS,      OPTION_MAX_BYTES, OPTION_MAX_MEMORY,
+                                   OPTION_MAX_CALL_DEPTH, OPTION_ENVELOPE,  0};
 static const int verify_options[] = {0};
 static const int serve_options[] = {OPTION_MAX_REQUEST_BYTES, OPTION_MAX_RESPONSE_BYTES, 0};
 static const int graph_options[] = {0};
@@ -864,7 +894,7 @@ static const command_t commands[] = {
     {"graph", graph_help, graph_options, 0, 0, run_graph},
     {"context", context_help, context_options, 0, 0, run_context},
     {"run", run_help, run_options, 0, 0, run_run},
-    {"test", test_help, test_options, 0, 0, run_test},
+    {"test", test_help, test_options, ANY_OPERANDS, 0, run_test},
     {"verify", verify_help, verify_options, 1, 0, run_verify},
     {"serve", serve_help, serve_options, 1, 1, run_serve},
     {"rename", rename_help, rename_options, 2, 0, run_rename},
@@ -985,10 +1015,10 @@ static int run_command(const command_t *command, int argc, const char *const *ar
         /* A flag without a value is stored as "" (a NULL value would not be). */
         apr_hash_set(values, &entry->optch, sizeof(int), argument ? argument : "");
     }
-    if (argc - parser->ind > command->operands)
+    if (command->operands != ANY_OPERANDS && argc - parser->ind > command->operands)
         return print_usage_error(pool, "unexpected argument '%s'",
                                  parser->argv[parser->ind + command->operands]);
-    if (argc - parser->ind < command->operands)
+    if (command->operands != ANY_OPERANDS && argc - parser->ind < command->operands)
         return print_usage_error(pool, "'%s' needs an argument: see its --help", command->name);
     return command->run(command, values, parser->argv + parser->ind, pool);
 }

@@ -196,21 +196,67 @@ static void after_test(void *context, apr_size_t index, apr_size_t total, const 
     fputc('\n', out);
     if (failure) {
         const json_t *start = json_object_get(json_object_get(failure, "span"), "start");
+        const char *message = json_string_value(json_object_get(failure, "message"));
         fprintf(out,
-                "    %s:%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT ": %serror%s[%s]: %s\n",
+                "    %s:%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT ": %serror%s[%s]: %s%s\n",
                 json_string_value(json_object_get(failure, "path")),
                 json_integer_value(json_object_get(start, "line")),
                 json_integer_value(json_object_get(start, "column")), paint(view, RED),
-                paint(view, RESET), json_string_value(json_object_get(failure, "code")),
-                json_string_value(json_object_get(failure, "message")));
+                paint(view, RESET), json_string_value(json_object_get(failure, "code")), message,
+                spx_outcome_remedy(outcome, message));
     }
-    const char *output = json_string_value(json_object_get(record, "output"));
-    if (output && output[0] && strcmp(outcome, "passed") != 0) {
-        fprintf(out, "    output: ");
-        show(out, (const unsigned char *)output, 0, strlen(output), 0);
-        fputc('\n', out);
-    }
+    spx_view_test_output(out, view, record);
     fflush(out);
+}
+
+/* One line of a test's output, lines[from..to) without its LF, after the
+ * margin: UTF-8 as it is, a tab as a tab, a CR as \r, any other control
+ * character (C0, DEL, C1) as \xNN or \u00NN, so that output cannot move
+ * the cursor or send escape sequences. */
+static void show_output_line(FILE *out, const unsigned char *bytes, apr_size_t from, apr_size_t to)
+{
+    fputs("    | ", out);
+    for (apr_size_t at = from; at < to;) {
+        apr_size_t length = spx_utf8_length(bytes + at, to - at);
+        if (length == 0) {
+            fprintf(out, "\\x%02x", bytes[at]); /* never: output is UTF-8 */
+            length = 1;
+        } else if (bytes[at] == '\t') {
+            fputc('\t', out);
+        } else if (bytes[at] == '\r') {
+            fputs("\\r", out);
+        } else if (length == 1 && (bytes[at] < 0x20 || bytes[at] == 0x7f)) {
+            fprintf(out, "\\x%02x", bytes[at]);
+        } else if (length == 2 && bytes[at] == 0xc2 && bytes[at + 1] < 0xa0) {
+            fprintf(out, "\\u%04x", bytes[at + 1]); /* C1: U+0080..U+009F */
+        } else {
+            fwrite(bytes + at, 1, length, out);
+        }
+        at += length;
+    }
+    fputc('\n', out);
+}
+
+void spx_view_test_output(FILE *out, const spx_view_t *view, const json_t *record)
+{
+    const char *outcome = json_string_value(json_object_get(record, "outcome"));
+    const json_t *output = json_object_get(record, "output");
+    apr_size_t size = json_string_length(output);
+    if (!outcome || strcmp(outcome, "passed") == 0 || size == 0)
+        return;
+    const unsigned char *bytes = (const unsigned char *)json_string_value(output);
+    fprintf(out, "    %soutput%s (%lu bytes%s):\n", paint(view, BOLD), paint(view, RESET),
+            (unsigned long)size,
+            json_is_true(json_object_get(record, "output_truncated"))
+                ? ", cut at --max-bytes; raise it with --max-bytes N"
+                : "");
+    for (apr_size_t from = 0; from < size;) {
+        apr_size_t to = from;
+        while (to < size && bytes[to] != '\n')
+            to++;
+        show_output_line(out, bytes, from, to);
+        from = to + 1;
+    }
 }
 
 spx_envelope_observer_t spx_view_test_observer(spx_view_progress_t *progress)

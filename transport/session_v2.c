@@ -284,6 +284,42 @@ static void run_context(session_t *session, const spx_request_t *request, reply_
     }
 }
 
+/* The optional param tests: 1 when absent (*names NULL) or an array of one
+ * or more strings (*names, *count set), 0 otherwise, and the reply says why. */
+static int test_names_param(const spx_request_t *request, const char ***names, apr_size_t *count,
+                            reply_t *reply, apr_pool_t *pool)
+{
+    json_t *member = request->params ? json_object_get(request->params, "tests") : NULL;
+    *names = NULL;
+    *count = 0;
+    if (!member)
+        return 1;
+    if (!json_is_array(member)) {
+        spx_session_invalid_params(reply, pool, "mistyped_param",
+                                   "tests must be an array of test names (strings)");
+        return 0;
+    }
+    if (json_array_size(member) == 0) {
+        spx_session_invalid_params(reply, pool, "invalid_value",
+                                   "tests must name at least one test; leave it out to run them "
+                                   "all");
+        return 0;
+    }
+    const char **given = apr_pcalloc(pool, (json_array_size(member) + 1) * sizeof(*given));
+    for (size_t i = 0; i < json_array_size(member); i++) {
+        given[i] = json_string_value(json_array_get(member, i));
+        if (!given[i]) {
+            spx_session_invalid_params(reply, pool, "mistyped_param",
+                                       "tests[%" APR_SIZE_T_FMT "] must be a string (a test name)",
+                                       (apr_size_t)i);
+            return 0;
+        }
+    }
+    *names = given;
+    *count = json_array_size(member);
+    return 1;
+}
+
 static void run_test(session_t *session, const spx_request_t *request, reply_t *reply,
                      apr_pool_t *pool)
 {
@@ -291,22 +327,38 @@ static void run_test(session_t *session, const spx_request_t *request, reply_t *
     /* APR's type, not uint64_t: on macOS one is unsigned long, the other
      * unsigned long long. */
     apr_uint64_t max_steps = limits.max_steps, max_bytes = limits.max_bytes;
-    apr_uint64_t max_memory = limits.max_memory;
+    apr_uint64_t max_memory = limits.max_memory, max_call_depth = limits.max_call_depth;
+    const char **names = NULL;
+    apr_size_t name_count = 0;
     if (!optional_count(request, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps, reply,
                         pool) ||
         !optional_count(request, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes, reply,
                         pool) ||
         !optional_count(request, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &max_memory, reply,
-                        pool))
+                        pool) ||
+        !optional_count(request, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM, &max_call_depth,
+                        reply, pool) ||
+        !test_names_param(request, &names, &name_count, reply, pool))
         return;
     limits.max_steps = max_steps;
     limits.max_bytes = (apr_size_t)max_bytes;
     limits.max_memory = max_memory;
+    limits.max_call_depth = (unsigned)max_call_depth;
     if (!spx_session_admitted(session, reply, pool))
         return;
     json_t *envelope = NULL;
     const char *message = NULL;
-    if (spx_envelope_build(session->project, &limits, &envelope, pool, &message) != APR_SUCCESS) {
+    spx_test_selection_t *selection = NULL;
+    if (names && spx_test_selection_make(session->project, names, name_count, &selection, pool,
+                                         &message) != APR_SUCCESS) {
+        spx_log_request(&session->log, "test: %s", message);
+        spx_session_refuse(reply, SPX_RPC_INVALID_PARAMS, NULL, "unknown_target", message);
+        return;
+    }
+    apr_status_t built = spx_envelope_build_selected(session->project, &limits, selection, NULL,
+                                                     &envelope, pool, &message);
+    spx_test_selection_free(selection);
+    if (built != APR_SUCCESS) {
         spx_log_event(&session->log, "test: %s", message ? message : "cannot run");
         spx_session_refuse(reply, SPX_RPC_INTERNAL_ERROR, NULL, "internal_error",
                            apr_psprintf(pool, "the tests could not be run: %s",
@@ -330,7 +382,7 @@ static void run_protocol(session_t *session, const spx_request_t *request, reply
     for (size_t i = 0; i < profile->nonclaim_count; i++)
         json_array_append_new(claims, json_string(profile->nonclaims[i]));
     reply->result = json_pack(
-        "{s:s,s:s,s:o,s:o,s:s,s:o,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}", "schema",
+        "{s:s,s:s,s:o,s:o,s:s,s:o,s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}}", "schema",
         profile->schema, "version", SPX_VERSION, "state", state_name(session), "methods",
         spx_session_method_names(session), "manifest", options->manifest_path, "nonclaims", claims,
         "limits", "max_request_bytes", (json_int_t)options->max_request_bytes, "max_response_bytes",
@@ -340,7 +392,8 @@ static void run_protocol(session_t *session, const spx_request_t *request, reply
         (json_int_t)SPX_LIMIT_MAX_BYTES_MAXIMUM, "max_memory",
         (json_int_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM, "max_memory_default",
         (json_int_t)SPX_LIMIT_MAX_MEMORY_DEFAULT, "max_call_depth",
-        (json_int_t)SPX_LIMIT_CALL_DEPTH, "max_context_depth",
+        (json_int_t)SPX_LIMIT_CALL_DEPTH_MAXIMUM, "max_call_depth_default",
+        (json_int_t)SPX_LIMIT_CALL_DEPTH_DEFAULT, "max_context_depth",
         (json_int_t)SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, "max_context_nodes",
         (json_int_t)SPX_LIMIT_CONTEXT_NODES_MAXIMUM, "max_id_string_bytes",
         (json_int_t)SPX_LIMIT_ID_STRING_BYTES);
@@ -351,7 +404,8 @@ static void run_protocol(session_t *session, const spx_request_t *request, reply
 const char *const spx_session_no_params[] = {NULL};
 static const char *const context_params[] = {"target_kind", "target",    "direction", "depth",
                                              "max_bytes",   "max_nodes", NULL};
-static const char *const test_params[] = {"max_steps", "max_bytes", "max_memory", NULL};
+static const char *const test_params[] = {"max_steps",      "max_bytes", "max_memory",
+                                          "max_call_depth", "tests",     NULL};
 
 /* Sorted by name. */
 static const session_method_t methods[] = {

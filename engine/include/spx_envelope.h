@@ -45,8 +45,51 @@ apr_status_t spx_envelope_build_observed(const spx_project_t *project,
                                          const spx_envelope_observer_t *observer, json_t **envelope,
                                          apr_pool_t *pool, const char **message);
 
+/* A part of the closure: which of the manifest's tests run (the whole
+ * closure when NULL). selected[i] says whether test i (manifest order) runs;
+ * names are those tests' names, in manifest order, as the envelope's
+ * "selection" records them. */
+typedef struct spx_test_selection_t {
+    const unsigned char *selected; /* manifest test count entries */
+    json_t *names;                 /* a JSON array of strings, owned by the selection */
+} spx_test_selection_t;
+
+/* The selection of the tests named names[0..count) (count at least 1): a
+ * test's name, as the envelope names it ("fact"), or its function's
+ * qualified name ("app.test_fact") when only one test runs that function.
+ * A name given twice runs once; the tests run in manifest order whatever
+ * the order of the names. APR_ENOENT with *message for a name that is no
+ * test ("no test 'fibb' in this project; nearest: fib, fact") or a function
+ * several tests run; APR_EINVAL when the project is not admitted. Release
+ * with spx_test_selection_free. */
+apr_status_t spx_test_selection_make(const spx_project_t *project, const char *const *names,
+                                     apr_size_t count, spx_test_selection_t **selection,
+                                     apr_pool_t *pool, const char **message);
+void spx_test_selection_free(spx_test_selection_t *selection);
+
+/* spx_envelope_build_observed of only the selected tests (all when
+ * selection is NULL); the envelope records the selection's names as
+ * "selection" and counts only the selected tests in "summary". */
+apr_status_t spx_envelope_build_selected(const spx_project_t *project,
+                                         const spx_run_limits_t *limits,
+                                         const spx_test_selection_t *selection,
+                                         const spx_envelope_observer_t *observer, json_t **envelope,
+                                         apr_pool_t *pool, const char **message);
+
 /* "passed", "failed", "language_failure", "fuel_exhausted", "depth_exhausted". */
 const char *spx_outcome_name(const spx_run_result_t *result);
+
+/* The outcome (a name of spx_outcome_name) for a person: "out of fuel" and
+ * "out of call depth" for the exhausted limits, the others as they are. */
+const char *spx_outcome_words(const char *outcome);
+
+/* For a person: which option raises the limit that stopped a run,
+ * " (raise it with --max-steps N)" after fuel_exhausted and
+ * " (raise it with --max-call-depth N)" after depth_exhausted
+ * at the call-depth limit (failure_message says which, and may be NULL);
+ * "" otherwise, also for frames whose registers are full, which no option
+ * raises. The envelope and the daemon never carry it. */
+const char *spx_outcome_remedy(const char *outcome, const char *failure_message);
 
 /* {"code","message","path","span"} of a run that did not return. A new reference. */
 json_t *spx_failure_json(const spx_failure_t *failure);
@@ -56,8 +99,9 @@ json_t *spx_failure_json(const spx_failure_t *failure);
 typedef struct spx_verify_report_t {
     int digest_ok;  /* (a) envelope_digest recomputed */
     int subject_ok; /* (b) the subject recomputed from the files on disk */
-    int rerun_ok;   /* (c) the closure re-run with the recorded limits; never made for an
-                     * envelope whose engine.language is not SPX_LANGUAGE_NAME */
+    int rerun_ok;   /* (c) the closure (or the recorded selection of it) re-run with the
+                     * recorded limits; never made for an envelope whose
+                     * engine.language is not SPX_LANGUAGE_NAME */
     const char *digest_detail, *subject_detail, *rerun_detail;
 } spx_verify_report_t;
 

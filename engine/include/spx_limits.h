@@ -66,8 +66,13 @@
 
 /* --- a run ---------------------------------------------------------------- */
 
-/* Active user-function calls; the entry or test function is depth 1. */
-#define SPX_LIMIT_CALL_DEPTH 256u
+/* Active user-function calls (max_call_depth); the entry or test function
+ * is depth 1. The maximum is a project decision: the interpreter keeps its
+ * frames on the heap, never on the C stack (engine/vm.c), at 32 bytes a
+ * frame, so 65536 frames are 2 MiB; their registers are bounded apart from
+ * the depth by SPX_LIMIT_FRAME_REGISTERS below. */
+#define SPX_LIMIT_CALL_DEPTH_DEFAULT 256u
+#define SPX_LIMIT_CALL_DEPTH_MAXIMUM 65536u
 
 /* Fuel of one run, in steps (language.md counts them). */
 #define SPX_LIMIT_MAX_STEPS_DEFAULT 1000000ull
@@ -99,10 +104,17 @@
 #define SPX_LIMIT_STR_CONST_BYTES (64u * 1024u)
 
 /* Registers of one function in each of its two register files, and its
- * instructions (project decision: with the call-depth limit, bounds the
- * interpreter's frames to 256 x 16384 x 16 bytes = 64 MiB). */
+ * instructions (project decision). */
 #define SPX_LIMIT_FUNCTION_REGISTERS 16384u
 #define SPX_LIMIT_FUNCTION_INSTRUCTIONS (1u << 24)
+
+/* Registers of all active frames together, in each of the two register
+ * files (project decision): the default depth times the largest function,
+ * 256 x 16384, so at the default depth no call can reach it, and whatever
+ * --max-call-depth allows the frames' registers stay within 2 x 4194304 x 8
+ * bytes = 64 MiB. A call that would need more stops the run as
+ * depth_exhausted (R0510), saying the frames are full. */
+#define SPX_LIMIT_FRAME_REGISTERS (SPX_LIMIT_CALL_DEPTH_DEFAULT * SPX_LIMIT_FUNCTION_REGISTERS)
 
 /* An envelope read by `verify` (project decision: far above what the test
  * closure of any real project produces). */

@@ -26,7 +26,7 @@ typedef struct spx_program_t spx_program_t;
 typedef struct spx_run_limits_t {
     uint64_t max_steps;      /* fuel, SPX_LIMIT_MAX_STEPS_* */
     apr_size_t max_bytes;    /* output kept, SPX_LIMIT_MAX_BYTES_* */
-    unsigned max_call_depth; /* 1..SPX_LIMIT_CALL_DEPTH */
+    unsigned max_call_depth; /* 1..SPX_LIMIT_CALL_DEPTH_MAXIMUM */
     uint64_t max_memory;     /* live value memory, 0..SPX_LIMIT_MAX_MEMORY_MAXIMUM (language v2) */
 } spx_run_limits_t;
 

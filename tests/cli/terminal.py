@@ -7,8 +7,10 @@ plain output everywhere else.
 
 On a terminal: diagnostics in colour with the source line and a caret under
 the span, control bytes of the source shown as '?'; a progress line per test
-and a summary table. With NO_COLOR set and not empty: the same without any escape
-sequence. A CR LF source with a byte order mark shows its line without
+and a summary table, a failing test's whole output line by line with its
+control characters escaped, only the selected tests of `test NAME...`. With
+NO_COLOR set and not empty: the same without any escape sequence. A CR LF
+source with a byte order mark shows its line without
 either. Through a pipe: exactly the plain lines (no escape, no source
 line), and the exit statuses and the envelope file are the same on a
 terminal and off it.
@@ -158,6 +160,54 @@ def main():
         status, bare = run_tty([semaprax, "test"], tests, no_colour)
         expect(status == 1 and b"\x1b" not in bare and b"failed                  1" in bare,
                "test with NO_COLOR: the table, no escape sequence", bare)
+
+        # A failing test's output in full: its newlines are lines, each after
+        # "    | ", its control characters escaped; the same through a pipe.
+        # Only the selected tests run, counted in the progress line.
+        noisy = os.path.join(work, "noisy")
+        os.makedirs(os.path.join(noisy, "src"))
+        with open(os.path.join(noisy, "semaprax.toml"), "w") as f:
+            f.write('manifest = "semaprax.project-manifest.v1"\n\n[project]\nname = "noisy"\n'
+                    'version = "1.0.0"\n\n[[source]]\nmodule = "app"\npath = "src/app.spx"\n\n'
+                    '[[test]]\nname = "quiet"\nfunction = "app.test_quiet"\n\n'
+                    '[[test]]\nname = "loud"\nfunction = "app.test_loud"\n\n'
+                    '[[test]]\nname = "deep"\nfunction = "app.test_deep"\n')
+        with open(os.path.join(noisy, "src/app.spx"), "w") as f:
+            f.write('fn down(n: int) -> int { if n == 0 { return 0; } return down(n - 1); }\n'
+                    'fn test_quiet() -> int { return 0; }\n'
+                    'fn test_loud() -> int {\n'
+                    '    var i = 0;\n'
+                    '    while i < 300 { print("line " + itos(i) + "\\n"); i = i + 1; }\n'
+                    '    print("bell" + chr(7) + " esc" + chr(27) + "[31m red" + chr(13) + "\\tend");\n'
+                    '    return 1;\n'
+                    '}\n'
+                    'fn test_deep() -> int { return down(300); }\n')
+        loud = [semaprax, "test", "loud", "deep", "--max-bytes", "65536"]
+        expected_lines = b"".join(b"    | line %d\n" % i for i in range(300))
+        expected_last = b"    | bell\\x07 esc\\x1b[31m red\\r\tend\n"
+        status, plain = run_pipe(loud, noisy, env)
+        expect(status == 1 and b"    output (" in plain and expected_lines + expected_last in plain,
+               "test through a pipe: a failing test's output in full, line by line", plain)
+        expect(b"\x1b" not in plain and b"\x07" not in plain and b"\r" not in plain,
+               "test through a pipe: the output's control characters escaped", plain)
+        expect(b"error[R0510]: call depth exhausted: calling 'app.down' would exceed the call-depth "
+               b"limit of 256 (raise it with --max-call-depth N)\n" in plain,
+               "test through a pipe: out of depth says --max-call-depth", plain)
+        status, shown = run_tty(loud, noisy, env)
+        expect(status == 1 and b"[1/2] loud ... running" in shown and b"[2/2] deep" in shown
+               and b"quiet" not in shown,
+               "test NAME... on a terminal: only the selected tests, counted", shown)
+        expect(expected_lines + expected_last in shown,
+               "test on a terminal: a failing test's output in full, newlines as newlines", shown)
+        expect(b"\x07" not in shown and b"\x1b[31m" not in shown and b"red\r" not in shown,
+               "test on a terminal: the output's control characters escaped", shown)
+        expect(b"(raise it with --max-call-depth N)" in shown,
+               "test on a terminal: out of depth says --max-call-depth", shown)
+        status, bare = run_tty(loud, noisy, no_colour)
+        expect(status == 1 and b"\x1b" not in bare and expected_lines + expected_last in bare,
+               "test with NO_COLOR: the output in full, no escape sequence", bare)
+        status, _ = run_tty([semaprax, "test", "deep", "--max-call-depth", "400"], noisy, env)
+        expect(status == 0, "--max-call-depth 400 lets down(300) pass on a terminal too")
 
         # JSON documents are never decorated.
         status, tty_json = run_tty(check + ["--format", "json"], broken, env)

@@ -301,11 +301,12 @@ static void test_recorded_limits_are_checked(void)
         json_integer_value(json_object_get(json_object_get(envelope, "limits"), "max_memory")),
         SPX_LIMIT_MAX_MEMORY_DEFAULT);
     spx_verify_report_t report =
-        verify(fixture, with_limit(fixture, envelope, "max_call_depth", json_integer(257)));
+        verify(fixture, with_limit(fixture, envelope, "max_call_depth",
+                                   json_integer((json_int_t)SPX_LIMIT_CALL_DEPTH_MAXIMUM + 1)));
     CU_ASSERT_TRUE(report.digest_ok);
     CU_ASSERT_FALSE(report.rerun_ok);
     CU_ASSERT_STRING_EQUAL(report.rerun_detail,
-                           "limits.max_call_depth is not a whole number from 1 to 256");
+                           "limits.max_call_depth is not a whole number from 1 to 65536");
     /* max_memory over its maximum, negative, not a number, or missing */
     json_t *memory_values[] = {json_integer((json_int_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM + 1),
                                json_integer(-1), json_string("1024"), NULL};

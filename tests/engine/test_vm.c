@@ -366,6 +366,66 @@ static void test_depth_without_the_c_stack(void)
     spx_fixture_free(fixture);
 }
 
+/* At the largest --max-call-depth the interpreter still keeps its frames
+ * on the heap: 65536 active calls on a 256 KiB stack. */
+static void test_depth_maximum_without_the_c_stack(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(
+        fixture, "fn r(n: int) -> int {\n  if n == 1000000 { return 0; }\n  return r(n + 1);\n}\n"
+                 "fn t() -> int { return r(1); }\n");
+    spx_run_limits_t limits = limits_with_steps(10000000);
+    limits.max_call_depth = SPX_LIMIT_CALL_DEPTH_MAXIMUM;
+    spx_run_result_t deep =
+        spx_run_fixture_call_on_stack(fixture, program, "t", &limits, 256 * 1024);
+    spx_run_assert_stopped(&deep, SPX_OUTCOME_DEPTH_EXHAUSTED, "R0510", "3:10-3:18", fixture->pool);
+    CU_ASSERT_EQUAL(deep.steps, 3 + (SPX_LIMIT_CALL_DEPTH_MAXIMUM - 1) * 3);
+    CU_ASSERT_STRING_EQUAL(deep.failure.message,
+                           "call depth exhausted: calling 'app.r' would exceed the call-depth "
+                           "limit of 65536");
+    spx_fixture_free(fixture);
+}
+
+/* Frames of a function with thousands of registers: whatever the depth
+ * allows, all frames together hold at most SPX_LIMIT_FRAME_REGISTERS in
+ * each file, and a call past that stops the run as depth_exhausted saying
+ * the frames are full (which --max-call-depth cannot raise). */
+static void test_frame_registers_bounded(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    enum { LOCALS = 8000 };
+    apr_size_t capacity = 64 + LOCALS * 24 + 128, used = 0;
+    char *source = apr_palloc(fixture->pool, capacity);
+    used += (apr_size_t)snprintf(source + used, capacity - used, "fn f(n: int) -> int {\n");
+    for (int i = 0; i < LOCALS; i++)
+        used += (apr_size_t)snprintf(source + used, capacity - used, "  let a%d = n;\n", i);
+    snprintf(source + used, capacity - used,
+             "  if n == 0 { return 0; }\n  return f(n - 1);\n}\n"
+             "fn t() -> int { return f(1000); }\n");
+    spx_program_t *program = spx_run_fixture_program(fixture, source);
+    spx_run_limits_t limits = limits_with_steps(100000000);
+    limits.max_call_depth = 2000;
+    spx_run_result_t full = spx_run_fixture_call(fixture, program, "t", &limits);
+    CU_ASSERT_EQUAL(full.outcome, SPX_OUTCOME_DEPTH_EXHAUSTED);
+    CU_ASSERT_STRING_EQUAL(full.failure.code, "R0510");
+    unsigned depth = 0;
+    CU_ASSERT_EQUAL(sscanf(full.failure.message,
+                           "call depth exhausted: calling 'app.f' at depth %u would need", &depth),
+                    1);
+    /* each frame holds thousands of registers: far fewer than 2000 frames
+     * fit, and more than the default depth (526 here) */
+    CU_ASSERT_TRUE(depth > 256 && depth < 600);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(full.failure.message, "more than the 4194304 registers all frames may hold"));
+    /* at the default depth the depth limit comes first */
+    limits.max_call_depth = SPX_LIMIT_CALL_DEPTH_DEFAULT;
+    spx_run_result_t shallow = spx_run_fixture_call(fixture, program, "t", &limits);
+    CU_ASSERT_STRING_EQUAL(shallow.failure.message,
+                           "call depth exhausted: calling 'app.f' would exceed the call-depth "
+                           "limit of 256");
+    spx_fixture_free(fixture);
+}
+
 /* --- output and strings -------------------------------------------------------------- */
 
 static void test_output_truncation(void)
@@ -467,7 +527,7 @@ static void test_bad_arguments(void)
         APR_EINVAL);
     CU_ASSERT_EQUAL(spx_vm_run(program, 99, &limits, &result, fixture->pool), APR_EINVAL);
     CU_ASSERT_EQUAL(spx_program_find(program, "app.nope"), -1);
-    limits.max_call_depth = SPX_LIMIT_CALL_DEPTH + 1;
+    limits.max_call_depth = SPX_LIMIT_CALL_DEPTH_MAXIMUM + 1;
     CU_ASSERT_EQUAL(
         spx_vm_run(program, spx_program_find(program, "app.t"), &limits, &result, fixture->pool),
         APR_EINVAL);
@@ -488,6 +548,8 @@ int main(void)
         {"memory limit (max_memory, R0521)", test_memory_limit},
         {"call depth at exactly the limit", test_depth_at_exactly_the_limit},
         {"10^6 recursion stops at 256 on a 256 KiB stack", test_depth_without_the_c_stack},
+        {"65536 active calls on a 256 KiB stack", test_depth_maximum_without_the_c_stack},
+        {"the frames' registers are bounded whatever the depth", test_frame_registers_bounded},
         {"output kept up to max_bytes", test_output_truncation},
         {"strings", test_strings},
         {"long operator chains", test_long_operator_chains},

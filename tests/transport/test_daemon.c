@@ -598,7 +598,8 @@ static void test_results_of_every_method(void)
     json_t *limits = json_object_get(result, "limits");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_request_bytes")), 1048576);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_response_bytes")), 16777216);
-    CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_call_depth")), 256);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_call_depth")), 65536);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_call_depth_default")), 256);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_context_depth")), 16);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_steps")), 10000000000LL);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(limits, "max_memory")), 1073741824LL);
@@ -787,7 +788,7 @@ static void test_results_of_every_method(void)
         {"check", ",\"x\":null", "unknown_param", "unknown param 'x' for check"},
         {"test", ",\"max_step\":1", "unknown_param",
          "unknown param 'max_step' for test, which takes project_revision, workspace_revision, "
-         "max_steps, max_bytes, max_memory; nearest: max_steps"},
+         "max_steps, max_bytes, max_memory, max_call_depth, tests; nearest: max_steps"},
     };
     for (size_t i = 0; i < sizeof(invalid_params) / sizeof(invalid_params[0]); i++) {
         const char *line = spx_daemon_call(
