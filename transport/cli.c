@@ -13,6 +13,7 @@
 #include "spx_cli.h"
 
 #include "spx_allocation.h"
+#include "spx_cli_fmt.h"
 #include "spx_canonical.h"
 #include "spx_cli_view.h"
 #include "spx_envelope.h"
@@ -214,6 +215,7 @@ enum option_id {
     OPTION_MAX_REQUEST_BYTES,
     OPTION_MAX_RESPONSE_BYTES,
     OPTION_DRY_RUN,
+    OPTION_CHECK,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -233,6 +235,7 @@ static const apr_getopt_option_t options[] = {
     {"max-request-bytes", OPTION_MAX_REQUEST_BYTES, 1, "request frame bound"},
     {"max-response-bytes", OPTION_MAX_RESPONSE_BYTES, 1, "response bound"},
     {"dry-run", OPTION_DRY_RUN, 0, "plan only"},
+    {"check", OPTION_CHECK, 0, "write nothing, list what would change"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -242,7 +245,7 @@ typedef struct command_t {
     const char *name;
     void (*help)(void);  /* prints the command's help on stdout */
     const int *accepted; /* option ids beyond the common ones, 0-terminated */
-    int operands;        /* arguments after the options, exactly */
+    int operands;        /* arguments after the options, exactly; -1: any number */
     int no_manifest;     /* refuses --manifest-path (serve) */
     int (*run)(const struct command_t *command, apr_hash_t *values, const char *const *operands,
                apr_pool_t *pool);
@@ -773,6 +776,14 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
                           pool);
 }
 
+static int run_fmt(const command_t *command, apr_hash_t *values, const char *const *operands,
+                   apr_pool_t *pool)
+{
+    (void)command;
+    return spx_cli_fmt(operands, value_of(values, OPTION_MANIFEST),
+                       value_of(values, OPTION_CHECK) != NULL, pool);
+}
+
 static const int check_options[] = {OPTION_FORMAT, 0};
 static const int run_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_MAX_MEMORY, 0};
 static const int test_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_MAX_MEMORY,
@@ -781,6 +792,7 @@ static const int verify_options[] = {0};
 static const int serve_options[] = {OPTION_MAX_REQUEST_BYTES, OPTION_MAX_RESPONSE_BYTES, 0};
 static const int graph_options[] = {0};
 static const int rename_options[] = {OPTION_DRY_RUN, 0};
+static const int fmt_options[] = {OPTION_CHECK, 0};
 static const int context_options[] = {OPTION_KIND,
                                       OPTION_TARGET,
                                       OPTION_DIRECTION,
@@ -798,6 +810,7 @@ static const command_t commands[] = {
     {"verify", verify_help, verify_options, 1, 0, run_verify},
     {"serve", serve_help, serve_options, 1, 1, run_serve},
     {"rename", rename_help, rename_options, 2, 0, run_rename},
+    {"fmt", spx_cli_fmt_help, fmt_options, -1, 0, run_fmt},
 };
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
 
@@ -858,10 +871,10 @@ static int run_command(const command_t *command, int argc, const char *const *ar
         /* A flag without a value is stored as "" (a NULL value would not be). */
         apr_hash_set(values, &entry->optch, sizeof(int), argument ? argument : "");
     }
-    if (argc - parser->ind > command->operands)
+    if (command->operands >= 0 && argc - parser->ind > command->operands)
         return print_usage_error(pool, "unexpected argument '%s'",
                                  parser->argv[parser->ind + command->operands]);
-    if (argc - parser->ind < command->operands)
+    if (command->operands >= 0 && argc - parser->ind < command->operands)
         return print_usage_error(pool, "'%s' needs an argument: see its --help", command->name);
     return command->run(command, values, parser->argv + parser->ind, pool);
 }
