@@ -76,18 +76,18 @@ typedef struct emitter_t {
 
 /* Scan the bytes between two tokens for comments; fill the token's fields. */
 static void scan_gap(const unsigned char *text, apr_size_t from, apr_size_t to, int after_token,
-                     layout_token_t *token, comment_t *comments, apr_size_t *comment_total)
+                     layout_token_t *token, apr_array_header_t *comments)
 {
     unsigned newlines = 0;
     int any_comment = 0;
-    token->first_comment = *comment_total;
+    token->first_comment = (apr_size_t)comments->nelts;
     token->comment_count = 0;
     for (apr_size_t i = from; i < to;) {
         if (text[i] == '\n') {
             newlines++;
             i++;
         } else if (text[i] == '/' && i + 1 < to && text[i + 1] == '/') {
-            comment_t *comment = &comments[(*comment_total)++];
+            comment_t *comment = apr_array_push(comments);
             comment->start = i;
             while (i < to && text[i] != '\n' && text[i] != '\r')
                 i++;
@@ -115,28 +115,27 @@ static int read_tokens(const unsigned char *text, apr_size_t length, token_list_
     spx_arena_t *arena = spx_arena_make(pool);
     spx_lexer_t lexer;
     spx_lexer_init(&lexer, text, length, "", arena, arena, diagnostics);
-    /* At most one token per byte, one comment per two, and the end. */
-    apr_size_t capacity = length + 1;
-    list->tokens = apr_palloc(pool, capacity * sizeof(*list->tokens));
-    list->comments = apr_palloc(pool, (length / 2 + 1) * sizeof(*list->comments));
-    list->count = 0;
-    list->comment_total = 0;
+    apr_array_header_t *tokens = apr_array_make(pool, 256, sizeof(layout_token_t));
+    apr_array_header_t *comments = apr_array_make(pool, 16, sizeof(comment_t));
     apr_size_t previous_end = lexer.offset; /* after a byte order mark */
     for (;;) {
         spx_token_t token;
         spx_lexer_next(&lexer, &token);
-        if (token.kind == SPX_TOKEN_ERROR || list->count == capacity)
+        if (token.kind == SPX_TOKEN_ERROR)
             return 0;
-        layout_token_t *entry = &list->tokens[list->count++];
+        layout_token_t *entry = apr_array_push(tokens);
         entry->kind = token.kind;
         entry->start = token.span.start.offset;
         entry->end = token.span.end.offset;
-        scan_gap(text, previous_end, entry->start, list->count > 1, entry, list->comments,
-                 &list->comment_total);
+        scan_gap(text, previous_end, entry->start, tokens->nelts > 1, entry, comments);
         previous_end = entry->end;
         if (token.kind == SPX_TOKEN_EOF)
             break;
     }
+    list->tokens = (layout_token_t *)tokens->elts;
+    list->count = (apr_size_t)tokens->nelts;
+    list->comments = (comment_t *)comments->elts;
+    list->comment_total = (apr_size_t)comments->nelts;
     return spx_diagnostics_count(diagnostics) == 0;
 }
 
