@@ -53,6 +53,8 @@ static const char usage_text[] =
     "  serve     answer JSON-RPC requests about one source file on stdin/stdout\n"
     "            (semaprax.agent-transport.v1)\n"
     "  rename    rename an exported function and every call of it (writes sources)\n"
+    "  fmt       lay out sources in the canonical form (writes them; --check to only\n"
+    "            list the files that would change)\n"
     "  help      show this text, or `semaprax help COMMAND` for one command\n"
     "\n"
     "options of every command:\n"
