@@ -5,6 +5,7 @@
  * sources that are not formatted: one that does not parse, one whose layout
  * would pass the source size limit.
  */
+#include "spx_corpus.h"
 #include "spx_format.h"
 #include "spx_limits.h"
 #include "spx_test.h"
@@ -328,6 +329,35 @@ static void test_nesting_at_the_parser_limit(void)
     apr_pool_destroy(pool);
 }
 
+/* The text of the fenced block that follows from in text. */
+static char *fenced_block(const char *from, apr_pool_t *pool)
+{
+    const char *open = strstr(from, "```\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(open);
+    open += 4;
+    const char *close = strstr(open, "\n```");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(close);
+    return apr_pstrndup(pool, open, (apr_size_t)(close - open) + 1);
+}
+
+static void test_the_example_of_the_docs(void)
+{
+    /* docs/fmt.md's "Before and after" is what the formatter does. */
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    const char *path = apr_pstrcat(pool, spx_corpus_dir("..", pool), "/docs/fmt.md", NULL);
+    const char *text = spx_corpus_read(path, NULL, pool);
+    const char *section = strstr(text, "## Before and after");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(section);
+    char *before = fenced_block(section, pool);
+    const char *makes = strstr(section, "makes it:");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(makes);
+    char *after = fenced_block(makes, pool);
+    CU_ASSERT_STRING_NOT_EQUAL(before, after);
+    expect(before, after);
+    apr_pool_destroy(pool);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -339,6 +369,7 @@ int main(void)
         {"line ends, byte order mark, empty source", test_bytes_kept},
         {"not formatted: syntax errors, too large", test_not_formatted},
         {"nesting at the parser's limit", test_nesting_at_the_parser_limit},
+        {"the example of docs/fmt.md", test_the_example_of_the_docs},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("format", tests);
