@@ -120,6 +120,30 @@ static void test_a_folder(void)
     spx_fixture_free(fixture);
 }
 
+static void test_links_are_not_followed(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    if (spx_fixture_symlinks_possible(fixture, "fmt refuses or skips links")) {
+        spx_fixture_write(fixture, "real/a.spx", messy);
+        spx_fixture_write(fixture, "src/b.spx", messy);
+        spx_fixture_symlink(fixture, spx_fixture_path(fixture, "real/a.spx"), "src/link.spx");
+        spx_fixture_symlink(fixture, spx_fixture_path(fixture, "real"), "src/folder");
+        const char *before = spx_fixture_inventory(fixture);
+        /* Named: refused before anything is written. */
+        spx_process_result_t result =
+            fmt(fixture, (const char *const[]){"fmt", "src/b.spx", "src/link.spx", NULL});
+        CU_ASSERT_EQUAL(result.exit_code, 2);
+        spx_assert_contains(result.err, "src/link.spx");
+        CU_ASSERT_STRING_EQUAL(spx_fixture_inventory(fixture), before);
+        /* In a folder: skipped, with the linked folder. */
+        result = fmt(fixture, (const char *const[]){"fmt", "src", NULL});
+        CU_ASSERT_EQUAL(result.exit_code, 0);
+        CU_ASSERT_STRING_EQUAL(result.out, "src/b.spx\n");
+        CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "real/a.spx"), messy);
+    }
+    spx_fixture_free(fixture);
+}
+
 static void test_the_manifest_sources(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -195,6 +219,7 @@ int main(void)
         {"only the files that change are written", test_writes_only_what_changes},
         {"a file that does not parse is reported and left alone", test_a_file_that_does_not_parse},
         {"a folder: its *.spx files, recursively, sorted", test_a_folder},
+        {"links are refused when named, skipped in folders", test_links_are_not_followed},
         {"no PATH: the manifest's sources", test_the_manifest_sources},
         {"usage errors", test_usage},
         CU_TEST_INFO_NULL,
