@@ -94,6 +94,12 @@ static void test_a_file_that_does_not_parse(void)
     CU_ASSERT_STRING_EQUAL(result.out, "a.spx\n");
     CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "bad.spx"), broken);
     CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "a.spx"), tidy);
+    /* Only the syntax counts: a type error does not stop formatting. */
+    spx_fixture_write(fixture, "typed.spx", "fn f()->int{return \"x\";}");
+    result = fmt(fixture, (const char *const[]){"fmt", "typed.spx", NULL});
+    CU_ASSERT_EQUAL(result.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "typed.spx"),
+                           "fn f() -> int {\n    return \"x\";\n}\n");
     spx_fixture_free(fixture);
 }
 
