@@ -11,7 +11,8 @@
  * a statement, the space between two tokens depends on those two tokens
  * only. Recursion follows blocks, which the parser has already bounded by
  * SPX_LIMIT_PARSE_DEPTH. Before returning, the result is lexed again and
- * compared with the source, token by token and comment by comment.
+ * compared with the source, token by token and comment by comment, and
+ * parsed again: it must parse as cleanly as the source did.
  */
 #include "spx_format.h"
 
@@ -516,6 +517,17 @@ static int same_program(const unsigned char *a_text, const token_list_t *a,
     return 1;
 }
 
+/* Whether text parses without a diagnostic (the layout must, as its source did). */
+static int parses_cleanly(const unsigned char *text, apr_size_t length, const char *path,
+                          apr_pool_t *pool)
+{
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    spx_arena_t *arena = spx_arena_make(pool);
+    spx_parse_module(spx_module_make("fmt", path, text, length, arena), arena, arena, pool,
+                     diagnostics);
+    return spx_diagnostics_count(diagnostics) == 0;
+}
+
 /* --- the entry points ------------------------------------------------------- */
 
 static const char *first_line_end(const unsigned char *text, apr_size_t length)
@@ -569,7 +581,8 @@ spx_format_outcome_t spx_format_source(const unsigned char *text, apr_size_t len
     if (e.out.length > SPX_LIMIT_SOURCE_BYTES)
         outcome = SPX_FORMAT_TOO_LARGE;
     else if (!read_tokens((const unsigned char *)e.out.bytes, e.out.length, &result, scratch) ||
-             !same_program(text, &source, (const unsigned char *)e.out.bytes, &result))
+             !same_program(text, &source, (const unsigned char *)e.out.bytes, &result) ||
+             !parses_cleanly((const unsigned char *)e.out.bytes, e.out.length, path, scratch))
         outcome = SPX_FORMAT_SELF_CHECK;
     apr_pool_destroy(scratch);
     if (outcome != SPX_FORMAT_DONE)
