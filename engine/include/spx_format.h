@@ -22,8 +22,8 @@ typedef enum spx_format_outcome_t {
     SPX_FORMAT_DONE = 1,  /* *formatted holds the canonical layout */
     SPX_FORMAT_SYNTAX,    /* the source does not parse: its diagnostics were added */
     SPX_FORMAT_TOO_LARGE, /* the layout would be over SPX_LIMIT_SOURCE_BYTES */
-    SPX_FORMAT_SELF_CHECK /* the layout lost or changed a token or comment, or does not parse: a bug
-                           */
+    /* the layout lost or changed a token or comment, or does not parse: a bug */
+    SPX_FORMAT_SELF_CHECK
 } spx_format_outcome_t;
 
 /* Format the length bytes at text (a source shown as path in diagnostics).
