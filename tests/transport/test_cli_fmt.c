@@ -2,14 +2,16 @@
  * test_cli_fmt.c: `semaprax fmt` as a process: --check's exit status and
  * list, writing (only the files that change, no temp file left, a second run
  * touching nothing), a file that does not parse (reported, left alone, the
- * others still formatted), a folder argument (its *.spx files, recursively,
- * sorted), the manifest's sources when no PATH is given, and usage errors.
+ * others still formatted), one that cannot be written (left as it was), a
+ * folder argument (its *.spx files, recursively, sorted), links, the
+ * manifest's sources when no PATH is given, and usage errors.
  */
 #include "spx_process.h"
 #include "spx_run_fixture.h"
 #include "spx_test.h"
 
 #include <apr_strings.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char messy[] = "fn f(a:int)->int{if a>0{return a;}return -a;}\n";
@@ -71,6 +73,31 @@ static void test_writes_only_what_changes(void)
     /* --check agrees. */
     result = fmt(fixture, (const char *const[]){"fmt", "--check", "a.spx", "b.spx", NULL});
     CU_ASSERT_EQUAL(result.exit_code, 0);
+    spx_fixture_free(fixture);
+}
+
+static void test_a_file_that_cannot_be_written(void)
+{
+    /* ro/ refuses new names, so the temp file cannot be made: the file is
+     * left as it was, no temp file is left, the next file is still
+     * formatted, and the exit status says so. */
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "ro/a.spx", messy);
+    spx_fixture_write(fixture, "rw/b.spx", messy);
+    const char *why = spx_fixture_read_only_dir(fixture, "ro");
+    if (why)
+        fprintf(stderr, "\n  cannot make a read-only directory: %s\n", why);
+    CU_ASSERT_PTR_NULL_FATAL(why);
+    spx_process_result_t result =
+        fmt(fixture, (const char *const[]){"fmt", "ro/a.spx", "rw/b.spx", NULL});
+    spx_fixture_writable_dir(fixture, "ro");
+    CU_ASSERT_EQUAL(result.exit_code, 1);
+    CU_ASSERT_STRING_EQUAL(result.out, "rw/b.spx\n");
+    spx_assert_contains(result.err, "semaprax: cannot write 'ro/a.spx': ");
+    spx_assert_contains(result.err, "it was left as it was");
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "ro/a.spx"), messy);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "rw/b.spx"), tidy);
+    CU_ASSERT_PTR_NULL(strstr(spx_fixture_inventory(fixture), "spx-tmp"));
     spx_fixture_free(fixture);
 }
 
@@ -224,6 +251,7 @@ int main(void)
         {"--check lists what would change and writes nothing", test_check_lists_and_writes_nothing},
         {"only the files that change are written", test_writes_only_what_changes},
         {"a file that does not parse is reported and left alone", test_a_file_that_does_not_parse},
+        {"a file that cannot be written is left as it was", test_a_file_that_cannot_be_written},
         {"a folder: its *.spx files, recursively, sorted", test_a_folder},
         {"links are refused when named, skipped in folders", test_links_are_not_followed},
         {"no PATH: the manifest's sources", test_the_manifest_sources},
