@@ -13,6 +13,7 @@
 #include "spx_cli.h"
 
 #include "spx_allocation.h"
+#include "spx_cli_fmt.h"
 #include "spx_canonical.h"
 #include "spx_cli_project.h"
 #include "spx_cli_view.h"
@@ -56,6 +57,7 @@ static const char usage_text[] =
     "            (semaprax.agent-transport.v1)\n"
     "  rename    rename an exported function and every call of it (writes sources)\n"
     "  new       create a new project folder that checks, runs and tests at once\n"
+    "  fmt       lay out sources in the canonical form (writes sources; or --check)\n"
     "  help      show this text, or `semaprax help COMMAND` for one command\n"
     "\n"
     "options of every command:\n"
@@ -245,6 +247,7 @@ enum option_id {
     OPTION_MAX_REQUEST_BYTES,
     OPTION_MAX_RESPONSE_BYTES,
     OPTION_DRY_RUN,
+    OPTION_CHECK,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -265,6 +268,7 @@ static const apr_getopt_option_t options[] = {
     {"max-request-bytes", OPTION_MAX_REQUEST_BYTES, 1, "request frame bound"},
     {"max-response-bytes", OPTION_MAX_RESPONSE_BYTES, 1, "response bound"},
     {"dry-run", OPTION_DRY_RUN, 0, "plan only"},
+    {"check", OPTION_CHECK, 0, "write nothing, list what would change"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -871,6 +875,14 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
                           pool);
 }
 
+static int run_fmt(const command_t *command, apr_hash_t *values, const char *const *operands,
+                   apr_pool_t *pool)
+{
+    (void)command;
+    return spx_cli_fmt(operands, value_of(values, OPTION_MANIFEST),
+                       value_of(values, OPTION_CHECK) != NULL, pool);
+}
+
 static const int check_options[] = {OPTION_FORMAT, 0};
 static const int run_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_MAX_MEMORY,
                                   OPTION_MAX_CALL_DEPTH, 0};
@@ -881,6 +893,7 @@ static const int serve_options[] = {OPTION_MAX_REQUEST_BYTES, OPTION_MAX_RESPONS
 static const int graph_options[] = {0};
 static const int rename_options[] = {OPTION_DRY_RUN, 0};
 static const int new_options[] = {0};
+static const int fmt_options[] = {OPTION_CHECK, 0};
 static const int context_options[] = {OPTION_KIND,
                                       OPTION_TARGET,
                                       OPTION_DIRECTION,
@@ -899,6 +912,7 @@ static const command_t commands[] = {
     {"serve", serve_help, serve_options, 1, 1, run_serve},
     {"rename", rename_help, rename_options, 2, 0, run_rename},
     {"new", new_help, new_options, 1, 1, run_new},
+    {"fmt", spx_cli_fmt_help, fmt_options, ANY_OPERANDS, 0, run_fmt},
 };
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
 

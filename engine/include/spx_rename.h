@@ -1,8 +1,8 @@
 /*
  * spx_rename.h: the Project Rename Transaction v1 (transport.md, v3): rename
  * one exported function of an admitted project, its declaration and every
- * call site in every module, and nothing else; the one write the product
- * ever makes.
+ * call site in every module, and nothing else; the one write the daemon
+ * ever makes (the CLI's other is `semaprax fmt`, spx_format.h).
  *
  * The steps (docs/protocol-v3.md), shared by `semapraxd
  * --allow-project-rename` and `semaprax rename`:

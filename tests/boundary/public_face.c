@@ -8,6 +8,7 @@
 #include "spx_codes.h"
 #include "spx_diagnostics.h"
 #include "spx_envelope.h"
+#include "spx_format.h"
 #include "spx_index.h"
 #include "spx_inputs.h"
 #include "spx_limits.h"

@@ -1,0 +1,616 @@
+/*
+ * format.c: the canonical layout of a Semaprax source (spx_format.h,
+ * docs/fmt.md), for `semaprax fmt`.
+ *
+ * A source is formatted only when it parses without a diagnostic. Its
+ * tokens are then read again by the lexer, and the bytes between two tokens
+ * (white space and `//` comments only, since it lexed cleanly) are scanned
+ * for comments and blank lines. The layout is written from that token list
+ * by a small recursive reader that follows the grammar's statement shape
+ * (items, blocks, `if`/`while`/`for` headers, statements up to `;`); within
+ * a statement, the space between two tokens depends on those two tokens
+ * only. Recursion follows blocks, which the parser has already bounded by
+ * SPX_LIMIT_PARSE_DEPTH. Before returning, the result is lexed again and
+ * compared with the source, token by token and comment by comment, and
+ * parsed again: it must parse as cleanly as the source did.
+ */
+#include "spx_format.h"
+
+#include "spx_arena.h"
+#include "spx_ast.h"
+#include "spx_lexer.h"
+#include "spx_limits.h"
+#include "spx_utf8.h"
+
+#include <string.h>
+
+/* Spaces per block level. */
+#define INDENT_WIDTH 4
+
+/* One `//` comment: its bytes (without the line end), and where it stands. */
+typedef struct comment_t {
+    apr_size_t start, end;
+    int trailing;     /* on the line of the token before it */
+    int blank_before; /* a blank line between it and what comes before */
+} comment_t;
+
+/* One token, with the comments that come before it. */
+typedef struct layout_token_t {
+    spx_token_kind_t kind;
+    apr_size_t start, end;
+    apr_size_t first_comment, comment_count;
+    int blank_before; /* a blank line between the last comment (or token) and it */
+} layout_token_t;
+
+/* The source read as tokens and comments. */
+typedef struct token_list_t {
+    layout_token_t *tokens;
+    apr_size_t count;
+    comment_t *comments;
+    apr_size_t comment_total;
+} token_list_t;
+
+/* The growing output. */
+typedef struct output_t {
+    char *bytes;
+    apr_size_t length, capacity;
+    apr_pool_t *pool;
+} output_t;
+
+typedef struct emitter_t {
+    const unsigned char *text;
+    const token_list_t *list;
+    apr_size_t at; /* the next token */
+    output_t out;
+    apr_size_t content_start; /* after a byte order mark kept at the start */
+    const char *line_end;     /* "\n", or "\r\n" for a source whose first line ends so */
+    unsigned level;           /* block depth */
+    int line_empty;           /* nothing written on the current line */
+    int pending_break;        /* the next token starts a new line */
+    int pending_blank;        /* and a blank line comes before it (between items) */
+    int blank_ok;             /* the source's blank line before the next token may stay */
+    spx_token_kind_t last;    /* the last token written */
+    int last_unary;           /* it was a unary operator */
+} emitter_t;
+
+/* --- reading ---------------------------------------------------------------- */
+
+/* Scan the bytes between two tokens for comments; fill the token's fields. */
+static void scan_gap(const unsigned char *text, apr_size_t from, apr_size_t to, int after_token,
+                     layout_token_t *token, apr_array_header_t *comments)
+{
+    unsigned newlines = 0;
+    int any_comment = 0;
+    token->first_comment = (apr_size_t)comments->nelts;
+    token->comment_count = 0;
+    for (apr_size_t i = from; i < to;) {
+        if (text[i] == '\n') {
+            newlines++;
+            i++;
+        } else if (text[i] == '/' && i + 1 < to && text[i + 1] == '/') {
+            comment_t *comment = apr_array_push(comments);
+            comment->start = i;
+            while (i < to && text[i] != '\n' && text[i] != '\r')
+                i++;
+            comment->end = i;
+            while (comment->end > comment->start &&
+                   (text[comment->end - 1] == ' ' || text[comment->end - 1] == '\t'))
+                comment->end--;
+            comment->trailing = after_token && !any_comment && newlines == 0;
+            comment->blank_before = newlines >= 2;
+            token->comment_count++;
+            any_comment = 1;
+            newlines = 0;
+        } else {
+            i++;
+        }
+    }
+    token->blank_before = newlines >= 2;
+}
+
+/* Lex text into tokens and comments; 0 when the lexer reported anything. */
+static int read_tokens(const unsigned char *text, apr_size_t length, token_list_t *list,
+                       apr_pool_t *pool)
+{
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    spx_arena_t *arena = spx_arena_make(pool);
+    spx_lexer_t lexer;
+    spx_lexer_init(&lexer, text, length, "", arena, arena, diagnostics);
+    apr_array_header_t *tokens = apr_array_make(pool, 256, sizeof(layout_token_t));
+    apr_array_header_t *comments = apr_array_make(pool, 16, sizeof(comment_t));
+    apr_size_t previous_end = lexer.offset; /* after a byte order mark */
+    for (;;) {
+        spx_token_t token;
+        spx_lexer_next(&lexer, &token);
+        if (token.kind == SPX_TOKEN_ERROR)
+            return 0;
+        layout_token_t *entry = apr_array_push(tokens);
+        entry->kind = token.kind;
+        entry->start = token.span.start.offset;
+        entry->end = token.span.end.offset;
+        scan_gap(text, previous_end, entry->start, tokens->nelts > 1, entry, comments);
+        previous_end = entry->end;
+        if (token.kind == SPX_TOKEN_EOF)
+            break;
+    }
+    list->tokens = (layout_token_t *)tokens->elts;
+    list->count = (apr_size_t)tokens->nelts;
+    list->comments = (comment_t *)comments->elts;
+    list->comment_total = (apr_size_t)comments->nelts;
+    return spx_diagnostics_count(diagnostics) == 0;
+}
+
+/* --- writing ---------------------------------------------------------------- */
+
+static void put(emitter_t *e, const char *bytes, apr_size_t length)
+{
+    output_t *out = &e->out;
+    if (out->length + length + 1 > out->capacity) {
+        apr_size_t capacity = out->capacity * 2;
+        while (capacity < out->length + length + 1)
+            capacity *= 2;
+        char *grown = apr_palloc(out->pool, capacity);
+        memcpy(grown, out->bytes, out->length);
+        out->bytes = grown;
+        out->capacity = capacity;
+    }
+    memcpy(out->bytes + out->length, bytes, length);
+    out->length += length;
+    e->line_empty = 0;
+}
+
+static void end_line(emitter_t *e)
+{
+    put(e, e->line_end, strlen(e->line_end));
+    e->line_empty = 1;
+}
+
+static void indent(emitter_t *e, unsigned levels)
+{
+    for (unsigned i = 0; i < levels; i++)
+        put(e, "    ", INDENT_WIDTH);
+    e->line_empty = 0;
+}
+
+static int at_file_start(const emitter_t *e)
+{
+    return e->out.length == e->content_start;
+}
+
+static const layout_token_t *current(const emitter_t *e)
+{
+    return &e->list->tokens[e->at];
+}
+
+static spx_token_kind_t current_kind(const emitter_t *e)
+{
+    return e->list->tokens[e->at].kind;
+}
+
+/* A line break now, with a blank line before what follows when asked for. */
+static void break_line(emitter_t *e, int blank)
+{
+    if (!e->line_empty)
+        end_line(e);
+    if (blank && !at_file_start(e))
+        end_line(e);
+    e->line_empty = 1;
+}
+
+/* Write the current token's comments, then (when write is set) the token:
+ * on a new line at token_indent when a break is due, else after a space
+ * when space is set. Own-line comments stand at comment_indent. */
+static void emit(emitter_t *e, int space, unsigned comment_indent, unsigned token_indent, int write)
+{
+    const layout_token_t *token = current(e);
+    int blank_ok = e->blank_ok;
+    for (apr_size_t c = 0; c < token->comment_count; c++) {
+        const comment_t *comment = &e->list->comments[token->first_comment + c];
+        if (comment->trailing && !e->line_empty) {
+            put(e, " ", 1);
+            put(e, (const char *)e->text + comment->start, comment->end - comment->start);
+            e->pending_break = 1;
+            continue;
+        }
+        break_line(e, e->pending_blank || (comment->blank_before && blank_ok));
+        e->pending_blank = 0;
+        indent(e, comment_indent);
+        put(e, (const char *)e->text + comment->start, comment->end - comment->start);
+        end_line(e);
+    }
+    e->at++;
+    if (!write)
+        return;
+    if (token->kind == SPX_TOKEN_EOF) {
+        if (!e->line_empty)
+            end_line(e);
+        return;
+    }
+    if (e->line_empty || e->pending_break) {
+        int blank = e->pending_blank ||
+                    (token->blank_before && blank_ok && token->kind != SPX_TOKEN_RBRACE);
+        break_line(e, blank);
+        indent(e, token_indent);
+    } else if (space) {
+        put(e, " ", 1);
+    }
+    put(e, (const char *)e->text + token->start, token->end - token->start);
+    e->pending_break = 0;
+    e->pending_blank = 0;
+    e->blank_ok = 0;
+    e->last_unary = 0;
+    e->last = token->kind;
+}
+
+/* A token after which a binary operator, an index or a call may follow. */
+static int ends_operand(spx_token_kind_t kind)
+{
+    switch (kind) {
+    case SPX_TOKEN_IDENTIFIER:
+    case SPX_TOKEN_INTEGER:
+    case SPX_TOKEN_STRING:
+    case SPX_TOKEN_TRUE:
+    case SPX_TOKEN_FALSE:
+    case SPX_TOKEN_RPAREN:
+    case SPX_TOKEN_RBRACKET:
+    case SPX_TOKEN_RBRACE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Whether a space goes between the last token written and kind, within a
+ * statement. */
+static int space_before(const emitter_t *e, spx_token_kind_t kind)
+{
+    spx_token_kind_t last = e->last;
+    if (e->last_unary)
+        return 0;
+    switch (kind) {
+    case SPX_TOKEN_COMMA:
+    case SPX_TOKEN_SEMICOLON:
+    case SPX_TOKEN_COLON:
+    case SPX_TOKEN_RPAREN:
+    case SPX_TOKEN_RBRACKET:
+    case SPX_TOKEN_DOT:
+    case SPX_TOKEN_DOTDOT:
+        return 0;
+    case SPX_TOKEN_LPAREN:
+        if (last == SPX_TOKEN_IDENTIFIER)
+            return 0;
+        break;
+    case SPX_TOKEN_LBRACKET:
+        if (ends_operand(last))
+            return 0;
+        break;
+    default:
+        break;
+    }
+    return !(last == SPX_TOKEN_LPAREN || last == SPX_TOKEN_LBRACKET || last == SPX_TOKEN_DOT ||
+             last == SPX_TOKEN_DOTDOT);
+}
+
+static int is_unary(const emitter_t *e, spx_token_kind_t kind)
+{
+    return kind == SPX_TOKEN_BANG || kind == SPX_TOKEN_TILDE ||
+           (kind == SPX_TOKEN_MINUS && !ends_operand(e->last));
+}
+
+/* Write tokens on one line (breaking only after a comment) until, outside
+ * brackets, the current token is stop or other_stop (not written). The
+ * first token goes after a space when first_space is set (or on its own
+ * line when a break is due); a comma just before a closing bracket is
+ * dropped. */
+static void emit_run(emitter_t *e, spx_token_kind_t stop, spx_token_kind_t other_stop,
+                     int first_space)
+{
+    unsigned depth = 0;
+    int first = 1;
+    for (;;) {
+        spx_token_kind_t kind = current_kind(e);
+        if (kind == SPX_TOKEN_EOF)
+            return;
+        if (depth == 0 && (kind == stop || kind == other_stop))
+            return;
+        if (kind == SPX_TOKEN_RPAREN || kind == SPX_TOKEN_RBRACKET || kind == SPX_TOKEN_RBRACE) {
+            if (depth == 0)
+                return;
+            depth--;
+        }
+        int space = first ? first_space : space_before(e, kind);
+        int unary = is_unary(e, kind);
+        unsigned indent_of_token = first ? e->level : e->level + 1;
+        if (kind == SPX_TOKEN_COMMA) {
+            spx_token_kind_t next = e->list->tokens[e->at + 1].kind;
+            if (next == SPX_TOKEN_RBRACKET || next == SPX_TOKEN_RBRACE) {
+                emit(e, 0, e->level + 1, e->level + 1, 0);
+                continue;
+            }
+        }
+        emit(e, space, indent_of_token, indent_of_token, 1);
+        e->last_unary = unary;
+        if (kind == SPX_TOKEN_LPAREN || kind == SPX_TOKEN_LBRACKET || kind == SPX_TOKEN_LBRACE)
+            depth++;
+        first = 0;
+    }
+}
+
+static void emit_block(emitter_t *e);
+
+/* One statement of a block, starting on its own line. */
+static void emit_statement(emitter_t *e)
+{
+    e->pending_break = 1;
+    e->last = SPX_TOKEN_SEMICOLON;
+    e->last_unary = 0;
+    switch (current_kind(e)) {
+    case SPX_TOKEN_IF:
+        for (;;) {
+            emit_run(e, SPX_TOKEN_LBRACE, SPX_TOKEN_LBRACE, 1);
+            emit_block(e);
+            if (current_kind(e) != SPX_TOKEN_ELSE)
+                break;
+            emit(e, 1, e->level, e->level, 1);
+            if (current_kind(e) != SPX_TOKEN_IF) {
+                emit_block(e);
+                break;
+            }
+        }
+        break;
+    case SPX_TOKEN_WHILE:
+    case SPX_TOKEN_FOR:
+        emit_run(e, SPX_TOKEN_LBRACE, SPX_TOKEN_LBRACE, 1);
+        emit_block(e);
+        break;
+    default:
+        emit_run(e, SPX_TOKEN_SEMICOLON, SPX_TOKEN_SEMICOLON, 1);
+        if (current_kind(e) == SPX_TOKEN_SEMICOLON)
+            emit(e, 0, e->level + 1, e->level + 1, 1);
+        break;
+    }
+}
+
+/* `{`, the statements one per line one level in, `}` on its own line; `{}`
+ * when there is nothing inside. */
+static void emit_block(emitter_t *e)
+{
+    if (current_kind(e) != SPX_TOKEN_LBRACE)
+        return;
+    emit(e, 1, e->level + 1, e->level + 1, 1);
+    if (current_kind(e) == SPX_TOKEN_RBRACE && current(e)->comment_count == 0) {
+        emit(e, 0, e->level, e->level, 1);
+        return;
+    }
+    e->level++;
+    e->blank_ok = 0;
+    while (current_kind(e) != SPX_TOKEN_RBRACE && current_kind(e) != SPX_TOKEN_EOF) {
+        apr_size_t before = e->at;
+        emit_statement(e);
+        e->blank_ok = 1;
+        if (e->at == before) /* cannot happen after a clean parse; never loop */
+            emit(e, 1, e->level, e->level, 1);
+    }
+    e->level--;
+    e->pending_break = 1;
+    e->blank_ok = 1;
+    emit(e, 0, e->level + 1, e->level, 1);
+}
+
+/* A struct declaration's body: one field per line, each ended by a comma. */
+static void emit_fields(emitter_t *e)
+{
+    emit(e, 1, e->level + 1, e->level + 1, 1); /* { */
+    e->level++;
+    e->blank_ok = 0;
+    while (current_kind(e) != SPX_TOKEN_RBRACE && current_kind(e) != SPX_TOKEN_EOF) {
+        e->pending_break = 1;
+        e->last = SPX_TOKEN_SEMICOLON;
+        apr_size_t before = e->at;
+        emit_run(e, SPX_TOKEN_COMMA, SPX_TOKEN_RBRACE, 1);
+        if (current_kind(e) == SPX_TOKEN_COMMA)
+            emit(e, 0, e->level + 1, e->level + 1, 1);
+        else
+            put(e, ",", 1);
+        e->blank_ok = 1;
+        if (e->at == before)
+            emit(e, 1, e->level, e->level, 1);
+    }
+    e->level--;
+    e->pending_break = 1;
+    emit(e, 0, e->level + 1, e->level, 1);
+}
+
+/* What the current item is: its keyword after any `export`. */
+static spx_token_kind_t item_kind(const emitter_t *e)
+{
+    apr_size_t at = e->at;
+    if (e->list->tokens[at].kind == SPX_TOKEN_EXPORT)
+        at++;
+    return e->list->tokens[at].kind;
+}
+
+/* One import or item, starting on its own line. */
+static void emit_item(emitter_t *e)
+{
+    e->pending_break = 1;
+    e->last = SPX_TOKEN_SEMICOLON;
+    e->last_unary = 0;
+    switch (item_kind(e)) {
+    case SPX_TOKEN_FN:
+        emit_run(e, SPX_TOKEN_LBRACE, SPX_TOKEN_LBRACE, 1);
+        emit_block(e);
+        break;
+    case SPX_TOKEN_STRUCT:
+        emit_run(e, SPX_TOKEN_LBRACE, SPX_TOKEN_LBRACE, 1);
+        if (current_kind(e) == SPX_TOKEN_LBRACE)
+            emit_fields(e);
+        break;
+    default: /* import, const */
+        emit_run(e, SPX_TOKEN_SEMICOLON, SPX_TOKEN_SEMICOLON, 1);
+        if (current_kind(e) == SPX_TOKEN_SEMICOLON)
+            emit(e, 0, e->level + 1, e->level + 1, 1);
+        break;
+    }
+}
+
+static void emit_file(emitter_t *e)
+{
+    spx_token_kind_t previous = SPX_TOKEN_EOF;
+    int any = 0;
+    while (current_kind(e) != SPX_TOKEN_EOF) {
+        spx_token_kind_t kind = item_kind(e);
+        /* One blank line between items; a run of imports, or of consts,
+         * keeps the source's (at most one). */
+        e->pending_blank =
+            any && !(kind == previous && (kind == SPX_TOKEN_IMPORT || kind == SPX_TOKEN_CONST));
+        e->blank_ok = 1;
+        apr_size_t before = e->at;
+        emit_item(e);
+        if (e->at == before)
+            emit(e, 1, 0, 0, 1);
+        previous = kind;
+        any = 1;
+    }
+    e->pending_break = 1;
+    e->blank_ok = 1;
+    emit(e, 0, 0, 0, 1); /* the comments at the end, and the last line end */
+}
+
+/* --- the self-check ----------------------------------------------------------- */
+
+/* Whether the token at i is a comma the layout may drop or add: one right
+ * before a closing bracket or brace. */
+static int optional_comma(const token_list_t *list, apr_size_t i)
+{
+    return list->tokens[i].kind == SPX_TOKEN_COMMA && i + 1 < list->count &&
+           (list->tokens[i + 1].kind == SPX_TOKEN_RBRACE ||
+            list->tokens[i + 1].kind == SPX_TOKEN_RBRACKET);
+}
+
+/* Same tokens (apart from optional commas) with the same bytes, and the
+ * same comments in the same order. */
+static int same_program(const unsigned char *a_text, const token_list_t *a,
+                        const unsigned char *b_text, const token_list_t *b)
+{
+    apr_size_t i = 0, j = 0;
+    for (;;) {
+        while (i < a->count && optional_comma(a, i))
+            i++;
+        while (j < b->count && optional_comma(b, j))
+            j++;
+        if (i == a->count || j == b->count)
+            break;
+        const layout_token_t *x = &a->tokens[i++], *y = &b->tokens[j++];
+        if (x->kind != y->kind || x->end - x->start != y->end - y->start ||
+            memcmp(a_text + x->start, b_text + y->start, x->end - x->start) != 0)
+            return 0;
+    }
+    if (i != a->count || j != b->count || a->comment_total != b->comment_total)
+        return 0;
+    for (apr_size_t c = 0; c < a->comment_total; c++) {
+        const comment_t *x = &a->comments[c], *y = &b->comments[c];
+        if (x->end - x->start != y->end - y->start ||
+            memcmp(a_text + x->start, b_text + y->start, x->end - x->start) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether text parses without a diagnostic (the layout must, as its source did). */
+static int parses_cleanly(const unsigned char *text, apr_size_t length, const char *path,
+                          apr_pool_t *pool)
+{
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    spx_arena_t *arena = spx_arena_make(pool);
+    spx_parse_module(spx_module_make("fmt", path, text, length, arena), arena, arena, pool,
+                     diagnostics);
+    return spx_diagnostics_count(diagnostics) == 0;
+}
+
+/* --- the entry points ------------------------------------------------------- */
+
+static const char *first_line_end(const unsigned char *text, apr_size_t length)
+{
+    const unsigned char *lf = memchr(text, '\n', length);
+    return lf && lf > text && lf[-1] == '\r' ? "\r\n" : "\n";
+}
+
+spx_format_outcome_t spx_format_source(const unsigned char *text, apr_size_t length,
+                                       const char *path, char **formatted,
+                                       apr_size_t *formatted_length, spx_diagnostics_t *diagnostics,
+                                       apr_pool_t *pool)
+{
+    *formatted = NULL;
+    *formatted_length = 0;
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, pool);
+    spx_format_outcome_t outcome = SPX_FORMAT_DONE;
+
+    /* Only a source that parses cleanly is formatted. */
+    apr_size_t reported = spx_diagnostics_count(diagnostics);
+    spx_arena_t *arena = spx_arena_make(scratch);
+    spx_module_t *module = spx_module_make("fmt", path, text, length, arena);
+    spx_parse_module(module, arena, arena, scratch, diagnostics);
+    token_list_t source;
+    if (spx_diagnostics_count(diagnostics) > reported ||
+        !read_tokens(text, length, &source, scratch)) {
+        apr_pool_destroy(scratch);
+        return SPX_FORMAT_SYNTAX;
+    }
+
+    emitter_t e;
+    memset(&e, 0, sizeof(e));
+    e.text = text;
+    e.list = &source;
+    e.out.pool = pool;
+    e.out.capacity = length + length / 4 + 64;
+    e.out.bytes = apr_palloc(pool, e.out.capacity);
+    e.line_end = first_line_end(text, length);
+    e.line_empty = 1;
+    e.last = SPX_TOKEN_SEMICOLON;
+    apr_size_t mark = spx_byte_order_mark_length((const char *)text, length);
+    if (mark)
+        put(&e, (const char *)text, mark);
+    e.content_start = e.out.length;
+    e.line_empty = 1;
+    emit_file(&e);
+    e.out.bytes[e.out.length] = '\0';
+
+    token_list_t result;
+    if (e.out.length > SPX_LIMIT_SOURCE_BYTES)
+        outcome = SPX_FORMAT_TOO_LARGE;
+    else if (!read_tokens((const unsigned char *)e.out.bytes, e.out.length, &result, scratch) ||
+             !same_program(text, &source, (const unsigned char *)e.out.bytes, &result) ||
+             !parses_cleanly((const unsigned char *)e.out.bytes, e.out.length, path, scratch))
+        outcome = SPX_FORMAT_SELF_CHECK;
+    apr_pool_destroy(scratch);
+    if (outcome != SPX_FORMAT_DONE)
+        return outcome;
+    *formatted = e.out.bytes;
+    *formatted_length = e.out.length;
+    return SPX_FORMAT_DONE;
+}
+
+apr_status_t spx_format_replace(spx_dir_t *dir, const char *name, spx_file_t *like,
+                                const char *bytes, apr_size_t length, apr_pool_t *pool,
+                                const char **message)
+{
+    spx_replace_retry_t retry = {SPX_LIMIT_REPLACE_ATTEMPTS, SPX_LIMIT_REPLACE_FIRST_PAUSE_MS};
+    spx_temp_t *temp = NULL;
+    apr_status_t status =
+        spx_temp_create(&temp, dir, name, like, SPX_LIMIT_TEMP_ATTEMPTS, pool, message);
+    if (status == APR_SUCCESS)
+        status = spx_temp_write(temp, bytes, length, pool, message);
+    if (status == APR_SUCCESS)
+        status = spx_temp_flush(temp, pool, message);
+    if (status == APR_SUCCESS && spx_replace_needs_release())
+        spx_release_for_replace(dir, like);
+    if (status == APR_SUCCESS)
+        status = spx_temp_replace(temp, name, retry, pool, message);
+    if (status == APR_SUCCESS)
+        status = spx_dir_flush(dir, pool, message);
+    if (temp)
+        spx_temp_discard(temp, pool, NULL);
+    return status;
+}
