@@ -68,6 +68,8 @@ typedef struct parser_t {
     /* Per module: the v2 keywords already reported as names (E0228), one bit
      * per keyword from SPX_TOKEN_STRUCT on. */
     unsigned keywords_named;
+    /* Per module: the lowercase names already reported as no type (E0224). */
+    apr_hash_t *bad_type_names;
 } parser_t;
 
 /* Binary precedence levels, lowest first (language.md, Grammar). */
@@ -152,13 +154,13 @@ static const char *describe(const parser_t *p, const spx_token_t *token)
 }
 
 /* E0220 at the current token, unless the lexer already reported it. */
-static void expected(parser_t *p, const char *what)
+static spx_diagnostic_t *expected(parser_t *p, const char *what)
 {
     p->item_error = 1;
     if (p->token.kind == SPX_TOKEN_ERROR)
-        return;
-    spx_lexer_error(&p->lexer, SPX_E0220, p->token.span, "expected %s, found %s", what,
-                    describe(p, &p->token));
+        return NULL;
+    return spx_lexer_error(&p->lexer, SPX_E0220, p->token.span, "expected %s, found %s", what,
+                           describe(p, &p->token));
 }
 
 static int consume_if(parser_t *p, spx_token_kind_t kind)
@@ -264,8 +266,8 @@ static void bad_type(parser_t *p, const char *found)
  * int, bool and str are not keywords: they are identifiers that name a type
  * here. A v1 type sets *type and leaves *syntax NULL; a v2 one ([T], a
  * struct) is described by *syntax (in arena) and *type is SPX_TYPE_ERROR.
- * Another lowercase identifier is E0224 and reads as the error type, so the
- * item is still parsed; anything else fails. Each "[" is one level. */
+ * Another lowercase identifier is E0224 (once per name in a module) and reads
+ * as the error type, so the item is still parsed; anything else fails. Each "[" is one level. */
 static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_span_t *span,
                       const spx_type_syntax_t **syntax)
 {
@@ -337,7 +339,14 @@ static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_spa
             *syntax = named;
             return 1;
         }
-        bad_type(p, apr_psprintf(p->scratch, "'%s'", first.text));
+        /* One diagnostic per unknown type name in a module, not one per use. */
+        if (!p->bad_type_names)
+            p->bad_type_names = apr_hash_make(p->scratch);
+        if (apr_hash_get(p->bad_type_names, first.text, APR_HASH_KEY_STRING))
+            p->item_error = 1;
+        else
+            bad_type(p, apr_psprintf(p->scratch, "'%s'", first.text));
+        apr_hash_set(p->bad_type_names, first.text, APR_HASH_KEY_STRING, "");
         advance(p);
         return 1;
     }
@@ -1084,8 +1093,9 @@ static void sync_statement(parser_t *p)
 
 /* "{" stmt* "}". Fails only when there is no "{" or on E0225; the block
  * holds the statements read so far either way. A body cut short by the
- * next item or the end reports the missing "}" once and ends every
- * enclosing block there. */
+ * next item or the end reports the missing "}" once (with a note at the
+ * "{" left open), ends every enclosing block there and makes the item
+ * incomplete. */
 static int parse_block(parser_t *p, spx_block_t *block)
 {
     apr_size_t base = p->pending_used, count = 0;
@@ -1100,11 +1110,16 @@ static int parse_block(parser_t *p, spx_block_t *block)
     p->after_header = 0;
     if (!enter(p))
         return 0;
+    spx_span_t opening = p->token.span;
     advance(p);
     while (p->token.kind != SPX_TOKEN_RBRACE) {
         if (ends_body(p)) {
+            /* The innermost block still open is the one named: an inner
+             * block that took this one's "}" is closed by then. */
             if (!item_has_error(p))
-                expected(p, "'}'");
+                spx_diagnostic_note(p->lexer.budget.list, expected(p, "'}'"), p->lexer.budget.path,
+                                    opening, "this '{' is not closed");
+            p->incomplete = 1; /* the body was cut short: its returns may be lost */
             break;
         }
         apr_size_t before = p->token.span.start.offset;
