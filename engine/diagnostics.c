@@ -25,6 +25,7 @@ spx_diagnostic_t *spx_diagnostics_addv(spx_diagnostics_t *list, spx_diagnostic_c
     spx_diagnostic_t *item = apr_array_push(list->items);
     item->code = spx_diagnostic_code_name(code);
     item->message = apr_pvsprintf(list->pool, format, arguments);
+    item->plain = item->message;
     item->path = apr_pstrdup(list->pool, path);
     item->span = span;
     item->suggestions = NULL;
@@ -219,6 +220,20 @@ json_t *spx_diagnostics_json(const spx_diagnostics_t *list)
             json_object_set_new(object, "notes", notes);
         }
         json_array_append_new(array, object);
+    }
+    return array;
+}
+
+json_t *spx_diagnostics_json_plain(const spx_diagnostics_t *list)
+{
+    json_t *array = json_array();
+    for (int i = 0; i < list->items->nelts; i++) {
+        const spx_diagnostic_t *item = &APR_ARRAY_IDX(list->items, i, spx_diagnostic_t);
+        if (!spx_diagnostic_is_warning(item))
+            json_array_append_new(array, json_pack("{s:s, s:s, s:s, s:s, s:o}", "code", item->code,
+                                                   "message", item->plain, "path", item->path,
+                                                   "severity", "error", "span",
+                                                   spx_span_json(&item->span)));
     }
     return array;
 }

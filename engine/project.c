@@ -541,6 +541,12 @@ json_t *spx_project_check_document(const spx_project_t *project)
                      spx_diagnostics_json(project->diagnostics));
 }
 
+json_t *spx_project_check_document_plain(const spx_project_t *project)
+{
+    return json_pack("{s:b, s:o}", "admitted", project->admitted, "diagnostics",
+                     spx_diagnostics_json_plain(project->diagnostics));
+}
+
 json_t *spx_project_source_document(const spx_project_t *project)
 {
     const spx_module_t *module = project->modules[0];

@@ -147,10 +147,9 @@ void spx_view_diagnostics(FILE *out, const spx_view_t *view, const spx_project_t
         const char *colour = warning ? YELLOW : RED;
         /* The suggestions get a help line of their own (as rustc shows
          * them), so the message is shown without its "; did you mean" end. */
-        const char *hint = item->suggestions ? strstr(item->message, "; did you mean ") : NULL;
-        for (const char *later = hint; later; later = strstr(later + 1, "; did you mean "))
-            hint = later;
-        int message_length = hint ? (int)(hint - item->message) : (int)strlen(item->message);
+        apr_size_t plain_length = strlen(item->plain);
+        const char *hint = item->message[plain_length] ? item->message + plain_length : NULL;
+        int message_length = (int)plain_length;
         fprintf(out, "%s%s:%lu:%lu:%s %s%s%s%s[%s]: %.*s%s\n", paint(view, BOLD), item->path,
                 (unsigned long)item->span.start.line, (unsigned long)item->span.start.column,
                 paint(view, RESET), paint(view, colour), spx_diagnostic_severity(item),

@@ -47,6 +47,7 @@ typedef struct spx_diagnostic_note_t {
 typedef struct spx_diagnostic_t {
     const char *code;    /* "E0201": spx_diagnostic_code_name */
     const char *message; /* one sentence, no final period */
+    const char *plain;   /* the message without its "; did you mean ...?" end */
     const char *path;    /* the manifest's or source's path, relative to the root */
     spx_span_t span;
     apr_array_header_t *suggestions; /* const char *, nearest first; NULL when none */
@@ -148,6 +149,10 @@ json_t *spx_span_json(const spx_span_t *span);
 /* The list as a JSON array of outputs.md diagnostic objects (a new
  * reference), in the list's current order. */
 json_t *spx_diagnostics_json(const spx_diagnostics_t *list);
+
+/* The same in the shape of transport v1 (byte-frozen, docs/transport-v1.md):
+ * errors only, each without suggestions and notes, its message plain. */
+json_t *spx_diagnostics_json_plain(const spx_diagnostics_t *list);
 
 /* One line "path:line:column: SEVERITY[CODE]: message\n" per diagnostic
  * (SEVERITY "error" or "warning"), then "path:line:column: note: message\n"

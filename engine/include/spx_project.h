@@ -125,6 +125,9 @@ json_t *spx_project_source_document(const spx_project_t *project);
  * A new reference. */
 json_t *spx_project_check_document(const spx_project_t *project);
 
+/* The same in the shape of transport v1 (spx_diagnostics_json_plain). */
+json_t *spx_project_check_document_plain(const spx_project_t *project);
+
 /* The daemon's workspace/snapshot result for a manifest's project: the
  * manifest (the path it was opened by, its digest, its subject), every source
  * sorted by path (path, module, digest, bytes) and both revisions. A new

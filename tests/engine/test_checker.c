@@ -119,8 +119,17 @@ static const char *summary_through_phase_a(const source_t *sources, apr_size_t c
     CU_ASSERT_EQUAL_FATAL(spx_project_open(&project, spx_fixture_path(fixture, "semaprax.toml"),
                                            fixture->pool, &message),
                           APR_SUCCESS);
-    const char *summary =
-        apr_pstrdup(pool, summary_with_paths(project->diagnostics, fixture->pool));
+    /* W0604 (a private function nothing calls or tests) needs a manifest,
+     * which names the entry and the tests: checking the modules alone never
+     * gives it, so it is left out here (tests/corpus/check has no entry). */
+    spx_diagnostics_t *kept = spx_diagnostics_make(fixture->pool);
+    for (apr_size_t i = 0; i < spx_diagnostics_count(project->diagnostics); i++) {
+        const spx_diagnostic_t *item = spx_diagnostics_get(project->diagnostics, i);
+        if (strcmp(item->code, "W0604") != 0)
+            spx_diagnostics_add(kept, SPX_E0101, item->path, item->span, "%s", item->message)
+                ->code = item->code;
+    }
+    const char *summary = apr_pstrdup(pool, summary_with_paths(kept, fixture->pool));
     spx_fixture_free(fixture);
     return summary;
 }
@@ -195,9 +204,12 @@ static void test_annotations(void)
     source_t sources[] = {{"app", annotated_app}, {"math", annotated_math}};
     spx_module_t **modules = NULL;
     spx_diagnostics_t *diagnostics = check_sources(sources, 2, &modules, pool);
-    if (spx_diagnostics_count(diagnostics) != 0)
+    if (spx_diagnostics_count(diagnostics) != 1)
         print_diagnostics(diagnostics, pool);
-    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 0);
+    /* No error; one warning: c is never used (W0602). */
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 1);
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(diagnostics, 0)->code, "W0602");
+    CU_ASSERT_EQUAL(spx_diagnostics_error_count(diagnostics), 0);
     spx_module_t *app = modules[0], *math = modules[1];
 
     /* imports and functions_by_name */
@@ -363,9 +375,11 @@ static void test_messages(void)
     assert_message(cycle_reordered, 3, "E0304", "import cycle: a -> b -> c -> a");
     source_t unknown[] = {{"app", "import math;\nfn f() -> int { return math.ad(1, 2); }\n"},
                           {"math", "export fn add(a: int, b: int) -> int { return a + b; }\n"}};
-    assert_message(unknown, 2, "E0309", "unknown function 'ad' in module 'math'");
+    assert_message(unknown, 2, "E0309",
+                   "unknown function 'ad' in module 'math'; did you mean 'math.add'?");
     source_t local_unknown[] = {{"app", "fn f() { g(); }\n"}};
-    assert_message(local_unknown, 1, "E0309", "unknown function 'g' in module 'app'");
+    assert_message(local_unknown, 1, "E0309",
+                   "unknown function 'g' in module 'app'; did you mean 'f'?");
     source_t unexported[] = {{"app", "import math;\nfn f() -> int { return math.secret(); }\n"},
                              {"math", "fn secret() -> int { return 1; }\n"}};
     assert_message(unexported, 2, "E0311", "function 'secret' of module 'math' is not exported");
@@ -592,13 +606,16 @@ static void test_long_import_cycle(void)
     apr_pool_destroy(pool);
 }
 
-/* A program with a language v2 construct: exactly the expected
- * diagnostics (none for a valid one), no cascade, no crash. */
+/* A program with a language v2 construct: exactly the expected errors
+ * (none for a valid one), no cascade, no crash. The warnings of these small
+ * programs (a local set and never read) are not what they test: they are
+ * left out here, and tested with the warnings (test_warnings). */
 static void expect_v2(const char *app, const char *expected)
 {
     apr_pool_t *pool = pool_for_test();
     source_t sources[] = {{"app", app}, {"geo", "export fn one() -> int { return 1; }\n"}};
     spx_diagnostics_t *diagnostics = check_sources(sources, 2, NULL, pool);
+    spx_diagnostics_drop_warnings(diagnostics);
     const char *actual = summary_with_paths(diagnostics, pool);
     if (strcmp(actual, expected) != 0) {
         fprintf(stderr, "\n  %.200s  gives:\n", app);
@@ -963,7 +980,9 @@ static void test_v2_struct_literals(void)
     expect_program(across, 2, "app.spx E0320 2:46-2:47\n");
     source_t names[] = {{"app", "struct P { x: int, y: str, z: bool }\n"
                                 "fn f() { let p = P { w: 1, x: 1, y: \"\", z: true }; }\n"}};
-    assert_message(names, 1, "E0424", "struct 'P' has no field 'w' (its fields: x, y, z)");
+    assert_message(
+        names, 1, "E0424",
+        "struct 'P' has no field 'w' (its fields: x, y, z); did you mean 'x', 'y' or 'z'?");
     source_t lacks[] = {{"app", "struct P { x: int, y: str, z: bool }\n"
                                 "fn f() { let p = P { y: \"\" }; }\n"}};
     assert_message(lacks, 1, "E0426", "struct literal of 'P' lacks fields 'x', 'z'");
@@ -1013,7 +1032,7 @@ static void test_v2_messages(void)
     source_t containing[] = {{"app", "struct B { a: A }\nstruct A { b: B }\n"}};
     assert_message(containing, 1, "E0323", "struct contains itself: app.A -> app.B -> app.A");
     source_t unknown[] = {{"app", "struct B { a: A }\n"}};
-    assert_message(unknown, 1, "E0319", "unknown struct 'A' in module 'app'");
+    assert_message(unknown, 1, "E0319", "unknown struct 'A' in module 'app'; did you mean 'B'?");
     source_t twice_field[] = {{"app", "struct B { a: int, a: int }\n"}};
     assert_message(twice_field, 1, "E0322", "field 'a' is declared twice in struct 'B'");
     source_t mention[] = {{"app", "struct P { x: int }\nexport struct Q { p: [P] }\n"}};
@@ -1195,7 +1214,8 @@ static void test_v2_typed_values(void)
     assert_message(pop_count, 1, "E0403", "'pop' takes 0 arguments, not 1");
     source_t no_field[] = {
         {"app", "struct P { x: int, y: int }\nfn f(p: P) -> int { return p.z; }\n"}};
-    assert_message(no_field, 1, "E0424", "struct 'P' has no field 'z' (its fields: x, y)");
+    assert_message(no_field, 1, "E0424",
+                   "struct 'P' has no field 'z' (its fields: x, y); did you mean 'x' or 'y'?");
     source_t wrong_field[] = {{"app", "import geo;\nfn f(n: [int]) { let p = geo.P { at: n }; }\n"},
                               {"geo", "export struct Q { x: int }\nexport struct P { at: Q }\n"}};
     assert_message(wrong_field, 2, "E0427", "field 'at' of struct 'P' is 'geo.Q', not '[int]'");
