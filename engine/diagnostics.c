@@ -230,10 +230,10 @@ json_t *spx_diagnostics_json_plain(const spx_diagnostics_t *list)
     for (int i = 0; i < list->items->nelts; i++) {
         const spx_diagnostic_t *item = &APR_ARRAY_IDX(list->items, i, spx_diagnostic_t);
         if (!spx_diagnostic_is_warning(item))
-            json_array_append_new(array, json_pack("{s:s, s:s, s:s, s:s, s:o}", "code", item->code,
-                                                   "message", item->plain, "path", item->path,
-                                                   "severity", "error", "span",
-                                                   spx_span_json(&item->span)));
+            json_array_append_new(array,
+                                  json_pack("{s:s, s:s, s:s, s:s, s:o}", "code", item->code,
+                                            "message", item->plain, "path", item->path, "severity",
+                                            "error", "span", spx_span_json(&item->span)));
     }
     return array;
 }

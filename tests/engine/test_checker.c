@@ -431,7 +431,7 @@ static void test_documented_programs(void)
     apr_hash_t *listed = apr_hash_make(pool);
     char *state = NULL;
     for (char *line = apr_strtok(text, "\n", &state); line; line = apr_strtok(NULL, "\n", &state)) {
-        if (strncmp(line, "| E0", 4) != 0)
+        if (strncmp(line, "| E0", 4) != 0 && strncmp(line, "| W0", 4) != 0)
             continue;
         const char *code = apr_pstrndup(pool, line + 2, 5);
         char *program_cell = strrchr(line, '|');
@@ -457,7 +457,82 @@ static void test_documented_programs(void)
     for (int i = 1; i <= 28; i++)
         CU_ASSERT_PTR_NOT_NULL(
             apr_hash_get(listed, apr_psprintf(pool, "E04%02d", i), APR_HASH_KEY_STRING));
-    CU_ASSERT_EQUAL(apr_hash_count(listed), 51);
+    for (int i = 1; i <= 3; i++) /* W0604 needs a manifest: docs/diagnostics.md has it */
+        CU_ASSERT_PTR_NOT_NULL(
+            apr_hash_get(listed, apr_psprintf(pool, "W06%02d", i), APR_HASH_KEY_STRING));
+    CU_ASSERT_EQUAL(apr_hash_count(listed), 54);
+    apr_pool_destroy(pool);
+}
+
+/* ---- suggestions, notes and warnings --------------------------------------- */
+
+/* The one diagnostic of app: code, message and its one note's line and
+ * column (0 when it has none). */
+static void assert_noted(const char *app, const char *code, const char *message, uint32_t note_line,
+                         uint32_t note_column)
+{
+    apr_pool_t *pool = pool_for_test();
+    source_t sources[] = {{"app", app}};
+    spx_diagnostics_t *diagnostics = check_sources(sources, 1, NULL, pool);
+    const spx_diagnostic_t *item =
+        spx_diagnostics_count(diagnostics) == 1 ? spx_diagnostics_get(diagnostics, 0) : NULL;
+    int ok = item && strcmp(item->code, code) == 0 && strcmp(item->message, message) == 0 &&
+             (note_line == 0
+                  ? item->notes == NULL
+                  : item->notes && item->notes->nelts == 1 &&
+                        APR_ARRAY_IDX(item->notes, 0, spx_diagnostic_note_t).span.start.line ==
+                            note_line &&
+                        APR_ARRAY_IDX(item->notes, 0, spx_diagnostic_note_t).span.start.column ==
+                            note_column);
+    if (!ok) {
+        fprintf(stderr, "\n  wanted %s '%s' noted at %u:%u, got:\n", code, message,
+                (unsigned)note_line, (unsigned)note_column);
+        print_diagnostics(diagnostics, pool);
+    }
+    CU_ASSERT_TRUE(ok);
+    apr_pool_destroy(pool);
+}
+
+static void test_suggestions_notes_warnings(void)
+{
+    assert_noted("fn f(a: int) -> int {\n  let a = 1;\n  return a;\n}\n", "E0307",
+                 "'a' is already declared in function 'f'", 1, 6);
+    assert_noted("struct P { x: int,\n  x: str }\n", "E0322",
+                 "field 'x' is declared twice in struct 'P'", 1, 12);
+    assert_noted("fn N() { }\nconst N: int = 1;\n", "E0314",
+                 "'N' is already defined in module 'app' (functions, structs and consts share "
+                 "one namespace)",
+                 1, 4);
+    assert_noted("fn f() -> int {\n  if true {\n    return 1;\n  return 0;\n}\n", "E0220",
+                 "expected '}', found end of file", 1, 15);
+    assert_noted("export fn f() {\n  return;\n  print(\"a\");\n}\n", "W0603",
+                 "unreachable statement: it follows a 'return'", 2, 3);
+    assert_noted("export fn f(n: int) -> int {\n  if n > 0 { return 1; } else { return 2; }\n"
+                 "  return 3;\n}\n",
+                 "W0603", "unreachable statement: every path of the 'if' before it leaves", 2, 3);
+    assert_noted("export fn f(total: int) -> int { return totl; }\n", "E0308",
+                 "unknown name 'totl'; did you mean 'total'?", 0, 0);
+    assert_noted("const LIMIT: int = 1;\nconst B: int = LIMTI;\n", "E0316",
+                 "unknown const 'LIMTI' in module 'app'; did you mean 'LIMIT'?", 0, 0);
+    assert_noted("export fn f(_unused: int) { for _ in 0..3 { } let x = 1; print(itos(x)); }\n"
+                 "export fn g(n: int) { let m = n; }\n",
+                 "W0602",
+                 "local 'm' is never used (a name starting with '_' says it is on purpose)", 0, 0);
+    /* the suggestions member: nearest first, at most three */
+    apr_pool_t *pool = pool_for_test();
+    source_t sources[] = {{"app", "fn f() -> int { let abce = 1; let abcd = 2; let abc = 3;"
+                                  " let abcf = 4; return abcx + abce + abcd + abc + abcf; }\n"}};
+    spx_diagnostics_t *diagnostics = check_sources(sources, 1, NULL, pool);
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 1);
+    const spx_diagnostic_t *item = spx_diagnostics_get(diagnostics, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(item->suggestions);
+    CU_ASSERT_EQUAL_FATAL(item->suggestions->nelts, 3);
+    CU_ASSERT_STRING_EQUAL(APR_ARRAY_IDX(item->suggestions, 0, const char *), "abc");
+    CU_ASSERT_STRING_EQUAL(APR_ARRAY_IDX(item->suggestions, 1, const char *), "abcd");
+    CU_ASSERT_STRING_EQUAL(APR_ARRAY_IDX(item->suggestions, 2, const char *), "abce");
+    CU_ASSERT_STRING_EQUAL(item->message,
+                           "unknown name 'abcx'; did you mean 'abc', 'abcd' or 'abce'?");
+    CU_ASSERT_STRING_EQUAL(item->plain, "unknown name 'abcx'");
     apr_pool_destroy(pool);
 }
 
@@ -1241,6 +1316,7 @@ int main(void)
         {"incomplete functions: no reports about what was lost", test_incomplete_functions},
         {"messages name what is wrong", test_messages},
         {"every documented program gives its code", test_documented_programs},
+        {"suggestions, notes and warnings", test_suggestions_notes_warnings},
         {"operator and else-if chains need no recursion", test_deep_chains},
         {"a long import cycle is one diagnostic", test_long_import_cycle},
         {"an empty program", test_empty_program},

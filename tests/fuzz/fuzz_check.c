@@ -24,8 +24,8 @@ void spx_fuzz_check_diagnostics(const spx_diagnostics_t *list, const spx_fuzz_te
         SPX_FUZZ_CHECK(diagnostic->code &&
                        (strncmp(diagnostic->code, code_prefix, strlen(code_prefix)) == 0 ||
                         strncmp(diagnostic->code, "W06", 3) == 0));
-        SPX_FUZZ_CHECK(!diagnostic->suggestions || (diagnostic->suggestions->nelts > 0 &&
-                                                    diagnostic->suggestions->nelts <= 3));
+        SPX_FUZZ_CHECK(!diagnostic->suggestions ||
+                       (diagnostic->suggestions->nelts > 0 && diagnostic->suggestions->nelts <= 3));
         for (int k = 0; diagnostic->notes && k < diagnostic->notes->nelts; k++) {
             const spx_diagnostic_note_t *note =
                 &APR_ARRAY_IDX(diagnostic->notes, k, spx_diagnostic_note_t);
@@ -36,9 +36,9 @@ void spx_fuzz_check_diagnostics(const spx_diagnostics_t *list, const spx_fuzz_te
             SPX_FUZZ_CHECK(noted != NULL);
             SPX_FUZZ_CHECK(note->span.start.offset <= note->span.end.offset);
             SPX_FUZZ_CHECK(note->span.end.offset <= noted->length);
-            SPX_FUZZ_CHECK(same_position(
-                note->span.start,
-                spx_position_at(noted->bytes, noted->length, note->span.start.offset)));
+            SPX_FUZZ_CHECK(
+                same_position(note->span.start, spx_position_at(noted->bytes, noted->length,
+                                                                note->span.start.offset)));
         }
         SPX_FUZZ_CHECK(strlen(diagnostic->code) == 5);
         SPX_FUZZ_CHECK(diagnostic->message && diagnostic->message[0] != '\0');
