@@ -2678,13 +2678,21 @@ void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index)
         check_struct(checker, module_index, module->structs[j]);
     for (apr_size_t j = 0; j < module->function_count; j++)
         check_function(checker, module_index, module->functions[j]);
-    /* W0601: an import that no call, const or type of the module names. */
-    for (apr_size_t i = 0; i < module->import_count; i++) {
-        const spx_import_t *import = &module->imports[i];
-        if (import->target && !import->used && checker->import_is_edge[module_index][i])
-            spx_diagnostics_add(checker->diagnostics, SPX_W0601, module->path, import->module.span,
-                                "module '%s' is imported but nothing of it is used",
-                                import->module.text);
+}
+
+/* W0601: an import that no call, const or type of its module names (once
+ * the consts, which may name one, are evaluated). */
+static void find_unused_imports(checker_t *checker)
+{
+    for (apr_size_t m = 0; m < checker->module_count; m++) {
+        const spx_module_t *module = checker->modules[m];
+        for (apr_size_t i = 0; checker->import_is_edge[m] && i < module->import_count; i++) {
+            const spx_import_t *import = &module->imports[i];
+            if (import->target && !import->used && checker->import_is_edge[m][i])
+                spx_diagnostics_add(
+                    checker->diagnostics, SPX_W0601, module->path, import->module.span,
+                    "module '%s' is imported but nothing of it is used", import->module.text);
+        }
     }
 }
 
@@ -2693,6 +2701,7 @@ void spx_checker_finish(spx_checker_t *checker)
     find_import_cycles(checker);
     find_struct_cycles(checker);
     evaluate_consts(checker);
+    find_unused_imports(checker);
     apr_pool_destroy(checker->scratch);
     /* Warnings speak of a program that is otherwise right: beside an
      * error they would often be its echo (a local whose use did not

@@ -34,6 +34,7 @@
 
 #include "spx_lexer.h"
 #include "spx_limits.h"
+#include "spx_suggest.h"
 
 #include <apr_strings.h>
 #include <apr_tables.h>
@@ -255,11 +256,32 @@ static spx_type_syntax_t *new_type_syntax(spx_arena_t *arena, spx_type_syntax_ki
     return syntax;
 }
 
-static void bad_type(parser_t *p, const char *found)
+static spx_diagnostic_t *bad_type(parser_t *p, const char *found)
 {
     p->item_error = 1;
-    spx_lexer_error(&p->lexer, SPX_E0224, p->token.span,
-                    "expected a type (int, bool, str, [T] or a struct name), found %s", found);
+    return spx_lexer_error(&p->lexer, SPX_E0224, p->token.span,
+                           "expected a type (int, bool, str, [T] or a struct name), found %s",
+                           found);
+}
+
+/* The type a lowercase name that is none was probably meant to be: the
+ * names other languages give int, bool and str, else the nearest of those
+ * three (spx_suggest.h); NULL when none is near. */
+static const char *meant_type(const char *name)
+{
+    static const struct {
+        const char *name;
+        const char *type;
+    } others[] = {{"string", "str"},   {"text", "str"},     {"char", "str"},  {"integer", "int"},
+                  {"i64", "int"},      {"i32", "int"},      {"long", "int"},  {"number", "int"},
+                  {"isize", "int"},    {"usize", "int"},    {"uint", "int"},  {"u64", "int"},
+                  {"boolean", "bool"}, {"logical", "bool"}, {"truth", "bool"}};
+    for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+        if (strcmp(name, others[i].name) == 0)
+            return others[i].type;
+    static const char *const types[] = {"int", "bool", "str"};
+    const char *nearest[1];
+    return spx_suggest_nearest(name, types, 3, 1, nearest) ? nearest[0] : NULL;
 }
 
 /* type := "int" | "bool" | "str" | "[" type "]" | TYPENAME | IDENT "." TYPENAME.
@@ -344,8 +366,12 @@ static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_spa
             p->bad_type_names = apr_hash_make(p->scratch);
         if (apr_hash_get(p->bad_type_names, first.text, APR_HASH_KEY_STRING))
             p->item_error = 1;
-        else
-            bad_type(p, apr_psprintf(p->scratch, "'%s'", first.text));
+        else {
+            const char *meant = meant_type(first.text);
+            spx_diagnostic_suggest(p->lexer.budget.list,
+                                   bad_type(p, apr_psprintf(p->scratch, "'%s'", first.text)),
+                                   &meant, meant ? 1 : 0);
+        }
         apr_hash_set(p->bad_type_names, first.text, APR_HASH_KEY_STRING, "");
         advance(p);
         return 1;

@@ -512,14 +512,33 @@ static void test_suggestions_notes_warnings(void)
                  "W0603", "unreachable statement: every path of the 'if' before it leaves", 2, 3);
     assert_noted("export fn f(total: int) -> int { return totl; }\n", "E0308",
                  "unknown name 'totl'; did you mean 'total'?", 0, 0);
+    assert_noted("export fn f(a: string) { print(a); }\n", "E0224",
+                 "expected a type (int, bool, str, [T] or a struct name), found 'string'; did you "
+                 "mean 'str'?",
+                 0, 0);
+    assert_noted("export fn f(b: boll) { }\n", "E0224",
+                 "expected a type (int, bool, str, [T] or a struct name), found 'boll'; did you "
+                 "mean 'bool'?",
+                 0, 0);
     assert_noted("const LIMIT: int = 1;\nconst B: int = LIMTI;\n", "E0316",
                  "unknown const 'LIMTI' in module 'app'; did you mean 'LIMIT'?", 0, 0);
     assert_noted("export fn f(_unused: int) { for _ in 0..3 { } let x = 1; print(itos(x)); }\n"
                  "export fn g(n: int) { let m = n; }\n",
                  "W0602",
                  "local 'm' is never used (a name starting with '_' says it is on purpose)", 0, 0);
-    /* the suggestions member: nearest first, at most three */
+    /* An import named only by a const, or only by a type, is used. */
     apr_pool_t *pool = pool_for_test();
+    source_t through_const[] = {{"app", "import geo;\nexport const A: int = geo.B;\n"},
+                                {"geo", "export const B: int = 1;\n"}};
+    CU_ASSERT_STRING_EQUAL(summary_with_paths(check_sources(through_const, 2, NULL, pool), pool),
+                           "");
+    source_t through_type[] = {{"app", "import geo;\nexport struct S { p: geo.P }\n"},
+                               {"geo", "export struct P { x: int }\n"}};
+    CU_ASSERT_STRING_EQUAL(summary_with_paths(check_sources(through_type, 2, NULL, pool), pool),
+                           "");
+    apr_pool_destroy(pool);
+    /* the suggestions member: nearest first, at most three */
+    pool = pool_for_test();
     source_t sources[] = {{"app", "fn f() -> int { let abce = 1; let abcd = 2; let abc = 3;"
                                   " let abcf = 4; return abcx + abce + abcd + abc + abcf; }\n"}};
     spx_diagnostics_t *diagnostics = check_sources(sources, 1, NULL, pool);
