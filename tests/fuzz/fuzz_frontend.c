@@ -4,8 +4,9 @@
  * (spx_project_build_texts). The input is split at each "\n@@\n" into up to
  * four modules named a, b, c and d (so imports between them can be found).
  *
- * Checked: a project is admitted exactly when it has no diagnostic; every
- * diagnostic is an E02xx..E04xx with a span inside its module's text; an
+ * Checked: a project is admitted exactly when it has no error, and has
+ * warnings only then; every diagnostic is an E02xx..E04xx or a W06xx other
+ * than W0604 (no manifest) with a span inside its module's text; an
  * admitted project has an index and code, its graph renders as canonical
  * JSON, and a context query on each module answers or refuses cleanly.
  */
