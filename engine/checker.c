@@ -517,11 +517,33 @@ static void report_unknown_function(scope_t *scope, const spx_module_t *module, 
             APR_ARRAY_PUSH(names, const char *) = module->functions[i]->name.text;
     for (size_t i = 0; own && i < sizeof(builtins) / sizeof(builtins[0]); i++)
         APR_ARRAY_PUSH(names, const char *) = builtins[i].name;
-    suggest(scope->checker,
-            report(scope, SPX_E0309, span,
-                   apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name,
-                                module->name)),
-            name, names, own ? "" : apr_pstrcat(scope->pool, module->name, ".", NULL), scope->pool);
+    spx_diagnostic_t *item = report(
+        scope, SPX_E0309, span,
+        apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name, module->name));
+    if (!own) {
+        suggest(scope->checker, item, name, names,
+                apr_pstrcat(scope->pool, module->name, ".", NULL), scope->pool);
+        return;
+    }
+    /* f() where an imported m exports f: m.f first (the call lacks its
+     * module), then the nearest of the module's own. */
+    const char *meant[SPX_LIMIT_SUGGESTIONS];
+    size_t count = 0;
+    for (apr_size_t i = 0; i < scope->module->import_count && count < SPX_LIMIT_SUGGESTIONS; i++) {
+        const spx_module_t *target = scope->module->imports[i].target;
+        const spx_function_t *exported =
+            target && target->functions_by_name
+                ? apr_hash_get(target->functions_by_name, name, APR_HASH_KEY_STRING)
+                : NULL;
+        if (exported && exported->exported)
+            meant[count++] = apr_pstrcat(scope->pool, target->name, ".", name, NULL);
+    }
+    const char *nearest[SPX_LIMIT_SUGGESTIONS];
+    size_t near = spx_suggest_nearest(name, (const char *const *)names->elts, (size_t)names->nelts,
+                                      SPX_LIMIT_SUGGESTIONS - count, nearest);
+    for (size_t i = 0; i < near; i++)
+        meant[count++] = nearest[i];
+    spx_diagnostic_suggest(scope->checker->diagnostics, item, meant, count);
 }
 
 /* The names of the consts of a module (exported ones only, for another

@@ -526,6 +526,19 @@ static void test_suggestions_notes_warnings(void)
                  "export fn g(n: int) { let m = n; }\n",
                  "W0602",
                  "local 'm' is never used (a name starting with '_' says it is on purpose)", 0, 0);
+    /* f() where an imported module exports f: m.f is suggested first. */
+    {
+        apr_pool_t *calls = pool_for_test();
+        source_t unqualified[] = {{"app", "import util;\nfn f() -> int { return dubble(1); }\n"
+                                          "fn dobble() { }\nfn double() { }\n"},
+                                  {"util", "export fn dubble(x: int) -> int { return x; }\n"}};
+        spx_diagnostics_t *list = check_sources(unqualified, 2, NULL, calls);
+        CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(list), 1);
+        CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(list, 0)->message,
+                               "unknown function 'dubble' in module 'app'; did you mean "
+                               "'util.dubble', 'dobble' or 'double'?");
+        apr_pool_destroy(calls);
+    }
     /* An import named only by a const, or only by a type, is used. */
     apr_pool_t *pool = pool_for_test();
     source_t through_const[] = {{"app", "import geo;\nexport const A: int = geo.B;\n"},
