@@ -164,19 +164,67 @@ static spx_diagnostic_t *report(scope_t *scope, spx_diagnostic_code_t code, spx_
                                message);
 }
 
-/* Give item the names among candidates (const char *) nearest to name, each
- * written as prefix + name ("util." for a function of module util). */
+/* Give item first[0..first_count) (at most SPX_LIMIT_SUGGESTIONS), then the
+ * names among candidates (const char *) nearest to name, each written as
+ * prefix + name ("util." for a function of module util). */
+static void suggest_after(checker_t *checker, spx_diagnostic_t *item, const char *const *first,
+                          size_t first_count, const char *name,
+                          const apr_array_header_t *candidates, const char *prefix,
+                          apr_pool_t *pool)
+{
+    if (!item || !name)
+        return;
+    const char *meant[SPX_LIMIT_SUGGESTIONS];
+    size_t count = 0;
+    for (; count < first_count && count < SPX_LIMIT_SUGGESTIONS; count++)
+        meant[count] = first[count];
+    size_t near =
+        spx_suggest_nearest(name, (const char *const *)candidates->elts, (size_t)candidates->nelts,
+                            SPX_LIMIT_SUGGESTIONS - count, meant + count);
+    for (size_t i = count; i < count + near; i++)
+        meant[i] = apr_pstrcat(pool, prefix, meant[i], NULL);
+    spx_diagnostic_suggest(checker->diagnostics, item, meant, count + near);
+}
+
+/* The same without names to put first. */
 static void suggest(checker_t *checker, spx_diagnostic_t *item, const char *name,
                     const apr_array_header_t *candidates, const char *prefix, apr_pool_t *pool)
 {
-    if (!item || !name || candidates->nelts == 0)
-        return;
-    const char *nearest[SPX_LIMIT_SUGGESTIONS];
-    size_t count = spx_suggest_nearest(name, (const char *const *)candidates->elts,
-                                       (size_t)candidates->nelts, SPX_LIMIT_SUGGESTIONS, nearest);
-    for (size_t i = 0; i < count; i++)
-        nearest[i] = apr_pstrcat(pool, prefix, nearest[i], NULL);
-    spx_diagnostic_suggest(checker->diagnostics, item, nearest, count);
+    suggest_after(checker, item, NULL, 0, name, candidates, prefix, pool);
+}
+
+static apr_size_t *module_index_of(checker_t *checker, const char *name);
+
+enum { EXPORTED_FUNCTION, EXPORTED_CONST, EXPORTED_STRUCT };
+
+/* "m.name" for each module m that module imports whose exported function,
+ * const or struct (kind) is named name: what a use of name without its
+ * module probably meant. Up to SPX_LIMIT_SUGGESTIONS into meant; the count. */
+static size_t exported_elsewhere(checker_t *checker, const spx_module_t *module, const char *name,
+                                 int kind, const char **meant, apr_pool_t *pool)
+{
+    size_t count = 0;
+    for (apr_size_t i = 0; name && i < module->import_count && count < SPX_LIMIT_SUGGESTIONS; i++) {
+        const spx_module_t *target = module->imports[i].target;
+        apr_size_t *index = target ? module_index_of(checker, target->name) : NULL;
+        int exported = 0;
+        if (index && kind == EXPORTED_FUNCTION && target->functions_by_name) {
+            const spx_function_t *function =
+                apr_hash_get(target->functions_by_name, name, APR_HASH_KEY_STRING);
+            exported = function && function->exported;
+        } else if (index && kind == EXPORTED_CONST && checker->consts[*index]) {
+            const spx_const_t *constant =
+                apr_hash_get(checker->consts[*index], name, APR_HASH_KEY_STRING);
+            exported = constant && constant->exported;
+        } else if (index && kind == EXPORTED_STRUCT && checker->structs[*index]) {
+            const spx_struct_t *structure =
+                apr_hash_get(checker->structs[*index], name, APR_HASH_KEY_STRING);
+            exported = structure && structure->exported;
+        }
+        if (exported)
+            meant[count++] = apr_pstrcat(pool, target->name, ".", name, NULL);
+    }
+    return count;
 }
 
 /* A note at the first declaration of what item says is declared twice. */
@@ -528,22 +576,9 @@ static void report_unknown_function(scope_t *scope, const spx_module_t *module, 
     /* f() where an imported m exports f: m.f first (the call lacks its
      * module), then the nearest of the module's own. */
     const char *meant[SPX_LIMIT_SUGGESTIONS];
-    size_t count = 0;
-    for (apr_size_t i = 0; i < scope->module->import_count && count < SPX_LIMIT_SUGGESTIONS; i++) {
-        const spx_module_t *target = scope->module->imports[i].target;
-        const spx_function_t *exported =
-            target && target->functions_by_name
-                ? apr_hash_get(target->functions_by_name, name, APR_HASH_KEY_STRING)
-                : NULL;
-        if (exported && exported->exported)
-            meant[count++] = apr_pstrcat(scope->pool, target->name, ".", name, NULL);
-    }
-    const char *nearest[SPX_LIMIT_SUGGESTIONS];
-    size_t near = spx_suggest_nearest(name, (const char *const *)names->elts, (size_t)names->nelts,
-                                      SPX_LIMIT_SUGGESTIONS - count, nearest);
-    for (size_t i = 0; i < near; i++)
-        meant[count++] = nearest[i];
-    spx_diagnostic_suggest(scope->checker->diagnostics, item, meant, count);
+    size_t count = exported_elsewhere(scope->checker, scope->module, name, EXPORTED_FUNCTION, meant,
+                                      scope->pool);
+    suggest_after(scope->checker, item, meant, count, name, names, "", scope->pool);
 }
 
 /* The names of the consts of a module (exported ones only, for another
@@ -681,13 +716,19 @@ static spx_struct_t *resolve_struct(checker_t *checker, apr_size_t module_index,
         if (!names_unreadable_item(owner, name) &&
             !apr_hash_get(checker->unknown_structs, key, APR_HASH_KEY_STRING)) {
             apr_hash_set(checker->unknown_structs, key, APR_HASH_KEY_STRING, "");
-            suggest(checker,
-                    spx_diagnostics_add(checker->diagnostics, SPX_E0319, module->path,
-                                        syntax->name.span, "unknown struct '%s' in module '%s'",
-                                        name, owner->name),
-                    name, struct_names(owner, owner != module, checker->function),
-                    owner != module ? apr_pstrcat(checker->function, owner->name, ".", NULL) : "",
-                    checker->function);
+            const char *meant[SPX_LIMIT_SUGGESTIONS];
+            size_t count = owner == module
+                               ? exported_elsewhere(checker, module, name, EXPORTED_STRUCT, meant,
+                                                    checker->function)
+                               : 0;
+            suggest_after(
+                checker,
+                spx_diagnostics_add(checker->diagnostics, SPX_E0319, module->path,
+                                    syntax->name.span, "unknown struct '%s' in module '%s'", name,
+                                    owner->name),
+                meant, count, name, struct_names(owner, owner != module, checker->function),
+                owner != module ? apr_pstrcat(checker->function, owner->name, ".", NULL) : "",
+                checker->function);
         }
         return NULL;
     }
@@ -2071,10 +2112,14 @@ static void report_unknown_name(scope_t *scope, const spx_name_t *name, int read
         if (local->visible && local->name->text)
             APR_ARRAY_PUSH(names, const char *) = local->name->text;
     }
-    suggest(scope->checker,
-            report(scope, SPX_E0308, name->span,
-                   apr_psprintf(scope->pool, "unknown name '%s'", name->text)),
-            name->text, names, "", scope->pool);
+    const char *meant[SPX_LIMIT_SUGGESTIONS];
+    size_t count = read ? exported_elsewhere(scope->checker, scope->module, name->text,
+                                             EXPORTED_CONST, meant, scope->pool)
+                        : 0;
+    suggest_after(scope->checker,
+                  report(scope, SPX_E0308, name->span,
+                         apr_psprintf(scope->pool, "unknown name '%s'", name->text)),
+                  meant, count, name->text, names, "", scope->pool);
 }
 
 /* Leaves of an operator chain: literals, names and calls; expected: see

@@ -537,6 +537,15 @@ static void test_suggestions_notes_warnings(void)
         CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(list, 0)->message,
                                "unknown function 'dubble' in module 'app'; did you mean "
                                "'util.dubble', 'dobble' or 'double'?");
+        source_t unqualified_items[] = {
+            {"app", "import geo;\nexport fn f(p: Point) -> int { return ORIGIN; }\n"},
+            {"geo", "export struct Point { x: int }\nexport const ORIGIN: int = 0;\n"}};
+        list = check_sources(unqualified_items, 2, NULL, calls);
+        CU_ASSERT_STRING_EQUAL(spx_diagnostics_text(list, calls),
+                               "app.spx:2:16: error[E0319]: unknown struct 'Point' in module "
+                               "'app'; did you mean 'geo.Point'?\n"
+                               "app.spx:2:39: error[E0308]: unknown name 'ORIGIN'; did you mean "
+                               "'geo.ORIGIN'?\n");
         apr_pool_destroy(calls);
     }
     /* An import named only by a const, or only by a type, is used. */
