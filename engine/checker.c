@@ -48,6 +48,7 @@
 #include "spx_ast.h"
 
 #include "spx_limits.h"
+#include "spx_suggest.h"
 
 #include <apr_strings.h>
 #include <inttypes.h>
@@ -109,6 +110,7 @@ struct spx_checker_t {
     apr_hash_t **consts;       /* v2, per module: name -> its spx_const_t * (the first item) */
     apr_hash_t **structs;      /* v2, per module: name -> its spx_struct_t * (the first item) */
     spx_types_t *types; /* v2: every value type, made once (in pool: expressions keep them) */
+    apr_hash_t *unknown_structs; /* "module owner.Name" already reported as E0319 */
 };
 typedef spx_checker_t checker_t;
 
@@ -121,6 +123,8 @@ typedef struct local_t {
     int is_parameter;
     int is_for;               /* v2: a for variable (immutable, scoped to the loop body) */
     int visible;              /* declared and its block not yet closed */
+    int used;                 /* named after its declaration (read, written, called on) */
+    const spx_name_t *name;   /* as declared (its text NULL when not read) */
     struct local_t *previous; /* an earlier declaration of the same name */
 } local_t;
 
@@ -153,10 +157,81 @@ static const char *local_kind(const local_t *local)
                                : "declared with 'let'";
 }
 
-static void report(scope_t *scope, spx_diagnostic_code_t code, spx_span_t span, const char *message)
+static spx_diagnostic_t *report(scope_t *scope, spx_diagnostic_code_t code, spx_span_t span,
+                                const char *message)
 {
-    spx_diagnostics_add(scope->checker->diagnostics, code, scope->module->path, span, "%s",
-                        message);
+    return spx_diagnostics_add(scope->checker->diagnostics, code, scope->module->path, span, "%s",
+                               message);
+}
+
+/* Give item first[0..first_count) (at most SPX_LIMIT_SUGGESTIONS), then the
+ * names among candidates (const char *) nearest to name, each written as
+ * prefix + name ("util." for a function of module util). */
+static void suggest_after(checker_t *checker, spx_diagnostic_t *item, const char *const *first,
+                          size_t first_count, const char *name,
+                          const apr_array_header_t *candidates, const char *prefix,
+                          apr_pool_t *pool)
+{
+    if (!item || !name)
+        return;
+    const char *meant[SPX_LIMIT_SUGGESTIONS];
+    size_t count = 0;
+    for (; count < first_count && count < SPX_LIMIT_SUGGESTIONS; count++)
+        meant[count] = first[count];
+    size_t near =
+        spx_suggest_nearest(name, (const char *const *)candidates->elts, (size_t)candidates->nelts,
+                            SPX_LIMIT_SUGGESTIONS - count, meant + count);
+    for (size_t i = count; i < count + near; i++)
+        meant[i] = apr_pstrcat(pool, prefix, meant[i], NULL);
+    spx_diagnostic_suggest(checker->diagnostics, item, meant, count + near);
+}
+
+/* The same without names to put first. */
+static void suggest(checker_t *checker, spx_diagnostic_t *item, const char *name,
+                    const apr_array_header_t *candidates, const char *prefix, apr_pool_t *pool)
+{
+    suggest_after(checker, item, NULL, 0, name, candidates, prefix, pool);
+}
+
+static apr_size_t *module_index_of(checker_t *checker, const char *name);
+
+enum { EXPORTED_FUNCTION, EXPORTED_CONST, EXPORTED_STRUCT };
+
+/* "m.name" for each module m that module imports whose exported function,
+ * const or struct (kind) is named name: what a use of name without its
+ * module probably meant. Up to SPX_LIMIT_SUGGESTIONS into meant; the count. */
+static size_t exported_elsewhere(checker_t *checker, const spx_module_t *module, const char *name,
+                                 int kind, const char **meant, apr_pool_t *pool)
+{
+    size_t count = 0;
+    for (apr_size_t i = 0; name && i < module->import_count && count < SPX_LIMIT_SUGGESTIONS; i++) {
+        const spx_module_t *target = module->imports[i].target;
+        apr_size_t *index = target ? module_index_of(checker, target->name) : NULL;
+        int exported = 0;
+        if (index && kind == EXPORTED_FUNCTION && target->functions_by_name) {
+            const spx_function_t *function =
+                apr_hash_get(target->functions_by_name, name, APR_HASH_KEY_STRING);
+            exported = function && function->exported;
+        } else if (index && kind == EXPORTED_CONST && checker->consts[*index]) {
+            const spx_const_t *constant =
+                apr_hash_get(checker->consts[*index], name, APR_HASH_KEY_STRING);
+            exported = constant && constant->exported;
+        } else if (index && kind == EXPORTED_STRUCT && checker->structs[*index]) {
+            const spx_struct_t *structure =
+                apr_hash_get(checker->structs[*index], name, APR_HASH_KEY_STRING);
+            exported = structure && structure->exported;
+        }
+        if (exported)
+            meant[count++] = apr_pstrcat(pool, target->name, ".", name, NULL);
+    }
+    return count;
+}
+
+/* A note at the first declaration of what item says is declared twice. */
+static void note_first(checker_t *checker, spx_diagnostic_t *item, const char *path,
+                       spx_span_t first)
+{
+    spx_diagnostic_note(checker->diagnostics, item, path, first, "first declared here");
 }
 
 /* The span of a keyword of size bytes at start (on one line). */
@@ -248,8 +323,11 @@ static void resolve_imports(checker_t *checker, apr_size_t index)
         if (first) {
             /* Same resolution as the first import, one diagnostic for the repeat. */
             import->target = first->target;
-            spx_diagnostics_add(checker->diagnostics, SPX_E0302, module->path, import->module.span,
-                                "module '%s' is imported twice", name);
+            note_first(checker,
+                       spx_diagnostics_add(checker->diagnostics, SPX_E0302, module->path,
+                                           import->module.span, "module '%s' is imported twice",
+                                           name),
+                       module->path, first->module.span);
             continue;
         }
         apr_hash_set(seen, name, APR_HASH_KEY_STRING, import);
@@ -258,8 +336,15 @@ static void resolve_imports(checker_t *checker, apr_size_t index)
             spx_diagnostics_add(checker->diagnostics, SPX_E0303, module->path, import->module.span,
                                 "module '%s' imports itself", name);
         } else if (!target) {
-            spx_diagnostics_add(checker->diagnostics, SPX_E0301, module->path, import->module.span,
-                                "module '%s' is not declared", name);
+            apr_array_header_t *names =
+                apr_array_make(checker->scratch, (int)checker->module_count, sizeof(char *));
+            for (apr_size_t m = 0; m < checker->module_count; m++)
+                if (m != index)
+                    APR_ARRAY_PUSH(names, const char *) = checker->modules[m]->name;
+            suggest(checker,
+                    spx_diagnostics_add(checker->diagnostics, SPX_E0301, module->path,
+                                        import->module.span, "module '%s' is not declared", name),
+                    name, names, "", checker->scratch);
         } else {
             import->target = checker->modules[*target];
             checker->import_is_edge[index][i] = 1;
@@ -377,9 +462,13 @@ static void collect_functions(checker_t *checker, spx_module_t *module)
             spx_diagnostics_add(checker->diagnostics, SPX_E0306, module->path, function->name.span,
                                 "'%s' is a builtin and cannot be defined", name);
         } else if (taken) {
-            spx_diagnostics_add(checker->diagnostics, SPX_E0305, module->path, function->name.span,
-                                "function '%s' is already defined in module '%s'", name,
-                                module->name);
+            const spx_function_t *first =
+                apr_hash_get(module->functions_by_name, name, APR_HASH_KEY_STRING);
+            note_first(checker,
+                       spx_diagnostics_add(
+                           checker->diagnostics, SPX_E0305, module->path, function->name.span,
+                           "function '%s' is already defined in module '%s'", name, module->name),
+                       module->path, first->name.span);
         }
         /* Calls resolve to the first declaration, so a repeat adds nothing. */
         if (!taken)
@@ -447,10 +536,13 @@ static void collect_items(checker_t *checker, apr_size_t index)
                 apr_hash_set(checker->structs[index], items[i].name, APR_HASH_KEY_STRING,
                              items[i].structure);
         } else if (!(earlier->is_function && items[i].is_function)) {
-            spx_diagnostics_add(checker->diagnostics, SPX_E0314, module->path, items[i].span,
-                                "'%s' is already defined in module '%s' (functions, structs and "
-                                "consts share one namespace)",
-                                items[i].name, module->name);
+            note_first(checker,
+                       spx_diagnostics_add(checker->diagnostics, SPX_E0314, module->path,
+                                           items[i].span,
+                                           "'%s' is already defined in module '%s' (functions, "
+                                           "structs and consts share one namespace)",
+                                           items[i].name, module->name),
+                       module->path, earlier->span);
         }
     }
 }
@@ -463,8 +555,64 @@ static void report_unknown_function(scope_t *scope, const spx_module_t *module, 
 {
     if (apr_hash_get(module->unreadable_by_name, name, APR_HASH_KEY_STRING))
         return;
-    report(scope, SPX_E0309, span,
-           apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name, module->name));
+    /* The functions that could be meant: the module's own and the builtins
+     * from inside it, the exported ones (as m.f) from another. */
+    int own = module == scope->module;
+    apr_array_header_t *names =
+        apr_array_make(scope->pool, (int)module->function_count + 8, sizeof(char *));
+    for (apr_size_t i = 0; i < module->function_count; i++)
+        if (module->functions[i]->name.text && (own || module->functions[i]->exported))
+            APR_ARRAY_PUSH(names, const char *) = module->functions[i]->name.text;
+    for (size_t i = 0; own && i < sizeof(builtins) / sizeof(builtins[0]); i++)
+        APR_ARRAY_PUSH(names, const char *) = builtins[i].name;
+    spx_diagnostic_t *item = report(
+        scope, SPX_E0309, span,
+        apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name, module->name));
+    if (!own) {
+        suggest(scope->checker, item, name, names,
+                apr_pstrcat(scope->pool, module->name, ".", NULL), scope->pool);
+        return;
+    }
+    /* f() where an imported m exports f: m.f first (the call lacks its
+     * module), then the nearest of the module's own. */
+    const char *meant[SPX_LIMIT_SUGGESTIONS];
+    size_t count = exported_elsewhere(scope->checker, scope->module, name, EXPORTED_FUNCTION, meant,
+                                      scope->pool);
+    suggest_after(scope->checker, item, meant, count, name, names, "", scope->pool);
+}
+
+/* The names of the consts of a module (exported ones only, for another
+ * module), for suggestions. */
+static apr_array_header_t *const_names(const spx_module_t *module, int exported_only,
+                                       apr_pool_t *pool)
+{
+    apr_array_header_t *names = apr_array_make(pool, (int)module->const_count + 1, sizeof(char *));
+    for (apr_size_t i = 0; i < module->const_count; i++)
+        if (module->consts[i]->name.text && (!exported_only || module->consts[i]->exported))
+            APR_ARRAY_PUSH(names, const char *) = module->consts[i]->name.text;
+    return names;
+}
+
+/* The names of the structs of a module (exported ones only, for another
+ * module), for suggestions. */
+static apr_array_header_t *struct_names(const spx_module_t *module, int exported_only,
+                                        apr_pool_t *pool)
+{
+    apr_array_header_t *names = apr_array_make(pool, (int)module->struct_count + 1, sizeof(char *));
+    for (apr_size_t i = 0; i < module->struct_count; i++)
+        if (module->structs[i]->name.text && (!exported_only || module->structs[i]->exported))
+            APR_ARRAY_PUSH(names, const char *) = module->structs[i]->name.text;
+    return names;
+}
+
+/* The names of the modules a module imports, for suggestions. */
+static apr_array_header_t *import_names(const spx_module_t *module, apr_pool_t *pool)
+{
+    apr_array_header_t *names = apr_array_make(pool, (int)module->import_count + 1, sizeof(char *));
+    for (apr_size_t i = 0; i < module->import_count; i++)
+        if (module->imports[i].module.text)
+            APR_ARRAY_PUSH(names, const char *) = module->imports[i].module.text;
+    return names;
 }
 
 /* The type a use of constant has: its declared type; error when that is
@@ -494,11 +642,11 @@ static const spx_const_t *module_const(checker_t *checker, const spx_module_t *m
     const spx_expr_t *base = expr->as.field.base;
     if (!base || base->kind != SPX_EXPR_NAME || !base->as.name.name.text)
         return NULL;
-    const spx_import_t *import =
-        apr_hash_get(imports, base->as.name.name.text, APR_HASH_KEY_STRING);
+    spx_import_t *import = apr_hash_get(imports, base->as.name.name.text, APR_HASH_KEY_STRING);
     if (!import)
         return NULL;
     *resolved = 1;
+    import->used = 1;
     if (!import->target)
         return NULL; /* the import was reported */
     const char *name = expr->as.field.name.text;
@@ -509,9 +657,13 @@ static const spx_const_t *module_const(checker_t *checker, const spx_module_t *m
             : NULL;
     if (!constant) {
         if (!names_unreadable_item(import->target, name))
-            spx_diagnostics_add(checker->diagnostics, SPX_E0316, module->path,
-                                expr->as.field.name.span, "unknown const '%s' in module '%s'", name,
-                                import->target->name);
+            suggest(checker,
+                    spx_diagnostics_add(
+                        checker->diagnostics, SPX_E0316, module->path, expr->as.field.name.span,
+                        "unknown const '%s' in module '%s'", name, import->target->name),
+                    name, const_names(import->target, 1, checker->function),
+                    apr_pstrcat(checker->function, import->target->name, ".", NULL),
+                    checker->function);
         return NULL;
     }
     if (!constant->exported)
@@ -537,13 +689,18 @@ static spx_struct_t *resolve_struct(checker_t *checker, apr_size_t module_index,
     spx_module_t *owner = module;
     apr_hash_t *structs = checker->structs[module_index];
     if (syntax->module.text) {
-        const spx_import_t *import =
+        spx_import_t *import =
             apr_hash_get(checker->imports[module_index], syntax->module.text, APR_HASH_KEY_STRING);
         if (!import) {
-            spx_diagnostics_add(checker->diagnostics, SPX_E0310, module->path, syntax->module.span,
-                                "module '%s' is not imported", syntax->module.text);
+            suggest(checker,
+                    spx_diagnostics_add(checker->diagnostics, SPX_E0310, module->path,
+                                        syntax->module.span, "module '%s' is not imported",
+                                        syntax->module.text),
+                    syntax->module.text, import_names(module, checker->function), "",
+                    checker->function);
             return NULL;
         }
+        import->used = 1;
         if (!import->target)
             return NULL; /* the import was reported */
         owner = import->target;
@@ -554,9 +711,25 @@ static spx_struct_t *resolve_struct(checker_t *checker, apr_size_t module_index,
     }
     spx_struct_t *found = apr_hash_get(structs, name, APR_HASH_KEY_STRING);
     if (!found) {
-        if (!names_unreadable_item(owner, name))
-            spx_diagnostics_add(checker->diagnostics, SPX_E0319, module->path, syntax->name.span,
-                                "unknown struct '%s' in module '%s'", name, owner->name);
+        /* One diagnostic per unknown struct in a module, not one per use. */
+        const char *key = apr_psprintf(checker->pool, "%s %s.%s", module->name, owner->name, name);
+        if (!names_unreadable_item(owner, name) &&
+            !apr_hash_get(checker->unknown_structs, key, APR_HASH_KEY_STRING)) {
+            apr_hash_set(checker->unknown_structs, key, APR_HASH_KEY_STRING, "");
+            const char *meant[SPX_LIMIT_SUGGESTIONS];
+            size_t count = owner == module
+                               ? exported_elsewhere(checker, module, name, EXPORTED_STRUCT, meant,
+                                                    checker->function)
+                               : 0;
+            suggest_after(
+                checker,
+                spx_diagnostics_add(checker->diagnostics, SPX_E0319, module->path,
+                                    syntax->name.span, "unknown struct '%s' in module '%s'", name,
+                                    owner->name),
+                meant, count, name, struct_names(owner, owner != module, checker->function),
+                owner != module ? apr_pstrcat(checker->function, owner->name, ".", NULL) : "",
+                checker->function);
+        }
         return NULL;
     }
     if (owner != module && !found->exported)
@@ -603,10 +776,14 @@ static void check_struct(checker_t *checker, apr_size_t module_index, spx_struct
     for (apr_size_t i = 0; i < structure->field_count; i++) {
         const spx_param_t *field = &structure->fields[i];
         if (field->name.text) {
-            if (apr_hash_get(fields, field->name.text, APR_HASH_KEY_STRING))
-                spx_diagnostics_add(checker->diagnostics, SPX_E0322, module->path, field->name.span,
-                                    "field '%s' is declared twice in struct '%s'", field->name.text,
-                                    structure->name.text);
+            const spx_param_t *first = apr_hash_get(fields, field->name.text, APR_HASH_KEY_STRING);
+            if (first)
+                note_first(checker,
+                           spx_diagnostics_add(checker->diagnostics, SPX_E0322, module->path,
+                                               field->name.span,
+                                               "field '%s' is declared twice in struct '%s'",
+                                               field->name.text, structure->name.text),
+                           module->path, first->name.span);
             else
                 apr_hash_set(fields, field->name.text, APR_HASH_KEY_STRING, field);
         }
@@ -775,10 +952,11 @@ typedef struct evaluation_t {
     apr_pool_t *pool; /* the intermediate strings */
 } evaluation_t;
 
-static void report_const(evaluation_t *ev, spx_diagnostic_code_t code, spx_span_t span,
-                         const char *message)
+static spx_diagnostic_t *report_const(evaluation_t *ev, spx_diagnostic_code_t code, spx_span_t span,
+                                      const char *message)
 {
-    spx_diagnostics_add(ev->checker->diagnostics, code, ev->module->path, span, "%s", message);
+    return spx_diagnostics_add(ev->checker->diagnostics, code, ev->module->path, span, "%s",
+                               message);
 }
 
 /* The const a NAME or m.X of a const expression names, or NULL (reported
@@ -790,9 +968,11 @@ static const spx_const_t *const_reference(evaluation_t *ev, const spx_expr_t *ex
         const spx_const_t *constant =
             name ? apr_hash_get(ev->consts, name, APR_HASH_KEY_STRING) : NULL;
         if (!constant && report && name && !names_unreadable_item(ev->module, name))
-            report_const(ev, SPX_E0316, expr->as.name.name.span,
-                         apr_psprintf(ev->pool, "unknown const '%s' in module '%s'", name,
-                                      ev->module->name));
+            suggest(ev->checker,
+                    report_const(ev, SPX_E0316, expr->as.name.name.span,
+                                 apr_psprintf(ev->pool, "unknown const '%s' in module '%s'", name,
+                                              ev->module->name)),
+                    name, const_names(ev->module, 0, ev->pool), "", ev->pool);
         return constant;
     }
     if (expr->kind != SPX_EXPR_FIELD)
@@ -1350,8 +1530,10 @@ static local_t *lookup(scope_t *scope, const char *name)
         return NULL;
     for (local_t *local = apr_hash_get(scope->names, name, APR_HASH_KEY_STRING); local;
          local = local->previous)
-        if (local->visible)
+        if (local->visible) {
+            local->used = 1;
             return local;
+        }
     return NULL;
 }
 
@@ -1369,6 +1551,7 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
     local->is_parameter = is_parameter;
     local->is_for = is_for;
     local->visible = 1;
+    local->name = name;
     APR_ARRAY_PUSH(scope->locals, local_t *) = local;
     if (!name->text)
         return local->slot;
@@ -1388,16 +1571,19 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
     local->previous = apr_hash_get(scope->names, name->text, APR_HASH_KEY_STRING);
     /* A name in scope may not be declared again (E0307); out of scope (a
      * sibling block, an earlier loop) it conflicts with nothing. */
-    int conflict = 0;
+    const local_t *conflict = NULL;
     for (const local_t *earlier = local->previous; earlier && !conflict;
          earlier = earlier->previous)
-        conflict = earlier->visible;
+        if (earlier->visible)
+            conflict = earlier;
     if (conflict) {
         local->type = SPX_TYPE_ERROR;
         local->vtype = basic_type(scope, SPX_TYPE_ERROR);
-        report(scope, SPX_E0307, name->span,
-               apr_psprintf(scope->pool, "'%s' is already declared in function '%s'", name->text,
-                            scope->function->name.text));
+        note_first(scope->checker,
+                   report(scope, SPX_E0307, name->span,
+                          apr_psprintf(scope->pool, "'%s' is already declared in function '%s'",
+                                       name->text, scope->function->name.text)),
+                   scope->module->path, conflict->name->span);
     }
     apr_hash_set(scope->names, name->text, APR_HASH_KEY_STRING, local);
     return local->slot;
@@ -1439,16 +1625,19 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
             return 0;
         }
     } else {
-        const spx_import_t *import = apr_hash_get(scope->imports, module_name, APR_HASH_KEY_STRING);
+        spx_import_t *import = apr_hash_get(scope->imports, module_name, APR_HASH_KEY_STRING);
         if (!import && lookup(scope, module_name)) {
             check_method(scope, call);
             return 0;
         }
         if (!import) {
-            report(scope, SPX_E0310, call->as.call->module.span,
-                   apr_psprintf(scope->pool, "module '%s' is not imported", module_name));
+            suggest(scope->checker,
+                    report(scope, SPX_E0310, call->as.call->module.span,
+                           apr_psprintf(scope->pool, "module '%s' is not imported", module_name)),
+                    module_name, import_names(scope->module, scope->pool), "", scope->pool);
             return 0;
         }
+        import->used = 1;
         if (!import->target)
             return 0; /* the import itself was reported */
         target = apr_hash_get(import->target->functions_by_name, name, APR_HASH_KEY_STRING);
@@ -1468,6 +1657,8 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
         types[i] = written_type(scope->checker, target->module, target->params[i].type_syntax,
                                 target->params[i].type);
     call->as.call->target = target;
+    if (target != scope->function)
+        target->called = 1; /* a call from itself does not make it used */
     *parameters = types;
     *parameter_count = target->param_count;
     *result = written_type(scope->checker, target->module, target->result_syntax, target->result);
@@ -1594,9 +1785,12 @@ static void report_no_field(scope_t *scope, const spx_struct_t *structure, spx_s
     for (apr_size_t j = 0; j < structure->field_count; j++)
         if (structure->fields[j].name.text)
             APR_ARRAY_PUSH(names, const char *) = structure->fields[j].name.text;
-    report(scope, SPX_E0424, span,
-           apr_psprintf(scope->pool, "struct '%s' has no field '%s' (its fields: %s)",
-                        structure->name.text, name, join_names(names, scope->pool)));
+    const char *listed = join_names(names, scope->pool);
+    suggest(scope->checker,
+            report(scope, SPX_E0424, span,
+                   apr_psprintf(scope->pool, "struct '%s' has no field '%s' (its fields: %s)",
+                                structure->name.text, name, listed)),
+            name, names, "", scope->pool);
 }
 
 /* The type of structure's field. */
@@ -1867,8 +2061,12 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
             if (!field) {
                 report_no_field(scope, structure, init->name.span, name);
             } else if (apr_hash_get(given, name, APR_HASH_KEY_STRING)) {
-                report(scope, SPX_E0425, init->name.span,
-                       apr_psprintf(scope->pool, "field '%s' is given twice", name));
+                const spx_field_init_t *first = apr_hash_get(given, name, APR_HASH_KEY_STRING);
+                spx_diagnostic_note(
+                    scope->checker->diagnostics,
+                    report(scope, SPX_E0425, init->name.span,
+                           apr_psprintf(scope->pool, "field '%s' is given twice", name)),
+                    scope->module->path, first->name.span, "first given here");
             } else {
                 apr_hash_set(given, name, APR_HASH_KEY_STRING, init);
             }
@@ -1903,6 +2101,27 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
         set_type(expr, spx_types_struct(scope->checker->types, structure));
 }
 
+/* E0308: name is no visible parameter or local; the visible ones (and, where
+ * a value is read, the module's consts) are suggested. */
+static void report_unknown_name(scope_t *scope, const spx_name_t *name, int read)
+{
+    apr_array_header_t *names = read ? const_names(scope->module, 0, scope->pool)
+                                     : apr_array_make(scope->pool, 8, sizeof(char *));
+    for (int i = 0; i < scope->locals->nelts; i++) {
+        const local_t *local = APR_ARRAY_IDX(scope->locals, i, local_t *);
+        if (local->visible && local->name->text)
+            APR_ARRAY_PUSH(names, const char *) = local->name->text;
+    }
+    const char *meant[SPX_LIMIT_SUGGESTIONS];
+    size_t count = read ? exported_elsewhere(scope->checker, scope->module, name->text,
+                                             EXPORTED_CONST, meant, scope->pool)
+                        : 0;
+    suggest_after(scope->checker,
+                  report(scope, SPX_E0308, name->span,
+                         apr_psprintf(scope->pool, "unknown name '%s'", name->text)),
+                  meant, count, name->text, names, "", scope->pool);
+}
+
 /* Leaves of an operator chain: literals, names and calls; expected: see
  * scope_t.expects. */
 static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected,
@@ -1933,8 +2152,7 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected,
         } else if (!local && name && names_unreadable_item(scope->module, name)) {
             /* an item whose syntax failed: its error stands for this use */
         } else if (!local && !scope->function->incomplete)
-            report(scope, SPX_E0308, expr->as.name.name.span,
-                   apr_psprintf(scope->pool, "unknown name '%s'", expr->as.name.name.text));
+            report_unknown_name(scope, &expr->as.name.name, 1);
         break;
     }
     case SPX_EXPR_CALL:
@@ -2199,8 +2417,7 @@ static void check_assign(scope_t *scope, spx_stmt_t *stmt)
     stmt->as.assign.slot = local ? local->slot : -1;
     if (!local) {
         if (!scope->function->incomplete)
-            report(scope, SPX_E0308, name->span,
-                   apr_psprintf(scope->pool, "unknown name '%s'", name->text));
+            report_unknown_name(scope, name, 0);
         return;
     }
     if (local->type == SPX_TYPE_ERROR)
@@ -2373,15 +2590,53 @@ static int check_stmt(scope_t *scope, spx_stmt_t *stmt)
     return 0;
 }
 
-/* Checks block; 1 when it returns on every path. Statements after a return
- * are still checked (unreachable code is not an error in v1). */
+/* The keyword of a statement that leaves its block on every path, for
+ * W0603; NULL for one after which the block goes on. */
+static const char *leaving_keyword(const spx_stmt_t *stmt, int returns)
+{
+    if (stmt->kind == SPX_STMT_RETURN)
+        return "return";
+    if (stmt->kind == SPX_STMT_BREAK)
+        return "break";
+    if (stmt->kind == SPX_STMT_CONTINUE)
+        return "continue";
+    return returns ? "if" : NULL;
+}
+
+/* Checks block; 1 when it returns on every path. Statements after a return,
+ * break or continue are still checked; the first of them is W0603 (unreachable
+ * code is a warning, not an error). */
 static int check_block(scope_t *scope, spx_block_t *block)
 {
     int first = scope->locals->nelts;
     int returns = 0;
-    for (apr_size_t i = 0; i < block->count; i++)
-        if (check_stmt(scope, block->statements[i]))
+    const spx_stmt_t *left = NULL; /* the statement after which nothing runs */
+    const char *keyword = NULL;
+    int warned = 0;
+    for (apr_size_t i = 0; i < block->count; i++) {
+        spx_stmt_t *stmt = block->statements[i];
+        if (!stmt)
+            continue;
+        if (left && !warned && !scope->function->incomplete) {
+            warned = 1;
+            spx_diagnostic_t *item =
+                report(scope, SPX_W0603, stmt->span,
+                       strcmp(keyword, "if") == 0
+                           ? "unreachable statement: every path of the 'if' before it leaves"
+                           : apr_psprintf(scope->pool, "unreachable statement: it follows a '%s'",
+                                          keyword));
+            spx_diagnostic_note(scope->checker->diagnostics, item, scope->module->path,
+                                keyword_span(left->span.start, (uint32_t)strlen(keyword)),
+                                "every path leaves here");
+        }
+        int stmt_returns = check_stmt(scope, stmt);
+        if (stmt_returns)
             returns = 1;
+        if (!left && leaving_keyword(stmt, stmt_returns)) {
+            left = stmt;
+            keyword = leaving_keyword(stmt, stmt_returns);
+        }
+    }
     /* The block's locals (and its inner blocks') go out of sight. */
     for (int i = first; i < scope->locals->nelts; i++)
         APR_ARRAY_IDX(scope->locals, i, local_t *)->visible = 0;
@@ -2426,6 +2681,20 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
         report(&scope, SPX_E0410, function->name.span,
                apr_psprintf(scope.pool, "'%s' does not return a value on every path",
                             function->name.text));
+    /* W0602: a parameter or local never named after its declaration. In an
+     * incomplete body its uses may have been lost, and a name starting
+     * with '_' says that it is unused on purpose. */
+    for (int i = 0; i < scope.locals->nelts && !function->incomplete; i++) {
+        const local_t *local = APR_ARRAY_IDX(scope.locals, i, local_t *);
+        if (local->used || !local->name->text || local->name->text[0] == '_' ||
+            local->type == SPX_TYPE_ERROR)
+            continue;
+        report(&scope, SPX_W0602, local->name->span,
+               apr_psprintf(scope.pool,
+                            "%s '%s' is never used (a name starting with '_' says it is on "
+                            "purpose)",
+                            local->is_parameter ? "parameter" : "local", local->name->text));
+    }
     function->local_count = (apr_size_t)scope.locals->nelts;
     apr_pool_clear(scope.pool);
 }
@@ -2441,6 +2710,7 @@ spx_checker_t *spx_checker_make(spx_module_t **modules, apr_size_t module_count,
     checker->pool = pool;
     checker->types = spx_types_make(pool);
     checker->diagnostics = diagnostics;
+    checker->unknown_structs = apr_hash_make(pool);
     apr_pool_create(&checker->scratch, pool);
     apr_pool_create(&checker->function, checker->scratch);
     checker->module_index = apr_hash_make(checker->scratch);
@@ -2477,12 +2747,34 @@ void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index)
         check_function(checker, module_index, module->functions[j]);
 }
 
+/* W0601: an import that no call, const or type of its module names (once
+ * the consts, which may name one, are evaluated). */
+static void find_unused_imports(checker_t *checker)
+{
+    for (apr_size_t m = 0; m < checker->module_count; m++) {
+        const spx_module_t *module = checker->modules[m];
+        for (apr_size_t i = 0; checker->import_is_edge[m] && i < module->import_count; i++) {
+            const spx_import_t *import = &module->imports[i];
+            if (import->target && !import->used && checker->import_is_edge[m][i])
+                spx_diagnostics_add(
+                    checker->diagnostics, SPX_W0601, module->path, import->module.span,
+                    "module '%s' is imported but nothing of it is used", import->module.text);
+        }
+    }
+}
+
 void spx_checker_finish(spx_checker_t *checker)
 {
     find_import_cycles(checker);
     find_struct_cycles(checker);
     evaluate_consts(checker);
+    find_unused_imports(checker);
     apr_pool_destroy(checker->scratch);
+    /* Warnings speak of a program that is otherwise right: beside an
+     * error they would often be its echo (a local whose use did not
+     * parse), so only the errors are kept. */
+    if (spx_diagnostics_error_count(checker->diagnostics) > 0)
+        spx_diagnostics_drop_warnings(checker->diagnostics);
 }
 
 void spx_check_program(spx_module_t **modules, apr_size_t module_count, apr_pool_t *pool,

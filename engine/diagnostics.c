@@ -14,26 +14,74 @@ spx_diagnostics_t *spx_diagnostics_make(apr_pool_t *pool)
     spx_diagnostics_t *list = apr_palloc(pool, sizeof(*list));
     list->pool = pool;
     list->items = apr_array_make(pool, 4, sizeof(spx_diagnostic_t));
+    list->errors = 0;
     return list;
 }
 
-void spx_diagnostics_addv(spx_diagnostics_t *list, spx_diagnostic_code_t code, const char *path,
-                          spx_span_t span, const char *format, va_list arguments)
+spx_diagnostic_t *spx_diagnostics_addv(spx_diagnostics_t *list, spx_diagnostic_code_t code,
+                                       const char *path, spx_span_t span, const char *format,
+                                       va_list arguments)
 {
     spx_diagnostic_t *item = apr_array_push(list->items);
     item->code = spx_diagnostic_code_name(code);
     item->message = apr_pvsprintf(list->pool, format, arguments);
+    item->plain = item->message;
     item->path = apr_pstrdup(list->pool, path);
     item->span = span;
+    item->suggestions = NULL;
+    item->notes = NULL;
+    if (!spx_diagnostic_is_warning(item))
+        list->errors++;
+    return item;
 }
 
-void spx_diagnostics_add(spx_diagnostics_t *list, spx_diagnostic_code_t code, const char *path,
-                         spx_span_t span, const char *format, ...)
+spx_diagnostic_t *spx_diagnostics_add(spx_diagnostics_t *list, spx_diagnostic_code_t code,
+                                      const char *path, spx_span_t span, const char *format, ...)
 {
     va_list arguments;
     va_start(arguments, format);
-    spx_diagnostics_addv(list, code, path, span, format, arguments);
+    spx_diagnostic_t *item = spx_diagnostics_addv(list, code, path, span, format, arguments);
     va_end(arguments);
+    return item;
+}
+
+void spx_diagnostic_note(spx_diagnostics_t *list, spx_diagnostic_t *item, const char *path,
+                         spx_span_t span, const char *message)
+{
+    if (!item)
+        return;
+    if (!item->notes)
+        item->notes = apr_array_make(list->pool, 1, sizeof(spx_diagnostic_note_t));
+    spx_diagnostic_note_t *note = apr_array_push(item->notes);
+    note->message = apr_pstrdup(list->pool, message);
+    note->path = apr_pstrdup(list->pool, path);
+    note->span = span;
+}
+
+void spx_diagnostic_suggest(spx_diagnostics_t *list, spx_diagnostic_t *item,
+                            const char *const *names, size_t count)
+{
+    if (!item || count == 0)
+        return;
+    item->suggestions = apr_array_make(list->pool, (int)count, sizeof(const char *));
+    const char *hint = "";
+    for (size_t i = 0; i < count; i++) {
+        const char *name = apr_pstrdup(list->pool, names[i]);
+        APR_ARRAY_PUSH(item->suggestions, const char *) = name;
+        const char *joint = i == 0 ? "" : i + 1 == count ? " or " : ", ";
+        hint = apr_psprintf(list->pool, "%s%s'%s'", hint, joint, name);
+    }
+    item->message = apr_psprintf(list->pool, "%s; did you mean %s?", item->message, hint);
+}
+
+int spx_diagnostic_is_warning(const spx_diagnostic_t *item)
+{
+    return item->code[0] == 'W';
+}
+
+const char *spx_diagnostic_severity(const spx_diagnostic_t *item)
+{
+    return spx_diagnostic_is_warning(item) ? "warning" : "error";
 }
 
 void spx_diagnostic_budget_init(spx_diagnostic_budget_t *budget, spx_diagnostics_t *list,
@@ -49,24 +97,41 @@ void spx_diagnostic_budget_init(spx_diagnostic_budget_t *budget, spx_diagnostics
     budget->stopped = 0;
 }
 
-void spx_diagnostic_budget_addv(spx_diagnostic_budget_t *budget, spx_diagnostic_code_t code,
-                                spx_span_t span, const char *format, va_list arguments)
+spx_diagnostic_t *spx_diagnostic_budget_addv(spx_diagnostic_budget_t *budget,
+                                             spx_diagnostic_code_t code, spx_span_t span,
+                                             const char *format, va_list arguments)
 {
     if (budget->stopped)
-        return;
+        return NULL;
     if (budget->count == budget->limit) {
         spx_diagnostics_add(budget->list, budget->over_code, budget->path, span,
                             budget->over_format, budget->limit);
         budget->stopped = 1;
-        return;
+        return NULL;
     }
-    spx_diagnostics_addv(budget->list, code, budget->path, span, format, arguments);
     budget->count++;
+    return spx_diagnostics_addv(budget->list, code, budget->path, span, format, arguments);
 }
 
 apr_size_t spx_diagnostics_count(const spx_diagnostics_t *list)
 {
     return (apr_size_t)list->items->nelts;
+}
+
+apr_size_t spx_diagnostics_error_count(const spx_diagnostics_t *list)
+{
+    return list->errors;
+}
+
+void spx_diagnostics_drop_warnings(spx_diagnostics_t *list)
+{
+    int kept = 0;
+    for (int i = 0; i < list->items->nelts; i++) {
+        const spx_diagnostic_t *item = &APR_ARRAY_IDX(list->items, i, spx_diagnostic_t);
+        if (!spx_diagnostic_is_warning(item))
+            APR_ARRAY_IDX(list->items, kept++, spx_diagnostic_t) = *item;
+    }
+    list->items->nelts = kept;
 }
 
 const spx_diagnostic_t *spx_diagnostics_get(const spx_diagnostics_t *list, apr_size_t index)
@@ -132,10 +197,43 @@ json_t *spx_diagnostics_json(const spx_diagnostics_t *list)
     json_t *array = json_array();
     for (int i = 0; i < list->items->nelts; i++) {
         const spx_diagnostic_t *item = &APR_ARRAY_IDX(list->items, i, spx_diagnostic_t);
-        json_array_append_new(array,
-                              json_pack("{s:s, s:s, s:s, s:s, s:o}", "code", item->code, "message",
-                                        item->message, "path", item->path, "severity", "error",
-                                        "span", spx_span_json(&item->span)));
+        json_t *object =
+            json_pack("{s:s, s:s, s:s, s:s, s:o}", "code", item->code, "message", item->message,
+                      "path", item->path, "severity", spx_diagnostic_severity(item), "span",
+                      spx_span_json(&item->span));
+        if (item->suggestions) {
+            json_t *names = json_array();
+            for (int k = 0; k < item->suggestions->nelts; k++)
+                json_array_append_new(
+                    names, json_string(APR_ARRAY_IDX(item->suggestions, k, const char *)));
+            json_object_set_new(object, "suggestions", names);
+        }
+        if (item->notes) {
+            json_t *notes = json_array();
+            for (int k = 0; k < item->notes->nelts; k++) {
+                const spx_diagnostic_note_t *note =
+                    &APR_ARRAY_IDX(item->notes, k, spx_diagnostic_note_t);
+                json_array_append_new(notes,
+                                      json_pack("{s:s, s:s, s:o}", "message", note->message, "path",
+                                                note->path, "span", spx_span_json(&note->span)));
+            }
+            json_object_set_new(object, "notes", notes);
+        }
+        json_array_append_new(array, object);
+    }
+    return array;
+}
+
+json_t *spx_diagnostics_json_plain(const spx_diagnostics_t *list)
+{
+    json_t *array = json_array();
+    for (int i = 0; i < list->items->nelts; i++) {
+        const spx_diagnostic_t *item = &APR_ARRAY_IDX(list->items, i, spx_diagnostic_t);
+        if (!spx_diagnostic_is_warning(item))
+            json_array_append_new(array,
+                                  json_pack("{s:s, s:s, s:s, s:s, s:o}", "code", item->code,
+                                            "message", item->plain, "path", item->path, "severity",
+                                            "error", "span", spx_span_json(&item->span)));
     }
     return array;
 }
@@ -145,9 +243,16 @@ const char *spx_diagnostics_text(const spx_diagnostics_t *list, apr_pool_t *pool
     apr_array_header_t *lines = apr_array_make(pool, list->items->nelts, sizeof(const char *));
     for (int i = 0; i < list->items->nelts; i++) {
         const spx_diagnostic_t *item = &APR_ARRAY_IDX(list->items, i, spx_diagnostic_t);
-        APR_ARRAY_PUSH(lines, const char *) =
-            apr_psprintf(pool, "%s:%" PRIu32 ":%" PRIu32 ": error[%s]: %s\n", item->path,
-                         item->span.start.line, item->span.start.column, item->code, item->message);
+        APR_ARRAY_PUSH(lines, const char *) = apr_psprintf(
+            pool, "%s:%" PRIu32 ":%" PRIu32 ": %s[%s]: %s\n", item->path, item->span.start.line,
+            item->span.start.column, spx_diagnostic_severity(item), item->code, item->message);
+        for (int k = 0; item->notes && k < item->notes->nelts; k++) {
+            const spx_diagnostic_note_t *note =
+                &APR_ARRAY_IDX(item->notes, k, spx_diagnostic_note_t);
+            APR_ARRAY_PUSH(lines, const char *) =
+                apr_psprintf(pool, "%s:%" PRIu32 ":%" PRIu32 ": note: %s\n", note->path,
+                             note->span.start.line, note->span.start.column, note->message);
+        }
     }
     return apr_array_pstrcat(pool, lines, 0);
 }

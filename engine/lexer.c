@@ -124,13 +124,15 @@ void spx_lexer_set_literals(spx_lexer_t *lexer, spx_arena_t *literals)
     lexer->literals = literals;
 }
 
-void spx_lexer_error(spx_lexer_t *lexer, spx_diagnostic_code_t code, spx_span_t span,
-                     const char *format, ...)
+spx_diagnostic_t *spx_lexer_error(spx_lexer_t *lexer, spx_diagnostic_code_t code, spx_span_t span,
+                                  const char *format, ...)
 {
     va_list arguments;
     va_start(arguments, format);
-    spx_diagnostic_budget_addv(&lexer->budget, code, span, format, arguments);
+    spx_diagnostic_t *item =
+        spx_diagnostic_budget_addv(&lexer->budget, code, span, format, arguments);
     va_end(arguments);
+    return item;
 }
 
 /* Valid only for offsets on the current line (see the file comment). */

@@ -34,6 +34,7 @@
 
 #include "spx_lexer.h"
 #include "spx_limits.h"
+#include "spx_suggest.h"
 
 #include <apr_strings.h>
 #include <apr_tables.h>
@@ -68,6 +69,8 @@ typedef struct parser_t {
     /* Per module: the v2 keywords already reported as names (E0228), one bit
      * per keyword from SPX_TOKEN_STRUCT on. */
     unsigned keywords_named;
+    /* Per module: the lowercase names already reported as no type (E0224). */
+    apr_hash_t *bad_type_names;
 } parser_t;
 
 /* Binary precedence levels, lowest first (language.md, Grammar). */
@@ -152,13 +155,13 @@ static const char *describe(const parser_t *p, const spx_token_t *token)
 }
 
 /* E0220 at the current token, unless the lexer already reported it. */
-static void expected(parser_t *p, const char *what)
+static spx_diagnostic_t *expected(parser_t *p, const char *what)
 {
     p->item_error = 1;
     if (p->token.kind == SPX_TOKEN_ERROR)
-        return;
-    spx_lexer_error(&p->lexer, SPX_E0220, p->token.span, "expected %s, found %s", what,
-                    describe(p, &p->token));
+        return NULL;
+    return spx_lexer_error(&p->lexer, SPX_E0220, p->token.span, "expected %s, found %s", what,
+                           describe(p, &p->token));
 }
 
 static int consume_if(parser_t *p, spx_token_kind_t kind)
@@ -253,19 +256,40 @@ static spx_type_syntax_t *new_type_syntax(spx_arena_t *arena, spx_type_syntax_ki
     return syntax;
 }
 
-static void bad_type(parser_t *p, const char *found)
+static spx_diagnostic_t *bad_type(parser_t *p, const char *found)
 {
     p->item_error = 1;
-    spx_lexer_error(&p->lexer, SPX_E0224, p->token.span,
-                    "expected a type (int, bool, str, [T] or a struct name), found %s", found);
+    return spx_lexer_error(&p->lexer, SPX_E0224, p->token.span,
+                           "expected a type (int, bool, str, [T] or a struct name), found %s",
+                           found);
+}
+
+/* The type a lowercase name that is none was probably meant to be: the
+ * names other languages give int, bool and str, else the nearest of those
+ * three (spx_suggest.h); NULL when none is near. */
+static const char *meant_type(const char *name)
+{
+    static const struct {
+        const char *name;
+        const char *type;
+    } others[] = {{"string", "str"},   {"text", "str"},     {"char", "str"},  {"integer", "int"},
+                  {"i64", "int"},      {"i32", "int"},      {"long", "int"},  {"number", "int"},
+                  {"isize", "int"},    {"usize", "int"},    {"uint", "int"},  {"u64", "int"},
+                  {"boolean", "bool"}, {"logical", "bool"}, {"truth", "bool"}};
+    for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+        if (strcmp(name, others[i].name) == 0)
+            return others[i].type;
+    static const char *const types[] = {"int", "bool", "str"};
+    const char *nearest[1];
+    return spx_suggest_nearest(name, types, 3, 1, nearest) ? nearest[0] : NULL;
 }
 
 /* type := "int" | "bool" | "str" | "[" type "]" | TYPENAME | IDENT "." TYPENAME.
  * int, bool and str are not keywords: they are identifiers that name a type
  * here. A v1 type sets *type and leaves *syntax NULL; a v2 one ([T], a
  * struct) is described by *syntax (in arena) and *type is SPX_TYPE_ERROR.
- * Another lowercase identifier is E0224 and reads as the error type, so the
- * item is still parsed; anything else fails. Each "[" is one level. */
+ * Another lowercase identifier is E0224 (once per name in a module) and reads
+ * as the error type, so the item is still parsed; anything else fails. Each "[" is one level. */
 static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_span_t *span,
                       const spx_type_syntax_t **syntax)
 {
@@ -337,7 +361,18 @@ static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_spa
             *syntax = named;
             return 1;
         }
-        bad_type(p, apr_psprintf(p->scratch, "'%s'", first.text));
+        /* One diagnostic per unknown type name in a module, not one per use. */
+        if (!p->bad_type_names)
+            p->bad_type_names = apr_hash_make(p->scratch);
+        if (apr_hash_get(p->bad_type_names, first.text, APR_HASH_KEY_STRING))
+            p->item_error = 1;
+        else {
+            const char *meant = meant_type(first.text);
+            spx_diagnostic_suggest(p->lexer.budget.list,
+                                   bad_type(p, apr_psprintf(p->scratch, "'%s'", first.text)),
+                                   &meant, meant ? 1 : 0);
+        }
+        apr_hash_set(p->bad_type_names, first.text, APR_HASH_KEY_STRING, "");
         advance(p);
         return 1;
     }
@@ -1084,8 +1119,9 @@ static void sync_statement(parser_t *p)
 
 /* "{" stmt* "}". Fails only when there is no "{" or on E0225; the block
  * holds the statements read so far either way. A body cut short by the
- * next item or the end reports the missing "}" once and ends every
- * enclosing block there. */
+ * next item or the end reports the missing "}" once (with a note at the
+ * "{" left open), ends every enclosing block there and makes the item
+ * incomplete. */
 static int parse_block(parser_t *p, spx_block_t *block)
 {
     apr_size_t base = p->pending_used, count = 0;
@@ -1100,11 +1136,16 @@ static int parse_block(parser_t *p, spx_block_t *block)
     p->after_header = 0;
     if (!enter(p))
         return 0;
+    spx_span_t opening = p->token.span;
     advance(p);
     while (p->token.kind != SPX_TOKEN_RBRACE) {
         if (ends_body(p)) {
+            /* The innermost block still open is the one named: an inner
+             * block that took this one's "}" is closed by then. */
             if (!item_has_error(p))
-                expected(p, "'}'");
+                spx_diagnostic_note(p->lexer.budget.list, expected(p, "'}'"), p->lexer.budget.path,
+                                    opening, "this '{' is not closed");
+            p->incomplete = 1; /* the body was cut short: its returns may be lost */
             break;
         }
         apr_size_t before = p->token.span.start.offset;

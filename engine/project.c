@@ -200,7 +200,7 @@ static void finish_module(program_walk_t *walk, apr_size_t number)
     spx_index_builder_add_calls(walk->index, module);
     /* Code is made only while the program can still be admitted: the
      * compiler needs bodies without errors. */
-    if (spx_diagnostics_count(walk->project->diagnostics) == 0)
+    if (spx_diagnostics_error_count(walk->project->diagnostics) == 0)
         spx_program_add_module(walk->program, module);
     for (apr_size_t f = 0; f < module->function_count; f++)
         memset(&module->functions[f]->body, 0, sizeof(module->functions[f]->body));
@@ -284,8 +284,35 @@ static void link_program(spx_project_t *project)
                           apr_psprintf(project->pool, "test '%s'", manifest->tests[i].name));
 }
 
+/* W0604: a function that is not exported, that no other function calls and
+ * that is neither the entry nor a test: nothing can run it. Only for a
+ * program with a manifest (which names the entry and the tests). */
+static void find_unused_functions(spx_project_t *project)
+{
+    apr_hash_t *named = apr_hash_make(project->pool); /* spx_function_t * -> "" */
+    if (project->entry)
+        apr_hash_set(named, &project->entry, sizeof(project->entry), "");
+    for (apr_size_t i = 0; i < project->manifest->test_count; i++)
+        if (project->tests[i])
+            apr_hash_set(named, &project->tests[i], sizeof(project->tests[i]), "");
+    for (apr_size_t m = 0; m < project->module_count; m++) {
+        const spx_module_t *module = project->modules[m];
+        for (apr_size_t f = 0; f < module->function_count; f++) {
+            spx_function_t *function = module->functions[f];
+            if (function->exported || function->called || !function->name.text ||
+                apr_hash_get(named, &function, sizeof(function)))
+                continue;
+            spx_diagnostics_add(project->diagnostics, SPX_W0604, module->path, function->name.span,
+                                "function '%s' is never called: it is not exported, and neither "
+                                "the entry nor a test",
+                                function->name.text);
+        }
+    }
+}
+
 /* Parse, check, link (with a manifest) and index the project's modules,
- * already made; sort the diagnostics and decide admission. */
+ * already made; sort the diagnostics and decide admission (no error:
+ * warnings do not stop it, and are kept only when there is no error). */
 static void build_program(spx_project_t *project)
 {
     spx_index_builder_t *index = spx_index_builder_make(project->pool);
@@ -293,8 +320,12 @@ static void build_program(spx_project_t *project)
     walk_program(project, index, program);
     if (project->manifest)
         link_program(project);
+    if (project->manifest && spx_diagnostics_error_count(project->diagnostics) == 0)
+        find_unused_functions(project);
+    if (spx_diagnostics_error_count(project->diagnostics) > 0)
+        spx_diagnostics_drop_warnings(project->diagnostics);
     spx_diagnostics_sort(project->diagnostics);
-    project->admitted = spx_diagnostics_count(project->diagnostics) == 0;
+    project->admitted = spx_diagnostics_error_count(project->diagnostics) == 0;
     spx_program_t *compiled = spx_program_finish(program);
     if (project->admitted) {
         project->index = spx_index_build(index, project);
@@ -531,6 +562,12 @@ json_t *spx_project_check_document(const spx_project_t *project)
 {
     return json_pack("{s:b, s:o}", "admitted", project->admitted, "diagnostics",
                      spx_diagnostics_json(project->diagnostics));
+}
+
+json_t *spx_project_check_document_plain(const spx_project_t *project)
+{
+    return json_pack("{s:b, s:o}", "admitted", project->admitted, "diagnostics",
+                     spx_diagnostics_json_plain(project->diagnostics));
 }
 
 json_t *spx_project_source_document(const spx_project_t *project)

@@ -26,7 +26,7 @@ struct spx_project_t {
     spx_function_t *entry;          /* NULL without an entry */
     spx_function_t **tests;         /* manifest order, one per test */
     spx_diagnostics_t *diagnostics; /* sorted by path, offset, code */
-    int admitted;                   /* the manifest (if any) parsed and no diagnostics */
+    int admitted;                   /* the manifest (if any) parsed and no error */
     const char *project_revision;   /* NULL when the manifest did not parse */
     const char *workspace_revision; /* likewise */
     spx_index_t *index;             /* NULL unless admitted */

@@ -292,6 +292,7 @@ typedef struct spx_function_t {
     /* parser: a statement was left out after a syntax error (its names and
      * returns are missing), so later passes may skip checks that need the body */
     int incomplete;
+    int called; /* checker: another function calls it (for W0604) */
 } spx_function_t;
 
 /* v2: ["export"] "struct" TYPENAME "{" field ("," field)* [","] "}". */
@@ -330,6 +331,7 @@ typedef struct spx_import_t {
     spx_name_t module;
     spx_span_t span;             /* "import" to ";" */
     struct spx_module_t *target; /* checker: the imported module, or NULL */
+    int used;                    /* checker: a call, const or struct names the module */
 } spx_import_t;
 
 typedef struct spx_module_t {

@@ -125,9 +125,10 @@ void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t le
 void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token);
 
 /* Report one lexical or syntax error for this source, within its budget
- * (see above); message is a printf format. */
-void spx_lexer_error(spx_lexer_t *lexer, spx_diagnostic_code_t code, spx_span_t span,
-                     const char *format, ...) SPX_PRINTF_FORMAT(4, 5);
+ * (see above); message is a printf format. Returns the diagnostic (to give it
+ * a note), or NULL when the budget left it out. */
+spx_diagnostic_t *spx_lexer_error(spx_lexer_t *lexer, spx_diagnostic_code_t code, spx_span_t span,
+                                  const char *format, ...) SPX_PRINTF_FORMAT(4, 5);
 
 /* How a token kind reads in a message: "';'", "'fn'", "identifier",
  * "end of file". */

@@ -72,13 +72,16 @@ static const char usage_text[] =
 
 static void check_help(void)
 {
-    fputs("usage: semaprax check [--manifest-path PATH] [--format text|json]\n"
+    fputs("usage: semaprax check [--manifest-path PATH] [--format text|json] [--deny-warnings]\n"
           "\n"
           "Runs Phase A (manifest, parse, resolve, type-check, link) and reports every\n"
           "diagnostic, sorted by path, offset and code. text (the default) prints one\n"
-          "line per diagnostic, path:line:column: error[CODE]: message; json prints\n"
-          "{\"admitted\":...,\"diagnostics\":[...]} as canonical JSON.\n"
-          "Exit status: 0 admitted, 1 diagnostics, 2 usage or unreadable input.\n",
+          "line per diagnostic, path:line:column: error[CODE]: message (warning[W06xx]\n"
+          "for a warning), then path:line:column: note: message per note; json prints\n"
+          "{\"admitted\":...,\"diagnostics\":[...]} as canonical JSON. Warnings do not\n"
+          "stop admission; --deny-warnings makes them fail the check as errors do.\n"
+          "Exit status: 0 admitted, 1 errors (or warnings, with --deny-warnings), 2 usage\n"
+          "or unreadable input.\n",
           stdout);
 }
 
@@ -248,6 +251,7 @@ enum option_id {
     OPTION_MAX_RESPONSE_BYTES,
     OPTION_DRY_RUN,
     OPTION_CHECK,
+    OPTION_DENY_WARNINGS,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -269,6 +273,7 @@ static const apr_getopt_option_t options[] = {
     {"max-response-bytes", OPTION_MAX_RESPONSE_BYTES, 1, "response bound"},
     {"dry-run", OPTION_DRY_RUN, 0, "plan only"},
     {"check", OPTION_CHECK, 0, "write nothing, list what would change"},
+    {"deny-warnings", OPTION_DENY_WARNINGS, 0, "warnings fail the check"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -411,7 +416,9 @@ static int run_check(const command_t *command, apr_hash_t *values, const char *c
     int status = open_project_as(values, &project, json, pool);
     if (status != SPX_EXIT_OK)
         return status;
-    int verdict = spx_project_admitted(project) ? SPX_EXIT_OK : SPX_EXIT_FAILED;
+    int denied = value_of(values, OPTION_DENY_WARNINGS) &&
+                 spx_diagnostics_count(spx_project_diagnostics(project)) > 0;
+    int verdict = spx_project_admitted(project) && !denied ? SPX_EXIT_OK : SPX_EXIT_FAILED;
     if (json)
         return print_document(spx_project_check_document(project), pool) == SPX_EXIT_OK
                    ? verdict
@@ -421,11 +428,15 @@ static int run_check(const command_t *command, apr_hash_t *values, const char *c
         spx_view_diagnostics(stdout, &view, project, pool);
     else
         fputs(spx_diagnostics_text(spx_project_diagnostics(project), pool), stdout);
+    apr_size_t warnings = spx_diagnostics_count(spx_project_diagnostics(project));
     if (spx_project_admitted(project))
         printf("semaprax: project '%s' admitted: %" APR_SIZE_T_FMT " modules, %" APR_SIZE_T_FMT
-               " tests\n",
+               " tests%s\n",
                spx_project_name(project), spx_project_module_count(project),
-               spx_project_test_count(project));
+               spx_project_test_count(project),
+               warnings == 0 ? ""
+               : denied ? apr_psprintf(pool, "; %" APR_SIZE_T_FMT " warnings, denied", warnings)
+                        : apr_psprintf(pool, "; %" APR_SIZE_T_FMT " warnings", warnings));
     else
         printf("semaprax: %" APR_SIZE_T_FMT " diagnostics\n",
                spx_diagnostics_count(spx_project_diagnostics(project)));
@@ -883,7 +894,7 @@ static int run_fmt(const command_t *command, apr_hash_t *values, const char *con
                        value_of(values, OPTION_CHECK) != NULL, pool);
 }
 
-static const int check_options[] = {OPTION_FORMAT, 0};
+static const int check_options[] = {OPTION_FORMAT, OPTION_DENY_WARNINGS, 0};
 static const int run_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_MAX_MEMORY,
                                   OPTION_MAX_CALL_DEPTH, 0};
 static const int test_options[] = {OPTION_MAX_STEPS,      OPTION_MAX_BYTES, OPTION_MAX_MEMORY,

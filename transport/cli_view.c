@@ -86,9 +86,9 @@ static const spx_input_t *held_input(const spx_project_t *project, const char *p
     return NULL;
 }
 
-/* The source line of the span and a caret line under it. */
+/* The source line of the span and a caret line under it, in colour. */
 static void show_source(FILE *out, const spx_view_t *view, const spx_input_t *input,
-                        const spx_span_t *span)
+                        const spx_span_t *span, const char *colour)
 {
     const unsigned char *bytes = input->bytes;
     apr_size_t size = input->size;
@@ -129,7 +129,7 @@ static void show_source(FILE *out, const spx_view_t *view, const spx_input_t *in
     fputs(from > line_start ? "   " : "", out);
     show(out, bytes, from, start, 1);
     apr_size_t carets = start < end ? columns(bytes, start, end) : 1;
-    fputs(paint(view, RED), out);
+    fputs(paint(view, colour), out);
     for (apr_size_t i = 0; i < carets; i++)
         fputc('^', out);
     fprintf(out, "%s\n", paint(view, RESET));
@@ -143,13 +143,34 @@ void spx_view_diagnostics(FILE *out, const spx_view_t *view, const spx_project_t
     apr_size_t count = spx_diagnostics_count(diagnostics);
     for (apr_size_t i = 0; i < count; i++) {
         const spx_diagnostic_t *item = spx_diagnostics_get(diagnostics, i);
-        fprintf(out, "%s%s:%lu:%lu:%s %serror%s%s[%s]: %s%s\n", paint(view, BOLD), item->path,
+        int warning = spx_diagnostic_is_warning(item);
+        const char *colour = warning ? YELLOW : RED;
+        /* The suggestions get a help line of their own (as rustc shows
+         * them), so the message is shown without its "; did you mean" end. */
+        apr_size_t plain_length = strlen(item->plain);
+        const char *hint = item->message[plain_length] ? item->message + plain_length : NULL;
+        int message_length = (int)plain_length;
+        fprintf(out, "%s%s:%lu:%lu:%s %s%s%s%s[%s]: %.*s%s\n", paint(view, BOLD), item->path,
                 (unsigned long)item->span.start.line, (unsigned long)item->span.start.column,
-                paint(view, RESET), paint(view, RED), paint(view, RESET), paint(view, BOLD),
-                item->code, item->message, paint(view, RESET));
+                paint(view, RESET), paint(view, colour), spx_diagnostic_severity(item),
+                paint(view, RESET), paint(view, BOLD), item->code, message_length, item->message,
+                paint(view, RESET));
         const spx_input_t *input = held_input(project, item->path);
         if (input)
-            show_source(out, view, input, &item->span);
+            show_source(out, view, input, &item->span, colour);
+        if (hint)
+            fprintf(out, "   %s=%s %shelp%s: %s\n", paint(view, BLUE), paint(view, RESET),
+                    paint(view, BOLD), paint(view, RESET), hint + 2);
+        for (int k = 0; item->notes && k < item->notes->nelts; k++) {
+            const spx_diagnostic_note_t *note =
+                &APR_ARRAY_IDX(item->notes, k, spx_diagnostic_note_t);
+            fprintf(out, "%s%s:%lu:%lu:%s %snote%s: %s\n", paint(view, BOLD), note->path,
+                    (unsigned long)note->span.start.line, (unsigned long)note->span.start.column,
+                    paint(view, RESET), paint(view, GREEN), paint(view, RESET), note->message);
+            const spx_input_t *noted = held_input(project, note->path);
+            if (noted)
+                show_source(out, view, noted, &note->span, GREEN);
+        }
     }
 }
 

@@ -90,13 +90,13 @@ void spx_v1_dispatch(void *context, const spx_request_t *request, spx_answer_t *
     else if (strcmp(method, "ping") == 0)
         answer->result = json_pack("{s:s}", "state", "open");
     else if (strcmp(method, "check") == 0)
-        answer->result = spx_project_check_document(project);
+        answer->result = spx_project_check_document_plain(project); /* v1 is byte-frozen */
     else if (strcmp(method, "graph") == 0 && spx_project_admitted(project))
         answer->result = spx_source_graph_document(project);
     else if (strcmp(method, "graph") == 0)
         answer_error(answer, SPX_RPC_PROJECT_NOT_ADMITTED,
                      json_pack("{s:o}", "diagnostics",
-                               spx_diagnostics_json(spx_project_diagnostics(project))));
+                               spx_diagnostics_json_plain(spx_project_diagnostics(project))));
     else { /* shutdown; a result that could not be made (no memory) stays -32603 */
         answer->result = json_pack("{s:s}", "state", "shutdown");
         answer->stop = 1;

@@ -3,7 +3,8 @@
  *
  * Two X-macro tables, one per code space, in ascending order:
  *   SPX_DIAGNOSTIC_CODES  E01xx manifest, E02xx lexical and syntax, E03xx
- *                         names and imports, E04xx types (the diagnostics)
+ *                         names and imports, E04xx types, W06xx warnings
+ *                         (the diagnostics; a W code is a warning)
  *   SPX_RUNTIME_CODES     R05xx: why a run or test stopped (the `failure` of
  *                         an execution envelope, docs/execution.md)
  * Each row is X(CODE, "title"). CODE is the code as printed ("E0101" is its
@@ -149,7 +150,12 @@
     X(E0425, "struct literal gives a field twice")                                                 \
     X(E0426, "struct literal lacks a field")                                                       \
     X(E0427, "struct literal field value of the wrong type")                                       \
-    X(E0428, "array literal element of the wrong type")
+    X(E0428, "array literal element of the wrong type")                                            \
+    /* warnings: never stop admission (docs/diagnostics-checker.md) */                             \
+    X(W0601, "import that nothing uses")                                                           \
+    X(W0602, "parameter or local that is never used")                                              \
+    X(W0603, "statement that can never run")                                                       \
+    X(W0604, "private function that nothing calls or tests")
 
 #define SPX_RUNTIME_CODES(X)                                                                       \
     X(R0501, "integer overflow")                                                                   \

@@ -4,7 +4,7 @@
  *
  * spx_project_open() holds and reads the manifest, parses it, holds and reads
  * every declared source, then parses, checks and links the program and, when
- * it is admitted (no diagnostics), builds the semantic index from which the
+ * it is admitted (no error: warnings do not count), builds the semantic index from which the
  * graph and every context answer are made without touching a source again.
  * The daemon keeps the project for its session; the CLI builds it and exits.
  *
@@ -25,7 +25,8 @@
  * accessors below. */
 typedef struct spx_project_t spx_project_t;
 
-/* 1 when the manifest (if any) parsed and Phase A found no diagnostic: only
+/* 1 when the manifest (if any) parsed and Phase A found no error (warnings
+ * do not count): only
  * then can graph, context, run and test answer. */
 int spx_project_admitted(const spx_project_t *project);
 
@@ -129,6 +130,9 @@ json_t *spx_project_source_document(const spx_project_t *project);
 /* The diagnostics as the document of `check`: {"admitted":B,"diagnostics":[...]}.
  * A new reference. */
 json_t *spx_project_check_document(const spx_project_t *project);
+
+/* The same in the shape of transport v1 (spx_diagnostics_json_plain). */
+json_t *spx_project_check_document_plain(const spx_project_t *project);
 
 /* The daemon's workspace/snapshot result for a manifest's project: the
  * manifest (the path it was opened by, its digest, its subject), every source

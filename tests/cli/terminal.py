@@ -129,6 +129,40 @@ def main():
         expect(" 1 | fn oops() -> int { return \"a\" + 1; }\n   |                               ^\n" in text,
                "a CR LF line with a mark is shown without either, the caret under the span", bare)
 
+        # Suggestions and notes: a "= help:" line under the caret, the
+        # message without its "did you mean" end, a "note:" line with its
+        # own source line; a warning is yellow.
+        hinted = os.path.join(work, "hinted")
+        shutil.copytree(os.path.join(examples, "hello"), hinted)
+        with open(os.path.join(hinted, "src/text.spx"), "ab") as f:
+            f.write(b"fn dup() { }\nfn dup() { let count = 1; print(itos(cont)); }\n")
+        status, bare = run_tty(check, hinted, no_colour)
+        text = bare.decode("utf-8", "replace")
+        expect(status == 1, "check with a suggestion exits 1", bare)
+        expect("src/text.spx:17:38: error[E0308]: unknown name 'cont'\n"
+               " 17 | fn dup() { let count = 1; print(itos(cont)); }\n"
+               "    |                                      ^^^^\n"
+               "   = help: did you mean 'count'?\n" in text,
+               "a suggestion is a help line under the caret", bare)
+        expect("src/text.spx:17:4: error[E0305]: function 'dup' is already defined in module 'text'\n"
+               " 17 | fn dup() { let count = 1; print(itos(cont)); }\n"
+               "    |    ^^^\n"
+               "src/text.spx:16:4: note: first declared here\n"
+               " 16 | fn dup() { }\n"
+               "    |    ^^^\n" in text,
+               "a note follows its diagnostic with its own source line", bare)
+        _status, plain = run_pipe(check, hinted, env)
+        expect("src/text.spx:16:4: note: first declared here\n" in plain.decode()
+               and "unknown name 'cont'; did you mean 'count'?\n" in plain.decode(),
+               "through a pipe the note is a plain line and the suggestion ends the message", plain)
+        warned = os.path.join(work, "warned")
+        shutil.copytree(os.path.join(examples, "hello"), warned)
+        with open(os.path.join(warned, "src/text.spx"), "ab") as f:
+            f.write(b"fn unused() { }\n")
+        status, coloured = run_tty(check, warned, env)
+        expect(status == 0 and b"\x1b[1;33mwarning\x1b[0m" in coloured,
+               "a warning is yellow and does not fail the check", coloured)
+
         # The example's tests, one made to fail.
         tests = os.path.join(work, "tests")
         shutil.copytree(os.path.join(examples, "hello"), tests)

@@ -114,7 +114,7 @@ def main():
     page, semaprax, semapraxd = sys.argv[1:4]
     with open(page, encoding="utf-8") as f:
         text = f.read()
-    listed = set(re.findall(r"^\| `?([ER][0-9]{4})`? \|", text, re.M))
+    listed = set(re.findall(r"^\| `?([ERW][0-9]{4})`? \|", text, re.M))
     failures = []
     seen = set()
     for match in BLOCK.finditer(text):

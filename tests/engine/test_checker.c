@@ -119,8 +119,17 @@ static const char *summary_through_phase_a(const source_t *sources, apr_size_t c
     CU_ASSERT_EQUAL_FATAL(spx_project_open(&project, spx_fixture_path(fixture, "semaprax.toml"),
                                            fixture->pool, &message),
                           APR_SUCCESS);
-    const char *summary =
-        apr_pstrdup(pool, summary_with_paths(project->diagnostics, fixture->pool));
+    /* W0604 (a private function nothing calls or tests) needs a manifest,
+     * which names the entry and the tests: checking the modules alone never
+     * gives it, so it is left out here (tests/corpus/check has no entry). */
+    spx_diagnostics_t *kept = spx_diagnostics_make(fixture->pool);
+    for (apr_size_t i = 0; i < spx_diagnostics_count(project->diagnostics); i++) {
+        const spx_diagnostic_t *item = spx_diagnostics_get(project->diagnostics, i);
+        if (strcmp(item->code, "W0604") != 0)
+            spx_diagnostics_add(kept, SPX_E0101, item->path, item->span, "%s", item->message)
+                ->code = item->code;
+    }
+    const char *summary = apr_pstrdup(pool, summary_with_paths(kept, fixture->pool));
     spx_fixture_free(fixture);
     return summary;
 }
@@ -195,9 +204,12 @@ static void test_annotations(void)
     source_t sources[] = {{"app", annotated_app}, {"math", annotated_math}};
     spx_module_t **modules = NULL;
     spx_diagnostics_t *diagnostics = check_sources(sources, 2, &modules, pool);
-    if (spx_diagnostics_count(diagnostics) != 0)
+    if (spx_diagnostics_count(diagnostics) != 1)
         print_diagnostics(diagnostics, pool);
-    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 0);
+    /* No error; one warning: c is never used (W0602). */
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 1);
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(diagnostics, 0)->code, "W0602");
+    CU_ASSERT_EQUAL(spx_diagnostics_error_count(diagnostics), 0);
     spx_module_t *app = modules[0], *math = modules[1];
 
     /* imports and functions_by_name */
@@ -363,9 +375,11 @@ static void test_messages(void)
     assert_message(cycle_reordered, 3, "E0304", "import cycle: a -> b -> c -> a");
     source_t unknown[] = {{"app", "import math;\nfn f() -> int { return math.ad(1, 2); }\n"},
                           {"math", "export fn add(a: int, b: int) -> int { return a + b; }\n"}};
-    assert_message(unknown, 2, "E0309", "unknown function 'ad' in module 'math'");
+    assert_message(unknown, 2, "E0309",
+                   "unknown function 'ad' in module 'math'; did you mean 'math.add'?");
     source_t local_unknown[] = {{"app", "fn f() { g(); }\n"}};
-    assert_message(local_unknown, 1, "E0309", "unknown function 'g' in module 'app'");
+    assert_message(local_unknown, 1, "E0309",
+                   "unknown function 'g' in module 'app'; did you mean 'f'?");
     source_t unexported[] = {{"app", "import math;\nfn f() -> int { return math.secret(); }\n"},
                              {"math", "fn secret() -> int { return 1; }\n"}};
     assert_message(unexported, 2, "E0311", "function 'secret' of module 'math' is not exported");
@@ -417,7 +431,7 @@ static void test_documented_programs(void)
     apr_hash_t *listed = apr_hash_make(pool);
     char *state = NULL;
     for (char *line = apr_strtok(text, "\n", &state); line; line = apr_strtok(NULL, "\n", &state)) {
-        if (strncmp(line, "| E0", 4) != 0)
+        if (strncmp(line, "| E0", 4) != 0 && strncmp(line, "| W0", 4) != 0)
             continue;
         const char *code = apr_pstrndup(pool, line + 2, 5);
         char *program_cell = strrchr(line, '|');
@@ -443,7 +457,123 @@ static void test_documented_programs(void)
     for (int i = 1; i <= 28; i++)
         CU_ASSERT_PTR_NOT_NULL(
             apr_hash_get(listed, apr_psprintf(pool, "E04%02d", i), APR_HASH_KEY_STRING));
-    CU_ASSERT_EQUAL(apr_hash_count(listed), 51);
+    for (int i = 1; i <= 3; i++) /* W0604 needs a manifest: docs/diagnostics.md has it */
+        CU_ASSERT_PTR_NOT_NULL(
+            apr_hash_get(listed, apr_psprintf(pool, "W06%02d", i), APR_HASH_KEY_STRING));
+    CU_ASSERT_EQUAL(apr_hash_count(listed), 54);
+    apr_pool_destroy(pool);
+}
+
+/* ---- suggestions, notes and warnings --------------------------------------- */
+
+/* The one diagnostic of app: code, message and its one note's line and
+ * column (0 when it has none). */
+static void assert_noted(const char *app, const char *code, const char *message, uint32_t note_line,
+                         uint32_t note_column)
+{
+    apr_pool_t *pool = pool_for_test();
+    source_t sources[] = {{"app", app}};
+    spx_diagnostics_t *diagnostics = check_sources(sources, 1, NULL, pool);
+    const spx_diagnostic_t *item =
+        spx_diagnostics_count(diagnostics) == 1 ? spx_diagnostics_get(diagnostics, 0) : NULL;
+    int ok = item && strcmp(item->code, code) == 0 && strcmp(item->message, message) == 0 &&
+             (note_line == 0
+                  ? item->notes == NULL
+                  : item->notes && item->notes->nelts == 1 &&
+                        APR_ARRAY_IDX(item->notes, 0, spx_diagnostic_note_t).span.start.line ==
+                            note_line &&
+                        APR_ARRAY_IDX(item->notes, 0, spx_diagnostic_note_t).span.start.column ==
+                            note_column);
+    if (!ok) {
+        fprintf(stderr, "\n  wanted %s '%s' noted at %u:%u, got:\n", code, message,
+                (unsigned)note_line, (unsigned)note_column);
+        print_diagnostics(diagnostics, pool);
+    }
+    CU_ASSERT_TRUE(ok);
+    apr_pool_destroy(pool);
+}
+
+static void test_suggestions_notes_warnings(void)
+{
+    assert_noted("fn f(a: int) -> int {\n  let a = 1;\n  return a;\n}\n", "E0307",
+                 "'a' is already declared in function 'f'", 1, 6);
+    assert_noted("struct P { x: int,\n  x: str }\n", "E0322",
+                 "field 'x' is declared twice in struct 'P'", 1, 12);
+    assert_noted("fn N() { }\nconst N: int = 1;\n", "E0314",
+                 "'N' is already defined in module 'app' (functions, structs and consts share "
+                 "one namespace)",
+                 1, 4);
+    assert_noted("fn f() -> int {\n  if true {\n    return 1;\n  return 0;\n}\n", "E0220",
+                 "expected '}', found end of file", 1, 15);
+    assert_noted("export fn f() {\n  return;\n  print(\"a\");\n}\n", "W0603",
+                 "unreachable statement: it follows a 'return'", 2, 3);
+    assert_noted("export fn f(n: int) -> int {\n  if n > 0 { return 1; } else { return 2; }\n"
+                 "  return 3;\n}\n",
+                 "W0603", "unreachable statement: every path of the 'if' before it leaves", 2, 3);
+    assert_noted("export fn f(total: int) -> int { return totl; }\n", "E0308",
+                 "unknown name 'totl'; did you mean 'total'?", 0, 0);
+    assert_noted("export fn f(a: string) { print(a); }\n", "E0224",
+                 "expected a type (int, bool, str, [T] or a struct name), found 'string'; did you "
+                 "mean 'str'?",
+                 0, 0);
+    assert_noted("export fn f(b: boll) { }\n", "E0224",
+                 "expected a type (int, bool, str, [T] or a struct name), found 'boll'; did you "
+                 "mean 'bool'?",
+                 0, 0);
+    assert_noted("const LIMIT: int = 1;\nconst B: int = LIMTI;\n", "E0316",
+                 "unknown const 'LIMTI' in module 'app'; did you mean 'LIMIT'?", 0, 0);
+    assert_noted("export fn f(_unused: int) { for _ in 0..3 { } let x = 1; print(itos(x)); }\n"
+                 "export fn g(n: int) { let m = n; }\n",
+                 "W0602",
+                 "local 'm' is never used (a name starting with '_' says it is on purpose)", 0, 0);
+    /* f() where an imported module exports f: m.f is suggested first. */
+    {
+        apr_pool_t *calls = pool_for_test();
+        source_t unqualified[] = {{"app", "import util;\nfn f() -> int { return dubble(1); }\n"
+                                          "fn dobble() { }\nfn double() { }\n"},
+                                  {"util", "export fn dubble(x: int) -> int { return x; }\n"}};
+        spx_diagnostics_t *list = check_sources(unqualified, 2, NULL, calls);
+        CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(list), 1);
+        CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(list, 0)->message,
+                               "unknown function 'dubble' in module 'app'; did you mean "
+                               "'util.dubble', 'dobble' or 'double'?");
+        source_t unqualified_items[] = {
+            {"app", "import geo;\nexport fn f(p: Point) -> int { return ORIGIN; }\n"},
+            {"geo", "export struct Point { x: int }\nexport const ORIGIN: int = 0;\n"}};
+        list = check_sources(unqualified_items, 2, NULL, calls);
+        CU_ASSERT_STRING_EQUAL(spx_diagnostics_text(list, calls),
+                               "app.spx:2:16: error[E0319]: unknown struct 'Point' in module "
+                               "'app'; did you mean 'geo.Point'?\n"
+                               "app.spx:2:39: error[E0308]: unknown name 'ORIGIN'; did you mean "
+                               "'geo.ORIGIN'?\n");
+        apr_pool_destroy(calls);
+    }
+    /* An import named only by a const, or only by a type, is used. */
+    apr_pool_t *pool = pool_for_test();
+    source_t through_const[] = {{"app", "import geo;\nexport const A: int = geo.B;\n"},
+                                {"geo", "export const B: int = 1;\n"}};
+    CU_ASSERT_STRING_EQUAL(summary_with_paths(check_sources(through_const, 2, NULL, pool), pool),
+                           "");
+    source_t through_type[] = {{"app", "import geo;\nexport struct S { p: geo.P }\n"},
+                               {"geo", "export struct P { x: int }\n"}};
+    CU_ASSERT_STRING_EQUAL(summary_with_paths(check_sources(through_type, 2, NULL, pool), pool),
+                           "");
+    apr_pool_destroy(pool);
+    /* the suggestions member: nearest first, at most three */
+    pool = pool_for_test();
+    source_t sources[] = {{"app", "fn f() -> int { let abce = 1; let abcd = 2; let abc = 3;"
+                                  " let abcf = 4; return abcx + abce + abcd + abc + abcf; }\n"}};
+    spx_diagnostics_t *diagnostics = check_sources(sources, 1, NULL, pool);
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 1);
+    const spx_diagnostic_t *item = spx_diagnostics_get(diagnostics, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(item->suggestions);
+    CU_ASSERT_EQUAL_FATAL(item->suggestions->nelts, 3);
+    CU_ASSERT_STRING_EQUAL(APR_ARRAY_IDX(item->suggestions, 0, const char *), "abc");
+    CU_ASSERT_STRING_EQUAL(APR_ARRAY_IDX(item->suggestions, 1, const char *), "abcd");
+    CU_ASSERT_STRING_EQUAL(APR_ARRAY_IDX(item->suggestions, 2, const char *), "abce");
+    CU_ASSERT_STRING_EQUAL(item->message,
+                           "unknown name 'abcx'; did you mean 'abc', 'abcd' or 'abce'?");
+    CU_ASSERT_STRING_EQUAL(item->plain, "unknown name 'abcx'");
     apr_pool_destroy(pool);
 }
 
@@ -592,13 +722,16 @@ static void test_long_import_cycle(void)
     apr_pool_destroy(pool);
 }
 
-/* A program with a language v2 construct: exactly the expected
- * diagnostics (none for a valid one), no cascade, no crash. */
+/* A program with a language v2 construct: exactly the expected errors
+ * (none for a valid one), no cascade, no crash. The warnings of these small
+ * programs (a local set and never read) are not what they test: they are
+ * left out here, and tested with the warnings (test_warnings). */
 static void expect_v2(const char *app, const char *expected)
 {
     apr_pool_t *pool = pool_for_test();
     source_t sources[] = {{"app", app}, {"geo", "export fn one() -> int { return 1; }\n"}};
     spx_diagnostics_t *diagnostics = check_sources(sources, 2, NULL, pool);
+    spx_diagnostics_drop_warnings(diagnostics);
     const char *actual = summary_with_paths(diagnostics, pool);
     if (strcmp(actual, expected) != 0) {
         fprintf(stderr, "\n  %.200s  gives:\n", app);
@@ -963,7 +1096,9 @@ static void test_v2_struct_literals(void)
     expect_program(across, 2, "app.spx E0320 2:46-2:47\n");
     source_t names[] = {{"app", "struct P { x: int, y: str, z: bool }\n"
                                 "fn f() { let p = P { w: 1, x: 1, y: \"\", z: true }; }\n"}};
-    assert_message(names, 1, "E0424", "struct 'P' has no field 'w' (its fields: x, y, z)");
+    assert_message(
+        names, 1, "E0424",
+        "struct 'P' has no field 'w' (its fields: x, y, z); did you mean 'x', 'y' or 'z'?");
     source_t lacks[] = {{"app", "struct P { x: int, y: str, z: bool }\n"
                                 "fn f() { let p = P { y: \"\" }; }\n"}};
     assert_message(lacks, 1, "E0426", "struct literal of 'P' lacks fields 'x', 'z'");
@@ -1013,7 +1148,7 @@ static void test_v2_messages(void)
     source_t containing[] = {{"app", "struct B { a: A }\nstruct A { b: B }\n"}};
     assert_message(containing, 1, "E0323", "struct contains itself: app.A -> app.B -> app.A");
     source_t unknown[] = {{"app", "struct B { a: A }\n"}};
-    assert_message(unknown, 1, "E0319", "unknown struct 'A' in module 'app'");
+    assert_message(unknown, 1, "E0319", "unknown struct 'A' in module 'app'; did you mean 'B'?");
     source_t twice_field[] = {{"app", "struct B { a: int, a: int }\n"}};
     assert_message(twice_field, 1, "E0322", "field 'a' is declared twice in struct 'B'");
     source_t mention[] = {{"app", "struct P { x: int }\nexport struct Q { p: [P] }\n"}};
@@ -1195,7 +1330,8 @@ static void test_v2_typed_values(void)
     assert_message(pop_count, 1, "E0403", "'pop' takes 0 arguments, not 1");
     source_t no_field[] = {
         {"app", "struct P { x: int, y: int }\nfn f(p: P) -> int { return p.z; }\n"}};
-    assert_message(no_field, 1, "E0424", "struct 'P' has no field 'z' (its fields: x, y)");
+    assert_message(no_field, 1, "E0424",
+                   "struct 'P' has no field 'z' (its fields: x, y); did you mean 'x' or 'y'?");
     source_t wrong_field[] = {{"app", "import geo;\nfn f(n: [int]) { let p = geo.P { at: n }; }\n"},
                               {"geo", "export struct Q { x: int }\nexport struct P { at: Q }\n"}};
     assert_message(wrong_field, 2, "E0427", "field 'at' of struct 'P' is 'geo.Q', not '[int]'");
@@ -1221,6 +1357,7 @@ int main(void)
         {"incomplete functions: no reports about what was lost", test_incomplete_functions},
         {"messages name what is wrong", test_messages},
         {"every documented program gives its code", test_documented_programs},
+        {"suggestions, notes and warnings", test_suggestions_notes_warnings},
         {"operator and else-if chains need no recursion", test_deep_chains},
         {"a long import cycle is one diagnostic", test_long_import_cycle},
         {"an empty program", test_empty_program},

@@ -20,8 +20,26 @@ void spx_fuzz_check_diagnostics(const spx_diagnostics_t *list, const spx_fuzz_te
     apr_size_t total = spx_diagnostics_count(list);
     for (apr_size_t i = 0; i < total; i++) {
         const spx_diagnostic_t *diagnostic = spx_diagnostics_get(list, i);
+        /* a source's warnings (W06xx) beside the code_prefix of its errors */
         SPX_FUZZ_CHECK(diagnostic->code &&
-                       strncmp(diagnostic->code, code_prefix, strlen(code_prefix)) == 0);
+                       (strncmp(diagnostic->code, code_prefix, strlen(code_prefix)) == 0 ||
+                        strncmp(diagnostic->code, "W06", 3) == 0));
+        SPX_FUZZ_CHECK(!diagnostic->suggestions ||
+                       (diagnostic->suggestions->nelts > 0 && diagnostic->suggestions->nelts <= 3));
+        for (int k = 0; diagnostic->notes && k < diagnostic->notes->nelts; k++) {
+            const spx_diagnostic_note_t *note =
+                &APR_ARRAY_IDX(diagnostic->notes, k, spx_diagnostic_note_t);
+            const spx_fuzz_text_t *noted = NULL;
+            for (apr_size_t t = 0; t < count && !noted; t++)
+                if (note->path && strcmp(note->path, texts[t].path) == 0)
+                    noted = &texts[t];
+            SPX_FUZZ_CHECK(noted != NULL);
+            SPX_FUZZ_CHECK(note->span.start.offset <= note->span.end.offset);
+            SPX_FUZZ_CHECK(note->span.end.offset <= noted->length);
+            SPX_FUZZ_CHECK(
+                same_position(note->span.start, spx_position_at(noted->bytes, noted->length,
+                                                                note->span.start.offset)));
+        }
         SPX_FUZZ_CHECK(strlen(diagnostic->code) == 5);
         SPX_FUZZ_CHECK(diagnostic->message && diagnostic->message[0] != '\0');
         const spx_fuzz_text_t *text = NULL;

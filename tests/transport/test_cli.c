@@ -119,6 +119,85 @@ static void test_check_reports_diagnostics(void)
     spx_fixture_free(fixture);
 }
 
+static const char *two_module_manifest =
+    "manifest = \"semaprax.project-manifest.v1\"\n\n[project]\nname = \"p\"\n"
+    "version = \"1.0.0\"\nentry = \"app.main\"\n\n[[source]]\nmodule = \"app\"\n"
+    "path = \"app.spx\"\n\n[[source]]\nmodule = \"util\"\npath = \"util.spx\"\n";
+
+/* Warnings do not stop admission (exit 0, "admitted", severity warning in
+ * JSON); --deny-warnings makes them fail the check (exit 1). */
+static void test_check_warnings(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml", two_module_manifest);
+    spx_fixture_write(fixture, "util.spx", "export fn double(x: int) -> int { return x * 2; }\n");
+    spx_fixture_write(fixture, "app.spx",
+                      "import util;\nfn main() -> int {\n  let unused = 1;\n  return 0;\n}\n"
+                      "fn helper() { }\n");
+    const char *manifest = spx_fixture_path(fixture, "semaprax.toml");
+    spx_process_result_t text =
+        SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path", manifest);
+    CU_ASSERT_EQUAL(text.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(
+        text.out,
+        "app.spx:1:8: warning[W0601]: module 'util' is imported but nothing of it is used\n"
+        "app.spx:3:7: warning[W0602]: local 'unused' is never used (a name starting with '_' "
+        "says it is on purpose)\n"
+        "app.spx:6:4: warning[W0604]: function 'helper' is never called: it is not exported, and "
+        "neither the entry nor a test\n"
+        "semaprax: project 'p' admitted: 2 modules, 0 tests; 3 warnings\n");
+    spx_process_result_t denied =
+        SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path", manifest, "--deny-warnings");
+    CU_ASSERT_EQUAL(denied.exit_code, 1);
+    spx_assert_contains(denied.out, "; 3 warnings, denied\n");
+    spx_process_result_t json = SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path",
+                                                 manifest, "--format", "json", "--deny-warnings");
+    CU_ASSERT_EQUAL(json.exit_code, 1);
+    spx_assert_contains(json.out, "{\"admitted\":true,\"diagnostics\":[{\"code\":\"W0601\"");
+    spx_assert_contains(json.out, "\"severity\":\"warning\"");
+    /* A program with an error shows only its errors: the warnings would be
+     * their echo. */
+    spx_fixture_write(fixture, "app.spx",
+                      "import util;\nfn main() -> int {\n  let unused = 1;\n  return nope;\n}\n");
+    spx_process_result_t broken =
+        SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path", manifest);
+    CU_ASSERT_EQUAL(broken.exit_code, 1);
+    CU_ASSERT_STRING_EQUAL(broken.out, "app.spx:4:10: error[E0308]: unknown name 'nope'\n"
+                                       "semaprax: 1 diagnostics\n");
+    spx_fixture_free(fixture);
+}
+
+/* Suggestions end the message and are a JSON member; notes follow their
+ * diagnostic as "note:" lines and are a JSON member. */
+static void test_check_suggestions_and_notes(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml", two_module_manifest);
+    spx_fixture_write(fixture, "util.spx", "export fn double(x: int) -> int { return x * 2; }\n");
+    spx_fixture_write(fixture, "app.spx",
+                      "import util;\nfn f() { }\nfn f() { }\n"
+                      "fn main() -> int { let count = 1; return util.dobule(cont); }\n");
+    const char *manifest = spx_fixture_path(fixture, "semaprax.toml");
+    spx_process_result_t text =
+        SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path", manifest);
+    CU_ASSERT_EQUAL(text.exit_code, 1);
+    CU_ASSERT_STRING_EQUAL(
+        text.out,
+        "app.spx:3:4: error[E0305]: function 'f' is already defined in module 'app'\n"
+        "app.spx:2:4: note: first declared here\n"
+        "app.spx:4:47: error[E0309]: unknown function 'dobule' in module 'util'; did you mean "
+        "'util.double'?\n"
+        "app.spx:4:54: error[E0308]: unknown name 'cont'; did you mean 'count'?\n"
+        "semaprax: 3 diagnostics\n");
+    spx_process_result_t json =
+        SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path", manifest, "--format", "json");
+    spx_assert_contains(json.out, "\"notes\":[{\"message\":\"first declared here\",\"path\":"
+                                  "\"app.spx\",\"span\":{\"end\":{\"column\":5,\"line\":2,");
+    spx_assert_contains(json.out, "\"suggestions\":[\"util.double\"]");
+    spx_assert_contains(json.out, "\"suggestions\":[\"count\"]");
+    spx_fixture_free(fixture);
+}
+
 /* The output equals tests/golden/hello/NAME byte for byte. */
 static void assert_golden(const spx_process_result_t *result, const char *name, apr_pool_t *pool)
 {
@@ -248,6 +327,8 @@ int main(void)
         {"an unreadable manifest exits 2", test_unreadable_manifest_exits_2},
         {"check admits the example", test_check_admits_the_example},
         {"check reports diagnostics", test_check_reports_diagnostics},
+        {"check: warnings and --deny-warnings", test_check_warnings},
+        {"check: suggestions and notes", test_check_suggestions_and_notes},
         {"graph matches its golden file", test_graph_matches_golden},
         {"context matches its golden files", test_context_matches_golden},
         {"context errors", test_context_errors},

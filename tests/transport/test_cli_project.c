@@ -103,7 +103,7 @@ static void write_project(spx_fixture_t *fixture, const char *third_module)
     spx_fixture_write(fixture, "src/app.spx", "fn main() -> int { print(\"up\\n\"); return 0; }\n");
     spx_fixture_write(fixture, "src/one.spx", "fn test_one() -> int { return 0; }\n");
     spx_fixture_write(fixture, apr_psprintf(fixture->pool, "src/%s.spx", third_module),
-                      "fn f() -> int { return 1; }\n");
+                      "export fn f() -> int { return 1; }\n");
 }
 
 static void test_manifest_found_upward(void)

@@ -6,6 +6,8 @@
  * declared as a source (refused without blocking), and a source deleted
  * between startup's authentication and Phase A. The engine-level refusals
  * are in tests/engine/test_inputs.c; these go through the real programs.
+ * Also a project with warnings only: admitted, its check gives them, its
+ * graph is answered.
  */
 #include "spx_daemon.h"
 #include "spx_limits.h"
@@ -72,6 +74,37 @@ static void assert_unavailable(spx_fixture_t *fixture, const char *fragment)
     spx_assert_contains(message ? message : "", fragment);
     json_decref(open);
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+}
+
+/* Warnings never stop admission: check returns them with admitted true
+ * (and their suggestions-free, note-free shape), graph and test answer. */
+static void test_warnings_do_not_stop_admission(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "proj/semaprax.toml",
+                      MANIFEST_HEAD "\n[[source]]\nmodule = \"app\"\npath = \"src/app.spx\"\n"
+                                    "\n[[test]]\nname = \"t\"\nfunction = \"app.t\"\n");
+    spx_fixture_write(fixture, "proj/src/app.spx",
+                      "fn t() -> int {\n  return 0;\n  print(\"never\");\n}\nfn helper() { }\n");
+    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", no_extra);
+    const char *revisions = spx_daemon_open(daemon);
+    json_t *check =
+        spx_daemon_call_json(daemon, spx_request_line("1", "check", revisions, fixture->pool));
+    json_t *result = json_object_get(check, "result");
+    CU_ASSERT_TRUE(json_is_true(json_object_get(result, "admitted")));
+    json_t *diagnostics = json_object_get(result, "diagnostics");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(diagnostics), 2);
+    json_t *unreachable = json_array_get(diagnostics, 0), *unused = json_array_get(diagnostics, 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(unreachable, "code")), "W0603");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(unreachable, "severity")), "warning");
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(unreachable, "notes")), 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(unused, "code")), "W0604");
+    json_decref(check);
+    spx_assert_contains(
+        spx_daemon_call(daemon, spx_request_line("2", "graph", revisions, fixture->pool)),
+        "\"result\":{");
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
 }
 
 static const char *manifest_path(spx_fixture_t *fixture)
@@ -235,6 +268,7 @@ int main(void)
 {
     CU_TestInfo tests[] = {
         {"4096 sources, and one more", test_4096_sources},
+        {"warnings do not stop admission", test_warnings_do_not_stop_admission},
         {"a 16 MiB source, and one byte more", test_16_mib_source},
         {"a manifest of 1 MiB of comments, and one byte more", test_manifest_of_1_mib_of_comments},
         {"symbolic-link loops beside the tree", test_symlink_loops_beside_the_tree},
