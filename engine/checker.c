@@ -2673,7 +2673,21 @@ static void check_function(checker_t *checker, apr_size_t module_index, spx_func
         if (!check_type_syntax(checker, module_index, function->result_syntax, exported_by))
             scope.result = basic_type(&scope, SPX_TYPE_ERROR);
     }
+    /* A body that did not parse (incomplete: a syntax error, already
+     * reported, left statements out) gets no semantic diagnostic at all:
+     * what it lost may be what its errors are about. It is still walked,
+     * into a list that is dropped, with a set of its own for the structs
+     * reported unknown, so that a struct first named there is still reported
+     * where a whole function names it. */
+    spx_diagnostics_t *reported = checker->diagnostics;
+    apr_hash_t *unknown_structs = checker->unknown_structs;
+    if (function->incomplete) {
+        checker->diagnostics = spx_diagnostics_make(scope.pool);
+        checker->unknown_structs = apr_hash_make(scope.pool);
+    }
     int returns = check_block(&scope, &function->body);
+    checker->diagnostics = reported;
+    checker->unknown_structs = unknown_structs;
     /* An incomplete body lost statements to a syntax error (already
      * reported): its missing names and returns may be among them. */
     if (function->result != SPX_TYPE_UNIT && !returns && !function->incomplete &&
