@@ -178,12 +178,12 @@ static void suggest_after(checker_t *checker, spx_diagnostic_t *item, const char
     size_t count = 0;
     for (; count < first_count && count < SPX_LIMIT_SUGGESTIONS; count++)
         meant[count] = first[count];
-    size_t near =
+    size_t nearest_count =
         spx_suggest_nearest(name, (const char *const *)candidates->elts, (size_t)candidates->nelts,
                             SPX_LIMIT_SUGGESTIONS - count, meant + count);
-    for (size_t i = count; i < count + near; i++)
+    for (size_t i = count; i < count + nearest_count; i++)
         meant[i] = apr_pstrcat(pool, prefix, meant[i], NULL);
-    spx_diagnostic_suggest(checker->diagnostics, item, meant, count + near);
+    spx_diagnostic_suggest(checker->diagnostics, item, meant, count + nearest_count);
 }
 
 /* The same without names to put first. */
