@@ -162,8 +162,9 @@
 #define SPX_LIMIT_RESPONSE_BYTES_MINIMUM 1024u
 #define SPX_LIMIT_RESPONSE_BYTES_MAXIMUM (1024u * 1024u * 1024u)
 /* semapraxd's own minimum (project decision): every fixed answer of v2 and
- * v3 (protocol is the largest, 1,147 bytes in v3) with a 256-byte string id
- * fits, with room to spare. `semaprax serve` (v1, frozen) keeps 1024. */
+ * v3 (protocol is the largest, about 1,500 bytes in v3 with a short
+ * manifest path) with a 256-byte string id fits, with room to spare.
+ * `semaprax serve` (v1, frozen) keeps 1024. */
 #define SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM 4096u
 
 /* semapraxd --mcp (transport/mcp.c; project decision): its default
