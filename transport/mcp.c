@@ -478,18 +478,6 @@ static apr_status_t dispatch(mcp_server_t *server, const spx_request_t *request,
 
 /* --- the loop ------------------------------------------------------------------------ */
 
-static const char *error_reason(int code)
-{
-    switch (code) {
-    case SPX_RPC_PARSE_ERROR:
-        return "parse_error";
-    case SPX_RPC_INVALID_REQUEST:
-        return "invalid_request";
-    default:
-        return "internal_error";
-    }
-}
-
 /* Handle one frame; 1 when the loop goes on, 0 when report says how it
  * ended. As the agent transports' loop (loop.c), except that an invalid
  * frame's error has data, every notification is dropped (MCP has no silent
@@ -515,8 +503,9 @@ static int handle_frame(mcp_server_t *server, const spx_frame_t *frame,
             &outcome);
     } else if (spx_request_parse(frame->bytes, frame->length, &request, &error, pool) ==
                SPX_REQUEST_INVALID) {
-        status = write_error(server, writer, error.id, error.code, error_reason(error.code),
-                             error.detail ? error.detail : spx_rpc_message(error.code), &outcome);
+        status =
+            write_error(server, writer, error.id, error.code, spx_rpc_default_reason(error.code),
+                        error.detail ? error.detail : spx_rpc_message(error.code), &outcome);
     } else if (request.is_notification) {
         spx_log_request(&server->log, "notification %s: nothing to do", request.method);
     } else {
