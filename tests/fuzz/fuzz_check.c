@@ -9,6 +9,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const uint8_t *find(const uint8_t *from, const uint8_t *end, const char *needle)
+{
+    size_t length = strlen(needle);
+    for (const uint8_t *at = from; (size_t)(end - at) >= length; at++)
+        if (memcmp(at, needle, length) == 0)
+            return at;
+    return NULL;
+}
+
+apr_size_t spx_fuzz_split_modules(const uint8_t *data, size_t size,
+                                  spx_source_text_t sources[SPX_FUZZ_MODULES])
+{
+    static const char *const names[SPX_FUZZ_MODULES] = {"a", "b", "c", "d"};
+    static const char *const paths[SPX_FUZZ_MODULES] = {"a.spx", "b.spx", "c.spx", "d.spx"};
+    apr_size_t count = 0;
+    const uint8_t *at = data, *end = data + size;
+    while (count < SPX_FUZZ_MODULES) {
+        const uint8_t *separator = count + 1 < SPX_FUZZ_MODULES ? find(at, end, "\n@@\n") : NULL;
+        const uint8_t *stop = separator ? separator : end;
+        sources[count] =
+            (spx_source_text_t){names[count], paths[count], at, (apr_size_t)(stop - at)};
+        count++;
+        if (!separator)
+            break;
+        at = separator + 4;
+    }
+    return count;
+}
+
 static int same_position(spx_position_t a, spx_position_t b)
 {
     return a.line == b.line && a.column == b.column && a.offset == b.offset;

@@ -1,12 +1,26 @@
 /*
- * fuzz_check.h: invariants of engine output that more than one fuzz target
- * checks: diagnostics whose spans agree with the text they point into, and
- * documents that render as canonical JSON.
+ * fuzz_check.h: what more than one fuzz target shares: the split of an
+ * input into the modules of a program, and invariants of engine output
+ * (diagnostics whose spans agree with the text they point into, documents
+ * that render as canonical JSON).
  */
 #ifndef SPX_FUZZ_CHECK_H
 #define SPX_FUZZ_CHECK_H
 
 #include "spx_diagnostics.h"
+#include "spx_project.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The most modules one input makes. */
+#define SPX_FUZZ_MODULES 4
+
+/* Split data at each "\n@@\n" into up to SPX_FUZZ_MODULES texts (the last
+ * takes the rest), the modules a, b, c and d in a.spx .. d.spx, pointing
+ * into data; their count (at least 1). */
+apr_size_t spx_fuzz_split_modules(const uint8_t *data, size_t size,
+                                  spx_source_text_t sources[SPX_FUZZ_MODULES]);
 
 /* A text a diagnostic may point into: its path and bytes. */
 typedef struct spx_fuzz_text_t {

@@ -1,7 +1,8 @@
 /*
  * fuzz_format.c: libFuzzer target of the formatter (engine/format.c,
  * docs/fmt.md). The input is split at each "\n@@\n" into up to four modules
- * a, b, c and d, as fuzz_frontend.c does, and shares its seeds.
+ * a, b, c and d (spx_fuzz_split_modules, as for fuzz_frontend.c), and
+ * shares its seeds.
  *
  * Checked: the formatter's self-check never fails (same tokens and comments
  * as the source); a source is refused as not parsing exactly when it has
@@ -10,6 +11,7 @@
  * module was formatted, the formatted program has the same diagnostic codes,
  * in the same order, as the source program.
  */
+#include "fuzz_check.h"
 #include "project_internal.h" /* white-box: the project's own fields */
 #include "spx_format.h"
 #include "spx_fuzz.h"
@@ -18,17 +20,6 @@
 
 #include <apr_strings.h>
 #include <string.h>
-
-#define MODULES 4
-
-static const uint8_t *find(const uint8_t *from, const uint8_t *end, const char *needle)
-{
-    size_t length = strlen(needle);
-    for (const uint8_t *at = from; (size_t)(end - at) >= length; at++)
-        if (memcmp(at, needle, length) == 0)
-            return at;
-    return NULL;
-}
 
 /* The diagnostic codes of a program, one after the other. */
 static const char *codes_of(const spx_project_t *project, apr_pool_t *pool)
@@ -42,21 +33,8 @@ static const char *codes_of(const spx_project_t *project, apr_pool_t *pool)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const names[MODULES] = {"a", "b", "c", "d"};
-    static const char *const paths[MODULES] = {"a.spx", "b.spx", "c.spx", "d.spx"};
-    spx_source_text_t sources[MODULES], formatted[MODULES];
-    apr_size_t count = 0;
-    const uint8_t *at = data, *end = data + size;
-    while (count < MODULES) {
-        const uint8_t *separator = count + 1 < MODULES ? find(at, end, "\n@@\n") : NULL;
-        const uint8_t *stop = separator ? separator : end;
-        sources[count] =
-            (spx_source_text_t){names[count], paths[count], at, (apr_size_t)(stop - at)};
-        count++;
-        if (!separator)
-            break;
-        at = separator + 4;
-    }
+    spx_source_text_t sources[SPX_FUZZ_MODULES], formatted[SPX_FUZZ_MODULES];
+    apr_size_t count = spx_fuzz_split_modules(data, size, sources);
 
     apr_pool_t *pool = NULL;
     SPX_FUZZ_CHECK(apr_pool_create(&pool, NULL) == APR_SUCCESS);

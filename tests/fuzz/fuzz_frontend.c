@@ -20,36 +20,13 @@
 
 #include <string.h>
 
-#define MODULES 4
-
-static const uint8_t *find(const uint8_t *from, const uint8_t *end, const char *needle)
-{
-    size_t length = strlen(needle);
-    for (const uint8_t *at = from; (size_t)(end - at) >= length; at++)
-        if (memcmp(at, needle, length) == 0)
-            return at;
-    return NULL;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const names[MODULES] = {"a", "b", "c", "d"};
-    static const char *const paths[MODULES] = {"a.spx", "b.spx", "c.spx", "d.spx"};
-    spx_source_text_t sources[MODULES];
-    spx_fuzz_text_t texts[MODULES];
-    apr_size_t count = 0;
-    const uint8_t *at = data, *end = data + size;
-    while (count < MODULES) {
-        const uint8_t *separator = count + 1 < MODULES ? find(at, end, "\n@@\n") : NULL;
-        const uint8_t *stop = separator ? separator : end;
-        sources[count] =
-            (spx_source_text_t){names[count], paths[count], at, (apr_size_t)(stop - at)};
-        texts[count] = (spx_fuzz_text_t){paths[count], at, (apr_size_t)(stop - at)};
-        count++;
-        if (!separator)
-            break;
-        at = separator + 4;
-    }
+    spx_source_text_t sources[SPX_FUZZ_MODULES];
+    spx_fuzz_text_t texts[SPX_FUZZ_MODULES];
+    apr_size_t count = spx_fuzz_split_modules(data, size, sources);
+    for (apr_size_t i = 0; i < count; i++)
+        texts[i] = (spx_fuzz_text_t){sources[i].path, sources[i].bytes, sources[i].length};
 
     apr_pool_t *pool = NULL;
     SPX_FUZZ_CHECK(apr_pool_create(&pool, NULL) == APR_SUCCESS);
@@ -77,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (apr_size_t i = 0; i < count; i++) {
             spx_context_request_t request = spx_context_defaults();
             request.target_kind = "module";
-            request.target = names[i];
+            request.target = sources[i].module;
             json_t *document = NULL;
             const char *message = NULL;
             apr_status_t status = spx_context_document(
