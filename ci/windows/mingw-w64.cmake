@@ -1,6 +1,6 @@
 # mingw-w64.cmake: the CMake toolchain file for cross-building Semaprax and its
 # dependencies for 64-bit Windows on Debian (gcc-mingw-w64-x86-64). Tests run
-# through Wine (ctest's CMAKE_CROSSCOMPILING_EMULATOR).
+# through Wine (ctest's CMAKE_CROSSCOMPILING_EMULATOR, ci/windows/wine-run).
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
 set(SPX_MINGW_TRIPLET x86_64-w64-mingw32)
@@ -13,4 +13,4 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY BOTH)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-set(CMAKE_CROSSCOMPILING_EMULATOR wine)
+set(CMAKE_CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/wine-run)
