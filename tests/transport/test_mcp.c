@@ -7,9 +7,12 @@
  * with its diagnostics), a bad target and bad arguments (tool errors with
  * the reason), a project that cannot be read until it can, drift between
  * rendering and writing (the test-only daemon's pause: answered again, or
- * a tool error after too many), JSON-RPC errors with data, and the command
- * line. On Windows, where holding is authority, edits of held files are
- * denied, so the tests that edit them are left out there.
+ * a tool error after too many), JSON-RPC errors with data, the request
+ * loop's refusals, notifications and ends byte for byte (an oversized
+ * request, refused frames, `shutdown` and `exit` notifications dropped, a
+ * closed output), each request a phase of the allocation gate, and the
+ * command line. On Windows, where holding is authority, edits of held
+ * files are denied, so the tests that edit them are left out there.
  */
 #include "spx_daemon.h"
 #include "spx_limits.h"
@@ -817,6 +820,55 @@ static void test_output_closed_by_the_client(void)
     spx_fixture_free(fixture);
 }
 
+/* The test-only daemon's allocation gate (spx_allocation.h) counts each
+ * request in a phase named after its method, as for --stdio: a tools/call
+ * of check is counted, and its first and last counted allocations failing
+ * each end the server with status 3, having written only the initialize
+ * answer, whole. */
+static spx_daemon_t *run_with_gate(spx_fixture_t *fixture, const char *setting)
+{
+    apr_pool_t *pool = fixture->pool;
+    CU_ASSERT_EQUAL_FATAL(apr_env_set("SPX_TEST_ALLOCATION", setting, pool), APR_SUCCESS);
+    const char *arguments[] = {"--mcp", "--manifest-path",
+                               spx_fixture_path(fixture, "proj/semaprax.toml"), NULL};
+    spx_daemon_t *daemon = spx_daemon_start("SPX_SEMAPRAXD_TEST", arguments, NULL, pool);
+    apr_env_delete("SPX_TEST_ALLOCATION", pool);
+    const char *lines =
+        apr_pstrcat(pool, apr_psprintf(pool, INITIALIZE_FORMAT, "2025-11-25"), "\n",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
+                    "\"name\":\"check\",\"arguments\":{}}}\n",
+                    NULL);
+    spx_daemon_send(daemon, lines, strlen(lines)); /* it may be gone already */
+    return daemon;
+}
+
+static void test_allocation_phase_per_request(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    spx_daemon_t *counted = run_with_gate(fixture, "tools/call:count");
+    CU_ASSERT_EQUAL(spx_daemon_finish(counted), 0);
+    const char *prefix = "semaprax: allocations in tools/call: ";
+    const char *at = strstr(spx_daemon_stderr(counted), prefix);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    unsigned long total = strtoul(at + strlen(prefix), NULL, 10);
+    CU_ASSERT_TRUE_FATAL(total >= 3);
+    const unsigned long failing[] = {1, total};
+    for (size_t f = 0; f < 2; f++) {
+        spx_daemon_t *daemon =
+            run_with_gate(fixture, apr_psprintf(pool, "tools/call:%lu", failing[f]));
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 3);
+        spx_assert_contains(spx_daemon_stderr(daemon), "semaprax: out of memory: stopping");
+        const char *rest = spx_daemon_rest(daemon);
+        const char *first_end = strchr(rest, '\n');
+        CU_ASSERT_PTR_NOT_NULL_FATAL(first_end);
+        CU_ASSERT_EQUAL(first_end[1], '\0'); /* one line: the initialize answer */
+        spx_assert_contains(rest, "\"protocolVersion\":\"2025-11-25\"");
+    }
+    spx_fixture_free(fixture);
+}
+
 static void assert_usage_error(apr_pool_t *pool, const char *const *arguments, const char *why)
 {
     spx_process_result_t result =
@@ -865,6 +917,8 @@ int main(void)
         {"refused frames and notifications, shutdown and exit too: answered or dropped",
          test_refused_frames_and_notifications},
         {"output closed by the client: exit 1", test_output_closed_by_the_client},
+        {"each request is a phase of the allocation gate (test hook)",
+         test_allocation_phase_per_request},
         {"the command line", test_command_line},
         CU_TEST_INFO_NULL,
     };
