@@ -516,7 +516,7 @@ static apr_status_t respond(void *context, const spx_request_t *request,
                             spx_response_writer_t *writer, spx_response_outcome_t *outcome,
                             int *stop, apr_pool_t *pool)
 {
-    (void)stop; /* the session ends only with its input */
+    (void)stop; /* MCP has no shutdown method: the host closes our input */
     return dispatch(context, request, writer, outcome, pool);
 }
 
