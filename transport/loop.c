@@ -1,6 +1,10 @@
 /*
  * loop.c: the request loop shared by the agent transports (spx_loop.h):
- * frame -> request -> dispatch -> response, one pool per request.
+ * frame -> request -> the transport's hooks -> response, one pool per
+ * request. spx_loop_run_with_hooks is the loop itself; spx_loop_run is the
+ * loop with the hooks of a dispatcher that fills an spx_answer_t (v1, v2,
+ * v3), which are here too: their refusals, the silent `shutdown`, and
+ * writing the answer through its gate.
  */
 #include "spx_loop.h"
 
@@ -75,9 +79,67 @@ static const char *refusal_detail(const spx_request_error_t *error, apr_pool_t *
     return error->detail ? apr_psprintf(pool, "the request was refused: %s", error->detail) : NULL;
 }
 
+/* --- the hooks of a dispatcher that fills an answer ----------------------------------- */
+
+typedef struct answering_t {
+    spx_dispatch_fn dispatch;
+    void *context; /* the dispatcher's */
+} answering_t;
+
+static apr_status_t refuse_oversized_explained(void *context, spx_response_writer_t *writer,
+                                               apr_size_t max_request_bytes,
+                                               spx_response_outcome_t *outcome, apr_pool_t *pool)
+{
+    (void)context;
+    return spx_response_write_error_explained(
+        writer, NULL, SPX_RPC_REQUEST_TOO_LARGE, NULL, NULL,
+        apr_psprintf(pool,
+                     "the request line is over %" APR_SIZE_T_FMT
+                     " bytes (--max-request-bytes): it was drained unread, and the daemon "
+                     "stops; send smaller requests to a new session",
+                     max_request_bytes),
+        NULL, outcome);
+}
+
+static apr_status_t refuse_invalid_explained(void *context, spx_response_writer_t *writer,
+                                             const spx_request_error_t *error,
+                                             spx_response_outcome_t *outcome, apr_pool_t *pool)
+{
+    (void)context;
+    return spx_response_write_error_explained(writer, error->id, error->code, NULL, NULL,
+                                              refusal_detail(error, pool), NULL, outcome);
+}
+
+static int ends_on_shutdown(void *context, const spx_request_t *request)
+{
+    (void)context;
+    return spx_request_ends_session_silently(request);
+}
+
+static apr_status_t answer_request(void *context, const spx_request_t *request,
+                                   spx_response_writer_t *writer, spx_response_outcome_t *outcome,
+                                   int *stop, apr_pool_t *pool)
+{
+    const answering_t *answering = context;
+    spx_answer_t answer = {.error_code = SPX_RPC_INTERNAL_ERROR};
+    answering->dispatch(answering->context, request, &answer, pool);
+    apr_status_t status = write_answer(writer, request, &answer, answering->context, outcome);
+    *stop = answer.stop;
+    return status;
+}
+
+static const spx_loop_hooks_t answering_hooks = {
+    .refuse_oversized = refuse_oversized_explained,
+    .refuse_invalid = refuse_invalid_explained,
+    .notified = ends_on_shutdown,
+    .respond = answer_request,
+};
+
+/* --- the loop --------------------------------------------------------------------------- */
+
 /* Handle one frame; 1 when the loop goes on, 0 when report says how it ended. */
 static int handle_frame(const spx_frame_t *frame, spx_response_writer_t *writer,
-                        spx_dispatch_fn dispatch, void *context, apr_pool_t *request_pool,
+                        const spx_loop_hooks_t *hooks, void *context, apr_pool_t *request_pool,
                         apr_size_t max_request_bytes, spx_loop_report_t *report)
 {
     spx_response_outcome_t outcome = SPX_RESPONSE_SENT;
@@ -91,29 +153,22 @@ static int handle_frame(const spx_frame_t *frame, spx_response_writer_t *writer,
     }
     if (frame->kind == SPX_FRAME_OVERSIZED) {
         report->end = SPX_LOOP_REQUEST_TOO_LARGE;
-        status = spx_response_write_error_explained(
-            writer, NULL, SPX_RPC_REQUEST_TOO_LARGE, NULL, NULL,
-            apr_psprintf(request_pool,
-                         "the request line is over %" APR_SIZE_T_FMT
-                         " bytes (--max-request-bytes): it was drained unread, and the daemon "
-                         "stops; send smaller requests to a new session",
-                         max_request_bytes),
-            NULL, &outcome);
+        status =
+            hooks->refuse_oversized(context, writer, max_request_bytes, &outcome, request_pool);
     } else if (spx_request_parse(frame->bytes, frame->length, &request, &error, request_pool) ==
                SPX_REQUEST_INVALID) {
-        status = spx_response_write_error_explained(writer, error.id, error.code, NULL, NULL,
-                                                    refusal_detail(&error, request_pool), NULL,
-                                                    &outcome);
-    } else if (spx_request_ends_session_silently(&request)) {
-        report->end = SPX_LOOP_SILENT_SHUTDOWN;
-        return 0;
-    } else if (!request.is_notification) {
-        spx_answer_t answer = {.error_code = SPX_RPC_INTERNAL_ERROR};
+        status = hooks->refuse_invalid(context, writer, &error, &outcome, request_pool);
+    } else if (request.is_notification) {
+        if (hooks->notified(context, &request)) {
+            report->end = SPX_LOOP_SILENT_SHUTDOWN;
+            return 0;
+        }
+    } else {
+        int stop = 0;
         spx_allocation_phase_start(request.method); /* a phase of the tests' gate */
-        dispatch(context, &request, &answer, request_pool);
-        status = write_answer(writer, &request, &answer, context, &outcome);
+        status = hooks->respond(context, &request, writer, &outcome, &stop, request_pool);
         spx_allocation_phase_end(request.method);
-        if (answer.stop)
+        if (stop)
             report->end = SPX_LOOP_SHUTDOWN;
     }
     if (status != APR_SUCCESS) {
@@ -128,9 +183,9 @@ static int handle_frame(const spx_frame_t *frame, spx_response_writer_t *writer,
     return report->end == 0;
 }
 
-void spx_loop_run(spx_frame_reader_t *reader, spx_response_writer_t *writer,
-                  spx_dispatch_fn dispatch, void *context, apr_pool_t *pool,
-                  spx_loop_report_t *report)
+void spx_loop_run_with_hooks(spx_frame_reader_t *reader, spx_response_writer_t *writer,
+                             const spx_loop_hooks_t *hooks, void *context, apr_pool_t *pool,
+                             spx_loop_report_t *report)
 {
     apr_pool_t *request_pool = NULL;
     report->end = 0;
@@ -147,11 +202,19 @@ void spx_loop_run(spx_frame_reader_t *reader, spx_response_writer_t *writer,
             report->status = status;
             break;
         }
-        if (!handle_frame(&frame, writer, dispatch, context, request_pool,
+        if (!handle_frame(&frame, writer, hooks, context, request_pool,
                           spx_frame_reader_max_bytes(reader), report))
             break;
     }
     apr_pool_destroy(request_pool);
+}
+
+void spx_loop_run(spx_frame_reader_t *reader, spx_response_writer_t *writer,
+                  spx_dispatch_fn dispatch, void *context, apr_pool_t *pool,
+                  spx_loop_report_t *report)
+{
+    answering_t answering = {dispatch, context};
+    spx_loop_run_with_hooks(reader, writer, &answering_hooks, &answering, pool, report);
 }
 
 int spx_loop_exit_status(spx_loop_end_t end)

@@ -1,9 +1,11 @@
 /*
  * mcp.c: `semapraxd --mcp`, the protocol side of the MCP server (spx_mcp.h,
  * docs/agents.md): the lifecycle (initialize, ping, tools/list, tools/call;
- * every notification dropped), the request loop over the agent
- * transports' frame reader, request grammar and response writer, JSON-RPC
- * errors with data {reason, detail}, and the freshness of every answer.
+ * every notification dropped), JSON-RPC errors with data {reason, detail},
+ * and the freshness of every answer. The request loop is the agent
+ * transports' (loop.c, spx_loop_run_with_hooks): this file gives it the
+ * hooks that word MCP's refusals, drop notifications (no silent
+ * shutdown) and write each method's answer.
  *
  * Fresh, never stale: each tools/call first re-authenticates every held
  * input, as v2 does. Where v2 invalidates its session on drift, this server
@@ -476,52 +478,54 @@ static apr_status_t dispatch(mcp_server_t *server, const spx_request_t *request,
     return answer_tool_call(server, request, writer, outcome, pool);
 }
 
-/* --- the loop ------------------------------------------------------------------------ */
+/* --- the loop's hooks (spx_loop.h) ---------------------------------------------------- */
 
-/* Handle one frame; 1 when the loop goes on, 0 when report says how it
- * ended. As the agent transports' loop (loop.c), except that an invalid
- * frame's error has data, every notification is dropped (MCP has no silent
- * shutdown) and a method writes its own answer. */
-static int handle_frame(mcp_server_t *server, const spx_frame_t *frame,
-                        spx_response_writer_t *writer, apr_pool_t *pool, spx_loop_report_t *report)
+/* The loop (loop.c) reads the frames and ends the session; these say what
+ * MCP answers: refusals with data {reason, detail} in this file's words,
+ * every notification dropped (MCP has no silent shutdown), and each method
+ * writing its own answer. */
+
+static apr_status_t refuse_oversized(void *context, spx_response_writer_t *writer,
+                                     apr_size_t max_request_bytes, spx_response_outcome_t *outcome,
+                                     apr_pool_t *pool)
 {
-    spx_response_outcome_t outcome = SPX_RESPONSE_SENT;
-    apr_status_t status = APR_SUCCESS;
-    spx_request_t request;
-    spx_request_error_t error;
-    if (frame->kind == SPX_FRAME_END || frame->kind == SPX_FRAME_UNTERMINATED) {
-        report->end = SPX_LOOP_END_OF_INPUT;
-        report->dropped_bytes = frame->kind == SPX_FRAME_UNTERMINATED ? frame->length : 0;
-        return 0;
-    }
-    if (frame->kind == SPX_FRAME_OVERSIZED) {
-        report->end = SPX_LOOP_REQUEST_TOO_LARGE;
-        status = write_error(
-            server, writer, NULL, SPX_RPC_REQUEST_TOO_LARGE, "request_too_large",
-            apr_psprintf(pool, "a request line was over --max-request-bytes %" APR_SIZE_T_FMT,
-                         server->options->max_request_bytes),
-            &outcome);
-    } else if (spx_request_parse(frame->bytes, frame->length, &request, &error, pool) ==
-               SPX_REQUEST_INVALID) {
-        status =
-            write_error(server, writer, error.id, error.code, spx_rpc_default_reason(error.code),
-                        error.detail ? error.detail : spx_rpc_message(error.code), &outcome);
-    } else if (request.is_notification) {
-        spx_log_request(&server->log, "notification %s: nothing to do", request.method);
-    } else {
-        status = dispatch(server, &request, writer, &outcome, pool);
-    }
-    if (status != APR_SUCCESS) {
-        report->end = SPX_LOOP_OUTPUT_FAILED;
-        report->status = status;
-        return 0;
-    }
-    if (outcome == SPX_RESPONSE_STOP) {
-        report->end = SPX_LOOP_RESPONSE_TOO_LARGE;
-        return 0;
-    }
-    return report->end == 0;
+    return write_error(context, writer, NULL, SPX_RPC_REQUEST_TOO_LARGE, "request_too_large",
+                       apr_psprintf(pool,
+                                    "a request line was over --max-request-bytes %" APR_SIZE_T_FMT,
+                                    max_request_bytes),
+                       outcome);
 }
+
+static apr_status_t refuse_invalid(void *context, spx_response_writer_t *writer,
+                                   const spx_request_error_t *error,
+                                   spx_response_outcome_t *outcome, apr_pool_t *pool)
+{
+    (void)pool;
+    return write_error(context, writer, error->id, error->code, spx_rpc_default_reason(error->code),
+                       error->detail ? error->detail : spx_rpc_message(error->code), outcome);
+}
+
+static int notified(void *context, const spx_request_t *request)
+{
+    mcp_server_t *server = context;
+    spx_log_request(&server->log, "notification %s: nothing to do", request->method);
+    return 0;
+}
+
+static apr_status_t respond(void *context, const spx_request_t *request,
+                            spx_response_writer_t *writer, spx_response_outcome_t *outcome,
+                            int *stop, apr_pool_t *pool)
+{
+    (void)stop; /* MCP has no shutdown method: the host closes our input */
+    return dispatch(context, request, writer, outcome, pool);
+}
+
+static const spx_loop_hooks_t mcp_hooks = {
+    .refuse_oversized = refuse_oversized,
+    .refuse_invalid = refuse_invalid,
+    .notified = notified,
+    .respond = respond,
+};
 
 spx_session_exit_t spx_mcp_run(const spx_session_options_t *options, spx_stdio_t *stdio,
                                apr_pool_t *pool)
@@ -539,22 +543,8 @@ spx_session_exit_t spx_mcp_run(const spx_session_options_t *options, spx_stdio_t
         spx_response_writer_create_stdio(&writer, stdio, options->max_response_bytes, pool) !=
             APR_SUCCESS)
         return SPX_SESSION_EXIT_STOPPED;
-    spx_loop_report_t report = {0, 0, APR_SUCCESS};
-    apr_pool_t *request_pool = NULL;
-    apr_pool_create(&request_pool, pool);
-    for (;;) {
-        apr_pool_clear(request_pool);
-        spx_frame_t frame;
-        apr_status_t status = spx_frame_next(reader, &frame);
-        if (status != APR_SUCCESS) {
-            report.end = SPX_LOOP_INPUT_FAILED;
-            report.status = status;
-            break;
-        }
-        if (!handle_frame(server, &frame, writer, request_pool, &report))
-            break;
-    }
-    apr_pool_destroy(request_pool);
+    spx_loop_report_t report;
+    spx_loop_run_with_hooks(reader, writer, &mcp_hooks, server, pool, &report);
     spx_loop_explain(&report, "semapraxd", options->max_request_bytes, options->max_response_bytes);
     return spx_loop_exit_status(report.end) ? SPX_SESSION_EXIT_STOPPED : SPX_SESSION_EXIT_OK;
 }

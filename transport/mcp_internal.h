@@ -1,9 +1,10 @@
 /*
  * mcp_internal.h: what the two files of the MCP server share, and nothing
  * outside them sees (spx_mcp.h is its public face). mcp.c is the protocol:
- * the lifecycle, the loop, JSON-RPC errors, keeping the project fresh and
- * writing each tool's result behind the second re-authentication;
- * mcp_tools.c is the tools: their schemas and what each answers.
+ * the lifecycle, its hooks of the shared request loop (spx_loop.h),
+ * JSON-RPC errors, keeping the project fresh and writing each tool's result
+ * behind the second re-authentication; mcp_tools.c is the tools: their
+ * schemas and what each answers.
  */
 #ifndef SPX_MCP_INTERNAL_H
 #define SPX_MCP_INTERNAL_H

@@ -1,11 +1,19 @@
 /*
  * spx_loop.h: the request loop of the agent transports (docs/transport.md):
  * read a frame, parse it as a request, hand a valid request to the
- * transport's dispatcher, write its answer; one pool per request. Framing,
- * the request grammar, notifications, the silent `shutdown`, the oversized
- * request and the oversized response are handled here, the same way for
- * every transport; the dispatcher only sees valid requests that expect an
- * answer.
+ * transport, write its answer; one pool per request. Framing, the order of
+ * the steps, the allocation gate's phase of each request, and how the loop
+ * ends (end of input, an oversized request or response, a failing read or
+ * write, and the exit status and stderr line of each) are here, once, for
+ * every transport.
+ *
+ * Two ways in. spx_loop_run: the transport gives a dispatcher that fills an
+ * spx_answer_t, and the loop words the refusals (v2 and v3 with reasons,
+ * v1 without), ends the session silently on a `shutdown` notification and
+ * drops every other one (semaprax serve, semapraxd --stdio).
+ * spx_loop_run_with_hooks: the transport writes every answer itself, its
+ * refusals in its own words and its notifications handled its own way
+ * (semapraxd --mcp, transport/mcp.c).
  */
 #ifndef SPX_LOOP_H
 #define SPX_LOOP_H
@@ -42,10 +50,35 @@ typedef struct spx_answer_t {
 typedef void (*spx_dispatch_fn)(void *context, const spx_request_t *request, spx_answer_t *answer,
                                 apr_pool_t *pool);
 
+/* A transport that writes its own answers (spx_loop_run_with_hooks). The
+ * hooks that write return the writer's status and set *outcome, as
+ * spx_response_write_* do; the loop ends on a failed write and on
+ * SPX_RESPONSE_STOP. pool is the request's pool. */
+typedef struct spx_loop_hooks_t {
+    /* A frame over max_request_bytes, drained unread: write its refusal (id
+     * null). The loop then ends (SPX_LOOP_REQUEST_TOO_LARGE). */
+    apr_status_t (*refuse_oversized)(void *context, spx_response_writer_t *writer,
+                                     apr_size_t max_request_bytes, spx_response_outcome_t *outcome,
+                                     apr_pool_t *pool);
+    /* A frame the request grammar refused: write the answer error calls for. */
+    apr_status_t (*refuse_invalid)(void *context, spx_response_writer_t *writer,
+                                   const spx_request_error_t *error,
+                                   spx_response_outcome_t *outcome, apr_pool_t *pool);
+    /* A valid notification, never answered: nonzero ends the session
+     * silently (SPX_LOOP_SILENT_SHUTDOWN), 0 drops it. */
+    int (*notified)(void *context, const spx_request_t *request);
+    /* A valid request that expects an answer: write it. *stop (0 on entry)
+     * set ends the session once it is written (SPX_LOOP_SHUTDOWN). */
+    apr_status_t (*respond)(void *context, const spx_request_t *request,
+                            spx_response_writer_t *writer, spx_response_outcome_t *outcome,
+                            int *stop, apr_pool_t *pool);
+} spx_loop_hooks_t;
+
 typedef enum spx_loop_end_t {
     SPX_LOOP_END_OF_INPUT = 1,       /* end of input, or a last line without LF: exit 0 */
-    SPX_LOOP_SHUTDOWN = 2,           /* the dispatcher asked to stop: exit 0 */
-    SPX_LOOP_SILENT_SHUTDOWN = 3,    /* a `shutdown` notification: exit 0 */
+    SPX_LOOP_SHUTDOWN = 2,           /* the dispatcher (hooks.respond) asked to stop: exit 0 */
+    SPX_LOOP_SILENT_SHUTDOWN = 3,    /* a notification that ends the session (spx_loop_run:
+                                      * `shutdown`): exit 0 */
     SPX_LOOP_REQUEST_TOO_LARGE = 4,  /* answered -32002: exit 1 */
     SPX_LOOP_RESPONSE_TOO_LARGE = 5, /* the fixed -32001 was written: exit 1 */
     SPX_LOOP_OUTPUT_FAILED = 6,      /* a response could not be written (the client
@@ -61,8 +94,19 @@ typedef struct spx_loop_report_t {
 } spx_loop_report_t;
 
 /* Run the loop until one of the ends above; requests are handled one at a
- * time, in order. Scratch memory comes from a subpool of pool, cleared before
- * every frame. */
+ * time, in order, each inside the allocation gate's phase named after its
+ * method (spx_allocation.h). Scratch memory comes from a subpool of pool,
+ * cleared before every frame. */
+void spx_loop_run_with_hooks(spx_frame_reader_t *reader, spx_response_writer_t *writer,
+                             const spx_loop_hooks_t *hooks, void *context, apr_pool_t *pool,
+                             spx_loop_report_t *report);
+
+/* spx_loop_run_with_hooks for a dispatcher that fills an answer, which the
+ * loop writes. An oversized request is refused -32002, and a frame the
+ * grammar refuses with its code and id; when the writer explains its
+ * errors (v2, v3) their data.detail says why in a sentence. A `shutdown`
+ * notification ends the session silently (spx_request_ends_session_silently);
+ * every other notification is dropped. */
 void spx_loop_run(spx_frame_reader_t *reader, spx_response_writer_t *writer,
                   spx_dispatch_fn dispatch, void *context, apr_pool_t *pool,
                   spx_loop_report_t *report);

@@ -7,9 +7,12 @@
  * with its diagnostics), a bad target and bad arguments (tool errors with
  * the reason), a project that cannot be read until it can, drift between
  * rendering and writing (the test-only daemon's pause: answered again, or
- * a tool error after too many), JSON-RPC errors with data, and the command
- * line. On Windows, where holding is authority, edits of held files are
- * denied, so the tests that edit them are left out there.
+ * a tool error after too many), JSON-RPC errors with data, the request
+ * loop's refusals, notifications and ends byte for byte (an oversized
+ * request, refused frames, `shutdown` and `exit` notifications dropped, a
+ * closed output), each request a phase of the allocation gate, and the
+ * command line. On Windows, where holding is authority, edits of held
+ * files are denied, so the tests that edit them are left out there.
  */
 #include "spx_daemon.h"
 #include "spx_limits.h"
@@ -699,6 +702,173 @@ static void test_jsonrpc_errors(void)
     spx_fixture_free(fixture);
 }
 
+/* --- the loop: refused frames, notifications, how it ends -------------------------------- */
+
+/* A request line over --max-request-bytes: refused with data, nothing after
+ * it is run, exit 1, and stderr says why (with --verbose, the refusal
+ * first). */
+static void test_oversized_request(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    for (int verbose = 0; verbose <= 1; verbose++) {
+        const char *const arguments[] = {"--mcp", "--max-request-bytes", "256",
+                                         verbose ? "--verbose" : NULL, NULL};
+        spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", arguments);
+        char *input = apr_palloc(pool, 301);
+        memset(input, 'x', 300);
+        input[300] = '\n';
+        input = apr_pstrcat(pool, apr_pstrndup(pool, input, 301),
+                            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n", NULL);
+        CU_ASSERT_EQUAL(spx_daemon_send(daemon, input, strlen(input)), APR_SUCCESS);
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 1);
+        CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon),
+                               "{\"error\":{\"code\":-32002,\"data\":{\"detail\":\"a request line "
+                               "was over --max-request-bytes 256\",\"reason\":\"request_too_"
+                               "large\"},\"message\":\"request too large\"},\"id\":null,"
+                               "\"jsonrpc\":\"2.0\"}\n");
+        CU_ASSERT_STRING_EQUAL(spx_daemon_stderr(daemon),
+                               verbose ? "semapraxd: refused (request_too_large): a request line "
+                                         "was over --max-request-bytes 256\n"
+                                         "semapraxd: a request was over 256 bytes: stopping\n"
+                                       : "semapraxd: a request was over 256 bytes: stopping\n");
+    }
+    spx_fixture_free(fixture);
+}
+
+/* Frames the request grammar refuses, each answered with data {reason,
+ * detail} (the rule's name as the detail, the request's id when it had a
+ * valid one); notifications, `shutdown` and `exit` among them, dropped
+ * without a word on stdout and the session going on; a last line without
+ * LF dropped, exit 0. With --verbose stderr says a line for each refusal
+ * and notification; without it only the dropped tail. */
+static void test_refused_frames_and_notifications(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    const char *input = "\n"
+                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n"
+                        "{\"jsonrpc\":\"1.0\",\"id\":5,\"method\":\"ping\"}\n"
+                        "[1]\n"
+                        "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}\n"
+                        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"extra\":1}\n"
+                        "{\"jsonrpc\":\"2.0\",\"method\":\"shutdown\"}\n"
+                        "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}\n"
+                        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+                        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n"
+                        "tail";
+    const char *output =
+        "{\"error\":{\"code\":-32700,\"data\":{\"detail\":\"empty frame\",\"reason\":\"parse_"
+        "error\"},\"message\":\"parse error\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
+        "{\"error\":{\"code\":-32700,\"data\":{\"detail\":\"CR byte\",\"reason\":\"parse_error\"},"
+        "\"message\":\"parse error\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
+        "{\"error\":{\"code\":-32600,\"data\":{\"detail\":\"jsonrpc is not \\\"2.0\\\"\","
+        "\"reason\":\"invalid_request\"},\"message\":\"invalid request\"},\"id\":5,\"jsonrpc\":"
+        "\"2.0\"}\n"
+        "{\"error\":{\"code\":-32600,\"data\":{\"detail\":\"batch\",\"reason\":\"invalid_"
+        "request\"},\"message\":\"invalid request\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
+        "{\"error\":{\"code\":-32600,\"data\":{\"detail\":\"bad id\",\"reason\":\"invalid_"
+        "request\"},\"message\":\"invalid request\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
+        "{\"error\":{\"code\":-32600,\"data\":{\"detail\":\"unknown top-level key\",\"reason\":"
+        "\"invalid_request\"},\"message\":\"invalid request\"},\"id\":2,\"jsonrpc\":\"2.0\"}\n"
+        "{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":{}}\n";
+    const char *tail = "semapraxd: 4 bytes at end of input without LF: not a frame, dropped\n";
+    for (int verbose = 0; verbose <= 1; verbose++) {
+        const char *const arguments[] = {"--mcp", verbose ? "--verbose" : NULL, NULL};
+        spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", arguments);
+        CU_ASSERT_EQUAL(spx_daemon_send(daemon, input, strlen(input)), APR_SUCCESS);
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+        CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon), output);
+        CU_ASSERT_STRING_EQUAL(
+            spx_daemon_stderr(daemon),
+            verbose ? apr_pstrcat(pool,
+                                  "semapraxd: refused (parse_error): empty frame\n"
+                                  "semapraxd: refused (parse_error): CR byte\n"
+                                  "semapraxd: refused (invalid_request): jsonrpc is not \"2.0\"\n"
+                                  "semapraxd: refused (invalid_request): batch\n"
+                                  "semapraxd: refused (invalid_request): bad id\n"
+                                  "semapraxd: refused (invalid_request): unknown top-level key\n"
+                                  "semapraxd: notification shutdown: nothing to do\n"
+                                  "semapraxd: notification exit: nothing to do\n"
+                                  "semapraxd: notification notifications/initialized: nothing to "
+                                  "do\n",
+                                  tail, NULL)
+                    : tail);
+    }
+    spx_fixture_free(fixture);
+}
+
+/* Generous for valgrind; a spinning server never exits at all. */
+#define EXIT_SECONDS 60
+
+/* A client that closes the server's output: the next answer cannot be
+ * written, and the server says so and exits 1 by itself. */
+static void test_output_closed_by_the_client(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_daemon_t *daemon = start(fixture, NULL);
+    start_initialized(daemon, fixture->pool);
+    spx_daemon_close_output(daemon);
+    const char *ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n";
+    CU_ASSERT_EQUAL(spx_daemon_send(daemon, ping, strlen(ping)), APR_SUCCESS);
+    CU_ASSERT_TRUE(spx_daemon_exited_within(daemon, EXIT_SECONDS));
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 1);
+    spx_assert_contains(spx_daemon_stderr(daemon),
+                        "semapraxd: cannot write a response to standard output (");
+    spx_fixture_free(fixture);
+}
+
+/* The test-only daemon's allocation gate (spx_allocation.h) counts each
+ * request in a phase named after its method, as for --stdio: a tools/call
+ * of check is counted, and its first and last counted allocations failing
+ * each end the server with status 3, having written only the initialize
+ * answer, whole. */
+static spx_daemon_t *run_with_gate(spx_fixture_t *fixture, const char *setting)
+{
+    apr_pool_t *pool = fixture->pool;
+    CU_ASSERT_EQUAL_FATAL(apr_env_set("SPX_TEST_ALLOCATION", setting, pool), APR_SUCCESS);
+    const char *arguments[] = {"--mcp", "--manifest-path",
+                               spx_fixture_path(fixture, "proj/semaprax.toml"), NULL};
+    spx_daemon_t *daemon = spx_daemon_start("SPX_SEMAPRAXD_TEST", arguments, NULL, pool);
+    apr_env_delete("SPX_TEST_ALLOCATION", pool);
+    const char *lines =
+        apr_pstrcat(pool, apr_psprintf(pool, INITIALIZE_FORMAT, "2025-11-25"), "\n",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
+                    "\"name\":\"check\",\"arguments\":{}}}\n",
+                    NULL);
+    spx_daemon_send(daemon, lines, strlen(lines)); /* it may be gone already */
+    return daemon;
+}
+
+static void test_allocation_phase_per_request(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    spx_daemon_t *counted = run_with_gate(fixture, "tools/call:count");
+    CU_ASSERT_EQUAL(spx_daemon_finish(counted), 0);
+    const char *prefix = "semaprax: allocations in tools/call: ";
+    const char *at = strstr(spx_daemon_stderr(counted), prefix);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    unsigned long total = strtoul(at + strlen(prefix), NULL, 10);
+    CU_ASSERT_TRUE_FATAL(total >= 3);
+    const unsigned long failing[] = {1, total};
+    for (size_t f = 0; f < 2; f++) {
+        spx_daemon_t *daemon =
+            run_with_gate(fixture, apr_psprintf(pool, "tools/call:%lu", failing[f]));
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 3);
+        spx_assert_contains(spx_daemon_stderr(daemon), "semaprax: out of memory: stopping");
+        const char *rest = spx_daemon_rest(daemon);
+        const char *first_end = strchr(rest, '\n');
+        CU_ASSERT_PTR_NOT_NULL_FATAL(first_end);
+        CU_ASSERT_EQUAL(first_end[1], '\0'); /* one line: the initialize answer */
+        spx_assert_contains(rest, "\"protocolVersion\":\"2025-11-25\"");
+    }
+    spx_fixture_free(fixture);
+}
+
 static void assert_usage_error(apr_pool_t *pool, const char *const *arguments, const char *why)
 {
     spx_process_result_t result =
@@ -743,6 +913,12 @@ int main(void)
         {"drift after every rendering: a tool error (test hook)", test_drift_after_every_rendering},
         {"a rename whose commit fails: a tool error (test hook)", test_rename_failure},
         {"JSON-RPC errors with data", test_jsonrpc_errors},
+        {"an oversized request: refused, exit 1", test_oversized_request},
+        {"refused frames and notifications, shutdown and exit too: answered or dropped",
+         test_refused_frames_and_notifications},
+        {"output closed by the client: exit 1", test_output_closed_by_the_client},
+        {"each request is a phase of the allocation gate (test hook)",
+         test_allocation_phase_per_request},
         {"the command line", test_command_line},
         CU_TEST_INFO_NULL,
     };
