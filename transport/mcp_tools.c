@@ -16,6 +16,7 @@
 #include "spx_envelope.h"
 #include "spx_index.h"
 #include "spx_limits.h"
+#include "spx_params.h"
 #include "spx_rename.h"
 #include "spx_session_hooks.h"
 
@@ -227,20 +228,17 @@ static int arguments_known(json_t *arguments, const char *const *allowed, mcp_an
 }
 
 /* An optional integer argument in [minimum, maximum]: 1 when absent (value
- * untouched) or valid; else a tool error and 0. */
+ * untouched) or valid; else a tool error and 0, with one sentence for
+ * every way it can be wrong (out of range, mistyped, beyond 2^63-1). */
 static int optional_count(json_t *arguments, const char *key, apr_uint64_t minimum,
                           apr_uint64_t maximum, apr_uint64_t *value, mcp_answer_t *answer,
                           apr_pool_t *pool)
 {
-    json_t *member = json_object_get(arguments, key);
-    if (!member)
+    apr_int64_t given = 0;
+    spx_param_found_t found =
+        spx_param_optional_count(arguments, key, minimum, maximum, 0, value, &given);
+    if (found == SPX_PARAM_ABSENT || found == SPX_PARAM_VALID)
         return 1;
-    if (json_is_integer(member) && json_integer_value(member) >= 0 &&
-        (apr_uint64_t)json_integer_value(member) >= minimum &&
-        (apr_uint64_t)json_integer_value(member) <= maximum) {
-        *value = (apr_uint64_t)json_integer_value(member);
-        return 1;
-    }
     fail(answer,
          apr_psprintf(pool, "%s must be an integer in %" APR_UINT64_T_FMT "..%" APR_UINT64_T_FMT,
                       key, minimum, maximum));
@@ -252,14 +250,9 @@ static int optional_count(json_t *arguments, const char *key, apr_uint64_t minim
 static int optional_string(json_t *arguments, const char *key, const char **value,
                            mcp_answer_t *answer, apr_pool_t *pool)
 {
-    json_t *member = json_object_get(arguments, key);
     *value = NULL;
-    if (!member)
+    if (spx_param_optional_string(arguments, key, value) != SPX_PARAM_MISTYPED)
         return 1;
-    if (json_is_string(member)) {
-        *value = json_string_value(member);
-        return 1;
-    }
     fail(answer, apr_psprintf(pool, "%s must be a string", key));
     return 0;
 }
