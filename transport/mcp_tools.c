@@ -16,6 +16,7 @@
 #include "spx_envelope.h"
 #include "spx_index.h"
 #include "spx_limits.h"
+#include "spx_params.h"
 #include "spx_rename.h"
 #include "spx_session_hooks.h"
 
@@ -78,7 +79,9 @@ static const char test_output[] =
     "\"type\":\"integer\"},\"depth_exhausted\":{\"type\":\"integer\"},\"language_failure\":{"
     "\"type\":\"integer\"}},\"required\":[\"total\",\"passed\",\"failed\",\"fuel_exhausted\","
     "\"depth_exhausted\",\"language_failure\"]},\"tests\":{\"type\":\"array\",\"items\":{"
-    "\"type\":\"object\"}}},\"required\":[\"schema\",\"command_succeeded\",\"summary\","
+    "\"type\":\"object\"}},\"selection\":{\"type\":\"array\",\"items\":{\"type\":"
+    "\"string\"},\"description\":\"the tests that ran when the call named "
+    "some\"}},\"required\":[\"schema\",\"command_succeeded\",\"summary\","
     "\"tests\"]}," REVISIONS_SCHEMA "},\"required\":[\"command_succeeded\",\"envelope\","
     "\"project_revision\",\"workspace_revision\"]}";
 
@@ -161,13 +164,21 @@ static const char *test_input(apr_pool_t *pool)
         "\"max_steps\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":%" APR_UINT64_T_FMT
         ",\"default\":%" APR_UINT64_T_FMT ",\"description\":\"fuel of each test, in steps\"},"
         "\"max_bytes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":%" APR_UINT64_T_FMT
-        ",\"description\":\"the most bytes a test may print\"},"
+        ",\"default\":%u,\"description\":\"the most bytes a test may print\"},"
         "\"max_memory\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":%" APR_UINT64_T_FMT
         ",\"default\":%" APR_UINT64_T_FMT ",\"description\":\"the most value memory a test may "
-        "hold, in bytes\"}},\"additionalProperties\":false}",
+        "hold, in bytes\"},"
+        "\"max_call_depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":%u,\"default\":%u,"
+        "\"description\":\"the most active calls a test may have; a test that goes deeper ends "
+        "depth_exhausted\"},"
+        "\"tests\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,"
+        "\"description\":\"run only these tests (each the manifest's test name, or module.function "
+        "when one test runs that function), in manifest order; the envelope names the tests that "
+        "ran in selection (default: every test)\"}},\"additionalProperties\":false}",
         (apr_uint64_t)SPX_LIMIT_MAX_STEPS_MAXIMUM, (apr_uint64_t)SPX_LIMIT_MAX_STEPS_DEFAULT,
-        (apr_uint64_t)SPX_LIMIT_MAX_BYTES_MAXIMUM, (apr_uint64_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM,
-        (apr_uint64_t)SPX_LIMIT_MAX_MEMORY_DEFAULT);
+        (apr_uint64_t)SPX_LIMIT_MAX_BYTES_MAXIMUM, SPX_LIMIT_MAX_BYTES_DEFAULT,
+        (apr_uint64_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM, (apr_uint64_t)SPX_LIMIT_MAX_MEMORY_DEFAULT,
+        SPX_LIMIT_CALL_DEPTH_MAXIMUM, SPX_LIMIT_CALL_DEPTH_DEFAULT);
 }
 
 static const char *graph_summary_input(apr_pool_t *pool)
@@ -227,20 +238,17 @@ static int arguments_known(json_t *arguments, const char *const *allowed, mcp_an
 }
 
 /* An optional integer argument in [minimum, maximum]: 1 when absent (value
- * untouched) or valid; else a tool error and 0. */
+ * untouched) or valid; else a tool error and 0, with one sentence for
+ * every way it can be wrong (out of range, mistyped, beyond 2^63-1). */
 static int optional_count(json_t *arguments, const char *key, apr_uint64_t minimum,
                           apr_uint64_t maximum, apr_uint64_t *value, mcp_answer_t *answer,
                           apr_pool_t *pool)
 {
-    json_t *member = json_object_get(arguments, key);
-    if (!member)
+    apr_int64_t given = 0;
+    spx_param_found_t found =
+        spx_param_optional_count(arguments, key, minimum, maximum, 0, value, &given);
+    if (found == SPX_PARAM_ABSENT || found == SPX_PARAM_VALID)
         return 1;
-    if (json_is_integer(member) && json_integer_value(member) >= 0 &&
-        (apr_uint64_t)json_integer_value(member) >= minimum &&
-        (apr_uint64_t)json_integer_value(member) <= maximum) {
-        *value = (apr_uint64_t)json_integer_value(member);
-        return 1;
-    }
     fail(answer,
          apr_psprintf(pool, "%s must be an integer in %" APR_UINT64_T_FMT "..%" APR_UINT64_T_FMT,
                       key, minimum, maximum));
@@ -252,14 +260,9 @@ static int optional_count(json_t *arguments, const char *key, apr_uint64_t minim
 static int optional_string(json_t *arguments, const char *key, const char **value,
                            mcp_answer_t *answer, apr_pool_t *pool)
 {
-    json_t *member = json_object_get(arguments, key);
     *value = NULL;
-    if (!member)
+    if (spx_param_optional_string(arguments, key, value) != SPX_PARAM_MISTYPED)
         return 1;
-    if (json_is_string(member)) {
-        *value = json_string_value(member);
-        return 1;
-    }
     fail(answer, apr_psprintf(pool, "%s must be a string", key));
     return 0;
 }
@@ -424,14 +427,30 @@ static void run_context(mcp_server_t *server, json_t *arguments, apr_uint64_t la
             : ".");
 }
 
+/* The optional argument tests: 1 when absent (*names NULL) or an array of
+ * one or more strings; else a tool error saying why, in v2's words, and 0. */
+static int test_names_argument(json_t *arguments, const char ***names, apr_size_t *count,
+                               mcp_answer_t *answer, apr_pool_t *pool)
+{
+    apr_size_t item = 0;
+    spx_param_found_t found = spx_param_test_names(arguments, names, count, &item, pool);
+    if (found == SPX_PARAM_ABSENT || found == SPX_PARAM_VALID)
+        return 1;
+    fail(answer, spx_param_test_names_problem(found, item, pool));
+    return 0;
+}
+
 static void run_test(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
                      mcp_answer_t *answer, apr_pool_t *pool)
 {
     (void)largest;
-    static const char *const allowed[] = {"max_steps", "max_bytes", "max_memory", NULL};
+    static const char *const allowed[] = {"max_steps",      "max_bytes", "max_memory",
+                                          "max_call_depth", "tests",     NULL};
     spx_run_limits_t limits = spx_run_limits_default();
     apr_uint64_t max_steps = limits.max_steps, max_bytes = limits.max_bytes;
-    apr_uint64_t max_memory = limits.max_memory;
+    apr_uint64_t max_memory = limits.max_memory, max_call_depth = limits.max_call_depth;
+    const char **names = NULL;
+    apr_size_t name_count = 0;
     if (!arguments_known(arguments, allowed, answer, pool) ||
         !optional_count(arguments, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps, answer,
                         pool) ||
@@ -439,14 +458,30 @@ static void run_test(mcp_server_t *server, json_t *arguments, apr_uint64_t large
                         pool) ||
         !optional_count(arguments, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &max_memory,
                         answer, pool) ||
+        !optional_count(arguments, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM,
+                        &max_call_depth, answer, pool) ||
+        !test_names_argument(arguments, &names, &name_count, answer, pool) ||
         !admitted(server, answer, pool))
         return;
     limits.max_steps = max_steps;
     limits.max_bytes = (apr_size_t)max_bytes;
     limits.max_memory = max_memory;
+    limits.max_call_depth = (unsigned)max_call_depth;
     json_t *envelope = NULL;
     const char *message = NULL;
-    if (spx_envelope_build(server->project, &limits, &envelope, pool, &message) != APR_SUCCESS) {
+    spx_test_selection_t *selection = NULL;
+    /* An unknown name is refused in the engine's words, with the nearest
+     * test names, as v2 refuses it. */
+    if (names && spx_test_selection_make(server->project, names, name_count, &selection, pool,
+                                         &message) != APR_SUCCESS) {
+        spx_log_request(&server->log, "test: %s", message);
+        fail(answer, message);
+        return;
+    }
+    apr_status_t built = spx_envelope_build_selected(server->project, &limits, selection, NULL,
+                                                     &envelope, pool, &message);
+    spx_test_selection_free(selection);
+    if (built != APR_SUCCESS) {
         fail(answer, apr_psprintf(pool, "the tests could not be run: %s",
                                   message ? message : "unknown reason"));
         return;
@@ -713,10 +748,12 @@ static const mcp_tool_t tools[] = {
      "unknown target is a tool error saying why.",
      1, 0, context_input, context_output, run_context},
     {"test", "Run the tests",
-     "Run every test the manifest declares, each with fresh fuel, and answer the execution "
-     "envelope (semaprax.project-execution.v1): each test's outcome (passed, failed, "
-     "fuel_exhausted, depth_exhausted, language_failure), output and steps, and a summary. A "
-     "test that runs out of fuel is a result, not an error.",
+     "Run every test the manifest declares, or only those named in tests, each with fresh "
+     "fuel, and answer the execution envelope (semaprax.project-execution.v1): each test's "
+     "outcome (passed, failed, fuel_exhausted, depth_exhausted, language_failure), output and "
+     "steps, and a summary; with tests, its selection. A test that runs out of fuel or call "
+     "depth is a result, not an error; an unknown test name is a tool error naming the nearest "
+     "tests.",
      1, 0, test_input, test_output, run_test},
     {"graph_summary", "Summary of the semantic graph",
      "Counts of the project's modules, functions, structs, consts, tests, nodes and edges, and "

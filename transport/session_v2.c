@@ -12,6 +12,7 @@
 #include "spx_envelope.h"
 #include "spx_index.h"
 #include "spx_limits.h"
+#include "spx_params.h"
 #include "spx_rpc.h"
 
 #include <apr_strings.h>
@@ -45,37 +46,31 @@ static int optional_count(const spx_request_t *request, const char *key, apr_uin
                           apr_uint64_t maximum, apr_uint64_t *value, reply_t *reply,
                           apr_pool_t *pool)
 {
-    json_t *member = request->params ? json_object_get(request->params, key) : NULL;
-    if (!member)
+    apr_int64_t given = 0;
+    switch (spx_param_optional_count(request->params, key, minimum, maximum,
+                                     request->integers_as_reals, value, &given)) {
+    case SPX_PARAM_ABSENT:
+    case SPX_PARAM_VALID:
         return 1;
-    if (json_is_integer(member)) {
-        json_int_t given = json_integer_value(member);
-        if (given < 0 || (apr_uint64_t)given < minimum || (apr_uint64_t)given > maximum) {
-            spx_session_invalid_params(reply, pool, "out_of_range",
-                                       "%s %" APR_INT64_T_FMT " is outside %" APR_UINT64_T_FMT
-                                       "..%" APR_UINT64_T_FMT,
-                                       key, (apr_int64_t)given, minimum, maximum);
-            return 0;
-        }
-        *value = (apr_uint64_t)given;
-        return 1;
-    }
-    /* An integer beyond 2^63-1 was decoded as a real, as every integer of
-     * its request was (spx_request.h). */
-    if (json_is_real(member) && request->integers_as_reals &&
-        (json_real_value(member) >= 9223372036854775807.0 ||
-         json_real_value(member) <= -9223372036854775808.0)) {
+    case SPX_PARAM_OUT_OF_RANGE:
+        spx_session_invalid_params(reply, pool, "out_of_range",
+                                   "%s %" APR_INT64_T_FMT " is outside %" APR_UINT64_T_FMT
+                                   "..%" APR_UINT64_T_FMT,
+                                   key, given, minimum, maximum);
+        return 0;
+    case SPX_PARAM_BEYOND_INT64:
         spx_session_invalid_params(reply, pool, "out_of_range",
                                    "%s is beyond 2^63-1, outside %" APR_UINT64_T_FMT
                                    "..%" APR_UINT64_T_FMT,
                                    key, minimum, maximum);
         return 0;
+    default:
+        spx_session_invalid_params(reply, pool, "mistyped_param",
+                                   "%s must be a JSON integer (written without fraction or "
+                                   "exponent) in %" APR_UINT64_T_FMT "..%" APR_UINT64_T_FMT,
+                                   key, minimum, maximum);
+        return 0;
     }
-    spx_session_invalid_params(reply, pool, "mistyped_param",
-                               "%s must be a JSON integer (written without fraction or "
-                               "exponent) in %" APR_UINT64_T_FMT "..%" APR_UINT64_T_FMT,
-                               key, minimum, maximum);
-    return 0;
 }
 
 /* An optional (required when needed) string param: 1 when absent or a
@@ -84,19 +79,19 @@ static int optional_count(const spx_request_t *request, const char *key, apr_uin
 static int string_param(const spx_request_t *request, const char *key, int needed,
                         const char **value, reply_t *reply, apr_pool_t *pool)
 {
-    json_t *member = request->params ? json_object_get(request->params, key) : NULL;
-    if (!member && needed) {
+    switch (spx_param_optional_string(request->params, key, value)) {
+    case SPX_PARAM_VALID:
+        return 1;
+    case SPX_PARAM_ABSENT:
+        if (!needed)
+            return 1;
         spx_session_invalid_params(reply, pool, "missing_param", "%s needs %s (a string)",
                                    request->method, key);
         return 0;
-    }
-    if (member && !json_is_string(member)) {
+    default:
         spx_session_invalid_params(reply, pool, "mistyped_param", "%s must be a string", key);
         return 0;
     }
-    if (member)
-        *value = json_string_value(member);
-    return 1;
 }
 
 /* --- the methods ------------------------------------------------------------ */
@@ -289,35 +284,14 @@ static void run_context(session_t *session, const spx_request_t *request, reply_
 static int test_names_param(const spx_request_t *request, const char ***names, apr_size_t *count,
                             reply_t *reply, apr_pool_t *pool)
 {
-    json_t *member = request->params ? json_object_get(request->params, "tests") : NULL;
-    *names = NULL;
-    *count = 0;
-    if (!member)
+    apr_size_t item = 0;
+    spx_param_found_t found = spx_param_test_names(request->params, names, count, &item, pool);
+    if (found == SPX_PARAM_ABSENT || found == SPX_PARAM_VALID)
         return 1;
-    if (!json_is_array(member)) {
-        spx_session_invalid_params(reply, pool, "mistyped_param",
-                                   "tests must be an array of test names (strings)");
-        return 0;
-    }
-    if (json_array_size(member) == 0) {
-        spx_session_invalid_params(reply, pool, "invalid_value",
-                                   "tests must name at least one test; leave it out to run them "
-                                   "all");
-        return 0;
-    }
-    const char **given = apr_pcalloc(pool, (json_array_size(member) + 1) * sizeof(*given));
-    for (size_t i = 0; i < json_array_size(member); i++) {
-        given[i] = json_string_value(json_array_get(member, i));
-        if (!given[i]) {
-            spx_session_invalid_params(reply, pool, "mistyped_param",
-                                       "tests[%" APR_SIZE_T_FMT "] must be a string (a test name)",
-                                       (apr_size_t)i);
-            return 0;
-        }
-    }
-    *names = given;
-    *count = json_array_size(member);
-    return 1;
+    spx_session_invalid_params(reply, pool,
+                               found == SPX_PARAM_EMPTY ? "invalid_value" : "mistyped_param", "%s",
+                               spx_param_test_names_problem(found, item, pool));
+    return 0;
 }
 
 static void run_test(session_t *session, const spx_request_t *request, reply_t *reply,

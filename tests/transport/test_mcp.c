@@ -4,16 +4,19 @@
  * with --allow-project-rename), each tool's answer, an edit between two
  * calls (revision_changed and a fresh answer, and Phase A once more), the
  * counters standing still without edits, a broken project (a tool error
- * with its diagnostics), a bad target and bad arguments (tool errors with
- * the reason), a project that cannot be read until it can, drift between
- * rendering and writing (the test-only daemon's pause: answered again, or
- * a tool error after too many), JSON-RPC errors with data, the request
- * loop's refusals, notifications and ends byte for byte (an oversized
- * request, refused frames, `shutdown` and `exit` notifications dropped, a
- * closed output), each request a phase of the allocation gate, and the
- * command line. On Windows, where holding is authority, edits of held
- * files are denied, so the tests that edit them are left out there.
+ * with its diagnostics), the test tool's tests and max_call_depth (a
+ * selection, the depth outcome, the refusals), a bad target and bad
+ * arguments (tool errors with the reason), a project that cannot be read
+ * until it can, drift between rendering and writing (the test-only
+ * daemon's pause: answered again, or a tool error after too many),
+ * JSON-RPC errors with data, the request loop's refusals, notifications
+ * and ends byte for byte (an oversized request, refused frames, `shutdown`
+ * and `exit` notifications dropped, a closed output), each request a phase
+ * of the allocation gate, and the command line. On Windows, where holding
+ * is authority, edits of held files are denied, so the tests that edit
+ * them are left out there.
  */
+#include "spx_canonical.h"
 #include "spx_daemon.h"
 #include "spx_limits.h"
 #include "spx_process.h"
@@ -492,6 +495,146 @@ static void test_bad_target_and_arguments(void)
     spx_fixture_free(fixture);
 }
 
+/* The test tool's tests and max_call_depth, as v2's test takes them:
+ * tools/list describes them; a selection runs only the named tests (in
+ * manifest order, whatever the order and form of the names) and the
+ * envelope's selection says which, the same envelope as `semaprax test
+ * NAME...`; an unknown name is a tool error naming the nearest tests;
+ * max_call_depth outside 1..65536 is refused, and one too small for
+ * math.fact(5) (test_fact and five calls of fact: 6 active calls) makes the
+ * fact test depth_exhausted, a result and not an error. */
+static void test_selection_and_call_depth(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start(fixture, NULL);
+    start_initialized(daemon, pool);
+
+    json_t *list = spx_daemon_call_json(
+        daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{}}");
+    json_t *properties = NULL;
+    size_t index;
+    json_t *tool;
+    json_array_foreach(json_object_get(json_object_get(list, "result"), "tools"), index, tool)
+    {
+        if (strcmp(json_string_value(json_object_get(tool, "name")), "test") == 0)
+            properties = json_object_get(json_object_get(tool, "inputSchema"), "properties");
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(properties);
+    json_t *depth = json_object_get(properties, "max_call_depth");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(depth, "minimum")), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(depth, "maximum")),
+                    SPX_LIMIT_CALL_DEPTH_MAXIMUM);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(depth, "default")),
+                    SPX_LIMIT_CALL_DEPTH_DEFAULT);
+    json_t *names = json_object_get(properties, "tests");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(names, "type")), "array");
+    CU_ASSERT_STRING_EQUAL(
+        json_string_value(json_object_get(json_object_get(names, "items"), "type")), "string");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(names, "minItems")), 1);
+    json_decref(list);
+
+    /* fib, and fact by its function: fact then fib, as the manifest orders them */
+    json_t *result =
+        call_tool(daemon, "test", "{\"tests\":[\"fib\",\"app.test_fact\",\"fib\"]}", pool);
+    json_t *content = structured(result, pool);
+    json_t *envelope = json_object_get(content, "envelope");
+    char *selection = json_dumps(json_object_get(envelope, "selection"), JSON_COMPACT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(selection);
+    CU_ASSERT_STRING_EQUAL(selection, "[\"fact\",\"fib\"]");
+    free(selection);
+    json_t *tests = json_object_get(envelope, "tests");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(tests), 2);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tests, 0), "name")),
+                           "fact");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tests, 1), "name")),
+                           "fib");
+    json_t *summary = json_object_get(envelope, "summary");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "total")), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "passed")), 2);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(content, "command_succeeded")));
+    spx_assert_contains(json_string_value(json_object_get(
+                            json_array_get(json_object_get(result, "content"), 0), "text")),
+                        "Tests: 2 of 2 passed");
+    /* the same envelope as the CLI's, byte for byte */
+    const char *tool_text = apr_pstrcat(pool, spx_canonical_text(envelope, pool), "\n", NULL);
+    spx_process_result_t cli =
+        SPX_RUN_SEMAPRAX(pool, "test", "fact", "fib", "--manifest-path",
+                         spx_fixture_path(fixture, "proj/semaprax.toml"), "--envelope",
+                         spx_fixture_path(fixture, "cli.json"));
+    CU_ASSERT_EQUAL(cli.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "cli.json"), tool_text);
+    json_decref(content);
+    json_decref(result);
+
+    /* without tests every test runs and the envelope has no selection */
+    result = call_tool(daemon, "test", "{}", pool);
+    content = structured(result, pool);
+    envelope = json_object_get(content, "envelope");
+    CU_ASSERT_PTR_NULL(json_object_get(envelope, "selection"));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(envelope, "tests")), 4);
+    CU_ASSERT_EQUAL(
+        json_integer_value(json_object_get(json_object_get(envelope, "limits"), "max_call_depth")),
+        SPX_LIMIT_CALL_DEPTH_DEFAULT);
+    json_decref(content);
+    json_decref(result);
+
+    /* too shallow for fact(5) by one call: depth_exhausted, a result */
+    result = call_tool(daemon, "test", "{\"tests\":[\"fact\"],\"max_call_depth\":5}", pool);
+    content = structured(result, pool);
+    envelope = json_object_get(content, "envelope");
+    json_t *record = json_array_get(json_object_get(envelope, "tests"), 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(record, "outcome")),
+                           "depth_exhausted");
+    const char *failure =
+        json_string_value(json_object_get(json_object_get(record, "failure"), "message"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(failure);
+    spx_assert_contains(failure, "the call-depth limit of 5");
+    summary = json_object_get(envelope, "summary");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "depth_exhausted")), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "total")), 1);
+    CU_ASSERT_EQUAL(
+        json_integer_value(json_object_get(json_object_get(envelope, "limits"), "max_call_depth")),
+        5);
+    CU_ASSERT_TRUE(json_is_false(json_object_get(content, "command_succeeded")));
+    json_decref(content);
+    json_decref(result);
+    /* exactly deep enough: passed */
+    result = call_tool(daemon, "test", "{\"tests\":[\"fact\"],\"max_call_depth\":6}", pool);
+    content = structured(result, pool);
+    record = json_array_get(json_object_get(json_object_get(content, "envelope"), "tests"), 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(record, "outcome")), "passed");
+    json_decref(content);
+    json_decref(result);
+
+    /* the refusals: tool errors, in the words of v2's test */
+    static const struct {
+        const char *arguments, *text;
+    } refused[] = {
+        {"{\"tests\":[\"fact\",\"fibb\"]}", "no test 'fibb' in this project; nearest: fib"},
+        {"{\"tests\":[]}", "tests must name at least one test; leave it out to run them all"},
+        {"{\"tests\":\"fact\"}", "tests must be an array of test names (strings)"},
+        {"{\"tests\":[\"fact\",7]}", "tests[1] must be a string (a test name)"},
+        {"{\"max_call_depth\":0}", "max_call_depth must be an integer in 1..65536"},
+        {"{\"max_call_depth\":65537}", "max_call_depth must be an integer in 1..65536"},
+        {"{\"max_call_depth\":\"9\"}", "max_call_depth must be an integer in 1..65536"},
+        {"{\"max_call_depth\":-1,\"tests\":[\"fact\"]}",
+         "max_call_depth must be an integer in 1..65536"},
+        {"{\"test\":[\"fact\"]}", "unknown argument 'test': this tool takes max_steps, max_bytes, "
+                                  "max_memory, max_call_depth, tests"},
+    };
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        result = call_tool(daemon, "test", refused[i].arguments, pool);
+        spx_assert_contains(error_text(result, pool), refused[i].text);
+        json_decref(result);
+    }
+    json_t *status = call_status(daemon, pool);
+    CU_ASSERT_EQUAL(counter(status, "phase_a_runs"), 1);
+    json_decref(status);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
 static void test_unreadable_until_it_is_not(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -906,6 +1049,7 @@ int main(void)
         {"an edit between calls: revision_changed, fresh answer", test_edit_between_calls},
         {"many edits: stderr stays bounded", test_many_edits_bounded_stderr},
         {"a broken project: tool errors with diagnostics", test_broken_project},
+        {"test: tests and max_call_depth as v2 takes them", test_selection_and_call_depth},
         {"a bad target and bad arguments: tool errors with the reason",
          test_bad_target_and_arguments},
         {"a project that cannot be read, until it can", test_unreadable_until_it_is_not},
