@@ -19,6 +19,7 @@
 #include "spx_params.h"
 #include "spx_rename.h"
 #include "spx_session_hooks.h"
+#include "spx_utf8.h"
 
 #include <apr_strings.h>
 #include <stdio.h>
@@ -628,11 +629,9 @@ static json_t *string_list(const apr_array_header_t *list)
     return array;
 }
 
-/* A failed commit or rebind: what failed and what was restored; when the
- * held inputs were touched, the project is opened again from what is on
- * disk now. */
-static void rename_failed(mcp_server_t *server, const spx_rename_failure_t *failure,
-                          mcp_answer_t *answer, apr_pool_t *pool)
+/* The tool error's text of a failed commit or rebind: where it failed,
+ * why (cut to SPX_LIMIT_RENAME_REASON_BYTES), and what was restored. */
+static const char *rename_failure_text(const spx_rename_failure_t *failure, apr_pool_t *pool)
 {
     json_t *restored = string_list(failure->restored);
     json_t *not_restored = string_list(failure->not_restored);
@@ -640,24 +639,86 @@ static void rename_failed(mcp_server_t *server, const spx_rename_failure_t *fail
     const char *not_restored_text = spx_canonical_text(not_restored, pool);
     json_decref(restored);
     json_decref(not_restored);
-    spx_log_event(&server->log, "rename failed at %s: %s", spx_rename_step_name(failure->step),
-                  failure->reason);
     const char *where = "";
     if (failure->operation)
         where = apr_psprintf(pool, " (%s%s%s)", failure->operation, failure->path ? " of " : "",
                              failure->path ? failure->path : "");
-    fail(answer, apr_psprintf(pool, "rename failed at %s%s: %s; restored %s, not restored %s",
-                              spx_rename_step_name(failure->step), where, failure->reason,
-                              restored_text ? restored_text : "[]",
-                              not_restored_text ? not_restored_text : "[]"));
+    apr_size_t reason_length = strlen(failure->reason);
+    apr_size_t kept = spx_utf8_cut((const unsigned char *)failure->reason, reason_length,
+                                   SPX_LIMIT_RENAME_REASON_BYTES);
+    return apr_psprintf(pool, "rename failed at %s%s: %.*s%s; restored %s, not restored %s",
+                        spx_rename_step_name(failure->step), where, (int)kept, failure->reason,
+                        kept < reason_length ? "..." : "", restored_text ? restored_text : "[]",
+                        not_restored_text ? not_restored_text : "[]");
+}
+
+/* A failed commit or rebind: what failed and what was restored; when the
+ * held inputs were touched, the project is opened again from what is on
+ * disk now. */
+static void rename_failed(mcp_server_t *server, const spx_rename_failure_t *failure,
+                          mcp_answer_t *answer, apr_pool_t *pool)
+{
+    spx_log_event(&server->log, "rename failed at %s: %s", spx_rename_step_name(failure->step),
+                  failure->reason);
+    fail(answer, rename_failure_text(failure, pool));
     if (failure->inputs_touched)
         spx_mcp_reopen(server);
+}
+
+/* The bytes text takes as a JSON string, escapes and quotes included. */
+static apr_size_t encoded_length(const char *text, apr_pool_t *pool)
+{
+    json_t *string = json_string(text);
+    const char *encoded = string ? spx_canonical_text(string, pool) : NULL;
+    json_decref(string);
+    return encoded ? strlen(encoded) : (apr_size_t)-1;
+}
+
+/* NULL when both answers a commit can end in fit largest, the budget of a
+ * tool's structured content: the committed result (its revisions after
+ * the commit are as long as today's) and the tool error of a failure that
+ * names every file as restored and as not restored, with a reason of
+ * SPX_LIMIT_RENAME_REASON_BYTES. Else why nothing is written. */
+static const char *rename_answer_too_large(const mcp_server_t *server, json_t *edits,
+                                           apr_uint64_t largest, apr_pool_t *pool)
+{
+    json_t *committed =
+        with_revisions(server, json_pack("{s:b,s:O}", "committed", 1, "edits", edits));
+    const char *committed_text = spx_canonical_text(committed, pool);
+    json_decref(committed);
+    spx_rename_failure_t worst = {.step = SPX_RENAME_REBIND, .operation = "replace"};
+    worst.restored = apr_array_make(pool, (int)json_array_size(edits), sizeof(const char *));
+    size_t index;
+    json_t *edit;
+    json_array_foreach(edits, index, edit)
+    {
+        const char *path = json_string_value(json_object_get(edit, "path"));
+        APR_ARRAY_PUSH(worst.restored, const char *) = path;
+        if (!worst.path || strlen(path) > strlen(worst.path))
+            worst.path = path;
+    }
+    worst.not_restored = worst.restored;
+    char *reason = apr_palloc(pool, SPX_LIMIT_RENAME_REASON_BYTES + 1);
+    memset(reason, 'x', SPX_LIMIT_RENAME_REASON_BYTES);
+    reason[SPX_LIMIT_RENAME_REASON_BYTES] = '\0';
+    worst.reason = reason;
+    apr_uint64_t needed = committed_text ? strlen(committed_text) : largest + 1;
+    apr_uint64_t failure_bytes = encoded_length(rename_failure_text(&worst, pool), pool);
+    if (failure_bytes > needed)
+        needed = failure_bytes;
+    if (needed <= largest)
+        return NULL;
+    return apr_psprintf(pool,
+                        "rename refused: its answer would need %" APR_UINT64_T_FMT
+                        " bytes, over the %" APR_UINT64_T_FMT
+                        " that --max-response-bytes %" APR_SIZE_T_FMT
+                        " leaves for it; nothing was written",
+                        needed, largest, server->options->max_response_bytes);
 }
 
 static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
                        mcp_answer_t *answer, apr_pool_t *pool)
 {
-    (void)largest;
     static const char *const allowed[] = {"function", "new_name", "dry_run", NULL};
     const char *function = NULL, *new_name = NULL;
     json_t *dry_run = json_object_get(arguments, "dry_run");
@@ -688,6 +749,16 @@ static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
                                        function, new_name, (unsigned)json_array_size(edits));
         answer->structured =
             with_revisions(server, json_pack("{s:b,s:o}", "committed", 0, "edits", edits));
+        return;
+    }
+    /* Nothing is written unless its answer can be: the committed result
+     * and a failure's, with every file named. */
+    json_t *planned_edits = spx_rename_edits_json(plan);
+    const char *too_large = rename_answer_too_large(server, planned_edits, largest, pool);
+    json_decref(planned_edits);
+    if (too_large) {
+        spx_log_event(&server->log, "%s", too_large);
+        fail(answer, too_large);
         return;
     }
     /* Nothing is written over a change made since the call began. */

@@ -19,6 +19,7 @@
 #include "spx_canonical.h"
 #include "spx_daemon.h"
 #include "spx_limits.h"
+#include "spx_response.h"
 #include "spx_process.h"
 #include "spx_rpc.h"
 
@@ -789,6 +790,74 @@ static void test_rename_failure(void)
     spx_fixture_free(fixture);
 }
 
+/* With 400 more calls of math.fact in app, the committed rename lists 400
+ * more changes: under --max-response-bytes 65536 (the least --mcp takes)
+ * the rename is refused before
+ * anything is written (a tool error naming the bytes it needs) and the
+ * server answers on. With the budget it names exactly (half of what the
+ * limit leaves around a result to id 7, the structured content's share)
+ * the rename commits and its answer is written whole. */
+static void test_rename_answer_too_large(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_copy_hello(fixture, "proj");
+    const char *many = "\nexport fn many() -> int {\n    return 0";
+    for (int i = 0; i < 400; i++)
+        many = apr_pstrcat(pool, many, "\n        + math.fact(1)", NULL);
+    const char *app =
+        apr_pstrcat(pool, spx_fixture_read(fixture, "proj/src/app.spx"), many, ";\n}\n", NULL);
+    spx_fixture_write(fixture, "proj/src/app.spx", app);
+    const char *math = spx_fixture_read(fixture, "proj/src/math.spx");
+    json_t *id = json_integer(7);
+    long around = (long)spx_response_result_frame_bytes(id);
+    json_decref(id);
+    long limit = 65536, needed = 0;
+    for (int round = 0; round < 2; round++) {
+        const char *arguments[] = {"--mcp",
+                                   "--manifest-path",
+                                   spx_fixture_path(fixture, "proj/semaprax.toml"),
+                                   "--allow-project-rename",
+                                   "--max-response-bytes",
+                                   apr_psprintf(pool, "%ld", limit),
+                                   NULL};
+        spx_daemon_t *daemon = spx_daemon_start("SPX_SEMAPRAXD", arguments, fixture->root, pool);
+        start_initialized(daemon, pool);
+        json_t *result = call_tool(daemon, "rename",
+                                   "{\"function\":\"math.fact\",\"new_name\":\"factorial\"}", pool);
+        if (round == 0) {
+            const char *text = error_text(result, pool);
+            spx_assert_contains(text, "rename refused: its answer would need ");
+            spx_assert_contains(text, "--max-response-bytes 65536");
+            spx_assert_contains(text, "nothing was written");
+            needed = strtol(strstr(text, "would need ") + strlen("would need "), NULL, 10);
+            CU_ASSERT_TRUE(needed > (65536 - around) / 2);
+            CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "proj/src/app.spx"), app);
+            CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "proj/src/math.spx"), math);
+            /* the server answers on, from the same files */
+            json_t *context = call_tool(
+                daemon, "context", "{\"target_kind\":\"function\",\"target\":\"math.fact\"}", pool);
+            json_t *content = structured(context, pool);
+            CU_ASSERT_PTR_NULL(json_object_get(content, "revision_changed"));
+            json_decref(content);
+            json_decref(context);
+            limit = 2 * needed + around;
+        } else {
+            /* the structured content fills its share: the text is the
+             * summary alone */
+            CU_ASSERT_TRUE(json_is_false(json_object_get(result, "isError")));
+            json_t *content = json_object_get(result, "structuredContent");
+            CU_ASSERT_TRUE(json_is_true(json_object_get(content, "committed")));
+            CU_ASSERT_EQUAL(json_array_size(json_object_get(content, "edits")), 2);
+            spx_assert_contains(spx_fixture_read(fixture, "proj/src/app.spx"),
+                                " + math.factorial(1)");
+        }
+        json_decref(result);
+        CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    }
+    spx_fixture_free(fixture);
+}
+
 /* --- JSON-RPC errors and the command line ---------------------------------------------- */
 
 static void test_jsonrpc_errors(void)
@@ -1056,6 +1125,8 @@ int main(void)
         {"drift after rendering: answered again (test hook)", test_drift_after_rendering},
         {"drift after every rendering: a tool error (test hook)", test_drift_after_every_rendering},
         {"a rename whose commit fails: a tool error (test hook)", test_rename_failure},
+        {"a rename whose answer would not fit: refused before writing",
+         test_rename_answer_too_large},
         {"JSON-RPC errors with data", test_jsonrpc_errors},
         {"an oversized request: refused, exit 1", test_oversized_request},
         {"refused frames and notifications, shutdown and exit too: answered or dropped",
