@@ -75,9 +75,9 @@ def main():
         expect(b"\x1b" not in plain and b" | " not in plain,
                "check through a pipe prints no escape and no source line", plain)
         lines = plain.decode().splitlines()
-        expect(lines[0].startswith("src/text.spx:16:31: error[E0405]: ")
-               and lines[1].startswith("src/text.spx:17:9: error[E0205]: ")
-               and lines[2].startswith("src/text.spx:18:14: error[E0203]: ")
+        expect(lines[0].startswith("src/text.spx:20:31: error[E0405]: ")
+               and lines[1].startswith("src/text.spx:21:9: error[E0205]: ")
+               and lines[2].startswith("src/text.spx:22:14: error[E0203]: ")
                and lines[3] == "semaprax: 3 diagnostics" and len(lines) == 4,
                "check through a pipe prints exactly the plain lines", plain)
 
@@ -101,11 +101,11 @@ def main():
         expect(status == 1, "check with NO_COLOR exits 1", bare)
         expect(b"\x1b" not in bare, "check with NO_COLOR prints no escape sequence", bare)
         text = bare.decode()
-        expect(" 16 | fn oops() -> int { return \"a\" + 1; }\n    |                               ^\n" in text,
+        expect(" 20 | fn oops() -> int { return \"a\" + 1; }\n    |                               ^\n" in text,
                "check with NO_COLOR shows the line and a caret under the span", bare)
-        expect(" 18 | // surrogate ??? here\n    |              ^^^\n" in text,
+        expect(" 22 | // surrogate ??? here\n    |              ^^^\n" in text,
                "an encoded surrogate is three columns, each under a caret", bare)
-        expect("src/text.spx:16:31: error[E0405]: " in text and "semaprax: 3 diagnostics" in text,
+        expect("src/text.spx:20:31: error[E0405]: " in text and "semaprax: 3 diagnostics" in text,
                "check on a terminal keeps the plain first line and the summary", bare)
 
         # CR LF line ends and a leading byte order mark: the source line is
@@ -139,20 +139,20 @@ def main():
         status, bare = run_tty(check, hinted, no_colour)
         text = bare.decode("utf-8", "replace")
         expect(status == 1, "check with a suggestion exits 1", bare)
-        expect("src/text.spx:17:38: error[E0308]: unknown name 'cont'\n"
-               " 17 | fn dup() { let count = 1; print(itos(cont)); }\n"
+        expect("src/text.spx:21:38: error[E0308]: unknown name 'cont'\n"
+               " 21 | fn dup() { let count = 1; print(itos(cont)); }\n"
                "    |                                      ^^^^\n"
                "   = help: did you mean 'count'?\n" in text,
                "a suggestion is a help line under the caret", bare)
-        expect("src/text.spx:17:4: error[E0305]: function 'dup' is already defined in module 'text'\n"
-               " 17 | fn dup() { let count = 1; print(itos(cont)); }\n"
+        expect("src/text.spx:21:4: error[E0305]: function 'dup' is already defined in module 'text'\n"
+               " 21 | fn dup() { let count = 1; print(itos(cont)); }\n"
                "    |    ^^^\n"
-               "src/text.spx:16:4: note: first declared here\n"
-               " 16 | fn dup() { }\n"
+               "src/text.spx:20:4: note: first declared here\n"
+               " 20 | fn dup() { }\n"
                "    |    ^^^\n" in text,
                "a note follows its diagnostic with its own source line", bare)
         _status, plain = run_pipe(check, hinted, env)
-        expect("src/text.spx:16:4: note: first declared here\n" in plain.decode()
+        expect("src/text.spx:20:4: note: first declared here\n" in plain.decode()
                and "unknown name 'cont'; did you mean 'count'?\n" in plain.decode(),
                "through a pipe the note is a plain line and the suggestion ends the message", plain)
         warned = os.path.join(work, "warned")

@@ -310,7 +310,7 @@ static void run_paused_graph(int edit, int broken)
                     "after the pause");
     } else if (broken) {
         spx_assert_error(answer, SPX_RPC_PROJECT_NOT_ADMITTED, "\"g\"", "project_not_admitted",
-                         "the project has 1 diagnostic (the first: src/text.spx:16:29: E0407 ",
+                         "the project has 1 diagnostic (the first: src/text.spx:20:29: E0407 ",
                          pool);
         spx_assert_contains(answer, ",\"diagnostics\":[{\"code\":\"E0407\"");
     } else {
