@@ -248,7 +248,9 @@ static void test_syntax_corpus(void)
     apr_pool_destroy(pool);
 }
 
-/* One example project, and its copy with every source formatted. */
+/* One example project, and its copy with every source formatted: each
+ * source must be in canonical form already (formatted, its own bytes), and
+ * the copy must mean what the project means. */
 static void check_example(const char *example)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -268,6 +270,11 @@ static void check_example(const char *example)
             apr_pstrcat(pool, root, "/src/", file, NULL), &length, pool);
         const unsigned char *formatted =
             formatted_text(file, text, length, &formatted_length, pool);
+        int canonical = formatted_length == length && memcmp(formatted, text, length) == 0;
+        if (!canonical)
+            fprintf(stderr, "\n  examples/%s/src/%s is not in canonical form (semaprax fmt)\n",
+                    example, file);
+        CU_ASSERT_TRUE(canonical);
         spx_fixture_write(fixture, apr_pstrcat(pool, "src/", file, NULL),
                           apr_pstrndup(pool, (const char *)formatted, formatted_length));
     }
@@ -304,45 +311,14 @@ static void test_examples(void)
     check_example("inventory");
 }
 
-/* Every source of one example project formats to exactly its own bytes. */
-static void check_example_canonical(const char *example)
-{
-    apr_pool_t *pool = NULL;
-    apr_pool_create(&pool, NULL);
-    const char *examples = getenv("SPX_EXAMPLES");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(examples);
-    const char *sources = apr_pstrcat(pool, examples, "/", example, "/src", NULL);
-    apr_array_header_t *files = spx_corpus_list(sources, ".spx", pool);
-    CU_ASSERT_TRUE_FATAL(files->nelts > 0);
-    for (int i = 0; i < files->nelts; i++) {
-        const char *file = APR_ARRAY_IDX(files, i, const char *);
-        apr_size_t length = 0, formatted_length = 0;
-        const unsigned char *text = (const unsigned char *)spx_corpus_read(
-            apr_pstrcat(pool, sources, "/", file, NULL), &length, pool);
-        const unsigned char *formatted =
-            formatted_text(file, text, length, &formatted_length, pool);
-        int canonical = formatted_length == length && memcmp(formatted, text, length) == 0;
-        if (!canonical)
-            fprintf(stderr, "\n  examples/%s/src/%s is not in canonical form (semaprax fmt)\n",
-                    example, file);
-        CU_ASSERT_TRUE(canonical);
-    }
-    apr_pool_destroy(pool);
-}
-
-static void test_examples_canonical(void)
-{
-    check_example_canonical("hello");
-    check_example_canonical("inventory");
-}
-
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"the check corpus formats to the same meaning", test_check_corpus},
         {"the syntax corpus formats to the same meaning", test_syntax_corpus},
-        {"the examples format to the same graph, envelope and entry run", test_examples},
-        {"the examples are in canonical form", test_examples_canonical},
+        {"the examples are in canonical form and format to the same graph, envelope and entry "
+         "run",
+         test_examples},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("format_corpus", tests);
