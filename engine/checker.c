@@ -147,6 +147,9 @@ typedef struct scope_t {
     int expects;
     const spx_vtype_t *expected; /* with expects: the expected type, or NULL if unknown */
     const spx_vtype_t *result;   /* the function's result type (error when it does not resolve) */
+    /* The name being checked as the base of a field access (x.f), or NULL:
+     * unknown, it may be a module misspelt, so the imports are suggested. */
+    const spx_name_t *field_base;
 } scope_t;
 
 /* Why a local cannot be assigned: "a parameter", ... */
@@ -1824,7 +1827,9 @@ static void check_field(scope_t *scope, spx_expr_t *expr)
                apr_psprintf(scope->pool, "module '%s' is not imported", base->as.name.name.text));
         return;
     }
+    scope->field_base = base && base->kind == SPX_EXPR_NAME ? &base->as.name.name : NULL;
     check_expr(scope, base);
+    scope->field_base = NULL;
     spx_type_t type = type_of(base);
     if (type == SPX_TYPE_UNIT)
         report_unit(scope, base, "read");
@@ -2102,11 +2107,14 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
 }
 
 /* E0308: name is no visible parameter or local; the visible ones (and, where
- * a value is read, the module's consts) are suggested. */
+ * a value is read, the module's consts; before a '.', the modules it
+ * imports) are suggested. */
 static void report_unknown_name(scope_t *scope, const spx_name_t *name, int read)
 {
     apr_array_header_t *names = read ? const_names(scope->module, 0, scope->pool)
                                      : apr_array_make(scope->pool, 8, sizeof(char *));
+    if (name == scope->field_base)
+        apr_array_cat(names, import_names(scope->module, scope->pool));
     for (int i = 0; i < scope->locals->nelts; i++) {
         const local_t *local = APR_ARRAY_IDX(scope->locals, i, local_t *);
         if (local->visible && local->name->text)

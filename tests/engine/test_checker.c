@@ -554,6 +554,17 @@ static void test_suggestions_notes_warnings(void)
                                "'app'; did you mean 'geo.Point'?\n"
                                "app.spx:2:39: error[E0308]: unknown name 'ORIGIN'; did you mean "
                                "'geo.ORIGIN'?\n");
+        /* Before a '.', an unknown name may be a module misspelt: the
+         * imports are suggested; elsewhere a module is no value and is not. */
+        source_t misspelt_module[] = {
+            {"app", "import geo;\nexport fn f() -> int { let gen = 1; return gep.ORIGIN + "
+                    "geo.ORIGIN + gen; }\nexport fn g() -> int { return ge; }\n"},
+            {"geo", "export const ORIGIN: int = 0;\n"}};
+        list = check_sources(misspelt_module, 2, NULL, calls);
+        CU_ASSERT_STRING_EQUAL(spx_diagnostics_text(list, calls),
+                               "app.spx:2:44: error[E0308]: unknown name 'gep'; did you mean "
+                               "'gen' or 'geo'?\n"
+                               "app.spx:3:31: error[E0308]: unknown name 'ge'\n");
         apr_pool_destroy(calls);
     }
     /* An import named only by a const, or only by a type, is used. */
