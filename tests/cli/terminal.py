@@ -16,10 +16,12 @@ line), and the exit statuses and the envelope file are the same on a
 terminal and off it.
 """
 import os
+import select
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 FAILURES = []
 
@@ -30,23 +32,36 @@ def expect(condition, what, output=b""):
         print("FAILED: %s\n%s" % (what, output.decode("utf-8", "replace")))
 
 
+# Written by the shell after the command has exited, on the same terminal:
+# everything the command wrote comes before it.
+END_MARK = b"\n--- run_tty: the command has exited ---\n"
+
+
 def run_tty(argv, cwd, env):
     """Exit status and output of argv with stdin, stdout and stderr on a
-    pseudo-terminal (its CR LF line ends made LF)."""
+    pseudo-terminal (its CR LF line ends made LF).
+
+    The output is read up to END_MARK rather than until the master reads EIO:
+    once the last slave descriptor is closed, a Linux master may answer EIO
+    while output is still buffered and lose it (seen in CI). This process
+    keeps its slave descriptor open until the mark has been read."""
     master, slave = os.openpty()
-    process = subprocess.Popen(argv, cwd=cwd, env=env, stdin=slave, stdout=slave, stderr=slave)
-    os.close(slave)
+    wrapped = ["sh", "-c", '"$@"; status=$?; printf "%s" "$0"; exit $status',
+               END_MARK.decode()] + list(argv)
+    process = subprocess.Popen(wrapped, cwd=cwd, env=env, stdin=slave, stdout=slave, stderr=slave)
     output = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        output += chunk
+    deadline = time.monotonic() + 120
+    while END_MARK.replace(b"\n", b"\r\n") not in output and time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 1.0)
+        if ready:
+            output += os.read(master, 65536)
+    os.close(slave)
     os.close(master)
-    return process.wait(), output.replace(b"\r\n", b"\n")
+    output = output.replace(b"\r\n", b"\n")
+    if not output.endswith(END_MARK):
+        process.kill()
+        return None, output
+    return process.wait(), output[: -len(END_MARK)]
 
 
 def run_pipe(argv, cwd, env):
