@@ -290,6 +290,12 @@ typedef struct command_t {
 } command_t;
 #define ANY_OPERANDS (-1)
 
+/* "1 test", "2 tests": a count and its noun, plural unless the count is one. */
+static const char *counted(apr_size_t count, const char *noun, apr_pool_t *pool)
+{
+    return apr_psprintf(pool, "%" APR_SIZE_T_FMT " %s%s", count, noun, count == 1 ? "" : "s");
+}
+
 static int print_usage_error(apr_pool_t *pool, const char *format, const char *detail)
 {
     fprintf(stderr, "semaprax: %s\n", apr_psprintf(pool, format, detail));
@@ -398,8 +404,8 @@ static int open_admitted_project(apr_hash_t *values, spx_project_t **opened, apr
     if (spx_project_admitted(project))
         return SPX_EXIT_OK;
     fputs(spx_diagnostics_text(spx_project_diagnostics(project), pool), stderr);
-    fprintf(stderr, "semaprax: the project is not admitted (%" APR_SIZE_T_FMT " diagnostics)\n",
-            spx_diagnostics_count(spx_project_diagnostics(project)));
+    fprintf(stderr, "semaprax: the project is not admitted (%s)\n",
+            counted(spx_diagnostics_count(spx_project_diagnostics(project)), "diagnostic", pool));
     return SPX_EXIT_FAILED;
 }
 
@@ -430,16 +436,13 @@ static int run_check(const command_t *command, apr_hash_t *values, const char *c
         fputs(spx_diagnostics_text(spx_project_diagnostics(project), pool), stdout);
     apr_size_t warnings = spx_diagnostics_count(spx_project_diagnostics(project));
     if (spx_project_admitted(project))
-        printf("semaprax: project '%s' admitted: %" APR_SIZE_T_FMT " modules, %" APR_SIZE_T_FMT
-               " tests%s\n",
-               spx_project_name(project), spx_project_module_count(project),
-               spx_project_test_count(project),
-               warnings == 0 ? ""
-               : denied ? apr_psprintf(pool, "; %" APR_SIZE_T_FMT " warnings, denied", warnings)
-                        : apr_psprintf(pool, "; %" APR_SIZE_T_FMT " warnings", warnings));
+        printf("semaprax: project '%s' admitted: %s, %s%s%s%s\n", spx_project_name(project),
+               counted(spx_project_module_count(project), "module", pool),
+               counted(spx_project_test_count(project), "test", pool), warnings ? "; " : "",
+               warnings ? counted(warnings, "warning", pool) : "", denied ? ", denied" : "");
     else
-        printf("semaprax: %" APR_SIZE_T_FMT " diagnostics\n",
-               spx_diagnostics_count(spx_project_diagnostics(project)));
+        printf("semaprax: %s\n", counted(spx_diagnostics_count(spx_project_diagnostics(project)),
+                                         "diagnostic", pool));
     return verdict;
 }
 
@@ -696,14 +699,14 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
             spx_view_test_output(stdout, &view, test);
         }
     const json_t *summary = json_object_get(envelope, "summary");
-    printf("semaprax: %" JSON_INTEGER_FORMAT " tests: %" JSON_INTEGER_FORMAT
-           " passed, %" JSON_INTEGER_FORMAT " failed, %" JSON_INTEGER_FORMAT
-           " language failures, %" JSON_INTEGER_FORMAT " out of fuel, %" JSON_INTEGER_FORMAT
+    printf("semaprax: %s: %" JSON_INTEGER_FORMAT " passed, %" JSON_INTEGER_FORMAT
+           " failed, %s, %" JSON_INTEGER_FORMAT " out of fuel, %" JSON_INTEGER_FORMAT
            " out of depth\n",
-           json_integer_value(json_object_get(summary, "total")),
+           counted((apr_size_t)json_integer_value(json_object_get(summary, "total")), "test", pool),
            json_integer_value(json_object_get(summary, "passed")),
            json_integer_value(json_object_get(summary, "failed")),
-           json_integer_value(json_object_get(summary, "language_failure")),
+           counted((apr_size_t)json_integer_value(json_object_get(summary, "language_failure")),
+                   "language failure", pool),
            json_integer_value(json_object_get(summary, "fuel_exhausted")),
            json_integer_value(json_object_get(summary, "depth_exhausted")));
     int verdict = json_is_true(json_object_get(envelope, "command_succeeded")) ? SPX_EXIT_OK

@@ -163,7 +163,7 @@ static void test_check_warnings(void)
         SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path", manifest);
     CU_ASSERT_EQUAL(broken.exit_code, 1);
     CU_ASSERT_STRING_EQUAL(broken.out, "app.spx:4:10: error[E0308]: unknown name 'nope'\n"
-                                       "semaprax: 1 diagnostics\n");
+                                       "semaprax: 1 diagnostic\n");
     spx_fixture_free(fixture);
 }
 

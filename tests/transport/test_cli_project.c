@@ -39,13 +39,13 @@ static void test_new_project_checks_runs_and_tests(void)
     spx_process_result_t check = RUN_IN(fixture->pool, project, "check");
     CU_ASSERT_EQUAL(check.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(check.out,
-                           "semaprax: project 'hello-world' admitted: 2 modules, 1 tests\n");
+                           "semaprax: project 'hello-world' admitted: 2 modules, 1 test\n");
     spx_process_result_t run = RUN_IN(fixture->pool, project, "run");
     CU_ASSERT_EQUAL(run.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(run.out, "Hello, hello-world!\n");
     spx_process_result_t test = RUN_IN(fixture->pool, project, "test");
     CU_ASSERT_EQUAL(test.exit_code, 0);
-    spx_assert_contains(test.out, "semaprax: 1 tests: 1 passed, 0 failed");
+    spx_assert_contains(test.out, "semaprax: 1 test: 1 passed, 0 failed");
     spx_fixture_free(fixture);
 }
 
@@ -116,7 +116,7 @@ static void test_manifest_found_upward(void)
         const char *folder = spx_fixture_path(fixture, folders[i]);
         spx_process_result_t check = RUN_IN(fixture->pool, folder, "check");
         CU_ASSERT_EQUAL(check.exit_code, 0);
-        CU_ASSERT_STRING_EQUAL(check.out, "semaprax: project 'up' admitted: 3 modules, 1 tests\n");
+        CU_ASSERT_STRING_EQUAL(check.out, "semaprax: project 'up' admitted: 3 modules, 1 test\n");
         spx_process_result_t run = RUN_IN(fixture->pool, folder, "run");
         CU_ASSERT_EQUAL(run.exit_code, 0);
         CU_ASSERT_STRING_EQUAL(run.out, "up\n");

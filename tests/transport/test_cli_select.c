@@ -222,7 +222,7 @@ static void test_max_call_depth(void)
                          "2000", "--envelope", envelope_path);
     CU_ASSERT_EQUAL(raised.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(raised.out, DEEP_PASSED
-                           "semaprax: 1 tests: 1 passed, 0 failed, 0 language failures, 0 out of "
+                           "semaprax: 1 test: 1 passed, 0 failed, 0 language failures, 0 out of "
                            "fuel, 0 out of depth\n");
     json_t *envelope = json_loads(spx_fixture_read(fixture, "deep.json"), 0, NULL);
     CU_ASSERT_EQUAL(

@@ -54,12 +54,12 @@ static void test_cli_run_and_test(void)
         {"run", "72", 0, "", ""},
         {"test", "71", 1,
          "test tally (app.main) ... language_failure, 12 steps: " FAILURE_LINE
-         "\nsemaprax: 1 tests: 0 passed, 0 failed, 1 language failures, 0 out of fuel, 0 out "
+         "\nsemaprax: 1 test: 0 passed, 0 failed, 1 language failure, 0 out of fuel, 0 out "
          "of depth\n",
          ""},
         {"test", "72", 0,
          "test tally (app.main) ... passed, 15 steps, returned 0\n"
-         "semaprax: 1 tests: 1 passed, 0 failed, 0 language failures, 0 out of fuel, 0 out of "
+         "semaprax: 1 test: 1 passed, 0 failed, 0 language failures, 0 out of fuel, 0 out of "
          "depth\n",
          ""},
     };
