@@ -26,6 +26,7 @@
 #include "spx_rename.h"
 #include "spx_status.h"
 #include "spx_suggest.h"
+#include "spx_text.h"
 #include "spx_v1.h"
 
 #include <apr_general.h>
@@ -293,7 +294,7 @@ typedef struct command_t {
 /* "1 test", "2 tests": a count and its noun, plural unless the count is one. */
 static const char *counted(apr_size_t count, const char *noun, apr_pool_t *pool)
 {
-    return apr_psprintf(pool, "%" APR_SIZE_T_FMT " %s%s", count, noun, count == 1 ? "" : "s");
+    return apr_psprintf(pool, "%" APR_SIZE_T_FMT " %s%s", count, noun, spx_plural(count));
 }
 
 static int print_usage_error(apr_pool_t *pool, const char *format, const char *detail)

@@ -9,6 +9,7 @@
 #include "spx_diagnostics.h"
 #include "spx_inputs.h"
 #include "spx_limits.h"
+#include "spx_text.h"
 #include "spx_utf8.h"
 
 #include <apr_strings.h>
@@ -266,8 +267,8 @@ void spx_view_test_output(FILE *out, const spx_view_t *view, const json_t *recor
     if (!outcome || strcmp(outcome, "passed") == 0 || size == 0)
         return;
     const unsigned char *bytes = (const unsigned char *)json_string_value(output);
-    fprintf(out, "    %soutput%s (%lu bytes%s):\n", paint(view, BOLD), paint(view, RESET),
-            (unsigned long)size,
+    fprintf(out, "    %soutput%s (%lu byte%s%s):\n", paint(view, BOLD), paint(view, RESET),
+            (unsigned long)size, spx_plural(size),
             json_is_true(json_object_get(record, "output_truncated"))
                 ? ", cut at --max-bytes; raise it with --max-bytes N"
                 : "");

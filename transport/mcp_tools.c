@@ -19,6 +19,7 @@
 #include "spx_params.h"
 #include "spx_rename.h"
 #include "spx_session_hooks.h"
+#include "spx_text.h"
 #include "spx_utf8.h"
 
 #include <apr_strings.h>
@@ -321,7 +322,7 @@ static int admitted(const mcp_server_t *server, mcp_answer_t *answer, apr_pool_t
     json_t *diagnostics = json_object_get(check, "diagnostics");
     fail(answer, apr_psprintf(pool, "the project is not admitted: %u diagnostic%s%s",
                               (unsigned)json_array_size(diagnostics),
-                              json_array_size(diagnostics) == 1 ? "" : "s",
+                              spx_plural(json_array_size(diagnostics)),
                               diagnostic_lines(diagnostics, pool)));
     json_decref(check);
     return 0;
@@ -352,7 +353,7 @@ static void run_check(mcp_server_t *server, json_t *arguments, apr_uint64_t larg
     else
         answer->summary = apr_psprintf(pool, "The project is not admitted: %u diagnostic%s%s",
                                        (unsigned)json_array_size(diagnostics),
-                                       json_array_size(diagnostics) == 1 ? "" : "s",
+                                       spx_plural(json_array_size(diagnostics)),
                                        diagnostic_lines(diagnostics, pool));
 }
 
@@ -418,13 +419,16 @@ static void run_context(mcp_server_t *server, json_t *arguments, apr_uint64_t la
     json_object_set_new(document, "workspace_revision", spx_mcp_workspace_revision(server));
     answer->structured = document;
     apr_size_t nodes = json_array_size(json_object_get(document, "nodes"));
+    apr_size_t edges = json_array_size(json_object_get(document, "edges"));
+    apr_uint64_t omitted =
+        (apr_uint64_t)json_integer_value(json_object_get(document, "omitted_nodes"));
     answer->summary = apr_psprintf(
-        pool, "Context of %s (direction %s, depth %" APR_UINT64_T_FMT "): %u nodes, %u edges%s",
+        pool, "Context of %s (direction %s, depth %" APR_UINT64_T_FMT "): %u node%s, %u edge%s%s",
         json_string_value(json_object_get(document, "target")), query.direction, query.depth,
-        (unsigned)nodes, (unsigned)json_array_size(json_object_get(document, "edges")),
+        (unsigned)nodes, spx_plural(nodes), (unsigned)edges, spx_plural(edges),
         json_is_true(json_object_get(document, "truncated"))
-            ? apr_psprintf(pool, "; %u more nodes did not fit (see frontier)",
-                           (unsigned)json_integer_value(json_object_get(document, "omitted_nodes")))
+            ? apr_psprintf(pool, "; %" APR_UINT64_T_FMT " more node%s did not fit (see frontier)",
+                           omitted, spx_plural(omitted))
             : ".");
 }
 
@@ -492,9 +496,9 @@ static void run_test(mcp_server_t *server, json_t *arguments, apr_uint64_t large
     answer->summary = apr_psprintf(
         pool,
         "Tests: %u of %u passed, %u failed, %u fuel exhausted, %u depth exhausted, %u language "
-        "failures; command %s.",
+        "failure%s; command %s.",
         COUNT("passed"), COUNT("total"), COUNT("failed"), COUNT("fuel_exhausted"),
-        COUNT("depth_exhausted"), COUNT("language_failure"),
+        COUNT("depth_exhausted"), COUNT("language_failure"), spx_plural(COUNT("language_failure")),
         json_is_true(json_object_get(envelope, "command_succeeded")) ? "succeeded" : "failed");
 #undef COUNT
     answer->structured = with_revisions(
@@ -567,13 +571,17 @@ static void run_graph_summary(mcp_server_t *server, json_t *arguments, apr_uint6
                           (json_int_t)json_array_size(edges), "imports", (json_int_t)imports,
                           "modules", listed, "truncated", omitted > 0, "omitted_modules",
                           (json_int_t)omitted, "max_modules", (json_int_t)max_modules));
-    answer->summary = apr_psprintf(
-        pool,
-        "%" APR_UINT64_T_FMT " modules, %" APR_UINT64_T_FMT " functions, %" APR_UINT64_T_FMT
-        " structs, %" APR_UINT64_T_FMT " consts, %" APR_UINT64_T_FMT " tests; %" APR_UINT64_T_FMT
-        " imports%s",
-        modules, functions, structs, consts, tests, imports,
-        omitted ? apr_psprintf(pool, "; %" APR_UINT64_T_FMT " modules not listed", omitted) : ".");
+    answer->summary =
+        apr_psprintf(pool,
+                     "%" APR_UINT64_T_FMT " module%s, %" APR_UINT64_T_FMT
+                     " function%s, %" APR_UINT64_T_FMT " struct%s, %" APR_UINT64_T_FMT
+                     " const%s, %" APR_UINT64_T_FMT " test%s; %" APR_UINT64_T_FMT " import%s%s",
+                     modules, spx_plural(modules), functions, spx_plural(functions), structs,
+                     spx_plural(structs), consts, spx_plural(consts), tests, spx_plural(tests),
+                     imports, spx_plural(imports),
+                     omitted ? apr_psprintf(pool, "; %" APR_UINT64_T_FMT " module%s not listed",
+                                            omitted, spx_plural(omitted))
+                             : ".");
     json_decref(by_id);
     json_decref(graph);
 }
@@ -614,11 +622,13 @@ static void run_status(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
     const char *revision = server->project ? spx_project_revision(server->project) : NULL;
     answer->summary = apr_psprintf(
         pool,
-        "%s, %s, project revision %s; %" APR_UINT64_T_FMT " Phase A runs, %" APR_UINT64_T_FMT
-        " authentications, %" APR_UINT64_T_FMT " source reads, %" APR_UINT64_T_FMT " requests%s%s",
+        "%s, %s, project revision %s; %" APR_UINT64_T_FMT " Phase A run%s, %" APR_UINT64_T_FMT
+        " authentication%s, %" APR_UINT64_T_FMT " source read%s, %" APR_UINT64_T_FMT
+        " request%s%s%s",
         open ? "Open" : "Unavailable", is_admitted ? "admitted" : "not admitted",
-        revision ? revision : "none", phase_a_runs, authentications, source_reads, server->requests,
-        why ? ": " : ".", why ? why : "");
+        revision ? revision : "none", phase_a_runs, spx_plural(phase_a_runs), authentications,
+        spx_plural(authentications), source_reads, spx_plural(source_reads), server->requests,
+        spx_plural(server->requests), why ? ": " : ".", why ? why : "");
 }
 
 static json_t *string_list(const apr_array_header_t *list)
@@ -744,9 +754,10 @@ static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
     if (json_is_true(dry_run)) {
         json_t *edits = spx_rename_edits_json(plan);
         answer->summary = apr_psprintf(pool,
-                                       "Renaming %s to %s would change %u files; nothing "
+                                       "Renaming %s to %s would change %u file%s; nothing "
                                        "was written (dry run).",
-                                       function, new_name, (unsigned)json_array_size(edits));
+                                       function, new_name, (unsigned)json_array_size(edits),
+                                       spx_plural(json_array_size(edits)));
         answer->structured =
             with_revisions(server, json_pack("{s:b,s:o}", "committed", 0, "edits", edits));
         return;
@@ -795,10 +806,11 @@ static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
     }
     json_t *edits = spx_rename_edits_json(plan); /* before the plan's project goes */
     spx_mcp_adopt(server, fresh, fresh_pool);
-    spx_log_event(&server->log, "renamed %s to %s in %u files", function, new_name,
-                  (unsigned)json_array_size(edits));
-    answer->summary = apr_psprintf(pool, "Renamed %s to %s in %u files.", function, new_name,
-                                   (unsigned)json_array_size(edits));
+    spx_log_event(&server->log, "renamed %s to %s in %u file%s", function, new_name,
+                  (unsigned)json_array_size(edits), spx_plural(json_array_size(edits)));
+    answer->summary =
+        apr_psprintf(pool, "Renamed %s to %s in %u file%s.", function, new_name,
+                     (unsigned)json_array_size(edits), spx_plural(json_array_size(edits)));
     answer->structured =
         with_revisions(server, json_pack("{s:b,s:o}", "committed", 1, "edits", edits));
 }

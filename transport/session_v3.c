@@ -15,6 +15,7 @@
 #include "spx_rename.h"
 #include "spx_response.h"
 #include "spx_rpc.h"
+#include "spx_text.h"
 
 #include <apr_strings.h>
 #include <stdio.h>
@@ -262,8 +263,8 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
         rename_failed(session, plan, &failure, reply, pool);
         return;
     }
-    spx_log_event(&session->log, "renamed %s to %s in %d files", function, new_name,
-                  (int)json_array_size(edits));
+    spx_log_event(&session->log, "renamed %s to %s in %u file%s", function, new_name,
+                  (unsigned)json_array_size(edits), spx_plural(json_array_size(edits)));
     reply->result =
         json_pack("{s:b,s:o,s:s,s:s}", "committed", 1, "edits", edits, "project_revision",
                   spx_project_revision(session->project), "workspace_revision",
