@@ -282,10 +282,12 @@ static const char *diagnostic_line(json_t *diagnostic, apr_pool_t *pool)
                         json_string_value(json_object_get(diagnostic, "message")));
 }
 
-/* The diagnostics one per line, at most SPX_LIMIT_MCP_DIAGNOSTICS_IN_TEXT. */
-static const char *diagnostic_lines(json_t *diagnostics, apr_pool_t *pool)
+/* "N diagnostics" (noun: "diagnostic" or "warning"), then the diagnostics
+ * one per line, at most SPX_LIMIT_MCP_DIAGNOSTICS_IN_TEXT. */
+static const char *diagnostics_text(json_t *diagnostics, const char *noun, apr_pool_t *pool)
 {
-    const char *text = "";
+    const char *text = apr_psprintf(pool, "%u %s%s", (unsigned)json_array_size(diagnostics), noun,
+                                    spx_plural(json_array_size(diagnostics)));
     size_t index;
     json_t *diagnostic;
     json_array_foreach(diagnostics, index, diagnostic)
@@ -320,10 +322,8 @@ static int admitted(const mcp_server_t *server, mcp_answer_t *answer, apr_pool_t
         return 1;
     json_t *check = spx_project_check_document(server->project);
     json_t *diagnostics = json_object_get(check, "diagnostics");
-    fail(answer, apr_psprintf(pool, "the project is not admitted: %u diagnostic%s%s",
-                              (unsigned)json_array_size(diagnostics),
-                              spx_plural(json_array_size(diagnostics)),
-                              diagnostic_lines(diagnostics, pool)));
+    fail(answer, apr_pstrcat(pool, "the project is not admitted: ",
+                             diagnostics_text(diagnostics, "diagnostic", pool), NULL));
     json_decref(check);
     return 0;
 }
@@ -348,13 +348,15 @@ static void run_check(mcp_server_t *server, json_t *arguments, apr_uint64_t larg
     json_t *document = with_revisions(server, spx_project_check_document(server->project));
     json_t *diagnostics = json_object_get(document, "diagnostics");
     answer->structured = document;
-    if (json_is_true(json_object_get(document, "admitted")))
-        answer->summary = "The project is admitted: no diagnostics.";
+    /* An admitted project's diagnostics are warnings (they never stop admission). */
+    if (!json_is_true(json_object_get(document, "admitted")))
+        answer->summary = apr_pstrcat(pool, "The project is not admitted: ",
+                                      diagnostics_text(diagnostics, "diagnostic", pool), NULL);
+    else if (json_array_size(diagnostics) > 0)
+        answer->summary = apr_pstrcat(pool, "The project is admitted: ",
+                                      diagnostics_text(diagnostics, "warning", pool), NULL);
     else
-        answer->summary = apr_psprintf(pool, "The project is not admitted: %u diagnostic%s%s",
-                                       (unsigned)json_array_size(diagnostics),
-                                       spx_plural(json_array_size(diagnostics)),
-                                       diagnostic_lines(diagnostics, pool));
+        answer->summary = "The project is admitted: no diagnostics.";
 }
 
 static void run_context(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
@@ -753,11 +755,11 @@ static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
     }
     if (json_is_true(dry_run)) {
         json_t *edits = spx_rename_edits_json(plan);
+        apr_size_t files = json_array_size(edits);
         answer->summary = apr_psprintf(pool,
                                        "Renaming %s to %s would change %u file%s; nothing "
                                        "was written (dry run).",
-                                       function, new_name, (unsigned)json_array_size(edits),
-                                       spx_plural(json_array_size(edits)));
+                                       function, new_name, (unsigned)files, spx_plural(files));
         answer->structured =
             with_revisions(server, json_pack("{s:b,s:o}", "committed", 0, "edits", edits));
         return;
@@ -806,11 +808,11 @@ static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
     }
     json_t *edits = spx_rename_edits_json(plan); /* before the plan's project goes */
     spx_mcp_adopt(server, fresh, fresh_pool);
+    apr_size_t files = json_array_size(edits);
     spx_log_event(&server->log, "renamed %s to %s in %u file%s", function, new_name,
-                  (unsigned)json_array_size(edits), spx_plural(json_array_size(edits)));
-    answer->summary =
-        apr_psprintf(pool, "Renamed %s to %s in %u file%s.", function, new_name,
-                     (unsigned)json_array_size(edits), spx_plural(json_array_size(edits)));
+                  (unsigned)files, spx_plural(files));
+    answer->summary = apr_psprintf(pool, "Renamed %s to %s in %u file%s.", function, new_name,
+                                   (unsigned)files, spx_plural(files));
     answer->structured =
         with_revisions(server, json_pack("{s:b,s:o}", "committed", 1, "edits", edits));
 }

@@ -451,6 +451,37 @@ static void test_broken_project(void)
     spx_fixture_free(fixture);
 }
 
+/* An admitted project's diagnostics are warnings: check's text counts and
+ * lists them rather than saying there are none. */
+static void test_check_with_warnings(void)
+{
+    if (spx_held_inputs_locked())
+        return;
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start(fixture, NULL);
+    start_initialized(daemon, pool);
+    json_t *result = call_tool(daemon, "check", "{}", pool);
+    spx_assert_contains(json_string_value(json_object_get(
+                            json_array_get(json_object_get(result, "content"), 0), "text")),
+                        "The project is admitted: no diagnostics.\n");
+    json_decref(result);
+    spx_fixture_append(fixture, "proj/src/math.spx",
+                       "\nfn unused_helper() -> int {\n    return 1;\n}\n");
+    result = call_tool(daemon, "check", "{}", pool);
+    json_t *content = structured(result, pool);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(content, "admitted")));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(content, "diagnostics")), 1);
+    const char *text = json_string_value(
+        json_object_get(json_array_get(json_object_get(result, "content"), 0), "text"));
+    spx_assert_contains(text, "The project is admitted: 1 warning\nsrc/math.spx:");
+    spx_assert_contains(text, "warning W0604: function 'unused_helper' is never called");
+    json_decref(content);
+    json_decref(result);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
 static void assert_tool_error(spx_daemon_t *daemon, const char *tool, const char *arguments,
                               const char *reason, apr_pool_t *pool)
 {
@@ -1118,6 +1149,8 @@ int main(void)
         {"an edit between calls: revision_changed, fresh answer", test_edit_between_calls},
         {"many edits: stderr stays bounded", test_many_edits_bounded_stderr},
         {"a broken project: tool errors with diagnostics", test_broken_project},
+        {"check of an admitted project with warnings: counted and listed",
+         test_check_with_warnings},
         {"test: tests and max_call_depth as v2 takes them", test_selection_and_call_depth},
         {"a bad target and bad arguments: tool errors with the reason",
          test_bad_target_and_arguments},
