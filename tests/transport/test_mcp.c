@@ -70,6 +70,13 @@ static json_t *call_tool(spx_daemon_t *daemon, const char *name, const char *arg
     return result;
 }
 
+/* The text of a tool result's first content block (NULL when it has none). */
+static const char *result_text(json_t *result)
+{
+    return json_string_value(
+        json_object_get(json_array_get(json_object_get(result, "content"), 0), "text"));
+}
+
 /* A result that is not a tool error: its structuredContent (a new
  * reference), whose copy is in the text after the summary line. */
 static json_t *structured(json_t *result, apr_pool_t *pool)
@@ -77,8 +84,7 @@ static json_t *structured(json_t *result, apr_pool_t *pool)
     CU_ASSERT_TRUE(json_is_false(json_object_get(result, "isError")));
     json_t *content = json_object_get(result, "structuredContent");
     CU_ASSERT_TRUE_FATAL(json_is_object(content));
-    const char *text = json_string_value(
-        json_object_get(json_array_get(json_object_get(result, "content"), 0), "text"));
+    const char *text = result_text(result);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     const char *json_text = strrchr(text, '\n');
     CU_ASSERT_PTR_NOT_NULL_FATAL(json_text);
@@ -94,8 +100,7 @@ static const char *error_text(json_t *result, apr_pool_t *pool)
 {
     CU_ASSERT_TRUE(json_is_true(json_object_get(result, "isError")));
     CU_ASSERT_PTR_NULL(json_object_get(result, "structuredContent"));
-    const char *text = json_string_value(
-        json_object_get(json_array_get(json_object_get(result, "content"), 0), "text"));
+    const char *text = result_text(result);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     return apr_pstrdup(pool, text);
 }
@@ -371,8 +376,7 @@ static void test_edit_between_calls(void)
     spx_assert_contains(json_string_value(json_object_get(
                             json_array_get(json_object_get(content, "nodes"), 0), "text")),
                         "return n * 2;");
-    spx_assert_contains(json_string_value(json_object_get(
-                            json_array_get(json_object_get(result, "content"), 0), "text")),
+    spx_assert_contains(result_text(result),
                         "The project changed since it was last read, so it was opened again");
     json_decref(content);
     json_decref(result);
@@ -462,9 +466,7 @@ static void test_check_with_warnings(void)
     spx_daemon_t *daemon = start(fixture, NULL);
     start_initialized(daemon, pool);
     json_t *result = call_tool(daemon, "check", "{}", pool);
-    spx_assert_contains(json_string_value(json_object_get(
-                            json_array_get(json_object_get(result, "content"), 0), "text")),
-                        "The project is admitted: no diagnostics.\n");
+    spx_assert_contains(result_text(result), "The project is admitted: no diagnostics.\n");
     json_decref(result);
     spx_fixture_append(fixture, "proj/src/math.spx",
                        "\nfn unused_helper() -> int {\n    return 1;\n}\n");
@@ -472,8 +474,7 @@ static void test_check_with_warnings(void)
     json_t *content = structured(result, pool);
     CU_ASSERT_TRUE(json_is_true(json_object_get(content, "admitted")));
     CU_ASSERT_EQUAL(json_array_size(json_object_get(content, "diagnostics")), 1);
-    const char *text = json_string_value(
-        json_object_get(json_array_get(json_object_get(result, "content"), 0), "text"));
+    const char *text = result_text(result);
     spx_assert_contains(text, "The project is admitted: 1 warning\nsrc/math.spx:");
     spx_assert_contains(text, "warning W0604: function 'unused_helper' is never called");
     json_decref(content);
@@ -585,9 +586,7 @@ static void test_selection_and_call_depth(void)
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "total")), 2);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "passed")), 2);
     CU_ASSERT_TRUE(json_is_true(json_object_get(content, "command_succeeded")));
-    spx_assert_contains(json_string_value(json_object_get(
-                            json_array_get(json_object_get(result, "content"), 0), "text")),
-                        "Tests: 2 of 2 passed");
+    spx_assert_contains(result_text(result), "Tests: 2 of 2 passed");
     /* the same envelope as the CLI's, byte for byte */
     const char *tool_text = apr_pstrcat(pool, spx_canonical_text(envelope, pool), "\n", NULL);
     spx_process_result_t cli =
