@@ -21,6 +21,7 @@
 #include "spx_exit.h"
 #include "spx_index.h"
 #include "spx_limits.h"
+#include "spx_operations.h"
 #include "spx_platform.h"
 #include "spx_project.h"
 #include "spx_rename.h"
@@ -423,9 +424,9 @@ static int run_check(const command_t *command, apr_hash_t *values, const char *c
     int status = open_project_as(values, &project, json, pool);
     if (status != SPX_EXIT_OK)
         return status;
-    int denied = value_of(values, OPTION_DENY_WARNINGS) &&
-                 spx_diagnostics_count(spx_project_diagnostics(project)) > 0;
-    int verdict = spx_project_admitted(project) && !denied ? SPX_EXIT_OK : SPX_EXIT_FAILED;
+    spx_check_result_t check;
+    spx_op_check(project, value_of(values, OPTION_DENY_WARNINGS) != NULL, &check);
+    int verdict = check.succeeded ? SPX_EXIT_OK : SPX_EXIT_FAILED;
     if (json)
         return print_document(spx_project_check_document(project), pool) == SPX_EXIT_OK
                    ? verdict
@@ -434,16 +435,15 @@ static int run_check(const command_t *command, apr_hash_t *values, const char *c
     if (view.rich)
         spx_view_diagnostics(stdout, &view, project, pool);
     else
-        fputs(spx_diagnostics_text(spx_project_diagnostics(project), pool), stdout);
-    apr_size_t warnings = spx_diagnostics_count(spx_project_diagnostics(project));
-    if (spx_project_admitted(project))
+        fputs(spx_diagnostics_text(check.diagnostics, pool), stdout);
+    if (check.admitted)
         printf("semaprax: project '%s' admitted: %s, %s%s%s%s\n", spx_project_name(project),
-               counted(spx_project_module_count(project), "module", pool),
-               counted(spx_project_test_count(project), "test", pool), warnings ? "; " : "",
-               warnings ? counted(warnings, "warning", pool) : "", denied ? ", denied" : "");
+               counted(check.modules, "module", pool), counted(check.tests, "test", pool),
+               check.diagnostic_count ? "; " : "",
+               check.diagnostic_count ? counted(check.diagnostic_count, "warning", pool) : "",
+               check.denied ? ", denied" : "");
     else
-        printf("semaprax: %s\n", counted(spx_diagnostics_count(spx_project_diagnostics(project)),
-                                         "diagnostic", pool));
+        printf("semaprax: %s\n", counted(check.diagnostic_count, "diagnostic", pool));
     return verdict;
 }
 

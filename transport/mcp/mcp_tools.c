@@ -16,6 +16,7 @@
 #include "spx_envelope.h"
 #include "spx_index.h"
 #include "spx_limits.h"
+#include "spx_operations.h"
 #include "spx_params.h"
 #include "spx_rename.h"
 #include "spx_session_hooks.h"
@@ -269,37 +270,14 @@ static int optional_string(json_t *arguments, const char *key, const char **valu
     return 0;
 }
 
-/* One diagnostic as a line: path:line:column: severity CODE: message. */
-static const char *diagnostic_line(json_t *diagnostic, apr_pool_t *pool)
-{
-    json_t *start = json_object_get(json_object_get(diagnostic, "span"), "start");
-    return apr_psprintf(pool, "%s:%d:%d: %s %s: %s",
-                        json_string_value(json_object_get(diagnostic, "path")),
-                        (int)json_integer_value(json_object_get(start, "line")),
-                        (int)json_integer_value(json_object_get(start, "column")),
-                        json_string_value(json_object_get(diagnostic, "severity")),
-                        json_string_value(json_object_get(diagnostic, "code")),
-                        json_string_value(json_object_get(diagnostic, "message")));
-}
-
 /* "N diagnostics" (noun: "diagnostic" or "warning"), then the diagnostics
  * one per line, at most SPX_LIMIT_MCP_DIAGNOSTICS_IN_TEXT. */
-static const char *diagnostics_text(json_t *diagnostics, const char *noun, apr_pool_t *pool)
+static const char *diagnostics_text(const spx_project_t *project, const char *noun,
+                                    apr_pool_t *pool)
 {
-    const char *text = apr_psprintf(pool, "%u %s%s", (unsigned)json_array_size(diagnostics), noun,
-                                    spx_plural(json_array_size(diagnostics)));
-    size_t index;
-    json_t *diagnostic;
-    json_array_foreach(diagnostics, index, diagnostic)
-    {
-        if (index == SPX_LIMIT_MCP_DIAGNOSTICS_IN_TEXT) {
-            text = apr_psprintf(pool, "%s\n(and %u more: the check tool lists them all)", text,
-                                (unsigned)(json_array_size(diagnostics) - index));
-            break;
-        }
-        text = apr_pstrcat(pool, text, "\n", diagnostic_line(diagnostic, pool), NULL);
-    }
-    return text;
+    return spx_op_diagnostics_summary(spx_project_diagnostics(project), noun,
+                                      SPX_LIMIT_MCP_DIAGNOSTICS_IN_TEXT,
+                                      "the check tool lists them all", pool);
 }
 
 /* 1 when a project is held; else a tool error saying why not, and 0. */
@@ -320,11 +298,8 @@ static int admitted(const mcp_server_t *server, mcp_answer_t *answer, apr_pool_t
         return 0;
     if (spx_project_admitted(server->project))
         return 1;
-    json_t *check = spx_project_check_document(server->project);
-    json_t *diagnostics = json_object_get(check, "diagnostics");
     fail(answer, apr_pstrcat(pool, "the project is not admitted: ",
-                             diagnostics_text(diagnostics, "diagnostic", pool), NULL));
-    json_decref(check);
+                             diagnostics_text(server->project, "diagnostic", pool), NULL));
     return 0;
 }
 
@@ -345,16 +320,16 @@ static void run_check(mcp_server_t *server, json_t *arguments, apr_uint64_t larg
     if (!arguments_known(arguments, (const char *const[]){NULL}, answer, pool) ||
         !project_held(server, answer, pool))
         return;
-    json_t *document = with_revisions(server, spx_project_check_document(server->project));
-    json_t *diagnostics = json_object_get(document, "diagnostics");
-    answer->structured = document;
+    spx_check_result_t check;
+    spx_op_check(server->project, 0, &check);
+    answer->structured = with_revisions(server, spx_project_check_document(server->project));
     /* An admitted project's diagnostics are warnings (they never stop admission). */
-    if (!json_is_true(json_object_get(document, "admitted")))
+    if (!check.admitted)
         answer->summary = apr_pstrcat(pool, "The project is not admitted: ",
-                                      diagnostics_text(diagnostics, "diagnostic", pool), NULL);
-    else if (json_array_size(diagnostics) > 0)
+                                      diagnostics_text(server->project, "diagnostic", pool), NULL);
+    else if (check.diagnostic_count > 0)
         answer->summary = apr_pstrcat(pool, "The project is admitted: ",
-                                      diagnostics_text(diagnostics, "warning", pool), NULL);
+                                      diagnostics_text(server->project, "warning", pool), NULL);
     else
         answer->summary = "The project is admitted: no diagnostics.";
 }
