@@ -10,7 +10,10 @@
  * and the interpreter read. Every node lives in the arena it was parsed into
  * (spx_arena.h); nothing in it is freed on its own.
  *
- * Fields marked "checker" are zero/NULL until spx_check_program() has run.
+ * Fields marked "checker" are zero/NULL until the checker has run over them:
+ * a module's names and imports once it is declared (spx_checker_declare),
+ * its bodies once they are checked (spx_checker_check_bodies); Phase A
+ * (project.c) takes the modules one at a time.
  *
  * Language v2 (arrays, structs, consts, for, break/continue, indexing,
  * slicing, bitwise operators) is read by the parser into the nodes marked
@@ -411,7 +414,11 @@ void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index);
  * checker's memory is given back. */
 void spx_checker_finish(spx_checker_t *checker);
 
-/* All of the above for modules that are all parsed and kept. */
+/* All of the above for modules that are all parsed and kept: the white-box
+ * tests' and the fuzz targets' way in (tests/engine/test_checker.c,
+ * tests/fuzz/fuzz_show_program.c). No product path calls it: Phase A
+ * (project.c, walk_program) drives the steps above one module at a time, so
+ * that a module's bodies can go once it is checked, indexed and compiled. */
 void spx_check_program(spx_module_t **modules, apr_size_t module_count, apr_pool_t *pool,
                        spx_diagnostics_t *diagnostics);
 

@@ -30,7 +30,7 @@ apr_status_t spx_envelope_build(const spx_project_t *project, const spx_run_limi
                                 json_t **envelope, apr_pool_t *pool, const char **message);
 
 /* Told about each test of the closure as it runs (a terminal shows
- * progress with it, transport/cli_view.c): before(index, total, name) just
+ * progress with it, transport/cli/cli_view.c): before(index, total, name) just
  * before test index runs, after(index, total, record) once its record (as it
  * goes into the envelope's "tests") is made. Either may be NULL. */
 typedef struct spx_envelope_observer_t {

@@ -146,7 +146,7 @@
 #define SPX_LIMIT_SUGGEST_DISTANCE 3u
 #define SPX_LIMIT_SUGGEST_NAME_BYTES 128u
 
-/* `semaprax new NAME` (transport/cli_project.c): how many temporary folder
+/* `semaprax new NAME` (transport/cli/cli_project.c): how many temporary folder
  * names (.NAME.new-0, .NAME.new-1, ...) it tries beside NAME before giving up. */
 #define SPX_LIMIT_NEW_TEMPORARY_NAMES 100u
 
@@ -167,7 +167,7 @@
  * `semaprax serve` (v1, frozen) keeps 1024. */
 #define SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM 4096u
 
-/* semapraxd --mcp (transport/mcp.c; project decision): its default
+/* semapraxd --mcp (transport/mcp/mcp.c; project decision): its default
  * --max-response-bytes, below the 10 MiB that the MCP TypeScript SDK's stdio
  * transport buffers for one line; the context tool's default and largest
  * byte budget (the default is what an agent's context window takes without
@@ -218,7 +218,7 @@
 
 /* What project/rename allows for the sentence of a failed commit (its
  * data.detail) when it makes sure, before writing, that even the failure's
- * answer fits the response limit (transport/session_v3.c; an OS message and
+ * answer fits the response limit (transport/daemon/session_v3.c; an OS message and
  * a path are far shorter, and a longer detail is cut to
  * SPX_LIMIT_ERROR_DETAIL_BYTES, the same). */
 #define SPX_LIMIT_RENAME_REASON_BYTES 1024u
@@ -234,7 +234,7 @@
 #define SPX_LIMIT_DETAIL_ECHO_BYTES 128u
 
 /* What the daemon says on stderr in a session without --verbose
- * (transport/spx_log.h; project decision): at most this many lines of its
+ * (transport/wire/spx_log.h; project decision): at most this many lines of its
  * own events, each cut to this many bytes, LF included, then one line saying
  * the rest is not shown: 16 x 200 bytes and that line stay under 4 KiB, the
  * smallest pipe buffer of Linux, macOS and Windows, so a client that never

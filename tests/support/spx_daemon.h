@@ -135,7 +135,7 @@ spx_daemon_t *spx_daemon_start_pausing(spx_fixture_t *fixture, const char *dir,
                                        const char *const *extra, const char *pause_variable,
                                        const char **pause_dir);
 
-/* The test-only daemon's pauses (transport/session_hooks_test.c): wait
+/* The test-only daemon's pauses (transport/daemon/session_hooks_test.c): wait
  * until it has created "paused" in pause_dir (failing the test after 30 s),
  * and let it go on by creating "go" there. */
 void spx_daemon_wait_for_pause(spx_fixture_t *fixture, const char *pause_dir);

@@ -1,6 +1,6 @@
 /*
  * spx_session_hooks.h: the points at which the daemon's session lets a test
- * build step in. The session (transport/session*.c) is built once; each
+ * build step in. The session (transport/daemon/session*.c) is built once; each
  * program links one implementation of spx_session_hooks(): semapraxd
  * session_hooks_none.c (no hooks at all), the test-only semapraxd_test
  * session_hooks_test.c (pauses that let a process test change a file at a

@@ -13,7 +13,7 @@
  * drops every other one (semaprax serve, semapraxd --stdio).
  * spx_loop_run_with_hooks: the transport writes every answer itself, its
  * refusals in its own words and its notifications handled its own way
- * (semapraxd --mcp, transport/mcp.c).
+ * (semapraxd --mcp, transport/mcp/mcp.c).
  */
 #ifndef SPX_LOOP_H
 #define SPX_LOOP_H
