@@ -12,6 +12,7 @@
  * boolean, bytes), where the index and the compiler read them.
  */
 #include "checker_internal.h"
+#include "spx_int_arith.h"
 #include "spx_limits.h"
 
 #include <apr_strings.h>
@@ -158,13 +159,6 @@ static value_t const_leaf(evaluation_t *ev, const spx_expr_t *expr)
     return value;
 }
 
-/* floor(a / 2^n) for 0 <= n <= 63, without relying on how C shifts a
- * negative number. */
-static int64_t shift_right(int64_t a, int n)
-{
-    return a >= 0 ? (int64_t)((uint64_t)a >> n) : (int64_t) ~(~(uint64_t)a >> n);
-}
-
 static value_t int_value(int64_t integer)
 {
     value_t value = error_value();
@@ -181,77 +175,13 @@ static value_t bool_value(int boolean)
     return value;
 }
 
-/* a op b on ints that are both known: the value, or a check-time failure
- * (E0415) at the operator. */
+/* a op b on ints that are both known: the value (spx_int_arith.h, as at run
+ * time), or a check-time failure (E0415) at the operator, worded as the
+ * run-time one. */
 static value_t int_operation(evaluation_t *ev, const spx_expr_t *expr, int64_t a, int64_t b)
 {
     spx_operator_t op = expr->as.binary.op;
-    spx_span_t at = expr->as.binary.op_span;
-    const char *failure = NULL;
-    int64_t r = 0;
     switch (op) {
-    case SPX_OP_ADD:
-        if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
-            failure = "integer overflow";
-        else
-            r = a + b;
-        break;
-    case SPX_OP_SUB:
-        if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))
-            failure = "integer overflow";
-        else
-            r = a - b;
-        break;
-    case SPX_OP_MUL:
-        if (a != 0 && b != 0) {
-            int64_t p = (int64_t)((uint64_t)a * (uint64_t)b);
-            if ((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN) || p / b != a)
-                failure = "integer overflow";
-            else
-                r = p;
-        }
-        break;
-    case SPX_OP_DIV:
-    case SPX_OP_REM:
-        if (b == 0) {
-            report_const(ev, SPX_E0415, at,
-                         apr_psprintf(ev->pool, "%s by zero: %" PRId64 " %s 0",
-                                      op == SPX_OP_DIV ? "division" : "remainder", a,
-                                      spx_checker_operator_name(op)));
-            return error_value();
-        }
-        if (b == -1 && a == INT64_MIN) {
-            if (op == SPX_OP_DIV)
-                failure = "integer overflow";
-            /* MIN % -1 is 0 (C leaves it undefined, so it is not computed) */
-        } else {
-            r = op == SPX_OP_DIV ? a / b : a % b;
-        }
-        break;
-    case SPX_OP_BIT_OR:
-        r = a | b;
-        break;
-    case SPX_OP_BIT_XOR:
-        r = a ^ b;
-        break;
-    case SPX_OP_BIT_AND:
-        r = a & b;
-        break;
-    case SPX_OP_SHL:
-    case SPX_OP_SHR:
-        if (b < 0 || b > 63) {
-            report_const(ev, SPX_E0415, at,
-                         apr_psprintf(ev->pool, "shift count %" PRId64 " out of range 0..63", b));
-            return error_value();
-        }
-        if (op == SPX_OP_SHR) {
-            r = shift_right(a, (int)b);
-        } else {
-            r = (int64_t)((uint64_t)a << b);
-            if (shift_right(r, (int)b) != a)
-                failure = "integer overflow";
-        }
-        break;
     case SPX_OP_LT:
         return bool_value(a < b);
     case SPX_OP_LE:
@@ -265,12 +195,14 @@ static value_t int_operation(evaluation_t *ev, const spx_expr_t *expr, int64_t a
     case SPX_OP_NE:
         return bool_value(a != b);
     default:
-        return error_value();
+        break;
     }
-    if (failure) {
-        report_const(ev, SPX_E0415, at,
-                     apr_psprintf(ev->pool, "%s: %" PRId64 " %s %" PRId64, failure, a,
-                                  spx_checker_operator_name(op), b));
+    int64_t r = 0;
+    spx_int_status_t status = spx_int_apply(op, a, b, &r);
+    if (status != SPX_INT_OK) {
+        report_const(
+            ev, SPX_E0415, expr->as.binary.op_span,
+            spx_int_failure_message(status, spx_checker_operator_name(op), a, b, ev->pool));
         return error_value();
     }
     return int_value(r);
@@ -397,12 +329,12 @@ static value_t const_unary(evaluation_t *ev, const spx_expr_t *expr, value_t ope
         return bool_value(!operand.boolean);
     if (op == SPX_OP_BIT_NOT)
         return int_value(~operand.integer);
-    if (operand.integer == INT64_MIN) {
-        report_const(ev, SPX_E0415, expr->as.unary.op_span,
-                     "integer overflow: -(-9223372036854775808)");
+    int64_t negated = 0;
+    if (spx_int_neg(operand.integer, &negated) != SPX_INT_OK) {
+        report_const(ev, SPX_E0415, expr->as.unary.op_span, SPX_INT_NEGATION_OVERFLOW);
         return error_value();
     }
-    return int_value(-operand.integer);
+    return int_value(negated);
 }
 
 /* Evaluates (live) or only types (not live) a const expression. Its chain
