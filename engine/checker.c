@@ -50,6 +50,7 @@
  * pop).
  */
 #include "checker_internal.h"
+#include "spx_assert.h"
 #include "spx_limits.h"
 #include "spx_suggest.h"
 
@@ -81,16 +82,80 @@ void spx_checker_push_builtin_names(apr_array_header_t *names)
         APR_ARRAY_PUSH(names, const char *) = builtins[i].name;
 }
 
+/* What an operator takes and gives, the one typing of operators for
+ * function bodies (checker_expressions.c) and const expressions
+ * (checker_consts.c). */
+typedef enum operands_t {
+    OPERANDS_INT,        /* two ints (one for a unary operator) */
+    OPERANDS_BOOL,       /* two bools (one for a unary operator) */
+    OPERANDS_SAME,       /* == and !=: two values of one type, any */
+    OPERANDS_INT_OR_STR, /* +: two ints or two strs, and gives that type */
+} operands_t;
+
+typedef struct operator_info_t {
+    const char *text; /* as written */
+    int unary;
+    operands_t operands;
+    spx_type_t result; /* for OPERANDS_INT_OR_STR, the operands' type instead */
+} operator_info_t;
+
 /* Indexed by spx_operator_t. */
-static const char *const operator_text[] = {"||", "&&", "==", "!=", "<",  "<=", ">",
-                                            ">=", "+",  "-",  "*",  "/",  "%",  "-",
-                                            "!",  "|",  "^",  "&",  "<<", ">>", "~"};
+static const operator_info_t operators[] = {
+    {"||", 0, OPERANDS_BOOL, SPX_TYPE_BOOL},       {"&&", 0, OPERANDS_BOOL, SPX_TYPE_BOOL},
+    {"==", 0, OPERANDS_SAME, SPX_TYPE_BOOL},       {"!=", 0, OPERANDS_SAME, SPX_TYPE_BOOL},
+    {"<", 0, OPERANDS_INT, SPX_TYPE_BOOL},         {"<=", 0, OPERANDS_INT, SPX_TYPE_BOOL},
+    {">", 0, OPERANDS_INT, SPX_TYPE_BOOL},         {">=", 0, OPERANDS_INT, SPX_TYPE_BOOL},
+    {"+", 0, OPERANDS_INT_OR_STR, SPX_TYPE_ERROR}, {"-", 0, OPERANDS_INT, SPX_TYPE_INT},
+    {"*", 0, OPERANDS_INT, SPX_TYPE_INT},          {"/", 0, OPERANDS_INT, SPX_TYPE_INT},
+    {"%", 0, OPERANDS_INT, SPX_TYPE_INT},          {"-", 1, OPERANDS_INT, SPX_TYPE_INT},
+    {"!", 1, OPERANDS_BOOL, SPX_TYPE_BOOL},        {"|", 0, OPERANDS_INT, SPX_TYPE_INT},
+    {"^", 0, OPERANDS_INT, SPX_TYPE_INT},          {"&", 0, OPERANDS_INT, SPX_TYPE_INT},
+    {"<<", 0, OPERANDS_INT, SPX_TYPE_INT},         {">>", 0, OPERANDS_INT, SPX_TYPE_INT},
+    {"~", 1, OPERANDS_INT, SPX_TYPE_INT},
+};
 
 const char *spx_checker_operator_name(spx_operator_t op)
 {
-    if ((size_t)op < sizeof(operator_text) / sizeof(operator_text[0]))
-        return operator_text[op];
+    if ((size_t)op < sizeof(operators) / sizeof(operators[0]))
+        return operators[op].text;
     return "?";
+}
+
+spx_type_t spx_checker_unary_type(spx_operator_t op)
+{
+    SPX_ASSERT((size_t)op < sizeof(operators) / sizeof(operators[0]) && operators[op].unary);
+    return operators[op].result;
+}
+
+spx_type_t spx_checker_binary_type(spx_operator_t op, const spx_vtype_t *left,
+                                   const spx_vtype_t *right, int *ok)
+{
+    SPX_ASSERT((size_t)op < sizeof(operators) / sizeof(operators[0]));
+    const operator_info_t *info = &operators[op];
+    spx_type_t a = left->kind, b = right->kind;
+    if (info->unary) {
+        SPX_ASSERT(!info->unary); /* not binary operators: the parser never builds this */
+        *ok = 1;
+        return SPX_TYPE_ERROR;
+    }
+    switch (info->operands) {
+    case OPERANDS_INT:
+        *ok = a == SPX_TYPE_INT && b == SPX_TYPE_INT;
+        return info->result;
+    case OPERANDS_BOOL:
+        *ok = a == SPX_TYPE_BOOL && b == SPX_TYPE_BOOL;
+        return info->result;
+    case OPERANDS_SAME:
+        *ok = left == right;
+        return info->result;
+    case OPERANDS_INT_OR_STR:
+        break;
+    }
+    *ok = a == b && (a == SPX_TYPE_INT || a == SPX_TYPE_STR);
+    /* whichever side is known decides, so "x + 1" with an unknown x is
+     * still int upstream */
+    spx_type_t result = a == SPX_TYPE_INT || a == SPX_TYPE_STR ? a : b;
+    return result == SPX_TYPE_INT || result == SPX_TYPE_STR ? result : SPX_TYPE_ERROR;
 }
 
 /* Give item first[0..first_count) (at most SPX_LIMIT_SUGGESTIONS), then the

@@ -252,32 +252,9 @@ static value_t const_binary(evaluation_t *ev, const spx_expr_t *expr, value_t le
         right_live = 0;
     value_t right = const_eval(ev, expr->as.binary.right, right_live);
     spx_type_t a = left.type, b = right.type;
-    spx_type_t result = SPX_TYPE_BOOL;
     int ok = 0;
-    switch (op) {
-    case SPX_OP_ADD:
-        result = a == SPX_TYPE_INT || a == SPX_TYPE_STR ? a : b;
-        ok = a == b && (a == SPX_TYPE_INT || a == SPX_TYPE_STR);
-        break;
-    case SPX_OP_EQ:
-    case SPX_OP_NE:
-        ok = a == b;
-        break;
-    case SPX_OP_AND:
-    case SPX_OP_OR:
-        ok = a == SPX_TYPE_BOOL && b == SPX_TYPE_BOOL;
-        break;
-    case SPX_OP_LT:
-    case SPX_OP_LE:
-    case SPX_OP_GT:
-    case SPX_OP_GE:
-        ok = a == SPX_TYPE_INT && b == SPX_TYPE_INT;
-        break;
-    default:
-        result = SPX_TYPE_INT;
-        ok = a == SPX_TYPE_INT && b == SPX_TYPE_INT;
-        break;
-    }
+    spx_type_t result = spx_checker_binary_type(op, spx_types_basic(ev->checker->types, a),
+                                                spx_types_basic(ev->checker->types, b), &ok);
     if (a == SPX_TYPE_ERROR || b == SPX_TYPE_ERROR) {
         /* A value unknown (reported, or not evaluated): the type is still
          * checked where both sides are typed. Nothing more is said. */
@@ -311,7 +288,7 @@ static value_t const_binary(evaluation_t *ev, const spx_expr_t *expr, value_t le
 static value_t const_unary(evaluation_t *ev, const spx_expr_t *expr, value_t operand, int live)
 {
     spx_operator_t op = expr->as.unary.op;
-    spx_type_t wanted = op == SPX_OP_NOT ? SPX_TYPE_BOOL : SPX_TYPE_INT;
+    spx_type_t wanted = spx_checker_unary_type(op);
     if (operand.type == SPX_TYPE_ERROR)
         return error_value();
     if (operand.type != wanted) {

@@ -680,7 +680,7 @@ static spx_type_t unary_type(scope_t *scope, spx_expr_t *expr)
 {
     spx_operator_t op = expr->as.unary.op;
     spx_expr_t *operand = expr->as.unary.operand;
-    spx_type_t wanted = op == SPX_OP_NOT ? SPX_TYPE_BOOL : SPX_TYPE_INT;
+    spx_type_t wanted = spx_checker_unary_type(op);
     spx_type_t type = type_of(operand);
     if (type == SPX_TYPE_UNIT)
         spx_checker_report_unit(scope, operand, "an operand");
@@ -696,54 +696,9 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
     spx_operator_t op = expr->as.binary.op;
     spx_expr_t *left_expr = expr->as.binary.left, *right_expr = expr->as.binary.right;
     spx_type_t left = type_of(left_expr), right = type_of(right_expr);
-    spx_type_t result = SPX_TYPE_BOOL;
     int ok = 0;
-    switch (op) {
-    case SPX_OP_ADD:
-        /* int or str: whichever side is known decides, so "x + 1" with an
-         * unknown x is still int upstream. */
-        result = left == SPX_TYPE_INT || left == SPX_TYPE_STR ? left : right;
-        if (result != SPX_TYPE_INT && result != SPX_TYPE_STR)
-            result = SPX_TYPE_ERROR;
-        ok = left == right && (left == SPX_TYPE_INT || left == SPX_TYPE_STR);
-        break;
-    case SPX_OP_SUB:
-    case SPX_OP_MUL:
-    case SPX_OP_DIV:
-    case SPX_OP_REM:
-        result = SPX_TYPE_INT;
-        ok = left == SPX_TYPE_INT && right == SPX_TYPE_INT;
-        break;
-    case SPX_OP_LT:
-    case SPX_OP_LE:
-    case SPX_OP_GT:
-    case SPX_OP_GE:
-        ok = left == SPX_TYPE_INT && right == SPX_TYPE_INT;
-        break;
-    case SPX_OP_EQ:
-    case SPX_OP_NE:
-        ok = vtype_of(scope, left_expr) == vtype_of(scope, right_expr);
-        break;
-    case SPX_OP_AND:
-    case SPX_OP_OR:
-        ok = left == SPX_TYPE_BOOL && right == SPX_TYPE_BOOL;
-        break;
-    case SPX_OP_NEG:
-    case SPX_OP_NOT:
-    case SPX_OP_BIT_NOT:
-        SPX_ASSERT(op != SPX_OP_NEG && op != SPX_OP_NOT && op != SPX_OP_BIT_NOT);
-        result = SPX_TYPE_ERROR; /* not binary operators: the parser never builds this */
-        ok = 1;
-        break;
-    case SPX_OP_BIT_OR:
-    case SPX_OP_BIT_XOR:
-    case SPX_OP_BIT_AND:
-    case SPX_OP_SHL:
-    case SPX_OP_SHR:
-        result = SPX_TYPE_INT;
-        ok = left == SPX_TYPE_INT && right == SPX_TYPE_INT;
-        break;
-    }
+    spx_type_t result =
+        spx_checker_binary_type(op, vtype_of(scope, left_expr), vtype_of(scope, right_expr), &ok);
     int unit = 0;
     if (left == SPX_TYPE_UNIT) {
         spx_checker_report_unit(scope, left_expr, "an operand");

@@ -95,6 +95,15 @@ void spx_checker_push_builtin_names(apr_array_header_t *names);
 
 /* An operator as written: "+", "<<", unary "-" ... */
 const char *spx_checker_operator_name(spx_operator_t op);
+/* The typing of operators, one table for bodies and consts: a unary
+ * operator's type, which its operand must have too (! bool, - and ~ int). */
+spx_type_t spx_checker_unary_type(spx_operator_t op);
+/* A binary operator on operands of types left and right: *ok when it takes
+ * them (== and != two equal types, + two ints or two strs, && and || two
+ * bools, the rest two ints), and the type it gives (for +, the type of a
+ * side that is int or str, else error), given even when *ok is 0. */
+spx_type_t spx_checker_binary_type(spx_operator_t op, const spx_vtype_t *left,
+                                   const spx_vtype_t *right, int *ok);
 
 /* Give item first[0..first_count) (at most SPX_LIMIT_SUGGESTIONS), then the
  * names among candidates (const char *) nearest to name, each written as
