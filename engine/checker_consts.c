@@ -12,6 +12,7 @@
  * boolean, bytes), where the index and the compiler read them.
  */
 #include "checker_internal.h"
+#include "spx_assert.h"
 #include "spx_int_arith.h"
 #include "spx_limits.h"
 
@@ -149,6 +150,7 @@ static value_t const_leaf(evaluation_t *ev, const spx_expr_t *expr)
         break;
     case SPX_EXPR_UNARY:
     case SPX_EXPR_BINARY:
+        SPX_ASSERT(expr->kind != SPX_EXPR_UNARY && expr->kind != SPX_EXPR_BINARY);
         return value; /* never reached: const_eval unrolls these */
     }
     report_const(ev, SPX_E0416, expr->span,

@@ -323,6 +323,7 @@ static void check_field(scope_t *scope, spx_expr_t *expr)
         spx_checker_report_unit(scope, base, "read");
     else if (type == SPX_TYPE_STRUCT) {
         const spx_struct_t *structure = vtype_of(scope, base)->structure;
+        SPX_ASSERT(structure != NULL); /* set_type gives a struct its vtype */
         const char *name = expr->as.field.name.text;
         const spx_param_t *field = find_field(structure, name);
         if (field)
@@ -369,6 +370,7 @@ static void check_index(scope_t *scope, spx_expr_t *expr)
         expr->type = slice ? SPX_TYPE_STR : SPX_TYPE_INT;
     } else if (type == SPX_TYPE_ARRAY) {
         const spx_vtype_t *array = vtype_of(scope, base);
+        SPX_ASSERT(array->kind == SPX_TYPE_ARRAY && array->element); /* set_type's vtype */
         set_type(expr, slice ? array : array->element);
     } else if (type != SPX_TYPE_ERROR) {
         report(scope, SPX_E0417, base->span,

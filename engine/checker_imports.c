@@ -7,6 +7,7 @@
  * text that import, struct and const cycles share.
  */
 #include "checker_internal.h"
+#include "spx_assert.h"
 
 #include <apr_strings.h>
 #include <string.h>
@@ -143,7 +144,11 @@ void spx_checker_find_import_cycles(checker_t *checker)
             apr_size_t i = next_import[depth - 1]++;
             if (!checker->import_is_edge[current][i])
                 continue;
-            apr_size_t target = *spx_checker_module_index(checker, module->imports[i].module.text);
+            /* an edge is an import that resolved to a declared module */
+            const apr_size_t *found =
+                spx_checker_module_index(checker, module->imports[i].module.text);
+            SPX_ASSERT(found != NULL);
+            apr_size_t target = *found;
             if (state[target] == 0) {
                 state[target] = 1;
                 stack[depth] = target;

@@ -10,6 +10,7 @@
  * value (E0323).
  */
 #include "checker_internal.h"
+#include "spx_assert.h"
 #include "spx_limits.h"
 
 #include <apr_strings.h>
@@ -232,8 +233,10 @@ spx_struct_t *spx_checker_resolve_struct(checker_t *checker, apr_size_t module_i
         owner = import->target;
         apr_size_t *index = spx_checker_module_index(checker, owner->name);
         structs = index ? checker->structs[*index] : NULL;
+        /* declared: its importer's bodies are checked only after it is */
+        SPX_ASSERT(structs != NULL);
         if (!structs)
-            return NULL; /* not declared: cannot happen once its importer's bodies are checked */
+            return NULL;
     }
     spx_struct_t *found = apr_hash_get(structs, name, APR_HASH_KEY_STRING);
     if (!found) {

@@ -454,6 +454,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 pc = frame->function->code + ins->a;
             break;
         case SPX_I_CALL: {
+            /* the compiler's: a function the checker resolved */
+            SPX_ASSERT(ins->a >= 0 && (apr_size_t)ins->a < program->function_count);
             const spx_vm_function_t *callee = &program->functions[ins->a];
             if (vm->depth >= max_depth) {
                 result->steps = max_steps - fuel;
@@ -679,6 +681,9 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 spx_value_t unused;
                 CHECKED(spx_array_get(heap, array, index, &unused)); /* fails: R0511 */
             }
+            /* a field the checker found in the element's struct */
+            SPX_ASSERT(array->slots[index].b->kind == SPX_BLOCK_STRUCT &&
+                       (uint64_t)operands[1] < array->slots[index].b->length);
             I[ins->a] = array->slots[index].b->slots[operands[1]].i;
             break;
         }
