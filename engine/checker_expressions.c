@@ -413,7 +413,7 @@ static void check_method(scope_t *scope, spx_expr_t *call)
         }
     } else {
         root = spx_checker_lookup(scope, c->module.text);
-        type = root ? root->type : SPX_TYPE_ERROR;
+        type = root ? root->vtype->kind : SPX_TYPE_ERROR;
         whole = root ? root->vtype : whole;
     }
     int known = strcmp(method, "push") == 0 || strcmp(method, "pop") == 0;
@@ -439,7 +439,7 @@ static void check_method(scope_t *scope, spx_expr_t *call)
     }
     c->builtin = strcmp(method, "push") == 0 ? SPX_BUILTIN_PUSH : SPX_BUILTIN_POP;
     c->receiver_slot = root ? root->slot : -1;
-    if (root && !root->is_var && root->type != SPX_TYPE_ERROR)
+    if (root && !root->is_var && root->vtype->kind != SPX_TYPE_ERROR)
         report(scope, SPX_E0312, c->function.span,
                apr_psprintf(scope->pool, "cannot change '%s' with '%s': it is %s",
                             receiver ? place_root(receiver)->as.name.name.text : c->module.text,

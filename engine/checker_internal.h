@@ -43,8 +43,7 @@ typedef spx_checker_t checker_t;
 /* One parameter or let/var of the function being checked. */
 typedef struct local_t {
     int slot;
-    spx_type_t type;          /* SPX_TYPE_ERROR when its declaration was an error */
-    const spx_vtype_t *vtype; /* the whole type (its kind is type) */
+    const spx_vtype_t *vtype; /* its type; error when its declaration was an error */
     int is_var;
     int is_parameter;
     int is_for;               /* v2: a for variable (immutable, scoped to the loop body) */

@@ -44,7 +44,6 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
 {
     local_t *local = apr_pcalloc(scope->pool, sizeof(*local));
     local->slot = scope->locals->nelts;
-    local->type = type->kind;
     local->vtype = type;
     local->is_var = is_var;
     local->is_parameter = is_parameter;
@@ -57,7 +56,6 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
     if (apr_hash_get(scope->consts, name->text, APR_HASH_KEY_STRING) ||
         apr_hash_get(scope->structs, name->text, APR_HASH_KEY_STRING)) {
         /* The name stays the item's: uses of it are not the local's. */
-        local->type = SPX_TYPE_ERROR;
         local->vtype = basic_type(scope, SPX_TYPE_ERROR);
         report(scope, SPX_E0318, name->span,
                apr_psprintf(scope->pool,
@@ -76,7 +74,6 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
         if (earlier->visible)
             conflict = earlier;
     if (conflict) {
-        local->type = SPX_TYPE_ERROR;
         local->vtype = basic_type(scope, SPX_TYPE_ERROR);
         spx_checker_note_first(
             scope->checker,
@@ -165,7 +162,7 @@ static void check_place_assign(scope_t *scope, spx_stmt_t *stmt)
     if (through_str)
         report(scope, SPX_E0422, place->span,
                "a str cannot be assigned through: its bytes are read with s[i], never written");
-    else if (local && !local->is_var && local->type != SPX_TYPE_ERROR &&
+    else if (local && !local->is_var && local->vtype->kind != SPX_TYPE_ERROR &&
              spx_diagnostics_count(scope->checker->diagnostics) == before)
         report(scope, SPX_E0312, name->span,
                apr_psprintf(scope->pool, "cannot assign to '%s': it is %s", name->text,
@@ -208,7 +205,7 @@ static void check_assign(scope_t *scope, spx_stmt_t *stmt)
             spx_checker_report_unknown_name(scope, name, 0);
         return;
     }
-    if (local->type == SPX_TYPE_ERROR)
+    if (local->vtype->kind == SPX_TYPE_ERROR)
         return;
     if (!local->is_var) {
         /* The assignment as a whole is wrong; its value's type is not reported too. */
@@ -494,7 +491,7 @@ void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
     for (int i = 0; i < scope.locals->nelts && !function->incomplete; i++) {
         const local_t *local = APR_ARRAY_IDX(scope.locals, i, local_t *);
         if (local->used || !local->name->text || local->name->text[0] == '_' ||
-            local->type == SPX_TYPE_ERROR)
+            local->vtype->kind == SPX_TYPE_ERROR)
             continue;
         report(&scope, SPX_W0602, local->name->span,
                apr_psprintf(scope.pool,
