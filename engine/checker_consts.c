@@ -318,7 +318,7 @@ static value_t const_unary(evaluation_t *ev, const spx_expr_t *expr, value_t ope
 
 /* Evaluates (live) or only types (not live) a const expression. Its chain
  * of unary operators and left operands is walked as a loop over an explicit
- * stack (see check_expr); right operands recurse, bounded by the parse
+ * stack (see spx_checker_check_expr); right operands recurse, bounded by the parse
  * depth. A value that is not live has type error: the caller only needs
  * its diagnostics. */
 static value_t const_eval(evaluation_t *ev, const spx_expr_t *expr, int live)

@@ -725,7 +725,7 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
 /* Types expr and everything in it. The chain of unary operators and left
  * operands below expr is unrolled onto checker->spine (bottom first), so a
  * long "a + b + c + ..." costs no C stack; right operands recurse, which the
- * parse depth bounds (see the top of the file). */
+ * parse depth bounds (see the top of checker.c). */
 void spx_checker_check_expr(scope_t *scope, spx_expr_t *expr)
 {
     int expected = scope->expects;
