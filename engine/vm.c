@@ -15,6 +15,7 @@
 #include "spx_allocation.h"
 #include "spx_assert.h"
 #include "spx_compiler.h"
+#include "spx_int_arith.h"
 #include "spx_limits.h"
 #include "spx_utf8.h"
 #include "spx_values.h"
@@ -313,54 +314,48 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_ADD: {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
-            if (SPX_ADD_OVERFLOW(I[ins->b], I[ins->c], &value))
+            if (spx_int_add(I[ins->b], I[ins->c], &value) != SPX_INT_OK)
                 goto overflow;
             I[ins->a] = value;
             break;
         }
         case SPX_I_SUB: {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
-            if (SPX_SUB_OVERFLOW(I[ins->b], I[ins->c], &value))
+            if (spx_int_sub(I[ins->b], I[ins->c], &value) != SPX_INT_OK)
                 goto overflow;
             I[ins->a] = value;
             break;
         }
         case SPX_I_MUL: {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
-            if (SPX_MUL_OVERFLOW(I[ins->b], I[ins->c], &value))
+            if (spx_int_mul(I[ins->b], I[ins->c], &value) != SPX_INT_OK)
                 goto overflow;
             I[ins->a] = value;
             break;
         }
         case SPX_I_DIV:
-            if (I[ins->c] == 0) {
-                code = SPX_R0503;
-                message = apr_psprintf(pool, "division by zero: %" PRId64 " / 0", I[ins->b]);
+        case SPX_I_REM: {
+            int64_t value; /* not I[ins->a]: it may be an operand the message names */
+            spx_int_status_t failed = ins->op == SPX_I_DIV
+                                          ? spx_int_div(I[ins->b], I[ins->c], &value)
+                                          : spx_int_rem(I[ins->b], I[ins->c], &value);
+            if (failed != SPX_INT_OK) {
+                code = failed == SPX_INT_OVERFLOW ? SPX_R0505
+                       : ins->op == SPX_I_DIV     ? SPX_R0503
+                                                  : SPX_R0504;
+                message = spx_int_failure_message(failed, operator_text(ins->op), I[ins->b],
+                                                  I[ins->c], pool);
                 goto language_failure;
             }
-            if (I[ins->c] == -1 && I[ins->b] == INT64_MIN) {
-                code = SPX_R0505;
-                message = "integer overflow: -9223372036854775808 / -1";
-                goto language_failure;
-            }
-            I[ins->a] = I[ins->b] / I[ins->c];
+            I[ins->a] = value;
             break;
-        case SPX_I_REM:
-            if (I[ins->c] == 0) {
-                code = SPX_R0504;
-                message = apr_psprintf(pool, "remainder by zero: %" PRId64 " %% 0", I[ins->b]);
-                goto language_failure;
-            }
-            /* MIN % -1 is 0; C leaves it undefined, so it is not computed */
-            I[ins->a] = I[ins->c] == -1 ? 0 : I[ins->b] % I[ins->c];
-            break;
+        }
         case SPX_I_NEG:
-            if (I[ins->b] == INT64_MIN) {
+            if (spx_int_neg(I[ins->b], &I[ins->a]) != SPX_INT_OK) {
                 code = SPX_R0502;
-                message = "integer overflow: -(-9223372036854775808)";
+                message = SPX_INT_NEGATION_OVERFLOW;
                 goto language_failure;
             }
-            I[ins->a] = -I[ins->b];
             break;
         case SPX_I_NOT:
             I[ins->a] = !I[ins->b];
@@ -379,25 +374,15 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         case SPX_I_SHL:
         case SPX_I_SHR: {
-            int64_t value = I[ins->b], count = I[ins->c];
-            if (count < 0 || count > 63)
+            int64_t value; /* not I[ins->a]: it may be an operand the message names */
+            spx_int_status_t failed = ins->op == SPX_I_SHR
+                                          ? spx_int_shr(I[ins->b], I[ins->c], &value)
+                                          : spx_int_shl(I[ins->b], I[ins->c], &value);
+            if (failed == SPX_INT_SHIFT_COUNT)
                 goto shift_count;
-            if (ins->op == SPX_I_SHR) {
-                /* floor(value / 2^count), without C's implementation-defined
-                 * shift of a negative value */
-                I[ins->a] = value >= 0 ? value >> count : ~(~value >> count);
-                break;
-            }
-            if (count == 63) {
-                if (value != 0 && value != -1)
-                    goto overflow;
-                I[ins->a] = value ? INT64_MIN : 0;
-                break;
-            }
-            int64_t scale = (int64_t)1 << count;
-            if (value > INT64_MAX / scale || value < INT64_MIN / scale)
+            if (failed != SPX_INT_OK)
                 goto overflow;
-            I[ins->a] = value * scale;
+            I[ins->a] = value;
             break;
         }
         case SPX_I_INC:
@@ -469,6 +454,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 pc = frame->function->code + ins->a;
             break;
         case SPX_I_CALL: {
+            /* the compiler's: a function the checker resolved */
+            SPX_ASSERT(ins->a >= 0 && (apr_size_t)ins->a < program->function_count);
             const spx_vm_function_t *callee = &program->functions[ins->a];
             if (vm->depth >= max_depth) {
                 result->steps = max_steps - fuel;
@@ -630,10 +617,11 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_INDEX_I_AT: {
             const int32_t *operands = frame->function->aux + ins->c;
             int64_t x = I[operands[0]], k = operands[1], index;
-            if (operands[2] ? SPX_SUB_OVERFLOW(x, k, &index) : SPX_ADD_OVERFLOW(x, k, &index)) {
+            if ((operands[2] ? spx_int_sub(x, k, &index) : spx_int_add(x, k, &index)) !=
+                SPX_INT_OK) {
                 code = SPX_R0501;
-                message = apr_psprintf(pool, "integer overflow: %" PRId64 " %s %" PRId64, x,
-                                       operands[2] ? "-" : "+", k);
+                message =
+                    spx_int_failure_message(SPX_INT_OVERFLOW, operands[2] ? "-" : "+", x, k, pool);
                 goto language_failure;
             }
             const spx_value_block_t *array = B[ins->b];
@@ -693,6 +681,9 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 spx_value_t unused;
                 CHECKED(spx_array_get(heap, array, index, &unused)); /* fails: R0511 */
             }
+            /* a field the checker found in the element's struct */
+            SPX_ASSERT(array->slots[index].b->kind == SPX_BLOCK_STRUCT &&
+                       (uint64_t)operands[1] < array->slots[index].b->length);
             I[ins->a] = array->slots[index].b->slots[operands[1]].i;
             break;
         }
@@ -848,12 +839,13 @@ heap_stop:
     goto language_failure;
 shift_count:
     code = SPX_R0517;
-    message = apr_psprintf(pool, "shift count %" PRId64 " out of range 0..63", I[ins->c]);
+    message = spx_int_failure_message(SPX_INT_SHIFT_COUNT, operator_text(ins->op), I[ins->b],
+                                      I[ins->c], pool);
     goto language_failure;
 overflow:
     code = ins->op == SPX_I_SHL ? SPX_R0518 : SPX_R0501;
-    message = apr_psprintf(pool, "integer overflow: %" PRId64 " %s %" PRId64, I[ins->b],
-                           operator_text(ins->op), I[ins->c]);
+    message = spx_int_failure_message(SPX_INT_OVERFLOW, operator_text(ins->op), I[ins->b],
+                                      I[ins->c], pool);
 language_failure:
     result->steps = max_steps - fuel;
     fail(result, SPX_OUTCOME_LANGUAGE_FAILURE, frame->function,
