@@ -3,7 +3,7 @@
  * program's HIR.
  *
  * The parser (parser.c, over lexer.c) builds one spx_module_t per declared
- * source, with every node's exact span. The checker (checker.c) then
+ * source, with every node's exact span. The checker (checker*.c) then
  * resolves imports, names and calls across modules, types every expression,
  * numbers every function's locals, and checks return paths: the checked tree,
  * with those annotations filled, is the linked HIR that the index, the graph
@@ -415,7 +415,7 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
 apr_array_header_t *spx_scan_imports(const spx_module_t *module, spx_arena_t *arena,
                                      apr_pool_t *pool);
 
-/* The checker of one program (checker.c): imports (undeclared, twice,
+/* The checker of one program (checker.c and its files): imports (undeclared, twice,
  * itself, cycles reported in order), names, calls, types, mutability and
  * return paths (E03xx, E04xx). It fills every "checker" field. An error's
  * consequences are not reported again (SPX_TYPE_ERROR absorbs them).
@@ -435,8 +435,13 @@ void spx_checker_declare(spx_checker_t *checker, apr_size_t module_index);
  * are made from them first). */
 void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index);
 
-/* Once every module is declared: the import cycles are reported and the
- * checker's memory is given back. */
+/* Once every module is declared and its bodies checked: the import cycles
+ * (E0304) and the structs that contain themselves (E0323) are reported,
+ * every const is evaluated (its value and value_type filled; const cycles
+ * E0315, check-time failures E0415 and the consts' other errors), the
+ * imports that nothing names are reported (W0601), the checker's scratch
+ * memory is given back, and when any error was reported the warnings are
+ * dropped (beside an error they are often its echo). */
 void spx_checker_finish(spx_checker_t *checker);
 
 /* All of the above for modules that are all parsed and kept. */

@@ -1,0 +1,254 @@
+/*
+ * checker_internal.h: what the files of the checker share, and nothing
+ * outside them reads: the checker's state (spx_checker_t), the scope of the
+ * function being checked, the builtins' signatures, and the functions one
+ * file of the checker calls in another. The checker's public face, for
+ * Phase A and the tests, is in spx_ast.h (spx_checker_make ...
+ * spx_check_program).
+ *
+ * The files, one idea each (checker.c's top comment says how they fit):
+ *   checker.c             the state, the entry points, reporting and suggestions
+ *   checker_imports.c     imports, import cycles, unused imports
+ *   checker_items.c       functions, structs and consts as items: the one
+ *                         namespace of a module, written types, struct cycles
+ *   checker_consts.c      const evaluation (the check-time interpreter)
+ *   checker_expressions.c the types of expressions in function bodies
+ *   checker_statements.c  locals, statements, blocks and whole functions
+ */
+#ifndef SPX_CHECKER_INTERNAL_H
+#define SPX_CHECKER_INTERNAL_H
+
+#include "spx_ast.h"
+
+/* ---- state ---------------------------------------------------------------- */
+
+struct spx_checker_t {
+    spx_module_t **modules;
+    apr_size_t module_count;
+    apr_pool_t *pool;     /* the program's pool: functions_by_name lives here */
+    apr_pool_t *scratch;  /* everything else; destroyed by spx_checker_finish */
+    apr_pool_t *function; /* one function's names and locals; cleared after it */
+    spx_diagnostics_t *diagnostics;
+    apr_hash_t *module_index;  /* name -> apr_size_t * (index in modules) */
+    char **import_is_edge;     /* per module, per import: first import of a real module */
+    apr_hash_t **imports;      /* per module: name -> its first spx_import_t * */
+    apr_array_header_t *spine; /* spx_expr_t *: stack of operator chains being checked */
+    apr_hash_t **consts;       /* v2, per module: name -> its spx_const_t * (the first item) */
+    apr_hash_t **structs;      /* v2, per module: name -> its spx_struct_t * (the first item) */
+    spx_types_t *types; /* v2: every value type, made once (in pool: expressions keep them) */
+    apr_hash_t *unknown_structs; /* "module owner.Name" already reported as E0319 */
+};
+typedef spx_checker_t checker_t;
+
+/* One parameter or let/var of the function being checked. */
+typedef struct local_t {
+    int slot;
+    spx_type_t type;          /* SPX_TYPE_ERROR when its declaration was an error */
+    const spx_vtype_t *vtype; /* the whole type (its kind is type) */
+    int is_var;
+    int is_parameter;
+    int is_for;               /* v2: a for variable (immutable, scoped to the loop body) */
+    int visible;              /* declared and its block not yet closed */
+    int used;                 /* named after its declaration (read, written, called on) */
+    const spx_name_t *name;   /* as declared (its text NULL when not read) */
+    struct local_t *previous; /* an earlier declaration of the same name */
+} local_t;
+
+typedef struct scope_t {
+    checker_t *checker;
+    spx_module_t *module;
+    apr_hash_t *imports; /* the module's: name -> its first spx_import_t * */
+    apr_hash_t *consts;  /* the module's: name -> spx_const_t * */
+    apr_hash_t *structs; /* the module's: name -> spx_struct_t * */
+    apr_size_t module_index;
+    spx_function_t *function;
+    apr_pool_t *pool;           /* the checker's function pool */
+    apr_hash_t *names;          /* name -> local_t * (the latest declaration) */
+    apr_array_header_t *locals; /* local_t *, indexed by slot */
+    int loop_depth;             /* v2: for and while bodies around the statement being checked */
+    /* v2: set just before check_expr of a value whose type is expected
+     * (an annotated let, an assignment, a user function's argument, push's
+     * argument, return, the right of == and !=): an array literal there may
+     * be "[]". check_expr takes it and clears it. */
+    int expects;
+    const spx_vtype_t *expected; /* with expects: the expected type, or NULL if unknown */
+    const spx_vtype_t *result;   /* the function's result type (error when it does not resolve) */
+    /* The name being checked as the base of a field access (x.f), or NULL:
+     * unknown, it may be a module misspelt, so the imports are suggested. */
+    const spx_name_t *field_base;
+} scope_t;
+
+/* ---- checker.c: builtins, operators, reporting, suggestions ------------- */
+
+typedef struct builtin_info_t {
+    const char *name;
+    spx_builtin_t builtin;
+    spx_type_t parameter; /* one argument; assert takes a second, the message (str) */
+    spx_type_t result;
+    int since_v2; /* chr and stoi: language v2 */
+} builtin_info_t;
+
+/* The builtin called name, or NULL. */
+const builtin_info_t *spx_checker_find_builtin(const char *name);
+/* Pushes every builtin's name (const char *) onto names, for suggestions. */
+void spx_checker_push_builtin_names(apr_array_header_t *names);
+
+/* An operator as written: "+", "<<", unary "-" ... */
+const char *spx_checker_operator_name(spx_operator_t op);
+
+/* Give item first[0..first_count) (at most SPX_LIMIT_SUGGESTIONS), then the
+ * names among candidates (const char *) nearest to name, each written as
+ * prefix + name ("util." for a function of module util). */
+void spx_checker_suggest_after(checker_t *checker, spx_diagnostic_t *item, const char *const *first,
+                               size_t first_count, const char *name,
+                               const apr_array_header_t *candidates, const char *prefix,
+                               apr_pool_t *pool);
+/* The same without names to put first. */
+void spx_checker_suggest(checker_t *checker, spx_diagnostic_t *item, const char *name,
+                         const apr_array_header_t *candidates, const char *prefix,
+                         apr_pool_t *pool);
+
+enum { EXPORTED_FUNCTION, EXPORTED_CONST, EXPORTED_STRUCT };
+
+/* "m.name" for each module m that module imports whose exported function,
+ * const or struct (kind) is named name: what a use of name without its
+ * module probably meant. Up to SPX_LIMIT_SUGGESTIONS into meant; the count. */
+size_t spx_checker_exported_elsewhere(checker_t *checker, const spx_module_t *module,
+                                      const char *name, int kind, const char **meant,
+                                      apr_pool_t *pool);
+
+/* A note at the first declaration of what item says is declared twice. */
+void spx_checker_note_first(checker_t *checker, spx_diagnostic_t *item, const char *path,
+                            spx_span_t first);
+
+/* ---- checker_imports.c --------------------------------------------------- */
+
+/* The index in checker->modules of the module called name, or NULL. */
+apr_size_t *spx_checker_module_index(checker_t *checker, const char *name);
+/* Pass 1 for module index: each import resolved to its module. */
+void spx_checker_resolve_imports(checker_t *checker, apr_size_t index);
+/* A cycle's text, "PREFIX a -> b -> c -> a" over names[0..length-1]
+ * rotated to start at the smallest name (whose index goes to *start):
+ * import, const and struct cycles are all reported so. */
+const char *spx_checker_cycle_text(const char *prefix, const char *const *names, int length,
+                                   int *start, apr_pool_t *pool);
+/* E0304 for each cycle of the import graph. */
+void spx_checker_find_import_cycles(checker_t *checker);
+/* W0601 for each import that nothing of its module names. */
+void spx_checker_find_unused_imports(checker_t *checker);
+/* The names of the modules a module imports, for suggestions. */
+apr_array_header_t *spx_checker_import_names(const spx_module_t *module, apr_pool_t *pool);
+
+/* ---- checker_items.c ----------------------------------------------------- */
+
+/* Pass 2: a module's functions_by_name (E0305, E0306), then its one
+ * namespace of functions, structs and consts (E0314). */
+void spx_checker_collect_functions(checker_t *checker, spx_module_t *module);
+void spx_checker_collect_items(checker_t *checker, apr_size_t index);
+/* The names of the consts of a module (exported ones only, for another
+ * module), for suggestions. */
+apr_array_header_t *spx_checker_const_names(const spx_module_t *module, int exported_only,
+                                            apr_pool_t *pool);
+/* 1 when module declared an item named name whose syntax failed. */
+int spx_checker_names_unreadable_item(const spx_module_t *module, const char *name);
+/* m.X where m names an import of the module: the const X of m, or NULL
+ * after reporting why not (E0316; E0317 still returns it). *resolved is 1
+ * when the expression was one of a module (so it is not a field). */
+const spx_const_t *spx_checker_module_const(checker_t *checker, const spx_module_t *module,
+                                            apr_hash_t *imports, const spx_expr_t *expr,
+                                            int *resolved);
+/* The struct a type names, or NULL after reporting why not (E0319, E0310;
+ * E0320 still returns it). */
+spx_struct_t *spx_checker_resolve_struct(checker_t *checker, apr_size_t module_index,
+                                         const spx_type_syntax_t *syntax);
+/* Checks a type as written; 1 when it is fine (exported_by: see there). */
+int spx_checker_check_type_syntax(checker_t *checker, apr_size_t module_index,
+                                  const spx_type_syntax_t *syntax, const char *exported_by);
+/* A struct declaration: unique fields (E0322), visible field types. */
+void spx_checker_check_struct(checker_t *checker, apr_size_t module_index, spx_struct_t *structure);
+/* The type of a parameter, result, field or annotation written in module
+ * (basic when syntax is NULL; error, silently, when it does not resolve). */
+const spx_vtype_t *spx_checker_written_type(checker_t *checker, const spx_module_t *module,
+                                            const spx_type_syntax_t *syntax, spx_type_t basic);
+/* E0323 for each struct that contains itself by value. */
+void spx_checker_find_struct_cycles(checker_t *checker);
+
+/* ---- checker_consts.c ---------------------------------------------------- */
+
+/* Every const of the program evaluated, modules in order (E0315, E0405,
+ * E0414, E0415, E0416, E0401). */
+void spx_checker_evaluate_consts(checker_t *checker);
+
+/* ---- checker_expressions.c ----------------------------------------------- */
+
+/* Types expr and everything in it (see there). */
+void spx_checker_check_expr(scope_t *scope, spx_expr_t *expr);
+/* A unit value where a value is needed ("stored", "an operand", ...): E0402. */
+void spx_checker_report_unit(scope_t *scope, const spx_expr_t *expr, const char *use);
+/* E0308 for a name that is no visible local (read: a value is read). */
+void spx_checker_report_unknown_name(scope_t *scope, const spx_name_t *name, int read);
+
+/* ---- checker_statements.c ------------------------------------------------ */
+
+/* The visible local called name (marked used), or NULL. */
+local_t *spx_checker_lookup(scope_t *scope, const char *name);
+/* Pass 3 for one function: its parameters, body, returns, unused locals. */
+void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
+                                spx_function_t *function);
+
+/* ---- small helpers of the bodies' two files ------------------------------- */
+
+static inline spx_diagnostic_t *report(scope_t *scope, spx_diagnostic_code_t code, spx_span_t span,
+                                       const char *message)
+{
+    return spx_diagnostics_add(scope->checker->diagnostics, code, scope->module->path, span, "%s",
+                               message);
+}
+
+/* Why a local cannot be assigned: "a parameter", ... */
+static inline const char *local_kind(const local_t *local)
+{
+    return local->is_parameter ? "a parameter"
+           : local->is_for     ? "a for variable"
+                               : "declared with 'let'";
+}
+
+static inline spx_type_t type_of(const spx_expr_t *expr)
+{
+    return expr ? expr->type : SPX_TYPE_ERROR;
+}
+
+static inline const spx_vtype_t *basic_type(scope_t *scope, spx_type_t kind)
+{
+    return spx_types_basic(scope->checker->types, kind);
+}
+
+/* expr's whole type: its kind, or for arrays and structs its vtype. */
+static inline const spx_vtype_t *vtype_of(scope_t *scope, const spx_expr_t *expr)
+{
+    if (expr && (expr->type == SPX_TYPE_ARRAY || expr->type == SPX_TYPE_STRUCT) && expr->vtype)
+        return expr->vtype;
+    return basic_type(scope, type_of(expr));
+}
+
+/* expr's type as messages name it: "int", "[str]", "geo.Point". */
+static inline const char *type_text(scope_t *scope, const spx_expr_t *expr)
+{
+    return spx_vtype_name(vtype_of(scope, expr), scope->pool);
+}
+
+static inline void set_type(spx_expr_t *expr, const spx_vtype_t *type)
+{
+    expr->type = type->kind;
+    expr->vtype = type->kind == SPX_TYPE_ARRAY || type->kind == SPX_TYPE_STRUCT ? type : NULL;
+}
+
+/* The next check_expr's value is expected to have type (NULL: a type that
+ * is not known, because of an earlier diagnostic). */
+static inline void expect(scope_t *scope, const spx_vtype_t *type)
+{
+    scope->expects = 1;
+    scope->expected = type && type->kind != SPX_TYPE_ERROR ? type : NULL;
+}
+
+#endif /* SPX_CHECKER_INTERNAL_H */
