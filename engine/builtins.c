@@ -27,6 +27,15 @@ static const spx_builtin_info_t builtins[SPX_BUILTIN_COUNT] = {
 #undef BUILTIN_INFO
 };
 
+/* Each row's arguments fit spx_builtin_info_t, and the optional ones are
+ * among them. */
+#define BUILTIN_FITS(id, name, form, since, arity, optional, ...)                                  \
+    _Static_assert((arity) <= sizeof(builtins[0].parameters) / sizeof(builtins[0].parameters[0]),  \
+                   name ": more arguments than spx_builtin_info_t holds");                         \
+    _Static_assert((optional) <= (arity), name ": more optional arguments than arguments");
+SPX_BUILTINS(BUILTIN_FITS)
+#undef BUILTIN_FITS
+
 const spx_builtin_info_t *spx_builtin_info(spx_builtin_t builtin)
 {
     SPX_ASSERT(builtin > SPX_BUILTIN_NONE && builtin <= SPX_BUILTIN_COUNT);
