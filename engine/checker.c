@@ -1,7 +1,7 @@
 /*
  * checker.c: the semantic checker of Semaprax (docs/language.md, "Files and
  * modules", "Types and rules", "Builtins"): its state, its entry points,
- * the builtins' table, and the reporting and suggestion helpers every pass
+ * the builtins' names, and the reporting and suggestion helpers every pass
  * shares. The passes live in the files that checker_internal.h lists.
  *
  * The checker takes the parsed modules of one program and turns the syntax
@@ -59,27 +59,11 @@
 
 /* ---- constant tables ------------------------------------------------------ */
 
-static const builtin_info_t builtins[] = {
-    {"print", SPX_BUILTIN_PRINT, SPX_TYPE_STR, SPX_TYPE_UNIT, 0},
-    {"itos", SPX_BUILTIN_ITOS, SPX_TYPE_INT, SPX_TYPE_STR, 0},
-    {"len", SPX_BUILTIN_LEN, SPX_TYPE_STR, SPX_TYPE_INT, 0},
-    {"assert", SPX_BUILTIN_ASSERT, SPX_TYPE_BOOL, SPX_TYPE_UNIT, 0},
-    {"chr", SPX_BUILTIN_CHR, SPX_TYPE_INT, SPX_TYPE_STR, 1},
-    {"stoi", SPX_BUILTIN_STOI, SPX_TYPE_STR, SPX_TYPE_INT, 1},
-};
-
-const builtin_info_t *spx_checker_find_builtin(const char *name)
-{
-    for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-        if (strcmp(builtins[i].name, name) == 0)
-            return &builtins[i];
-    return NULL;
-}
-
 void spx_checker_push_builtin_names(apr_array_header_t *names)
 {
-    for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-        APR_ARRAY_PUSH(names, const char *) = builtins[i].name;
+    for (int b = SPX_BUILTIN_NONE + 1; b <= SPX_BUILTIN_COUNT; b++)
+        if (spx_builtin_info((spx_builtin_t)b)->form == SPX_BUILTIN_FORM_CALL)
+            APR_ARRAY_PUSH(names, const char *) = spx_builtin_info((spx_builtin_t)b)->name;
 }
 
 /* What an operator takes and gives, the one typing of operators for

@@ -92,18 +92,20 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
         return 0;
     if (!module_name) {
         /* Builtins win: a function may not take a builtin's name (E0306). */
-        const builtin_info_t *builtin = spx_checker_find_builtin(name);
+        const spx_builtin_info_t *builtin = spx_builtin_called(name);
         if (builtin) {
             call->as.call->builtin = builtin->builtin;
-            const spx_vtype_t **types = apr_palloc(scope->pool, 2 * sizeof(*types));
-            types[0] = basic_type(scope, builtin->parameter);
-            types[1] = basic_type(scope, SPX_TYPE_STR); /* assert(c, message): v2 */
+            const spx_vtype_t **types =
+                apr_palloc(scope->pool, (builtin->arity + 1) * sizeof(*types));
+            for (apr_size_t i = 0; i < builtin->arity; i++)
+                types[i] = basic_type(scope, builtin->parameters[i]);
             *parameters = types;
-            *parameter_count = 1;
+            /* All its arguments, or all but the optional last ones (assert's
+             * message, language v2) */
+            *parameter_count = call->as.call->argument_count == builtin->arity
+                                   ? builtin->arity
+                                   : builtin->arity - builtin->optional;
             *result = basic_type(scope, builtin->result);
-            if (builtin->builtin == SPX_BUILTIN_ASSERT && call->as.call->argument_count == 2) {
-                *parameter_count = 2;
-            }
             return 1;
         }
         target = apr_hash_get(scope->module->functions_by_name, name, APR_HASH_KEY_STRING);
@@ -236,20 +238,22 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
                             callee, parameter_count, parameter_count == 1 ? "" : "s", count));
         return result;
     }
+    /* A builtin whose first argument may be an array instead (len, language
+     * v2). */
+    int array_first = call->as.call->builtin != SPX_BUILTIN_NONE &&
+                      spx_builtin_info(call->as.call->builtin)->arrays;
     for (apr_size_t i = 0; i < count; i++) {
         spx_expr_t *argument = call->as.call->arguments[i];
         spx_type_t type = type_of(argument);
-        int len_of_array = call->as.call->builtin == SPX_BUILTIN_LEN && type == SPX_TYPE_ARRAY;
+        int array_too = array_first && i == 0;
         if (type != SPX_TYPE_ERROR && type != SPX_TYPE_UNIT &&
             parameters[i]->kind != SPX_TYPE_ERROR && vtype_of(scope, argument) != parameters[i] &&
-            !len_of_array)
+            !(array_too && type == SPX_TYPE_ARRAY))
             report(scope, SPX_E0404, argument->span,
                    apr_psprintf(scope->pool,
                                 "argument %" APR_SIZE_T_FMT " of '%s' must be '%s'%s, not '%s'",
                                 i + 1, callee, spx_vtype_name(parameters[i], scope->pool),
-                                /* len takes an array too (language v2) */
-                                call->as.call->builtin == SPX_BUILTIN_LEN ? " or an array" : "",
-                                type_text(scope, argument)));
+                                array_too ? " or an array" : "", type_text(scope, argument)));
     }
     return result;
 }

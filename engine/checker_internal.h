@@ -79,17 +79,9 @@ typedef struct scope_t {
 
 /* ---- checker.c: builtins, operators, reporting, suggestions ------------- */
 
-typedef struct builtin_info_t {
-    const char *name;
-    spx_builtin_t builtin;
-    spx_type_t parameter; /* one argument; assert takes a second, the message (str) */
-    spx_type_t result;
-    int since_v2; /* chr and stoi: language v2 */
-} builtin_info_t;
-
-/* The builtin called name, or NULL. */
-const builtin_info_t *spx_checker_find_builtin(const char *name);
-/* Pushes every builtin's name (const char *) onto names, for suggestions. */
+/* Pushes the name (const char *) of every builtin a call may name
+ * (spx_builtins.h's CALL rows, spx_builtin_called) onto names, for
+ * suggestions. */
 void spx_checker_push_builtin_names(apr_array_header_t *names);
 
 /* An operator as written: "+", "<<", unary "-" ... */

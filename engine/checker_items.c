@@ -29,10 +29,11 @@ void spx_checker_collect_functions(checker_t *checker, spx_module_t *module)
         if (!name)
             continue;
         int taken = apr_hash_get(module->functions_by_name, name, APR_HASH_KEY_STRING) != NULL;
-        const builtin_info_t *builtin = spx_checker_find_builtin(name);
-        if (builtin && builtin->since_v2) {
+        const spx_builtin_info_t *builtin = spx_builtin_called(name);
+        if (builtin && builtin->since > 1) {
             spx_diagnostics_add(checker->diagnostics, SPX_E0306, module->path, function->name.span,
-                                "'%s' is a builtin since language v2 and cannot be defined", name);
+                                "'%s' is a builtin since language v%d and cannot be defined", name,
+                                builtin->since);
         } else if (builtin) {
             spx_diagnostics_add(checker->diagnostics, SPX_E0306, module->path, function->name.span,
                                 "'%s' is a builtin and cannot be defined", name);

@@ -664,8 +664,12 @@ static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
         dst = destination(c, FILE_INT, hint);
         emit(c, SPX_I_LEN, dying(arg, SPX_FLAG_FREE_B), dst.index, arg.index, 0);
         break;
-    default: /* assert */
+    case SPX_BUILTIN_ASSERT:
         failure_site(c, emit(c, SPX_I_ASSERT, 0, arg.index, 0, 0), e->span);
+        break;
+    case SPX_BUILTIN_NONE: /* compiled above: a function's call, or a method's */
+    case SPX_BUILTIN_PUSH:
+    case SPX_BUILTIN_POP:
         break;
     }
     return dst;

@@ -18,25 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    spx_builtin_t builtin;
-    const char *name;
-    const char *signature;
-    /* transport v1's, byte-frozen since before language v2, where it differs
-     * (a single source's graph, spx_source_graph_document) */
-    const char *v1_signature;
-} builtin_table[] = {
-    {SPX_BUILTIN_PRINT, "print", "fn(s: str)", NULL},
-    {SPX_BUILTIN_ITOS, "itos", "fn(i: int) -> str", NULL},
-    {SPX_BUILTIN_LEN, "len", "fn(x: str | [T]) -> int", "fn(s: str) -> int"},
-    {SPX_BUILTIN_ASSERT, "assert", "fn(c: bool, message: str)", "fn(c: bool)"},
-    {SPX_BUILTIN_CHR, "chr", "fn(c: int) -> str", NULL},
-    {SPX_BUILTIN_STOI, "stoi", "fn(s: str) -> int", NULL},
-    {SPX_BUILTIN_PUSH, "push", "fn(a: [T], v: T)", NULL},
-    {SPX_BUILTIN_POP, "pop", "fn(a: [T]) -> T", NULL},
-};
-#define BUILTIN_COUNT (sizeof(builtin_table) / sizeof(builtin_table[0]))
-
 /* What the builder collects before sorting. Nodes are made when first
  * needed (a call may name a function of a module not indexed yet) and
  * edges refer to them by their position in nodes. */
@@ -45,7 +26,8 @@ struct spx_index_builder_t {
     spx_arena_t *arena;        /* nodes, pending edges, sites */
     apr_array_header_t *nodes; /* spx_index_node_t * (in the arena), in the order made */
     apr_hash_t *node_of;       /* a module, struct or const (its address) -> int * position */
-    int builtin_node[BUILTIN_COUNT];
+    /* By spx_builtin_t: the builtin's node position, or -1 until made. */
+    int builtin_node[SPX_BUILTIN_COUNT + 1];
     apr_array_header_t *references; /* reference_t: those of the item being walked */
     apr_array_header_t *edges;      /* pending_edge_t * (in the arena) */
     apr_array_header_t *spine;      /* const spx_expr_t *: operator chains being walked */
@@ -57,10 +39,10 @@ typedef spx_index_builder_t builder_t;
  * function, or of a builtin), a struct named or whose field is read or
  * written, a const read. */
 typedef struct reference_t {
-    const char *kind;   /* "calls", "uses", "reads" */
-    const void *target; /* spx_function_t, spx_struct_t or spx_const_t; NULL for a builtin */
-    size_t builtin;     /* index in builtin_table when target is NULL */
-    size_t order;       /* keeps the sites of one target in source order */
+    const char *kind;      /* "calls", "uses", "reads" */
+    const void *target;    /* spx_function_t, spx_struct_t or spx_const_t; NULL for a builtin */
+    spx_builtin_t builtin; /* the builtin when target is NULL */
+    size_t order;          /* keeps the sites of one target in source order */
     spx_index_site_t site;
 } reference_t;
 
@@ -173,20 +155,20 @@ static int const_node(builder_t *builder, const spx_const_t *constant)
     return position;
 }
 
-static int builtin_node(builder_t *builder, size_t builtin)
+static int builtin_node(builder_t *builder, spx_builtin_t builtin)
 {
     if (builder->builtin_node[builtin] < 0) {
-        int position = add_node(
-            builder, apr_pstrcat(builder->pool, "builtin:", builtin_table[builtin].name, NULL),
-            "builtin", builtin_table[builtin].name);
-        node_at(builder, position)->signature = builtin_table[builtin].signature;
+        const spx_builtin_info_t *info = spx_builtin_info(builtin);
+        int position = add_node(builder, apr_pstrcat(builder->pool, "builtin:", info->name, NULL),
+                                "builtin", info->name);
+        node_at(builder, position)->signature = info->signature;
         builder->builtin_node[builtin] = position;
     }
     return builder->builtin_node[builtin];
 }
 
-static void add_reference(builder_t *builder, const char *kind, const void *target, size_t builtin,
-                          spx_span_t span)
+static void add_reference(builder_t *builder, const char *kind, const void *target,
+                          spx_builtin_t builtin, spx_span_t span)
 {
     reference_t *reference = apr_array_push(builder->references);
     reference->kind = kind;
@@ -199,14 +181,9 @@ static void add_reference(builder_t *builder, const char *kind, const void *targ
 
 static void record_call(builder_t *builder, const spx_expr_t *call)
 {
-    size_t builtin = 0;
-    if (!call->as.call->target) {
-        while (builtin < BUILTIN_COUNT && builtin_table[builtin].builtin != call->as.call->builtin)
-            builtin++;
-        if (builtin == BUILTIN_COUNT)
-            return; /* unresolved: cannot happen in an admitted project */
-    }
-    add_reference(builder, "calls", call->as.call->target, builtin, call->span);
+    if (!call->as.call->target && call->as.call->builtin == SPX_BUILTIN_NONE)
+        return; /* unresolved: cannot happen in an admitted project */
+    add_reference(builder, "calls", call->as.call->target, call->as.call->builtin, call->span);
 }
 
 /* The struct that syntax (Name, or m.Name of an import m of the builder's
@@ -234,7 +211,7 @@ static void collect_type(void *context, const spx_type_syntax_t *syntax)
         return;
     const spx_struct_t *structure = written_struct(builder, syntax);
     if (structure)
-        add_reference(builder, "uses", structure, 0, syntax->span);
+        add_reference(builder, "uses", structure, SPX_BUILTIN_NONE, syntax->span);
 }
 
 /* The struct of a value of e's type, or NULL. */
@@ -253,17 +230,19 @@ static void collect_operand(builder_t *builder, const spx_expr_t *e)
     if (e->kind == SPX_EXPR_CALL) {
         record_call(builder, e);
     } else if (e->kind == SPX_EXPR_NAME && e->as.name.constant) {
-        add_reference(builder, "reads", e->as.name.constant, 0, e->as.name.name.span);
+        add_reference(builder, "reads", e->as.name.constant, SPX_BUILTIN_NONE,
+                      e->as.name.name.span);
     } else if (e->kind == SPX_EXPR_FIELD && e->as.field.constant) {
-        add_reference(builder, "reads", e->as.field.constant, 0, e->span);
+        add_reference(builder, "reads", e->as.field.constant, SPX_BUILTIN_NONE, e->span);
         return;
     } else if (e->kind == SPX_EXPR_FIELD && struct_of(e->as.field.base)) {
-        add_reference(builder, "uses", struct_of(e->as.field.base), 0, e->as.field.name.span);
+        add_reference(builder, "uses", struct_of(e->as.field.base), SPX_BUILTIN_NONE,
+                      e->as.field.name.span);
     } else if (e->kind == SPX_EXPR_STRUCT_LITERAL && struct_of(e)) {
         spx_span_t named = e->as.literal->name.span; /* Name, or m.Name as written */
         if (e->as.literal->module.text)
             named.start = e->as.literal->module.span.start;
-        add_reference(builder, "uses", struct_of(e), 0, named);
+        add_reference(builder, "uses", struct_of(e), SPX_BUILTIN_NONE, named);
     }
     spx_expr_visit_children(e, collect_expression, builder);
 }
@@ -385,7 +364,7 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
     builder->arena = spx_arena_make(pool);
     builder->nodes = apr_array_make(pool, 64, sizeof(spx_index_node_t *));
     builder->node_of = apr_hash_make(pool);
-    for (size_t b = 0; b < BUILTIN_COUNT; b++)
+    for (int b = SPX_BUILTIN_NONE; b <= SPX_BUILTIN_COUNT; b++)
         builder->builtin_node[b] = -1;
     builder->references = apr_array_make(pool, 64, sizeof(reference_t));
     builder->edges = apr_array_make(pool, 64, sizeof(pending_edge_t *));
@@ -529,9 +508,10 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
     for (int i = 0; i < builder->nodes->nelts; i++)
         describe_item(builder, node_at(builder, i));
     /* A single source is served by transport v1, whose bytes are frozen. */
-    for (size_t b = 0; !project->manifest && b < BUILTIN_COUNT; b++)
-        if (builder->builtin_node[b] >= 0 && builtin_table[b].v1_signature)
-            node_at(builder, builder->builtin_node[b])->signature = builtin_table[b].v1_signature;
+    for (int b = SPX_BUILTIN_NONE + 1; !project->manifest && b <= SPX_BUILTIN_COUNT; b++)
+        if (builder->builtin_node[b] >= 0 && spx_builtin_info((spx_builtin_t)b)->v1_signature)
+            node_at(builder, builder->builtin_node[b])->signature =
+                spx_builtin_info((spx_builtin_t)b)->v1_signature;
     const spx_manifest_t *manifest = project->manifest; /* NULL for a single source */
     for (apr_size_t t = 0; manifest && t < manifest->test_count; t++) {
         int test = add_node(builder, apr_pstrcat(pool, "test:", manifest->tests[t].name, NULL),

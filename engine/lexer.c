@@ -33,73 +33,16 @@ typedef enum byte_class_t {
     BYTE_CONTROL  /* E0205: 0x01..0x1f except tab, LF, CR; and 0x7f */
 } byte_class_t;
 
-/* The keyword spelled by the size bytes at text, or SPX_TOKEN_IDENTIFIER:
- * one comparison at most, chosen by length and first letter. */
-static spx_token_kind_t keyword_kind(const unsigned char *text, apr_size_t size)
+spx_token_kind_t spx_keyword_kind(const char *word, apr_size_t size)
 {
-#define KEYWORD(word, kind)                                                                        \
-    if (memcmp(text, word, size) == 0)                                                             \
-        return kind;                                                                               \
-    break
-    switch (size) {
-    case 2:
-        switch (text[0]) {
-        case 'f':
-            KEYWORD("fn", SPX_TOKEN_FN);
-        case 'i':
-            if (text[1] == 'n')
-                return SPX_TOKEN_IN;
-            KEYWORD("if", SPX_TOKEN_IF);
-        }
-        break;
-    case 3:
-        switch (text[0]) {
-        case 'f':
-            KEYWORD("for", SPX_TOKEN_FOR);
-        case 'l':
-            KEYWORD("let", SPX_TOKEN_LET);
-        case 'v':
-            KEYWORD("var", SPX_TOKEN_VAR);
-        }
-        break;
-    case 4:
-        switch (text[0]) {
-        case 'e':
-            KEYWORD("else", SPX_TOKEN_ELSE);
-        case 't':
-            KEYWORD("true", SPX_TOKEN_TRUE);
-        }
-        break;
-    case 5:
-        switch (text[0]) {
-        case 'w':
-            KEYWORD("while", SPX_TOKEN_WHILE);
-        case 'f':
-            KEYWORD("false", SPX_TOKEN_FALSE);
-        case 'b':
-            KEYWORD("break", SPX_TOKEN_BREAK);
-        case 'c':
-            KEYWORD("const", SPX_TOKEN_CONST);
-        }
-        break;
-    case 6:
-        switch (text[0]) {
-        case 'e':
-            KEYWORD("export", SPX_TOKEN_EXPORT);
-        case 'i':
-            KEYWORD("import", SPX_TOKEN_IMPORT);
-        case 'r':
-            KEYWORD("return", SPX_TOKEN_RETURN);
-        case 's':
-            KEYWORD("struct", SPX_TOKEN_STRUCT);
-        }
-        break;
-    case 8:
-        if (text[0] == 'c' && memcmp(text, "continue", size) == 0)
-            return SPX_TOKEN_CONTINUE;
-        break;
-    }
-#undef KEYWORD
+    /* Most identifiers differ from every keyword in length or first letter,
+     * which is all they cost. */
+#define KEYWORD_KIND(token, spelled)                                                               \
+    if (size == sizeof(spelled) - 1 && word[0] == spelled[0] && memcmp(word, spelled, size) == 0)  \
+        return SPX_TOKEN_##token;
+    SPX_KEYWORDS_V1(KEYWORD_KIND)
+    SPX_KEYWORDS_V2(KEYWORD_KIND)
+#undef KEYWORD_KIND
     return SPX_TOKEN_IDENTIFIER;
 }
 
@@ -266,7 +209,7 @@ static void lex_identifier(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
     lexer->offset = end;
     apr_size_t size = end - start;
     token->span = span_of(lexer, start, end);
-    token->kind = keyword_kind(lexer->text + start, size);
+    token->kind = spx_keyword_kind((const char *)lexer->text + start, size);
     if (token->kind != SPX_TOKEN_IDENTIFIER)
         return;
     token->text = spx_arena_intern(lexer->names, (const char *)lexer->text + start, size);
@@ -658,17 +601,9 @@ const char *spx_token_kind_text(spx_token_kind_t kind)
         "identifier",
         "integer literal",
         "string literal",
-        "'fn'",
-        "'export'",
-        "'import'",
-        "'let'",
-        "'var'",
-        "'if'",
-        "'else'",
-        "'while'",
-        "'return'",
-        "'true'",
-        "'false'",
+#define KEYWORD_TEXT(token, word) "'" word "'",
+        SPX_KEYWORDS_V1(KEYWORD_TEXT)
+        /* punctuation */
         "'('",
         "')'",
         "'{'",
@@ -693,12 +628,9 @@ const char *spx_token_kind_text(spx_token_kind_t kind)
         "'!'",
         "'&&'",
         "'||'",
-        "'struct'",
-        "'const'",
-        "'for'",
-        "'in'",
-        "'break'",
-        "'continue'",
+        SPX_KEYWORDS_V2(KEYWORD_TEXT)
+#undef KEYWORD_TEXT
+        /* language v2 punctuation */
         "'['",
         "']'",
         "'..'",
@@ -717,18 +649,11 @@ const char *spx_token_kind_text(spx_token_kind_t kind)
 const char *spx_token_v2_keyword(spx_token_kind_t kind)
 {
     switch (kind) {
-    case SPX_TOKEN_STRUCT:
-        return "struct";
-    case SPX_TOKEN_CONST:
-        return "const";
-    case SPX_TOKEN_FOR:
-        return "for";
-    case SPX_TOKEN_IN:
-        return "in";
-    case SPX_TOKEN_BREAK:
-        return "break";
-    case SPX_TOKEN_CONTINUE:
-        return "continue";
+#define V2_KEYWORD_WORD(token, word)                                                               \
+    case SPX_TOKEN_##token:                                                                        \
+        return word;
+        SPX_KEYWORDS_V2(V2_KEYWORD_WORD)
+#undef V2_KEYWORD_WORD
     default:
         return NULL;
     }

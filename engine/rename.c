@@ -11,6 +11,7 @@
 #include "index_internal.h"
 #include "spx_assert.h"
 #include "spx_canonical.h"
+#include "spx_lexer.h"
 #include "spx_limits.h"
 
 #include <apr_hash.h>
@@ -94,23 +95,6 @@ static void failure_reset(spx_rename_failure_t *failure, apr_pool_t *pool)
 
 /* --- step 2: the plan ------------------------------------------------------- */
 
-/* Keywords and builtins of language.md: a function may not be called so.
- * The methods push and pop are not among them: a function may be called
- * push, as in Rust (docs/protocol-v3.md). */
-static const char *const keywords[] = {"fn",   "export", "import", "let",  "var",  "if",
-                                       "else", "while",  "return", "true", "false"};
-static const char *const keywords_v2[] = {"struct", "const", "for", "in", "break", "continue"};
-static const char *const builtins[] = {"print", "itos", "len", "assert"};
-static const char *const builtins_v2[] = {"chr", "stoi"};
-
-static int listed(const char *name, const char *const *list, size_t count)
-{
-    for (size_t i = 0; i < count; i++)
-        if (strcmp(name, list[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Why new_name cannot name a function of module, or NULL; *cause is the
  * reason's stable code. */
 static const char *name_problem(const spx_module_t *module, const char *old_name,
@@ -127,16 +111,22 @@ static const char *name_problem(const spx_module_t *module, const char *old_name
     if (length > SPX_LIMIT_IDENTIFIER_BYTES)
         return apr_psprintf(pool, "'%s' is longer than the %u bytes an identifier may have",
                             new_name, SPX_LIMIT_IDENTIFIER_BYTES);
+    /* Keywords and builtins (the lexer's and spx_builtins.h's): a function
+     * may not be called so. The methods push and pop are not among them: a
+     * function may be called push, as in Rust (docs/protocol-v3.md). */
     *cause = "name_is_keyword";
-    if (listed(new_name, keywords, sizeof(keywords) / sizeof(keywords[0])))
-        return apr_psprintf(pool, "'%s' is a keyword", new_name);
-    if (listed(new_name, keywords_v2, sizeof(keywords_v2) / sizeof(keywords_v2[0])))
+    spx_token_kind_t keyword = spx_keyword_kind(new_name, length);
+    if (keyword != SPX_TOKEN_IDENTIFIER && spx_token_v2_keyword(keyword))
         return apr_psprintf(pool, "'%s' is a keyword since language v2", new_name);
+    if (keyword != SPX_TOKEN_IDENTIFIER)
+        return apr_psprintf(pool, "'%s' is a keyword", new_name);
     *cause = "name_is_builtin";
-    if (listed(new_name, builtins, sizeof(builtins) / sizeof(builtins[0])))
+    const spx_builtin_info_t *builtin = spx_builtin_called(new_name);
+    if (builtin && builtin->since > 1)
+        return apr_psprintf(pool, "'%s' is a builtin function since language v%d", new_name,
+                            builtin->since);
+    if (builtin)
         return apr_psprintf(pool, "'%s' is a builtin function", new_name);
-    if (listed(new_name, builtins_v2, sizeof(builtins_v2) / sizeof(builtins_v2[0])))
-        return apr_psprintf(pool, "'%s' is a builtin function since language v2", new_name);
     *cause = "name_unchanged";
     if (strcmp(new_name, old_name) == 0)
         return apr_psprintf(pool, "'%s.%s' is already called '%s'", module->name, old_name,

@@ -24,6 +24,7 @@
 #define SPX_AST_H
 
 #include "spx_arena.h"
+#include "spx_builtins.h"
 #include "spx_diagnostics.h"
 
 #include <apr_hash.h>
@@ -65,18 +66,45 @@ typedef enum spx_operator_t {
     SPX_OP_BIT_NOT  /* unary ~ */
 } spx_operator_t;
 
+/* The builtins, one per row of spx_builtins.h, in its order. */
 typedef enum spx_builtin_t {
     SPX_BUILTIN_NONE = 0,
-    SPX_BUILTIN_PRINT,  /* print(s: str)        */
-    SPX_BUILTIN_ITOS,   /* itos(i: int) -> str  */
-    SPX_BUILTIN_LEN,    /* len(s: str) -> int   */
-    SPX_BUILTIN_ASSERT, /* assert(c: bool), v2: assert(c: bool, message: str) */
-    /* v2 */
-    SPX_BUILTIN_CHR,  /* chr(c: int) -> str   */
-    SPX_BUILTIN_STOI, /* stoi(s: str) -> int  */
-    SPX_BUILTIN_PUSH, /* a.push(v): the array method (checker: a call with a receiver) */
-    SPX_BUILTIN_POP   /* a.pop() */
+#define SPX_BUILTIN_ID(id, ...) SPX_BUILTIN_##id,
+    SPX_BUILTINS(SPX_BUILTIN_ID)
+#undef SPX_BUILTIN_ID
 } spx_builtin_t;
+
+/* How many builtins there are: SPX_BUILTIN_COUNT is the last. */
+#define SPX_BUILTIN_ONE(...) +1
+#define SPX_BUILTIN_COUNT (0 SPX_BUILTINS(SPX_BUILTIN_ONE))
+
+/* How a builtin is called (spx_builtins.h, "form"). */
+typedef enum spx_builtin_form_t {
+    SPX_BUILTIN_FORM_CALL,  /* name(...) */
+    SPX_BUILTIN_FORM_METHOD /* a.name(...), on an array */
+} spx_builtin_form_t;
+
+/* One row of spx_builtins.h (which says what each field means). */
+typedef struct spx_builtin_info_t {
+    spx_builtin_t builtin;
+    const char *name;
+    spx_builtin_form_t form;
+    int since;
+    apr_size_t arity;
+    apr_size_t optional;
+    spx_type_t parameters[2]; /* first, second */
+    int arrays;
+    spx_type_t result;
+    const char *signature;
+    const char *v1_signature;
+} spx_builtin_info_t;
+
+/* builtin's row (builtin is not SPX_BUILTIN_NONE). */
+const spx_builtin_info_t *spx_builtin_info(spx_builtin_t builtin);
+
+/* The builtin that name(...) calls, or NULL: a CALL row's, never a
+ * METHOD's. */
+const spx_builtin_info_t *spx_builtin_called(const char *name);
 
 /* An identifier as written, with its span. */
 typedef struct spx_name_t {

@@ -29,6 +29,32 @@
 #include <apr_pools.h>
 #include <stdint.h>
 
+/* The keywords of Semaprax, each once (language.md, "Lexical"):
+ * X(TOKEN, "word") for the token SPX_TOKEN_<TOKEN> spelled word. Language
+ * v1's, then the ones v2 added, which v1 programs may have used as names.
+ * The lexer recognizes them from here (spx_keyword_kind), messages spell
+ * them from here (spx_token_kind_text), and rename refuses them from here. */
+#define SPX_KEYWORDS_V1(X)                                                                         \
+    X(FN, "fn")                                                                                    \
+    X(EXPORT, "export")                                                                            \
+    X(IMPORT, "import")                                                                            \
+    X(LET, "let")                                                                                  \
+    X(VAR, "var")                                                                                  \
+    X(IF, "if")                                                                                    \
+    X(ELSE, "else")                                                                                \
+    X(WHILE, "while")                                                                              \
+    X(RETURN, "return")                                                                            \
+    X(TRUE, "true")                                                                                \
+    X(FALSE, "false")
+#define SPX_KEYWORDS_V2(X)                                                                         \
+    X(STRUCT, "struct")                                                                            \
+    X(CONST, "const")                                                                              \
+    X(FOR, "for")                                                                                  \
+    X(IN, "in")                                                                                    \
+    X(BREAK, "break")                                                                              \
+    X(CONTINUE, "continue")
+#define SPX_KEYWORD_TOKEN(token, word) SPX_TOKEN_##token,
+
 typedef enum spx_token_kind_t {
     SPX_TOKEN_EOF = 0,
     SPX_TOKEN_ERROR, /* bytes already reported by the lexer */
@@ -36,17 +62,7 @@ typedef enum spx_token_kind_t {
     SPX_TOKEN_INTEGER,
     SPX_TOKEN_STRING,
     /* keywords */
-    SPX_TOKEN_FN,
-    SPX_TOKEN_EXPORT,
-    SPX_TOKEN_IMPORT,
-    SPX_TOKEN_LET,
-    SPX_TOKEN_VAR,
-    SPX_TOKEN_IF,
-    SPX_TOKEN_ELSE,
-    SPX_TOKEN_WHILE,
-    SPX_TOKEN_RETURN,
-    SPX_TOKEN_TRUE,
-    SPX_TOKEN_FALSE,
+    SPX_KEYWORDS_V1(SPX_KEYWORD_TOKEN)
     /* punctuation */
     SPX_TOKEN_LPAREN,    /* ( */
     SPX_TOKEN_RPAREN,    /* ) */
@@ -73,12 +89,7 @@ typedef enum spx_token_kind_t {
     SPX_TOKEN_AND,       /* && */
     SPX_TOKEN_OR,        /* || */
     /* language v2 keywords */
-    SPX_TOKEN_STRUCT,
-    SPX_TOKEN_CONST,
-    SPX_TOKEN_FOR,
-    SPX_TOKEN_IN,
-    SPX_TOKEN_BREAK,
-    SPX_TOKEN_CONTINUE,
+    SPX_KEYWORDS_V2(SPX_KEYWORD_TOKEN)
     /* language v2 punctuation */
     SPX_TOKEN_LBRACKET,  /* [ */
     SPX_TOKEN_RBRACKET,  /* ] */
@@ -129,6 +140,10 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token);
  * a note), or NULL when the budget left it out. */
 spx_diagnostic_t *spx_lexer_error(spx_lexer_t *lexer, spx_diagnostic_code_t code, spx_span_t span,
                                   const char *format, ...) SPX_PRINTF_FORMAT(4, 5);
+
+/* The keyword token that the size bytes at word spell, or
+ * SPX_TOKEN_IDENTIFIER when they spell none. */
+spx_token_kind_t spx_keyword_kind(const char *word, apr_size_t size);
 
 /* How a token kind reads in a message: "';'", "'fn'", "identifier",
  * "end of file". */

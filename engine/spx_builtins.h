@@ -1,0 +1,48 @@
+/*
+ * spx_builtins.h: the builtins of Semaprax, each defined once (language.md,
+ * "Builtins"), as one X-macro row per builtin:
+ *
+ *   X(ID, name, form, since, arity, optional, first, second, arrays, result,
+ *     signature, v1_signature)
+ *
+ *   ID            the builtin is SPX_BUILTIN_<ID> (spx_builtin_t, spx_ast.h)
+ *   name          as written in a program
+ *   form          CALL: called as name(...); the checker resolves and
+ *                 suggests it, and no function may take its name (E0306,
+ *                 rename's name_is_builtin). METHOD: an array's a.name(...),
+ *                 typed by the checker's check_method; a function may take
+ *                 its name
+ *   since         the language version that added it: 1, or 2 (E0306's and
+ *                 rename's "since language v2")
+ *   arity         the most arguments it takes
+ *   optional      how many of the last ones may be left out
+ *   first, second the types of its arguments (SPX_TYPE_<T>; UNIT: none);
+ *                 ERROR for a METHOD, whose types come from its receiver
+ *   arrays        1 when its first argument may be an array instead
+ *   result        the type it gives (SPX_TYPE_<T>)
+ *   signature     its builtin node's signature in the semantic graph
+ *   v1_signature  transport v1's, byte-frozen since before language v2, where
+ *                 it differs (a single source's graph), or NULL
+ *
+ * Rows are in spx_builtin_t's order, which orders the graph's builtin
+ * edges; a new builtin goes at the end. builtins.c expands the rows into the
+ * table the checker, the index and rename read (spx_builtin_info,
+ * spx_builtin_called); its implementation is the compiler's (compile.c,
+ * compile_call) and the VM's.
+ */
+#ifndef SPX_BUILTINS_H
+#define SPX_BUILTINS_H
+
+#define SPX_BUILTINS(X)                                                                            \
+    X(PRINT, "print", CALL, 1, 1, 0, STR, UNIT, 0, UNIT, "fn(s: str)", NULL)                       \
+    X(ITOS, "itos", CALL, 1, 1, 0, INT, UNIT, 0, STR, "fn(i: int) -> str", NULL)                   \
+    X(LEN, "len", CALL, 1, 1, 0, STR, UNIT, 1, INT, "fn(x: str | [T]) -> int",                     \
+      "fn(s: str) -> int")                                                                         \
+    X(ASSERT, "assert", CALL, 1, 2, 1, BOOL, STR, 0, UNIT, "fn(c: bool, message: str)",            \
+      "fn(c: bool)")                                                                               \
+    X(CHR, "chr", CALL, 2, 1, 0, INT, UNIT, 0, STR, "fn(c: int) -> str", NULL)                     \
+    X(STOI, "stoi", CALL, 2, 1, 0, STR, UNIT, 0, INT, "fn(s: str) -> int", NULL)                   \
+    X(PUSH, "push", METHOD, 2, 1, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T], v: T)", NULL)             \
+    X(POP, "pop", METHOD, 2, 0, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T]) -> T", NULL)
+
+#endif /* SPX_BUILTINS_H */
