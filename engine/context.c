@@ -123,10 +123,14 @@ static json_t *item_text(const spx_index_node_t *node, apr_size_t limit, int *cu
     return json_stringn((const char *)text, length);
 }
 
-/* The document with the first kept nodes of the walk; the target's text is
- * cut to text_limit bytes when text_limit is not (apr_size_t)-1. */
-static json_t *render(const walk_t *walk, int kept, apr_size_t text_limit, apr_pool_t *pool)
+/* The document with the first kept nodes of the walk, and its facts; the
+ * target's text is cut to text_limit bytes when text_limit is not
+ * (apr_size_t)-1. */
+static json_t *render(const walk_t *walk, int kept, apr_size_t text_limit,
+                      spx_context_facts_t *facts, apr_pool_t *pool)
 {
+    memset(facts, 0, sizeof(*facts));
+    facts->target = walk->target_id;
     const spx_index_t *index = walk->index;
     char *included = apr_pcalloc(pool, (size_t)index->node_count + 1);
     json_t *nodes = json_array();
@@ -147,6 +151,8 @@ static json_t *render(const walk_t *walk, int kept, apr_size_t text_limit, apr_p
                                 item_text(node, i == 0 ? text_limit : (apr_size_t)-1, &cut));
             if (cut)
                 json_object_set_new(object, "text_truncated", json_true());
+            if (cut && i == 0)
+                facts->target_text_truncated = 1;
         }
         json_array_append_new(nodes, object);
     }
@@ -157,6 +163,10 @@ static json_t *render(const walk_t *walk, int kept, apr_size_t text_limit, apr_p
             json_array_append_new(edges, spx_index_edge_json(index, &index->edges[e]));
 
     const spx_context_request_t *request = walk->request;
+    facts->nodes = json_array_size(nodes);
+    facts->edges = json_array_size(edges);
+    facts->truncated = kept < walk->count;
+    facts->omitted_nodes = (apr_size_t)(walk->count - kept);
     json_t *document = json_pack(
         "{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:b, s:I, s:{s:I, s:I}}", "schema",
         "semaprax.project-semantic-context.v1", "project_revision", walk->project->project_revision,
@@ -177,24 +187,28 @@ static json_t *render(const walk_t *walk, int kept, apr_size_t text_limit, apr_p
              i < walk->count && json_array_size(frontier) < SPX_LIMIT_CONTEXT_FRONTIER; i++)
             if (walk->distance[walk->order[i]] == cut_distance)
                 json_array_append_new(frontier, json_string(index->nodes[walk->order[i]].id));
+        facts->frontier = json_array_size(frontier);
         json_object_set_new(document, "frontier", frontier);
     }
     return document;
 }
 
-/* Whether the rendering fits the byte budget; keeps it in *best when it does. */
-static int fits(const walk_t *walk, int kept, apr_size_t text_limit, json_t **best,
+/* Whether the rendering fits the byte budget; keeps it and its facts in
+ * *best when it does. */
+static int fits(const walk_t *walk, int kept, apr_size_t text_limit, spx_context_answer_t *best,
                 apr_pool_t *pool)
 {
     apr_pool_t *scratch = NULL;
     apr_pool_create(&scratch, pool);
-    json_t *document = render(walk, kept, text_limit, scratch);
+    spx_context_facts_t facts;
+    json_t *document = render(walk, kept, text_limit, &facts, scratch);
     const char *text = spx_canonical_text(document, scratch);
     int ok = text && strlen(text) <= walk->request->max_bytes;
     apr_pool_destroy(scratch);
     if (ok) {
-        json_decref(*best);
-        *best = document;
+        json_decref(best->document);
+        best->document = document;
+        best->facts = facts;
     } else {
         json_decref(document);
     }
@@ -350,9 +364,24 @@ apr_status_t spx_context_document_explained(const spx_project_t *project,
                                             apr_pool_t *pool, const char **message,
                                             spx_context_problem_t *problem)
 {
-    refusal_t refusal = {message, problem};
+    spx_context_answer_t answer;
+    apr_status_t status = spx_context_answer(project, request, max_bytes_limit, &answer, pool);
+    if (status == APR_SUCCESS)
+        *document = answer.document;
+    if (message && status != APR_SUCCESS)
+        *message = answer.message;
     if (problem)
-        *problem = SPX_CONTEXT_ANSWERED;
+        *problem = answer.problem;
+    return status;
+}
+
+apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_request_t *request,
+                                apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
+                                apr_pool_t *pool)
+{
+    memset(answer, 0, sizeof(*answer));
+    answer->problem = SPX_CONTEXT_ANSWERED;
+    refusal_t refusal = {&answer->message, &answer->problem};
     if (!request->target)
         return refuse(&refusal, SPX_CONTEXT_MISSING_TARGET, "a context query needs a target");
     if (request->target_kind && !known_kind(request->target_kind))
@@ -413,14 +442,14 @@ apr_status_t spx_context_document_explained(const spx_project_t *project,
     walk.target_id = walk.index->nodes[target].id;
     walk_graph(&walk, target, pool);
 
-    json_t *best = NULL;
+    /* answer keeps the last rendering that fitted (fits). */
     apr_size_t whole = (apr_size_t)-1;
-    if (!fits(&walk, 1, whole, &best, pool)) {
+    if (!fits(&walk, 1, whole, answer, pool)) {
         /* The target alone is over budget: cut its text, or give up. */
         const spx_index_node_t *node = &walk.index->nodes[target];
         int has_text = spx_index_item_span(node) != NULL;
         apr_size_t low = 0, high = has_text ? item_length(node) : 0;
-        if (!has_text || !fits(&walk, 1, 0, &best, pool))
+        if (!has_text || !fits(&walk, 1, 0, answer, pool))
             return refuse(&refusal, SPX_CONTEXT_BUDGET_TOO_SMALL,
                           apr_psprintf(pool,
                                        "max_bytes %" APR_UINT64_T_FMT
@@ -428,26 +457,22 @@ apr_status_t spx_context_document_explained(const spx_project_t *project,
                                        request->max_bytes));
         while (low + 1 < high) { /* the text of low bytes fits, of high bytes does not */
             apr_size_t middle = low + (high - low) / 2;
-            if (fits(&walk, 1, middle, &best, pool))
+            if (fits(&walk, 1, middle, answer, pool))
                 low = middle;
             else
                 high = middle;
         }
-        *document = best; /* the last rendering that fitted: low bytes of text */
-        return APR_SUCCESS;
+        return APR_SUCCESS; /* the rendering with low bytes of text */
     }
     int low = 1, high = walk.count < (int)request->max_nodes ? walk.count : (int)request->max_nodes;
-    if (high > 1 && fits(&walk, high, whole, &best, pool)) {
-        *document = best;
+    if (high > 1 && fits(&walk, high, whole, answer, pool))
         return APR_SUCCESS;
-    }
     while (low + 1 < high) { /* low nodes fit, high nodes do not */
         int middle = low + (high - low) / 2;
-        if (fits(&walk, middle, whole, &best, pool))
+        if (fits(&walk, middle, whole, answer, pool))
             low = middle;
         else
             high = middle;
     }
-    *document = best; /* the last rendering that fitted: low nodes */
-    return APR_SUCCESS;
+    return APR_SUCCESS; /* the rendering with low nodes */
 }

@@ -1,6 +1,7 @@
 /*
  * index.c: builds the semantic index from the checked HIR, and renders the
- * semantic graph document from it.
+ * semantic graph document from it, and its shape (spx_graph_shape: the
+ * counts and the module import graph, typed).
  *
  * Phase A hands each module's checked bodies to the builder
  * (spx_index_builder_add_calls) before it lets them go, so the builder keeps
@@ -610,4 +611,43 @@ json_t *spx_source_graph_document(const spx_project_t *project)
                                          "semaprax.source-semantic-graph.v1", "source_digest",
                                          project->source_digest),
                                project->index);
+}
+
+void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr_pool_t *pool)
+{
+    const spx_index_t *index = project->index;
+    memset(shape, 0, sizeof(*shape));
+    shape->nodes = (apr_size_t)index->node_count;
+    shape->edges = (apr_size_t)index->edge_count;
+    spx_graph_module_t *modules =
+        apr_pcalloc(pool, ((apr_size_t)index->node_count + 1) * sizeof(*modules));
+    for (int i = 0; i < index->node_count; i++) {
+        const spx_index_node_t *node = &index->nodes[i];
+        if (strcmp(node->kind, "function") == 0)
+            shape->functions++;
+        else if (strcmp(node->kind, "struct") == 0)
+            shape->structs++;
+        else if (strcmp(node->kind, "const") == 0)
+            shape->consts++;
+        else if (strcmp(node->kind, "test") == 0)
+            shape->tests++;
+        else if (strcmp(node->kind, "builtin") == 0)
+            shape->builtins++;
+        if (strcmp(node->kind, "module") != 0)
+            continue;
+        spx_graph_module_t *module = &modules[shape->modules++];
+        module->name = node->name;
+        module->path = node->module->path;
+        module->imports =
+            apr_palloc(pool, ((apr_size_t)node->out_edges->nelts + 1) * sizeof(*module->imports));
+        for (int e = 0; e < node->out_edges->nelts; e++) {
+            const spx_index_edge_t *edge = &index->edges[APR_ARRAY_IDX(node->out_edges, e, int)];
+            if (strcmp(edge->kind, "imports") == 0)
+                module->imports[module->import_count++] = index->nodes[edge->to].name;
+        }
+    }
+    for (int e = 0; e < index->edge_count; e++)
+        if (strcmp(index->edges[e].kind, "imports") == 0)
+            shape->imports++;
+    shape->module_list = modules;
 }

@@ -18,6 +18,27 @@
 /* The semaprax.project-semantic-graph.v1 document (outputs.md). A new reference. */
 json_t *spx_graph_document(const spx_project_t *project);
 
+/* One module of the graph: its name, its path and the names of the modules
+ * it imports (its "imports" edges, in edge order: by name). */
+typedef struct spx_graph_module_t {
+    const char *name;
+    const char *path;
+    const char **imports;
+    apr_size_t import_count;
+} spx_graph_module_t;
+
+/* The graph's shape, typed: what spx_graph_document lists, counted (nodes
+ * and edges, and the nodes of each kind and the "imports" edges), and every
+ * module with its imports, in name order, as the document lists them. */
+typedef struct spx_graph_shape_t {
+    apr_size_t nodes, edges;
+    apr_size_t modules, functions, structs, consts, tests, builtins, imports;
+    const spx_graph_module_t *module_list; /* modules of them */
+} spx_graph_shape_t;
+
+/* The shape of an admitted project's graph (module_list in pool). */
+void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr_pool_t *pool);
+
 /* The semaprax.source-semantic-graph.v1 document of an admitted single
  * source (spx_project_open_source, transport v1): the project graph's nodes
  * and edges for its one module, with "schema" and "source_digest" in place of
@@ -62,6 +83,28 @@ typedef enum spx_context_problem_t {
     SPX_CONTEXT_NOT_ADMITTED       /* the project has no index */
 } spx_context_problem_t;
 
+/* What a context document holds, typed: the target's node id, the nodes
+ * and edges it lists, whether the budget left nodes out (truncated,
+ * omitted_nodes, and how many of them its "frontier" names), and whether
+ * the target's own text was cut to fit. */
+typedef struct spx_context_facts_t {
+    const char *target;
+    apr_size_t nodes, edges;
+    int truncated;
+    apr_size_t omitted_nodes;
+    apr_size_t frontier;
+    int target_text_truncated;
+} spx_context_facts_t;
+
+/* A context query's answer: on APR_SUCCESS the document (a new reference)
+ * and its facts; on APR_EINVAL the problem and message (one sentence). */
+typedef struct spx_context_answer_t {
+    json_t *document;
+    spx_context_facts_t facts;
+    spx_context_problem_t problem;
+    const char *message;
+} spx_context_answer_t;
+
 /* The semaprax.project-semantic-context.v1 document. Fails with APR_EINVAL,
  * *problem (when problem is not NULL) and *message (one sentence) for an
  * unknown target kind or direction, a value out of range (max_bytes_limit
@@ -80,6 +123,11 @@ apr_status_t spx_context_document_explained(const spx_project_t *project,
                                             apr_uint64_t max_bytes_limit, json_t **document,
                                             apr_pool_t *pool, const char **message,
                                             spx_context_problem_t *problem);
+
+/* spx_context_document_explained with the document's facts, in *answer. */
+apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_request_t *request,
+                                apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
+                                apr_pool_t *pool);
 
 /* spx_context_document_explained without the problem. */
 apr_status_t spx_context_document(const spx_project_t *project,

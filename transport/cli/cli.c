@@ -19,7 +19,6 @@
 #include "spx_cli_view.h"
 #include "spx_envelope.h"
 #include "spx_exit.h"
-#include "spx_index.h"
 #include "spx_limits.h"
 #include "spx_operations.h"
 #include "spx_platform.h"
@@ -454,7 +453,11 @@ static int run_graph(const command_t *command, apr_hash_t *values, const char *c
     (void)operands;
     spx_project_t *project = NULL;
     int status = open_admitted_project(values, &project, pool);
-    return status == SPX_EXIT_OK ? print_document(spx_graph_document(project), pool) : status;
+    if (status != SPX_EXIT_OK)
+        return status;
+    spx_graph_result_t graph;
+    spx_op_graph(project, &graph, pool);
+    return print_document(graph.document, pool);
 }
 
 /* A decimal count with no sign, no spaces, no trailing bytes. */
@@ -505,7 +508,8 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
 {
     (void)command;
     (void)operands;
-    spx_context_request_t request = spx_context_defaults();
+    spx_context_request_t request =
+        spx_op_context_query(SPX_LIMIT_CONTEXT_BYTES_DEFAULT, SPX_LIMIT_RESPONSE_BYTES_DEFAULT);
     request.target_kind = value_of(values, OPTION_KIND);
     request.target = value_of(values, OPTION_TARGET);
     if (!request.target)
@@ -528,12 +532,11 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
     status = open_admitted_project(values, &project, pool);
     if (status != SPX_EXIT_OK)
         return status;
-    json_t *document = NULL;
-    const char *message = NULL;
-    if (spx_context_document(project, &request, SPX_LIMIT_RESPONSE_BYTES_DEFAULT, &document, pool,
-                             &message) != APR_SUCCESS)
-        return print_usage_error(pool, "%s", message);
-    return print_document(document, pool);
+    spx_context_result_t context;
+    if (spx_op_context(project, &request, SPX_LIMIT_RESPONSE_BYTES_DEFAULT, &context, pool) !=
+        APR_SUCCESS)
+        return print_usage_error(pool, "%s", context.message);
+    return print_document(context.document, pool);
 }
 
 /* --max-steps, --max-bytes, --max-memory and --max-call-depth over the

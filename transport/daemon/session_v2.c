@@ -10,8 +10,8 @@
 
 #include "spx_canonical.h"
 #include "spx_envelope.h"
-#include "spx_index.h"
 #include "spx_limits.h"
+#include "spx_operations.h"
 #include "spx_params.h"
 #include "spx_rpc.h"
 
@@ -184,8 +184,9 @@ static void run_snapshot(session_t *session, const spx_request_t *request, reply
 {
     (void)request;
     (void)pool;
-    reply->result =
-        spx_project_snapshot_document(session->project, session->options->manifest_path);
+    spx_snapshot_result_t snapshot;
+    spx_op_snapshot(session->project, session->options->manifest_path, &snapshot);
+    reply->result = snapshot.document;
 }
 
 static void run_check(session_t *session, const spx_request_t *request, reply_t *reply,
@@ -203,9 +204,11 @@ static void run_graph(session_t *session, const spx_request_t *request, reply_t 
     if (!spx_session_admitted(session, reply, pool))
         return;
     if (!session->graph_text) {
-        json_t *graph = spx_graph_document(session->project);
-        const char *text = graph ? spx_canonical_text(graph, session->pool) : NULL;
-        json_decref(graph);
+        spx_graph_result_t graph;
+        spx_op_graph(session->project, &graph, pool);
+        const char *text =
+            graph.document ? spx_canonical_text(graph.document, session->pool) : NULL;
+        json_decref(graph.document);
         if (!text) {
             spx_session_refuse(reply, SPX_RPC_INTERNAL_ERROR, NULL, "internal_error",
                                "the graph could not be rendered (out of memory); nothing "
@@ -245,13 +248,11 @@ static const char *context_reason(spx_context_problem_t problem)
 static void run_context(session_t *session, const spx_request_t *request, reply_t *reply,
                         apr_pool_t *pool)
 {
-    spx_context_request_t query = spx_context_defaults();
     /* max_bytes is the document's budget: what the response line can hold
      * around it is the largest that is accepted, and the default is cut to
      * it, so an accepted request is always answered. */
     apr_uint64_t largest = spx_session_largest_result(session, request);
-    if (query.max_bytes > largest)
-        query.max_bytes = largest;
+    spx_context_request_t query = spx_op_context_query(SPX_LIMIT_CONTEXT_BYTES_DEFAULT, largest);
     if (!string_param(request, "target", 1, &query.target, reply, pool) ||
         !string_param(request, "target_kind", 0, &query.target_kind, reply, pool) ||
         !string_param(request, "direction", 0, &query.direction, reply, pool) ||
@@ -263,19 +264,18 @@ static void run_context(session_t *session, const spx_request_t *request, reply_
         return;
     if (!spx_session_admitted(session, reply, pool))
         return;
-    const char *message = NULL;
-    json_t *document = NULL;
-    spx_context_problem_t problem = SPX_CONTEXT_ANSWERED;
-    apr_status_t status = spx_context_document_explained(session->project, &query, largest,
-                                                         &document, pool, &message, &problem);
+    spx_context_result_t context;
+    apr_status_t status = spx_op_context(session->project, &query, largest, &context, pool);
     if (status == APR_EINVAL) {
-        spx_log_request(&session->log, "context: %s", message ? message : "invalid params");
-        spx_session_refuse(reply, SPX_RPC_INVALID_PARAMS, NULL, context_reason(problem), message);
+        spx_log_request(&session->log, "context: %s",
+                        context.message ? context.message : "invalid params");
+        spx_session_refuse(reply, SPX_RPC_INVALID_PARAMS, NULL, context_reason(context.problem),
+                           context.message);
     } else if (status != APR_SUCCESS) {
         spx_session_refuse(reply, SPX_RPC_INTERNAL_ERROR, NULL, "internal_error",
                            "the context could not be made (out of memory); nothing changed");
     } else {
-        reply->result = document;
+        reply->result = context.document;
     }
 }
 

@@ -10,11 +10,10 @@
  * execution.json, the rename result of v3), loosened where they nest, with
  * the revisions and revision_changed every tool adds.
  */
-#include "mcp_internal.h"
+#include "mcp_tools.h"
 
 #include "spx_canonical.h"
 #include "spx_envelope.h"
-#include "spx_index.h"
 #include "spx_limits.h"
 #include "spx_operations.h"
 #include "spx_params.h"
@@ -339,12 +338,10 @@ static void run_context(mcp_server_t *server, json_t *arguments, apr_uint64_t la
 {
     static const char *const allowed[] = {"target",    "target_kind", "direction",  "depth",
                                           "max_nodes", "max_bytes",   "edge_kinds", NULL};
-    spx_context_request_t query = spx_context_defaults();
     apr_uint64_t limit = SPX_LIMIT_MCP_CONTEXT_BYTES_MAXIMUM;
     if (limit > largest)
         limit = largest;
-    query.max_bytes =
-        SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT < limit ? SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT : limit;
+    spx_context_request_t query = spx_op_context_query(SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT, limit);
     const char *direction = NULL;
     if (!arguments_known(arguments, allowed, answer, pool) ||
         !optional_string(arguments, "target", &query.target, answer, pool) ||
@@ -384,28 +381,22 @@ static void run_context(mcp_server_t *server, json_t *arguments, apr_uint64_t la
     }
     if (!admitted(server, answer, pool))
         return;
-    json_t *document = NULL;
-    const char *message = NULL;
-    apr_status_t status =
-        spx_context_document(server->project, &query, limit, &document, pool, &message);
-    if (status != APR_SUCCESS) {
-        spx_log_request(&server->log, "context: %s", message ? message : "failed");
-        fail(answer, message ? message : "the context could not be made");
+    spx_context_result_t context;
+    if (spx_op_context(server->project, &query, limit, &context, pool) != APR_SUCCESS) {
+        spx_log_request(&server->log, "context: %s", context.message ? context.message : "failed");
+        fail(answer, context.message ? context.message : "the context could not be made");
         return;
     }
-    json_object_set_new(document, "workspace_revision", spx_mcp_workspace_revision(server));
-    answer->structured = document;
-    apr_size_t nodes = json_array_size(json_object_get(document, "nodes"));
-    apr_size_t edges = json_array_size(json_object_get(document, "edges"));
-    apr_uint64_t omitted =
-        (apr_uint64_t)json_integer_value(json_object_get(document, "omitted_nodes"));
+    json_object_set_new(context.document, "workspace_revision", spx_mcp_workspace_revision(server));
+    answer->structured = context.document;
+    const spx_context_facts_t *facts = &context.facts;
     answer->summary = apr_psprintf(
         pool, "Context of %s (direction %s, depth %" APR_UINT64_T_FMT "): %u node%s, %u edge%s%s",
-        json_string_value(json_object_get(document, "target")), query.direction, query.depth,
-        (unsigned)nodes, spx_plural(nodes), (unsigned)edges, spx_plural(edges),
-        json_is_true(json_object_get(document, "truncated"))
-            ? apr_psprintf(pool, "; %" APR_UINT64_T_FMT " more node%s did not fit (see frontier)",
-                           omitted, spx_plural(omitted))
+        facts->target, query.direction, query.depth, (unsigned)facts->nodes,
+        spx_plural(facts->nodes), (unsigned)facts->edges, spx_plural(facts->edges),
+        facts->truncated
+            ? apr_psprintf(pool, "; %" APR_SIZE_T_FMT " more node%s did not fit (see frontier)",
+                           facts->omitted_nodes, spx_plural(facts->omitted_nodes))
             : ".");
 }
 
@@ -494,73 +485,21 @@ static void run_graph_summary(mcp_server_t *server, json_t *arguments, apr_uint6
                         &max_modules, answer, pool) ||
         !admitted(server, answer, pool))
         return;
-    json_t *graph = spx_graph_document(server->project);
-    json_t *nodes = json_object_get(graph, "nodes");
-    json_t *edges = json_object_get(graph, "edges");
-    apr_uint64_t modules = 0, functions = 0, structs = 0, consts = 0, tests = 0, imports = 0;
-    json_t *listed = json_array();
-    json_t *by_id = json_object(); /* module id -> its listed object's imports */
-    size_t index;
-    json_t *node;
-    json_array_foreach(nodes, index, node)
-    {
-        const char *kind = json_string_value(json_object_get(node, "kind"));
-        if (strcmp(kind, "module") == 0) {
-            if (modules++ < max_modules) {
-                json_t *imports_of = json_array();
-                json_t *entry = json_pack("{s:O,s:O}", "name", json_object_get(node, "name"),
-                                          "imports", imports_of);
-                if (json_object_get(node, "path"))
-                    json_object_set(entry, "path", json_object_get(node, "path"));
-                json_object_set_new(by_id, json_string_value(json_object_get(node, "id")),
-                                    imports_of);
-                json_array_append_new(listed, entry);
-            }
-        } else if (strcmp(kind, "function") == 0) {
-            functions++;
-        } else if (strcmp(kind, "struct") == 0) {
-            structs++;
-        } else if (strcmp(kind, "const") == 0) {
-            consts++;
-        } else if (strcmp(kind, "test") == 0) {
-            tests++;
-        }
-    }
-    json_t *edge;
-    json_array_foreach(edges, index, edge)
-    {
-        if (strcmp(json_string_value(json_object_get(edge, "kind")), "imports") != 0)
-            continue;
-        imports++;
-        json_t *imports_of =
-            json_object_get(by_id, json_string_value(json_object_get(edge, "from")));
-        const char *to = json_string_value(json_object_get(edge, "to"));
-        if (imports_of)
-            json_array_append_new(imports_of,
-                                  json_string(strncmp(to, "module:", 7) == 0 ? to + 7 : to));
-    }
-    apr_uint64_t omitted = modules > max_modules ? modules - max_modules : 0;
-    answer->structured = with_revisions(
-        server, json_pack("{s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:o,s:b,s:I,s:I}", "counts",
-                          "modules", (json_int_t)modules, "functions", (json_int_t)functions,
-                          "structs", (json_int_t)structs, "consts", (json_int_t)consts, "tests",
-                          (json_int_t)tests, "nodes", (json_int_t)json_array_size(nodes), "edges",
-                          (json_int_t)json_array_size(edges), "imports", (json_int_t)imports,
-                          "modules", listed, "truncated", omitted > 0, "omitted_modules",
-                          (json_int_t)omitted, "max_modules", (json_int_t)max_modules));
-    answer->summary =
-        apr_psprintf(pool,
-                     "%" APR_UINT64_T_FMT " module%s, %" APR_UINT64_T_FMT
-                     " function%s, %" APR_UINT64_T_FMT " struct%s, %" APR_UINT64_T_FMT
-                     " const%s, %" APR_UINT64_T_FMT " test%s; %" APR_UINT64_T_FMT " import%s%s",
-                     modules, spx_plural(modules), functions, spx_plural(functions), structs,
-                     spx_plural(structs), consts, spx_plural(consts), tests, spx_plural(tests),
-                     imports, spx_plural(imports),
-                     omitted ? apr_psprintf(pool, "; %" APR_UINT64_T_FMT " module%s not listed",
-                                            omitted, spx_plural(omitted))
-                             : ".");
-    json_decref(by_id);
-    json_decref(graph);
+    spx_graph_summary_t graph;
+    spx_op_graph_summary(server->project, max_modules, &graph, pool);
+    const spx_graph_shape_t *shape = &graph.shape;
+    answer->structured = with_revisions(server, graph.document);
+    answer->summary = apr_psprintf(
+        pool,
+        "%" APR_SIZE_T_FMT " module%s, %" APR_SIZE_T_FMT " function%s, %" APR_SIZE_T_FMT
+        " struct%s, %" APR_SIZE_T_FMT " const%s, %" APR_SIZE_T_FMT " test%s; %" APR_SIZE_T_FMT
+        " import%s%s",
+        shape->modules, spx_plural(shape->modules), shape->functions, spx_plural(shape->functions),
+        shape->structs, spx_plural(shape->structs), shape->consts, spx_plural(shape->consts),
+        shape->tests, spx_plural(shape->tests), shape->imports, spx_plural(shape->imports),
+        graph.truncated ? apr_psprintf(pool, "; %" APR_SIZE_T_FMT " module%s not listed",
+                                       graph.omitted_modules, spx_plural(graph.omitted_modules))
+                        : ".");
 }
 
 static void run_status(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,

@@ -17,5 +17,7 @@
 #define SPX_OPERATIONS_H
 
 #include "spx_op_check.h"
+#include "spx_op_fmt.h"
+#include "spx_op_query.h"
 
 #endif /* SPX_OPERATIONS_H */

@@ -1,0 +1,304 @@
+/*
+ * test_operations_query.c: the typed results of the query and fmt
+ * operations (spx_op_query.h, spx_op_fmt.h) say what their documents and
+ * files say: the graph's counts per kind and its modules with their
+ * imports, the summary's cut at max_modules, a context's target, nodes,
+ * edges, truncation, omitted nodes and frontier (whole, cut by max_nodes,
+ * and with the target's text cut by max_bytes), the snapshot's sources and
+ * bytes, and each formatted file's changed, written and refused.
+ */
+#include "spx_canonical.h"
+#include "spx_corpus.h"
+#include "spx_limits.h"
+#include "spx_operations.h"
+#include "spx_run_fixture.h"
+#include "spx_test.h"
+
+#include <apr_strings.h>
+#include <string.h>
+
+/* The admitted project tests/projects/items (modules geo and app, app
+ * importing geo), opened in pool. */
+static spx_project_t *open_items(apr_pool_t *pool)
+{
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    const char *manifest =
+        apr_pstrcat(pool, spx_corpus_dir("projects/items", pool), "/semaprax.toml", NULL);
+    CU_ASSERT_EQUAL_FATAL(spx_project_open(&project, manifest, pool, &message), APR_SUCCESS);
+    CU_ASSERT_TRUE_FATAL(spx_project_admitted(project));
+    return project;
+}
+
+/* The nodes of document whose kind is kind. */
+static apr_size_t nodes_of_kind(json_t *document, const char *kind)
+{
+    apr_size_t count = 0;
+    size_t index;
+    json_t *node;
+    json_array_foreach(json_object_get(document, "nodes"), index, node)
+    {
+        count += strcmp(json_string_value(json_object_get(node, "kind")), kind) == 0;
+    }
+    return count;
+}
+
+/* The shape agrees with the graph document, node by node and edge by edge. */
+static void assert_shape_is_document(const spx_graph_shape_t *shape, json_t *document)
+{
+    CU_ASSERT_EQUAL(shape->nodes, json_array_size(json_object_get(document, "nodes")));
+    CU_ASSERT_EQUAL(shape->edges, json_array_size(json_object_get(document, "edges")));
+    CU_ASSERT_EQUAL(shape->modules, nodes_of_kind(document, "module"));
+    CU_ASSERT_EQUAL(shape->functions, nodes_of_kind(document, "function"));
+    CU_ASSERT_EQUAL(shape->structs, nodes_of_kind(document, "struct"));
+    CU_ASSERT_EQUAL(shape->consts, nodes_of_kind(document, "const"));
+    CU_ASSERT_EQUAL(shape->tests, nodes_of_kind(document, "test"));
+    CU_ASSERT_EQUAL(shape->builtins, nodes_of_kind(document, "builtin"));
+    apr_size_t imports = 0;
+    size_t index;
+    json_t *edge;
+    json_array_foreach(json_object_get(document, "edges"), index, edge)
+    {
+        if (strcmp(json_string_value(json_object_get(edge, "kind")), "imports") == 0)
+            imports++;
+    }
+    CU_ASSERT_EQUAL(shape->imports, imports);
+    for (apr_size_t m = 0; m < shape->modules; m++) {
+        const spx_graph_module_t *module = &shape->module_list[m];
+        char id[256];
+        snprintf(id, sizeof(id), "module:%s", module->name);
+        json_t *node = spx_document_node(document, id);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(node);
+        CU_ASSERT_STRING_EQUAL(module->path, json_string_value(json_object_get(node, "path")));
+        apr_size_t listed = 0;
+        json_array_foreach(json_object_get(document, "edges"), index, edge)
+        {
+            if (strcmp(json_string_value(json_object_get(edge, "kind")), "imports") != 0 ||
+                strcmp(json_string_value(json_object_get(edge, "from")), id) != 0)
+                continue;
+            CU_ASSERT_FATAL(listed < module->import_count);
+            CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(edge, "to")) + 7,
+                                   module->imports[listed]);
+            listed++;
+        }
+        CU_ASSERT_EQUAL(listed, module->import_count);
+    }
+}
+
+static void test_graph_shape(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_graph_result_t graph;
+    spx_op_graph(open_items(pool), &graph, pool);
+    assert_shape_is_document(&graph.shape, graph.document);
+    CU_ASSERT_EQUAL(graph.shape.modules, 2);
+    CU_ASSERT_STRING_EQUAL(graph.shape.module_list[0].name, "app");
+    CU_ASSERT_EQUAL(graph.shape.module_list[0].import_count, 1);
+    CU_ASSERT_STRING_EQUAL(graph.shape.module_list[0].imports[0], "geo");
+    CU_ASSERT_EQUAL(graph.shape.module_list[1].import_count, 0);
+    CU_ASSERT_TRUE(graph.shape.structs > 0 && graph.shape.consts > 0);
+    json_decref(graph.document);
+
+    /* A project with tests: their nodes are counted too. */
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_run_fixture_write(fixture,
+                          "fn f() -> int { return 1; }\n"
+                          "fn t() -> int { return f() - 1; }\n",
+                          NULL, (const char *const[]){"one=app.t", NULL});
+    spx_op_graph(spx_run_fixture_open(fixture), &graph, pool);
+    assert_shape_is_document(&graph.shape, graph.document);
+    CU_ASSERT_EQUAL(graph.shape.tests, 1);
+    json_decref(graph.document);
+    spx_fixture_free(fixture);
+    apr_pool_destroy(pool);
+}
+
+static void test_graph_summary(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_project_t *project = open_items(pool);
+    spx_graph_summary_t summary;
+    spx_op_graph_summary(project, 5, &summary, pool);
+    CU_ASSERT_EQUAL(summary.listed, 2);
+    CU_ASSERT_EQUAL(summary.omitted_modules, 0);
+    CU_ASSERT_FALSE(summary.truncated);
+    json_t *modules = json_object_get(summary.document, "modules");
+    CU_ASSERT_EQUAL(json_array_size(modules), 2);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(
+                               json_object_get(json_array_get(modules, 0), "imports"), 0)),
+                           "geo");
+    CU_ASSERT_EQUAL(
+        json_integer_value(json_object_get(json_object_get(summary.document, "counts"), "nodes")),
+        (json_int_t)summary.shape.nodes);
+    json_decref(summary.document);
+
+    spx_op_graph_summary(project, 1, &summary, pool);
+    CU_ASSERT_EQUAL(summary.listed, 1);
+    CU_ASSERT_EQUAL(summary.omitted_modules, 1);
+    CU_ASSERT_TRUE(summary.truncated);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(summary.document, "modules")), 1);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(summary.document, "truncated")));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary.document, "omitted_modules")), 1);
+    json_decref(summary.document);
+    apr_pool_destroy(pool);
+}
+
+/* The facts agree with the context document they came with. */
+static void assert_facts_are_document(const spx_context_facts_t *facts, json_t *document)
+{
+    CU_ASSERT_STRING_EQUAL(facts->target, json_string_value(json_object_get(document, "target")));
+    json_t *nodes = json_object_get(document, "nodes");
+    CU_ASSERT_EQUAL(facts->nodes, json_array_size(nodes));
+    CU_ASSERT_EQUAL(facts->edges, json_array_size(json_object_get(document, "edges")));
+    CU_ASSERT_EQUAL(facts->truncated, json_is_true(json_object_get(document, "truncated")));
+    CU_ASSERT_EQUAL((json_int_t)facts->omitted_nodes,
+                    json_integer_value(json_object_get(document, "omitted_nodes")));
+    CU_ASSERT_EQUAL(facts->frontier, json_array_size(json_object_get(document, "frontier")));
+    CU_ASSERT_EQUAL(facts->target_text_truncated,
+                    json_is_true(json_object_get(json_array_get(nodes, 0), "text_truncated")));
+}
+
+static void test_context_facts(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_project_t *project = open_items(pool);
+    spx_context_request_t query = spx_op_context_query(SPX_LIMIT_CONTEXT_BYTES_DEFAULT, 1u << 24);
+    query.target_kind = "function";
+    query.target = "app.main";
+    spx_context_result_t context;
+    CU_ASSERT_EQUAL_FATAL(spx_op_context(project, &query, 1u << 24, &context, pool), APR_SUCCESS);
+    assert_facts_are_document(&context.facts, context.document);
+    CU_ASSERT_STRING_EQUAL(context.facts.target, "function:app.main");
+    CU_ASSERT_FALSE(context.facts.truncated);
+    CU_ASSERT_TRUE(context.facts.nodes > 2 && context.facts.edges > 0);
+    apr_size_t whole = context.facts.nodes;
+    json_decref(context.document);
+
+    /* Cut by max_nodes: the rest is omitted, its nearest named in the frontier. */
+    query.max_nodes = 2;
+    CU_ASSERT_EQUAL_FATAL(spx_op_context(project, &query, 1u << 24, &context, pool), APR_SUCCESS);
+    assert_facts_are_document(&context.facts, context.document);
+    CU_ASSERT_EQUAL(context.facts.nodes, 2);
+    CU_ASSERT_TRUE(context.facts.truncated);
+    CU_ASSERT_EQUAL(context.facts.omitted_nodes, whole - 2);
+    CU_ASSERT_TRUE(context.facts.frontier > 0);
+    json_decref(context.document);
+
+    /* A budget that holds only part of the target's text: a little less
+     * than the target alone takes. */
+    query.max_nodes = 1;
+    CU_ASSERT_EQUAL_FATAL(spx_op_context(project, &query, 1u << 24, &context, pool), APR_SUCCESS);
+    query.max_bytes = strlen(spx_canonical_text(context.document, pool)) - 16;
+    json_decref(context.document);
+    query.max_nodes = SPX_LIMIT_CONTEXT_NODES_DEFAULT;
+    CU_ASSERT_EQUAL_FATAL(spx_op_context(project, &query, 1u << 24, &context, pool), APR_SUCCESS);
+    assert_facts_are_document(&context.facts, context.document);
+    CU_ASSERT_EQUAL(context.facts.nodes, 1);
+    CU_ASSERT_TRUE(context.facts.target_text_truncated);
+    json_decref(context.document);
+
+    /* A refusal: the problem and the engine's sentence, no document. */
+    query.target = "app.nowhere";
+    CU_ASSERT_EQUAL(spx_op_context(project, &query, 1u << 24, &context, pool), APR_EINVAL);
+    CU_ASSERT_EQUAL(context.problem, SPX_CONTEXT_UNKNOWN_TARGET);
+    CU_ASSERT_PTR_NULL(context.document);
+    CU_ASSERT_PTR_NOT_NULL(strstr(context.message, "app.nowhere"));
+
+    /* The default budget is cut to what the answer can hold. */
+    CU_ASSERT_EQUAL(spx_op_context_query(65536, 1000).max_bytes, 1000);
+    CU_ASSERT_EQUAL(spx_op_context_query(1000, 65536).max_bytes, 1000);
+    apr_pool_destroy(pool);
+}
+
+static void test_snapshot(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_project_t *project = open_items(pool);
+    spx_snapshot_result_t snapshot;
+    spx_op_snapshot(project, "semaprax.toml", &snapshot);
+    json_t *sources = json_object_get(snapshot.document, "sources");
+    CU_ASSERT_EQUAL(snapshot.sources, 2);
+    CU_ASSERT_EQUAL(snapshot.sources, json_array_size(sources));
+    json_int_t bytes = 0;
+    size_t index;
+    json_t *source;
+    json_array_foreach(sources, index, source)
+    {
+        bytes += json_integer_value(json_object_get(source, "bytes"));
+    }
+    CU_ASSERT_EQUAL((json_int_t)snapshot.source_bytes, bytes);
+    CU_ASSERT_STRING_EQUAL(snapshot.project_revision, json_string_value(json_object_get(
+                                                          snapshot.document, "project_revision")));
+    CU_ASSERT_STRING_EQUAL(
+        snapshot.workspace_revision,
+        json_string_value(json_object_get(snapshot.document, "workspace_revision")));
+    json_decref(snapshot.document);
+    apr_pool_destroy(pool);
+}
+
+/* Each file's result, as the operation reports it while it runs. */
+static void count_reported(void *context, const spx_fmt_file_t *file)
+{
+    (void)file;
+    (*(int *)context)++;
+}
+
+static void test_fmt_results(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "messy.spx", "fn f(a:int)->int{return a;}\n");
+    spx_fixture_write(fixture, "tidy.spx", "fn f(a: int) -> int {\n    return a;\n}\n");
+    spx_fixture_write(fixture, "broken.spx", "fn f( {\n");
+    const char *paths[] = {spx_fixture_path(fixture, "messy.spx"),
+                           spx_fixture_path(fixture, "tidy.spx"),
+                           spx_fixture_path(fixture, "broken.spx"), NULL};
+    const char *before = spx_fixture_inventory(fixture);
+    spx_fmt_result_t result;
+    int reported = 0;
+    spx_op_fmt_paths(paths, 1, count_reported, &reported, &result, fixture->pool);
+    CU_ASSERT_EQUAL(reported, 3);
+    CU_ASSERT_EQUAL(result.stopped, SPX_FMT_FINISHED);
+    CU_ASSERT_EQUAL_FATAL(result.files->nelts, 3);
+    const spx_fmt_file_t *files = (const spx_fmt_file_t *)result.files->elts;
+    CU_ASSERT_TRUE(files[0].changed && !files[0].written && !files[0].refused);
+    CU_ASSERT_TRUE(!files[1].changed && !files[1].written && !files[1].refused);
+    CU_ASSERT_EQUAL(files[2].refused, SPX_FMT_SYNTAX);
+    CU_ASSERT_TRUE(spx_diagnostics_count(files[2].diagnostics) > 0);
+    CU_ASSERT_EQUAL(result.changed, 1);
+    CU_ASSERT_EQUAL(result.refused, 1);
+    CU_ASSERT_FALSE(result.succeeded);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_inventory(fixture), before); /* a check writes nothing */
+
+    spx_op_fmt_paths(paths, 0, NULL, NULL, &result, fixture->pool);
+    files = (const spx_fmt_file_t *)result.files->elts;
+    CU_ASSERT_TRUE(files[0].changed && files[0].written);
+    CU_ASSERT_FALSE(files[1].written);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "messy.spx"),
+                           "fn f(a: int) -> int {\n    return a;\n}\n");
+
+    /* An unreadable path stops the run before anything is formatted. */
+    const char *missing[] = {spx_fixture_path(fixture, "missing.spx"), NULL};
+    spx_op_fmt_paths(missing, 0, NULL, NULL, &result, fixture->pool);
+    CU_ASSERT_EQUAL(result.stopped, SPX_FMT_UNREADABLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(result.message, "missing.spx"));
+    CU_ASSERT_EQUAL(result.files->nelts, 0);
+    CU_ASSERT_FALSE(result.succeeded);
+    spx_fixture_free(fixture);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"the graph's shape is its document's", test_graph_shape},
+        {"the graph summary lists max_modules modules", test_graph_summary},
+        {"a context's facts are its document's", test_context_facts},
+        {"the snapshot's sources and bytes", test_snapshot},
+        {"fmt: each file's result", test_fmt_results},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("operations_query", tests);
+}

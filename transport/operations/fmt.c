@@ -1,0 +1,291 @@
+/*
+ * fmt.c: the fmt operation (spx_op_fmt.h): the files named, the *.spx files
+ * of the folders named, or the manifest's sources, each laid out by the
+ * engine's formatter (spx_format.h).
+ *
+ * Every file is read through the platform layer's held handles (a link is
+ * never followed) and, when its layout changes, replaced as rename replaces
+ * a source: a sibling temp file written and flushed, then renamed over it.
+ * A file whose layout is already canonical is not touched. A file that does
+ * not parse is left alone, with its diagnostics in its result.
+ */
+#include "spx_op_fmt.h"
+
+#include "spx_format.h"
+#include "spx_inputs.h"
+#include "spx_limits.h"
+#include "spx_platform.h"
+#include "spx_project.h"
+#include "spx_status.h"
+
+#include <apr_file_info.h>
+#include <apr_file_io.h>
+#include <apr_lib.h>
+#include <apr_strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One file to format: how it is shown, and where it is held. */
+typedef struct held_file_t {
+    const char *path; /* as shown */
+    spx_dir_t *dir;
+    const char *name;
+    spx_file_t *file;
+    const unsigned char *bytes;
+    apr_size_t length;
+} held_file_t;
+
+/* A run under way: its result, and whom to tell of each file. */
+typedef struct fmt_run_t {
+    spx_fmt_result_t *result;
+    spx_fmt_each_t each;
+    void *context;
+    apr_pool_t *pool;
+} fmt_run_t;
+
+static void start(fmt_run_t *run, int check, spx_fmt_each_t each, void *context,
+                  spx_fmt_result_t *result, apr_pool_t *pool)
+{
+    memset(result, 0, sizeof(*result));
+    result->check = check;
+    result->files = apr_array_make(pool, 16, sizeof(spx_fmt_file_t));
+    run->result = result;
+    run->each = each;
+    run->context = context;
+    run->pool = pool;
+}
+
+/* The run stops before any file is formatted, with message. */
+static void unreadable(spx_fmt_result_t *result, const char *message)
+{
+    result->stopped = SPX_FMT_UNREADABLE;
+    result->message = message;
+}
+
+static int ends_with(const char *text, const char *suffix)
+{
+    apr_size_t length = strlen(text), size = strlen(suffix);
+    return length >= size && strcmp(text + length - size, suffix) == 0;
+}
+
+static int compare_paths(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Add the *.spx files under folder (links and names starting with '.' left
+ * out) to files. Folders are walked from a work list, not by recursion. */
+static apr_status_t collect_folder(const char *folder, apr_array_header_t *files, apr_pool_t *pool,
+                                   const char **message)
+{
+    apr_array_header_t *pending = apr_array_make(pool, 8, sizeof(const char *));
+    APR_ARRAY_PUSH(pending, const char *) = folder;
+    while (pending->nelts > 0) {
+        const char *dir_path = *(const char **)apr_array_pop(pending);
+        apr_dir_t *dir = NULL;
+        apr_status_t status = apr_dir_open(&dir, dir_path, pool);
+        if (status != APR_SUCCESS) {
+            char reason[256];
+            *message = apr_psprintf(pool, "cannot read folder '%s': %s", dir_path,
+                                    spx_strerror(status, reason, sizeof(reason)));
+            return status;
+        }
+        apr_finfo_t entry;
+        for (;;) {
+            apr_status_t read =
+                apr_dir_read(&entry, APR_FINFO_NAME | APR_FINFO_TYPE | APR_FINFO_LINK, dir);
+            if (read != APR_SUCCESS && read != APR_INCOMPLETE)
+                break;
+            if (!(entry.valid & APR_FINFO_TYPE) || !entry.name || entry.name[0] == '.')
+                continue;
+            const char *child = ends_with(dir_path, "/")
+                                    ? apr_pstrcat(pool, dir_path, entry.name, NULL)
+                                    : apr_pstrcat(pool, dir_path, "/", entry.name, NULL);
+            if (entry.filetype == APR_DIR)
+                APR_ARRAY_PUSH(pending, const char *) = child;
+            else if (entry.filetype == APR_REG && ends_with(entry.name, ".spx"))
+                APR_ARRAY_PUSH(files, const char *) = child;
+        }
+        apr_dir_close(dir);
+    }
+    return APR_SUCCESS;
+}
+
+/* The files the paths name, in order, each once; NULL and *message when one
+ * cannot be read. */
+static apr_array_header_t *collect_paths(const char *const *paths, apr_pool_t *pool,
+                                         const char **message)
+{
+    apr_array_header_t *files = apr_array_make(pool, 16, sizeof(const char *));
+    for (const char *const *path = paths; *path; path++) {
+        apr_finfo_t info;
+        apr_status_t status = apr_stat(&info, *path, APR_FINFO_TYPE, pool);
+        if (status != APR_SUCCESS) {
+            char reason[256];
+            *message = apr_psprintf(pool, "cannot read '%s': %s", *path,
+                                    spx_strerror(status, reason, sizeof(reason)));
+            return NULL;
+        }
+        if (info.filetype == APR_DIR) {
+            apr_array_header_t *found = apr_array_make(pool, 16, sizeof(const char *));
+            if (collect_folder(*path, found, pool, message) != APR_SUCCESS)
+                return NULL;
+            qsort(found->elts, (size_t)found->nelts, sizeof(const char *), compare_paths);
+            apr_array_cat(files, found);
+        } else {
+            APR_ARRAY_PUSH(files, const char *) = *path;
+        }
+    }
+    /* A file named twice (or by a file and its folder) is formatted once. */
+    apr_array_header_t *unique = apr_array_make(pool, files->nelts, sizeof(const char *));
+    for (int i = 0; i < files->nelts; i++) {
+        const char *path = APR_ARRAY_IDX(files, i, const char *);
+        int seen = 0;
+        for (int j = 0; j < unique->nelts && !seen; j++)
+            seen = strcmp(APR_ARRAY_IDX(unique, j, const char *), path) == 0;
+        if (!seen)
+            APR_ARRAY_PUSH(unique, const char *) = path;
+    }
+    return unique;
+}
+
+/* Hold and read the file at a host path; NULL on success, else why not. */
+static const char *open_path(const char *path, held_file_t *file, apr_pool_t *pool)
+{
+    const char *name = apr_filepath_name_get(path);
+    const char *folder = name == path ? "." : apr_pstrndup(pool, path, (apr_size_t)(name - path));
+    const char *message = NULL;
+    apr_status_t status =
+        *name ? spx_dir_open_root(&file->dir, folder, pool, &message) : SPX_STATUS_BAD_PATH;
+    if (status == APR_SUCCESS)
+        status = spx_file_open(&file->file, file->dir, name, pool, &message);
+    unsigned char *bytes = NULL;
+    if (status == APR_SUCCESS)
+        status = spx_file_read_all(file->file, SPX_LIMIT_SOURCE_BYTES, &bytes, &file->length, pool,
+                                   &message);
+    if (status != APR_SUCCESS) {
+        char reason[256];
+        return apr_psprintf(pool, "cannot read source '%s': %s", path,
+                            message ? message : spx_strerror(status, reason, sizeof(reason)));
+    }
+    file->path = path;
+    file->name = name;
+    file->bytes = bytes;
+    return NULL;
+}
+
+/* Format one held file: replace it (or, checking, only say so) when its
+ * layout changes; its result goes to the run's list and to each. */
+static void format_file(fmt_run_t *run, const held_file_t *held)
+{
+    spx_fmt_result_t *result = run->result;
+    spx_fmt_file_t *file = &APR_ARRAY_PUSH(result->files, spx_fmt_file_t);
+    memset(file, 0, sizeof(*file));
+    file->path = held->path;
+    apr_pool_t *pool = NULL; /* the layout's bytes: let go once the file is done */
+    apr_pool_create(&pool, run->pool);
+    apr_pool_t *notes = NULL; /* the parser's diagnostics: kept for a file that does not parse */
+    apr_pool_create(&notes, run->pool);
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(notes);
+    char *formatted = NULL;
+    apr_size_t length = 0;
+    spx_format_outcome_t outcome = spx_format_source(held->bytes, held->length, held->path,
+                                                     &formatted, &length, diagnostics, pool);
+    if (outcome == SPX_FORMAT_SYNTAX) {
+        file->refused = SPX_FMT_SYNTAX;
+        file->diagnostics = diagnostics;
+    } else if (outcome == SPX_FORMAT_TOO_LARGE) {
+        file->refused = SPX_FMT_TOO_LARGE;
+    } else if (outcome != SPX_FORMAT_DONE) {
+        file->refused = SPX_FMT_SELF_CHECK;
+    } else if (length != held->length || memcmp(formatted, held->bytes, length) != 0) {
+        const char *message = NULL;
+        if (!result->check && spx_format_replace(held->dir, held->name, held->file, formatted,
+                                                 length, pool, &message) != APR_SUCCESS) {
+            file->refused = SPX_FMT_UNWRITABLE;
+            file->why = apr_pstrdup(run->pool, message ? message : "failed");
+        } else {
+            file->changed = 1;
+            file->written = !result->check;
+        }
+    }
+    if (file->refused)
+        result->refused++;
+    if (file->changed)
+        result->changed++;
+    apr_pool_destroy(pool);
+    if (file->refused != SPX_FMT_SYNTAX)
+        apr_pool_destroy(notes);
+    if (run->each)
+        run->each(run->context, file);
+}
+
+static void finish(spx_fmt_result_t *result)
+{
+    result->succeeded = result->stopped == SPX_FMT_FINISHED && result->refused == 0 &&
+                        !(result->check && result->changed > 0);
+}
+
+void spx_op_fmt_paths(const char *const *paths, int check, spx_fmt_each_t each, void *context,
+                      spx_fmt_result_t *result, apr_pool_t *pool)
+{
+    fmt_run_t run;
+    start(&run, check, each, context, result, pool);
+    const char *message = NULL;
+    apr_array_header_t *files = collect_paths(paths, pool, &message);
+    if (!files) {
+        unreadable(result, message);
+        return;
+    }
+    /* Every file is held and read before any is written: an unreadable one
+     * stops the run with nothing changed. */
+    held_file_t *held = apr_pcalloc(pool, (apr_size_t)files->nelts * sizeof(*held) + 1);
+    for (int i = 0; i < files->nelts; i++) {
+        message = open_path(APR_ARRAY_IDX(files, i, const char *), &held[i], pool);
+        if (message) {
+            unreadable(result, message);
+            return;
+        }
+    }
+    for (int i = 0; i < files->nelts; i++)
+        format_file(&run, &held[i]);
+    finish(result);
+}
+
+void spx_op_fmt_manifest(const char *manifest_path, int check, spx_fmt_each_t each, void *context,
+                         spx_fmt_result_t *result, apr_pool_t *pool)
+{
+    fmt_run_t run;
+    start(&run, check, each, context, result, pool);
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    apr_status_t status = spx_project_open(&project, manifest_path, pool, &message);
+    if (status != APR_SUCCESS) {
+        char reason[256];
+        unreadable(result, message
+                               ? message
+                               : apr_pstrdup(pool, spx_strerror(status, reason, sizeof(reason))));
+        return;
+    }
+    spx_input_set_t *inputs = spx_project_inputs(project);
+    if (!spx_project_has_manifest(project) || !inputs) {
+        result->stopped = SPX_FMT_MANIFEST_DIAGNOSTICS;
+        result->diagnostics = spx_project_diagnostics(project);
+        return;
+    }
+    /* Nothing is written over a change made since the project was read. */
+    apr_array_header_t *drift = NULL;
+    if (!check &&
+        (spx_input_set_reauthenticate(inputs, pool, &drift) != APR_SUCCESS || drift->nelts > 0)) {
+        result->stopped = SPX_FMT_DRIFTED;
+        result->drift = drift;
+        return;
+    }
+    for (apr_size_t i = 0; i < spx_input_set_source_count(inputs); i++) {
+        const spx_input_t *source = spx_input_set_source(inputs, i);
+        held_file_t file = {source->path, source->parent->dir, source->name,
+                            source->file, source->bytes,       source->size};
+        format_file(&run, &file);
+    }
+    finish(result);
+}
