@@ -236,10 +236,10 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
         /* A committed rename is answered ungated: step 6 is its check, and
          * the answer reports what is now on disk. */
         reply->gate.pass = NULL;
+        reply->result = spx_op_rename_document(&renamed); /* before the old project goes */
         rebind_session(session, renamed.project, renamed.project_pool);
         spx_log_event(&session->log, "renamed %s to %s in %u file%s", function, new_name,
                       (unsigned)renamed.paths->nelts, spx_plural((apr_size_t)renamed.paths->nelts));
-        reply->result = spx_op_rename_document(&renamed);
         return;
     }
 }

@@ -725,7 +725,7 @@ static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
         return;
     case SPX_OP_RENAME_COMMITTED:
         answer->ungated = 1;
-        answer->structured = spx_op_rename_document(&renamed);
+        answer->structured = spx_op_rename_document(&renamed); /* before the old project goes */
         spx_mcp_adopt(server, renamed.project, renamed.project_pool);
         spx_log_event(&server->log, "renamed %s to %s in %u file%s", function, new_name,
                       (unsigned)files, spx_plural(files));

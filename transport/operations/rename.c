@@ -14,22 +14,17 @@
 #include <apr_strings.h>
 #include <string.h>
 
-static apr_status_t release_json(void *data)
+static json_t *answer_document(int committed, const spx_rename_plan_t *plan,
+                               const spx_project_t *project)
 {
-    json_decref(data);
-    return APR_SUCCESS;
-}
-
-static json_t *answer_document(int committed, json_t *edits, const spx_project_t *project)
-{
-    return json_pack("{s:b,s:O,s:s,s:s}", "committed", committed, "edits", edits,
-                     "project_revision", spx_project_revision(project), "workspace_revision",
-                     spx_project_workspace_revision(project));
+    return json_pack("{s:b,s:o,s:s,s:s}", "committed", committed, "edits",
+                     spx_rename_edits_json(plan), "project_revision", spx_project_revision(project),
+                     "workspace_revision", spx_project_workspace_revision(project));
 }
 
 json_t *spx_op_rename_document(const spx_op_rename_result_t *result)
 {
-    return answer_document(result->outcome == SPX_OP_RENAME_COMMITTED, result->edits,
+    return answer_document(result->outcome == SPX_OP_RENAME_COMMITTED, result->plan,
                            result->answered_from);
 }
 
@@ -42,7 +37,7 @@ json_t *spx_op_rename_document(const spx_op_rename_result_t *result)
 static apr_uint64_t answer_bytes(const spx_op_rename_request_t *request,
                                  const spx_op_rename_result_t *result, apr_pool_t *pool)
 {
-    json_t *committed = answer_document(1, result->edits, request->project);
+    json_t *committed = answer_document(1, result->plan, request->project);
     const char *committed_text = spx_canonical_text(committed, pool);
     json_decref(committed);
     apr_uint64_t needed = committed_text ? strlen(committed_text) : request->budget->bytes + 1;
@@ -129,8 +124,7 @@ void spx_op_rename(const spx_op_rename_request_t *request, spx_op_rename_result_
         result->outcome = SPX_OP_RENAME_REFUSED;
         return;
     }
-    result->edits = spx_rename_edits_json(plan);
-    apr_pool_cleanup_register(pool, result->edits, release_json, apr_pool_cleanup_null);
+    result->plan = plan;
     result->paths = spx_rename_changed_paths(plan, pool);
     result->answered_from = request->project;
     pause_at(request, SPX_OP_RENAME_PAUSE_PLANNED, pool);

@@ -95,9 +95,11 @@ typedef struct spx_op_rename_result_t {
     apr_array_header_t *drift;
     /* TOO_LARGE: the bytes the larger answer needs, over budget->bytes. */
     apr_uint64_t needed;
-    /* From DRY_RUN on: the plan's edits document (spx_rename_edits_json,
-     * released with the pool) and the changed files (const char *, sorted). */
-    json_t *edits;
+    /* From DRY_RUN on: the plan, whose edits spx_op_rename_document
+     * renders (it reads the request's project: render the answer before
+     * letting that project go), and the changed files (const char *,
+     * sorted). */
+    const spx_rename_plan_t *plan;
     apr_array_header_t *paths;
     /* The project the answer's revisions are those of: the request's for a
      * dry run, the renamed one once committed. */
@@ -118,8 +120,9 @@ void spx_op_rename(const spx_op_rename_request_t *request, spx_op_rename_result_
 
 /* The answer of a dry run or a commit, the one document the CLI prints,
  * the daemon answers and MCP gives as structuredContent:
- * {"committed","edits","project_revision","workspace_revision"}. A new
- * reference. */
+ * {"committed","edits","project_revision","workspace_revision"}, edits as
+ * spx_rename_edits_json renders them. A new reference; call it while the
+ * request's project is still held. */
 json_t *spx_op_rename_document(const spx_op_rename_result_t *result);
 
 #endif /* SPX_OP_RENAME_H */
