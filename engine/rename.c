@@ -479,6 +479,15 @@ const char *spx_rename_planned_revision(const spx_rename_plan_t *plan)
     return plan->planned_revision;
 }
 
+apr_array_header_t *spx_rename_changed_paths(const spx_rename_plan_t *plan, apr_pool_t *pool)
+{
+    apr_array_header_t *paths = apr_array_make(pool, plan->edits->nelts, sizeof(const char *));
+    for (int e = 0; e < plan->edits->nelts; e++)
+        APR_ARRAY_PUSH(paths, const char *) =
+            apr_pstrdup(pool, APR_ARRAY_IDX(plan->edits, e, const rename_edit_t *)->source->path);
+    return paths;
+}
+
 json_t *spx_rename_edits_json(const spx_rename_plan_t *plan)
 {
     json_t *edits = json_array();

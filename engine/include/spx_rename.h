@@ -88,6 +88,11 @@ apr_status_t spx_rename_plan(spx_project_t *project, const char *function, const
  * the file's digests. A new reference. */
 json_t *spx_rename_edits_json(const spx_rename_plan_t *plan);
 
+/* The paths of the files the plan changes (const char *, sorted, the
+ * edits' order), copied into pool: what a caller names without reading the
+ * edits document back. */
+apr_array_header_t *spx_rename_changed_paths(const spx_rename_plan_t *plan, apr_pool_t *pool);
+
 /* The project_revision the project will have once the plan is committed. */
 const char *spx_rename_planned_revision(const spx_rename_plan_t *plan);
 

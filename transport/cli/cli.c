@@ -13,6 +13,7 @@
 #include "spx_cli.h"
 
 #include "spx_allocation.h"
+#include "spx_assert.h"
 #include "spx_cli_fmt.h"
 #include "spx_canonical.h"
 #include "spx_cli_project.h"
@@ -23,7 +24,6 @@
 #include "spx_operations.h"
 #include "spx_platform.h"
 #include "spx_project.h"
-#include "spx_rename.h"
 #include "spx_status.h"
 #include "spx_suggest.h"
 #include "spx_text.h"
@@ -851,46 +851,33 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
     int status = open_admitted_project(values, &project, pool);
     if (status != SPX_EXIT_OK)
         return status;
-    spx_rename_plan_t *plan = NULL;
-    spx_rename_failure_t failure;
-    if (spx_rename_plan(project, operands[0], operands[1], &plan, pool, &failure) != APR_SUCCESS)
-        return rename_failure(&failure);
-    /* Step 4: nothing is written over a change made since the project was read. */
-    apr_array_header_t *drift = NULL;
-    if (spx_input_set_reauthenticate(spx_project_inputs(project), pool, &drift) != APR_SUCCESS ||
-        drift->nelts > 0) {
-        for (int i = 0; drift && i < drift->nelts; i++)
+    const spx_op_rename_request_t request = {.project = project,
+                                             .function = operands[0],
+                                             .new_name = operands[1],
+                                             .dry_run = value_of(values, OPTION_DRY_RUN) != NULL,
+                                             .recheck_at = SPX_OP_RENAME_RECHECK_AFTER_PLAN,
+                                             .project_parent = pool};
+    spx_op_rename_result_t renamed;
+    spx_op_rename(&request, &renamed, pool);
+    switch (renamed.outcome) {
+    case SPX_OP_RENAME_REFUSED:
+    case SPX_OP_RENAME_FAILED:
+        return rename_failure(&renamed.failure);
+    case SPX_OP_RENAME_DRIFTED:
+        /* Step 4: nothing is written over a change made since the project was read. */
+        for (int i = 0; renamed.drift && i < renamed.drift->nelts; i++)
             fprintf(stderr, "semaprax: '%s' changed meanwhile (%s)\n",
-                    APR_ARRAY_IDX(drift, i, spx_drift_t).path,
-                    spx_drift_reason_name(APR_ARRAY_IDX(drift, i, spx_drift_t).reason));
+                    APR_ARRAY_IDX(renamed.drift, i, spx_drift_t).path,
+                    spx_drift_reason_name(APR_ARRAY_IDX(renamed.drift, i, spx_drift_t).reason));
         fprintf(stderr, "semaprax: rename failed at step 'recheck': nothing was written\n");
         return SPX_EXIT_FAILED;
+    default:
+        break;
     }
-    json_t *edits = spx_rename_edits_json(plan);
-    if (value_of(values, OPTION_DRY_RUN))
-        return print_document(json_pack("{s:b,s:o,s:s,s:s}", "committed", 0, "edits", edits,
-                                        "project_revision", spx_project_revision(project),
-                                        "workspace_revision",
-                                        spx_project_workspace_revision(project)),
-                              pool);
-    if (spx_rename_commit(plan, NULL, NULL, pool, &failure) != APR_SUCCESS) {
-        json_decref(edits);
-        return rename_failure(&failure);
-    }
-    spx_project_t *renamed = NULL;
-    const char *why = NULL;
-    if (spx_rename_rebind(project, plan, spx_rename_planned_revision(plan), &renamed, pool, &why) !=
-        APR_SUCCESS) {
-        failure.step = SPX_RENAME_REBIND;
-        failure.reason = why;
-        spx_rename_rollback(plan, pool, &failure);
-        json_decref(edits);
-        return rename_failure(&failure);
-    }
-    return print_document(json_pack("{s:b,s:o,s:s,s:s}", "committed", 1, "edits", edits,
-                                    "project_revision", spx_project_revision(renamed),
-                                    "workspace_revision", spx_project_workspace_revision(renamed)),
-                          pool);
+    /* A dry run or a commit: with no budget, the answer always fits. */
+    SPX_ASSERT(renamed.outcome == SPX_OP_RENAME_DRY_RUN ||
+               renamed.outcome == SPX_OP_RENAME_COMMITTED);
+    return print_document(spx_op_rename_document(&renamed), pool);
 }
 
 static int run_fmt(const command_t *command, apr_hash_t *values, const char *const *operands,

@@ -12,7 +12,7 @@
 
 #include "spx_canonical.h"
 #include "spx_limits.h"
-#include "spx_rename.h"
+#include "spx_operations.h"
 #include "spx_response.h"
 #include "spx_rpc.h"
 #include "spx_text.h"
@@ -66,63 +66,32 @@ static void rebind_session(session_t *session, spx_project_t *fresh, apr_pool_t 
     session->graph_length = 0;
 }
 
-/* Open the project afresh in a new pool and, when it is exactly what is
- * expected, answer from it; otherwise invalidate the session. 1 when
- * rebound; *reason says why not. */
-static int rebind_to(session_t *session, const spx_rename_plan_t *plan, const char *expected,
-                     const char **reason, apr_pool_t *request_pool)
+/* -32016's data for failure, with the session's state and, when it is
+ * open, the revisions it is bound to (reason and detail are the writer's). */
+static json_t *rename_failure_data(const spx_rename_failure_t *failure, const char *state,
+                                   const char *project_revision, const char *workspace_revision)
 {
-    apr_pool_t *fresh_pool = NULL;
-    spx_project_t *fresh = NULL;
-    apr_pool_create(&fresh_pool, session->pool);
-    if (spx_rename_rebind(session->project, plan, expected, &fresh, fresh_pool, reason) ==
-        APR_SUCCESS) {
-        *reason = apr_pstrdup(request_pool, *reason ? *reason : "");
-        rebind_session(session, fresh, fresh_pool);
-        return 1;
-    }
-    *reason = apr_pstrdup(request_pool, *reason);
-    apr_pool_destroy(fresh_pool);
-    return 0;
-}
-
-/* -32016: what failed and where, what was restored, and what the session is
- * bound to now (or its drift when it could not be bound again). */
-static void rename_failed(session_t *session, const spx_rename_plan_t *plan,
-                          spx_rename_failure_t *failure, reply_t *reply, apr_pool_t *pool)
-{
-    if (failure->inputs_touched) {
-        const char *why = NULL;
-        if (!rebind_to(session, plan, spx_project_revision(session->project), &why, pool)) {
-            failure->reason = apr_psprintf(pool,
-                                           "%s; then the session could not hold the "
-                                           "restored project again: %s",
-                                           failure->reason, why);
-            /* Still open only if what the session holds is still what it
-             * authenticated; otherwise invalidated with that drift. */
-            spx_session_reauthenticate(session, pool);
-        }
-    }
-    json_t *data =
-        json_pack("{s:s,s:o,s:o,s:s}", "step", spx_rename_step_name(failure->step), "restored",
-                  string_list(failure->restored), "not_restored",
-                  string_list(failure->not_restored), "state", spx_session_state_name(session));
+    json_t *data = json_pack("{s:s,s:o,s:o,s:s}", "step", spx_rename_step_name(failure->step),
+                             "restored", string_list(failure->restored), "not_restored",
+                             string_list(failure->not_restored), "state", state);
     if (failure->operation)
         json_object_set_new(data, "operation", json_string(failure->operation));
     if (failure->path)
         json_object_set_new(data, "path", json_string(failure->path));
-    if (session->state == STATE_OPEN) {
-        json_object_set_new(data, "project_revision", json_string(session->project_revision));
-        json_object_set_new(data, "workspace_revision", json_string(session->workspace_revision));
+    if (project_revision) {
+        json_object_set_new(data, "project_revision", json_string(project_revision));
+        json_object_set_new(data, "workspace_revision", json_string(workspace_revision));
     }
-    spx_log_event(&session->log, "rename failed at %s: %s", spx_rename_step_name(failure->step),
-                  failure->reason);
-    /* The stable reason: which operation of the commit failed, or that the
-     * project could not be held again. */
-    const char *reason = failure->step == SPX_RENAME_COMMIT && failure->operation
-                             ? apr_pstrcat(pool, failure->operation, "_failed", NULL)
-                             : "rebind_failed";
-    spx_session_refuse(reply, SPX_RPC_RENAME_FAILED, data, reason, failure->reason);
+    return data;
+}
+
+/* The stable reason of a -32016: which operation of the commit failed, or
+ * that the project could not be held again. */
+static const char *rename_failure_reason(const spx_rename_failure_t *failure, apr_pool_t *pool)
+{
+    return failure->step == SPX_RENAME_COMMIT && failure->operation
+               ? apr_pstrcat(pool, failure->operation, "_failed", NULL)
+               : "rebind_failed";
 }
 
 /* The failure's answer below is sized with a detail of the reserved length:
@@ -130,55 +99,64 @@ static void rename_failed(session_t *session, const spx_rename_plan_t *plan,
 _Static_assert(SPX_LIMIT_ERROR_DETAIL_BYTES <= SPX_LIMIT_RENAME_REASON_BYTES,
                "a -32016 detail may be longer than the rename reserves for it");
 
-/* NULL when both answers a commit can end in fit the response limit: the
- * committed result (its revisions after the commit have the length of
- * today's) and a -32016 whose data names every file as restored and as not
- * restored, with a reason of SPX_LIMIT_RENAME_REASON_BYTES. Else the reason
- * to refuse, naming the sizes. */
-static const char *rename_answer_too_large(const session_t *session, const spx_request_t *request,
-                                           json_t *edits, apr_pool_t *pool)
+/* The answer check's measure (spx_op_rename_budget_t): the bytes of
+ * failure's -32016 error object with both the longest state and the
+ * revisions, which its line frames as a result's ({"error":E,...} for
+ * {"result":R,...}). */
+static apr_uint64_t rename_failure_bytes(void *context, const spx_rename_failure_t *failure,
+                                         apr_pool_t *pool)
 {
-    json_t *committed =
-        json_pack("{s:b,s:O,s:s,s:s}", "committed", 1, "edits", edits, "project_revision",
-                  spx_project_revision(session->project), "workspace_revision",
-                  spx_project_workspace_revision(session->project));
-    json_t *paths = json_array();
-    size_t index;
-    json_t *edit;
-    json_array_foreach(edits, index, edit)
-    {
-        json_array_append(paths, json_object_get(edit, "path"));
+    const session_t *session = context;
+    json_t *data =
+        rename_failure_data(failure, "invalidated", spx_project_revision(session->project),
+                            spx_project_workspace_revision(session->project));
+    json_object_set_new(data, "reason", json_string(rename_failure_reason(failure, pool)));
+    json_object_set_new(data, "detail", json_string(failure->reason));
+    json_t *error = json_pack("{s:i,s:o,s:s}", "code", SPX_RPC_RENAME_FAILED, "data", data,
+                              "message", spx_rpc_message(SPX_RPC_RENAME_FAILED));
+    const char *text = spx_canonical_text(error, pool);
+    json_decref(error);
+    return text ? strlen(text) : (apr_uint64_t)-1;
+}
+
+/* -32016: what failed and where, what was restored, and what the session is
+ * bound to now (or its drift when it could not be bound again). */
+static void rename_failed(session_t *session, spx_op_rename_result_t *renamed, reply_t *reply,
+                          apr_pool_t *pool)
+{
+    spx_rename_failure_t *failure = &renamed->failure;
+    if (renamed->project) {
+        rebind_session(session, renamed->project, renamed->project_pool);
+    } else if (failure->inputs_touched) {
+        failure->reason = apr_psprintf(pool,
+                                       "%s; then the session could not hold the "
+                                       "restored project again: %s",
+                                       failure->reason, renamed->rebind_reason);
+        /* Still open only if what the session holds is still what it
+         * authenticated; otherwise invalidated with that drift. */
+        spx_session_reauthenticate(session, pool);
     }
-    char *reason = apr_palloc(pool, SPX_LIMIT_RENAME_REASON_BYTES + 1);
-    memset(reason, 'x', SPX_LIMIT_RENAME_REASON_BYTES);
-    reason[SPX_LIMIT_RENAME_REASON_BYTES] = '\0';
-    const char *first_path = json_string_value(json_array_get(paths, 0));
-    json_t *failed = json_pack(
-        "{s:{s:i,s:{s:s,s:s,s:s,s:O,s:O,s:s,s:s,s:s,s:s,s:s},s:s}}", "error", "code",
-        SPX_RPC_RENAME_FAILED, "data", "step", spx_rename_step_name(SPX_RENAME_REBIND), "reason",
-        "replace_failed", "detail", reason, "restored", paths, "not_restored", paths, "state",
-        "invalidated", "operation", "replace", "path", first_path ? first_path : "",
-        "project_revision", spx_project_revision(session->project), "workspace_revision",
-        spx_project_workspace_revision(session->project), "message",
-        spx_rpc_message(SPX_RPC_RENAME_FAILED));
-    json_decref(paths);
-    const char *committed_text = spx_canonical_text(committed, pool);
-    const char *failed_text = spx_canonical_text(failed, pool);
-    json_decref(committed);
-    json_decref(failed);
-    apr_uint64_t largest = spx_session_largest_result(session, request);
-    apr_uint64_t needed = committed_text ? strlen(committed_text) : largest + 1;
-    /* an error line is {"error":E,"id":ID,"jsonrpc":"2.0"}: the frame of a
-     * result's, with "error" for "result" */
-    if (failed_text && strlen(failed_text) - (sizeof("{\"error\":}") - 1) > needed)
-        needed = strlen(failed_text) - (sizeof("{\"error\":}") - 1);
-    if (needed <= largest)
-        return NULL;
-    return apr_psprintf(
-        pool,
-        "its answer would need %" APR_UINT64_T_FMT " bytes of result, over the %" APR_UINT64_T_FMT
-        " that --max-response-bytes %" APR_SIZE_T_FMT " leaves with this id; nothing was written",
-        needed, largest, session->options->max_response_bytes);
+    int open = session->state == STATE_OPEN;
+    json_t *data = rename_failure_data(failure, spx_session_state_name(session),
+                                       open ? session->project_revision : NULL,
+                                       open ? session->workspace_revision : NULL);
+    spx_log_event(&session->log, "rename failed at %s: %s", spx_rename_step_name(failure->step),
+                  failure->reason);
+    spx_session_refuse(reply, SPX_RPC_RENAME_FAILED, data, rename_failure_reason(failure, pool),
+                       failure->reason);
+}
+
+static void rename_pause(void *context, spx_op_rename_pause_t point, apr_pool_t *pool)
+{
+    spx_session_pause(context,
+                      point == SPX_OP_RENAME_PAUSE_PLANNED ? SPX_SESSION_PAUSE_RENAME_PLANNED
+                                                           : SPX_SESSION_PAUSE_RENAME_COMMITTED,
+                      pool);
+}
+
+static int rename_recheck(void *context, apr_pool_t *pool)
+{
+    return spx_session_reauthenticate(context, pool);
 }
 
 static void run_rename(session_t *session, const spx_request_t *request, reply_t *reply,
@@ -204,71 +182,66 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
     }
     if (!spx_session_admitted(session, reply, pool))
         return;
-    /* Steps 2 and 3. */
-    spx_rename_plan_t *plan = NULL;
-    spx_rename_failure_t failure;
-    if (spx_rename_plan(session->project, function, new_name, &plan, pool, &failure) !=
-        APR_SUCCESS) {
-        spx_log_request(&session->log, "rename refused: %s", failure.reason);
+    const spx_op_rename_budget_t budget = {spx_session_largest_result(session, request),
+                                           rename_failure_bytes};
+    const spx_op_rename_request_t rename = {.project = session->project,
+                                            .function = function,
+                                            .new_name = new_name,
+                                            .dry_run = json_is_true(dry_run),
+                                            .recheck_at = SPX_OP_RENAME_RECHECK_AFTER_PLAN,
+                                            .commit_probe = session->hooks->commit_probe,
+                                            .project_parent = session->pool,
+                                            .rebind_restored = 1,
+                                            .budget = &budget,
+                                            .context = session,
+                                            .pause = rename_pause,
+                                            .recheck = rename_recheck};
+    spx_op_rename_result_t renamed;
+    spx_op_rename(&rename, &renamed, pool);
+    switch (renamed.outcome) {
+    case SPX_OP_RENAME_REFUSED:
+        spx_log_request(&session->log, "rename refused: %s", renamed.failure.reason);
         spx_session_refuse(reply, SPX_RPC_RENAME_REFUSED,
-                           json_pack("{s:s}", "step", spx_rename_step_name(failure.step)),
-                           failure.cause ? failure.cause : "rename_refused", failure.reason);
+                           json_pack("{s:s}", "step", spx_rename_step_name(renamed.failure.step)),
+                           renamed.failure.cause ? renamed.failure.cause : "rename_refused",
+                           renamed.failure.reason);
         return;
-    }
-    spx_session_pause(session, SPX_SESSION_PAUSE_RENAME_PLANNED, pool);
-    /* Step 4: nothing is written over a change made since step 1. */
-    if (!spx_session_reauthenticate(session, pool)) {
+    case SPX_OP_RENAME_DRIFTED:
         spx_session_invalidated(session, reply);
         reply->gate.pass = NULL;
         return;
-    }
-    json_t *edits = spx_rename_edits_json(plan);
-    if (json_is_true(dry_run)) {
-        reply->result =
-            json_pack("{s:b,s:o,s:s,s:s}", "committed", 0, "edits", edits, "project_revision",
-                      spx_project_revision(session->project), "workspace_revision",
-                      spx_project_workspace_revision(session->project));
+    case SPX_OP_RENAME_DRY_RUN:
+        reply->result = spx_op_rename_document(&renamed);
         return; /* gated like any semantic answer */
-    }
-    /* Nothing is written unless its answer can be: the committed answer and
-     * a failure's, with every file named, must fit the response limit. */
-    const char *too_large = rename_answer_too_large(session, request, edits, pool);
-    if (too_large) {
-        json_decref(edits);
+    case SPX_OP_RENAME_TOO_LARGE: {
+        const char *too_large =
+            apr_psprintf(pool,
+                         "its answer would need %" APR_UINT64_T_FMT
+                         " bytes of result, over the %" APR_UINT64_T_FMT
+                         " that --max-response-bytes %" APR_SIZE_T_FMT
+                         " leaves with this id; nothing was written",
+                         renamed.needed, budget.bytes, session->options->max_response_bytes);
         spx_log_request(&session->log, "rename refused: %s", too_large);
         spx_session_refuse(reply, SPX_RPC_RENAME_REFUSED,
                            json_pack("{s:s}", "step", spx_rename_step_name(SPX_RENAME_PLAN)),
                            "answer_too_large", too_large);
         return;
     }
-    /* A committed rename is answered ungated: step 6 is its check, and the
-     * answer reports what is now on disk. */
-    reply->gate.pass = NULL;
-    /* Step 5. */
-    if (spx_rename_commit(plan, session->hooks->commit_probe, NULL, pool, &failure) !=
-        APR_SUCCESS) {
-        json_decref(edits);
-        rename_failed(session, plan, &failure, reply, pool);
+    case SPX_OP_RENAME_FAILED:
+        /* Answered ungated, as a commit is: the files were written. */
+        reply->gate.pass = NULL;
+        rename_failed(session, &renamed, reply, pool);
+        return;
+    case SPX_OP_RENAME_COMMITTED:
+        /* A committed rename is answered ungated: step 6 is its check, and
+         * the answer reports what is now on disk. */
+        reply->gate.pass = NULL;
+        reply->result = spx_op_rename_document(&renamed); /* before the old project goes */
+        rebind_session(session, renamed.project, renamed.project_pool);
+        spx_log_event(&session->log, "renamed %s to %s in %u file%s", function, new_name,
+                      (unsigned)renamed.paths->nelts, spx_plural((apr_size_t)renamed.paths->nelts));
         return;
     }
-    spx_session_pause(session, SPX_SESSION_PAUSE_RENAME_COMMITTED, pool);
-    /* Step 6. */
-    const char *why = NULL;
-    if (!rebind_to(session, plan, spx_rename_planned_revision(plan), &why, pool)) {
-        failure.step = SPX_RENAME_REBIND;
-        failure.reason = why;
-        failure.inputs_touched = 1;
-        spx_rename_rollback(plan, pool, &failure);
-        json_decref(edits);
-        rename_failed(session, plan, &failure, reply, pool);
-        return;
-    }
-    spx_log_event(&session->log, "renamed %s to %s in %u file%s", function, new_name,
-                  (unsigned)json_array_size(edits), spx_plural(json_array_size(edits)));
-    reply->result =
-        json_pack("{s:b,s:o,s:s,s:s}", "committed", 1, "edits", edits, "project_revision",
-                  spx_project_revision(session->project), "workspace_revision",
-                  spx_project_workspace_revision(session->project));
 }
 
 static const char *const rename_params[] = {"function", "new_name", "dry_run", NULL};

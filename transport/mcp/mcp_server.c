@@ -68,11 +68,3 @@ void spx_mcp_adopt(mcp_server_t *server, spx_project_t *fresh, apr_pool_t *fresh
     if (old_pool)
         apr_pool_destroy(old_pool);
 }
-
-int spx_mcp_inputs_unchanged(mcp_server_t *server, apr_pool_t *pool)
-{
-    spx_input_set_t *inputs = server->project ? spx_project_inputs(server->project) : NULL;
-    apr_array_header_t *found = NULL;
-    return inputs && spx_input_set_reauthenticate(inputs, pool, &found) == APR_SUCCESS &&
-           found->nelts == 0;
-}

@@ -36,12 +36,8 @@ void spx_mcp_reopen(mcp_server_t *server);
 
 /* Answer from fresh (in fresh_pool, a subpool of the server's) from now
  * on: the current project's work is counted and it goes (a committed
- * rename's project, opened by spx_rename_rebind). */
+ * rename's project, opened by spx_op_rename). */
 void spx_mcp_adopt(mcp_server_t *server, spx_project_t *fresh, apr_pool_t *fresh_pool);
-
-/* Re-authenticate every held input: 1 when nothing changed (a rename's
- * check before it writes). */
-int spx_mcp_inputs_unchanged(mcp_server_t *server, apr_pool_t *pool);
 
 /* The project's revisions, or JSON null when it has none. New references. */
 json_t *spx_mcp_project_revision(const mcp_server_t *server);

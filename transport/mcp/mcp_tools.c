@@ -17,7 +17,6 @@
 #include "spx_limits.h"
 #include "spx_operations.h"
 #include "spx_params.h"
-#include "spx_rename.h"
 #include "spx_session_hooks.h"
 #include "spx_text.h"
 #include "spx_utf8.h"
@@ -578,68 +577,17 @@ static const char *rename_failure_text(const spx_rename_failure_t *failure, apr_
                         not_restored_text ? not_restored_text : "[]");
 }
 
-/* A failed commit or rebind: what failed and what was restored; when the
- * held inputs were touched, the project is opened again from what is on
- * disk now. */
-static void rename_failed(mcp_server_t *server, const spx_rename_failure_t *failure,
-                          mcp_answer_t *answer, apr_pool_t *pool)
+/* The answer check's measure (spx_op_rename_budget_t): the bytes the tool
+ * error's text of failure takes as a JSON string, escapes and quotes
+ * included. */
+static apr_uint64_t rename_failure_bytes(void *context, const spx_rename_failure_t *failure,
+                                         apr_pool_t *pool)
 {
-    spx_log_event(&server->log, "rename failed at %s: %s", spx_rename_step_name(failure->step),
-                  failure->reason);
-    fail(answer, rename_failure_text(failure, pool));
-    if (failure->inputs_touched)
-        spx_mcp_reopen(server);
-}
-
-/* The bytes text takes as a JSON string, escapes and quotes included. */
-static apr_size_t encoded_length(const char *text, apr_pool_t *pool)
-{
-    json_t *string = json_string(text);
+    (void)context;
+    json_t *string = json_string(rename_failure_text(failure, pool));
     const char *encoded = string ? spx_canonical_text(string, pool) : NULL;
     json_decref(string);
-    return encoded ? strlen(encoded) : (apr_size_t)-1;
-}
-
-/* NULL when both answers a commit can end in fit largest, the budget of a
- * tool's structured content: the committed result (its revisions after
- * the commit are as long as today's) and the tool error of a failure that
- * names every file as restored and as not restored, with a reason of
- * SPX_LIMIT_RENAME_REASON_BYTES. Else why nothing is written. */
-static const char *rename_answer_too_large(const mcp_server_t *server, json_t *edits,
-                                           apr_uint64_t largest, apr_pool_t *pool)
-{
-    json_t *committed =
-        with_revisions(server, json_pack("{s:b,s:O}", "committed", 1, "edits", edits));
-    const char *committed_text = spx_canonical_text(committed, pool);
-    json_decref(committed);
-    spx_rename_failure_t worst = {.step = SPX_RENAME_REBIND, .operation = "replace"};
-    worst.restored = apr_array_make(pool, (int)json_array_size(edits), sizeof(const char *));
-    size_t index;
-    json_t *edit;
-    json_array_foreach(edits, index, edit)
-    {
-        const char *path = json_string_value(json_object_get(edit, "path"));
-        APR_ARRAY_PUSH(worst.restored, const char *) = path;
-        if (!worst.path || strlen(path) > strlen(worst.path))
-            worst.path = path;
-    }
-    worst.not_restored = worst.restored;
-    char *reason = apr_palloc(pool, SPX_LIMIT_RENAME_REASON_BYTES + 1);
-    memset(reason, 'x', SPX_LIMIT_RENAME_REASON_BYTES);
-    reason[SPX_LIMIT_RENAME_REASON_BYTES] = '\0';
-    worst.reason = reason;
-    apr_uint64_t needed = committed_text ? strlen(committed_text) : largest + 1;
-    apr_uint64_t failure_bytes = encoded_length(rename_failure_text(&worst, pool), pool);
-    if (failure_bytes > needed)
-        needed = failure_bytes;
-    if (needed <= largest)
-        return NULL;
-    return apr_psprintf(pool,
-                        "rename refused: its answer would need %" APR_UINT64_T_FMT
-                        " bytes, over the %" APR_UINT64_T_FMT
-                        " that --max-response-bytes %" APR_SIZE_T_FMT
-                        " leaves for it; nothing was written",
-                        needed, largest, server->options->max_response_bytes);
+    return encoded ? strlen(encoded) : (apr_uint64_t)-1;
 }
 
 static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
@@ -659,76 +607,71 @@ static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
     }
     if (!admitted(server, answer, pool))
         return;
-    spx_rename_plan_t *plan = NULL;
-    spx_rename_failure_t failure;
-    if (spx_rename_plan(server->project, function, new_name, &plan, pool, &failure) !=
-        APR_SUCCESS) {
-        fail(answer, apr_psprintf(pool, "rename refused at %s: %s",
-                                  spx_rename_step_name(failure.step), failure.reason));
+    /* The recheck comes last before the commit: mcp.c's second
+     * re-authentication guards a dry run's answer. The test-only daemon's
+     * probe makes a point of the commit fail on demand
+     * (spx_session_hooks.h); semapraxd has none. */
+    const spx_op_rename_budget_t budget = {largest, rename_failure_bytes};
+    const spx_op_rename_request_t rename = {.project = server->project,
+                                            .function = function,
+                                            .new_name = new_name,
+                                            .dry_run = json_is_true(dry_run),
+                                            .recheck_at = SPX_OP_RENAME_RECHECK_BEFORE_COMMIT,
+                                            .commit_probe = spx_session_hooks()->commit_probe,
+                                            .project_parent = server->pool,
+                                            .budget = &budget};
+    spx_op_rename_result_t renamed;
+    spx_op_rename(&rename, &renamed, pool);
+    apr_size_t files = renamed.paths ? (apr_size_t)renamed.paths->nelts : 0;
+    switch (renamed.outcome) {
+    case SPX_OP_RENAME_REFUSED:
+        fail(answer,
+             apr_psprintf(pool, "rename refused at %s: %s",
+                          spx_rename_step_name(renamed.failure.step), renamed.failure.reason));
         return;
-    }
-    if (json_is_true(dry_run)) {
-        json_t *edits = spx_rename_edits_json(plan);
-        apr_size_t files = json_array_size(edits);
+    case SPX_OP_RENAME_DRY_RUN:
         answer->summary = apr_psprintf(pool,
                                        "Renaming %s to %s would change %u file%s; nothing "
                                        "was written (dry run).",
                                        function, new_name, (unsigned)files, spx_plural(files));
-        answer->structured =
-            with_revisions(server, json_pack("{s:b,s:o}", "committed", 0, "edits", edits));
+        answer->structured = spx_op_rename_document(&renamed);
         return;
-    }
-    /* Nothing is written unless its answer can be: the committed result
-     * and a failure's, with every file named. */
-    json_t *planned_edits = spx_rename_edits_json(plan);
-    const char *too_large = rename_answer_too_large(server, planned_edits, largest, pool);
-    json_decref(planned_edits);
-    if (too_large) {
+    case SPX_OP_RENAME_TOO_LARGE: {
+        const char *too_large = apr_psprintf(
+            pool,
+            "rename refused: its answer would need %" APR_UINT64_T_FMT
+            " bytes, over the %" APR_UINT64_T_FMT " that --max-response-bytes %" APR_SIZE_T_FMT
+            " leaves for it; nothing was written",
+            renamed.needed, largest, server->options->max_response_bytes);
         spx_log_event(&server->log, "%s", too_large);
         fail(answer, too_large);
         return;
     }
-    /* Nothing is written over a change made since the call began. */
-    if (!spx_mcp_inputs_unchanged(server, pool)) {
+    case SPX_OP_RENAME_DRIFTED:
         fail(answer, "the project changed while the rename was planned; nothing was written: "
                      "call again");
         return;
-    }
-    /* From here the files are written: the answer says what is on disk and
-     * is not withheld by the second re-authentication. */
-    answer->ungated = 1;
-    /* The test-only daemon's probe makes a point of the commit fail on
-     * demand (spx_session_hooks.h); semapraxd has none. */
-    if (spx_rename_commit(plan, spx_session_hooks()->commit_probe, NULL, pool, &failure) !=
-        APR_SUCCESS) {
-        rename_failed(server, &failure, answer, pool);
+    case SPX_OP_RENAME_FAILED:
+        /* The files were written: the answer says what is on disk and is
+         * not withheld by the second re-authentication. */
+        answer->ungated = 1;
+        spx_log_event(&server->log, "rename failed at %s: %s",
+                      spx_rename_step_name(renamed.failure.step), renamed.failure.reason);
+        fail(answer, rename_failure_text(&renamed.failure, pool));
+        /* A restored file is a new file: the project is opened again. */
+        if (renamed.failure.inputs_touched)
+            spx_mcp_reopen(server);
+        return;
+    case SPX_OP_RENAME_COMMITTED:
+        answer->ungated = 1;
+        answer->structured = spx_op_rename_document(&renamed); /* before the old project goes */
+        spx_mcp_adopt(server, renamed.project, renamed.project_pool);
+        spx_log_event(&server->log, "renamed %s to %s in %u file%s", function, new_name,
+                      (unsigned)files, spx_plural(files));
+        answer->summary = apr_psprintf(pool, "Renamed %s to %s in %u file%s.", function, new_name,
+                                       (unsigned)files, spx_plural(files));
         return;
     }
-    apr_pool_t *fresh_pool = NULL;
-    spx_project_t *fresh = NULL;
-    const char *why = NULL;
-    apr_pool_create(&fresh_pool, server->pool);
-    if (spx_rename_rebind(server->project, plan, spx_rename_planned_revision(plan), &fresh,
-                          fresh_pool, &why) != APR_SUCCESS) {
-        failure.step = SPX_RENAME_REBIND;
-        failure.operation = NULL;
-        failure.path = NULL;
-        failure.reason = apr_pstrdup(pool, why ? why : "the renamed project could not be opened");
-        failure.inputs_touched = 1;
-        apr_pool_destroy(fresh_pool);
-        spx_rename_rollback(plan, pool, &failure);
-        rename_failed(server, &failure, answer, pool);
-        return;
-    }
-    json_t *edits = spx_rename_edits_json(plan); /* before the plan's project goes */
-    spx_mcp_adopt(server, fresh, fresh_pool);
-    apr_size_t files = json_array_size(edits);
-    spx_log_event(&server->log, "renamed %s to %s in %u file%s", function, new_name,
-                  (unsigned)files, spx_plural(files));
-    answer->summary = apr_psprintf(pool, "Renamed %s to %s in %u file%s.", function, new_name,
-                                   (unsigned)files, spx_plural(files));
-    answer->structured =
-        with_revisions(server, json_pack("{s:b,s:o}", "committed", 1, "edits", edits));
 }
 
 /* --- the list ------------------------------------------------------------------------- */

@@ -19,5 +19,6 @@
 #include "spx_op_check.h"
 #include "spx_op_fmt.h"
 #include "spx_op_query.h"
+#include "spx_op_rename.h"
 
 #endif /* SPX_OPERATIONS_H */
