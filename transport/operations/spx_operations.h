@@ -17,5 +17,6 @@
 #define SPX_OPERATIONS_H
 
 #include "spx_op_check.h"
+#include "spx_op_run.h"
 
 #endif /* SPX_OPERATIONS_H */
