@@ -2,8 +2,8 @@
  * cli.c: the `semaprax` commands. Each command parses its flags, builds the
  * project through the engine (Phase A), and prints the engine's document as
  * canonical JSON plus one LF, or diagnostics in the text form of outputs.md;
- * run, test and verify execute the project through the engine's envelope
- * functions and print what they found. Usage errors and unreadable inputs go
+ * run, test and verify call the run operations (spx_op_run.h: the limits,
+ * the selection, the envelope) and print their typed results. Usage errors and unreadable inputs go
  * to stderr with exit status 2. serve builds one source and hands it to the
  * v1 session (spx_v1.h). rename runs the engine's rename transaction
  * (spx_rename.h), the same as the daemon's project/rename. On a terminal,
