@@ -26,37 +26,61 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *spx_outcome_name(const spx_run_result_t *result)
+spx_test_outcome_t spx_test_outcome(const spx_run_result_t *result)
 {
     switch (result->outcome) {
     case SPX_OUTCOME_RETURNED:
-        return result->value == 0 ? "passed" : "failed";
+        return result->value == 0 ? SPX_TEST_PASSED : SPX_TEST_FAILED;
     case SPX_OUTCOME_LANGUAGE_FAILURE:
-        return "language_failure";
+        return SPX_TEST_LANGUAGE_FAILURE;
     case SPX_OUTCOME_FUEL_EXHAUSTED:
-        return "fuel_exhausted";
+        return SPX_TEST_FUEL_EXHAUSTED;
     default:
-        return "depth_exhausted";
+        SPX_ASSERT(result->outcome == SPX_OUTCOME_DEPTH_EXHAUSTED);
+        return SPX_TEST_DEPTH_EXHAUSTED;
     }
 }
 
-const char *spx_outcome_words(const char *outcome)
+/* Indexed by spx_test_outcome_t: the envelope's names, which are also the
+ * keys of its "summary". */
+static const char *const outcome_names[SPX_TEST_OUTCOME_COUNT] = {
+    "passed", "failed", "language_failure", "fuel_exhausted", "depth_exhausted"};
+
+const char *spx_test_outcome_name(spx_test_outcome_t outcome)
 {
-    if (strcmp(outcome, "fuel_exhausted") == 0)
+    SPX_ASSERT((unsigned)outcome < SPX_TEST_OUTCOME_COUNT);
+    return outcome_names[outcome];
+}
+
+const char *spx_outcome_words(spx_test_outcome_t outcome)
+{
+    if (outcome == SPX_TEST_FUEL_EXHAUSTED)
         return "out of fuel";
-    if (strcmp(outcome, "depth_exhausted") == 0)
+    if (outcome == SPX_TEST_DEPTH_EXHAUSTED)
         return "out of call depth";
-    return outcome;
+    return spx_test_outcome_name(outcome);
+}
+
+void spx_test_summary_add(spx_test_summary_t *summary, spx_test_outcome_t outcome)
+{
+    SPX_ASSERT((unsigned)outcome < SPX_TEST_OUTCOME_COUNT);
+    summary->total++;
+    summary->by_outcome[outcome]++;
+}
+
+int spx_test_summary_succeeded(const spx_test_summary_t *summary)
+{
+    return summary->by_outcome[SPX_TEST_PASSED] == summary->total;
 }
 
 /* The words the interpreter (vm.c) uses when a call would pass max_call_depth. */
 #define AT_THE_DEPTH_LIMIT "call-depth limit"
 
-const char *spx_outcome_remedy(const char *outcome, const char *failure_message)
+const char *spx_outcome_remedy(spx_test_outcome_t outcome, const char *failure_message)
 {
-    if (outcome && strcmp(outcome, "fuel_exhausted") == 0)
+    if (outcome == SPX_TEST_FUEL_EXHAUSTED)
         return " (raise it with --max-steps N)";
-    if (outcome && strcmp(outcome, "depth_exhausted") == 0 && failure_message &&
+    if (outcome == SPX_TEST_DEPTH_EXHAUSTED && failure_message &&
         strstr(failure_message, AT_THE_DEPTH_LIMIT))
         return " (raise it with --max-call-depth N)";
     return "";
@@ -139,26 +163,23 @@ static json_t *subject_json(const spx_project_t *project, apr_pool_t *pool)
 
 /* One test's record; NULL when its output is not UTF-8 (it always is: every
  * string value is made from checked UTF-8 source text). */
-static json_t *test_json(const spx_manifest_test_t *test, const spx_run_result_t *result)
+static json_t *test_json(const spx_test_run_t *run)
 {
+    const spx_run_result_t *result = &run->result;
     json_t *output = json_stringn(result->output, result->output_length);
     SPX_ASSERT(output != NULL);
     if (!output)
         return NULL;
-    json_t *record =
-        json_pack("{s:s, s:s, s:s, s:I, s:o, s:b}", "name", test->name, "function", test->function,
-                  "outcome", spx_outcome_name(result), "steps", (json_int_t)result->steps, "output",
-                  output, "output_truncated", result->output_truncated);
+    json_t *record = json_pack("{s:s, s:s, s:s, s:I, s:o, s:b}", "name", run->name, "function",
+                               run->function, "outcome", spx_test_outcome_name(run->outcome),
+                               "steps", (json_int_t)result->steps, "output", output,
+                               "output_truncated", result->output_truncated);
     if (result->outcome == SPX_OUTCOME_RETURNED)
         json_object_set_new(record, "value", json_integer((json_int_t)result->value));
     else
         json_object_set_new(record, "failure", spx_failure_json(&result->failure));
     return record;
 }
-
-static const char *const summary_keys[] = {"passed", "failed", "language_failure", "fuel_exhausted",
-                                           "depth_exhausted"};
-#define SUMMARY_KEYS (sizeof(summary_keys) / sizeof(summary_keys[0]))
 
 /* --- selecting tests ------------------------------------------------------ */
 
@@ -243,8 +264,7 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
         return status;
     apr_size_t total =
         selection ? json_array_size(selection->names) : project->manifest->test_count;
-    apr_size_t index = 0; /* among the tests that run */
-    json_int_t counts[SUMMARY_KEYS] = {0};
+    spx_test_summary_t summary = {0, {0}}; /* summary.total: the tests run so far */
     json_t *tests = json_array();
     apr_pool_t *scratch = NULL;
     apr_pool_create(&scratch, pool);
@@ -252,23 +272,25 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
         const spx_manifest_test_t *test = &project->manifest->tests[i];
         if (selection && !selection->selected[i])
             continue;
+        apr_size_t index = summary.total;
         if (observer && observer->before)
             observer->before(observer->context, index, total, test->name);
-        spx_run_result_t result;
-        status = run_named(program, test->function, limits, &result, scratch, message);
-        json_t *record = status == APR_SUCCESS ? test_json(test, &result) : NULL;
+        spx_test_run_t run = {test->name, test->function, SPX_TEST_PASSED, {0}};
+        status = run_named(program, test->function, limits, &run.result, scratch, message);
+        json_t *record = NULL;
+        if (status == APR_SUCCESS) {
+            run.outcome = spx_test_outcome(&run.result);
+            record = test_json(&run);
+        }
         if (status == APR_SUCCESS && !record) {
             *message = apr_psprintf(pool, "test '%s' printed bytes that are not UTF-8", test->name);
             status = APR_EGENERAL;
         }
         if (status == APR_SUCCESS) {
-            const char *outcome = spx_outcome_name(&result);
-            for (apr_size_t k = 0; k < SUMMARY_KEYS; k++)
-                counts[k] += strcmp(outcome, summary_keys[k]) == 0;
+            spx_test_summary_add(&summary, run.outcome);
             json_array_append_new(tests, record);
             if (observer && observer->after)
-                observer->after(observer->context, index, total, record);
-            index++;
+                observer->after(observer->context, index, total, &run);
         } else {
             *message = apr_pstrdup(pool, *message);
         }
@@ -279,16 +301,18 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
         json_decref(tests);
         return status;
     }
-    json_t *summary = json_pack("{s:I}", "total", (json_int_t)total);
-    for (apr_size_t k = 0; k < SUMMARY_KEYS; k++)
-        json_object_set_new(summary, summary_keys[k], json_integer(counts[k]));
+    SPX_ASSERT(summary.total == total);
+    json_t *counts = json_pack("{s:I}", "total", (json_int_t)total);
+    for (apr_size_t k = 0; k < SPX_TEST_OUTCOME_COUNT; k++)
+        json_object_set_new(counts, outcome_names[k],
+                            json_integer((json_int_t)summary.by_outcome[k]));
     *envelope = json_pack(
         "{s:s, s:o, s:{s:s, s:s, s:s}, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:b}", "schema",
         SPX_ENVELOPE_SCHEMA, "subject", subject_json(project, pool), "engine", "name", "semaprax",
         "version", SPX_VERSION, "language", SPX_LANGUAGE_NAME, "limits", "max_steps",
         (json_int_t)limits->max_steps, "max_bytes", (json_int_t)limits->max_bytes, "max_call_depth",
         (json_int_t)limits->max_call_depth, "max_memory", (json_int_t)limits->max_memory, "tests",
-        tests, "summary", summary, "command_succeeded", counts[0] == (json_int_t)total);
+        tests, "summary", counts, "command_succeeded", spx_test_summary_succeeded(&summary));
     if (selection)
         json_object_set(*envelope, "selection", selection->names);
     return APR_SUCCESS;
@@ -377,10 +401,12 @@ static const char *first_difference(const json_t *a, const json_t *b, const char
                             " in the re-run)",
                             where, json_array_size(a), json_array_size(b));
     }
+    /* memory running out is fatal (spx_allocation.h), so json_dumps answers */
     char *x = json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
     char *y = json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-    const char *text = apr_psprintf(pool, "%s (the envelope has %.80s, the re-run %.80s)", where,
-                                    x ? x : "?", y ? y : "?");
+    SPX_ASSERT(x && y);
+    const char *text =
+        apr_psprintf(pool, "%s (the envelope has %.80s, the re-run %.80s)", where, x, y);
     free(x);
     free(y);
     return text;
@@ -494,7 +520,8 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
     }
     const char *mine = spx_canonical_text(envelope, pool);
     const char *theirs = spx_canonical_text(again, pool);
-    if (mine && theirs && strcmp(mine, theirs) == 0) {
+    SPX_ASSERT(mine && theirs); /* NULL only when memory runs out, which is fatal */
+    if (strcmp(mine, theirs) == 0) {
         report->rerun_ok = 1;
     } else {
         /* name the content that differs, not the digest that follows from it */
@@ -594,8 +621,7 @@ static const char *sources_on_disk(const json_t *recorded, const char *manifest_
         if (!path || !digest)
             return NULL;
         apr_pool_t *scratch = NULL;
-        if (apr_pool_create(&scratch, pool) != APR_SUCCESS)
-            return NULL;
+        apr_pool_create(&scratch, pool); /* cannot fail: spx_allocation.h */
         spx_input_set_t *set = NULL;
         const char *message = NULL;
         const char *paths[] = {path};
@@ -638,13 +664,14 @@ apr_status_t spx_envelope_verify(const char *bytes, apr_size_t length, const cha
     json_object_del(body, "envelope_digest");
     const char *digest = spx_canonical_digest(body, pool);
     json_decref(body);
+    SPX_ASSERT(digest != NULL); /* NULL only when memory runs out, which is fatal */
     if (!recorded)
         report->digest_detail = "the envelope has no envelope_digest";
-    else if (!digest || strcmp(recorded, digest) != 0)
+    else if (strcmp(recorded, digest) != 0)
         report->digest_detail = apr_psprintf(pool,
                                              "envelope_digest is %s, but the envelope's content "
                                              "digests to %s",
-                                             recorded, digest ? digest : "?");
+                                             recorded, digest);
     else
         report->digest_ok = 1;
 

@@ -29,13 +29,54 @@ apr_status_t spx_run_entry(const spx_project_t *project, const spx_run_limits_t 
 apr_status_t spx_envelope_build(const spx_project_t *project, const spx_run_limits_t *limits,
                                 json_t **envelope, apr_pool_t *pool, const char **message);
 
+/* A test's outcome, as the envelope names it in a record's "outcome" and
+ * counts it in "summary": returned 0, returned another value, or stopped. */
+typedef enum spx_test_outcome_t {
+    SPX_TEST_PASSED = 0,
+    SPX_TEST_FAILED,
+    SPX_TEST_LANGUAGE_FAILURE,
+    SPX_TEST_FUEL_EXHAUSTED,
+    SPX_TEST_DEPTH_EXHAUSTED
+} spx_test_outcome_t;
+#define SPX_TEST_OUTCOME_COUNT 5
+
+/* The outcome of a test's run. */
+spx_test_outcome_t spx_test_outcome(const spx_run_result_t *result);
+
+/* "passed", "failed", "language_failure", "fuel_exhausted", "depth_exhausted". */
+const char *spx_test_outcome_name(spx_test_outcome_t outcome);
+
+/* One test of the closure as it ran: the manifest's names for it and the
+ * interpreter's result, typed (the envelope's record is made from it). */
+typedef struct spx_test_run_t {
+    const char *name;     /* the manifest's test name */
+    const char *function; /* the function it runs, module.function */
+    spx_test_outcome_t outcome;
+    spx_run_result_t result; /* result.value when result.outcome is SPX_OUTCOME_RETURNED,
+                              * result.failure otherwise */
+} spx_test_run_t;
+
+/* The envelope's "summary": how many tests ran, and how many ended each way. */
+typedef struct spx_test_summary_t {
+    apr_size_t total;
+    apr_size_t by_outcome[SPX_TEST_OUTCOME_COUNT];
+} spx_test_summary_t;
+
+/* Count one test that ran. */
+void spx_test_summary_add(spx_test_summary_t *summary, spx_test_outcome_t outcome);
+
+/* The envelope's "command_succeeded": every test that ran passed. */
+int spx_test_summary_succeeded(const spx_test_summary_t *summary);
+
 /* Told about each test of the closure as it runs (a terminal shows
- * progress with it, transport/cli/cli_view.c): before(index, total, name) just
- * before test index runs, after(index, total, record) once its record (as it
- * goes into the envelope's "tests") is made. Either may be NULL. */
+ * progress with it, transport/cli/cli_view.c; the operations layer keeps
+ * the typed runs with it, transport/operations/run.c): before(index, total,
+ * name) just before test index runs, after(index, total, run) once it ran
+ * and its record went into the envelope's "tests". run and its texts last
+ * only until after returns. Either may be NULL. */
 typedef struct spx_envelope_observer_t {
     void (*before)(void *context, apr_size_t index, apr_size_t total, const char *name);
-    void (*after)(void *context, apr_size_t index, apr_size_t total, const json_t *record);
+    void (*after)(void *context, apr_size_t index, apr_size_t total, const spx_test_run_t *run);
     void *context;
 } spx_envelope_observer_t;
 
@@ -76,12 +117,9 @@ apr_status_t spx_envelope_build_selected(const spx_project_t *project,
                                          const spx_envelope_observer_t *observer, json_t **envelope,
                                          apr_pool_t *pool, const char **message);
 
-/* "passed", "failed", "language_failure", "fuel_exhausted", "depth_exhausted". */
-const char *spx_outcome_name(const spx_run_result_t *result);
-
-/* The outcome (a name of spx_outcome_name) for a person: "out of fuel" and
- * "out of call depth" for the exhausted limits, the others as they are. */
-const char *spx_outcome_words(const char *outcome);
+/* The outcome of a run for a person: "out of fuel" and "out of call depth"
+ * for the exhausted limits, the others as spx_test_outcome_name names them. */
+const char *spx_outcome_words(spx_test_outcome_t outcome);
 
 /* For a person: which option raises the limit that stopped a run,
  * " (raise it with --max-steps N)" after fuel_exhausted and
@@ -89,7 +127,7 @@ const char *spx_outcome_words(const char *outcome);
  * at the call-depth limit (failure_message says which, and may be NULL);
  * "" otherwise, also for frames whose registers are full, which no option
  * raises. The envelope and the daemon never carry it. */
-const char *spx_outcome_remedy(const char *outcome, const char *failure_message);
+const char *spx_outcome_remedy(spx_test_outcome_t outcome, const char *failure_message);
 
 /* {"code","message","path","span"} of a run that did not return. A new reference. */
 json_t *spx_failure_json(const spx_failure_t *failure);
@@ -106,8 +144,10 @@ typedef struct spx_verify_report_t {
 } spx_verify_report_t;
 
 /* Verify the envelope given as bytes against the project of manifest_path.
- * Always fills report (a check that cannot be made fails, saying why);
- * returns APR_SUCCESS unless memory runs out. */
+ * Fills report; a check that cannot be made (bytes that are no envelope, a
+ * project that cannot be opened) fails there, saying why. Nothing else can
+ * go wrong (memory running out is fatal: spx_allocation.h), so it returns
+ * APR_SUCCESS, always. */
 apr_status_t spx_envelope_verify(const char *bytes, apr_size_t length, const char *manifest_path,
                                  spx_verify_report_t *report, apr_pool_t *pool);
 

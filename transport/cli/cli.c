@@ -2,8 +2,8 @@
  * cli.c: the `semaprax` commands. Each command parses its flags, builds the
  * project through the engine (Phase A), and prints the engine's document as
  * canonical JSON plus one LF, or diagnostics in the text form of outputs.md;
- * run, test and verify execute the project through the engine's envelope
- * functions and print what they found. Usage errors and unreadable inputs go
+ * run, test and verify call the run operations (spx_op_run.h: the limits,
+ * the selection, the envelope) and print their typed results. Usage errors and unreadable inputs go
  * to stderr with exit status 2. serve builds one source and hands it to the
  * v1 session (spx_v1.h). rename runs the engine's rename transaction
  * (spx_rename.h), the same as the daemon's project/rename. On a terminal,
@@ -479,26 +479,43 @@ int spx_cli_parse_count(const char *text, apr_uint64_t minimum, apr_uint64_t max
     return 1;
 }
 
+/* The whole number given for a counting option: an exit status, with
+ * *given set when the option is given (*present). */
+static int given_count(apr_hash_t *values, int option, int *present, apr_uint64_t *given,
+                       apr_pool_t *pool)
+{
+    const char *text = value_of(values, option);
+    *present = text != NULL;
+    if (text && !spx_cli_parse_count(text, 0, UINT64_MAX, given))
+        return print_usage_error(pool, "%s",
+                                 apr_psprintf(pool, "--%s takes a whole number, not '%s'",
+                                              option_entry(option)->name, text));
+    return SPX_EXIT_OK;
+}
+
+/* "--NAME N is over the maximum of M" (or under the minimum): exit 2. */
+static int out_of_range(int option, apr_uint64_t given, apr_uint64_t minimum, apr_uint64_t maximum,
+                        apr_pool_t *pool)
+{
+    return print_usage_error(
+        pool, "%s",
+        apr_psprintf(pool, "--%s %" APR_UINT64_T_FMT " is %s the %s of %" APR_UINT64_T_FMT,
+                     option_entry(option)->name, given, given > maximum ? "over" : "under",
+                     given > maximum ? "maximum" : "minimum", given > maximum ? maximum : minimum));
+}
+
 /* The value of a counting option, if given, within minimum..maximum; an
  * exit status. *value is left alone when the option is not given. */
 static int bounded_count(apr_hash_t *values, int option, apr_uint64_t minimum, apr_uint64_t maximum,
                          apr_uint64_t *value, apr_pool_t *pool)
 {
-    const char *text = value_of(values, option);
-    const char *name = option_entry(option)->name;
+    int present = 0;
     apr_uint64_t given = 0;
-    if (!text)
-        return SPX_EXIT_OK;
-    if (!spx_cli_parse_count(text, 0, UINT64_MAX, &given))
-        return print_usage_error(
-            pool, "%s", apr_psprintf(pool, "--%s takes a whole number, not '%s'", name, text));
+    int status = given_count(values, option, &present, &given, pool);
+    if (status != SPX_EXIT_OK || !present)
+        return status;
     if (given > maximum || given < minimum)
-        return print_usage_error(
-            pool, "%s",
-            apr_psprintf(pool, "--%s %" APR_UINT64_T_FMT " is %s the %s of %" APR_UINT64_T_FMT,
-                         name, given, given > maximum ? "over" : "under",
-                         given > maximum ? "maximum" : "minimum",
-                         given > maximum ? maximum : minimum));
+        return out_of_range(option, given, minimum, maximum, pool);
     *value = given;
     return SPX_EXIT_OK;
 }
@@ -539,30 +556,33 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
     return print_document(context.document, pool);
 }
 
-/* --max-steps, --max-bytes, --max-memory and --max-call-depth over the
- * defaults given, checked against their ranges; an exit status. */
+/* The option id of the long option name (every run limit has one). */
+static int option_named(const char *name)
+{
+    const apr_getopt_option_t *entry = options;
+    while (entry->name && strcmp(entry->name, name) != 0)
+        entry++;
+    SPX_ASSERT(entry->name != NULL);
+    return entry->optch;
+}
+
+/* The run limits given as options (spx_op_run_limits: --max-steps,
+ * --max-bytes, --max-memory, --max-call-depth) over the defaults in
+ * limits, each checked by the operation; an exit status. */
 static int parse_limits(apr_hash_t *values, spx_run_limits_t *limits, apr_pool_t *pool)
 {
-    /* APR's type, not uint64_t: on macOS one is unsigned long, the other
-     * unsigned long long. */
-    apr_uint64_t max_steps = limits->max_steps, max_bytes = limits->max_bytes;
-    apr_uint64_t max_memory = limits->max_memory, max_call_depth = limits->max_call_depth;
-    int status =
-        bounded_count(values, OPTION_MAX_STEPS, 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps, pool);
-    if (status == SPX_EXIT_OK)
-        status = bounded_count(values, OPTION_MAX_BYTES, 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes,
-                               pool);
-    if (status == SPX_EXIT_OK)
-        status = bounded_count(values, OPTION_MAX_MEMORY, 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM,
-                               &max_memory, pool);
-    if (status == SPX_EXIT_OK)
-        status = bounded_count(values, OPTION_MAX_CALL_DEPTH, 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM,
-                               &max_call_depth, pool);
-    limits->max_call_depth = (unsigned)max_call_depth;
-    limits->max_steps = max_steps;
-    limits->max_bytes = (apr_size_t)max_bytes;
-    limits->max_memory = max_memory;
-    return status;
+    for (apr_size_t i = 0; i < SPX_OP_RUN_LIMIT_COUNT; i++) {
+        const spx_op_run_limit_t *limit = &spx_op_run_limits[i];
+        int option = option_named(limit->option + 2); /* without its "--" */
+        int present = 0;
+        apr_uint64_t given = 0;
+        int status = given_count(values, option, &present, &given, pool);
+        if (status != SPX_EXIT_OK)
+            return status;
+        if (present && spx_op_run_limit_apply(limits, i, given) != SPX_OP_LIMIT_APPLIED)
+            return out_of_range(option, given, limit->minimum, limit->maximum, pool);
+    }
+    return SPX_EXIT_OK;
 }
 
 /* The limits, then an admitted project; an exit status. */
@@ -576,10 +596,11 @@ static int prepare_run(apr_hash_t *values, spx_run_limits_t *limits, spx_project
 }
 
 /* "path:line:column: error[CODE]: message" of a run that did not return. */
-static void print_failure(const spx_failure_t *failure)
+static const char *failure_line(const spx_failure_t *failure, apr_pool_t *pool)
 {
-    fprintf(stderr, "%s:%" PRIu32 ":%" PRIu32 ": error[%s]: %s\n", failure->path,
-            failure->span.start.line, failure->span.start.column, failure->code, failure->message);
+    return apr_psprintf(pool, "%s:%" PRIu32 ":%" PRIu32 ": error[%s]: %s", failure->path,
+                        failure->span.start.line, failure->span.start.column, failure->code,
+                        failure->message);
 }
 
 static int run_run(const command_t *command, apr_hash_t *values, const char *const *operands,
@@ -587,33 +608,31 @@ static int run_run(const command_t *command, apr_hash_t *values, const char *con
 {
     (void)command;
     (void)operands;
-    spx_run_limits_t limits = spx_run_limits_default();
-    limits.max_bytes = SPX_LIMIT_MAX_BYTES_MAXIMUM; /* a program's output, not a test's */
+    spx_run_limits_t limits = spx_op_entry_limits_default();
     spx_project_t *project = NULL;
     int status = prepare_run(values, &limits, &project, pool);
     if (status != SPX_EXIT_OK)
         return status;
-    spx_run_result_t result;
+    spx_op_entry_result_t entry;
     const char *message = NULL;
-    if (spx_run_entry(project, &limits, &result, pool, &message) != APR_SUCCESS)
+    if (spx_op_run_entry(project, &limits, &entry, pool, &message) != APR_SUCCESS)
         return print_usage_error(pool, "%s", message);
+    const spx_run_result_t *result = &entry.run;
     fflush(stdout);
-    if (write_stdout(result.output, result.output_length, pool) != SPX_EXIT_OK)
+    if (write_stdout(result->output, result->output_length, pool) != SPX_EXIT_OK)
         return SPX_EXIT_FAILED;
-    if (result.output_truncated)
+    if (result->output_truncated)
         fprintf(stderr, "semaprax: output cut at %" APR_SIZE_T_FMT " bytes (--max-bytes)\n",
-                result.output_length);
-    if (result.outcome != SPX_OUTCOME_RETURNED) {
-        print_failure(&result.failure);
-        fprintf(stderr, "semaprax: entry '%s': %s after %" PRIu64 " steps%s\n",
-                spx_project_entry_name(project), spx_outcome_words(spx_outcome_name(&result)),
-                result.steps,
-                spx_outcome_remedy(spx_outcome_name(&result), result.failure.message));
+                result->output_length);
+    if (result->outcome != SPX_OUTCOME_RETURNED) {
+        fprintf(stderr, "%s\n", failure_line(&result->failure, pool));
+        fprintf(stderr, "semaprax: entry '%s': %s after %" PRIu64 " steps%s\n", entry.entry,
+                spx_outcome_words(entry.outcome), result->steps,
+                spx_outcome_remedy(entry.outcome, result->failure.message));
         return SPX_EXIT_FAILED;
     }
-    if (result.value != 0) {
-        fprintf(stderr, "semaprax: entry '%s' returned %" PRId64 "\n",
-                spx_project_entry_name(project), result.value);
+    if (!entry.succeeded) {
+        fprintf(stderr, "semaprax: entry '%s' returned %" PRId64 "\n", entry.entry, result->value);
         return SPX_EXIT_FAILED;
     }
     return SPX_EXIT_OK;
@@ -623,12 +642,11 @@ static int run_run(const command_t *command, apr_hash_t *values, const char *con
 static int write_document(const char *path, json_t *document, apr_pool_t *pool)
 {
     const char *text = spx_canonical_text(document, pool);
+    SPX_ASSERT(text != NULL); /* NULL only when memory runs out, which is fatal */
     apr_file_t *file = NULL;
-    apr_status_t status = text ? apr_file_open(&file, path,
-                                               APR_FOPEN_WRITE | APR_FOPEN_CREATE |
-                                                   APR_FOPEN_TRUNCATE | APR_FOPEN_BINARY,
-                                               APR_FPROT_OS_DEFAULT, pool)
-                               : APR_ENOMEM;
+    apr_status_t status = apr_file_open(
+        &file, path, APR_FOPEN_WRITE | APR_FOPEN_CREATE | APR_FOPEN_TRUNCATE | APR_FOPEN_BINARY,
+        APR_FPROT_OS_DEFAULT, pool);
     if (status == APR_SUCCESS) {
         status = apr_file_write_full(file, text, strlen(text), NULL);
         if (status == APR_SUCCESS)
@@ -646,143 +664,101 @@ static int write_document(const char *path, json_t *document, apr_pool_t *pool)
     return SPX_EXIT_OK;
 }
 
+/* The plain line of a test that ran, and its output when it did not pass. */
+static void print_test(const spx_view_t *view, const spx_test_run_t *test, apr_pool_t *pool)
+{
+    const spx_run_result_t *result = &test->result;
+    printf("test %s (%s) ... %s, %" PRIu64 " steps", test->name, test->function,
+           spx_test_outcome_name(test->outcome), result->steps);
+    if (result->outcome == SPX_OUTCOME_RETURNED)
+        printf(", returned %" PRId64, result->value);
+    else
+        printf(": %s%s", failure_line(&result->failure, pool),
+               spx_outcome_remedy(test->outcome, result->failure.message));
+    printf("\n");
+    spx_view_test_output(stdout, view, test);
+}
+
 static int run_test(const command_t *command, apr_hash_t *values, const char *const *operands,
                     apr_pool_t *pool)
 {
     (void)command;
-    spx_run_limits_t limits = spx_run_limits_default();
+    spx_op_test_request_t request = {spx_op_test_limits_default(), NULL, 0, NULL};
     spx_project_t *project = NULL;
-    int status = prepare_run(values, &limits, &project, pool);
+    int status = prepare_run(values, &request.limits, &project, pool);
     if (status != SPX_EXIT_OK)
         return status;
-    json_t *envelope = NULL;
-    const char *message = NULL;
-    apr_size_t name_count = 0;
-    while (operands[name_count])
-        name_count++;
-    spx_test_selection_t *selection = NULL;
-    if (name_count > 0 && spx_test_selection_make(project, operands, name_count, &selection, pool,
-                                                  &message) != APR_SUCCESS)
-        return print_usage_error(pool, "%s", message);
+    while (operands[request.name_count])
+        request.name_count++;
+    request.names = request.name_count > 0 ? operands : NULL;
     spx_view_t view = spx_view_of(SPX_STREAM_STDOUT);
     spx_view_progress_t progress = {stdout, &view};
     spx_envelope_observer_t observer = spx_view_test_observer(&progress);
-    apr_status_t built = spx_envelope_build_selected(
-        project, &limits, selection, view.rich ? &observer : NULL, &envelope, pool, &message);
-    spx_test_selection_free(selection);
-    if (built != APR_SUCCESS)
+    request.observer = view.rich ? &observer : NULL;
+    spx_op_test_result_t run;
+    const char *message = NULL;
+    if (spx_op_test(project, &request, &run, pool, &message) != SPX_OP_TEST_RAN)
         return print_usage_error(pool, "%s", message);
-    size_t index;
-    json_t *test;
+    const spx_test_summary_t *summary = &run.summary;
     if (view.rich)
-        spx_view_test_summary(stdout, &view, envelope);
+        spx_view_test_summary(stdout, &view, summary);
     else
-        json_array_foreach(json_object_get(envelope, "tests"), index, test)
-        {
-            const json_t *value = json_object_get(test, "value");
-            const json_t *failure = json_object_get(test, "failure");
-            printf("test %s (%s) ... %s, %" JSON_INTEGER_FORMAT " steps",
-                   json_string_value(json_object_get(test, "name")),
-                   json_string_value(json_object_get(test, "function")),
-                   json_string_value(json_object_get(test, "outcome")),
-                   json_integer_value(json_object_get(test, "steps")));
-            if (value)
-                printf(", returned %" JSON_INTEGER_FORMAT, json_integer_value(value));
-            if (failure)
-                printf(": %s:%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT ": error[%s]: %s%s",
-                       json_string_value(json_object_get(failure, "path")),
-                       json_integer_value(json_object_get(
-                           json_object_get(json_object_get(failure, "span"), "start"), "line")),
-                       json_integer_value(json_object_get(
-                           json_object_get(json_object_get(failure, "span"), "start"), "column")),
-                       json_string_value(json_object_get(failure, "code")),
-                       json_string_value(json_object_get(failure, "message")),
-                       spx_outcome_remedy(json_string_value(json_object_get(test, "outcome")),
-                                          json_string_value(json_object_get(failure, "message"))));
-            printf("\n");
-            spx_view_test_output(stdout, &view, test);
-        }
-    const json_t *summary = json_object_get(envelope, "summary");
-    printf("semaprax: %s: %" JSON_INTEGER_FORMAT " passed, %" JSON_INTEGER_FORMAT
-           " failed, %s, %" JSON_INTEGER_FORMAT " out of fuel, %" JSON_INTEGER_FORMAT
-           " out of depth\n",
-           counted((apr_size_t)json_integer_value(json_object_get(summary, "total")), "test", pool),
-           json_integer_value(json_object_get(summary, "passed")),
-           json_integer_value(json_object_get(summary, "failed")),
-           counted((apr_size_t)json_integer_value(json_object_get(summary, "language_failure")),
-                   "language failure", pool),
-           json_integer_value(json_object_get(summary, "fuel_exhausted")),
-           json_integer_value(json_object_get(summary, "depth_exhausted")));
-    int verdict = json_is_true(json_object_get(envelope, "command_succeeded")) ? SPX_EXIT_OK
-                                                                               : SPX_EXIT_FAILED;
+        for (int i = 0; i < run.tests->nelts; i++)
+            print_test(&view, &APR_ARRAY_IDX(run.tests, i, spx_test_run_t), pool);
+    printf("semaprax: %s: %" APR_SIZE_T_FMT " passed, %" APR_SIZE_T_FMT
+           " failed, %s, %" APR_SIZE_T_FMT " out of fuel, %" APR_SIZE_T_FMT " out of depth\n",
+           counted(summary->total, "test", pool), summary->by_outcome[SPX_TEST_PASSED],
+           summary->by_outcome[SPX_TEST_FAILED],
+           counted(summary->by_outcome[SPX_TEST_LANGUAGE_FAILURE], "language failure", pool),
+           summary->by_outcome[SPX_TEST_FUEL_EXHAUSTED],
+           summary->by_outcome[SPX_TEST_DEPTH_EXHAUSTED]);
+    int verdict = run.command_succeeded ? SPX_EXIT_OK : SPX_EXIT_FAILED;
     const char *path = value_of(values, OPTION_ENVELOPE);
-    if (path && write_document(path, envelope, pool) != SPX_EXIT_OK)
+    if (path && write_document(path, run.envelope, pool) != SPX_EXIT_OK)
         verdict = SPX_EXIT_USAGE;
-    json_decref(envelope);
+    json_decref(run.envelope);
     return verdict;
 }
 
-/* The whole file at path, at most SPX_LIMIT_ENVELOPE_BYTES; an exit status. */
-static int read_envelope(const char *path, char **bytes, apr_size_t *length, apr_pool_t *pool)
+/* "name: ok", or "name: FAILED: why", of one check of verify. */
+static void print_check(const char *name, int ok, const char *detail)
 {
-    apr_file_t *file = NULL;
-    apr_finfo_t info;
-    apr_status_t status =
-        apr_file_open(&file, path, APR_FOPEN_READ | APR_FOPEN_BINARY, APR_FPROT_OS_DEFAULT, pool);
-    if (status == APR_SUCCESS)
-        status = apr_file_info_get(&info, APR_FINFO_SIZE, file);
-    if (status == APR_SUCCESS && (info.size < 0 || info.size > SPX_LIMIT_ENVELOPE_BYTES)) {
-        apr_file_close(file);
-        return print_usage_error(pool, "%s",
-                                 apr_psprintf(pool, "envelope '%s' is over the limit of %u bytes",
-                                              path, SPX_LIMIT_ENVELOPE_BYTES));
-    }
-    if (status == APR_SUCCESS) {
-        *length = (apr_size_t)info.size;
-        *bytes = apr_palloc(pool, *length + 1);
-        status = apr_file_read_full(file, *bytes, *length, NULL);
-        if (status == APR_EOF && *length == 0)
-            status = APR_SUCCESS;
-    }
-    if (file)
-        apr_file_close(file);
-    if (status != APR_SUCCESS) {
-        char reason[256];
-        return print_usage_error(pool, "%s",
-                                 apr_psprintf(pool, "cannot read envelope '%s': %s", path,
-                                              spx_strerror(status, reason, sizeof(reason))));
-    }
-    return SPX_EXIT_OK;
+    printf("%s: %s%s%s\n", name, ok ? "ok" : "FAILED", ok ? "" : ": ", detail);
 }
 
 static int run_verify(const command_t *command, apr_hash_t *values, const char *const *operands,
                       apr_pool_t *pool)
 {
     (void)command;
-    char *bytes = NULL;
+    const char *bytes = NULL;
     apr_size_t length = 0;
-    int status = read_envelope(operands[0], &bytes, &length, pool);
-    if (status != SPX_EXIT_OK)
-        return status;
+    apr_status_t read = APR_SUCCESS;
+    char reason[256];
+    switch (spx_op_envelope_read(operands[0], &bytes, &length, &read, pool)) {
+    case SPX_OP_ENVELOPE_TOO_LARGE:
+        return print_usage_error(pool, "%s",
+                                 apr_psprintf(pool, "envelope '%s' is over the limit of %u bytes",
+                                              operands[0], SPX_LIMIT_ENVELOPE_BYTES));
+    case SPX_OP_ENVELOPE_UNREADABLE:
+        return print_usage_error(pool, "%s",
+                                 apr_psprintf(pool, "cannot read envelope '%s': %s", operands[0],
+                                              spx_strerror(read, reason, sizeof(reason))));
+    default:
+        break;
+    }
     const char *manifest = NULL;
     const char *message = NULL;
     if (manifest_path(values, &manifest, &message, pool) != APR_SUCCESS)
         return print_usage_error(pool, "%s", message);
-    spx_verify_report_t report;
-    if (spx_envelope_verify(bytes, length, manifest, &report, pool) != APR_SUCCESS) {
-        fprintf(stderr, "semaprax: out of memory\n");
-        return SPX_EXIT_FAILED;
-    }
-    printf("digest: %s%s%s\n", report.digest_ok ? "ok" : "FAILED", report.digest_ok ? "" : ": ",
-           report.digest_detail);
-    printf("subject: %s%s%s\n", report.subject_ok ? "ok" : "FAILED", report.subject_ok ? "" : ": ",
-           report.subject_detail);
-    printf("re-run: %s%s%s\n", report.rerun_ok ? "ok" : "FAILED", report.rerun_ok ? "" : ": ",
-           report.rerun_detail);
-    int verified = report.digest_ok && report.subject_ok && report.rerun_ok;
+    spx_op_verify_result_t verify;
+    spx_op_verify(bytes, length, manifest, &verify, pool);
+    const spx_verify_report_t *report = &verify.report;
+    print_check("digest", report->digest_ok, report->digest_detail);
+    print_check("subject", report->subject_ok, report->subject_detail);
+    print_check("re-run", report->rerun_ok, report->rerun_detail);
     printf("semaprax: %s\n",
-           verified ? "the envelope is verified" : "the envelope is NOT verified");
-    return verified ? SPX_EXIT_OK : SPX_EXIT_FAILED;
+           verify.verified ? "the envelope is verified" : "the envelope is NOT verified");
+    return verify.verified ? SPX_EXIT_OK : SPX_EXIT_FAILED;
 }
 
 static int run_new(const command_t *command, apr_hash_t *values, const char *const *operands,

@@ -13,6 +13,7 @@
 #include "spx_utf8.h"
 
 #include <apr_strings.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,9 +178,9 @@ void spx_view_diagnostics(FILE *out, const spx_view_t *view, const spx_project_t
 
 /* --- tests ------------------------------------------------------------------ */
 
-static const char *outcome_colour(const char *outcome)
+static const char *outcome_colour(spx_test_outcome_t outcome)
 {
-    return strcmp(outcome, "passed") == 0 ? GREEN : strcmp(outcome, "failed") == 0 ? RED : YELLOW;
+    return outcome == SPX_TEST_PASSED ? GREEN : outcome == SPX_TEST_FAILED ? RED : YELLOW;
 }
 
 /* The length of the "running" line, to blank it out without escapes. */
@@ -197,37 +198,29 @@ static void before_test(void *context, apr_size_t index, apr_size_t total, const
     fflush(progress->out);
 }
 
-static void after_test(void *context, apr_size_t index, apr_size_t total, const json_t *record)
+static void after_test(void *context, apr_size_t index, apr_size_t total, const spx_test_run_t *run)
 {
     spx_view_progress_t *progress = context;
     const spx_view_t *view = progress->view;
     FILE *out = progress->out;
-    const char *name = json_string_value(json_object_get(record, "name"));
-    const char *outcome = json_string_value(json_object_get(record, "outcome"));
+    const spx_run_result_t *result = &run->result;
     /* Back to the start of the line and over the "running" text. */
-    fprintf(out, "\r%*s\r", running_length(index, total, name), "");
-    fprintf(out, "[%lu/%lu] %s (%s) ... %s%s%s, %" JSON_INTEGER_FORMAT " steps",
-            (unsigned long)index + 1, (unsigned long)total, name,
-            json_string_value(json_object_get(record, "function")),
-            paint(view, outcome_colour(outcome)), outcome, paint(view, RESET),
-            json_integer_value(json_object_get(record, "steps")));
-    const json_t *value = json_object_get(record, "value");
-    const json_t *failure = json_object_get(record, "failure");
-    if (value)
-        fprintf(out, ", returned %" JSON_INTEGER_FORMAT, json_integer_value(value));
+    fprintf(out, "\r%*s\r", running_length(index, total, run->name), "");
+    fprintf(out, "[%lu/%lu] %s (%s) ... %s%s%s, %" PRIu64 " steps", (unsigned long)index + 1,
+            (unsigned long)total, run->name, run->function,
+            paint(view, outcome_colour(run->outcome)), spx_test_outcome_name(run->outcome),
+            paint(view, RESET), result->steps);
+    if (result->outcome == SPX_OUTCOME_RETURNED)
+        fprintf(out, ", returned %" PRId64, result->value);
     fputc('\n', out);
-    if (failure) {
-        const json_t *start = json_object_get(json_object_get(failure, "span"), "start");
-        const char *message = json_string_value(json_object_get(failure, "message"));
-        fprintf(out,
-                "    %s:%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT ": %serror%s[%s]: %s%s\n",
-                json_string_value(json_object_get(failure, "path")),
-                json_integer_value(json_object_get(start, "line")),
-                json_integer_value(json_object_get(start, "column")), paint(view, RED),
-                paint(view, RESET), json_string_value(json_object_get(failure, "code")), message,
-                spx_outcome_remedy(outcome, message));
+    if (result->outcome != SPX_OUTCOME_RETURNED) {
+        const spx_failure_t *failure = &result->failure;
+        fprintf(out, "    %s:%" PRIu32 ":%" PRIu32 ": %serror%s[%s]: %s%s\n", failure->path,
+                failure->span.start.line, failure->span.start.column, paint(view, RED),
+                paint(view, RESET), failure->code, failure->message,
+                spx_outcome_remedy(run->outcome, failure->message));
     }
-    spx_view_test_output(out, view, record);
+    spx_view_test_output(out, view, run);
     fflush(out);
 }
 
@@ -259,19 +252,16 @@ static void show_output_line(FILE *out, const unsigned char *bytes, apr_size_t f
     fputc('\n', out);
 }
 
-void spx_view_test_output(FILE *out, const spx_view_t *view, const json_t *record)
+void spx_view_test_output(FILE *out, const spx_view_t *view, const spx_test_run_t *run)
 {
-    const char *outcome = json_string_value(json_object_get(record, "outcome"));
-    const json_t *output = json_object_get(record, "output");
-    apr_size_t size = json_string_length(output);
-    if (!outcome || strcmp(outcome, "passed") == 0 || size == 0)
+    apr_size_t size = run->result.output_length;
+    if (run->outcome == SPX_TEST_PASSED || size == 0)
         return;
-    const unsigned char *bytes = (const unsigned char *)json_string_value(output);
+    const unsigned char *bytes = (const unsigned char *)run->result.output;
     fprintf(out, "    %soutput%s (%lu byte%s%s):\n", paint(view, BOLD), paint(view, RESET),
             (unsigned long)size, spx_plural(size),
-            json_is_true(json_object_get(record, "output_truncated"))
-                ? ", cut at --max-bytes; raise it with --max-bytes N"
-                : "");
+            run->result.output_truncated ? ", cut at --max-bytes; raise it with --max-bytes N"
+                                         : "");
     for (apr_size_t from = 0; from < size;) {
         apr_size_t to = from;
         while (to < size && bytes[to] != '\n')
@@ -287,21 +277,18 @@ spx_envelope_observer_t spx_view_test_observer(spx_view_progress_t *progress)
     return observer;
 }
 
-void spx_view_test_summary(FILE *out, const spx_view_t *view, const json_t *envelope)
+void spx_view_test_summary(FILE *out, const spx_view_t *view, const spx_test_summary_t *summary)
 {
-    static const char *const rows[][2] = {{"passed", "passed"},
-                                          {"failed", "failed"},
-                                          {"language_failure", "language failure"},
-                                          {"fuel_exhausted", "fuel exhausted"},
-                                          {"depth_exhausted", "depth exhausted"}};
-    const json_t *summary = json_object_get(envelope, "summary");
+    /* Indexed by spx_test_outcome_t. */
+    static const char *const rows[SPX_TEST_OUTCOME_COUNT] = {"passed", "failed", "language failure",
+                                                             "fuel exhausted", "depth exhausted"};
     fprintf(out, "\n%s%-18s %6s%s\n", paint(view, BOLD), "outcome", "tests", paint(view, RESET));
-    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        json_int_t count = json_integer_value(json_object_get(summary, rows[i][0]));
-        fprintf(out, "%s%-18s %6" JSON_INTEGER_FORMAT "%s\n",
-                count ? paint(view, outcome_colour(rows[i][0])) : "", rows[i][1], count,
-                count ? paint(view, RESET) : "");
+    for (int outcome = 0; outcome < SPX_TEST_OUTCOME_COUNT; outcome++) {
+        apr_size_t count = summary->by_outcome[outcome];
+        fprintf(out, "%s%-18s %6" APR_SIZE_T_FMT "%s\n",
+                count ? paint(view, outcome_colour((spx_test_outcome_t)outcome)) : "",
+                rows[outcome], count, count ? paint(view, RESET) : "");
     }
-    fprintf(out, "%s%-18s %6" JSON_INTEGER_FORMAT "%s\n", paint(view, BOLD), "total",
-            json_integer_value(json_object_get(summary, "total")), paint(view, RESET));
+    fprintf(out, "%s%-18s %6" APR_SIZE_T_FMT "%s\n", paint(view, BOLD), "total", summary->total,
+            paint(view, RESET));
 }

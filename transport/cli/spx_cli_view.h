@@ -34,23 +34,23 @@ void spx_view_diagnostics(FILE *out, const spx_view_t *view, const spx_project_t
                           apr_pool_t *pool);
 
 /* An observer of the test closure that prints a progress line per test to
- * out (rewritten in place while the test runs), for spx_envelope_build_observed. */
+ * out (rewritten in place while the test runs), for spx_op_test. */
 typedef struct spx_view_progress_t {
     FILE *out;
     const spx_view_t *view;
 } spx_view_progress_t;
 spx_envelope_observer_t spx_view_test_observer(spx_view_progress_t *progress);
 
-/* The output of a test's record that did not pass (nothing for a passed
- * test or an empty output), in full (what the record kept, at most
+/* The output of a test that did not pass (nothing for a passed
+ * test or an empty output), in full (what the run kept, at most
  * max_bytes): a line "    output (N bytes):" (", cut at --max-bytes ..."
  * when output_truncated), then each line of the output after "    | ",
  * newlines as newlines, tabs as tabs, every other control character escaped
  * (\r, \xNN, \u00NN). The same on a terminal (output bold) and in the
  * plain lines of a file or a pipe. */
-void spx_view_test_output(FILE *out, const spx_view_t *view, const json_t *record);
+void spx_view_test_output(FILE *out, const spx_view_t *view, const spx_test_run_t *run);
 
-/* The envelope's summary as a table of outcomes and counts. */
-void spx_view_test_summary(FILE *out, const spx_view_t *view, const json_t *envelope);
+/* The summary of a test run as a table of outcomes and counts. */
+void spx_view_test_summary(FILE *out, const spx_view_t *view, const spx_test_summary_t *summary);
 
 #endif /* SPX_CLI_VIEW_H */

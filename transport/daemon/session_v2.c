@@ -10,6 +10,7 @@
 
 #include "spx_canonical.h"
 #include "spx_envelope.h"
+#include "spx_index.h"
 #include "spx_limits.h"
 #include "spx_operations.h"
 #include "spx_params.h"
@@ -39,16 +40,14 @@ static const char *const nonclaims[] = {
 
 /* --- params ---------------------------------------------------------------- */
 
-/* An optional unsigned integer param within [minimum, maximum]: 1 when absent
- * (value untouched) or valid; 0 when mistyped or out of range, and the
- * reply says which and why. */
-static int optional_count(const spx_request_t *request, const char *key, apr_uint64_t minimum,
-                          apr_uint64_t maximum, apr_uint64_t *value, reply_t *reply,
+/* 1 when an optional unsigned integer param within [minimum, maximum] is
+ * absent or valid (found); 0 when mistyped or out of range (given), and
+ * the reply says which and why. */
+static int count_accepted(spx_param_found_t found, const char *key, apr_int64_t given,
+                          apr_uint64_t minimum, apr_uint64_t maximum, reply_t *reply,
                           apr_pool_t *pool)
 {
-    apr_int64_t given = 0;
-    switch (spx_param_optional_count(request->params, key, minimum, maximum,
-                                     request->integers_as_reals, value, &given)) {
+    switch (found) {
     case SPX_PARAM_ABSENT:
     case SPX_PARAM_VALID:
         return 1;
@@ -71,6 +70,44 @@ static int optional_count(const spx_request_t *request, const char *key, apr_uin
                                    key, minimum, maximum);
         return 0;
     }
+}
+
+/* An optional unsigned integer param within [minimum, maximum]: 1 when absent
+ * (value untouched) or valid; 0 when mistyped or out of range, and the
+ * reply says which and why. */
+static int optional_count(const spx_request_t *request, const char *key, apr_uint64_t minimum,
+                          apr_uint64_t maximum, apr_uint64_t *value, reply_t *reply,
+                          apr_pool_t *pool)
+{
+    apr_int64_t given = 0;
+    spx_param_found_t found = spx_param_optional_count(request->params, key, minimum, maximum,
+                                                       request->integers_as_reals, value, &given);
+    return count_accepted(found, key, given, minimum, maximum, reply, pool);
+}
+
+/* The run limits among the params (spx_op_run_limits, in its order) over
+ * the defaults in limits: 1 when each is absent or applied; 0 when one is
+ * mistyped or refused, and the reply says which and why. */
+static int limit_params(const spx_request_t *request, spx_run_limits_t *limits, reply_t *reply,
+                        apr_pool_t *pool)
+{
+    for (apr_size_t i = 0; i < SPX_OP_RUN_LIMIT_COUNT; i++) {
+        const spx_op_run_limit_t *limit = &spx_op_run_limits[i];
+        apr_uint64_t value = 0;
+        apr_int64_t given = 0;
+        spx_param_found_t found =
+            spx_param_optional_count(request->params, limit->param, 0, APR_UINT64_MAX,
+                                     request->integers_as_reals, &value, &given);
+        if (found == SPX_PARAM_VALID &&
+            spx_op_run_limit_apply(limits, i, value) != SPX_OP_LIMIT_APPLIED) {
+            found = SPX_PARAM_OUT_OF_RANGE;
+            given = (apr_int64_t)value; /* a JSON integer: at most 2^63-1 */
+        }
+        if (!count_accepted(found, limit->param, given, limit->minimum, limit->maximum, reply,
+                            pool))
+            return 0;
+    }
+    return 1;
 }
 
 /* An optional (required when needed) string param: 1 when absent or a
@@ -297,50 +334,29 @@ static int test_names_param(const spx_request_t *request, const char ***names, a
 static void run_test(session_t *session, const spx_request_t *request, reply_t *reply,
                      apr_pool_t *pool)
 {
-    spx_run_limits_t limits = spx_run_limits_default();
-    /* APR's type, not uint64_t: on macOS one is unsigned long, the other
-     * unsigned long long. */
-    apr_uint64_t max_steps = limits.max_steps, max_bytes = limits.max_bytes;
-    apr_uint64_t max_memory = limits.max_memory, max_call_depth = limits.max_call_depth;
+    spx_op_test_request_t test = {spx_op_test_limits_default(), NULL, 0, NULL};
     const char **names = NULL;
-    apr_size_t name_count = 0;
-    if (!optional_count(request, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps, reply,
-                        pool) ||
-        !optional_count(request, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes, reply,
-                        pool) ||
-        !optional_count(request, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &max_memory, reply,
-                        pool) ||
-        !optional_count(request, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM, &max_call_depth,
-                        reply, pool) ||
-        !test_names_param(request, &names, &name_count, reply, pool))
+    if (!limit_params(request, &test.limits, reply, pool) ||
+        !test_names_param(request, &names, &test.name_count, reply, pool) ||
+        !spx_session_admitted(session, reply, pool))
         return;
-    limits.max_steps = max_steps;
-    limits.max_bytes = (apr_size_t)max_bytes;
-    limits.max_memory = max_memory;
-    limits.max_call_depth = (unsigned)max_call_depth;
-    if (!spx_session_admitted(session, reply, pool))
-        return;
-    json_t *envelope = NULL;
+    test.names = names;
+    spx_op_test_result_t run;
     const char *message = NULL;
-    spx_test_selection_t *selection = NULL;
-    if (names && spx_test_selection_make(session->project, names, name_count, &selection, pool,
-                                         &message) != APR_SUCCESS) {
+    switch (spx_op_test(session->project, &test, &run, pool, &message)) {
+    case SPX_OP_TEST_UNKNOWN_NAME:
         spx_log_request(&session->log, "test: %s", message);
         spx_session_refuse(reply, SPX_RPC_INVALID_PARAMS, NULL, "unknown_target", message);
         return;
-    }
-    apr_status_t built = spx_envelope_build_selected(session->project, &limits, selection, NULL,
-                                                     &envelope, pool, &message);
-    spx_test_selection_free(selection);
-    if (built != APR_SUCCESS) {
-        spx_log_event(&session->log, "test: %s", message ? message : "cannot run");
+    case SPX_OP_TEST_NOT_RUN:
+        spx_log_event(&session->log, "test: %s", message);
         spx_session_refuse(reply, SPX_RPC_INTERNAL_ERROR, NULL, "internal_error",
-                           apr_psprintf(pool, "the tests could not be run: %s",
-                                        message ? message : "out of memory"));
+                           apr_psprintf(pool, "the tests could not be run: %s", message));
         return;
+    default:
+        reply->result = json_pack("{s:b,s:o}", "command_succeeded", run.command_succeeded,
+                                  "envelope", run.envelope);
     }
-    reply->result = json_pack("{s:O,s:o}", "command_succeeded",
-                              json_object_get(envelope, "command_succeeded"), "envelope", envelope);
 }
 
 /* The profile in force (v2, or v3 with --allow-project-rename) says the

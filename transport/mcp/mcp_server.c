@@ -1,7 +1,6 @@
 /*
  * mcp_server.c: the project the MCP server holds (mcp_server.h): its
- * revisions, opening it afresh, adopting a renamed one, and asking whether
- * its inputs are unchanged. The protocol (mcp.c) and the tools
+ * revisions, opening it afresh and adopting a renamed one. The protocol (mcp.c) and the tools
  * (mcp_tools.c) both call these; this file calls neither.
  */
 #include "mcp_server.h"

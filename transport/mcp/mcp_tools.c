@@ -14,6 +14,7 @@
 
 #include "spx_canonical.h"
 #include "spx_envelope.h"
+#include "spx_index.h"
 #include "spx_limits.h"
 #include "spx_operations.h"
 #include "spx_params.h"
@@ -238,9 +239,19 @@ static int arguments_known(json_t *arguments, const char *const *allowed, mcp_an
     return 1;
 }
 
+/* The tool error of an integer argument that is not one in [minimum,
+ * maximum]: one sentence for every way it can be wrong (out of range,
+ * mistyped, beyond 2^63-1). */
+static void count_refused(const char *key, apr_uint64_t minimum, apr_uint64_t maximum,
+                          mcp_answer_t *answer, apr_pool_t *pool)
+{
+    fail(answer,
+         apr_psprintf(pool, "%s must be an integer in %" APR_UINT64_T_FMT "..%" APR_UINT64_T_FMT,
+                      key, minimum, maximum));
+}
+
 /* An optional integer argument in [minimum, maximum]: 1 when absent (value
- * untouched) or valid; else a tool error and 0, with one sentence for
- * every way it can be wrong (out of range, mistyped, beyond 2^63-1). */
+ * untouched) or valid; else a tool error (count_refused) and 0. */
 static int optional_count(json_t *arguments, const char *key, apr_uint64_t minimum,
                           apr_uint64_t maximum, apr_uint64_t *value, mcp_answer_t *answer,
                           apr_pool_t *pool)
@@ -250,10 +261,30 @@ static int optional_count(json_t *arguments, const char *key, apr_uint64_t minim
         spx_param_optional_count(arguments, key, minimum, maximum, 0, value, &given);
     if (found == SPX_PARAM_ABSENT || found == SPX_PARAM_VALID)
         return 1;
-    fail(answer,
-         apr_psprintf(pool, "%s must be an integer in %" APR_UINT64_T_FMT "..%" APR_UINT64_T_FMT,
-                      key, minimum, maximum));
+    count_refused(key, minimum, maximum, answer, pool);
     return 0;
+}
+
+/* The run limits among the arguments (spx_op_run_limits, in its order)
+ * over the defaults in limits: 1 when each is absent or applied; else a
+ * tool error, in optional_count's words, and 0. */
+static int limit_arguments(json_t *arguments, spx_run_limits_t *limits, mcp_answer_t *answer,
+                           apr_pool_t *pool)
+{
+    for (apr_size_t i = 0; i < SPX_OP_RUN_LIMIT_COUNT; i++) {
+        const spx_op_run_limit_t *limit = &spx_op_run_limits[i];
+        apr_uint64_t value = 0;
+        apr_int64_t given = 0;
+        spx_param_found_t found =
+            spx_param_optional_count(arguments, limit->param, 0, APR_UINT64_MAX, 0, &value, &given);
+        if (found == SPX_PARAM_ABSENT ||
+            (found == SPX_PARAM_VALID &&
+             spx_op_run_limit_apply(limits, i, value) == SPX_OP_LIMIT_APPLIED))
+            continue;
+        count_refused(limit->param, limit->minimum, limit->maximum, answer, pool);
+        return 0;
+    }
+    return 1;
 }
 
 /* An optional string argument: 1 when absent (NULL) or a string; else a
@@ -418,59 +449,42 @@ static void run_test(mcp_server_t *server, json_t *arguments, apr_uint64_t large
     (void)largest;
     static const char *const allowed[] = {"max_steps",      "max_bytes", "max_memory",
                                           "max_call_depth", "tests",     NULL};
-    spx_run_limits_t limits = spx_run_limits_default();
-    apr_uint64_t max_steps = limits.max_steps, max_bytes = limits.max_bytes;
-    apr_uint64_t max_memory = limits.max_memory, max_call_depth = limits.max_call_depth;
+    spx_op_test_request_t test = {spx_op_test_limits_default(), NULL, 0, NULL};
     const char **names = NULL;
-    apr_size_t name_count = 0;
     if (!arguments_known(arguments, allowed, answer, pool) ||
-        !optional_count(arguments, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &max_steps, answer,
-                        pool) ||
-        !optional_count(arguments, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &max_bytes, answer,
-                        pool) ||
-        !optional_count(arguments, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &max_memory,
-                        answer, pool) ||
-        !optional_count(arguments, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM,
-                        &max_call_depth, answer, pool) ||
-        !test_names_argument(arguments, &names, &name_count, answer, pool) ||
+        !limit_arguments(arguments, &test.limits, answer, pool) ||
+        !test_names_argument(arguments, &names, &test.name_count, answer, pool) ||
         !admitted(server, answer, pool))
         return;
-    limits.max_steps = max_steps;
-    limits.max_bytes = (apr_size_t)max_bytes;
-    limits.max_memory = max_memory;
-    limits.max_call_depth = (unsigned)max_call_depth;
-    json_t *envelope = NULL;
+    test.names = names;
+    spx_op_test_result_t run;
     const char *message = NULL;
-    spx_test_selection_t *selection = NULL;
-    /* An unknown name is refused in the engine's words, with the nearest
-     * test names, as v2 refuses it. */
-    if (names && spx_test_selection_make(server->project, names, name_count, &selection, pool,
-                                         &message) != APR_SUCCESS) {
+    switch (spx_op_test(server->project, &test, &run, pool, &message)) {
+    case SPX_OP_TEST_UNKNOWN_NAME:
+        /* in the engine's words, with the nearest test names, as v2 refuses it */
         spx_log_request(&server->log, "test: %s", message);
         fail(answer, message);
         return;
-    }
-    apr_status_t built = spx_envelope_build_selected(server->project, &limits, selection, NULL,
-                                                     &envelope, pool, &message);
-    spx_test_selection_free(selection);
-    if (built != APR_SUCCESS) {
-        fail(answer, apr_psprintf(pool, "the tests could not be run: %s",
-                                  message ? message : "unknown reason"));
+    case SPX_OP_TEST_NOT_RUN:
+        fail(answer, apr_psprintf(pool, "the tests could not be run: %s", message));
         return;
+    default:
+        break;
     }
-    json_t *summary = json_object_get(envelope, "summary");
-#define COUNT(name) ((unsigned)json_integer_value(json_object_get(summary, name)))
+    const spx_test_summary_t *summary = &run.summary;
+    apr_size_t language_failures = summary->by_outcome[SPX_TEST_LANGUAGE_FAILURE];
     answer->summary = apr_psprintf(
         pool,
         "Tests: %u of %u passed, %u failed, %u fuel exhausted, %u depth exhausted, %u language "
         "failure%s; command %s.",
-        COUNT("passed"), COUNT("total"), COUNT("failed"), COUNT("fuel_exhausted"),
-        COUNT("depth_exhausted"), COUNT("language_failure"), spx_plural(COUNT("language_failure")),
-        json_is_true(json_object_get(envelope, "command_succeeded")) ? "succeeded" : "failed");
-#undef COUNT
-    answer->structured = with_revisions(
-        server, json_pack("{s:O,s:o}", "command_succeeded",
-                          json_object_get(envelope, "command_succeeded"), "envelope", envelope));
+        (unsigned)summary->by_outcome[SPX_TEST_PASSED], (unsigned)summary->total,
+        (unsigned)summary->by_outcome[SPX_TEST_FAILED],
+        (unsigned)summary->by_outcome[SPX_TEST_FUEL_EXHAUSTED],
+        (unsigned)summary->by_outcome[SPX_TEST_DEPTH_EXHAUSTED], (unsigned)language_failures,
+        spx_plural(language_failures), run.command_succeeded ? "succeeded" : "failed");
+    answer->structured =
+        with_revisions(server, json_pack("{s:b,s:o}", "command_succeeded", run.command_succeeded,
+                                         "envelope", run.envelope));
 }
 
 static void run_graph_summary(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,

@@ -20,5 +20,6 @@
 #include "spx_op_fmt.h"
 #include "spx_op_query.h"
 #include "spx_op_rename.h"
+#include "spx_op_run.h"
 
 #endif /* SPX_OPERATIONS_H */

@@ -1,0 +1,191 @@
+/*
+ * run.c: running a project (spx_op_run.h): the table of run limits and the
+ * one check of a value given for one, the test operation (selection,
+ * progress, the envelope, and the typed runs kept from the engine's
+ * observer, never read back from the envelope), the entry's run and the
+ * verification of an envelope file.
+ */
+#include "spx_op_run.h"
+
+#include "spx_assert.h"
+#include "spx_limits.h"
+
+#include <apr_file_info.h>
+#include <apr_file_io.h>
+#include <apr_strings.h>
+
+/* --- the run limits ---------------------------------------------------------- */
+
+const spx_op_run_limit_t spx_op_run_limits[SPX_OP_RUN_LIMIT_COUNT] = {
+    {"max_steps", "--max-steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, SPX_LIMIT_MAX_STEPS_DEFAULT},
+    {"max_bytes", "--max-bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, SPX_LIMIT_MAX_BYTES_DEFAULT},
+    {"max_memory", "--max-memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, SPX_LIMIT_MAX_MEMORY_DEFAULT},
+    {"max_call_depth", "--max-call-depth", 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM,
+     SPX_LIMIT_CALL_DEPTH_DEFAULT},
+};
+
+/* Where spx_op_run_limits[which] goes in the limits of a run. */
+static void set_limit(spx_run_limits_t *limits, apr_size_t which, apr_uint64_t value)
+{
+    switch (which) {
+    case 0:
+        limits->max_steps = value;
+        break;
+    case 1:
+        limits->max_bytes = (apr_size_t)value;
+        break;
+    case 2:
+        limits->max_memory = value;
+        break;
+    default:
+        SPX_ASSERT(which == 3);
+        limits->max_call_depth = (unsigned)value;
+        break;
+    }
+}
+
+spx_op_limit_verdict_t spx_op_run_limit_apply(spx_run_limits_t *limits, apr_size_t which,
+                                              apr_uint64_t value)
+{
+    SPX_ASSERT(which < SPX_OP_RUN_LIMIT_COUNT);
+    const spx_op_run_limit_t *limit = &spx_op_run_limits[which];
+    if (value < limit->minimum)
+        return SPX_OP_LIMIT_UNDER_MINIMUM;
+    if (value > limit->maximum)
+        return SPX_OP_LIMIT_OVER_MAXIMUM;
+    set_limit(limits, which, value);
+    return SPX_OP_LIMIT_APPLIED;
+}
+
+spx_run_limits_t spx_op_test_limits_default(void)
+{
+    spx_run_limits_t limits;
+    for (apr_size_t i = 0; i < SPX_OP_RUN_LIMIT_COUNT; i++)
+        set_limit(&limits, i, spx_op_run_limits[i].default_value);
+    return limits;
+}
+
+spx_run_limits_t spx_op_entry_limits_default(void)
+{
+    spx_run_limits_t limits = spx_op_test_limits_default();
+    limits.max_bytes = SPX_LIMIT_MAX_BYTES_MAXIMUM; /* a program's output, not a test's */
+    return limits;
+}
+
+/* --- the test operation -------------------------------------------------------- */
+
+/* The engine's observer of a test operation: keeps each run, typed, in the
+ * result's pool, then tells the front end's observer. */
+typedef struct keeper_t {
+    spx_op_test_result_t *result;
+    const spx_envelope_observer_t *observer; /* the front end's, or NULL */
+    apr_pool_t *pool;
+} keeper_t;
+
+static void before_test(void *context, apr_size_t index, apr_size_t total, const char *name)
+{
+    const keeper_t *keeper = context;
+    if (keeper->observer && keeper->observer->before)
+        keeper->observer->before(keeper->observer->context, index, total, name);
+}
+
+static void after_test(void *context, apr_size_t index, apr_size_t total, const spx_test_run_t *run)
+{
+    keeper_t *keeper = context;
+    apr_pool_t *pool = keeper->pool;
+    spx_test_run_t *kept = apr_array_push(keeper->result->tests);
+    *kept = *run;
+    kept->name = apr_pstrdup(pool, run->name);
+    kept->function = apr_pstrdup(pool, run->function);
+    kept->result.output = apr_pstrmemdup(pool, run->result.output, run->result.output_length);
+    if (run->result.outcome != SPX_OUTCOME_RETURNED) {
+        kept->result.failure.code = apr_pstrdup(pool, run->result.failure.code);
+        kept->result.failure.message = apr_pstrdup(pool, run->result.failure.message);
+        kept->result.failure.path = apr_pstrdup(pool, run->result.failure.path);
+    }
+    spx_test_summary_add(&keeper->result->summary, run->outcome);
+    if (keeper->observer && keeper->observer->after)
+        keeper->observer->after(keeper->observer->context, index, total, kept);
+}
+
+spx_op_test_problem_t spx_op_test(const spx_project_t *project,
+                                  const spx_op_test_request_t *request,
+                                  spx_op_test_result_t *result, apr_pool_t *pool,
+                                  const char **message)
+{
+    *result = (spx_op_test_result_t){0};
+    *message = NULL;
+    spx_test_selection_t *selection = NULL;
+    apr_status_t selected =
+        request->names ? spx_test_selection_make(project, request->names, request->name_count,
+                                                 &selection, pool, message)
+                       : APR_SUCCESS;
+    if (selected != APR_SUCCESS)
+        return selected == APR_ENOENT ? SPX_OP_TEST_UNKNOWN_NAME : SPX_OP_TEST_NOT_RUN;
+    result->tests = apr_array_make(pool, 8, sizeof(spx_test_run_t));
+    keeper_t keeper = {result, request->observer, pool};
+    spx_envelope_observer_t observer = {before_test, after_test, &keeper};
+    apr_status_t built = spx_envelope_build_selected(project, &request->limits, selection,
+                                                     &observer, &result->envelope, pool, message);
+    spx_test_selection_free(selection);
+    if (built != APR_SUCCESS) {
+        SPX_ASSERT(*message != NULL); /* every failure of the build says why */
+        return SPX_OP_TEST_NOT_RUN;
+    }
+    result->command_succeeded = spx_test_summary_succeeded(&result->summary);
+    return SPX_OP_TEST_RAN;
+}
+
+/* --- the entry ---------------------------------------------------------------- */
+
+apr_status_t spx_op_run_entry(const spx_project_t *project, const spx_run_limits_t *limits,
+                              spx_op_entry_result_t *result, apr_pool_t *pool, const char **message)
+{
+    *result = (spx_op_entry_result_t){0};
+    result->entry = spx_project_entry_name(project);
+    apr_status_t status = spx_run_entry(project, limits, &result->run, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+    result->outcome = spx_test_outcome(&result->run);
+    result->succeeded = result->outcome == SPX_TEST_PASSED;
+    return APR_SUCCESS;
+}
+
+/* --- verify ---------------------------------------------------------------------- */
+
+spx_op_envelope_problem_t spx_op_envelope_read(const char *path, const char **bytes,
+                                               apr_size_t *length, apr_status_t *status,
+                                               apr_pool_t *pool)
+{
+    apr_file_t *file = NULL;
+    apr_finfo_t info;
+    *status =
+        apr_file_open(&file, path, APR_FOPEN_READ | APR_FOPEN_BINARY, APR_FPROT_OS_DEFAULT, pool);
+    if (*status == APR_SUCCESS)
+        *status = apr_file_info_get(&info, APR_FINFO_SIZE, file);
+    if (*status == APR_SUCCESS && (info.size < 0 || info.size > SPX_LIMIT_ENVELOPE_BYTES)) {
+        apr_file_close(file);
+        return SPX_OP_ENVELOPE_TOO_LARGE;
+    }
+    if (*status == APR_SUCCESS) {
+        char *read = apr_palloc(pool, (apr_size_t)info.size + 1);
+        *length = (apr_size_t)info.size;
+        *status = apr_file_read_full(file, read, *length, NULL);
+        if (*status == APR_EOF && *length == 0)
+            *status = APR_SUCCESS;
+        *bytes = read;
+    }
+    if (file)
+        apr_file_close(file);
+    return *status == APR_SUCCESS ? SPX_OP_ENVELOPE_READ : SPX_OP_ENVELOPE_UNREADABLE;
+}
+
+void spx_op_verify(const char *bytes, apr_size_t length, const char *manifest_path,
+                   spx_op_verify_result_t *result, apr_pool_t *pool)
+{
+    apr_status_t status = spx_envelope_verify(bytes, length, manifest_path, &result->report, pool);
+    SPX_ASSERT(status == APR_SUCCESS); /* its checks fail in the report, never here */
+    (void)status;
+    const spx_verify_report_t *report = &result->report;
+    result->verified = report->digest_ok && report->subject_ok && report->rerun_ok;
+}

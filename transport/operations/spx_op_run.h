@@ -1,0 +1,133 @@
+/*
+ * spx_op_run.h: running a project, written once for `semaprax run`, `test`
+ * and `verify`, the daemon's test method and MCP's test tool: the run
+ * limits (one table: each limit's param, option, range and default, and
+ * the one check of a given value), the test operation (limits, selection by
+ * name, progress, the envelope) with its typed result, the entry's run, and
+ * the verification of an envelope. The front ends parse their requests,
+ * call these and render the typed results; the envelope document is the
+ * one rendering of a test run that --envelope, v2's result and MCP's
+ * structuredContent share.
+ */
+#ifndef SPX_OP_RUN_H
+#define SPX_OP_RUN_H
+
+#include "spx_envelope.h"
+#include "spx_project.h"
+#include "spx_vm.h"
+
+#include <apr_tables.h>
+#include <jansson.h>
+
+/* --- the run limits ---------------------------------------------------------- */
+
+/* One limit of a run: how each front end names it, and its range and
+ * default (spx_limits.h). */
+typedef struct spx_op_run_limit_t {
+    const char *param;  /* "max_steps": v2's param, MCP's argument, the envelope's key */
+    const char *option; /* "--max-steps": the CLI's option */
+    apr_uint64_t minimum, maximum;
+    apr_uint64_t default_value; /* of a test; the entry's max_bytes is its maximum */
+} spx_op_run_limit_t;
+
+/* The limits in the order every front end reads them: max_steps,
+ * max_bytes, max_memory, max_call_depth. */
+#define SPX_OP_RUN_LIMIT_COUNT 4
+extern const spx_op_run_limit_t spx_op_run_limits[SPX_OP_RUN_LIMIT_COUNT];
+
+/* What became of a value given for a limit. */
+typedef enum spx_op_limit_verdict_t {
+    SPX_OP_LIMIT_APPLIED = 0,   /* in range: it is the limit now */
+    SPX_OP_LIMIT_UNDER_MINIMUM, /* refused: under spx_op_run_limits[which].minimum */
+    SPX_OP_LIMIT_OVER_MAXIMUM   /* refused: over spx_op_run_limits[which].maximum */
+} spx_op_limit_verdict_t;
+
+/* Apply value to the limit spx_op_run_limits[which] of limits, or say why
+ * it is refused (limits untouched then). The front ends word the refusal. */
+spx_op_limit_verdict_t spx_op_run_limit_apply(spx_run_limits_t *limits, apr_size_t which,
+                                              apr_uint64_t value);
+
+/* The limits a test runs with when none is given (the table's defaults). */
+spx_run_limits_t spx_op_test_limits_default(void);
+
+/* The limits the entry runs with when none is given: a test's, but a
+ * program may print up to the maximum of max_bytes. */
+spx_run_limits_t spx_op_entry_limits_default(void);
+
+/* --- the test operation -------------------------------------------------------- */
+
+typedef struct spx_op_test_request_t {
+    spx_run_limits_t limits;
+    const char *const *names; /* run only these tests (spx_test_selection_make); NULL: all */
+    apr_size_t name_count;
+    const spx_envelope_observer_t *observer; /* told about each test as it runs; may be NULL */
+} spx_op_test_request_t;
+
+typedef struct spx_op_test_result_t {
+    apr_array_header_t *tests;  /* spx_test_run_t, in the order they ran, texts in the pool */
+    spx_test_summary_t summary; /* the envelope's "summary" */
+    int command_succeeded;      /* every test that ran passed */
+    json_t *envelope;           /* semaprax.project-execution.v1: a reference the caller
+                                 * releases or hands on */
+} spx_op_test_result_t;
+
+/* Why a test operation did not run. */
+typedef enum spx_op_test_problem_t {
+    SPX_OP_TEST_RAN = 0,
+    SPX_OP_TEST_UNKNOWN_NAME, /* a name is no test, or a function several tests run */
+    SPX_OP_TEST_NOT_RUN       /* the project is not admitted, a function is too large to
+                               * run, or the limits are refused */
+} spx_op_test_problem_t;
+
+/* Run the tests of request on an admitted project and make the envelope.
+ * SPX_OP_TEST_RAN with result filled, whatever the tests did; otherwise
+ * *message says why in the engine's words ("no test 'fibb' in this
+ * project; nearest: fib, fact") and nothing ran. */
+spx_op_test_problem_t spx_op_test(const spx_project_t *project,
+                                  const spx_op_test_request_t *request,
+                                  spx_op_test_result_t *result, apr_pool_t *pool,
+                                  const char **message);
+
+/* --- the entry ---------------------------------------------------------------- */
+
+typedef struct spx_op_entry_result_t {
+    const char *entry;          /* the manifest's entry, module.function */
+    spx_test_outcome_t outcome; /* passed when it returned 0, failed when another value */
+    spx_run_result_t run;
+    int succeeded; /* it returned 0 */
+} spx_op_entry_result_t;
+
+/* Run the manifest's entry of an admitted project under limits: APR_SUCCESS
+ * with result filled, whatever the program did; APR_EINVAL with *message
+ * when the project is not admitted, has no entry, or cannot run it. */
+apr_status_t spx_op_run_entry(const spx_project_t *project, const spx_run_limits_t *limits,
+                              spx_op_entry_result_t *result, apr_pool_t *pool,
+                              const char **message);
+
+/* --- verify ---------------------------------------------------------------------- */
+
+/* Why an envelope file could not be read. */
+typedef enum spx_op_envelope_problem_t {
+    SPX_OP_ENVELOPE_READ = 0,  /* read whole */
+    SPX_OP_ENVELOPE_TOO_LARGE, /* over SPX_LIMIT_ENVELOPE_BYTES */
+    SPX_OP_ENVELOPE_UNREADABLE /* cannot be opened or read: *status says why */
+} spx_op_envelope_problem_t;
+
+/* The envelope file at path, whole (*bytes, *length, in pool), at most
+ * SPX_LIMIT_ENVELOPE_BYTES. */
+spx_op_envelope_problem_t spx_op_envelope_read(const char *path, const char **bytes,
+                                               apr_size_t *length, apr_status_t *status,
+                                               apr_pool_t *pool);
+
+typedef struct spx_op_verify_result_t {
+    spx_verify_report_t report; /* the three checks, each with why it failed */
+    int verified;               /* all three passed */
+} spx_op_verify_result_t;
+
+/* Verify the envelope bytes[0..length) against the project of
+ * manifest_path. It cannot fail: a check that cannot be made fails in the
+ * report, saying why. */
+void spx_op_verify(const char *bytes, apr_size_t length, const char *manifest_path,
+                   spx_op_verify_result_t *result, apr_pool_t *pool);
+
+#endif /* SPX_OP_RUN_H */
