@@ -75,6 +75,22 @@ void spx_session_pause(const session_t *session, spx_session_pause_t point, apr_
 
 /* --- authentication ------------------------------------------------------ */
 
+/* data.detail of -32013, made once when the drift is found (in the
+ * session's pool): the same for every later answer. */
+static const char *drift_detail(session_t *session, const char *path, const char *why,
+                                apr_size_t count)
+{
+    return apr_psprintf(
+        session->pool,
+        "an input changed on disk (%s: %s%s): this session is invalidated for good and "
+        "never recovers; start a new session (a new semapraxd, then workspace/open) to see "
+        "the new files",
+        path[0] ? apr_psprintf(session->pool, "'%s'", spx_session_echo(path, session->pool))
+                : "the project's folder",
+        why,
+        count > 1 ? apr_psprintf(session->pool, ", and %lu more", (unsigned long)(count - 1)) : "");
+}
+
 int spx_session_reauthenticate(session_t *session, apr_pool_t *pool)
 {
     apr_array_header_t *found = NULL;
@@ -86,11 +102,16 @@ int spx_session_reauthenticate(session_t *session, apr_pool_t *pool)
         return 1;
     }
     json_t *drift = json_array();
+    const char *first_path = "", *first_reason = "unverifiable";
     if (status != APR_SUCCESS) {
         json_array_append_new(drift, json_pack("{s:s,s:s}", "path", "", "reason", "unverifiable"));
     } else {
         for (int i = 0; i < found->nelts; i++) {
             const spx_drift_t *record = &APR_ARRAY_IDX(found, i, spx_drift_t);
+            if (i == 0) {
+                first_path = record->path;
+                first_reason = spx_drift_reason_name(record->reason);
+            }
             json_array_append_new(drift, json_pack("{s:s,s:s}", "path", record->path, "reason",
                                                    spx_drift_reason_name(record->reason)));
         }
@@ -98,7 +119,8 @@ int spx_session_reauthenticate(session_t *session, apr_pool_t *pool)
     if (session->drift)
         json_decref(session->drift);
     session->drift = drift;
-    session->drift_detail = NULL;
+    session->drift_detail =
+        drift_detail(session, first_path, first_reason, (apr_size_t)json_array_size(drift));
     session->state = STATE_INVALIDATED;
     spx_log_event(&session->log, "drift found: the session is invalidated");
     return 0;
@@ -106,24 +128,6 @@ int spx_session_reauthenticate(session_t *session, apr_pool_t *pool)
 
 void spx_session_invalidated(session_t *session, reply_t *reply)
 {
-    /* The detail is kept with the drift: the same for every later answer. */
-    if (!session->drift_detail) {
-        size_t count = json_array_size(session->drift);
-        json_t *first = json_array_get(session->drift, 0);
-        const char *path = json_string_value(json_object_get(first, "path"));
-        const char *why = json_string_value(json_object_get(first, "reason"));
-        session->drift_detail = apr_psprintf(
-            session->pool,
-            "an input changed on disk (%s: %s%s): this session is invalidated for good and "
-            "never recovers; start a new session (a new semapraxd, then workspace/open) to see "
-            "the new files",
-            path && path[0]
-                ? apr_psprintf(session->pool, "'%s'", spx_session_echo(path, session->pool))
-                : "the project's folder",
-            why ? why : "unverifiable",
-            count > 1 ? apr_psprintf(session->pool, ", and %lu more", (unsigned long)(count - 1))
-                      : "");
-    }
     spx_session_refuse(reply, SPX_RPC_SESSION_INVALIDATED,
                        json_pack("{s:O}", "drift", session->drift), "session_invalidated",
                        session->drift_detail);
@@ -407,9 +411,14 @@ static void start(session_t *session, apr_pool_t *pool)
         spx_log_event(&session->log, "%s", message);
         session->project = NULL;
         session->unavailable = authentication_diagnostic(session->options->manifest_path, message);
+        session->unavailable_message = apr_pstrdup(session->pool, message);
     } else if (!spx_project_has_manifest(session->project)) {
         spx_log_event(&session->log, "the manifest has diagnostics");
-        session->unavailable = spx_diagnostics_json(spx_project_diagnostics(session->project));
+        const spx_diagnostics_t *diagnostics = spx_project_diagnostics(session->project);
+        session->unavailable = spx_diagnostics_json(diagnostics);
+        if (spx_diagnostics_count(diagnostics) > 0)
+            session->unavailable_message =
+                APR_ARRAY_IDX(diagnostics->items, 0, spx_diagnostic_t).message;
     } else {
         session->project_revision = spx_project_revision(session->project);
         session->workspace_revision = spx_project_workspace_revision(session->project);

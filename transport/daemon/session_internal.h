@@ -37,10 +37,11 @@ typedef struct session_t {
     const session_profile_t *profile; /* v2's, or v3's with --allow-project-rename */
     const spx_session_hooks_t *hooks; /* the program's (spx_session_hooks.h) */
     session_state_t state;
-    spx_project_t *project;   /* NULL when startup authentication failed */
-    json_t *unavailable;      /* the diagnostics of -32011; NULL when healthy */
-    json_t *drift;            /* data.drift of -32013 once invalidated */
-    const char *drift_detail; /* its data.detail, made once (in pool) */
+    spx_project_t *project;          /* NULL when startup authentication failed */
+    json_t *unavailable;             /* the diagnostics of -32011; NULL when healthy */
+    const char *unavailable_message; /* the first one's message, for data.detail, or NULL */
+    json_t *drift;                   /* data.drift of -32013 once invalidated */
+    const char *drift_detail;        /* its data.detail, made once (in pool) */
     const char *project_revision, *workspace_revision; /* last authenticated, or NULL */
     apr_uint64_t requests;
     spx_log_t log;    /* stderr: bounded unless --verbose (spx_log.h) */

@@ -185,8 +185,7 @@ static void run_open(session_t *session, const spx_request_t *request, reply_t *
         return;
     }
     if (session->unavailable) {
-        json_t *first = json_array_get(session->unavailable, 0);
-        const char *message = json_string_value(json_object_get(first, "message"));
+        const char *message = session->unavailable_message;
         spx_session_refuse(
             reply, SPX_RPC_WORKSPACE_UNAVAILABLE,
             json_pack("{s:O}", "diagnostics", session->unavailable), "workspace_unavailable",
