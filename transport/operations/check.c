@@ -1,7 +1,7 @@
 /*
  * check.c: the check operation (spx_op_check.h): the verdict of Phase A on
  * a project, with --deny-warnings, and the one wording of a diagnostic as
- * a line that the MCP tools and the CLI's summaries share.
+ * a line that the MCP tools' sentences share.
  */
 #include "spx_op_check.h"
 
