@@ -841,10 +841,7 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
         return rename_failure(&renamed.failure);
     case SPX_OP_RENAME_DRIFTED:
         /* Step 4: nothing is written over a change made since the project was read. */
-        for (int i = 0; renamed.drift && i < renamed.drift->nelts; i++)
-            fprintf(stderr, "semaprax: '%s' changed meanwhile (%s)\n",
-                    APR_ARRAY_IDX(renamed.drift, i, spx_drift_t).path,
-                    spx_drift_reason_name(APR_ARRAY_IDX(renamed.drift, i, spx_drift_t).reason));
+        spx_view_drift(stderr, renamed.drift);
         fprintf(stderr, "semaprax: rename failed at step 'recheck': nothing was written\n");
         return SPX_EXIT_FAILED;
     default:

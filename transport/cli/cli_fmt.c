@@ -6,6 +6,7 @@
  * diagnostics on stderr, and the exit status.
  */
 #include "spx_cli_fmt.h"
+#include "spx_cli_view.h"
 
 #include "spx_exit.h"
 #include "spx_inputs.h"
@@ -86,10 +87,7 @@ int spx_cli_fmt(const char *const *paths, const char *manifest_path, int check, 
         fprintf(stderr, "semaprax: the manifest has diagnostics; nothing was formatted\n");
         return SPX_EXIT_FAILED;
     case SPX_FMT_DRIFTED:
-        for (int i = 0; result.drift && i < result.drift->nelts; i++)
-            fprintf(stderr, "semaprax: '%s' changed meanwhile (%s)\n",
-                    APR_ARRAY_IDX(result.drift, i, spx_drift_t).path,
-                    spx_drift_reason_name(APR_ARRAY_IDX(result.drift, i, spx_drift_t).reason));
+        spx_view_drift(stderr, result.drift);
         fprintf(stderr, "semaprax: nothing was formatted\n");
         return SPX_EXIT_FAILED;
     }

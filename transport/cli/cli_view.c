@@ -1,8 +1,9 @@
 /*
  * cli_view.c: the terminal view of `semaprax check` and `semaprax test`
  * (spx_cli_view.h): colour, source lines with carets, progress lines and a
- * summary table, for a person at a terminal. Nothing here is printed to a
- * file or a pipe; cli.c prints the plain lines there.
+ * summary table, for a person at a terminal; cli.c prints the plain lines
+ * to a file or a pipe. Also the few lines the commands share whatever the
+ * stream: a failed test's output and the inputs that changed meanwhile.
  */
 #include "spx_cli_view.h"
 
@@ -291,4 +292,13 @@ void spx_view_test_summary(FILE *out, const spx_view_t *view, const spx_test_sum
     }
     fprintf(out, "%s%-18s %6" APR_SIZE_T_FMT "%s\n", paint(view, BOLD), "total", summary->total,
             paint(view, RESET));
+}
+
+void spx_view_drift(FILE *out, const apr_array_header_t *drift)
+{
+    for (int i = 0; drift && i < drift->nelts; i++) {
+        const spx_drift_t *record = &APR_ARRAY_IDX(drift, i, spx_drift_t);
+        fprintf(out, "semaprax: '%s' changed meanwhile (%s)\n", record->path,
+                spx_drift_reason_name(record->reason));
+    }
 }

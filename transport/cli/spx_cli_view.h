@@ -53,4 +53,9 @@ void spx_view_test_output(FILE *out, const spx_view_t *view, const spx_test_run_
 /* The summary of a test run as a table of outcomes and counts. */
 void spx_view_test_summary(FILE *out, const spx_view_t *view, const spx_test_summary_t *summary);
 
+/* Each input found changed, one line "semaprax: 'PATH' changed meanwhile
+ * (REASON)" (drift is spx_drift_t, may be NULL): what `rename` and `fmt`
+ * say before they say that nothing was written. Plain, for any stream. */
+void spx_view_drift(FILE *out, const apr_array_header_t *drift);
+
 #endif /* SPX_CLI_VIEW_H */
