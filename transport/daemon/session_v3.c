@@ -42,14 +42,6 @@ static const char *const nonclaims[] = {
     "web or native build publication",
 };
 
-static json_t *string_list(const apr_array_header_t *list)
-{
-    json_t *array = json_array();
-    for (int i = 0; list && i < list->nelts; i++)
-        json_array_append_new(array, json_string(APR_ARRAY_IDX(list, i, const char *)));
-    return array;
-}
-
 /* The session answers from fresh (in pool) from now on; the old project and
  * everything it held go. */
 static void rebind_session(session_t *session, spx_project_t *fresh, apr_pool_t *pool)
@@ -72,8 +64,8 @@ static json_t *rename_failure_data(const spx_rename_failure_t *failure, const ch
                                    const char *project_revision, const char *workspace_revision)
 {
     json_t *data = json_pack("{s:s,s:o,s:o,s:s}", "step", spx_rename_step_name(failure->step),
-                             "restored", string_list(failure->restored), "not_restored",
-                             string_list(failure->not_restored), "state", state);
+                             "restored", spx_op_rename_file_list(failure->restored), "not_restored",
+                             spx_op_rename_file_list(failure->not_restored), "state", state);
     if (failure->operation)
         json_object_set_new(data, "operation", json_string(failure->operation));
     if (failure->path)

@@ -560,20 +560,12 @@ static void run_status(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
         spx_plural(server->requests), why ? ": " : ".", why ? why : "");
 }
 
-static json_t *string_list(const apr_array_header_t *list)
-{
-    json_t *array = json_array();
-    for (int i = 0; list && i < list->nelts; i++)
-        json_array_append_new(array, json_string(APR_ARRAY_IDX(list, i, const char *)));
-    return array;
-}
-
 /* The tool error's text of a failed commit or rebind: where it failed,
  * why (cut to SPX_LIMIT_RENAME_REASON_BYTES), and what was restored. */
 static const char *rename_failure_text(const spx_rename_failure_t *failure, apr_pool_t *pool)
 {
-    json_t *restored = string_list(failure->restored);
-    json_t *not_restored = string_list(failure->not_restored);
+    json_t *restored = spx_op_rename_file_list(failure->restored);
+    json_t *not_restored = spx_op_rename_file_list(failure->not_restored);
     const char *restored_text = spx_canonical_text(restored, pool);
     const char *not_restored_text = spx_canonical_text(not_restored, pool);
     json_decref(restored);

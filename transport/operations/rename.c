@@ -28,6 +28,14 @@ json_t *spx_op_rename_document(const spx_op_rename_result_t *result)
                            result->answered_from);
 }
 
+json_t *spx_op_rename_file_list(const apr_array_header_t *files)
+{
+    json_t *array = json_array();
+    for (int i = 0; files && i < files->nelts; i++)
+        json_array_append_new(array, json_string(APR_ARRAY_IDX(files, i, const char *)));
+    return array;
+}
+
 /* The bytes the larger of the two answers a commit can end in would take:
  * the committed document (its revisions after the commit are as long as
  * today's) and the front end's answer to the largest failure there can be,

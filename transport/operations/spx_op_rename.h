@@ -125,4 +125,9 @@ void spx_op_rename(const spx_op_rename_request_t *request, spx_op_rename_result_
  * request's project is still held. */
 json_t *spx_op_rename_document(const spx_op_rename_result_t *result);
 
+/* A failure's restored or not_restored files (const char *, may be NULL)
+ * as the JSON array of paths the daemon's error data and MCP's answer give.
+ * A new reference. */
+json_t *spx_op_rename_file_list(const apr_array_header_t *files);
+
 #endif /* SPX_OP_RENAME_H */
