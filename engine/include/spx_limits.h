@@ -146,6 +146,14 @@
 #define SPX_LIMIT_SUGGEST_DISTANCE 3u
 #define SPX_LIMIT_SUGGEST_NAME_BYTES 128u
 
+/* Names the checker examines for one unknown name (project decision): the
+ * innermost visible locals first, then the module's items, examined where
+ * they lie and never copied, so the time and memory one unknown name costs
+ * are bounded however many locals, consts or functions the source declares
+ * (a 10,000-line function of unknown names took gigabytes when each copied
+ * every local). A name further away than this is not suggested. */
+#define SPX_LIMIT_SUGGEST_CANDIDATES 256u
+
 /* `semaprax new NAME` (transport/cli/cli_project.c): how many temporary folder
  * names (.NAME.new-0, .NAME.new-1, ...) it tries beside NAME before giving up. */
 #define SPX_LIMIT_NEW_TEMPORARY_NAMES 100u
