@@ -89,8 +89,9 @@
 #define SPX_LIMIT_ARRAY_LENGTH (1u << 24)
 
 /* max_memory of one run (language v2): the memory measure of its live
- * strings, arrays and structs (docs/execution.md); over it is R0521. The
- * default is v1's live string limit. */
+ * strings, arrays and structs, what they really hold: a block's header (32
+ * bytes, a literal's too) and its whole capacity (docs/execution.md); over
+ * it is R0521. The default is v1's live string limit. */
 #define SPX_LIMIT_MAX_MEMORY_DEFAULT (256u * 1024u * 1024u)
 #define SPX_LIMIT_MAX_MEMORY_MAXIMUM (1024u * 1024u * 1024u)
 
