@@ -59,11 +59,14 @@
 
 /* ---- constant tables ------------------------------------------------------ */
 
-void spx_checker_push_builtin_names(apr_array_header_t *names)
+void spx_checker_offer_builtins(spx_suggest_t *search)
 {
     for (int b = SPX_BUILTIN_NONE + 1; b <= SPX_BUILTIN_COUNT; b++)
-        if (spx_builtin_info((spx_builtin_t)b)->form == SPX_BUILTIN_FORM_CALL)
-            APR_ARRAY_PUSH(names, const char *) = spx_builtin_info((spx_builtin_t)b)->name;
+        if (!spx_suggest_offer(search,
+                               spx_builtin_info((spx_builtin_t)b)->form == SPX_BUILTIN_FORM_CALL
+                                   ? spx_builtin_info((spx_builtin_t)b)->name
+                                   : NULL))
+            return;
 }
 
 /* What an operator takes and gives, the one typing of operators for
@@ -142,33 +145,26 @@ spx_type_t spx_checker_binary_type(spx_operator_t op, const spx_vtype_t *left,
     return result == SPX_TYPE_INT || result == SPX_TYPE_STR ? result : SPX_TYPE_ERROR;
 }
 
-/* Give item first[0..first_count) (at most SPX_LIMIT_SUGGESTIONS), then the
- * names among candidates (const char *) nearest to name, each written as
- * prefix + name ("util." for a function of module util). */
-void spx_checker_suggest_after(checker_t *checker, spx_diagnostic_t *item, const char *const *first,
-                               size_t first_count, const char *name,
-                               const apr_array_header_t *candidates, const char *prefix,
-                               apr_pool_t *pool)
+void spx_checker_search(spx_suggest_t *search, const char *name, size_t first_count)
 {
-    if (!item || !name)
+    size_t room = first_count < SPX_LIMIT_SUGGESTIONS ? SPX_LIMIT_SUGGESTIONS - first_count : 0;
+    spx_suggest_start(search, name, room, SPX_LIMIT_SUGGEST_CANDIDATES);
+}
+
+void spx_checker_suggest(checker_t *checker, spx_diagnostic_t *item, const char *const *first,
+                         size_t first_count, const spx_suggest_t *search, const char *prefix,
+                         apr_pool_t *pool)
+{
+    if (!item || !search->name)
         return;
     const char *meant[SPX_LIMIT_SUGGESTIONS];
     size_t count = 0;
     for (; count < first_count && count < SPX_LIMIT_SUGGESTIONS; count++)
         meant[count] = first[count];
-    size_t nearest_count =
-        spx_suggest_nearest(name, (const char *const *)candidates->elts, (size_t)candidates->nelts,
-                            SPX_LIMIT_SUGGESTIONS - count, meant + count);
-    for (size_t i = count; i < count + nearest_count; i++)
-        meant[i] = apr_pstrcat(pool, prefix, meant[i], NULL);
-    spx_diagnostic_suggest(checker->diagnostics, item, meant, count + nearest_count);
-}
-
-/* The same without names to put first. */
-void spx_checker_suggest(checker_t *checker, spx_diagnostic_t *item, const char *name,
-                         const apr_array_header_t *candidates, const char *prefix, apr_pool_t *pool)
-{
-    spx_checker_suggest_after(checker, item, NULL, 0, name, candidates, prefix, pool);
+    for (size_t k = 0; k < search->kept && count < SPX_LIMIT_SUGGESTIONS; k++)
+        meant[count++] =
+            *prefix ? apr_pstrcat(pool, prefix, search->nearest[k], NULL) : search->nearest[k];
+    spx_diagnostic_suggest(checker->diagnostics, item, meant, count);
 }
 
 /* "m.name" for each module m that module imports whose exported function,

@@ -57,13 +57,17 @@ static const spx_const_t *const_reference(evaluation_t *ev, const spx_expr_t *ex
         const char *name = expr->as.name.name.text;
         const spx_const_t *constant =
             name ? apr_hash_get(ev->consts, name, APR_HASH_KEY_STRING) : NULL;
-        if (!constant && report && name && !spx_checker_names_unreadable_item(ev->module, name))
+        if (!constant && report && name && !spx_checker_names_unreadable_item(ev->module, name)) {
+            spx_suggest_t search;
+            spx_checker_search(&search, name, 0);
+            spx_checker_offer_consts(ev->module, 0, &search);
             spx_checker_suggest(
                 ev->checker,
                 report_const(ev, SPX_E0316, expr->as.name.name.span,
                              apr_psprintf(ev->pool, "unknown const '%s' in module '%s'", name,
                                           ev->module->name)),
-                name, spx_checker_const_names(ev->module, 0, ev->pool), "", ev->pool);
+                NULL, 0, &search, "", ev->pool);
+        }
         return constant;
     }
     if (expr->kind != SPX_EXPR_FIELD)

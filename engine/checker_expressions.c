@@ -44,30 +44,29 @@ static void report_unknown_function(scope_t *scope, const spx_module_t *module, 
 {
     if (apr_hash_get(module->unreadable_by_name, name, APR_HASH_KEY_STRING))
         return;
+    /* f() where an imported m exports f: m.f first (the call lacks its
+     * module), then the nearest of the module's own. */
+    int own = module == scope->module;
+    const char *meant[SPX_LIMIT_SUGGESTIONS];
+    size_t count = own ? spx_checker_exported_elsewhere(scope->checker, scope->module, name,
+                                                        EXPORTED_FUNCTION, meant, scope->pool)
+                       : 0;
     /* The functions that could be meant: the module's own and the builtins
      * from inside it, the exported ones (as m.f) from another. */
-    int own = module == scope->module;
-    apr_array_header_t *names =
-        apr_array_make(scope->pool, (int)module->function_count + 8, sizeof(char *));
-    for (apr_size_t i = 0; i < module->function_count; i++)
-        if (module->functions[i]->name.text && (own || module->functions[i]->exported))
-            APR_ARRAY_PUSH(names, const char *) = module->functions[i]->name.text;
+    spx_suggest_t search;
+    spx_checker_search(&search, name, count);
+    for (apr_size_t i = 0; i < module->function_count; i++) {
+        const spx_function_t *function = module->functions[i];
+        if (!spx_suggest_offer(&search, own || function->exported ? function->name.text : NULL))
+            break;
+    }
     if (own)
-        spx_checker_push_builtin_names(names);
+        spx_checker_offer_builtins(&search);
     spx_diagnostic_t *item = report(
         scope, SPX_E0309, span,
         apr_psprintf(scope->pool, "unknown function '%s' in module '%s'", name, module->name));
-    if (!own) {
-        spx_checker_suggest(scope->checker, item, name, names,
-                            apr_pstrcat(scope->pool, module->name, ".", NULL), scope->pool);
-        return;
-    }
-    /* f() where an imported m exports f: m.f first (the call lacks its
-     * module), then the nearest of the module's own. */
-    const char *meant[SPX_LIMIT_SUGGESTIONS];
-    size_t count = spx_checker_exported_elsewhere(scope->checker, scope->module, name,
-                                                  EXPORTED_FUNCTION, meant, scope->pool);
-    spx_checker_suggest_after(scope->checker, item, meant, count, name, names, "", scope->pool);
+    spx_checker_suggest(scope->checker, item, meant, count, &search,
+                        own ? "" : apr_pstrcat(scope->pool, module->name, ".", NULL), scope->pool);
 }
 
 /* The type a use of constant has: its declared type; error when that is
@@ -120,11 +119,14 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
             return 0;
         }
         if (!import) {
+            spx_suggest_t search;
+            spx_checker_search(&search, module_name, 0);
+            spx_checker_offer_imports(scope->module, &search);
             spx_checker_suggest(
                 scope->checker,
                 report(scope, SPX_E0310, call->as.call->module.span,
                        apr_psprintf(scope->pool, "module '%s' is not imported", module_name)),
-                module_name, spx_checker_import_names(scope->module, scope->pool), "", scope->pool);
+                NULL, 0, &search, "", scope->pool);
             return 0;
         }
         import->used = 1;
@@ -279,12 +281,17 @@ static void report_no_field(scope_t *scope, const spx_struct_t *structure, spx_s
         if (structure->fields[j].name.text)
             APR_ARRAY_PUSH(names, const char *) = structure->fields[j].name.text;
     const char *listed = join_names(names, scope->pool);
+    spx_suggest_t search;
+    spx_checker_search(&search, name, 0);
+    for (apr_size_t j = 0; j < structure->field_count; j++)
+        if (!spx_suggest_offer(&search, structure->fields[j].name.text))
+            break;
     spx_checker_suggest(
         scope->checker,
         report(scope, SPX_E0424, span,
                apr_psprintf(scope->pool, "struct '%s' has no field '%s' (its fields: %s)",
                             structure->name.text, name, listed)),
-        name, names, "", scope->pool);
+        NULL, 0, &search, "", scope->pool);
 }
 
 /* The type of structure's field. */
@@ -601,28 +608,28 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
         set_type(expr, spx_types_struct(scope->checker->types, structure));
 }
 
-/* E0308: name is no visible parameter or local; the visible ones (and, where
- * a value is read, the module's consts; before a '.', the modules it
- * imports) are suggested. */
+/* E0308: name is no visible parameter or local; the visible ones, innermost
+ * first (and, where a value is read, the module's consts; before a '.', the
+ * modules it imports) are suggested. */
 void spx_checker_report_unknown_name(scope_t *scope, const spx_name_t *name, int read)
 {
-    apr_array_header_t *names = read ? spx_checker_const_names(scope->module, 0, scope->pool)
-                                     : apr_array_make(scope->pool, 8, sizeof(char *));
-    if (name == scope->field_base)
-        apr_array_cat(names, spx_checker_import_names(scope->module, scope->pool));
-    for (int i = 0; i < scope->locals->nelts; i++) {
-        const local_t *local = APR_ARRAY_IDX(scope->locals, i, local_t *);
-        if (local->visible && local->name->text)
-            APR_ARRAY_PUSH(names, const char *) = local->name->text;
-    }
     const char *meant[SPX_LIMIT_SUGGESTIONS];
     size_t count = read ? spx_checker_exported_elsewhere(scope->checker, scope->module, name->text,
                                                          EXPORTED_CONST, meant, scope->pool)
                         : 0;
-    spx_checker_suggest_after(scope->checker,
-                              report(scope, SPX_E0308, name->span,
-                                     apr_psprintf(scope->pool, "unknown name '%s'", name->text)),
-                              meant, count, name->text, names, "", scope->pool);
+    spx_suggest_t search;
+    spx_checker_search(&search, name->text, count);
+    for (const local_t *local = scope->innermost; local; local = local->outer)
+        if (!spx_suggest_offer(&search, local->name->text))
+            break;
+    if (name == scope->field_base)
+        spx_checker_offer_imports(scope->module, &search);
+    if (read)
+        spx_checker_offer_consts(scope->module, 0, &search);
+    spx_checker_suggest(scope->checker,
+                        report(scope, SPX_E0308, name->span,
+                               apr_psprintf(scope->pool, "unknown name '%s'", name->text)),
+                        meant, count, &search, "", scope->pool);
 }
 
 /* Leaves of an operator chain: literals, names and calls; expected: see

@@ -49,16 +49,16 @@ void spx_checker_resolve_imports(checker_t *checker, apr_size_t index)
             spx_diagnostics_add(checker->diagnostics, SPX_E0303, module->path, import->module.span,
                                 "module '%s' imports itself", name);
         } else if (!target) {
-            apr_array_header_t *names =
-                apr_array_make(checker->scratch, (int)checker->module_count, sizeof(char *));
+            spx_suggest_t search;
+            spx_checker_search(&search, name, 0);
             for (apr_size_t m = 0; m < checker->module_count; m++)
-                if (m != index)
-                    APR_ARRAY_PUSH(names, const char *) = checker->modules[m]->name;
+                if (!spx_suggest_offer(&search, m != index ? checker->modules[m]->name : NULL))
+                    break;
             spx_checker_suggest(checker,
                                 spx_diagnostics_add(checker->diagnostics, SPX_E0301, module->path,
                                                     import->module.span,
                                                     "module '%s' is not declared", name),
-                                name, names, "", checker->scratch);
+                                NULL, 0, &search, "", checker->scratch);
         } else {
             import->target = checker->modules[*target];
             checker->import_is_edge[index][i] = 1;
@@ -161,14 +161,11 @@ void spx_checker_find_import_cycles(checker_t *checker)
     }
 }
 
-/* The names of the modules a module imports, for suggestions. */
-apr_array_header_t *spx_checker_import_names(const spx_module_t *module, apr_pool_t *pool)
+void spx_checker_offer_imports(const spx_module_t *module, spx_suggest_t *search)
 {
-    apr_array_header_t *names = apr_array_make(pool, (int)module->import_count + 1, sizeof(char *));
     for (apr_size_t i = 0; i < module->import_count; i++)
-        if (module->imports[i].module.text)
-            APR_ARRAY_PUSH(names, const char *) = module->imports[i].module.text;
-    return names;
+        if (!spx_suggest_offer(search, module->imports[i].module.text))
+            return;
 }
 
 /* W0601: an import that no call, const or type of its module names (once

@@ -19,6 +19,7 @@
 #define SPX_CHECKER_INTERNAL_H
 
 #include "spx_ast.h"
+#include "spx_suggest.h"
 
 /* ---- state ---------------------------------------------------------------- */
 
@@ -51,6 +52,7 @@ typedef struct local_t {
     int used;                 /* named after its declaration (read, written, called on) */
     const spx_name_t *name;   /* as declared (its text NULL when not read) */
     struct local_t *previous; /* an earlier declaration of the same name */
+    struct local_t *outer;    /* the innermost local visible where this one was declared */
 } local_t;
 
 typedef struct scope_t {
@@ -64,6 +66,7 @@ typedef struct scope_t {
     apr_pool_t *pool;           /* the checker's function pool */
     apr_hash_t *names;          /* name -> local_t * (the latest declaration) */
     apr_array_header_t *locals; /* local_t *, indexed by slot */
+    local_t *innermost;         /* the latest visible local: its outer chain is every visible one */
     int loop_depth;             /* v2: for and while bodies around the statement being checked */
     /* v2: set just before check_expr of a value whose type is expected
      * (an annotated let, an assignment, a user function's argument, push's
@@ -79,10 +82,9 @@ typedef struct scope_t {
 
 /* ---- checker.c: builtins, operators, reporting, suggestions ------------- */
 
-/* Pushes the name (const char *) of every builtin a call may name
- * (spx_builtins.h's CALL rows, spx_builtin_called) onto names, for
- * suggestions. */
-void spx_checker_push_builtin_names(apr_array_header_t *names);
+/* Offers search the name of every builtin a call may name (spx_builtins.h's
+ * CALL rows, spx_builtin_called). */
+void spx_checker_offer_builtins(spx_suggest_t *search);
 
 /* An operator as written: "+", "<<", unary "-" ... */
 const char *spx_checker_operator_name(spx_operator_t op);
@@ -96,16 +98,18 @@ spx_type_t spx_checker_unary_type(spx_operator_t op);
 spx_type_t spx_checker_binary_type(spx_operator_t op, const spx_vtype_t *left,
                                    const spx_vtype_t *right, int *ok);
 
-/* Give item first[0..first_count) (at most SPX_LIMIT_SUGGESTIONS), then the
- * names among candidates (const char *) nearest to name, each written as
- * prefix + name ("util." for a function of module util). */
-void spx_checker_suggest_after(checker_t *checker, spx_diagnostic_t *item, const char *const *first,
-                               size_t first_count, const char *name,
-                               const apr_array_header_t *candidates, const char *prefix,
-                               apr_pool_t *pool);
-/* The same without names to put first. */
-void spx_checker_suggest(checker_t *checker, spx_diagnostic_t *item, const char *name,
-                         const apr_array_header_t *candidates, const char *prefix,
+/* Suggestions, the same way at every unknown name: a search for the names
+ * near name (spx_suggest.h) with room for what first_count names leave, and
+ * at most SPX_LIMIT_SUGGEST_CANDIDATES candidates examined; the caller
+ * offers it the names that could be meant where they lie (the spx_checker_
+ * offer_ functions, nearest scope first; an offer past the limit examines
+ * nothing), nothing copied, then gives item
+ * first[0..first_count) (at most SPX_LIMIT_SUGGESTIONS) and what the search
+ * found, each written as prefix + name ("util." for a function of module
+ * util). */
+void spx_checker_search(spx_suggest_t *search, const char *name, size_t first_count);
+void spx_checker_suggest(checker_t *checker, spx_diagnostic_t *item, const char *const *first,
+                         size_t first_count, const spx_suggest_t *search, const char *prefix,
                          apr_pool_t *pool);
 
 enum { EXPORTED_FUNCTION, EXPORTED_CONST, EXPORTED_STRUCT };
@@ -136,8 +140,8 @@ const char *spx_checker_cycle_text(const char *prefix, const char *const *names,
 void spx_checker_find_import_cycles(checker_t *checker);
 /* W0601 for each import that nothing of its module names. */
 void spx_checker_find_unused_imports(checker_t *checker);
-/* The names of the modules a module imports, for suggestions. */
-apr_array_header_t *spx_checker_import_names(const spx_module_t *module, apr_pool_t *pool);
+/* Offers search the names of the modules a module imports. */
+void spx_checker_offer_imports(const spx_module_t *module, spx_suggest_t *search);
 
 /* ---- checker_items.c ----------------------------------------------------- */
 
@@ -145,10 +149,9 @@ apr_array_header_t *spx_checker_import_names(const spx_module_t *module, apr_poo
  * namespace of functions, structs and consts (E0314). */
 void spx_checker_collect_functions(checker_t *checker, spx_module_t *module);
 void spx_checker_collect_items(checker_t *checker, apr_size_t index);
-/* The names of the consts of a module (exported ones only, for another
- * module), for suggestions. */
-apr_array_header_t *spx_checker_const_names(const spx_module_t *module, int exported_only,
-                                            apr_pool_t *pool);
+/* Offers search the names of the consts of a module (exported ones only,
+ * for another module). */
+void spx_checker_offer_consts(const spx_module_t *module, int exported_only, spx_suggest_t *search);
 /* 1 when module declared an item named name whose syntax failed. */
 int spx_checker_names_unreadable_item(const spx_module_t *module, const char *name);
 /* m.X where m names an import of the module: the const X of m, or NULL

@@ -124,28 +124,26 @@ void spx_checker_collect_items(checker_t *checker, apr_size_t index)
     }
 }
 
-/* The names of the consts of a module (exported ones only, for another
- * module), for suggestions. */
-apr_array_header_t *spx_checker_const_names(const spx_module_t *module, int exported_only,
-                                            apr_pool_t *pool)
+void spx_checker_offer_consts(const spx_module_t *module, int exported_only, spx_suggest_t *search)
 {
-    apr_array_header_t *names = apr_array_make(pool, (int)module->const_count + 1, sizeof(char *));
-    for (apr_size_t i = 0; i < module->const_count; i++)
-        if (module->consts[i]->name.text && (!exported_only || module->consts[i]->exported))
-            APR_ARRAY_PUSH(names, const char *) = module->consts[i]->name.text;
-    return names;
+    for (apr_size_t i = 0; i < module->const_count; i++) {
+        const spx_const_t *constant = module->consts[i];
+        if (!spx_suggest_offer(search,
+                               !exported_only || constant->exported ? constant->name.text : NULL))
+            return;
+    }
 }
 
-/* The names of the structs of a module (exported ones only, for another
- * module), for suggestions. */
-static apr_array_header_t *struct_names(const spx_module_t *module, int exported_only,
-                                        apr_pool_t *pool)
+/* Offers search the names of the structs of a module (exported ones only,
+ * for another module). */
+static void offer_structs(const spx_module_t *module, int exported_only, spx_suggest_t *search)
 {
-    apr_array_header_t *names = apr_array_make(pool, (int)module->struct_count + 1, sizeof(char *));
-    for (apr_size_t i = 0; i < module->struct_count; i++)
-        if (module->structs[i]->name.text && (!exported_only || module->structs[i]->exported))
-            APR_ARRAY_PUSH(names, const char *) = module->structs[i]->name.text;
-    return names;
+    for (apr_size_t i = 0; i < module->struct_count; i++) {
+        const spx_struct_t *structure = module->structs[i];
+        if (!spx_suggest_offer(search,
+                               !exported_only || structure->exported ? structure->name.text : NULL))
+            return;
+    }
 }
 
 /* 1 when module declared an item named name whose syntax failed. */
@@ -183,14 +181,18 @@ const spx_const_t *spx_checker_module_const(checker_t *checker, const spx_module
             ? apr_hash_get(checker->consts[*target_index], name, APR_HASH_KEY_STRING)
             : NULL;
     if (!constant) {
-        if (!spx_checker_names_unreadable_item(import->target, name))
+        if (!spx_checker_names_unreadable_item(import->target, name)) {
+            spx_suggest_t search;
+            spx_checker_search(&search, name, 0);
+            spx_checker_offer_consts(import->target, 1, &search);
             spx_checker_suggest(
                 checker,
                 spx_diagnostics_add(checker->diagnostics, SPX_E0316, module->path,
                                     expr->as.field.name.span, "unknown const '%s' in module '%s'",
                                     name, import->target->name),
-                name, spx_checker_const_names(import->target, 1, checker->function),
-                apr_pstrcat(checker->function, import->target->name, ".", NULL), checker->function);
+                NULL, 0, &search, apr_pstrcat(checker->function, import->target->name, ".", NULL),
+                checker->function);
+        }
         return NULL;
     }
     if (!constant->exported)
@@ -219,13 +221,15 @@ spx_struct_t *spx_checker_resolve_struct(checker_t *checker, apr_size_t module_i
         spx_import_t *import =
             apr_hash_get(checker->imports[module_index], syntax->module.text, APR_HASH_KEY_STRING);
         if (!import) {
-            spx_checker_suggest(
-                checker,
-                spx_diagnostics_add(checker->diagnostics, SPX_E0310, module->path,
-                                    syntax->module.span, "module '%s' is not imported",
-                                    syntax->module.text),
-                syntax->module.text, spx_checker_import_names(module, checker->function), "",
-                checker->function);
+            spx_suggest_t search;
+            spx_checker_search(&search, syntax->module.text, 0);
+            spx_checker_offer_imports(module, &search);
+            spx_checker_suggest(checker,
+                                spx_diagnostics_add(checker->diagnostics, SPX_E0310, module->path,
+                                                    syntax->module.span,
+                                                    "module '%s' is not imported",
+                                                    syntax->module.text),
+                                NULL, 0, &search, "", checker->function);
             return NULL;
         }
         import->used = 1;
@@ -251,12 +255,15 @@ spx_struct_t *spx_checker_resolve_struct(checker_t *checker, apr_size_t module_i
                                                                             EXPORTED_STRUCT, meant,
                                                                             checker->function)
                                            : 0;
-            spx_checker_suggest_after(
+            spx_suggest_t search;
+            spx_checker_search(&search, name, count);
+            offer_structs(owner, owner != module, &search);
+            spx_checker_suggest(
                 checker,
                 spx_diagnostics_add(checker->diagnostics, SPX_E0319, module->path,
                                     syntax->name.span, "unknown struct '%s' in module '%s'", name,
                                     owner->name),
-                meant, count, name, struct_names(owner, owner != module, checker->function),
+                meant, count, &search,
                 owner != module ? apr_pstrcat(checker->function, owner->name, ".", NULL) : "",
                 checker->function);
         }

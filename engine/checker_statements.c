@@ -50,6 +50,8 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
     local->is_for = is_for;
     local->visible = 1;
     local->name = name;
+    local->outer = scope->innermost;
+    scope->innermost = local;
     APR_ARRAY_PUSH(scope->locals, local_t *) = local;
     if (!name->text)
         return local->slot;
@@ -84,6 +86,16 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
     }
     apr_hash_set(scope->names, name->text, APR_HASH_KEY_STRING, local);
     return local->slot;
+}
+
+/* A block or a for loop ends: the locals declared in it from slot first on
+ * (its inner blocks' too) go out of sight, and outer, the innermost local
+ * visible where it began, is again. */
+static void close_scope(scope_t *scope, int first, local_t *outer)
+{
+    for (int i = first; i < scope->locals->nelts; i++)
+        APR_ARRAY_IDX(scope->locals, i, local_t *)->visible = 0;
+    scope->innermost = outer;
 }
 
 static void check_condition(scope_t *scope, spx_expr_t *condition)
@@ -315,12 +327,12 @@ static void check_for(scope_t *scope, spx_stmt_t *stmt)
         /* else: the array's type is unknown because of an earlier diagnostic */
     }
     int first = scope->locals->nelts;
+    local_t *outer = scope->innermost;
     stmt->as.for_stmt.slot = declare(scope, &stmt->as.for_stmt.variable, variable_type, 0, 0, 1);
     scope->loop_depth++;
     check_block(scope, &stmt->as.for_stmt.body);
     scope->loop_depth--;
-    for (int i = first; i < scope->locals->nelts; i++)
-        APR_ARRAY_IDX(scope->locals, i, local_t *)->visible = 0;
+    close_scope(scope, first, outer);
 }
 
 /* break and continue: inside a for or while body only. */
@@ -394,6 +406,7 @@ static const char *leaving_keyword(const spx_stmt_t *stmt, int returns)
 static int check_block(scope_t *scope, spx_block_t *block)
 {
     int first = scope->locals->nelts;
+    local_t *outer = scope->innermost;
     int returns = 0;
     const spx_stmt_t *left = NULL; /* the statement after which nothing runs */
     const char *keyword = NULL;
@@ -422,9 +435,7 @@ static int check_block(scope_t *scope, spx_block_t *block)
             keyword = leaving_keyword(stmt, stmt_returns);
         }
     }
-    /* The block's locals (and its inner blocks') go out of sight. */
-    for (int i = first; i < scope->locals->nelts; i++)
-        APR_ARRAY_IDX(scope->locals, i, local_t *)->visible = 0;
+    close_scope(scope, first, outer);
     return returns;
 }
 

@@ -813,14 +813,18 @@ static reg_t compile_primary(compiler_t *c, const spx_expr_t *e, int32_t hint)
     const spx_const_t *constant = const_read(e);
     if (constant && file_of(constant->type) == FILE_BLOCK) {
         reg_t dst = destination(c, FILE_BLOCK, hint);
-        emit(c, SPX_I_LITERAL, 0, dst.index, const_literal_number(c, constant), 0);
+        /* a literal's block can be over max_memory (R0521) */
+        failure_site(c, emit(c, SPX_I_LITERAL, 0, dst.index, const_literal_number(c, constant), 0),
+                     e->span);
         return dst;
     }
     switch (constant ? SPX_EXPR_NAME : e->kind) {
     case SPX_EXPR_STRING: {
         reg_t dst = destination(c, FILE_BLOCK, hint);
-        emit(c, SPX_I_LITERAL, 0, dst.index,
-             literal_number(c, e->as.string.bytes, e->as.string.length), 0);
+        failure_site(c,
+                     emit(c, SPX_I_LITERAL, 0, dst.index,
+                          literal_number(c, e->as.string.bytes, e->as.string.length), 0),
+                     e->span);
         return dst;
     }
     case SPX_EXPR_INDEX:

@@ -67,7 +67,8 @@ struct spx_value_block_t {
     uint32_t holders;            /* 0 only while it is being freed */
     uint8_t kind;                /* spx_block_kind_t */
     uint8_t elements_are_blocks; /* arrays: the element type is str, array or struct */
-    uint8_t counted;             /* 0: a literal or const string not yet grown (counts 0) */
+    uint8_t owns_storage;        /* 0: a literal or const string not yet grown (the
+                                    program's bytes) */
     uint8_t unused;
     uint32_t length;   /* string bytes, array elements or struct fields */
     uint32_t capacity; /* bytes or slots allocated after the header (a literal: 0) */
@@ -95,7 +96,7 @@ typedef struct spx_heap_t {
     uint64_t max_memory;     /* SPX_LIMIT_MAX_MEMORY_* */
     uint64_t charged_n;      /* the n of the latest operation's size charge (paid or not) */
     uint64_t copies;         /* one-level copies made by writes so far */
-    uint64_t blocks;         /* blocks not yet freed, counted or not */
+    uint64_t blocks;         /* blocks not yet freed */
     spx_runtime_code_t code; /* when SPX_HEAP_FAILED */
     char message[256];       /* when SPX_HEAP_FAILED: the spec's text, no final period */
     spx_value_block_t **dying;
@@ -134,9 +135,10 @@ static inline void spx_block_release(spx_heap_t *heap, spx_value_block_t *block)
         spx_block_free(heap, block);
 }
 
-/* What block counts in the memory measure now: 16 + bytes for a string
- * (0 for a literal's block not yet grown), 16 + 8 x length for an array,
- * 16 + 8 x fields for a struct. */
+/* What block counts in the memory measure now, what it really holds: 32
+ * (its header) + the bytes of its capacity for a string (none for a
+ * literal's block not yet grown), 32 + 8 x capacity for an array (its spare
+ * slots too), 32 + 8 x fields for a struct. */
 uint64_t spx_block_measure(const spx_value_block_t *block);
 
 /* len(x): bytes of a string, elements of an array. */
@@ -153,9 +155,10 @@ static inline const unsigned char *spx_str_bytes(const spx_value_block_t *string
 /* ---- strings -------------------------------------------------------------- */
 
 /* Evaluating a string literal or a str const: a new block over bytes (which
- * must outlive the heap: the program's), counting 0 until an append grows
- * it. Holds. Never fails, costs nothing. */
-spx_value_block_t *spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length);
+ * must outlive the heap: the program's), counting its header. Holds *out.
+ * R0521; no size charge. */
+spx_heap_status_t spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length,
+                                  spx_value_block_t **out);
 
 /* A new string of the given bytes, as itos and chr make (no size charge:
  * their results are under 64 bytes). Holds. R0506 over the string limit,
@@ -170,8 +173,9 @@ spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_val
 
 /* x = x + e, where *variable is the local variable x (its holder) and e an
  * operand the caller holds (reads e). When x's block has no holder but x
- * this is an append: the block grows in place and n = len(e) (a literal's
- * block then starts to count, 16 + its new length). Otherwise it is a
+ * this is an append: the block grows in place and n = len(e) (its capacity
+ * doubling when short; a literal's block gets storage of its own then, 32 +
+ * its new length, as a concatenation's). Otherwise it is a
  * concatenation assigned to x: n = len(x) + len(e), and x's old block loses
  * x's holder. R0506, R0521. */
 spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **variable,
@@ -257,8 +261,8 @@ spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_value_bl
                                   const int64_t *steps, apr_size_t step_count, spx_value_t value);
 
 /* place.push(value): the place (step_count >= 0) holds an array. Consumes
- * value. Growth charges nothing and counts 8 bytes; R0519 past the array
- * limit. */
+ * value. Growth charges nothing; a full array doubles its capacity (4 at
+ * first), which counts 8 bytes a slot; R0519 past the array limit. */
 spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                  const int64_t *steps, apr_size_t step_count, spx_value_t value);
 

@@ -26,9 +26,13 @@ struct spx_compare_frame_t {
     uint32_t next; /* the next position or field to examine */
 };
 
-/* What a block's header adds to its payload in the measure. */
-#define BLOCK_BYTES 16u
-/* What one slot (element or field) counts. */
+/* What a block's header adds to its payload in the measure: the 24 bytes
+ * of spx_value_block_t and the word a 64-bit allocator keeps before each
+ * block (project decision: the measure is what a block really holds,
+ * docs/execution.md, so a literal's header, which holds no bytes of its
+ * own, counts this too). */
+#define BLOCK_BYTES 32u
+/* What one slot (element or field) counts, of the capacity. */
 #define SLOT_BYTES 8u
 
 void spx_heap_init(spx_heap_t *heap, uint64_t max_memory)
@@ -78,9 +82,7 @@ static uint64_t payload_bytes(spx_block_kind_t kind, uint64_t length)
 
 uint64_t spx_block_measure(const spx_value_block_t *block)
 {
-    if (!block->counted)
-        return 0;
-    return BLOCK_BYTES + payload_bytes((spx_block_kind_t)block->kind, block->length);
+    return BLOCK_BYTES + payload_bytes((spx_block_kind_t)block->kind, block->capacity);
 }
 
 /* Before a block is created, grown or copied: the measure would go up by
@@ -142,8 +144,8 @@ static spx_heap_status_t before_creating(spx_heap_t *heap, uint64_t *fuel, uint6
 
 /* ---- blocks ----------------------------------------------------------------- */
 
-/* A new counted block of kind with room for capacity bytes (strings) or
- * slots, one holder, length 0; the measure grows by its size at length. */
+/* A new block of kind with room for capacity bytes (strings) or slots, one
+ * holder; the measure grows by its size at that capacity. */
 static spx_value_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uint32_t length,
                                     uint32_t capacity)
 {
@@ -153,12 +155,12 @@ static spx_value_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uin
     memset(block, 0, sizeof(*block));
     block->holders = 1;
     block->kind = (uint8_t)kind;
-    block->counted = 1;
+    block->owns_storage = 1;
     block->length = length;
     block->capacity = capacity;
     if (kind == SPX_BLOCK_STR)
         block->of.bytes = (const unsigned char *)block->slots;
-    grow_live(heap, BLOCK_BYTES + payload_bytes(kind, length));
+    grow_live(heap, BLOCK_BYTES + payload_bytes(kind, capacity));
     heap->blocks++;
     return block;
 }
@@ -193,7 +195,7 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
             }
         heap->live -= spx_block_measure(dying);
         heap->blocks--;
-        if (!dying->counted && heap->spare_count < SPX_SPARE_LITERAL_BLOCKS)
+        if (!dying->owns_storage && heap->spare_count < SPX_SPARE_LITERAL_BLOCKS)
             heap->spare[heap->spare_count++] = dying; /* a literal's header: kept for reuse */
         else
             free(dying);
@@ -211,23 +213,29 @@ static void hold_slots(const spx_value_block_t *layout, const spx_value_t *slots
 
 /* ---- strings ------------------------------------------------------------------ */
 
-spx_value_block_t *spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length)
+spx_heap_status_t spx_str_literal(spx_heap_t *heap, const unsigned char *bytes, apr_size_t length,
+                                  spx_value_block_t **out)
 {
     SPX_ASSERT(length <= SPX_LIMIT_STRING_BYTES);
+    spx_heap_status_t status = memory_allows(heap, 0, BLOCK_BYTES);
+    if (status != SPX_HEAP_OK)
+        return status;
     spx_value_block_t *block = heap->spare_count ? heap->spare[--heap->spare_count]
                                                  : spx_allocate(sizeof(spx_value_block_t));
     memset(block, 0, sizeof(*block));
     block->holders = 1;
     block->kind = SPX_BLOCK_STR;
-    block->counted = 0;
+    block->owns_storage = 0;
     block->length = (uint32_t)length;
     block->capacity = 0; /* the bytes are the program's */
     block->of.bytes = bytes;
+    grow_live(heap, BLOCK_BYTES);
     heap->blocks++;
-    return block;
+    *out = block;
+    return SPX_HEAP_OK;
 }
 
-/* A new counted string of length bytes: a's bytes then b's. The caller has
+/* A new string of length bytes: a's bytes then b's. The caller has
  * checked the limits. */
 static spx_value_block_t *joined(spx_heap_t *heap, const unsigned char *a, apr_size_t a_length,
                                  const unsigned char *b, apr_size_t b_length)
@@ -277,32 +285,38 @@ spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
         return SPX_HEAP_OK;
     }
     uint64_t length = (uint64_t)x->length + e->length;
-    /* A literal's or const's block is made when it first grows: like a
+    /* A literal's or const's block gets storage when it first grows: like a
      * concatenation's, its charge counts both parts (project decision: the
      * bytes are copied then, so time per step stays bounded). */
     spx_heap_status_t status =
-        charge(heap, fuel, x->counted || e->length == 0 ? e->length : length);
+        charge(heap, fuel, x->owns_storage || e->length == 0 ? e->length : length);
     if (status == SPX_HEAP_OK)
         status = string_length_allows(heap, length);
     if (status != SPX_HEAP_OK || e->length == 0) /* nothing to grow */
         return status;
-    /* A literal's block starts to count, whole; a counted one by what it gains. */
-    status = memory_allows(heap, 0, x->counted ? e->length : BLOCK_BYTES + length);
+    /* A literal's block gets storage of its own, as a concatenation's block
+     * (the literal's header still counted meanwhile); one with storage grows
+     * by the capacity it adds, doubling, when its capacity is short. */
+    uint64_t capacity = x->capacity;
+    if (x->owns_storage && capacity < length) {
+        capacity = capacity * 2 > SPX_LIMIT_STRING_BYTES ? SPX_LIMIT_STRING_BYTES : capacity * 2;
+        if (capacity < length)
+            capacity = length;
+    }
+    status =
+        memory_allows(heap, 0, x->owns_storage ? capacity - x->capacity : BLOCK_BYTES + length);
     if (status != SPX_HEAP_OK)
         return status;
-    if (!x->counted) {
+    if (!x->owns_storage) {
         spx_value_block_t *grown = joined(heap, x->of.bytes, x->length, e->of.bytes, e->length);
         heap->blocks--; /* the same block, with storage of its own now */
+        heap->live -= spx_block_measure(x);
         free(x);
         *variable = grown;
         return SPX_HEAP_OK;
     }
-    if (x->capacity < length) {
-        uint64_t capacity = (uint64_t)x->capacity * 2;
-        if (capacity > SPX_LIMIT_STRING_BYTES)
-            capacity = SPX_LIMIT_STRING_BYTES;
-        if (capacity < length)
-            capacity = length;
+    if (x->capacity < capacity) {
+        grow_live(heap, capacity - x->capacity);
         x = spx_reallocate(x, sizeof(spx_value_block_t) + (apr_size_t)capacity);
         x->capacity = (uint32_t)capacity;
         x->of.bytes = (const unsigned char *)x->slots;
@@ -310,7 +324,6 @@ spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
     }
     memcpy((unsigned char *)x->slots + x->length, e->of.bytes, e->length);
     x->length = (uint32_t)length;
-    grow_live(heap, e->length);
     return SPX_HEAP_OK;
 }
 
@@ -521,8 +534,16 @@ spx_heap_status_t spx_struct_make(spx_heap_t *heap, uint64_t *fuel, const spx_st
 
 typedef enum place_action_t { PLACE_WRITE, PLACE_PUSH, PLACE_POP } place_action_t;
 
+/* The capacity a push into a full array of capacity slots grows it to. */
+static uint32_t grown_capacity(uint32_t capacity)
+{
+    uint64_t grown = capacity ? (uint64_t)capacity * 2 : 4;
+    return (uint32_t)(grown > SPX_LIMIT_ARRAY_LENGTH ? SPX_LIMIT_ARRAY_LENGTH : grown);
+}
+
 /* A one-level copy of block (an array or struct): the same values in its
- * slots, each block among them held once more. One holder; counted. */
+ * slots, each block among them held once more. One holder; no spare
+ * capacity. */
 static spx_value_block_t *one_level_copy(spx_heap_t *heap, const spx_value_block_t *block)
 {
     spx_value_block_t *copy =
@@ -600,8 +621,13 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
         status = memory_allows(heap, more, size);
         more += size;
     }
-    if (status == SPX_HEAP_OK && action == PLACE_PUSH)
-        status = memory_allows(heap, more, SLOT_BYTES);
+    if (status == SPX_HEAP_OK && action == PLACE_PUSH) {
+        /* a copy has no spare capacity */
+        uint32_t capacity = first_shared < blocks ? last->length : last->capacity;
+        if (last->length == capacity)
+            status = memory_allows(heap, more,
+                                   SLOT_BYTES * (uint64_t)(grown_capacity(capacity) - capacity));
+    }
     *fuel = left; /* what was charged is paid, also when a check after it fails */
     if (status != SPX_HEAP_OK)
         return status;
@@ -648,16 +674,14 @@ spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
     spx_value_block_t **at = heap->path[blocks - 1];
     spx_value_block_t *array = *at;
     if (array->length == array->capacity) { /* it has one holder: *at */
-        uint64_t capacity = array->capacity ? (uint64_t)array->capacity * 2 : 4;
-        if (capacity > SPX_LIMIT_ARRAY_LENGTH)
-            capacity = SPX_LIMIT_ARRAY_LENGTH;
+        uint32_t capacity = grown_capacity(array->capacity);
+        grow_live(heap, SLOT_BYTES * (uint64_t)(capacity - array->capacity));
         array = spx_reallocate(array, sizeof(spx_value_block_t) +
                                           (apr_size_t)capacity * sizeof(spx_value_t));
-        array->capacity = (uint32_t)capacity;
+        array->capacity = capacity;
         *at = array;
     }
     array->slots[array->length++] = value;
-    grow_live(heap, SLOT_BYTES);
     return SPX_HEAP_OK;
 }
 
@@ -671,11 +695,12 @@ spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_value_bloc
     spx_value_block_t **at = heap->path[blocks - 1];
     spx_value_block_t *array = *at;
     *out = array->slots[--array->length];
-    heap->live -= SLOT_BYTES;
     if (array->capacity > 16 && array->length < array->capacity / 4) {
-        /* Storage follows the measure (which counts the length): at most
-         * four times the length, and a pop costs amortised O(1) still. */
+        /* Half the storage goes back once the length is under a quarter of
+         * it (the measure counts the capacity): a pop costs amortised O(1)
+         * still. */
         uint32_t capacity = array->capacity / 2;
+        heap->live -= SLOT_BYTES * (uint64_t)(array->capacity - capacity);
         array = spx_reallocate(array, sizeof(spx_value_block_t) +
                                           (apr_size_t)capacity * sizeof(spx_value_t));
         array->capacity = capacity;

@@ -309,7 +309,9 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         case SPX_I_LITERAL: {
             const spx_literal_t *literal = frame->function->literals[ins->b];
-            assign(vm, &B[ins->a], spx_str_literal(heap, literal->bytes, literal->length));
+            spx_value_block_t *value = NULL;
+            CHECKED(spx_str_literal(heap, literal->bytes, literal->length, &value));
+            assign(vm, &B[ins->a], value);
             break;
         }
         case SPX_I_ADD: {

@@ -89,8 +89,9 @@
 #define SPX_LIMIT_ARRAY_LENGTH (1u << 24)
 
 /* max_memory of one run (language v2): the memory measure of its live
- * strings, arrays and structs (docs/execution.md); over it is R0521. The
- * default is v1's live string limit. */
+ * strings, arrays and structs, what they really hold: a block's header (32
+ * bytes, a literal's too) and its whole capacity (docs/execution.md); over
+ * it is R0521. The default is v1's live string limit. */
 #define SPX_LIMIT_MAX_MEMORY_DEFAULT (256u * 1024u * 1024u)
 #define SPX_LIMIT_MAX_MEMORY_MAXIMUM (1024u * 1024u * 1024u)
 
@@ -145,6 +146,14 @@
 #define SPX_LIMIT_SUGGESTIONS 3u
 #define SPX_LIMIT_SUGGEST_DISTANCE 3u
 #define SPX_LIMIT_SUGGEST_NAME_BYTES 128u
+
+/* Names the checker examines for one unknown name (project decision): the
+ * innermost visible locals first, then the module's items, examined where
+ * they lie and never copied, so the time and memory one unknown name costs
+ * are bounded however many locals, consts or functions the source declares
+ * (a 10,000-line function of unknown names took gigabytes when each copied
+ * every local). A name further away than this is not suggested. */
+#define SPX_LIMIT_SUGGEST_CANDIDATES 256u
 
 /* `semaprax new NAME` (transport/cli/cli_project.c): how many temporary folder
  * names (.NAME.new-0, .NAME.new-1, ...) it tries beside NAME before giving up. */

@@ -15,6 +15,8 @@
 #ifndef SPX_SUGGEST_H
 #define SPX_SUGGEST_H
 
+#include "spx_limits.h"
+
 #include <stddef.h>
 
 /* The optimal string alignment distance between a[0..a_length) and
@@ -33,5 +35,32 @@ size_t spx_suggest_bound(size_t length);
  * out. nearest[] receives pointers into candidates; the count is returned. */
 size_t spx_suggest_nearest(const char *name, const char *const *candidates, size_t count,
                            size_t most, const char **nearest);
+
+/* The same search, with the candidates offered one at a time where they
+ * lie, so that nothing is copied to search them: spx_suggest_start, then
+ * spx_suggest_offer for each candidate until it answers 0, then
+ * search.nearest[0..search.kept) is the answer (pointers to the offered
+ * names, nearest first). At most scan_limit candidates are examined
+ * (SPX_LIMIT_SUGGEST_CANDIDATES where a caller offers what an input can make
+ * as long as it likes, such as the locals of a function), so the work per
+ * search is bounded whatever the input. */
+typedef struct spx_suggest_t {
+    const char *name;
+    size_t name_length;
+    size_t bound;      /* spx_suggest_bound(name_length) */
+    size_t most;       /* how many are kept at most */
+    size_t scan_limit; /* how many candidates are examined at most */
+    size_t scanned;    /* how many have been examined */
+    size_t kept;
+    size_t distances[SPX_LIMIT_SUGGESTIONS];
+    const char *nearest[SPX_LIMIT_SUGGESTIONS];
+} spx_suggest_t;
+
+void spx_suggest_start(spx_suggest_t *search, const char *name, size_t most, size_t scan_limit);
+
+/* Examines candidate (NULL: an entry that is no candidate, such as a
+ * function that another module may not call, still counted as examined);
+ * 1 while more may be offered, 0 once scan_limit entries were examined. */
+int spx_suggest_offer(spx_suggest_t *search, const char *candidate);
 
 #endif /* SPX_SUGGEST_H */

@@ -72,9 +72,18 @@ static spx_value_block_t *block_array(spx_heap_t *heap, apr_size_t count,
     return array;
 }
 
+/* A literal's block over bytes[0..length). */
+static spx_value_block_t *literal_of(spx_heap_t *heap, const unsigned char *bytes,
+                                     apr_size_t length)
+{
+    spx_value_block_t *block = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_str_literal(heap, bytes, length, &block), SPX_HEAP_OK);
+    return block;
+}
+
 static spx_value_block_t *literal(spx_heap_t *heap, const char *text)
 {
-    return spx_str_literal(heap, (const unsigned char *)text, strlen(text));
+    return literal_of(heap, (const unsigned char *)text, strlen(text));
 }
 
 /* A counted string (as itos makes). */
@@ -125,7 +134,7 @@ static void test_assign_then_write(void)
     spx_value_block_t *b = a;
     spx_block_hold(b); /* binding adds a holder, never a copy */
     CU_ASSERT_EQUAL(a->holders, 2);
-    CU_ASSERT_EQUAL(heap.live, 16 + 24);
+    CU_ASSERT_EQUAL(heap.live, 32 + 24);
     uint64_t fuel = PLENTY;
     int64_t step = 0;
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &b, &step, 1, int_value(9)), SPX_HEAP_OK);
@@ -138,7 +147,7 @@ static void test_assign_then_write(void)
     CU_ASSERT_EQUAL(heap.copies, 1);
     CU_ASSERT_EQUAL(heap.charged_n, 3); /* the copied block's length */
     CU_ASSERT_EQUAL(fuel, PLENTY);      /* 3 / 64 = 0 */
-    CU_ASSERT_EQUAL(heap.live, 2 * (16 + 24));
+    CU_ASSERT_EQUAL(heap.live, 2 * (32 + 24));
 
     /* b has one holder now: the next write copies nothing. */
     step = 1;
@@ -148,7 +157,7 @@ static void test_assign_then_write(void)
     CU_ASSERT_EQUAL(at(a, 1), 2);
     CU_ASSERT_EQUAL(at(b, 1), 8);
     spx_block_release(&heap, a);
-    CU_ASSERT_EQUAL(heap.live, 16 + 24);
+    CU_ASSERT_EQUAL(heap.live, 32 + 24);
     spx_block_release(&heap, b);
     finish(&heap);
 }
@@ -162,7 +171,7 @@ static void test_nested_write_copies_the_path(void)
     spx_value_block_t *m = block_array(&heap, 2, inner);
     spx_value_block_t *n = m;
     spx_block_hold(n);
-    CU_ASSERT_EQUAL(heap.live, 3 * 16 + 8 + 8 + 16);
+    CU_ASSERT_EQUAL(heap.live, 3 * 32 + 8 + 8 + 16);
     uint64_t fuel = PLENTY;
     int64_t steps[2] = {0, 0};
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &n, steps, 2, int_value(5)), SPX_HEAP_OK);
@@ -176,7 +185,7 @@ static void test_nested_write_copies_the_path(void)
     CU_ASSERT_EQUAL(m->slots[1].b->holders, 2);
     CU_ASSERT_EQUAL(m->slots[0].b->holders, 1);
     CU_ASSERT_EQUAL(n->slots[0].b->holders, 1);
-    CU_ASSERT_EQUAL(heap.live, 2 * (16 + 16) + 3 * (16 + 8));
+    CU_ASSERT_EQUAL(heap.live, 2 * (32 + 16) + 3 * (32 + 8));
     spx_block_release(&heap, m);
     spx_block_release(&heap, n);
     finish(&heap);
@@ -248,8 +257,8 @@ static void test_element_read_then_write(void)
 }
 
 /* for x in xs { xs.push(x); } copies xs once: the snapshot holds the
- * original, the first push copies it (100 elements: 1 step), the others
- * grow the copy (growth charges nothing). */
+ * original, the first push copies it (100 elements: 1 step) and doubles the
+ * copy's capacity to 200, which the others fill (growth charges nothing). */
 static void test_for_push_copies_once(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
@@ -262,7 +271,7 @@ static void test_for_push_copies_once(void)
         CU_ASSERT_EQUAL_FATAL(spx_array_get(&heap, snapshot, i, &x), SPX_HEAP_OK);
         CU_ASSERT_EQUAL_FATAL(spx_place_push(&heap, &fuel, &xs, NULL, 0, x), SPX_HEAP_OK);
         if (i == 0)
-            CU_ASSERT_EQUAL(heap.live, (16 + 800) + (16 + 808));
+            CU_ASSERT_EQUAL(heap.live, (32 + 800) + (32 + 1600));
     }
     CU_ASSERT_EQUAL(heap.copies, 1);
     CU_ASSERT_EQUAL(PLENTY - fuel, 1); /* 100 / 64 */
@@ -270,7 +279,7 @@ static void test_for_push_copies_once(void)
     CU_ASSERT_EQUAL(spx_block_length(snapshot), 100);
     CU_ASSERT_EQUAL(at(xs, 150), 50);
     spx_block_release(&heap, snapshot); /* the loop's end */
-    CU_ASSERT_EQUAL(heap.live, 16 + 1600);
+    CU_ASSERT_EQUAL(heap.live, 32 + 1600);
     spx_block_release(&heap, xs);
     finish(&heap);
 }
@@ -296,7 +305,7 @@ static void test_pop_gives_storage_back(void)
     CU_ASSERT_EQUAL(a->length, 10);
     CU_ASSERT(a->capacity <= 40);
     CU_ASSERT_EQUAL(at(a, 9), 9);
-    CU_ASSERT_EQUAL(heap.live, 16 + 8 * 10);
+    CU_ASSERT_EQUAL(heap.live, 32 + 8 * 32); /* its capacity: 32 slots */
     spx_block_release(&heap, a);
     finish(&heap);
 }
@@ -309,11 +318,11 @@ static void test_push_of_pop(void)
     uint64_t fuel = PLENTY;
     spx_value_t last;
     CU_ASSERT_EQUAL(spx_place_pop(&heap, &fuel, &a, NULL, 0, &last), SPX_HEAP_OK);
-    CU_ASSERT_EQUAL(heap.live, 16 + 16);
+    CU_ASSERT_EQUAL(heap.live, 32 + 24); /* the capacity stays */
     CU_ASSERT_EQUAL(spx_place_push(&heap, &fuel, &a, NULL, 0, last), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(spx_block_length(a), 3);
     CU_ASSERT_EQUAL(at(a, 2), 6);
-    CU_ASSERT_EQUAL(heap.live, 16 + 24);
+    CU_ASSERT_EQUAL(heap.live, 32 + 24);
     CU_ASSERT_EQUAL(heap.copies, 0);
     spx_block_release(&heap, a);
     finish(&heap);
@@ -349,16 +358,19 @@ static void test_append(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
     uint64_t fuel = PLENTY;
-    /* var s = ""; a literal's block counts nothing */
+    /* var s = ""; a literal's block counts its header */
     spx_value_block_t *s = literal(&heap, "");
-    CU_ASSERT_EQUAL(heap.live, 0);
+    CU_ASSERT_EQUAL(heap.live, 32);
     CU_ASSERT_EQUAL(heap.blocks, 1);
+    /* the first append gives s storage of its own (2 bytes), the next ones
+     * double its capacity when short (4, then 8) */
+    const uint64_t capacities[] = {2, 4, 8};
     for (int round = 1; round <= 3; round++) {
         spx_value_block_t *t = literal(&heap, "ab");
         CU_ASSERT_EQUAL(spx_str_append(&heap, &fuel, &s, t), SPX_HEAP_OK);
         spx_block_release(&heap, t);
         CU_ASSERT_EQUAL(heap.charged_n, 2); /* n = len(e) */
-        CU_ASSERT_EQUAL(heap.live, 16 + 2 * (uint64_t)round);
+        CU_ASSERT_EQUAL(heap.live, 32 + capacities[round - 1]);
         CU_ASSERT_EQUAL(heap.blocks, 1);
     }
     CU_ASSERT_TRUE(str_is(s, "ababab"));
@@ -372,7 +384,7 @@ static void test_append(void)
     CU_ASSERT_TRUE(str_is(s, "abababx"));
     CU_ASSERT_TRUE(str_is(t, "ababab"));
     CU_ASSERT_EQUAL(t->holders, 1);
-    CU_ASSERT_EQUAL(heap.live, (16 + 6) + (16 + 7));
+    CU_ASSERT_EQUAL(heap.live, (32 + 8) + (32 + 7) + 32); /* and the literal "x" */
     spx_block_release(&heap, t);
 
     /* s = s + s: the right operand holds s's block too: n = 7 + 7 */
@@ -382,21 +394,21 @@ static void test_append(void)
     spx_block_release(&heap, e);
     CU_ASSERT_EQUAL(heap.charged_n, 14);
     CU_ASSERT_TRUE(str_is(s, "abababxabababx"));
-    CU_ASSERT_EQUAL(heap.live, 16 + 14);
+    CU_ASSERT_EQUAL(heap.live, (32 + 14) + 32);
 
     /* appending "" changes nothing */
     spx_value_block_t *empty = literal(&heap, "");
     CU_ASSERT_EQUAL(spx_str_append(&heap, &fuel, &s, empty), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(heap.charged_n, 0);
-    CU_ASSERT_EQUAL(heap.live, 16 + 14);
+    CU_ASSERT_EQUAL(heap.live, (32 + 14) + 32 + 32);
     spx_block_release(&heap, empty);
     spx_block_release(&heap, x);
     spx_block_release(&heap, s);
 
     /* A 100-byte literal grown by one byte: its block is made now, so n =
      * 100 + 1 (one step, project decision: the literal's bytes are copied),
-     * and it counts 16 + 101; an empty append leaves a literal counting 0
-     * and charges nothing. */
+     * and it counts 32 + 101; an empty append leaves a literal as it was (its
+     * header) and charges nothing. */
     char hundred[101];
     memset(hundred, 'h', 100);
     hundred[100] = 0;
@@ -404,12 +416,12 @@ static void test_append(void)
     spx_value_block_t *bang = literal(&heap, "!");
     spx_value_block_t *nothing = literal(&heap, "");
     CU_ASSERT_EQUAL(spx_str_append(&heap, &fuel, &h, nothing), SPX_HEAP_OK);
-    CU_ASSERT_EQUAL(heap.live, 0);
+    CU_ASSERT_EQUAL(heap.live, 3 * 32);
     uint64_t before = fuel;
     CU_ASSERT_EQUAL(spx_str_append(&heap, &fuel, &h, bang), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(fuel, before - 1);
     CU_ASSERT_EQUAL(heap.charged_n, 101);
-    CU_ASSERT_EQUAL(heap.live, 16 + 101);
+    CU_ASSERT_EQUAL(heap.live, (32 + 101) + 2 * 32);
     CU_ASSERT_EQUAL(spx_str_bytes(h)[100], '!');
     CU_ASSERT_EQUAL(heap.blocks, 3);
     spx_block_release(&heap, h);
@@ -418,7 +430,8 @@ static void test_append(void)
     finish(&heap);
 }
 
-/* Appending many times grows one block (amortised), and every byte counts. */
+/* Appending many times grows one block (amortised, its capacity doubling
+ * from 10 to 10240), and every byte of the capacity counts. */
 static void test_append_grows_one_block(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
@@ -428,7 +441,7 @@ static void test_append_grows_one_block(void)
     for (int i = 0; i < 1000; i++)
         CU_ASSERT_EQUAL_FATAL(spx_str_append(&heap, &fuel, &s, chunk), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(spx_block_length(s), 10000);
-    CU_ASSERT_EQUAL(heap.live, (16 + 10000) + (16 + 10));
+    CU_ASSERT_EQUAL(heap.live, (32 + 10240) + (32 + 10));
     CU_ASSERT_EQUAL(fuel, PLENTY); /* 10 / 64 each */
     CU_ASSERT_EQUAL(memcmp(spx_str_bytes(s) + 9990, "0123456789", 10), 0);
     spx_block_release(&heap, s);
@@ -481,7 +494,7 @@ static void test_size_charges(void)
     CU_ASSERT_EQUAL(fuel, 3);
     CU_ASSERT_EQUAL(at(slice, 0), 1);
     CU_ASSERT_EQUAL(at(slice, 127), 128);
-    CU_ASSERT_EQUAL(heap.live, 3 * 16 + 40 + 30 + 150 + 16 + 8 * 130 + 16 + 8 * 128);
+    CU_ASSERT_EQUAL(heap.live, 3 * 32 + 40 + 30 + 150 + 32 + 8 * 130 + 32 + 8 * 128);
     spx_block_release(&heap, slice);
     spx_block_release(&heap, out);
     spx_block_hold(thirty);
@@ -554,16 +567,18 @@ static void test_write_charges_each_copy(void)
 
 /* ---- the memory measure at its limit ----------------------------------------- */
 
-/* A sequence whose measure ends at 166 (operation: what it adds = measure):
- *   0 var a = [1, 2, 3];            16 + 3 x 8            = 40
- *     var s = "hello";              a literal counts 0    = 40
- *   1 s = s + "!";                  grows to 16 + 6       = 62
- *   2 var p = P { x: 0, name: s };  16 + 2 x 8            = 94
- *     let b = a;                    a holder, no copy     = 94
- *   3 a.push(4);                    copy 16 + 3 x 8: 134, then + 8 = 142
- *   4 let c = a[0..1];              16 + 8                = 166
- * With max_memory 166 it all runs; with 165 the slice fails, naming 166.
- * With each earlier total minus one, the operation that reaches it fails.
+/* A sequence whose measure ends at 262 (operation: what it adds = measure):
+ *   0 var a = [1, 2, 3];            32 + 3 x 8            = 56
+ *   1 var s = "hello";              a literal's header    = 88
+ *     s = s + "!";                  "!" 120, s's own block 32 + 6 with both
+ *                                   literals still counted: 158; then the
+ *                                   literals go                          = 94
+ *   2 var p = P { x: 0, name: s };  32 + 2 x 8            = 142
+ *     let b = a;                    a holder, no copy     = 142
+ *   3 a.push(4);                    copy 32 + 3 x 8: 198, then its capacity
+ *                                   doubles, + 3 x 8      = 222
+ *   4 let c = a[0..1];              32 + 8                = 262
+ * With max_memory 262 it all runs; with 261 the slice fails, naming 262.
  * Returns whether all ran; *failed_at is the failing operation (or -1), and
  * *heap_out the heap as it was at the end (live: its measure then). */
 static int run_sequence(uint64_t max_memory, spx_heap_t *heap_out, int *failed_at)
@@ -618,34 +633,36 @@ static void test_memory_limit_exact(void)
 {
     spx_heap_t seen;
     int failed_at = 0;
-    CU_ASSERT_TRUE(run_sequence(166, &seen, &failed_at));
-    CU_ASSERT_EQUAL(seen.live, 166);
+    CU_ASSERT_TRUE(run_sequence(262, &seen, &failed_at));
+    CU_ASSERT_EQUAL(seen.live, 262);
     CU_ASSERT_EQUAL(failed_at, -1);
-    CU_ASSERT_FALSE(run_sequence(165, &seen, &failed_at));
+    CU_ASSERT_FALSE(run_sequence(261, &seen, &failed_at));
     CU_ASSERT_EQUAL(failed_at, 4);
     CU_ASSERT_EQUAL(seen.code, SPX_R0521);
     CU_ASSERT_STRING_EQUAL(seen.message,
-                           "memory limit exceeded: 166 bytes live, over max_memory 165");
-    CU_ASSERT_EQUAL(seen.live, 142); /* nothing was made */
+                           "memory limit exceeded: 262 bytes live, over max_memory 261");
+    CU_ASSERT_EQUAL(seen.live, 222); /* nothing was made */
 
-    /* Each earlier total, less one: the operation that reaches it fails. */
-    const uint64_t totals[] = {40, 62, 94, 142};
-    /* push's copy alone reaches 134 (94 + 40), its growth 142 */
-    for (int i = 0; i < 4; i++) {
-        CU_ASSERT_FALSE(run_sequence(totals[i] - 1, &seen, &failed_at));
-        CU_ASSERT_EQUAL(failed_at, i);
+    /* Each highest measure of an operation, less one: that operation fails
+     * (operation 2's 142 is under operation 1's 158, so it cannot be alone
+     * the first to fail). */
+    static const struct {
+        uint64_t max_memory;
+        int failed_at;
+        const char *message;
+    } shorter[] = {
+        {55, 0, "memory limit exceeded: 56 bytes live, over max_memory 55"},
+        {157, 1, "memory limit exceeded: 158 bytes live, over max_memory 157"},
+        /* the push's copy is checked before its growth */
+        {197, 3, "memory limit exceeded: 198 bytes live, over max_memory 197"},
+        {221, 3, "memory limit exceeded: 222 bytes live, over max_memory 221"},
+    };
+    for (size_t i = 0; i < sizeof(shorter) / sizeof(shorter[0]); i++) {
+        CU_ASSERT_FALSE(run_sequence(shorter[i].max_memory, &seen, &failed_at));
+        CU_ASSERT_EQUAL(failed_at, shorter[i].failed_at);
         CU_ASSERT_EQUAL(seen.code, SPX_R0521);
+        CU_ASSERT_STRING_EQUAL(seen.message, shorter[i].message);
     }
-    CU_ASSERT_TRUE(run_sequence(142, &seen, &failed_at) == 0);
-    CU_ASSERT_STRING_EQUAL(seen.message,
-                           "memory limit exceeded: 166 bytes live, over max_memory 142");
-    /* the push's copy is checked before its growth */
-    CU_ASSERT_FALSE(run_sequence(133, &seen, &failed_at));
-    CU_ASSERT_STRING_EQUAL(seen.message,
-                           "memory limit exceeded: 134 bytes live, over max_memory 133");
-    CU_ASSERT_FALSE(run_sequence(134, &seen, &failed_at));
-    CU_ASSERT_STRING_EQUAL(seen.message,
-                           "memory limit exceeded: 142 bytes live, over max_memory 134");
 }
 
 /* Copies along a path are checked one by one, in path order: the message
@@ -654,35 +671,37 @@ static void test_memory_of_path_copies(void)
 {
     spx_heap_t heap = heap_of(1000);
     int64_t one = 1;
-    spx_value_block_t *row = int_array(&heap, 1, &one); /* 24 */
-    spx_value_block_t *m = block_array(&heap, 1, &row); /* 24: 48 live */
+    spx_value_block_t *row = int_array(&heap, 1, &one); /* 40 */
+    spx_value_block_t *m = block_array(&heap, 1, &row); /* 40: 80 live */
     spx_value_block_t *alias = m;
     spx_block_hold(alias);
     uint64_t fuel = PLENTY;
     int64_t steps[2] = {0, 0};
-    heap.max_memory = 48 + 24 + 23;
+    heap.max_memory = 80 + 40 + 39;
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &m, steps, 2, int_value(5)), SPX_HEAP_FAILED);
     CU_ASSERT_STRING_EQUAL(heap.message,
-                           "memory limit exceeded: 96 bytes live, over max_memory 95");
-    heap.max_memory = 48 + 23;
+                           "memory limit exceeded: 160 bytes live, over max_memory 159");
+    heap.max_memory = 80 + 39;
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &m, steps, 2, int_value(5)), SPX_HEAP_FAILED);
     CU_ASSERT_STRING_EQUAL(heap.message,
-                           "memory limit exceeded: 72 bytes live, over max_memory 71");
+                           "memory limit exceeded: 120 bytes live, over max_memory 119");
     CU_ASSERT_EQUAL(heap.copies, 0);
-    CU_ASSERT_EQUAL(heap.live, 48);
-    heap.max_memory = 96;
+    CU_ASSERT_EQUAL(heap.live, 80);
+    heap.max_memory = 160;
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &m, steps, 2, int_value(5)), SPX_HEAP_OK);
-    CU_ASSERT_EQUAL(heap.live, 96);
+    CU_ASSERT_EQUAL(heap.live, 160);
     spx_block_release(&heap, m);
     spx_block_release(&heap, alias);
     finish(&heap);
 }
 
 /* Literals growing under the default max_memory: each round evaluates a
- * 15,000,000-byte literal (counting 0), appends "y" (now 16 + 15,000,001,
- * charged 15,000,001 / 64 = 234,375 steps: the literal's bytes are copied)
- * and pushes it (+8). After k rounds the measure is 16 + 15,000,025 k;
- * round 18's append would reach 270,000,458, its charge paid. */
+ * 15,000,000-byte literal (its header: 32) and "y" (32), appends "y" (a
+ * block of its own now, 32 + 15,000,001, charged 15,000,001 / 64 = 234,375
+ * steps: the literal's bytes are copied) and pushes it (the array's capacity
+ * doubling from 4 slots). After k rounds the measure is 32 + 15,000,033 k +
+ * 8 x the capacity; round 18's append would reach 32 + 15,000,033 x 17 +
+ * 8 x 32, both literals and the new block: 270,000,946, its charge paid. */
 static void test_literals_to_the_memory_limit(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
@@ -695,7 +714,7 @@ static void test_literals_to_the_memory_limit(void)
     spx_heap_status_t status = SPX_HEAP_OK;
     while (status == SPX_HEAP_OK && round < 20) {
         round++;
-        spx_value_block_t *s = spx_str_literal(&heap, text, size);
+        spx_value_block_t *s = literal_of(&heap, text, size);
         spx_value_block_t *y = literal(&heap, "y");
         status = spx_str_append(&heap, &fuel, &s, y);
         spx_block_release(&heap, y);
@@ -706,13 +725,14 @@ static void test_literals_to_the_memory_limit(void)
                 spx_block_release(&heap, s);
         }
         spx_block_release(&heap, s); /* the end of the round's block */
+        uint64_t capacity = round <= 4 ? 4 : round <= 8 ? 8 : round <= 16 ? 16 : 32;
         if (status == SPX_HEAP_OK)
-            CU_ASSERT_EQUAL(heap.live, 16 + 15000025ull * (uint64_t)round);
+            CU_ASSERT_EQUAL(heap.live, 32 + 15000033ull * (uint64_t)round + 8 * capacity);
     }
     CU_ASSERT_EQUAL(status, SPX_HEAP_FAILED);
     CU_ASSERT_EQUAL(round, 18);
     CU_ASSERT_STRING_EQUAL(
-        heap.message, "memory limit exceeded: 270000458 bytes live, over max_memory 268435456");
+        heap.message, "memory limit exceeded: 270000946 bytes live, over max_memory 268435456");
     CU_ASSERT_EQUAL(PLENTY - fuel, 18 * 234375);
     spx_block_release(&heap, all);
     free(text);
@@ -854,7 +874,7 @@ static void test_deep_values(void)
         CU_ASSERT_EQUAL_FATAL(spx_struct_make(&heap, &fuel, &node_shape, &field, &node),
                               SPX_HEAP_OK);
     }
-    CU_ASSERT_EQUAL(heap.live, (uint64_t)depth * (16 + 8) * 2 - 8);
+    CU_ASSERT_EQUAL(heap.live, (uint64_t)depth * (32 + 8) * 2 - 8);
     CU_ASSERT_EQUAL(examined_by(&heap, node, node, 1), 2 * (uint64_t)depth - 1);
     spx_block_release(&heap, node);
     finish(&heap);
@@ -1141,7 +1161,7 @@ static void test_index_and_slice_failures(void)
                    "slice 0..1 cuts the character at byte 0");
     CU_ASSERT_EQUAL(spx_str_slice(&heap, &fuel, s, 1, 7, &out), SPX_HEAP_OK);
     CU_ASSERT_TRUE(str_is(out, "\xC3\xA9\xF0\x9F\x98\x80"));
-    CU_ASSERT_EQUAL(heap.live, 16 + 24 + 16 + 6);
+    CU_ASSERT_EQUAL(heap.live, (32 + 24) + 32 + 32 + (32 + 6)); /* a, two literals, out */
     spx_block_release(&heap, out);
     CU_ASSERT_EQUAL(fuel, PLENTY);
     spx_block_release(&heap, e_acute);
@@ -1193,7 +1213,7 @@ static void test_length_limits_and_order(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_MAXIMUM);
     unsigned char *text = calloc(SPX_LIMIT_STRING_BYTES, 1);
-    spx_value_block_t *big = spx_str_literal(&heap, text, SPX_LIMIT_STRING_BYTES);
+    spx_value_block_t *big = literal_of(&heap, text, SPX_LIMIT_STRING_BYTES);
     spx_value_block_t *one = literal(&heap, "1"), *out = NULL;
     uint64_t fuel = SPX_LIMIT_STRING_BYTES / 64 - 1; /* one short of (2^24 + 1) / 64 */
     CU_ASSERT_EQUAL(spx_str_concat(&heap, &fuel, big, one, &out), SPX_HEAP_OUT_OF_FUEL);
@@ -1205,7 +1225,7 @@ static void test_length_limits_and_order(void)
     expect_failure(&heap, spx_str_append(&heap, &fuel, &big, one), SPX_R0506,
                    "string too long: 16777217 bytes, over the limit of 16777216");
     expect_failure(&heap, spx_str_concat(&heap, &fuel, one, one, &out), SPX_R0521,
-                   "memory limit exceeded: 18 bytes live, over max_memory 10");
+                   "memory limit exceeded: 98 bytes live, over max_memory 10");
     uint64_t little = 1;
     CU_ASSERT_EQUAL(spx_str_concat(&heap, &little, big, one, &out), SPX_HEAP_OUT_OF_FUEL);
     spx_block_release(&heap, big);
@@ -1243,17 +1263,17 @@ static void test_length_limits_and_order(void)
     spx_block_hold(alias);
     a->length = 0;
     CU_ASSERT_EQUAL(heap.copies, 0);
-    heap.max_memory = 31; /* a's copy: 16 + 16 */
+    heap.max_memory = 63; /* a (32) and its copy: 32 */
     expect_failure(&heap, spx_place_push(&heap, &fuel, &a, NULL, 0, int_value(1)), SPX_R0521,
-                   "memory limit exceeded: 32 bytes live, over max_memory 31");
-    heap.max_memory = 32; /* then its growth: + 8 */
+                   "memory limit exceeded: 64 bytes live, over max_memory 63");
+    heap.max_memory = 64; /* then its growth: 4 slots, + 32 */
     expect_failure(&heap, spx_place_push(&heap, &fuel, &a, NULL, 0, int_value(1)), SPX_R0521,
-                   "memory limit exceeded: 40 bytes live, over max_memory 32");
+                   "memory limit exceeded: 96 bytes live, over max_memory 64");
     CU_ASSERT_EQUAL(spx_block_length(a), 0);
     CU_ASSERT_PTR_EQUAL(a, alias);
-    heap.max_memory = 40;
+    heap.max_memory = 96;
     CU_ASSERT_EQUAL(spx_place_push(&heap, &fuel, &a, NULL, 0, int_value(1)), SPX_HEAP_OK);
-    CU_ASSERT_EQUAL(heap.live, 40);
+    CU_ASSERT_EQUAL(heap.live, 96);
     spx_block_release(&heap, a);
     spx_block_release(&heap, alias);
     finish(&heap);
@@ -1275,15 +1295,15 @@ static void test_write_releases_the_old_value(void)
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &m, &step, 1, same), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(row->holders, 1);
     CU_ASSERT_EQUAL(heap.copies, 0);
-    CU_ASSERT_EQUAL(heap.live, 24 + 24);
+    CU_ASSERT_EQUAL(heap.live, 40 + 40);
 
     spx_value_block_t *name = made(&heap, "abc");
     spx_value_block_t *p = p_make(&heap, 1, name);
-    CU_ASSERT_EQUAL(heap.live, 48 + 19 + 32);
+    CU_ASSERT_EQUAL(heap.live, 80 + 35 + 48);
     step = 1;
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &p, &step, 1, block_value(literal(&heap, "z"))),
                     SPX_HEAP_OK);
-    CU_ASSERT_EQUAL(heap.live, 48 + 32); /* "abc" freed; the literal counts 0 */
+    CU_ASSERT_EQUAL(heap.live, 80 + 48 + 32); /* "abc" freed; the literal's header */
     CU_ASSERT_TRUE(str_is(p->slots[1].b, "z"));
     spx_block_release(&heap, p);
     spx_block_release(&heap, m);
@@ -1293,12 +1313,12 @@ static void test_write_releases_the_old_value(void)
 /* A new string as itos makes it: counted, within the limits. */
 static void test_made_strings(void)
 {
-    spx_heap_t heap = heap_of(20);
+    spx_heap_t heap = heap_of(36);
     spx_value_block_t *s = NULL;
     CU_ASSERT_EQUAL(spx_str_make(&heap, (const unsigned char *)"1234", 4, &s), SPX_HEAP_OK);
-    CU_ASSERT_EQUAL(heap.live, 20);
+    CU_ASSERT_EQUAL(heap.live, 36);
     expect_failure(&heap, spx_str_make(&heap, (const unsigned char *)"", 0, &s), SPX_R0521,
-                   "memory limit exceeded: 36 bytes live, over max_memory 20");
+                   "memory limit exceeded: 68 bytes live, over max_memory 36");
     spx_block_release(&heap, s);
     finish(&heap);
 }

@@ -187,25 +187,26 @@ static void test_loop_steps(void)
         {"empty", 0, 6, 0, NULL},
         /* call, var, for, f(1) and f(3) once each, left first (call,
          * statement, print, itos, return: 5 each), 3 checks, 2 assignments,
-         * return: 19; each itos result (17 bytes) is freed once printed */
-        {"bounds", 3, 19, 17, "13"},
+         * return: 19; each itos result (33 bytes) is freed once printed */
+        {"bounds", 3, 19, 33, "13"},
         /* call, var, while, 5 conditions (before rounds 1-5; the break of
          * round 5 skips the sixth), rounds 1, 2, 4: assignment, if, if (3
          * each); round 3: assignment, if, continue; round 5: assignment, if,
          * if, break; return: 1 + 1 + 1 + 5 + 9 + 3 + 4 + 1 = 25 */
         {"wloop", 5, 25, 0, NULL},
         /* call, let, var, for, 4 checks, 3 assignments, return: 12; the
-         * array [10, 20, 30] is 16 + 3 x 8 = 40 bytes */
-        {"over", 60, 12, 40, NULL},
+         * array [10, 20, 30] is 32 + 3 x 8 = 56 bytes */
+        {"over", 60, 12, 56, NULL},
         /* call, var, for, 3 checks, 2 appends, return, len: 10; the array of
-         * two literals 16 + 16 = 32 bytes, s grown from the literal "" to
-         * "a" (17) and "abc" (19); at the second append the array, s and
-         * the snapshot's "bc" (a literal: 0): 32 + 19 = 51 */
-        {"strings", 3, 10, 51, NULL},
+         * two literals 32 + 16 = 48 bytes and their headers (64), s the
+         * literal "" (32): 144; the first append gives s a block of its own,
+         * "a" (33), while its literal's header still counts: 177 */
+        {"strings", 3, 10, 177, NULL},
         /* call, var, push (statement + call), let + pop, let + chr, let +
          * stoi, return + 2 len: 1 + 1 + 2 + 2 + 2 + 2 + 3 = 13; memory: [1]
-         * 24, pushed 32, popped 24, chr(65) 17: 41 */
-        {"calls", 2 + 42 + 1 + 1, 13, 41, NULL},
+         * 40, pushed 48 (capacity 2), popped 48 (the capacity stays),
+         * chr(65) 33, the literal "42" 32: 113 */
+        {"calls", 2 + 42 + 1 + 1, 13, 113, NULL},
         /* call, var, for, 4 checks; round i: for, i + 1 checks, i
          * assignments (2, 4, 6); return: 1 + 1 + 1 + 4 + 12 + 1 = 20 */
         {"nested", 3, 20, 0, NULL},
@@ -340,72 +341,75 @@ static const char *size_source(apr_pool_t *pool)
 static void test_size_charges(void)
 {
     static const counted_t runs[] = {
-        /* call, let + (100 + 200) / 64 = 4, return, len: 8; 16 + 300 bytes */
-        {"concat", 300, 8, 316, NULL},
+        /* call, let + (100 + 200) / 64 = 4, return, len: 8; the two literals'
+         * headers and 32 + 300 bytes */
+        {"concat", 300, 8, 2 * 32 + 32 + 300, NULL},
         /* call, var + 100 / 64 = 1, assignment + an append: n = len(e) = 200,
-         * 3, return, len: 9; the block of 116 grows to 316 in place */
-        {"append", 300, 9, 316, NULL},
+         * 3, return, len: 9; the block of 32 + 100 grows to 32 + 300 in place
+         * (the literal's header still counted) */
+        {"append", 300, 9, 32 + 300 + 32, NULL},
         /* call, var (a const: nothing), append + 300 / 64 = 4 (the const's
          * block is made as it first grows: both parts count, a project
-         * decision), return, len: 9; the const's block counts 0, then
-         * 16 + 300 once grown */
-        {"append_literal", 300, 9, 316, NULL},
+         * decision), return, len: 9; the const's block counts its header, then
+         * 32 + 300 once grown, with both literals' headers still counted */
+        {"append_literal", 300, 9, 32 + 300 + 2 * 32, NULL},
         /* y holds x's block too: a concatenation, n = 300, 4 steps: call, var
          * + 1, let, assignment + 4, return + 2 len: 12; both blocks live:
-         * 116 + 316 */
-        {"shared", 400, 12, 432, NULL},
+         * 132 + 332, and a literal's header */
+        {"shared", 400, 12, 132 + 332 + 32, NULL},
         /* x = x + x reads x as the right operand: a concatenation, n = 200:
-         * call, var + 1, assignment + 3, return, len: 9; 116 + 216 */
-        {"self_concat", 200, 9, 332, NULL},
+         * call, var + 1, assignment + 3, return, len: 9; 132 + 232 */
+        {"self_concat", 200, 9, 132 + 232, NULL},
         /* call; let + 140 / 64 = 2; let + 130 / 64 = 2; let + 128 / 64 = 2;
-         * let + 0; return + 3 len: 15; 156 + 1056 + 1040 + 16 bytes */
-        {"slices", 268, 15, 2268, NULL},
+         * let + 0; return + 3 len: 15; 172 + 1072 + 1056 + 32 bytes */
+        {"slices", 268, 15, 172 + 1072 + 1056 + 32, NULL},
         /* call, let + 64 / 64 = 1 (a struct literal: its field count), let +
-         * 130 / 64 = 2, return, len: 8; (16 + 64 x 8) + (16 + 130 x 8) */
-        {"literals", 193, 8, 1584, NULL},
-        /* call, return, stoi + 130 / 64 = 2: 5 */
-        {"digits", 1, 5, 0, NULL},
+         * 130 / 64 = 2, return, len: 8; (32 + 64 x 8) + (32 + 130 x 8) */
+        {"literals", 193, 8, (32 + 64 * 8) + (32 + 130 * 8), NULL},
+        /* call, return, stoi + 130 / 64 = 2: 5; the literal's header */
+        {"digits", 1, 5, 32, NULL},
         /* call; 2 lets + 200 / 64 = 3 each; var; if + 200 examined (3) +
          * assignment; if + the concatenation of 201 (3) + 200 examined, the
          * shorter length (3) + assignment; if + 100 examined (1); if + 131
          * examined, up to the q (2); return: 1 + 4 + 4 + 1 + 5 + 8 + 2 + 3 +
-         * 1 = 29; a, b and the temporary of 217: 216 + 216 + 217 */
-        {"compare_strings", 11, 29, 649, NULL},
+         * 1 = 29; a, b and the temporary of 217: 232 + 232 + 233, and two
+         * literals' headers */
+        {"compare_strings", 11, 29, 232 + 232 + 233 + 2 * 32, NULL},
         /* call; 3 lets + 130 / 64 = 2 each; var; if + 130 examined (2) +
          * assignment; if + the slice of 129 (2), different lengths examine
          * nothing; if + a == a examines all 130 (2) + assignment; if + up to
          * position 64, 65 examined (1) + assignment; return: 1 + 9 + 1 + 4 +
-         * 3 + 4 + 3 + 1 = 26; 3 x 1056 and the slice's 16 + 129 x 8 */
-        {"compare_arrays", 1101, 26, 3 * 1056 + 1048, NULL},
+         * 3 + 4 + 3 + 1 = 26; 3 x 1072 and the slice's 32 + 129 x 8 */
+        {"compare_arrays", 1101, 26, 3 * 1072 + 1064, NULL},
         /* call; 3 lets + 64 / 64 = 1 each; var; if + 64 fields examined (1)
          * + assignment; if + f0 differs, 1 examined (0); return: 1 + 6 + 1 +
-         * 3 + 1 + 1 = 13; 3 x (16 + 512) */
-        {"compare_structs", 1, 13, 3 * 528, NULL},
+         * 3 + 1 + 1 = 13; 3 x (32 + 512) */
+        {"compare_structs", 1, 13, 3 * 544, NULL},
         /* call; 2 lets + 100 / 64 = 1 each; 2 lets of [r, r] and [r, q];
          * var; if + (1 + 100) + (1 + 51) = 153 examined (2); if + xs == xs:
          * (1 + 100) x 2 = 202 (3) + assignment; return: 1 + 4 + 2 + 1 + 3 +
-         * 5 + 1 = 17; 2 x 816 + 2 x 32 */
-        {"compare_nested", 10, 17, 2 * 816 + 2 * 32, NULL},
+         * 5 + 1 = 17; 2 x 832 + 2 x 48 */
+        {"compare_nested", 10, 17, 2 * 832 + 2 * 48, NULL},
         /* call, var + 2, let, a[0] = 9 + the copy of 130 (2), a[1] = 8 (a's
          * block has one holder now: no copy), return: 10; two blocks of
-         * 1056 */
-        {"copy_once", 89, 10, 2112, NULL},
+         * 1072 */
+        {"copy_once", 89, 10, 2 * 1072, NULL},
         /* call, let + 1, var + 100 / 64 = 1, let, m[0][0] = 5 copying m (k
          * holds it too) and then row (row and the 100 slots hold it), the
          * write one operation: 200 / 64 = 3, return: 1 + 2 + 2 + 1 + 4 + 1 =
-         * 11; row, m and the two copies: 4 x 816 */
-        {"copy_each", 5, 11, 4 * 816, NULL},
+         * 11; row, m and the two copies: 4 x 832 */
+        {"copy_each", 5, 11, 4 * 832, NULL},
         /* call, var + 2, let, push (statement, call, copy of 130: 2), var,
          * let + pop (call, copy of 130: 2), return + 2 len: 1 + 3 + 1 + 4 +
-         * 1 + 4 + 3 = 17; a, its copy grown by 8, and c's copy before its
-         * pop: 1056 + 1064 + 1056 */
-        {"push_pop_copy", 131000 + 129 + 129, 17, 1056 + 1064 + 1056, NULL},
+         * 1 + 4 + 3 = 17; a, its copy grown to 260 slots, and c's copy before
+         * its pop: 1072 + 2112 + 1072 */
+        {"push_pop_copy", 131000 + 129 + 129, 17, 1072 + 2112 + 1072, NULL},
         /* call; let + 100 / 64 = 1; let + the slice of 99 (1); let + 100
          * (1); var; ys[99] = s + the copy of ys (1); if + 99 x (1 + 100) at
          * positions 0-98, 1 at 99 where [0..99] and [0..98] differ in length
-         * (examining nothing inside): 10000 / 64 = 156; return: 168; row 816,
-         * s 16 + 792, xs and its copy 816 each */
-        {"compare_lengths", 0, 168, 816 + 808 + 816 + 816, NULL},
+         * (examining nothing inside): 10000 / 64 = 156; return: 168; row 832,
+         * s 32 + 792, xs and its copy 832 each */
+        {"compare_lengths", 0, 168, 832 + 824 + 832 + 832, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     expect_counted(fixture, spx_run_fixture_program(fixture, size_source(fixture->pool)), runs,
@@ -529,46 +533,51 @@ static void test_value_semantics(void)
                pairs));
     static const counted_t runs[] = {
         /* call, var, let, write, assert (statement, call), return: 7; a's
-         * block is shared with b, so the write copies it: 2 x 40 bytes */
-        {"alias", 19, 7, 80, NULL},
+         * block is shared with b, so the write copies it: 2 x 56 bytes */
+        {"alias", 19, 7, 112, NULL},
         /* call, statement, msg (call, statement, print, return), assert's
-         * call, return: 8; the message is evaluated though c is true */
-        {"asserts", 0, 8, 0, "m"},
+         * call, return: 8; the message is evaluated though c is true (its
+         * literal's header: 32) */
+        {"asserts", 0, 8, 32, "m"},
         /* call, var + 100 / 64 = 1, statement, pop, push, return, len: 8;
-         * the pop leaves a unshared (no copy, no charge): 816, 808, 816 */
-        {"pushpop", 100099, 8, 816, NULL},
+         * the pop leaves a unshared (no copy, no charge) and its capacity
+         * as it was: 832 throughout */
+        {"pushpop", 100099, 8, 832, NULL},
         /* call, var, if, pop, return, len: 6; the left operand holds a's
          * block, so the pop copies it ([7] == [7]), a ends empty; [7] 24,
-         * its copy 24, popped 16 + the literal [7] 24: 64 */
-        {"eq_pop", 10, 6, 64, NULL},
+         * its copy 40 (its capacity stays when popped), the literal [7]
+         * 40: 120 */
+        {"eq_pop", 10, 6, 120, NULL},
         /* call, var, return, pop, first_len (call, return, len), len: 8;
          * the first argument sees [4, 5]: (2 x 10 + 5) x 10 + 1 */
-        {"call_pop", 251, 8, 64, NULL},
+        {"call_pop", 251, 8, 96, NULL},
         /* call, var, return, pop: 4; the indexed value is the old [1, 2, 3]
          * (its block held before the pop, which copies): a[2] = 3 */
-        {"index_pop", 3, 4, 80, NULL},
+        {"index_pop", 3, 4, 112, NULL},
         /* call, var, var, q.x = 2, push (statement, call), p.tags[0] = "z",
-         * assert (statement, len, call), return, len: 12; ["a"] 24 and P 32;
-         * q.x copies P (32), the push copies tags (24) and grows it (8), and
-         * p.tags[0] writes p's own, now unshared, blocks: 56 + 32 + 32 */
-        {"structs", 1202, 12, 120, NULL},
+         * assert (statement, len, call), return, len: 12; ["a"] 40 with the
+         * literal's header and P 48; q.x copies P (48), the push copies tags
+         * (40) and doubles its capacity, and p.tags[0] writes p's own, now
+         * unshared, blocks, its literals' headers counted too: 312 */
+        {"structs", 1202, 12, 312, NULL},
         /* call, var, 2 writes, return: 5; m[0] = m[1] stores [2] in two
-         * slots ([1] is freed: 80 - 24), so m[0][0] = 7 copies it: 80 */
-        {"rows", 72, 5, 80, NULL},
+         * slots ([1] is freed: 128 - 40), so m[0][0] = 7 copies it: 128 */
+        {"rows", 72, 5, 128, NULL},
         /* the place's index (g) before the value (h): call, var, assignment,
          * g and h (call, statement, print, return: 4 each), return: 12 */
-        {"order", 5, 12, 32, "gh"},
+        {"order", 5, 12, 80, "gh"},
         /* call, var, for, 4 checks, 3 x (statement, push), return, len: 15;
-         * [1, 2, 3] 40 and the Box 24; the first push copies items (the
-         * snapshot holds it) 40, then 3 x 8: 128; the snapshot is freed at
-         * the loop's end */
-        {"field_loop", 630, 15, 128, NULL},
+         * [1, 2, 3] 56 and the Box 40; the first push copies items (the
+         * snapshot holds it) 56 and doubles its capacity to 6 (24): 176; the
+         * snapshot is freed at the loop's end */
+        {"field_loop", 630, 15, 176, NULL},
         /* call, let, var, id (call, return), write, return: 7; a returned
          * value is held by a and b: the write copies it */
-        {"returned_copy", 19, 7, 64, NULL},
+        {"returned_copy", 19, 7, 96, NULL},
         /* call, var, let, a[1] = "z" (a copy: b holds a's block), assert
-         * (statement, call), return + 2 len: 9; 2 x (16 + 2 x 8) */
-        {"strs", 4, 9, 64, NULL},
+         * (statement, call), return + 2 len: 9; 2 x (32 + 2 x 8) and four
+         * literals' headers (4 x 32) */
+        {"strs", 4, 9, 224, NULL},
     };
     expect_counted(fixture, program, runs, COUNT(runs));
     /* a[9] = f(): call, var, assignment, f (call, statement, print, return)
@@ -598,12 +607,12 @@ static void test_value_semantics(void)
 static void test_recursive_struct(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
-    static const counted_t run = {
-        /* call, var, 2 x push (statement, call), return + 2 len: 9. [] 16 and
-         * n0 24: 40; the first push copies n0 (24) and its kids (16) and
-         * grows them (8): 88; the second copies n1 (24) and its kids of one
-         * (24) and grows them: 144. n2.kids = [n0, n1], n1.kids = [n0] */
-        "tree", 2 * 10 + 1, 9, 144, NULL};
+    static const counted_t run = {/* call, var, 2 x push (statement, call), return + 2 len: 9. [] 32
+                                   * and n0 40: 72; the first push copies n0 (40) and its kids (32)
+                                   * and grows them to 4 slots (32): 176; the second copies n1 (40)
+                                   * and its kids of one (40) and grows them to 2 (8): 264. n2.kids
+                                   * = [n0, n1], n1.kids = [n0] */
+                                  "tree", 2 * 10 + 1, 9, 264, NULL};
     expect_counted(fixture,
                    spx_run_fixture_program(fixture,
                                            "struct Node { kids: [Node] }\n"
@@ -620,7 +629,7 @@ static void test_recursive_struct(void)
  * call, let + chain, let + chain, if + the comparison, return. Each level
  * examines 2 (the kids field, the array's one position), the innermost
  * Node 1 (its kids are two empty arrays): 200001 / 64 = 3125. Memory:
- * each chain is [] 16 + Node 24, then 100000 x ([n] 24 + Node 24). */
+ * each chain is [] 32 + Node 40, then 100000 x ([n] 40 + Node 40). */
 static void test_deep_values(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -634,7 +643,7 @@ static void test_deep_values(void)
     spx_run_result_t deep =
         spx_run_fixture_call_on_stack(fixture, program, "deep_chain", &limits, 256 * 1024);
     spx_run_assert_returned(&deep, 1, 1 + 1 + 200005 + 1 + 200005 + 1 + 3125 + 1);
-    CU_ASSERT_EQUAL(deep.memory_peak, 2 * (40 + 48 * 100000));
+    CU_ASSERT_EQUAL(deep.memory_peak, 2 * (72 + 80 * 100000));
     spx_fixture_free(fixture);
 }
 
@@ -734,44 +743,44 @@ static void test_memory_peaks(void)
 {
     static const peak_case_t cases[] = {
         /* call, var, let, write, push (statement, call), assert (statement,
-         * len, call), return, len: 11. [1, 2] 32, the Bag 32 ("a" counts 0),
-         * [Bag] 24: 88; the write copies all three (saved holds the array,
-         * then each copy's slot and the original's hold the next): 176; the
-         * push grows items by 8: 184. One byte less: the push fails after
+         * len, call), return, len: 11. [1, 2] 48, the Bag 48, "a"'s header
+         * 32, [Bag] 40: 168; the write copies all three (saved holds the
+         * array, then each copy's slot and the original's hold the next):
+         * 304; the push doubles items' capacity (16): 320. One byte less: the push fails after
          * call, var, let, write, push statement, push call: 6 */
-        {{"deep", 23, 11, 184, NULL}, "8:3-8:24", 6},
+        {{"deep", 23, 11, 320, NULL}, "8:3-8:24", 6},
         /* call, var + 1, for, 101 checks, 100 x (statement, push), the one
-         * copy of xs (the snapshot holds it) + 1, return, len: 308; xs 816,
-         * its copy 816 grown by 100 x 8: 2432. One less: the 100th push,
-         * after 1 + 2 + 1 + 100 + 198 + 1 + 2 = 305 */
-        {{"doubling", 200050, 308, 2432, NULL}, "14:17-14:27", 305},
-        /* (test_size_charges) 116 + 316; the concatenation fails after call,
+         * copy of xs (the snapshot holds it) + 1, return, len: 308; xs 832,
+         * its copy doubled to 200 slots by the first push: 832 + 1632 =
+         * 2464. One less: the first push, after 1 + 2 + 1 + 1 + 1 + 2 = 8 */
+        {{"doubling", 200050, 308, 2464, NULL}, "14:17-14:27", 8},
+        /* (test_size_charges) 132 + 332 and K200's header; the concatenation fails after call,
          * var + 1, let, assignment + 4: 9 (its charge is paid first) */
-        {{"shared", 400, 12, 432, NULL}, "20:7-20:15", 9},
+        {{"shared", 400, 12, 496, NULL}, "20:7-20:15", 9},
         /* call, var, for, 4 checks, 3 x (let + 3, assignment, len), let + 1,
-         * return, len: 29; each round's s (216) is freed at the end of the
-         * round, t is 116: 216. One less: the first concatenation, after
-         * call, var, for, check, let + 3: 8 */
-        {{"scopes", 700, 29, 216, NULL}, "26:13-26:24", 8},
+         * return, len: 29; each round's s (232, made while both K100 headers
+         * count, 64) is freed at the end of the round, t is 132: 296. One less: the first
+         * concatenation, after call, var, for, check, let + 3: 8 */
+        {{"scopes", 700, 29, 296, NULL}, "26:13-26:24", 8},
         /* call, var, for, 3 checks (none after the break); round 0: let + 3,
          * if, if, assignment: 7; round 1: let + 3, if, continue: 6; round 2:
          * let + 3, if, if, break: 7; let + 3, return, len: 32; continue and
-         * break free s: 216 at most */
-        {{"leave_early", 201, 32, 216, NULL}, "35:13-35:24", 8},
+         * break free s: 232 and two headers at most */
+        {{"leave_early", 201, 32, 296, NULL}, "35:13-35:24", 8},
         /* call, var + 1, for, 101 checks, 100 ifs, the write + its copy (1),
-         * let + 1, return + 2 len: 212; xs 816, its copy 816; the snapshot
-         * is freed at the loop's end (816), then ys: 1632. One less: the
+         * let + 1, return + 2 len: 212; xs 832, its copy 832; the snapshot
+         * is freed at the loop's end (832), then ys: 1664. One less: the
          * copy, after call, var + 1, for, check, if, write + 1: 8 */
-        {{"snap", 207, 212, 1632, NULL}, "46:17-46:22", 8},
+        {{"snap", 207, 212, 1664, NULL}, "46:17-46:22", 8},
         /* returned: call, let, inner (call, for, check, let + 3, if, return,
          * len: 10), let + 3, return, len: 18; inner's s is freed by its
-         * return: 216. One less: inner's concatenation after 9 */
-        {{"returned", 400, 18, 216, NULL}, "53:13-53:24", 9},
+         * return: 232 and two headers. One less: inner's concatenation after 9 */
+        {{"returned", 400, 18, 296, NULL}, "53:13-53:24", 9},
         /* call, var, let, mutate (call, var, push statement and call, write,
-         * return, len: 7), return, len: 12; a 32, the push copies it (a, the
-         * parameter and ys hold it) 32 and grows the copy by 8: 72. One
-         * less: the push, after 7 */
-        {{"pass", 10321, 12, 72, NULL}, "65:3-65:13", 7},
+         * return, len: 7), return, len: 12; a 48, the push copies it (a, the
+         * parameter and ys hold it) 48 and doubles the copy's capacity (16):
+         * 112. One less: the push, after 7 */
+        {{"pass", 10321, 12, 112, NULL}, "65:3-65:13", 7},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     apr_pool_t *pool = fixture->pool;
@@ -797,13 +806,21 @@ static void test_memory_peaks(void)
                        cases[i].steps};
         expect_stop(fixture, program, &stop, &limits);
     }
-    /* Literals and consts count 0 until grown: call, 3 bindings, return +
-     * 3 len: 8 steps, nothing live, so max_memory 0 runs it. */
-    static const counted_t zero = {"zero", 200 + 3 + 200, 8, 0, NULL};
+    /* Literals and consts count their headers (32) and nothing for their
+     * bytes until grown: call, 3 bindings, return + 3 len: 8 steps; u shares
+     * s's block, so two headers live: 64, and with 63 the literal "abc"
+     * fails (call, let, let: 3). */
+    static const counted_t zero = {"zero", 200 + 3 + 200, 8, 64, NULL};
     expect_counted(fixture, program, &zero, 1);
-    spx_run_limits_t none = limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, 0);
-    spx_run_result_t nothing = spx_run_fixture_call(fixture, program, "zero", &none);
-    spx_run_assert_returned(&nothing, 403, 8);
+    spx_run_limits_t headers = limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, 64);
+    spx_run_result_t two = spx_run_fixture_call(fixture, program, "zero", &headers);
+    spx_run_assert_returned(&two, 403, 8);
+    headers.max_memory = 63;
+    const stop_t literal = {
+        "zero",        SPX_OUTCOME_LANGUAGE_FAILURE,
+        "R0521",       "memory limit exceeded: 64 bytes live, over max_memory 63",
+        "76:11-76:16", 3};
+    expect_stop(fixture, program, &literal, &headers);
     spx_fixture_free(fixture);
 }
 
@@ -818,26 +835,28 @@ static void test_memory_at_each_operation(void)
         uint64_t live; /* the measure the operation would reach */
         uint64_t steps;
     } cases[] = {
-        /* an array literal: 16 + 8; call, return */
-        {"  return len([1]);\n", 0, "2:14-2:17", 24, 2},
-        /* a struct literal: 16 + 8; call, let */
-        {"  let p = P { x: 1 };\n  return p.x;\n", 0, "2:11-2:21", 24, 2},
-        /* a slice of a literal: 16 + 2; call, return */
-        {"  return len(\"abc\"[0..2]);\n", 0, "2:14-2:25", 18, 2},
-        /* itos and chr: 16 + 1; call, return, the call */
-        {"  return len(itos(5));\n", 0, "2:14-2:21", 17, 3},
-        {"  return len(chr(65));\n", 0, "2:14-2:21", 17, 3},
-        /* an append to a literal makes it count, whole: 16 + 3; call, var,
-         * assignment */
-        {"  var s = \"ab\";\n  s = s + \"c\";\n  return len(s);\n", 0, "3:7-3:14", 19, 3},
-        /* [] is 16; its slice 16 more; call, let, return */
-        {"  let a: [int] = [];\n  return len(a[0..0]);\n", 16, "3:14-3:21", 32, 3},
-        /* the copy a push forces (16), at the push; call, var, let,
+        /* an array literal: 32 + 8; call, return */
+        {"  return len([1]);\n", 0, "2:14-2:17", 40, 2},
+        /* a struct literal: 32 + 8; call, let */
+        {"  let p = P { x: 1 };\n  return p.x;\n", 0, "2:11-2:21", 40, 2},
+        /* a string literal: its header, 32; call, let */
+        {"  let s = \"abc\";\n  return len(s);\n", 31, "2:11-2:16", 32, 2},
+        /* a slice of a literal: 32 + 2 beside the literal's 32; call, return */
+        {"  return len(\"abc\"[0..2]);\n", 65, "2:14-2:25", 66, 2},
+        /* itos and chr: 32 + 1; call, return, the call */
+        {"  return len(itos(5));\n", 0, "2:14-2:21", 33, 3},
+        {"  return len(chr(65));\n", 0, "2:14-2:21", 33, 3},
+        /* an append to a literal gives it storage, 32 + 3, while both
+         * literals' headers count (64); call, var, assignment */
+        {"  var s = \"ab\";\n  s = s + \"c\";\n  return len(s);\n", 98, "3:7-3:14", 99, 3},
+        /* [] is 32; its slice 32 more; call, let, return */
+        {"  let a: [int] = [];\n  return len(a[0..0]);\n", 63, "3:14-3:21", 64, 3},
+        /* the copy a push forces (32), at the push; call, var, let,
          * statement, push */
-        {"  var a: [int] = [];\n  let b = a;\n  a.push(1);\n  return len(b);\n", 16, "4:3-4:12", 32,
+        {"  var a: [int] = [];\n  let b = a;\n  a.push(1);\n  return len(b);\n", 63, "4:3-4:12", 64,
          5},
-        /* a push's growth (8); call, var, statement, push */
-        {"  var a: [int] = [];\n  a.push(1);\n  return len(a);\n", 16, "3:3-3:12", 24, 4},
+        /* a push's growth (4 slots: 32); call, var, statement, push */
+        {"  var a: [int] = [];\n  a.push(1);\n  return len(a);\n", 63, "3:3-3:12", 64, 4},
     };
     for (size_t i = 0; i < COUNT(cases); i++) {
         spx_fixture_t *fixture = spx_fixture_new();
@@ -1118,8 +1137,8 @@ static void test_string_slices(void)
  * each: s = s + s reads s twice), charged 2^k / 64 for 2^k bytes: 2^0 +
  * ... + 2^18 = 524287 steps; with call, var, for, 25 checks and 24
  * assignments, 524339 steps before line 4; its let + (2^24 + 1) / 64 =
- * 262144: 786484. Memory peaks at the last doubling: 2^23 + 16 + 2^24 + 16
- * = 25165856. */
+ * 262144: 786484. Memory peaks at the last doubling: 2^23 + 32 + 2^24 + 32
+ * = 25165888. */
 static void test_string_limit_and_order(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -1139,14 +1158,14 @@ static void test_string_limit_and_order(void)
         /* one byte under the peak: the 24th doubling, its charge paid: 1 + 1
          * + 1 + 24 + 24 + 524287 */
         {"big", SPX_OUTCOME_LANGUAGE_FAILURE, "R0521",
-         "memory limit exceeded: 25165856 bytes live, over max_memory 25165855", "3:24-3:29",
+         "memory limit exceeded: 25165888 bytes live, over max_memory 25165887", "3:24-3:29",
          524338},
     };
     const spx_run_limits_t limits[] = {
         limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, SPX_LIMIT_MAX_MEMORY_DEFAULT),
-        limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, 25165856),
-        limits_with(786483, 25165856),
-        limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, 25165855),
+        limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, 25165888),
+        limits_with(786483, 25165888),
+        limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, 25165887),
     };
     for (size_t i = 0; i < COUNT(stops); i++)
         expect_stop(fixture, program, &stops[i], &limits[i]);
@@ -1189,7 +1208,7 @@ static void test_array_limit_and_order(void)
     spx_run_assert_stopped(&full, SPX_OUTCOME_LANGUAGE_FAILURE, "R0519", "4:3-4:12", fixture->pool);
     CU_ASSERT_STRING_EQUAL(full.failure.message, over);
     CU_ASSERT_EQUAL(full.steps, 50331654);
-    CU_ASSERT_EQUAL(full.memory_peak, 16 + 8 * (UINT64_C(1) << 24));
+    CU_ASSERT_EQUAL(full.memory_peak, 32 + 8 * (UINT64_C(1) << 24));
     spx_fixture_free(fixture);
 }
 
@@ -1203,9 +1222,9 @@ static void test_v1_steps_unchanged(void)
     spx_fixture_t *fixture = spx_fixture_new();
     static const counted_t run = {
         "t", 63, 41,
-        /* s grown from "" to 60 bytes (76), u and the temporary s + "abc"
-         * (79 each) */
-        76 + 79 + 79, "abcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabc"};
+        /* s grown from "" to 60 bytes in a capacity of 96 (128), u and the
+         * temporary s + "abc" (95 each), and the literal "abc"'s header */
+        128 + 95 + 95 + 32, "abcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabc"};
     expect_counted(fixture,
                    spx_run_fixture_program(
                        fixture, "fn t() -> int {\n  var s = \"\";\n  var i = 0;\n"

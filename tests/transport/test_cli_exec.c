@@ -29,8 +29,13 @@ static void test_run_exit_statuses(void)
     CU_ASSERT_EQUAL(ok.exit_code, 0);
     CU_ASSERT_STRING_EQUAL(ok.out, "hi\n");
     CU_ASSERT_STRING_EQUAL(ok.err, "");
-    /* --max-memory from 0 to its maximum is accepted (a literal counts 0) */
-    const char *memories[] = {"0", "1048576", "1073741824"};
+    /* --max-memory from 0 to its maximum is accepted; the literal "hi"
+     * counts its header, 32 bytes, so 0 is too little for it */
+    spx_process_result_t zero =
+        SPX_RUN_SEMAPRAX(fixture->pool, "run", "--manifest-path", manifest, "--max-memory", "0");
+    CU_ASSERT_EQUAL(zero.exit_code, 1);
+    spx_assert_contains(zero.err, "error[R0521]: memory limit exceeded: 32 bytes live");
+    const char *memories[] = {"32", "1048576", "1073741824"};
     for (size_t i = 0; i < sizeof(memories) / sizeof(memories[0]); i++) {
         spx_process_result_t memory = SPX_RUN_SEMAPRAX(fixture->pool, "run", "--manifest-path",
                                                        manifest, "--max-memory", memories[i]);

@@ -1,9 +1,9 @@
 /*
  * test_max_memory.c: max_memory through the real programs, on a small
- * language v2 project whose live memory peaks at 72 bytes (counted by hand
+ * language v2 project whose live memory peaks at 144 bytes (counted by hand
  * below): `semaprax run --max-memory N` and `semaprax test --max-memory N`
- * stop with R0521 at 71 and run at 72, the daemon's `test` with
- * `max_memory` 71 gives the same R0521 in its envelope, and `semaprax
+ * stop with R0521 at 143 and run at 144, the daemon's `test` with
+ * `max_memory` 143 gives the same R0521 in its envelope, and `semaprax
  * verify` re-runs that envelope to the same failure.
  */
 #include "spx_canonical.h"
@@ -16,11 +16,12 @@
 static const char *const no_extra[] = {NULL};
 
 /* The project "proj": app.main is the entry and the test "tally".
- * Memory: "a" is a literal (0), [] 16, the Tally 16 + 2 x 8 = 32: 48; each
- * push adds 8: 56, 64, 72. Steps of a whole run: call, var, for, 4 checks,
- * 3 x (statement, push), return, len: 15. With max_memory 71 the third
- * push fails, after call, var, for, 3 checks, 2 x 2, statement, push: 12;
- * its span starts at line 4, column 19. */
+ * Memory: "a" is a literal (its header, 32), [] 32, the Tally 32 + 2 x 8 =
+ * 48: 112; the first push gives hits a capacity of 4 slots (32): 144, which
+ * the next two fill. Steps of a whole run: call, var, for, 4 checks, 3 x
+ * (statement, push), return, len: 15. With max_memory 143 the first push
+ * fails, after call, var, for, a check, statement, push: 6; its span
+ * starts at line 4, column 19. */
 static const char source[] = "struct Tally { name: str, hits: [int] }\n"
                              "fn main() -> int {\n"
                              "  var t = Tally { name: \"a\", hits: [] };\n"
@@ -29,7 +30,7 @@ static const char source[] = "struct Tally { name: str, hits: [int] }\n"
                              "}\n";
 
 #define FAILURE_LINE                                                                               \
-    "app.spx:4:19: error[R0521]: memory limit exceeded: 72 bytes live, over max_memory 71"
+    "app.spx:4:19: error[R0521]: memory limit exceeded: 144 bytes live, over max_memory 143"
 
 static const char *write_project(spx_fixture_t *fixture)
 {
@@ -49,15 +50,15 @@ static void test_cli_run_and_test(void)
         int exit_code;
         const char *out, *err;
     } cases[] = {
-        {"run", "71", 1, "",
-         FAILURE_LINE "\nsemaprax: entry 'app.main': language_failure after 12 steps\n"},
-        {"run", "72", 0, "", ""},
-        {"test", "71", 1,
-         "test tally (app.main) ... language_failure, 12 steps: " FAILURE_LINE
+        {"run", "143", 1, "",
+         FAILURE_LINE "\nsemaprax: entry 'app.main': language_failure after 6 steps\n"},
+        {"run", "144", 0, "", ""},
+        {"test", "143", 1,
+         "test tally (app.main) ... language_failure, 6 steps: " FAILURE_LINE
          "\nsemaprax: 1 test: 0 passed, 0 failed, 1 language failure, 0 out of fuel, 0 out "
          "of depth\n",
          ""},
-        {"test", "72", 0,
+        {"test", "144", 0,
          "test tally (app.main) ... passed, 15 steps, returned 0\n"
          "semaprax: 1 test: 1 passed, 0 failed, 0 language failures, 0 out of fuel, 0 out of "
          "depth\n",
@@ -76,19 +77,20 @@ static void test_cli_run_and_test(void)
     spx_fixture_free(fixture);
 }
 
-/* The failure of the envelope's only test: R0521 at 4:19 after 12 steps. */
+/* The failure of the envelope's only test: R0521 at 4:19 after 6 steps. */
 static void assert_envelope_failure(json_t *envelope)
 {
     CU_ASSERT_TRUE(json_is_false(json_object_get(envelope, "command_succeeded")));
     CU_ASSERT_EQUAL(
-        json_integer_value(json_object_get(json_object_get(envelope, "limits"), "max_memory")), 71);
+        json_integer_value(json_object_get(json_object_get(envelope, "limits"), "max_memory")),
+        143);
     json_t *test = json_array_get(json_object_get(envelope, "tests"), 0);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(test, "outcome")), "language_failure");
-    CU_ASSERT_EQUAL(json_integer_value(json_object_get(test, "steps")), 12);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(test, "steps")), 6);
     json_t *failure = json_object_get(test, "failure");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(failure, "code")), "R0521");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(failure, "message")),
-                           "memory limit exceeded: 72 bytes live, over max_memory 71");
+                           "memory limit exceeded: 144 bytes live, over max_memory 143");
     json_t *start = json_object_get(json_object_get(failure, "span"), "start");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(start, "line")), 4);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(start, "column")), 19);
@@ -104,7 +106,7 @@ static void test_daemon_test_request(void)
 
     json_t *under = spx_daemon_call_json(
         daemon, spx_request_line("1", "test",
-                                 apr_pstrcat(pool, revisions, ",\"max_memory\":71", NULL), pool));
+                                 apr_pstrcat(pool, revisions, ",\"max_memory\":143", NULL), pool));
     json_t *envelope = json_object_get(json_object_get(under, "result"), "envelope");
     CU_ASSERT_PTR_NOT_NULL_FATAL(envelope);
     assert_envelope_failure(envelope);
@@ -112,7 +114,7 @@ static void test_daemon_test_request(void)
      * with the recorded max_memory to the same failure */
     const char *daemon_text = apr_pstrcat(pool, spx_canonical_text(envelope, pool), "\n", NULL);
     spx_process_result_t cli =
-        SPX_RUN_SEMAPRAX(pool, "test", "--manifest-path", manifest, "--max-memory", "71",
+        SPX_RUN_SEMAPRAX(pool, "test", "--manifest-path", manifest, "--max-memory", "143",
                          "--envelope", spx_fixture_path(fixture, "cli.json"));
     CU_ASSERT_EQUAL(cli.exit_code, 1);
     CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "cli.json"), daemon_text);
@@ -126,7 +128,7 @@ static void test_daemon_test_request(void)
 
     json_t *at = spx_daemon_call_json(
         daemon, spx_request_line("2", "test",
-                                 apr_pstrcat(pool, revisions, ",\"max_memory\":72", NULL), pool));
+                                 apr_pstrcat(pool, revisions, ",\"max_memory\":144", NULL), pool));
     json_t *passed = json_object_get(json_object_get(at, "result"), "envelope");
     CU_ASSERT_TRUE(json_is_true(json_object_get(passed, "command_succeeded")));
     json_t *test = json_array_get(json_object_get(passed, "tests"), 0);
@@ -140,8 +142,8 @@ static void test_daemon_test_request(void)
 int main(void)
 {
     CU_TestInfo tests[] = {
-        {"semaprax run and test: R0521 at --max-memory 71, not at 72", test_cli_run_and_test},
-        {"semapraxd test: max_memory 71 gives R0521 in the envelope, verified",
+        {"semaprax run and test: R0521 at --max-memory 143, not at 144", test_cli_run_and_test},
+        {"semapraxd test: max_memory 143 gives R0521 in the envelope, verified",
          test_daemon_test_request},
         CU_TEST_INFO_NULL,
     };
