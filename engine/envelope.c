@@ -112,14 +112,17 @@ static apr_status_t compile(const spx_project_t *project, int entry_only, spx_pr
     return spx_program_check_roots(project->program, roots, pool, message);
 }
 
-/* Run function (a "module.function" name of the manifest) of program. */
+/* Run function (a "module.function" name of the manifest) of program,
+ * asking interrupt (may be NULL) between steps. */
 static apr_status_t run_named(const spx_program_t *program, const char *function,
-                              const spx_run_limits_t *limits, spx_run_result_t *result,
-                              apr_pool_t *pool, const char **message)
+                              const spx_run_limits_t *limits, const spx_run_interrupt_t *interrupt,
+                              spx_run_result_t *result, apr_pool_t *pool, const char **message)
 {
-    apr_status_t status =
-        spx_vm_run(program, spx_program_find(program, function), limits, result, pool);
-    if (status != APR_SUCCESS)
+    apr_status_t status = spx_vm_run_interruptible(program, spx_program_find(program, function),
+                                                   limits, interrupt, result, pool);
+    if (status == SPX_STATUS_INTERRUPTED)
+        *message = apr_psprintf(pool, "the run of '%s' was interrupted", function);
+    else if (status != APR_SUCCESS)
         *message = apr_psprintf(pool, "cannot run '%s' with these limits", function);
     return status;
 }
@@ -135,7 +138,7 @@ apr_status_t spx_run_entry(const spx_project_t *project, const spx_run_limits_t 
     apr_status_t status = compile(project, 1, &program, pool, message);
     if (status != APR_SUCCESS)
         return status;
-    return run_named(program, project->manifest->entry, limits, result, pool, message);
+    return run_named(program, project->manifest->entry, limits, NULL, result, pool, message);
 }
 
 static int compare_by_path(const void *left, const void *right)
@@ -255,7 +258,8 @@ void spx_test_selection_free(spx_test_selection_t *selection)
 /* The envelope of an admitted project without its digest. */
 static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t *limits,
                             const spx_test_selection_t *selection,
-                            const spx_envelope_observer_t *observer, json_t **envelope,
+                            const spx_envelope_observer_t *observer,
+                            const spx_run_interrupt_t *interrupt, json_t **envelope,
                             apr_pool_t *pool, const char **message)
 {
     spx_program_t *program = NULL;
@@ -276,7 +280,8 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
         if (observer && observer->before)
             observer->before(observer->context, index, total, test->name);
         spx_test_run_t run = {test->name, test->function, SPX_TEST_PASSED, {0}};
-        status = run_named(program, test->function, limits, &run.result, scratch, message);
+        status =
+            run_named(program, test->function, limits, interrupt, &run.result, scratch, message);
         json_t *record = NULL;
         if (status == APR_SUCCESS) {
             run.outcome = spx_test_outcome(&run.result);
@@ -338,8 +343,18 @@ apr_status_t spx_envelope_build_selected(const spx_project_t *project,
                                          const spx_envelope_observer_t *observer, json_t **envelope,
                                          apr_pool_t *pool, const char **message)
 {
+    return spx_envelope_build_interruptible(project, limits, selection, observer, NULL, envelope,
+                                            pool, message);
+}
+
+apr_status_t spx_envelope_build_interruptible(
+    const spx_project_t *project, const spx_run_limits_t *limits,
+    const spx_test_selection_t *selection, const spx_envelope_observer_t *observer,
+    const spx_run_interrupt_t *interrupt, json_t **envelope, apr_pool_t *pool, const char **message)
+{
     json_t *document = NULL;
-    apr_status_t status = closure(project, limits, selection, observer, &document, pool, message);
+    apr_status_t status =
+        closure(project, limits, selection, observer, interrupt, &document, pool, message);
     if (status != APR_SUCCESS)
         return status;
     json_object_set_new(document, "envelope_digest",

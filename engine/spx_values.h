@@ -35,6 +35,7 @@
 #include "spx_assert.h"
 #include "spx_codes.h"
 #include "spx_limits.h"
+#include "spx_vm.h"
 
 #include <apr.h>
 #include <stdint.h>
@@ -82,7 +83,8 @@ struct spx_value_block_t {
 typedef enum spx_heap_status_t {
     SPX_HEAP_OK = 0,
     SPX_HEAP_OUT_OF_FUEL, /* the size charge could not be paid: *fuel untouched */
-    SPX_HEAP_FAILED       /* a language failure: heap->code and heap->message */
+    SPX_HEAP_FAILED,      /* a language failure: heap->code and heap->message */
+    SPX_HEAP_INTERRUPTED  /* the run's interrupt stopped it (a comparison asks it) */
 } spx_heap_status_t;
 
 typedef struct spx_compare_frame_t spx_compare_frame_t;
@@ -107,6 +109,7 @@ typedef struct spx_heap_t {
     apr_size_t spare_count;
     spx_value_block_t ***path; /* the slots along a place being resolved */
     apr_size_t path_capacity;
+    const spx_run_interrupt_t *interrupt; /* the run's (spx_vm.h), or NULL */
 } spx_heap_t;
 
 /* A heap with nothing live. spx_heap_finish frees its scratch; every block
@@ -277,10 +280,14 @@ spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_value_bloc
  * negation with the same charge. Reads both. n = what the comparison
  * examines: at each level, arrays of different lengths examine nothing;
  * otherwise each position or field up to and including the first
- * difference counts 1, and a nested block adds what it examines; strings
- * examine the bytes up to and including the first difference, or the
- * shorter length. *examined (when not NULL) is n. The comparison stops as
- * soon as n / 64 exceeds *fuel, so its work is bounded by the fuel. */
+ * difference counts 1, and a block in it (a nested string, array or
+ * struct, of which the comparison reads both headers) counts 64, one step,
+ * and adds what it examines; strings examine the bytes up to and including
+ * the first difference, or the shorter length. *examined (when not NULL)
+ * is n. The comparison stops as soon as n / 64 exceeds *fuel, so its work
+ * is bounded by the fuel; it asks heap->interrupt (when set) every
+ * SPX_COMPARE_POLL_POSITIONS positions and answers SPX_HEAP_INTERRUPTED,
+ * charging nothing, when that stops the run. */
 spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
                                    const spx_value_block_t *b, int *equal, uint64_t *examined);
 

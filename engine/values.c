@@ -34,6 +34,9 @@ struct spx_compare_frame_t {
 #define BLOCK_BYTES 32u
 /* What one slot (element or field) counts, of the capacity. */
 #define SLOT_BYTES 8u
+/* What == examining a nested block counts (spx_values_equal): one step, as
+ * reading two scattered headers costs about what a step may. */
+#define NESTED_BLOCK_EXAMINED 64u
 
 void spx_heap_init(spx_heap_t *heap, uint64_t max_memory)
 {
@@ -747,7 +750,7 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
     SPX_ASSERT(a->kind == b->kind);
     /* Past budget, n / 64 cannot be paid: stop examining. */
     uint64_t budget = *fuel > (UINT64_MAX - 63) / 64 ? UINT64_MAX : *fuel * 64 + 63;
-    uint64_t n = 0;
+    uint64_t n = 0, positions = 0;
     int same = 1;
     apr_size_t depth = 0;
     if (a->kind == SPX_BLOCK_STR)
@@ -762,6 +765,9 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
             depth--;
             continue;
         }
+        if (heap->interrupt && ++positions % SPX_COMPARE_POLL_POSITIONS == 0 &&
+            heap->interrupt->poll(heap->interrupt->context) == 0)
+            return SPX_HEAP_INTERRUPTED;
         uint32_t k = top->next++;
         const spx_value_block_t *x = top->a, *y = top->b;
         n++;
@@ -770,6 +776,7 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
             continue;
         }
         const spx_value_block_t *u = x->slots[k].b, *v = y->slots[k].b;
+        n += NESTED_BLOCK_EXAMINED;
         if (u->kind == SPX_BLOCK_STR) {
             uint64_t bytes = compare_strings(u, v, &same);
             n = bytes > UINT64_MAX - n ? UINT64_MAX : n + bytes;

@@ -11,6 +11,12 @@
  * (language v2, Execution): the block registers are holders, values.c does the copy on write, the
  * size charges (paid from the same fuel, after the instruction's own charge) and the memory measure
  * against max_memory. print keeps at most max_bytes of output, cut at a UTF-8 boundary.
+ *
+ * A run with an interrupt (spx_vm.h) keeps its fuel in two parts: the slice, which the loop
+ * spends, and the reserve. When the slice cannot pay a charge, the run asks the interrupt, which
+ * stops it or says how many steps the next slice holds, taken from the reserve; so the loop's
+ * own test of the fuel is the only cost of asking, and a run without an interrupt has no reserve.
+ * An operation with a size charge is lent the whole fuel and spends the slice first.
  */
 #include "spx_allocation.h"
 #include "spx_assert.h"
@@ -49,6 +55,7 @@ typedef struct vm_t {
     apr_size_t value_capacity;
     int64_t *steps; /* scratch: a place's steps */
     apr_size_t step_capacity;
+    const spx_run_interrupt_t *interrupt; /* asked between steps, or NULL */
 } vm_t;
 
 spx_run_limits_t spx_run_limits_default(void)
@@ -224,6 +231,30 @@ static void fail(spx_run_result_t *result, spx_outcome_t outcome, const spx_vm_f
     result->failure.span = span;
 }
 
+typedef enum refuel_t {
+    REFUEL_PAID,   /* the slice can pay the charge now */
+    REFUEL_EMPTY,  /* the whole fuel cannot: the run is out of fuel */
+    REFUEL_STOPPED /* the interrupt stops the run */
+} refuel_t;
+
+/* The slice (*fuel) cannot pay charge and the reserve is not empty: ask the
+ * interrupt, then move the next slice from the reserve (at least what the
+ * charge needs, when the reserve holds it). */
+static refuel_t refuel(const spx_run_interrupt_t *interrupt, uint64_t *fuel, uint64_t *reserve,
+                       uint64_t charge)
+{
+    uint64_t slice = interrupt->poll(interrupt->context);
+    if (slice == 0)
+        return REFUEL_STOPPED;
+    if (slice < charge - *fuel)
+        slice = charge - *fuel;
+    if (slice > *reserve)
+        slice = *reserve;
+    *fuel += slice;
+    *reserve -= slice;
+    return *fuel >= charge ? REFUEL_PAID : REFUEL_EMPTY;
+}
+
 static const char *operator_text(uint8_t op)
 {
     return op == SPX_I_ADD   ? "+"
@@ -250,6 +281,16 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         return APR_SUCCESS;
     }
     fuel--;
+    uint64_t reserved = 0; /* the fuel beyond the slice (an interrupted run's) */
+    if (vm->interrupt) {
+        uint64_t slice = vm->interrupt->poll(vm->interrupt->context);
+        if (slice == 0)
+            return SPX_STATUS_INTERRUPTED;
+        if (fuel > slice) {
+            reserved = fuel - slice;
+            fuel = slice;
+        }
+    }
     reserve(vm, function, 0, 0);
     enter(vm, function, 0, 0);
     vm->frames[0] = (frame_t){function, NULL, 0, 0};
@@ -265,12 +306,24 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     uint64_t failure_site = 0; /* which of the instruction's failure spans a failure names */
     uint64_t metered;          /* the fuel, lent to an operation with a size charge */
 
+/* Lend the whole fuel to an operation with a size charge; take back what
+ * it left, spent from the slice first. */
+#define LEND() (metered = fuel + reserved)
+#define TAKE_BACK()                                                                                \
+    do {                                                                                           \
+        if (metered >= reserved) {                                                                 \
+            fuel = metered - reserved;                                                             \
+        } else {                                                                                   \
+            reserved = metered;                                                                    \
+            fuel = 0;                                                                              \
+        }                                                                                          \
+    } while (0)
 /* Run a values.c operation that may take a size charge from the fuel. */
 #define METERED(call)                                                                              \
     do {                                                                                           \
-        metered = fuel;                                                                            \
+        LEND();                                                                                    \
         status = (call);                                                                           \
-        fuel = metered;                                                                            \
+        TAKE_BACK();                                                                               \
         if (status != SPX_HEAP_OK)                                                                 \
             goto heap_stop;                                                                        \
     } while (0)
@@ -285,8 +338,15 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     for (;;) {
         ins = pc++;
         if (ins->charge) {
-            if (fuel < ins->charge)
-                goto out_of_fuel;
+            if (fuel < ins->charge) {
+                if (!reserved)
+                    goto out_of_fuel;
+                refuel_t refueled = refuel(vm->interrupt, &fuel, &reserved, ins->charge);
+                if (refueled == REFUEL_STOPPED)
+                    return SPX_STATUS_INTERRUPTED;
+                if (refueled == REFUEL_EMPTY)
+                    goto out_of_fuel;
+            }
             fuel -= ins->charge;
         }
         switch ((spx_opcode_t)ins->op) {
@@ -460,7 +520,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             SPX_ASSERT(ins->a >= 0 && (apr_size_t)ins->a < program->function_count);
             const spx_vm_function_t *callee = &program->functions[ins->a];
             if (vm->depth >= max_depth) {
-                result->steps = max_steps - fuel;
+                result->steps = max_steps - fuel - reserved;
                 fail(result, SPX_OUTCOME_DEPTH_EXHAUSTED, frame->function,
                      site_span(frame->function, (uint32_t)(ins - frame->function->code),
                                SPX_SITE_FAILURE, 0),
@@ -477,7 +537,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 block_base + callee->block_registers > SPX_LIMIT_FRAME_REGISTERS) {
                 /* Deep enough for --max-call-depth, but the frames' registers
                  * are full: more depth would not help. */
-                result->steps = max_steps - fuel;
+                result->steps = max_steps - fuel - reserved;
                 fail(result, SPX_OUTCOME_DEPTH_EXHAUSTED, frame->function,
                      site_span(frame->function, (uint32_t)(ins - frame->function->code),
                                SPX_SITE_FAILURE, 0),
@@ -504,7 +564,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if (--vm->depth == 0) {
                 result->outcome = SPX_OUTCOME_RETURNED;
                 result->value = value;
-                result->steps = max_steps - fuel;
+                result->steps = max_steps - fuel - reserved;
                 return APR_SUCCESS;
             }
             I[0] = value; /* the caller's first argument register */
@@ -712,9 +772,9 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 array->slots[index] = value; /* nothing to copy or charge */
                 spx_block_release(heap, old.b);
             } else {
-                metered = fuel;
+                LEND();
                 status = spx_place_write(heap, &metered, &B[ins->a], &index, 1, value);
-                fuel = metered;
+                TAKE_BACK();
                 if (status != SPX_HEAP_OK) {
                     if (!taken) /* nothing was consumed */
                         spx_block_release(heap, value.b);
@@ -789,12 +849,12 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 break;
             }
             const int64_t *steps = place_steps(vm, place, I);
-            metered = fuel;
+            LEND();
             status = is_write ? spx_place_write(heap, &metered, &B[place[0]], steps,
                                                 (apr_size_t)place[1], value)
                               : spx_place_push(heap, &metered, &B[place[0]], steps,
                                                (apr_size_t)place[1], value);
-            fuel = metered;
+            TAKE_BACK();
             if (status != SPX_HEAP_OK) {
                 if (is_block && !taken) /* nothing was consumed */
                     spx_block_release(heap, value.b);
@@ -825,8 +885,12 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     }
 #undef METERED
 #undef CHECKED
+#undef LEND
+#undef TAKE_BACK
 
 heap_stop:
+    if (status == SPX_HEAP_INTERRUPTED)
+        return SPX_STATUS_INTERRUPTED;
     if (status == SPX_HEAP_OUT_OF_FUEL) {
         result->steps = max_steps;
         fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, frame->function,
@@ -849,13 +913,13 @@ overflow:
     message = spx_int_failure_message(SPX_INT_OVERFLOW, operator_text(ins->op), I[ins->b],
                                       I[ins->c], pool);
 language_failure:
-    result->steps = max_steps - fuel;
+    result->steps = max_steps - fuel - reserved;
     fail(result, SPX_OUTCOME_LANGUAGE_FAILURE, frame->function,
          site_span(frame->function, (uint32_t)(ins - frame->function->code), SPX_SITE_FAILURE,
                    failure_site),
          code, message);
     return APR_SUCCESS;
-out_of_fuel:
+out_of_fuel: /* the reserve is empty: fuel is all the run had left */
     result->steps = max_steps;
     fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, frame->function,
          site_span(frame->function, (uint32_t)(ins - frame->function->code), SPX_SITE_CHARGE, fuel),
@@ -865,6 +929,14 @@ out_of_fuel:
 
 apr_status_t spx_vm_run(const spx_program_t *program, long function, const spx_run_limits_t *limits,
                         spx_run_result_t *result, apr_pool_t *pool)
+{
+    return spx_vm_run_interruptible(program, function, limits, NULL, result, pool);
+}
+
+apr_status_t spx_vm_run_interruptible(const spx_program_t *program, long function,
+                                      const spx_run_limits_t *limits,
+                                      const spx_run_interrupt_t *interrupt,
+                                      spx_run_result_t *result, apr_pool_t *pool)
 {
     memset(result, 0, sizeof(*result));
     if (function < 0 || (apr_size_t)function >= program->function_count ||
@@ -880,6 +952,8 @@ apr_status_t spx_vm_run(const spx_program_t *program, long function, const spx_r
     vm.program = program;
     vm.max_bytes = limits->max_bytes;
     spx_heap_init(&vm.heap, limits->max_memory);
+    vm.interrupt = interrupt;
+    vm.heap.interrupt = interrupt;
     vm.frames = spx_allocate(limits->max_call_depth * sizeof(frame_t));
     vm.output = spx_allocate(limits->max_bytes + 1);
     apr_status_t status =

@@ -265,6 +265,12 @@ apr_status_t spx_stdio_open(spx_stdio_t **stdio, apr_pool_t *pool);
 /* Read what is available, up to capacity; *got is 0 only at end of input. */
 apr_status_t spx_stdio_read(spx_stdio_t *stdio, void *buffer, apr_size_t capacity, apr_size_t *got);
 
+/* 1 when a read of standard input would not wait: bytes, end of input or
+ * an error are there (POSIX: poll(); Windows: PeekNamedPipe on a pipe, and
+ * a file is always ready); 0 when it would wait, or cannot be known (a
+ * console). It never waits itself. (posix/ or win32/) */
+int spx_stdio_input_ready(spx_stdio_t *stdio);
+
 /* Write all of the bytes or fail. */
 apr_status_t spx_stdio_write(spx_stdio_t *stdio, const void *bytes, apr_size_t length);
 

@@ -3,18 +3,27 @@
  * terminals and program arguments: POSIX never translates line ends, and argv
  * is already the bytes the system gave, so there is nothing to do for those;
  * SIGPIPE is ignored so that a write to a closed pipe fails with EPIPE; a
- * terminal is what isatty says, and takes UTF-8 as it is (no code page).
+ * terminal is what isatty says, and takes UTF-8 as it is (no code page);
+ * whether standard input has something to read is what poll() says.
  */
-#define _POSIX_C_SOURCE 200809L /* sigaction() and isatty() under -std=c11 */
+#define _POSIX_C_SOURCE 200809L /* sigaction(), isatty() and poll() under -std=c11 */
 
 #include "spx_platform.h"
 
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
 void spx_stdio_binary_mode(void)
 {
+}
+
+int spx_stdio_input_ready(spx_stdio_t *stdio)
+{
+    (void)stdio; /* its input is descriptor 0, which APR reads unbuffered */
+    struct pollfd input = {STDIN_FILENO, POLLIN, 0};
+    return poll(&input, 1, 0) == 1 && input.revents != 0;
 }
 
 void spx_stdio_ignore_broken_pipe(void)

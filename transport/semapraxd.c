@@ -1,6 +1,6 @@
 /*
  * semapraxd.c: the daemon's main: parses `semapraxd --stdio [--manifest-path
- * P] [--max-request-bytes N] [--max-response-bytes N]
+ * P] [--max-request-bytes N] [--max-response-bytes N] [--max-call-seconds N]
  * [--allow-project-rename] [--verbose]`, then runs the session (spx_session.h) over
  * binary stdio: v2, or v3 with the flag; or, with --mcp instead of --stdio,
  * the MCP server (spx_mcp.h). Usage errors: a message on stderr, nothing on
@@ -24,9 +24,11 @@
 static void usage(void)
 {
     printf("usage: semapraxd --stdio [--manifest-path PATH] [--max-request-bytes N]\n"
-           "                 [--max-response-bytes N] [--allow-project-rename] [--verbose]\n"
+           "                 [--max-response-bytes N] [--max-call-seconds N]\n"
+           "                 [--allow-project-rename] [--verbose]\n"
            "       semapraxd --mcp [--manifest-path PATH] [--max-request-bytes N]\n"
-           "                 [--max-response-bytes N] [--allow-project-rename] [--verbose]\n"
+           "                 [--max-response-bytes N] [--max-call-seconds N]\n"
+           "                 [--allow-project-rename] [--verbose]\n"
            "\n"
            "Holds one Semaprax project (the manifest, default semaprax.toml, and its\n"
            "sources), authenticates it and builds its semantic state once, then answers\n"
@@ -47,6 +49,9 @@ static void usage(void)
            "                           (default %u, %u..%u)\n"
            "  --max-response-bytes N   largest response line, LF included\n"
            "                           (default %u, %u..%u; with --mcp %u, %u..)\n"
+           "  --max-call-seconds N     longest a call may take, in seconds of wall-clock\n"
+           "                           time: a test run past it is stopped and the call\n"
+           "                           answered with an error (default %u, %u..%u)\n"
            "  --allow-project-rename   speak semaprax.agent-transport.v3 instead: v2 plus\n"
            "                           project/rename, which renames an exported function\n"
            "                           and its call sites and writes the changed sources\n"
@@ -63,7 +68,8 @@ static void usage(void)
            SPX_LIMIT_REQUEST_BYTES_MINIMUM, SPX_LIMIT_REQUEST_BYTES_MAXIMUM,
            SPX_LIMIT_RESPONSE_BYTES_DEFAULT, SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM,
            SPX_LIMIT_RESPONSE_BYTES_MAXIMUM, SPX_LIMIT_MCP_RESPONSE_BYTES_DEFAULT,
-           SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM, SPX_LIMIT_LOG_LINES);
+           SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM, SPX_LIMIT_CALL_SECONDS_DEFAULT,
+           SPX_LIMIT_CALL_SECONDS_MINIMUM, SPX_LIMIT_CALL_SECONDS_MAXIMUM, SPX_LIMIT_LOG_LINES);
 }
 
 enum option_id {
@@ -74,6 +80,7 @@ enum option_id {
     OPTION_ALLOW_RENAME,
     OPTION_VERBOSE,
     OPTION_MCP,
+    OPTION_MAX_CALL,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -86,6 +93,7 @@ static const apr_getopt_option_t options[] = {
     {"allow-project-rename", OPTION_ALLOW_RENAME, 0, "the v3 profile"},
     {"verbose", OPTION_VERBOSE, 0, "a line per refused request"},
     {"mcp", OPTION_MCP, 0, "serve MCP on stdio"},
+    {"max-call-seconds", OPTION_MAX_CALL, 1, "longest call"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -105,27 +113,40 @@ static int usage_error(const char *what, const char *detail)
     return SPX_EXIT_USAGE;
 }
 
-/* A --max-*-bytes value in [minimum, maximum]: 1, or the usage error that
- * names the range and 0. */
-static int parse_bound(int option, const char *text, apr_size_t minimum, apr_size_t maximum,
-                       apr_size_t *value, apr_pool_t *pool)
+/* A --max-* value in [minimum, maximum]: 1, or the usage error that names
+ * the range and 0. */
+static int parse_count(int option, const char *text, apr_uint64_t minimum, apr_uint64_t maximum,
+                       apr_uint64_t *value, apr_pool_t *pool)
 {
-    apr_uint64_t count = 0;
-    if (!spx_cli_parse_count(text, minimum, maximum, &count)) {
+    if (!spx_cli_parse_count(text, minimum, maximum, value)) {
         usage_error(apr_psprintf(pool,
-                                 "--%s must be %" APR_SIZE_T_FMT "..%" APR_SIZE_T_FMT ", not ",
+                                 "--%s must be %" APR_UINT64_T_FMT "..%" APR_UINT64_T_FMT ", not ",
                                  option_name(option), minimum, maximum),
                     text);
         return 0;
     }
+    return 1;
+}
+
+/* A --max-*-bytes value in [minimum, maximum], as parse_count. */
+static int parse_bound(int option, const char *text, apr_size_t minimum, apr_size_t maximum,
+                       apr_size_t *value, apr_pool_t *pool)
+{
+    apr_uint64_t count = 0;
+    if (!parse_count(option, text, minimum, maximum, &count, pool))
+        return 0;
     *value = (apr_size_t)count;
     return 1;
 }
 
 static int run(int argc, const char *const *argv, apr_pool_t *pool)
 {
-    spx_session_options_t settings = {"semaprax.toml", SPX_LIMIT_REQUEST_BYTES_DEFAULT,
-                                      SPX_LIMIT_RESPONSE_BYTES_DEFAULT, 0, 0};
+    spx_session_options_t settings = {"semaprax.toml",
+                                      SPX_LIMIT_REQUEST_BYTES_DEFAULT,
+                                      SPX_LIMIT_RESPONSE_BYTES_DEFAULT,
+                                      0,
+                                      0,
+                                      SPX_LIMIT_CALL_SECONDS_DEFAULT};
     int stdio_given = 0, mcp_given = 0, response_given = 0;
     unsigned seen = 0; /* one bit per option id above OPTION_STDIO */
     apr_getopt_t *parser = NULL;
@@ -141,7 +162,7 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
             return usage_error("unknown option ", parser->argv[parser->ind - 1]);
         if (status == APR_BADARG)
             return usage_error("option needs a value: ", parser->argv[parser->ind - 1]);
-        if (option >= OPTION_STDIO && option <= OPTION_MCP) {
+        if (option >= OPTION_STDIO && option <= OPTION_MAX_CALL) {
             unsigned bit = 1u << (option - OPTION_STDIO);
             if (seen & bit)
                 return usage_error("option given twice: --", option_name(option));
@@ -168,6 +189,11 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
             break;
         case OPTION_VERBOSE:
             settings.verbose = 1;
+            break;
+        case OPTION_MAX_CALL:
+            if (!parse_count(option, argument, SPX_LIMIT_CALL_SECONDS_MINIMUM,
+                             SPX_LIMIT_CALL_SECONDS_MAXIMUM, &settings.max_call_seconds, pool))
+                return SPX_EXIT_USAGE;
             break;
         case OPTION_MAX_REQUEST:
             if (!parse_bound(option, argument, SPX_LIMIT_REQUEST_BYTES_MINIMUM,

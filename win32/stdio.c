@@ -9,6 +9,8 @@
  * virtual-terminal processing switched on for ANSI colour sequences, and its
  * output code page set to UTF-8 while the program runs (put back after: the
  * code page belongs to the console, and the shell the user typed in keeps it).
+ * Whether standard input has something to read is what PeekNamedPipe says
+ * of a pipe; a file always has, and a console is never asked.
  */
 #include "spx_platform.h"
 
@@ -30,6 +32,23 @@ void spx_stdio_binary_mode(void)
     (void)_setmode(_fileno(stdin), _O_BINARY);
     (void)_setmode(_fileno(stdout), _O_BINARY);
     (void)_setmode(_fileno(stderr), _O_BINARY);
+}
+
+int spx_stdio_input_ready(spx_stdio_t *stdio)
+{
+    (void)stdio; /* its input is the process's standard input handle */
+    HANDLE input = GetStdHandle(STD_INPUT_HANDLE);
+    if (input == INVALID_HANDLE_VALUE || input == NULL)
+        return 0;
+    DWORD type = GetFileType(input);
+    if (type == FILE_TYPE_DISK)
+        return 1; /* a read of a file never waits */
+    if (type != FILE_TYPE_PIPE)
+        return 0; /* a console: a read might wait for a line */
+    DWORD available = 0;
+    if (!PeekNamedPipe(input, NULL, 0, NULL, &available, NULL))
+        return GetLastError() == ERROR_BROKEN_PIPE; /* the read says end of input at once */
+    return available > 0;
 }
 
 void spx_stdio_ignore_broken_pipe(void)

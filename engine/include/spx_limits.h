@@ -225,6 +225,17 @@
 #define SPX_LIMIT_ID_INTEGER_MAXIMUM 9007199254740991ull
 #define SPX_LIMIT_ID_INTEGER_DIGITS 16u
 
+/* The wall-clock time one call to the daemon may take, in seconds:
+ * semapraxd's --max-call-seconds, with --stdio and --mcp alike (project
+ * decision). Only running tests can take long: a run past it is stopped
+ * between two steps, and the call is answered with an error that names the
+ * option (-32017 in v2 and v3, a tool error in MCP). The default is half
+ * the 60 s after which the MCP TypeScript SDK gives up on a request; the
+ * maximum, a day, is past what the most fuel takes at a plain loop's rate. */
+#define SPX_LIMIT_CALL_SECONDS_DEFAULT 30u
+#define SPX_LIMIT_CALL_SECONDS_MINIMUM 1u
+#define SPX_LIMIT_CALL_SECONDS_MAXIMUM 86400u
+
 /* What project/rename allows for the sentence of a failed commit (its
  * data.detail) when it makes sure, before writing, that even the failure's
  * answer fits the response limit (transport/daemon/session_v3.c; an OS message and
@@ -293,6 +304,21 @@
  * evaluation of a literal is a block of its own, language v2: reusing the
  * freed ones spares a malloc and free per evaluation in a loop). */
 #define SPX_SPARE_LITERAL_BLOCKS 64u
+
+/* How often a run under a daemon call's deadline asks whether it may go on
+ * (spx_run_interrupt_t of spx_vm.h, answered by transport/wire/call.c; project
+ * decision): after SPX_CALL_POLL_FIRST_STEPS steps first; then the interval
+ * doubles while two questions come closer together than
+ * SPX_CALL_POLL_MICROSECONDS and shrinks in proportion when they come
+ * further apart, never past SPX_CALL_POLL_MAX_STEPS steps. So a plain loop
+ * asks about every 10 ms (a clock read per some million steps), and a
+ * statement of milliseconds asks after each step. A comparison (==, !=)
+ * also asks every SPX_COMPARE_POLL_POSITIONS positions it examines, since
+ * one comparison may take many steps. */
+#define SPX_CALL_POLL_FIRST_STEPS 16u
+#define SPX_CALL_POLL_MICROSECONDS 10000u
+#define SPX_CALL_POLL_MAX_STEPS (1u << 24)
+#define SPX_COMPARE_POLL_POSITIONS 65536u
 
 /* Random names tried for one temporary file of the rename transaction
  * before giving up (each is created exclusively; a clash is already rare). */

@@ -13,7 +13,8 @@
 #define SPX_ENGINE_STATUSES(X)                                                                     \
     X(BAD_PATH, 1, "a path that breaks a path rule")                                               \
     X(DUPLICATE, 2, "one file system object under two paths")                                      \
-    X(OVER_LIMIT, 3, "over a count or size limit")
+    X(OVER_LIMIT, 3, "over a count or size limit")                                                 \
+    X(INTERRUPTED, 4, "stopped by its caller between steps (a deadline or a cancellation)")
 
 #define SPX_ENGINE_STATUS_(name, offset, message)                                                  \
     SPX_STATUS_##name = SPX_STATUS_ENGINE_BASE + (offset),

@@ -9,6 +9,9 @@
  * Semaprax call: frames live in an array of max_call_depth entries. Every instruction carries the
  * steps charged before it runs, so a run's step count is exactly the count of language.md, and
  * every instruction that can stop a run can name its source span.
+ * A run may be given an interrupt, which it asks between steps whether to
+ * go on (a daemon's deadline per call, a client's cancellation): the engine
+ * reads no clock itself.
  * docs/execution.md describes the bytecode, the R05xx failures and the
  * decisions the specification leaves open.
  */
@@ -16,6 +19,7 @@
 #define SPX_VM_H
 
 #include "spx_diagnostics.h"
+#include "spx_status.h"
 
 #include <apr_pools.h>
 #include <stdint.h>
@@ -65,5 +69,24 @@ typedef struct spx_run_result_t {
  * bad index or limits (memory running out is fatal: spx_allocation.h). */
 apr_status_t spx_vm_run(const spx_program_t *program, long function, const spx_run_limits_t *limits,
                         spx_run_result_t *result, apr_pool_t *pool);
+
+/* What a run asks, between steps, whether it may go on. poll answers 0 to
+ * stop the run now, or else how many more steps the run may take before it
+ * asks again (at least 1; the run may ask sooner, as it does in the middle
+ * of a long comparison). The run asks first before its first step. The
+ * steps, outputs and outcome of a run that is not stopped are those it has
+ * without an interrupt: only the wall-clock time between two questions
+ * depends on the answers. */
+typedef struct spx_run_interrupt_t {
+    uint64_t (*poll)(void *context);
+    void *context;
+} spx_run_interrupt_t;
+
+/* spx_vm_run, asking interrupt (NULL: never) between steps: when it answers
+ * stop, the run ends at once with SPX_STATUS_INTERRUPTED and no result. */
+apr_status_t spx_vm_run_interruptible(const spx_program_t *program, long function,
+                                      const spx_run_limits_t *limits,
+                                      const spx_run_interrupt_t *interrupt,
+                                      spx_run_result_t *result, apr_pool_t *pool);
 
 #endif /* SPX_VM_H */

@@ -386,10 +386,11 @@ static void test_size_charges(void)
          * 3 + 1 + 1 = 13; 3 x (32 + 512) */
         {"compare_structs", 1, 13, 3 * 544, NULL},
         /* call; 2 lets + 100 / 64 = 1 each; 2 lets of [r, r] and [r, q];
-         * var; if + (1 + 100) + (1 + 51) = 153 examined (2); if + xs == xs:
-         * (1 + 100) x 2 = 202 (3) + assignment; return: 1 + 4 + 2 + 1 + 3 +
-         * 5 + 1 = 17; 2 x 832 + 2 x 48 */
-        {"compare_nested", 10, 17, 2 * 832 + 2 * 48, NULL},
+         * var; if + (1 + 64 + 100) + (1 + 64 + 51) = 281 examined (4), each
+         * nested block 64; if + xs == xs: (1 + 64 + 100) x 2 = 330 (5) +
+         * assignment; return: 1 + 4 + 2 + 1 + 5 + 7 + 1 = 21; 2 x 832 + 2 x
+         * 48 */
+        {"compare_nested", 10, 21, 2 * 832 + 2 * 48, NULL},
         /* call, var + 2, let, a[0] = 9 + the copy of 130 (2), a[1] = 8 (a's
          * block has one holder now: no copy), return: 10; two blocks of
          * 1072 */
@@ -405,11 +406,11 @@ static void test_size_charges(void)
          * its pop: 1072 + 2112 + 1072 */
         {"push_pop_copy", 131000 + 129 + 129, 17, 1072 + 2112 + 1072, NULL},
         /* call; let + 100 / 64 = 1; let + the slice of 99 (1); let + 100
-         * (1); var; ys[99] = s + the copy of ys (1); if + 99 x (1 + 100) at
-         * positions 0-98, 1 at 99 where [0..99] and [0..98] differ in length
-         * (examining nothing inside): 10000 / 64 = 156; return: 168; row 832,
-         * s 32 + 792, xs and its copy 832 each */
-        {"compare_lengths", 0, 168, 832 + 824 + 832 + 832, NULL},
+         * (1); var; ys[99] = s + the copy of ys (1); if + 99 x (1 + 64 +
+         * 100) at positions 0-98, 1 + 64 at 99 where [0..99] and [0..98]
+         * differ in length (examining nothing inside): 16400 / 64 = 256;
+         * return: 268; row 832, s 32 + 792, xs and its copy 832 each */
+        {"compare_lengths", 0, 268, 832 + 824 + 832 + 832, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     expect_counted(fixture, spx_run_fixture_program(fixture, size_source(fixture->pool)), runs,
@@ -627,8 +628,9 @@ static void test_recursive_struct(void)
  * with a 256 KiB stack: nothing recurses in C over a value. chain: call,
  * var, for, 100001 checks, 100000 assignments, return: 200005; deep_chain:
  * call, let + chain, let + chain, if + the comparison, return. Each level
- * examines 2 (the kids field, the array's one position), the innermost
- * Node 1 (its kids are two empty arrays): 200001 / 64 = 3125. Memory:
+ * examines 2 (the kids field, the array's one position), each with a nested
+ * block (64), the innermost Node 1 + 64 (its kids are two empty arrays):
+ * 13000065 / 64 = 203126, a step per nested block. Memory:
  * each chain is [] 32 + Node 40, then 100000 x ([n] 40 + Node 40). */
 static void test_deep_values(void)
 {
@@ -642,7 +644,7 @@ static void test_deep_values(void)
     spx_run_limits_t limits = spx_run_limits_default();
     spx_run_result_t deep =
         spx_run_fixture_call_on_stack(fixture, program, "deep_chain", &limits, 256 * 1024);
-    spx_run_assert_returned(&deep, 1, 1 + 1 + 200005 + 1 + 200005 + 1 + 3125 + 1);
+    spx_run_assert_returned(&deep, 1, 1 + 1 + 200005 + 1 + 200005 + 1 + 203126 + 1);
     CU_ASSERT_EQUAL(deep.memory_peak, 2 * (72 + 80 * 100000));
     spx_fixture_free(fixture);
 }

@@ -8,6 +8,7 @@
  */
 #include "session_internal.h"
 
+#include "spx_call.h"
 #include "spx_canonical.h"
 #include "spx_envelope.h"
 #include "spx_index.h"
@@ -340,12 +341,21 @@ static void run_test(session_t *session, const spx_request_t *request, reply_t *
         !spx_session_admitted(session, reply, pool))
         return;
     test.names = names;
+    spx_call_t *call =
+        spx_call_watch(request, apr_time_now(), session->options->max_call_seconds, NULL, pool);
     spx_op_test_result_t run;
     const char *message = NULL;
-    switch (spx_op_test(session->project, &test, &run, pool, &message)) {
+    switch (spx_op_test_interruptible(session->project, &test, spx_call_interrupt(call), &run, pool,
+                                      &message)) {
     case SPX_OP_TEST_UNKNOWN_NAME:
         spx_log_request(&session->log, "test: %s", message);
         spx_session_refuse(reply, SPX_RPC_INVALID_PARAMS, NULL, "unknown_target", message);
+        return;
+    case SPX_OP_TEST_INTERRUPTED: /* v2 has no cancellation: only the deadline stops a call */
+        spx_log_event(&session->log, "test: stopped past --max-call-seconds %" APR_UINT64_T_FMT,
+                      session->options->max_call_seconds);
+        spx_session_refuse(reply, SPX_RPC_CALL_TOO_LONG, NULL, "call_too_long",
+                           spx_call_too_long_sentence(call, pool));
         return;
     case SPX_OP_TEST_NOT_RUN:
         spx_log_event(&session->log, "test: %s", message);

@@ -26,6 +26,7 @@ typedef struct spx_session_options_t {
     apr_size_t max_response_bytes; /* SPX_LIMIT_RESPONSE_BYTES_* */
     int allow_rename;              /* --allow-project-rename: the v3 profile */
     int verbose;                   /* --verbose: a stderr line per refused request */
+    apr_uint64_t max_call_seconds; /* --max-call-seconds: SPX_LIMIT_CALL_SECONDS_* */
 } spx_session_options_t;
 
 /* The session's exit status (transport.md, "Programs"): OK after shutdown

@@ -18,6 +18,11 @@
  * drift nothing is opened or built again (the status tool's counters show
  * it). The test-only daemon pauses before the second re-authentication
  * as v2's session does (SPX_TEST_PAUSE_DIR, spx_session_hooks.h).
+ *
+ * Bounded: each tools/call is watched (spx_call.h): a test run past
+ * --max-call-seconds is stopped and the call answered with a tool error,
+ * and a notifications/cancelled naming the call's id, read ahead while it
+ * runs, stops it with no answer at all (MCP's rule for a cancelled request).
  */
 #include "mcp_server.h"
 #include "mcp_tools.h"
@@ -321,6 +326,8 @@ static apr_status_t answer_tool_call(mcp_server_t *server, const spx_request_t *
     if (!arguments)
         arguments = no_arguments;
 
+    server->call = spx_call_watch(request, apr_time_now(), server->options->max_call_seconds,
+                                  server->reader, pool);
     apr_uint64_t around = spx_response_result_frame_bytes(request->id);
     apr_uint64_t limit = server->options->max_response_bytes;
     apr_uint64_t largest = limit > around ? limit - around : 0;
@@ -333,6 +340,12 @@ static apr_status_t answer_tool_call(mcp_server_t *server, const spx_request_t *
         mcp_answer_t answer = {0};
         /* Half for the structured content, half for its copy in the text. */
         tool->run(server, arguments, largest / 2, &answer, pool);
+        if (spx_call_stopped(server->call) == SPX_CALL_CANCELLED) {
+            spx_log_request(&server->log, "%s: cancelled by the client, not answered", tool->name);
+            json_decref(answer.structured);
+            answered = 1;
+            break;
+        }
         const char *text = render_result(server, &answer, &change, largest, pool);
         json_decref(answer.structured);
         if (!text) {
@@ -368,6 +381,7 @@ static apr_status_t answer_tool_call(mcp_server_t *server, const spx_request_t *
                                                        NULL, outcome)
                       : write_result(writer, request->id, NULL, outcome);
     }
+    server->call = NULL;
     json_decref(no_arguments);
     json_decref(change.from);
     json_decref(change.drift);
@@ -475,6 +489,7 @@ spx_session_exit_t spx_mcp_run(const spx_session_options_t *options, spx_stdio_t
         spx_response_writer_create_stdio(&writer, stdio, options->max_response_bytes, pool) !=
             APR_SUCCESS)
         return SPX_SESSION_EXIT_STOPPED;
+    server->reader = reader;
     spx_loop_report_t report;
     spx_loop_run_with_hooks(reader, writer, &mcp_hooks, server, pool, &report);
     spx_loop_explain(&report, "semapraxd", options->max_request_bytes, options->max_response_bytes);

@@ -11,6 +11,7 @@
 
 #include "spx_mcp.h"
 
+#include "spx_call.h"
 #include "spx_log.h"
 #include "spx_project.h"
 
@@ -26,7 +27,10 @@ typedef struct mcp_server_t {
     const char *unavailable;      /* why project is NULL (in pool) */
     /* The work of the projects held before the current one. */
     apr_uint64_t earlier_phase_a_runs, earlier_authentications, earlier_source_reads;
-    apr_uint64_t requests; /* requests that expected an answer */
+    apr_uint64_t requests;      /* requests that expected an answer */
+    spx_frame_reader_t *reader; /* the input, which a call reads ahead for cancellations */
+    spx_call_t *call;           /* the tools/call being answered (its deadline, its
+                                 * cancellation); NULL between calls */
 } mcp_server_t;
 
 /* Let the current project go (its work counted) and open the manifest

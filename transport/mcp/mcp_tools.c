@@ -459,7 +459,12 @@ static void run_test(mcp_server_t *server, json_t *arguments, apr_uint64_t large
     test.names = names;
     spx_op_test_result_t run;
     const char *message = NULL;
-    switch (spx_op_test(server->project, &test, &run, pool, &message)) {
+    switch (spx_op_test_interruptible(server->project, &test,
+                                      server->call ? spx_call_interrupt(server->call) : NULL, &run,
+                                      pool, &message)) {
+    case SPX_OP_TEST_INTERRUPTED: /* past the deadline; a cancelled call is never answered */
+        fail(answer, spx_call_too_long_sentence(server->call, pool));
+        return;
     case SPX_OP_TEST_UNKNOWN_NAME:
         /* in the engine's words, with the nearest test names, as v2 refuses it */
         spx_log_request(&server->log, "test: %s", message);

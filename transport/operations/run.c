@@ -113,6 +113,15 @@ spx_op_test_problem_t spx_op_test(const spx_project_t *project,
                                   spx_op_test_result_t *result, apr_pool_t *pool,
                                   const char **message)
 {
+    return spx_op_test_interruptible(project, request, NULL, result, pool, message);
+}
+
+spx_op_test_problem_t spx_op_test_interruptible(const spx_project_t *project,
+                                                const spx_op_test_request_t *request,
+                                                const spx_run_interrupt_t *interrupt,
+                                                spx_op_test_result_t *result, apr_pool_t *pool,
+                                                const char **message)
+{
     *result = (spx_op_test_result_t){0};
     *message = NULL;
     spx_test_selection_t *selection = NULL;
@@ -125,12 +134,13 @@ spx_op_test_problem_t spx_op_test(const spx_project_t *project,
     result->tests = apr_array_make(pool, 8, sizeof(spx_test_run_t));
     keeper_t keeper = {result, request->observer, pool};
     spx_envelope_observer_t observer = {before_test, after_test, &keeper};
-    apr_status_t built = spx_envelope_build_selected(project, &request->limits, selection,
-                                                     &observer, &result->envelope, pool, message);
+    apr_status_t built =
+        spx_envelope_build_interruptible(project, &request->limits, selection, &observer, interrupt,
+                                         &result->envelope, pool, message);
     spx_test_selection_free(selection);
     if (built != APR_SUCCESS) {
         SPX_ASSERT(*message != NULL); /* every failure of the build says why */
-        return SPX_OP_TEST_NOT_RUN;
+        return built == SPX_STATUS_INTERRUPTED ? SPX_OP_TEST_INTERRUPTED : SPX_OP_TEST_NOT_RUN;
     }
     result->command_succeeded = spx_test_summary_succeeded(&result->summary);
     return SPX_OP_TEST_RAN;

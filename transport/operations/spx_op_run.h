@@ -75,18 +75,29 @@ typedef struct spx_op_test_result_t {
 typedef enum spx_op_test_problem_t {
     SPX_OP_TEST_RAN = 0,
     SPX_OP_TEST_UNKNOWN_NAME, /* a name is no test, or a function several tests run */
-    SPX_OP_TEST_NOT_RUN       /* the project is not admitted, a function is too large to
+    SPX_OP_TEST_NOT_RUN,      /* the project is not admitted, a function is too large to
                                * run, or the limits are refused */
+    SPX_OP_TEST_INTERRUPTED   /* the interrupt stopped a run (spx_op_test_interruptible) */
 } spx_op_test_problem_t;
 
 /* Run the tests of request on an admitted project and make the envelope.
  * SPX_OP_TEST_RAN with result filled, whatever the tests did; otherwise
  * *message says why in the engine's words ("no test 'fibb' in this
- * project; nearest: fib, fact") and nothing ran. */
+ * project; nearest: fib, fact") and nothing ran, or (INTERRUPTED) the run
+ * in progress was stopped and there is no envelope. */
 spx_op_test_problem_t spx_op_test(const spx_project_t *project,
                                   const spx_op_test_request_t *request,
                                   spx_op_test_result_t *result, apr_pool_t *pool,
                                   const char **message);
+
+/* spx_op_test, each run asking interrupt (may be NULL) between steps
+ * whether it may go on (a daemon call's deadline or cancellation,
+ * spx_vm.h): SPX_OP_TEST_INTERRUPTED when it said stop. */
+spx_op_test_problem_t spx_op_test_interruptible(const spx_project_t *project,
+                                                const spx_op_test_request_t *request,
+                                                const spx_run_interrupt_t *interrupt,
+                                                spx_op_test_result_t *result, apr_pool_t *pool,
+                                                const char **message);
 
 /* --- the entry ---------------------------------------------------------------- */
 

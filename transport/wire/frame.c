@@ -8,6 +8,11 @@
  * chunk. Once the pending bytes pass the bound they are dropped and the rest
  * of the frame is read into the start of the buffer, chunk by chunk, only to
  * find its LF.
+ *
+ * While a request is being answered, the daemon may read ahead (spx_frame_reader_read_ahead):
+ * a chunk that is ready is appended to the pending bytes, within the same bound, and
+ * end of input or a failing read found then is kept for spx_frame_next to report once the
+ * frames before it are returned.
  */
 #include "spx_frame.h"
 
@@ -20,6 +25,7 @@
 
 struct spx_frame_reader_t {
     spx_frame_source_fn source;
+    spx_frame_ready_fn ready; /* NULL: the source cannot say; nothing is read ahead */
     void *context;
     apr_size_t max_bytes;
     unsigned char *buffer; /* malloc'd; freed by the pool's cleanup */
@@ -27,7 +33,9 @@ struct spx_frame_reader_t {
     apr_size_t start;
     apr_size_t end;
     apr_size_t scanned;
-    int finished; /* end of input has been reported */
+    int finished;                /* end of input has been reported */
+    int source_ended;            /* a read ahead found the end of input */
+    apr_status_t source_failure; /* a read ahead failed with this */
 };
 
 static apr_status_t release_buffer(void *data)
@@ -64,10 +72,23 @@ static apr_status_t read_stdio(void *context, void *buffer, apr_size_t capacity,
     return spx_stdio_read(context, buffer, capacity, got);
 }
 
+static int stdio_ready(void *context)
+{
+    return spx_stdio_input_ready(context);
+}
+
 apr_status_t spx_frame_reader_create_stdio(spx_frame_reader_t **reader, spx_stdio_t *stdio,
                                            apr_size_t max_bytes, apr_pool_t *pool)
 {
-    return spx_frame_reader_create(reader, read_stdio, stdio, max_bytes, pool);
+    apr_status_t status = spx_frame_reader_create(reader, read_stdio, stdio, max_bytes, pool);
+    if (status == APR_SUCCESS)
+        spx_frame_reader_set_ready(*reader, stdio_ready);
+    return status;
+}
+
+void spx_frame_reader_set_ready(spx_frame_reader_t *reader, spx_frame_ready_fn ready)
+{
+    reader->ready = ready;
 }
 
 apr_size_t spx_frame_reader_capacity(const spx_frame_reader_t *reader)
@@ -103,6 +124,11 @@ static void make_room(spx_frame_reader_t *reader)
 
 static apr_status_t read_chunk(spx_frame_reader_t *reader, apr_size_t at, apr_size_t *got)
 {
+    *got = 0;
+    if (reader->source_failure != APR_SUCCESS)
+        return reader->source_failure;
+    if (reader->source_ended)
+        return APR_SUCCESS;
     return reader->source(reader->context, reader->buffer + at, SPX_LIMIT_READ_CHUNK_BYTES, got);
 }
 
@@ -183,4 +209,28 @@ apr_status_t spx_frame_next(spx_frame_reader_t *reader, spx_frame_t *frame)
 apr_size_t spx_frame_reader_max_bytes(const spx_frame_reader_t *reader)
 {
     return reader->max_bytes;
+}
+
+int spx_frame_reader_read_ahead(spx_frame_reader_t *reader)
+{
+    if (!reader->ready || reader->finished || reader->source_ended ||
+        reader->source_failure != APR_SUCCESS || reader->end - reader->start > reader->max_bytes ||
+        !reader->ready(reader->context))
+        return 0;
+    make_room(reader); /* the pending bytes are within the bound: room for a chunk */
+    apr_size_t got = 0;
+    apr_status_t status = read_chunk(reader, reader->end, &got);
+    if (status != APR_SUCCESS)
+        reader->source_failure = status;
+    else if (got == 0)
+        reader->source_ended = 1;
+    reader->end += got;
+    return got > 0;
+}
+
+void spx_frame_reader_pending(const spx_frame_reader_t *reader, const unsigned char **bytes,
+                              apr_size_t *length)
+{
+    *bytes = reader->buffer + reader->start;
+    *length = reader->end - reader->start;
 }

@@ -49,6 +49,8 @@ const char *spx_rpc_default_reason(int code)
         return "rename_refused";
     case SPX_RPC_RENAME_FAILED:
         return "rename_failed";
+    case SPX_RPC_CALL_TOO_LONG:
+        return "call_too_long";
     default:
         return NULL;
     }
@@ -84,6 +86,8 @@ const char *spx_rpc_default_detail(int code)
         return "the rename cannot be made; nothing was written";
     case SPX_RPC_RENAME_FAILED:
         return "the rename failed while writing; the files were restored";
+    case SPX_RPC_CALL_TOO_LONG:
+        return "the call ran past --max-call-seconds and was stopped";
     default:
         return NULL;
     }

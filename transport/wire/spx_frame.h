@@ -24,6 +24,10 @@
 typedef apr_status_t (*spx_frame_source_fn)(void *context, void *buffer, apr_size_t capacity,
                                             apr_size_t *got);
 
+/* Whether a read of the source (same context) would not wait: 1 when bytes,
+ * end of input or an error are there. spx_stdio_input_ready has this shape. */
+typedef int (*spx_frame_ready_fn)(void *context);
+
 typedef enum spx_frame_kind_t {
     SPX_FRAME_COMPLETE = 1,    /* bytes/length hold one frame; its LF was consumed */
     SPX_FRAME_OVERSIZED = 2,   /* over max_bytes: drained to its LF or end of input */
@@ -44,7 +48,8 @@ typedef struct spx_frame_reader_t spx_frame_reader_t;
 apr_status_t spx_frame_reader_create(spx_frame_reader_t **reader, spx_frame_source_fn source,
                                      void *context, apr_size_t max_bytes, apr_pool_t *pool);
 
-/* A reader over the process's binary standard input. */
+/* A reader over the process's binary standard input, which can read ahead
+ * (spx_stdio_input_ready). */
 apr_status_t spx_frame_reader_create_stdio(spx_frame_reader_t **reader, spx_stdio_t *stdio,
                                            apr_size_t max_bytes, apr_pool_t *pool);
 
@@ -59,5 +64,23 @@ apr_size_t spx_frame_reader_capacity(const spx_frame_reader_t *reader);
 
 /* The reader's bound on a frame, as created. */
 apr_size_t spx_frame_reader_max_bytes(const spx_frame_reader_t *reader);
+
+/* Let the reader read ahead, asking ready whether its source would wait. */
+void spx_frame_reader_set_ready(spx_frame_reader_t *reader, spx_frame_ready_fn ready);
+
+/* While a request is answered (between two spx_frame_next): read one chunk
+ * that is ready, without waiting, onto the pending bytes, and only while
+ * they stay within max_bytes (so the buffer's bound holds); 1 when bytes
+ * were added. End of input or a failing read found here is reported by
+ * spx_frame_next once the frames before it are returned. 0, reading
+ * nothing, for a reader without a ready function. */
+int spx_frame_reader_read_ahead(spx_frame_reader_t *reader);
+
+/* The bytes read and not yet returned as frames: whole frames, each ending
+ * with its LF, then the start of one. Valid until the next spx_frame_next
+ * or spx_frame_reader_read_ahead, which may move them but keeps their
+ * order. */
+void spx_frame_reader_pending(const spx_frame_reader_t *reader, const unsigned char **bytes,
+                              apr_size_t *length);
 
 #endif /* SPX_FRAME_H */

@@ -23,7 +23,8 @@
     X(SESSION_INVALIDATED, -32013, "session invalidated")     /* drift found now or earlier */     \
     X(PROJECT_NOT_ADMITTED, -32014, "project not admitted")   /* Phase A failed */                 \
     X(RENAME_REFUSED, -32015, "rename refused") /* v3: cannot be planned; nothing written */       \
-    X(RENAME_FAILED, -32016, "rename failed")   /* v3: commit failed; files restored */
+    X(RENAME_FAILED, -32016, "rename failed")   /* v3: commit failed; files restored */            \
+    X(CALL_TOO_LONG, -32017, "call too long")   /* past --max-call-seconds: stopped */
 
 #define SPX_RPC_CODE_(name, code, message) SPX_RPC_##name = code,
 typedef enum spx_rpc_code_t { SPX_RPC_CODES(SPX_RPC_CODE_) } spx_rpc_code_t;
