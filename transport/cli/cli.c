@@ -702,7 +702,7 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
         break;
     case SPX_OP_TEST_TOO_LARGE:
         return print_usage_error(
-            pool, "%s (what verify reads): lower --max-bytes or name fewer tests", message);
+            pool, "%s (verify reads none larger): lower --max-bytes or name fewer tests", message);
     default:
         return print_usage_error(pool, "%s", message);
     }
