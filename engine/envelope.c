@@ -255,10 +255,19 @@ void spx_test_selection_free(spx_test_selection_t *selection)
 
 /* --- the closure ----------------------------------------------------------- */
 
+/* Count record, the test's at index (from 0), into bound->reached (its
+ * canonical bytes, measured without rendering it, and the comma before
+ * it): 1 while the records stay within bound->max_bytes. */
+static int within_bound(spx_envelope_bound_t *bound, const json_t *record, apr_size_t index)
+{
+    bound->reached += json_dumpb(record, NULL, 0, SPX_CANONICAL_FLAGS) + (index ? 1 : 0);
+    return bound->reached <= bound->max_bytes;
+}
+
 /* The envelope of an admitted project without its digest. */
 static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t *limits,
                             const spx_test_selection_t *selection,
-                            const spx_envelope_observer_t *observer,
+                            const spx_envelope_observer_t *observer, spx_envelope_bound_t *bound,
                             const spx_run_interrupt_t *interrupt, json_t **envelope,
                             apr_pool_t *pool, const char **message)
 {
@@ -290,6 +299,17 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
         if (status == APR_SUCCESS && !record) {
             *message = apr_psprintf(pool, "test '%s' printed bytes that are not UTF-8", test->name);
             status = APR_EGENERAL;
+        }
+        if (status == APR_SUCCESS && bound && !within_bound(bound, record, summary.total)) {
+            *message = apr_psprintf(pool,
+                                    "the envelope's test records reached %" APR_UINT64_T_FMT
+                                    " bytes at test %" APR_SIZE_T_FMT " of %" APR_SIZE_T_FMT
+                                    " ('%s'), over the %" APR_UINT64_T_FMT
+                                    " its answer can hold, so the run stopped there",
+                                    bound->reached, summary.total + 1, total, test->name,
+                                    bound->max_bytes);
+            json_decref(record);
+            status = APR_ENOSPC;
         }
         if (status == APR_SUCCESS) {
             spx_test_summary_add(&summary, run.outcome);
@@ -334,17 +354,19 @@ apr_status_t spx_envelope_build_observed(const spx_project_t *project,
                                          const spx_envelope_observer_t *observer, json_t **envelope,
                                          apr_pool_t *pool, const char **message)
 {
-    return spx_envelope_build_selected(project, limits, NULL, observer, envelope, pool, message);
+    return spx_envelope_build_selected(project, limits, NULL, observer, NULL, envelope, pool,
+                                       message);
 }
 
 apr_status_t spx_envelope_build_selected(const spx_project_t *project,
                                          const spx_run_limits_t *limits,
                                          const spx_test_selection_t *selection,
-                                         const spx_envelope_observer_t *observer, json_t **envelope,
+                                         const spx_envelope_observer_t *observer,
+                                         spx_envelope_bound_t *bound, json_t **envelope,
                                          apr_pool_t *pool, const char **message)
 {
-    return spx_envelope_build_interruptible(project, limits, selection, observer, NULL, envelope,
-                                            pool, message);
+    return spx_envelope_build_interruptible(project, limits, selection, observer, bound, NULL,
+                                            envelope, pool, message);
 }
 
 apr_status_t spx_envelope_build_interruptible(
@@ -353,8 +375,10 @@ apr_status_t spx_envelope_build_interruptible(
     const spx_run_interrupt_t *interrupt, json_t **envelope, apr_pool_t *pool, const char **message)
 {
     json_t *document = NULL;
+    if (bound)
+        bound->reached = 0;
     apr_status_t status =
-        closure(project, limits, selection, observer, interrupt, &document, pool, message);
+        closure(project, limits, selection, observer, bound, interrupt, &document, pool, message);
     if (status != APR_SUCCESS)
         return status;
     json_object_set_new(document, "envelope_digest",
@@ -526,8 +550,10 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
         report->rerun_detail = problem;
         return;
     }
-    apr_status_t built =
-        spx_envelope_build_selected(project, &limits, selection, NULL, &again, pool, &message);
+    /* A re-run past what verify reads differs from the envelope anyway. */
+    spx_envelope_bound_t bound = {SPX_LIMIT_ENVELOPE_BYTES, 0};
+    apr_status_t built = spx_envelope_build_selected(project, &limits, selection, NULL, &bound,
+                                                     &again, pool, &message);
     spx_test_selection_free(selection);
     if (built != APR_SUCCESS) {
         report->rerun_detail = apr_psprintf(pool, "the closure cannot be re-run: %s", message);

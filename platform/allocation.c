@@ -3,10 +3,11 @@
  * the allocation gate that sends the Nth counted allocation of a phase down
  * the same path.
  *
- * The gate is the one piece of process-wide state in the programs: Jansson's
- * allocation functions are process-wide and take no context, so what they
- * consult cannot hang off a session. It is set once, by main, before any
- * other thread starts, and is switched on only in the test-only daemon.
+ * The gate (and the program's name, for the out-of-memory line) is the one
+ * piece of process-wide state in the programs: Jansson's allocation
+ * functions are process-wide and take no context, so what they consult
+ * cannot hang off a session. It is set once, by main, before any other
+ * thread starts, and the gate is switched on only in the test-only daemon.
  */
 #include "spx_allocation.h"
 
@@ -26,9 +27,13 @@ typedef struct allocation_gate_t {
 
 static allocation_gate_t gate;
 
+/* The program the out-of-memory line names, set with the gate, by main. */
+static const char *program_name = "semaprax";
+
 _Noreturn void spx_out_of_memory(void)
 {
-    fputs("semaprax: out of memory: stopping\n", stderr);
+    fputs(program_name, stderr);
+    fputs(": out of memory: stopping\n", stderr);
     _Exit(SPX_EXIT_OUT_OF_MEMORY);
 }
 
@@ -91,8 +96,9 @@ static void read_gate(const char *setting)
     gate.enabled = 1;
 }
 
-void spx_allocation_policy_install(int gate_allowed)
+void spx_allocation_policy_install(const char *program, int gate_allowed)
 {
+    program_name = program;
     json_set_alloc_funcs(json_allocate, free);
     if (gate_allowed)
         read_gate(getenv("SPX_TEST_ALLOCATION"));

@@ -4,7 +4,8 @@
  * A failed allocation is fatal, as APR's pool abort function, Redis's
  * zmalloc and SQLite's "malloc failed" path each make it one decision:
  * whatever asked for the memory, the program writes one line to stderr
- * ("semaprax: out of memory: stopping") and exits with
+ * ("semaprax: out of memory: stopping", "semapraxd: ..." in the daemon)
+ * and exits with
  * SPX_EXIT_OUT_OF_MEMORY, without flushing stdout, so no partial answer or
  * document is ever written. Nothing above this header checks an allocation:
  *
@@ -37,12 +38,14 @@ _Noreturn void spx_out_of_memory(void);
 /* The same, as an APR pool abort function. */
 int spx_out_of_memory_abort(int status);
 
-/* Jansson's allocations through the policy. With gate_allowed (the test-only
+/* Jansson's allocations through the policy, and program ("semaprax",
+ * "semapraxd": static) the name the out-of-memory line begins with. With
+ * gate_allowed (the test-only
  * daemon), the gate is read from SPX_TEST_ALLOCATION=PHASE:N (the Nth
  * allocation counted in PHASE takes the out-of-memory path) or
  * SPX_TEST_ALLOCATION=PHASE:count (at the end of PHASE, stderr says
  * "allocations in PHASE: N"). Call once, first thing in main. */
-void spx_allocation_policy_install(int gate_allowed);
+void spx_allocation_policy_install(const char *program, int gate_allowed);
 
 /* A root pool (no parent) whose abort function is spx_out_of_memory_abort. */
 apr_pool_t *spx_root_pool(void);

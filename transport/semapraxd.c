@@ -239,7 +239,7 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
 
 int main(int argc, const char *const *argv)
 {
-    spx_allocation_policy_install(SPX_ALLOCATION_GATE);
+    spx_allocation_policy_install("semapraxd", SPX_ALLOCATION_GATE);
     if (apr_initialize() != APR_SUCCESS) {
         fprintf(stderr, "semapraxd: cannot initialise APR\n");
         return SPX_EXIT_USAGE;

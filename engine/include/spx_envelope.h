@@ -108,13 +108,27 @@ apr_status_t spx_test_selection_make(const spx_project_t *project, const char *c
                                      apr_pool_t *pool, const char **message);
 void spx_test_selection_free(spx_test_selection_t *selection);
 
+/* What the records of an envelope's "tests" may take while it is built,
+ * so that its memory grows with the answer it goes into, never with what
+ * the tests print: max_bytes, the most bytes of their canonical text, a
+ * comma between two records counted. reached: the bytes they took when the
+ * build ended, or when it stopped because they passed max_bytes. */
+typedef struct spx_envelope_bound_t {
+    apr_uint64_t max_bytes;
+    apr_uint64_t reached;
+} spx_envelope_bound_t;
+
 /* spx_envelope_build_observed of only the selected tests (all when
  * selection is NULL); the envelope records the selection's names as
- * "selection" and counts only the selected tests in "summary". */
+ * "selection" and counts only the selected tests in "summary". With bound
+ * (NULL: none), the build stops at the first test whose record takes the
+ * records past bound->max_bytes: APR_ENOSPC, nothing more run or kept, and
+ * *message says so. */
 apr_status_t spx_envelope_build_selected(const spx_project_t *project,
                                          const spx_run_limits_t *limits,
                                          const spx_test_selection_t *selection,
-                                         const spx_envelope_observer_t *observer, json_t **envelope,
+                                         const spx_envelope_observer_t *observer,
+                                         spx_envelope_bound_t *bound, json_t **envelope,
                                          apr_pool_t *pool, const char **message);
 
 /* spx_envelope_build_selected, each test's run asking interrupt (may be
@@ -125,6 +139,7 @@ apr_status_t spx_envelope_build_interruptible(const spx_project_t *project,
                                               const spx_run_limits_t *limits,
                                               const spx_test_selection_t *selection,
                                               const spx_envelope_observer_t *observer,
+                                              spx_envelope_bound_t *bound,
                                               const spx_run_interrupt_t *interrupt,
                                               json_t **envelope, apr_pool_t *pool,
                                               const char **message);

@@ -188,10 +188,10 @@
 /* Its own minimum: tools/list with every tool (about 10 KiB) and the
  * context tool's default budget, twice (structured and as text), fit. */
 #define SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM (64u * 1024u)
-/* The most bytes of a request's method or tool name that an error's detail
- * repeats (a name can be as long as the request). */
-#define SPX_LIMIT_MCP_ECHO_BYTES 128u
 #define SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT (16u * 1024u)
+/* The context tool's largest max_bytes, and less when --max-response-bytes
+ * is smaller: half of what it leaves around a result to the longest id
+ * (mcp_tools.c), which its inputSchema says. */
 #define SPX_LIMIT_MCP_CONTEXT_BYTES_MAXIMUM (1024u * 1024u)
 #define SPX_LIMIT_MCP_GRAPH_MODULES_DEFAULT 64u
 #define SPX_LIMIT_MCP_GRAPH_MODULES_MAXIMUM SPX_LIMIT_SOURCES
@@ -250,7 +250,10 @@
 #define SPX_LIMIT_ERROR_DETAIL_BYTES 1024u
 
 /* What of one string the client sent (a method's name, a param's key, a
- * target) an error's detail repeats, in bytes (project decision). */
+ * target) an error's detail repeats, in bytes (project decision), in v2,
+ * v3 and MCP alike (transport/wire/spx_detail.h, which cuts an MCP tool
+ * error that carries such a string to SPX_LIMIT_ERROR_DETAIL_BYTES, as
+ * --stdio cuts data.detail). */
 #define SPX_LIMIT_DETAIL_ECHO_BYTES 128u
 
 /* What the daemon says on stderr in a session without --verbose

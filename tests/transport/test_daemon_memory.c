@@ -101,7 +101,7 @@ static void test_injected_failures_end_cleanly(void)
                 fprintf(stderr, "\n  %s failing at %lu of %lu: exit %d, stderr:\n%s\n",
                         phase->phase, failing[f], total, code, spx_daemon_stderr(daemon));
             CU_ASSERT_EQUAL(code, SPX_EXIT_OUT_OF_MEMORY);
-            spx_assert_contains(spx_daemon_stderr(daemon), "semaprax: out of memory: stopping");
+            spx_assert_contains(spx_daemon_stderr(daemon), "semapraxd: out of memory: stopping");
             /* the answers before the failing request, whole; none after */
             CU_ASSERT_EQUAL(whole_lines(spx_daemon_rest(daemon)), phase->method ? 1 : 0);
         }

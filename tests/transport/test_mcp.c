@@ -928,7 +928,7 @@ static void test_jsonrpc_errors(void)
         daemon,
         apr_psprintf(fixture->pool, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"%s\"}", long_name));
     spx_assert_contains(refusal, apr_psprintf(fixture->pool, "not '%.*s...'\"",
-                                              (int)SPX_LIMIT_MCP_ECHO_BYTES, long_name));
+                                              (int)SPX_LIMIT_DETAIL_ECHO_BYTES, long_name));
     CU_ASSERT_TRUE(strlen(refusal) < 512);
     /* Notifications are dropped, shutdown too (MCP has none): the next
      * request is answered. */
@@ -1101,7 +1101,7 @@ static void test_allocation_phase_per_request(void)
         spx_daemon_t *daemon =
             run_with_gate(fixture, apr_psprintf(pool, "tools/call:%lu", failing[f]));
         CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 3);
-        spx_assert_contains(spx_daemon_stderr(daemon), "semaprax: out of memory: stopping");
+        spx_assert_contains(spx_daemon_stderr(daemon), "semapraxd: out of memory: stopping");
         const char *rest = spx_daemon_rest(daemon);
         const char *first_end = strchr(rest, '\n');
         CU_ASSERT_PTR_NOT_NULL_FATAL(first_end);

@@ -160,7 +160,7 @@ static void test_answer_check(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
     hooks_t hooks = {.fixture = fixture, .failure_bytes = 100000};
-    const spx_op_rename_budget_t budget = {50000, measure};
+    const spx_op_rename_budget_t budget = {50000, measure, NULL};
     spx_op_rename_request_t request = request_for(open_pair(fixture), &hooks, "triple");
     request.budget = &budget;
     spx_op_rename_result_t result;
@@ -175,7 +175,7 @@ static void test_answer_check(void)
     CU_ASSERT_EQUAL(hooks.measured.not_restored->nelts, 2);
     assert_unchanged(fixture);
     /* The committed document alone over a small budget. */
-    const spx_op_rename_budget_t small = {100, measure};
+    const spx_op_rename_budget_t small = {100, measure, NULL};
     hooks.failure_bytes = 1;
     request.budget = &small;
     spx_op_rename(&request, &result, fixture->pool);

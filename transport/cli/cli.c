@@ -683,7 +683,7 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
                     apr_pool_t *pool)
 {
     (void)command;
-    spx_op_test_request_t request = {spx_op_test_limits_default(), NULL, 0, NULL};
+    spx_op_test_request_t request = {spx_op_test_limits_default(), NULL, 0, NULL, 0};
     spx_project_t *project = NULL;
     int status = prepare_run(values, &request.limits, &project, pool);
     if (status != SPX_EXIT_OK)
@@ -697,8 +697,15 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
     request.observer = view.rich ? &observer : NULL;
     spx_op_test_result_t run;
     const char *message = NULL;
-    if (spx_op_test(project, &request, &run, pool, &message) != SPX_OP_TEST_RAN)
+    switch (spx_op_test(project, &request, &run, pool, &message)) {
+    case SPX_OP_TEST_RAN:
+        break;
+    case SPX_OP_TEST_TOO_LARGE:
+        return print_usage_error(
+            pool, "%s (verify reads none larger): lower --max-bytes or name fewer tests", message);
+    default:
         return print_usage_error(pool, "%s", message);
+    }
     const spx_test_summary_t *summary = &run.summary;
     if (view.rich)
         spx_view_test_summary(stdout, &view, summary);
@@ -1017,7 +1024,7 @@ static int run_command(const command_t *command, int argc, const char *const *ar
 
 int spx_cli_main(int argc, const char *const *argv)
 {
-    spx_allocation_policy_install(0);
+    spx_allocation_policy_install("semaprax", 0);
     if (apr_initialize() != APR_SUCCESS) {
         fprintf(stderr, "semaprax: cannot initialise APR\n");
         return SPX_EXIT_USAGE;

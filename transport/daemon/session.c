@@ -18,12 +18,12 @@
 #include "session_internal.h"
 
 #include "spx_allocation.h"
+#include "spx_detail.h"
 #include "spx_limits.h"
 #include "spx_response.h"
 #include "spx_rpc.h"
 #include "spx_status.h"
 #include "spx_suggest.h"
-#include "spx_utf8.h"
 
 #include <apr_strings.h>
 #include <stdarg.h>
@@ -57,16 +57,6 @@ void spx_session_invalid_params(reply_t *reply, apr_pool_t *pool, const char *re
     spx_session_refuse(reply, SPX_RPC_INVALID_PARAMS, NULL, reason, detail);
 }
 
-const char *spx_session_echo(const char *text, apr_pool_t *pool)
-{
-    apr_size_t length = strlen(text);
-    if (length <= SPX_LIMIT_DETAIL_ECHO_BYTES)
-        return text;
-    apr_size_t kept =
-        spx_utf8_cut((const unsigned char *)text, length, SPX_LIMIT_DETAIL_ECHO_BYTES);
-    return apr_pstrcat(pool, apr_pstrndup(pool, text, kept), "...", NULL);
-}
-
 void spx_session_pause(const session_t *session, spx_session_pause_t point, apr_pool_t *pool)
 {
     if (session->hooks->pause)
@@ -85,7 +75,7 @@ static const char *drift_detail(session_t *session, const char *path, const char
         "an input changed on disk (%s: %s%s): this session is invalidated for good and "
         "never recovers; start a new session (a new semapraxd, then workspace/open) to see "
         "the new files",
-        path[0] ? apr_psprintf(session->pool, "'%s'", spx_session_echo(path, session->pool))
+        path[0] ? apr_psprintf(session->pool, "'%s'", spx_detail_echo(path, session->pool))
                 : "the project's folder",
         why,
         count > 1 ? apr_psprintf(session->pool, ", and %lu more", (unsigned long)(count - 1)) : "");
@@ -175,7 +165,7 @@ int spx_session_admitted(const session_t *session, reply_t *reply, apr_pool_t *p
                                               (unsigned long)count, count == 1 ? "" : "s",
                                               first->path, (unsigned long)first->span.start.line,
                                               (unsigned long)first->span.start.column, first->code,
-                                              spx_session_echo(first->message, pool))
+                                              spx_detail_echo(first->message, pool))
                                : NULL;
     spx_session_refuse(reply, SPX_RPC_PROJECT_NOT_ADMITTED,
                        json_pack("{s:o}", "diagnostics", spx_diagnostics_json(diagnostics)),
@@ -296,7 +286,7 @@ static int params_known(const session_method_t *method, const spx_request_t *req
                            : "";
     spx_session_invalid_params(reply, pool, "unknown_param",
                                "unknown param '%s' for %s, which takes %s%s",
-                               spx_session_echo(unknown, pool), method->name, takes, hint);
+                               spx_detail_echo(unknown, pool), method->name, takes, hint);
     return 0;
 }
 
@@ -321,7 +311,7 @@ static void method_not_found(const session_t *session, const spx_request_t *requ
                                ? apr_pstrcat(pool, "; nearest: ", nearest[0], NULL)
                                : " (protocol lists its methods)";
         detail =
-            apr_psprintf(pool, "no method '%s' in %s%s", spx_session_echo(request->method, pool),
+            apr_psprintf(pool, "no method '%s' in %s%s", spx_detail_echo(request->method, pool),
                          session->profile->schema, hint);
     }
     spx_session_refuse(reply, SPX_RPC_METHOD_NOT_FOUND, NULL, "method_not_found", detail);

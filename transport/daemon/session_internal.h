@@ -108,10 +108,6 @@ void spx_session_refuse(reply_t *reply, int code, json_t *data, const char *reas
 void spx_session_invalid_params(reply_t *reply, apr_pool_t *pool, const char *reason,
                                 const char *format, ...) SPX_PRINTF_FORMAT(4, 5);
 
-/* Text given by a client, for a detail: cut to SPX_LIMIT_DETAIL_ECHO_BYTES
- * at a UTF-8 boundary ("..." then), so a detail echoing it stays short. */
-const char *spx_session_echo(const char *text, apr_pool_t *pool);
-
 /* The reply of an invalidated session: -32013 with its drift. */
 void spx_session_invalidated(session_t *session, reply_t *reply);
 

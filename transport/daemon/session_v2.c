@@ -10,6 +10,7 @@
 
 #include "spx_call.h"
 #include "spx_canonical.h"
+#include "spx_detail.h"
 #include "spx_envelope.h"
 #include "spx_index.h"
 #include "spx_limits.h"
@@ -194,7 +195,7 @@ static void run_open(session_t *session, const spx_request_t *request, reply_t *
                          "the daemon could not authenticate the project's inputs or parse its "
                          "manifest at startup (%s); this session cannot open: fix the project "
                          "and start a new semapraxd",
-                         spx_session_echo(message ? message : "see data.diagnostics", pool)));
+                         spx_detail_echo(message ? message : "see data.diagnostics", pool)));
         return;
     }
     if (!spx_session_reauthenticate(session, pool)) {
@@ -334,19 +335,27 @@ static int test_names_param(const spx_request_t *request, const char ***names, a
 static void run_test(session_t *session, const spx_request_t *request, reply_t *reply,
                      apr_pool_t *pool)
 {
-    spx_op_test_request_t test = {spx_op_test_limits_default(), NULL, 0, NULL};
+    spx_op_test_request_t test = {spx_op_test_limits_default(), NULL, 0, NULL, 0};
     const char **names = NULL;
     if (!limit_params(request, &test.limits, reply, pool) ||
         !test_names_param(request, &names, &test.name_count, reply, pool) ||
         !spx_session_admitted(session, reply, pool))
         return;
     test.names = names;
+    /* Nothing is built past what the response line can hold. */
+    test.max_answer_bytes = spx_session_largest_result(session, request);
     spx_call_t *call =
         spx_call_watch(request, apr_time_now(), session->options->max_call_seconds, NULL, pool);
     spx_op_test_result_t run;
     const char *message = NULL;
     switch (spx_op_test_interruptible(session->project, &test, spx_call_interrupt(call), &run, pool,
                                       &message)) {
+    case SPX_OP_TEST_TOO_LARGE:
+        /* The answer that would not fit: the fixed -32001, and the session
+         * ends, as for any response over --max-response-bytes. */
+        spx_log_request(&session->log, "test: %s", message);
+        spx_session_refuse(reply, SPX_RPC_RESPONSE_TOO_LARGE, NULL, NULL, NULL);
+        return;
     case SPX_OP_TEST_UNKNOWN_NAME:
         spx_log_request(&session->log, "test: %s", message);
         spx_session_refuse(reply, SPX_RPC_INVALID_PARAMS, NULL, "unknown_target", message);

@@ -175,7 +175,7 @@ static void run_rename(session_t *session, const spx_request_t *request, reply_t
     if (!spx_session_admitted(session, reply, pool))
         return;
     const spx_op_rename_budget_t budget = {spx_session_largest_result(session, request),
-                                           rename_failure_bytes};
+                                           rename_failure_bytes, NULL};
     const spx_op_rename_request_t rename = {.project = session->project,
                                             .function = function,
                                             .new_name = new_name,

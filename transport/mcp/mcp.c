@@ -28,6 +28,7 @@
 #include "mcp_tools.h"
 
 #include "spx_canonical.h"
+#include "spx_detail.h"
 #include "spx_frame.h"
 #include "spx_inputs.h"
 #include "spx_limits.h"
@@ -36,7 +37,6 @@
 #include "spx_response.h"
 #include "spx_rpc.h"
 #include "spx_session_hooks.h"
-#include "spx_utf8.h"
 
 #include <apr_strings.h>
 #include <stdio.h>
@@ -183,34 +183,60 @@ static json_t *tool_result(const mcp_server_t *server, const mcp_answer_t *answe
                      "structuredContent", structured, "isError", 0);
 }
 
+/* The bytes of document's canonical text, measured without rendering it. */
+static apr_uint64_t canonical_bytes(const json_t *document)
+{
+    return json_dumpb(document, NULL, 0, SPX_CANONICAL_FLAGS);
+}
+
 /* The canonical text of answer's result within largest bytes: with the
  * JSON in its text when that fits, else with the summary alone, else a tool
- * error saying how large it would have been. */
+ * error saying how large it would have been. Each form is measured before
+ * it is rendered, and one that cannot fit is never rendered: the JSON copy
+ * is tried only when twice the structured content fits. */
 static const char *render_result(const mcp_server_t *server, const mcp_answer_t *answer,
                                  const mcp_change_t *change, apr_uint64_t largest, apr_pool_t *pool)
 {
-    const char *text = NULL;
-    for (int with_json = 1; with_json >= 0; with_json--) {
+    apr_uint64_t needed = 0;
+    int mirror = answer->is_error || 2 * canonical_bytes(answer->structured) <= largest;
+    for (int with_json = mirror; with_json >= 0; with_json--) {
         json_t *result = tool_result(server, answer, change, with_json, pool);
-        text = spx_canonical_text(result, pool);
+        needed = canonical_bytes(result);
+        const char *text = needed <= largest ? spx_canonical_text(result, pool) : NULL;
         json_decref(result);
-        if (text && strlen(text) <= largest)
+        if (text)
             return text;
         if (answer->is_error)
             break;
     }
     mcp_answer_t refusal = {0};
     refusal.is_error = 1;
-    refusal.error_text = apr_psprintf(
-        pool,
-        "the answer would need %" APR_SIZE_T_FMT " bytes, over the %" APR_UINT64_T_FMT
-        " that --max-response-bytes %" APR_SIZE_T_FMT
-        " leaves: ask for less (max_bytes, max_nodes, max_modules)",
-        text ? strlen(text) : (apr_size_t)0, largest, server->options->max_response_bytes);
+    refusal.error_text = apr_psprintf(pool,
+                                      "the answer would need %" APR_UINT64_T_FMT
+                                      " bytes, over the %" APR_UINT64_T_FMT
+                                      " that --max-response-bytes %" APR_SIZE_T_FMT
+                                      " leaves: ask for less (max_bytes, max_nodes, max_modules)",
+                                      needed, largest, server->options->max_response_bytes);
     json_t *result = tool_result(server, &refusal, change, 0, pool);
-    text = spx_canonical_text(result, pool);
+    const char *text = spx_canonical_text(result, pool);
     json_decref(result);
     return text;
+}
+
+/* The budget's measure (mcp_tools.h): the result of an answer in its least
+ * form, as render_result would make it in this call. */
+typedef struct measuring_t {
+    const mcp_server_t *server;
+    const mcp_change_t *change;
+} measuring_t;
+
+static apr_uint64_t measure_answer(void *context, const mcp_answer_t *answer, apr_pool_t *pool)
+{
+    const measuring_t *measuring = context;
+    json_t *result = tool_result(measuring->server, answer, measuring->change, 0, pool);
+    apr_uint64_t bytes = canonical_bytes(result);
+    json_decref(result);
+    return bytes;
 }
 
 /* --- JSON-RPC ------------------------------------------------------------------- */
@@ -236,17 +262,6 @@ static apr_status_t write_result(spx_response_writer_t *writer, json_t *id, json
     apr_status_t status = spx_response_write_result(writer, id, result, outcome);
     json_decref(result);
     return status;
-}
-
-/* A name from the request as an error's detail repeats it: at most
- * SPX_LIMIT_MCP_ECHO_BYTES bytes of it, then "...". */
-static const char *echo(const char *name, apr_pool_t *pool)
-{
-    apr_size_t length = strlen(name);
-    if (length <= SPX_LIMIT_MCP_ECHO_BYTES)
-        return name;
-    apr_size_t kept = spx_utf8_cut((const unsigned char *)name, length, SPX_LIMIT_MCP_ECHO_BYTES);
-    return apr_pstrcat(pool, apr_pstrndup(pool, name, kept), "...", NULL);
 }
 
 static const char *param_string(const spx_request_t *request, const char *key)
@@ -319,7 +334,8 @@ static apr_status_t answer_tool_call(mcp_server_t *server, const spx_request_t *
     const mcp_tool_t *tool = spx_mcp_find_tool(server, name);
     if (!tool)
         return write_error(server, writer, request->id, SPX_RPC_INVALID_PARAMS, "unknown_tool",
-                           apr_psprintf(pool, "no tool '%s': the tools are %s", echo(name, pool),
+                           apr_psprintf(pool, "no tool '%s': the tools are %s",
+                                        spx_detail_echo(name, pool),
                                         spx_mcp_tool_names(server, pool)),
                            outcome);
     json_t *no_arguments = json_object();
@@ -338,8 +354,9 @@ static apr_status_t answer_tool_call(mcp_server_t *server, const spx_request_t *
         if (attempt == 0)
             refresh(server, &change, pool);
         mcp_answer_t answer = {0};
-        /* Half for the structured content, half for its copy in the text. */
-        tool->run(server, arguments, largest / 2, &answer, pool);
+        measuring_t measuring = {server, &change};
+        const mcp_budget_t budget = {largest, measure_answer, &measuring};
+        tool->run(server, arguments, &budget, &answer, pool);
         if (spx_call_stopped(server->call) == SPX_CALL_CANCELLED) {
             spx_log_request(&server->log, "%s: cancelled by the client, not answered", tool->name);
             json_decref(answer.structured);
@@ -406,13 +423,13 @@ static apr_status_t dispatch(mcp_server_t *server, const spx_request_t *request,
                            apr_psprintf(pool,
                                         "semapraxd --mcp answers initialize, ping, tools/list and "
                                         "tools/call, not '%s'",
-                                        echo(method, pool)),
+                                        spx_detail_echo(method, pool)),
                            outcome);
     if (!server->protocol_version)
-        return write_error(
-            server, writer, request->id, SPX_RPC_INVALID_REQUEST, "not_initialized",
-            apr_psprintf(pool, "%s before initialize: initialize first", echo(method, pool)),
-            outcome);
+        return write_error(server, writer, request->id, SPX_RPC_INVALID_REQUEST, "not_initialized",
+                           apr_psprintf(pool, "%s before initialize: initialize first",
+                                        spx_detail_echo(method, pool)),
+                           outcome);
     if (tools_list) {
         json_t *cursor = request->params ? json_object_get(request->params, "cursor") : NULL;
         if (cursor && !json_is_string(cursor))
@@ -442,11 +459,27 @@ static apr_status_t refuse_oversized(void *context, spx_response_writer_t *write
                        outcome);
 }
 
+/* A line that may well be JSON but is over a limit of the grammar, which
+ * is not decoded: -32600 with its own reason, not -32700 ("not JSON"). */
+static const char *const over_a_limit[][2] = {
+    {"too many values", "too_many_values"},
+    {"nesting too deep", "too_deep"},
+};
+
 static apr_status_t refuse_invalid(void *context, spx_response_writer_t *writer,
                                    const spx_request_error_t *error,
                                    spx_response_outcome_t *outcome, apr_pool_t *pool)
 {
-    (void)pool;
+    for (size_t i = 0; error->detail && i < sizeof(over_a_limit) / sizeof(over_a_limit[0]); i++)
+        if (strcmp(error->detail, over_a_limit[i][0]) == 0)
+            return write_error(
+                context, writer, error->id, SPX_RPC_INVALID_REQUEST, over_a_limit[i][1],
+                apr_psprintf(pool,
+                             "the line holds more than %u JSON values or nests them deeper than "
+                             "%u (%s): it is not read",
+                             SPX_LIMIT_REQUEST_JSON_VALUES, SPX_LIMIT_REQUEST_JSON_DEPTH,
+                             error->detail),
+                outcome);
     return write_error(context, writer, error->id, error->code, spx_rpc_default_reason(error->code),
                        error->detail ? error->detail : spx_rpc_message(error->code), outcome);
 }
@@ -454,7 +487,10 @@ static apr_status_t refuse_invalid(void *context, spx_response_writer_t *writer,
 static int notified(void *context, const spx_request_t *request)
 {
     mcp_server_t *server = context;
-    spx_log_request(&server->log, "notification %s: nothing to do", request->method);
+    if (request->is_response)
+        spx_log_request(&server->log, "a response from the client: nothing to do");
+    else
+        spx_log_request(&server->log, "notification %s: nothing to do", request->method);
     return 0;
 }
 
@@ -466,11 +502,15 @@ static apr_status_t respond(void *context, const spx_request_t *request,
     return dispatch(context, request, writer, outcome, pool);
 }
 
+/* MCP's JSON-RPC: any integer id, and responses never answered. */
+static const spx_request_dialect_t mcp_dialect = {.negative_ids = 1, .responses = 1};
+
 static const spx_loop_hooks_t mcp_hooks = {
     .refuse_oversized = refuse_oversized,
     .refuse_invalid = refuse_invalid,
     .notified = notified,
     .respond = respond,
+    .dialect = &mcp_dialect,
 };
 
 spx_session_exit_t spx_mcp_run(const spx_session_options_t *options, spx_stdio_t *stdio,

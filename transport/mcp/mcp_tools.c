@@ -13,11 +13,13 @@
 #include "mcp_tools.h"
 
 #include "spx_canonical.h"
+#include "spx_detail.h"
 #include "spx_envelope.h"
 #include "spx_index.h"
 #include "spx_limits.h"
 #include "spx_operations.h"
 #include "spx_params.h"
+#include "spx_response.h"
 #include "spx_session_hooks.h"
 #include "spx_text.h"
 #include "spx_utf8.h"
@@ -124,13 +126,32 @@ static const char rename_output[] =
     "," REVISIONS_SCHEMA "},\"required\":[\"committed\",\"edits\",\"project_revision\","
     "\"workspace_revision\"]}";
 
-static const char *no_input(apr_pool_t *pool)
+static const char *no_input(const mcp_server_t *server, apr_pool_t *pool)
 {
+    (void)server;
     (void)pool;
     return "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
 }
 
-static const char *context_input(apr_pool_t *pool)
+/* The context tool's largest max_bytes under this server's
+ * --max-response-bytes: half of what a result line to the longest id
+ * (SPX_LIMIT_ID_STRING_BYTES control characters, each escaped in six bytes)
+ * leaves, for the structured content and its copy in the text, and at most
+ * SPX_LIMIT_MCP_CONTEXT_BYTES_MAXIMUM. The same for every call, so the
+ * inputSchema says it. */
+static apr_uint64_t context_bytes_maximum(const mcp_server_t *server)
+{
+    char longest[SPX_LIMIT_ID_STRING_BYTES];
+    memset(longest, 0x01, sizeof(longest));
+    json_t *id = json_stringn(longest, sizeof(longest));
+    apr_uint64_t around = spx_response_result_frame_bytes(id);
+    json_decref(id);
+    apr_uint64_t limit = server->options->max_response_bytes;
+    apr_uint64_t half = limit > around ? (limit - around) / 2 : 0;
+    return half < SPX_LIMIT_MCP_CONTEXT_BYTES_MAXIMUM ? half : SPX_LIMIT_MCP_CONTEXT_BYTES_MAXIMUM;
+}
+
+static const char *context_input(const mcp_server_t *server, apr_pool_t *pool)
 {
     return apr_psprintf(
         pool,
@@ -145,7 +166,8 @@ static const char *context_input(apr_pool_t *pool)
         "(who calls, uses, reads it), or both\"},"
         "\"depth\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":%u,\"default\":%u},"
         "\"max_nodes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":%u,\"default\":%u},"
-        "\"max_bytes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":%u,\"default\":%u,"
+        "\"max_bytes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":%" APR_UINT64_T_FMT
+        ",\"default\":%u,"
         "\"description\":\"the context document's byte budget: the nearest nodes that fit are "
         "kept\"},"
         "\"edge_kinds\":{\"type\":\"array\",\"items\":{\"enum\":[\"imports\",\"contains\","
@@ -154,12 +176,13 @@ static const char *context_input(apr_pool_t *pool)
         "\"required\":[\"target\"],\"additionalProperties\":false}",
         SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM, SPX_LIMIT_CONTEXT_DEPTH_DEFAULT,
         SPX_LIMIT_CONTEXT_NODES_MAXIMUM, SPX_LIMIT_CONTEXT_NODES_DEFAULT,
-        SPX_LIMIT_MCP_CONTEXT_BYTES_MAXIMUM, SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT,
+        context_bytes_maximum(server), SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT,
         SPX_LIMIT_CONTEXT_EDGE_KINDS);
 }
 
-static const char *test_input(apr_pool_t *pool)
+static const char *test_input(const mcp_server_t *server, apr_pool_t *pool)
 {
+    (void)server;
     return apr_psprintf(
         pool,
         "{\"type\":\"object\",\"properties\":{"
@@ -183,8 +206,9 @@ static const char *test_input(apr_pool_t *pool)
         SPX_LIMIT_CALL_DEPTH_MAXIMUM, SPX_LIMIT_CALL_DEPTH_DEFAULT);
 }
 
-static const char *graph_summary_input(apr_pool_t *pool)
+static const char *graph_summary_input(const mcp_server_t *server, apr_pool_t *pool)
 {
+    (void)server;
     return apr_psprintf(pool,
                         "{\"type\":\"object\",\"properties\":{\"max_modules\":{\"type\":"
                         "\"integer\",\"minimum\":1,\"maximum\":%u,\"default\":%u,\"description\":"
@@ -193,8 +217,9 @@ static const char *graph_summary_input(apr_pool_t *pool)
                         SPX_LIMIT_MCP_GRAPH_MODULES_MAXIMUM, SPX_LIMIT_MCP_GRAPH_MODULES_DEFAULT);
 }
 
-static const char *rename_input(apr_pool_t *pool)
+static const char *rename_input(const mcp_server_t *server, apr_pool_t *pool)
 {
+    (void)server;
     (void)pool;
     return "{\"type\":\"object\",\"properties\":{"
            "\"function\":{\"type\":\"string\",\"description\":\"the exported function to "
@@ -212,6 +237,15 @@ static void fail(mcp_answer_t *answer, const char *text)
 {
     answer->is_error = 1;
     answer->error_text = text;
+}
+
+/* fail with a sentence that may carry what the client sent (a target, a
+ * test name, a function): cut as --stdio cuts its data.detail
+ * (spx_detail_bounded). */
+static void fail_bounded(mcp_answer_t *answer, const char *sentence, apr_pool_t *pool)
+{
+    char cut[SPX_DETAIL_BUFFER_BYTES];
+    fail(answer, apr_pstrdup(pool, spx_detail_bounded(sentence, cut)));
 }
 
 /* 1 when every argument is one of allowed (NULL-terminated); else the
@@ -232,7 +266,7 @@ static int arguments_known(json_t *arguments, const char *const *allowed, mcp_an
         for (name = allowed; *name; name++)
             list = apr_pstrcat(pool, list, name == allowed ? "" : ", ", *name, NULL);
         fail(answer,
-             apr_psprintf(pool, "unknown argument '%s': %s%s", key,
+             apr_psprintf(pool, "unknown argument '%s': %s%s", spx_detail_echo(key, pool),
                           *allowed ? "this tool takes " : "this tool takes no arguments", list));
         return 0;
     }
@@ -342,10 +376,10 @@ static json_t *with_revisions(const mcp_server_t *server, json_t *object)
 
 /* --- the tools ------------------------------------------------------------------------ */
 
-static void run_check(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
+static void run_check(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,
                       mcp_answer_t *answer, apr_pool_t *pool)
 {
-    (void)largest;
+    (void)budget;
     if (!arguments_known(arguments, (const char *const[]){NULL}, answer, pool) ||
         !project_held(server, answer, pool))
         return;
@@ -363,14 +397,13 @@ static void run_check(mcp_server_t *server, json_t *arguments, apr_uint64_t larg
         answer->summary = "The project is admitted: no diagnostics.";
 }
 
-static void run_context(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
+static void run_context(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,
                         mcp_answer_t *answer, apr_pool_t *pool)
 {
     static const char *const allowed[] = {"target",    "target_kind", "direction",  "depth",
                                           "max_nodes", "max_bytes",   "edge_kinds", NULL};
-    apr_uint64_t limit = SPX_LIMIT_MCP_CONTEXT_BYTES_MAXIMUM;
-    if (limit > largest)
-        limit = largest;
+    (void)budget; /* the document's own budget keeps it within half of it */
+    apr_uint64_t limit = context_bytes_maximum(server);
     spx_context_request_t query = spx_op_context_query(SPX_LIMIT_MCP_CONTEXT_BYTES_DEFAULT, limit);
     const char *direction = NULL;
     if (!arguments_known(arguments, allowed, answer, pool) ||
@@ -414,7 +447,8 @@ static void run_context(mcp_server_t *server, json_t *arguments, apr_uint64_t la
     spx_context_result_t context;
     if (spx_op_context(server->project, &query, limit, &context, pool) != APR_SUCCESS) {
         spx_log_request(&server->log, "context: %s", context.message ? context.message : "failed");
-        fail(answer, context.message ? context.message : "the context could not be made");
+        fail_bounded(answer, context.message ? context.message : "the context could not be made",
+                     pool);
         return;
     }
     json_object_set_new(context.document, "workspace_revision", spx_mcp_workspace_revision(server));
@@ -443,13 +477,13 @@ static int test_names_argument(json_t *arguments, const char ***names, apr_size_
     return 0;
 }
 
-static void run_test(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
+static void run_test(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,
                      mcp_answer_t *answer, apr_pool_t *pool)
 {
-    (void)largest;
+    (void)budget;
     static const char *const allowed[] = {"max_steps",      "max_bytes", "max_memory",
                                           "max_call_depth", "tests",     NULL};
-    spx_op_test_request_t test = {spx_op_test_limits_default(), NULL, 0, NULL};
+    spx_op_test_request_t test = {spx_op_test_limits_default(), NULL, 0, NULL, 0};
     const char **names = NULL;
     if (!arguments_known(arguments, allowed, answer, pool) ||
         !limit_arguments(arguments, &test.limits, answer, pool) ||
@@ -457,6 +491,8 @@ static void run_test(mcp_server_t *server, json_t *arguments, apr_uint64_t large
         !admitted(server, answer, pool))
         return;
     test.names = names;
+    /* Nothing is built past what the result can hold. */
+    test.max_answer_bytes = budget->result_bytes;
     spx_op_test_result_t run;
     const char *message = NULL;
     switch (spx_op_test_interruptible(server->project, &test,
@@ -468,10 +504,21 @@ static void run_test(mcp_server_t *server, json_t *arguments, apr_uint64_t large
     case SPX_OP_TEST_UNKNOWN_NAME:
         /* in the engine's words, with the nearest test names, as v2 refuses it */
         spx_log_request(&server->log, "test: %s", message);
-        fail(answer, message);
+        fail_bounded(answer, message, pool);
         return;
     case SPX_OP_TEST_NOT_RUN:
-        fail(answer, apr_psprintf(pool, "the tests could not be run: %s", message));
+        fail_bounded(answer, apr_psprintf(pool, "the tests could not be run: %s", message), pool);
+        return;
+    case SPX_OP_TEST_TOO_LARGE:
+        /* Stopped once the envelope could not fit: nothing past it built. */
+        spx_log_request(&server->log, "test: %s", message);
+        fail(answer, apr_psprintf(pool,
+                                  "the answer would need more than %" APR_UINT64_T_FMT
+                                  " bytes, over the %" APR_UINT64_T_FMT
+                                  " that --max-response-bytes %" APR_SIZE_T_FMT
+                                  " leaves: %s; ask for less (max_bytes, tests)",
+                                  run.records_bytes, run.answer_bytes,
+                                  server->options->max_response_bytes, message));
         return;
     default:
         break;
@@ -492,10 +539,10 @@ static void run_test(mcp_server_t *server, json_t *arguments, apr_uint64_t large
                                          "envelope", run.envelope));
 }
 
-static void run_graph_summary(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
+static void run_graph_summary(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,
                               mcp_answer_t *answer, apr_pool_t *pool)
 {
-    (void)largest;
+    (void)budget;
     static const char *const allowed[] = {"max_modules", NULL};
     apr_uint64_t max_modules = SPX_LIMIT_MCP_GRAPH_MODULES_DEFAULT;
     if (!arguments_known(arguments, allowed, answer, pool) ||
@@ -520,10 +567,10 @@ static void run_graph_summary(mcp_server_t *server, json_t *arguments, apr_uint6
                         : ".");
 }
 
-static void run_status(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
+static void run_status(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,
                        mcp_answer_t *answer, apr_pool_t *pool)
 {
-    (void)largest;
+    (void)budget;
     if (!arguments_known(arguments, (const char *const[]){NULL}, answer, pool))
         return;
     apr_uint64_t phase_a_runs = server->earlier_phase_a_runs;
@@ -588,20 +635,43 @@ static const char *rename_failure_text(const spx_rename_failure_t *failure, apr_
                         not_restored_text ? not_restored_text : "[]");
 }
 
-/* The answer check's measure (spx_op_rename_budget_t): the bytes the tool
- * error's text of failure takes as a JSON string, escapes and quotes
- * included. */
+/* The summary of a committed rename. */
+static const char *renamed_summary(const char *function, const char *new_name, apr_size_t files,
+                                   apr_pool_t *pool)
+{
+    return apr_psprintf(pool, "Renamed %s to %s in %u file%s.", function, new_name, (unsigned)files,
+                        spx_plural(files));
+}
+
+/* The answer check's measures (spx_op_rename_budget_t): the whole result of
+ * the answer to a failure and to the commit, as the tool's budget measures
+ * it (revision_changed and its sentence included). */
+typedef struct rename_measuring_t {
+    const mcp_budget_t *budget;
+    const char *function, *new_name;
+} rename_measuring_t;
+
 static apr_uint64_t rename_failure_bytes(void *context, const spx_rename_failure_t *failure,
                                          apr_pool_t *pool)
 {
-    (void)context;
-    json_t *string = json_string(rename_failure_text(failure, pool));
-    const char *encoded = string ? spx_canonical_text(string, pool) : NULL;
-    json_decref(string);
-    return encoded ? strlen(encoded) : (apr_uint64_t)-1;
+    const rename_measuring_t *measuring = context;
+    mcp_answer_t answer = {0};
+    fail(&answer, rename_failure_text(failure, pool));
+    return measuring->budget->measure(measuring->budget->context, &answer, pool);
 }
 
-static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t largest,
+static apr_uint64_t rename_committed_bytes(void *context, const json_t *document, apr_pool_t *pool)
+{
+    const rename_measuring_t *measuring = context;
+    mcp_answer_t answer = {0};
+    answer.structured = (json_t *)document;
+    /* one edit per file changed */
+    answer.summary = renamed_summary(measuring->function, measuring->new_name,
+                                     json_array_size(json_object_get(document, "edits")), pool);
+    return measuring->budget->measure(measuring->budget->context, &answer, pool);
+}
+
+static void run_rename(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,
                        mcp_answer_t *answer, apr_pool_t *pool)
 {
     static const char *const allowed[] = {"function", "new_name", "dry_run", NULL};
@@ -622,7 +692,12 @@ static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
      * re-authentication guards a dry run's answer. The test-only daemon's
      * probe makes a point of the commit fail on demand
      * (spx_session_hooks.h); semapraxd has none. */
-    const spx_op_rename_budget_t budget = {largest, rename_failure_bytes};
+    /* Its whole result, revision_changed and its sentence included, within
+     * the structured content's share (half the result: the JSON copy in the
+     * text is the other half), so that it is always answered. */
+    rename_measuring_t measuring = {budget, function, new_name};
+    const spx_op_rename_budget_t answer_budget = {budget->result_bytes / 2, rename_failure_bytes,
+                                                  rename_committed_bytes};
     const spx_op_rename_request_t rename = {.project = server->project,
                                             .function = function,
                                             .new_name = new_name,
@@ -630,15 +705,18 @@ static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
                                             .recheck_at = SPX_OP_RENAME_RECHECK_BEFORE_COMMIT,
                                             .commit_probe = spx_session_hooks()->commit_probe,
                                             .project_parent = server->pool,
-                                            .budget = &budget};
+                                            .budget = &answer_budget,
+                                            .context = &measuring};
     spx_op_rename_result_t renamed;
     spx_op_rename(&rename, &renamed, pool);
     apr_size_t files = renamed.paths ? (apr_size_t)renamed.paths->nelts : 0;
     switch (renamed.outcome) {
     case SPX_OP_RENAME_REFUSED:
-        fail(answer,
-             apr_psprintf(pool, "rename refused at %s: %s",
-                          spx_rename_step_name(renamed.failure.step), renamed.failure.reason));
+        fail_bounded(answer,
+                     apr_psprintf(pool, "rename refused at %s: %s",
+                                  spx_rename_step_name(renamed.failure.step),
+                                  renamed.failure.reason),
+                     pool);
         return;
     case SPX_OP_RENAME_DRY_RUN:
         answer->summary = apr_psprintf(pool,
@@ -653,7 +731,7 @@ static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
             "rename refused: its answer would need %" APR_UINT64_T_FMT
             " bytes, over the %" APR_UINT64_T_FMT " that --max-response-bytes %" APR_SIZE_T_FMT
             " leaves for it; nothing was written",
-            renamed.needed, largest, server->options->max_response_bytes);
+            renamed.needed, answer_budget.bytes, server->options->max_response_bytes);
         spx_log_event(&server->log, "%s", too_large);
         fail(answer, too_large);
         return;
@@ -679,8 +757,7 @@ static void run_rename(mcp_server_t *server, json_t *arguments, apr_uint64_t lar
         spx_mcp_adopt(server, renamed.project, renamed.project_pool);
         spx_log_event(&server->log, "renamed %s to %s in %u file%s", function, new_name,
                       (unsigned)files, spx_plural(files));
-        answer->summary = apr_psprintf(pool, "Renamed %s to %s in %u file%s.", function, new_name,
-                                       (unsigned)files, spx_plural(files));
+        answer->summary = renamed_summary(function, new_name, files, pool);
         return;
     }
 }
@@ -755,7 +832,7 @@ json_t *spx_mcp_tool_list(const mcp_server_t *server)
     for (size_t i = 0; i < TOOL_COUNT; i++) {
         if (tools[i].needs_rename && !server->options->allow_rename)
             continue;
-        json_t *input = json_loads(tools[i].input_schema(scratch), 0, NULL);
+        json_t *input = json_loads(tools[i].input_schema(server, scratch), 0, NULL);
         json_t *output = json_loads(tools[i].output_schema, 0, NULL);
         json_array_append_new(
             list, json_pack("{s:s,s:s,s:s,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name", tools[i].name,

@@ -21,20 +21,32 @@ typedef struct mcp_answer_t {
     int ungated;
 } mcp_answer_t;
 
-/* One tool: its name, title and description, its input and output schemas
- * (JSON texts), whether only --allow-project-rename lists it, and what it
- * does with the call's arguments (an object, never NULL). largest is the
- * most bytes its structured answer may take. */
+/* What a tool's answer may take (mcp.c): result_bytes, the most bytes of
+ * the whole tools/call result, what --max-response-bytes leaves around it;
+ * and measure(context, answer), the bytes the result of answer takes in
+ * the least form mcp.c writes (its summary or error text without the JSON
+ * copy, with revision_changed and its sentence when the project was opened
+ * again for this call), measured without rendering it. */
+typedef struct mcp_budget_t {
+    apr_uint64_t result_bytes;
+    apr_uint64_t (*measure)(void *context, const mcp_answer_t *answer, apr_pool_t *pool);
+    void *context;
+} mcp_budget_t;
+
+/* One tool: its name, title and description, its input schema (made for
+ * this server's limits) and output schema (JSON texts), whether only
+ * --allow-project-rename lists it, and what it does with the call's
+ * arguments (an object, never NULL) within budget. */
 typedef struct mcp_tool_t {
     const char *name;
     const char *title;
     const char *description;
     int read_only;
     int needs_rename;
-    const char *(*input_schema)(apr_pool_t *pool);
+    const char *(*input_schema)(const mcp_server_t *server, apr_pool_t *pool);
     const char *output_schema;
-    void (*run)(mcp_server_t *server, json_t *arguments, apr_uint64_t largest, mcp_answer_t *answer,
-                apr_pool_t *pool);
+    void (*run)(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,
+                mcp_answer_t *answer, apr_pool_t *pool);
 } mcp_tool_t;
 
 /* The tool named name that this server lists, or NULL. */

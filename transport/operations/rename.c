@@ -37,8 +37,8 @@ json_t *spx_op_rename_file_list(const apr_array_header_t *files)
 }
 
 /* The bytes the larger of the two answers a commit can end in would take:
- * the committed document (its revisions after the commit are as long as
- * today's) and the front end's answer to the largest failure there can be,
+ * the front end's answer to the committed document (its revisions after
+ * the commit are as long as today's) and to the largest failure there can be,
  * one at the replace of the file with the longest path, naming every file
  * as restored and as not restored, with a reason of
  * SPX_LIMIT_RENAME_REASON_BYTES. */
@@ -46,9 +46,14 @@ static apr_uint64_t answer_bytes(const spx_op_rename_request_t *request,
                                  const spx_op_rename_result_t *result, apr_pool_t *pool)
 {
     json_t *committed = answer_document(1, result->plan, request->project);
-    const char *committed_text = spx_canonical_text(committed, pool);
+    apr_uint64_t needed;
+    if (request->budget->committed_bytes) {
+        needed = request->budget->committed_bytes(request->context, committed, pool);
+    } else {
+        const char *committed_text = spx_canonical_text(committed, pool);
+        needed = committed_text ? strlen(committed_text) : request->budget->bytes + 1;
+    }
     json_decref(committed);
-    apr_uint64_t needed = committed_text ? strlen(committed_text) : request->budget->bytes + 1;
     spx_rename_failure_t largest = {.step = SPX_RENAME_COMMIT,
                                     .operation = spx_commit_point_name(SPX_COMMIT_REPLACE),
                                     .restored = result->paths,

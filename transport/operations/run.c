@@ -134,10 +134,16 @@ spx_op_test_problem_t spx_op_test_interruptible(const spx_project_t *project,
     result->tests = apr_array_make(pool, 8, sizeof(spx_test_run_t));
     keeper_t keeper = {result, request->observer, pool};
     spx_envelope_observer_t observer = {before_test, after_test, &keeper};
+    spx_envelope_bound_t bound = {
+        request->max_answer_bytes ? request->max_answer_bytes : SPX_LIMIT_ENVELOPE_BYTES, 0};
     apr_status_t built =
-        spx_envelope_build_interruptible(project, &request->limits, selection, &observer, interrupt,
-                                         &result->envelope, pool, message);
+        spx_envelope_build_interruptible(project, &request->limits, selection, &observer, &bound,
+                                         interrupt, &result->envelope, pool, message);
     spx_test_selection_free(selection);
+    result->records_bytes = bound.reached;
+    result->answer_bytes = bound.max_bytes;
+    if (built == APR_ENOSPC)
+        return SPX_OP_TEST_TOO_LARGE;
     if (built != APR_SUCCESS) {
         SPX_ASSERT(*message != NULL); /* every failure of the build says why */
         return built == SPX_STATUS_INTERRUPTED ? SPX_OP_TEST_INTERRUPTED : SPX_OP_TEST_NOT_RUN;

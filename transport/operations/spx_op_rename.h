@@ -37,16 +37,21 @@ typedef enum spx_op_rename_recheck_at_t {
 } spx_op_rename_recheck_at_t;
 
 /* Nothing is written unless its answer can be: the most bytes the answer
- * may take, and how the front end's answer to a failure is measured. */
+ * may take, and how the front end's answers are measured, each as it will
+ * be sent, with everything the front end adds to it. */
 typedef struct spx_op_rename_budget_t {
-    /* The most bytes the committed document (spx_op_rename_document, as
-     * canonical JSON) and the failure's answer may each take: what the
-     * front end's limit leaves once its own framing is counted. */
+    /* The most bytes the committed answer and the failure's answer may
+     * each take: what the front end's limit leaves once its own framing is
+     * counted. */
     apr_uint64_t bytes;
-    /* The bytes the front end's answer to failure would take, measured as
-     * it will be sent (context is the request's). */
+    /* The bytes the front end's answer to failure would take (context is
+     * the request's). */
     apr_uint64_t (*failure_bytes)(void *context, const spx_rename_failure_t *failure,
                                   apr_pool_t *pool);
+    /* The bytes the front end's answer to a commit would take, document
+     * being the committed document (spx_op_rename_document); NULL: the
+     * document's canonical text is the answer (the daemon's result). */
+    apr_uint64_t (*committed_bytes)(void *context, const json_t *document, apr_pool_t *pool);
 } spx_op_rename_budget_t;
 
 typedef struct spx_op_rename_request_t {

@@ -61,6 +61,11 @@ typedef struct spx_op_test_request_t {
     const char *const *names; /* run only these tests (spx_test_selection_make); NULL: all */
     apr_size_t name_count;
     const spx_envelope_observer_t *observer; /* told about each test as it runs; may be NULL */
+    /* The most bytes the envelope's test records may take (canonical JSON,
+     * spx_envelope_bound_t): what the front end's answer can hold, so that
+     * nothing past it is built; 0: SPX_LIMIT_ENVELOPE_BYTES, the most that
+     * verify reads. */
+    apr_uint64_t max_answer_bytes;
 } spx_op_test_request_t;
 
 typedef struct spx_op_test_result_t {
@@ -69,6 +74,10 @@ typedef struct spx_op_test_result_t {
     int command_succeeded;      /* every test that ran passed */
     json_t *envelope;           /* semaprax.project-execution.v1: a reference the caller
                                  * releases or hands on */
+    /* The bytes the test records took; SPX_OP_TEST_TOO_LARGE: when the
+     * run stopped, over max_answer_bytes (answer_bytes). */
+    apr_uint64_t records_bytes;
+    apr_uint64_t answer_bytes; /* the bound in force */
 } spx_op_test_result_t;
 
 /* Why a test operation did not run. */
@@ -77,14 +86,17 @@ typedef enum spx_op_test_problem_t {
     SPX_OP_TEST_UNKNOWN_NAME, /* a name is no test, or a function several tests run */
     SPX_OP_TEST_NOT_RUN,      /* the project is not admitted, a function is too large to
                                * run, or the limits are refused */
-    SPX_OP_TEST_INTERRUPTED   /* the interrupt stopped a run (spx_op_test_interruptible) */
+    SPX_OP_TEST_INTERRUPTED,  /* the interrupt stopped a run (spx_op_test_interruptible) */
+    SPX_OP_TEST_TOO_LARGE     /* the records passed max_answer_bytes: the run stopped there,
+                               * nothing kept (records_bytes, answer_bytes say how far) */
 } spx_op_test_problem_t;
 
 /* Run the tests of request on an admitted project and make the envelope.
  * SPX_OP_TEST_RAN with result filled, whatever the tests did; otherwise
  * *message says why in the engine's words ("no test 'fibb' in this
  * project; nearest: fib, fact") and nothing ran, or (INTERRUPTED) the run
- * in progress was stopped and there is no envelope. */
+ * in progress was stopped and there is no envelope, or (TOO_LARGE) the run
+ * stopped once the envelope could no longer fit the answer. */
 spx_op_test_problem_t spx_op_test(const spx_project_t *project,
                                   const spx_op_test_request_t *request,
                                   spx_op_test_result_t *result, apr_pool_t *pool,

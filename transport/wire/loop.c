@@ -155,8 +155,8 @@ static int handle_frame(const spx_frame_t *frame, spx_response_writer_t *writer,
         report->end = SPX_LOOP_REQUEST_TOO_LARGE;
         status =
             hooks->refuse_oversized(context, writer, max_request_bytes, &outcome, request_pool);
-    } else if (spx_request_parse(frame->bytes, frame->length, &request, &error, request_pool) ==
-               SPX_REQUEST_INVALID) {
+    } else if (spx_request_parse_dialect(hooks->dialect, frame->bytes, frame->length, &request,
+                                         &error, request_pool) == SPX_REQUEST_INVALID) {
         status = hooks->refuse_invalid(context, writer, &error, &outcome, request_pool);
     } else if (request.is_notification) {
         if (hooks->notified(context, &request)) {

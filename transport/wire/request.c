@@ -308,12 +308,16 @@ static int find_id_token(const unsigned char *bytes, apr_size_t length, apr_size
 }
 
 /* The id to echo for the raw token bytes[from..to) whose decoded value is
- * decoded, or NULL when it is not a valid id. */
-static json_t *valid_id(const unsigned char *bytes, apr_size_t from, apr_size_t to, json_t *decoded)
+ * decoded, or NULL when it is not a valid id (negative, valid with
+ * negative_ids). */
+static json_t *valid_id(const unsigned char *bytes, apr_size_t from, apr_size_t to, json_t *decoded,
+                        int negative_ids)
 {
     if (bytes[from] == '"')
         return json_string_length(decoded) <= SPX_LIMIT_ID_STRING_BYTES ? json_incref(decoded)
                                                                         : NULL;
+    int negative = negative_ids && bytes[from] == '-';
+    from += negative ? 1 : 0;
     apr_size_t digits = to - from;
     if (digits == 0 || digits > SPX_LIMIT_ID_INTEGER_DIGITS || (bytes[from] == '0' && digits > 1))
         return NULL;
@@ -323,7 +327,9 @@ static json_t *valid_id(const unsigned char *bytes, apr_size_t from, apr_size_t 
             return NULL;
         value = value * 10u + (unsigned long long)(bytes[i] - '0');
     }
-    return value <= SPX_LIMIT_ID_INTEGER_MAXIMUM ? json_integer((json_int_t)value) : NULL;
+    if (value > SPX_LIMIT_ID_INTEGER_MAXIMUM || (negative && value == 0))
+        return NULL;
+    return json_integer(negative ? -(json_int_t)value : (json_int_t)value);
 }
 
 /* --- the request rules ------------------------------------------------------- */
@@ -356,10 +362,29 @@ static const char *check_members(json_t *document)
     return NULL;
 }
 
+/* A response object (a dialect with responses): no method, and a result
+ * or an error. */
+static int is_response(json_t *document)
+{
+    return !json_object_get(document, "method") &&
+           (json_object_get(document, "result") || json_object_get(document, "error"));
+}
+
 spx_request_status_t spx_request_parse(const unsigned char *bytes, apr_size_t length,
                                        spx_request_t *request, spx_request_error_t *error,
                                        apr_pool_t *pool)
 {
+    return spx_request_parse_dialect(NULL, bytes, length, request, error, pool);
+}
+
+spx_request_status_t spx_request_parse_dialect(const spx_request_dialect_t *dialect,
+                                               const unsigned char *bytes, apr_size_t length,
+                                               spx_request_t *request, spx_request_error_t *error,
+                                               apr_pool_t *pool)
+{
+    static const spx_request_dialect_t plain = {0, 0};
+    if (!dialect)
+        dialect = &plain;
     memset(request, 0, sizeof(*request));
     memset(error, 0, sizeof(*error));
     if (length == 0)
@@ -388,7 +413,15 @@ spx_request_status_t spx_request_parse(const unsigned char *bytes, apr_size_t le
         apr_size_t from = 0, to = 0;
         if (!find_id_token(bytes, length, &from, &to))
             return fail(error, SPX_RPC_INTERNAL_ERROR, NULL, "id token not found", pool);
-        id = pool_owned(pool, valid_id(bytes, from, to, decoded_id));
+        id = pool_owned(pool, valid_id(bytes, from, to, decoded_id, dialect->negative_ids));
+    }
+    if (dialect->responses && is_response(document)) {
+        request->document = document;
+        request->method = "";
+        request->id = id;
+        request->is_notification = 1;
+        request->is_response = 1;
+        return SPX_REQUEST_VALID;
     }
     broken = check_members(document);
     if (broken)

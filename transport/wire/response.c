@@ -10,9 +10,9 @@
 
 #include "spx_allocation.h"
 #include "spx_canonical.h"
+#include "spx_detail.h"
 #include "spx_limits.h"
 #include "spx_rpc.h"
-#include "spx_utf8.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -245,29 +245,18 @@ void spx_response_writer_explain_errors(spx_response_writer_t *writer)
     writer->explain_errors = 1;
 }
 
-/* detail cut to SPX_LIMIT_ERROR_DETAIL_BYTES at a UTF-8 boundary, with
- * "..." when cut. A new reference. */
-static json_t *bounded_detail(const char *detail)
-{
-    size_t length = strlen(detail);
-    if (length <= SPX_LIMIT_ERROR_DETAIL_BYTES)
-        return json_string(detail);
-    size_t kept =
-        spx_utf8_cut((const unsigned char *)detail, length, SPX_LIMIT_ERROR_DETAIL_BYTES - 3);
-    char *text = spx_allocate(kept + 4);
-    memcpy(text, detail, kept);
-    memcpy(text + kept, "...", 4);
-    json_t *cut = json_string(text);
-    free(text);
-    return cut;
-}
-
 apr_status_t spx_response_write_error_explained(spx_response_writer_t *writer, json_t *id, int code,
                                                 json_t *data, const char *reason,
                                                 const char *detail, const spx_response_gate_t *gate,
                                                 spx_response_outcome_t *outcome)
 {
-    if (!writer->explain_errors || code == SPX_RPC_RESPONSE_TOO_LARGE)
+    if (code == SPX_RPC_RESPONSE_TOO_LARGE) {
+        /* A method that stopped building its answer past the budget: the
+         * fixed replacement, and the session ends, as if it had been built. */
+        *outcome = SPX_RESPONSE_STOP;
+        return send_too_large(writer, id);
+    }
+    if (!writer->explain_errors)
         return spx_response_write_error_gated(writer, id, code, data, gate, outcome);
     json_t *explained = data ? json_copy(data) : json_object();
     if (!explained)
@@ -275,7 +264,9 @@ apr_status_t spx_response_write_error_explained(spx_response_writer_t *writer, j
     const char *why = reason ? reason : spx_rpc_default_reason(code);
     const char *sentence = detail ? detail : spx_rpc_default_detail(code);
     json_object_set_new(explained, "reason", json_string(why ? why : "internal_error"));
-    json_object_set_new(explained, "detail", bounded_detail(sentence ? sentence : ""));
+    char cut[SPX_DETAIL_BUFFER_BYTES];
+    json_object_set_new(explained, "detail",
+                        json_string(spx_detail_bounded(sentence ? sentence : "", cut)));
     apr_status_t status =
         spx_response_write_error_gated(writer, id, code, explained, gate, outcome);
     json_decref(explained);

@@ -72,6 +72,8 @@ typedef struct spx_loop_hooks_t {
     apr_status_t (*respond)(void *context, const spx_request_t *request,
                             spx_response_writer_t *writer, spx_response_outcome_t *outcome,
                             int *stop, apr_pool_t *pool);
+    /* The grammar's dialect (spx_request_parse_dialect); NULL: transport.md's. */
+    const spx_request_dialect_t *dialect;
 } spx_loop_hooks_t;
 
 typedef enum spx_loop_end_t {

@@ -20,7 +20,9 @@ typedef struct spx_request_t {
     apr_size_t method_length; /* bytes */
     json_t *params;           /* the params object, or NULL when absent */
     json_t *id;               /* the id to echo (string or integer); NULL for a notification */
-    int is_notification;      /* no id: never answered, never run */
+    int is_notification;      /* no id, or a response: never answered, never run */
+    int is_response;          /* a response the client sent (a dialect with responses):
+                               * method is "", and it is never answered */
     int integers_as_reals;    /* an integer was beyond Jansson's range, so every
                                * integer of document was decoded as a real */
 } spx_request_t;
@@ -45,6 +47,22 @@ typedef enum spx_request_status_t {
 spx_request_status_t spx_request_parse(const unsigned char *bytes, apr_size_t length,
                                        spx_request_t *request, spx_request_error_t *error,
                                        apr_pool_t *pool);
+
+/* What a transport's grammar takes beyond transport.md's (MCP's JSON-RPC,
+ * docs/agents.md): negative_ids, an integer id may be negative too (down to
+ * -(2^53-1), written without a leading zero; "-0" is no id); responses, an
+ * object without method and with result or error is a response the client
+ * sent, valid and never answered (is_response). */
+typedef struct spx_request_dialect_t {
+    int negative_ids;
+    int responses;
+} spx_request_dialect_t;
+
+/* spx_request_parse in dialect (NULL: transport.md's grammar, exactly). */
+spx_request_status_t spx_request_parse_dialect(const spx_request_dialect_t *dialect,
+                                               const unsigned char *bytes, apr_size_t length,
+                                               spx_request_t *request, spx_request_error_t *error,
+                                               apr_pool_t *pool);
 
 /* True for the one notification that does something: `shutdown`, which ends
  * the session silently. Every other notification is dropped. */

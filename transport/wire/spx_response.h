@@ -93,7 +93,11 @@ void spx_response_writer_explain_errors(spx_response_writer_t *writer);
  * (copied, not changed; NULL means {}) gets "reason" and "detail": reason
  * and detail when given, else the code's defaults (spx_rpc.h). A detail is
  * cut to SPX_LIMIT_ERROR_DETAIL_BYTES at a UTF-8 boundary, so no request can
- * make an error's answer large. */
+ * make an error's answer large. Code -32001 (every writer) is the fixed
+ * replacement of an oversized response, whatever data, reason and detail: a
+ * method that stopped building its answer once it passed the budget answers
+ * it, and the outcome is SPX_RESPONSE_STOP, as for a response rendered
+ * over the budget. */
 apr_status_t spx_response_write_error_explained(spx_response_writer_t *writer, json_t *id, int code,
                                                 json_t *data, const char *reason,
                                                 const char *detail, const spx_response_gate_t *gate,
