@@ -369,10 +369,12 @@ apr_status_t spx_envelope_build_selected(const spx_project_t *project,
                                             envelope, pool, message);
 }
 
-apr_status_t spx_envelope_build_interruptible(
-    const spx_project_t *project, const spx_run_limits_t *limits,
-    const spx_test_selection_t *selection, const spx_envelope_observer_t *observer,
-    const spx_run_interrupt_t *interrupt, json_t **envelope, apr_pool_t *pool, const char **message)
+apr_status_t
+spx_envelope_build_interruptible(const spx_project_t *project, const spx_run_limits_t *limits,
+                                 const spx_test_selection_t *selection,
+                                 const spx_envelope_observer_t *observer,
+                                 spx_envelope_bound_t *bound, const spx_run_interrupt_t *interrupt,
+                                 json_t **envelope, apr_pool_t *pool, const char **message)
 {
     json_t *document = NULL;
     if (bound)

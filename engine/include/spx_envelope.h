@@ -135,14 +135,12 @@ apr_status_t spx_envelope_build_selected(const spx_project_t *project,
  * NULL) between steps whether it may go on (spx_vm.h): when it says stop,
  * no more tests run and the build answers SPX_STATUS_INTERRUPTED, with
  * *message, and no envelope. */
-apr_status_t spx_envelope_build_interruptible(const spx_project_t *project,
-                                              const spx_run_limits_t *limits,
-                                              const spx_test_selection_t *selection,
-                                              const spx_envelope_observer_t *observer,
-                                              spx_envelope_bound_t *bound,
-                                              const spx_run_interrupt_t *interrupt,
-                                              json_t **envelope, apr_pool_t *pool,
-                                              const char **message);
+apr_status_t
+spx_envelope_build_interruptible(const spx_project_t *project, const spx_run_limits_t *limits,
+                                 const spx_test_selection_t *selection,
+                                 const spx_envelope_observer_t *observer,
+                                 spx_envelope_bound_t *bound, const spx_run_interrupt_t *interrupt,
+                                 json_t **envelope, apr_pool_t *pool, const char **message);
 
 /* The outcome of a run for a person: "out of fuel" and "out of call depth"
  * for the exhausted limits, the others as spx_test_outcome_name names them. */
