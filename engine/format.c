@@ -66,6 +66,7 @@ typedef struct emitter_t {
     const char *line_end;     /* "\n", or "\r\n" for a source whose first line ends so */
     unsigned level;           /* block depth */
     int line_empty;           /* nothing written on the current line */
+    int line_commented;       /* the current line ends in a comment: nothing more goes on it */
     int pending_break;        /* the next token starts a new line */
     int pending_blank;        /* and a blank line comes before it (between items) */
     int blank_ok;             /* the source's blank line before the next token may stay */
@@ -163,6 +164,7 @@ static void end_line(emitter_t *e)
 {
     put(e, e->line_end, strlen(e->line_end));
     e->line_empty = 1;
+    e->line_commented = 0;
 }
 
 static void indent(emitter_t *e, unsigned levels)
@@ -206,10 +208,14 @@ static void emit(emitter_t *e, int space, unsigned comment_indent, unsigned toke
     int blank_ok = e->blank_ok;
     for (apr_size_t c = 0; c < token->comment_count; c++) {
         const comment_t *comment = &e->list->comments[token->first_comment + c];
-        if (comment->trailing && !e->line_empty) {
+        /* A trailing comment stays after its code, unless a comment already
+         * ends that line (the comma between them was dropped): then it
+         * stands on a line of its own, and the two are never merged. */
+        if (comment->trailing && !e->line_empty && !e->line_commented) {
             put(e, " ", 1);
             put(e, (const char *)e->text + comment->start, comment->end - comment->start);
             e->pending_break = 1;
+            e->line_commented = 1;
             continue;
         }
         break_line(e, e->pending_blank || (comment->blank_before && blank_ok));
