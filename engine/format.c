@@ -13,6 +13,14 @@
  * SPX_LIMIT_PARSE_DEPTH. Before returning, the result is lexed again and
  * compared with the source, token by token and comment by comment, and
  * parsed again: it must parse as cleanly as the source did.
+ *
+ * Memory stays below what `check` takes on the same source (docs/fmt.md):
+ * each stage's data goes once the next has what it needs (the source's tree
+ * once it parsed cleanly, the token lists once compared, the second tree once
+ * it parsed), the token lists are counted before they are filled, so they
+ * are allocated once at their exact size, with offsets of 32 bits (a source
+ * is at most SPX_LIMIT_SOURCE_BYTES), and the layout stops growing once it
+ * is over that limit: it is then refused without being checked.
  */
 #include "spx_format.h"
 
@@ -22,27 +30,32 @@
 #include "spx_limits.h"
 #include "spx_utf8.h"
 
+#include <stdint.h>
 #include <string.h>
+
+/* Offsets into a source or its layout fit 32 bits. */
+_Static_assert(SPX_LIMIT_SOURCE_BYTES < UINT32_MAX, "format.c keeps offsets in 32 bits");
 
 /* Spaces per block level. */
 #define INDENT_WIDTH 4
 
 /* One `//` comment: its bytes (without the line end), and where it stands. */
 typedef struct comment_t {
-    apr_size_t start, end;
-    int trailing;     /* on the line of the token before it */
-    int blank_before; /* a blank line between it and what comes before */
+    uint32_t start, end;
+    unsigned char trailing;     /* on the line of the token before it */
+    unsigned char blank_before; /* a blank line between it and what comes before */
 } comment_t;
 
 /* One token, with the comments that come before it. */
 typedef struct layout_token_t {
-    spx_token_kind_t kind;
-    apr_size_t start, end;
-    apr_size_t first_comment, comment_count;
-    int blank_before; /* a blank line between the last comment (or token) and it */
+    uint32_t start, end;
+    uint32_t first_comment, comment_count;
+    unsigned char kind;         /* a spx_token_kind_t */
+    unsigned char blank_before; /* a blank line between the last comment (or token) and it */
 } layout_token_t;
 
-/* The source read as tokens and comments. */
+/* The source read as tokens and comments. While counting, tokens and
+ * comments are NULL and only the counts grow. */
 typedef struct token_list_t {
     layout_token_t *tokens;
     apr_size_t count;
@@ -50,11 +63,15 @@ typedef struct token_list_t {
     apr_size_t comment_total;
 } token_list_t;
 
-/* The growing output. */
+/* The growing output: in a pool of its own (a child of the caller's), which
+ * a larger buffer replaces, so no outgrown copy stays; it stops growing once
+ * over SPX_LIMIT_SOURCE_BYTES (over is set, and nothing more is written). */
 typedef struct output_t {
     char *bytes;
     apr_size_t length, capacity;
+    apr_pool_t *parent;
     apr_pool_t *pool;
+    int over;
 } output_t;
 
 typedef struct emitter_t {
@@ -66,6 +83,7 @@ typedef struct emitter_t {
     const char *line_end;     /* "\n", or "\r\n" for a source whose first line ends so */
     unsigned level;           /* block depth */
     int line_empty;           /* nothing written on the current line */
+    int line_commented;       /* the current line ends in a comment: nothing more goes on it */
     int pending_break;        /* the next token starts a new line */
     int pending_blank;        /* and a blank line comes before it (between items) */
     int blank_ok;             /* the source's blank line before the next token may stay */
@@ -75,29 +93,33 @@ typedef struct emitter_t {
 
 /* --- reading ---------------------------------------------------------------- */
 
-/* Scan the bytes between two tokens for comments; fill the token's fields. */
+/* Scan the bytes between two tokens for comments; fill the token's fields
+ * and add the comments to list (only count them while counting). */
 static void scan_gap(const unsigned char *text, apr_size_t from, apr_size_t to, int after_token,
-                     layout_token_t *token, apr_array_header_t *comments)
+                     layout_token_t *token, token_list_t *list)
 {
     unsigned newlines = 0;
     int any_comment = 0;
-    token->first_comment = (apr_size_t)comments->nelts;
+    token->first_comment = (uint32_t)list->comment_total;
     token->comment_count = 0;
     for (apr_size_t i = from; i < to;) {
         if (text[i] == '\n') {
             newlines++;
             i++;
         } else if (text[i] == '/' && i + 1 < to && text[i + 1] == '/') {
-            comment_t *comment = apr_array_push(comments);
-            comment->start = i;
+            comment_t comment;
+            comment.start = (uint32_t)i;
             while (i < to && text[i] != '\n' && text[i] != '\r')
                 i++;
-            comment->end = i;
-            while (comment->end > comment->start &&
-                   (text[comment->end - 1] == ' ' || text[comment->end - 1] == '\t'))
-                comment->end--;
-            comment->trailing = after_token && !any_comment && newlines == 0;
-            comment->blank_before = newlines >= 2;
+            comment.end = (uint32_t)i;
+            while (comment.end > comment.start &&
+                   (text[comment.end - 1] == ' ' || text[comment.end - 1] == '\t'))
+                comment.end--;
+            comment.trailing = after_token && !any_comment && newlines == 0;
+            comment.blank_before = newlines >= 2;
+            if (list->comments)
+                list->comments[list->comment_total] = comment;
+            list->comment_total++;
             token->comment_count++;
             any_comment = 1;
             newlines = 0;
@@ -108,61 +130,103 @@ static void scan_gap(const unsigned char *text, apr_size_t from, apr_size_t to, 
     token->blank_before = newlines >= 2;
 }
 
-/* Lex text into tokens and comments; 0 when the lexer reported anything. */
-static int read_tokens(const unsigned char *text, apr_size_t length, token_list_t *list,
-                       apr_pool_t *pool)
+/* Lex text into list: count its tokens and comments while list's arrays
+ * are NULL, else fill them (counted before). 0 when the lexer reported
+ * anything. The lexer's names and literals go with a pool of their own. */
+static int lex_into(const unsigned char *text, apr_size_t length, token_list_t *list,
+                    apr_pool_t *pool)
 {
-    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
-    spx_arena_t *arena = spx_arena_make(pool);
+    apr_pool_t *lexing = NULL;
+    apr_pool_create(&lexing, pool);
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(lexing);
+    spx_arena_t *arena = spx_arena_make(lexing);
     spx_lexer_t lexer;
     spx_lexer_init(&lexer, text, length, "", arena, arena, diagnostics);
-    apr_array_header_t *tokens = apr_array_make(pool, 256, sizeof(layout_token_t));
-    apr_array_header_t *comments = apr_array_make(pool, 16, sizeof(comment_t));
+    list->count = 0;
+    list->comment_total = 0;
     apr_size_t previous_end = lexer.offset; /* after a byte order mark */
+    int clean = 1;
     for (;;) {
         spx_token_t token;
         spx_lexer_next(&lexer, &token);
-        if (token.kind == SPX_TOKEN_ERROR)
-            return 0;
-        layout_token_t *entry = apr_array_push(tokens);
-        entry->kind = token.kind;
-        entry->start = token.span.start.offset;
-        entry->end = token.span.end.offset;
-        scan_gap(text, previous_end, entry->start, tokens->nelts > 1, entry, comments);
-        previous_end = entry->end;
+        if (token.kind == SPX_TOKEN_ERROR) {
+            clean = 0;
+            break;
+        }
+        layout_token_t entry;
+        entry.kind = (unsigned char)token.kind;
+        entry.start = (uint32_t)token.span.start.offset;
+        entry.end = (uint32_t)token.span.end.offset;
+        scan_gap(text, previous_end, entry.start, list->count > 0, &entry, list);
+        if (list->tokens)
+            list->tokens[list->count] = entry;
+        list->count++;
+        previous_end = entry.end;
         if (token.kind == SPX_TOKEN_EOF)
             break;
     }
-    list->tokens = (layout_token_t *)tokens->elts;
-    list->count = (apr_size_t)tokens->nelts;
-    list->comments = (comment_t *)comments->elts;
-    list->comment_total = (apr_size_t)comments->nelts;
-    return spx_diagnostics_count(diagnostics) == 0;
+    clean = clean && spx_diagnostics_count(diagnostics) == 0;
+    apr_pool_destroy(lexing);
+    return clean;
+}
+
+/* Lex text into tokens and comments, in pool: counted first, then filled,
+ * so each list is allocated once at its exact size. 0 when the lexer
+ * reported anything. */
+static int read_tokens(const unsigned char *text, apr_size_t length, token_list_t *list,
+                       apr_pool_t *pool)
+{
+    memset(list, 0, sizeof(*list));
+    if (!lex_into(text, length, list, pool))
+        return 0;
+    list->tokens = apr_palloc(pool, list->count * sizeof(layout_token_t));
+    list->comments = apr_palloc(pool, (list->comment_total + 1) * sizeof(comment_t));
+    return lex_into(text, length, list, pool);
 }
 
 /* --- writing ---------------------------------------------------------------- */
 
+/* Make room for capacity bytes (at most the limit and a NUL) in a new pool
+ * of the output's own, letting the smaller buffer go. */
+static void output_reserve(output_t *out, apr_size_t capacity)
+{
+    if (capacity > SPX_LIMIT_SOURCE_BYTES + 1)
+        capacity = SPX_LIMIT_SOURCE_BYTES + 1;
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, out->parent);
+    char *bytes = apr_palloc(pool, capacity);
+    if (out->length)
+        memcpy(bytes, out->bytes, out->length);
+    if (out->pool)
+        apr_pool_destroy(out->pool);
+    out->pool = pool;
+    out->bytes = bytes;
+    out->capacity = capacity;
+}
+
 static void put(emitter_t *e, const char *bytes, apr_size_t length)
 {
     output_t *out = &e->out;
+    e->line_empty = 0;
+    if (out->over || out->length + length > SPX_LIMIT_SOURCE_BYTES) {
+        out->over = 1; /* refused: nothing more is kept */
+        return;
+    }
     if (out->length + length + 1 > out->capacity) {
         apr_size_t capacity = out->capacity * 2;
         while (capacity < out->length + length + 1)
             capacity *= 2;
-        char *grown = apr_palloc(out->pool, capacity);
-        memcpy(grown, out->bytes, out->length);
-        out->bytes = grown;
-        out->capacity = capacity;
+        output_reserve(out, capacity);
     }
     memcpy(out->bytes + out->length, bytes, length);
     out->length += length;
-    e->line_empty = 0;
 }
 
 static void end_line(emitter_t *e)
 {
     put(e, e->line_end, strlen(e->line_end));
     e->line_empty = 1;
+    e->line_commented = 0;
 }
 
 static void indent(emitter_t *e, unsigned levels)
@@ -206,10 +270,14 @@ static void emit(emitter_t *e, int space, unsigned comment_indent, unsigned toke
     int blank_ok = e->blank_ok;
     for (apr_size_t c = 0; c < token->comment_count; c++) {
         const comment_t *comment = &e->list->comments[token->first_comment + c];
-        if (comment->trailing && !e->line_empty) {
+        /* A trailing comment stays after its code, unless a comment already
+         * ends that line (the comma between them was dropped): then it
+         * stands on a line of its own, and the two are never merged. */
+        if (comment->trailing && !e->line_empty && !e->line_commented) {
             put(e, " ", 1);
             put(e, (const char *)e->text + comment->start, comment->end - comment->start);
             e->pending_break = 1;
+            e->line_commented = 1;
             continue;
         }
         break_line(e, e->pending_blank || (comment->blank_before && blank_ok));
@@ -543,18 +611,26 @@ spx_format_outcome_t spx_format_source(const unsigned char *text, apr_size_t len
 {
     *formatted = NULL;
     *formatted_length = 0;
+    if (length > SPX_LIMIT_SOURCE_BYTES)
+        return SPX_FORMAT_TOO_LARGE; /* no source is that large: refused before any work */
+
+    /* Only a source that parses cleanly is formatted; its tree goes as soon
+     * as it has said so (a syntax error's diagnostics may point into it, so
+     * then it stays with pool). */
+    apr_size_t reported = spx_diagnostics_count(diagnostics);
+    apr_pool_t *parsing = NULL;
+    apr_pool_create(&parsing, pool);
+    spx_arena_t *arena = spx_arena_make(parsing);
+    spx_module_t *module = spx_module_make("fmt", path, text, length, arena);
+    spx_parse_module(module, arena, arena, parsing, diagnostics);
+    if (spx_diagnostics_count(diagnostics) > reported)
+        return SPX_FORMAT_SYNTAX;
+    apr_pool_destroy(parsing);
+
     apr_pool_t *scratch = NULL;
     apr_pool_create(&scratch, pool);
-    spx_format_outcome_t outcome = SPX_FORMAT_DONE;
-
-    /* Only a source that parses cleanly is formatted. */
-    apr_size_t reported = spx_diagnostics_count(diagnostics);
-    spx_arena_t *arena = spx_arena_make(scratch);
-    spx_module_t *module = spx_module_make("fmt", path, text, length, arena);
-    spx_parse_module(module, arena, arena, scratch, diagnostics);
     token_list_t source;
-    if (spx_diagnostics_count(diagnostics) > reported ||
-        !read_tokens(text, length, &source, scratch)) {
+    if (!read_tokens(text, length, &source, scratch)) {
         apr_pool_destroy(scratch);
         return SPX_FORMAT_SYNTAX;
     }
@@ -563,9 +639,8 @@ spx_format_outcome_t spx_format_source(const unsigned char *text, apr_size_t len
     memset(&e, 0, sizeof(e));
     e.text = text;
     e.list = &source;
-    e.out.pool = pool;
-    e.out.capacity = length + length / 4 + 64;
-    e.out.bytes = apr_palloc(pool, e.out.capacity);
+    e.out.parent = pool;
+    output_reserve(&e.out, length + length / 4 + 64);
     e.line_end = first_line_end(text, length);
     e.line_empty = 1;
     e.last = SPX_TOKEN_SEMICOLON;
@@ -575,18 +650,31 @@ spx_format_outcome_t spx_format_source(const unsigned char *text, apr_size_t len
     e.content_start = e.out.length;
     e.line_empty = 1;
     emit_file(&e);
+    if (e.out.over) {
+        apr_pool_destroy(scratch);
+        apr_pool_destroy(e.out.pool);
+        return SPX_FORMAT_TOO_LARGE;
+    }
     e.out.bytes[e.out.length] = '\0';
 
+    /* The self-check: the same tokens and comments (the two lists go once
+     * compared), then a clean parse of the layout (its tree goes after). */
+    spx_format_outcome_t outcome = SPX_FORMAT_DONE;
     token_list_t result;
-    if (e.out.length > SPX_LIMIT_SOURCE_BYTES)
-        outcome = SPX_FORMAT_TOO_LARGE;
-    else if (!read_tokens((const unsigned char *)e.out.bytes, e.out.length, &result, scratch) ||
-             !same_program(text, &source, (const unsigned char *)e.out.bytes, &result) ||
-             !parses_cleanly((const unsigned char *)e.out.bytes, e.out.length, path, scratch))
+    if (!read_tokens((const unsigned char *)e.out.bytes, e.out.length, &result, scratch) ||
+        !same_program(text, &source, (const unsigned char *)e.out.bytes, &result))
         outcome = SPX_FORMAT_SELF_CHECK;
     apr_pool_destroy(scratch);
-    if (outcome != SPX_FORMAT_DONE)
+    if (outcome == SPX_FORMAT_DONE) {
+        apr_pool_create(&parsing, pool);
+        if (!parses_cleanly((const unsigned char *)e.out.bytes, e.out.length, path, parsing))
+            outcome = SPX_FORMAT_SELF_CHECK;
+        apr_pool_destroy(parsing);
+    }
+    if (outcome != SPX_FORMAT_DONE) {
+        apr_pool_destroy(e.out.pool);
         return outcome;
+    }
     *formatted = e.out.bytes;
     *formatted_length = e.out.length;
     return SPX_FORMAT_DONE;

@@ -339,11 +339,13 @@ apr_status_t spx_project_open(spx_project_t **out, const char *manifest_path, ap
     return spx_project_open_observed(out, manifest_path, pool, message, NULL, NULL);
 }
 
-apr_status_t spx_project_open_observed(spx_project_t **out, const char *manifest_path,
-                                       apr_pool_t *pool, const char **message,
-                                       void (*after_authentication)(void *context), void *context)
+/* Phase A's reading: hold and read the manifest, parse it, hold, read and
+ * digest its sources. APR_SUCCESS with *build set when the program is to be
+ * built next (the manifest parsed), 0 when the manifest has diagnostics. */
+static apr_status_t read_inputs(spx_project_t *project, const char *manifest_path, apr_pool_t *pool,
+                                const char **message, int *build)
 {
-    spx_project_t *project = apr_pcalloc(pool, sizeof(*project));
+    *build = 0;
     project->pool = pool;
     project->arena = spx_arena_make(pool);
     project->manifest_path = apr_pstrdup(pool, manifest_path);
@@ -358,7 +360,6 @@ apr_status_t spx_project_open_observed(spx_project_t **out, const char *manifest
     project->phase_a_runs = 1;
     if (!project->manifest) {
         spx_diagnostics_sort(project->diagnostics);
-        *out = project;
         return APR_SUCCESS;
     }
 
@@ -370,9 +371,27 @@ apr_status_t spx_project_open_observed(spx_project_t **out, const char *manifest
     if (status != APR_SUCCESS)
         return status;
     compute_revisions(project);
+    *build = 1;
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_project_open_observed(spx_project_t **out, const char *manifest_path,
+                                       apr_pool_t *pool, const char **message,
+                                       void (*after_authentication)(void *context), void *context)
+{
+    spx_project_t *project = apr_pcalloc(pool, sizeof(*project));
+    int build = 0;
+    apr_status_t status = read_inputs(project, manifest_path, pool, message, &build);
+    if (status != APR_SUCCESS)
+        return status;
+    if (!build) {
+        *out = project;
+        return APR_SUCCESS;
+    }
     if (after_authentication)
         after_authentication(context);
 
+    const spx_manifest_t *manifest = project->manifest;
     project->module_count = manifest->source_count;
     project->modules = apr_palloc(pool, (project->module_count + 1) * sizeof(spx_module_t *));
     for (apr_size_t i = 0; i < project->module_count; i++) {
@@ -383,6 +402,17 @@ apr_status_t spx_project_open_observed(spx_project_t **out, const char *manifest
     build_program(project);
     *out = project;
     return APR_SUCCESS;
+}
+
+apr_status_t spx_project_read(spx_project_t **out, const char *manifest_path, apr_pool_t *pool,
+                              const char **message)
+{
+    spx_project_t *project = apr_pcalloc(pool, sizeof(*project));
+    int build = 0;
+    apr_status_t status = read_inputs(project, manifest_path, pool, message, &build);
+    if (status == APR_SUCCESS)
+        *out = project;
+    return status;
 }
 
 spx_project_t *spx_project_rebuild(const spx_project_t *base, const unsigned char *const *texts,

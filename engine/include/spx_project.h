@@ -74,6 +74,15 @@ uint64_t spx_project_phase_a_runs(const spx_project_t *project);
 apr_status_t spx_project_open(spx_project_t **project, const char *manifest_path, apr_pool_t *pool,
                               const char **message);
 
+/* Phase A's reading only, as spx_project_open does it (the same statuses
+ * and messages): the manifest held, read and parsed, every declared source
+ * held, read and digested, but no source parsed, checked or built, so the
+ * project is not admitted, has no modules and takes no memory beyond its
+ * inputs' bytes. For `semaprax fmt`, which lays out the held bytes and needs
+ * neither the program nor the memory of building it. */
+apr_status_t spx_project_read(spx_project_t **project, const char *manifest_path, apr_pool_t *pool,
+                              const char **message);
+
 /* spx_project_open(), calling after_authentication(context) once every input
  * is held, read and digested and before Phase A parses anything (not called
  * when the manifest has diagnostics or an input is refused). Phase A uses the

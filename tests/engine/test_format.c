@@ -358,6 +358,33 @@ static void test_the_example_of_the_docs(void)
     apr_pool_destroy(pool);
 }
 
+/* A comma dropped between two trailing comments (issue 28, item 11): the
+ * comments stay apart, the second on a line of its own, and nothing merges
+ * them into one comment. */
+static void test_comments_around_a_dropped_comma(void)
+{
+    expect("fn f() -> [int] {\n    return [1 // a\n, // b\n];\n}\n", "fn f() -> [int] {\n"
+                                                                     "    return [1 // a\n"
+                                                                     "        // b\n"
+                                                                     "        ];\n"
+                                                                     "}\n");
+    expect("struct P {\n    x: int,\n}\n\nfn f() -> P {\n    return P { x: 1 // a\n, // b\n};\n}\n",
+           "struct P {\n"
+           "    x: int,\n"
+           "}\n"
+           "\n"
+           "fn f() -> P {\n"
+           "    return P { x: 1 // a\n"
+           "        // b\n"
+           "        };\n"
+           "}\n");
+    /* Three in a row, and a comment on its own line between them. */
+    expect("const A: [int] = [1 // a\n, // b\n// c\n];\n", "const A: [int] = [1 // a\n"
+                                                           "    // b\n"
+                                                           "    // c\n"
+                                                           "    ];\n");
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -370,6 +397,7 @@ int main(void)
         {"not formatted: syntax errors, too large", test_not_formatted},
         {"nesting at the parser's limit", test_nesting_at_the_parser_limit},
         {"the example of docs/fmt.md", test_the_example_of_the_docs},
+        {"comments around a dropped comma stay apart", test_comments_around_a_dropped_comma},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("format", tests);

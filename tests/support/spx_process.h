@@ -64,6 +64,11 @@ int spx_process_send_broken_pipe(int pid);
     spx_process_run(spx_program_path("SPX_SEMAPRAX"), (const char *const[]){__VA_ARGS__, NULL},    \
                     NULL, pool)
 
+/* The largest peak resident memory, in KiB, of the child processes this
+ * process has waited for (getrusage RUSAGE_CHILDREN's ru_maxrss); -1 where
+ * the system does not say (Windows). tests/support/posix/ and win32/. */
+long spx_children_peak_kib(void);
+
 /* Fail the running test unless fragment is in text (and show text). */
 void spx_assert_contains(const char *text, const char *fragment);
 

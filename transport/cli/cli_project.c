@@ -12,7 +12,9 @@
  * `semaprax new NAME`: the project is written into a temporary folder beside
  * NAME (.NAME.new-N), then that folder is renamed to NAME; on any failure
  * the temporary folder is removed, so NAME either appears whole or not at
- * all.
+ * all. A name Windows reserves for a device (con, nul, aux, prn, com1..com9,
+ * lpt1..lpt9) is refused on every platform, so that a project made on one
+ * system can be checked out on another.
  */
 #include "spx_cli_project.h"
 
@@ -23,6 +25,7 @@
 
 #include <apr_file_info.h>
 #include <apr_file_io.h>
+#include <apr_lib.h>
 #include <apr_strings.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +48,31 @@ static apr_size_t folder_depth(const char *folder, apr_pool_t *pool)
     return depth;
 }
 
+/* Why the manifest found at candidate (its path from the working directory;
+ * info from a stat that
+ * did not follow a link) cannot be the project's, or NULL when it is a
+ * regular file that can be opened for reading. */
+static const char *found_manifest_problem(const char *candidate, const apr_finfo_t *info,
+                                          apr_pool_t *pool)
+{
+    if (info->filetype == APR_LNK)
+        return "it is a symbolic link, which is not followed";
+    if (info->filetype == APR_DIR)
+        return "it is a folder, not a file";
+    if (info->filetype != APR_REG)
+        return "it is not a regular file";
+    apr_file_t *file = NULL;
+    apr_status_t status =
+        apr_file_open(&file, candidate, APR_FOPEN_READ, APR_FPROT_OS_DEFAULT, pool);
+    if (status != APR_SUCCESS) {
+        char reason[256];
+        return apr_psprintf(pool, "it cannot be read: %s",
+                            spx_strerror(status, reason, sizeof(reason)));
+    }
+    apr_file_close(file);
+    return NULL;
+}
+
 apr_status_t spx_cli_find_manifest(const char **path, const char **message, apr_pool_t *pool)
 {
     char *start = NULL;
@@ -59,12 +87,43 @@ apr_status_t spx_cli_find_manifest(const char **path, const char **message, apr_
     const char *up = "";
     for (apr_size_t level = 0; level <= depth; level++) {
         const char *candidate = apr_pstrcat(pool, up, SPX_MANIFEST_FILE_NAME, NULL);
+        /* The folder looked in, as an absolute path, for the messages. */
+        char *folder = NULL;
+        if (apr_filepath_merge(&folder, start, *up ? up : ".", 0, pool) != APR_SUCCESS)
+            folder = apr_pstrdup(pool, start);
+        apr_size_t length = strlen(folder); /* "/a/b/" as "/a/b"; "/" and "C:/" kept */
+        if (length > 1 && strchr("/\\", folder[length - 1]) && folder[length - 2] != ':')
+            folder[length - 1] = '\0';
         apr_finfo_t info;
-        /* Anything by that name ends the search (a link or a folder too:
-         * the engine then says what is wrong with it). */
-        if (apr_stat(&info, candidate, APR_FINFO_TYPE | APR_FINFO_LINK, pool) == APR_SUCCESS) {
+        /* Anything by that name ends the search (a link or a folder too: then
+         * it is refused here, by its full path). */
+        status = apr_stat(&info, candidate, APR_FINFO_TYPE | APR_FINFO_LINK, pool);
+        if (status == APR_SUCCESS || status == APR_INCOMPLETE) {
+            const char *found = apr_pstrcat(
+                pool, folder, folder[0] && strchr("/\\", folder[strlen(folder) - 1]) ? "" : "/",
+                SPX_MANIFEST_FILE_NAME, NULL);
+            const char *problem = found_manifest_problem(candidate, &info, pool);
+            if (problem) {
+                *message = apr_psprintf(pool,
+                                        "the manifest found searching upward from %s, %s, "
+                                        "cannot be used: %s; give --manifest-path",
+                                        start, found, problem);
+                return APR_EINVAL;
+            }
             *path = candidate;
             return APR_SUCCESS;
+        }
+        /* A folder that cannot be searched stops the search: what lies above
+         * it is not reached through it. */
+        if (!APR_STATUS_IS_ENOENT(status) && !APR_STATUS_IS_ENOTDIR(status)) {
+            char reason[256];
+            *message = apr_psprintf(pool,
+                                    "no " SPX_MANIFEST_FILE_NAME " found searching upward from %s: "
+                                    "the search stopped at %s, which cannot be searched (%s); "
+                                    "give --manifest-path, or make a project with "
+                                    "'semaprax new NAME'",
+                                    start, folder, spx_strerror(status, reason, sizeof(reason)));
+            return status;
         }
         up = apr_pstrcat(pool, up, "../", NULL);
     }
@@ -155,6 +214,28 @@ static int exists(const char *path, apr_pool_t *pool)
     return apr_stat(&info, path, APR_FINFO_TYPE | APR_FINFO_LINK, pool) == APR_SUCCESS;
 }
 
+/* 1 when name, in any case and with or without an extension, is one that
+ * Windows reserves for a device: CON, PRN, AUX, NUL, COM1..COM9, LPT1..LPT9
+ * (a file or folder by that name cannot be made or checked out there). */
+static int windows_device_name(const char *name)
+{
+    static const char *const bare[] = {"con", "prn", "aux", "nul"};
+    static const char *const numbered[] = {"com", "lpt"};
+    apr_size_t stem = strcspn(name, ".");
+    char lower[5] = {0};
+    if (stem < 3 || stem > 4)
+        return 0;
+    for (apr_size_t i = 0; i < stem; i++)
+        lower[i] = (char)apr_tolower((unsigned char)name[i]);
+    for (apr_size_t i = 0; i < sizeof(bare) / sizeof(bare[0]); i++)
+        if (stem == 3 && memcmp(lower, bare[i], 3) == 0)
+            return 1;
+    for (apr_size_t i = 0; i < sizeof(numbered) / sizeof(numbered[0]); i++)
+        if (stem == 4 && memcmp(lower, numbered[i], 3) == 0 && lower[3] >= '1' && lower[3] <= '9')
+            return 1;
+    return 0;
+}
+
 static int new_failure(const char *what, const char *path, apr_status_t status)
 {
     char reason[256];
@@ -171,6 +252,14 @@ int spx_cli_new_project(const char *name, apr_pool_t *pool)
                 "semaprax: '%s' is not a valid project name: it %s (a project name is "
                 "[a-z][a-z0-9_-]*, at most %u bytes)\n",
                 name, problem, SPX_LIMIT_IDENTIFIER_BYTES);
+        return SPX_EXIT_USAGE;
+    }
+    if (windows_device_name(name)) {
+        fprintf(stderr,
+                "semaprax: '%s' cannot be a project folder: Windows reserves the name for a "
+                "device (CON, PRN, AUX, NUL, COM1-COM9, LPT1-LPT9, in any case, with or without "
+                "an extension), so it is refused on every platform; nothing was created\n",
+                name);
         return SPX_EXIT_USAGE;
     }
     if (exists(name, pool)) {

@@ -20,6 +20,7 @@
 
 #include <apr_file_info.h>
 #include <apr_file_io.h>
+#include <apr_hash.h>
 #include <apr_lib.h>
 #include <apr_strings.h>
 #include <stdlib.h>
@@ -111,8 +112,42 @@ static apr_status_t collect_folder(const char *folder, apr_array_header_t *files
     return APR_SUCCESS;
 }
 
-/* The files the paths name, in order, each once; NULL and *message when one
- * cannot be read. */
+/* Why the folder at path cannot be formatted when its last name is a
+ * symbolic link (or a reparse point), as a file named by a link cannot
+ * (open_path): it is held through its parent by that name, without following
+ * a link. NULL when it is a folder of its own (or a root, ".", ".."). */
+static const char *linked_folder(const char *path, apr_pool_t *pool)
+{
+    apr_size_t length = strlen(path);
+    while (length > 1 && (path[length - 1] == '/' || path[length - 1] == '\\'))
+        length--;
+    const char *trimmed = apr_pstrndup(pool, path, length);
+    const char *root = NULL, *rest = trimmed;
+    if (apr_filepath_root(&root, &rest, 0, pool) == APR_SUCCESS && !*rest)
+        return NULL;
+    const char *name = apr_filepath_name_get(trimmed);
+    if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        return NULL;
+    const char *parent_path =
+        name == trimmed ? "." : apr_pstrndup(pool, trimmed, (apr_size_t)(name - trimmed));
+    spx_dir_t *parent = NULL, *folder = NULL;
+    const char *message = NULL;
+    apr_status_t status = spx_dir_open_root(&parent, parent_path, pool, &message);
+    if (status == APR_SUCCESS)
+        status = spx_dir_open_child(&folder, parent, name, pool, &message);
+    if (folder)
+        spx_dir_close(folder);
+    if (parent)
+        spx_dir_close(parent);
+    if (status == APR_SUCCESS)
+        return NULL;
+    char reason[256];
+    return apr_psprintf(pool, "cannot read folder '%s': %s", path,
+                        message ? message : spx_strerror(status, reason, sizeof(reason)));
+}
+
+/* The files the paths name, in order (a file named twice still twice: see
+ * open_path); NULL and *message when one cannot be read. */
 static apr_array_header_t *collect_paths(const char *const *paths, apr_pool_t *pool,
                                          const char **message)
 {
@@ -127,6 +162,9 @@ static apr_array_header_t *collect_paths(const char *const *paths, apr_pool_t *p
             return NULL;
         }
         if (info.filetype == APR_DIR) {
+            *message = linked_folder(*path, pool);
+            if (*message)
+                return NULL;
             apr_array_header_t *found = apr_array_make(pool, 16, sizeof(const char *));
             if (collect_folder(*path, found, pool, message) != APR_SUCCESS)
                 return NULL;
@@ -136,22 +174,17 @@ static apr_array_header_t *collect_paths(const char *const *paths, apr_pool_t *p
             APR_ARRAY_PUSH(files, const char *) = *path;
         }
     }
-    /* A file named twice (or by a file and its folder) is formatted once. */
-    apr_array_header_t *unique = apr_array_make(pool, files->nelts, sizeof(const char *));
-    for (int i = 0; i < files->nelts; i++) {
-        const char *path = APR_ARRAY_IDX(files, i, const char *);
-        int seen = 0;
-        for (int j = 0; j < unique->nelts && !seen; j++)
-            seen = strcmp(APR_ARRAY_IDX(unique, j, const char *), path) == 0;
-        if (!seen)
-            APR_ARRAY_PUSH(unique, const char *) = path;
-    }
-    return unique;
+    return files;
 }
 
-/* Hold and read the file at a host path; NULL on success, else why not. */
-static const char *open_path(const char *path, held_file_t *file, apr_pool_t *pool)
+/* Hold and read the file at a host path; NULL on success, else why not. A
+ * file already held under another spelling ("a.spx", "./a.spx",
+ * "d/../a.spx", a hard link), by the identity the platform gives it, is let
+ * go unread and *again set: a file is formatted once, as first named. */
+static const char *open_path(const char *path, held_file_t *file, apr_hash_t *held, int *again,
+                             apr_pool_t *pool)
 {
+    *again = 0;
     const char *name = apr_filepath_name_get(path);
     const char *folder = name == path ? "." : apr_pstrndup(pool, path, (apr_size_t)(name - path));
     const char *message = NULL;
@@ -159,6 +192,21 @@ static const char *open_path(const char *path, held_file_t *file, apr_pool_t *po
         *name ? spx_dir_open_root(&file->dir, folder, pool, &message) : SPX_STATUS_BAD_PATH;
     if (status == APR_SUCCESS)
         status = spx_file_open(&file->file, file->dir, name, pool, &message);
+    spx_identity_t identity;
+    memset(&identity, 0, sizeof(identity));
+    if (status == APR_SUCCESS)
+        status = spx_file_identity(file->file, &identity, pool, &message);
+    /* The key: volume, object and its high half (the kind is always a file). */
+    uint64_t *key = apr_palloc(pool, 3 * sizeof(uint64_t));
+    key[0] = identity.volume;
+    key[1] = identity.object;
+    key[2] = identity.object_high;
+    if (status == APR_SUCCESS && apr_hash_get(held, key, 3 * sizeof(uint64_t))) {
+        spx_file_close(file->file);
+        spx_dir_close(file->dir);
+        *again = 1;
+        return NULL;
+    }
     unsigned char *bytes = NULL;
     if (status == APR_SUCCESS)
         status = spx_file_read_all(file->file, SPX_LIMIT_SOURCE_BYTES, &bytes, &file->length, pool,
@@ -168,6 +216,7 @@ static const char *open_path(const char *path, held_file_t *file, apr_pool_t *po
         return apr_psprintf(pool, "cannot read source '%s': %s", path,
                             message ? message : spx_strerror(status, reason, sizeof(reason)));
     }
+    apr_hash_set(held, key, 3 * sizeof(uint64_t), file);
     file->path = path;
     file->name = name;
     file->bytes = bytes;
@@ -240,14 +289,20 @@ void spx_op_fmt_paths(const char *const *paths, int check, spx_fmt_each_t each, 
     /* Every file is held and read before any is written: an unreadable one
      * stops the run with nothing changed. */
     held_file_t *held = apr_pcalloc(pool, (apr_size_t)files->nelts * sizeof(*held) + 1);
+    apr_hash_t *identities = apr_hash_make(pool);
+    int count = 0;
     for (int i = 0; i < files->nelts; i++) {
-        message = open_path(APR_ARRAY_IDX(files, i, const char *), &held[i], pool);
+        int again = 0;
+        message = open_path(APR_ARRAY_IDX(files, i, const char *), &held[count], identities, &again,
+                            pool);
         if (message) {
             unreadable(result, message);
             return;
         }
+        if (!again)
+            count++;
     }
-    for (int i = 0; i < files->nelts; i++)
+    for (int i = 0; i < count; i++)
         format_file(&run, &held[i]);
     finish(result);
 }
@@ -259,7 +314,9 @@ void spx_op_fmt_manifest(const char *manifest_path, int check, spx_fmt_each_t ea
     start(&run, check, each, context, result, pool);
     spx_project_t *project = NULL;
     const char *message = NULL;
-    apr_status_t status = spx_project_open(&project, manifest_path, pool, &message);
+    /* The inputs only: the program is not built (fmt needs the bytes, and
+     * its memory stays below check's, docs/fmt.md). */
+    apr_status_t status = spx_project_read(&project, manifest_path, pool, &message);
     if (status != APR_SUCCESS) {
         char reason[256];
         unreadable(result, message

@@ -3,13 +3,16 @@
  * a running process's peak or current memory (Linux: VmHWM and VmRSS of
  * /proc/PID/status; macOS: the lifetime peak and current physical footprint
  * from proc_pid_rusage, the figure Activity Monitor shows), and that this is
- * not Wine.
+ * not Wine; the peak memory of the children waited for.
  */
 #define _POSIX_C_SOURCE 200809L
 /* macOS declares proc_pid_rusage's structures only outside strict POSIX. */
 #define _DARWIN_C_SOURCE
 
 #include "spx_daemon.h"
+#include "spx_process.h"
+
+#include <sys/resource.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +51,18 @@ long spx_process_memory_kib(int pid, spx_memory_figure_t figure)
     return kib;
 }
 #endif
+
+long spx_children_peak_kib(void)
+{
+    struct rusage usage;
+    if (getrusage(RUSAGE_CHILDREN, &usage) != 0)
+        return -1;
+#ifdef __APPLE__
+    return (long)(usage.ru_maxrss / 1024); /* bytes on macOS */
+#else
+    return (long)usage.ru_maxrss; /* KiB */
+#endif
+}
 
 int spx_running_under_wine(void)
 {

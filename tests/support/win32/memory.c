@@ -5,6 +5,7 @@
  * there, and nowhere else).
  */
 #include "spx_daemon.h"
+#include "spx_process.h"
 
 #include <windows.h>
 
@@ -30,4 +31,9 @@ int spx_running_under_wine(void)
 {
     HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
     return ntdll && GetProcAddress(ntdll, "wine_get_version") != NULL;
+}
+
+long spx_children_peak_kib(void)
+{
+    return -1; /* Windows keeps no total of the children's peaks */
 }
