@@ -511,9 +511,9 @@ json_t *spx_rename_edits_json(const spx_rename_plan_t *plan)
 
 /* --- step 5: the commit ----------------------------------------------------- */
 
-apr_status_t spx_commit_probe_at(spx_commit_probe_fn probe, void *context,
-                                 spx_commit_point_t point, apr_size_t file, apr_size_t files,
-                                 const char **message, apr_pool_t *pool)
+apr_status_t spx_commit_probe_at(spx_commit_probe_fn probe, void *context, spx_commit_point_t point,
+                                 apr_size_t file, apr_size_t files, const char **message,
+                                 apr_pool_t *pool)
 {
     if (!probe)
         return APR_SUCCESS;

@@ -320,8 +320,8 @@ static apr_status_t holds_expected(spx_dir_t *dir, const char *name, const spx_s
 
 static apr_status_t changed_meanwhile(const char *path, apr_pool_t *pool, const char **message)
 {
-    return spx_files_say(SPX_STATUS_CHANGED, message, pool,
-                         "'%s' changed since it was read; %s", path,
+    return spx_files_say(SPX_STATUS_CHANGED, message, pool, "'%s' changed since it was read; %s",
+                         path,
                          "the other program's bytes were kept and the new ones were not written");
 }
 

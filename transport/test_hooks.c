@@ -41,10 +41,9 @@ static int names_point(const char *wanted, spx_commit_point_t point, apr_size_t 
 static apr_status_t write_file(const char *path, const char *text, apr_pool_t *pool)
 {
     apr_file_t *file = NULL;
-    apr_status_t status = apr_file_open(&file, path,
-                                        APR_FOPEN_WRITE | APR_FOPEN_CREATE | APR_FOPEN_TRUNCATE |
-                                            APR_FOPEN_BINARY,
-                                        APR_FPROT_OS_DEFAULT, pool);
+    apr_status_t status = apr_file_open(
+        &file, path, APR_FOPEN_WRITE | APR_FOPEN_CREATE | APR_FOPEN_TRUNCATE | APR_FOPEN_BINARY,
+        APR_FPROT_OS_DEFAULT, pool);
     if (status != APR_SUCCESS)
         return status;
     apr_size_t length = strlen(text);
@@ -75,12 +74,12 @@ static void save_meanwhile(apr_pool_t *pool)
             apr_file_remove(saving, pool);
     }
     char reason[256];
-    write_file(done,
-               status == APR_SUCCESS
-                   ? "saved"
-                   : apr_pstrcat(pool, "refused: ", apr_strerror(status, reason, sizeof(reason)),
-                                 NULL),
-               pool);
+    write_file(
+        done,
+        status == APR_SUCCESS
+            ? "saved"
+            : apr_pstrcat(pool, "refused: ", apr_strerror(status, reason, sizeof(reason)), NULL),
+        pool);
 }
 
 apr_status_t spx_test_commit_probe(void *context, spx_commit_point_t point, apr_size_t file,

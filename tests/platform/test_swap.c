@@ -46,9 +46,9 @@ static int temp_left(swap_case_t *c)
 {
     spx_name_state_t state = SPX_NAME_MISSING;
     spx_identity_t identity;
-    CU_ASSERT_EQUAL(spx_dir_lookup(c->root, spx_temp_path(c->temp), &state, &identity,
-                                   c->fixture->pool, NULL),
-                    APR_SUCCESS);
+    CU_ASSERT_EQUAL(
+        spx_dir_lookup(c->root, spx_temp_path(c->temp), &state, &identity, c->fixture->pool, NULL),
+        APR_SUCCESS);
     return state != SPX_NAME_MISSING;
 }
 

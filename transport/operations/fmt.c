@@ -208,9 +208,8 @@ static int format_file(fmt_run_t *run, const held_file_t *held, apr_size_t at, a
         spx_format_probe_t probe = {run->probe, NULL, at, files};
         apr_status_t status =
             result->check ? APR_SUCCESS
-                          : spx_format_replace(held->dir, held->name, held->file, formatted,
-                                               length, held->bytes, held->length, &probe, pool,
-                                               &message);
+                          : spx_format_replace(held->dir, held->name, held->file, formatted, length,
+                                               held->bytes, held->length, &probe, pool, &message);
         if (status != APR_SUCCESS) {
             file->refused = status == SPX_STATUS_CHANGED ? SPX_FMT_CHANGED : SPX_FMT_UNWRITABLE;
             file->why = apr_pstrdup(run->pool, message ? message : "failed");
