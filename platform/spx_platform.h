@@ -242,9 +242,15 @@ typedef struct spx_swap_t {
  * exchanged, the bytes swapped out (now under the temp file's name) are
  * compared with swap->expected, and on a difference exchanged back, so the
  * file holds the other program's bytes again. Where it cannot (an old
- * kernel, a file system without the exchange: EINVAL, ENOSYS, ENOTSUP) the
- * file's bytes are read and compared immediately before the replace, which
- * leaves the time between that comparison and the rename. APR_SUCCESS: the
+ * kernel, a file system without the exchange: EINVAL, ENOSYS, ENOTSUP,
+ * EXDEV) the file's bytes are read and compared immediately before the
+ * replace, which leaves the time between that comparison and the rename.
+ * With the exchange, what remains is a second save landing between the
+ * exchange and the exchange back (it is then under the temp file's name,
+ * which is deleted) and a writer that opened the file before the exchange
+ * and writes after the comparison (into the swapped-out file, which is
+ * deleted): docs/protocol-v3.md. A file that is gone counts as changed.
+ * APR_SUCCESS: the
  * new bytes are in place and the ones they replaced were expected.
  * SPX_STATUS_CHANGED, with a message naming the file: it held other bytes,
  * and holds them still; the temp file still exists (spx_temp_discard

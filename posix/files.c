@@ -323,9 +323,11 @@ apr_status_t spx_native_temp_exchange(spx_temp_t *temp, const char *name, const 
         return spx_files_say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "no longer there");
     if (exchange_names(temp->dir->handle, temp->name, name) != 0) {
         /* An old kernel (ENOSYS, or EINVAL for an unknown flag) or a file
-         * system that cannot exchange (EINVAL, ENOTSUP, EOPNOTSUPP): the
-         * caller falls back; nothing changed. */
-        if (errno == ENOSYS || errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP)
+         * system that cannot exchange (EINVAL, ENOTSUP, EOPNOTSUPP; EXDEV
+         * from some overlay file systems): the caller falls back; nothing
+         * changed. */
+        if (errno == ENOSYS || errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP ||
+            errno == EXDEV)
             return APR_ENOTIMPL;
         return say_errno(errno, message, pool, "exchange", path);
     }
