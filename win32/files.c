@@ -615,6 +615,20 @@ apr_status_t spx_native_flush(spx_native_t handle, const char *path, apr_pool_t 
     return APR_SUCCESS;
 }
 
+/* The message of a replace or exchange that failed after tries. */
+static apr_status_t say_replace_failure(DWORD error, unsigned tries, unsigned paused_ms,
+                                        const char *what, const char *path, apr_pool_t *pool,
+                                        const char **message)
+{
+    apr_status_t status = say_error(error, message, pool, what, path);
+    if (message && tries > 1)
+        *message = apr_psprintf(pool,
+                                "%s (tried %u times over %u ms: another program kept "
+                                "the file open without sharing its deletion)",
+                                *message, tries, paused_ms);
+    return status;
+}
+
 apr_status_t spx_native_temp_replace(spx_temp_t *temp, const char *name, const char *path,
                                      spx_replace_retry_t retry, apr_pool_t *pool,
                                      const char **message)
@@ -631,20 +645,6 @@ apr_status_t spx_native_temp_replace(spx_temp_t *temp, const char *name, const c
     if (error)
         return say_replace_failure(error, tries, paused_ms, "replace", path, pool, message);
     return APR_SUCCESS;
-}
-
-/* The message of a replace or exchange that failed after tries. */
-static apr_status_t say_replace_failure(DWORD error, unsigned tries, unsigned paused_ms,
-                                        const char *what, const char *path, apr_pool_t *pool,
-                                        const char **message)
-{
-    apr_status_t status = say_error(error, message, pool, what, path);
-    if (message && tries > 1)
-        *message = apr_psprintf(pool,
-                                "%s (tried %u times over %u ms: another program kept "
-                                "the file open without sharing its deletion)",
-                                *message, tries, paused_ms);
-    return status;
 }
 
 apr_status_t spx_native_temp_exchange(spx_temp_t *temp, const char *name, const char *path,
