@@ -680,22 +680,44 @@ spx_format_outcome_t spx_format_source(const unsigned char *text, apr_size_t len
     return SPX_FORMAT_DONE;
 }
 
-apr_status_t spx_format_replace(spx_dir_t *dir, const char *name, spx_file_t *like,
-                                const char *bytes, apr_size_t length, apr_pool_t *pool,
-                                const char **message)
+/* The probe at point, when there is one. */
+static apr_status_t probe_write(const spx_format_probe_t *probe, spx_commit_point_t point,
+                                const char **message, apr_pool_t *pool)
 {
-    spx_replace_retry_t retry = {SPX_LIMIT_REPLACE_ATTEMPTS, SPX_LIMIT_REPLACE_FIRST_PAUSE_MS};
+    if (!probe)
+        return APR_SUCCESS;
+    return spx_commit_probe_at(probe->probe, probe->context, point, probe->file, probe->files,
+                               message, pool);
+}
+
+apr_status_t spx_format_replace(spx_dir_t *dir, const char *name, spx_file_t *like,
+                                const char *bytes, apr_size_t length, const unsigned char *read,
+                                apr_size_t read_length, const spx_format_probe_t *probe,
+                                apr_pool_t *pool, const char **message)
+{
+    spx_swap_t swap = {.expected = read,
+                       .expected_length = read_length,
+                       .retry = {SPX_LIMIT_REPLACE_ATTEMPTS, SPX_LIMIT_REPLACE_FIRST_PAUSE_MS}};
     spx_temp_t *temp = NULL;
-    apr_status_t status =
-        spx_temp_create(&temp, dir, name, like, SPX_LIMIT_TEMP_ATTEMPTS, pool, message);
+    apr_status_t status = probe_write(probe, SPX_COMMIT_CREATE, message, pool);
+    if (status == APR_SUCCESS)
+        status = spx_temp_create(&temp, dir, name, like, SPX_LIMIT_TEMP_ATTEMPTS, pool, message);
+    if (status == APR_SUCCESS)
+        status = probe_write(probe, SPX_COMMIT_WRITE, message, pool);
     if (status == APR_SUCCESS)
         status = spx_temp_write(temp, bytes, length, pool, message);
+    if (status == APR_SUCCESS)
+        status = probe_write(probe, SPX_COMMIT_FLUSH, message, pool);
     if (status == APR_SUCCESS)
         status = spx_temp_flush(temp, pool, message);
     if (status == APR_SUCCESS && spx_replace_needs_release())
         spx_release_for_replace(dir, like);
     if (status == APR_SUCCESS)
-        status = spx_temp_replace(temp, name, retry, pool, message);
+        status = probe_write(probe, SPX_COMMIT_REPLACE, message, pool);
+    if (status == APR_SUCCESS)
+        status = spx_temp_swap_in(temp, name, &swap, pool, message);
+    if (status == APR_SUCCESS)
+        status = probe_write(probe, SPX_COMMIT_SYNC, message, pool);
     if (status == APR_SUCCESS)
         status = spx_dir_flush(dir, pool, message);
     if (temp)

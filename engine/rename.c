@@ -511,9 +511,9 @@ json_t *spx_rename_edits_json(const spx_rename_plan_t *plan)
 
 /* --- step 5: the commit ----------------------------------------------------- */
 
-static apr_status_t probe_at(spx_commit_probe_fn probe, void *context, spx_commit_point_t point,
-                             apr_size_t file, apr_size_t files, const char **message,
-                             apr_pool_t *pool)
+apr_status_t spx_commit_probe_at(spx_commit_probe_fn probe, void *context, spx_commit_point_t point,
+                                 apr_size_t file, apr_size_t files, const char **message,
+                                 apr_pool_t *pool)
 {
     if (!probe)
         return APR_SUCCESS;
@@ -536,12 +536,24 @@ static spx_replace_retry_t replace_retry(void)
     return retry;
 }
 
-/* Write bytes to a new temp file beside source, flush it, and put it in
- * source's place: how a file is restored. */
+/* How a temp file takes a file's place: only while the file still holds
+ * expected (length bytes), so that a save made meanwhile is never
+ * overwritten (spx_temp_swap_in). */
+static spx_swap_t swap_over(const unsigned char *expected, apr_size_t length)
+{
+    spx_swap_t swap = {.expected = expected, .expected_length = length, .retry = replace_retry()};
+    return swap;
+}
+
+/* Write bytes to a new temp file beside source, flush it, and swap it in
+ * for the file, which must hold expected (expected_length bytes): how a
+ * file is restored. */
 static apr_status_t put_back(const spx_input_t *source, const unsigned char *bytes,
-                             apr_size_t length, apr_pool_t *pool, const char **message)
+                             apr_size_t length, const unsigned char *expected,
+                             apr_size_t expected_length, apr_pool_t *pool, const char **message)
 {
     spx_temp_t *temp = NULL;
+    spx_swap_t swap = swap_over(expected, expected_length);
     apr_status_t status = spx_temp_create(&temp, dir_of(source), source->name, source->file,
                                           SPX_LIMIT_TEMP_ATTEMPTS, pool, message);
     if (status == APR_SUCCESS)
@@ -549,7 +561,7 @@ static apr_status_t put_back(const spx_input_t *source, const unsigned char *byt
     if (status == APR_SUCCESS)
         status = spx_temp_flush(temp, pool, message);
     if (status == APR_SUCCESS)
-        status = spx_temp_replace(temp, source->name, replace_retry(), pool, message);
+        status = spx_temp_swap_in(temp, source->name, &swap, pool, message);
     if (status == APR_SUCCESS) /* the bytes are back; their name to disk as far as possible */
         spx_dir_flush(dir_of(source), pool, NULL);
     if (temp)
@@ -557,7 +569,9 @@ static apr_status_t put_back(const spx_input_t *source, const unsigned char *byt
     return status;
 }
 
-/* Put back every replaced file from the retained old bytes. */
+/* Put back every replaced file from the retained old bytes, where it still
+ * holds the bytes written (a later save is kept, and the file named as not
+ * restored). */
 static void restore_replaced(spx_rename_plan_t *plan, apr_pool_t *pool,
                              spx_rename_failure_t *failure)
 {
@@ -566,8 +580,8 @@ static void restore_replaced(spx_rename_plan_t *plan, apr_pool_t *pool,
         if (!edit->replaced)
             continue;
         const char *message = NULL;
-        if (put_back(edit->source, edit->source->bytes, edit->source->size, pool, &message) ==
-            APR_SUCCESS) {
+        if (put_back(edit->source, edit->source->bytes, edit->source->size, edit->after,
+                     edit->after_length, pool, &message) == APR_SUCCESS) {
             edit->replaced = 0;
             APR_ARRAY_PUSH(failure->restored, const char *) =
                 apr_pstrdup(failure->restored->pool, edit->source->path);
@@ -601,19 +615,19 @@ apr_status_t spx_rename_commit(spx_rename_plan_t *plan, spx_commit_probe_fn prob
         rename_edit_t *edit = APR_ARRAY_IDX(plan->edits, at, rename_edit_t *);
         failed_at = at;
         point = SPX_COMMIT_CREATE;
-        status = probe_at(probe, context, point, at, files, &message, work);
+        status = spx_commit_probe_at(probe, context, point, at, files, &message, work);
         if (status == APR_SUCCESS)
             status = spx_temp_create(&edit->temp, dir_of(edit->source), edit->source->name,
                                      edit->source->file, SPX_LIMIT_TEMP_ATTEMPTS, work, &message);
         if (status == APR_SUCCESS) {
             point = SPX_COMMIT_WRITE;
-            status = probe_at(probe, context, point, at, files, &message, work);
+            status = spx_commit_probe_at(probe, context, point, at, files, &message, work);
         }
         if (status == APR_SUCCESS)
             status = spx_temp_write(edit->temp, edit->after, edit->after_length, work, &message);
         if (status == APR_SUCCESS) {
             point = SPX_COMMIT_FLUSH;
-            status = probe_at(probe, context, point, at, files, &message, work);
+            status = spx_commit_probe_at(probe, context, point, at, files, &message, work);
         }
         if (status == APR_SUCCESS)
             status = spx_temp_flush(edit->temp, work, &message);
@@ -626,15 +640,17 @@ apr_status_t spx_rename_commit(spx_rename_plan_t *plan, spx_commit_probe_fn prob
             spx_release_for_replace(dir_of(edit->source), edit->source->file);
             failure->inputs_touched = 1;
         }
-        status = probe_at(probe, context, point, at, files, &message, work);
+        status = spx_commit_probe_at(probe, context, point, at, files, &message, work);
+        /* Swapped in only over the bytes planned against: a save made since
+         * the re-check is kept, and the whole transaction rolls back. */
+        spx_swap_t swap = swap_over(edit->source->bytes, edit->source->size);
         if (status == APR_SUCCESS)
-            status =
-                spx_temp_replace(edit->temp, edit->source->name, replace_retry(), work, &message);
+            status = spx_temp_swap_in(edit->temp, edit->source->name, &swap, work, &message);
         if (status == APR_SUCCESS) {
             edit->replaced = 1;
             failure->inputs_touched = 1;
             point = SPX_COMMIT_SYNC;
-            status = probe_at(probe, context, point, at, files, &message, work);
+            status = spx_commit_probe_at(probe, context, point, at, files, &message, work);
         }
         if (status == APR_SUCCESS)
             status = spx_dir_flush(dir_of(edit->source), work, &message);

@@ -296,6 +296,105 @@ apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, spx_replace_re
     return APR_SUCCESS;
 }
 
+/* Whether the file called name in dir holds exactly swap->expected, in
+ * *same: other bytes, more of them, none (missing), or something that is not
+ * a regular file are all "no". A status other than APR_SUCCESS when it could
+ * not be read at all. */
+static apr_status_t holds_expected(spx_dir_t *dir, const char *name, const spx_swap_t *swap,
+                                   int *same, apr_pool_t *pool, const char **message)
+{
+    unsigned char *bytes = NULL;
+    apr_size_t length = 0;
+    apr_status_t status =
+        spx_file_read_named(dir, name, swap->expected_length, &bytes, &length, pool, message);
+    *same = 0;
+    if (status == APR_SUCCESS)
+        *same = length == swap->expected_length &&
+                (length == 0 || memcmp(bytes, swap->expected, length) == 0);
+    else if (status == SPX_STATUS_TOO_LARGE || status == SPX_STATUS_CHANGED ||
+             status == SPX_STATUS_LINK || status == SPX_STATUS_NOT_REGULAR ||
+             APR_STATUS_IS_ENOENT(status))
+        status = APR_SUCCESS;
+    return status;
+}
+
+static apr_status_t changed_meanwhile(const char *path, apr_pool_t *pool, const char **message)
+{
+    return spx_files_say(SPX_STATUS_CHANGED, message, pool, "'%s' changed since it was read; %s",
+                         path,
+                         "the other program's bytes were kept and the new ones were not written");
+}
+
+/* The temp file, which now holds the bytes the file called name held, is
+ * deleted: the swap is done. */
+static void drop_swapped_out(spx_temp_t *temp, apr_pool_t *pool)
+{
+    if (spx_native_temp_remove(temp, pool, NULL) == APR_SUCCESS) {
+        temp->placed = 1;
+        apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
+    }
+}
+
+apr_status_t spx_temp_swap_in(spx_temp_t *temp, const char *name, spx_swap_t *swap,
+                              apr_pool_t *pool, const char **message)
+{
+    const char *path;
+    apr_status_t status = check_held_name(temp->dir, name, &path, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+    if (temp->placed)
+        return spx_files_say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "no longer there");
+    swap->exchanged = 0;
+    status = swap->without_exchange
+                 ? APR_ENOTIMPL
+                 : spx_native_temp_exchange(temp, name, path, swap->retry, pool, message);
+    int same = 0;
+    if (APR_STATUS_IS_ENOENT(status))
+        return changed_meanwhile(path, pool, message); /* deleted (or renamed away) */
+    if (status == APR_ENOTIMPL) {
+        /* No exchange here: compare, then replace (the window between the
+         * two stays: spx_platform.h). */
+        status = holds_expected(temp->dir, name, swap, &same, pool, message);
+        if (status != APR_SUCCESS)
+            return status;
+        if (!same)
+            return changed_meanwhile(path, pool, message);
+        return spx_temp_replace(temp, name, swap->retry, pool, message);
+    }
+    if (status != APR_SUCCESS)
+        return status;
+    swap->exchanged = 1;
+    /* temp->name now names the bytes that were swapped out. */
+    const char *why = NULL;
+    status = holds_expected(temp->dir, temp->name, swap, &same, pool, &why);
+    if (status == APR_SUCCESS && same) {
+        drop_swapped_out(temp, pool);
+        return APR_SUCCESS;
+    }
+    /* Another program's bytes (or bytes that cannot be read back): the
+     * file gets them again. */
+    const char *back_why = NULL;
+    apr_status_t back = spx_native_temp_exchange(temp, name, path, swap->retry, pool, &back_why);
+    if (back != APR_SUCCESS) {
+        /* Never delete what may be the other program's save. */
+        temp->placed = 1;
+        apr_pool_cleanup_kill(temp->pool, temp, discard_temp);
+        if (message)
+            *message = apr_psprintf(pool,
+                                    "'%s' changed since it was read, and its new bytes could not "
+                                    "be exchanged back (%s): the bytes it held are in '%s'",
+                                    path, back_why ? back_why : "failed", temp->path);
+        return back;
+    }
+    if (status != APR_SUCCESS) {
+        if (message)
+            *message = apr_psprintf(pool, "cannot compare what '%s' held (%s); it was put back",
+                                    path, why ? why : "failed");
+        return status;
+    }
+    return changed_meanwhile(path, pool, message);
+}
+
 apr_status_t spx_temp_discard(spx_temp_t *temp, apr_pool_t *pool, const char **message)
 {
     if (temp->placed) {

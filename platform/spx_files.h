@@ -120,6 +120,15 @@ apr_status_t spx_native_temp_replace(spx_temp_t *temp, const char *name, const c
                                      spx_replace_retry_t retry, apr_pool_t *pool,
                                      const char **message);
 
+/* Exchange the names of the temp file (not placed; its handle may be
+ * closed first) and of name (checked; path is its display path) in their
+ * directory, atomically, as spx_temp_swap_in says: afterwards temp->name
+ * names what name named. APR_ENOTIMPL, with nothing changed, where the
+ * system or the file system cannot exchange two names. */
+apr_status_t spx_native_temp_exchange(spx_temp_t *temp, const char *name, const char *path,
+                                      spx_replace_retry_t retry, apr_pool_t *pool,
+                                      const char **message);
+
 /* Close the temp file (not placed) and delete it; deleting one that is
  * already gone is not an error. */
 apr_status_t spx_native_temp_remove(spx_temp_t *temp, apr_pool_t *pool, const char **message);

@@ -218,6 +218,48 @@ typedef struct spx_replace_retry_t {
 apr_status_t spx_temp_replace(spx_temp_t *temp, const char *name, spx_replace_retry_t retry,
                               apr_pool_t *pool, const char **message);
 
+/* What spx_temp_swap_in compares, and how it may go about it. */
+typedef struct spx_swap_t {
+    /* The bytes the caller planned against: what the file called name must
+     * still hold for the temp file to take its place. */
+    const unsigned char *expected;
+    apr_size_t expected_length;
+    spx_replace_retry_t retry; /* as for spx_temp_replace */
+    /* Tests only: take the fallback (compare, then replace) even where the
+     * system can exchange two names. */
+    int without_exchange;
+    /* Set by the call: 1 when the names were exchanged atomically, 0 when
+     * the fallback ran (or nothing was done). */
+    int exchanged;
+} spx_swap_t;
+
+/* Put the temp file in the place of the file called name, as
+ * spx_temp_replace does, unless that file no longer holds swap->expected:
+ * a concurrent save is never overwritten. Where the system exchanges two
+ * names atomically (Linux renameat2(RENAME_EXCHANGE), macOS
+ * renameatx_np(RENAME_SWAP), Windows ReplaceFileW with a backup name that
+ * then takes the temp file's name), the temp file and the file are
+ * exchanged, the bytes swapped out (now under the temp file's name) are
+ * compared with swap->expected, and on a difference exchanged back, so the
+ * file holds the other program's bytes again. Where it cannot (an old
+ * kernel, a file system without the exchange: EINVAL, ENOSYS, ENOTSUP,
+ * EXDEV) the file's bytes are read and compared immediately before the
+ * replace, which leaves the time between that comparison and the rename.
+ * With the exchange, what remains is a second save landing between the
+ * exchange and the exchange back (it is then under the temp file's name,
+ * which is deleted) and a writer that opened the file before the exchange
+ * and writes after the comparison (into the swapped-out file, which is
+ * deleted): docs/protocol-v3.md. A file that is gone counts as changed.
+ * APR_SUCCESS: the
+ * new bytes are in place and the ones they replaced were expected.
+ * SPX_STATUS_CHANGED, with a message naming the file: it held other bytes,
+ * and holds them still; the temp file still exists (spx_temp_discard
+ * removes it). Any other status: as spx_temp_replace (the file is as it
+ * was), except when an exchange back failed, which the message says, with
+ * where the other program's bytes are (the temp file is then kept). */
+apr_status_t spx_temp_swap_in(spx_temp_t *temp, const char *name, spx_swap_t *swap,
+                              apr_pool_t *pool, const char **message);
+
 /* Push the held directory's entries to the storage device, so a name just
  * replaced survives a crash (fsync of the directory on POSIX, where a file
  * system that cannot flush a directory is not an error; nothing on Windows,

@@ -13,12 +13,17 @@
  * The rename transaction's writes are here too: a sibling temporary file
  * created with O_CREAT | O_EXCL relative to the held directory, written,
  * flushed to the disk (sync_to_disk), then renameat() over the original and
- * the directory flushed.
+ * the directory flushed; or, for spx_temp_swap_in, exchanged with the
+ * original in one step: renameat2(RENAME_EXCHANGE) on Linux (through
+ * syscall(), since older C libraries have no wrapper), renameatx_np
+ * (RENAME_SWAP) on macOS, both relative to the held directory.
  */
 #define _POSIX_C_SOURCE 200809L
 /* macOS hides O_DIRECTORY, O_NOFOLLOW and F_FULLFSYNC under a strict
  * _POSIX_C_SOURCE; other systems ignore this. */
 #define _DARWIN_C_SOURCE
+/* glibc and musl declare syscall() (for renameat2) only with this. */
+#define _DEFAULT_SOURCE
 
 #include "spx_files.h"
 
@@ -29,6 +34,9 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
 
 static apr_status_t say_errno(int error, const char **message, apr_pool_t *pool, const char *what,
                               const char *path)
@@ -283,6 +291,49 @@ apr_status_t spx_native_temp_replace(spx_temp_t *temp, const char *name, const c
     temp->handle = -1;
     if (renameat(temp->dir->handle, temp->name, temp->dir->handle, name) != 0)
         return say_errno(errno, message, pool, "replace", path);
+    return APR_SUCCESS;
+}
+
+/* Exchange the names first and second in the directory dir_fd atomically:
+ * 0, or -1 and errno (ENOSYS where the system has no such call). */
+static int exchange_names(int dir_fd, const char *first, const char *second)
+{
+#if defined(__linux__) && defined(SYS_renameat2)
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1) /* linux/fs.h, since Linux 3.15 */
+#endif
+    return (int)syscall(SYS_renameat2, dir_fd, first, dir_fd, second, RENAME_EXCHANGE);
+#elif defined(__APPLE__)
+    return renameatx_np(dir_fd, first, dir_fd, second, RENAME_SWAP);
+#else
+    (void)dir_fd;
+    (void)first;
+    (void)second;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+apr_status_t spx_native_temp_exchange(spx_temp_t *temp, const char *name, const char *path,
+                                      spx_replace_retry_t retry, apr_pool_t *pool,
+                                      const char **message)
+{
+    (void)retry; /* as for the replace */
+    if (temp->dir->handle < 0)
+        return spx_files_say(APR_EBADF, message, pool, "'%s' is %s", temp->path, "no longer there");
+    if (exchange_names(temp->dir->handle, temp->name, name) != 0) {
+        /* An old kernel (ENOSYS, or EINVAL for an unknown flag) or a file
+         * system that cannot exchange (EINVAL, ENOTSUP, EOPNOTSUPP; EXDEV
+         * from some overlay file systems): the caller falls back; nothing
+         * changed. */
+        if (errno == ENOSYS || errno == EINVAL || errno == ENOTSUP || errno == EOPNOTSUPP ||
+            errno == EXDEV)
+            return APR_ENOTIMPL;
+        return say_errno(errno, message, pool, "exchange", path);
+    }
+    /* The temp file's descriptor is no longer needed: it is read and
+     * removed by name from now on. */
+    spx_native_close(&temp->handle);
     return APR_SUCCESS;
 }
 

@@ -226,7 +226,13 @@ static DWORD rename_by_handle(HANDLE file, HANDLE dir, const wchar_t *name)
     return status < 0 ? RtlNtStatusToDosError(status) : 0;
 }
 
-DWORD spx_win32_replace(HANDLE file, HANDLE dir, const wchar_t *name, spx_replace_retry_t retry,
+/* One try of a replace or an exchange: 0 or the Win32 error. */
+typedef DWORD (*replace_try_t)(void *context);
+
+/* Try until it works, fails otherwise than by another program's brief hold
+ * (ERROR_ACCESS_DENIED, ERROR_SHARING_VIOLATION, or ReplaceFileW's
+ * ERROR_UNABLE_TO_REMOVE_REPLACED), or retry's attempts are spent. */
+static DWORD with_retry(replace_try_t attempt, void *context, spx_replace_retry_t retry,
                         unsigned *tries, unsigned *paused_ms)
 {
     unsigned attempts = retry.attempts > 0 ? retry.attempts : 1;
@@ -235,16 +241,69 @@ DWORD spx_win32_replace(HANDLE file, HANDLE dir, const wchar_t *name, spx_replac
     *paused_ms = 0;
     for (;;) {
         ++*tries;
-        error = rename_by_handle(file, dir, name);
+        error = attempt(context);
         if (!error)
             return 0;
-        if ((error != ERROR_ACCESS_DENIED && error != ERROR_SHARING_VIOLATION) ||
+        if ((error != ERROR_ACCESS_DENIED && error != ERROR_SHARING_VIOLATION &&
+             error != ERROR_UNABLE_TO_REMOVE_REPLACED) ||
             *tries >= attempts)
             return error;
         Sleep(pause);
         *paused_ms += (unsigned)pause;
         pause *= 2;
     }
+}
+
+typedef struct rename_try_t {
+    HANDLE file, dir;
+    const wchar_t *name;
+} rename_try_t;
+
+static DWORD try_rename(void *context)
+{
+    const rename_try_t *rename = context;
+    return rename_by_handle(rename->file, rename->dir, rename->name);
+}
+
+DWORD spx_win32_replace(HANDLE file, HANDLE dir, const wchar_t *name, spx_replace_retry_t retry,
+                        unsigned *tries, unsigned *paused_ms)
+{
+    rename_try_t rename = {file, dir, name};
+    return with_retry(try_rename, &rename, retry, tries, paused_ms);
+}
+
+/* The paths of an exchange: the file, the temp file, and the backup name
+ * ReplaceFileW moves the file to. */
+typedef struct exchange_try_t {
+    const wchar_t *file, *temp, *backup;
+} exchange_try_t;
+
+/* ReplaceFileW puts the temp file in the file's place and the file under
+ * the backup name, which then becomes the temp file's name: the two names
+ * exchanged. */
+static DWORD try_exchange(void *context)
+{
+    const exchange_try_t *paths = context;
+    if (!ReplaceFileW(paths->file, paths->temp, paths->backup,
+                      REPLACEFILE_IGNORE_MERGE_ERRORS | REPLACEFILE_IGNORE_ACL_ERRORS, NULL,
+                      NULL)) {
+        DWORD error = GetLastError();
+        /* The file went to the backup name but the temp file could not
+         * take its place: the file goes back. */
+        if (error == ERROR_UNABLE_TO_MOVE_REPLACEMENT_2)
+            MoveFileExW(paths->backup, paths->file, 0);
+        return error;
+    }
+    if (!MoveFileExW(paths->backup, paths->temp, 0))
+        return GetLastError();
+    return 0;
+}
+
+DWORD spx_win32_exchange(const wchar_t *file, const wchar_t *temp, const wchar_t *backup,
+                         spx_replace_retry_t retry, unsigned *tries, unsigned *paused_ms)
+{
+    exchange_try_t paths = {file, temp, backup};
+    return with_retry(try_exchange, &paths, retry, tries, paused_ms);
 }
 
 /* --- held objects ------------------------------------------------------------ */
@@ -556,6 +615,20 @@ apr_status_t spx_native_flush(spx_native_t handle, const char *path, apr_pool_t 
     return APR_SUCCESS;
 }
 
+/* The message of a replace or exchange that failed after tries. */
+static apr_status_t say_replace_failure(DWORD error, unsigned tries, unsigned paused_ms,
+                                        const char *what, const char *path, apr_pool_t *pool,
+                                        const char **message)
+{
+    apr_status_t status = say_error(error, message, pool, what, path);
+    if (message && tries > 1)
+        *message = apr_psprintf(pool,
+                                "%s (tried %u times over %u ms: another program kept "
+                                "the file open without sharing its deletion)",
+                                *message, tries, paused_ms);
+    return status;
+}
+
 apr_status_t spx_native_temp_replace(spx_temp_t *temp, const char *name, const char *path,
                                      spx_replace_retry_t retry, apr_pool_t *pool,
                                      const char **message)
@@ -569,15 +642,31 @@ apr_status_t spx_native_temp_replace(spx_temp_t *temp, const char *name, const c
     unsigned tries = 0, paused_ms = 0;
     DWORD error =
         spx_win32_replace(temp->handle, temp->dir->handle, wide, retry, &tries, &paused_ms);
-    if (error) {
-        status = say_error(error, message, pool, "replace", path);
-        if (message && tries > 1)
-            *message = apr_psprintf(pool,
-                                    "%s (tried %u times over %u ms: another program kept "
-                                    "the file open without sharing its deletion)",
-                                    *message, tries, paused_ms);
+    if (error)
+        return say_replace_failure(error, tries, paused_ms, "replace", path, pool, message);
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_native_temp_exchange(spx_temp_t *temp, const char *name, const char *path,
+                                      spx_replace_retry_t retry, apr_pool_t *pool,
+                                      const char **message)
+{
+    wchar_t *wide;
+    apr_status_t status = wide_name(&wide, temp->dir, name, path, pool, message);
+    if (status != APR_SUCCESS)
         return status;
-    }
+    /* ReplaceFileW opens the temp file by its path: the handle, which
+     * shares nothing, goes first. */
+    spx_native_close(&temp->handle);
+    const wchar_t *file = native_child_path(temp->dir->native_path, wide, pool);
+    const wchar_t *backup = native_child_path(
+        temp->dir->native_path, to_wide(apr_pstrcat(pool, temp->name, ".out", NULL), pool), pool);
+    unsigned tries = 0, paused_ms = 0;
+    DWORD error = spx_win32_exchange(file, temp->native_path, backup, retry, &tries, &paused_ms);
+    if (error == ERROR_FILE_NOT_FOUND)
+        return APR_ENOENT; /* the file is gone: changed meanwhile */
+    if (error)
+        return say_replace_failure(error, tries, paused_ms, "exchange", path, pool, message);
     return APR_SUCCESS;
 }
 

@@ -64,4 +64,14 @@ DWORD spx_win32_open_relative(HANDLE *opened, HANDLE dir, const wchar_t *name, A
 DWORD spx_win32_replace(HANDLE file, HANDLE dir, const wchar_t *name, spx_replace_retry_t retry,
                         unsigned *tries, unsigned *paused_ms);
 
+/* Exchange the file at the path file with the temp file at the path temp:
+ * ReplaceFileW(file, temp, backup) puts the temp file in the file's place
+ * (keeping the file's attributes) and the file under backup, which
+ * MoveFileExW then renames to temp. Tried again as spx_win32_replace is
+ * (and after ERROR_UNABLE_TO_REMOVE_REPLACED). 0, or the last Win32 error,
+ * with *tries and *paused_ms as for spx_win32_replace. Not atomic as
+ * POSIX's exchange is: win32/README.md says what remains. */
+DWORD spx_win32_exchange(const wchar_t *file, const wchar_t *temp, const wchar_t *backup,
+                         spx_replace_retry_t retry, unsigned *tries, unsigned *paused_ms);
+
 #endif /* SPX_WIN32_H */

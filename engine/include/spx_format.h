@@ -14,6 +14,7 @@
 
 #include "spx_diagnostics.h"
 #include "spx_platform.h"
+#include "spx_rename.h"
 
 #include <apr_pools.h>
 
@@ -36,13 +37,27 @@ spx_format_outcome_t spx_format_source(const unsigned char *text, apr_size_t len
                                        apr_size_t *formatted_length, spx_diagnostics_t *diagnostics,
                                        apr_pool_t *pool);
 
+/* What the write of one file tells a probe (the test-only programs' hooks,
+ * spx_rename.h's spx_commit_probe_fn at the same points as the rename's
+ * commit: create, write, flush, replace, sync): the file's number among the
+ * files of the run. probe NULL: nothing is probed. */
+typedef struct spx_format_probe_t {
+    spx_commit_probe_fn probe;
+    void *context;
+    apr_size_t file, files;
+} spx_format_probe_t;
+
 /* Put bytes in place of the file called name in the held dir (like: that
  * file, held, whose permissions the new one takes), as rename commits a
- * file: a new temp file beside it, written and flushed, atomically renamed
- * over it, the directory flushed; on failure the original is untouched and no
- * temp file is left. APR_SUCCESS, or a status and *message. */
+ * file: a new temp file beside it, written and flushed, swapped in for the
+ * file only while it still holds the read_length bytes at read (what was
+ * formatted: spx_temp_swap_in), the directory flushed. On failure the
+ * original is untouched and no temp file is left; SPX_STATUS_CHANGED when
+ * the file changed since it was read (another program's save, which is
+ * kept). APR_SUCCESS, or a status and *message. */
 apr_status_t spx_format_replace(spx_dir_t *dir, const char *name, spx_file_t *like,
-                                const char *bytes, apr_size_t length, apr_pool_t *pool,
-                                const char **message);
+                                const char *bytes, apr_size_t length, const unsigned char *read,
+                                apr_size_t read_length, const spx_format_probe_t *probe,
+                                apr_pool_t *pool, const char **message);
 
 #endif /* SPX_FORMAT_H */

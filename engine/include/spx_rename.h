@@ -104,6 +104,12 @@ typedef apr_status_t (*spx_commit_probe_fn)(void *context, spx_commit_point_t po
                                             apr_size_t file, apr_size_t files, const char **message,
                                             apr_pool_t *pool);
 
+/* probe (when not NULL) at point of file among files: its status, with
+ * *message "failed" when it gave none. */
+apr_status_t spx_commit_probe_at(spx_commit_probe_fn probe, void *context, spx_commit_point_t point,
+                                 apr_size_t file, apr_size_t files, const char **message,
+                                 apr_pool_t *pool);
+
 /* Step 5. APR_SUCCESS when every changed file was replaced and flushed;
  * otherwise every replaced file has been put back from the retained bytes
  * (where it could be), no temp file is left, and *failure says at which

@@ -263,7 +263,7 @@ static void test_fmt_results(void)
      * file the platform still holds cannot be replaced. */
     apr_pool_t *run_pool = NULL;
     apr_pool_create(&run_pool, fixture->pool);
-    spx_op_fmt_paths(paths, 1, count_reported, &reported, &result, run_pool);
+    spx_op_fmt_paths(paths, 1, count_reported, &reported, NULL, &result, run_pool);
     CU_ASSERT_EQUAL(reported, 3);
     CU_ASSERT_EQUAL(result.stopped, SPX_FMT_FINISHED);
     CU_ASSERT_EQUAL_FATAL(result.files->nelts, 3);
@@ -279,7 +279,7 @@ static void test_fmt_results(void)
     apr_pool_destroy(run_pool);
 
     apr_pool_create(&run_pool, fixture->pool);
-    spx_op_fmt_paths(paths, 0, NULL, NULL, &result, run_pool);
+    spx_op_fmt_paths(paths, 0, NULL, NULL, NULL, &result, run_pool);
     files = (const spx_fmt_file_t *)result.files->elts;
     CU_ASSERT_TRUE(files[0].changed && files[0].written);
     CU_ASSERT_FALSE(files[1].written);
@@ -289,7 +289,7 @@ static void test_fmt_results(void)
 
     /* An unreadable path stops the run before anything is formatted. */
     const char *missing[] = {spx_fixture_path(fixture, "missing.spx"), NULL};
-    spx_op_fmt_paths(missing, 0, NULL, NULL, &result, fixture->pool);
+    spx_op_fmt_paths(missing, 0, NULL, NULL, NULL, &result, fixture->pool);
     CU_ASSERT_EQUAL(result.stopped, SPX_FMT_UNREADABLE);
     CU_ASSERT_PTR_NOT_NULL(strstr(result.message, "missing.spx"));
     CU_ASSERT_EQUAL(result.files->nelts, 0);

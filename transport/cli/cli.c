@@ -15,6 +15,7 @@
 #include "spx_allocation.h"
 #include "spx_assert.h"
 #include "spx_cli_fmt.h"
+#include "spx_cli_hooks.h"
 #include "spx_canonical.h"
 #include "spx_cli_project.h"
 #include "spx_cli_view.h"
@@ -839,6 +840,7 @@ static int run_rename(const command_t *command, apr_hash_t *values, const char *
                                              .new_name = operands[1],
                                              .dry_run = value_of(values, OPTION_DRY_RUN) != NULL,
                                              .recheck_at = SPX_OP_RENAME_RECHECK_AFTER_PLAN,
+                                             .commit_probe = spx_cli_commit_probe(),
                                              .project_parent = pool};
     spx_op_rename_result_t renamed;
     spx_op_rename(&request, &renamed, pool);

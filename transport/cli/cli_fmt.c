@@ -6,6 +6,7 @@
  * diagnostics on stderr, and the exit status.
  */
 #include "spx_cli_fmt.h"
+#include "spx_cli_hooks.h"
 #include "spx_cli_view.h"
 
 #include "spx_exit.h"
@@ -64,6 +65,9 @@ static void print_file(void *context, const spx_fmt_file_t *file)
         fprintf(stderr, "semaprax: cannot write '%s': %s; it was left as it was\n", file->path,
                 file->why);
         break;
+    case SPX_FMT_CHANGED:
+        fprintf(stderr, "semaprax: %s\n", file->why);
+        break;
     }
     fflush(stdout);
 }
@@ -72,10 +76,10 @@ int spx_cli_fmt(const char *const *paths, const char *manifest_path, int check, 
 {
     spx_fmt_result_t result;
     if (paths[0])
-        spx_op_fmt_paths(paths, check, print_file, pool, &result, pool);
+        spx_op_fmt_paths(paths, check, print_file, pool, spx_cli_commit_probe(), &result, pool);
     else
         spx_op_fmt_manifest(manifest_path ? manifest_path : "semaprax.toml", check, print_file,
-                            pool, &result, pool);
+                            pool, spx_cli_commit_probe(), &result, pool);
     switch (result.stopped) {
     case SPX_FMT_FINISHED:
         break;
@@ -89,6 +93,9 @@ int spx_cli_fmt(const char *const *paths, const char *manifest_path, int check, 
     case SPX_FMT_DRIFTED:
         spx_view_drift(stderr, result.drift);
         fprintf(stderr, "semaprax: nothing was formatted\n");
+        return SPX_EXIT_FAILED;
+    case SPX_FMT_SAVED_MEANWHILE:
+        fprintf(stderr, "semaprax: fmt stopped there; no file after it was formatted\n");
         return SPX_EXIT_FAILED;
     }
     return result.succeeded ? SPX_EXIT_OK : SPX_EXIT_FAILED;

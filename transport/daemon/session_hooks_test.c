@@ -14,11 +14,12 @@
  * its step 4; SPX_TEST_RENAME_COMMITTED_DIR after its commit, before step 6.
  * Files, not a fifo, so that the same tests run on Windows.
  *
- * Failure injection: SPX_TEST_RENAME_FAIL=POINT:WHICH makes the rename's
- * commit fail at POINT (create, write, flush, replace, sync) of the first or
- * last changed file (WHICH: first, last).
+ * The rename's commit is probed by spx_test_commit_probe
+ * (transport/test_hooks.c): a failure (SPX_TEST_RENAME_FAIL) or another
+ * program's save (SPX_TEST_SAVE_AT) at a point of the first or last file.
  */
 #include "spx_session_hooks.h"
+#include "spx_test_hooks.h"
 
 #include <apr_file_info.h>
 #include <apr_file_io.h>
@@ -58,28 +59,8 @@ static void test_pause(spx_session_pause_t point, apr_pool_t *pool)
     apr_file_remove(paused, pool);
 }
 
-static apr_status_t test_probe(void *context, spx_commit_point_t point, apr_size_t file,
-                               apr_size_t files, const char **message, apr_pool_t *pool)
-{
-    (void)context;
-    const char *wanted = getenv("SPX_TEST_RENAME_FAIL");
-    if (!wanted)
-        return APR_SUCCESS;
-    const char *name = spx_commit_point_name(point);
-    apr_size_t length = strlen(name);
-    if (strncmp(wanted, name, length) != 0 || wanted[length] != ':')
-        return APR_SUCCESS;
-    const char *which = wanted + length + 1;
-    if ((strcmp(which, "first") == 0 && file == 0) ||
-        (strcmp(which, "last") == 0 && file + 1 == files)) {
-        *message = apr_psprintf(pool, "injected failure (SPX_TEST_RENAME_FAIL=%s)", wanted);
-        return APR_EGENERAL;
-    }
-    return APR_SUCCESS;
-}
-
 const spx_session_hooks_t *spx_session_hooks(void)
 {
-    static const spx_session_hooks_t test = {test_pause, test_probe};
+    static const spx_session_hooks_t test = {test_pause, spx_test_commit_probe};
     return &test;
 }

@@ -5,7 +5,9 @@
  *
  * Every file is read through the platform layer's held handles (a link is
  * never followed) and, when its layout changes, replaced as rename replaces
- * a source: a sibling temp file written and flushed, then renamed over it.
+ * a source: a sibling temp file written and flushed, then swapped in only
+ * over the bytes that were formatted (a save made meanwhile is kept, and
+ * the run stops there).
  * A file whose layout is already canonical is not touched. A file that does
  * not parse is left alone, with its diagnostics in its result.
  */
@@ -41,11 +43,12 @@ typedef struct fmt_run_t {
     spx_fmt_result_t *result;
     spx_fmt_each_t each;
     void *context;
+    spx_commit_probe_fn probe;
     apr_pool_t *pool;
 } fmt_run_t;
 
 static void start(fmt_run_t *run, int check, spx_fmt_each_t each, void *context,
-                  spx_fmt_result_t *result, apr_pool_t *pool)
+                  spx_commit_probe_fn probe, spx_fmt_result_t *result, apr_pool_t *pool)
 {
     memset(result, 0, sizeof(*result));
     result->check = check;
@@ -53,6 +56,7 @@ static void start(fmt_run_t *run, int check, spx_fmt_each_t each, void *context,
     run->result = result;
     run->each = each;
     run->context = context;
+    run->probe = probe;
     run->pool = pool;
 }
 
@@ -223,9 +227,10 @@ static const char *open_path(const char *path, held_file_t *file, apr_hash_t *he
     return NULL;
 }
 
-/* Format one held file: replace it (or, checking, only say so) when its
- * layout changes; its result goes to the run's list and to each. */
-static void format_file(fmt_run_t *run, const held_file_t *held)
+/* Format one held file (number at of files): replace it (or, checking,
+ * only say so) when its layout changes; its result goes to the run's list
+ * and to each. 0 when it changed since it was read: the run stops. */
+static int format_file(fmt_run_t *run, const held_file_t *held, apr_size_t at, apr_size_t files)
 {
     spx_fmt_result_t *result = run->result;
     spx_fmt_file_t *file = &APR_ARRAY_PUSH(result->files, spx_fmt_file_t);
@@ -249,9 +254,13 @@ static void format_file(fmt_run_t *run, const held_file_t *held)
         file->refused = SPX_FMT_SELF_CHECK;
     } else if (length != held->length || memcmp(formatted, held->bytes, length) != 0) {
         const char *message = NULL;
-        if (!result->check && spx_format_replace(held->dir, held->name, held->file, formatted,
-                                                 length, pool, &message) != APR_SUCCESS) {
-            file->refused = SPX_FMT_UNWRITABLE;
+        spx_format_probe_t probe = {run->probe, NULL, at, files};
+        apr_status_t status =
+            result->check ? APR_SUCCESS
+                          : spx_format_replace(held->dir, held->name, held->file, formatted, length,
+                                               held->bytes, held->length, &probe, pool, &message);
+        if (status != APR_SUCCESS) {
+            file->refused = status == SPX_STATUS_CHANGED ? SPX_FMT_CHANGED : SPX_FMT_UNWRITABLE;
             file->why = apr_pstrdup(run->pool, message ? message : "failed");
         } else {
             file->changed = 1;
@@ -267,6 +276,10 @@ static void format_file(fmt_run_t *run, const held_file_t *held)
         apr_pool_destroy(notes);
     if (run->each)
         run->each(run->context, file);
+    if (file->refused != SPX_FMT_CHANGED)
+        return 1;
+    result->stopped = SPX_FMT_SAVED_MEANWHILE;
+    return 0;
 }
 
 static void finish(spx_fmt_result_t *result)
@@ -276,10 +289,10 @@ static void finish(spx_fmt_result_t *result)
 }
 
 void spx_op_fmt_paths(const char *const *paths, int check, spx_fmt_each_t each, void *context,
-                      spx_fmt_result_t *result, apr_pool_t *pool)
+                      spx_commit_probe_fn probe, spx_fmt_result_t *result, apr_pool_t *pool)
 {
     fmt_run_t run;
-    start(&run, check, each, context, result, pool);
+    start(&run, check, each, context, probe, result, pool);
     const char *message = NULL;
     apr_array_header_t *files = collect_paths(paths, pool, &message);
     if (!files) {
@@ -303,15 +316,16 @@ void spx_op_fmt_paths(const char *const *paths, int check, spx_fmt_each_t each, 
             count++;
     }
     for (int i = 0; i < count; i++)
-        format_file(&run, &held[i]);
+        if (!format_file(&run, &held[i], (apr_size_t)i, (apr_size_t)count))
+            break;
     finish(result);
 }
 
 void spx_op_fmt_manifest(const char *manifest_path, int check, spx_fmt_each_t each, void *context,
-                         spx_fmt_result_t *result, apr_pool_t *pool)
+                         spx_commit_probe_fn probe, spx_fmt_result_t *result, apr_pool_t *pool)
 {
     fmt_run_t run;
-    start(&run, check, each, context, result, pool);
+    start(&run, check, each, context, probe, result, pool);
     spx_project_t *project = NULL;
     const char *message = NULL;
     /* The inputs only: the program is not built (fmt needs the bytes, and
@@ -338,11 +352,13 @@ void spx_op_fmt_manifest(const char *manifest_path, int check, spx_fmt_each_t ea
         result->drift = drift;
         return;
     }
-    for (apr_size_t i = 0; i < spx_input_set_source_count(inputs); i++) {
+    apr_size_t count = spx_input_set_source_count(inputs);
+    for (apr_size_t i = 0; i < count; i++) {
         const spx_input_t *source = spx_input_set_source(inputs, i);
         held_file_t file = {source->path, source->parent->dir, source->name,
                             source->file, source->bytes,       source->size};
-        format_file(&run, &file);
+        if (!format_file(&run, &file, i, count))
+            break;
     }
     finish(result);
 }
