@@ -111,7 +111,7 @@ static void test_typed_records_say_what_the_envelope_says(void)
     spx_fixture_t *fixture = spx_fixture_new();
     spx_run_fixture_write(fixture, closure_source, NULL, closure_tests);
     spx_project_t *project = spx_run_fixture_open(fixture);
-    spx_op_test_request_t request = {spx_op_test_limits_default(), NULL, 0, NULL, 0};
+    spx_op_test_request_t request = {spx_op_test_limits_default(), NULL, 0, NULL, 0, NULL};
     request.limits.max_steps = 1000;
     request.limits.max_bytes = 4; /* loud's output is cut */
     spx_op_test_result_t run;
@@ -163,7 +163,7 @@ static void test_selection_and_observer(void)
     seen_t seen = {"", fixture->pool};
     spx_envelope_observer_t observer = {seen_before, seen_after, &seen};
     const char *const names[] = {"bad", "app.ok"};
-    spx_op_test_request_t request = {spx_op_test_limits_default(), names, 2, &observer, 0};
+    spx_op_test_request_t request = {spx_op_test_limits_default(), names, 2, &observer, 0, NULL};
     spx_op_test_result_t run;
     const char *message = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_op_test(project, &request, &run, fixture->pool, &message),
@@ -210,7 +210,7 @@ static void test_verify(void)
     spx_run_fixture_write(fixture, "fn ok() -> int { return 0; }\n", NULL,
                           (const char *const[]){"ok=app.ok", NULL});
     spx_project_t *project = spx_run_fixture_open(fixture);
-    spx_op_test_request_t request = {spx_op_test_limits_default(), NULL, 0, NULL, 0};
+    spx_op_test_request_t request = {spx_op_test_limits_default(), NULL, 0, NULL, 0, NULL};
     spx_op_test_result_t run;
     const char *message = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_op_test(project, &request, &run, fixture->pool, &message),

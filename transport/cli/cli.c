@@ -684,7 +684,7 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
                     apr_pool_t *pool)
 {
     (void)command;
-    spx_op_test_request_t request = {spx_op_test_limits_default(), NULL, 0, NULL, 0};
+    spx_op_test_request_t request = {spx_op_test_limits_default(), NULL, 0, NULL, 0, NULL};
     spx_project_t *project = NULL;
     int status = prepare_run(values, &request.limits, &project, pool);
     if (status != SPX_EXIT_OK)

@@ -335,7 +335,7 @@ static int test_names_param(const spx_request_t *request, const char ***names, a
 static void run_test(session_t *session, const spx_request_t *request, reply_t *reply,
                      apr_pool_t *pool)
 {
-    spx_op_test_request_t test = {spx_op_test_limits_default(), NULL, 0, NULL, 0};
+    spx_op_test_request_t test = {spx_op_test_limits_default(), NULL, 0, NULL, 0, NULL};
     const char **names = NULL;
     if (!limit_params(request, &test.limits, reply, pool) ||
         !test_names_param(request, &names, &test.name_count, reply, pool) ||
@@ -348,8 +348,8 @@ static void run_test(session_t *session, const spx_request_t *request, reply_t *
         spx_call_watch(request, apr_time_now(), session->options->max_call_seconds, NULL, pool);
     spx_op_test_result_t run;
     const char *message = NULL;
-    switch (spx_op_test_interruptible(session->project, &test, spx_call_interrupt(call), &run, pool,
-                                      &message)) {
+    test.interrupt = spx_call_interrupt(call);
+    switch (spx_op_test(session->project, &test, &run, pool, &message)) {
     case SPX_OP_TEST_TOO_LARGE:
         /* The answer that would not fit: the fixed -32001, and the session
          * ends, as for any response over --max-response-bytes. */

@@ -483,7 +483,7 @@ static void run_test(mcp_server_t *server, json_t *arguments, const mcp_budget_t
     (void)budget;
     static const char *const allowed[] = {"max_steps",      "max_bytes", "max_memory",
                                           "max_call_depth", "tests",     NULL};
-    spx_op_test_request_t test = {spx_op_test_limits_default(), NULL, 0, NULL, 0};
+    spx_op_test_request_t test = {spx_op_test_limits_default(), NULL, 0, NULL, 0, NULL};
     const char **names = NULL;
     if (!arguments_known(arguments, allowed, answer, pool) ||
         !limit_arguments(arguments, &test.limits, answer, pool) ||
@@ -495,9 +495,8 @@ static void run_test(mcp_server_t *server, json_t *arguments, const mcp_budget_t
     test.max_answer_bytes = budget->result_bytes;
     spx_op_test_result_t run;
     const char *message = NULL;
-    switch (spx_op_test_interruptible(server->project, &test,
-                                      server->call ? spx_call_interrupt(server->call) : NULL, &run,
-                                      pool, &message)) {
+    test.interrupt = server->call ? spx_call_interrupt(server->call) : NULL;
+    switch (spx_op_test(server->project, &test, &run, pool, &message)) {
     case SPX_OP_TEST_INTERRUPTED: /* past the deadline; a cancelled call is never answered */
         fail(answer, spx_call_too_long_sentence(server->call, pool));
         return;

@@ -113,15 +113,6 @@ spx_op_test_problem_t spx_op_test(const spx_project_t *project,
                                   spx_op_test_result_t *result, apr_pool_t *pool,
                                   const char **message)
 {
-    return spx_op_test_interruptible(project, request, NULL, result, pool, message);
-}
-
-spx_op_test_problem_t spx_op_test_interruptible(const spx_project_t *project,
-                                                const spx_op_test_request_t *request,
-                                                const spx_run_interrupt_t *interrupt,
-                                                spx_op_test_result_t *result, apr_pool_t *pool,
-                                                const char **message)
-{
     *result = (spx_op_test_result_t){0};
     *message = NULL;
     spx_test_selection_t *selection = NULL;
@@ -138,7 +129,7 @@ spx_op_test_problem_t spx_op_test_interruptible(const spx_project_t *project,
         request->max_answer_bytes ? request->max_answer_bytes : SPX_LIMIT_ENVELOPE_BYTES, 0};
     apr_status_t built =
         spx_envelope_build_interruptible(project, &request->limits, selection, &observer, &bound,
-                                         interrupt, &result->envelope, pool, message);
+                                         request->interrupt, &result->envelope, pool, message);
     spx_test_selection_free(selection);
     result->records_bytes = bound.reached;
     result->answer_bytes = bound.max_bytes;

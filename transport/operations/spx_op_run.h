@@ -66,6 +66,9 @@ typedef struct spx_op_test_request_t {
      * nothing past it is built; 0: SPX_LIMIT_ENVELOPE_BYTES, the most that
      * verify reads. */
     apr_uint64_t max_answer_bytes;
+    /* Asked between steps whether the runs may go on (a daemon call's
+     * deadline or cancellation, spx_vm.h); NULL: never stopped. */
+    const spx_run_interrupt_t *interrupt;
 } spx_op_test_request_t;
 
 typedef struct spx_op_test_result_t {
@@ -86,7 +89,7 @@ typedef enum spx_op_test_problem_t {
     SPX_OP_TEST_UNKNOWN_NAME, /* a name is no test, or a function several tests run */
     SPX_OP_TEST_NOT_RUN,      /* the project is not admitted, a function is too large to
                                * run, or the limits are refused */
-    SPX_OP_TEST_INTERRUPTED,  /* the interrupt stopped a run (spx_op_test_interruptible) */
+    SPX_OP_TEST_INTERRUPTED,  /* the interrupt stopped a run (request->interrupt) */
     SPX_OP_TEST_TOO_LARGE     /* the records passed max_answer_bytes: the run stopped there,
                                * nothing kept (records_bytes, answer_bytes say how far) */
 } spx_op_test_problem_t;
@@ -101,15 +104,6 @@ spx_op_test_problem_t spx_op_test(const spx_project_t *project,
                                   const spx_op_test_request_t *request,
                                   spx_op_test_result_t *result, apr_pool_t *pool,
                                   const char **message);
-
-/* spx_op_test, each run asking interrupt (may be NULL) between steps
- * whether it may go on (a daemon call's deadline or cancellation,
- * spx_vm.h): SPX_OP_TEST_INTERRUPTED when it said stop. */
-spx_op_test_problem_t spx_op_test_interruptible(const spx_project_t *project,
-                                                const spx_op_test_request_t *request,
-                                                const spx_run_interrupt_t *interrupt,
-                                                spx_op_test_result_t *result, apr_pool_t *pool,
-                                                const char **message);
 
 /* --- the entry ---------------------------------------------------------------- */
 
