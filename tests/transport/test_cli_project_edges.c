@@ -23,6 +23,17 @@ static const char manifest[] = "manifest = \"semaprax.project-manifest.v1\"\n"
                                "entry = \"app.main\"\n"
                                "[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n";
 
+/* A fixture path as the CLI prints it: with '/' between names on every
+ * platform (the fixture's root may hold a Windows '\\'). */
+static const char *as_printed(spx_fixture_t *fixture, const char *relative)
+{
+    char *path = apr_pstrdup(fixture->pool, spx_fixture_path(fixture, relative));
+    for (char *at = path; *at; at++)
+        if (*at == '\\')
+            *at = '/';
+    return path;
+}
+
 static void test_a_found_manifest_that_cannot_be_used_is_named_in_full(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -34,10 +45,10 @@ static void test_a_found_manifest_that_cannot_be_used_is_named_in_full(void)
     CU_ASSERT_EQUAL(check.exit_code, 2);
     CU_ASSERT_STRING_EQUAL(check.out, "");
     spx_assert_contains(check.err,
-                        apr_pstrcat(fixture->pool, spx_fixture_path(fixture, "top/semaprax.toml"),
+                        apr_pstrcat(fixture->pool, as_printed(fixture, "top/semaprax.toml"),
                                     ", cannot be used: it is a folder, not a file", NULL));
     spx_assert_contains(check.err, apr_pstrcat(fixture->pool, "searching upward from ",
-                                               spx_fixture_path(fixture, "top/a/b"), NULL));
+                                               as_printed(fixture, "top/a/b"), NULL));
     /* A link named semaprax.toml, in the working folder itself. */
     if (spx_fixture_symlinks_possible(fixture, "a manifest found as a link")) {
         spx_fixture_write(fixture, "real.toml", manifest);
@@ -46,9 +57,9 @@ static void test_a_found_manifest_that_cannot_be_used_is_named_in_full(void)
                             "linked/semaprax.toml");
         check = RUN_IN(fixture->pool, spx_fixture_path(fixture, "linked"), "check");
         CU_ASSERT_EQUAL(check.exit_code, 2);
-        spx_assert_contains(
-            check.err, apr_pstrcat(fixture->pool, spx_fixture_path(fixture, "linked/semaprax.toml"),
-                                   ", cannot be used: it is a symbolic link", NULL));
+        spx_assert_contains(check.err,
+                            apr_pstrcat(fixture->pool, as_printed(fixture, "linked/semaprax.toml"),
+                                        ", cannot be used: it is a symbolic link", NULL));
     }
     spx_fixture_free(fixture);
 }
@@ -87,9 +98,10 @@ static void test_a_folder_that_cannot_be_searched_stops_the_search(void)
     } else {
         CU_ASSERT_EQUAL(check.exit_code, 2);
         CU_ASSERT_STRING_EQUAL(check.out, "");
-        spx_assert_contains(check.err, apr_pstrcat(fixture->pool, "searching upward from ", work,
+        spx_assert_contains(check.err, apr_pstrcat(fixture->pool, "searching upward from ",
+                                                   as_printed(fixture, "top/locked/inner/work"),
                                                    ": the search stopped at ",
-                                                   spx_fixture_path(fixture, "top/locked"),
+                                                   as_printed(fixture, "top/locked"),
                                                    ", which cannot be searched", NULL));
         CU_ASSERT_PTR_NULL(strstr(check.err, "searched upward to the root"));
     }
