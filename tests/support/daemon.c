@@ -544,3 +544,15 @@ void spx_daemon_resume(spx_fixture_t *fixture, const char *pause_dir)
                           APR_SUCCESS);
     apr_file_close(file);
 }
+
+void spx_daemon_write_spin_project(spx_fixture_t *fixture)
+{
+    spx_fixture_write(fixture, "proj/semaprax.toml",
+                      "manifest = \"semaprax.project-manifest.v1\"\n\n[project]\nname = \"spin\"\n"
+                      "version = \"1.0.0\"\n\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n\n"
+                      "[[test]]\nname = \"spin\"\nfunction = \"app.spin\"\n\n"
+                      "[[test]]\nname = \"quick\"\nfunction = \"app.quick\"\n");
+    spx_fixture_write(fixture, "proj/app.spx",
+                      "fn spin() -> int {\n  var i = 0;\n  while true {\n    i = i + 1;\n  }\n"
+                      "  return 0;\n}\n\nfn quick() -> int {\n  return 0;\n}\n");
+}

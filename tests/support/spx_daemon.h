@@ -106,6 +106,10 @@ const char *spx_error_detail(const char *line, apr_pool_t *pool);
  * the fixture's folder dir. */
 void spx_daemon_copy_hello(spx_fixture_t *fixture, const char *dir);
 
+/* The project "proj" of the call-time tests: its test "spin" loops for
+ * ever, "quick" passes. */
+void spx_daemon_write_spin_project(spx_fixture_t *fixture);
+
 /* Start SPX_SEMAPRAXD on dir/semaprax.toml of the fixture (absolute path),
  * with extra arguments (NULL-terminated, may be empty), in the fixture:
  * --stdio, or --mcp when extra begins with it. */

@@ -17,26 +17,13 @@
 #include <apr_strings.h>
 #include <string.h>
 
-/* The project "proj": the test "spin" loops for ever, "quick" passes. */
-static void write_project(spx_fixture_t *fixture)
-{
-    spx_fixture_write(fixture, "proj/semaprax.toml",
-                      "manifest = \"semaprax.project-manifest.v1\"\n\n[project]\nname = \"spin\"\n"
-                      "version = \"1.0.0\"\n\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n\n"
-                      "[[test]]\nname = \"spin\"\nfunction = \"app.spin\"\n\n"
-                      "[[test]]\nname = \"quick\"\nfunction = \"app.quick\"\n");
-    spx_fixture_write(fixture, "proj/app.spx",
-                      "fn spin() -> int {\n  var i = 0;\n  while true {\n    i = i + 1;\n  }\n"
-                      "  return 0;\n}\n\nfn quick() -> int {\n  return 0;\n}\n");
-}
-
 /* A session with --max-call-seconds 1 (and extra): the endless test is
  * stopped and answered, and the session answers what follows. */
 static void assert_call_stopped_and_session_goes_on(const char *const *arguments)
 {
     spx_fixture_t *fixture = spx_fixture_new();
     apr_pool_t *pool = fixture->pool;
-    write_project(fixture);
+    spx_daemon_write_spin_project(fixture);
     spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", arguments);
     const char *revisions = spx_daemon_open(daemon);
     const char *spin = spx_request_line(

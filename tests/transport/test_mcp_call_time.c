@@ -55,14 +55,7 @@ static void send_text(spx_daemon_t *daemon, const char *text)
  * initialized. */
 static spx_daemon_t *start(spx_fixture_t *fixture, const char *seconds)
 {
-    spx_fixture_write(fixture, "proj/semaprax.toml",
-                      "manifest = \"semaprax.project-manifest.v1\"\n\n[project]\nname = \"spin\"\n"
-                      "version = \"1.0.0\"\n\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n\n"
-                      "[[test]]\nname = \"spin\"\nfunction = \"app.spin\"\n\n"
-                      "[[test]]\nname = \"quick\"\nfunction = \"app.quick\"\n");
-    spx_fixture_write(fixture, "proj/app.spx",
-                      "fn spin() -> int {\n  var i = 0;\n  while true {\n    i = i + 1;\n  }\n"
-                      "  return 0;\n}\n\nfn quick() -> int {\n  return 0;\n}\n");
+    spx_daemon_write_spin_project(fixture);
     spx_daemon_t *daemon = spx_daemon_start_on(
         fixture, "proj", (const char *const[]){"--mcp", "--max-call-seconds", seconds, NULL});
     json_decref(spx_daemon_call_json(daemon, INITIALIZE));
