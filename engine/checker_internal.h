@@ -14,6 +14,7 @@
  *   checker_consts.c      const evaluation (the check-time interpreter)
  *   checker_expressions.c the types of expressions in function bodies
  *   checker_statements.c  locals, statements, blocks and whole functions
+ *   checker_moves.c       move on last use: the liveness pass over a checked body
  */
 #ifndef SPX_CHECKER_INTERNAL_H
 #define SPX_CHECKER_INTERNAL_H
@@ -198,6 +199,12 @@ local_t *spx_checker_lookup(scope_t *scope, const char *name);
 /* Pass 3 for one function: its parameters, body, returns, unused locals. */
 void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
                                 spx_function_t *function);
+
+/* ---- checker_moves.c ------------------------------------------------------ */
+
+/* Move on last use: marks the reads of function's body (checked, its
+ * local_count set) that move (spx_expr_t's name.moves); scratch in pool. */
+void spx_checker_mark_moves(spx_function_t *function, apr_pool_t *pool);
 
 /* ---- small helpers of the bodies' two files ------------------------------- */
 

@@ -511,5 +511,6 @@ void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
                             local->is_parameter ? "parameter" : "local", local->name->text));
     }
     function->local_count = (apr_size_t)scope.locals->nelts;
+    spx_checker_mark_moves(function, scope.pool);
     apr_pool_clear(scope.pool);
 }

@@ -17,7 +17,12 @@
  * variable (a pop or push in it): then the read is copied into a
  * temporary first, so the write sees two holders and copies. Variables of
  * a block drop their holders at the block's end (and on break, continue
- * and return), a for loop's snapshot and variable at the loop's end.
+ * and return), a for loop's snapshot and variable at the loop's end. A
+ * read the checker marked as a move (checker_moves.c, in a transfer
+ * position) hands the variable's holder to its consumer, which takes it
+ * with the same flag that takes a temporary's and empties the variable
+ * (dropping an empty register does nothing); a later operand that moves
+ * counts as one that writes.
  *
  * Like the checker, the compiler walks chains of left operands and unary
  * operators without C recursion; right operands, v2 postfix operators and
@@ -35,12 +40,17 @@
 enum { FILE_INT = 0, FILE_BLOCK = 1, FILE_NONE = 2 };
 
 /* Where a value is: a register of one file; temp when it is a temporary
- * that the consumer frees. */
+ * that the consumer frees, or MOVED_VARIABLE when it is a variable whose
+ * read moves (the checker's name.moves): the consumer takes its holder as
+ * a temporary's and leaves the variable empty, but the register stays the
+ * variable's. */
 typedef struct reg_t {
     int file;
     int32_t index;
     int temp;
 } reg_t;
+
+enum { MOVED_VARIABLE = 2 };
 
 static const reg_t no_reg = {FILE_NONE, -1, 0};
 
@@ -425,11 +435,12 @@ static int32_t alloc_temp(compiler_t *c, int file)
 
 static void free_reg(compiler_t *c, reg_t r)
 {
-    if (r.temp && r.file != FILE_NONE)
+    if (r.temp && r.temp != MOVED_VARIABLE && r.file != FILE_NONE)
         c->top[r.file]--;
 }
 
-/* The flag that releases r after its last read, when r is a block temporary. */
+/* The flag that releases r after its last read (or takes its holder), when
+ * r is a block temporary or a variable read that moves. */
 static unsigned dying(reg_t r, unsigned flag)
 {
     return r.temp && r.file == FILE_BLOCK ? flag : 0;
@@ -473,8 +484,9 @@ static reg_t compile_temp(compiler_t *c, const spx_expr_t *e)
     return r;
 }
 
-/* Whether evaluating e can write a variable (a push or pop in it). Deeper
- * than the parser allows, the answer is yes. */
+/* Whether evaluating e can write a variable (a push or pop in it) or empty
+ * one (a read that moves). Deeper than the parser allows, the answer is
+ * yes. */
 static int may_write(const spx_expr_t *e, unsigned depth)
 {
     if (!e)
@@ -509,6 +521,8 @@ static int may_write(const spx_expr_t *e, unsigned depth)
             if (may_write(e->as.literal->fields[i].value, depth + 1))
                 return 1;
         return 0;
+    case SPX_EXPR_NAME:
+        return e->as.name.moves;
     default:
         return 0;
     }
@@ -863,6 +877,12 @@ static reg_t compile_primary(compiler_t *c, const spx_expr_t *e, int32_t hint)
         return compile_struct(c, e, hint);
     case SPX_EXPR_CALL:
         return compile_call(c, e, hint);
+    case SPX_EXPR_NAME: {
+        reg_t r = leaf_reg(c, e);
+        if (!constant && e->as.name.moves)
+            r.temp = MOVED_VARIABLE;
+        return r;
+    }
     default:
         return leaf_reg(c, e);
     }

@@ -168,6 +168,7 @@ typedef struct spx_expr_t {
             spx_name_t name;
             int slot; /* checker: index of the local in its function, -1 if unresolved */
             const struct spx_const_t *constant; /* checker (v2): the const it names, or NULL */
+            int moves; /* checker (v3): a move on last use (checker_moves.c) */
         } name;
         struct spx_call_t *call; /* its own node: calls are rarer than the rest */
         struct {

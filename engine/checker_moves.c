@@ -1,0 +1,432 @@
+/*
+ * checker_moves.c: move on last use (docs/language.md, "Move on last use"):
+ * after a function's body is checked, one backward liveness pass over its
+ * structured tree marks each read of a local variable of a block type that
+ * is the whole expression in a transfer position and a last use, by setting
+ * the NAME node's moves field; the compiler then passes the variable's
+ * holder on instead of adding one (docs/execution.md, "Holders and moves").
+ *
+ * A read of x is a last use when no path from the end of the read reaches a
+ * use of x before the end of an assignment "x = e;" to all of x or the end
+ * of x's scope. The paths are the structured control flow with no
+ * condition's value known: the rest of the statement in evaluation order
+ * (an && or || right operand taken or skipped), either branch of an if, a
+ * loop body zero or more times with the while condition or for check before
+ * each round, break past its loop, continue to its check, return ending
+ * the path. A place is used when it is resolved, after its value and
+ * arguments are evaluated, so the x in "x[0] = f(x)" or "x.push(f(x))" is
+ * not a last use; neither is it in "x = x + f(x)", which is the same
+ * statement as "x += f(x)".
+ *
+ * Live sets are bit sets of 64 candidate variables (the locals with a read
+ * in a transfer position); a function with more candidates is walked once
+ * per 64 of them. A loop has one entry and one exit (break and continue
+ * name the innermost loop), so the set live at its check is a function of
+ * the set live after it of the form G | (E & P), and the least solution of
+ * the loop's equation is reached with the body walked once with nothing
+ * live at the check: each loop's G and G | P are computed once (its body
+ * walked twice, inner loops through their own summaries), and the marking
+ * walk visits every statement once. So the pass is linear in the body's
+ * size per 64 candidates, and recurses only as deep as the parser allowed
+ * (SPX_LIMIT_PARSE_DEPTH): chains of left operands and else-if chains are
+ * walked by loops.
+ */
+#include "checker_internal.h"
+#include "spx_limits.h"
+
+#include <apr_strings.h>
+#include <stdint.h>
+
+typedef uint64_t live_t; /* one bit per candidate variable of the chunk being walked */
+
+typedef enum walk_mode_t {
+    WALK_COLLECT, /* find the candidates; sets mean nothing */
+    WALK_SUMMARY, /* compute a loop's summary: no marks, inner loops by their summaries */
+    WALK_MARK     /* decide the moves of the chunk's candidates */
+} walk_mode_t;
+
+/* Where break and continue of the innermost loop lead. */
+typedef struct loop_targets_t {
+    live_t exit;  /* live after the loop */
+    live_t check; /* live at its condition or check */
+} loop_targets_t;
+
+/* The set live at a loop's check as a function of the set E live after the
+ * loop: none | (E & all), from E = nothing and E = everything. */
+typedef struct loop_summary_t {
+    live_t none, all;
+} loop_summary_t;
+
+typedef struct moves_t {
+    const spx_function_t *function;
+    apr_pool_t *pool;
+    apr_pool_t *chunk_pool;    /* the summaries of one chunk */
+    apr_size_t *candidate;     /* per slot: 1 + its number among the candidates, or 0 */
+    apr_size_t chunk;          /* the candidates [64 chunk, 64 chunk + 64) are walked */
+    walk_mode_t mode;          /* what the walk does */
+    apr_hash_t *summaries;     /* const spx_stmt_t * -> loop_summary_t *, of this chunk */
+    apr_array_header_t *spine; /* spx_expr_t *: left operand chains being walked */
+    apr_array_header_t *chain; /* spx_stmt_t *: else-if chains being walked */
+} moves_t;
+
+/* ---- what moves: the types and the transfer positions ------------------- */
+
+/* Whether a value of type is a block (a holder count, a copy on write). */
+static int is_block_type(spx_type_t type)
+{
+    switch (type) {
+    case SPX_TYPE_STR:
+    case SPX_TYPE_ARRAY:
+    case SPX_TYPE_STRUCT:
+        return 1;
+    case SPX_TYPE_ERROR:
+    case SPX_TYPE_INT:
+    case SPX_TYPE_BOOL:
+    case SPX_TYPE_UNIT:
+        return 0;
+    }
+    return 0;
+}
+
+/* Whether the value a statement holds directly (its value, or returned
+ * value) is in a transfer position: passed on whole, never only read. */
+static int statement_transfers(const spx_stmt_t *s)
+{
+    switch (s->kind) {
+    case SPX_STMT_LET:    /* the value of a let */
+    case SPX_STMT_VAR:    /* and of a var */
+    case SPX_STMT_ASSIGN: /* the right side of "place = e;" */
+    case SPX_STMT_RETURN: /* the value of return */
+        return 1;
+    case SPX_STMT_IF:
+    case SPX_STMT_WHILE:
+    case SPX_STMT_EXPR:
+    case SPX_STMT_FOR:
+    case SPX_STMT_BREAK:
+    case SPX_STMT_CONTINUE:
+        return 0;
+    }
+    return 0;
+}
+
+/* Whether operand number operand of parent (its argument, element or field
+ * value, as written) is in a transfer position. */
+static int operand_transfers(const spx_expr_t *parent, apr_size_t operand)
+{
+    switch (parent->kind) {
+    case SPX_EXPR_CALL: /* an argument of a user function; the value of push */
+        if (parent->as.call->builtin == SPX_BUILTIN_NONE)
+            return 1;
+        return parent->as.call->builtin == SPX_BUILTIN_PUSH && operand == 0;
+    case SPX_EXPR_ARRAY:          /* an element of an array literal */
+    case SPX_EXPR_STRUCT_LITERAL: /* a field value of a struct literal */
+        return 1;
+    case SPX_EXPR_INT:
+    case SPX_EXPR_STRING:
+    case SPX_EXPR_BOOL:
+    case SPX_EXPR_NAME:
+    case SPX_EXPR_UNARY: /* operators never move */
+    case SPX_EXPR_BINARY:
+    case SPX_EXPR_INDEX: /* nor do bases, indexes and fields */
+    case SPX_EXPR_SLICE:
+    case SPX_EXPR_FIELD:
+        return 0;
+    }
+    return 0;
+}
+
+/* Whether a builtin call changes the place it is called on: its place's
+ * indexes, then its arguments are evaluated, then the place is resolved. */
+static int call_writes_place(const spx_call_t *call)
+{
+    return call->builtin == SPX_BUILTIN_PUSH || call->builtin == SPX_BUILTIN_POP;
+}
+
+/* "x = x + e;": the append form, the same statement as "x += e", whose x is
+ * resolved after e. */
+static int is_append_form(const spx_stmt_t *s)
+{
+    const spx_expr_t *value = s->as.assign.value;
+    return !s->as.assign.place && value && value->kind == SPX_EXPR_BINARY &&
+           value->as.binary.op == SPX_OP_ADD && value->as.binary.left &&
+           value->as.binary.left->kind == SPX_EXPR_NAME &&
+           !value->as.binary.left->as.name.constant &&
+           value->as.binary.left->as.name.slot == s->as.assign.slot;
+}
+
+/* ---- the walk ------------------------------------------------------------ */
+
+/* The bit of slot in the chunk being walked, or 0. */
+static live_t bit(const moves_t *m, int slot)
+{
+    if (slot < 0 || (apr_size_t)slot >= m->function->local_count || !m->candidate[slot])
+        return 0;
+    apr_size_t number = m->candidate[slot] - 1;
+    return number / 64 == m->chunk ? (live_t)1 << (number % 64) : 0;
+}
+
+static live_t walk_expr(moves_t *m, spx_expr_t *e, live_t live, int transfers);
+
+/* A read of a local (or a const, which holds nothing). */
+static live_t walk_name(moves_t *m, spx_expr_t *e, live_t live, int transfers)
+{
+    int slot = e->as.name.slot;
+    if (e->as.name.constant || slot < 0 || (apr_size_t)slot >= m->function->local_count)
+        return live;
+    transfers = transfers && is_block_type(e->type);
+    if (m->mode == WALK_COLLECT) {
+        e->as.name.moves = 0;
+        if (transfers)
+            m->candidate[slot] = 1;
+        return live;
+    }
+    live_t mine = bit(m, slot);
+    if (m->mode == WALK_MARK && transfers && mine)
+        e->as.name.moves = (live & mine) == 0;
+    return live | mine;
+}
+
+/* The indexes of a place (an INDEX and FIELD chain, or NULL), evaluated
+ * from the root out before the value; walked backward, so from the end. */
+static live_t walk_place_indexes(moves_t *m, spx_expr_t *place, live_t live)
+{
+    for (spx_expr_t *step = place; step;) {
+        if (step->kind == SPX_EXPR_INDEX) {
+            live = walk_expr(m, step->as.index.index, live, 0);
+            step = step->as.index.base;
+        } else if (step->kind == SPX_EXPR_FIELD) {
+            step = step->as.field.base;
+        } else {
+            break;
+        }
+    }
+    return live;
+}
+
+static live_t walk_call(moves_t *m, spx_expr_t *e, live_t live)
+{
+    spx_call_t *call = e->as.call;
+    int writes = call_writes_place(call);
+    if (writes) /* the place, resolved last */
+        live |= bit(m, call->receiver_slot);
+    for (apr_size_t i = call->argument_count; i-- > 0;)
+        live = walk_expr(m, call->arguments[i], live, operand_transfers(e, i));
+    if (writes)
+        return walk_place_indexes(m, call->receiver, live);
+    if (!call->receiver && call->builtin != SPX_BUILTIN_NONE &&
+        spx_builtin_info(call->builtin)->form == SPX_BUILTIN_FORM_METHOD)
+        return live | bit(m, call->receiver_slot); /* x.method(...) on a local x: read first */
+    return walk_expr(m, call->receiver, live, 0);
+}
+
+/* An expression that is neither a unary nor a binary operator. */
+static live_t walk_primary(moves_t *m, spx_expr_t *e, live_t live, int transfers)
+{
+    switch (e->kind) {
+    case SPX_EXPR_NAME:
+        return walk_name(m, e, live, transfers);
+    case SPX_EXPR_CALL:
+        return walk_call(m, e, live);
+    case SPX_EXPR_INDEX:
+    case SPX_EXPR_SLICE:
+        live = walk_expr(m, e->as.index.to, live, 0);
+        live = walk_expr(m, e->as.index.index, live, 0);
+        return walk_expr(m, e->as.index.base, live, 0);
+    case SPX_EXPR_FIELD:
+        return e->as.field.constant ? live : walk_expr(m, e->as.field.base, live, 0);
+    case SPX_EXPR_ARRAY:
+        for (apr_size_t i = e->as.array.count; i-- > 0;)
+            live = walk_expr(m, e->as.array.elements[i], live, operand_transfers(e, i));
+        return live;
+    case SPX_EXPR_STRUCT_LITERAL:
+        for (apr_size_t i = e->as.literal->field_count; i-- > 0;)
+            live = walk_expr(m, e->as.literal->fields[i].value, live, operand_transfers(e, i));
+        return live;
+    case SPX_EXPR_INT:
+    case SPX_EXPR_STRING:
+    case SPX_EXPR_BOOL:
+    case SPX_EXPR_UNARY: /* walk_expr's */
+    case SPX_EXPR_BINARY:
+        return live;
+    }
+    return live;
+}
+
+/* The set live before e, given the set live after it; marks the reads in
+ * it. transfers: e stands in a transfer position. The chain of left and
+ * unary operands is a loop: the right operands are evaluated after it, the
+ * outermost last, so they are walked first, outermost first. */
+static live_t walk_expr(moves_t *m, spx_expr_t *e, live_t live, int transfers)
+{
+    if (!e)
+        return live;
+    int base = m->spine->nelts;
+    while (e && (e->kind == SPX_EXPR_UNARY || e->kind == SPX_EXPR_BINARY)) {
+        APR_ARRAY_PUSH(m->spine, spx_expr_t *) = e;
+        e = e->kind == SPX_EXPR_UNARY ? e->as.unary.operand : e->as.binary.left;
+    }
+    for (int i = base; i < m->spine->nelts; i++) {
+        spx_expr_t *op = APR_ARRAY_IDX(m->spine, i, spx_expr_t *);
+        if (op->kind != SPX_EXPR_BINARY)
+            continue;
+        live_t taken = walk_expr(m, op->as.binary.right, live, 0);
+        int skippable = op->as.binary.op == SPX_OP_AND || op->as.binary.op == SPX_OP_OR;
+        live = skippable ? live | taken : taken;
+    }
+    int whole = m->spine->nelts == base;
+    m->spine->nelts = base;
+    return e ? walk_primary(m, e, live, transfers && whole) : live;
+}
+
+static live_t walk_block(moves_t *m, spx_block_t *block, live_t live, const loop_targets_t *loop);
+
+/* The walk of one round of a loop: its body with check live at the
+ * condition or check (after the round, and at a continue) and exit after the
+ * loop (at a break). Returns the set this makes live at the check: for a
+ * while, before its condition; for a for, at the check (its variable
+ * bound anew by each round). */
+static live_t walk_round(moves_t *m, spx_stmt_t *s, live_t exit, live_t check)
+{
+    int is_for = s->kind == SPX_STMT_FOR;
+    live_t variable = is_for ? bit(m, s->as.for_stmt.slot) : 0; /* its scope ends each round */
+    loop_targets_t targets = {exit, check & ~variable};
+    spx_block_t *body = is_for ? &s->as.for_stmt.body : &s->as.while_stmt.body;
+    live_t body_in = walk_block(m, body, check & ~variable, &targets);
+    if (is_for)
+        return exit | (body_in & ~variable);
+    return walk_expr(m, s->as.while_stmt.condition, exit | body_in, 0);
+}
+
+/* A loop's summary, computed the first time the chunk's walk meets it. */
+static const loop_summary_t *loop_summary(moves_t *m, spx_stmt_t *s)
+{
+    loop_summary_t *summary = apr_hash_get(m->summaries, &s, sizeof(s));
+    if (summary)
+        return summary;
+    walk_mode_t mode = m->mode;
+    m->mode = WALK_SUMMARY;
+    live_t none = walk_round(m, s, 0, 0);
+    live_t all = walk_round(m, s, ~(live_t)0, 0);
+    m->mode = mode;
+    summary = apr_palloc(m->chunk_pool, sizeof(*summary));
+    summary->none = none;
+    summary->all = all;
+    spx_stmt_t **key = apr_pmemdup(m->chunk_pool, &s, sizeof(s));
+    apr_hash_set(m->summaries, key, sizeof(*key), summary);
+    return summary;
+}
+
+/* A while or for statement, with exit live after it: the set live before. */
+static live_t walk_loop(moves_t *m, spx_stmt_t *s, live_t exit)
+{
+    live_t check = 0;
+    if (m->mode != WALK_COLLECT) {
+        const loop_summary_t *summary = loop_summary(m, s);
+        check = summary->none | (exit & summary->all);
+    }
+    if (m->mode != WALK_SUMMARY)
+        walk_round(m, s, exit,
+                   check); /* marks the body (and condition) with the set at the check */
+    if (s->kind == SPX_STMT_WHILE)
+        return check;
+    /* a for header's expressions, evaluated once before the loop: from, then to */
+    live_t live = walk_expr(m, s->as.for_stmt.to, check, 0);
+    return walk_expr(m, s->as.for_stmt.from, live, 0);
+}
+
+/* An if and its else-if chain, walked without recursion along the chain. */
+static live_t walk_if(moves_t *m, spx_stmt_t *s, live_t live, const loop_targets_t *loop)
+{
+    int base = m->chain->nelts;
+    for (spx_stmt_t *link = s; link; link = link->as.if_stmt.else_if) {
+        APR_ARRAY_PUSH(m->chain, spx_stmt_t *) = link;
+    }
+    spx_stmt_t *last = APR_ARRAY_IDX(m->chain, m->chain->nelts - 1, spx_stmt_t *);
+    live_t otherwise =
+        last->as.if_stmt.else_block ? walk_block(m, last->as.if_stmt.else_block, live, loop) : live;
+    for (int i = m->chain->nelts; i-- > base;) {
+        spx_stmt_t *link = APR_ARRAY_IDX(m->chain, i, spx_stmt_t *);
+        live_t then = walk_block(m, &link->as.if_stmt.then_block, live, loop);
+        otherwise = walk_expr(m, link->as.if_stmt.condition, then | otherwise, 0);
+    }
+    m->chain->nelts = base;
+    return otherwise;
+}
+
+/* The set live before s, given the set live after it. */
+static live_t walk_stmt(moves_t *m, spx_stmt_t *s, live_t live, const loop_targets_t *loop)
+{
+    switch (s->kind) {
+    case SPX_STMT_LET:
+    case SPX_STMT_VAR:
+        live &= ~bit(m, s->as.binding.slot); /* bound here: not live before */
+        return walk_expr(m, s->as.binding.value, live, statement_transfers(s));
+    case SPX_STMT_ASSIGN: {
+        live_t target = bit(m, s->as.assign.slot);
+        if (!s->as.assign.place) {
+            live &= ~target; /* all of x is assigned at the end */
+            if (is_append_form(s))
+                live |= target; /* x is resolved after its value, as in "x += e" */
+            return walk_expr(m, s->as.assign.value, live, statement_transfers(s));
+        }
+        live |= target; /* the place is resolved after its value */
+        live = walk_expr(m, s->as.assign.value, live, statement_transfers(s));
+        return walk_place_indexes(m, s->as.assign.place, live);
+    }
+    case SPX_STMT_IF:
+        return walk_if(m, s, live, loop);
+    case SPX_STMT_WHILE:
+    case SPX_STMT_FOR:
+        return walk_loop(m, s, live);
+    case SPX_STMT_RETURN: /* the path ends: every local goes */
+        return walk_expr(m, s->as.return_stmt.value, 0, statement_transfers(s));
+    case SPX_STMT_EXPR:
+        return walk_expr(m, s->as.expr_stmt.expression, live, statement_transfers(s));
+    case SPX_STMT_BREAK:
+        return loop ? loop->exit : live;
+    case SPX_STMT_CONTINUE:
+        return loop ? loop->check : live;
+    }
+    return live;
+}
+
+/* The set live at the start of block, given the set live after it. The
+ * locals declared in it are bound by their statements, so none of them is
+ * live before it. */
+static live_t walk_block(moves_t *m, spx_block_t *block, live_t live, const loop_targets_t *loop)
+{
+    for (apr_size_t i = block->count; i-- > 0;)
+        if (block->statements[i])
+            live = walk_stmt(m, block->statements[i], live, loop);
+    return live;
+}
+
+void spx_checker_mark_moves(spx_function_t *function, apr_pool_t *pool)
+{
+    if (function->incomplete)
+        return;
+    moves_t m = {0};
+    m.function = function;
+    m.pool = pool;
+    m.candidate = apr_pcalloc(pool, (function->local_count + 1) * sizeof(*m.candidate));
+    m.spine = apr_array_make(pool, 16, sizeof(spx_expr_t *));
+    m.chain = apr_array_make(pool, 8, sizeof(spx_stmt_t *));
+    m.mode = WALK_COLLECT;
+    walk_block(&m, &function->body, 0, NULL);
+    apr_size_t count = 0;
+    for (apr_size_t slot = 0; slot < function->local_count; slot++)
+        if (m.candidate[slot])
+            m.candidate[slot] = ++count;
+    /* More block variables than a function's registers: it cannot run
+     * (compile.c), so nothing needs deciding. */
+    if (count == 0 || count > SPX_LIMIT_FUNCTION_REGISTERS)
+        return;
+    apr_pool_create(&m.chunk_pool, pool);
+    m.mode = WALK_MARK;
+    for (m.chunk = 0; m.chunk * 64 < count; m.chunk++) {
+        apr_pool_clear(m.chunk_pool);
+        m.summaries = apr_hash_make(m.chunk_pool);
+        walk_block(&m, &function->body, 0, NULL);
+    }
+    apr_pool_destroy(m.chunk_pool);
+}
