@@ -8,9 +8,11 @@
  * shows as a missing copy charge and a lower memory peak; one program per
  * reason a read is not a last use, where the copy is still made; value
  * semantics (a moved variable is never read again, a copy never observed);
- * and the measure, which never exceeds what the run without the move
- * reaches, at max_memory and one byte under it.
+ * the measure, which never exceeds what the run without the move reaches,
+ * at max_memory and one byte under it; and, white-box, which reads the
+ * checker marks as moves (engine/checker_moves.c) on every kind of path.
  */
+#include "spx_ast.h"
 #include "spx_limits.h"
 #include "spx_program.h"
 #include "spx_run_fixture.h"
@@ -394,6 +396,133 @@ static void test_value_semantics(void)
     spx_fixture_free(fixture);
 }
 
+/* --- the checker's marks ---------------------------------------------------------- */
+
+/* The reads of block-typed locals of one function, in source order, each
+ * name followed by "*" when the checker marked it as a move. */
+typedef struct reads_t {
+    apr_pool_t *pool;
+    const char *text;
+} reads_t;
+
+static void collect_reads(void *context, const spx_expr_t *e)
+{
+    reads_t *reads = context;
+    if (!e)
+        return;
+    if (e->kind == SPX_EXPR_NAME && !e->as.name.constant && e->as.name.slot >= 0 &&
+        (e->type == SPX_TYPE_STR || e->type == SPX_TYPE_ARRAY || e->type == SPX_TYPE_STRUCT))
+        reads->text = apr_pstrcat(reads->pool, reads->text, *reads->text ? " " : "",
+                                  e->as.name.name.text, e->as.name.moves ? "*" : "", NULL);
+    spx_expr_visit_children(e, collect_reads, reads);
+}
+
+static const char marks_source[] =
+    "fn g(xs: [int]) -> int {\n  return len(xs);\n}\n"
+    "fn example(b: [int], v: int) -> [int] { var c = b; c.push(v); return c; }\n"
+    "fn same_statement(a: [int]) -> int {\n  return g(a) + len(a);\n}\n"
+    "fn later_statement(a: [int]) -> int {\n  var c = a;\n  c.push(1);\n"
+    "  return len(c) + len(a);\n}\n"
+    "fn next_round(a: [int]) -> int {\n  var n = 0;\n  for i in 0..2 { n = n + g(a); }\n"
+    "  return n + i0();\n}\n"
+    "fn i0() -> int {\n  return 0;\n}\n"
+    "fn assigned_first(x: [int]) -> int {\n  var a = x;\n  var n = 0;\n"
+    "  for i in 0..2 { n = n + g(a); a = [i]; }\n  return n + len(a);\n}\n"
+    "fn joined(flag: bool, a: [int]) -> int {\n  var n = 0;\n"
+    "  if flag { n = g(a); } else { n = 1; }\n  return n + len(a);\n}\n"
+    "fn other_branch(flag: bool, a: [int]) -> int {\n"
+    "  if flag { return g(a); } else if len(a) > 3 { return g(a); }\n  return len(a);\n}\n"
+    "fn root_after(x: [int]) -> int {\n  var y = x;\n  y[0] = g(y);\n  y.push(g(y));\n"
+    "  return len(y);\n}\n"
+    "fn operators(a: [int], b: [int], s: str) -> int {\n  if a == b { return len(s + s); }\n"
+    "  return 0;\n}\n"
+    "struct Box { xs: [int] }\n"
+    "fn field(p: Box) -> int {\n  var q = p;\n  q.xs = [g(q.xs)];\n  return len(q.xs);\n}\n"
+    "fn condition(a: [int]) -> int {\n  var n = 0;\n  while g(a) > n { n = n + 1; }\n"
+    "  return n;\n}\n"
+    "fn break_path(x: [int]) -> int {\n  var a = x;\n  while true {\n    g(a);\n"
+    "    if len(a) > 1 { break; }\n    a = [1, 2];\n  }\n  return len(a);\n}\n"
+    "fn continue_path(x: [int]) -> int {\n  var a = x;\n  for i in 0..3 {\n    g(a);\n"
+    "    if i < 2 { continue; }\n    a = [5];\n  }\n  return 0;\n}\n"
+    "fn right_operand(a: [int]) -> int {\n  if g(a) > 0 || g(a) > 1 { return 1; }\n"
+    "  return 0;\n}\n"
+    "fn for_variable(rows: [[int]]) -> int {\n  var out: [[int]] = [];\n"
+    "  for r in rows { out.push(r); }\n  for r in rows { out.push(r); out.push(r); }\n"
+    "  return len(out);\n}\n"
+    "fn appended(t: str) -> int {\n  var s = t;\n  s = s + echo(s);\n  return len(s);\n}\n"
+    "fn echo(s: str) -> str {\n  return s;\n}\n"
+    "fn nested(ys: [int]) -> int {\n  var y = ys;\n  var n = 0;\n  for i in 0..2 {\n"
+    "    for j in 0..2 { n = n + g(y); }\n    y = [i];\n  }\n  for i in 0..2 {\n"
+    "    for j in 0..2 { n = n + g(y); break; }\n    y = [i];\n  }\n  for i in 0..2 {\n"
+    "    n = n + g(y);\n    for j in 0..2 { n = n + j; }\n  }\n  return n;\n}\n"
+    "fn header(a: [int]) -> int {\n  var n = 0;\n  for i in 0..g(a) { n = n + i; }\n"
+    "  for x in id(a) { n = n + x; }\n  return n;\n}\n"
+    "fn id(xs: [int]) -> [int] {\n  return xs;\n}\n";
+
+static void test_checker_marks(void)
+{
+    static const struct {
+        const char *function;
+        const char *reads;
+    } cases[] = {
+        {"example", "b* c*"},
+        /* later in the same statement, or in a later statement: no move */
+        {"same_statement", "a a"},
+        {"later_statement", "a c a"},
+        /* the next round reads a, unless an assignment comes first */
+        {"next_round", "a"},
+        {"assigned_first", "x* a* a"},
+        /* a path through either branch to a later use; the other branch's
+         * own reads are not on it */
+        {"joined", "a a"},
+        {"other_branch", "a* a a* a"},
+        /* the place's root is resolved after its value */
+        {"root_after", "x* y y y y"},
+        /* operators, len and conditions never move */
+        {"operators", "a b s s"},
+        /* nor do places: q.xs is a field; q the root of the place */
+        {"field", "p* q q q"},
+        /* the condition runs before each round */
+        {"condition", "a"},
+        /* break reaches the return's read; continue the next round's */
+        {"break_path", "x* a a a"},
+        {"continue_path", "x* a"},
+        /* the left operand of || is followed by the right one, which may
+         * be skipped: only the right operand's read is a last use */
+        {"right_operand", "a a*"},
+        /* a for variable's scope ends with each round */
+        {"for_variable", "rows r* rows r r* out"},
+        /* s = s + e is s += e: s is resolved after echo(s) */
+        {"appended", "t* s s s"},
+        /* an inner loop's next round; a break out of it; the outer loop's
+         * next round past an inner loop */
+        {"nested", "ys* y y* y"},
+        /* a for header is evaluated once, before the loop */
+        {"header", "a a*"},
+    };
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    spx_arena_t *arena = spx_arena_make(pool);
+    spx_module_t *module = spx_module_make("app", "app.spx", (const unsigned char *)marks_source,
+                                           strlen(marks_source), arena);
+    spx_parse_module(module, arena, arena, pool, diagnostics);
+    spx_check_program(&module, 1, pool, diagnostics);
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_error_count(diagnostics), 0);
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        spx_function_t *function =
+            apr_hash_get(module->functions_by_name, cases[i].function, APR_HASH_KEY_STRING);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(function);
+        reads_t reads = {pool, ""};
+        spx_block_visit_expressions(&function->body, collect_reads, &reads);
+        if (strcmp(reads.text, cases[i].reads) != 0)
+            fprintf(stderr, "\n  %s: \"%s\", wanted \"%s\"", cases[i].function, reads.text,
+                    cases[i].reads);
+        CU_ASSERT_STRING_EQUAL(reads.text, cases[i].reads);
+    }
+    apr_pool_destroy(pool);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -403,6 +532,7 @@ int main(void)
         {"a move at each transfer position", test_transfer_positions},
         {"reads that are not last uses still copy", test_not_last_uses},
         {"value semantics with moves", test_value_semantics},
+        {"the checker's marks on every kind of path", test_checker_marks},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("interpreter, language v3: move on last use", tests);
