@@ -396,6 +396,59 @@ static void test_value_semantics(void)
     spx_fixture_free(fixture);
 }
 
+/* --- holders, exactly ----------------------------------------------------------- */
+
+static const char holders_source[] =
+    "fn keeps(a: [int]) -> int {\n  let _c = a;\n  return len(a);\n}\n"
+    "fn overwritten() -> int {\n  var a = @A@;\n  a = @A@;\n  return len(a);\n}\n"
+    "fn block_end() -> int {\n  var a = @A@;\n  if true { let _b = a; }\n  a.push(1);\n"
+    "  return len(a);\n}\n"
+    "fn break_leaves() -> int {\n  var a = @A@;\n  while true { let _b = a; break; }\n"
+    "  a.push(1);\n  return len(a);\n}\n"
+    "fn continue_leaves() -> int {\n  var a = @A@;\n  for i in 0..1 { let _b = a; continue; }\n"
+    "  a.push(1);\n  return len(a);\n}\n"
+    "fn loop_ends() -> int {\n  var rows = [@A@];\n  var n = 0;\n"
+    "  for r in rows { n = n + len(r); }\n  rows[0].push(1);\n  return n + len(rows[0]);\n}\n"
+    "fn at_return() -> int {\n  var a = @A@;\n  let n = keeps(a);\n  a.push(1);\n"
+    "  return n + len(a);\n}\n";
+
+/* Holders (language v3, Execution): a variable drops its holder when it is
+ * overwritten (after the new value is made), at the end of its block, when
+ * break or continue leaves its block, at return; a for variable and its
+ * snapshot when the loop ends. Each program below pushes into a block some
+ * variable held before: the push copies nothing (no size charge, no second
+ * block) only because that holder is gone. */
+static void test_holders(void)
+{
+    static const counted_t runs[] = {
+        /* the old block is dropped after the new one is made: call, var +
+         * 2, assignment + 2, return, len: 9; both blocks at once: 2 x 1056 */
+        {"overwritten", 128, 9, 2 * 1056},
+        /* _b goes at the end of the if's block: call, var + 2, if, let,
+         * push (2), return, len: 10 */
+        {"block_end", 129, 10, 2080},
+        /* break leaves the body: call, var + 2, while, condition, let,
+         * break, push (2), return, len: 12 */
+        {"break_leaves", 129, 12, 2080},
+        /* continue leaves it: call, var + 2, for, 2 checks, let, continue,
+         * push (2), return, len: 13 */
+        {"continue_leaves", 129, 13, 2080},
+        /* r and the snapshot go when the loop ends: call, var + 2, var, for,
+         * 2 checks, assignment + len, push (2), return, len: 14; rows (40)
+         * and A grown in its slot */
+        {"loop_ends", 257, 14, 40 + 2080},
+        /* keeps's a and _c go at its return (a is no last use in keeps(a):
+         * a.push follows): call, var + 2, let, keeps (call, let, return,
+         * len), push (2), return, len: 13 */
+        {"at_return", 257, 13, 2080},
+    };
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program =
+        spx_run_fixture_program(fixture, with_ints128(fixture->pool, holders_source));
+    expect_counted(fixture, program, runs, COUNT(runs));
+    spx_fixture_free(fixture);
+}
+
 /* --- the checker's marks ---------------------------------------------------------- */
 
 /* The reads of block-typed locals of one function, in source order, each
@@ -532,6 +585,7 @@ int main(void)
         {"a move at each transfer position", test_transfer_positions},
         {"reads that are not last uses still copy", test_not_last_uses},
         {"value semantics with moves", test_value_semantics},
+        {"holders dropped as the specification says", test_holders},
         {"the checker's marks on every kind of path", test_checker_marks},
         CU_TEST_INFO_NULL,
     };
