@@ -350,6 +350,14 @@ static const char values_source[] =
     "  return n;\n}\n"
     "fn copied_not_seen() -> int {\n  var a = [1, 2];\n  var b = a;\n  b.push(3);\n  a[0] = 9;\n"
     "  return a[0] * 100 + len(a) * 10 + len(b) + b[0] * 1000;\n}\n"
+    "fn count(xs: [int]) -> int {\n  return len(xs);\n}\n"
+    "fn same(xs: [int]) -> [int] {\n  return xs;\n}\n"
+    "fn echo(s: str) -> str {\n  return s;\n}\n"
+    "fn index_then_move() -> int {\n  let xs = [5, 6, 7];\n  return xs[count(xs) - 1];\n}\n"
+    "fn compare_then_move() -> int {\n  let a = [1, 2];\n  if a == same(a) { return 1; }\n"
+    "  return 0;\n}\n"
+    "fn concat_then_move() -> int {\n  let s = \"ab\" + \"\";\n  let t = s + echo(s);\n"
+    "  return len(t);\n}\n"
     "fn for_variable() -> int {\n  let rows = [[1], [2]];\n  var out: [[int]] = [];\n"
     "  for r in rows { out.push(r); }\n  out[0][0] = 5;\n"
     "  return rows[0][0] * 100 + out[0][0] * 10 + out[1][0];\n}\n";
@@ -390,6 +398,17 @@ static void test_value_semantics(void)
          * [1] and rows keeps it. call, let, var, for, 3 checks, 2 push (2),
          * assignment, return: 13 */
         {"for_variable", 152, 13, 40 + 40 + 48 + 64 + 40},
+        /* an operand read before a read that moves the same variable keeps
+         * a holder of its own (the base of xs[count(xs) - 1], the left of
+         * a == same(a) and of s + echo(s)), so the move empties the
+         * variable, never the operand. call, let, return, count (call,
+         * return, len): 6 */
+        {"index_then_move", 7, 6, 56},
+        /* call, let, if, same (call, return), == (2 examined), return: 6 */
+        {"compare_then_move", 1, 6, 48},
+        /* call, let, let, echo (call, return), return, len: 7; "ab" and ""
+         * (32 each) with s (34) */
+        {"concat_then_move", 4, 7, 32 + 32 + 34},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     expect_counted(fixture, spx_run_fixture_program(fixture, values_source), runs, COUNT(runs));
@@ -510,7 +529,9 @@ static const char marks_source[] =
     "    n = n + g(y);\n    for j in 0..2 { n = n + j; }\n  }\n  return n;\n}\n"
     "fn header(a: [int]) -> int {\n  var n = 0;\n  for i in 0..g(a) { n = n + i; }\n"
     "  for x in id(a) { n = n + x; }\n  return n;\n}\n"
-    "fn id(xs: [int]) -> [int] {\n  return xs;\n}\n";
+    "fn id(xs: [int]) -> [int] {\n  return xs;\n}\n"
+    "fn operand_first(xs: [int], s: str) -> int {\n  let t = s + echo(s);\n"
+    "  return xs[g(xs) - 1] + len(t);\n}\n";
 
 static void test_checker_marks(void)
 {
@@ -552,6 +573,8 @@ static void test_checker_marks(void)
         {"nested", "ys* y y* y"},
         /* a for header is evaluated once, before the loop */
         {"header", "a a*"},
+        /* an operand read earlier is no later use */
+        {"operand_first", "s s* xs xs* t"},
     };
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
