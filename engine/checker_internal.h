@@ -199,6 +199,14 @@ local_t *spx_checker_lookup(scope_t *scope, const char *name);
 void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
                                 spx_function_t *function);
 
+/* ---- checker_methods.c ---------------------------------------------------- */
+
+/* The type of call, a method e.name(args) (receiver e, or a local x of
+ * x.name(args)), after checking its receiver, its arguments and the
+ * method (E0420, E0421, E0312, E0438, E0403, E0404); sets the call's
+ * builtin and, for a writing method, its receiver_slot. */
+const spx_vtype_t *spx_checker_check_method(scope_t *scope, spx_expr_t *call);
+
 /* ---- small helpers of the bodies' two files ------------------------------- */
 
 static inline spx_diagnostic_t *report(scope_t *scope, spx_diagnostic_code_t code, spx_span_t span,
