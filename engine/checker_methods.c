@@ -82,6 +82,9 @@ static const char *method_name(const method_row_t *row)
     return spx_builtin_info(row->builtin)->name;
 }
 
+/* find_row's receiver for a name's first row, whatever its receiver. */
+#define ANY_RECEIVER (-2)
+
 /* The receiver kind of a type, or -1 when no method takes it. */
 static int receiver_of(const spx_vtype_t *type)
 {
@@ -97,12 +100,12 @@ static int receiver_of(const spx_vtype_t *type)
     }
 }
 
-/* The row of name for receiver kind (-1: the first row of name, any
- * receiver), or NULL. */
+/* The row of name for receiver kind (ANY_RECEIVER: the first row of name),
+ * or NULL. */
 static const method_row_t *find_row(int receiver, const char *name)
 {
     for (size_t i = 0; i < METHOD_COUNT; i++)
-        if ((receiver < 0 || (int)methods[i].receiver == receiver) &&
+        if ((receiver == ANY_RECEIVER || (int)methods[i].receiver == receiver) &&
             strcmp(method_name(&methods[i]), name) == 0)
             return &methods[i];
     return NULL;
@@ -198,7 +201,7 @@ static const method_row_t *method_row(scope_t *scope, spx_expr_t *call, const sp
 {
     spx_call_t *c = call->as.call;
     const char *name = c->function.text ? c->function.text : "";
-    const method_row_t *any = find_row(-1, name);
+    const method_row_t *any = find_row(ANY_RECEIVER, name);
     if (type->kind == SPX_TYPE_ERROR) {
         c->builtin = any ? any->builtin : SPX_BUILTIN_NONE;
         return NULL;
