@@ -12,6 +12,7 @@
  */
 #include "spx_arena.h"
 #include "spx_ast.h"
+#include "spx_index.h"
 #include "spx_library.h"
 #include "spx_limits.h"
 #include "spx_program.h"
@@ -591,6 +592,52 @@ static void test_negation_binds_looser(void)
     spx_fixture_free(fixture);
 }
 
+/* --- the graph ------------------------------------------------------------------------- */
+
+/* Each method called is a builtin node with the page's signature, and each
+ * call one site of a calls edge (contains serves str and arrays; a local
+ * x's x.sort() is a method too). */
+static void test_graph(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_run_fixture_write(fixture,
+                          "fn f(s: str) -> int {\n  var a = s.split(\",\");\n  a.sort();\n"
+                          "  if s.contains(\"x\") || a.contains(\"y\") { return 1; }\n"
+                          "  return a.remove(0).find(\"z\") + 3.abs();\n}\n",
+                          NULL, NULL);
+    json_t *graph = spx_graph_document(spx_run_fixture_open(fixture));
+    const char *lines = "";
+    size_t index;
+    json_t *item;
+    json_array_foreach(json_object_get(graph, "nodes"), index, item)
+    {
+        if (strcmp(json_string_value(json_object_get(item, "kind")), "builtin") == 0)
+            lines = apr_psprintf(fixture->pool, "%s%s %s\n", lines,
+                                 json_string_value(json_object_get(item, "id")),
+                                 json_string_value(json_object_get(item, "signature")));
+    }
+    json_array_foreach(json_object_get(graph, "edges"), index, item)
+    {
+        if (strcmp(json_string_value(json_object_get(item, "kind")), "calls") == 0)
+            lines = apr_psprintf(fixture->pool, "%s%s %" APR_INT64_T_FMT "\n", lines,
+                                 json_string_value(json_object_get(item, "to")),
+                                 (apr_int64_t)json_integer_value(json_object_get(item, "sites")));
+    }
+    const char *expected = "builtin:abs fn(x: int) -> int\n"
+                           "builtin:contains fn(x: str | [T], v: str | T) -> bool\n"
+                           "builtin:find fn(s: str, t: str) -> int\n"
+                           "builtin:remove fn(x: [T] | {K: V}, at: int | K) -> T | bool\n"
+                           "builtin:sort fn(a: [T])\n"
+                           "builtin:split fn(s: str, sep: str) -> [str]\n"
+                           "builtin:abs 1\nbuiltin:contains 2\nbuiltin:find 1\nbuiltin:remove 1\n"
+                           "builtin:sort 1\nbuiltin:split 1\n";
+    if (strcmp(lines, expected) != 0)
+        fprintf(stderr, "\n  got:\n%s", lines);
+    CU_ASSERT_STRING_EQUAL(lines, expected);
+    json_decref(graph);
+    spx_fixture_free(fixture);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -603,6 +650,7 @@ int main(void)
         {"split checks the measure once", test_split_measure},
         {"the checker: E0420, E0438, E0312, E0421, E0403, E0404", test_checker},
         {"-3.abs() is -(3.abs())", test_negation_binds_looser},
+        {"the graph: builtin nodes and calls edges", test_graph},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("the standard library of language v3", tests);
