@@ -325,7 +325,9 @@ static const char failure_source[] =
     "fn insert_negative() -> int {\n  var a = [1, 2, 3];\n  a.insert(-1, 0);\n  return 0;\n}\n"
     "fn remove_past() -> int {\n  var a = [1, 2, 3];\n  return a.remove(3);\n}\n"
     "fn abs_min() -> int {\n  let m = -9223372036854775807 - 1;\n  return m.abs();\n}\n"
-    "fn place_first() -> int {\n  var a = [[1]];\n  a[1].insert(5, 0);\n  return 0;\n}\n";
+    "fn place_first() -> int {\n  var a = [[1]];\n  a[1].insert(5, 0);\n  return 0;\n}\n"
+    "fn resolved_last() -> int {\n  var a = [[1, 2]];\n  a[0].insert(0, a.pop()[1]);\n"
+    "  return 0;\n}\n";
 
 static void test_failures(void)
 {
@@ -354,6 +356,10 @@ static void test_failures(void)
         /* the place's index is checked before insert's own */
         {"place_first", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511", "index 1 out of range for length 1",
          "34:3-34:20", 4, 0},
+        /* the place's index, then the argument (which empties a), then the
+         * place is resolved: call, var, statement, pop, insert: 5 */
+        {"resolved_last", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511",
+         "index 0 out of range for length 0", "39:3-39:29", 5, 0},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     expect_stops(fixture, spx_run_fixture_program(fixture, failure_source), stops, COUNT(stops));
