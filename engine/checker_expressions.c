@@ -2,8 +2,8 @@
  * checker_expressions.c: the types of the expressions of function bodies
  * (pass 3; docs/language.md, "Types and rules", "Builtins"): names
  * resolved to locals or consts (E0308), calls to their functions or
- * builtins with their arguments (E0309 to E0311, E0403, E0404), the array
- * methods push and pop (E0420, E0421, E0312), fields and m.X consts
+ * builtins with their arguments (E0309 to E0311, E0403, E0404), methods
+ * (checker_methods.c's), fields and m.X consts
  * (E0419, E0424), indexes and slices (E0417, E0418), array and struct
  * literals (E0423, E0425 to E0428), and operators (E0405), each expression
  * getting its type (and for arrays and structs its spx_vtype_t). A unit
@@ -76,8 +76,6 @@ static spx_type_t const_type(const spx_const_t *constant)
     return constant->type_syntax ? SPX_TYPE_ERROR : constant->type;
 }
 
-static void check_method(scope_t *scope, spx_expr_t *call);
-
 /* Resolve the callee of call: returns 1 and fills the signature when it is
  * known, 0 after reporting why not (or silently, when an earlier diagnostic
  * already covers it). */
@@ -114,10 +112,6 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
         }
     } else {
         spx_import_t *import = apr_hash_get(scope->imports, module_name, APR_HASH_KEY_STRING);
-        if (!import && spx_checker_lookup(scope, module_name)) {
-            check_method(scope, call);
-            return 0;
-        }
         if (!import) {
             spx_suggest_t search;
             spx_checker_search(&search, module_name, 0);
@@ -158,36 +152,6 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
     return 1;
 }
 
-/* The type of push or pop on an array whose element type is element (NULL
- * when the receiver is not an array: check_method reported it, or an
- * earlier diagnostic did): push takes one argument of the element type
- * and gives unit, pop takes none and gives an element. */
-static const spx_vtype_t *method_type(scope_t *scope, spx_expr_t *call, const spx_vtype_t *element)
-{
-    const char *method = call->as.call->function.text;
-    int push = method && strcmp(method, "push") == 0;
-    if (!element || !method || (!push && strcmp(method, "pop") != 0))
-        return basic_type(scope, SPX_TYPE_ERROR);
-    const spx_vtype_t *result = push ? basic_type(scope, SPX_TYPE_UNIT) : element;
-    apr_size_t count = call->as.call->argument_count, wanted = push ? 1 : 0;
-    if (count != wanted) {
-        report(scope, SPX_E0403, call->span,
-               apr_psprintf(scope->pool,
-                            "'%s' takes %" APR_SIZE_T_FMT " argument%s, not %" APR_SIZE_T_FMT,
-                            method, wanted, wanted == 1 ? "" : "s", count));
-        return result;
-    }
-    if (push) {
-        spx_expr_t *argument = call->as.call->arguments[0];
-        spx_type_t type = type_of(argument);
-        if (type != SPX_TYPE_ERROR && type != SPX_TYPE_UNIT && vtype_of(scope, argument) != element)
-            report(scope, SPX_E0404, argument->span,
-                   apr_psprintf(scope->pool, "argument 1 of 'push' must be '%s', not '%s'",
-                                spx_vtype_name(element, scope->pool), type_text(scope, argument)));
-    }
-    return result;
-}
-
 static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
 {
     const spx_vtype_t **parameters = NULL;
@@ -195,41 +159,26 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
     const spx_vtype_t *result = basic_type(scope, SPX_TYPE_ERROR);
     call->as.call->target = NULL;
     call->as.call->builtin = SPX_BUILTIN_NONE;
-    int known = 0;
-    int method = call->as.call->receiver != NULL;
-    if (method)
-        check_method(scope, call);
-    else
-        known = resolve_call(scope, call, &parameters, &parameter_count, &result);
-    if (!method && !known && call->as.call->module.text &&
-        !apr_hash_get(scope->imports, call->as.call->module.text, APR_HASH_KEY_STRING) &&
-        spx_checker_lookup(scope, call->as.call->module.text))
-        method = 1; /* x.push(v): resolve_call checked it as a method */
-    /* A user function's parameters and push's element give their
-     * arguments a type. */
-    int expecting = method || call->as.call->target != NULL;
-    const spx_vtype_t *element = NULL;
-    if (method) {
-        const local_t *local =
-            call->as.call->receiver ? NULL : spx_checker_lookup(scope, call->as.call->module.text);
-        const spx_vtype_t *array = call->as.call->receiver
-                                       ? vtype_of(scope, call->as.call->receiver)
-                                   : local ? local->vtype
-                                           : NULL;
-        element = array && array->kind == SPX_TYPE_ARRAY ? array->element : NULL;
-    }
+    /* e.name(...) where e is not an imported module's name: a method of
+     * e's type (checker_methods.c). */
+    const char *module = call->as.call->module.text;
+    if (call->as.call->receiver ||
+        (module && !apr_hash_get(scope->imports, module, APR_HASH_KEY_STRING) &&
+         spx_checker_lookup(scope, module)))
+        return spx_checker_check_method(scope, call);
+    int known = resolve_call(scope, call, &parameters, &parameter_count, &result);
+    /* A user function's parameters give their arguments a type. */
+    int expecting = call->as.call->target != NULL;
     apr_size_t count = call->as.call->argument_count;
     /* Arguments are checked even when the callee is unknown. */
     for (apr_size_t i = 0; i < count; i++) {
         spx_expr_t *argument = call->as.call->arguments[i];
         if (expecting)
-            expect(scope, method ? element : i < parameter_count ? parameters[i] : NULL);
+            expect(scope, i < parameter_count ? parameters[i] : NULL);
         spx_checker_check_expr(scope, argument);
         if (type_of(argument) == SPX_TYPE_UNIT)
             spx_checker_report_unit(scope, argument, "an argument");
     }
-    if (method)
-        return method_type(scope, call, element);
     if (!known)
         return basic_type(scope, SPX_TYPE_ERROR);
     const char *callee = callee_text(call, scope->pool);
@@ -389,72 +338,6 @@ static void check_index(scope_t *scope, spx_expr_t *expr)
                             "a value of type '%s' cannot be %s: only str and arrays can",
                             type_text(scope, base), slice ? "sliced" : "indexed"));
     }
-}
-
-/* The variable a place (x, x[i], x.f, ... chains) is rooted at, or NULL
- * when it is rooted at something else (a call, a literal). */
-static const spx_expr_t *place_root(const spx_expr_t *place)
-{
-    while (place && (place->kind == SPX_EXPR_INDEX || place->kind == SPX_EXPR_FIELD))
-        place = place->kind == SPX_EXPR_INDEX ? place->as.index.base : place->as.field.base;
-    return place && place->kind == SPX_EXPR_NAME ? place : NULL;
-}
-
-/* e.push(v), e.pop() and x.push(v) for a local x: methods of arrays (E0420
- * otherwise), on a place rooted at a var (E0421, E0312). Arrays are not
- * typed by the checker yet: an array receiver was already reported, so
- * the call is typed error. */
-static void check_method(scope_t *scope, spx_expr_t *call)
-{
-    spx_call_t *c = call->as.call;
-    const char *method = c->function.text ? c->function.text : "";
-    spx_type_t type = SPX_TYPE_ERROR;
-    const spx_vtype_t *whole = basic_type(scope, SPX_TYPE_ERROR);
-    const local_t *root = NULL;
-    const spx_expr_t *receiver = c->receiver;
-    if (receiver) {
-        spx_checker_check_expr(scope, c->receiver);
-        type = type_of(receiver);
-        whole = vtype_of(scope, receiver);
-        const spx_expr_t *name = place_root(receiver);
-        root = name ? spx_checker_lookup(scope, name->as.name.name.text) : NULL;
-        if (type == SPX_TYPE_UNIT) {
-            spx_checker_report_unit(scope, receiver, "a receiver");
-            return;
-        }
-    } else {
-        root = spx_checker_lookup(scope, c->module.text);
-        type = root ? root->vtype->kind : SPX_TYPE_ERROR;
-        whole = root ? root->vtype : whole;
-    }
-    int known = strcmp(method, "push") == 0 || strcmp(method, "pop") == 0;
-    if (!known) {
-        report(scope, SPX_E0420, c->function.span,
-               apr_psprintf(scope->pool, "unknown method '%s': arrays have only 'push' and 'pop'",
-                            method));
-        return;
-    }
-    if (receiver && !place_root(receiver)) {
-        report(scope, SPX_E0421, receiver->span,
-               apr_psprintf(scope->pool,
-                            "'%s' changes its array, so it needs a variable or an element or "
-                            "field of one",
-                            method));
-        return;
-    }
-    if (type != SPX_TYPE_ERROR && type != SPX_TYPE_ARRAY) {
-        report(scope, SPX_E0420, c->function.span,
-               apr_psprintf(scope->pool, "'%s' is a method of arrays, not of '%s'", method,
-                            spx_vtype_name(whole, scope->pool)));
-        return;
-    }
-    c->builtin = strcmp(method, "push") == 0 ? SPX_BUILTIN_PUSH : SPX_BUILTIN_POP;
-    c->receiver_slot = root ? root->slot : -1;
-    if (root && !root->is_var && root->vtype->kind != SPX_TYPE_ERROR)
-        report(scope, SPX_E0312, c->function.span,
-               apr_psprintf(scope->pool, "cannot change '%s' with '%s': it is %s",
-                            receiver ? place_root(receiver)->as.name.name.text : c->module.text,
-                            method, local_kind(root)));
 }
 
 /* 1 when an array literal has an element whose type needs no expected

@@ -205,6 +205,13 @@ void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
 /* Move on last use: marks the reads of function's body (checked, its
  * local_count set) that move (spx_expr_t's name.moves); scratch in pool. */
 void spx_checker_mark_moves(spx_function_t *function, apr_pool_t *pool);
+/* ---- checker_methods.c ---------------------------------------------------- */
+
+/* The type of call, a method e.name(args) (receiver e, or a local x of
+ * x.name(args)), after checking its receiver, its arguments and the
+ * method (E0420, E0421, E0312, E0438, E0403, E0404); sets the call's
+ * builtin and, for a writing method, its receiver_slot. */
+const spx_vtype_t *spx_checker_check_method(scope_t *scope, spx_expr_t *call);
 
 /* ---- small helpers of the bodies' two files ------------------------------- */
 

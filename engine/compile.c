@@ -29,6 +29,7 @@
  * nested blocks recurse, which the parse depth limit bounds.
  */
 #include "spx_assert.h"
+#include "spx_library.h"
 #include "spx_limits.h"
 #include "spx_program.h"
 #include "vm_internal.h"
@@ -499,7 +500,8 @@ static int may_write(const spx_expr_t *e, unsigned depth)
     case SPX_EXPR_BINARY:
         return may_write(e->as.binary.left, depth + 1) || may_write(e->as.binary.right, depth + 1);
     case SPX_EXPR_CALL:
-        if (e->as.call->builtin == SPX_BUILTIN_PUSH || e->as.call->builtin == SPX_BUILTIN_POP)
+        if (e->as.call->builtin == SPX_BUILTIN_PUSH || e->as.call->builtin == SPX_BUILTIN_POP ||
+            (e->as.call->builtin != SPX_BUILTIN_NONE && spx_library_writes(e->as.call->builtin)))
             return 1;
         for (apr_size_t i = 0; i < e->as.call->argument_count; i++)
             if (may_write(e->as.call->arguments[i], depth + 1))
@@ -619,12 +621,57 @@ static reg_t compile_method(compiler_t *c, const spx_expr_t *e, int32_t hint)
     return dst;
 }
 
+/* Any other method (spx_library.h): the receiver (a writing method's
+ * place: its indexes), then the arguments, then the call's step and one
+ * SPX_I_METHOD, which dispatches through the library's table. */
+static reg_t compile_library(compiler_t *c, const spx_expr_t *e, int32_t hint)
+{
+    const spx_call_t *call = e->as.call;
+    apr_size_t count = call->argument_count, operand_count = 0, temps = 0;
+    reg_t *operands = apr_palloc(c->scratch, (count + 1) * sizeof(*operands));
+    int32_t place = -1;
+    if (spx_library_writes(call->builtin)) {
+        int root = call->receiver ? place_root_slot(call->receiver) : call->receiver_slot;
+        place = compile_place(c, root, call->receiver, &temps);
+    } else {
+        int slot = call->receiver_slot;
+        reg_t receiver = call->receiver ? compile_expr(c, call->receiver, -1)
+                                        : (reg_t){c->slot_file[slot], c->slot_index[slot], 0};
+        operands[operand_count++] = hold_operand(c, receiver, count ? call->arguments[0] : NULL,
+                                                 count > 1 ? call->arguments[1] : NULL);
+    }
+    for (apr_size_t i = 0; i < count; i++) {
+        reg_t argument = compile_expr(c, call->arguments[i], -1);
+        operands[operand_count++] =
+            hold_operand(c, argument, i + 1 < count ? call->arguments[i + 1] : NULL, NULL);
+    }
+    int32_t record = c->aux->nelts;
+    int file = file_of(e->type);
+    APR_ARRAY_PUSH(c->aux, int32_t) = place;
+    APR_ARRAY_PUSH(c->aux, int32_t) = file == FILE_INT ? 1 : file == FILE_BLOCK ? 2 : 0;
+    APR_ARRAY_PUSH(c->aux, int32_t) = (int32_t)operand_count;
+    for (apr_size_t i = 0; i < operand_count; i++)
+        APR_ARRAY_PUSH(c->aux, int32_t) = 4 * operands[i].index +
+                                          (operands[i].file == FILE_BLOCK ? 1 : 0) +
+                                          (int32_t)dying(operands[i], 2);
+    for (apr_size_t i = operand_count; i-- > 0;)
+        free_reg(c, operands[i]);
+    c->top[FILE_INT] -= (uint32_t)temps; /* read before the method writes its result */
+    charge(c, e->span);
+    reg_t dst = file == FILE_INT || file == FILE_BLOCK ? destination(c, file, hint) : no_reg;
+    failure_site(c, emit(c, SPX_I_METHOD, 0, dst.index, record, (int32_t)call->builtin), e->span);
+    return dst;
+}
+
 static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
     const spx_call_t *call = e->as.call;
     apr_size_t count = call->argument_count;
     if (call->builtin == SPX_BUILTIN_PUSH || call->builtin == SPX_BUILTIN_POP)
         return compile_method(c, e, hint);
+    if (call->builtin != SPX_BUILTIN_NONE &&
+        spx_builtin_info(call->builtin)->form == SPX_BUILTIN_FORM_METHOD)
+        return compile_library(c, e, hint);
     if (call->builtin == SPX_BUILTIN_NONE) {
         int32_t bases[2] = {(int32_t)c->top[FILE_INT], (int32_t)c->top[FILE_BLOCK]};
         reg_t *args = apr_palloc(c->scratch, (count + 1) * sizeof(*args));
@@ -681,9 +728,7 @@ static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
     case SPX_BUILTIN_ASSERT:
         failure_site(c, emit(c, SPX_I_ASSERT, 0, arg.index, 0, 0), e->span);
         break;
-    case SPX_BUILTIN_NONE: /* compiled above: a function's call, or a method's */
-    case SPX_BUILTIN_PUSH:
-    case SPX_BUILTIN_POP:
+    default: /* compiled above: a function's call, or a method's */
         break;
     }
     return dst;

@@ -9,12 +9,12 @@
  *   name          as written in a program
  *   form          CALL: called as name(...); the checker resolves and
  *                 suggests it, and no function may take its name (E0306,
- *                 rename's name_is_builtin). METHOD: an array's a.name(...),
- *                 typed by the checker's check_method; a function may take
- *                 its name
- *   since         the language version that added it: 1, or 2 (E0306's and
+ *                 rename's name_is_builtin). METHOD: a method e.name(...) of its
+ *                 receiver's type, typed by the checker's method table
+ *                 (checker_methods.c); a function may take its name
+ *   since         the language version that added it: 1, 2 or 3 (E0306's and
  *                 rename's "since language v2")
- *   arity         the most arguments it takes
+ *   arity         the most arguments it takes (a METHOD's: after its receiver)
  *   optional      how many of the last ones may be left out
  *   first, second the types of its arguments (SPX_TYPE_<T>; UNIT: none);
  *                 ERROR for a METHOD, whose types come from its receiver
@@ -43,6 +43,35 @@
     X(CHR, "chr", CALL, 2, 1, 0, INT, UNIT, 0, STR, "fn(c: int) -> str", NULL)                     \
     X(STOI, "stoi", CALL, 2, 1, 0, STR, UNIT, 0, INT, "fn(s: str) -> int", NULL)                   \
     X(PUSH, "push", METHOD, 2, 1, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T], v: T)", NULL)             \
-    X(POP, "pop", METHOD, 2, 0, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T]) -> T", NULL)
+    X(POP, "pop", METHOD, 2, 0, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T]) -> T", NULL)                \
+    X(SPLIT, "split", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(s: str, sep: str) -> [str]",    \
+      NULL)                                                                                        \
+    X(JOIN, "join", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(parts: [str], sep: str) -> str",  \
+      NULL)                                                                                        \
+    X(FIND, "find", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(s: str, t: str) -> int", NULL)    \
+    X(CONTAINS, "contains", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR,                               \
+      "fn(x: str | [T], v: str | T) -> bool", NULL)                                                \
+    X(STARTS_WITH, "starts_with", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR,                         \
+      "fn(s: str, t: str) -> bool", NULL)                                                          \
+    X(ENDS_WITH, "ends_with", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR,                             \
+      "fn(s: str, t: str) -> bool", NULL)                                                          \
+    X(TRIM, "trim", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(s: str) -> str", NULL)            \
+    X(LOWER, "lower", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(s: str) -> str", NULL)          \
+    X(UPPER, "upper", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(s: str) -> str", NULL)          \
+    X(REPLACE, "replace", METHOD, 3, 2, 0, ERROR, ERROR, 0, ERROR,                                 \
+      "fn(s: str, old: str, new: str) -> str", NULL)                                               \
+    X(REPEAT, "repeat", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(s: str, count: int) -> str",  \
+      NULL)                                                                                        \
+    X(SORT, "sort", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T])", NULL)                   \
+    X(REVERSE, "reverse", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T])", NULL)             \
+    X(INSERT, "insert", METHOD, 3, 2, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T], at: int, v: T)",      \
+      NULL)                                                                                        \
+    X(REMOVE, "remove", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR,                                   \
+      "fn(x: [T] | {K: V}, at: int | K) -> T | bool", NULL)                                        \
+    X(INDEX_OF, "index_of", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T], v: T) -> int",    \
+      NULL)                                                                                        \
+    X(ABS, "abs", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(x: int) -> int", NULL)              \
+    X(MIN, "min", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(x: int, y: int) -> int", NULL)      \
+    X(MAX, "max", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(x: int, y: int) -> int", NULL)
 
 #endif /* SPX_BUILTINS_H */

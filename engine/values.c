@@ -535,7 +535,10 @@ spx_heap_status_t spx_struct_make(spx_heap_t *heap, uint64_t *fuel, const spx_st
 
 /* ---- places ---------------------------------------------------------------------- */
 
-typedef enum place_action_t { PLACE_WRITE, PLACE_PUSH, PLACE_POP } place_action_t;
+/* What a resolved place is for: a write of its last step's slot; push (or
+ * insert: the array grows by one), pop, or another edit of the array at its
+ * end (a library method's, spx_library.h). */
+typedef enum place_action_t { PLACE_WRITE, PLACE_PUSH, PLACE_POP, PLACE_EDIT } place_action_t;
 
 /* The capacity a push into a full array of capacity slots grows it to. */
 static uint32_t grown_capacity(uint32_t capacity)
@@ -562,13 +565,14 @@ static spx_value_block_t *one_level_copy(spx_heap_t *heap, const spx_value_block
 }
 
 /* Resolve a place for action: check every index (and, for pop, that the
- * array is not empty); then the copies' charge, push's length, each copy's
+ * array is not empty); then the copies' charge (with own_n, the
+ * operation's own n: one rounding), push's length, each copy's
  * memory and push's growth; then make the copies. On success heap->path[k] is
  * the slot that holds the k-th block of the path (heap->path[0] = root),
  * for k < blocks, every one of those blocks now having one holder. */
 static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                  const int64_t *steps, apr_size_t step_count, place_action_t action,
-                                 apr_size_t *blocks_out)
+                                 uint64_t own_n, apr_size_t *blocks_out)
 {
     /* The blocks on the path: the containers of the steps, and for push and
      * pop the array at the end. */
@@ -610,9 +614,9 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
      * memory and push's growth.
      * Worked out before anything changes. */
     spx_heap_status_t status = SPX_HEAP_OK;
-    uint64_t left = *fuel, more = 0, n = 0;
-    for (apr_size_t k = first_shared; k < blocks; k++)
-        n += (*heap->path[k])->length;
+    uint64_t left = *fuel, more = 0, n = own_n;
+    for (apr_size_t k = first_shared; k < blocks; k++) /* saturating: own_n may be huge */
+        n = n > UINT64_MAX - (*heap->path[k])->length ? UINT64_MAX : n + (*heap->path[k])->length;
     heap->charged_n = n;
     if (n / 64 > left)
         return SPX_HEAP_OUT_OF_FUEL;
@@ -655,7 +659,8 @@ spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_value_bl
 {
     SPX_ASSERT(step_count >= 1);
     apr_size_t blocks = 0;
-    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_WRITE, &blocks);
+    spx_heap_status_t status =
+        resolve(heap, fuel, root, steps, step_count, PLACE_WRITE, 0, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t *container = *heap->path[blocks - 1];
@@ -667,16 +672,12 @@ spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_value_bl
     return SPX_HEAP_OK;
 }
 
-spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
-                                 const int64_t *steps, apr_size_t step_count, spx_value_t value)
+/* The array in *at (held by *at alone, its growth's memory allowed) with
+ * room for one more element: a full one doubles its capacity. */
+static spx_value_block_t *room_for_one(spx_heap_t *heap, spx_value_block_t **at)
 {
-    apr_size_t blocks = 0;
-    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_PUSH, &blocks);
-    if (status != SPX_HEAP_OK)
-        return status;
-    spx_value_block_t **at = heap->path[blocks - 1];
     spx_value_block_t *array = *at;
-    if (array->length == array->capacity) { /* it has one holder: *at */
+    if (array->length == array->capacity) {
         uint32_t capacity = grown_capacity(array->capacity);
         grow_live(heap, SLOT_BYTES * (uint64_t)(capacity - array->capacity));
         array = spx_reallocate(array, sizeof(spx_value_block_t) +
@@ -684,6 +685,33 @@ spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
         array->capacity = capacity;
         *at = array;
     }
+    return array;
+}
+
+/* After the array in *at (held by *at alone) lost an element: half its
+ * storage goes back once its length is under a quarter of it (the measure
+ * counts the capacity), so a pop costs amortised O(1) still. */
+static void give_back(spx_heap_t *heap, spx_value_block_t **at)
+{
+    spx_value_block_t *array = *at;
+    if (array->capacity > 16 && array->length < array->capacity / 4) {
+        uint32_t capacity = array->capacity / 2;
+        heap->live -= SLOT_BYTES * (uint64_t)(array->capacity - capacity);
+        array = spx_reallocate(array, sizeof(spx_value_block_t) +
+                                          (apr_size_t)capacity * sizeof(spx_value_t));
+        array->capacity = capacity;
+        *at = array;
+    }
+}
+
+spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
+                                 const int64_t *steps, apr_size_t step_count, spx_value_t value)
+{
+    apr_size_t blocks = 0;
+    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_PUSH, 0, &blocks);
+    if (status != SPX_HEAP_OK)
+        return status;
+    spx_value_block_t *array = room_for_one(heap, heap->path[blocks - 1]);
     array->slots[array->length++] = value;
     return SPX_HEAP_OK;
 }
@@ -692,24 +720,95 @@ spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_value_bloc
                                 const int64_t *steps, apr_size_t step_count, spx_value_t *out)
 {
     apr_size_t blocks = 0;
-    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_POP, &blocks);
+    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_POP, 0, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t **at = heap->path[blocks - 1];
     spx_value_block_t *array = *at;
     *out = array->slots[--array->length];
-    if (array->capacity > 16 && array->length < array->capacity / 4) {
-        /* Half the storage goes back once the length is under a quarter of
-         * it (the measure counts the capacity): a pop costs amortised O(1)
-         * still. */
-        uint32_t capacity = array->capacity / 2;
-        heap->live -= SLOT_BYTES * (uint64_t)(array->capacity - capacity);
-        array = spx_reallocate(array, sizeof(spx_value_block_t) +
-                                          (apr_size_t)capacity * sizeof(spx_value_t));
-        array->capacity = capacity;
-        *at = array;
-    }
+    give_back(heap, at);
     return SPX_HEAP_OK;
+}
+
+/* ---- for the standard library (spx_library.h) -------------------------------- */
+
+spx_heap_status_t spx_heap_fail_with(spx_heap_t *heap, spx_runtime_code_t code, const char *message)
+{
+    return fail(heap, code, "%s", message);
+}
+
+spx_heap_status_t spx_heap_charge(spx_heap_t *heap, uint64_t *fuel, uint64_t n)
+{
+    return charge(heap, fuel, n);
+}
+
+spx_heap_status_t spx_heap_before_creating(spx_heap_t *heap, uint64_t *fuel, uint64_t n,
+                                           spx_block_kind_t kind, uint64_t length)
+{
+    return before_creating(heap, fuel, n, kind, length);
+}
+
+spx_heap_status_t spx_heap_string_length_allows(spx_heap_t *heap, uint64_t length)
+{
+    return string_length_allows(heap, length);
+}
+
+spx_heap_status_t spx_heap_array_length_allows(spx_heap_t *heap, uint64_t length)
+{
+    return array_length_allows(heap, length);
+}
+
+spx_heap_status_t spx_heap_memory_allows(spx_heap_t *heap, uint64_t more)
+{
+    return memory_allows(heap, 0, more);
+}
+
+uint64_t spx_heap_block_bytes(spx_block_kind_t kind, uint64_t length)
+{
+    return BLOCK_BYTES + payload_bytes(kind, length);
+}
+
+spx_value_block_t *spx_heap_new_block(spx_heap_t *heap, spx_block_kind_t kind, uint32_t length)
+{
+    return new_block(heap, kind, length, length);
+}
+
+spx_heap_status_t spx_place_array(spx_heap_t *heap, spx_value_block_t *const *root,
+                                  const int64_t *steps, apr_size_t step_count,
+                                  const spx_value_block_t **array)
+{
+    const spx_value_block_t *block = *root;
+    for (apr_size_t k = 0; k < step_count; k++) {
+        if (block->kind == SPX_BLOCK_ARRAY) {
+            spx_heap_status_t status = index_allows(heap, steps[k], block->length);
+            if (status != SPX_HEAP_OK)
+                return status;
+        }
+        block = block->slots[steps[k]].b;
+    }
+    SPX_ASSERT(block->kind == SPX_BLOCK_ARRAY);
+    *array = block;
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_place_edit(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
+                                 const int64_t *steps, apr_size_t step_count, uint64_t own_n,
+                                 int grows, spx_value_block_t ***array)
+{
+    apr_size_t blocks = 0;
+    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count,
+                                       grows ? PLACE_PUSH : PLACE_EDIT, own_n, &blocks);
+    if (status != SPX_HEAP_OK)
+        return status;
+    *array = heap->path[blocks - 1];
+    if (grows)
+        room_for_one(heap, *array);
+    return SPX_HEAP_OK;
+}
+
+void spx_array_gave_one(spx_heap_t *heap, spx_value_block_t **at)
+{
+    give_back(heap, at);
 }
 
 /* ---- comparison ------------------------------------------------------------------ */

@@ -22,6 +22,7 @@
 #include "spx_assert.h"
 #include "spx_compiler.h"
 #include "spx_int_arith.h"
+#include "spx_library.h"
 #include "spx_limits.h"
 #include "spx_utf8.h"
 #include "spx_values.h"
@@ -874,6 +875,51 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if (ins->op == SPX_I_POP_I)
                 I[ins->a] = value.i;
             else
+                assign(vm, &B[ins->a], value.b);
+            break;
+        }
+        case SPX_I_METHOD: {
+            const int32_t *record = frame->function->aux + ins->b;
+            int32_t count = record[2];
+            const int32_t *codes = record + 3;
+            spx_value_t *operands = value_room(vm, (apr_size_t)count);
+            for (int32_t k = 0; k < count; k++) {
+                if (codes[k] & 1)
+                    operands[k].b = B[codes[k] >> 2];
+                else
+                    operands[k].i = I[codes[k] >> 2];
+            }
+            /* insert's value is stored: the array gets a holder of its own
+             * unless the operand is a dying temporary, taken over */
+            int stored = ins->c == SPX_BUILTIN_INSERT && (codes[count - 1] & 1);
+            int taken = stored && (codes[count - 1] & 2);
+            if (stored && !taken)
+                spx_block_hold(operands[count - 1].b);
+            spx_library_place_t place = {NULL, NULL, 0};
+            if (record[0] >= 0) {
+                const int32_t *at = frame->function->aux + record[0];
+                place = (spx_library_place_t){&B[at[0]], place_steps(vm, at, I), (apr_size_t)at[1]};
+            }
+            spx_value_t value = {0};
+            LEND();
+            status = spx_library_call(heap, &metered, (spx_builtin_t)ins->c,
+                                      record[0] >= 0 ? &place : NULL, operands, &value);
+            TAKE_BACK();
+            if (status != SPX_HEAP_OK) {
+                if (stored && !taken) /* nothing was consumed */
+                    spx_block_release(heap, operands[count - 1].b);
+                goto heap_stop;
+            }
+            for (int32_t k = 0; k < count; k++)
+                if ((codes[k] & 3) == 3) {
+                    if (taken && k == count - 1)
+                        B[codes[k] >> 2] = NULL;
+                    else
+                        drop(vm, &B[codes[k] >> 2]);
+                }
+            if (record[1] == 1)
+                I[ins->a] = value.i;
+            else if (record[1] == 2)
                 assign(vm, &B[ins->a], value.b);
             break;
         }

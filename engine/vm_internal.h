@@ -104,7 +104,11 @@ typedef enum spx_opcode_t {
     SPX_I_PUSH_B,  /* place X[b] .push(B[a]) */
     SPX_I_POP_I,   /* I[a] = place X[b] .pop(), R0514 */
     SPX_I_POP_B,   /* B[a] = place X[b] .pop() */
-    SPX_I_UNREACHABLE /* the end of a function that must have returned */
+    SPX_I_UNREACHABLE, /* the end of a function that must have returned */
+    SPX_I_METHOD       /* a library method c (spx_builtin_t) on the operands of X[b]: the
+                          record [place or -1, result file (0 none, 1 I, 2 B), operand count,
+                          operand...], each operand 4 * register + 1 for B + 2 when dying;
+                          the result into I[a] or B[a] (spx_library_call) */
 } spx_opcode_t;
 
 #define SPX_FLAG_FREE_B 1u /* B[b] is a dying temporary */

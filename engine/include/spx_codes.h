@@ -142,8 +142,8 @@
     X(E0417, "index or slice of a value that has none")                                            \
     X(E0418, "index or slice bound is not int")                                                    \
     X(E0419, "field of a value that has no fields")                                                \
-    X(E0420, "method that arrays do not have, or of a value that is not an array")                 \
-    X(E0421, "push or pop on what is not a variable or part of one")                               \
+    X(E0420, "method that the receiver's type does not have")                                      \
+    X(E0421, "writing method on what is not a variable or part of one")                            \
     X(E0422, "assignment through a str")                                                           \
     X(E0423, "array literal without an element type")                                              \
     X(E0424, "struct literal names a field the struct does not have")                              \
@@ -151,6 +151,7 @@
     X(E0426, "struct literal lacks a field")                                                       \
     X(E0427, "struct literal field value of the wrong type")                                       \
     X(E0428, "array literal element of the wrong type")                                            \
+    X(E0438, "sort on an array of another element type than int, str or bool")                     \
     /* warnings: never stop admission (docs/diagnostics-checker.md) */                             \
     X(W0601, "import that nothing uses")                                                           \
     X(W0602, "parameter or local that is never used")                                              \
@@ -177,7 +178,9 @@
     X(R0518, "shift overflow")                                                                     \
     X(R0519, "array longer than the array limit")                                                  \
     X(R0520, "stoi out of range")                                                                  \
-    X(R0521, "memory limit exceeded")
+    X(R0521, "memory limit exceeded")                                                              \
+    X(R0523, "empty separator or pattern")                                                         \
+    X(R0524, "negative repeat count")
 
 #define SPX_CODE_ENUMERATOR_(code, title) SPX_##code,
 

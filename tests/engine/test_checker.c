@@ -1057,7 +1057,7 @@ static void test_v2_values(void)
     expect_v2("fn f() -> int { return geo.x; }\n", "app.spx E0310 1:24-1:27\n");
     /* Methods: push and pop, of arrays, on a var or a part of one. */
     expect_v2("fn f(s: str) { s.push(1); }\n", "app.spx E0420 1:18-1:22\n");
-    expect_v2("fn f() { var a = [1]; a.sort(); }\n", "app.spx E0420 1:25-1:29\n");
+    expect_v2("fn f() { var a = [1]; a.shuffle(); }\n", "app.spx E0420 1:25-1:32\n");
     expect_v2("fn f() { [1].pop(); }\n", "app.spx E0421 1:10-1:13\n");
     expect_v2("fn f(s: str) { s[0].pop(); }\n", "app.spx E0420 1:21-1:24\n");
     /* Places: rooted at a var, never through a str. */

@@ -1,0 +1,663 @@
+/*
+ * test_v3_library.c: the methods of language v3's standard library, every
+ * expectation counted by hand from docs/language.md, "Standard library":
+ * each row's result; its step (one per call, after the receiver and the
+ * arguments) and its size charge floor(n / 64) at sizes on both sides of
+ * the 64 boundaries; the measure of the new blocks; the failures (R0502,
+ * R0506, R0511, R0519, R0523, R0524) with their messages, spans and steps
+ * and the order of the checks; sort's n = ceil(log2 k) * (k + B) and its
+ * stability; writing methods' copies of shared arrays; and adversarial
+ * searches that complete with exactly the fuel charged (the work is
+ * linear: a quadratic scan would not be bounded by it).
+ */
+#include "spx_arena.h"
+#include "spx_ast.h"
+#include "spx_index.h"
+#include "spx_library.h"
+#include "spx_limits.h"
+#include "spx_program.h"
+#include "spx_run_fixture.h"
+
+#include <apr_strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+/* Not checked: a run whose memory peak the test does not count. */
+#define ANY_PEAK UINT64_MAX
+
+/* One hand-counted run: app.FUNCTION returns value after exactly steps,
+ * and live memory peaks at peak bytes (unless ANY_PEAK). */
+typedef struct counted_t {
+    const char *function;
+    int64_t value;
+    uint64_t steps;
+    uint64_t peak;
+} counted_t;
+
+static void expect_counted(spx_fixture_t *fixture, const spx_program_t *program,
+                           const counted_t *runs, size_t count)
+{
+    spx_run_limits_t limits = spx_run_limits_default();
+    for (size_t i = 0; i < count; i++) {
+        const counted_t *run = &runs[i];
+        spx_run_result_t result = spx_run_fixture_call(fixture, program, run->function, &limits);
+        if (result.outcome != SPX_OUTCOME_RETURNED || result.steps != run->steps ||
+            result.value != run->value ||
+            (run->peak != ANY_PEAK && result.memory_peak != run->peak))
+            fprintf(stderr, "\n  in app.%s: value %lld, steps %llu, peak %llu (%s)", run->function,
+                    (long long)result.value, (unsigned long long)result.steps,
+                    (unsigned long long)result.memory_peak,
+                    result.outcome == SPX_OUTCOME_RETURNED ? "returned" : result.failure.message);
+        spx_run_assert_returned(&result, run->value, run->steps);
+        if (run->peak != ANY_PEAK)
+            CU_ASSERT_EQUAL(result.memory_peak, run->peak);
+    }
+}
+
+/* A run that stops: app.FUNCTION with outcome, code, message, span
+ * "L:C-L:C" of app.spx, after exactly steps, under max_steps (0: the
+ * default). */
+typedef struct stop_t {
+    const char *function;
+    spx_outcome_t outcome;
+    const char *code;
+    const char *message;
+    const char *span;
+    uint64_t steps;
+    uint64_t max_steps;
+} stop_t;
+
+static void expect_stops(spx_fixture_t *fixture, const spx_program_t *program, const stop_t *stops,
+                         size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const stop_t *stop = &stops[i];
+        spx_run_limits_t limits = spx_run_limits_default();
+        if (stop->max_steps)
+            limits.max_steps = stop->max_steps;
+        spx_run_result_t result = spx_run_fixture_call(fixture, program, stop->function, &limits);
+        if (result.outcome == SPX_OUTCOME_RETURNED)
+            fprintf(stderr, "\n  app.%s returned %lld after %llu steps", stop->function,
+                    (long long)result.value, (unsigned long long)result.steps);
+        else if (result.steps != stop->steps || strcmp(result.failure.message, stop->message) != 0)
+            fprintf(stderr, "\n  app.%s: %s after %llu steps", stop->function,
+                    result.failure.message, (unsigned long long)result.steps);
+        CU_ASSERT_EQUAL_FATAL(result.outcome == SPX_OUTCOME_RETURNED, 0);
+        spx_run_assert_stopped(&result, stop->outcome, stop->code, stop->span, fixture->pool);
+        CU_ASSERT_STRING_EQUAL(result.failure.message, stop->message);
+        CU_ASSERT_EQUAL(result.steps, stop->steps);
+    }
+}
+
+/* source with each "@A<k>@" replaced by k bytes 'a', "@I<k>@" by the array
+ * literal [0, 1, ..., k - 1] and "@R<k>@" by [k - 1, ..., 1, 0]. */
+static const char *expand(apr_pool_t *pool, const char *source)
+{
+    const char *text = source;
+    const char *at;
+    while ((at = strchr(text, '@')) != NULL) {
+        char kind = at[1];
+        int k = atoi(at + 2);
+        const char *end = strchr(at + 2, '@');
+        SPX_ASSERT(end != NULL);
+        const char *piece = "";
+        if (kind == 'A') {
+            char *bytes = apr_palloc(pool, (apr_size_t)k + 1);
+            memset(bytes, 'a', (apr_size_t)k);
+            bytes[k] = '\0';
+            piece = bytes;
+        } else {
+            piece = "[";
+            for (int i = 0; i < k; i++)
+                piece =
+                    apr_psprintf(pool, "%s%s%d", piece, i ? ", " : "", kind == 'I' ? i : k - 1 - i);
+            piece = apr_pstrcat(pool, piece, "]", NULL);
+        }
+        text = apr_pstrcat(pool, apr_pstrndup(pool, text, (apr_size_t)(at - text)), piece, end + 1,
+                           NULL);
+    }
+    return text;
+}
+
+/* --- str ------------------------------------------------------------------------ */
+
+static const char str_source[] =
+    "fn split_pieces() -> int {\n  let p = \"a,,b,\".split(\",\");\n"
+    "  return len(p) * 10 + len(p[2]);\n}\n"
+    "fn split_empty() -> int {\n  let p = \"\".split(\",\");\n  return len(p) + len(p[0]);\n}\n"
+    "fn split_long_separator() -> int {\n  let p = \"a--b---c\".split(\"--\");\n"
+    "  if p[0] == \"a\" && p[1] == \"b\" && p[2] == \"-c\" { return len(p); }\n  return 0;\n}\n"
+    "fn join_three() -> int {\n  let p = [\"a\", \"b\", \"c\"];\n  let j = p.join(\"--\");\n"
+    "  if j == \"a--b--c\" { return len(j); }\n  return 0;\n}\n"
+    "fn join_none() -> int {\n  let e: [str] = [];\n  return len(e.join(\",\"));\n}\n"
+    "fn finds() -> int {\n"
+    "  return \"hello\".find(\"ll\") * 100 + \"hello\".find(\"\") * 10 + "
+    "\"hello\".find(\"z\");\n}\n"
+    "fn find_overlapping() -> int {\n  return \"aabaabaaab\".find(\"aaab\");\n}\n"
+    "fn contains() -> int {\n  var n = 0;\n  if \"hello\".contains(\"ell\") { n = n + 1; }\n"
+    "  if \"hello\".contains(\"elo\") { n = n + 10; }\n  if \"\".contains(\"\") { n = n + 100; }\n"
+    "  return n;\n}\n"
+    "fn affixes() -> int {\n  var n = 0;\n  let s = \"hello\";\n"
+    "  if s.starts_with(\"he\") { n = n + 1; }\n  if s.ends_with(\"lo\") { n = n + 10; }\n"
+    "  if \"he\".starts_with(s) { n = n + 100; }\n  if s.ends_with(\"\") { n = n + 1000; }\n"
+    "  if s.starts_with(\"lo\") { n = n + 10000; }\n  return n;\n}\n"
+    "fn trims() -> int {\n  let t = \" \\t\\n a b \\u{d}\\n\".trim();\n"
+    "  if t == \"a b\" && \"\\u{c}\".trim() == \"\" && \"x\".trim() == \"x\" { return len(t); }\n"
+    "  return 0;\n}\n"
+    "fn cases() -> int {\n  let s = \"Hello, World \\u{e9}!\";\n"
+    "  if s.lower() == \"hello, world \\u{e9}!\" && s.upper() == \"HELLO, WORLD \\u{e9}!\" {\n"
+    "    return 1;\n  }\n  return 0;\n}\n"
+    "fn replaces() -> int {\n  var n = 0;\n"
+    "  if \"a.b.c\".replace(\".\", \"--\") == \"a--b--c\" { n = n + 1; }\n"
+    "  if \"aaaaa\".replace(\"aa\", \"b\") == \"bba\" { n = n + 10; }\n"
+    "  if \"abc\".replace(\"x\", \"y\") == \"abc\" { n = n + 100; }\n"
+    "  if \"abc\".replace(\"abc\", \"\") == \"\" { n = n + 1000; }\n  return n;\n}\n"
+    "fn repeats() -> int {\n  var n = 0;\n  if \"ab\".repeat(3) == \"ababab\" { n = n + 1; }\n"
+    "  if \"x\".repeat(0) == \"\" { n = n + 10; }\n"
+    "  if \"\".repeat(9223372036854775807) == \"\" { n = n + 100; }\n  return n;\n}\n";
+
+static void test_str_rows(void)
+{
+    static const counted_t runs[] = {
+        /* call, let, split, return, len, len: 6; the receiver and separator
+         * literals (32 each) while split makes [4] (32 + 32) and its pieces
+         * "a" "" "b" "" (33 + 32 + 33 + 32): 64 + 194 */
+        {"split_pieces", 41, 6, 258},
+        /* call, let, split, return, len, len: 6; "" and "," (64), [""] (40
+         * + 32) */
+        {"split_empty", 1, 6, 136},
+        /* call, let, split, if (operators cost no step), return, len: 6 */
+        {"split_long_separator", 3, 6, ANY_PEAK},
+        /* call, let, let, join, if, return, len: 7; the array of three
+         * literals (32 + 24 + 3 x 32), "--" (32), "a--b--c" (39), and the
+         * literal "a--b--c" compared with (32) */
+        {"join_three", 7, 7, 152 + 32 + 39},
+        /* call, let, return, join, len: 5; [] (32), "," (32), "" (32) */
+        {"join_none", 0, 5, 96},
+        /* call, return, three finds: 5 */
+        {"finds", 199, 5, 64},
+        /* KMP past a partial match: 6 */
+        {"find_overlapping", 6, 3, 64},
+        /* call, var, 3 ifs with a contains each, 2 assignments, return: 11 */
+        {"contains", 101, 11, 64},
+        /* call, var, let, 5 ifs with a call each, 3 assignments, return: 17 */
+        {"affixes", 1011, 17, ANY_PEAK},
+        /* call, let, trim, if, 2 trims, return, len: 8 */
+        {"trims", 3, 8, ANY_PEAK},
+        /* call, let, if, lower, upper, return: 6 */
+        {"cases", 1, 6, ANY_PEAK},
+        /* call, var, 4 ifs with a replace each, 4 assignments, return: 15 */
+        {"replaces", 1111, 15, ANY_PEAK},
+        /* call, var, 3 ifs with a repeat each, 3 assignments, return:
+         * 12; repeat of "" with the largest count makes "" at once */
+        {"repeats", 111, 12, ANY_PEAK},
+    };
+    spx_fixture_t *fixture = spx_fixture_new();
+    expect_counted(fixture, spx_run_fixture_program(fixture, str_source), runs, COUNT(runs));
+    spx_fixture_free(fixture);
+}
+
+/* --- size charges at the 64 boundaries ------------------------------------------------ */
+
+static const char charge_source[] =
+    "fn find_64() -> int { return \"@A60@\".find(\"abcd\"); }\n"
+    "fn find_63() -> int { return \"@A59@\".find(\"abcd\"); }\n"
+    "fn split_64() -> int { return len(\"@A63@\".split(\",\")); }\n"
+    "fn split_63() -> int { return len(\"@A62@\".split(\",\")); }\n"
+    "fn join_65() -> int { return len([\"@A62@\", \"a\"].join(\"\")); }\n"
+    "fn join_64() -> int { return len([\"@A61@\", \"a\"].join(\"\")); }\n"
+    "fn join_63() -> int { return len([\"@A60@\", \"a\"].join(\"\")); }\n"
+    "fn starts_64() -> int { if \"@A64@\".starts_with(\"@A64@\") { return 1; } return 0; }\n"
+    "fn starts_63() -> int { if \"@A8@\".ends_with(\"@A63@\") { return 1; } return 0; }\n"
+    "fn trim_64() -> int { return len(\"@A64@\".trim()); }\n"
+    "fn trim_63() -> int { return len(\"@A63@\".trim()); }\n"
+    "fn lower_128() -> int { return len(\"@A128@\".lower()); }\n"
+    "fn upper_127() -> int { return len(\"@A127@\".upper()); }\n"
+    "fn replace_91() -> int { return len(\"@A30@\".replace(\"a\", \"bb\")); }\n"
+    "fn replace_31() -> int { return len(\"@A30@\".replace(\"a\", \"\")); }\n"
+    "fn repeat_64() -> int { return len(\"ab\".repeat(32)); }\n"
+    "fn repeat_62() -> int { return len(\"ab\".repeat(31)); }\n"
+    "fn sort_16() -> int { var a = @R16@; a.sort(); return a[0] * 100 + a[15]; }\n"
+    "fn sort_15() -> int { var a = @R15@; a.sort(); return a[0] * 100 + a[14]; }\n"
+    "fn sort_17() -> int { var a = @R17@; a.sort(); return a[0] * 100 + a[16]; }\n"
+    "fn sort_one() -> int { var a = [5]; a.sort(); return a[0]; }\n"
+    "fn sort_str_65() -> int { var a = [\"@A32@\", \"@A31@\"]; a.sort(); return len(a[0]); }\n"
+    "fn sort_str_63() -> int { var a = [\"@A31@\", \"@A30@\"]; a.sort(); return len(a[0]); }\n"
+    "fn reverse_64() -> int { var a = @I64@; a.reverse(); return a[0]; }\n"
+    "fn reverse_63() -> int { var a = @I63@; a.reverse(); return a[0]; }\n"
+    "fn reverse_40() -> int { var a = @I40@; a.reverse(); return a[0]; }\n"
+    "fn reverse_shared() -> int {\n  var a = @I40@;\n  let b = a;\n  a.reverse();\n"
+    "  return a[0] * 100 + b[0];\n}\n"
+    "fn insert_64() -> int { var a = @I64@; a.insert(0, 7); return a[0] + len(a); }\n"
+    "fn insert_63() -> int { var a = @I64@; a.insert(1, 7); return a[1] + len(a); }\n"
+    "fn remove_64() -> int { var a = @I65@; return a.remove(0) + len(a); }\n"
+    "fn remove_63() -> int { var a = @I65@; return a.remove(1) + len(a); }\n"
+    "fn index_of_64() -> int { return @I100@.index_of(63); }\n"
+    "fn index_of_63() -> int { return @I100@.index_of(62); }\n"
+    "fn index_of_missing() -> int { return @I63@.index_of(63); }\n"
+    "fn index_of_str_64() -> int { return [\"b\", \"@A63@\"].index_of(\"@A63@\"); }\n"
+    "fn index_of_str_63() -> int { return [\"b\", \"@A60@\"].index_of(\"@A60@\"); }\n"
+    "fn contains_array() -> int {\n  var n = 0;\n  if [\"x\", \"y\"].contains(\"y\") { n = n + 1; "
+    "}\n"
+    "  if [[1], [2]].contains([3]) { n = n + 10; }\n  if [true].contains(true) { n = n + 100; }\n"
+    "  return n;\n}\n";
+
+static void test_size_charges(void)
+{
+    static const counted_t runs[] = {
+        /* find, contains: n = len(s) + len(t); call, return, find: 3 */
+        {"find_64", -1, 3 + 1, ANY_PEAK},
+        {"find_63", -1, 3, ANY_PEAK},
+        /* split: n = len(s) + len(sep); call, return, split, len: 4 */
+        {"split_64", 1, 4 + 1, ANY_PEAK},
+        {"split_63", 1, 4, ANY_PEAK},
+        /* join: n = len(result) + len(xs) */
+        {"join_65", 63, 4 + 1, ANY_PEAK},
+        {"join_64", 62, 4 + 1, ANY_PEAK},
+        {"join_63", 61, 4, ANY_PEAK},
+        /* starts_with, ends_with: n = len(t) (also when t is longer than s);
+         * call, if, the call, return: 4 */
+        {"starts_64", 1, 4 + 1, ANY_PEAK},
+        {"starts_63", 0, 4, ANY_PEAK},
+        /* trim, lower, upper: n = len(s); call, return, the call, len: 4 */
+        {"trim_64", 64, 4 + 1, ANY_PEAK},
+        {"trim_63", 63, 4, ANY_PEAK},
+        {"lower_128", 128, 4 + 2, ANY_PEAK},
+        {"upper_127", 127, 4 + 1, ANY_PEAK},
+        /* replace: n = len(s) + len(old) + len(result): 30 + 1 + 60, 30 + 1 + 0 */
+        {"replace_91", 60, 4 + 1, ANY_PEAK},
+        {"replace_31", 0, 4, ANY_PEAK},
+        /* repeat: n = len(s) * c */
+        {"repeat_64", 64, 4 + 1, ANY_PEAK},
+        {"repeat_62", 62, 4, ANY_PEAK},
+        /* sort: n = ceil(log2 k) * (k + B): 4 x 16, 4 x 15, 5 x 17, 0 x 1;
+         * call, var, statement, sort, return: 5 */
+        {"sort_16", 15, 5 + 1, ANY_PEAK},
+        {"sort_15", 14, 5, ANY_PEAK},
+        {"sort_17", 16, 5 + 1, ANY_PEAK},
+        {"sort_one", 5, 5, ANY_PEAK},
+        /* 1 x (2 + 32 + 31) and 1 x (2 + 31 + 30); and len: 6 */
+        {"sort_str_65", 31, 6 + 1, ANY_PEAK},
+        {"sort_str_63", 30, 6, ANY_PEAK},
+        /* reverse: n = len(a); the literal of 64 is charged 1 too */
+        {"reverse_64", 63, 5 + 1 + 1, ANY_PEAK},
+        {"reverse_63", 62, 5, ANY_PEAK},
+        {"reverse_40", 39, 5, ANY_PEAK},
+        /* a shared array is copied first: n = 40 + 40 (the copy) = 80;
+         * call, var, let, statement, reverse, return: 6 */
+        {"reverse_shared", 3900, 6 + 1, ANY_PEAK},
+        /* insert: n = len(a) - i: 64 - 0, 64 - 1 (the literal: 1); call,
+         * var, statement, insert, return, len: 6 */
+        {"insert_64", 72, 6 + 1 + 1, ANY_PEAK},
+        {"insert_63", 72, 6 + 1, ANY_PEAK},
+        /* remove: n = len(a) - i - 1: 65 - 0 - 1, 65 - 1 - 1; call, var,
+         * return, remove, len: 5 (the literal of 65: 1) */
+        {"remove_64", 64, 5 + 1 + 1, ANY_PEAK},
+        {"remove_63", 65, 5 + 1, ANY_PEAK},
+        /* index_of: 1 per element compared up to the equal one: 64, 63, and
+         * 63 when none is; call, return, index_of: 3 (the literal of 100: 1) */
+        {"index_of_64", 63, 3 + 1 + 1, ANY_PEAK},
+        {"index_of_63", 62, 3 + 1, ANY_PEAK},
+        {"index_of_missing", -1, 3, ANY_PEAK},
+        /* elements of str: 1 + 1 ("b" against "a...": one byte), then 1 + 63
+         * (all equal): 66; with 60 bytes: 63 */
+        {"index_of_str_64", 1, 3 + 1, ANY_PEAK},
+        {"index_of_str_63", 1, 3, ANY_PEAK},
+        /* call, var, 3 ifs with a contains each, 2 assignments, return: 11 */
+        {"contains_array", 101, 11, ANY_PEAK},
+    };
+    spx_fixture_t *fixture = spx_fixture_new();
+    expect_counted(fixture, spx_run_fixture_program(fixture, expand(fixture->pool, charge_source)),
+                   runs, COUNT(runs));
+    spx_fixture_free(fixture);
+}
+
+/* --- failures ------------------------------------------------------------------- */
+
+static const char failure_source[] =
+    "fn split_empty() -> int {\n  let p = \"abc\".split(\"\");\n  return len(p);\n}\n"
+    "fn replace_empty() -> int {\n  return len(\"abc\".replace(\"\", \"x\"));\n}\n"
+    "fn repeat_negative() -> int {\n  return len(\"ab\".repeat(-1));\n}\n"
+    "fn repeat_long() -> int {\n  return len(\"ab\".repeat(8388609));\n}\n"
+    "fn insert_past() -> int {\n  var a = [1, 2, 3];\n  a.insert(4, 0);\n  return 0;\n}\n"
+    "fn insert_negative() -> int {\n  var a = [1, 2, 3];\n  a.insert(-1, 0);\n  return 0;\n}\n"
+    "fn remove_past() -> int {\n  var a = [1, 2, 3];\n  return a.remove(3);\n}\n"
+    "fn abs_min() -> int {\n  let m = -9223372036854775807 - 1;\n  return m.abs();\n}\n"
+    "fn place_first() -> int {\n  var a = [[1]];\n  a[1].insert(5, 0);\n  return 0;\n}\n"
+    "fn resolved_last() -> int {\n  var a = [[1, 2]];\n  a[0].insert(0, a.pop()[1]);\n"
+    "  return 0;\n}\n";
+
+static void test_failures(void)
+{
+    static const stop_t stops[] = {
+        /* call, let, split: 3 */
+        {"split_empty", SPX_OUTCOME_LANGUAGE_FAILURE, "R0523", "split with an empty separator",
+         "2:11-2:26", 3, 0},
+        /* call, return, replace: 3 */
+        {"replace_empty", SPX_OUTCOME_LANGUAGE_FAILURE, "R0523", "replace with an empty pattern",
+         "6:14-6:36", 3, 0},
+        {"repeat_negative", SPX_OUTCOME_LANGUAGE_FAILURE, "R0524", "repeat count -1 is negative",
+         "9:14-9:29", 3, 0},
+        /* n = 2 x 8388609 = 16777218 is paid (262144 steps), then the length
+         * fails: 3 + 262144 */
+        {"repeat_long", SPX_OUTCOME_LANGUAGE_FAILURE, "R0506",
+         "string too long: 16777218 bytes, over the limit of 16777216", "12:14-12:34", 262147, 0},
+        /* call, var, statement, insert: 4 */
+        {"insert_past", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511",
+         "index 4 out of range for insert into length 3", "16:3-16:17", 4, 0},
+        {"insert_negative", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511",
+         "index -1 out of range for insert into length 3", "21:3-21:18", 4, 0},
+        {"remove_past", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511",
+         "index 3 out of range for remove from length 3", "26:10-26:21", 4, 0},
+        {"abs_min", SPX_OUTCOME_LANGUAGE_FAILURE, "R0502",
+         "integer overflow: abs(-9223372036854775808)", "30:10-30:17", 4, 0},
+        /* the place's index is checked before insert's own */
+        {"place_first", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511", "index 1 out of range for length 1",
+         "34:3-34:20", 4, 0},
+        /* the place's index, then the argument (which empties a), then the
+         * place is resolved: call, var, statement, pop, insert: 5 */
+        {"resolved_last", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511",
+         "index 0 out of range for length 0", "39:3-39:29", 5, 0},
+    };
+    spx_fixture_t *fixture = spx_fixture_new();
+    expect_stops(fixture, spx_run_fixture_program(fixture, failure_source), stops, COUNT(stops));
+    spx_fixture_free(fixture);
+}
+
+/* --- sort: order, stability, n ------------------------------------------------------- */
+
+static const char order_source[] =
+    "fn strings() -> int {\n  var a = [\"b\", \"a\", \"ab\", \"\", \"ba\", \"\\u{e9}\", \"B\"];\n"
+    "  a.sort();\n  if a.join(\",\") == \",B,a,ab,b,ba,\\u{e9}\" { return 1; }\n  return 0;\n}\n"
+    "fn ints() -> int {\n  var a = [3, -9223372036854775807 - 1, 0, 3, -1, 9223372036854775807];\n"
+    "  a.sort();\n  if a[0] < a[1] && a[1] == -1 && a[2] == 0 && a[3] == 3 && a[4] == 3 {\n"
+    "    return a[5];\n  }\n  return 0;\n}\n"
+    "fn bools() -> int {\n  var a = [true, false, true, false];\n  a.sort();\n"
+    "  if !a[0] && !a[1] && a[2] && a[3] { return 1; }\n  return 0;\n}\n"
+    "fn through_place() -> int {\n  var g = [[3, 1, 2], [9, 8]];\n  let h = g;\n"
+    "  g[0].sort();\n  g[1].reverse();\n  g[1].insert(1, 5);\n  let r = g[0].remove(0);\n"
+    "  return r * 1000 + g[0][0] * 100 + g[1][1] * 10 + h[0][0];\n}\n";
+
+static void test_sort_order(void)
+{
+    static const counted_t runs[] = {
+        /* call, var, statement, sort, if, join, return: 7 */
+        {"strings", 1, 7, ANY_PEAK},
+        /* call, var, statement, sort, if, return: 6 */
+        {"ints", INT64_MAX, 6, ANY_PEAK},
+        {"bools", 1, 6, ANY_PEAK},
+        /* g[0] sorted to [1, 2, 3] and g[1] reversed to [8, 9] then [8, 5,
+         * 9] while h keeps [[3, 1, 2], [9, 8]]; r = 1: call, var, let, 3 x
+         * (statement, call), let + remove, return: 12 */
+        {"through_place", 1000 + 200 + 50 + 3, 12, ANY_PEAK},
+    };
+    spx_fixture_t *fixture = spx_fixture_new();
+    expect_counted(fixture, spx_run_fixture_program(fixture, order_source), runs, COUNT(runs));
+    spx_fixture_free(fixture);
+}
+
+/* White-box: sort is stable (equal strings keep their blocks' order), and
+ * charges ceil(log2 k) * (k + B) exactly: 64 one-byte strings, 6 x 128. */
+static void test_sort_stable(void)
+{
+    spx_heap_t heap;
+    spx_heap_init(&heap, SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    spx_value_t elements[64];
+    for (int i = 0; i < 64; i++) {
+        const unsigned char byte = (unsigned char)('a' + (63 - i) % 3);
+        CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, &byte, 1, &elements[i].b), SPX_HEAP_OK);
+    }
+    spx_value_t original[64];
+    memcpy(original, elements, sizeof(original));
+    uint64_t fuel = 1000;
+    spx_value_block_t *array = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_array_make(&heap, &fuel, 1, elements, 64, &array), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(fuel, 999); /* the array's n = 64 */
+    uint64_t short_of = 6 * 128 / 64 - 1;
+    CU_ASSERT_EQUAL(spx_array_sort(&heap, &short_of, &array, NULL, 0), SPX_HEAP_OUT_OF_FUEL);
+    CU_ASSERT_EQUAL(short_of, 6 * 128 / 64 - 1);
+    CU_ASSERT_EQUAL(heap.charged_n, 6 * 128);
+    CU_ASSERT_EQUAL(array->slots[0].b, original[0].b); /* unchanged */
+    CU_ASSERT_EQUAL(spx_array_sort(&heap, &fuel, &array, NULL, 0), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(fuel, 999 - 12);
+    /* each byte's blocks in their original order */
+    int at = 0;
+    for (int byte = 'a'; byte <= 'c'; byte++)
+        for (int i = 0; i < 64; i++)
+            if (spx_str_bytes(original[i].b)[0] == byte) {
+                CU_ASSERT_EQUAL(array->slots[at].b, original[i].b);
+                at++;
+            }
+    CU_ASSERT_EQUAL(at, 64);
+    spx_block_release(&heap, array);
+    spx_heap_finish(&heap);
+}
+
+/* --- adversarial searches -------------------------------------------------------------- */
+
+/* "a" x 100000 searched for "a" x 999 + "b": a naive scan compares about
+ * 10^8 bytes; KMP about 2 x 10^5. Each run completes with exactly the fuel
+ * it is charged and stops with one step less: the charge, linear in the
+ * sizes, bounds the work. Steps: call, let, repeat (1 + 100000 / 64 =
+ * 1562), let, repeat (1 + 999 / 64 = 15), + (1000 / 64 = 15), return, the
+ * search (1 + 101000 / 64 = 1578): 3177; split adds len (1); replace is
+ * charged len(s) + len(old) + len(result) = 201000 (1 + 3140) instead of
+ * the search, and len (1). */
+static const char search_source[] =
+    "fn find() -> int {\n  let s = \"a\".repeat(100000);\n  let t = \"a\".repeat(999) + \"b\";\n"
+    "  return s.find(t);\n}\n"
+    "fn contains() -> int {\n  let s = \"a\".repeat(100000);\n  let t = \"a\".repeat(999) + "
+    "\"b\";\n"
+    "  if s.contains(t) { return 1; }\n  return 0;\n}\n"
+    "fn split() -> int {\n  let s = \"a\".repeat(100000);\n  let t = \"a\".repeat(999) + \"b\";\n"
+    "  return len(s.split(t));\n}\n"
+    "fn replace() -> int {\n  let s = \"a\".repeat(100000);\n  let t = \"a\".repeat(999) + \"b\";\n"
+    "  return len(s.replace(t, \"\"));\n}\n";
+
+static void test_adversarial_searches(void)
+{
+    static const struct {
+        const char *function;
+        int64_t value;
+        uint64_t steps;
+    } runs[] = {
+        {"find", -1, 3177},
+        /* with if instead of return (1 more) */
+        {"contains", 0, 3177 + 1},
+        {"split", 1, 3177 + 1},
+        {"replace", 100000, 3177 - 1579 + 1 + 3140 + 1},
+    };
+    spx_fixture_t *fixture = spx_fixture_new();
+    const spx_program_t *program = spx_run_fixture_program(fixture, search_source);
+    for (size_t i = 0; i < COUNT(runs); i++) {
+        spx_run_limits_t limits = spx_run_limits_default();
+        limits.max_steps = runs[i].steps;
+        spx_run_result_t result = spx_run_fixture_call(fixture, program, runs[i].function, &limits);
+        spx_run_assert_returned(&result, runs[i].value, runs[i].steps);
+        limits.max_steps = runs[i].steps - 1;
+        result = spx_run_fixture_call(fixture, program, runs[i].function, &limits);
+        CU_ASSERT_EQUAL(result.outcome, SPX_OUTCOME_FUEL_EXHAUSTED);
+    }
+    spx_fixture_free(fixture);
+}
+
+/* --- the measure -------------------------------------------------------------------------- */
+
+/* split checks the measure once, with its array and all its pieces: "a,b"
+ * (32) and "," (32) held, then [2] (48) and "a" "b" (33 each): a peak of
+ * 178, which passes max_memory 178 and fails under it naming 178. */
+static const char measure_source[] =
+    "fn pieces() -> int {\n  let p = \"a,b\".split(\",\");\n  return len(p);\n}\n";
+
+static void test_split_measure(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    const spx_program_t *program = spx_run_fixture_program(fixture, measure_source);
+    spx_run_limits_t limits = spx_run_limits_default();
+    limits.max_memory = 178;
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, "pieces", &limits);
+    spx_run_assert_returned(&result, 2, 5);
+    CU_ASSERT_EQUAL(result.memory_peak, 178);
+    limits.max_memory = 177;
+    result = spx_run_fixture_call(fixture, program, "pieces", &limits);
+    spx_run_assert_stopped(&result, SPX_OUTCOME_LANGUAGE_FAILURE, "R0521", "2:11-2:27",
+                           fixture->pool);
+    CU_ASSERT_STRING_EQUAL(result.failure.message,
+                           "memory limit exceeded: 178 bytes live, over max_memory 177");
+    spx_fixture_free(fixture);
+}
+
+/* --- the checker ------------------------------------------------------------------------- */
+
+/* The diagnostics of one module app of text, as "CODE message" lines. */
+static const char *checked(const char *text, apr_pool_t *pool)
+{
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    spx_arena_t *arena = spx_arena_make(pool);
+    spx_module_t *module =
+        spx_module_make("app", "app.spx", (const unsigned char *)text, strlen(text), arena);
+    spx_parse_module(module, arena, arena, pool, diagnostics);
+    spx_module_t *modules[] = {module};
+    spx_check_program(modules, 1, pool, diagnostics);
+    spx_diagnostics_sort(diagnostics);
+    const char *lines = "";
+    for (apr_size_t i = 0; i < spx_diagnostics_count(diagnostics); i++) {
+        const spx_diagnostic_t *item = spx_diagnostics_get(diagnostics, i);
+        lines = apr_psprintf(pool, "%s%s %s\n", lines, item->code, item->message);
+    }
+    return lines;
+}
+
+static void expect_checked(const char *text, const char *expected)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    const char *actual = checked(text, pool);
+    if (strcmp(actual, expected) != 0)
+        fprintf(stderr, "\n  %s  wanted:\n%s  got:\n%s", text, expected, actual);
+    CU_ASSERT_STRING_EQUAL(actual, expected);
+    apr_pool_destroy(pool);
+}
+
+static void test_checker(void)
+{
+    /* nearest methods of the receiver's type */
+    expect_checked("fn f(s: str) -> int { return s.fnd(\"a\"); }\n",
+                   "E0420 type 'str' has no method 'fnd'; did you mean 'find'?\n");
+    expect_checked("fn f(a: [int]) { a.revers(); }\n",
+                   "E0420 type '[int]' has no method 'revers'; did you mean 'reverse'?\n");
+    /* a method of another type */
+    expect_checked("fn f(n: int) -> int { return n.find(\"a\"); }\n",
+                   "E0420 'find' is a method of str, not of 'int'\n");
+    expect_checked("fn f(b: bool) -> bool { return b.contains(true); }\n",
+                   "E0420 'contains' is a method of str and arrays, not of 'bool'\n");
+    expect_checked("fn f(a: [int]) -> str { return a.join(\",\"); }\n",
+                   "E0420 'join' is a method of arrays, not of '[int]'\n");
+    /* s.len(): the builtin */
+    expect_checked("fn f(s: str) -> int { return s.len(); }\n",
+                   "E0420 type 'str' has no method 'len': a length is the builtin len(s); did "
+                   "you mean 'len(s)'?\n");
+    /* sort's element types */
+    expect_checked("struct P { x: int }\nfn f(a: [P]) { var b = a; b.sort(); }\n",
+                   "E0438 sort needs [int], [str] or [bool], not [app.P]\n");
+    expect_checked("fn f(a: [[int]]) { var b = a; b.sort(); }\n",
+                   "E0438 sort needs [int], [str] or [bool], not [[int]]\n");
+    /* writing methods: a var's place only */
+    expect_checked("fn f(a: [int]) { a.reverse(); }\n",
+                   "E0312 cannot change 'a' with 'reverse': it is a parameter\n");
+    expect_checked("fn g() -> [int] { return []; }\nfn f() { g().sort(); }\n",
+                   "E0421 'sort' changes its array, so it needs a variable or an element or "
+                   "field of one\n");
+    /* arguments */
+    expect_checked("fn f(s: str) -> [str] { return s.split(1); }\n",
+                   "E0404 argument 1 of 'split' must be 'str', not 'int'\n");
+    expect_checked("fn f(s: str) -> str { return s.replace(\"a\"); }\n",
+                   "E0403 'replace' takes 2 arguments, not 1\n");
+    expect_checked("fn f() { var a = [1]; a.insert(0, \"x\"); }\n",
+                   "E0404 argument 2 of 'insert' must be 'int', not 'str'\n");
+    /* insert's value expects the element type: [] is a [int] here */
+    expect_checked("fn f() -> int { var a = [[1]]; a.insert(0, []); return a.index_of([]); }\n",
+                   "");
+    /* a function may take a method's name; -3.abs() is -(3.abs()) */
+    expect_checked("fn abs(x: int) -> int { return x; }\n"
+                   "fn f() -> int { return abs(-3) + -3.abs() + (-3).abs(); }\n",
+                   "");
+}
+
+/* -3.abs() is -(3.abs()): -3 + 3 */
+static void test_negation_binds_looser(void)
+{
+    static const counted_t runs[] = {{"f", 0, 4, 0}};
+    spx_fixture_t *fixture = spx_fixture_new();
+    expect_counted(
+        fixture,
+        spx_run_fixture_program(fixture, "fn f() -> int {\n  return -3.abs() + (-3).abs();\n}\n"),
+        runs, COUNT(runs));
+    spx_fixture_free(fixture);
+}
+
+/* --- the graph ------------------------------------------------------------------------- */
+
+/* Each method called is a builtin node with the page's signature, and each
+ * call one site of a calls edge (contains serves str and arrays; a local
+ * x's x.sort() is a method too). */
+static void test_graph(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_run_fixture_write(fixture,
+                          "fn f(s: str) -> int {\n  var a = s.split(\",\");\n  a.sort();\n"
+                          "  if s.contains(\"x\") || a.contains(\"y\") { return 1; }\n"
+                          "  return a.remove(0).find(\"z\") + 3.abs();\n}\n",
+                          NULL, NULL);
+    json_t *graph = spx_graph_document(spx_run_fixture_open(fixture));
+    const char *lines = "";
+    size_t index;
+    json_t *item;
+    json_array_foreach(json_object_get(graph, "nodes"), index, item)
+    {
+        if (strcmp(json_string_value(json_object_get(item, "kind")), "builtin") == 0)
+            lines = apr_psprintf(fixture->pool, "%s%s %s\n", lines,
+                                 json_string_value(json_object_get(item, "id")),
+                                 json_string_value(json_object_get(item, "signature")));
+    }
+    json_array_foreach(json_object_get(graph, "edges"), index, item)
+    {
+        if (strcmp(json_string_value(json_object_get(item, "kind")), "calls") == 0)
+            lines = apr_psprintf(fixture->pool, "%s%s %" APR_INT64_T_FMT "\n", lines,
+                                 json_string_value(json_object_get(item, "to")),
+                                 (apr_int64_t)json_integer_value(json_object_get(item, "sites")));
+    }
+    const char *expected = "builtin:abs fn(x: int) -> int\n"
+                           "builtin:contains fn(x: str | [T], v: str | T) -> bool\n"
+                           "builtin:find fn(s: str, t: str) -> int\n"
+                           "builtin:remove fn(x: [T] | {K: V}, at: int | K) -> T | bool\n"
+                           "builtin:sort fn(a: [T])\n"
+                           "builtin:split fn(s: str, sep: str) -> [str]\n"
+                           "builtin:abs 1\nbuiltin:contains 2\nbuiltin:find 1\nbuiltin:remove 1\n"
+                           "builtin:sort 1\nbuiltin:split 1\n";
+    if (strcmp(lines, expected) != 0)
+        fprintf(stderr, "\n  got:\n%s", lines);
+    CU_ASSERT_STRING_EQUAL(lines, expected);
+    json_decref(graph);
+    spx_fixture_free(fixture);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"str methods: results, steps, the measure", test_str_rows},
+        {"size charges at the 64 boundaries", test_size_charges},
+        {"failures: messages, spans, steps", test_failures},
+        {"sort: order of ints, strs and bools; writes through places", test_sort_order},
+        {"sort: stable, n = ceil(log2 k) * (k + B)", test_sort_stable},
+        {"adversarial searches run within their charge", test_adversarial_searches},
+        {"split checks the measure once", test_split_measure},
+        {"the checker: E0420, E0438, E0312, E0421, E0403, E0404", test_checker},
+        {"-3.abs() is -(3.abs())", test_negation_binds_looser},
+        {"the graph: builtin nodes and calls edges", test_graph},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("the standard library of language v3", tests);
+}
