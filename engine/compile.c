@@ -688,6 +688,17 @@ static reg_t emit_binary(compiler_t *c, const spx_expr_t *e, reg_t l, reg_t r, i
             failure_site(c, emit(c, SPX_I_CONCAT, flags, dst.index, l.index, r.index), e->span);
             return dst;
         }
+        if (op >= SPX_OP_LT && op <= SPX_OP_GE) { /* v3: strings, bytewise */
+            int swap = op == SPX_OP_GT || op == SPX_OP_GE;
+            unsigned swapped = dying(r, SPX_FLAG_FREE_B) | dying(l, SPX_FLAG_FREE_C);
+            reg_t dst = destination(c, FILE_INT, hint);
+            spx_opcode_t order = op == SPX_OP_LT || op == SPX_OP_GT ? SPX_I_STR_LT : SPX_I_STR_LE;
+            failure_site(c,
+                         swap ? emit(c, order, swapped, dst.index, r.index, l.index)
+                              : emit(c, order, flags, dst.index, l.index, r.index),
+                         e->span);
+            return dst;
+        }
         reg_t dst = destination(c, FILE_INT, hint);
         failure_site(
             c,
@@ -975,26 +986,131 @@ static void compile_branch(compiler_t *c, const spx_expr_t *e, int when, label_t
 
 static void compile_block(compiler_t *c, const spx_block_t *block, int drops);
 
-/* x = x + e; for a str variable x: an append when only x holds its block. */
-static int is_append(const spx_stmt_t *s)
+/* Two index expressions of places that always read the same value in one
+ * statement: the same int literal, the same const, or the same local. */
+static int same_index(const spx_expr_t *a, const spx_expr_t *b)
 {
-    const spx_expr_t *value = s->as.assign.value;
-    return !s->as.assign.place && value->kind == SPX_EXPR_BINARY &&
-           value->as.binary.op == SPX_OP_ADD && value->type == SPX_TYPE_STR &&
-           value->as.binary.left->kind == SPX_EXPR_NAME &&
-           !value->as.binary.left->as.name.constant &&
-           value->as.binary.left->as.name.slot == s->as.assign.slot;
+    const spx_const_t *constant = const_read(a);
+    if (constant || const_read(b))
+        return constant == const_read(b);
+    if (a->kind == SPX_EXPR_INT && b->kind == SPX_EXPR_INT)
+        return a->as.integer == b->as.integer;
+    return a->kind == SPX_EXPR_NAME && b->kind == SPX_EXPR_NAME &&
+           a->as.name.slot == b->as.name.slot;
+}
+
+/* v3: whether read, the left operand of "P = P + e;", is the place P
+ * itself: the same variable followed by the same fields and indexes, each
+ * index a literal, a const or a variable (language.md, "Compound
+ * assignment"). place is the statement's INDEX/FIELD chain, NULL for the
+ * variable of slot alone. */
+static int same_place(const spx_expr_t *place, int slot, const spx_expr_t *read)
+{
+    for (;;) {
+        if (!place)
+            return read->kind == SPX_EXPR_NAME && !read->as.name.constant &&
+                   read->as.name.slot == slot;
+        if (place->kind == SPX_EXPR_NAME)
+            return read->kind == SPX_EXPR_NAME && !read->as.name.constant &&
+                   read->as.name.slot == place->as.name.slot;
+        if (place->kind != read->kind)
+            return 0;
+        if (place->kind == SPX_EXPR_FIELD) {
+            if (read->as.field.constant ||
+                strcmp(place->as.field.name.text, read->as.field.name.text) != 0)
+                return 0;
+            place = place->as.field.base;
+            read = read->as.field.base;
+        } else {
+            if (place->kind != SPX_EXPR_INDEX ||
+                !same_index(place->as.index.index, read->as.index.index))
+                return 0;
+            place = place->as.index.base;
+            read = read->as.index.base;
+        }
+    }
+}
+
+/* The append rule's operation of an assignment, or NULL: "P += e;" on a
+ * str or an array, and "P = P + e;" written out where the left operand is
+ * P itself (v2: "x = x + e" for a str variable x). */
+static const spx_expr_t *append_of(const spx_stmt_t *s)
+{
+    const spx_expr_t *value = s->as.assign.compound ? s->as.assign.compound : s->as.assign.value;
+    if (value->kind != SPX_EXPR_BINARY || value->as.binary.op != SPX_OP_ADD ||
+        (value->type != SPX_TYPE_STR && value->type != SPX_TYPE_ARRAY))
+        return NULL;
+    if (s->as.assign.compound ||
+        same_place(s->as.assign.place, s->as.assign.slot, value->as.binary.left))
+        return value;
+    return NULL;
+}
+
+/* The append rule (docs/execution.md, "Append"). A variable whose value
+ * the right side cannot write (no push or pop in it) appends by one
+ * instruction, as v2 did; any other place reads P first (the indexes, then
+ * the read with its range checks), then e, then appends in place or
+ * concatenates and writes (spx_place_append). */
+static void compile_append(compiler_t *c, const spx_stmt_t *s, const spx_expr_t *operation)
+{
+    const spx_expr_t *right = operation->as.binary.right;
+    int32_t variable = c->slot_index[s->as.assign.slot];
+    if (!s->as.assign.place && !may_write(right, 0)) {
+        reg_t e = compile_expr(c, right, -1);
+        free_reg(c, e);
+        failure_site(c, emit(c, SPX_I_APPEND, dying(e, SPX_FLAG_FREE_B), variable, e.index, 0),
+                     operation->span);
+        return;
+    }
+    apr_size_t temps = 0;
+    int32_t place = compile_place(c, s->as.assign.slot, s->as.assign.place, &temps);
+    reg_t read = {FILE_BLOCK, alloc_temp(c, FILE_BLOCK), 1};
+    if (s->as.assign.place)
+        failure_site(c, emit(c, SPX_I_READ_B, 0, read.index, place, 0), s->as.assign.place->span);
+    else
+        emit(c, SPX_I_MOVE_B, 0, read.index, variable, 0);
+    reg_t e = compile_expr(c, right, -1);
+    free_reg(c, e);
+    free_reg(c, read);
+    failure_site(c,
+                 emit(c, SPX_I_APPEND_PLACE, dying(e, SPX_FLAG_FREE_C), read.index, place, e.index),
+                 operation->span);
+    c->top[FILE_INT] -= (uint32_t)temps;
+}
+
+/* v3: "P op= e;" other than an append: P's indexes, P read (its range
+ * checks), e, the operator, then the write resolving P again. */
+static void compile_compound(compiler_t *c, const spx_stmt_t *s)
+{
+    const spx_expr_t *operation = s->as.assign.compound;
+    int32_t variable = c->slot_index[s->as.assign.slot];
+    if (!s->as.assign.place) {
+        compile_into(c, operation, variable);
+        return;
+    }
+    SPX_ASSERT(file_of(operation->type) == FILE_INT);
+    const spx_expr_t *target = s->as.assign.place;
+    apr_size_t temps = 0;
+    int32_t place = compile_place(c, s->as.assign.slot, target, &temps);
+    reg_t read = {FILE_INT, alloc_temp(c, FILE_INT), 1};
+    failure_site(c, emit(c, SPX_I_READ_I, 0, read.index, place, 0), target->span);
+    reg_t e = compile_expr(c, operation->as.binary.right, -1);
+    reg_t result = emit_binary(c, operation, read, e, -1);
+    free_reg(c, result);
+    failure_site(c, emit(c, SPX_I_WRITE_I, 0, result.index, place, 0), target->span);
+    c->top[FILE_INT] -= (uint32_t)temps;
 }
 
 static void compile_assign(compiler_t *c, const spx_stmt_t *s)
 {
     int32_t variable = c->slot_index[s->as.assign.slot];
-    if (is_append(s)) {
-        const spx_expr_t *value = s->as.assign.value;
-        reg_t e = compile_expr(c, value->as.binary.right, -1);
-        free_reg(c, e);
-        failure_site(c, emit(c, SPX_I_APPEND, dying(e, SPX_FLAG_FREE_B), variable, e.index, 0),
-                     value->span);
+    const spx_expr_t *append = append_of(s);
+    if (append) {
+        compile_append(c, s, append);
+        return;
+    }
+    if (s->as.assign.compound) {
+        compile_compound(c, s);
         return;
     }
     if (!s->as.assign.place) {

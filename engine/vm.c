@@ -475,7 +475,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_CONCAT: {
             spx_value_block_t *value = NULL;
-            METERED(spx_str_concat(heap, &metered, B[ins->b], B[ins->c], &value));
+            METERED(spx_value_concat(heap, &metered, B[ins->b], B[ins->c], &value));
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             if (ins->flags & SPX_FLAG_FREE_C)
@@ -875,6 +875,39 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 I[ins->a] = value.i;
             else
                 assign(vm, &B[ins->a], value.b);
+            break;
+        }
+        case SPX_I_READ_I:
+        case SPX_I_READ_B: {
+            const int32_t *place = frame->function->aux + ins->b;
+            const int64_t *steps = place_steps(vm, place, I);
+            spx_value_t value;
+            CHECKED(spx_place_read(heap, B[place[0]], steps, (apr_size_t)place[1], &value));
+            if (ins->op == SPX_I_READ_I)
+                I[ins->a] = value.i;
+            else
+                assign(vm, &B[ins->a], value.b);
+            break;
+        }
+        case SPX_I_APPEND_PLACE: {
+            const int32_t *place = frame->function->aux + ins->b;
+            const int64_t *steps = place_steps(vm, place, I);
+            METERED(spx_place_append(heap, &metered, &B[place[0]], steps, (apr_size_t)place[1],
+                                     B[ins->a], B[ins->c]));
+            B[ins->a] = NULL; /* consumed */
+            if (ins->flags & SPX_FLAG_FREE_C)
+                drop(vm, &B[ins->c]);
+            break;
+        }
+        case SPX_I_STR_LT:
+        case SPX_I_STR_LE: {
+            int order = 0;
+            METERED(spx_str_order(heap, &metered, B[ins->b], B[ins->c], &order));
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            if (ins->flags & SPX_FLAG_FREE_C)
+                drop(vm, &B[ins->c]);
+            I[ins->a] = ins->op == SPX_I_STR_LT ? order < 0 : order <= 0;
             break;
         }
         case SPX_I_UNREACHABLE:

@@ -64,7 +64,7 @@ typedef enum spx_opcode_t {
     SPX_I_LE,         /* I[a] = I[b] <= I[c] */
     SPX_I_EQ_B,       /* I[a] = B[b] == B[c], size charge */
     SPX_I_NE_B,       /* I[a] = B[b] != B[c], size charge */
-    SPX_I_CONCAT,     /* B[a] = B[b] + B[c], R0506, R0521 */
+    SPX_I_CONCAT,     /* B[a] = B[b] + B[c] (strs, v3: arrays), R0506, R0519, R0521 */
     SPX_I_APPEND,     /* B[a] = B[a] + B[b] where B[a] is a variable: in place when only it holds */
     SPX_I_JUMP,       /* pc = a */
     SPX_I_JUMP_IF,    /* if I[b]: pc = a */
@@ -104,7 +104,13 @@ typedef enum spx_opcode_t {
     SPX_I_PUSH_B,  /* place X[b] .push(B[a]) */
     SPX_I_POP_I,   /* I[a] = place X[b] .pop(), R0514 */
     SPX_I_POP_B,   /* B[a] = place X[b] .pop() */
-    SPX_I_UNREACHABLE /* the end of a function that must have returned */
+    SPX_I_UNREACHABLE, /* the end of a function that must have returned */
+    /* language v3 (syntax): compound assignment, the append rule, str order */
+    SPX_I_READ_I,       /* I[a] = place X[b], R0511 (a compound assignment's read) */
+    SPX_I_READ_B,       /* B[a] = place X[b], R0511 */
+    SPX_I_APPEND_PLACE, /* place X[b] += B[c], B[a] the block read from it (taken): the append */
+    SPX_I_STR_LT,       /* I[a] = B[b] < B[c] (strings, bytewise), size charge */
+    SPX_I_STR_LE        /* I[a] = B[b] <= B[c] */
 } spx_opcode_t;
 
 #define SPX_FLAG_FREE_B 1u /* B[b] is a dying temporary */
