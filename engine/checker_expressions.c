@@ -197,6 +197,9 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
     call->as.call->builtin = SPX_BUILTIN_NONE;
     int known = 0;
     int method = call->as.call->receiver != NULL;
+    if (!method && !call->as.call->module.text && call->as.call->function.text &&
+        strcmp(call->as.call->function.text, "assert_eq") == 0)
+        return spx_checker_check_assert_eq(scope, call); /* v3: typed by its first argument */
     if (method)
         check_method(scope, call);
     else

@@ -188,6 +188,9 @@ void spx_checker_evaluate_consts(checker_t *checker);
 
 /* Types expr and everything in it (see there). */
 void spx_checker_check_expr(scope_t *scope, spx_expr_t *expr);
+/* v3: assert_eq(a, b[, message]), a call of the builtin (checker_assert_eq.c):
+ * its arguments typed and checked; its type, unit. */
+const spx_vtype_t *spx_checker_check_assert_eq(scope_t *scope, spx_expr_t *call);
 /* v3: the notes a newcomer needs on an operator that does not take its
  * operands (E0405, item): itos for str + int, a byte literal for s[i]
  * compared with a str (checker_hints.c). */

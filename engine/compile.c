@@ -94,6 +94,8 @@ struct spx_program_builder_t {
     apr_hash_t *literal_numbers; /* bytes, or a const's address -> literal number + 1 */
     apr_array_header_t *int_consts, *literals;
     uint32_t top[2], max[2];
+    apr_array_header_t *render_types; /* v3: const spx_render_type_t *, this function's */
+    apr_hash_t *render_memo;          /* v3: the program's struct render types */
 };
 typedef spx_program_builder_t compiler_t;
 
@@ -605,6 +607,36 @@ static reg_t compile_method(compiler_t *c, const spx_expr_t *e, int32_t hint)
     return dst;
 }
 
+/* v3: assert_eq(a, b[, message]): a, b and the message evaluated left to
+ * right (each held against writes by the later ones), then the call's step
+ * and the comparison, which renders both values when they differ. */
+static reg_t compile_assert_eq(compiler_t *c, const spx_expr_t *e)
+{
+    const spx_call_t *call = e->as.call;
+    const spx_expr_t *left = call->arguments[0], *right = call->arguments[1];
+    const spx_expr_t *message = call->argument_count == 3 ? call->arguments[2] : NULL;
+    reg_t l = hold_operand(c, compile_expr(c, left, -1), right, message);
+    reg_t r = hold_operand(c, compile_expr(c, right, -1), message, NULL);
+    reg_t m = message ? compile_expr(c, message, -1) : no_reg;
+    free_reg(c, m);
+    free_reg(c, r);
+    free_reg(c, l);
+    charge(c, e->span);
+    int32_t offset = c->aux->nelts;
+    APR_ARRAY_PUSH(c->aux, int32_t) = message ? m.index : -1;
+    APR_ARRAY_PUSH(c->aux, int32_t) = c->render_types->nelts;
+    APR_ARRAY_PUSH(c->aux, int32_t) = message && m.temp;
+    APR_ARRAY_PUSH(c->render_types, const spx_render_type_t *) =
+        spx_render_type_of(left->type, left->vtype, c->render_memo, c->pool);
+    int block = l.file == FILE_BLOCK;
+    failure_site(c,
+                 emit(c, block ? SPX_I_ASSERT_EQ_B : SPX_I_ASSERT_EQ_I,
+                      dying(l, SPX_FLAG_FREE_A) | dying(r, SPX_FLAG_FREE_B), l.index, r.index,
+                      offset),
+                 e->span);
+    return no_reg;
+}
+
 static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
     const spx_call_t *call = e->as.call;
@@ -626,6 +658,8 @@ static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
             return no_reg;
         return (reg_t){file, alloc_temp(c, file), 1}; /* the first argument's register */
     }
+    if (call->builtin == SPX_BUILTIN_ASSERT_EQ)
+        return compile_assert_eq(c, e);
     if (call->builtin == SPX_BUILTIN_ASSERT && count == 2) {
         /* the message is always evaluated */
         reg_t condition = compile_expr(c, call->arguments[0], -1);
@@ -670,6 +704,7 @@ static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
     case SPX_BUILTIN_NONE: /* compiled above: a function's call, or a method's */
     case SPX_BUILTIN_PUSH:
     case SPX_BUILTIN_POP:
+    case SPX_BUILTIN_ASSERT_EQ:
         break;
     }
     return dst;
@@ -1307,6 +1342,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     c->function_patches = apr_array_make(c->scratch, 4, sizeof(const_patch_t));
     c->int_consts = apr_array_make(c->scratch, 8, sizeof(int64_t));
     c->literals = apr_array_make(c->scratch, 8, sizeof(const spx_literal_t *));
+    c->render_types = apr_array_make(c->scratch, 2, sizeof(const spx_render_type_t *));
     c->int_numbers = apr_hash_make(c->scratch);
     c->const_numbers = apr_hash_make(c->scratch);
     c->literal_numbers = apr_hash_make(c->scratch);
@@ -1354,6 +1390,8 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     out->literals =
         SPX_ARENA_COPY(c->arena, const spx_literal_t *, c->literals->elts, c->literals->nelts);
     out->aux = SPX_ARENA_COPY(c->arena, int32_t, c->aux->elts, c->aux->nelts);
+    out->render_types = SPX_ARENA_COPY(c->arena, const spx_render_type_t *, c->render_types->elts,
+                                       c->render_types->nelts);
     out->sites = SPX_ARENA_COPY(c->arena, spx_site_t, c->sites->elts, c->sites->nelts);
     out->site_count = (uint32_t)c->sites->nelts;
     out->returns_int = result_file == FILE_INT && f->result == SPX_TYPE_INT;
@@ -1377,6 +1415,7 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
     c->shapes = apr_array_make(pool, 8, sizeof(const spx_struct_shape_t *));
     c->shape_numbers = apr_hash_make(pool);
     c->patches = apr_array_make(pool, 8, sizeof(const_patch_t));
+    c->render_memo = apr_hash_make(pool);
     return c;
 }
 

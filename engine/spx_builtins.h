@@ -14,7 +14,8 @@
  *                 its name
  *   since         the language version that added it: 1, or 2 (E0306's and
  *                 rename's "since language v2")
- *   arity         the most arguments it takes
+ *   arity         the most arguments it takes (assert_eq: its two values;
+ *                 its optional message and its typing are checker_assert_eq.c's)
  *   optional      how many of the last ones may be left out
  *   first, second the types of its arguments (SPX_TYPE_<T>; UNIT: none);
  *                 ERROR for a METHOD, whose types come from its receiver
@@ -43,6 +44,8 @@
     X(CHR, "chr", CALL, 2, 1, 0, INT, UNIT, 0, STR, "fn(c: int) -> str", NULL)                     \
     X(STOI, "stoi", CALL, 2, 1, 0, STR, UNIT, 0, INT, "fn(s: str) -> int", NULL)                   \
     X(PUSH, "push", METHOD, 2, 1, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T], v: T)", NULL)             \
-    X(POP, "pop", METHOD, 2, 0, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T]) -> T", NULL)
+    X(POP, "pop", METHOD, 2, 0, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T]) -> T", NULL)                \
+    X(ASSERT_EQ, "assert_eq", CALL, 3, 2, 0, ERROR, ERROR, 0, UNIT,                                \
+      "fn(left: T, right: T, message: str)", NULL)
 
 #endif /* SPX_BUILTINS_H */

@@ -20,6 +20,7 @@
 #ifndef SPX_VM_INTERNAL_H
 #define SPX_VM_INTERNAL_H
 
+#include "render.h"
 #include "spx_values.h"
 #include "spx_vm.h"
 
@@ -110,7 +111,10 @@ typedef enum spx_opcode_t {
     SPX_I_READ_B,       /* B[a] = place X[b], R0511 */
     SPX_I_APPEND_PLACE, /* place X[b] += B[c], B[a] the block read from it (taken): the append */
     SPX_I_STR_LT,       /* I[a] = B[b] < B[c] (strings, bytewise), size charge */
-    SPX_I_STR_LE        /* I[a] = B[b] <= B[c] */
+    SPX_I_STR_LE,       /* I[a] = B[b] <= B[c] */
+    SPX_I_ASSERT_EQ_I,  /* assert_eq(I[a], I[b]); X[c]: message B register or -1, render type,
+                           message dying; R0508 */
+    SPX_I_ASSERT_EQ_B   /* assert_eq(B[a], B[b]), size charge; X[c] as above */
 } spx_opcode_t;
 
 #define SPX_FLAG_FREE_B 1u /* B[b] is a dying temporary */
@@ -153,6 +157,7 @@ typedef struct spx_vm_function_t {
     int64_t *int_consts;                  /* const reads are filled in by spx_program_finish */
     const spx_literal_t *const *literals; /* str literals and str consts, by number */
     const int32_t *aux;                   /* places and struct literals' registers */
+    const spx_render_type_t *const *render_types; /* v3: assert_eq's values' types, by number */
     const spx_site_t *sites;
     uint32_t site_count;
     int returns_int; /* the entry and tests must */
