@@ -76,7 +76,9 @@ typedef enum operands_t {
     OPERANDS_INT,        /* two ints (one for a unary operator) */
     OPERANDS_BOOL,       /* two bools (one for a unary operator) */
     OPERANDS_SAME,       /* == and !=: two values of one type, any */
-    OPERANDS_INT_OR_STR, /* +: two ints or two strs, and gives that type */
+    OPERANDS_INT_OR_STR, /* +: two ints or two strs, and gives that type (v3: or two arrays of
+                            one type) */
+    OPERANDS_ORDERED,    /* v3: < <= > >=: two ints or two strs, and gives bool */
 } operands_t;
 
 typedef struct operator_info_t {
@@ -90,8 +92,8 @@ typedef struct operator_info_t {
 static const operator_info_t operators[] = {
     {"||", 0, OPERANDS_BOOL, SPX_TYPE_BOOL},       {"&&", 0, OPERANDS_BOOL, SPX_TYPE_BOOL},
     {"==", 0, OPERANDS_SAME, SPX_TYPE_BOOL},       {"!=", 0, OPERANDS_SAME, SPX_TYPE_BOOL},
-    {"<", 0, OPERANDS_INT, SPX_TYPE_BOOL},         {"<=", 0, OPERANDS_INT, SPX_TYPE_BOOL},
-    {">", 0, OPERANDS_INT, SPX_TYPE_BOOL},         {">=", 0, OPERANDS_INT, SPX_TYPE_BOOL},
+    {"<", 0, OPERANDS_ORDERED, SPX_TYPE_BOOL},     {"<=", 0, OPERANDS_ORDERED, SPX_TYPE_BOOL},
+    {">", 0, OPERANDS_ORDERED, SPX_TYPE_BOOL},     {">=", 0, OPERANDS_ORDERED, SPX_TYPE_BOOL},
     {"+", 0, OPERANDS_INT_OR_STR, SPX_TYPE_ERROR}, {"-", 0, OPERANDS_INT, SPX_TYPE_INT},
     {"*", 0, OPERANDS_INT, SPX_TYPE_INT},          {"/", 0, OPERANDS_INT, SPX_TYPE_INT},
     {"%", 0, OPERANDS_INT, SPX_TYPE_INT},          {"-", 1, OPERANDS_INT, SPX_TYPE_INT},
@@ -135,8 +137,15 @@ spx_type_t spx_checker_binary_type(spx_operator_t op, const spx_vtype_t *left,
     case OPERANDS_SAME:
         *ok = left == right;
         return info->result;
+    case OPERANDS_ORDERED:
+        *ok = a == b && (a == SPX_TYPE_INT || a == SPX_TYPE_STR);
+        return info->result;
     case OPERANDS_INT_OR_STR:
         break;
+    }
+    if (a == SPX_TYPE_ARRAY) { /* v3: two arrays of one element type */
+        *ok = left == right;
+        return SPX_TYPE_ARRAY;
     }
     *ok = a == b && (a == SPX_TYPE_INT || a == SPX_TYPE_STR);
     /* whichever side is known decides, so "x + 1" with an unknown x is

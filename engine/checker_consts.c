@@ -287,6 +287,16 @@ static value_t const_binary(evaluation_t *ev, const spx_expr_t *expr, value_t le
                                           : left.boolean != right.boolean);
     if (op == SPX_OP_ADD)
         return concatenate(ev, expr, left, right);
+    if (op >= SPX_OP_LT && op <= SPX_OP_GE) { /* v3: strings bytewise */
+        apr_size_t shorter = left.length < right.length ? left.length : right.length;
+        int order = shorter ? memcmp(left.bytes, right.bytes, shorter) : 0;
+        if (order == 0)
+            order = (left.length > right.length) - (left.length < right.length);
+        return bool_value(op == SPX_OP_LT   ? order < 0
+                          : op == SPX_OP_LE ? order <= 0
+                          : op == SPX_OP_GT ? order > 0
+                                            : order >= 0);
+    }
     int same = left.length == right.length && memcmp(left.bytes, right.bytes, left.length) == 0;
     return bool_value(op == SPX_OP_EQ ? same : !same);
 }

@@ -159,6 +159,9 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
     const spx_vtype_t *result = basic_type(scope, SPX_TYPE_ERROR);
     call->as.call->target = NULL;
     call->as.call->builtin = SPX_BUILTIN_NONE;
+    if (!call->as.call->receiver && !call->as.call->module.text && call->as.call->function.text &&
+        strcmp(call->as.call->function.text, "assert_eq") == 0)
+        return spx_checker_check_assert_eq(scope, call); /* v3: typed by its first argument */
     /* e.name(...) where e is not an imported module's name: a method of
      * e's type (checker_methods.c). */
     const char *module = call->as.call->module.text;
@@ -607,13 +610,22 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
     if (unit || left == SPX_TYPE_ERROR || right == SPX_TYPE_ERROR)
         return result;
     if (!ok) {
-        report(scope, SPX_E0405, expr->as.binary.op_span,
-               apr_psprintf(scope->pool, "operator '%s' cannot take '%s' and '%s'",
-                            spx_checker_operator_name(op), type_text(scope, left_expr),
-                            type_text(scope, right_expr)));
+        spx_diagnostic_t *item =
+            report(scope, SPX_E0405, expr->as.binary.op_span,
+                   apr_psprintf(scope->pool, "operator '%s' cannot take '%s' and '%s'",
+                                spx_checker_operator_name(op), type_text(scope, left_expr),
+                                type_text(scope, right_expr)));
+        spx_checker_hint_operands(scope, item, expr);
         return op == SPX_OP_ADD ? SPX_TYPE_ERROR : result;
     }
+    if (result == SPX_TYPE_ARRAY) /* v3: array + array, of the left's type */
+        expr->vtype = vtype_of(scope, left_expr);
     return result;
+}
+
+void spx_checker_check_operation(scope_t *scope, spx_expr_t *operation)
+{
+    operation->type = binary_type(scope, operation);
 }
 
 /* Types expr and everything in it. The chain of unary operators and left
@@ -640,8 +652,10 @@ void spx_checker_check_expr(scope_t *scope, spx_expr_t *expr)
         if (top->kind == SPX_EXPR_UNARY) {
             top->type = unary_type(scope, top);
         } else {
-            /* the left operand of == and != gives the right one its type */
-            if (top->as.binary.op == SPX_OP_EQ || top->as.binary.op == SPX_OP_NE)
+            /* the left operand of == and != gives the right one its type
+             * (v3: and of + on arrays, so that "xs + []" is typed) */
+            if (top->as.binary.op == SPX_OP_EQ || top->as.binary.op == SPX_OP_NE ||
+                (top->as.binary.op == SPX_OP_ADD && type_of(top->as.binary.left) == SPX_TYPE_ARRAY))
                 expect(scope, vtype_of(scope, top->as.binary.left));
             spx_checker_check_expr(scope, top->as.binary.right);
             top->type = binary_type(scope, top);

@@ -93,9 +93,11 @@ const char *spx_checker_operator_name(spx_operator_t op);
  * operator's type, which its operand must have too (! bool, - and ~ int). */
 spx_type_t spx_checker_unary_type(spx_operator_t op);
 /* A binary operator on operands of types left and right: *ok when it takes
- * them (== and != two equal types, + two ints or two strs, && and || two
- * bools, the rest two ints), and the type it gives (for +, the type of a
- * side that is int or str, else error), given even when *ok is 0. */
+ * them (== and != two equal types, + two ints or two strs (v3: or two
+ * arrays of one type), && and || two bools, v3: < <= > >= two ints or two
+ * strs, the rest two ints), and the type it gives (for +, the type of a
+ * side that is int or str, an array when the left is one, else error),
+ * given even when *ok is 0. */
 spx_type_t spx_checker_binary_type(spx_operator_t op, const spx_vtype_t *left,
                                    const spx_vtype_t *right, int *ok);
 
@@ -187,6 +189,16 @@ void spx_checker_evaluate_consts(checker_t *checker);
 
 /* Types expr and everything in it (see there). */
 void spx_checker_check_expr(scope_t *scope, spx_expr_t *expr);
+/* v3: assert_eq(a, b[, message]), a call of the builtin (checker_assert_eq.c):
+ * its arguments typed and checked; its type, unit. */
+const spx_vtype_t *spx_checker_check_assert_eq(scope_t *scope, spx_expr_t *call);
+/* v3: the notes a newcomer needs on an operator that does not take its
+ * operands (E0405, item): itos for str + int, a byte literal for s[i]
+ * compared with a str (checker_hints.c). */
+void spx_checker_hint_operands(scope_t *scope, spx_diagnostic_t *item, const spx_expr_t *operation);
+/* v3: type a binary operation whose operands are typed already (a compound
+ * assignment's "P op e"), reporting as an operator in an expression does. */
+void spx_checker_check_operation(scope_t *scope, spx_expr_t *operation);
 /* A unit value where a value is needed ("stored", "an operand", ...): E0402. */
 void spx_checker_report_unit(scope_t *scope, const spx_expr_t *expr, const char *use);
 /* E0308 for a name that is no visible local (read: a value is read). */

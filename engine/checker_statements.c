@@ -153,7 +153,32 @@ static void check_binding(scope_t *scope, spx_stmt_t *stmt)
  * through a str (E0422). The index expressions are checked before e. Array
  * and struct values are not typed yet: a place through one was already
  * reported, so nothing more is said about it. */
+static const spx_vtype_t *check_place_target(scope_t *scope, spx_stmt_t *stmt);
+
 static void check_place_assign(scope_t *scope, spx_stmt_t *stmt)
+{
+    spx_expr_t *place = stmt->as.assign.place;
+    const spx_vtype_t *wanted = check_place_target(scope, stmt);
+    spx_expr_t *value = stmt->as.assign.value;
+    expect(scope, wanted); /* the place's type */
+    spx_checker_check_expr(scope, value);
+    spx_type_t type = type_of(value);
+    if (type == SPX_TYPE_UNIT)
+        spx_checker_report_unit(scope, value, "stored");
+    else if (type != SPX_TYPE_ERROR && wanted->kind != SPX_TYPE_ERROR &&
+             vtype_of(scope, value) != wanted)
+        report(scope, SPX_E0411, value->span,
+               apr_psprintf(
+                   scope->pool, "cannot assign '%s' to '%s' of type '%s'", type_text(scope, value),
+                   apr_pstrndup(scope->pool,
+                                (const char *)scope->module->text + place->span.start.offset,
+                                place->span.end.offset - place->span.start.offset),
+                   spx_vtype_name(wanted, scope->pool)));
+}
+
+/* The place of "place = e;" or "place op= e;" (its indexes checked, its
+ * root resolved, E0422 and E0312 reported): its type. */
+static const spx_vtype_t *check_place_target(scope_t *scope, spx_stmt_t *stmt)
 {
     spx_expr_t *place = stmt->as.assign.place;
     const spx_name_t *name = &stmt->as.assign.name;
@@ -179,28 +204,44 @@ static void check_place_assign(scope_t *scope, spx_stmt_t *stmt)
         report(scope, SPX_E0312, name->span,
                apr_psprintf(scope->pool, "cannot assign to '%s': it is %s", name->text,
                             local_kind(local)));
-    const spx_vtype_t *wanted = vtype_of(scope, place);
-    spx_expr_t *value = stmt->as.assign.value;
-    expect(scope, wanted); /* the place's type */
-    spx_checker_check_expr(scope, value);
-    spx_type_t type = type_of(value);
-    if (type == SPX_TYPE_UNIT)
-        spx_checker_report_unit(scope, value, "stored");
-    else if (type != SPX_TYPE_ERROR && wanted->kind != SPX_TYPE_ERROR &&
-             vtype_of(scope, value) != wanted)
-        report(scope, SPX_E0411, value->span,
-               apr_psprintf(
-                   scope->pool, "cannot assign '%s' to '%s' of type '%s'", type_text(scope, value),
-                   apr_pstrndup(scope->pool,
-                                (const char *)scope->module->text + place->span.start.offset,
-                                place->span.end.offset - place->span.start.offset),
-                   spx_vtype_name(wanted, scope->pool)));
+    return vtype_of(scope, place);
+}
+
+/* v3: "P op= e;", typed as "P = P op e;" with P checked once: P (the
+ * place's indexes, or the variable), then e expecting P's type, then the
+ * operator (E0405; E0312 and E0422 from P). The operator's result is P's
+ * type whenever it takes its operands. */
+static void check_compound(scope_t *scope, spx_stmt_t *stmt)
+{
+    spx_expr_t *operation = stmt->as.assign.compound;
+    spx_expr_t *target = operation->as.binary.left;
+    const spx_vtype_t *wanted;
+    if (stmt->as.assign.place) {
+        wanted = check_place_target(scope, stmt);
+    } else {
+        const spx_name_t *name = &stmt->as.assign.name;
+        local_t *local = spx_checker_lookup(scope, name->text);
+        stmt->as.assign.slot = local ? local->slot : -1;
+        spx_checker_check_expr(scope, target); /* unknown names are reported here */
+        if (local && !local->is_var && local->vtype->kind != SPX_TYPE_ERROR)
+            report(scope, SPX_E0312, name->span,
+                   apr_psprintf(scope->pool, "cannot assign to '%s': it is %s", name->text,
+                                local_kind(local)));
+        wanted = vtype_of(scope, target);
+    }
+    expect(scope, wanted); /* the right side expects P's type */
+    spx_checker_check_expr(scope, stmt->as.assign.value);
+    spx_checker_check_operation(scope, operation);
 }
 
 static void check_assign(scope_t *scope, spx_stmt_t *stmt)
 {
     spx_expr_t *value = stmt->as.assign.value;
     const spx_name_t *name = &stmt->as.assign.name;
+    if (stmt->as.assign.compound) {
+        check_compound(scope, stmt);
+        return;
+    }
     if (stmt->as.assign.place) {
         check_place_assign(scope, stmt);
         return;

@@ -105,6 +105,8 @@ struct spx_program_builder_t {
     apr_hash_t *literal_numbers; /* bytes, or a const's address -> literal number + 1 */
     apr_array_header_t *int_consts, *literals;
     uint32_t top[2], max[2];
+    apr_array_header_t *render_types; /* v3: const spx_render_type_t *, this function's */
+    apr_hash_t *render_memo;          /* v3: the program's struct render types */
 };
 typedef spx_program_builder_t compiler_t;
 
@@ -661,6 +663,35 @@ static reg_t compile_library(compiler_t *c, const spx_expr_t *e, int32_t hint)
     reg_t dst = file == FILE_INT || file == FILE_BLOCK ? destination(c, file, hint) : no_reg;
     failure_site(c, emit(c, SPX_I_METHOD, 0, dst.index, record, (int32_t)call->builtin), e->span);
     return dst;
+
+/* v3: assert_eq(a, b[, message]): a, b and the message evaluated left to
+ * right (each held against writes by the later ones), then the call's step
+ * and the comparison, which renders both values when they differ. */
+static reg_t compile_assert_eq(compiler_t *c, const spx_expr_t *e)
+{
+    const spx_call_t *call = e->as.call;
+    const spx_expr_t *left = call->arguments[0], *right = call->arguments[1];
+    const spx_expr_t *message = call->argument_count == 3 ? call->arguments[2] : NULL;
+    reg_t l = hold_operand(c, compile_expr(c, left, -1), right, message);
+    reg_t r = hold_operand(c, compile_expr(c, right, -1), message, NULL);
+    reg_t m = message ? compile_expr(c, message, -1) : no_reg;
+    free_reg(c, m);
+    free_reg(c, r);
+    free_reg(c, l);
+    charge(c, e->span);
+    int32_t offset = c->aux->nelts;
+    APR_ARRAY_PUSH(c->aux, int32_t) = message ? m.index : -1;
+    APR_ARRAY_PUSH(c->aux, int32_t) = c->render_types->nelts;
+    APR_ARRAY_PUSH(c->aux, int32_t) = message && m.temp;
+    APR_ARRAY_PUSH(c->render_types, const spx_render_type_t *) =
+        spx_render_type_of(left->type, left->vtype, c->render_memo, c->pool);
+    int block = l.file == FILE_BLOCK;
+    failure_site(c,
+                 emit(c, block ? SPX_I_ASSERT_EQ_B : SPX_I_ASSERT_EQ_I,
+                      dying(l, SPX_FLAG_FREE_A) | dying(r, SPX_FLAG_FREE_B), l.index, r.index,
+                      offset),
+                 e->span);
+    return no_reg;
 }
 
 static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
@@ -687,6 +718,8 @@ static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
             return no_reg;
         return (reg_t){file, alloc_temp(c, file), 1}; /* the first argument's register */
     }
+    if (call->builtin == SPX_BUILTIN_ASSERT_EQ)
+        return compile_assert_eq(c, e);
     if (call->builtin == SPX_BUILTIN_ASSERT && count == 2) {
         /* the message is always evaluated */
         reg_t condition = compile_expr(c, call->arguments[0], -1);
@@ -745,6 +778,17 @@ static reg_t emit_binary(compiler_t *c, const spx_expr_t *e, reg_t l, reg_t r, i
         if (op == SPX_OP_ADD) {
             reg_t dst = destination(c, FILE_BLOCK, hint);
             failure_site(c, emit(c, SPX_I_CONCAT, flags, dst.index, l.index, r.index), e->span);
+            return dst;
+        }
+        if (op >= SPX_OP_LT && op <= SPX_OP_GE) { /* v3: strings, bytewise */
+            int swap = op == SPX_OP_GT || op == SPX_OP_GE;
+            unsigned swapped = dying(r, SPX_FLAG_FREE_B) | dying(l, SPX_FLAG_FREE_C);
+            reg_t dst = destination(c, FILE_INT, hint);
+            spx_opcode_t order = op == SPX_OP_LT || op == SPX_OP_GT ? SPX_I_STR_LT : SPX_I_STR_LE;
+            failure_site(c,
+                         swap ? emit(c, order, swapped, dst.index, r.index, l.index)
+                              : emit(c, order, flags, dst.index, l.index, r.index),
+                         e->span);
             return dst;
         }
         reg_t dst = destination(c, FILE_INT, hint);
@@ -1040,26 +1084,131 @@ static void compile_branch(compiler_t *c, const spx_expr_t *e, int when, label_t
 
 static void compile_block(compiler_t *c, const spx_block_t *block, int drops);
 
-/* x = x + e; for a str variable x: an append when only x holds its block. */
-static int is_append(const spx_stmt_t *s)
+/* Two index expressions of places that always read the same value in one
+ * statement: the same int literal, the same const, or the same local. */
+static int same_index(const spx_expr_t *a, const spx_expr_t *b)
 {
-    const spx_expr_t *value = s->as.assign.value;
-    return !s->as.assign.place && value->kind == SPX_EXPR_BINARY &&
-           value->as.binary.op == SPX_OP_ADD && value->type == SPX_TYPE_STR &&
-           value->as.binary.left->kind == SPX_EXPR_NAME &&
-           !value->as.binary.left->as.name.constant &&
-           value->as.binary.left->as.name.slot == s->as.assign.slot;
+    const spx_const_t *constant = const_read(a);
+    if (constant || const_read(b))
+        return constant == const_read(b);
+    if (a->kind == SPX_EXPR_INT && b->kind == SPX_EXPR_INT)
+        return a->as.integer == b->as.integer;
+    return a->kind == SPX_EXPR_NAME && b->kind == SPX_EXPR_NAME &&
+           a->as.name.slot == b->as.name.slot;
+}
+
+/* v3: whether read, the left operand of "P = P + e;", is the place P
+ * itself: the same variable followed by the same fields and indexes, each
+ * index a literal, a const or a variable (language.md, "Compound
+ * assignment"). place is the statement's INDEX/FIELD chain, NULL for the
+ * variable of slot alone. */
+static int same_place(const spx_expr_t *place, int slot, const spx_expr_t *read)
+{
+    for (;;) {
+        if (!place)
+            return read->kind == SPX_EXPR_NAME && !read->as.name.constant &&
+                   read->as.name.slot == slot;
+        if (place->kind == SPX_EXPR_NAME)
+            return read->kind == SPX_EXPR_NAME && !read->as.name.constant &&
+                   read->as.name.slot == place->as.name.slot;
+        if (place->kind != read->kind)
+            return 0;
+        if (place->kind == SPX_EXPR_FIELD) {
+            if (read->as.field.constant ||
+                strcmp(place->as.field.name.text, read->as.field.name.text) != 0)
+                return 0;
+            place = place->as.field.base;
+            read = read->as.field.base;
+        } else {
+            if (place->kind != SPX_EXPR_INDEX ||
+                !same_index(place->as.index.index, read->as.index.index))
+                return 0;
+            place = place->as.index.base;
+            read = read->as.index.base;
+        }
+    }
+}
+
+/* The append rule's operation of an assignment, or NULL: "P += e;" on a
+ * str or an array, and "P = P + e;" written out where the left operand is
+ * P itself (v2: "x = x + e" for a str variable x). */
+static const spx_expr_t *append_of(const spx_stmt_t *s)
+{
+    const spx_expr_t *value = s->as.assign.compound ? s->as.assign.compound : s->as.assign.value;
+    if (value->kind != SPX_EXPR_BINARY || value->as.binary.op != SPX_OP_ADD ||
+        (value->type != SPX_TYPE_STR && value->type != SPX_TYPE_ARRAY))
+        return NULL;
+    if (s->as.assign.compound ||
+        same_place(s->as.assign.place, s->as.assign.slot, value->as.binary.left))
+        return value;
+    return NULL;
+}
+
+/* The append rule (docs/execution.md, "Append"). A variable whose value
+ * the right side cannot write (no push or pop in it) appends by one
+ * instruction, as v2 did; any other place reads P first (the indexes, then
+ * the read with its range checks), then e, then appends in place or
+ * concatenates and writes (spx_place_append). */
+static void compile_append(compiler_t *c, const spx_stmt_t *s, const spx_expr_t *operation)
+{
+    const spx_expr_t *right = operation->as.binary.right;
+    int32_t variable = c->slot_index[s->as.assign.slot];
+    if (!s->as.assign.place && !may_write(right, 0)) {
+        reg_t e = compile_expr(c, right, -1);
+        free_reg(c, e);
+        failure_site(c, emit(c, SPX_I_APPEND, dying(e, SPX_FLAG_FREE_B), variable, e.index, 0),
+                     operation->span);
+        return;
+    }
+    apr_size_t temps = 0;
+    int32_t place = compile_place(c, s->as.assign.slot, s->as.assign.place, &temps);
+    reg_t read = {FILE_BLOCK, alloc_temp(c, FILE_BLOCK), 1};
+    if (s->as.assign.place)
+        failure_site(c, emit(c, SPX_I_READ_B, 0, read.index, place, 0), s->as.assign.place->span);
+    else
+        emit(c, SPX_I_MOVE_B, 0, read.index, variable, 0);
+    reg_t e = compile_expr(c, right, -1);
+    free_reg(c, e);
+    free_reg(c, read);
+    failure_site(c,
+                 emit(c, SPX_I_APPEND_PLACE, dying(e, SPX_FLAG_FREE_C), read.index, place, e.index),
+                 operation->span);
+    c->top[FILE_INT] -= (uint32_t)temps;
+}
+
+/* v3: "P op= e;" other than an append: P's indexes, P read (its range
+ * checks), e, the operator, then the write resolving P again. */
+static void compile_compound(compiler_t *c, const spx_stmt_t *s)
+{
+    const spx_expr_t *operation = s->as.assign.compound;
+    int32_t variable = c->slot_index[s->as.assign.slot];
+    if (!s->as.assign.place) {
+        compile_into(c, operation, variable);
+        return;
+    }
+    SPX_ASSERT(file_of(operation->type) == FILE_INT);
+    const spx_expr_t *target = s->as.assign.place;
+    apr_size_t temps = 0;
+    int32_t place = compile_place(c, s->as.assign.slot, target, &temps);
+    reg_t read = {FILE_INT, alloc_temp(c, FILE_INT), 1};
+    failure_site(c, emit(c, SPX_I_READ_I, 0, read.index, place, 0), target->span);
+    reg_t e = compile_expr(c, operation->as.binary.right, -1);
+    reg_t result = emit_binary(c, operation, read, e, -1);
+    free_reg(c, result);
+    failure_site(c, emit(c, SPX_I_WRITE_I, 0, result.index, place, 0), target->span);
+    c->top[FILE_INT] -= (uint32_t)temps;
 }
 
 static void compile_assign(compiler_t *c, const spx_stmt_t *s)
 {
     int32_t variable = c->slot_index[s->as.assign.slot];
-    if (is_append(s)) {
-        const spx_expr_t *value = s->as.assign.value;
-        reg_t e = compile_expr(c, value->as.binary.right, -1);
-        free_reg(c, e);
-        failure_site(c, emit(c, SPX_I_APPEND, dying(e, SPX_FLAG_FREE_B), variable, e.index, 0),
-                     value->span);
+    const spx_expr_t *append = append_of(s);
+    if (append) {
+        compile_append(c, s, append);
+        return;
+    }
+    if (s->as.assign.compound) {
+        compile_compound(c, s);
         return;
     }
     if (!s->as.assign.place) {
@@ -1256,6 +1405,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     c->function_patches = apr_array_make(c->scratch, 4, sizeof(const_patch_t));
     c->int_consts = apr_array_make(c->scratch, 8, sizeof(int64_t));
     c->literals = apr_array_make(c->scratch, 8, sizeof(const spx_literal_t *));
+    c->render_types = apr_array_make(c->scratch, 2, sizeof(const spx_render_type_t *));
     c->int_numbers = apr_hash_make(c->scratch);
     c->const_numbers = apr_hash_make(c->scratch);
     c->literal_numbers = apr_hash_make(c->scratch);
@@ -1303,6 +1453,8 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     out->literals =
         SPX_ARENA_COPY(c->arena, const spx_literal_t *, c->literals->elts, c->literals->nelts);
     out->aux = SPX_ARENA_COPY(c->arena, int32_t, c->aux->elts, c->aux->nelts);
+    out->render_types = SPX_ARENA_COPY(c->arena, const spx_render_type_t *, c->render_types->elts,
+                                       c->render_types->nelts);
     out->sites = SPX_ARENA_COPY(c->arena, spx_site_t, c->sites->elts, c->sites->nelts);
     out->site_count = (uint32_t)c->sites->nelts;
     out->returns_int = result_file == FILE_INT && f->result == SPX_TYPE_INT;
@@ -1326,6 +1478,7 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
     c->shapes = apr_array_make(pool, 8, sizeof(const spx_struct_shape_t *));
     c->shape_numbers = apr_hash_make(pool);
     c->patches = apr_array_make(pool, 8, sizeof(const_patch_t));
+    c->render_memo = apr_hash_make(pool);
     return c;
 }
 

@@ -316,6 +316,7 @@ static int ends_operand(spx_token_kind_t kind)
     switch (kind) {
     case SPX_TOKEN_IDENTIFIER:
     case SPX_TOKEN_INTEGER:
+    case SPX_TOKEN_BYTE:
     case SPX_TOKEN_STRING:
     case SPX_TOKEN_TRUE:
     case SPX_TOKEN_FALSE:

@@ -1,5 +1,6 @@
 /*
- * lexer.c: bytes to tokens for Semaprax (spx_lexer.h), language v2.
+ * lexer.c: bytes to tokens for Semaprax (spx_lexer.h), language v2, with
+ * language v3's byte literals and compound assignment operators.
  *
  * One pass, one token at a time, pulled by the parser. Every byte is
  * classified once: in code, in a comment and in a string alike, a NUL, a CR
@@ -17,6 +18,7 @@
 #include "spx_utf8.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 /* What one byte (or UTF-8 sequence) at an offset is, as far as every
@@ -413,10 +415,160 @@ static void lex_string(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
                         "string literal not closed before the end of the file");
 }
 
+/* The escapes a byte literal takes, as messages list them. */
+#define BYTE_ESCAPES "\\n \\t \\r \\0 \\\\ \\' \\\" \\xHH"
+
+/* One character of a byte literal's content at at (before end, the
+ * closing quote): its value in *value, the offset after it in *next; 0 when
+ * it is no character a byte literal may hold, with the message in why
+ * (empty for a valid character that is not one ASCII byte: the caller words
+ * that). */
+static int byte_literal_character(spx_lexer_t *lexer, apr_size_t at, apr_size_t end, int64_t *value,
+                                  apr_size_t *next, char *why, size_t why_size)
+{
+    const unsigned char *text = lexer->text;
+    unsigned char c = text[at];
+    why[0] = '\0';
+    *next = at + 1;
+    if (c != '\\') {
+        apr_size_t size = 1;
+        byte_class_t kind = classify(lexer, at, &size);
+        *next = at + size;
+        if (kind == BYTE_PLAIN && c != '\t') {
+            *value = c;
+            return 1;
+        }
+        if (kind == BYTE_UTF8)
+            return 0; /* not one ASCII byte */
+        if (kind == BYTE_INVALID) {
+            snprintf(why, why_size, "invalid UTF-8 (byte 0x%02x) in a byte literal", c);
+            return 0;
+        }
+        if (kind == BYTE_BOM) {
+            snprintf(why, why_size, "U+FEFF (byte order mark) in a byte literal");
+            return 0;
+        }
+        *next = at + 1;
+        if (c == '\t')
+            snprintf(why, why_size, "a raw tab in a byte literal; write '\\t'");
+        else
+            snprintf(why, why_size, "control character 0x%02x in a byte literal; write '\\x%02x'",
+                     c, c);
+        return 0;
+    }
+    unsigned char e = at + 1 < end ? text[at + 1] : 0;
+    *next = at + 2;
+    switch (e) {
+    case 'n':
+        *value = 10;
+        return 1;
+    case 't':
+        *value = 9;
+        return 1;
+    case 'r':
+        *value = 13;
+        return 1;
+    case '0':
+        *value = 0;
+        return 1;
+    case '\\':
+    case '\'':
+    case '"':
+        *value = e;
+        return 1;
+    case 'x': {
+        int high = at + 2 < end ? hex_value(text[at + 2]) : -1;
+        int low = at + 3 < end ? hex_value(text[at + 3]) : -1;
+        if (high >= 0 && low >= 0) {
+            *value = high * 16 + low;
+            *next = at + 4;
+            return 1;
+        }
+        apr_size_t shown = at + 2 + (high >= 0);
+        *next = shown;
+        snprintf(why, why_size, "escape '%.*s' needs exactly two hex digits (\\x00 to \\xff)",
+                 (int)(shown - at), (const char *)text + at);
+        return 0;
+    }
+    default: {
+        apr_size_t size = 1;
+        if (at + 1 < end) {
+            byte_class_t kind = classify(lexer, at + 1, &size);
+            if (kind != BYTE_PLAIN && kind != BYTE_UTF8)
+                size = 0; /* a byte a message cannot show */
+        } else {
+            size = 0;
+        }
+        *next = at + 1 + size;
+        snprintf(why, why_size, "unknown escape '%.*s' (only %s)", (int)(1 + size),
+                 (const char *)text + at, BYTE_ESCAPES);
+        return 0;
+    }
+    }
+}
+
+/* A byte literal from its opening quote at start (language.md, "Byte
+ * literals"): one character or escape between quotes, of type int. Every
+ * malformed literal is one E0231 spanning it, from the opening quote to the
+ * closing one, or to the end of its line when it is not closed there; the
+ * literal then reads as 0 (an unclosed one is an error token, since it took
+ * the rest of the line). */
+static void lex_byte(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
+{
+    const unsigned char *text = lexer->text;
+    apr_size_t end = start + 1;
+    while (end < lexer->length && text[end] != '\'' && !is_line_end(lexer, end)) {
+        if (text[end] == '\\' && end + 1 < lexer->length && !is_line_end(lexer, end + 1))
+            end++;
+        end++;
+    }
+    token->kind = SPX_TOKEN_BYTE;
+    token->integer = 0;
+    if (end >= lexer->length || text[end] != '\'') {
+        lexer->offset = end;
+        token->kind = SPX_TOKEN_ERROR;
+        token->span = span_of(lexer, start, end);
+        spx_lexer_error(lexer, SPX_E0231, token->span, "byte literal not closed on its line");
+        return;
+    }
+    lexer->offset = end + 1;
+    token->span = span_of(lexer, start, end + 1);
+    if (end == start + 1) {
+        spx_lexer_error(lexer, SPX_E0231, token->span, "empty byte literal");
+        return;
+    }
+    apr_size_t at = start + 1, characters = 0;
+    int64_t value = 0;
+    int ascii = 1;
+    while (at < end) {
+        char why[160];
+        apr_size_t next = at;
+        if (!byte_literal_character(lexer, at, end, &value, &next, why, sizeof(why))) {
+            if (why[0]) {
+                spx_lexer_error(lexer, SPX_E0231, token->span, "%s", why);
+                return;
+            }
+            ascii = 0;
+        }
+        characters++;
+        at = next;
+    }
+    int length = (int)(end + 1 - start);
+    if (characters > 1)
+        spx_lexer_error(lexer, SPX_E0231, token->span,
+                        "%.*s holds %" APR_SIZE_T_FMT " characters; a byte literal holds one",
+                        length, (const char *)text + start, characters);
+    else if (!ascii)
+        spx_lexer_error(lexer, SPX_E0231, token->span, "%.*s is not one ASCII byte", length,
+                        (const char *)text + start);
+    else
+        token->integer = value;
+}
+
 /* Characters that are no token: a run of them is one error token. */
 static void lex_unexpected(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
 {
-    static const char tokens[] = "(){},;:.=!<>+-*/%\"_[]&|^~";
+    static const char tokens[] = "(){},;:.=!<>+-*/%\"_[]&|^~'";
     apr_size_t end = start, size = 1;
     while (end < lexer->length) {
         byte_class_t kind = classify(lexer, end, &size);
@@ -444,7 +596,33 @@ static spx_token_kind_t punctuation(const spx_lexer_t *lexer, apr_size_t start, 
 {
     unsigned char c = lexer->text[start];
     unsigned char next = start + 1 < lexer->length ? lexer->text[start + 1] : 0;
+    unsigned char third = start + 2 < lexer->length ? lexer->text[start + 2] : 0;
+    *size = 3;
+    if (c == '<' && next == '<' && third == '=')
+        return SPX_TOKEN_SHL_ASSIGN;
+    if (c == '>' && next == '>' && third == '=')
+        return SPX_TOKEN_SHR_ASSIGN;
     *size = 2;
+    if (next == '=') {
+        switch (c) {
+        case '+':
+            return SPX_TOKEN_ADD_ASSIGN;
+        case '-':
+            return SPX_TOKEN_SUB_ASSIGN;
+        case '*':
+            return SPX_TOKEN_MUL_ASSIGN;
+        case '/':
+            return SPX_TOKEN_DIV_ASSIGN;
+        case '%':
+            return SPX_TOKEN_REM_ASSIGN;
+        case '&':
+            return SPX_TOKEN_AND_ASSIGN;
+        case '|':
+            return SPX_TOKEN_OR_ASSIGN;
+        case '^':
+            return SPX_TOKEN_XOR_ASSIGN;
+        }
+    }
     switch (c) {
     case '-':
         if (next == '>')
@@ -585,6 +763,8 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
         lex_integer(lexer, token, start);
     } else if (c == '"') {
         lex_string(lexer, token, start);
+    } else if (c == '\'') {
+        lex_byte(lexer, token, start);
     } else if ((token->kind = punctuation(lexer, start, &size)) != SPX_TOKEN_EOF) {
         lexer->offset = start + size;
         token->span = span_of(lexer, start, start + size);
@@ -640,6 +820,18 @@ const char *spx_token_kind_text(spx_token_kind_t kind)
         "'~'",
         "'<<'",
         "'>>'",
+        /* language v3 */
+        "byte literal",
+        "'+='",
+        "'-='",
+        "'*='",
+        "'/='",
+        "'%='",
+        "'&='",
+        "'|='",
+        "'^='",
+        "'<<='",
+        "'>>='",
     };
     if ((size_t)kind < sizeof(texts) / sizeof(texts[0]))
         return texts[kind];

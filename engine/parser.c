@@ -579,6 +579,7 @@ static spx_expr_t *parse_primary(parser_t *p)
     spx_name_t name;
     switch (token.kind) {
     case SPX_TOKEN_INTEGER:
+    case SPX_TOKEN_BYTE: /* v3: a byte literal is an int literal */
         expr = new_expr(p, SPX_EXPR_INT, token.span);
         expr->as.integer = token.integer;
         advance(p);
@@ -822,10 +823,24 @@ static spx_stmt_t *new_stmt(parser_t *p, spx_stmt_kind_t kind, spx_position_t st
 }
 
 /* The ";" that ends stmt: without it the statement is kept (it is whole)
- * but *ok tells the block to resynchronise. */
+ * but *ok tells the block to resynchronise. v3: when the token found is on
+ * a later line, the missing ";" is reported where the statement ends (an
+ * empty span at the end of its last token), not at that token; on the
+ * same line, at the token, as before. */
 static spx_stmt_t *finish(parser_t *p, spx_stmt_t *stmt, int *ok)
 {
-    *ok = expect(p, SPX_TOKEN_SEMICOLON);
+    *ok = consume_if(p, SPX_TOKEN_SEMICOLON);
+    if (!*ok && p->token.span.start.line > p->previous_end.line) {
+        p->item_error = 1;
+        if (p->token.kind != SPX_TOKEN_ERROR) {
+            spx_span_t end = {p->previous_end, p->previous_end};
+            spx_lexer_error(&p->lexer, SPX_E0220, end,
+                            "expected ';' at the end of this statement (found %s on line %u)",
+                            describe(p, &p->token), (unsigned)p->token.span.start.line);
+        }
+    } else if (!*ok) {
+        expected(p, "';'");
+    }
     stmt->span.end = p->previous_end;
     return stmt;
 }
@@ -925,6 +940,20 @@ static spx_stmt_t *parse_for(parser_t *p)
     return stmt;
 }
 
+/* v3: the operator of a compound assignment token ("+=" gives +): 1 and
+ * *op set, or 0 for any other token. */
+static int compound_operator(spx_token_kind_t kind, spx_operator_t *op)
+{
+    static const spx_operator_t operators[] = {
+        SPX_OP_ADD,     SPX_OP_SUB,    SPX_OP_MUL,     SPX_OP_DIV, SPX_OP_REM,
+        SPX_OP_BIT_AND, SPX_OP_BIT_OR, SPX_OP_BIT_XOR, SPX_OP_SHL, SPX_OP_SHR,
+    };
+    if (kind < SPX_TOKEN_ADD_ASSIGN || kind > SPX_TOKEN_SHR_ASSIGN)
+        return 0;
+    *op = operators[kind - SPX_TOKEN_ADD_ASSIGN];
+    return 1;
+}
+
 /* After a name, a token that continues an expression or an assignment:
  * how "for", "break" and "continue" at the start of a statement are told
  * from v1 names spelled so ("break = 1;"). */
@@ -932,7 +961,8 @@ static int continues_name(spx_token_kind_t kind)
 {
     spx_operator_t op;
     return kind == SPX_TOKEN_ASSIGN || kind == SPX_TOKEN_LPAREN || kind == SPX_TOKEN_DOT ||
-           kind == SPX_TOKEN_LBRACKET || binary_level(kind, &op) >= 0;
+           kind == SPX_TOKEN_LBRACKET || binary_level(kind, &op) >= 0 ||
+           compound_operator(kind, &op);
 }
 
 /* A place (language.md): IDENT ("[" expr "]" | "." IDENT)*, as written
@@ -955,31 +985,47 @@ static int is_place(const parser_t *p, const spx_expr_t *expr, const spx_expr_t 
     }
 }
 
-/* An expression statement, or, when "=" follows the expression, an
- * assignment to it as a place. */
+/* An expression statement, or, when "=" (v3: or a compound operator such
+ * as "+=") follows the expression, an assignment to it as a place. */
 static spx_stmt_t *parse_expression_statement(parser_t *p, int *ok)
 {
     spx_stmt_t *stmt = new_stmt(p, SPX_STMT_EXPR, p->token.span.start);
     spx_expr_t *expr = parse_expr(p);
     if (!expr)
         return NULL;
-    if (p->token.kind != SPX_TOKEN_ASSIGN) {
+    spx_operator_t op = SPX_OP_ADD;
+    int compound = compound_operator(p->token.kind, &op);
+    if (p->token.kind != SPX_TOKEN_ASSIGN && !compound) {
         stmt->as.expr_stmt.expression = expr;
         return finish(p, stmt, ok);
     }
     const spx_expr_t *root = NULL;
     if (!is_place(p, expr, &root)) {
         p->item_error = 1;
-        spx_lexer_error(&p->lexer, SPX_E0229, expr->span,
-                        "only a variable, an element a[i] or a field p.f can be assigned to");
+        if (compound)
+            spx_lexer_error(&p->lexer, SPX_E0229, expr->span,
+                            "only a variable, an element a[i] or a field p.f can take %s",
+                            spx_token_kind_text(p->token.kind));
+        else
+            spx_lexer_error(&p->lexer, SPX_E0229, expr->span,
+                            "only a variable, an element a[i] or a field p.f can be assigned to");
         return NULL;
     }
-    advance(p); /* = */
+    spx_span_t op_span = p->token.span;
+    advance(p); /* = or op= */
     stmt->kind = SPX_STMT_ASSIGN;
     stmt->as.assign.name = root->as.name.name;
     stmt->as.assign.place = expr == root ? NULL : expr;
     if (!(stmt->as.assign.value = parse_expr(p)))
         return NULL;
+    if (compound) {
+        spx_expr_t *operation = new_expr(p, SPX_EXPR_BINARY, span_from(p, expr->span.start));
+        operation->as.binary.op = op;
+        operation->as.binary.op_span = op_span;
+        operation->as.binary.left = expr;
+        operation->as.binary.right = stmt->as.assign.value;
+        stmt->as.assign.compound = operation;
+    }
     return finish(p, stmt, ok);
 }
 
@@ -1047,6 +1093,7 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
     case SPX_TOKEN_LBRACKET:
     case SPX_TOKEN_TILDE:
     case SPX_TOKEN_INTEGER:
+    case SPX_TOKEN_BYTE:
     case SPX_TOKEN_STRING:
     case SPX_TOKEN_TRUE:
     case SPX_TOKEN_FALSE:

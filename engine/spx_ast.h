@@ -239,7 +239,7 @@ typedef struct spx_block_t {
 typedef enum spx_stmt_kind_t {
     SPX_STMT_LET,    /* let x [: T] = e; */
     SPX_STMT_VAR,    /* var x [: T] = e; */
-    SPX_STMT_ASSIGN, /* x = e; */
+    SPX_STMT_ASSIGN, /* x = e; (v3: also x op= e;) */
     SPX_STMT_IF,     /* if c { } [else { } | else if ...] */
     SPX_STMT_WHILE,  /* while c { } */
     SPX_STMT_RETURN, /* return [e]; */
@@ -271,6 +271,11 @@ typedef struct spx_stmt_t {
             spx_expr_t *place;
             spx_expr_t *value;
             int slot; /* checker */
+            /* v3: "P op= e;": the operation "P op e", a BINARY whose left
+             * operand is P (the place node, or the variable's NAME) and
+             * whose right operand is value, spanning "P op= e"; NULL for
+             * "P = e;". Walkers visit the place and the value only. */
+            spx_expr_t *compound;
         } assign;
         struct {
             spx_expr_t *condition;

@@ -14,7 +14,9 @@
  *                 (checker_methods.c); a function may take its name
  *   since         the language version that added it: 1, 2 or 3 (E0306's and
  *                 rename's "since language v2")
- *   arity         the most arguments it takes (a METHOD's: after its receiver)
+ *   arity         the most arguments it takes (a METHOD's: after its receiver;
+ *                 assert_eq: its two values, its optional message and its
+ *                 typing being checker_assert_eq.c's)
  *   optional      how many of the last ones may be left out
  *   first, second the types of its arguments (SPX_TYPE_<T>; UNIT: none);
  *                 ERROR for a METHOD, whose types come from its receiver
@@ -72,6 +74,8 @@
       NULL)                                                                                        \
     X(ABS, "abs", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(x: int) -> int", NULL)              \
     X(MIN, "min", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(x: int, y: int) -> int", NULL)      \
-    X(MAX, "max", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(x: int, y: int) -> int", NULL)
+    X(MAX, "max", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(x: int, y: int) -> int", NULL)                          \
+    X(ASSERT_EQ, "assert_eq", CALL, 3, 2, 0, ERROR, ERROR, 0, UNIT,                                \
+      "fn(left: T, right: T, message: str)", NULL)
 
 #endif /* SPX_BUILTINS_H */

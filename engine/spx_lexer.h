@@ -99,14 +99,26 @@ typedef enum spx_token_kind_t {
     SPX_TOKEN_CARET,     /* ^ */
     SPX_TOKEN_TILDE,     /* ~ */
     SPX_TOKEN_SHL,       /* << */
-    SPX_TOKEN_SHR        /* >> */
+    SPX_TOKEN_SHR,       /* >> */
+    /* language v3: byte literals and the compound assignment operators */
+    SPX_TOKEN_BYTE,       /* 'a': its value in integer (0 after an error) */
+    SPX_TOKEN_ADD_ASSIGN, /* += */
+    SPX_TOKEN_SUB_ASSIGN, /* -= */
+    SPX_TOKEN_MUL_ASSIGN, /* *= */
+    SPX_TOKEN_DIV_ASSIGN, /* /= */
+    SPX_TOKEN_REM_ASSIGN, /* %= */
+    SPX_TOKEN_AND_ASSIGN, /* &= */
+    SPX_TOKEN_OR_ASSIGN,  /* |= */
+    SPX_TOKEN_XOR_ASSIGN, /* ^= */
+    SPX_TOKEN_SHL_ASSIGN, /* <<= */
+    SPX_TOKEN_SHR_ASSIGN  /* >>= */
 } spx_token_kind_t;
 
 typedef struct spx_token_t {
     spx_token_kind_t kind;
     spx_span_t span;
     const char *text;  /* IDENTIFIER: the name, NUL-terminated, interned in the arena */
-    int64_t integer;   /* INTEGER: the value (0 after an error) */
+    int64_t integer;   /* INTEGER, BYTE: the value (0 after an error) */
     const char *bytes; /* STRING: the decoded bytes (may contain NUL) */
     apr_size_t length; /* STRING: their count */
 } spx_token_t;

@@ -175,12 +175,13 @@ spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_val
                                  const spx_value_block_t *b, spx_value_block_t **out);
 
 /* x = x + e, where *variable is the local variable x (its holder) and e an
- * operand the caller holds (reads e). When x's block has no holder but x
- * this is an append: the block grows in place and n = len(e) (its capacity
- * doubling when short; a literal's block gets storage of its own then, 32 +
- * its new length, as a concatenation's). Otherwise it is a
+ * operand the caller holds (reads e), both strings or (v3) both arrays.
+ * When x's block has no holder but x this is an append: the block grows in
+ * place and n = len(e) (its capacity doubling when short; a literal's
+ * block gets storage of its own then, 32 + its new length, as a
+ * concatenation's, and n = len(x) + len(e)). Otherwise it is a
  * concatenation assigned to x: n = len(x) + len(e), and x's old block loses
- * x's holder. R0506, R0521. */
+ * x's holder. R0506 (R0519 for arrays), R0521. */
 spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **variable,
                                  const spx_value_block_t *e);
 
@@ -219,6 +220,15 @@ spx_heap_status_t spx_array_get(spx_heap_t *heap, const spx_value_block_t *a, in
  * *out. R0512, then n = j - i, R0521. */
 spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
                                   int64_t i, int64_t j, spx_value_block_t **out);
+
+/* v3: a + b on two arrays of one type, a new array holding a's elements
+ * then b's. Reads a and b; holds *out. n = len(a) + len(b); R0519, R0521. */
+spx_heap_status_t spx_array_concat(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
+                                   const spx_value_block_t *b, spx_value_block_t **out);
+
+/* a + b on two strings (spx_str_concat) or two arrays (spx_array_concat). */
+spx_heap_status_t spx_value_concat(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
+                                   const spx_value_block_t *b, spx_value_block_t **out);
 
 /* ---- structs -------------------------------------------------------------- */
 
@@ -274,6 +284,28 @@ spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
 spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                 const int64_t *steps, apr_size_t step_count, spx_value_t *out);
 
+/* v3: the value of a place (step_count >= 1) rooted at the variable's
+ * block root, for a compound assignment's read: every index checked
+ * (R0511), nothing copied or charged. *out holds when it is a block. */
+spx_heap_status_t spx_place_read(spx_heap_t *heap, const spx_value_block_t *root,
+                                 const int64_t *steps, apr_size_t step_count, spx_value_t *out);
+
+/* v3: P = P + e and P += e on a string or an array through a place
+ * (step_count >= 0; 0 for the variable *root itself), after e is
+ * evaluated; read is the block read from P for this statement (the
+ * caller's holder), e an operand the caller holds. The append rule
+ * (docs/execution.md, "Append"): when P resolves with every block above
+ * P's own held once, and P's slot still holds read, held by nothing but the
+ * slot and the read, the block grows in place (n = len(e); a literal's
+ * first growth len(P) + len(e)) and copies nothing; otherwise read and e
+ * are concatenated (n = len(read) + len(e)) and the result is written to P
+ * by spx_place_write (its range checks and copies a second operation). On
+ * success read's holder is consumed (the caller forgets the pointer: the
+ * block may have moved); on failure nothing is. R0506, R0511, R0519, R0521. */
+spx_heap_status_t spx_place_append(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
+                                   const int64_t *steps, apr_size_t step_count,
+                                   spx_value_block_t *read, const spx_value_block_t *e);
+
 /* ---- comparison ----------------------------------------------------------- */
 
 /* a == b for two blocks of one type (str, array or struct); != is its
@@ -290,5 +322,11 @@ spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_value_bloc
  * charging nothing, when that stops the run. */
 spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
                                    const spx_value_block_t *b, int *equal, uint64_t *examined);
+
+/* v3: a < b, <=, >, >= on two strings, bytewise (a proper prefix first):
+ * *order is -1, 0 or 1. Reads both. n = what == examines on them (the bytes
+ * up to and including the first difference, or the shorter length). */
+spx_heap_status_t spx_str_order(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
+                                const spx_value_block_t *b, int *order);
 
 #endif /* SPX_VALUES_H */

@@ -274,19 +274,19 @@ spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_val
     return SPX_HEAP_OK;
 }
 
-spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **variable,
-                                 const spx_value_block_t *e)
+static spx_heap_status_t grow_array_in_place(spx_heap_t *heap, uint64_t *fuel,
+                                             spx_value_block_t **slot, const spx_value_block_t *e);
+
+/* The append in place: *slot, held by the slot alone and not e, grows by
+ * e's bytes or elements (language v3, Execution, "Append"). */
+static spx_heap_status_t grow_in_place(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **slot,
+                                       const spx_value_block_t *e)
 {
-    spx_value_block_t *x = *variable;
-    if (x->holders != 1 || x == e) { /* shared (x = x + x reads x twice): a concatenation */
-        spx_value_block_t *value = NULL;
-        spx_heap_status_t status = spx_str_concat(heap, fuel, x, e, &value);
-        if (status != SPX_HEAP_OK)
-            return status;
-        spx_block_release(heap, x);
-        *variable = value;
-        return SPX_HEAP_OK;
-    }
+    spx_value_block_t *x = *slot;
+    SPX_ASSERT(x->holders == 1 && x != e);
+    if (x->kind == SPX_BLOCK_ARRAY)
+        return grow_array_in_place(heap, fuel, slot, e);
+    spx_value_block_t **variable = slot;
     uint64_t length = (uint64_t)x->length + e->length;
     /* A literal's or const's block gets storage when it first grows: like a
      * concatenation's, its charge counts both parts (project decision: the
@@ -328,6 +328,22 @@ spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
     memcpy((unsigned char *)x->slots + x->length, e->of.bytes, e->length);
     x->length = (uint32_t)length;
     return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **variable,
+                                 const spx_value_block_t *e)
+{
+    spx_value_block_t *x = *variable;
+    if (x->holders != 1 || x == e) { /* shared (x = x + x reads x twice): a concatenation */
+        spx_value_block_t *value = NULL;
+        spx_heap_status_t status = spx_value_concat(heap, fuel, x, e, &value);
+        if (status != SPX_HEAP_OK)
+            return status;
+        spx_block_release(heap, x);
+        *variable = value;
+        return SPX_HEAP_OK;
+    }
+    return grow_in_place(heap, fuel, variable, e);
 }
 
 static spx_heap_status_t index_allows(spx_heap_t *heap, int64_t i, uint32_t length)
@@ -517,6 +533,63 @@ spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_va
     return SPX_HEAP_OK;
 }
 
+spx_heap_status_t spx_array_concat(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
+                                   const spx_value_block_t *b, spx_value_block_t **out)
+{
+    uint64_t length = (uint64_t)a->length + b->length;
+    spx_heap_status_t status = before_creating(heap, fuel, length, SPX_BLOCK_ARRAY, length);
+    if (status != SPX_HEAP_OK)
+        return status;
+    spx_value_block_t *joined_array =
+        new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)length, (uint32_t)length);
+    joined_array->elements_are_blocks = a->elements_are_blocks;
+    if (a->length)
+        memcpy(joined_array->slots, a->slots, a->length * sizeof(spx_value_t));
+    if (b->length)
+        memcpy(joined_array->slots + a->length, b->slots, b->length * sizeof(spx_value_t));
+    hold_slots(joined_array, joined_array->slots, 0, (apr_size_t)length);
+    *out = joined_array;
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_value_concat(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
+                                   const spx_value_block_t *b, spx_value_block_t **out)
+{
+    return a->kind == SPX_BLOCK_STR ? spx_str_concat(heap, fuel, a, b, out)
+                                    : spx_array_concat(heap, fuel, a, b, out);
+}
+
+/* The capacity an array of capacity slots grows to so that it holds
+ * length (the push's doubling, 4 at first, as often as needed). */
+static uint32_t capacity_for(uint32_t capacity, uint64_t length);
+
+static spx_heap_status_t grow_array_in_place(spx_heap_t *heap, uint64_t *fuel,
+                                             spx_value_block_t **slot, const spx_value_block_t *e)
+{
+    spx_value_block_t *x = *slot;
+    uint64_t length = (uint64_t)x->length + e->length;
+    spx_heap_status_t status = charge(heap, fuel, e->length);
+    if (status == SPX_HEAP_OK)
+        status = array_length_allows(heap, length);
+    if (status != SPX_HEAP_OK || e->length == 0) /* nothing to grow */
+        return status;
+    uint32_t capacity = x->capacity < length ? capacity_for(x->capacity, length) : x->capacity;
+    status = memory_allows(heap, 0, SLOT_BYTES * (uint64_t)(capacity - x->capacity));
+    if (status != SPX_HEAP_OK)
+        return status;
+    if (x->capacity < capacity) {
+        grow_live(heap, SLOT_BYTES * (uint64_t)(capacity - x->capacity));
+        x = spx_reallocate(x,
+                           sizeof(spx_value_block_t) + (apr_size_t)capacity * sizeof(spx_value_t));
+        x->capacity = capacity;
+        *slot = x;
+    }
+    memcpy(x->slots + x->length, e->slots, e->length * sizeof(spx_value_t));
+    hold_slots(x, x->slots + x->length, x->length, e->length);
+    x->length = (uint32_t)length;
+    return SPX_HEAP_OK;
+}
+
 /* ---- structs ------------------------------------------------------------------- */
 
 spx_heap_status_t spx_struct_make(spx_heap_t *heap, uint64_t *fuel, const spx_struct_shape_t *shape,
@@ -545,6 +618,13 @@ static uint32_t grown_capacity(uint32_t capacity)
 {
     uint64_t grown = capacity ? (uint64_t)capacity * 2 : 4;
     return (uint32_t)(grown > SPX_LIMIT_ARRAY_LENGTH ? SPX_LIMIT_ARRAY_LENGTH : grown);
+}
+
+static uint32_t capacity_for(uint32_t capacity, uint64_t length)
+{
+    while (capacity < length && capacity < SPX_LIMIT_ARRAY_LENGTH)
+        capacity = grown_capacity(capacity);
+    return capacity;
 }
 
 /* A one-level copy of block (an array or struct): the same values in its
@@ -811,6 +891,74 @@ void spx_array_gave_one(spx_heap_t *heap, spx_value_block_t **at)
     give_back(heap, at);
 }
 
+spx_heap_status_t spx_place_read(spx_heap_t *heap, const spx_value_block_t *root,
+                                 const int64_t *steps, apr_size_t step_count, spx_value_t *out)
+{
+    SPX_ASSERT(step_count >= 1);
+    const spx_value_block_t *block = root;
+    for (apr_size_t k = 0;; k++) {
+        int64_t step = steps[k];
+        if (block->kind == SPX_BLOCK_ARRAY) {
+            spx_heap_status_t status = index_allows(heap, step, block->length);
+            if (status != SPX_HEAP_OK)
+                return status;
+        }
+        if (k == step_count - 1) {
+            *out = block->slots[step];
+            if (slot_is_block(block, (apr_size_t)step))
+                spx_block_hold(out->b);
+            return SPX_HEAP_OK;
+        }
+        block = block->slots[step].b;
+    }
+}
+
+spx_heap_status_t spx_place_append(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
+                                   const int64_t *steps, apr_size_t step_count,
+                                   spx_value_block_t *read, const spx_value_block_t *e)
+{
+    /* The slot test: P resolves, every block above P's own has one holder,
+     * and P's slot still holds the block read, held by it and the read. */
+    spx_value_block_t **at = root;
+    int in_place = 1;
+    for (apr_size_t k = 0; k < step_count && in_place; k++) {
+        spx_value_block_t *block = *at;
+        int64_t step = steps[k];
+        if (block->holders != 1 ||
+            (block->kind == SPX_BLOCK_ARRAY && (step < 0 || (uint64_t)step >= block->length)))
+            in_place = 0;
+        else
+            at = &block->slots[step].b;
+    }
+    if (in_place && *at == read && read->holders == 2 && read != e) {
+        read->holders--; /* the read's holder: the slot holds it alone now */
+        spx_heap_status_t status = grow_in_place(heap, fuel, at, e);
+        if (status != SPX_HEAP_OK)
+            read->holders++; /* nothing consumed: the block did not move */
+        return status;
+    }
+    /* v2's way: the value read and e concatenated, then an ordinary write. */
+    spx_value_block_t *value = NULL;
+    spx_heap_status_t status = spx_value_concat(heap, fuel, read, e, &value);
+    if (status != SPX_HEAP_OK)
+        return status;
+    if (step_count == 0) {
+        spx_value_block_t *old = *root;
+        *root = value;
+        spx_block_release(heap, old);
+    } else {
+        spx_value_t written;
+        written.b = value;
+        status = spx_place_write(heap, fuel, root, steps, step_count, written);
+        if (status != SPX_HEAP_OK) {
+            spx_block_release(heap, value);
+            return status;
+        }
+    }
+    spx_block_release(heap, read);
+    return SPX_HEAP_OK;
+}
+
 /* ---- comparison ------------------------------------------------------------------ */
 
 /* The bytes two strings examine (up to and including the first difference,
@@ -891,4 +1039,20 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
     if (status == SPX_HEAP_OK)
         *equal = same;
     return status;
+}
+
+spx_heap_status_t spx_str_order(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
+                                const spx_value_block_t *b, int *order)
+{
+    int equal = 0;
+    uint64_t n = compare_strings(a, b, &equal);
+    spx_heap_status_t status = charge(heap, fuel, n);
+    if (status != SPX_HEAP_OK)
+        return status;
+    uint32_t shorter = a->length < b->length ? a->length : b->length;
+    int bytes = shorter ? memcmp(a->of.bytes, b->of.bytes, shorter) : 0;
+    if (bytes == 0)
+        bytes = (a->length > b->length) - (a->length < b->length);
+    *order = (bytes > 0) - (bytes < 0);
+    return SPX_HEAP_OK;
 }

@@ -266,6 +266,36 @@ static const char *operator_text(uint8_t op)
                              : "%";
 }
 
+/* v3: the failure of assert_eq at ins (record: its aux, vm_internal.h):
+ * "assertion failed: LEFT != RIGHT", or "assertion failed: MESSAGE: LEFT
+ * != RIGHT" (MESSAGE cut as assert's), each value rendered (render.h). */
+static const char *assert_eq_message(const spx_vm_function_t *function, const int32_t *record,
+                                     const int64_t *I, spx_value_block_t *const *B,
+                                     const spx_instr_t *ins, apr_pool_t *pool)
+{
+    const spx_render_type_t *type = function->render_types[record[1]];
+    int block = ins->op == SPX_I_ASSERT_EQ_B;
+    spx_value_t left, right;
+    if (block) {
+        left.b = B[ins->a];
+        right.b = B[ins->b];
+    } else {
+        left.i = I[ins->a];
+        right.i = I[ins->b];
+    }
+    spx_render_text_t *texts = apr_palloc(pool, 2 * sizeof(*texts));
+    spx_render_value(type, left, &texts[0]);
+    spx_render_value(type, right, &texts[1]);
+    if (record[0] < 0)
+        return apr_psprintf(pool, "assertion failed: %s != %s", texts[0].bytes, texts[1].bytes);
+    const spx_value_block_t *text = B[record[0]];
+    apr_size_t shown =
+        spx_utf8_cut(spx_str_bytes(text), text->length, SPX_LIMIT_ASSERT_MESSAGE_BYTES);
+    return apr_psprintf(pool, "assertion failed: %.*s%s: %s != %s", (int)shown,
+                        (const char *)spx_str_bytes(text), shown < text->length ? "..." : "",
+                        texts[0].bytes, texts[1].bytes);
+}
+
 /* The loop. Returns APR_SUCCESS when the run ended (however it ended), with
  * result filled. */
 static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned max_depth,
@@ -476,7 +506,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_CONCAT: {
             spx_value_block_t *value = NULL;
-            METERED(spx_str_concat(heap, &metered, B[ins->b], B[ins->c], &value));
+            METERED(spx_value_concat(heap, &metered, B[ins->b], B[ins->c], &value));
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             if (ins->flags & SPX_FLAG_FREE_C)
@@ -921,6 +951,60 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 I[ins->a] = value.i;
             else if (record[1] == 2)
                 assign(vm, &B[ins->a], value.b);
+            break;
+        }
+        case SPX_I_READ_I:
+        case SPX_I_READ_B: {
+            const int32_t *place = frame->function->aux + ins->b;
+            const int64_t *steps = place_steps(vm, place, I);
+            spx_value_t value;
+            CHECKED(spx_place_read(heap, B[place[0]], steps, (apr_size_t)place[1], &value));
+            if (ins->op == SPX_I_READ_I)
+                I[ins->a] = value.i;
+            else
+                assign(vm, &B[ins->a], value.b);
+            break;
+        }
+        case SPX_I_APPEND_PLACE: {
+            const int32_t *place = frame->function->aux + ins->b;
+            const int64_t *steps = place_steps(vm, place, I);
+            METERED(spx_place_append(heap, &metered, &B[place[0]], steps, (apr_size_t)place[1],
+                                     B[ins->a], B[ins->c]));
+            B[ins->a] = NULL; /* consumed */
+            if (ins->flags & SPX_FLAG_FREE_C)
+                drop(vm, &B[ins->c]);
+            break;
+        }
+        case SPX_I_STR_LT:
+        case SPX_I_STR_LE: {
+            int order = 0;
+            METERED(spx_str_order(heap, &metered, B[ins->b], B[ins->c], &order));
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            if (ins->flags & SPX_FLAG_FREE_C)
+                drop(vm, &B[ins->c]);
+            I[ins->a] = ins->op == SPX_I_STR_LT ? order < 0 : order <= 0;
+            break;
+        }
+        case SPX_I_ASSERT_EQ_I:
+        case SPX_I_ASSERT_EQ_B: {
+            const int32_t *record = frame->function->aux + ins->c;
+            int block = ins->op == SPX_I_ASSERT_EQ_B, equal = 0;
+            if (block)
+                METERED(spx_values_equal(heap, &metered, B[ins->a], B[ins->b], &equal, NULL));
+            else
+                equal = I[ins->a] == I[ins->b];
+            if (!equal) {
+                code = SPX_R0508;
+                message = assert_eq_message(frame->function, record, I, B, ins, pool);
+                goto language_failure;
+            }
+            if (ins->flags & SPX_FLAG_FREE_A)
+                drop(vm, &B[ins->a]);
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            if (record[2])
+                drop(vm, &B[record[0]]);
             break;
         }
         case SPX_I_UNREACHABLE:

@@ -20,6 +20,7 @@
 #ifndef SPX_VM_INTERNAL_H
 #define SPX_VM_INTERNAL_H
 
+#include "render.h"
 #include "spx_values.h"
 #include "spx_vm.h"
 
@@ -64,7 +65,7 @@ typedef enum spx_opcode_t {
     SPX_I_LE,         /* I[a] = I[b] <= I[c] */
     SPX_I_EQ_B,       /* I[a] = B[b] == B[c], size charge */
     SPX_I_NE_B,       /* I[a] = B[b] != B[c], size charge */
-    SPX_I_CONCAT,     /* B[a] = B[b] + B[c], R0506, R0521 */
+    SPX_I_CONCAT,     /* B[a] = B[b] + B[c] (strs, v3: arrays), R0506, R0519, R0521 */
     SPX_I_APPEND,     /* B[a] = B[a] + B[b] where B[a] is a variable: in place when only it holds */
     SPX_I_JUMP,       /* pc = a */
     SPX_I_JUMP_IF,    /* if I[b]: pc = a */
@@ -105,10 +106,19 @@ typedef enum spx_opcode_t {
     SPX_I_POP_I,   /* I[a] = place X[b] .pop(), R0514 */
     SPX_I_POP_B,   /* B[a] = place X[b] .pop() */
     SPX_I_UNREACHABLE, /* the end of a function that must have returned */
-    SPX_I_METHOD       /* a library method c (spx_builtin_t) on the operands of X[b]: the
+    SPX_I_METHOD,      /* a library method c (spx_builtin_t) on the operands of X[b]: the
                           record [place or -1, result file (0 none, 1 I, 2 B), operand count,
                           operand...], each operand 4 * register + 1 for B + 2 when dying;
                           the result into I[a] or B[a] (spx_library_call) */
+    /* language v3 (syntax): compound assignment, the append rule, str order */
+    SPX_I_READ_I,       /* I[a] = place X[b], R0511 (a compound assignment's read) */
+    SPX_I_READ_B,       /* B[a] = place X[b], R0511 */
+    SPX_I_APPEND_PLACE, /* place X[b] += B[c], B[a] the block read from it (taken): the append */
+    SPX_I_STR_LT,       /* I[a] = B[b] < B[c] (strings, bytewise), size charge */
+    SPX_I_STR_LE,       /* I[a] = B[b] <= B[c] */
+    SPX_I_ASSERT_EQ_I,  /* assert_eq(I[a], I[b]); X[c]: message B register or -1, render type,
+                           message dying; R0508 */
+    SPX_I_ASSERT_EQ_B   /* assert_eq(B[a], B[b]), size charge; X[c] as above */
 } spx_opcode_t;
 
 #define SPX_FLAG_FREE_B 1u /* B[b] is a dying temporary */
@@ -151,6 +161,7 @@ typedef struct spx_vm_function_t {
     int64_t *int_consts;                  /* const reads are filled in by spx_program_finish */
     const spx_literal_t *const *literals; /* str literals and str consts, by number */
     const int32_t *aux;                   /* places and struct literals' registers */
+    const spx_render_type_t *const *render_types; /* v3: assert_eq's values' types, by number */
     const spx_site_t *sites;
     uint32_t site_count;
     int returns_int; /* the entry and tests must */

@@ -98,6 +98,7 @@
     X(E0228, "keyword since language v2 used as a name")                                           \
     X(E0229, "left side of '=' is not a place")                                                    \
     X(E0230, "struct name does not start with a capital letter")                                   \
+    X(E0231, "malformed byte literal")                                                             \
     /* names and imports (docs/diagnostics-checker.md) */                                          \
     X(E0301, "import of a module the manifest does not declare")                                   \
     X(E0302, "module imported twice")                                                              \

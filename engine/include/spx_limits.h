@@ -100,6 +100,11 @@
  * a failure is one line of a report, not a copy of a 16 MiB value). */
 #define SPX_LIMIT_ASSERT_MESSAGE_BYTES 1024u
 
+/* Language v3: what a failure message shows of one value (assert_eq's two
+ * sides): its text's first bytes, cut at a character boundary, then "...";
+ * rendering stops there, so it is O(this) work whatever the value. */
+#define SPX_LIMIT_RENDER_BYTES 256u
+
 /* The value of one str const, in bytes (language v2, checked when the const
  * is evaluated at check time). */
 #define SPX_LIMIT_STR_CONST_BYTES (64u * 1024u)
