@@ -61,12 +61,12 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
         /* The name stays the item's: uses of it are not the local's. */
         local->vtype = basic_type(scope, SPX_TYPE_ERROR);
         report(scope, SPX_E0318, name->span,
-               apr_psprintf(scope->pool,
-                            "'%s' is a %s of module '%s'; a local cannot take its name", name->text,
-                            apr_hash_get(scope->consts, name->text, APR_HASH_KEY_STRING) ? "const"
+               apr_psprintf(scope->pool, "'%s' is %s of module '%s'; a local cannot take its name",
+                            name->text,
+                            apr_hash_get(scope->consts, name->text, APR_HASH_KEY_STRING) ? "a const"
                             : apr_hash_get(scope->enums, name->text, APR_HASH_KEY_STRING)
-                                ? "enum"
-                                : "struct",
+                                ? "an enum"
+                                : "a struct",
                             scope->module->name));
         return local->slot;
     }

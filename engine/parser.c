@@ -1036,10 +1036,14 @@ static int match_starts(parser_t *p)
         case SPX_TOKEN_LBRACE:
             if (depth == 0)
                 return seen > 0;
+            depth++; /* a struct literal inside ( ) or [ ] */
+            break;
+        case SPX_TOKEN_RBRACE:
+            if (--depth < 0)
+                return 0;
             break;
         case SPX_TOKEN_SEMICOLON:
         case SPX_TOKEN_ASSIGN:
-        case SPX_TOKEN_RBRACE:
         case SPX_TOKEN_EOF:
         case SPX_TOKEN_ERROR:
         case SPX_TOKEN_LET:
@@ -1102,6 +1106,22 @@ static spx_stmt_t *parse_match(parser_t *p)
         return NULL;
     if (!expect(p, SPX_TOKEN_LBRACE))
         return NULL;
+    int literal = 0;
+    if (p->token.kind == SPX_TOKEN_IDENTIFIER && peek(p)->kind == SPX_TOKEN_COLON) {
+        /* "match P { x: 1 } { ... }": the literal's "{" was read as the
+         * arms'; one E0220, the literal skipped, the arms still read (and
+         * the statement left out) */
+        p->item_error = 1;
+        spx_span_t span = {p->token.span.start, peek(p)->span.end};
+        spx_lexer_error(&p->lexer, SPX_E0220, span,
+                        "expected a variant name or '_', found '%s:'; a struct literal in a "
+                        "match scrutinee needs parentheses",
+                        p->token.text);
+        skip_literal(p);
+        if (!expect(p, SPX_TOKEN_LBRACE))
+            return NULL;
+        literal = 1;
+    }
     apr_size_t base = p->pending_used, count = 0;
     while (p->token.kind != SPX_TOKEN_RBRACE) {
         spx_match_arm_t arm;
@@ -1125,7 +1145,7 @@ static spx_stmt_t *parse_match(parser_t *p)
     stmt->as.match_stmt.arm_count = count;
     advance(p); /* } */
     stmt->span.end = p->previous_end;
-    return stmt;
+    return literal ? NULL : stmt;
 }
 
 static spx_stmt_t *parse_statement(parser_t *p, int *ok)
