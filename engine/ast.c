@@ -26,6 +26,8 @@ const char *spx_type_name(spx_type_t type)
         return "array";
     case SPX_TYPE_STRUCT:
         return "struct";
+    case SPX_TYPE_ENUM:
+        return "enum";
     case SPX_TYPE_ERROR:
         break;
     }
@@ -136,6 +138,11 @@ void spx_block_visit(const spx_block_t *block, spx_expression_visitor_t visit,
         case SPX_STMT_BREAK:
         case SPX_STMT_CONTINUE:
             break;
+        case SPX_STMT_MATCH:
+            visit(context, s->as.match_stmt.scrutinee);
+            for (apr_size_t j = 0; j < s->as.match_stmt.arm_count; j++)
+                spx_block_visit(&s->as.match_stmt.arms[j].body, visit, annotation, context);
+            break;
         }
     }
 }
@@ -183,6 +190,10 @@ void spx_expr_visit_children(const spx_expr_t *e, spx_expression_visitor_t visit
     case SPX_EXPR_STRUCT_LITERAL:
         for (apr_size_t i = 0; i < e->as.literal->field_count; i++)
             visit_child(e->as.literal->fields[i].value, visit, context);
+        break;
+    case SPX_EXPR_VARIANT:
+        for (apr_size_t i = 0; i < e->as.variant.count; i++)
+            visit_child(e->as.variant.payloads[i], visit, context);
         break;
     }
 }

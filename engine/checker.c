@@ -234,6 +234,7 @@ spx_checker_t *spx_checker_make(spx_module_t **modules, apr_size_t module_count,
     checker->spine = apr_array_make(checker->scratch, 64, sizeof(spx_expr_t *));
     checker->consts = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(apr_hash_t *));
     checker->structs = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(apr_hash_t *));
+    checker->enums = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(apr_hash_t *));
 
     /* Module names are unique (the manifest checks it); the first one wins. */
     for (apr_size_t i = 0; i < module_count; i++) {
@@ -258,6 +259,8 @@ void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index)
     spx_module_t *module = checker->modules[module_index];
     for (apr_size_t j = 0; j < module->struct_count; j++)
         spx_checker_check_struct(checker, module_index, module->structs[j]);
+    for (apr_size_t j = 0; j < module->enum_count; j++)
+        spx_checker_check_enum(checker, module_index, module->enums[j]);
     for (apr_size_t j = 0; j < module->function_count; j++)
         spx_checker_check_function(checker, module_index, module->functions[j]);
 }

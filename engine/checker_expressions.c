@@ -552,7 +552,8 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected,
         break;
     }
     case SPX_EXPR_CALL:
-        set_type(expr, check_call(scope, expr));
+        if (!spx_checker_check_variant_call(scope, expr))
+            set_type(expr, check_call(scope, expr));
         break;
     case SPX_EXPR_UNARY:
     case SPX_EXPR_BINARY:
@@ -564,7 +565,11 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected,
         check_index(scope, expr);
         break;
     case SPX_EXPR_FIELD:
-        check_field(scope, expr);
+        if (!spx_checker_check_variant_field(scope, expr))
+            check_field(scope, expr);
+        break;
+    case SPX_EXPR_VARIANT:
+        spx_checker_check_variant(scope, expr);
         break;
     case SPX_EXPR_ARRAY:
         check_array_literal(scope, expr, expected, expected_type);

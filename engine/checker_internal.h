@@ -39,6 +39,7 @@ struct spx_checker_t {
     apr_hash_t **structs;      /* v2, per module: name -> its spx_struct_t * (the first item) */
     spx_types_t *types; /* v2: every value type, made once (in pool: expressions keep them) */
     apr_hash_t *unknown_structs; /* "module owner.Name" already reported as E0319 */
+    apr_hash_t **enums;          /* v3, per module: name -> its spx_enum_t * (the first item) */
 };
 typedef spx_checker_t checker_t;
 
@@ -49,6 +50,7 @@ typedef struct local_t {
     int is_var;
     int is_parameter;
     int is_for;               /* v2: a for variable (immutable, scoped to the loop body) */
+    int is_binder;            /* v3: a match binder (immutable, scoped to its arm) */
     int visible;              /* declared and its block not yet closed */
     int used;                 /* named after its declaration (read, written, called on) */
     const spx_name_t *name;   /* as declared (its text NULL when not read) */
@@ -62,6 +64,7 @@ typedef struct scope_t {
     apr_hash_t *imports; /* the module's: name -> its first spx_import_t * */
     apr_hash_t *consts;  /* the module's: name -> spx_const_t * */
     apr_hash_t *structs; /* the module's: name -> spx_struct_t * */
+    apr_hash_t *enums;   /* v3, the module's: name -> spx_enum_t * */
     apr_size_t module_index;
     spx_function_t *function;
     apr_pool_t *pool;           /* the checker's function pool */
@@ -179,6 +182,27 @@ const spx_vtype_t *spx_checker_written_type(checker_t *checker, const spx_module
 /* E0323 for each struct that contains itself by value. */
 void spx_checker_find_struct_cycles(checker_t *checker);
 
+/* ---- checker_enums.c (v3: enums and match) -------------------------------- */
+
+/* An enum declaration: unique variants (E0327), visible payload types
+ * (E0319 to E0321, as for a struct's fields). */
+void spx_checker_check_enum(checker_t *checker, apr_size_t module_index, spx_enum_t *enumeration);
+/* The enum a type name names (Name of module_index, or m.Name of an
+ * imported m), or NULL: silent. */
+spx_enum_t *spx_checker_enum_named(checker_t *checker, apr_size_t module_index,
+                                   const char *module_name, const char *name);
+/* E.V and m.E.V written as a field: when it is a variant, types it, turns
+ * expr into an SPX_EXPR_VARIANT and returns 1 (E0326, E0403, E0320 reported
+ * as found); 0 when it is no variant (a field or a module's const). */
+int spx_checker_check_variant_field(scope_t *scope, spx_expr_t *expr);
+/* E.V(args) and m.E.V(args) written as a call: the same. */
+int spx_checker_check_variant_call(scope_t *scope, spx_expr_t *expr);
+/* Re-types the payloads of an expr that is already a VARIANT. */
+void spx_checker_check_variant(scope_t *scope, spx_expr_t *expr);
+/* A match statement (E0429, E0320, E0326, E0430 to E0433, W0605, binders);
+ * 1 when it covers every variant and every arm returns. */
+int spx_checker_check_match(scope_t *scope, spx_stmt_t *stmt);
+
 /* ---- checker_consts.c ---------------------------------------------------- */
 
 /* Every const of the program evaluated, modules in order (E0315, E0405,
@@ -208,6 +232,12 @@ void spx_checker_report_unknown_name(scope_t *scope, const spx_name_t *name, int
 
 /* The visible local called name (marked used), or NULL. */
 local_t *spx_checker_lookup(scope_t *scope, const char *name);
+/* v3, for match arms (checker_enums.c): declare an immutable binder;
+ * check a block (1 when it returns on every path); close the scope opened
+ * where first locals and outer were. */
+int spx_checker_declare_binder(scope_t *scope, const spx_name_t *name, const spx_vtype_t *type);
+int spx_checker_check_block(scope_t *scope, spx_block_t *block);
+void spx_checker_close_scope(scope_t *scope, int first, local_t *outer);
 /* Pass 3 for one function: its parameters, body, returns, unused locals. */
 void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
                                 spx_function_t *function);
@@ -239,6 +269,7 @@ static inline const char *local_kind(const local_t *local)
 {
     return local->is_parameter ? "a parameter"
            : local->is_for     ? "a for variable"
+           : local->is_binder  ? "a match binder"
                                : "declared with 'let'";
 }
 
@@ -255,7 +286,10 @@ static inline const spx_vtype_t *basic_type(scope_t *scope, spx_type_t kind)
 /* expr's whole type: its kind, or for arrays and structs its vtype. */
 static inline const spx_vtype_t *vtype_of(scope_t *scope, const spx_expr_t *expr)
 {
-    if (expr && (expr->type == SPX_TYPE_ARRAY || expr->type == SPX_TYPE_STRUCT) && expr->vtype)
+    if (expr &&
+        (expr->type == SPX_TYPE_ARRAY || expr->type == SPX_TYPE_STRUCT ||
+         expr->type == SPX_TYPE_ENUM) &&
+        expr->vtype)
         return expr->vtype;
     return basic_type(scope, type_of(expr));
 }
@@ -269,7 +303,10 @@ static inline const char *type_text(scope_t *scope, const spx_expr_t *expr)
 static inline void set_type(spx_expr_t *expr, const spx_vtype_t *type)
 {
     expr->type = type->kind;
-    expr->vtype = type->kind == SPX_TYPE_ARRAY || type->kind == SPX_TYPE_STRUCT ? type : NULL;
+    expr->vtype =
+        type->kind == SPX_TYPE_ARRAY || type->kind == SPX_TYPE_STRUCT || type->kind == SPX_TYPE_ENUM
+            ? type
+            : NULL;
 }
 
 /* The next check_expr's value is expected to have type (NULL: a type that

@@ -65,6 +65,7 @@ typedef struct item_name_t {
     int is_function;
     spx_const_t *constant;
     spx_struct_t *structure;
+    spx_enum_t *enumeration; /* v3 */
 } item_name_t;
 
 static int compare_items(const void *left, const void *right)
@@ -83,23 +84,45 @@ void spx_checker_collect_items(checker_t *checker, apr_size_t index)
     spx_module_t *module = checker->modules[index];
     checker->consts[index] = apr_hash_make(checker->scratch);
     checker->structs[index] = apr_hash_make(checker->scratch);
-    apr_size_t count = module->function_count + module->struct_count + module->const_count;
-    if (module->struct_count + module->const_count == 0)
+    checker->enums[index] = apr_hash_make(checker->scratch);
+    apr_size_t count =
+        module->function_count + module->struct_count + module->const_count + module->enum_count;
+    if (module->struct_count + module->const_count + module->enum_count == 0)
         return;
     item_name_t *items = apr_pcalloc(checker->scratch, (count + 1) * sizeof(*items));
     apr_size_t n = 0;
     for (apr_size_t i = 0; i < module->function_count; i++)
         if (module->functions[i]->name.text)
             items[n++] = (item_name_t){module->functions[i]->name.text,
-                                       module->functions[i]->name.span, 1, NULL, NULL};
+                                       module->functions[i]->name.span,
+                                       1,
+                                       NULL,
+                                       NULL,
+                                       NULL};
     for (apr_size_t i = 0; i < module->struct_count; i++)
         if (module->structs[i]->name.text)
-            items[n++] = (item_name_t){module->structs[i]->name.text, module->structs[i]->name.span,
-                                       0, NULL, module->structs[i]};
+            items[n++] = (item_name_t){module->structs[i]->name.text,
+                                       module->structs[i]->name.span,
+                                       0,
+                                       NULL,
+                                       module->structs[i],
+                                       NULL};
     for (apr_size_t i = 0; i < module->const_count; i++)
         if (module->consts[i]->name.text)
-            items[n++] = (item_name_t){module->consts[i]->name.text, module->consts[i]->name.span,
-                                       0, module->consts[i], NULL};
+            items[n++] = (item_name_t){module->consts[i]->name.text,
+                                       module->consts[i]->name.span,
+                                       0,
+                                       module->consts[i],
+                                       NULL,
+                                       NULL};
+    for (apr_size_t i = 0; i < module->enum_count; i++)
+        if (module->enums[i]->name.text)
+            items[n++] = (item_name_t){module->enums[i]->name.text,
+                                       module->enums[i]->name.span,
+                                       0,
+                                       NULL,
+                                       NULL,
+                                       module->enums[i]};
     qsort(items, n, sizeof(*items), compare_items);
     apr_hash_t *first = apr_hash_make(checker->scratch);
     for (apr_size_t i = 0; i < n; i++) {
@@ -112,13 +135,17 @@ void spx_checker_collect_items(checker_t *checker, apr_size_t index)
             if (items[i].structure)
                 apr_hash_set(checker->structs[index], items[i].name, APR_HASH_KEY_STRING,
                              items[i].structure);
+            if (items[i].enumeration)
+                apr_hash_set(checker->enums[index], items[i].name, APR_HASH_KEY_STRING,
+                             items[i].enumeration);
         } else if (!(earlier->is_function && items[i].is_function)) {
             spx_checker_note_first(
                 checker,
                 spx_diagnostics_add(checker->diagnostics, SPX_E0314, module->path, items[i].span,
                                     "'%s' is already defined in module '%s' (functions, "
-                                    "structs and consts share one namespace)",
-                                    items[i].name, module->name),
+                                    "structs%s and consts share one namespace)",
+                                    items[i].name, module->name,
+                                    earlier->enumeration || items[i].enumeration ? ", enums" : ""),
                 module->path, earlier->span);
         }
     }
@@ -208,8 +235,20 @@ const spx_const_t *spx_checker_module_const(checker_t *checker, const spx_module
  * m), or NULL after reporting why not: an unknown struct (E0319), a module
  * not imported (E0310). A struct of another module that is not exported is
  * reported (E0320) and still returned. */
+static spx_struct_t *resolve_type_name(checker_t *checker, apr_size_t module_index,
+                                       const spx_type_syntax_t *syntax, spx_enum_t **enumeration);
+
 spx_struct_t *spx_checker_resolve_struct(checker_t *checker, apr_size_t module_index,
                                          const spx_type_syntax_t *syntax)
+{
+    return resolve_type_name(checker, module_index, syntax, NULL);
+}
+
+/* The struct a type names, as above; or, when enumeration is not NULL and
+ * the name is an enum's (v3), NULL with the enum in *enumeration (E0320
+ * when it is another module's and not exported). */
+static spx_struct_t *resolve_type_name(checker_t *checker, apr_size_t module_index,
+                                       const spx_type_syntax_t *syntax, spx_enum_t **enumeration)
 {
     spx_module_t *module = checker->modules[module_index];
     const char *name = syntax->name.text;
@@ -217,6 +256,7 @@ spx_struct_t *spx_checker_resolve_struct(checker_t *checker, apr_size_t module_i
         return NULL;
     spx_module_t *owner = module;
     apr_hash_t *structs = checker->structs[module_index];
+    apr_hash_t *enums = checker->enums[module_index];
     if (syntax->module.text) {
         spx_import_t *import =
             apr_hash_get(checker->imports[module_index], syntax->module.text, APR_HASH_KEY_STRING);
@@ -238,12 +278,22 @@ spx_struct_t *spx_checker_resolve_struct(checker_t *checker, apr_size_t module_i
         owner = import->target;
         apr_size_t *index = spx_checker_module_index(checker, owner->name);
         structs = index ? checker->structs[*index] : NULL;
+        enums = index ? checker->enums[*index] : NULL;
         /* declared: its importer's bodies are checked only after it is */
         SPX_ASSERT(structs != NULL);
         if (!structs)
             return NULL;
     }
     spx_struct_t *found = apr_hash_get(structs, name, APR_HASH_KEY_STRING);
+    spx_enum_t *enum_found =
+        !found && enumeration && enums ? apr_hash_get(enums, name, APR_HASH_KEY_STRING) : NULL;
+    if (enum_found) {
+        *enumeration = enum_found;
+        if (owner != module && !enum_found->exported)
+            spx_diagnostics_add(checker->diagnostics, SPX_E0320, module->path, syntax->name.span,
+                                "enum '%s' of module '%s' is not exported", name, owner->name);
+        return NULL;
+    }
     if (!found) {
         /* One diagnostic per unknown struct in a module, not one per use. */
         const char *key = apr_psprintf(checker->pool, "%s %s.%s", module->name, owner->name, name);
@@ -288,7 +338,18 @@ int spx_checker_check_type_syntax(checker_t *checker, apr_size_t module_index,
     if (!syntax || syntax->kind != SPX_TYPE_SYNTAX_STRUCT)
         return 1;
     size_t before = spx_diagnostics_count(checker->diagnostics);
-    spx_struct_t *found = spx_checker_resolve_struct(checker, module_index, syntax);
+    spx_enum_t *enumeration = NULL;
+    spx_struct_t *found = resolve_type_name(checker, module_index, syntax, &enumeration);
+    if (enumeration) {
+        if (exported_by && !enumeration->exported &&
+            enumeration->module == checker->modules[module_index])
+            spx_diagnostics_add(checker->diagnostics, SPX_E0321,
+                                checker->modules[module_index]->path, syntax->span,
+                                "%s is exported, so it cannot mention enum '%s', which is not "
+                                "exported",
+                                exported_by, enumeration->name.text);
+        return spx_diagnostics_count(checker->diagnostics) == before;
+    }
     if (!found)
         return 0;
     if (exported_by && !found->exported && found->module == checker->modules[module_index])
@@ -379,9 +440,17 @@ const spx_vtype_t *spx_checker_written_type(checker_t *checker, const spx_module
         type = spx_types_basic(checker->types, syntax->basic);
     } else {
         const spx_struct_t *structure = written_struct(checker, module, syntax);
-        if (!structure)
+        apr_size_t *index = spx_checker_module_index(checker, module->name);
+        const spx_enum_t *enumeration =
+            !structure && index && syntax && syntax->name.text
+                ? spx_checker_enum_named(checker, *index, syntax->module.text, syntax->name.text)
+                : NULL;
+        if (structure)
+            type = spx_types_struct(checker->types, structure);
+        else if (enumeration)
+            type = spx_types_enum(checker->types, enumeration);
+        else
             return type;
-        type = spx_types_struct(checker->types, structure);
     }
     if (type->kind == SPX_TYPE_ERROR)
         return type;

@@ -56,14 +56,17 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
     if (!name->text)
         return local->slot;
     if (apr_hash_get(scope->consts, name->text, APR_HASH_KEY_STRING) ||
-        apr_hash_get(scope->structs, name->text, APR_HASH_KEY_STRING)) {
+        apr_hash_get(scope->structs, name->text, APR_HASH_KEY_STRING) ||
+        apr_hash_get(scope->enums, name->text, APR_HASH_KEY_STRING)) {
         /* The name stays the item's: uses of it are not the local's. */
         local->vtype = basic_type(scope, SPX_TYPE_ERROR);
         report(scope, SPX_E0318, name->span,
-               apr_psprintf(scope->pool,
-                            "'%s' is a %s of module '%s'; a local cannot take its name", name->text,
-                            apr_hash_get(scope->consts, name->text, APR_HASH_KEY_STRING) ? "const"
-                                                                                         : "struct",
+               apr_psprintf(scope->pool, "'%s' is %s of module '%s'; a local cannot take its name",
+                            name->text,
+                            apr_hash_get(scope->consts, name->text, APR_HASH_KEY_STRING) ? "a const"
+                            : apr_hash_get(scope->enums, name->text, APR_HASH_KEY_STRING)
+                                ? "an enum"
+                                : "a struct",
                             scope->module->name));
         return local->slot;
     }
@@ -424,6 +427,8 @@ static int check_stmt(scope_t *scope, spx_stmt_t *stmt)
     case SPX_STMT_CONTINUE:
         check_jump(scope, stmt, "continue");
         return 0;
+    case SPX_STMT_MATCH:
+        return spx_checker_check_match(scope, stmt);
     }
     return 0;
 }
@@ -438,7 +443,9 @@ static const char *leaving_keyword(const spx_stmt_t *stmt, int returns)
         return "break";
     if (stmt->kind == SPX_STMT_CONTINUE)
         return "continue";
-    return returns ? "if" : NULL;
+    if (returns)
+        return stmt->kind == SPX_STMT_MATCH ? "match" : "if";
+    return NULL;
 }
 
 /* Checks block; 1 when it returns on every path. Statements after a return,
@@ -460,8 +467,11 @@ static int check_block(scope_t *scope, spx_block_t *block)
             warned = 1;
             spx_diagnostic_t *item =
                 report(scope, SPX_W0603, stmt->span,
-                       strcmp(keyword, "if") == 0
-                           ? "unreachable statement: every path of the 'if' before it leaves"
+                       strcmp(keyword, "if") == 0 || strcmp(keyword, "match") == 0
+                           ? apr_psprintf(scope->pool,
+                                          "unreachable statement: every path of the '%s' before "
+                                          "it leaves",
+                                          keyword)
                            : apr_psprintf(scope->pool, "unreachable statement: it follows a '%s'",
                                           keyword));
             spx_diagnostic_note(scope->checker->diagnostics, item, scope->module->path,
@@ -490,6 +500,7 @@ void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
     scope.imports = checker->imports[module_index];
     scope.consts = checker->consts[module_index];
     scope.structs = checker->structs[module_index];
+    scope.enums = checker->enums[module_index];
     scope.function = function;
     scope.pool = checker->function;
     scope.module_index = module_index;
@@ -554,4 +565,21 @@ void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
     function->local_count = (apr_size_t)scope.locals->nelts;
     spx_checker_mark_moves(function, scope.pool);
     apr_pool_clear(scope.pool);
+}
+
+int spx_checker_declare_binder(scope_t *scope, const spx_name_t *name, const spx_vtype_t *type)
+{
+    int slot = declare(scope, name, type, 0, 0, 0);
+    APR_ARRAY_IDX(scope->locals, slot, local_t *)->is_binder = 1;
+    return slot;
+}
+
+int spx_checker_check_block(scope_t *scope, spx_block_t *block)
+{
+    return check_block(scope, block);
+}
+
+void spx_checker_close_scope(scope_t *scope, int first, local_t *outer)
+{
+    close_scope(scope, first, outer);
 }

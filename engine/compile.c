@@ -87,6 +87,8 @@ struct spx_program_builder_t {
     apr_hash_t *by_name;                  /* "module.function" -> index + 1 */
     apr_array_header_t *shapes;           /* const spx_struct_shape_t *, by number */
     apr_hash_t *shape_numbers;            /* const spx_struct_t * -> number + 1 */
+    apr_array_header_t *variant_shapes;   /* v3: const spx_variant_shape_t *, by number */
+    apr_hash_t *variant_numbers;          /* v3: const spx_variant_t * -> number + 1 */
     apr_array_header_t *patches;          /* const_patch_t */
     apr_array_header_t *code;             /* spx_instr_t */
     apr_array_header_t *sites;            /* spx_site_t */
@@ -131,6 +133,7 @@ static int file_of(spx_type_t type)
     case SPX_TYPE_STR:
     case SPX_TYPE_ARRAY:
     case SPX_TYPE_STRUCT:
+    case SPX_TYPE_ENUM:
         return FILE_BLOCK;
     case SPX_TYPE_UNIT:
         return FILE_NONE;
@@ -162,6 +165,29 @@ static int32_t shape_number(compiler_t *c, const spx_struct_t *structure)
         number = (uintptr_t)c->shapes->nelts;
         const spx_struct_t **key = apr_pmemdup(c->pool, &structure, sizeof(structure));
         apr_hash_set(c->shape_numbers, key, sizeof(*key), (void *)number);
+    }
+    return (int32_t)(number - 1);
+}
+
+/* v3: the number of the shape of variant number index of enumeration (one
+ * with payloads) in the program, made on first use. */
+static int32_t variant_shape_number(compiler_t *c, const spx_enum_t *enumeration, uint32_t index)
+{
+    const spx_variant_t *variant = &enumeration->variants[index];
+    uintptr_t number = (uintptr_t)apr_hash_get(c->variant_numbers, &variant, sizeof(variant));
+    if (!number) {
+        spx_variant_shape_t *shape = SPX_ARENA_NEW(c->arena, spx_variant_shape_t);
+        unsigned char *is_block = spx_arena_calloc(c->arena, variant->payload_count, 1);
+        for (apr_size_t i = 0; i < variant->payload_count; i++)
+            is_block[i] = declared_file(variant->payloads[i].type,
+                                        variant->payloads[i].type_syntax) == FILE_BLOCK;
+        shape->variant = index;
+        shape->payload_count = (uint32_t)variant->payload_count;
+        shape->payload_is_block = is_block;
+        APR_ARRAY_PUSH(c->variant_shapes, const spx_variant_shape_t *) = shape;
+        number = (uintptr_t)c->variant_shapes->nelts;
+        const spx_variant_t **key = apr_pmemdup(c->pool, &variant, sizeof(variant));
+        apr_hash_set(c->variant_numbers, key, sizeof(*key), (void *)number);
     }
     return (int32_t)(number - 1);
 }
@@ -317,6 +343,10 @@ static void collect_expr(void *context, const spx_expr_t *e)
         for (apr_size_t i = 0; i < e->as.literal->field_count; i++)
             collect_expr(c, e->as.literal->fields[i].value);
         break;
+    case SPX_EXPR_VARIANT:
+        for (apr_size_t i = 0; i < e->as.variant.count; i++)
+            collect_expr(c, e->as.variant.payloads[i]);
+        break;
     case SPX_EXPR_NAME:
         if (e->as.name.constant)
             leaf_reg(c, e);
@@ -345,6 +375,19 @@ static void type_slots(compiler_t *c, const spx_block_t *block)
                     type_slots(c, s->as.if_stmt.else_block);
             } else if (s->kind == SPX_STMT_WHILE) {
                 type_slots(c, &s->as.while_stmt.body);
+            } else if (s->kind == SPX_STMT_MATCH) {
+                const spx_enum_t *enumeration = s->as.match_stmt.enumeration;
+                for (apr_size_t a = 0; a < s->as.match_stmt.arm_count; a++) {
+                    const spx_match_arm_t *arm = &s->as.match_stmt.arms[a];
+                    for (apr_size_t j = 0; j < arm->binder_count; j++)
+                        if (arm->binders[j].slot >= 0) {
+                            const spx_param_t *payload =
+                                &enumeration->variants[arm->variant].payloads[j];
+                            c->slot_file[arm->binders[j].slot] =
+                                declared_file(payload->type, payload->type_syntax);
+                        }
+                    type_slots(c, &arm->body);
+                }
             } else if (s->kind == SPX_STMT_FOR) {
                 const spx_expr_t *from = s->as.for_stmt.from;
                 c->slot_file[s->as.for_stmt.slot] =
@@ -527,6 +570,11 @@ static int may_write(const spx_expr_t *e, unsigned depth)
         return 0;
     case SPX_EXPR_NAME:
         return e->as.name.moves;
+    case SPX_EXPR_VARIANT:
+        for (apr_size_t i = 0; i < e->as.variant.count; i++)
+            if (may_write(e->as.variant.payloads[i], depth + 1))
+                return 1;
+        return 0;
     default:
         return 0;
     }
@@ -910,6 +958,33 @@ static reg_t compile_struct(compiler_t *c, const spx_expr_t *e, int32_t hint)
     return dst;
 }
 
+/* v3: E.V(e, ...): payloads evaluated left to right into temporaries and
+ * taken over (no step; the size charge of the payload count); E.V without
+ * payloads is a constant, no block. */
+static reg_t compile_variant(compiler_t *c, const spx_expr_t *e, int32_t hint)
+{
+    apr_size_t count = e->as.variant.count;
+    if (count == 0) {
+        reg_t dst = destination(c, FILE_BLOCK, hint);
+        emit(c, SPX_I_VARIANT_CONST, 0, dst.index, (int32_t)e->as.variant.variant, 0);
+        return dst;
+    }
+    reg_t *temps = apr_palloc(c->scratch, count * sizeof(*temps));
+    for (apr_size_t i = 0; i < count; i++)
+        temps[i] = compile_temp(c, e->as.variant.payloads[i]);
+    for (apr_size_t i = count; i-- > 0;)
+        free_reg(c, temps[i]);
+    int32_t offset = c->aux->nelts;
+    for (apr_size_t i = 0; i < count; i++)
+        APR_ARRAY_PUSH(c->aux, int32_t) = 2 * temps[i].index + (temps[i].file == FILE_BLOCK);
+    reg_t dst = destination(c, FILE_BLOCK, hint);
+    failure_site(c,
+                 emit(c, SPX_I_VARIANT, 0, dst.index, offset,
+                      variant_shape_number(c, e->as.variant.enumeration, e->as.variant.variant)),
+                 e->span);
+    return dst;
+}
+
 /* A leaf or v2 postfix expression that is not a call: its register. */
 static reg_t compile_primary(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
@@ -964,6 +1039,8 @@ static reg_t compile_primary(compiler_t *c, const spx_expr_t *e, int32_t hint)
         return compile_array(c, e, hint);
     case SPX_EXPR_STRUCT_LITERAL:
         return compile_struct(c, e, hint);
+    case SPX_EXPR_VARIANT:
+        return compile_variant(c, e, hint);
     case SPX_EXPR_CALL:
         return compile_call(c, e, hint);
     case SPX_EXPR_NAME: {
@@ -1297,6 +1374,65 @@ static void compile_for(compiler_t *c, const spx_stmt_t *s)
     free_reg(c, snapshot);
 }
 
+static void compile_stmt(compiler_t *c, const spx_stmt_t *s);
+
+/* v3: match e { ... }. The statement's step is charged before e; MATCH
+ * jumps through a table of each variant's arm (a '_' arm takes the
+ * variants no arm names) and pays the chosen variant's size charge (its
+ * payload count, 0 for '_'). Each arm binds its binders (a holder each),
+ * then, when the scrutinee is a temporary (a call's or a constructor's
+ * value), takes the block apart when that temporary is its only holder;
+ * otherwise the temporary holds it to the statement's end (and is dropped
+ * by break, continue and return like a variable). */
+static void compile_match(compiler_t *c, const spx_stmt_t *s)
+{
+    const spx_enum_t *enumeration = s->as.match_stmt.enumeration;
+    uint32_t variants = (uint32_t)enumeration->variant_count;
+    reg_t scrutinee = compile_expr(c, s->as.match_stmt.scrutinee, -1);
+    int mark = c->scope->nelts;
+    if (scrutinee.temp)
+        APR_ARRAY_PUSH(c->scope, int32_t) = scrutinee.index;
+    int32_t table = c->aux->nelts;
+    for (uint32_t v = 0; v < 2 * variants; v++)
+        APR_ARRAY_PUSH(c->aux, int32_t) = -1;
+    failure_site(c, emit(c, SPX_I_MATCH, 0, scrutinee.index, table, (int32_t)variants), s->span);
+    label_t *end = new_label(c);
+    for (apr_size_t a = 0; a < s->as.match_stmt.arm_count; a++) {
+        const spx_match_arm_t *arm = &s->as.match_stmt.arms[a];
+        flush_charge(c);
+        int32_t start = c->code->nelts;
+        for (uint32_t v = 0; v < variants; v++) {
+            int32_t *entry = &APR_ARRAY_IDX(c->aux, table + 2 * (int32_t)v, int32_t);
+            if (entry[0] >= 0 || (!arm->wildcard && arm->variant != (int)v))
+                continue;
+            entry[0] = start;
+            entry[1] = arm->wildcard ? 0 : (int32_t)enumeration->variants[v].payload_count;
+        }
+        int arm_mark = c->scope->nelts;
+        for (apr_size_t j = 0; j < arm->binder_count; j++) {
+            int slot = arm->binders[j].slot;
+            if (slot < 0)
+                continue;
+            int file = c->slot_file[slot];
+            emit(c, file == FILE_BLOCK ? SPX_I_PAYLOAD_B : SPX_I_PAYLOAD_I, 0, c->slot_index[slot],
+                 scrutinee.index, (int32_t)j);
+            if (file == FILE_BLOCK)
+                APR_ARRAY_PUSH(c->scope, int32_t) = c->slot_index[slot];
+        }
+        if (scrutinee.temp)
+            emit(c, SPX_I_TAKE_APART, 0, scrutinee.index, 0, 0);
+        compile_block(c, &arm->body, 1);
+        drop_scope(c, arm_mark);
+        c->scope->nelts = arm_mark;
+        jump(c, SPX_I_JUMP, end, 0, 0);
+    }
+    bind_label(c, end);
+    if (scrutinee.temp)
+        emit(c, SPX_I_DROP_B, 0, scrutinee.index, 0, 0);
+    c->scope->nelts = mark;
+    free_reg(c, scrutinee);
+}
+
 static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
 {
     if (c->charge >= UINT16_MAX - 2)
@@ -1373,6 +1509,9 @@ static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
             flush_charge(c); /* e.g. "x;": the statement still costs its step */
         break;
     }
+    case SPX_STMT_MATCH:
+        compile_match(c, s);
+        break;
     }
 }
 
@@ -1477,6 +1616,8 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
     c->by_name = apr_hash_make(pool);
     c->shapes = apr_array_make(pool, 8, sizeof(const spx_struct_shape_t *));
     c->shape_numbers = apr_hash_make(pool);
+    c->variant_shapes = apr_array_make(pool, 8, sizeof(const spx_variant_shape_t *));
+    c->variant_numbers = apr_hash_make(pool);
     c->patches = apr_array_make(pool, 8, sizeof(const_patch_t));
     c->render_memo = apr_hash_make(pool);
     return c;
@@ -1503,6 +1644,8 @@ spx_program_t *spx_program_finish(spx_program_builder_t *c)
     program->by_name = c->by_name;
     program->shapes =
         SPX_ARENA_COPY(c->arena, const spx_struct_shape_t *, c->shapes->elts, c->shapes->nelts);
+    program->variant_shapes = SPX_ARENA_COPY(c->arena, const spx_variant_shape_t *,
+                                             c->variant_shapes->elts, c->variant_shapes->nelts);
     /* Every const is evaluated now (or the program is not admitted). */
     for (int i = 0; i < c->patches->nelts; i++) {
         const const_patch_t *patch = &APR_ARRAY_IDX(c->patches, i, const_patch_t);

@@ -32,6 +32,7 @@ struct spx_index_builder_t {
     apr_array_header_t *references; /* reference_t: those of the item being walked */
     apr_array_header_t *edges;      /* pending_edge_t * (in the arena) */
     apr_array_header_t *spine;      /* const spx_expr_t *: operator chains being walked */
+    apr_hash_t *scrutinees;         /* v3: a match's scrutinee (its address) -> its enum */
     const spx_module_t *module;     /* the module of the item being walked */
 };
 typedef spx_index_builder_t builder_t;
@@ -43,6 +44,7 @@ typedef struct reference_t {
     const char *kind;      /* "calls", "uses", "reads" */
     const void *target;    /* spx_function_t, spx_struct_t or spx_const_t; NULL for a builtin */
     spx_builtin_t builtin; /* the builtin when target is NULL */
+    int target_is_enum;    /* v3: a "uses" whose target is an spx_enum_t */
     size_t order;          /* keeps the sites of one target in source order */
     spx_index_site_t site;
 } reference_t;
@@ -156,6 +158,15 @@ static int const_node(builder_t *builder, const spx_const_t *constant)
     return position;
 }
 
+/* v3: "enum:MODULE.NAME". */
+static int enum_node(builder_t *builder, const spx_enum_t *enumeration)
+{
+    int position =
+        item_node(builder, enumeration, "enum", enumeration->module, enumeration->name.text);
+    node_at(builder, position)->enumeration = enumeration;
+    return position;
+}
+
 static int builtin_node(builder_t *builder, spx_builtin_t builtin)
 {
     if (builder->builtin_node[builtin] < 0) {
@@ -175,6 +186,7 @@ static void add_reference(builder_t *builder, const char *kind, const void *targ
     reference->kind = kind;
     reference->target = target;
     reference->builtin = builtin;
+    reference->target_is_enum = 0;
     reference->order = (size_t)builder->references->nelts;
     reference->site.start = span.start.offset;
     reference->site.end = span.end.offset;
@@ -202,7 +214,28 @@ static const spx_struct_t *written_struct(builder_t *builder, const spx_type_syn
     return NULL;
 }
 
-/* A type as written: the struct it names, if any (through arrays). */
+/* v3: a "uses" of an enum at span. */
+static void add_enum_reference(builder_t *builder, const spx_enum_t *enumeration, spx_span_t span)
+{
+    add_reference(builder, "uses", enumeration, SPX_BUILTIN_NONE, span);
+    APR_ARRAY_IDX(builder->references, builder->references->nelts - 1, reference_t).target_is_enum =
+        1;
+}
+
+/* v3: the enum that syntax names (as written_struct), or NULL. */
+static const spx_enum_t *written_enum(builder_t *builder, const spx_type_syntax_t *syntax)
+{
+    const spx_module_t *owner = syntax->module.text ? NULL : builder->module;
+    for (apr_size_t i = 0; !owner && i < builder->module->import_count; i++)
+        if (strcmp(builder->module->imports[i].module.text, syntax->module.text) == 0)
+            owner = builder->module->imports[i].target;
+    for (apr_size_t i = 0; owner && syntax->name.text && i < owner->enum_count; i++)
+        if (strcmp(owner->enums[i]->name.text, syntax->name.text) == 0)
+            return owner->enums[i];
+    return NULL;
+}
+
+/* A type as written: the struct or enum it names, if any (through arrays). */
 static void collect_type(void *context, const spx_type_syntax_t *syntax)
 {
     builder_t *builder = context;
@@ -211,8 +244,40 @@ static void collect_type(void *context, const spx_type_syntax_t *syntax)
     if (!syntax || syntax->kind != SPX_TYPE_SYNTAX_STRUCT)
         return;
     const spx_struct_t *structure = written_struct(builder, syntax);
+    const spx_enum_t *enumeration = structure ? NULL : written_enum(builder, syntax);
     if (structure)
         add_reference(builder, "uses", structure, SPX_BUILTIN_NONE, syntax->span);
+    else if (enumeration)
+        add_enum_reference(builder, enumeration, syntax->span);
+}
+
+/* v3: every match scrutinee of block (its nested blocks too) remembered
+ * with its enum, so that the walk in source order records each match as
+ * one site of its enum. */
+static void find_scrutinees(builder_t *builder, const spx_block_t *block)
+{
+    for (apr_size_t i = 0; i < block->count; i++) {
+        for (const spx_stmt_t *s = block->statements[i]; s;
+             s = s->kind == SPX_STMT_IF ? s->as.if_stmt.else_if : NULL) {
+            if (s->kind == SPX_STMT_IF) {
+                find_scrutinees(builder, &s->as.if_stmt.then_block);
+                if (s->as.if_stmt.else_block)
+                    find_scrutinees(builder, s->as.if_stmt.else_block);
+            } else if (s->kind == SPX_STMT_WHILE) {
+                find_scrutinees(builder, &s->as.while_stmt.body);
+            } else if (s->kind == SPX_STMT_FOR) {
+                find_scrutinees(builder, &s->as.for_stmt.body);
+            } else if (s->kind == SPX_STMT_MATCH) {
+                const spx_expr_t *scrutinee = s->as.match_stmt.scrutinee;
+                if (s->as.match_stmt.enumeration)
+                    apr_hash_set(builder->scrutinees,
+                                 apr_pmemdup(builder->pool, &scrutinee, sizeof(scrutinee)),
+                                 sizeof(scrutinee), s->as.match_stmt.enumeration);
+                for (apr_size_t a = 0; a < s->as.match_stmt.arm_count; a++)
+                    find_scrutinees(builder, &s->as.match_stmt.arms[a].body);
+            }
+        }
+    }
 }
 
 /* The struct of a value of e's type, or NULL. */
@@ -228,7 +293,13 @@ static void collect_expression(void *context, const spx_expr_t *e);
  * children hold (spx_expr_visit_children), but for m.X, whose m is a module. */
 static void collect_operand(builder_t *builder, const spx_expr_t *e)
 {
-    if (e->kind == SPX_EXPR_CALL) {
+    const spx_enum_t *matched =
+        builder->scrutinees ? apr_hash_get(builder->scrutinees, &e, sizeof(e)) : NULL;
+    if (matched) /* v3: a match on the enum, one site (its patterns are none) */
+        add_enum_reference(builder, matched, e->span);
+    if (e->kind == SPX_EXPR_VARIANT && e->as.variant.enumeration) {
+        add_enum_reference(builder, e->as.variant.enumeration, e->as.variant.enum_span);
+    } else if (e->kind == SPX_EXPR_CALL) {
         record_call(builder, e);
     } else if (e->kind == SPX_EXPR_NAME && e->as.name.constant) {
         add_reference(builder, "reads", e->as.name.constant, SPX_BUILTIN_NONE,
@@ -258,6 +329,8 @@ static int compare_references(const void *left, const void *right)
         return (uintptr_t)a->target < (uintptr_t)b->target ? -1 : 1;
     if (a->builtin != b->builtin)
         return a->builtin < b->builtin ? -1 : 1;
+    if (a->target_is_enum != b->target_is_enum)
+        return a->target_is_enum < b->target_is_enum ? -1 : 1;
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
@@ -265,7 +338,8 @@ static int compare_references(const void *left, const void *right)
 static int reference_node(builder_t *builder, const reference_t *reference)
 {
     if (strcmp(reference->kind, "uses") == 0)
-        return struct_node(builder, reference->target);
+        return reference->target_is_enum ? enum_node(builder, reference->target)
+                                         : struct_node(builder, reference->target);
     if (strcmp(reference->kind, "reads") == 0)
         return const_node(builder, reference->target);
     return reference->target ? function_node(builder, (spx_function_t *)reference->target)
@@ -378,6 +452,8 @@ void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_
     builder->module = module;
     for (apr_size_t f = 0; f < module->function_count; f++) {
         spx_function_t *function = module->functions[f];
+        builder->scrutinees = apr_hash_make(builder->pool);
+        find_scrutinees(builder, &function->body);
         for (apr_size_t i = 0; i < function->param_count; i++)
             collect_type(builder, function->params[i].type_syntax);
         collect_type(builder, function->result_syntax);
@@ -398,6 +474,15 @@ static void add_items(builder_t *builder, const spx_module_t *module, int module
         add_edge(builder, module_position, "contains", position);
         for (apr_size_t f = 0; f < structure->field_count; f++)
             collect_type(builder, structure->fields[f].type_syntax);
+        add_reference_edges(builder, position);
+    }
+    for (apr_size_t i = 0; i < module->enum_count; i++) {
+        const spx_enum_t *enumeration = module->enums[i];
+        int position = enum_node(builder, enumeration);
+        add_edge(builder, module_position, "contains", position);
+        for (apr_size_t v = 0; v < enumeration->variant_count; v++)
+            for (apr_size_t k = 0; k < enumeration->variants[v].payload_count; k++)
+                collect_type(builder, enumeration->variants[v].payloads[k].type_syntax);
         add_reference_edges(builder, position);
     }
     for (apr_size_t i = 0; i < module->const_count; i++) {
@@ -479,6 +564,20 @@ static void describe_item(builder_t *builder, spx_index_node_t *node)
                 spx_written_type_name(structure->fields[i].type_syntax, structure->fields[i].type,
                                       structure->module, builder->pool);
     }
+    const spx_enum_t *enumeration = node->enumeration;
+    if (enumeration) {
+        apr_size_t count = 0;
+        for (apr_size_t v = 0; v < enumeration->variant_count; v++)
+            count += enumeration->variants[v].payload_count;
+        node->payload_types = apr_palloc(builder->pool, (count + 1) * sizeof(*node->payload_types));
+        count = 0;
+        for (apr_size_t v = 0; v < enumeration->variant_count; v++)
+            for (apr_size_t k = 0; k < enumeration->variants[v].payload_count; k++) {
+                const spx_param_t *payload = &enumeration->variants[v].payloads[k];
+                node->payload_types[count++] = spx_written_type_name(
+                    payload->type_syntax, payload->type, enumeration->module, builder->pool);
+            }
+    }
     const spx_const_t *constant = node->constant;
     if (constant && constant->value_type == SPX_TYPE_STR) {
         node->value = constant->bytes;
@@ -556,6 +655,21 @@ json_t *spx_index_node_json(const spx_index_node_t *node)
         json_object_set_new(object, "exported", json_boolean(structure->exported));
         json_object_set_new(object, "fields", fields);
     }
+    if (node->enumeration) {
+        const spx_enum_t *enumeration = node->enumeration;
+        json_t *variants = json_array();
+        apr_size_t next = 0;
+        for (apr_size_t v = 0; v < enumeration->variant_count; v++) {
+            json_t *payload = json_array();
+            for (apr_size_t k = 0; k < enumeration->variants[v].payload_count; k++)
+                json_array_append_new(payload, json_string(node->payload_types[next++]));
+            json_array_append_new(variants, json_pack("{s:s, s:o}", "name",
+                                                      enumeration->variants[v].name.text, "payload",
+                                                      payload));
+        }
+        json_object_set_new(object, "exported", json_boolean(enumeration->exported));
+        json_object_set_new(object, "variants", variants);
+    }
     if (node->constant) {
         const spx_const_t *constant = node->constant;
         json_object_set_new(object, "exported", json_boolean(constant->exported));
@@ -567,10 +681,11 @@ json_t *spx_index_node_json(const spx_index_node_t *node)
 
 const spx_span_t *spx_index_item_span(const spx_index_node_t *node)
 {
-    return node->function    ? &node->function->span
-           : node->structure ? &node->structure->span
-           : node->constant  ? &node->constant->span
-                             : NULL;
+    return node->function      ? &node->function->span
+           : node->structure   ? &node->structure->span
+           : node->constant    ? &node->constant->span
+           : node->enumeration ? &node->enumeration->span
+                               : NULL;
 }
 
 json_t *spx_index_edge_json(const spx_index_t *index, const spx_index_edge_t *edge)

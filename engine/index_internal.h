@@ -25,13 +25,15 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
 
 typedef struct spx_index_node_t {
     const char *id; /* "function:app.main", "struct:geo.Point", "const:geo.ORIGIN_X" */
-    /* "module", "function", "struct", "const", "test", "entry", "builtin" */
+    /* "module", "function", "struct", "const", "enum", "test", "entry", "builtin" */
     const char *kind;
     const char *name;               /* NULL for the entry */
     const spx_module_t *module;     /* module, function, struct and const nodes */
     const spx_function_t *function; /* function nodes */
     const spx_struct_t *structure;  /* struct nodes */
     const spx_const_t *constant;    /* const nodes */
+    const spx_enum_t *enumeration;  /* enum nodes (v3) */
+    const char **payload_types;     /* enum nodes: every variant's payload types in order */
     const char *signature;          /* function and builtin nodes */
     const char **field_types;       /* struct nodes: each field's type, as signatures spell it */
     const char *value;              /* const nodes: the value's text (a str's own bytes) */

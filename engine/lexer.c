@@ -44,6 +44,7 @@ spx_token_kind_t spx_keyword_kind(const char *word, apr_size_t size)
         return SPX_TOKEN_##token;
     SPX_KEYWORDS_V1(KEYWORD_KIND)
     SPX_KEYWORDS_V2(KEYWORD_KIND)
+    SPX_KEYWORDS_V3(KEYWORD_KIND)
 #undef KEYWORD_KIND
     return SPX_TOKEN_IDENTIFIER;
 }
@@ -631,6 +632,8 @@ static spx_token_kind_t punctuation(const spx_lexer_t *lexer, apr_size_t start, 
     case '=':
         if (next == '=')
             return SPX_TOKEN_EQ;
+        if (next == '>')
+            return SPX_TOKEN_FAT_ARROW;
         break;
     case '!':
         if (next == '=')
@@ -809,7 +812,6 @@ const char *spx_token_kind_text(spx_token_kind_t kind)
         "'&&'",
         "'||'",
         SPX_KEYWORDS_V2(KEYWORD_TEXT)
-#undef KEYWORD_TEXT
         /* language v2 punctuation */
         "'['",
         "']'",
@@ -832,6 +834,9 @@ const char *spx_token_kind_text(spx_token_kind_t kind)
         "'^='",
         "'<<='",
         "'>>='",
+        SPX_KEYWORDS_V3(KEYWORD_TEXT)
+#undef KEYWORD_TEXT
+            "'=>'",
     };
     if ((size_t)kind < sizeof(texts) / sizeof(texts[0]))
         return texts[kind];
@@ -846,6 +851,19 @@ const char *spx_token_v2_keyword(spx_token_kind_t kind)
         return word;
         SPX_KEYWORDS_V2(V2_KEYWORD_WORD)
 #undef V2_KEYWORD_WORD
+    default:
+        return NULL;
+    }
+}
+
+const char *spx_token_v3_keyword(spx_token_kind_t kind)
+{
+    switch (kind) {
+#define V3_KEYWORD_WORD(token, word)                                                               \
+    case SPX_TOKEN_##token:                                                                        \
+        return word;
+        SPX_KEYWORDS_V3(V3_KEYWORD_WORD)
+#undef V3_KEYWORD_WORD
     default:
         return NULL;
     }

@@ -69,6 +69,11 @@ typedef struct parser_t {
     /* Per module: the v2 keywords already reported as names (E0228), one bit
      * per keyword from SPX_TOKEN_STRUCT on. */
     unsigned keywords_named;
+    /* Per module: the same for the v3 keywords, one bit from SPX_TOKEN_ENUM on. */
+    unsigned v3_keywords_named;
+    /* A quiet list and arena for looking ahead past "match" (match_starts). */
+    spx_diagnostics_t *quiet;
+    spx_arena_t *quiet_literals;
     /* Per module: the lowercase names already reported as no type (E0224). */
     apr_hash_t *bad_type_names;
 } parser_t;
@@ -180,21 +185,30 @@ static int expect(parser_t *p, spx_token_kind_t kind)
     return 0;
 }
 
-/* A keyword that language v2 added, where a name stands (a v1 program may
- * have named something "in"): E0228, and read on as that name. A
- * declaration is always reported; a use only when its word has not been
- * reported in this module yet, so a v1 name gets one diagnostic where it is
- * declared. 0 (nothing consumed) for any other token. */
+/* A keyword that language v2 or v3 added, where a name stands (a v1
+ * program may have named something "in", a v2 program "match"): E0228, and
+ * read on as that name. A declaration is always reported; a use only when
+ * its word has not been reported in this module yet, so an old name gets
+ * one diagnostic where it is declared. 0 (nothing consumed) for any other
+ * token. */
 static int keyword_as_name(parser_t *p, spx_name_t *name, int declaration)
 {
     const char *word = spx_token_v2_keyword(p->token.kind);
+    int version = 2;
+    unsigned *named = &p->keywords_named;
+    unsigned bit = 1u << (unsigned)(p->token.kind - SPX_TOKEN_STRUCT);
+    if (!word && (word = spx_token_v3_keyword(p->token.kind)) != NULL) {
+        version = 3;
+        named = &p->v3_keywords_named;
+        bit = 1u << (unsigned)(p->token.kind - SPX_TOKEN_ENUM);
+    }
     if (!word)
         return 0;
-    unsigned bit = 1u << (unsigned)(p->token.kind - SPX_TOKEN_STRUCT);
-    if (declaration || !(p->keywords_named & bit))
+    if (declaration || !(*named & bit))
         spx_lexer_error(&p->lexer, SPX_E0228, p->token.span,
-                        "'%s' is a keyword since language v2; it cannot name anything", word);
-    p->keywords_named |= bit;
+                        "'%s' is a keyword since language v%d; it cannot name anything", word,
+                        version);
+    *named |= bit;
     name->text = spx_arena_intern(p->arena, word, strlen(word));
     name->span = p->token.span;
     advance(p);
@@ -663,7 +677,9 @@ static spx_expr_t *parse_member(parser_t *p, spx_expr_t *base)
     advance(p); /* . */
     if (!expect_name(p, "a field or function name after '.'", &name))
         return NULL;
-    if (is_bare_name(base) && starts_struct_literal(p, name.text))
+    /* "X.Y {" never starts a literal: X.Y is a variant (v3) */
+    if (is_bare_name(base) && !is_typename(base->as.name.name.text) &&
+        starts_struct_literal(p, name.text))
         return parse_struct_literal(p, base->as.name.name, name, base->span.start);
     if (p->token.kind == SPX_TOKEN_LPAREN) {
         spx_expr_t *call = new_expr(p, SPX_EXPR_CALL, base->span);
@@ -1029,6 +1045,155 @@ static spx_stmt_t *parse_expression_statement(parser_t *p, int *ok)
     return finish(p, stmt, ok);
 }
 
+/* "match" at the start of a statement starts a match when an expression
+ * and then "{" follow it (docs/language.md, "Enums and match"); otherwise
+ * it is a name a v2 program gave (E0228), as in "match(x);". Looks ahead
+ * with a copy of the lexer that reports nothing, up to the first "{", ";",
+ * "}", "=" or statement keyword outside brackets: no further than the
+ * statement's own recovery would skip. */
+static int match_starts(parser_t *p)
+{
+    if (!p->quiet) {
+        p->quiet = spx_diagnostics_make(p->scratch);
+        p->quiet_literals = spx_arena_make(p->scratch);
+    }
+    spx_lexer_t copy = p->lexer;
+    copy.budget.list = p->quiet;
+    copy.literals = p->quiet_literals;
+    spx_token_t token;
+    if (p->has_ahead)
+        token = p->ahead;
+    else
+        spx_lexer_next(&copy, &token);
+    if (token.kind == SPX_TOKEN_LBRACE)
+        return 1; /* "match {": a match without its scrutinee */
+    long depth = 0;
+    for (apr_size_t seen = 0;; seen++) {
+        switch (token.kind) {
+        case SPX_TOKEN_LPAREN:
+        case SPX_TOKEN_LBRACKET:
+            depth++;
+            break;
+        case SPX_TOKEN_RPAREN:
+        case SPX_TOKEN_RBRACKET:
+            if (--depth < 0)
+                return 0;
+            break;
+        case SPX_TOKEN_LBRACE:
+            if (depth == 0)
+                return seen > 0;
+            depth++; /* a struct literal inside ( ) or [ ] */
+            break;
+        case SPX_TOKEN_RBRACE:
+            if (--depth < 0)
+                return 0;
+            break;
+        case SPX_TOKEN_SEMICOLON:
+        case SPX_TOKEN_ASSIGN:
+        case SPX_TOKEN_EOF:
+        case SPX_TOKEN_ERROR:
+        case SPX_TOKEN_LET:
+        case SPX_TOKEN_VAR:
+        case SPX_TOKEN_IF:
+        case SPX_TOKEN_WHILE:
+        case SPX_TOKEN_RETURN:
+        case SPX_TOKEN_FOR:
+        case SPX_TOKEN_FN:
+        case SPX_TOKEN_EXPORT:
+        case SPX_TOKEN_IMPORT:
+            return 0;
+        default:
+            break;
+        }
+        spx_lexer_next(&copy, &token);
+    }
+}
+
+/* pattern := "_" | TYPENAME ["(" binder ("," binder)* ")"], into arm. */
+static int parse_pattern(parser_t *p, spx_match_arm_t *arm)
+{
+    spx_position_t start = p->token.span.start;
+    if (!expect_name(p, "a variant name or '_'", &arm->pattern))
+        return 0;
+    arm->wildcard = strcmp(arm->pattern.text, "_") == 0;
+    arm->variant = -1;
+    if (p->token.kind == SPX_TOKEN_LPAREN) {
+        apr_size_t base = p->pending_used, count = 0;
+        arm->has_parens = 1;
+        advance(p); /* ( */
+        do {
+            spx_binder_t binder;
+            memset(&binder, 0, sizeof(binder));
+            binder.slot = -1;
+            if (!expect_name(p, "a name to bind", &binder.name)) {
+                p->pending_used = base;
+                return 0;
+            }
+            pending_push(p, &binder, sizeof(binder));
+            count++;
+        } while (consume_if(p, SPX_TOKEN_COMMA));
+        arm->binders = pending_take(p, base, p->bodies, _Alignof(spx_binder_t));
+        arm->binder_count = count;
+        if (!expect(p, SPX_TOKEN_RPAREN))
+            return 0;
+    }
+    arm->span = span_from(p, start);
+    return 1;
+}
+
+/* "match" expr "{" arm* "}", arm := pattern "=>" block [","]. The
+ * scrutinee is a header (no struct literal starts in it outside ( ), [ ]
+ * and call arguments); each arm is one level of nesting, its block another. */
+static spx_stmt_t *parse_match(parser_t *p)
+{
+    spx_stmt_t *stmt = new_stmt(p, SPX_STMT_MATCH, p->token.span.start);
+    advance(p); /* match */
+    if (!(stmt->as.match_stmt.scrutinee = parse_header_expr(p)))
+        return NULL;
+    if (!expect(p, SPX_TOKEN_LBRACE))
+        return NULL;
+    int literal = 0;
+    if (p->token.kind == SPX_TOKEN_IDENTIFIER && peek(p)->kind == SPX_TOKEN_COLON) {
+        /* "match P { x: 1 } { ... }": the literal's "{" was read as the
+         * arms'; one E0220, the literal skipped, the arms still read (and
+         * the statement left out) */
+        p->item_error = 1;
+        spx_span_t span = {p->token.span.start, peek(p)->span.end};
+        spx_lexer_error(&p->lexer, SPX_E0220, span,
+                        "expected a variant name or '_', found '%s:'; a struct literal in a "
+                        "match scrutinee needs parentheses",
+                        p->token.text);
+        skip_literal(p);
+        if (!expect(p, SPX_TOKEN_LBRACE))
+            return NULL;
+        literal = 1;
+    }
+    apr_size_t base = p->pending_used, count = 0;
+    while (p->token.kind != SPX_TOKEN_RBRACE) {
+        spx_match_arm_t arm;
+        memset(&arm, 0, sizeof(arm));
+        if (!enter(p)) {
+            p->pending_used = base;
+            return NULL;
+        }
+        int ok =
+            parse_pattern(p, &arm) && expect(p, SPX_TOKEN_FAT_ARROW) && parse_block(p, &arm.body);
+        leave(p);
+        if (!ok) {
+            p->pending_used = base;
+            return NULL;
+        }
+        pending_push(p, &arm, sizeof(arm));
+        count++;
+        consume_if(p, SPX_TOKEN_COMMA);
+    }
+    stmt->as.match_stmt.arms = pending_take(p, base, p->bodies, _Alignof(spx_match_arm_t));
+    stmt->as.match_stmt.arm_count = count;
+    advance(p); /* } */
+    stmt->span.end = p->previous_end;
+    return literal ? NULL : stmt;
+}
+
 static spx_stmt_t *parse_statement(parser_t *p, int *ok)
 {
     spx_stmt_t *stmt;
@@ -1067,6 +1232,12 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
         stmt->span.end = p->previous_end;
         *ok = 1;
         return stmt;
+    case SPX_TOKEN_MATCH:
+        if (!match_starts(p))
+            break; /* "match" as a v2 name: E0228 */
+        stmt = parse_match(p);
+        *ok = stmt != NULL;
+        return stmt;
     case SPX_TOKEN_RETURN:
         stmt = new_stmt(p, SPX_STMT_RETURN, p->token.span.start);
         advance(p);
@@ -1090,6 +1261,7 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
     case SPX_TOKEN_STRUCT:
     case SPX_TOKEN_CONST:
     case SPX_TOKEN_IN:
+    case SPX_TOKEN_ENUM:
     case SPX_TOKEN_LBRACKET:
     case SPX_TOKEN_TILDE:
     case SPX_TOKEN_INTEGER:
@@ -1112,14 +1284,16 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
 static int ends_item(spx_token_kind_t kind)
 {
     return kind == SPX_TOKEN_EOF || kind == SPX_TOKEN_FN || kind == SPX_TOKEN_EXPORT ||
-           kind == SPX_TOKEN_IMPORT || kind == SPX_TOKEN_STRUCT || kind == SPX_TOKEN_CONST;
+           kind == SPX_TOKEN_IMPORT || kind == SPX_TOKEN_STRUCT || kind == SPX_TOKEN_CONST ||
+           kind == SPX_TOKEN_ENUM;
 }
 
-/* The current token ends a body: it starts an item. "struct" and "const"
- * do only when a name follows; else they are v1 names (E0228). */
+/* The current token ends a body: it starts an item. "struct", "const" and
+ * "enum" do only when a name follows; else they are old names (E0228). */
 static int ends_body(parser_t *p)
 {
-    if (p->token.kind == SPX_TOKEN_STRUCT || p->token.kind == SPX_TOKEN_CONST)
+    if (p->token.kind == SPX_TOKEN_STRUCT || p->token.kind == SPX_TOKEN_CONST ||
+        p->token.kind == SPX_TOKEN_ENUM)
         return peek(p)->kind == SPX_TOKEN_IDENTIFIER;
     return ends_item(p->token.kind);
 }
@@ -1154,6 +1328,7 @@ static void sync_statement(parser_t *p)
         case SPX_TOKEN_FOR:
         case SPX_TOKEN_BREAK:
         case SPX_TOKEN_CONTINUE:
+        case SPX_TOKEN_MATCH:
             if (nested == 0)
                 return;
             break;
@@ -1286,7 +1461,8 @@ typedef struct items_t {
     apr_array_header_t *unreadable; /* const char *: see spx_module_t */
     apr_array_header_t *structs;    /* spx_struct_t * */
     apr_array_header_t *consts;     /* spx_const_t * */
-    apr_array_header_t *left_out;   /* const char *: structs and consts that failed */
+    apr_array_header_t *left_out;   /* const char *: structs, consts and enums that failed */
+    apr_array_header_t *enums;      /* spx_enum_t * (v3) */
     int too_many;                   /* E0226 reported */
 } items_t;
 
@@ -1390,6 +1566,74 @@ static void parse_struct(parser_t *p, items_t *items, spx_position_t start, int 
     APR_ARRAY_PUSH(items->structs, spx_struct_t *) = item;
 }
 
+/* "enum" TYPENAME "{" variant ("," variant)* [","] "}", variant :=
+ * TYPENAME ["(" type ("," type)* ")"], after ["export"] from start. A
+ * lowercase enum or variant name is E0230 and still read; an item that
+ * fails otherwise (no variant: E0220) is skipped and left out. */
+static void parse_enum(parser_t *p, items_t *items, spx_position_t start, int exported)
+{
+    spx_enum_t *item = SPX_ARENA_NEW(p->arena, spx_enum_t);
+    item->module = p->module;
+    item->exported = exported;
+    advance(p); /* enum */
+    if (!expect_name(p, "an enum name", &item->name)) {
+        sync_item(p, start);
+        return;
+    }
+    const char *name = item->name.text;
+    if (!is_typename(name))
+        spx_lexer_error(&p->lexer, SPX_E0230, item->name.span,
+                        "enum name '%s' must start with a capital letter (A-Z)", name);
+    if (!expect(p, SPX_TOKEN_LBRACE)) {
+        leave_out(p, items, name, start);
+        return;
+    }
+    apr_size_t base = p->pending_used, count = 0;
+    do {
+        if (count > 0 && p->token.kind == SPX_TOKEN_RBRACE)
+            break; /* a trailing comma */
+        spx_variant_t variant;
+        memset(&variant, 0, sizeof(variant));
+        if (!expect_name(p, "a variant name", &variant.name))
+            goto failed;
+        if (!is_typename(variant.name.text))
+            spx_lexer_error(&p->lexer, SPX_E0230, variant.name.span,
+                            "variant name '%s' must start with a capital letter (A-Z)",
+                            variant.name.text);
+        if (consume_if(p, SPX_TOKEN_LPAREN)) {
+            apr_size_t payload_base = p->pending_used, payloads = 0;
+            do {
+                spx_param_t payload;
+                memset(&payload, 0, sizeof(payload));
+                if (!parse_type(p, p->arena, &payload.type, &payload.type_span,
+                                &payload.type_syntax))
+                    goto failed;
+                pending_push(p, &payload, sizeof(payload));
+                payloads++;
+            } while (consume_if(p, SPX_TOKEN_COMMA));
+            variant.payloads = pending_take(p, payload_base, p->arena, _Alignof(spx_param_t));
+            variant.payload_count = payloads;
+            if (!expect(p, SPX_TOKEN_RPAREN))
+                goto failed;
+        }
+        pending_push(p, &variant, sizeof(variant));
+        count++;
+    } while (consume_if(p, SPX_TOKEN_COMMA));
+    item->variants = pending_take(p, base, p->arena, _Alignof(spx_variant_t));
+    item->variant_count = count;
+    if (!expect(p, SPX_TOKEN_RBRACE)) {
+        leave_out(p, items, name, start);
+        return;
+    }
+    item->span = span_from(p, start);
+    APR_ARRAY_PUSH(items->enums, spx_enum_t *) = item;
+    return;
+
+failed:
+    p->pending_used = base;
+    leave_out(p, items, name, start);
+}
+
 /* "const" IDENT ":" type "=" expr ";", after ["export"] from start. The
  * value (and its string literals) goes with the declarations. An item that
  * fails is skipped and left out. */
@@ -1438,6 +1682,9 @@ static void parse_item(parser_t *p, items_t *items)
         break;
     case SPX_TOKEN_CONST:
         parse_const(p, items, start, exported);
+        break;
+    case SPX_TOKEN_ENUM:
+        parse_enum(p, items, start, exported);
         break;
     default:
         expected(p, "'fn', 'struct' or 'const' after 'export'");
@@ -1497,6 +1744,7 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
                      apr_array_make(scratch, 4, sizeof(spx_struct_t *)),
                      apr_array_make(scratch, 4, sizeof(spx_const_t *)),
                      apr_array_make(scratch, 4, sizeof(const char *)),
+                     apr_array_make(scratch, 4, sizeof(spx_enum_t *)),
                      0};
     if (length > SPX_LIMIT_SOURCE_BYTES) {
         spx_span_t start = {{1, 1, 0}, {1, 1, 0}};
@@ -1536,6 +1784,8 @@ void spx_parse_module(spx_module_t *module, spx_arena_t *arena, spx_arena_t *bod
         SPX_ARENA_COPY(arena, spx_struct_t *, items.structs->elts, module->struct_count);
     module->const_count = (apr_size_t)items.consts->nelts;
     module->consts = SPX_ARENA_COPY(arena, spx_const_t *, items.consts->elts, module->const_count);
+    module->enum_count = (apr_size_t)items.enums->nelts;
+    module->enums = SPX_ARENA_COPY(arena, spx_enum_t *, items.enums->elts, module->enum_count);
     module->unreadable_item_count = (apr_size_t)items.left_out->nelts;
     module->unreadable_items =
         SPX_ARENA_COPY(arena, const char *, items.left_out->elts, module->unreadable_item_count);

@@ -37,8 +37,10 @@ typedef enum spx_type_t {
     SPX_TYPE_STR,
     SPX_TYPE_UNIT, /* a function without "->"; cannot be named or stored */
     /* v2, the kinds of a spx_vtype_t only (see there) */
-    SPX_TYPE_ARRAY, /* [T] */
-    SPX_TYPE_STRUCT /* a struct declaration's values */
+    SPX_TYPE_ARRAY,  /* [T] */
+    SPX_TYPE_STRUCT, /* a struct declaration's values */
+    /* v3 */
+    SPX_TYPE_ENUM /* an enum declaration's values */
 } spx_type_t;
 
 typedef enum spx_operator_t {
@@ -141,11 +143,15 @@ typedef enum spx_expr_kind_t {
     SPX_EXPR_UNARY,  /* - ! ~ */
     SPX_EXPR_BINARY, /* everything else */
     /* v2 */
-    SPX_EXPR_INDEX,         /* base[index] */
-    SPX_EXPR_SLICE,         /* base[from..to] */
-    SPX_EXPR_FIELD,         /* base.name: a field, or m.X a const of module m (checker decides) */
-    SPX_EXPR_ARRAY,         /* [e, ...] */
-    SPX_EXPR_STRUCT_LITERAL /* Name { f: e, ... } or m.Name { ... } */
+    SPX_EXPR_INDEX,          /* base[index] */
+    SPX_EXPR_SLICE,          /* base[from..to] */
+    SPX_EXPR_FIELD,          /* base.name: a field, or m.X a const of module m (checker decides) */
+    SPX_EXPR_ARRAY,          /* [e, ...] */
+    SPX_EXPR_STRUCT_LITERAL, /* Name { f: e, ... } or m.Name { ... } */
+    /* v3: a variant constructor, E.V, E.V(e, ...), m.E.V(...). The parser
+     * reads these as FIELD and CALL chains; the checker turns the node into
+     * a VARIANT once it has resolved E to an enum (docs/language.md). */
+    SPX_EXPR_VARIANT
 } spx_expr_kind_t;
 
 struct spx_call_t;
@@ -197,6 +203,14 @@ typedef struct spx_expr_t {
             apr_size_t count;
         } array;
         struct spx_struct_literal_t *literal;
+        struct {
+            struct spx_expr_t **payloads; /* as written, evaluated left to right */
+            apr_size_t count;
+            const struct spx_enum_t *enumeration;
+            uint32_t variant;     /* its index in the enum's declaration */
+            spx_span_t name_span; /* the variant's name as written */
+            spx_span_t enum_span; /* E (or m.E) as written */
+        } variant;
     } as;
 } spx_expr_t;
 
@@ -245,10 +259,30 @@ typedef enum spx_stmt_kind_t {
     SPX_STMT_RETURN, /* return [e]; */
     SPX_STMT_EXPR,   /* e; */
     /* v2 */
-    SPX_STMT_FOR,     /* for x in a..b { }, for x in xs { } */
-    SPX_STMT_BREAK,   /* break; */
-    SPX_STMT_CONTINUE /* continue; */
+    SPX_STMT_FOR,      /* for x in a..b { }, for x in xs { } */
+    SPX_STMT_BREAK,    /* break; */
+    SPX_STMT_CONTINUE, /* continue; */
+    /* v3 */
+    SPX_STMT_MATCH /* match e { Pattern => { } ... } */
 } spx_stmt_kind_t;
+
+/* v3: a binder of a match pattern, an immutable local of its arm. */
+typedef struct spx_binder_t {
+    spx_name_t name; /* "_" binds nothing */
+    int slot;        /* checker: its local, or -1 for "_" */
+} spx_binder_t;
+
+/* v3: one arm of a match: pattern "=>" block. */
+typedef struct spx_match_arm_t {
+    spx_name_t pattern;    /* the variant's name, or "_" */
+    spx_span_t span;       /* the whole pattern, binders included */
+    int wildcard;          /* the pattern is "_" */
+    int has_parens;        /* binders were written in ( ) */
+    spx_binder_t *binders; /* in order */
+    apr_size_t binder_count;
+    spx_block_t body;
+    int variant; /* checker: the variant's index, -1 for "_" or an unknown name */
+} spx_match_arm_t;
 
 typedef struct spx_stmt_t {
     spx_stmt_kind_t kind;
@@ -300,6 +334,12 @@ typedef struct spx_stmt_t {
             spx_block_t body;
             int slot; /* checker */
         } for_stmt;
+        struct {
+            spx_expr_t *scrutinee;
+            spx_match_arm_t *arms;
+            apr_size_t arm_count;
+            const struct spx_enum_t *enumeration; /* checker: the scrutinee's enum, or NULL */
+        } match_stmt;
     } as;
 } spx_stmt_t;
 
@@ -341,6 +381,24 @@ typedef struct spx_struct_t {
     spx_span_t span; /* the whole item */
     struct spx_module_t *module;
 } spx_struct_t;
+
+/* v3: a variant of an enum: TYPENAME ["(" type ("," type)* ")"]. The
+ * payloads are spx_param_t with no name (type, type_span, type_syntax). */
+typedef struct spx_variant_t {
+    spx_name_t name;
+    spx_param_t *payloads;
+    apr_size_t payload_count;
+} spx_variant_t;
+
+/* v3: ["export"] "enum" TYPENAME "{" variant ("," variant)* [","] "}". */
+typedef struct spx_enum_t {
+    spx_name_t name;
+    int exported;
+    spx_variant_t *variants; /* in declaration order, at least one */
+    apr_size_t variant_count;
+    spx_span_t span; /* the whole item */
+    struct spx_module_t *module;
+} spx_enum_t;
 
 /* v2: ["export"] "const" IDENT ":" type "=" expr ";". The value lives with
  * the declarations (arena), not with the bodies. */
@@ -384,6 +442,8 @@ typedef struct spx_module_t {
     apr_size_t struct_count;
     spx_const_t **consts; /* v2: in source order */
     apr_size_t const_count;
+    spx_enum_t **enums; /* v3: in source order */
+    apr_size_t enum_count;
     /* The names of functions whose header did not parse (the item is left
      * out, its syntax error reported): calls to them are not reported again. */
     const char **unreadable_functions;
@@ -500,6 +560,7 @@ typedef struct spx_vtype_t {
     const struct spx_vtype_t *element;  /* ARRAY */
     const spx_struct_t *structure;      /* STRUCT */
     const struct spx_vtype_t *array_of; /* the table's: [this], once made */
+    const spx_enum_t *enumeration;      /* v3: ENUM */
 } spx_vtype_t;
 
 /* The types of one program's check, in pool. */
@@ -511,6 +572,10 @@ const spx_vtype_t *spx_types_basic(spx_types_t *types, spx_type_t kind);
 const spx_vtype_t *spx_types_array(spx_types_t *types, const spx_vtype_t *element);
 /* The values of the struct declaration structure. */
 const spx_vtype_t *spx_types_struct(spx_types_t *types, const spx_struct_t *structure);
+/* v3: the values of the enum declaration enumeration. */
+const spx_vtype_t *spx_types_enum(spx_types_t *types, const spx_enum_t *enumeration);
+/* v3: an enum as messages name it: "geo.Shape" (MOD.Name). */
+const char *spx_enum_full_name(const spx_enum_t *enumeration, apr_pool_t *pool);
 /* A struct as messages and cycles name it: "geo.Point" (MOD.Name). */
 const char *spx_struct_full_name(const spx_struct_t *structure, apr_pool_t *pool);
 /* As messages write it: "int", "[str]", "[[geo.Point]]" (MOD.Name). */

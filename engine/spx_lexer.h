@@ -53,6 +53,9 @@
     X(IN, "in")                                                                                    \
     X(BREAK, "break")                                                                              \
     X(CONTINUE, "continue")
+#define SPX_KEYWORDS_V3(X)                                                                         \
+    X(ENUM, "enum")                                                                                \
+    X(MATCH, "match")
 #define SPX_KEYWORD_TOKEN(token, word) SPX_TOKEN_##token,
 
 typedef enum spx_token_kind_t {
@@ -111,7 +114,9 @@ typedef enum spx_token_kind_t {
     SPX_TOKEN_OR_ASSIGN,  /* |= */
     SPX_TOKEN_XOR_ASSIGN, /* ^= */
     SPX_TOKEN_SHL_ASSIGN, /* <<= */
-    SPX_TOKEN_SHR_ASSIGN  /* >>= */
+    SPX_TOKEN_SHR_ASSIGN  /* >>= */,
+    /* language v3 keywords and punctuation (enums and match) */
+    SPX_KEYWORDS_V3(SPX_KEYWORD_TOKEN) SPX_TOKEN_FAT_ARROW /* => */
 } spx_token_kind_t;
 
 typedef struct spx_token_t {
@@ -164,6 +169,10 @@ const char *spx_token_kind_text(spx_token_kind_t kind);
 /* The word of a keyword that language v2 added ("struct", "in", ...), or
  * NULL for any other kind: v1 programs may have used it as a name. */
 const char *spx_token_v2_keyword(spx_token_kind_t kind);
+
+/* The word of a keyword that language v3 added ("enum", "match"), or NULL
+ * for any other kind: v1 and v2 programs may have used it as a name. */
+const char *spx_token_v3_keyword(spx_token_kind_t kind);
 
 /* From now on, decode string literals into literals (the parser keeps a
  * const's value with the declarations, not with the bodies). The token

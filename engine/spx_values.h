@@ -53,8 +53,19 @@ typedef union spx_value_t {
 typedef enum spx_block_kind_t {
     SPX_BLOCK_STR = 1,
     SPX_BLOCK_ARRAY = 2,
-    SPX_BLOCK_STRUCT = 3
+    SPX_BLOCK_STRUCT = 3,
+    SPX_BLOCK_ENUM = 4 /* v3: a variant with payloads (values_enum.c) */
 } spx_block_kind_t;
+
+/* v3: what a block of an enum's variant needs to know of it: the variant's
+ * number (declaration order), its payload count (at least 1: a variant
+ * without payloads is no block but a constant, spx_enum_constant) and which
+ * payloads hold blocks. Owned by the program. */
+typedef struct spx_variant_shape_t {
+    uint32_t variant;
+    uint32_t payload_count;
+    const unsigned char *payload_is_block;
+} spx_variant_shape_t;
 
 /* What a block of a struct type needs to know of it: its fields, in
  * declaration order, and which of them hold blocks (str, array or struct
@@ -74,8 +85,9 @@ struct spx_value_block_t {
     uint32_t length;   /* string bytes, array elements or struct fields */
     uint32_t capacity; /* bytes or slots allocated after the header (a literal: 0) */
     union {
-        const unsigned char *bytes;      /* strings: own storage (slots) or the literal's */
-        const spx_struct_shape_t *shape; /* structs */
+        const unsigned char *bytes;         /* strings: own storage (slots) or the literal's */
+        const spx_struct_shape_t *shape;    /* structs */
+        const spx_variant_shape_t *variant; /* enums (v3) */
     } of;
     spx_value_t slots[]; /* arrays and structs; a string's own bytes */
 };
@@ -119,11 +131,33 @@ void spx_heap_finish(spx_heap_t *heap);
 
 /* ---- holders -------------------------------------------------------------- */
 
+/* v3: a variant without payloads is no block: the value in a block
+ * register or slot is the constant 2 * variant + 1 (never a block's
+ * address, which is aligned), which has no holders; holding and releasing
+ * it does nothing. */
+static inline int spx_value_is_constant(const spx_value_block_t *block)
+{
+    return ((uintptr_t)block & 1u) != 0;
+}
+
+static inline spx_value_block_t *spx_enum_constant(uint32_t variant)
+{
+    return (spx_value_block_t *)(uintptr_t)(2u * (uintptr_t)variant + 1u);
+}
+
+/* The variant number of an enum value (a constant or a block). */
+static inline uint32_t spx_enum_variant(const spx_value_block_t *value)
+{
+    return spx_value_is_constant(value) ? (uint32_t)((uintptr_t)value >> 1)
+                                        : value->of.variant->variant;
+}
+
 /* Add a holder (binding, assigning, passing, returning, storing, a for
  * snapshot: never a copy). */
 static inline void spx_block_hold(spx_value_block_t *block)
 {
-    block->holders++;
+    if (!spx_value_is_constant(block))
+        block->holders++;
 }
 
 /* Free a block whose last holder went (spx_block_release): it drops its
@@ -134,7 +168,7 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block);
  * ignored. */
 static inline void spx_block_release(spx_heap_t *heap, spx_value_block_t *block)
 {
-    if (block && --block->holders == 0)
+    if (block && !spx_value_is_constant(block) && --block->holders == 0)
         spx_block_free(heap, block);
 }
 
@@ -248,6 +282,50 @@ static inline spx_value_t spx_struct_get(const spx_value_block_t *p, uint32_t fi
         spx_block_hold(value.b);
     return value;
 }
+
+/* ---- enums (v3, values_enum.c) --------------------------------------------
+ * An enum value with k >= 1 payloads is a block of 16 + 8k in the measure;
+ * one without payloads is a constant (spx_enum_constant) that counts 0. */
+
+/* E.V(p, ...) of a variant with payloads: consumes them; holds *out.
+ * n = the payload count; R0521. */
+spx_heap_status_t spx_enum_make(spx_heap_t *heap, uint64_t *fuel, const spx_variant_shape_t *shape,
+                                const spx_value_t *payloads, spx_value_block_t **out);
+
+/* Payload number k of an enum block (a match's binder). Reads e; holds the
+ * result when it is a block. */
+static inline spx_value_t spx_enum_payload(const spx_value_block_t *e, uint32_t k)
+{
+    SPX_ASSERT(!spx_value_is_constant(e) && e->kind == SPX_BLOCK_ENUM && k < e->length);
+    spx_value_t value = e->slots[k];
+    if (e->of.variant->payload_is_block[k])
+        spx_block_hold(value.b);
+    return value;
+}
+
+/* For spx_values_equal: when a and b (two values of one enum type, or of
+ * another block type) are enums, adds 1 to *n (the variant examined) and
+ * returns 1 when that decides the comparison (other variants: *same 0; two
+ * constants of one variant: equal); 0 when they are not enums or are two
+ * blocks of one variant, whose payloads are compared next. */
+int spx_enum_heads_differ(const spx_value_block_t *a, const spx_value_block_t *b, uint64_t *n,
+                          int *same);
+/* Whether value is an enum's block (not a constant, not another kind). */
+static inline int spx_enum_is_block(const spx_value_block_t *value)
+{
+    return !spx_value_is_constant(value) && value->kind == SPX_BLOCK_ENUM;
+}
+
+/* A size charge of its own: n / 64 steps in one piece (a match's, v3: n
+ * the chosen variant's payload count). */
+spx_heap_status_t spx_heap_charge(spx_heap_t *heap, uint64_t *fuel, uint64_t n);
+
+/* A new block of kind with length slots (or bytes), no spare capacity,
+ * after the checks of a creation: the size charge n, the length limit,
+ * memory (R0521). Holds *out; its slots are the caller's to fill. */
+spx_heap_status_t spx_block_make_checked(spx_heap_t *heap, uint64_t *fuel, uint64_t n,
+                                         spx_block_kind_t kind, uint32_t length,
+                                         spx_value_block_t **out);
 
 /* ---- writes through places ----------------------------------------------
  * A place is a variable holding a block (*root) and steps: an array index

@@ -14,6 +14,7 @@ struct spx_types_t {
     apr_pool_t *pool;
     spx_vtype_t basic[SPX_TYPE_UNIT + 1]; /* ERROR, INT, BOOL, STR, UNIT */
     apr_hash_t *structs;                  /* const spx_struct_t * -> spx_vtype_t * */
+    apr_hash_t *enums;                    /* v3: const spx_enum_t * -> spx_vtype_t * */
 };
 
 spx_types_t *spx_types_make(apr_pool_t *pool)
@@ -23,6 +24,7 @@ spx_types_t *spx_types_make(apr_pool_t *pool)
     for (int kind = SPX_TYPE_ERROR; kind <= SPX_TYPE_UNIT; kind++)
         types->basic[kind].kind = (spx_type_t)kind;
     types->structs = apr_hash_make(pool);
+    types->enums = apr_hash_make(pool);
     return types;
 }
 
@@ -60,6 +62,25 @@ const spx_vtype_t *spx_types_struct(spx_types_t *types, const spx_struct_t *stru
     return found;
 }
 
+const spx_vtype_t *spx_types_enum(spx_types_t *types, const spx_enum_t *enumeration)
+{
+    spx_vtype_t *found = apr_hash_get(types->enums, &enumeration, sizeof(enumeration));
+    if (!found) {
+        found = apr_pcalloc(types->pool, sizeof(*found));
+        found->kind = SPX_TYPE_ENUM;
+        found->enumeration = enumeration;
+        const spx_enum_t **key = apr_palloc(types->pool, sizeof(*key));
+        *key = enumeration;
+        apr_hash_set(types->enums, key, sizeof(*key), found);
+    }
+    return found;
+}
+
+const char *spx_enum_full_name(const spx_enum_t *enumeration, apr_pool_t *pool)
+{
+    return apr_pstrcat(pool, enumeration->module->name, ".", enumeration->name.text, NULL);
+}
+
 const char *spx_struct_full_name(const spx_struct_t *structure, apr_pool_t *pool)
 {
     return apr_pstrcat(pool, structure->module->name, ".", structure->name.text, NULL);
@@ -74,6 +95,7 @@ const char *spx_vtype_name(const spx_vtype_t *type, apr_pool_t *pool)
         type = type->element;
     }
     const char *inner = type->kind == SPX_TYPE_STRUCT ? spx_struct_full_name(type->structure, pool)
+                        : type->kind == SPX_TYPE_ENUM ? spx_enum_full_name(type->enumeration, pool)
                                                       : spx_type_name(type->kind);
     return depth == 0 ? inner : spx_array_type_name(inner, depth, pool);
 }

@@ -32,6 +32,9 @@ struct spx_compare_frame_t {
  * docs/execution.md, so a literal's header, which holds no bytes of its
  * own, counts this too). */
 #define BLOCK_BYTES 32u
+/* What an enum's block (v3, a variant with payloads) counts besides its
+ * payloads: the specification's 16 (language v3, Memory). */
+#define ENUM_BLOCK_BYTES 16u
 /* What one slot (element or field) counts, of the capacity. */
 #define SLOT_BYTES 8u
 /* What == examining a nested block counts (spx_values_equal): one step, as
@@ -83,9 +86,18 @@ static uint64_t payload_bytes(spx_block_kind_t kind, uint64_t length)
     return kind == SPX_BLOCK_STR ? length : SLOT_BYTES * length;
 }
 
+/* A block of kind at capacity in the measure: its header and payload; an
+ * enum's block (v3) is 16 + 8 per payload. */
+static uint64_t block_bytes(spx_block_kind_t kind, uint64_t capacity)
+{
+    if (kind == SPX_BLOCK_ENUM)
+        return ENUM_BLOCK_BYTES + SLOT_BYTES * capacity;
+    return BLOCK_BYTES + payload_bytes(kind, capacity);
+}
+
 uint64_t spx_block_measure(const spx_value_block_t *block)
 {
-    return BLOCK_BYTES + payload_bytes((spx_block_kind_t)block->kind, block->capacity);
+    return block_bytes((spx_block_kind_t)block->kind, block->capacity);
 }
 
 /* Before a block is created, grown or copied: the measure would go up by
@@ -141,7 +153,7 @@ static spx_heap_status_t before_creating(spx_heap_t *heap, uint64_t *fuel, uint6
     if (status == SPX_HEAP_OK && kind == SPX_BLOCK_ARRAY)
         status = array_length_allows(heap, length);
     if (status == SPX_HEAP_OK)
-        status = memory_allows(heap, 0, BLOCK_BYTES + payload_bytes(kind, length));
+        status = memory_allows(heap, 0, block_bytes(kind, length));
     return status;
 }
 
@@ -163,15 +175,16 @@ static spx_value_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uin
     block->capacity = capacity;
     if (kind == SPX_BLOCK_STR)
         block->of.bytes = (const unsigned char *)block->slots;
-    grow_live(heap, BLOCK_BYTES + payload_bytes(kind, capacity));
+    grow_live(heap, block_bytes(kind, capacity));
     heap->blocks++;
     return block;
 }
 
 static int slot_is_block(const spx_value_block_t *block, apr_size_t slot)
 {
-    return block->kind == SPX_BLOCK_ARRAY ? block->elements_are_blocks
-                                          : block->of.shape->field_is_block[slot];
+    return block->kind == SPX_BLOCK_ARRAY  ? block->elements_are_blocks
+           : block->kind == SPX_BLOCK_ENUM ? block->of.variant->payload_is_block[slot]
+                                           : block->of.shape->field_is_block[slot];
 }
 
 static void push_dying(spx_heap_t *heap, apr_size_t *count, spx_value_block_t *block)
@@ -193,7 +206,7 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
         if (dying->kind != SPX_BLOCK_STR)
             for (uint32_t i = 0; i < dying->length; i++) {
                 spx_value_block_t *held = slot_is_block(dying, i) ? dying->slots[i].b : NULL;
-                if (held && --held->holders == 0)
+                if (held && !spx_value_is_constant(held) && --held->holders == 0)
                     push_dying(heap, &count, held);
             }
         heap->live -= spx_block_measure(dying);
@@ -588,6 +601,16 @@ static spx_heap_status_t grow_array_in_place(spx_heap_t *heap, uint64_t *fuel,
     hold_slots(x, x->slots + x->length, x->length, e->length);
     x->length = (uint32_t)length;
     return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_block_make_checked(spx_heap_t *heap, uint64_t *fuel, uint64_t n,
+                                         spx_block_kind_t kind, uint32_t length,
+                                         spx_value_block_t **out)
+{
+    spx_heap_status_t status = before_creating(heap, fuel, n, kind, length);
+    if (status == SPX_HEAP_OK)
+        *out = new_block(heap, kind, length, length);
+    return status;
 }
 
 /* ---- structs ------------------------------------------------------------------- */
@@ -994,13 +1017,16 @@ static void push_frame(spx_heap_t *heap, apr_size_t *depth, const spx_value_bloc
 spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
                                    const spx_value_block_t *b, int *equal, uint64_t *examined)
 {
-    SPX_ASSERT(a->kind == b->kind);
     /* Past budget, n / 64 cannot be paid: stop examining. */
     uint64_t budget = *fuel > (UINT64_MAX - 63) / 64 ? UINT64_MAX : *fuel * 64 + 63;
     uint64_t n = 0, positions = 0;
     int same = 1;
     apr_size_t depth = 0;
-    if (a->kind == SPX_BLOCK_STR)
+    if (spx_enum_heads_differ(a, b, &n, &same))
+        ; /* v3: enums of other variants, or constants */
+    else if (spx_enum_is_block(a))
+        push_frame(heap, &depth, a, b);
+    else if (a->kind == SPX_BLOCK_STR)
         n = compare_strings(a, b, &same);
     else if (a->kind == SPX_BLOCK_ARRAY && a->length != b->length)
         same = 0;
@@ -1024,7 +1050,11 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
         }
         const spx_value_block_t *u = x->slots[k].b, *v = y->slots[k].b;
         n += NESTED_BLOCK_EXAMINED;
-        if (u->kind == SPX_BLOCK_STR) {
+        if (spx_enum_heads_differ(u, v, &n, &same)) {
+            continue; /* v3: enums of other variants, or constants */
+        } else if (spx_enum_is_block(u)) {
+            push_frame(heap, &depth, u, v); /* top is stale from here */
+        } else if (u->kind == SPX_BLOCK_STR) {
             uint64_t bytes = compare_strings(u, v, &same);
             n = bytes > UINT64_MAX - n ? UINT64_MAX : n + bytes;
         } else if (u->kind == SPX_BLOCK_ARRAY && u->length != v->length) {

@@ -853,6 +853,48 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             assign(vm, &B[ins->a], value);
             break;
         }
+        case SPX_I_VARIANT: {
+            const spx_variant_shape_t *shape = program->variant_shapes[ins->c];
+            const int32_t *payloads = frame->function->aux + ins->b;
+            spx_value_t *values = value_room(vm, shape->payload_count);
+            for (uint32_t k = 0; k < shape->payload_count; k++) {
+                if (payloads[k] & 1)
+                    values[k].b = B[payloads[k] >> 1];
+                else
+                    values[k].i = I[payloads[k] >> 1];
+            }
+            spx_value_block_t *value = NULL;
+            METERED(spx_enum_make(heap, &metered, shape, values, &value));
+            for (uint32_t k = 0; k < shape->payload_count; k++) /* taken over */
+                if (payloads[k] & 1)
+                    B[payloads[k] >> 1] = NULL;
+            assign(vm, &B[ins->a], value);
+            break;
+        }
+        case SPX_I_VARIANT_CONST:
+            assign(vm, &B[ins->a], spx_enum_constant((uint32_t)ins->b));
+            break;
+        case SPX_I_MATCH: {
+            uint32_t variant = spx_enum_variant(B[ins->a]);
+            SPX_ASSERT(variant < (uint32_t)ins->c);
+            const int32_t *entry = frame->function->aux + ins->b + 2 * variant;
+            METERED(spx_heap_charge(heap, &metered, (uint64_t)entry[1]));
+            pc = frame->function->code + entry[0];
+            break;
+        }
+        case SPX_I_PAYLOAD_I:
+        case SPX_I_PAYLOAD_B: {
+            spx_value_t payload = spx_enum_payload(B[ins->b], (uint32_t)ins->c);
+            if (ins->op == SPX_I_PAYLOAD_I)
+                I[ins->a] = payload.i;
+            else
+                assign(vm, &B[ins->a], payload.b);
+            break;
+        }
+        case SPX_I_TAKE_APART:
+            if (!spx_value_is_constant(B[ins->a]) && B[ins->a]->holders == 1)
+                drop(vm, &B[ins->a]);
+            break;
         case SPX_I_WRITE_I:
         case SPX_I_WRITE_B:
         case SPX_I_PUSH_I:

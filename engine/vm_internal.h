@@ -118,7 +118,14 @@ typedef enum spx_opcode_t {
     SPX_I_STR_LE,       /* I[a] = B[b] <= B[c] */
     SPX_I_ASSERT_EQ_I,  /* assert_eq(I[a], I[b]); X[c]: message B register or -1, render type,
                            message dying; R0508 */
-    SPX_I_ASSERT_EQ_B   /* assert_eq(B[a], B[b]), size charge; X[c] as above */
+    SPX_I_ASSERT_EQ_B,  /* assert_eq(B[a], B[b]), size charge; X[c] as above */
+    /* v3: enums and match */
+    SPX_I_VARIANT,       /* B[a] = variant shape c; X[b..]: each payload's 2 * I or 2 * B + 1 */
+    SPX_I_VARIANT_CONST, /* B[a] = the constant of variant b (no payloads, no block) */
+    SPX_I_MATCH,         /* on B[a]'s variant v: charge X[b+2v+1] / 64, pc = X[b+2v]; c variants */
+    SPX_I_PAYLOAD_I,     /* I[a] = B[b].payload c */
+    SPX_I_PAYLOAD_B,     /* B[a] = B[b].payload c (a new holder) */
+    SPX_I_TAKE_APART     /* release B[a] when it is its block's only holder (a match's operand) */
 } spx_opcode_t;
 
 #define SPX_FLAG_FREE_B 1u /* B[b] is a dying temporary */
@@ -173,8 +180,9 @@ typedef struct spx_vm_function_t {
 struct spx_program_t {
     spx_vm_function_t *functions;
     apr_size_t function_count;
-    const spx_struct_shape_t *const *shapes; /* every struct of the program, by number */
-    apr_hash_t *by_name;                     /* "module.function" -> index + 1 */
+    const spx_struct_shape_t *const *shapes;          /* every struct of the program, by number */
+    const spx_variant_shape_t *const *variant_shapes; /* v3: every variant with payloads */
+    apr_hash_t *by_name;                              /* "module.function" -> index + 1 */
 };
 
 #endif /* SPX_VM_INTERNAL_H */

@@ -123,6 +123,8 @@
     X(E0321, "exported item mentions a struct that is not exported")                               \
     X(E0322, "field declared twice in one struct")                                                 \
     X(E0323, "struct contains itself by value")                                                    \
+    X(E0326, "pattern or constructor names a variant the enum does not have")                      \
+    X(E0327, "variant declared twice in one enum")                                                 \
     /* types and return paths */                                                                   \
     X(E0401, "annotation differs from the value's type")                                           \
     X(E0402, "unit value used as a value")                                                         \
@@ -152,12 +154,18 @@
     X(E0426, "struct literal lacks a field")                                                       \
     X(E0427, "struct literal field value of the wrong type")                                       \
     X(E0428, "array literal element of the wrong type")                                            \
+    X(E0429, "match on a value that is not an enum")                                               \
+    X(E0430, "match that does not cover every variant")                                            \
+    X(E0431, "variant matched twice")                                                              \
+    X(E0432, "arm after a '_' arm")                                                                \
+    X(E0433, "pattern binds other than its variant's payload count")                               \
     X(E0438, "sort on an array of another element type than int, str or bool")                     \
     /* warnings: never stop admission (docs/diagnostics-checker.md) */                             \
     X(W0601, "import that nothing uses")                                                           \
     X(W0602, "parameter or local that is never used")                                              \
     X(W0603, "statement that can never run")                                                       \
-    X(W0604, "private function that nothing calls or tests")
+    X(W0604, "private function that nothing calls or tests")                                       \
+    X(W0605, "'_' arm after arms that name every variant")
 
 #define SPX_RUNTIME_CODES(X)                                                                       \
     X(R0501, "integer overflow")                                                                   \

@@ -170,6 +170,8 @@ static const char *render(const spx_expr_t *expr, apr_pool_t *pool)
                                render(literal->fields[i].value, pool), NULL);
         return apr_pstrcat(pool, text, "}", NULL);
     }
+    case SPX_EXPR_VARIANT: /* made by the checker, never by the parser */
+        break;
     }
     return "?";
 }
