@@ -17,7 +17,8 @@
  *   3. bodies (checker_statements.c, checker_expressions.c): each struct's
  *      fields, then every function walked once, in source order, resolving
  *      names to local slots, calls to their targets or builtins, typing every
- *      expression and finding the paths that do not return;
+ *      expression and finding the paths that do not return; then the reads
+ *      that move are marked (checker_moves.c);
  *   finish: import cycles, struct containment cycles, the consts evaluated
  *      (checker_consts.c), unused imports, and warnings dropped beside errors.
  * Codes E03xx are names and imports, E04xx types, W06xx warnings

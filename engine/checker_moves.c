@@ -30,6 +30,18 @@
  * size per 64 candidates, and recurses only as deep as the parser allowed
  * (SPX_LIMIT_PARSE_DEPTH): chains of left operands and else-if chains are
  * walked by loops.
+ *
+ * The constructs language v3 adds beyond v2's fit as follows (the
+ * switches below name every kind, so a new one must be placed): a map
+ * literal's keys and values, a variant's payloads and insert's value are
+ * transfer positions (operand_transfers); the writing methods (insert,
+ * remove, sort, reverse) resolve their place last (call_writes_place); maps
+ * and enums with payloads are block types (is_block_type); a compound
+ * assignment "P op= e" is not "x = e": P's indexes, P's value read (a use),
+ * e (no transfer position), then P resolved again (a use), killing nothing;
+ * a match evaluates its scrutinee (a transfer position) and then one arm
+ * (a branch, like an if's), whose binders are bound at its start (as a let
+ * binds) and go out of scope at its end.
  */
 #include "checker_internal.h"
 #include "spx_limits.h"
