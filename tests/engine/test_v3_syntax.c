@@ -653,6 +653,44 @@ static void test_assert_eq_runs(void)
     apr_pool_destroy(pool);
 }
 
+/* --- the memory measure of an append in place ----------------------------------------- */
+
+static void test_append_memory(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    const spx_program_t *program = spx_run_fixture_program(fixture, "fn grow() -> int {\n"
+                                                                    "    var xs = [1, 2, 3];\n"
+                                                                    "    xs += [4];\n"
+                                                                    "    return len(xs);\n"
+                                                                    "}\n"
+                                                                    "fn joined() -> int {\n"
+                                                                    "    let xs = [1, 2, 3];\n"
+                                                                    "    let ys = xs + [4];\n"
+                                                                    "    return len(ys);\n"
+                                                                    "}\n");
+    spx_run_limits_t limits = spx_run_limits_default();
+    /* [1, 2, 3] (32 + 3 x 8 = 56) and [4] (40) live when xs grows in place
+     * from 3 slots to 6 (the push's doubling: 24 more): 120 at the peak;
+     * call, var, the append, return, len: 5 */
+    spx_run_result_t grow = spx_run_fixture_call(fixture, program, "grow", &limits);
+    spx_run_assert_returned(&grow, 4, 5);
+    CU_ASSERT_EQUAL(grow.memory_peak, 120);
+    /* a new array of 4 (64) beside both operands: 56 + 40 + 64 = 160 */
+    spx_run_result_t joined = spx_run_fixture_call(fixture, program, "joined", &limits);
+    spx_run_assert_returned(&joined, 4, 5);
+    CU_ASSERT_EQUAL(joined.memory_peak, 160);
+    /* max_memory at the peak runs, one byte under fails at the growth */
+    limits.max_memory = 120;
+    grow = spx_run_fixture_call(fixture, program, "grow", &limits);
+    spx_run_assert_returned(&grow, 4, 5);
+    limits.max_memory = 119;
+    grow = spx_run_fixture_call(fixture, program, "grow", &limits);
+    spx_run_assert_stopped(&grow, SPX_OUTCOME_LANGUAGE_FAILURE, "R0521", "3:5-3:14", fixture->pool);
+    CU_ASSERT_STRING_EQUAL(grow.failure.message,
+                           "memory limit exceeded: 120 bytes live, over max_memory 119");
+    spx_fixture_free(fixture);
+}
+
 /* --- the canonical layout ---------------------------------------------------------------- */
 
 static void test_format(void)
@@ -721,6 +759,7 @@ int main(void)
         {"compound assignment: failures and their order", test_compound_failures},
         {"< on strings and + on arrays: values and charges", test_order_and_array_plus},
         {"assert_eq: charges and rendered messages", test_assert_eq_runs},
+        {"the memory measure of an append in place", test_append_memory},
         {"fmt: the new constructs' layout", test_format},
         {"a v2 program keeps its steps", test_v2_unchanged},
         CU_TEST_INFO_NULL,
