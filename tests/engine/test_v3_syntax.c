@@ -452,6 +452,13 @@ static const char stop_source[] = "fn say(x: int) -> int { print(itos(x)); retur
                                   "    grid[1] += [grid.pop()[0]];\n"
                                   "    return 0;\n"
                                   "}\n"
+                                  "fn long() -> int {\n"
+                                  "    var a = [0];\n"
+                                  "    for i in 0..23 { a += a; }\n"
+                                  "    a += [1];\n"
+                                  "    a += a;\n"
+                                  "    return 0;\n"
+                                  "}\n"
                                   "fn unequal() -> int {\n"
                                   "    assert_eq(1 + 1, 3);\n"
                                   "    return 0;\n"
@@ -470,7 +477,14 @@ static void test_compound_failures(void)
          * check: call, var, the statement, pop: 4 */
         {"moved", "R0511", "index 1 out of range for length 1", "19:5-19:31", 4, NULL},
         /* the statement and the call: 2 steps before it fails */
-        {"unequal", "R0508", "assertion failed: 2 != 3", "23:5-23:24", 3, NULL},
+        /* a += a is a concatenation (x == e): 23 of them make 2^23
+         * elements (charged n = 2, 4, ..., 2^23: 2^18 - 1 steps), [1] is
+         * appended in place (n = 1), and the last a + a is charged n = 2^24
+         * + 2 (262144 steps) before its length fails: call, var, for, 24
+         * checks, 23 appends, 2 statements: 52, + 262143 + 262144 */
+        {"long", "R0519", "array of 16777218 elements, over the limit of 16777216", "26:5-26:11",
+         52 + 262143 + 262144, NULL},
+        {"unequal", "R0508", "assertion failed: 2 != 3", "30:5-30:24", 3, NULL},
     };
     expect_stops(stop_source, stops, COUNT(stops));
 }
