@@ -388,6 +388,25 @@ static const char compound_source[] =
     "    grid[0][0] += 10;\n"
     "    return len(grid[1]) * 100 + grid[1][3] * 10 + grid[0][0];\n"
     "}\n"
+    "fn leaf() -> int {\n"
+    "    var a = [\"\", \"\"];\n"
+    "    let k = 1;\n"
+    "    var i = 0;\n"
+    "    while i < 10 {\n"
+    "        a[k] = a[k] + \"" CHUNK "\";\n"
+    "        i += 1;\n"
+    "    }\n"
+    "    return len(a[1]);\n"
+    "}\n"
+    "fn computed() -> int {\n"
+    "    var a = [\"\", \"\"];\n"
+    "    var i = 0;\n"
+    "    while i < 10 {\n"
+    "        a[0 + 1] = a[0 + 1] + \"" CHUNK "\";\n"
+    "        i += 1;\n"
+    "    }\n"
+    "    return len(a[1]);\n"
+    "}\n"
     "fn doubled() -> int {\n"
     "    var s = \"" CHUNK "\";\n"
     "    s = s + s;\n"
@@ -427,6 +446,13 @@ static void test_compound_runs(void)
         /* call, var, s + s (a concatenation, n = 128: 2), s += s (x == e:
          * a concatenation, n = 256: 4), return, len: 6 + 6 = 12 */
         {"doubled", 256, 12, NULL},
+        /* the written-out append through a[k] (k a variable): call, var,
+         * let, var, while, 11 checks, 20 statements, return, len: 38, + 10
+         * appends in place (n = 64, the first the literal's first growth) */
+        {"leaf", 640, 48, NULL},
+        /* a[0 + 1]: an index that is no literal, const or variable, so the
+         * written-out form concatenates (n = 64, ..., 640: 55): 37 + 55 */
+        {"computed", 640, 92, NULL},
     };
     expect_counted(compound_source, runs, COUNT(runs));
 }
