@@ -595,7 +595,9 @@ static spx_type_t unary_type(scope_t *scope, spx_expr_t *expr)
     return wanted; /* the only type it can have, so nothing above cascades */
 }
 
-static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
+/* hints: add the newcomer's notes to an E0405 (not for a compound
+ * assignment, whose left operand is its target). */
+static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr, int hints)
 {
     spx_operator_t op = expr->as.binary.op;
     spx_expr_t *left_expr = expr->as.binary.left, *right_expr = expr->as.binary.right;
@@ -620,7 +622,8 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
                    apr_psprintf(scope->pool, "operator '%s' cannot take '%s' and '%s'",
                                 spx_checker_operator_name(op), type_text(scope, left_expr),
                                 type_text(scope, right_expr)));
-        spx_checker_hint_operands(scope, item, expr);
+        if (hints)
+            spx_checker_hint_operands(scope, item, expr);
         return op == SPX_OP_ADD ? SPX_TYPE_ERROR : result;
     }
     if (result == SPX_TYPE_ARRAY) /* v3: array + array, of the left's type */
@@ -630,7 +633,7 @@ static spx_type_t binary_type(scope_t *scope, spx_expr_t *expr)
 
 void spx_checker_check_operation(scope_t *scope, spx_expr_t *operation)
 {
-    operation->type = binary_type(scope, operation);
+    operation->type = binary_type(scope, operation, 0);
 }
 
 /* Types expr and everything in it. The chain of unary operators and left
@@ -663,7 +666,7 @@ void spx_checker_check_expr(scope_t *scope, spx_expr_t *expr)
                 (top->as.binary.op == SPX_OP_ADD && type_of(top->as.binary.left) == SPX_TYPE_ARRAY))
                 expect(scope, vtype_of(scope, top->as.binary.left));
             spx_checker_check_expr(scope, top->as.binary.right);
-            top->type = binary_type(scope, top);
+            top->type = binary_type(scope, top, 1);
         }
     }
 }

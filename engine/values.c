@@ -914,6 +914,12 @@ void spx_array_gave_one(spx_heap_t *heap, spx_value_block_t **at)
     give_back(heap, at);
 }
 
+/* Language v3's compound assignment reads its place here and appends
+ * through it in spx_place_append. Hook for the maps of language v3: a map
+ * key step of a place ("m[k] += v") is looked up (R0522 when missing) and
+ * charged len(k) for a str key at this read, and again where
+ * spx_place_append resolves the place for the write; the walks below are
+ * where such a step joins the index and field steps. */
 spx_heap_status_t spx_place_read(spx_heap_t *heap, const spx_value_block_t *root,
                                  const int64_t *steps, apr_size_t step_count, spx_value_t *out)
 {

@@ -91,9 +91,10 @@ def main():
                "check through a pipe prints no escape and no source line", plain)
         lines = plain.decode().splitlines()
         expect(lines[0].startswith("src/text.spx:20:31: error[E0405]: ")
-               and lines[1].startswith("src/text.spx:21:9: error[E0205]: ")
-               and lines[2].startswith("src/text.spx:22:14: error[E0203]: ")
-               and lines[3] == "semaprax: 3 diagnostics" and len(lines) == 4,
+               and lines[1] == "src/text.spx:20:33: note: use itos(1) to make a str of an int"
+               and lines[2].startswith("src/text.spx:21:9: error[E0205]: ")
+               and lines[3].startswith("src/text.spx:22:14: error[E0203]: ")
+               and lines[4] == "semaprax: 3 diagnostics" and len(lines) == 5,
                "check through a pipe prints exactly the plain lines", plain)
 
         status, coloured = run_tty(check, broken, env)

@@ -160,19 +160,19 @@ static const char app_template[] = "// The entry: `semaprax run` calls main; 0 i
                                    "import greeting;\n"
                                    "\n"
                                    "fn main() -> int {\n"
-                                   "  print(greeting.greet(\"%s\") + \"\\n\");\n"
-                                   "  return 0;\n"
+                                   "    print(greeting.greet(\"%s\") + \"\\n\");\n"
+                                   "    return 0;\n"
                                    "}\n";
 
 static const char greeting_template[] =
     "// A module with a test: `semaprax test` runs test_greet (0 is a pass).\n"
     "export fn greet(name: str) -> str {\n"
-    "  return \"Hello, \" + name + \"!\";\n"
+    "    return \"Hello, \" + name + \"!\";\n"
     "}\n"
     "\n"
     "fn test_greet() -> int {\n"
-    "  assert(greet(\"Semaprax\") == \"Hello, Semaprax!\");\n"
-    "  return 0;\n"
+    "    assert(greet(\"Semaprax\") == \"Hello, Semaprax!\");\n"
+    "    return 0;\n"
     "}\n";
 
 /* Write text as the new file path; a status. */
