@@ -9,6 +9,11 @@
  * a place (E0421) or on a place not rooted at a var (E0312), sort's element
  * types (E0438), the argument count and types (E0403, E0404), and the
  * expected types the arguments get (insert's and push's value).
+ *
+ * A receiver type's rows slot in as a map's do: a receiver_t for the type
+ * (receiver_of maps the type to it), method_type_t values for what its
+ * arguments and results are in terms of the receiver (a map's key and
+ * value types), and its rows in methods[], each naming its builtin row.
  */
 #include "checker_internal.h"
 

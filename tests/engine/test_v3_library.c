@@ -580,6 +580,10 @@ static void test_checker(void)
     /* insert's value expects the element type: [] is a [int] here */
     expect_checked("fn f() -> int { var a = [[1]]; a.insert(0, []); return a.index_of([]); }\n",
                    "");
+    /* a const's name is a receiver, not a module's */
+    expect_checked("const S: str = \"a,b\";\nfn f() -> int { return len(S.split(\",\")); }\n", "");
+    expect_checked("const N: int = 3;\nfn f() -> int { return N.fnd(); }\n",
+                   "E0420 type 'int' has no method 'fnd'\n");
     /* a function may take a method's name; -3.abs() is -(3.abs()) */
     expect_checked("fn abs(x: int) -> int { return x; }\n"
                    "fn f() -> int { return abs(-3) + -3.abs() + (-3).abs(); }\n",
@@ -589,12 +593,17 @@ static void test_checker(void)
 /* -3.abs() is -(3.abs()): -3 + 3 */
 static void test_negation_binds_looser(void)
 {
-    static const counted_t runs[] = {{"f", 0, 4, 0}};
+    /* f: -3 + 3; g: a const receiver, call, return, 2 x (split, len), max: 7 */
+    static const counted_t runs[] = {{"f", 0, 4, 0}, {"g", 2 + 2, 7, ANY_PEAK}};
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(
-        fixture,
-        spx_run_fixture_program(fixture, "fn f() -> int {\n  return -3.abs() + (-3).abs();\n}\n"),
-        runs, COUNT(runs));
+    expect_counted(fixture,
+                   spx_run_fixture_program(
+                       fixture,
+                       "fn f() -> int {\n  return -3.abs() + (-3).abs();\n}\n"
+                       "const S: str = \"a,b\";\nconst N: int = 2;\n"
+                       "fn g() -> int {\n"
+                       "  return len(S.split(\",\")) + N.max(len((S).split(\",\")));\n}\n"),
+                   runs, COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -655,7 +664,7 @@ int main(void)
         {"adversarial searches run within their charge", test_adversarial_searches},
         {"split checks the measure once", test_split_measure},
         {"the checker: E0420, E0438, E0312, E0421, E0403, E0404", test_checker},
-        {"-3.abs() is -(3.abs())", test_negation_binds_looser},
+        {"-3.abs() is -(3.abs()); a const as the receiver", test_negation_binds_looser},
         {"the graph: builtin nodes and calls edges", test_graph},
         CU_TEST_INFO_NULL,
     };
