@@ -378,7 +378,10 @@ static const char order_source[] =
     "  if !a[0] && !a[1] && a[2] && a[3] { return 1; }\n  return 0;\n}\n"
     "fn through_place() -> int {\n  var g = [[3, 1, 2], [9, 8]];\n  let h = g;\n"
     "  g[0].sort();\n  g[1].reverse();\n  g[1].insert(1, 5);\n  let r = g[0].remove(0);\n"
-    "  return r * 1000 + g[0][0] * 100 + g[1][1] * 10 + h[0][0];\n}\n";
+    "  return r * 1000 + g[0][0] * 100 + g[1][1] * 10 + h[0][0];\n}\n"
+    "fn holders() -> int {\n  var a = [\"x\", \"y\"];\n  let s = \"z\";\n  a.insert(1, s);\n"
+    "  a.insert(0, s + s);\n  let r = a.remove(1);\n  let b = a;\n  a.reverse();\n"
+    "  if a.join(\"\") + r + b.join(\"\") == \"yzzzxzzzy\" { return len(a); }\n  return 0;\n}\n";
 
 static void test_sort_order(void)
 {
@@ -392,6 +395,13 @@ static void test_sort_order(void)
          * 9] while h keeps [[3, 1, 2], [9, 8]]; r = 1: call, var, let, 3 x
          * (statement, call), let + remove, return: 12 */
         {"through_place", 1000 + 200 + 50 + 3, 12, ANY_PEAK},
+        /* insert stores a variable's block (a holder of its own) and a
+         * temporary's (taken over); remove's result holds its element; b
+         * keeps the order reverse changed in a's copy: call, var, let, 2 x
+         * (statement, insert), let + remove, let, statement + reverse, if +
+         * 2 joins, return + len: 1 + 1 + 1 + 4 + 2 + 1 + 2 + 3 + 2 = 17;
+         * every block is freed at the end */
+        {"holders", 3, 17, ANY_PEAK},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     expect_counted(fixture, spx_run_fixture_program(fixture, order_source), runs, COUNT(runs));
