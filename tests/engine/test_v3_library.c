@@ -519,6 +519,68 @@ static void test_split_measure(void)
     spx_fixture_free(fixture);
 }
 
+/* White-box: join and replace check the part of n known first against the
+ * fuel before the work that finds the rest (heap->charged_n is that part). */
+static void test_known_part_first(void)
+{
+    spx_heap_t heap;
+    spx_heap_init(&heap, SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    static const unsigned char bytes[128] = {0};
+    spx_value_t parts[64];
+    for (int i = 0; i < 64; i++)
+        CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, bytes, 100, &parts[i].b), SPX_HEAP_OK);
+    uint64_t fuel = 1;
+    spx_value_block_t *array = NULL, *separator = NULL, *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_array_make(&heap, &fuel, 1, parts, 64, &array), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, bytes, 0, &separator), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(fuel, 0);
+    CU_ASSERT_EQUAL(spx_str_join(&heap, &fuel, array, separator, &out), SPX_HEAP_OUT_OF_FUEL);
+    CU_ASSERT_EQUAL(heap.charged_n, 64); /* len(xs) alone: the result's length not sought */
+    fuel = 101;                          /* (6400 + 64) / 64 */
+    CU_ASSERT_EQUAL_FATAL(spx_str_join(&heap, &fuel, array, separator, &out), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(heap.charged_n, 6400 + 64);
+    CU_ASSERT_EQUAL(fuel, 0);
+    spx_value_block_t *s = out, *old = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, bytes, 1, &old), SPX_HEAP_OK);
+    fuel = 99;
+    CU_ASSERT_EQUAL(spx_str_replace(&heap, &fuel, s, old, separator, &out), SPX_HEAP_OUT_OF_FUEL);
+    CU_ASSERT_EQUAL(heap.charged_n, 6401); /* len(s) + len(old) */
+    CU_ASSERT_EQUAL(fuel, 99);
+    fuel = 101;
+    CU_ASSERT_EQUAL_FATAL(spx_str_replace(&heap, &fuel, s, old, separator, &out), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(heap.charged_n, 6401); /* the result is empty */
+    CU_ASSERT_EQUAL(fuel, 1);
+    CU_ASSERT_EQUAL(out->length, 0);
+    spx_block_release(&heap, out);
+    spx_block_release(&heap, s);
+    spx_block_release(&heap, old);
+    spx_block_release(&heap, separator);
+    spx_block_release(&heap, array);
+    spx_heap_finish(&heap);
+}
+
+/* Each new string counts in the measure: "ab".repeat(3) peaks at the
+ * literal's header (32) and 32 + 6; max_memory 69 fails naming 70. */
+static void test_repeat_measure(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    const spx_program_t *program =
+        spx_run_fixture_program(fixture, "fn t() -> int {\n  return len(\"ab\".repeat(3));\n}\n");
+    spx_run_limits_t limits = spx_run_limits_default();
+    limits.max_memory = 70;
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, "t", &limits);
+    spx_run_assert_returned(&result, 6, 4);
+    CU_ASSERT_EQUAL(result.memory_peak, 70);
+    limits.max_memory = 69;
+    result = spx_run_fixture_call(fixture, program, "t", &limits);
+    spx_run_assert_stopped(&result, SPX_OUTCOME_LANGUAGE_FAILURE, "R0521", "2:14-2:28",
+                           fixture->pool);
+    CU_ASSERT_STRING_EQUAL(result.failure.message,
+                           "memory limit exceeded: 70 bytes live, over max_memory 69");
+    CU_ASSERT_EQUAL(result.steps, 3);
+    spx_fixture_free(fixture);
+}
+
 /* --- the checker ------------------------------------------------------------------------- */
 
 /* The diagnostics of one module app of text, as "CODE message" lines. */
@@ -673,6 +735,8 @@ int main(void)
         {"sort: stable, n = ceil(log2 k) * (k + B)", test_sort_stable},
         {"adversarial searches run within their charge", test_adversarial_searches},
         {"split checks the measure once", test_split_measure},
+        {"repeat's string in the measure", test_repeat_measure},
+        {"join and replace: the known part of n first", test_known_part_first},
         {"the checker: E0420, E0438, E0312, E0421, E0403, E0404", test_checker},
         {"-3.abs() is -(3.abs()); a const as the receiver", test_negation_binds_looser},
         {"the graph: builtin nodes and calls edges", test_graph},
