@@ -581,6 +581,67 @@ static void test_repeat_measure(void)
     spx_fixture_free(fixture);
 }
 
+/* White-box: find and replace agree with a naive search on many small
+ * strings over {a, b} (a fixed pseudo-random sequence), where KMP's
+ * borders matter most. */
+static int64_t naive_find(const char *s, size_t n, const char *t, size_t m, size_t from)
+{
+    for (size_t i = from; i + m <= n; i++)
+        if (memcmp(s + i, t, m) == 0)
+            return (int64_t)i;
+    return -1;
+}
+
+static void test_search_agrees(void)
+{
+    spx_heap_t heap;
+    spx_heap_init(&heap, SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    uint32_t state = 12345;
+    for (int round = 0; round < 3000; round++) {
+        char s[24], t[8], expected[64];
+        size_t n = 0, m = 0;
+        state = state * 1103515245u + 12345u;
+        n = (state >> 16) % 24;
+        state = state * 1103515245u + 12345u;
+        m = 1 + (state >> 16) % 6;
+        for (size_t i = 0; i < n + m; i++) {
+            state = state * 1103515245u + 12345u;
+            char byte = (state >> 16) % 3 ? 'a' : 'b';
+            if (i < n)
+                s[i] = byte;
+            else
+                t[i - n] = byte;
+        }
+        /* the replacement of t by "X", naively */
+        size_t length = 0;
+        for (size_t at = 0;;) {
+            int64_t next = naive_find(s, n, t, m, at);
+            size_t end = next >= 0 ? (size_t)next : n;
+            memcpy(expected + length, s + at, end - at);
+            length += end - at;
+            if (next < 0)
+                break;
+            expected[length++] = 'X';
+            at = end + m;
+        }
+        spx_value_block_t *sb = NULL, *tb = NULL, *xb = NULL, *out = NULL;
+        spx_str_make(&heap, (const unsigned char *)s, n, &sb);
+        spx_str_make(&heap, (const unsigned char *)t, m, &tb);
+        spx_str_make(&heap, (const unsigned char *)"X", 1, &xb);
+        uint64_t fuel = 1000;
+        int64_t found = 0;
+        CU_ASSERT_EQUAL(spx_str_find(&heap, &fuel, sb, tb, &found), SPX_HEAP_OK);
+        CU_ASSERT_EQUAL(found, naive_find(s, n, t, m, 0));
+        CU_ASSERT_EQUAL_FATAL(spx_str_replace(&heap, &fuel, sb, tb, xb, &out), SPX_HEAP_OK);
+        CU_ASSERT(out->length == length && memcmp(spx_str_bytes(out), expected, length) == 0);
+        spx_block_release(&heap, out);
+        spx_block_release(&heap, sb);
+        spx_block_release(&heap, tb);
+        spx_block_release(&heap, xb);
+    }
+    spx_heap_finish(&heap);
+}
+
 /* --- the checker ------------------------------------------------------------------------- */
 
 /* The diagnostics of one module app of text, as "CODE message" lines. */
@@ -737,6 +798,7 @@ int main(void)
         {"split checks the measure once", test_split_measure},
         {"repeat's string in the measure", test_repeat_measure},
         {"join and replace: the known part of n first", test_known_part_first},
+        {"find and replace agree with a naive search", test_search_agrees},
         {"the checker: E0420, E0438, E0312, E0421, E0403, E0404", test_checker},
         {"-3.abs() is -(3.abs()); a const as the receiver", test_negation_binds_looser},
         {"the graph: builtin nodes and calls edges", test_graph},
