@@ -117,15 +117,17 @@ static const method_row_t *find_row(int receiver, const char *name)
 }
 
 /* The receivers that have a method name, as a message names them ("str",
- * "arrays", "str and arrays"), or NULL when none has. */
+ * "arrays", "str and arrays", "[str]" for join), or NULL when none has. */
 static const char *receivers_named(const char *name, apr_pool_t *pool)
 {
     static const char *const kinds[] = {"str", "arrays", "int"};
     const char *listed = NULL;
-    for (int receiver = RECEIVER_STR; receiver <= RECEIVER_INT; receiver++)
-        if (find_row(receiver, name))
-            listed = listed ? apr_pstrcat(pool, listed, " and ", kinds[receiver], NULL)
-                            : kinds[receiver];
+    for (int receiver = RECEIVER_STR; receiver <= RECEIVER_INT; receiver++) {
+        const method_row_t *row = find_row(receiver, name);
+        const char *kind = !row ? NULL : row->need == NEED_STR_ELEMENTS ? "[str]" : kinds[receiver];
+        if (kind)
+            listed = listed ? apr_pstrcat(pool, listed, " and ", kind, NULL) : kind;
+    }
     return listed;
 }
 

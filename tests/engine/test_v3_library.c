@@ -687,7 +687,7 @@ static void test_checker(void)
     expect_checked("fn f(b: bool) -> bool { return b.contains(true); }\n",
                    "E0420 'contains' is a method of str and arrays, not of 'bool'\n");
     expect_checked("fn f(a: [int]) -> str { return a.join(\",\"); }\n",
-                   "E0420 'join' is a method of arrays, not of '[int]'\n");
+                   "E0420 'join' is a method of [str], not of '[int]'\n");
     /* s.len(): the builtin */
     expect_checked("fn f(s: str) -> int { return s.len(); }\n",
                    "E0420 type 'str' has no method 'len': a length is the builtin len(s); did "
