@@ -327,7 +327,11 @@ static const char failure_source[] =
     "fn abs_min() -> int {\n  let m = -9223372036854775807 - 1;\n  return m.abs();\n}\n"
     "fn place_first() -> int {\n  var a = [[1]];\n  a[1].insert(5, 0);\n  return 0;\n}\n"
     "fn resolved_last() -> int {\n  var a = [[1, 2]];\n  a[0].insert(0, a.pop()[1]);\n"
-    "  return 0;\n}\n";
+    "  return 0;\n}\n"
+    "fn split_too_many() -> int {\n  let s = \",\".repeat(16777216);\n"
+    "  return len(s.split(\",\"));\n}\n"
+    "fn join_too_long() -> int {\n  let s = \"a\".repeat(8388609);\n"
+    "  return len([s, s].join(\"\"));\n}\n";
 
 static void test_failures(void)
 {
@@ -360,6 +364,14 @@ static void test_failures(void)
          * place is resolved: call, var, statement, pop, insert: 5 */
         {"resolved_last", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511",
          "index 0 out of range for length 0", "39:3-39:29", 5, 0},
+        /* 2^24 + 1 pieces: repeat (1 + 2^24 / 64), split's n = 2^24 + 1 paid
+         * (1 + 262144), then its length: 1 + 1 + 262145 + 1 + 262145 */
+        {"split_too_many", SPX_OUTCOME_LANGUAGE_FAILURE, "R0519",
+         "array of 16777217 elements, over the limit of 16777216", "44:14-44:26", 524293, 0},
+        /* n = 2 x 8388609 + 2 paid (262144), then the length: 1 + 1 +
+         * (1 + 131072) + 1 + (1 + 262144) */
+        {"join_too_long", SPX_OUTCOME_LANGUAGE_FAILURE, "R0506",
+         "string too long: 16777218 bytes, over the limit of 16777216", "48:14-48:29", 393221, 0},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     expect_stops(fixture, spx_run_fixture_program(fixture, failure_source), stops, COUNT(stops));
