@@ -163,11 +163,21 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
         strcmp(call->as.call->function.text, "assert_eq") == 0)
         return spx_checker_check_assert_eq(scope, call); /* v3: typed by its first argument */
     /* e.name(...) where e is not an imported module's name: a method of
-     * e's type (checker_methods.c). */
+     * e's type (checker_methods.c); C.name(...) for a const C reads C as
+     * the receiver. */
     const char *module = call->as.call->module.text;
-    if (call->as.call->receiver ||
-        (module && !apr_hash_get(scope->imports, module, APR_HASH_KEY_STRING) &&
-         spx_checker_lookup(scope, module)))
+    int imported = module && apr_hash_get(scope->imports, module, APR_HASH_KEY_STRING);
+    if (module && !imported && !spx_checker_lookup(scope, module) &&
+        apr_hash_get(scope->consts, module, APR_HASH_KEY_STRING)) {
+        spx_expr_t *receiver = apr_pcalloc(scope->checker->pool, sizeof(*receiver));
+        receiver->kind = SPX_EXPR_NAME;
+        receiver->span = call->as.call->module.span;
+        receiver->as.name.name = call->as.call->module;
+        receiver->as.name.slot = -1;
+        call->as.call->receiver = receiver;
+        call->as.call->module = (spx_name_t){0};
+    }
+    if (call->as.call->receiver || (module && !imported && spx_checker_lookup(scope, module)))
         return spx_checker_check_method(scope, call);
     int known = resolve_call(scope, call, &parameters, &parameter_count, &result);
     /* A user function's parameters give their arguments a type. */

@@ -9,6 +9,11 @@
  * a place (E0421) or on a place not rooted at a var (E0312), sort's element
  * types (E0438), the argument count and types (E0403, E0404), and the
  * expected types the arguments get (insert's and push's value).
+ *
+ * A receiver type's rows slot in as a map's do: a receiver_t for the type
+ * (receiver_of maps the type to it), method_type_t values for what its
+ * arguments and results are in terms of the receiver (a map's key and
+ * value types), and its rows in methods[], each naming its builtin row.
  */
 #include "checker_internal.h"
 
@@ -112,15 +117,17 @@ static const method_row_t *find_row(int receiver, const char *name)
 }
 
 /* The receivers that have a method name, as a message names them ("str",
- * "arrays", "str and arrays"), or NULL when none has. */
+ * "arrays", "str and arrays", "[str]" for join), or NULL when none has. */
 static const char *receivers_named(const char *name, apr_pool_t *pool)
 {
     static const char *const kinds[] = {"str", "arrays", "int"};
     const char *listed = NULL;
-    for (int receiver = RECEIVER_STR; receiver <= RECEIVER_INT; receiver++)
-        if (find_row(receiver, name))
-            listed = listed ? apr_pstrcat(pool, listed, " and ", kinds[receiver], NULL)
-                            : kinds[receiver];
+    for (int receiver = RECEIVER_STR; receiver <= RECEIVER_INT; receiver++) {
+        const method_row_t *row = find_row(receiver, name);
+        const char *kind = !row ? NULL : row->need == NEED_STR_ELEMENTS ? "[str]" : kinds[receiver];
+        if (kind)
+            listed = listed ? apr_pstrcat(pool, listed, " and ", kind, NULL) : kind;
+    }
     return listed;
 }
 

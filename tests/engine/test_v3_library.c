@@ -327,7 +327,11 @@ static const char failure_source[] =
     "fn abs_min() -> int {\n  let m = -9223372036854775807 - 1;\n  return m.abs();\n}\n"
     "fn place_first() -> int {\n  var a = [[1]];\n  a[1].insert(5, 0);\n  return 0;\n}\n"
     "fn resolved_last() -> int {\n  var a = [[1, 2]];\n  a[0].insert(0, a.pop()[1]);\n"
-    "  return 0;\n}\n";
+    "  return 0;\n}\n"
+    "fn split_too_many() -> int {\n  let s = \",\".repeat(16777216);\n"
+    "  return len(s.split(\",\"));\n}\n"
+    "fn join_too_long() -> int {\n  let s = \"a\".repeat(8388609);\n"
+    "  return len([s, s].join(\"\"));\n}\n";
 
 static void test_failures(void)
 {
@@ -360,6 +364,14 @@ static void test_failures(void)
          * place is resolved: call, var, statement, pop, insert: 5 */
         {"resolved_last", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511",
          "index 0 out of range for length 0", "39:3-39:29", 5, 0},
+        /* 2^24 + 1 pieces: repeat (1 + 2^24 / 64), split's n = 2^24 + 1 paid
+         * (1 + 262144), then its length: 1 + 1 + 262145 + 1 + 262145 */
+        {"split_too_many", SPX_OUTCOME_LANGUAGE_FAILURE, "R0519",
+         "array of 16777217 elements, over the limit of 16777216", "44:14-44:26", 524293, 0},
+        /* n = 2 x 8388609 + 2 paid (262144), then the length: 1 + 1 +
+         * (1 + 131072) + 1 + (1 + 262144) */
+        {"join_too_long", SPX_OUTCOME_LANGUAGE_FAILURE, "R0506",
+         "string too long: 16777218 bytes, over the limit of 16777216", "48:14-48:29", 393221, 0},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     expect_stops(fixture, spx_run_fixture_program(fixture, failure_source), stops, COUNT(stops));
@@ -378,7 +390,10 @@ static const char order_source[] =
     "  if !a[0] && !a[1] && a[2] && a[3] { return 1; }\n  return 0;\n}\n"
     "fn through_place() -> int {\n  var g = [[3, 1, 2], [9, 8]];\n  let h = g;\n"
     "  g[0].sort();\n  g[1].reverse();\n  g[1].insert(1, 5);\n  let r = g[0].remove(0);\n"
-    "  return r * 1000 + g[0][0] * 100 + g[1][1] * 10 + h[0][0];\n}\n";
+    "  return r * 1000 + g[0][0] * 100 + g[1][1] * 10 + h[0][0];\n}\n"
+    "fn holders() -> int {\n  var a = [\"x\", \"y\"];\n  let s = \"z\";\n  a.insert(1, s);\n"
+    "  a.insert(0, s + s);\n  let r = a.remove(1);\n  let b = a;\n  a.reverse();\n"
+    "  if a.join(\"\") + r + b.join(\"\") == \"yzzzxzzzy\" { return len(a); }\n  return 0;\n}\n";
 
 static void test_sort_order(void)
 {
@@ -392,6 +407,13 @@ static void test_sort_order(void)
          * 9] while h keeps [[3, 1, 2], [9, 8]]; r = 1: call, var, let, 3 x
          * (statement, call), let + remove, return: 12 */
         {"through_place", 1000 + 200 + 50 + 3, 12, ANY_PEAK},
+        /* insert stores a variable's block (a holder of its own) and a
+         * temporary's (taken over); remove's result holds its element; b
+         * keeps the order reverse changed in a's copy: call, var, let, 2 x
+         * (statement, insert), let + remove, let, statement + reverse, if +
+         * 2 joins, return + len: 1 + 1 + 1 + 4 + 2 + 1 + 2 + 3 + 2 = 17;
+         * every block is freed at the end */
+        {"holders", 3, 17, ANY_PEAK},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     expect_counted(fixture, spx_run_fixture_program(fixture, order_source), runs, COUNT(runs));
@@ -509,6 +531,129 @@ static void test_split_measure(void)
     spx_fixture_free(fixture);
 }
 
+/* White-box: join and replace check the part of n known first against the
+ * fuel before the work that finds the rest (heap->charged_n is that part). */
+static void test_known_part_first(void)
+{
+    spx_heap_t heap;
+    spx_heap_init(&heap, SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    static const unsigned char bytes[128] = {0};
+    spx_value_t parts[64];
+    for (int i = 0; i < 64; i++)
+        CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, bytes, 100, &parts[i].b), SPX_HEAP_OK);
+    uint64_t fuel = 1;
+    spx_value_block_t *array = NULL, *separator = NULL, *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_array_make(&heap, &fuel, 1, parts, 64, &array), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, bytes, 0, &separator), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(fuel, 0);
+    CU_ASSERT_EQUAL(spx_str_join(&heap, &fuel, array, separator, &out), SPX_HEAP_OUT_OF_FUEL);
+    CU_ASSERT_EQUAL(heap.charged_n, 64); /* len(xs) alone: the result's length not sought */
+    fuel = 101;                          /* (6400 + 64) / 64 */
+    CU_ASSERT_EQUAL_FATAL(spx_str_join(&heap, &fuel, array, separator, &out), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(heap.charged_n, 6400 + 64);
+    CU_ASSERT_EQUAL(fuel, 0);
+    spx_value_block_t *s = out, *old = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, bytes, 1, &old), SPX_HEAP_OK);
+    fuel = 99;
+    CU_ASSERT_EQUAL(spx_str_replace(&heap, &fuel, s, old, separator, &out), SPX_HEAP_OUT_OF_FUEL);
+    CU_ASSERT_EQUAL(heap.charged_n, 6401); /* len(s) + len(old) */
+    CU_ASSERT_EQUAL(fuel, 99);
+    fuel = 101;
+    CU_ASSERT_EQUAL_FATAL(spx_str_replace(&heap, &fuel, s, old, separator, &out), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(heap.charged_n, 6401); /* the result is empty */
+    CU_ASSERT_EQUAL(fuel, 1);
+    CU_ASSERT_EQUAL(out->length, 0);
+    spx_block_release(&heap, out);
+    spx_block_release(&heap, s);
+    spx_block_release(&heap, old);
+    spx_block_release(&heap, separator);
+    spx_block_release(&heap, array);
+    spx_heap_finish(&heap);
+}
+
+/* Each new string counts in the measure: "ab".repeat(3) peaks at the
+ * literal's header (32) and 32 + 6; max_memory 69 fails naming 70. */
+static void test_repeat_measure(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    const spx_program_t *program =
+        spx_run_fixture_program(fixture, "fn t() -> int {\n  return len(\"ab\".repeat(3));\n}\n");
+    spx_run_limits_t limits = spx_run_limits_default();
+    limits.max_memory = 70;
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, "t", &limits);
+    spx_run_assert_returned(&result, 6, 4);
+    CU_ASSERT_EQUAL(result.memory_peak, 70);
+    limits.max_memory = 69;
+    result = spx_run_fixture_call(fixture, program, "t", &limits);
+    spx_run_assert_stopped(&result, SPX_OUTCOME_LANGUAGE_FAILURE, "R0521", "2:14-2:28",
+                           fixture->pool);
+    CU_ASSERT_STRING_EQUAL(result.failure.message,
+                           "memory limit exceeded: 70 bytes live, over max_memory 69");
+    CU_ASSERT_EQUAL(result.steps, 3);
+    spx_fixture_free(fixture);
+}
+
+/* White-box: find and replace agree with a naive search on many small
+ * strings over {a, b} (a fixed pseudo-random sequence), where KMP's
+ * borders matter most. */
+static int64_t naive_find(const char *s, size_t n, const char *t, size_t m, size_t from)
+{
+    for (size_t i = from; i + m <= n; i++)
+        if (memcmp(s + i, t, m) == 0)
+            return (int64_t)i;
+    return -1;
+}
+
+static void test_search_agrees(void)
+{
+    spx_heap_t heap;
+    spx_heap_init(&heap, SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    uint32_t state = 12345;
+    for (int round = 0; round < 3000; round++) {
+        char s[24], t[8], expected[64];
+        size_t n = 0, m = 0;
+        state = state * 1103515245u + 12345u;
+        n = (state >> 16) % 24;
+        state = state * 1103515245u + 12345u;
+        m = 1 + (state >> 16) % 6;
+        for (size_t i = 0; i < n + m; i++) {
+            state = state * 1103515245u + 12345u;
+            char byte = (state >> 16) % 3 ? 'a' : 'b';
+            if (i < n)
+                s[i] = byte;
+            else
+                t[i - n] = byte;
+        }
+        /* the replacement of t by "X", naively */
+        size_t length = 0;
+        for (size_t at = 0;;) {
+            int64_t next = naive_find(s, n, t, m, at);
+            size_t end = next >= 0 ? (size_t)next : n;
+            memcpy(expected + length, s + at, end - at);
+            length += end - at;
+            if (next < 0)
+                break;
+            expected[length++] = 'X';
+            at = end + m;
+        }
+        spx_value_block_t *sb = NULL, *tb = NULL, *xb = NULL, *out = NULL;
+        spx_str_make(&heap, (const unsigned char *)s, n, &sb);
+        spx_str_make(&heap, (const unsigned char *)t, m, &tb);
+        spx_str_make(&heap, (const unsigned char *)"X", 1, &xb);
+        uint64_t fuel = 1000;
+        int64_t found = 0;
+        CU_ASSERT_EQUAL(spx_str_find(&heap, &fuel, sb, tb, &found), SPX_HEAP_OK);
+        CU_ASSERT_EQUAL(found, naive_find(s, n, t, m, 0));
+        CU_ASSERT_EQUAL_FATAL(spx_str_replace(&heap, &fuel, sb, tb, xb, &out), SPX_HEAP_OK);
+        CU_ASSERT(out->length == length && memcmp(spx_str_bytes(out), expected, length) == 0);
+        spx_block_release(&heap, out);
+        spx_block_release(&heap, sb);
+        spx_block_release(&heap, tb);
+        spx_block_release(&heap, xb);
+    }
+    spx_heap_finish(&heap);
+}
+
 /* --- the checker ------------------------------------------------------------------------- */
 
 /* The diagnostics of one module app of text, as "CODE message" lines. */
@@ -554,7 +699,7 @@ static void test_checker(void)
     expect_checked("fn f(b: bool) -> bool { return b.contains(true); }\n",
                    "E0420 'contains' is a method of str and arrays, not of 'bool'\n");
     expect_checked("fn f(a: [int]) -> str { return a.join(\",\"); }\n",
-                   "E0420 'join' is a method of arrays, not of '[int]'\n");
+                   "E0420 'join' is a method of [str], not of '[int]'\n");
     /* s.len(): the builtin */
     expect_checked("fn f(s: str) -> int { return s.len(); }\n",
                    "E0420 type 'str' has no method 'len': a length is the builtin len(s); did "
@@ -580,6 +725,10 @@ static void test_checker(void)
     /* insert's value expects the element type: [] is a [int] here */
     expect_checked("fn f() -> int { var a = [[1]]; a.insert(0, []); return a.index_of([]); }\n",
                    "");
+    /* a const's name is a receiver, not a module's */
+    expect_checked("const S: str = \"a,b\";\nfn f() -> int { return len(S.split(\",\")); }\n", "");
+    expect_checked("const N: int = 3;\nfn f() -> int { return N.fnd(); }\n",
+                   "E0420 type 'int' has no method 'fnd'\n");
     /* a function may take a method's name; -3.abs() is -(3.abs()) */
     expect_checked("fn abs(x: int) -> int { return x; }\n"
                    "fn f() -> int { return abs(-3) + -3.abs() + (-3).abs(); }\n",
@@ -589,12 +738,17 @@ static void test_checker(void)
 /* -3.abs() is -(3.abs()): -3 + 3 */
 static void test_negation_binds_looser(void)
 {
-    static const counted_t runs[] = {{"f", 0, 4, 0}};
+    /* f: -3 + 3; g: a const receiver, call, return, 2 x (split, len), max: 7 */
+    static const counted_t runs[] = {{"f", 0, 4, 0}, {"g", 2 + 2, 7, ANY_PEAK}};
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(
-        fixture,
-        spx_run_fixture_program(fixture, "fn f() -> int {\n  return -3.abs() + (-3).abs();\n}\n"),
-        runs, COUNT(runs));
+    expect_counted(fixture,
+                   spx_run_fixture_program(
+                       fixture,
+                       "fn f() -> int {\n  return -3.abs() + (-3).abs();\n}\n"
+                       "const S: str = \"a,b\";\nconst N: int = 2;\n"
+                       "fn g() -> int {\n"
+                       "  return len(S.split(\",\")) + N.max(len((S).split(\",\")));\n}\n"),
+                   runs, COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -654,8 +808,11 @@ int main(void)
         {"sort: stable, n = ceil(log2 k) * (k + B)", test_sort_stable},
         {"adversarial searches run within their charge", test_adversarial_searches},
         {"split checks the measure once", test_split_measure},
+        {"repeat's string in the measure", test_repeat_measure},
+        {"join and replace: the known part of n first", test_known_part_first},
+        {"find and replace agree with a naive search", test_search_agrees},
         {"the checker: E0420, E0438, E0312, E0421, E0403, E0404", test_checker},
-        {"-3.abs() is -(3.abs())", test_negation_binds_looser},
+        {"-3.abs() is -(3.abs()); a const as the receiver", test_negation_binds_looser},
         {"the graph: builtin nodes and calls edges", test_graph},
         CU_TEST_INFO_NULL,
     };
