@@ -26,6 +26,8 @@ const char *spx_type_name(spx_type_t type)
         return "array";
     case SPX_TYPE_STRUCT:
         return "struct";
+    case SPX_TYPE_MAP:
+        return "map";
     case SPX_TYPE_ERROR:
         break;
     }
@@ -67,6 +69,10 @@ const char *spx_written_type_name(const spx_type_syntax_t *syntax, spx_type_t ba
     const char *inner = spx_type_name(basic);
     if (syntax && syntax->kind == SPX_TYPE_SYNTAX_BASIC)
         inner = spx_type_name(syntax->basic);
+    else if (syntax && syntax->kind == SPX_TYPE_SYNTAX_MAP) /* v3: {K: V}, the value recursing */
+        inner = apr_pstrcat(
+            pool, "{", spx_written_type_name(syntax->key, SPX_TYPE_ERROR, module, pool), ": ",
+            spx_written_type_name(syntax->element, SPX_TYPE_ERROR, module, pool), "}", NULL);
     else if (syntax) /* a struct: its module as written, or the one it is written in */
         inner = apr_pstrcat(pool, syntax->module.text ? syntax->module.text : module->name, ".",
                             syntax->name.text, NULL);
@@ -183,6 +189,12 @@ void spx_expr_visit_children(const spx_expr_t *e, spx_expression_visitor_t visit
     case SPX_EXPR_STRUCT_LITERAL:
         for (apr_size_t i = 0; i < e->as.literal->field_count; i++)
             visit_child(e->as.literal->fields[i].value, visit, context);
+        break;
+    case SPX_EXPR_MAP: /* each key, then its value */
+        for (apr_size_t i = 0; i < e->as.map.count; i++) {
+            visit_child(e->as.map.keys[i], visit, context);
+            visit_child(e->as.map.values[i], visit, context);
+        }
         break;
     }
 }

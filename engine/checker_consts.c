@@ -152,6 +152,9 @@ static value_t const_leaf(evaluation_t *ev, const spx_expr_t *expr)
     case SPX_EXPR_STRUCT_LITERAL:
         what = "a struct literal";
         break;
+    case SPX_EXPR_MAP:
+        what = "a map literal";
+        break;
     case SPX_EXPR_UNARY:
     case SPX_EXPR_BINARY:
         SPX_ASSERT(expr->kind != SPX_EXPR_UNARY && expr->kind != SPX_EXPR_BINARY);

@@ -195,6 +195,7 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
     const spx_vtype_t *result = basic_type(scope, SPX_TYPE_ERROR);
     call->as.call->target = NULL;
     call->as.call->builtin = SPX_BUILTIN_NONE;
+    call->as.call->on_map = 0;
     int known = 0;
     int method = call->as.call->receiver != NULL;
     if (method)
@@ -216,6 +217,8 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
                                        ? vtype_of(scope, call->as.call->receiver)
                                    : local ? local->vtype
                                            : NULL;
+        if (array && array->kind == SPX_TYPE_MAP) /* v3: the methods of maps */
+            return spx_checker_map_call_type(scope, call, array);
         element = array && array->kind == SPX_TYPE_ARRAY ? array->element : NULL;
     }
     apr_size_t count = call->as.call->argument_count;
@@ -250,7 +253,7 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
         int array_too = array_first && i == 0;
         if (type != SPX_TYPE_ERROR && type != SPX_TYPE_UNIT &&
             parameters[i]->kind != SPX_TYPE_ERROR && vtype_of(scope, argument) != parameters[i] &&
-            !(array_too && type == SPX_TYPE_ARRAY))
+            !(array_too && (type == SPX_TYPE_ARRAY || type == SPX_TYPE_MAP)))
             report(scope, SPX_E0404, argument->span,
                    apr_psprintf(scope->pool,
                                 "argument %" APR_SIZE_T_FMT " of '%s' must be '%s'%s, not '%s'",
@@ -371,6 +374,10 @@ static void check_index(scope_t *scope, spx_expr_t *expr)
     spx_expr_t *base = expr->as.index.base;
     expr->type = SPX_TYPE_ERROR;
     spx_checker_check_expr(scope, base);
+    if (type_of(base) == SPX_TYPE_MAP) {
+        spx_checker_check_map_index(scope, expr);
+        return;
+    }
     check_bound(scope, expr->as.index.index, slice ? "a slice bound" : "an index");
     if (slice)
         check_bound(scope, expr->as.index.to, "a slice bound");
@@ -427,7 +434,13 @@ static void check_method(scope_t *scope, spx_expr_t *call)
         type = root ? root->vtype->kind : SPX_TYPE_ERROR;
         whole = root ? root->vtype : whole;
     }
-    int known = strcmp(method, "push") == 0 || strcmp(method, "pop") == 0;
+    if (type == SPX_TYPE_MAP) { /* v3: only remove writes its map */
+        c->receiver_slot = root ? root->slot : -1;
+        c->on_map = 1;
+        if (!spx_checker_check_map_method(scope, call, whole) || c->builtin != SPX_BUILTIN_REMOVE)
+            return;
+    }
+    int known = type == SPX_TYPE_MAP || strcmp(method, "push") == 0 || strcmp(method, "pop") == 0;
     if (!known) {
         report(scope, SPX_E0420, c->function.span,
                apr_psprintf(scope->pool, "unknown method '%s': arrays have only 'push' and 'pop'",
@@ -437,18 +450,19 @@ static void check_method(scope_t *scope, spx_expr_t *call)
     if (receiver && !place_root(receiver)) {
         report(scope, SPX_E0421, receiver->span,
                apr_psprintf(scope->pool,
-                            "'%s' changes its array, so it needs a variable or an element or "
+                            "'%s' changes its %s, so it needs a variable or an element or "
                             "field of one",
-                            method));
+                            method, type == SPX_TYPE_MAP ? "map" : "array"));
         return;
     }
-    if (type != SPX_TYPE_ERROR && type != SPX_TYPE_ARRAY) {
+    if (type != SPX_TYPE_ERROR && type != SPX_TYPE_ARRAY && type != SPX_TYPE_MAP) {
         report(scope, SPX_E0420, c->function.span,
                apr_psprintf(scope->pool, "'%s' is a method of arrays, not of '%s'", method,
                             spx_vtype_name(whole, scope->pool)));
         return;
     }
-    c->builtin = strcmp(method, "push") == 0 ? SPX_BUILTIN_PUSH : SPX_BUILTIN_POP;
+    if (type != SPX_TYPE_MAP)
+        c->builtin = strcmp(method, "push") == 0 ? SPX_BUILTIN_PUSH : SPX_BUILTIN_POP;
     c->receiver_slot = root ? root->slot : -1;
     if (root && !root->is_var && root->vtype->kind != SPX_TYPE_ERROR)
         report(scope, SPX_E0312, c->function.span,
@@ -463,7 +477,7 @@ static int literal_types_itself(const spx_expr_t *literal)
 {
     for (apr_size_t i = 0; i < literal->as.array.count; i++) {
         const spx_expr_t *element = literal->as.array.elements[i];
-        if (!element || element->kind != SPX_EXPR_ARRAY || literal_types_itself(element))
+        if (spx_checker_types_itself(element))
             return 1;
     }
     return 0;
@@ -498,7 +512,7 @@ static void check_array_literal(scope_t *scope, spx_expr_t *expr, int expected,
         /* the first element that types itself gives the type */
         for (apr_size_t i = 0; i < expr->as.array.count && first == expr->as.array.count; i++) {
             spx_expr_t *item = expr->as.array.elements[i];
-            if (item && (item->kind != SPX_EXPR_ARRAY || literal_types_itself(item)))
+            if (item && spx_checker_types_itself(item))
                 first = i;
         }
         if (first < expr->as.array.count) {
@@ -685,6 +699,9 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected,
         break;
     case SPX_EXPR_STRUCT_LITERAL:
         check_struct_literal(scope, expr);
+        break;
+    case SPX_EXPR_MAP:
+        spx_checker_check_map_literal(scope, expr, expected, expected_type);
         break;
     }
 }

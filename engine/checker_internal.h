@@ -199,6 +199,36 @@ local_t *spx_checker_lookup(scope_t *scope, const char *name);
 void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
                                 spx_function_t *function);
 
+/* ---- checker_map.c (language v3's maps) ----------------------------------- */
+
+/* {K: V} as written: K int, str or bool (E0434 at the key type), V checked
+ * as any written type; 1 when it is fine (exported_by: see
+ * spx_checker_check_type_syntax). */
+int spx_checker_check_map_type(checker_t *checker, apr_size_t module_index,
+                               const spx_type_syntax_t *syntax, const char *exported_by);
+/* The type {K: V} written in module names (error, silently, when a part
+ * does not resolve or the key is not int, str or bool). */
+const spx_vtype_t *spx_checker_written_map_type(checker_t *checker, const spx_module_t *module,
+                                                const spx_type_syntax_t *syntax);
+/* 0 for an array literal none of whose elements types itself and a map
+ * literal none of whose entries has a key and a value that type
+ * themselves ([], [[]], {}, {1: []}): they need an expected type. */
+int spx_checker_types_itself(const spx_expr_t *e);
+/* {k: v, ...} (expected, type: see scope_t.expects): E0434, E0435, E0436,
+ * E0437. */
+void spx_checker_check_map_literal(scope_t *scope, spx_expr_t *expr, int expected,
+                                   const spx_vtype_t *type);
+/* m[k] and m[i..j] once the base m is checked and is a map: E0418, E0417. */
+void spx_checker_check_map_index(scope_t *scope, spx_expr_t *expr);
+/* e.name(...) on a map: sets the call's builtin to the map method named, or
+ * reports E0420 (with the nearest methods) and returns 0. */
+int spx_checker_check_map_method(scope_t *scope, spx_expr_t *call, const spx_vtype_t *map);
+/* Checks the arguments of a method call on map (each expecting its type:
+ * the key, get's default the value) and gives the call's type (E0403,
+ * E0404). */
+const spx_vtype_t *spx_checker_map_call_type(scope_t *scope, spx_expr_t *call,
+                                             const spx_vtype_t *map);
+
 /* ---- small helpers of the bodies' two files ------------------------------- */
 
 static inline spx_diagnostic_t *report(scope_t *scope, spx_diagnostic_code_t code, spx_span_t span,
@@ -229,7 +259,10 @@ static inline const spx_vtype_t *basic_type(scope_t *scope, spx_type_t kind)
 /* expr's whole type: its kind, or for arrays and structs its vtype. */
 static inline const spx_vtype_t *vtype_of(scope_t *scope, const spx_expr_t *expr)
 {
-    if (expr && (expr->type == SPX_TYPE_ARRAY || expr->type == SPX_TYPE_STRUCT) && expr->vtype)
+    if (expr &&
+        (expr->type == SPX_TYPE_ARRAY || expr->type == SPX_TYPE_STRUCT ||
+         expr->type == SPX_TYPE_MAP) &&
+        expr->vtype)
         return expr->vtype;
     return basic_type(scope, type_of(expr));
 }
@@ -243,7 +276,10 @@ static inline const char *type_text(scope_t *scope, const spx_expr_t *expr)
 static inline void set_type(spx_expr_t *expr, const spx_vtype_t *type)
 {
     expr->type = type->kind;
-    expr->vtype = type->kind == SPX_TYPE_ARRAY || type->kind == SPX_TYPE_STRUCT ? type : NULL;
+    expr->vtype =
+        type->kind == SPX_TYPE_ARRAY || type->kind == SPX_TYPE_STRUCT || type->kind == SPX_TYPE_MAP
+            ? type
+            : NULL;
 }
 
 /* The next check_expr's value is expected to have type (NULL: a type that

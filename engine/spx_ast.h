@@ -37,8 +37,10 @@ typedef enum spx_type_t {
     SPX_TYPE_STR,
     SPX_TYPE_UNIT, /* a function without "->"; cannot be named or stored */
     /* v2, the kinds of a spx_vtype_t only (see there) */
-    SPX_TYPE_ARRAY, /* [T] */
-    SPX_TYPE_STRUCT /* a struct declaration's values */
+    SPX_TYPE_ARRAY,  /* [T] */
+    SPX_TYPE_STRUCT, /* a struct declaration's values */
+    /* v3 */
+    SPX_TYPE_MAP /* {K: V} */
 } spx_type_t;
 
 typedef enum spx_operator_t {
@@ -118,9 +120,10 @@ struct spx_module_t;
 /* v2: a type as written where more than int, bool and str may stand
  * (parameters, results, annotations, fields, consts). */
 typedef enum spx_type_syntax_kind_t {
-    SPX_TYPE_SYNTAX_BASIC, /* int, bool, str: see basic */
-    SPX_TYPE_SYNTAX_ARRAY, /* "[" type "]" */
-    SPX_TYPE_SYNTAX_STRUCT /* TYPENAME, or IDENT "." TYPENAME */
+    SPX_TYPE_SYNTAX_BASIC,  /* int, bool, str: see basic */
+    SPX_TYPE_SYNTAX_ARRAY,  /* "[" type "]" */
+    SPX_TYPE_SYNTAX_STRUCT, /* TYPENAME, or IDENT "." TYPENAME */
+    SPX_TYPE_SYNTAX_MAP     /* v3: "{" type ":" type "}": key, and element the value type */
 } spx_type_syntax_kind_t;
 
 typedef struct spx_type_syntax_t {
@@ -130,6 +133,7 @@ typedef struct spx_type_syntax_t {
     const struct spx_type_syntax_t *element; /* ARRAY: the element type */
     spx_name_t module;                       /* STRUCT: "geo" of geo.Point; text NULL if none */
     spx_name_t name;                         /* STRUCT: the TYPENAME */
+    const struct spx_type_syntax_t *key;     /* MAP (v3): the key type */
 } spx_type_syntax_t;
 
 typedef enum spx_expr_kind_t {
@@ -141,11 +145,13 @@ typedef enum spx_expr_kind_t {
     SPX_EXPR_UNARY,  /* - ! ~ */
     SPX_EXPR_BINARY, /* everything else */
     /* v2 */
-    SPX_EXPR_INDEX,         /* base[index] */
-    SPX_EXPR_SLICE,         /* base[from..to] */
-    SPX_EXPR_FIELD,         /* base.name: a field, or m.X a const of module m (checker decides) */
-    SPX_EXPR_ARRAY,         /* [e, ...] */
-    SPX_EXPR_STRUCT_LITERAL /* Name { f: e, ... } or m.Name { ... } */
+    SPX_EXPR_INDEX,          /* base[index] */
+    SPX_EXPR_SLICE,          /* base[from..to] */
+    SPX_EXPR_FIELD,          /* base.name: a field, or m.X a const of module m (checker decides) */
+    SPX_EXPR_ARRAY,          /* [e, ...] */
+    SPX_EXPR_STRUCT_LITERAL, /* Name { f: e, ... } or m.Name { ... } */
+    /* v3 */
+    SPX_EXPR_MAP /* {k: v, ...} */
 } spx_expr_kind_t;
 
 struct spx_call_t;
@@ -155,7 +161,8 @@ typedef struct spx_expr_t {
     spx_span_t span; /* the whole expression, parentheses included when written */
     spx_type_t type; /* checker */
     /* checker, v2: the whole type when type is SPX_TYPE_ARRAY or
-     * SPX_TYPE_STRUCT (a spx_vtype_t of the checker's table), else unused */
+     * SPX_TYPE_STRUCT (v3: or SPX_TYPE_MAP) (a spx_vtype_t of the checker's
+     * table), else unused */
     const struct spx_vtype_t *vtype;
     union {
         int64_t integer;
@@ -196,6 +203,12 @@ typedef struct spx_expr_t {
             apr_size_t count;
         } array;
         struct spx_struct_literal_t *literal;
+        struct {
+            struct spx_expr_t **keys;   /* v3: a map literal's keys, as written */
+            struct spx_expr_t **values; /* and its values (a key or value may be NULL after
+                                           a syntax error) */
+            apr_size_t count;
+        } map;
     } as;
 } spx_expr_t;
 
@@ -225,6 +238,7 @@ typedef struct spx_call_t {
     struct spx_function_t *target; /* checker: the user function, or NULL */
     spx_builtin_t builtin;         /* checker: the builtin, or NONE */
     int receiver_slot; /* checker, x.push(v) / x.pop() on a local x: its slot (receiver NULL) */
+    int on_map;        /* checker (v3): a method of a map (its receiver is a map) */
 } spx_call_t;
 
 struct spx_stmt_t;
@@ -494,6 +508,7 @@ typedef struct spx_vtype_t {
     const struct spx_vtype_t *element;  /* ARRAY */
     const spx_struct_t *structure;      /* STRUCT */
     const struct spx_vtype_t *array_of; /* the table's: [this], once made */
+    const struct spx_vtype_t *key;      /* MAP (v3): the key type; element is the value type */
 } spx_vtype_t;
 
 /* The types of one program's check, in pool. */
@@ -505,6 +520,9 @@ const spx_vtype_t *spx_types_basic(spx_types_t *types, spx_type_t kind);
 const spx_vtype_t *spx_types_array(spx_types_t *types, const spx_vtype_t *element);
 /* The values of the struct declaration structure. */
 const spx_vtype_t *spx_types_struct(spx_types_t *types, const spx_struct_t *structure);
+/* v3: {key: value}; both of this table (key int, str or bool). */
+const spx_vtype_t *spx_types_map(spx_types_t *types, const spx_vtype_t *key,
+                                 const spx_vtype_t *value);
 /* A struct as messages and cycles name it: "geo.Point" (MOD.Name). */
 const char *spx_struct_full_name(const spx_struct_t *structure, apr_pool_t *pool);
 /* As messages write it: "int", "[str]", "[[geo.Point]]" (MOD.Name). */

@@ -43,6 +43,13 @@
     X(CHR, "chr", CALL, 2, 1, 0, INT, UNIT, 0, STR, "fn(c: int) -> str", NULL)                     \
     X(STOI, "stoi", CALL, 2, 1, 0, STR, UNIT, 0, INT, "fn(s: str) -> int", NULL)                   \
     X(PUSH, "push", METHOD, 2, 1, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T], v: T)", NULL)             \
-    X(POP, "pop", METHOD, 2, 0, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T]) -> T", NULL)
+    X(POP, "pop", METHOD, 2, 0, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T]) -> T", NULL)                \
+    X(HAS, "has", METHOD, 3, 1, 0, ERROR, ERROR, 0, BOOL, "fn(m: {K: V}, key: K) -> bool", NULL)   \
+    X(GET, "get", METHOD, 3, 2, 0, ERROR, ERROR, 0, ERROR,                                         \
+      "fn(m: {K: V}, key: K, default: V) -> V", NULL)                                              \
+    X(KEYS, "keys", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(m: {K: V}) -> [K]", NULL)         \
+    X(VALUES, "values", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(m: {K: V}) -> [V]", NULL)     \
+    X(REMOVE, "remove", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR,                                   \
+      "fn(x: [T] | {K: V}, at: int | K) -> T | bool", NULL)
 
 #endif /* SPX_BUILTINS_H */

@@ -14,6 +14,7 @@ struct spx_types_t {
     apr_pool_t *pool;
     spx_vtype_t basic[SPX_TYPE_UNIT + 1]; /* ERROR, INT, BOOL, STR, UNIT */
     apr_hash_t *structs;                  /* const spx_struct_t * -> spx_vtype_t * */
+    apr_hash_t *maps;                     /* v3: {key, value} pointers -> spx_vtype_t * */
 };
 
 spx_types_t *spx_types_make(apr_pool_t *pool)
@@ -23,6 +24,7 @@ spx_types_t *spx_types_make(apr_pool_t *pool)
     for (int kind = SPX_TYPE_ERROR; kind <= SPX_TYPE_UNIT; kind++)
         types->basic[kind].kind = (spx_type_t)kind;
     types->structs = apr_hash_make(pool);
+    types->maps = apr_hash_make(pool);
     return types;
 }
 
@@ -60,12 +62,29 @@ const spx_vtype_t *spx_types_struct(spx_types_t *types, const spx_struct_t *stru
     return found;
 }
 
+const spx_vtype_t *spx_types_map(spx_types_t *types, const spx_vtype_t *key,
+                                 const spx_vtype_t *value)
+{
+    const spx_vtype_t *pair[2] = {key, value};
+    spx_vtype_t *found = apr_hash_get(types->maps, pair, sizeof(pair));
+    if (!found) {
+        found = apr_pcalloc(types->pool, sizeof(*found));
+        found->kind = SPX_TYPE_MAP;
+        found->key = key;
+        found->element = value;
+        const spx_vtype_t **stored = apr_pmemdup(types->pool, pair, sizeof(pair));
+        apr_hash_set(types->maps, stored, sizeof(pair), found);
+    }
+    return found;
+}
+
 const char *spx_struct_full_name(const spx_struct_t *structure, apr_pool_t *pool)
 {
     return apr_pstrcat(pool, structure->module->name, ".", structure->name.text, NULL);
 }
 
-/* Arrays nest only as deep as the parser allowed, but are walked as a loop. */
+/* Arrays nest only as deep as the parser allowed, but are walked as a loop;
+ * a map's value type recurses (each "{" is a level of the parse depth). */
 const char *spx_vtype_name(const spx_vtype_t *type, apr_pool_t *pool)
 {
     size_t depth = 0;
@@ -74,6 +93,9 @@ const char *spx_vtype_name(const spx_vtype_t *type, apr_pool_t *pool)
         type = type->element;
     }
     const char *inner = type->kind == SPX_TYPE_STRUCT ? spx_struct_full_name(type->structure, pool)
-                                                      : spx_type_name(type->kind);
+                        : type->kind == SPX_TYPE_MAP
+                            ? apr_pstrcat(pool, "{", spx_vtype_name(type->key, pool), ": ",
+                                          spx_vtype_name(type->element, pool), "}", NULL)
+                            : spx_type_name(type->kind);
     return depth == 0 ? inner : spx_array_type_name(inner, depth, pool);
 }

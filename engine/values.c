@@ -9,6 +9,7 @@
  * is walked in a loop.
  */
 #include "spx_values.h"
+#include "values_internal.h"
 
 #include "spx_allocation.h"
 #include "spx_assert.h"
@@ -80,7 +81,9 @@ static void grow_live(spx_heap_t *heap, uint64_t bytes)
 
 static uint64_t payload_bytes(spx_block_kind_t kind, uint64_t length)
 {
-    return kind == SPX_BLOCK_STR ? length : SLOT_BYTES * length;
+    return kind == SPX_BLOCK_STR   ? length
+           : kind == SPX_BLOCK_MAP ? SPX_MAP_ENTRY_BYTES * length
+                                   : SLOT_BYTES * length;
 }
 
 uint64_t spx_block_measure(const spx_value_block_t *block)
@@ -170,6 +173,8 @@ static spx_value_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uin
 
 static int slot_is_block(const spx_value_block_t *block, apr_size_t slot)
 {
+    if (block->kind == SPX_BLOCK_MAP) /* slots 2i and 2i + 1: entry i's key and value */
+        return slot % 2 ? block->elements_are_blocks : block->map_keys == SPX_MAP_KEYS_STR;
     return block->kind == SPX_BLOCK_ARRAY ? block->elements_are_blocks
                                           : block->of.shape->field_is_block[slot];
 }
@@ -190,8 +195,10 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
     push_dying(heap, &count, block);
     while (count) {
         spx_value_block_t *dying = heap->dying[--count];
+        uint64_t slots =
+            dying->kind == SPX_BLOCK_MAP ? 2u * (uint64_t)dying->length : dying->length;
         if (dying->kind != SPX_BLOCK_STR)
-            for (uint32_t i = 0; i < dying->length; i++) {
+            for (uint64_t i = 0; i < slots; i++) {
                 spx_value_block_t *held = slot_is_block(dying, i) ? dying->slots[i].b : NULL;
                 if (held && --held->holders == 0)
                     push_dying(heap, &count, held);
@@ -535,7 +542,21 @@ spx_heap_status_t spx_struct_make(spx_heap_t *heap, uint64_t *fuel, const spx_st
 
 /* ---- places ---------------------------------------------------------------------- */
 
-typedef enum place_action_t { PLACE_WRITE, PLACE_PUSH, PLACE_POP } place_action_t;
+typedef enum place_action_t {
+    PLACE_WRITE,
+    PLACE_PUSH,
+    PLACE_POP,
+    PLACE_REMOVE_KEY /* language v3: m.remove(k) */
+} place_action_t;
+
+/* The slot step names in block: an array's element, a struct's field, a
+ * map's value (NULL: its key is missing). */
+static spx_value_t *step_slot(const spx_heap_t *heap, spx_value_block_t *block, int64_t step)
+{
+    if (block->kind == SPX_BLOCK_MAP)
+        return spx_map_slot(heap, block, spx_map_step_key(block, step));
+    return &block->slots[step];
+}
 
 /* The capacity a push into a full array of capacity slots grows it to. */
 static uint32_t grown_capacity(uint32_t capacity)
@@ -561,14 +582,19 @@ static spx_value_block_t *one_level_copy(spx_heap_t *heap, const spx_value_block
     return copy;
 }
 
-/* Resolve a place for action: check every index (and, for pop, that the
- * array is not empty); then the copies' charge, push's length, each copy's
- * memory and push's growth; then make the copies. On success heap->path[k] is
- * the slot that holds the k-th block of the path (heap->path[0] = root),
- * for k < blocks, every one of those blocks now having one holder. */
+/* Resolve a place for action: check every index and map key (and, for
+ * pop, that the array is not empty); then the copies' charge, push's length
+ * (an insertion's), each copy's memory and push's growth (an insertion's);
+ * then make the copies. On success heap->path[k] is the slot that holds the
+ * k-th block of the path (heap->path[0] = root), for k < blocks, every one
+ * of those blocks now having one holder. Language v3: a map step looks its
+ * key up (its n, len(k) for a str, added to the operation's); a missing
+ * key is R0522 but at the last step of a write, which inserts it; for
+ * PLACE_REMOVE_KEY the path ends at a map and *removing is the key: when
+ * it is absent only the n is charged and *blocks_out is 0. */
 static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                  const int64_t *steps, apr_size_t step_count, place_action_t action,
-                                 apr_size_t *blocks_out)
+                                 const spx_value_t *removing, apr_size_t *blocks_out)
 {
     /* The blocks on the path: the containers of the steps, and for push and
      * pop the array at the end. */
@@ -580,6 +606,8 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
     }
     spx_value_block_t **at = root;
     apr_size_t first_shared = blocks;
+    uint64_t own_n = 0; /* the str keys the place looks up */
+    int inserting = 0;
     for (apr_size_t k = 0; k < blocks; k++) {
         spx_value_block_t *block = *at;
         heap->path[k] = at;
@@ -593,16 +621,37 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
             spx_heap_status_t status = index_allows(heap, step, block->length);
             if (status != SPX_HEAP_OK)
                 return status;
+        } else if (block->kind == SPX_BLOCK_MAP) {
+            spx_value_t key = spx_map_step_key(block, step);
+            own_n += spx_map_key_n(block, key);
+            spx_value_t *slot = spx_map_slot(heap, block, key);
+            if (slot) {
+                at = &slot->b;
+                continue;
+            }
+            if (action != PLACE_WRITE || k + 1 != step_count) /* only the last step inserts */
+                return spx_map_missing(heap, block, key);
+            inserting = 1;
+            break;
         } else {
             SPX_ASSERT(step >= 0 && (uint64_t)step < block->length);
         }
         at = &block->slots[step].b;
     }
     spx_value_block_t *last = *heap->path[blocks - 1];
-    if (action != PLACE_WRITE)
+    if (action == PLACE_PUSH || action == PLACE_POP)
         SPX_ASSERT(last->kind == SPX_BLOCK_ARRAY);
     if (action == PLACE_POP && last->length == 0)
         return fail(heap, SPX_R0514, "pop of an empty array");
+    if (action == PLACE_REMOVE_KEY) {
+        SPX_ASSERT(last->kind == SPX_BLOCK_MAP);
+        own_n += spx_map_key_n(last, *removing);
+        if (!spx_map_slot(heap, last, *removing)) { /* nothing to copy or change */
+            *blocks_out = 0;
+            return charge(heap, fuel, own_n);
+        }
+        own_n += spx_map_entries_after(heap, last, *removing);
+    }
 
     /* The write as one operation (language v2: the size charge first, then
      * the length limit, then memory): the copies' charge, n their lengths
@@ -610,7 +659,7 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
      * memory and push's growth.
      * Worked out before anything changes. */
     spx_heap_status_t status = SPX_HEAP_OK;
-    uint64_t left = *fuel, more = 0, n = 0;
+    uint64_t left = *fuel, more = 0, n = own_n;
     for (apr_size_t k = first_shared; k < blocks; k++)
         n += (*heap->path[k])->length;
     heap->charged_n = n;
@@ -619,11 +668,19 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
     left -= n / 64;
     if (action == PLACE_PUSH)
         status = array_length_allows(heap, (uint64_t)last->length + 1);
+    if (inserting)
+        status = spx_map_length_allows(heap, (uint64_t)last->length + 1);
     for (apr_size_t k = first_shared; k < blocks && status == SPX_HEAP_OK; k++) {
-        uint64_t size = BLOCK_BYTES + SLOT_BYTES * (*heap->path[k])->length;
+        const spx_value_block_t *block = *heap->path[k];
+        uint64_t size = BLOCK_BYTES + payload_bytes((spx_block_kind_t)block->kind, block->length);
         status = memory_allows(heap, more, size);
         more += size;
     }
+    if (status == SPX_HEAP_OK && inserting) /* a copy has no spare capacity */
+        status =
+            memory_allows(heap, more,
+                          spx_map_growth_bytes(
+                              last->length, first_shared < blocks ? last->length : last->capacity));
     if (status == SPX_HEAP_OK && action == PLACE_PUSH) {
         /* a copy has no spare capacity */
         uint32_t capacity = first_shared < blocks ? last->length : last->capacity;
@@ -638,10 +695,11 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
     /* The copies, from the root down: each copied block keeps its other
      * holders and loses the one of the slot, which holds the copy now. */
     for (apr_size_t k = first_shared; k < blocks; k++) {
-        at = k == 0 ? root : &(*heap->path[k - 1])->slots[steps[k - 1]].b;
+        at = k == 0 ? root : &step_slot(heap, *heap->path[k - 1], steps[k - 1])->b;
         heap->path[k] = at;
         spx_value_block_t *block = *at;
-        spx_value_block_t *copy = one_level_copy(heap, block);
+        spx_value_block_t *copy =
+            block->kind == SPX_BLOCK_MAP ? spx_map_copy(heap, block) : one_level_copy(heap, block);
         SPX_ASSERT(block->holders >= 2);
         block->holders--;
         *at = copy;
@@ -655,10 +713,24 @@ spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_value_bl
 {
     SPX_ASSERT(step_count >= 1);
     apr_size_t blocks = 0;
-    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_WRITE, &blocks);
+    spx_heap_status_t status =
+        resolve(heap, fuel, root, steps, step_count, PLACE_WRITE, NULL, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t *container = *heap->path[blocks - 1];
+    if (container->kind == SPX_BLOCK_MAP) { /* language v3: replace, or insert last */
+        spx_value_t key = spx_map_step_key(container, steps[step_count - 1]);
+        spx_value_t *slot = spx_map_slot(heap, container, key);
+        if (!slot) {
+            spx_map_insert(heap, heap->path[blocks - 1], key, value);
+            return SPX_HEAP_OK;
+        }
+        spx_value_t old = *slot;
+        *slot = value;
+        if (container->elements_are_blocks)
+            spx_block_release(heap, old.b);
+        return SPX_HEAP_OK;
+    }
     apr_size_t slot = (apr_size_t)steps[step_count - 1];
     spx_value_t old = container->slots[slot];
     container->slots[slot] = value;
@@ -671,7 +743,8 @@ spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
                                  const int64_t *steps, apr_size_t step_count, spx_value_t value)
 {
     apr_size_t blocks = 0;
-    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_PUSH, &blocks);
+    spx_heap_status_t status =
+        resolve(heap, fuel, root, steps, step_count, PLACE_PUSH, NULL, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t **at = heap->path[blocks - 1];
@@ -692,7 +765,8 @@ spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_value_bloc
                                 const int64_t *steps, apr_size_t step_count, spx_value_t *out)
 {
     apr_size_t blocks = 0;
-    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_POP, &blocks);
+    spx_heap_status_t status =
+        resolve(heap, fuel, root, steps, step_count, PLACE_POP, NULL, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t **at = heap->path[blocks - 1];
@@ -755,7 +829,7 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
     apr_size_t depth = 0;
     if (a->kind == SPX_BLOCK_STR)
         n = compare_strings(a, b, &same);
-    else if (a->kind == SPX_BLOCK_ARRAY && a->length != b->length)
+    else if ((a->kind == SPX_BLOCK_ARRAY || a->kind == SPX_BLOCK_MAP) && a->length != b->length)
         same = 0;
     else
         push_frame(heap, &depth, a, b);
@@ -771,16 +845,36 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
         uint32_t k = top->next++;
         const spx_value_block_t *x = top->a, *y = top->b;
         n++;
-        if (!slot_is_block(x, k)) {
-            same = x->slots[k].i == y->slots[k].i;
+        spx_value_t left = x->slots[k], right = y->slots[k];
+        int nested = 0;
+        if (x->kind == SPX_BLOCK_MAP) {
+            /* language v3: the left's entries in its order, each key looked
+             * up in the right (its n: len(k) for a str) */
+            spx_value_t key = x->slots[2u * k];
+            uint64_t key_n = spx_map_key_n(x, key);
+            n = key_n > UINT64_MAX - n ? UINT64_MAX : n + key_n;
+            const spx_value_t *found = spx_map_slot(heap, y, key);
+            if (!found) {
+                same = 0;
+                continue;
+            }
+            left = x->slots[2u * k + 1];
+            right = *found;
+            nested = x->elements_are_blocks;
+        } else {
+            nested = slot_is_block(x, k);
+        }
+        if (!nested) {
+            same = left.i == right.i;
             continue;
         }
-        const spx_value_block_t *u = x->slots[k].b, *v = y->slots[k].b;
+        const spx_value_block_t *u = left.b, *v = right.b;
         n += NESTED_BLOCK_EXAMINED;
         if (u->kind == SPX_BLOCK_STR) {
             uint64_t bytes = compare_strings(u, v, &same);
             n = bytes > UINT64_MAX - n ? UINT64_MAX : n + bytes;
-        } else if (u->kind == SPX_BLOCK_ARRAY && u->length != v->length) {
+        } else if ((u->kind == SPX_BLOCK_ARRAY || u->kind == SPX_BLOCK_MAP) &&
+                   u->length != v->length) {
             same = 0;
         } else {
             push_frame(heap, &depth, u, v); /* top is stale from here */
@@ -792,4 +886,52 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
     if (status == SPX_HEAP_OK)
         *equal = same;
     return status;
+}
+
+/* ---- what values_map.c borrows (values_internal.h) ------------------------------- */
+
+spx_heap_status_t spx_heap_charge(spx_heap_t *heap, uint64_t *fuel, uint64_t n)
+{
+    return charge(heap, fuel, n);
+}
+
+spx_heap_status_t spx_heap_memory_allows(spx_heap_t *heap, uint64_t already, uint64_t more)
+{
+    return memory_allows(heap, already, more);
+}
+
+void spx_heap_grow(spx_heap_t *heap, uint64_t bytes)
+{
+    grow_live(heap, bytes);
+}
+
+spx_heap_status_t spx_array_gather(spx_heap_t *heap, uint64_t *fuel, int elements_are_blocks,
+                                   const spx_value_t *source, apr_size_t count, apr_size_t stride,
+                                   spx_value_block_t **out)
+{
+    spx_heap_status_t status = before_creating(heap, fuel, count, SPX_BLOCK_ARRAY, count);
+    if (status != SPX_HEAP_OK)
+        return status;
+    spx_value_block_t *array = new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)count, (uint32_t)count);
+    array->elements_are_blocks = elements_are_blocks ? 1 : 0;
+    for (apr_size_t i = 0; i < count; i++)
+        array->slots[i] = source[i * stride];
+    hold_slots(array, array->slots, 0, count);
+    *out = array;
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_place_remove_key(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
+                                       const int64_t *steps, apr_size_t step_count, spx_value_t key,
+                                       int *removed)
+{
+    apr_size_t blocks = 0;
+    spx_heap_status_t status =
+        resolve(heap, fuel, root, steps, step_count, PLACE_REMOVE_KEY, &key, &blocks);
+    if (status != SPX_HEAP_OK)
+        return status;
+    *removed = blocks != 0;
+    if (blocks)
+        spx_map_erase(heap, heap->path[blocks - 1], key);
+    return SPX_HEAP_OK;
 }

@@ -151,6 +151,10 @@
     X(E0426, "struct literal lacks a field")                                                       \
     X(E0427, "struct literal field value of the wrong type")                                       \
     X(E0428, "array literal element of the wrong type")                                            \
+    X(E0434, "map key type other than int, str and bool")                                          \
+    X(E0435, "map literal without key and value types")                                            \
+    X(E0436, "map literal entry of the wrong type")                                                \
+    X(E0437, "literal or const key given twice in a map literal")                                  \
     /* warnings: never stop admission (docs/diagnostics-checker.md) */                             \
     X(W0601, "import that nothing uses")                                                           \
     X(W0602, "parameter or local that is never used")                                              \
@@ -177,7 +181,9 @@
     X(R0518, "shift overflow")                                                                     \
     X(R0519, "array longer than the array limit")                                                  \
     X(R0520, "stoi out of range")                                                                  \
-    X(R0521, "memory limit exceeded")
+    X(R0521, "memory limit exceeded")                                                              \
+    X(R0522, "key not in the map")                                                                 \
+    X(R0525, "map longer than the map limit")
 
 #define SPX_CODE_ENUMERATOR_(code, title) SPX_##code,
 

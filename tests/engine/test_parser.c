@@ -170,6 +170,13 @@ static const char *render(const spx_expr_t *expr, apr_pool_t *pool)
                                render(literal->fields[i].value, pool), NULL);
         return apr_pstrcat(pool, text, "}", NULL);
     }
+    case SPX_EXPR_MAP: {
+        const char *text = "{";
+        for (apr_size_t i = 0; i < expr->as.map.count; i++)
+            text = apr_pstrcat(pool, text, i ? ", " : "", render(expr->as.map.keys[i], pool), ": ",
+                               render(expr->as.map.values[i], pool), NULL);
+        return apr_pstrcat(pool, text, "}", NULL);
+    }
     }
     return "?";
 }

@@ -1,0 +1,333 @@
+/*
+ * checker_map.c: the checker's part of language v3's maps (docs/language.md,
+ * "Maps"): the map type as written ({K: V}, E0434 for a key type other
+ * than int, str and bool), map literals (their types from what stands
+ * around them or from their first entry that types itself, E0435, E0436,
+ * E0437 for a literal key given twice), m[k] (E0418 for a key of another
+ * type, E0417 for a slice) and the methods of maps (has, get, remove, keys,
+ * values: E0420 for another name, E0403, E0404; remove's place rules are
+ * check_method's, as for push and pop).
+ */
+#include "checker_internal.h"
+#include "spx_assert.h"
+#include "spx_limits.h"
+#include "spx_values.h"
+
+#include <apr_strings.h>
+#include <string.h>
+
+static int is_key_kind(spx_type_t kind)
+{
+    return kind == SPX_TYPE_INT || kind == SPX_TYPE_STR || kind == SPX_TYPE_BOOL;
+}
+
+int spx_checker_check_map_type(checker_t *checker, apr_size_t module_index,
+                               const spx_type_syntax_t *syntax, const char *exported_by)
+{
+    SPX_ASSERT(syntax->kind == SPX_TYPE_SYNTAX_MAP);
+    const spx_type_syntax_t *key = syntax->key;
+    int ok = 1;
+    if (key && !(key->kind == SPX_TYPE_SYNTAX_BASIC && is_key_kind(key->basic))) {
+        spx_module_t *module = checker->modules[module_index];
+        if (key->kind != SPX_TYPE_SYNTAX_BASIC || key->basic != SPX_TYPE_ERROR)
+            spx_diagnostics_add(
+                checker->diagnostics, SPX_E0434, module->path, key->span,
+                "map keys are int, str or bool, not %s",
+                spx_written_type_name(key, SPX_TYPE_ERROR, module, checker->function));
+        ok = 0;
+    }
+    /* the value type: any type but unit, which cannot be written */
+    return spx_checker_check_type_syntax(checker, module_index, syntax->element, exported_by) && ok;
+}
+
+const spx_vtype_t *spx_checker_written_map_type(checker_t *checker, const spx_module_t *module,
+                                                const spx_type_syntax_t *syntax)
+{
+    const spx_vtype_t *key = spx_checker_written_type(checker, module, syntax->key, SPX_TYPE_ERROR);
+    const spx_vtype_t *value =
+        spx_checker_written_type(checker, module, syntax->element, SPX_TYPE_ERROR);
+    if (!is_key_kind(key->kind) || value->kind == SPX_TYPE_ERROR)
+        return spx_types_basic(checker->types, SPX_TYPE_ERROR);
+    return spx_types_map(checker->types, key, value);
+}
+
+int spx_checker_types_itself(const spx_expr_t *e)
+{
+    if (!e)
+        return 1; /* left out after a syntax error: nothing to wait for */
+    if (e->kind == SPX_EXPR_ARRAY) {
+        for (apr_size_t i = 0; i < e->as.array.count; i++)
+            if (spx_checker_types_itself(e->as.array.elements[i]))
+                return 1;
+        return 0;
+    }
+    if (e->kind == SPX_EXPR_MAP) {
+        for (apr_size_t i = 0; i < e->as.map.count; i++)
+            if (spx_checker_types_itself(e->as.map.keys[i]) &&
+                spx_checker_types_itself(e->as.map.values[i]))
+                return 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* The key as written, when it is a literal (an int, possibly negated, a
+ * str or a bool): its kind and value; 0 otherwise. */
+static int literal_key(const spx_expr_t *e, spx_type_t *kind, int64_t *integer, const char **bytes,
+                       apr_size_t *length)
+{
+    if (!e)
+        return 0;
+    switch (e->kind) {
+    case SPX_EXPR_INT:
+        *kind = SPX_TYPE_INT;
+        *integer = e->as.integer;
+        return 1;
+    case SPX_EXPR_BOOL:
+        *kind = SPX_TYPE_BOOL;
+        *integer = e->as.boolean ? 1 : 0;
+        return 1;
+    case SPX_EXPR_STRING:
+        *kind = SPX_TYPE_STR;
+        *bytes = e->as.string.bytes;
+        *length = e->as.string.length;
+        return 1;
+    case SPX_EXPR_UNARY:
+        if (e->as.unary.op == SPX_OP_NEG && e->as.unary.operand &&
+            e->as.unary.operand->kind == SPX_EXPR_INT &&
+            e->as.unary.operand->as.integer != INT64_MIN) {
+            *kind = SPX_TYPE_INT;
+            *integer = -e->as.unary.operand->as.integer;
+            return 1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* E0437: a literal key that an earlier entry's literal key equals. */
+static void report_repeated_keys(scope_t *scope, const spx_expr_t *expr)
+{
+    apr_hash_t *seen = apr_hash_make(scope->pool); /* kind + value bytes -> first key */
+    for (apr_size_t i = 0; i < expr->as.map.count; i++) {
+        const spx_expr_t *key = expr->as.map.keys[i];
+        spx_type_t kind = SPX_TYPE_ERROR;
+        int64_t integer = 0;
+        const char *bytes = NULL;
+        apr_size_t length = 0;
+        if (!literal_key(key, &kind, &integer, &bytes, &length))
+            continue;
+        apr_size_t size = 1 + (kind == SPX_TYPE_STR ? length : sizeof(integer));
+        char *identity = apr_palloc(scope->pool, size);
+        identity[0] = (char)kind;
+        if (kind == SPX_TYPE_STR) {
+            if (length)
+                memcpy(identity + 1, bytes, length);
+        } else {
+            memcpy(identity + 1, &integer, sizeof(integer));
+        }
+        const spx_expr_t *first = apr_hash_get(seen, identity, (apr_ssize_t)size);
+        if (!first) {
+            apr_hash_set(seen, identity, (apr_ssize_t)size, key);
+            continue;
+        }
+        spx_value_t value = {.i = integer};
+        char shown[SPX_LIMIT_RENDERED_KEY_BYTES + 8];
+        spx_map_render_key(kind == SPX_TYPE_STR    ? SPX_MAP_KEYS_STR
+                           : kind == SPX_TYPE_BOOL ? SPX_MAP_KEYS_BOOL
+                                                   : SPX_MAP_KEYS_INT,
+                           value, (const unsigned char *)bytes, length, shown, sizeof(shown));
+        spx_diagnostic_note(
+            scope->checker->diagnostics,
+            report(scope, SPX_E0437, key->span,
+                   apr_psprintf(scope->pool, "key %s appears twice in this map literal", shown)),
+            scope->module->path, first->span, "first given here");
+    }
+}
+
+/* One key or value of a literal whose map type is known (wanted NULL:
+ * unknown after an earlier diagnostic): it expects that type (E0436). */
+static void check_entry_part(scope_t *scope, spx_expr_t *part, const spx_vtype_t *wanted,
+                             const char *what)
+{
+    if (!part)
+        return;
+    expect(scope, wanted);
+    spx_checker_check_expr(scope, part);
+    spx_type_t kind = type_of(part);
+    if (kind == SPX_TYPE_UNIT)
+        spx_checker_report_unit(scope, part, "stored");
+    else if (wanted && kind != SPX_TYPE_ERROR && vtype_of(scope, part) != wanted)
+        report(scope, SPX_E0436, part->span,
+               apr_psprintf(scope->pool, "this %s is %s, but the map's %ss are %s", what,
+                            type_text(scope, part), what, spx_vtype_name(wanted, scope->pool)));
+}
+
+void spx_checker_check_map_literal(scope_t *scope, spx_expr_t *expr, int expected,
+                                   const spx_vtype_t *type)
+{
+    expr->type = SPX_TYPE_ERROR;
+    apr_size_t count = expr->as.map.count, first = count;
+    const spx_vtype_t *key = NULL, *value = NULL;
+    if (type && type->kind == SPX_TYPE_MAP) {
+        key = type->key;
+        value = type->element;
+    } else {
+        for (apr_size_t i = 0; i < count && first == count; i++)
+            if (spx_checker_types_itself(expr->as.map.keys[i]) &&
+                spx_checker_types_itself(expr->as.map.values[i]))
+                first = i;
+        if (first == count) {
+            if (expected && !type)
+                return; /* what it expects is unknown after an earlier diagnostic */
+            report(scope, SPX_E0435, expr->span,
+                   apr_psprintf(scope->pool,
+                                "this map literal needs its key and value types: %s and %s",
+                                type ? apr_psprintf(scope->pool,
+                                                    "what stands here expects %s, which is "
+                                                    "not a map",
+                                                    spx_vtype_name(type, scope->pool))
+                                     : "nothing here expects one",
+                                count ? "no entry gives both" : "it has no entries"));
+            return;
+        }
+    }
+    if (first < count) {
+        /* the first entry that types itself gives the types */
+        spx_expr_t *first_key = expr->as.map.keys[first];
+        spx_expr_t *first_value = expr->as.map.values[first];
+        spx_checker_check_expr(scope, first_key);
+        spx_checker_check_expr(scope, first_value);
+        spx_type_t kind = type_of(first_key);
+        if (kind == SPX_TYPE_UNIT)
+            spx_checker_report_unit(scope, first_key, "stored");
+        else if (kind != SPX_TYPE_ERROR && !is_key_kind(kind))
+            report(scope, SPX_E0434, first_key->span,
+                   apr_psprintf(scope->pool, "map keys are int, str or bool, not %s",
+                                type_text(scope, first_key)));
+        else if (kind != SPX_TYPE_ERROR)
+            key = vtype_of(scope, first_key);
+        kind = type_of(first_value);
+        if (kind == SPX_TYPE_UNIT)
+            spx_checker_report_unit(scope, first_value, "stored");
+        else if (kind != SPX_TYPE_ERROR)
+            value = vtype_of(scope, first_value);
+    }
+    int typed = key && value;
+    for (apr_size_t i = 0; i < count; i++) {
+        if (i == first)
+            continue;
+        check_entry_part(scope, expr->as.map.keys[i], key, "key");
+        check_entry_part(scope, expr->as.map.values[i], value, "value");
+    }
+    report_repeated_keys(scope, expr);
+    if (typed)
+        set_type(expr, spx_types_map(scope->checker->types, key, value));
+}
+
+void spx_checker_check_map_index(scope_t *scope, spx_expr_t *expr)
+{
+    const spx_vtype_t *map = vtype_of(scope, expr->as.index.base);
+    SPX_ASSERT(map->kind == SPX_TYPE_MAP);
+    spx_expr_t *index = expr->as.index.index;
+    if (expr->kind == SPX_EXPR_SLICE) {
+        report(scope, SPX_E0417, expr->as.index.base->span,
+               apr_psprintf(scope->pool,
+                            "a value of type '%s' cannot be sliced: only str and arrays can",
+                            spx_vtype_name(map, scope->pool)));
+        if (index)
+            spx_checker_check_expr(scope, index);
+        if (expr->as.index.to)
+            spx_checker_check_expr(scope, expr->as.index.to);
+        return;
+    }
+    if (index) {
+        expect(scope, map->key);
+        spx_checker_check_expr(scope, index);
+        spx_type_t kind = type_of(index);
+        if (kind == SPX_TYPE_UNIT)
+            spx_checker_report_unit(scope, index, "a key");
+        else if (kind != SPX_TYPE_ERROR && vtype_of(scope, index) != map->key)
+            report(scope, SPX_E0418, index->span,
+                   apr_psprintf(scope->pool, "a key of '%s' must be '%s', not '%s'",
+                                spx_vtype_name(map, scope->pool),
+                                spx_vtype_name(map->key, scope->pool), type_text(scope, index)));
+    }
+    set_type(expr, map->element);
+}
+
+/* The methods of maps, by name. */
+static const struct {
+    const char *name;
+    spx_builtin_t builtin;
+} map_methods[] = {{"has", SPX_BUILTIN_HAS},
+                   {"get", SPX_BUILTIN_GET},
+                   {"remove", SPX_BUILTIN_REMOVE},
+                   {"keys", SPX_BUILTIN_KEYS},
+                   {"values", SPX_BUILTIN_VALUES}};
+
+int spx_checker_check_map_method(scope_t *scope, spx_expr_t *call, const spx_vtype_t *map)
+{
+    spx_call_t *c = call->as.call;
+    const char *method = c->function.text ? c->function.text : "";
+    for (size_t i = 0; i < sizeof(map_methods) / sizeof(map_methods[0]); i++)
+        if (strcmp(method, map_methods[i].name) == 0) {
+            c->builtin = map_methods[i].builtin;
+            return 1;
+        }
+    spx_suggest_t search;
+    spx_checker_search(&search, method, 0);
+    for (size_t i = 0; i < sizeof(map_methods) / sizeof(map_methods[0]); i++)
+        if (!spx_suggest_offer(&search, map_methods[i].name))
+            break;
+    spx_checker_suggest(scope->checker,
+                        report(scope, SPX_E0420, c->function.span,
+                               apr_psprintf(scope->pool, "'%s' has no method '%s'",
+                                            spx_vtype_name(map, scope->pool), method)),
+                        NULL, 0, &search, "", scope->pool);
+    return 0;
+}
+
+const spx_vtype_t *spx_checker_map_call_type(scope_t *scope, spx_expr_t *call,
+                                             const spx_vtype_t *map)
+{
+    spx_call_t *c = call->as.call;
+    spx_builtin_t builtin = c->builtin;
+    const spx_vtype_t *wanted[2] = {map->key, map->element}; /* get's key and default */
+    apr_size_t count = c->argument_count;
+    for (apr_size_t i = 0; i < count; i++) {
+        spx_expr_t *argument = c->arguments[i];
+        expect(scope, builtin != SPX_BUILTIN_NONE && i < 2 ? wanted[i] : NULL);
+        spx_checker_check_expr(scope, argument);
+        if (type_of(argument) == SPX_TYPE_UNIT)
+            spx_checker_report_unit(scope, argument, "an argument");
+    }
+    if (builtin == SPX_BUILTIN_NONE)
+        return basic_type(scope, SPX_TYPE_ERROR);
+    const spx_builtin_info_t *info = spx_builtin_info(builtin);
+    const spx_vtype_t *result =
+        builtin == SPX_BUILTIN_GET      ? map->element
+        : builtin == SPX_BUILTIN_KEYS   ? spx_types_array(scope->checker->types, map->key)
+        : builtin == SPX_BUILTIN_VALUES ? spx_types_array(scope->checker->types, map->element)
+                                        : basic_type(scope, SPX_TYPE_BOOL);
+    if (count != info->arity) {
+        report(scope, SPX_E0403, call->span,
+               apr_psprintf(scope->pool,
+                            "'%s' takes %" APR_SIZE_T_FMT " argument%s, not %" APR_SIZE_T_FMT,
+                            info->name, info->arity, info->arity == 1 ? "" : "s", count));
+        return result;
+    }
+    for (apr_size_t i = 0; i < count; i++) {
+        spx_expr_t *argument = c->arguments[i];
+        spx_type_t kind = type_of(argument);
+        if (kind != SPX_TYPE_ERROR && kind != SPX_TYPE_UNIT &&
+            vtype_of(scope, argument) != wanted[i])
+            report(scope, SPX_E0404, argument->span,
+                   apr_psprintf(scope->pool,
+                                "argument %" APR_SIZE_T_FMT " of '%s' must be '%s', not '%s'",
+                                i + 1, info->name, spx_vtype_name(wanted[i], scope->pool),
+                                type_text(scope, argument)));
+    }
+    return result;
+}
