@@ -36,7 +36,7 @@
 #define SPX_BUILTINS(X)                                                                            \
     X(PRINT, "print", CALL, 1, 1, 0, STR, UNIT, 0, UNIT, "fn(s: str)", NULL)                       \
     X(ITOS, "itos", CALL, 1, 1, 0, INT, UNIT, 0, STR, "fn(i: int) -> str", NULL)                   \
-    X(LEN, "len", CALL, 1, 1, 0, STR, UNIT, 1, INT, "fn(x: str | [T]) -> int",                     \
+    X(LEN, "len", CALL, 1, 1, 0, STR, UNIT, 1, INT, "fn(x: str | [T] | {K: V}) -> int",            \
       "fn(s: str) -> int")                                                                         \
     X(ASSERT, "assert", CALL, 1, 2, 1, BOOL, STR, 0, UNIT, "fn(c: bool, message: str)",            \
       "fn(c: bool)")                                                                               \

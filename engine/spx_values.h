@@ -121,6 +121,9 @@ typedef struct spx_heap_t {
      * (the interpreter seeds it from the platform's random source); nothing
      * observable depends on it. Zero after spx_heap_init. */
     uint64_t hash_key[2];
+    /* language v3: the most entries a map may hold, SPX_LIMIT_MAP_ENTRIES
+     * (R0525); only white-box tests lower it, to reach it cheaply */
+    uint32_t map_entries_limit;
 } spx_heap_t;
 
 /* A heap with nothing live. spx_heap_finish frees its scratch; every block

@@ -43,6 +43,7 @@ void spx_heap_init(spx_heap_t *heap, uint64_t max_memory)
 {
     memset(heap, 0, sizeof(*heap));
     heap->max_memory = max_memory;
+    heap->map_entries_limit = SPX_LIMIT_MAP_ENTRIES;
 }
 
 void spx_heap_finish(spx_heap_t *heap)

@@ -271,11 +271,11 @@ uint64_t spx_map_growth_bytes(uint32_t length, uint32_t capacity)
 
 spx_heap_status_t spx_map_length_allows(spx_heap_t *heap, uint64_t length)
 {
-    if (length <= SPX_LIMIT_MAP_ENTRIES)
+    if (length <= heap->map_entries_limit)
         return SPX_HEAP_OK;
     char message[128];
-    snprintf(message, sizeof(message), "map of %" PRIu64 " entries, over the limit of %u", length,
-             SPX_LIMIT_MAP_ENTRIES);
+    snprintf(message, sizeof(message), "map of %" PRIu64 " entries, over the limit of %" PRIu32,
+             length, heap->map_entries_limit);
     return fail(heap, SPX_R0525, message);
 }
 
