@@ -186,7 +186,7 @@ void spx_checker_check_map_literal(scope_t *scope, spx_expr_t *expr, int expecte
                                 "this map literal needs its key and value types: %s and %s",
                                 type ? apr_psprintf(scope->pool,
                                                     "what stands here expects %s, which is "
-                                                    "not a map",
+                                                    "not a map,",
                                                     spx_vtype_name(type, scope->pool))
                                      : "nothing here expects one",
                                 count ? "no entry gives both" : "it has no entries"));
