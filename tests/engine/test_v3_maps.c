@@ -7,10 +7,12 @@
  * and each method; copy on write and the snapshot of a for loop; the
  * memory measure (a peak M runs with max_memory M and fails with M - 1);
  * R0522 and R0525 with their messages, spans and steps, and the order of
- * checks; the checker's E0434-E0437, E0417, E0418, E0420, E0312; and that
- * nothing depends on the hash key.
+ * checks; the checker's E0434-E0437, E0417, E0418, E0420, E0312; that
+ * nothing depends on the hash key; and fmt's layout of map types and
+ * literals.
  */
 #include "spx_ast.h"
+#include "spx_format.h"
 #include "spx_limits.h"
 #include "spx_program.h"
 #include "spx_run_fixture.h"
@@ -802,6 +804,68 @@ static void test_checker(void)
                        "E0220 2:11-2:12 expected an expression, found '{'\n");
 }
 
+/* --- fmt --------------------------------------------------------------------------- */
+
+/* source formats to expected, and expected to itself. */
+static void expect_layout(const char *source, const char *expected)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    const char *text = source;
+    for (int round = 0; round < 2; round++) {
+        spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+        char *formatted = NULL;
+        apr_size_t length = 0;
+        spx_format_outcome_t outcome =
+            spx_format_source((const unsigned char *)text, strlen(text), "t.spx", &formatted,
+                              &length, diagnostics, pool);
+        CU_ASSERT_EQUAL(outcome, SPX_FORMAT_DONE);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(formatted);
+        if (strcmp(formatted, expected) != 0)
+            fprintf(stderr, "\n--- source\n%s--- expected\n%s--- got\n%s---\n", text, expected,
+                    formatted);
+        CU_ASSERT_STRING_EQUAL(formatted, expected);
+        text = expected;
+    }
+    apr_pool_destroy(pool);
+}
+
+/* Map types and literals are tight, like arrays ({}, {"a": 1}, {str: [int]},
+ * gofmt's composite literals); a struct literal keeps its spaces; a map
+ * result type stands before the body's brace; a trailing comma goes. */
+static void test_format(void)
+{
+    expect_layout("struct P{m:{str:[int]},n:int}\n"
+                  "fn f(m:{str:int},x:int)->{str:int}{\n"
+                  "var a:{int:{int:bool}}={ };\n"
+                  "var b={\"x\" : 1, \"y\":2,};\n"
+                  "let c=[{1:2},{}];\n"
+                  "let p=P{m:{\"a\":[1]},n:1};\n"
+                  "if a==({}){return {\"k\":len(b)};}\n"
+                  "b[\"z\"]=3;\n"
+                  "return m;}\n",
+                  "struct P {\n"
+                  "    m: {str: [int]},\n"
+                  "    n: int,\n"
+                  "}\n"
+                  "\n"
+                  "fn f(m: {str: int}, x: int) -> {str: int} {\n"
+                  "    var a: {int: {int: bool}} = {};\n"
+                  "    var b = {\"x\": 1, \"y\": 2};\n"
+                  "    let c = [{1: 2}, {}];\n"
+                  "    let p = P { m: {\"a\": [1]}, n: 1 };\n"
+                  "    if a == ({}) {\n"
+                  "        return {\"k\": len(b)};\n"
+                  "    }\n"
+                  "    b[\"z\"] = 3;\n"
+                  "    return m;\n"
+                  "}\n");
+    expect_layout("fn g() -> {int: {int: [str]}} { return {1: {2: [\"a\"]}}; }\n",
+                  "fn g() -> {int: {int: [str]}} {\n"
+                  "    return {1: {2: [\"a\"]}};\n"
+                  "}\n");
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -817,6 +881,7 @@ int main(void)
         {"R0525, the map entry limit", test_entry_limit},
         {"nothing depends on the hash key", test_hash_key_unobservable},
         {"the checker: E0434-E0437 and the map rules", test_checker},
+        {"fmt: map types and literals", test_format},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("language v3: maps", tests);
