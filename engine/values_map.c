@@ -83,11 +83,14 @@ static int64_t find(const spx_value_block_t *map, spx_value_t key, uint32_t hash
 {
     const uint32_t *index = index_of(map), *hashes = hashes_of(map);
     uint32_t mask = index_size(map->capacity) - 1;
+    int strings = map->map_keys == SPX_MAP_KEYS_STR;
     for (uint32_t at = hash & mask;; at = (at + 1) & mask) {
         uint32_t slot = index[at];
         if (!slot)
             return -1;
-        if (hashes[slot - 1] == hash && keys_equal(map, map->slots[2u * (slot - 1)], key))
+        /* an int or bool key is compared at once; a str's hash first */
+        if (strings ? hashes[slot - 1] == hash && keys_equal(map, map->slots[2u * (slot - 1)], key)
+                    : map->slots[2u * (slot - 1)].i == key.i)
             return (int64_t)(slot - 1);
     }
 }
