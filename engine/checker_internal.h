@@ -38,6 +38,10 @@ struct spx_checker_t {
     apr_hash_t **structs;      /* v2, per module: name -> its spx_struct_t * (the first item) */
     spx_types_t *types; /* v2: every value type, made once (in pool: expressions keep them) */
     apr_hash_t *unknown_structs; /* "module owner.Name" already reported as E0319 */
+    /* v3: the literal and const keys of map literals with a const key, in
+     * scratch, compared once consts are evaluated (checker_map.c); NULL
+     * while there is none */
+    apr_array_header_t *map_key_groups;
 };
 typedef spx_checker_t checker_t;
 
@@ -206,6 +210,9 @@ void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
  * spx_checker_check_type_syntax). */
 int spx_checker_check_map_type(checker_t *checker, apr_size_t module_index,
                                const spx_type_syntax_t *syntax, const char *exported_by);
+/* E0437 for the const keys of map literals, once every const is evaluated
+ * (spx_checker_finish). */
+void spx_checker_check_map_const_keys(checker_t *checker);
 /* The type {K: V} written in module names (error, silently, when a part
  * does not resolve or the key is not int, str or bool). */
 const spx_vtype_t *spx_checker_written_map_type(checker_t *checker, const spx_module_t *module,

@@ -106,43 +106,132 @@ static int literal_key(const spx_expr_t *e, spx_type_t *kind, int64_t *integer, 
     }
 }
 
-/* E0437: a literal key that an earlier entry's literal key equals. */
+/* A key of a map literal that is a literal or a const: its value (for a
+ * const, filled once consts are evaluated). */
+typedef struct fixed_key_t {
+    const spx_const_t *constant; /* NULL for a literal */
+    spx_type_t kind;
+    int64_t integer; /* an int's value, a bool's 0 or 1 */
+    const char *bytes;
+    apr_size_t length;
+    spx_span_t span;
+} fixed_key_t;
+
+/* The fixed keys of one map literal with a const key among them, kept for
+ * spx_checker_check_map_const_keys. */
+typedef struct fixed_key_group_t {
+    const char *path;
+    fixed_key_t *keys;
+    apr_size_t count;
+} fixed_key_group_t;
+
+static int same_key(const fixed_key_t *a, const fixed_key_t *b)
+{
+    if (a->kind != b->kind)
+        return 0;
+    if (a->kind != SPX_TYPE_STR)
+        return a->integer == b->integer;
+    return a->length == b->length && (a->length == 0 || memcmp(a->bytes, b->bytes, a->length) == 0);
+}
+
+/* E0437 at second, with a note at first. */
+static void report_repeated_key(checker_t *checker, const char *path, const fixed_key_t *second,
+                                const fixed_key_t *first)
+{
+    spx_value_t value = {.i = second->integer};
+    char shown[SPX_LIMIT_RENDERED_KEY_BYTES + 8];
+    spx_map_render_key(second->kind == SPX_TYPE_STR    ? SPX_MAP_KEYS_STR
+                       : second->kind == SPX_TYPE_BOOL ? SPX_MAP_KEYS_BOOL
+                                                       : SPX_MAP_KEYS_INT,
+                       value, (const unsigned char *)second->bytes, second->length, shown,
+                       sizeof(shown));
+    spx_diagnostic_note(checker->diagnostics,
+                        spx_diagnostics_add(checker->diagnostics, SPX_E0437, path, second->span,
+                                            "key %s appears twice in this map literal", shown),
+                        path, first->span, "first given here");
+}
+
+/* The first of keys[0..i) equal to keys[i], or NULL. */
+static const fixed_key_t *earlier_equal(const fixed_key_t *keys, apr_size_t i)
+{
+    for (apr_size_t j = 0; j < i; j++)
+        if (same_key(&keys[j], &keys[i]))
+            return &keys[j];
+    return NULL;
+}
+
+/* E0437: a key that is a literal equal to an earlier literal key, now; a
+ * map literal with a const key is kept for when consts are evaluated
+ * (spx_checker_check_map_const_keys). */
 static void report_repeated_keys(scope_t *scope, const spx_expr_t *expr)
 {
-    apr_hash_t *seen = apr_hash_make(scope->pool); /* kind + value bytes -> first key */
+    apr_size_t count = 0, consts = 0;
+    fixed_key_t *keys = apr_pcalloc(scope->pool, (expr->as.map.count + 1) * sizeof(*keys));
     for (apr_size_t i = 0; i < expr->as.map.count; i++) {
         const spx_expr_t *key = expr->as.map.keys[i];
-        spx_type_t kind = SPX_TYPE_ERROR;
-        int64_t integer = 0;
-        const char *bytes = NULL;
-        apr_size_t length = 0;
-        if (!literal_key(key, &kind, &integer, &bytes, &length))
-            continue;
-        apr_size_t size = 1 + (kind == SPX_TYPE_STR ? length : sizeof(integer));
-        char *identity = apr_palloc(scope->pool, size);
-        identity[0] = (char)kind;
-        if (kind == SPX_TYPE_STR) {
-            if (length)
-                memcpy(identity + 1, bytes, length);
-        } else {
-            memcpy(identity + 1, &integer, sizeof(integer));
-        }
-        const spx_expr_t *first = apr_hash_get(seen, identity, (apr_ssize_t)size);
-        if (!first) {
-            apr_hash_set(seen, identity, (apr_ssize_t)size, key);
+        fixed_key_t *fixed = &keys[count];
+        const spx_const_t *constant = !key                          ? NULL
+                                      : key->kind == SPX_EXPR_NAME  ? key->as.name.constant
+                                      : key->kind == SPX_EXPR_FIELD ? key->as.field.constant
+                                                                    : NULL;
+        if (constant) {
+            fixed->constant = constant;
+            consts++;
+        } else if (!literal_key(key, &fixed->kind, &fixed->integer, &fixed->bytes,
+                                &fixed->length)) {
             continue;
         }
-        spx_value_t value = {.i = integer};
-        char shown[SPX_LIMIT_RENDERED_KEY_BYTES + 8];
-        spx_map_render_key(kind == SPX_TYPE_STR    ? SPX_MAP_KEYS_STR
-                           : kind == SPX_TYPE_BOOL ? SPX_MAP_KEYS_BOOL
-                                                   : SPX_MAP_KEYS_INT,
-                           value, (const unsigned char *)bytes, length, shown, sizeof(shown));
-        spx_diagnostic_note(
-            scope->checker->diagnostics,
-            report(scope, SPX_E0437, key->span,
-                   apr_psprintf(scope->pool, "key %s appears twice in this map literal", shown)),
-            scope->module->path, first->span, "first given here");
+        fixed->span = key->span;
+        count++;
+    }
+    for (apr_size_t i = 0; i < count; i++) {
+        const fixed_key_t *first = keys[i].constant ? NULL : earlier_equal(keys, i);
+        if (first)
+            report_repeated_key(scope->checker, scope->module->path, &keys[i], first);
+    }
+    if (!consts || count < 2)
+        return;
+    checker_t *checker = scope->checker;
+    if (!checker->map_key_groups)
+        checker->map_key_groups = apr_array_make(checker->scratch, 4, sizeof(fixed_key_group_t));
+    fixed_key_group_t *group = &APR_ARRAY_PUSH(checker->map_key_groups, fixed_key_group_t);
+    group->path = scope->module->path;
+    group->count = count;
+    group->keys = apr_pmemdup(checker->scratch, keys, count * sizeof(*keys));
+    for (apr_size_t i = 0; i < count; i++)
+        if (!keys[i].constant && keys[i].kind == SPX_TYPE_STR)
+            group->keys[i].bytes =
+                apr_pmemdup(checker->scratch, keys[i].bytes, keys[i].length ? keys[i].length : 1);
+}
+
+void spx_checker_check_map_const_keys(checker_t *checker)
+{
+    if (!checker->map_key_groups)
+        return;
+    for (int g = 0; g < checker->map_key_groups->nelts; g++) {
+        fixed_key_group_t *group = &APR_ARRAY_IDX(checker->map_key_groups, g, fixed_key_group_t);
+        for (apr_size_t i = 0; i < group->count; i++) {
+            fixed_key_t *key = &group->keys[i];
+            const spx_const_t *constant = key->constant;
+            if (!constant)
+                continue;
+            key->kind = constant->state == 2 ? constant->value_type : SPX_TYPE_ERROR;
+            key->integer = key->kind == SPX_TYPE_BOOL ? constant->boolean : constant->integer;
+            key->bytes = constant->bytes;
+            key->length = constant->length;
+        }
+        /* a key equal to an earlier one, but for a literal equal to an
+         * earlier literal: that was reported with the body */
+        for (apr_size_t i = 0; i < group->count; i++) {
+            const fixed_key_t *key = &group->keys[i];
+            const fixed_key_t *first =
+                key->kind == SPX_TYPE_ERROR ? NULL : earlier_equal(group->keys, i);
+            int reported = 0;
+            for (apr_size_t j = 0; !key->constant && j < i && !reported; j++)
+                reported = !group->keys[j].constant && same_key(&group->keys[j], key);
+            if (first && !reported)
+                report_repeated_key(checker, group->path, key, first);
+        }
     }
 }
 

@@ -768,6 +768,20 @@ static void test_checker(void)
                        "E0437 3:37-3:39 key -1 appears twice in this map literal\n"
                        "E0437 4:28-4:31 key \"a\" appears twice in this map literal\n"
                        "E0437 5:31-5:35 key true appears twice in this map literal\n");
+    /* E0437 for const keys too, once consts are evaluated; a literal
+     * equal to an earlier literal is reported once */
+    expect_diagnostics("const A: str = \"a\";\n"
+                       "const ONE: int = 1;\n"
+                       "fn f() -> int {\n"
+                       "  let m = {A: 1, \"a\": 2};\n"
+                       "  let n = {1: 0, ONE: 0, 2: 0};\n"
+                       "  let o = {\"b\": 0, \"b\": 1, A: 2, \"a\": 3};\n"
+                       "  return len(m) + len(n) + len(o);\n"
+                       "}\n",
+                       "E0437 4:18-4:21 key \"a\" appears twice in this map literal\n"
+                       "E0437 5:18-5:21 key 1 appears twice in this map literal\n"
+                       "E0437 6:20-6:23 key \"b\" appears twice in this map literal\n"
+                       "E0437 6:34-6:37 key \"a\" appears twice in this map literal\n");
     /* E0418 a key of another type, E0417 a slice, E0420 a method maps do
      * not have (with the nearest), E0312 remove through a let, E0404 an
      * argument of the wrong type, E0403 a wrong count */
