@@ -915,7 +915,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_MAP: {
             const int32_t *operands = frame->function->aux + ins->b;
             apr_size_t count = (apr_size_t)ins->c;
-            spx_value_t *values = value_room(vm, 2 * count);
+            spx_value_t *values = value_room(vm, 2 * count + 1); /* never NULL, {} too */
             for (apr_size_t k = 0; k < count; k++) {
                 values[k] = key_operand(operands[2 + 2 * k], I, B);
                 values[count + k] = key_operand(operands[3 + 2 * k], I, B);

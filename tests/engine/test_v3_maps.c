@@ -880,6 +880,28 @@ static void test_format(void)
                   "}\n");
 }
 
+/* Map types are spelled {K: V} in signatures (the graph's) and field types. */
+static void test_signatures(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    const char *text = "export struct P { m: {str: [int]} }\n"
+                       "export fn f(_m: {str: [int]}, _p: P) -> {int: {bool: P}} { return {}; }\n";
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    spx_arena_t *arena = spx_arena_make(pool);
+    spx_module_t *module =
+        spx_module_make("app", "app.spx", (const unsigned char *)text, strlen(text), arena);
+    spx_parse_module(module, arena, arena, pool, diagnostics);
+    spx_check_program(&module, 1, pool, diagnostics);
+    CU_ASSERT_EQUAL(spx_diagnostics_count(diagnostics), 0);
+    CU_ASSERT_STRING_EQUAL(spx_function_signature(module->functions[0], pool),
+                           "fn(_m: {str: [int]}, _p: app.P) -> {int: {bool: app.P}}");
+    CU_ASSERT_STRING_EQUAL(spx_written_type_name(module->structs[0]->fields[0].type_syntax,
+                                                 module->structs[0]->fields[0].type, module, pool),
+                           "{str: [int]}");
+    apr_pool_destroy(pool);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -896,6 +918,7 @@ int main(void)
         {"nothing depends on the hash key", test_hash_key_unobservable},
         {"the checker: E0434-E0437 and the map rules", test_checker},
         {"fmt: map types and literals", test_format},
+        {"map types in signatures and fields", test_signatures},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("language v3: maps", tests);
