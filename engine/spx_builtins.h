@@ -12,7 +12,7 @@
  *                 rename's name_is_builtin). METHOD: an array's a.name(...),
  *                 typed by the checker's check_method; a function may take
  *                 its name
- *   since         the language version that added it: 1, or 2 (E0306's and
+ *   since         the language version that added it: 1, 2 or 3 (E0306's and
  *                 rename's "since language v2")
  *   arity         the most arguments it takes
  *   optional      how many of the last ones may be left out
