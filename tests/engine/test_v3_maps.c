@@ -455,6 +455,16 @@ static const char values_source[] =
     "  b.m[2] = [];\n"
     "  return len(b.m) * 100 + len(c.m) * 10 + len(b.m[1]);\n"
     "}\n"
+    "fn temporaries() -> int {\n"
+    "  var m = {\"a\": [\"x\", \"y\"]};\n"
+    "  let s = m[\"a\"].pop();\n"
+    "  let t = m.get(\"z\" + \"z\", [\"d\" + \"e\"]);\n"
+    "  let h = ({\"q\": 1}).has(\"q\" + \"\");\n"
+    "  let ks = ({\"k\": s}).values();\n"
+    "  m[s + \"!\"] = t;\n"
+    "  if h && ks[0] == \"y\" && m[\"y!\"][0] == \"de\" { return len(m); }\n"
+    "  return 0;\n"
+    "}\n"
     "fn maps_of_maps() -> int {\n"
     "  var m: {str: {str: int}} = {};\n"
     "  m[\"a\"] = {};\n"
@@ -480,6 +490,11 @@ static void test_value_semantics(void)
         /* call, var, 3 writes (the push: statement + call), let,
          * assignment, return + 3 len: 1 + 1 + 1 + 2 + 1 + 1 + 4 = 11 */
         {"fields", 200 + 10 + 2, 11, ANY_PEAK, NULL},
+        /* str keys and defaults that are temporaries, released once used
+         * (the heap's checks in the sanitizer build): call, var, let + pop,
+         * let + get, let + has, let + values, assignment, if, return + len:
+         * 1 + 1 + 2 + 2 + 2 + 2 + 1 + 1 + 2 = 14 */
+        {"temporaries", 2, 14, ANY_PEAK, NULL},
         /* call, var, 3 assignments, let, assignment (copying both maps),
          * if + == (entry "a": 1 + 1 byte, its value a nested block: 64,
          * v2's rule, then entry "b": 1 + 1, values 5 and 1 differ: 68, one
