@@ -28,6 +28,8 @@ const char *spx_type_name(spx_type_t type)
         return "struct";
     case SPX_TYPE_ENUM:
         return "enum";
+    case SPX_TYPE_MAP:
+        return "map";
     case SPX_TYPE_ERROR:
         break;
     }
@@ -69,6 +71,10 @@ const char *spx_written_type_name(const spx_type_syntax_t *syntax, spx_type_t ba
     const char *inner = spx_type_name(basic);
     if (syntax && syntax->kind == SPX_TYPE_SYNTAX_BASIC)
         inner = spx_type_name(syntax->basic);
+    else if (syntax && syntax->kind == SPX_TYPE_SYNTAX_MAP) /* v3: {K: V}, the value recursing */
+        inner = apr_pstrcat(
+            pool, "{", spx_written_type_name(syntax->key, SPX_TYPE_ERROR, module, pool), ": ",
+            spx_written_type_name(syntax->element, SPX_TYPE_ERROR, module, pool), "}", NULL);
     else if (syntax) /* a struct: its module as written, or the one it is written in */
         inner = apr_pstrcat(pool, syntax->module.text ? syntax->module.text : module->name, ".",
                             syntax->name.text, NULL);
@@ -194,6 +200,11 @@ void spx_expr_visit_children(const spx_expr_t *e, spx_expression_visitor_t visit
     case SPX_EXPR_VARIANT:
         for (apr_size_t i = 0; i < e->as.variant.count; i++)
             visit_child(e->as.variant.payloads[i], visit, context);
+    case SPX_EXPR_MAP: /* each key, then its value */
+        for (apr_size_t i = 0; i < e->as.map.count; i++) {
+            visit_child(e->as.map.keys[i], visit, context);
+            visit_child(e->as.map.values[i], visit, context);
+        }
         break;
     }
 }

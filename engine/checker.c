@@ -276,6 +276,7 @@ void spx_checker_finish(spx_checker_t *checker)
     spx_checker_find_import_cycles(checker);
     spx_checker_find_struct_cycles(checker);
     spx_checker_evaluate_consts(checker);
+    spx_checker_check_map_const_keys(checker);
     spx_checker_find_unused_imports(checker);
     apr_pool_destroy(checker->scratch);
     /* Warnings speak of a program that is otherwise right: beside an

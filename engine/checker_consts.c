@@ -154,6 +154,8 @@ static value_t const_leaf(evaluation_t *ev, const spx_expr_t *expr)
         break;
     case SPX_EXPR_VARIANT:
         what = "a variant";
+    case SPX_EXPR_MAP:
+        what = "a map literal";
         break;
     case SPX_EXPR_UNARY:
     case SPX_EXPR_BINARY:

@@ -212,7 +212,7 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
         int array_too = array_first && i == 0;
         if (type != SPX_TYPE_ERROR && type != SPX_TYPE_UNIT &&
             parameters[i]->kind != SPX_TYPE_ERROR && vtype_of(scope, argument) != parameters[i] &&
-            !(array_too && type == SPX_TYPE_ARRAY))
+            !(array_too && (type == SPX_TYPE_ARRAY || type == SPX_TYPE_MAP)))
             report(scope, SPX_E0404, argument->span,
                    apr_psprintf(scope->pool,
                                 "argument %" APR_SIZE_T_FMT " of '%s' must be '%s'%s, not '%s'",
@@ -333,6 +333,10 @@ static void check_index(scope_t *scope, spx_expr_t *expr)
     spx_expr_t *base = expr->as.index.base;
     expr->type = SPX_TYPE_ERROR;
     spx_checker_check_expr(scope, base);
+    if (type_of(base) == SPX_TYPE_MAP) {
+        spx_checker_check_map_index(scope, expr);
+        return;
+    }
     check_bound(scope, expr->as.index.index, slice ? "a slice bound" : "an index");
     if (slice)
         check_bound(scope, expr->as.index.to, "a slice bound");
@@ -359,7 +363,7 @@ static int literal_types_itself(const spx_expr_t *literal)
 {
     for (apr_size_t i = 0; i < literal->as.array.count; i++) {
         const spx_expr_t *element = literal->as.array.elements[i];
-        if (!element || element->kind != SPX_EXPR_ARRAY || literal_types_itself(element))
+        if (spx_checker_types_itself(element))
             return 1;
     }
     return 0;
@@ -394,7 +398,7 @@ static void check_array_literal(scope_t *scope, spx_expr_t *expr, int expected,
         /* the first element that types itself gives the type */
         for (apr_size_t i = 0; i < expr->as.array.count && first == expr->as.array.count; i++) {
             spx_expr_t *item = expr->as.array.elements[i];
-            if (item && (item->kind != SPX_EXPR_ARRAY || literal_types_itself(item)))
+            if (item && spx_checker_types_itself(item))
                 first = i;
         }
         if (first < expr->as.array.count) {
@@ -586,6 +590,9 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected,
         break;
     case SPX_EXPR_STRUCT_LITERAL:
         check_struct_literal(scope, expr);
+        break;
+    case SPX_EXPR_MAP:
+        spx_checker_check_map_literal(scope, expr, expected, expected_type);
         break;
     }
 }

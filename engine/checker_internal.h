@@ -40,6 +40,10 @@ struct spx_checker_t {
     spx_types_t *types; /* v2: every value type, made once (in pool: expressions keep them) */
     apr_hash_t *unknown_structs; /* "module owner.Name" already reported as E0319 */
     apr_hash_t **enums;          /* v3, per module: name -> its spx_enum_t * (the first item) */
+    /* v3: the literal and const keys of map literals with a const key, in
+     * scratch, compared once consts are evaluated (checker_map.c); NULL
+     * while there is none */
+    apr_array_header_t *map_key_groups;
 };
 typedef spx_checker_t checker_t;
 
@@ -254,6 +258,30 @@ void spx_checker_mark_moves(spx_function_t *function, apr_pool_t *pool);
  * method (E0420, E0421, E0312, E0438, E0403, E0404); sets the call's
  * builtin and, for a writing method, its receiver_slot. */
 const spx_vtype_t *spx_checker_check_method(scope_t *scope, spx_expr_t *call);
+/* ---- checker_map.c (language v3's maps) ----------------------------------- */
+
+/* {K: V} as written: K int, str or bool (E0434 at the key type), V checked
+ * as any written type; 1 when it is fine (exported_by: see
+ * spx_checker_check_type_syntax). */
+int spx_checker_check_map_type(checker_t *checker, apr_size_t module_index,
+                               const spx_type_syntax_t *syntax, const char *exported_by);
+/* E0437 for the const keys of map literals, once every const is evaluated
+ * (spx_checker_finish). */
+void spx_checker_check_map_const_keys(checker_t *checker);
+/* The type {K: V} written in module names (error, silently, when a part
+ * does not resolve or the key is not int, str or bool). */
+const spx_vtype_t *spx_checker_written_map_type(checker_t *checker, const spx_module_t *module,
+                                                const spx_type_syntax_t *syntax);
+/* 0 for an array literal none of whose elements types itself and a map
+ * literal none of whose entries has a key and a value that type
+ * themselves ([], [[]], {}, {1: []}): they need an expected type. */
+int spx_checker_types_itself(const spx_expr_t *e);
+/* {k: v, ...} (expected, type: see scope_t.expects): E0434, E0435, E0436,
+ * E0437. */
+void spx_checker_check_map_literal(scope_t *scope, spx_expr_t *expr, int expected,
+                                   const spx_vtype_t *type);
+/* m[k] and m[i..j] once the base m is checked and is a map: E0418, E0417. */
+void spx_checker_check_map_index(scope_t *scope, spx_expr_t *expr);
 
 /* ---- small helpers of the bodies' two files ------------------------------- */
 
@@ -288,7 +316,7 @@ static inline const spx_vtype_t *vtype_of(scope_t *scope, const spx_expr_t *expr
 {
     if (expr &&
         (expr->type == SPX_TYPE_ARRAY || expr->type == SPX_TYPE_STRUCT ||
-         expr->type == SPX_TYPE_ENUM) &&
+         expr->type == SPX_TYPE_ENUM || expr->type == SPX_TYPE_MAP) &&
         expr->vtype)
         return expr->vtype;
     return basic_type(scope, type_of(expr));
@@ -304,7 +332,8 @@ static inline void set_type(spx_expr_t *expr, const spx_vtype_t *type)
 {
     expr->type = type->kind;
     expr->vtype =
-        type->kind == SPX_TYPE_ARRAY || type->kind == SPX_TYPE_STRUCT || type->kind == SPX_TYPE_ENUM
+        type->kind == SPX_TYPE_ARRAY || type->kind == SPX_TYPE_STRUCT ||
+                type->kind == SPX_TYPE_ENUM || type->kind == SPX_TYPE_MAP
             ? type
             : NULL;
 }

@@ -335,6 +335,8 @@ int spx_checker_check_type_syntax(checker_t *checker, apr_size_t module_index,
 {
     while (syntax && syntax->kind == SPX_TYPE_SYNTAX_ARRAY)
         syntax = syntax->element;
+    if (syntax && syntax->kind == SPX_TYPE_SYNTAX_MAP)
+        return spx_checker_check_map_type(checker, module_index, syntax, exported_by);
     if (!syntax || syntax->kind != SPX_TYPE_SYNTAX_STRUCT)
         return 1;
     size_t before = spx_diagnostics_count(checker->diagnostics);
@@ -438,6 +440,8 @@ const spx_vtype_t *spx_checker_written_type(checker_t *checker, const spx_module
     const spx_vtype_t *type = spx_types_basic(checker->types, SPX_TYPE_ERROR);
     if (syntax && syntax->kind == SPX_TYPE_SYNTAX_BASIC) {
         type = spx_types_basic(checker->types, syntax->basic);
+    } else if (syntax && syntax->kind == SPX_TYPE_SYNTAX_MAP) {
+        type = spx_checker_written_map_type(checker, module, syntax);
     } else {
         const spx_struct_t *structure = written_struct(checker, module, syntax);
         apr_size_t *index = spx_checker_module_index(checker, module->name);

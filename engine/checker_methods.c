@@ -10,10 +10,12 @@
  * types (E0438), the argument count and types (E0403, E0404), and the
  * expected types the arguments get (insert's and push's value).
  *
- * A receiver type's rows slot in as a map's do: a receiver_t for the type
+ * A receiver type's rows slot in as a map's did: a receiver_t for the type
  * (receiver_of maps the type to it), method_type_t values for what its
  * arguments and results are in terms of the receiver (a map's key and
  * value types), and its rows in methods[], each naming its builtin row.
+ * A call on a map is marked on_map: the compiler gives maps' methods their
+ * own instructions (compile.c, values_map.c).
  */
 #include "checker_internal.h"
 
@@ -21,7 +23,7 @@
 #include <string.h>
 
 /* The types a method's receiver may have. */
-typedef enum receiver_t { RECEIVER_STR, RECEIVER_ARRAY, RECEIVER_INT } receiver_t;
+typedef enum receiver_t { RECEIVER_STR, RECEIVER_ARRAY, RECEIVER_INT, RECEIVER_MAP } receiver_t;
 
 /* An argument's or result's type, relative to the receiver's. */
 typedef enum method_type_t {
@@ -30,7 +32,10 @@ typedef enum method_type_t {
     METHOD_BOOL,
     METHOD_STR,
     METHOD_STR_ARRAY, /* [str] */
-    METHOD_ELEMENT    /* the receiver array's element type */
+    METHOD_ELEMENT,   /* the receiver array's element type, or a map's value type */
+    METHOD_KEY,       /* the receiver map's key type */
+    METHOD_KEYS,      /* [K] of a map {K: V} */
+    METHOD_VALUES     /* [V] of a map {K: V} */
 } method_type_t;
 
 /* What a row needs of an array receiver's element type beyond being an
@@ -78,6 +83,11 @@ static const method_row_t methods[] = {
     {RECEIVER_INT, SPX_BUILTIN_ABS, 0, NEED_NOTHING, {METHOD_UNIT}, METHOD_INT},
     {RECEIVER_INT, SPX_BUILTIN_MIN, 0, NEED_NOTHING, {METHOD_INT}, METHOD_INT},
     {RECEIVER_INT, SPX_BUILTIN_MAX, 0, NEED_NOTHING, {METHOD_INT}, METHOD_INT},
+    {RECEIVER_MAP, SPX_BUILTIN_HAS, 0, NEED_NOTHING, {METHOD_KEY}, METHOD_BOOL},
+    {RECEIVER_MAP, SPX_BUILTIN_GET, 0, NEED_NOTHING, {METHOD_KEY, METHOD_ELEMENT}, METHOD_ELEMENT},
+    {RECEIVER_MAP, SPX_BUILTIN_REMOVE, 1, NEED_NOTHING, {METHOD_KEY}, METHOD_BOOL},
+    {RECEIVER_MAP, SPX_BUILTIN_KEYS, 0, NEED_NOTHING, {METHOD_UNIT}, METHOD_KEYS},
+    {RECEIVER_MAP, SPX_BUILTIN_VALUES, 0, NEED_NOTHING, {METHOD_UNIT}, METHOD_VALUES},
 };
 
 #define METHOD_COUNT (sizeof(methods) / sizeof(methods[0]))
@@ -100,6 +110,8 @@ static int receiver_of(const spx_vtype_t *type)
         return RECEIVER_ARRAY;
     case SPX_TYPE_INT:
         return RECEIVER_INT;
+    case SPX_TYPE_MAP:
+        return RECEIVER_MAP;
     default:
         return -1;
     }
@@ -120,9 +132,9 @@ static const method_row_t *find_row(int receiver, const char *name)
  * "arrays", "str and arrays", "[str]" for join), or NULL when none has. */
 static const char *receivers_named(const char *name, apr_pool_t *pool)
 {
-    static const char *const kinds[] = {"str", "arrays", "int"};
+    static const char *const kinds[] = {"str", "arrays", "int", "maps"};
     const char *listed = NULL;
-    for (int receiver = RECEIVER_STR; receiver <= RECEIVER_INT; receiver++) {
+    for (int receiver = RECEIVER_STR; receiver <= RECEIVER_MAP; receiver++) {
         const method_row_t *row = find_row(receiver, name);
         const char *kind = !row ? NULL : row->need == NEED_STR_ELEMENTS ? "[str]" : kinds[receiver];
         if (kind)
@@ -154,6 +166,12 @@ static const spx_vtype_t *method_type(scope_t *scope, method_type_t type,
         return basic_type(scope, SPX_TYPE_STR);
     case METHOD_STR_ARRAY:
         return spx_types_array(scope->checker->types, basic_type(scope, SPX_TYPE_STR));
+    case METHOD_KEY:
+        return receiver->key;
+    case METHOD_KEYS:
+        return spx_types_array(scope->checker->types, receiver->key);
+    case METHOD_VALUES:
+        return spx_types_array(scope->checker->types, receiver->element);
     case METHOD_ELEMENT:
         break;
     }
@@ -216,9 +234,9 @@ static const method_row_t *method_row(scope_t *scope, spx_expr_t *call, const sp
     if (any && c->receiver && writes_somewhere(name) && !place_root(c->receiver)) {
         report(scope, SPX_E0421, c->receiver->span,
                apr_psprintf(scope->pool,
-                            "'%s' changes its array, so it needs a variable or an element or "
+                            "'%s' changes its %s, so it needs a variable or an element or "
                             "field of one",
-                            name));
+                            name, type->kind == SPX_TYPE_MAP ? "map" : "array"));
         return NULL;
     }
     const method_row_t *row = find_row(receiver_of(type), name);
@@ -263,6 +281,7 @@ const spx_vtype_t *spx_checker_check_method(scope_t *scope, spx_expr_t *call)
     const spx_builtin_info_t *info = row ? spx_builtin_info(row->builtin) : NULL;
     if (row)
         c->receiver_slot = root ? root->slot : -1;
+    c->on_map = row && type->kind == SPX_TYPE_MAP;
     if (row && row->writes) {
         if (root && !root->is_var && root->vtype->kind != SPX_TYPE_ERROR)
             report(scope, SPX_E0312, c->function.span,

@@ -363,6 +363,8 @@ static void check_for(scope_t *scope, spx_stmt_t *stmt)
             spx_checker_report_unit(scope, array, "iterated over");
         else if (type == SPX_TYPE_ARRAY)
             variable_type = vtype_of(scope, array)->element;
+        else if (type == SPX_TYPE_MAP) /* v3: its keys, in order */
+            variable_type = vtype_of(scope, array)->key;
         else if (type != SPX_TYPE_ERROR)
             report(scope, SPX_E0413, array->span,
                    apr_psprintf(scope->pool,

@@ -134,6 +134,7 @@ static int file_of(spx_type_t type)
     case SPX_TYPE_ARRAY:
     case SPX_TYPE_STRUCT:
     case SPX_TYPE_ENUM:
+    case SPX_TYPE_MAP:
         return FILE_BLOCK;
     case SPX_TYPE_UNIT:
         return FILE_NONE;
@@ -347,6 +348,12 @@ static void collect_expr(void *context, const spx_expr_t *e)
         for (apr_size_t i = 0; i < e->as.variant.count; i++)
             collect_expr(c, e->as.variant.payloads[i]);
         break;
+    case SPX_EXPR_MAP:
+        for (apr_size_t i = 0; i < e->as.map.count; i++) {
+            collect_expr(c, e->as.map.keys[i]);
+            collect_expr(c, e->as.map.values[i]);
+        }
+        break;
     case SPX_EXPR_NAME:
         if (e->as.name.constant)
             leaf_reg(c, e);
@@ -390,8 +397,10 @@ static void type_slots(compiler_t *c, const spx_block_t *block)
                 }
             } else if (s->kind == SPX_STMT_FOR) {
                 const spx_expr_t *from = s->as.for_stmt.from;
-                c->slot_file[s->as.for_stmt.slot] =
-                    s->as.for_stmt.to ? FILE_INT : file_of(from->vtype->element->kind);
+                c->slot_file[s->as.for_stmt.slot] = s->as.for_stmt.to ? FILE_INT
+                                                    : from->type == SPX_TYPE_MAP
+                                                        ? file_of(from->vtype->key->kind)
+                                                        : file_of(from->vtype->element->kind);
                 type_slots(c, &s->as.for_stmt.body);
             }
         }
@@ -575,6 +584,12 @@ static int may_write(const spx_expr_t *e, unsigned depth)
             if (may_write(e->as.variant.payloads[i], depth + 1))
                 return 1;
         return 0;
+    case SPX_EXPR_MAP:
+        for (apr_size_t i = 0; i < e->as.map.count; i++)
+            if (may_write(e->as.map.keys[i], depth + 1) ||
+                may_write(e->as.map.values[i], depth + 1))
+                return 1;
+        return 0;
     default:
         return 0;
     }
@@ -597,9 +612,10 @@ static reg_t hold_operand(compiler_t *c, reg_t r, const spx_expr_t *later1,
  * from the root out), after evaluating the indexes into temporaries in
  * source order. place is the INDEX/FIELD chain (NULL: the root alone).
  * Returns the record's offset; *temps counts the index temporaries, which
- * the caller frees after the instruction. */
+ * the caller frees after the instruction (language v3: and block_temps the
+ * str map keys', which the instruction releases). */
 static int32_t compile_place(compiler_t *c, int root_slot, const spx_expr_t *place,
-                             apr_size_t *temps)
+                             apr_size_t *temps, apr_size_t *block_temps)
 {
     apr_array_header_t *chain = apr_array_make(c->scratch, 4, sizeof(const spx_expr_t *));
     for (const spx_expr_t *step = place; step && step->kind != SPX_EXPR_NAME;
@@ -607,10 +623,23 @@ static int32_t compile_place(compiler_t *c, int root_slot, const spx_expr_t *pla
         APR_ARRAY_PUSH(chain, const spx_expr_t *) = step;
     int32_t *steps = apr_palloc(c->scratch, (chain->nelts + 1) * sizeof(*steps));
     *temps = 0;
+    *block_temps = 0;
     for (int i = chain->nelts; i-- > 0;) { /* from the root out: source order */
         const spx_expr_t *step = APR_ARRAY_IDX(chain, i, const spx_expr_t *);
         int k = chain->nelts - 1 - i;
-        if (step->kind == SPX_EXPR_INDEX) {
+        if (step->kind == SPX_EXPR_INDEX && step->as.index.base->type == SPX_TYPE_MAP) {
+            /* language v3: a map's key, read where it is when a leaf */
+            reg_t key = leaf_reg(c, step->as.index.index);
+            if (key.file == FILE_NONE) {
+                key = compile_temp(c, step->as.index.index);
+                if (key.file == FILE_BLOCK)
+                    (*block_temps)++;
+                else
+                    (*temps)++;
+            }
+            int dying = key.temp && key.file == FILE_BLOCK;
+            steps[k] = -1 - (4 * key.index + 2 * dying + (key.file == FILE_BLOCK));
+        } else if (step->kind == SPX_EXPR_INDEX) {
             /* A literal, const or variable index is read where it is: the
              * value written cannot change an int variable. */
             reg_t index = leaf_reg(c, step->as.index.index);
@@ -646,8 +675,8 @@ static reg_t compile_method(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
     const spx_call_t *call = e->as.call;
     int root = call->receiver ? place_root_slot(call->receiver) : call->receiver_slot;
-    apr_size_t temps = 0;
-    int32_t place = compile_place(c, root, call->receiver, &temps);
+    apr_size_t temps = 0, block_temps = 0;
+    int32_t place = compile_place(c, root, call->receiver, &temps, &block_temps);
     reg_t dst = no_reg;
     if (call->builtin == SPX_BUILTIN_PUSH) {
         reg_t value = compile_expr(c, call->arguments[0], -1);
@@ -661,13 +690,145 @@ static reg_t compile_method(compiler_t *c, const spx_expr_t *e, int32_t hint)
         int file = file_of(e->type);
         charge(c, e->span);
         c->top[FILE_INT] -= (uint32_t)temps; /* read by the pop, which writes dst last */
-        temps = 0;
+        c->top[FILE_BLOCK] -= (uint32_t)block_temps;
+        temps = block_temps = 0;
         dst = destination(c, file, hint);
         failure_site(
             c, emit(c, file == FILE_BLOCK ? SPX_I_POP_B : SPX_I_POP_I, 0, dst.index, place, 0),
             e->span);
     }
     c->top[FILE_INT] -= (uint32_t)temps;
+    c->top[FILE_BLOCK] -= (uint32_t)block_temps;
+    return dst;
+}
+
+/* --- language v3: maps ------------------------------------------------------ */
+
+/* A key operand of the map instructions (vm_internal.h: 2 * register + 1
+ * for a str key). */
+static int32_t key_operand(reg_t key)
+{
+    return 2 * key.index + (key.file == FILE_BLOCK);
+}
+
+/* The receiver of a map method: the expression, or the local x of x.has(k). */
+static reg_t compile_receiver(compiler_t *c, const spx_call_t *call)
+{
+    if (call->receiver)
+        return compile_expr(c, call->receiver, -1);
+    return (reg_t){FILE_BLOCK, c->slot_index[call->receiver_slot], 0};
+}
+
+/* m.remove(k): the place's keys and indexes, then k, then the call's step
+ * and the removal. */
+static reg_t compile_map_remove(compiler_t *c, const spx_expr_t *e, int32_t hint)
+{
+    const spx_call_t *call = e->as.call;
+    int root = call->receiver ? place_root_slot(call->receiver) : call->receiver_slot;
+    apr_size_t temps = 0, block_temps = 0;
+    int32_t place = compile_place(c, root, call->receiver, &temps, &block_temps);
+    reg_t key = compile_expr(c, call->arguments[0], -1);
+    free_reg(c, key);
+    charge(c, e->span);
+    c->top[FILE_INT] -= (uint32_t)temps; /* read by the removal, which writes dst last */
+    c->top[FILE_BLOCK] -= (uint32_t)block_temps;
+    reg_t dst = destination(c, FILE_INT, hint);
+    failure_site(
+        c,
+        emit(c, SPX_I_MAP_REMOVE, dying(key, SPX_FLAG_FREE_C), dst.index, place, key_operand(key)),
+        e->span);
+    return dst;
+}
+
+/* m.has(k), m.get(k, d), m.keys(), m.values(): the receiver, the
+ * arguments, then the call's step. */
+static reg_t compile_map_method(compiler_t *c, const spx_expr_t *e, int32_t hint)
+{
+    const spx_call_t *call = e->as.call;
+    if (call->builtin == SPX_BUILTIN_REMOVE)
+        return compile_map_remove(c, e, hint);
+    reg_t map = compile_receiver(c, call);
+    map = hold_operand(c, map, call->argument_count > 0 ? call->arguments[0] : NULL,
+                       call->argument_count > 1 ? call->arguments[1] : NULL);
+    reg_t key = no_reg, fallback = no_reg;
+    if (call->argument_count > 0) {
+        key = compile_expr(c, call->arguments[0], -1);
+        key = hold_operand(c, key, call->argument_count > 1 ? call->arguments[1] : NULL, NULL);
+    }
+    if (call->argument_count > 1)
+        fallback = compile_expr(c, call->arguments[1], -1);
+    free_reg(c, fallback);
+    free_reg(c, key);
+    free_reg(c, map);
+    charge(c, e->span);
+    unsigned flags = dying(map, SPX_FLAG_FREE_B) | dying(key, SPX_FLAG_FREE_C) |
+                     dying(fallback, SPX_FLAG_FREE_D);
+    reg_t dst = no_reg;
+    int32_t pc = 0;
+    switch (call->builtin) {
+    case SPX_BUILTIN_HAS:
+        dst = destination(c, FILE_INT, hint);
+        pc = emit(c, SPX_I_MAP_HAS, flags, dst.index, map.index, key_operand(key));
+        break;
+    case SPX_BUILTIN_GET: {
+        int32_t offset = c->aux->nelts;
+        APR_ARRAY_PUSH(c->aux, int32_t) = key_operand(key);
+        APR_ARRAY_PUSH(c->aux, int32_t) = key_operand(fallback);
+        int file = file_of(e->type);
+        dst = destination(c, file, hint);
+        pc = emit(c, file == FILE_BLOCK ? SPX_I_MAP_GET_OR_B : SPX_I_MAP_GET_OR_I, flags, dst.index,
+                  map.index, offset);
+        break;
+    }
+    default: /* keys, values */
+        dst = destination(c, FILE_BLOCK, hint);
+        pc = emit(c, call->builtin == SPX_BUILTIN_KEYS ? SPX_I_MAP_KEYS : SPX_I_MAP_VALUES, flags,
+                  dst.index, map.index, 0);
+        break;
+    }
+    failure_site(c, pc, e->span);
+    return dst;
+}
+
+/* {k: v, ...}: each key, then its value, into temporaries, taken over. */
+static reg_t compile_map(compiler_t *c, const spx_expr_t *e, int32_t hint)
+{
+    apr_size_t count = e->as.map.count;
+    reg_t *temps = apr_palloc(c->scratch, (2 * count + 1) * sizeof(*temps));
+    for (apr_size_t i = 0; i < count; i++) {
+        temps[2 * i] = compile_temp(c, e->as.map.keys[i]);
+        temps[2 * i + 1] = compile_temp(c, e->as.map.values[i]);
+    }
+    for (apr_size_t i = 2 * count; i-- > 0;)
+        free_reg(c, temps[i]);
+    int32_t offset = c->aux->nelts;
+    spx_type_t key = e->vtype->key->kind;
+    APR_ARRAY_PUSH(c->aux, int32_t) = key == SPX_TYPE_STR    ? SPX_MAP_KEYS_STR
+                                      : key == SPX_TYPE_BOOL ? SPX_MAP_KEYS_BOOL
+                                                             : SPX_MAP_KEYS_INT;
+    APR_ARRAY_PUSH(c->aux, int32_t) = file_of(e->vtype->element->kind) == FILE_BLOCK;
+    for (apr_size_t i = 0; i < 2 * count; i++)
+        APR_ARRAY_PUSH(c->aux, int32_t) = key_operand(temps[i]);
+    reg_t dst = destination(c, FILE_BLOCK, hint);
+    failure_site(c, emit(c, SPX_I_MAP, 0, dst.index, offset, (int32_t)count), e->span);
+    return dst;
+}
+
+/* m[k]: R0522 at the index expression. */
+static reg_t compile_map_index(compiler_t *c, const spx_expr_t *e, int32_t hint)
+{
+    reg_t map = compile_expr(c, e->as.index.base, -1);
+    map = hold_operand(c, map, e->as.index.index, NULL);
+    reg_t key = compile_expr(c, e->as.index.index, -1);
+    free_reg(c, key);
+    free_reg(c, map);
+    int file = file_of(e->type);
+    reg_t dst = destination(c, file, hint);
+    failure_site(c,
+                 emit(c, file == FILE_BLOCK ? SPX_I_MAP_GET_B : SPX_I_MAP_GET_I,
+                      dying(map, SPX_FLAG_FREE_B) | dying(key, SPX_FLAG_FREE_C), dst.index,
+                      map.index, key_operand(key)),
+                 e->span);
     return dst;
 }
 
@@ -746,6 +907,8 @@ static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
     const spx_call_t *call = e->as.call;
     apr_size_t count = call->argument_count;
+    if (call->on_map)
+        return compile_map_method(c, e, hint);
     if (call->builtin == SPX_BUILTIN_PUSH || call->builtin == SPX_BUILTIN_POP)
         return compile_method(c, e, hint);
     if (call->builtin != SPX_BUILTIN_NONE &&
@@ -872,6 +1035,8 @@ static reg_t emit_binary(compiler_t *c, const spx_expr_t *e, reg_t l, reg_t r, i
 static reg_t compile_index(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
     const spx_expr_t *base = e->as.index.base;
+    if (base->type == SPX_TYPE_MAP)
+        return compile_map_index(c, e, hint);
     reg_t b = compile_expr(c, base, -1);
     b = hold_operand(c, b, e->as.index.index, e->as.index.to);
     int is_str = base->type == SPX_TYPE_STR;
@@ -1041,6 +1206,8 @@ static reg_t compile_primary(compiler_t *c, const spx_expr_t *e, int32_t hint)
         return compile_struct(c, e, hint);
     case SPX_EXPR_VARIANT:
         return compile_variant(c, e, hint);
+    case SPX_EXPR_MAP:
+        return compile_map(c, e, hint);
     case SPX_EXPR_CALL:
         return compile_call(c, e, hint);
     case SPX_EXPR_NAME: {
@@ -1293,7 +1460,8 @@ static void compile_assign(compiler_t *c, const spx_stmt_t *s)
         return;
     }
     const spx_expr_t *target = s->as.assign.place;
-    if (target->kind == SPX_EXPR_INDEX && target->as.index.base->kind == SPX_EXPR_NAME) {
+    if (target->kind == SPX_EXPR_INDEX && target->as.index.base->kind == SPX_EXPR_NAME &&
+        target->as.index.base->type != SPX_TYPE_MAP) {
         /* a[i] = e: the common place, one instruction without an aux record */
         reg_t index = leaf_reg(c, target->as.index.index);
         if (index.file != FILE_INT)
@@ -1307,8 +1475,8 @@ static void compile_assign(compiler_t *c, const spx_stmt_t *s)
                      target->span);
         return;
     }
-    apr_size_t temps = 0;
-    int32_t place = compile_place(c, s->as.assign.slot, s->as.assign.place, &temps);
+    apr_size_t temps = 0, block_temps = 0;
+    int32_t place = compile_place(c, s->as.assign.slot, s->as.assign.place, &temps, &block_temps);
     reg_t value = compile_expr(c, s->as.assign.value, -1);
     free_reg(c, value);
     failure_site(c,
@@ -1316,6 +1484,7 @@ static void compile_assign(compiler_t *c, const spx_stmt_t *s)
                       dying(value, SPX_FLAG_FREE_A), value.index, place, 0),
                  s->as.assign.place->span);
     c->top[FILE_INT] -= (uint32_t)temps;
+    c->top[FILE_BLOCK] -= (uint32_t)block_temps;
 }
 
 /* The span of a for loop's check: its range or its array. */
@@ -1351,8 +1520,11 @@ static void compile_for(compiler_t *c, const spx_stmt_t *s)
     bind_label(c, body);
     if (!is_range) {
         int file = c->slot_file[s->as.for_stmt.slot];
-        emit(c, file == FILE_BLOCK ? SPX_I_INDEX_B : SPX_I_INDEX_I, 0, variable, snapshot.index,
-             counter.index);
+        int map = s->as.for_stmt.from->type == SPX_TYPE_MAP; /* v3: its keys */
+        emit(c,
+             map ? (file == FILE_BLOCK ? SPX_I_MAP_KEY_B : SPX_I_MAP_KEY_I)
+                 : (file == FILE_BLOCK ? SPX_I_INDEX_B : SPX_I_INDEX_I),
+             0, variable, snapshot.index, counter.index);
     }
     loop_t *loop = &APR_ARRAY_PUSH(c->loops, loop_t);
     *loop = (loop_t){exit, next, c->scope->nelts};

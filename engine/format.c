@@ -89,6 +89,11 @@ typedef struct emitter_t {
     int blank_ok;             /* the source's blank line before the next token may stay */
     spx_token_kind_t last;    /* the last token written */
     int last_unary;           /* it was a unary operator */
+    /* language v3: per open brace of the current run, 1 when it is a map's
+     * (a literal or a type: written tight, {"a": 1}, {str: int}), 0 a
+     * struct literal's (P { x: 1 }) */
+    unsigned char map_brace[SPX_LIMIT_PARSE_DEPTH + 2];
+    int last_map_open; /* the last token written opened a map */
 } emitter_t;
 
 /* --- reading ---------------------------------------------------------------- */
@@ -388,6 +393,13 @@ static void emit_run(emitter_t *e, spx_token_kind_t stop, spx_token_kind_t other
             depth--;
         }
         int space = first ? first_space : space_before(e, kind);
+        /* language v3: a map's braces hug what they hold, as an array's
+         * brackets do ({}, {"a": 1}, {str: [int]}); a struct literal's "{"
+         * follows its name */
+        int map_open = kind == SPX_TOKEN_LBRACE && e->last != SPX_TOKEN_IDENTIFIER;
+        if (e->last_map_open ||
+            (kind == SPX_TOKEN_RBRACE && depth <= SPX_LIMIT_PARSE_DEPTH && e->map_brace[depth]))
+            space = 0;
         int unary = is_unary(e, kind);
         unsigned indent_of_token = first ? e->level : e->level + 1;
         if (kind == SPX_TOKEN_COMMA) {
@@ -399,8 +411,12 @@ static void emit_run(emitter_t *e, spx_token_kind_t stop, spx_token_kind_t other
         }
         emit(e, space, indent_of_token, indent_of_token, 1);
         e->last_unary = unary;
-        if (kind == SPX_TOKEN_LPAREN || kind == SPX_TOKEN_LBRACKET || kind == SPX_TOKEN_LBRACE)
+        e->last_map_open = map_open;
+        if (kind == SPX_TOKEN_LPAREN || kind == SPX_TOKEN_LBRACKET || kind == SPX_TOKEN_LBRACE) {
+            if (depth <= SPX_LIMIT_PARSE_DEPTH)
+                e->map_brace[depth] = (unsigned char)map_open;
             depth++;
+        }
         first = 0;
     }
 }
@@ -508,6 +524,15 @@ static void emit_item(emitter_t *e)
     switch (item_kind(e)) {
     case SPX_TOKEN_FN:
         emit_run(e, SPX_TOKEN_LBRACE, SPX_TOKEN_LBRACE, 1);
+        if (e->last == SPX_TOKEN_ARROW && current_kind(e) == SPX_TOKEN_LBRACE) {
+            /* language v3: "-> {K: V}", a map result type, before the body */
+            emit(e, 1, e->level + 1, e->level + 1, 1);
+            e->last_map_open = 1;
+            e->map_brace[0] = 1;
+            emit_run(e, SPX_TOKEN_RBRACE, SPX_TOKEN_RBRACE, 0);
+            emit(e, 0, e->level + 1, e->level + 1, 1);
+            e->last_map_open = 0;
+        }
         emit_block(e);
         break;
     case SPX_TOKEN_STRUCT:

@@ -235,11 +235,12 @@ static const spx_enum_t *written_enum(builder_t *builder, const spx_type_syntax_
     return NULL;
 }
 
-/* A type as written: the struct or enum it names, if any (through arrays). */
+/* A type as written: the struct or enum it names, if any (through arrays,
+ * and the values of maps, language v3: a map's key is never a struct). */
 static void collect_type(void *context, const spx_type_syntax_t *syntax)
 {
     builder_t *builder = context;
-    while (syntax && syntax->kind == SPX_TYPE_SYNTAX_ARRAY)
+    while (syntax && (syntax->kind == SPX_TYPE_SYNTAX_ARRAY || syntax->kind == SPX_TYPE_SYNTAX_MAP))
         syntax = syntax->element;
     if (!syntax || syntax->kind != SPX_TYPE_SYNTAX_STRUCT)
         return;

@@ -112,7 +112,7 @@ spx_heap_status_t spx_str_split(spx_heap_t *heap, uint64_t *fuel, const spx_valu
                      (s->length - (pieces - 1) * separator->length);
     status = spx_heap_array_length_allows(heap, pieces);
     if (status == SPX_HEAP_OK)
-        status = spx_heap_memory_allows(heap, bytes);
+        status = spx_heap_memory_allows(heap, 0, bytes);
     if (status != SPX_HEAP_OK) {
         searcher_finish(&search);
         return status;

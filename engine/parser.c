@@ -298,6 +298,49 @@ static const char *meant_type(const char *name)
     return spx_suggest_nearest(name, types, 3, 1, nearest) ? nearest[0] : NULL;
 }
 
+static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_span_t *span,
+                      const spx_type_syntax_t **syntax);
+
+/* A type as a syntax node always (int, bool, str get a BASIC node): the
+ * element of [T], the key and value of {K: V}. */
+static const spx_type_syntax_t *parse_inner_type(parser_t *p, spx_arena_t *arena)
+{
+    spx_type_t type;
+    spx_span_t span;
+    const spx_type_syntax_t *syntax;
+    if (!parse_type(p, arena, &type, &span, &syntax))
+        return NULL;
+    if (!syntax) {
+        spx_type_syntax_t *basic = new_type_syntax(arena, SPX_TYPE_SYNTAX_BASIC, span);
+        basic->basic = type;
+        syntax = basic;
+    }
+    return syntax;
+}
+
+/* v3: "{" type ":" type "}", one level. Whether the key type may key a map
+ * is the checker's (E0434). */
+static int parse_map_type(parser_t *p, spx_arena_t *arena, spx_span_t *span,
+                          const spx_type_syntax_t **syntax)
+{
+    spx_position_t start = p->token.span.start;
+    if (!enter(p))
+        return 0;
+    advance(p); /* { */
+    const spx_type_syntax_t *key = parse_inner_type(p, arena), *value = NULL;
+    int ok = key && expect(p, SPX_TOKEN_COLON) && (value = parse_inner_type(p, arena)) &&
+             expect(p, SPX_TOKEN_RBRACE);
+    leave(p);
+    if (!ok)
+        return 0;
+    *span = span_from(p, start);
+    spx_type_syntax_t *map = new_type_syntax(arena, SPX_TYPE_SYNTAX_MAP, *span);
+    map->key = key;
+    map->element = value;
+    *syntax = map;
+    return 1;
+}
+
 /* type := "int" | "bool" | "str" | "[" type "]" | TYPENAME | IDENT "." TYPENAME.
  * int, bool and str are not keywords: they are identifiers that name a type
  * here. A v1 type sets *type and leaves *syntax NULL; a v2 one ([T], a
@@ -338,6 +381,8 @@ static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_spa
         *syntax = array;
         return 1;
     }
+    if (p->token.kind == SPX_TOKEN_LBRACE)
+        return parse_map_type(p, arena, span, syntax);
     if (p->token.kind == SPX_TOKEN_IDENTIFIER) {
         spx_name_t first = {p->token.text, p->token.span};
         for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
@@ -584,6 +629,46 @@ static spx_expr_t *parse_array_literal(parser_t *p)
     return expr;
 }
 
+/* v3: "{" [expr ":" expr ("," expr ":" expr)* [","]] "}", a map literal;
+ * its level is open. Inside, struct and map literals start again. */
+static spx_expr_t *parse_map_literal(parser_t *p)
+{
+    spx_position_t start = p->token.span.start;
+    apr_size_t base = p->pending_used, count = 0;
+    int saved = p->no_struct_literal;
+    p->no_struct_literal = 0;
+    advance(p); /* { */
+    while (p->token.kind != SPX_TOKEN_RBRACE) {
+        spx_expr_t *entry[2] = {NULL, NULL};
+        if (!(entry[0] = parse_expr(p)) || !expect(p, SPX_TOKEN_COLON) ||
+            !(entry[1] = parse_expr(p))) {
+            p->pending_used = base;
+            p->no_struct_literal = saved;
+            skip_literal(p);
+            return NULL;
+        }
+        pending_push(p, entry, sizeof(entry));
+        count++;
+        if (!consume_if(p, SPX_TOKEN_COMMA))
+            break;
+    }
+    p->no_struct_literal = saved;
+    spx_expr_t **pairs = take_expressions(p, base);
+    if (!expect(p, SPX_TOKEN_RBRACE)) {
+        skip_literal(p);
+        return NULL;
+    }
+    spx_expr_t *expr = new_expr(p, SPX_EXPR_MAP, span_from(p, start));
+    expr->as.map.keys = SPX_ARENA_ARRAY(p->bodies, spx_expr_t *, count + 1);
+    expr->as.map.values = SPX_ARENA_ARRAY(p->bodies, spx_expr_t *, count + 1);
+    for (apr_size_t i = 0; i < count; i++) {
+        expr->as.map.keys[i] = pairs[2 * i];
+        expr->as.map.values[i] = pairs[2 * i + 1];
+    }
+    expr->as.map.count = count;
+    return expr;
+}
+
 static spx_expr_t *parse_primary(parser_t *p)
 {
     if (!enter(p))
@@ -628,6 +713,12 @@ static spx_expr_t *parse_primary(parser_t *p)
     }
     case SPX_TOKEN_LBRACKET:
         expr = parse_array_literal(p);
+        break;
+    case SPX_TOKEN_LBRACE: /* v3: a map literal, but not in a header (the "{" is the body's) */
+        if (p->no_struct_literal)
+            expected(p, "an expression");
+        else
+            expr = parse_map_literal(p);
         break;
     default:
         if (keyword_as_name(p, &name, 0))

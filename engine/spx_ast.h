@@ -40,7 +40,8 @@ typedef enum spx_type_t {
     SPX_TYPE_ARRAY,  /* [T] */
     SPX_TYPE_STRUCT, /* a struct declaration's values */
     /* v3 */
-    SPX_TYPE_ENUM /* an enum declaration's values */
+    SPX_TYPE_ENUM, /* an enum declaration's values */
+    SPX_TYPE_MAP /* {K: V} */
 } spx_type_t;
 
 typedef enum spx_operator_t {
@@ -120,9 +121,10 @@ struct spx_module_t;
 /* v2: a type as written where more than int, bool and str may stand
  * (parameters, results, annotations, fields, consts). */
 typedef enum spx_type_syntax_kind_t {
-    SPX_TYPE_SYNTAX_BASIC, /* int, bool, str: see basic */
-    SPX_TYPE_SYNTAX_ARRAY, /* "[" type "]" */
-    SPX_TYPE_SYNTAX_STRUCT /* TYPENAME, or IDENT "." TYPENAME */
+    SPX_TYPE_SYNTAX_BASIC,  /* int, bool, str: see basic */
+    SPX_TYPE_SYNTAX_ARRAY,  /* "[" type "]" */
+    SPX_TYPE_SYNTAX_STRUCT, /* TYPENAME, or IDENT "." TYPENAME */
+    SPX_TYPE_SYNTAX_MAP     /* v3: "{" type ":" type "}": key, and element the value type */
 } spx_type_syntax_kind_t;
 
 typedef struct spx_type_syntax_t {
@@ -132,6 +134,7 @@ typedef struct spx_type_syntax_t {
     const struct spx_type_syntax_t *element; /* ARRAY: the element type */
     spx_name_t module;                       /* STRUCT: "geo" of geo.Point; text NULL if none */
     spx_name_t name;                         /* STRUCT: the TYPENAME */
+    const struct spx_type_syntax_t *key;     /* MAP (v3): the key type */
 } spx_type_syntax_t;
 
 typedef enum spx_expr_kind_t {
@@ -151,7 +154,9 @@ typedef enum spx_expr_kind_t {
     /* v3: a variant constructor, E.V, E.V(e, ...), m.E.V(...). The parser
      * reads these as FIELD and CALL chains; the checker turns the node into
      * a VARIANT once it has resolved E to an enum (docs/language.md). */
-    SPX_EXPR_VARIANT
+    SPX_EXPR_VARIANT,
+    /* v3 */
+    SPX_EXPR_MAP /* {k: v, ...} */
 } spx_expr_kind_t;
 
 struct spx_call_t;
@@ -161,7 +166,8 @@ typedef struct spx_expr_t {
     spx_span_t span; /* the whole expression, parentheses included when written */
     spx_type_t type; /* checker */
     /* checker, v2: the whole type when type is SPX_TYPE_ARRAY or
-     * SPX_TYPE_STRUCT (a spx_vtype_t of the checker's table), else unused */
+     * SPX_TYPE_STRUCT (v3: or SPX_TYPE_MAP) (a spx_vtype_t of the checker's
+     * table), else unused */
     const struct spx_vtype_t *vtype;
     union {
         int64_t integer;
@@ -211,6 +217,12 @@ typedef struct spx_expr_t {
             spx_span_t name_span; /* the variant's name as written */
             spx_span_t enum_span; /* E (or m.E) as written */
         } variant;
+        struct {
+            struct spx_expr_t **keys;   /* v3: a map literal's keys, as written */
+            struct spx_expr_t **values; /* and its values (a key or value may be NULL after
+                                           a syntax error) */
+            apr_size_t count;
+        } map;
     } as;
 } spx_expr_t;
 
@@ -240,6 +252,7 @@ typedef struct spx_call_t {
     struct spx_function_t *target; /* checker: the user function, or NULL */
     spx_builtin_t builtin;         /* checker: the builtin, or NONE */
     int receiver_slot; /* checker, x.push(v) / x.pop() on a local x: its slot (receiver NULL) */
+    int on_map;        /* checker (v3): a method of a map (its receiver is a map) */
 } spx_call_t;
 
 struct spx_stmt_t;
@@ -561,6 +574,7 @@ typedef struct spx_vtype_t {
     const spx_struct_t *structure;      /* STRUCT */
     const struct spx_vtype_t *array_of; /* the table's: [this], once made */
     const spx_enum_t *enumeration;      /* v3: ENUM */
+    const struct spx_vtype_t *key;      /* MAP (v3): the key type; element is the value type */
 } spx_vtype_t;
 
 /* The types of one program's check, in pool. */
@@ -576,6 +590,9 @@ const spx_vtype_t *spx_types_struct(spx_types_t *types, const spx_struct_t *stru
 const spx_vtype_t *spx_types_enum(spx_types_t *types, const spx_enum_t *enumeration);
 /* v3: an enum as messages name it: "geo.Shape" (MOD.Name). */
 const char *spx_enum_full_name(const spx_enum_t *enumeration, apr_pool_t *pool);
+/* v3: {key: value}; both of this table (key int, str or bool). */
+const spx_vtype_t *spx_types_map(spx_types_t *types, const spx_vtype_t *key,
+                                 const spx_vtype_t *value);
 /* A struct as messages and cycles name it: "geo.Point" (MOD.Name). */
 const char *spx_struct_full_name(const spx_struct_t *structure, apr_pool_t *pool);
 /* As messages write it: "int", "[str]", "[[geo.Point]]" (MOD.Name). */

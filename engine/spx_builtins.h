@@ -38,7 +38,7 @@
 #define SPX_BUILTINS(X)                                                                            \
     X(PRINT, "print", CALL, 1, 1, 0, STR, UNIT, 0, UNIT, "fn(s: str)", NULL)                       \
     X(ITOS, "itos", CALL, 1, 1, 0, INT, UNIT, 0, STR, "fn(i: int) -> str", NULL)                   \
-    X(LEN, "len", CALL, 1, 1, 0, STR, UNIT, 1, INT, "fn(x: str | [T]) -> int",                     \
+    X(LEN, "len", CALL, 1, 1, 0, STR, UNIT, 1, INT, "fn(x: str | [T] | {K: V}) -> int",            \
       "fn(s: str) -> int")                                                                         \
     X(ASSERT, "assert", CALL, 1, 2, 1, BOOL, STR, 0, UNIT, "fn(c: bool, message: str)",            \
       "fn(c: bool)")                                                                               \
@@ -76,6 +76,11 @@
     X(MIN, "min", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(x: int, y: int) -> int", NULL)      \
     X(MAX, "max", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(x: int, y: int) -> int", NULL)                          \
     X(ASSERT_EQ, "assert_eq", CALL, 3, 2, 0, ERROR, ERROR, 0, UNIT,                                \
-      "fn(left: T, right: T, message: str)", NULL)
+      "fn(left: T, right: T, message: str)", NULL) \
+    X(HAS, "has", METHOD, 3, 1, 0, ERROR, ERROR, 0, BOOL, "fn(m: {K: V}, key: K) -> bool", NULL)   \
+    X(GET, "get", METHOD, 3, 2, 0, ERROR, ERROR, 0, ERROR,                                         \
+      "fn(m: {K: V}, key: K, default: V) -> V", NULL)                                              \
+    X(KEYS, "keys", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(m: {K: V}) -> [K]", NULL)         \
+    X(VALUES, "values", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(m: {K: V}) -> [V]", NULL)
 
 #endif /* SPX_BUILTINS_H */

@@ -20,44 +20,7 @@
 #define SPX_LIBRARY_H
 
 #include "spx_ast.h"
-#include "spx_values.h"
-
-/* ---- values.c's, for the rows --------------------------------------------- */
-
-/* Fail with code and message (the spec's text, no final period). */
-spx_heap_status_t spx_heap_fail_with(spx_heap_t *heap, spx_runtime_code_t code,
-                                     const char *message);
-/* The size charge of one operation: n / 64 steps, in one piece. */
-spx_heap_status_t spx_heap_charge(spx_heap_t *heap, uint64_t *fuel, uint64_t n);
-/* Before a new block of kind and length: the charge n, its length limit,
- * then memory. */
-spx_heap_status_t spx_heap_before_creating(spx_heap_t *heap, uint64_t *fuel, uint64_t n,
-                                           spx_block_kind_t kind, uint64_t length);
-spx_heap_status_t spx_heap_string_length_allows(spx_heap_t *heap, uint64_t length);
-spx_heap_status_t spx_heap_array_length_allows(spx_heap_t *heap, uint64_t length);
-/* R0521 unless the measure may grow by more bytes. */
-spx_heap_status_t spx_heap_memory_allows(spx_heap_t *heap, uint64_t more);
-/* What a new block of kind and length counts in the measure. */
-uint64_t spx_heap_block_bytes(spx_block_kind_t kind, uint64_t length);
-/* A new block of kind and length (its memory allowed), one holder. */
-spx_value_block_t *spx_heap_new_block(spx_heap_t *heap, spx_block_kind_t kind, uint32_t length);
-
-/* The array a place holds, read, after checking the place's indexes
- * (R0511); nothing copied or charged. */
-spx_heap_status_t spx_place_array(spx_heap_t *heap, spx_value_block_t *const *root,
-                                  const int64_t *steps, apr_size_t step_count,
-                                  const spx_value_block_t **array);
-/* Resolve a place holding an array for an edit whose own n is own_n: the
- * copies' lengths and own_n are one charge (rounded once); with grows, the
- * array's length limit and growth's memory are checked and it gets room
- * for one more element. *array is then the slot holding the array, which
- * has one holder. */
-spx_heap_status_t spx_place_edit(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
-                                 const int64_t *steps, apr_size_t step_count, uint64_t own_n,
-                                 int grows, spx_value_block_t ***array);
-/* After the array in *at (one holder) lost an element: storage given back
- * as pop gives it. */
-void spx_array_gave_one(spx_heap_t *heap, spx_value_block_t **at);
+#include "values_internal.h"
 
 /* ---- the rows -------------------------------------------------------------- */
 

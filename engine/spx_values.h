@@ -54,7 +54,8 @@ typedef enum spx_block_kind_t {
     SPX_BLOCK_STR = 1,
     SPX_BLOCK_ARRAY = 2,
     SPX_BLOCK_STRUCT = 3,
-    SPX_BLOCK_ENUM = 4 /* v3: a variant with payloads (values_enum.c) */
+    SPX_BLOCK_ENUM = 4, /* v3: a variant with payloads (values_enum.c) */
+    SPX_BLOCK_MAP = 5 /* language v3: see values_map.c */
 } spx_block_kind_t;
 
 /* v3: what a block of an enum's variant needs to know of it: the variant's
@@ -78,12 +79,14 @@ typedef struct spx_struct_shape_t {
 struct spx_value_block_t {
     uint32_t holders;            /* 0 only while it is being freed */
     uint8_t kind;                /* spx_block_kind_t */
-    uint8_t elements_are_blocks; /* arrays: the element type is str, array or struct */
+    uint8_t elements_are_blocks; /* arrays: the element type is str, array or struct (maps:
+                                    the value type) */
     uint8_t owns_storage;        /* 0: a literal or const string not yet grown (the
                                     program's bytes) */
-    uint8_t unused;
-    uint32_t length;   /* string bytes, array elements or struct fields */
-    uint32_t capacity; /* bytes or slots allocated after the header (a literal: 0) */
+    uint8_t map_keys;            /* maps: the key type, SPX_MAP_KEYS_*; else 0 */
+    uint32_t length;             /* string bytes, array elements or struct fields (maps: entries) */
+    uint32_t capacity;           /* bytes or slots allocated after the header (a literal: 0; maps:
+                                    entries) */
     union {
         const unsigned char *bytes;         /* strings: own storage (slots) or the literal's */
         const spx_struct_shape_t *shape;    /* structs */
@@ -91,6 +94,9 @@ struct spx_value_block_t {
     } of;
     spx_value_t slots[]; /* arrays and structs; a string's own bytes */
 };
+
+/* Language v3: a map's key type (spx_value_block_t.map_keys). */
+enum { SPX_MAP_KEYS_INT = 0, SPX_MAP_KEYS_STR = 1, SPX_MAP_KEYS_BOOL = 2 };
 
 typedef enum spx_heap_status_t {
     SPX_HEAP_OK = 0,
@@ -112,7 +118,8 @@ typedef struct spx_heap_t {
     uint64_t copies;         /* one-level copies made by writes so far */
     uint64_t blocks;         /* blocks not yet freed */
     spx_runtime_code_t code; /* when SPX_HEAP_FAILED */
-    char message[256];       /* when SPX_HEAP_FAILED: the spec's text, no final period */
+    char message[512];       /* when SPX_HEAP_FAILED: the spec's text, no final period (v3: room
+                                for a rendered map key, 256 bytes and "...") */
     spx_value_block_t **dying;
     apr_size_t dying_capacity;
     spx_compare_frame_t *frames;
@@ -122,6 +129,13 @@ typedef struct spx_heap_t {
     spx_value_block_t ***path; /* the slots along a place being resolved */
     apr_size_t path_capacity;
     const spx_run_interrupt_t *interrupt; /* the run's (spx_vm.h), or NULL */
+    /* language v3: the key of the maps' SipHash-1-3, random for each run
+     * (the interpreter seeds it from the platform's random source); nothing
+     * observable depends on it. Zero after spx_heap_init. */
+    uint64_t hash_key[2];
+    /* language v3: the most entries a map may hold, SPX_LIMIT_MAP_ENTRIES
+     * (R0525); only white-box tests lower it, to reach it cheaply */
+    uint32_t map_entries_limit;
 } spx_heap_t;
 
 /* A heap with nothing live. spx_heap_finish frees its scratch; every block
@@ -406,5 +420,66 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
  * up to and including the first difference, or the shorter length). */
 spx_heap_status_t spx_str_order(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
                                 const spx_value_block_t *b, int *order);
+/* ---- maps (language v3, values_map.c) --------------------------------------
+ * A map block keeps its entries in insertion order: entry i is slots[2i]
+ * (the key: an int or bool in .i, or a str block) and slots[2i + 1] (the
+ * value), then each entry's hash, then an index of positions (open
+ * addressing). block->length is the entry count, block->capacity the
+ * entries it has room for; it counts 32 + 24 x capacity in the measure.
+ * A key operand is a spx_value_t of the key type: the str block is read,
+ * never consumed, by a lookup; a map that stores it holds it once more.
+ * Every lookup of a str key is charged len(k) (its hashing examines its
+ * bytes); of an int or bool key, nothing. */
+
+/* {k: v, ...} with keys of map_keys (SPX_MAP_KEYS_*): inserts the count pairs in order (a repeated
+ * key replaces the value and keeps its first position); consumes the keys and the values. n = count
+ * + the bytes of the str keys; R0525, R0521 (for the map of the distinct keys, no spare capacity).
+ * Holds *out. */
+spx_heap_status_t spx_map_make(spx_heap_t *heap, uint64_t *fuel, int map_keys,
+                               int values_are_blocks, const spx_value_t *keys,
+                               const spx_value_t *values, apr_size_t count,
+                               spx_value_block_t **out);
+
+/* m[k]: R0522 for a missing key (no charge), then n = len(k). Reads m and
+ * k; *out holds when it is a block. */
+spx_heap_status_t spx_map_get(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *map,
+                              spx_value_t key, spx_value_t *out);
+
+/* The key at position (< length), for "for k in m": holds it when a str. */
+spx_value_t spx_map_key_at(const spx_value_block_t *map, uint32_t position);
+
+/* m.has(k): n = len(k). */
+spx_heap_status_t spx_map_has(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *map,
+                              spx_value_t key, int *out);
+
+/* m.get(k, d): the value of k, or d; n = len(k). Reads all; *out holds
+ * when it is a block. */
+spx_heap_status_t spx_map_get_or(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *map,
+                                 spx_value_t key, spx_value_t fallback, spx_value_t *out);
+
+/* m.keys() (values 0) and m.values() (values 1): a new array of them in
+ * order, each block among them held once more. n = len(m); R0521. */
+spx_heap_status_t spx_map_list(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *map,
+                               int values, spx_value_block_t **out);
+
+/* place.remove(k) where the place (step_count >= 0) holds a map: the
+ * place's indexes and keys checked; an absent key copies and changes
+ * nothing but is charged its n; a present one's entry goes (later entries
+ * move up) after the place's copies. n = the copies' entries + the place's
+ * and k's str key bytes + (present) the entries after k's. *removed says
+ * which. */
+spx_heap_status_t spx_place_remove_key(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
+                                       const int64_t *steps, apr_size_t step_count, spx_value_t key,
+                                       int *removed);
+
+/* A key as failure messages and diagnostics show it (a str quoted, with
+ * escapes, cut after SPX_LIMIT_RENDERED_KEY_BYTES then "..."; an int in
+ * decimal; true, false), into out (size bytes at least
+ * SPX_LIMIT_RENDERED_KEY_BYTES + 8). For a str, bytes and length; else
+ * key.i.
+ * MERGE: a minimal key rendering of the maps' part, to be replaced by the
+ * one value renderer (assert_eq's) when the parts of language v3 meet. */
+void spx_map_render_key(int map_keys, spx_value_t key, const unsigned char *bytes,
+                        apr_size_t length, char *out, apr_size_t size);
 
 #endif /* SPX_VALUES_H */

@@ -15,6 +15,7 @@ struct spx_types_t {
     spx_vtype_t basic[SPX_TYPE_UNIT + 1]; /* ERROR, INT, BOOL, STR, UNIT */
     apr_hash_t *structs;                  /* const spx_struct_t * -> spx_vtype_t * */
     apr_hash_t *enums;                    /* v3: const spx_enum_t * -> spx_vtype_t * */
+    apr_hash_t *maps;                     /* v3: {key, value} pointers -> spx_vtype_t * */
 };
 
 spx_types_t *spx_types_make(apr_pool_t *pool)
@@ -25,6 +26,7 @@ spx_types_t *spx_types_make(apr_pool_t *pool)
         types->basic[kind].kind = (spx_type_t)kind;
     types->structs = apr_hash_make(pool);
     types->enums = apr_hash_make(pool);
+    types->maps = apr_hash_make(pool);
     return types;
 }
 
@@ -76,6 +78,22 @@ const spx_vtype_t *spx_types_enum(spx_types_t *types, const spx_enum_t *enumerat
     return found;
 }
 
+const spx_vtype_t *spx_types_map(spx_types_t *types, const spx_vtype_t *key,
+                                 const spx_vtype_t *value)
+{
+    const spx_vtype_t *pair[2] = {key, value};
+    spx_vtype_t *found = apr_hash_get(types->maps, pair, sizeof(pair));
+    if (!found) {
+        found = apr_pcalloc(types->pool, sizeof(*found));
+        found->kind = SPX_TYPE_MAP;
+        found->key = key;
+        found->element = value;
+        const spx_vtype_t **stored = apr_pmemdup(types->pool, pair, sizeof(pair));
+        apr_hash_set(types->maps, stored, sizeof(pair), found);
+    }
+    return found;
+}
+
 const char *spx_enum_full_name(const spx_enum_t *enumeration, apr_pool_t *pool)
 {
     return apr_pstrcat(pool, enumeration->module->name, ".", enumeration->name.text, NULL);
@@ -86,7 +104,8 @@ const char *spx_struct_full_name(const spx_struct_t *structure, apr_pool_t *pool
     return apr_pstrcat(pool, structure->module->name, ".", structure->name.text, NULL);
 }
 
-/* Arrays nest only as deep as the parser allowed, but are walked as a loop. */
+/* Arrays nest only as deep as the parser allowed, but are walked as a loop;
+ * a map's value type recurses (each "{" is a level of the parse depth). */
 const char *spx_vtype_name(const spx_vtype_t *type, apr_pool_t *pool)
 {
     size_t depth = 0;
@@ -96,6 +115,9 @@ const char *spx_vtype_name(const spx_vtype_t *type, apr_pool_t *pool)
     }
     const char *inner = type->kind == SPX_TYPE_STRUCT ? spx_struct_full_name(type->structure, pool)
                         : type->kind == SPX_TYPE_ENUM ? spx_enum_full_name(type->enumeration, pool)
-                                                      : spx_type_name(type->kind);
+                        : type->kind == SPX_TYPE_MAP
+                            ? apr_pstrcat(pool, "{", spx_vtype_name(type->key, pool), ": ",
+                                          spx_vtype_name(type->element, pool), "}", NULL)
+                            : spx_type_name(type->kind);
     return depth == 0 ? inner : spx_array_type_name(inner, depth, pool);
 }

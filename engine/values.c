@@ -9,6 +9,7 @@
  * is walked in a loop.
  */
 #include "spx_values.h"
+#include "values_internal.h"
 
 #include "spx_allocation.h"
 #include "spx_assert.h"
@@ -45,6 +46,7 @@ void spx_heap_init(spx_heap_t *heap, uint64_t max_memory)
 {
     memset(heap, 0, sizeof(*heap));
     heap->max_memory = max_memory;
+    heap->map_entries_limit = SPX_LIMIT_MAP_ENTRIES;
 }
 
 void spx_heap_finish(spx_heap_t *heap)
@@ -83,7 +85,9 @@ static void grow_live(spx_heap_t *heap, uint64_t bytes)
 
 static uint64_t payload_bytes(spx_block_kind_t kind, uint64_t length)
 {
-    return kind == SPX_BLOCK_STR ? length : SLOT_BYTES * length;
+    return kind == SPX_BLOCK_STR   ? length
+           : kind == SPX_BLOCK_MAP ? SPX_MAP_ENTRY_BYTES * length
+                                   : SLOT_BYTES * length;
 }
 
 /* A block of kind at capacity in the measure: its header and payload; an
@@ -182,6 +186,8 @@ static spx_value_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uin
 
 static int slot_is_block(const spx_value_block_t *block, apr_size_t slot)
 {
+    if (block->kind == SPX_BLOCK_MAP) /* slots 2i and 2i + 1: entry i's key and value */
+        return slot % 2 ? block->elements_are_blocks : block->map_keys == SPX_MAP_KEYS_STR;
     return block->kind == SPX_BLOCK_ARRAY  ? block->elements_are_blocks
            : block->kind == SPX_BLOCK_ENUM ? block->of.variant->payload_is_block[slot]
                                            : block->of.shape->field_is_block[slot];
@@ -203,8 +209,10 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
     push_dying(heap, &count, block);
     while (count) {
         spx_value_block_t *dying = heap->dying[--count];
+        uint64_t slots =
+            dying->kind == SPX_BLOCK_MAP ? 2u * (uint64_t)dying->length : dying->length;
         if (dying->kind != SPX_BLOCK_STR)
-            for (uint32_t i = 0; i < dying->length; i++) {
+            for (uint64_t i = 0; i < slots; i++) {
                 spx_value_block_t *held = slot_is_block(dying, i) ? dying->slots[i].b : NULL;
                 if (held && !spx_value_is_constant(held) && --held->holders == 0)
                     push_dying(heap, &count, held);
@@ -632,9 +640,24 @@ spx_heap_status_t spx_struct_make(spx_heap_t *heap, uint64_t *fuel, const spx_st
 /* ---- places ---------------------------------------------------------------------- */
 
 /* What a resolved place is for: a write of its last step's slot; push (or
- * insert: the array grows by one), pop, or another edit of the array at its
- * end (a library method's, spx_library.h). */
-typedef enum place_action_t { PLACE_WRITE, PLACE_PUSH, PLACE_POP, PLACE_EDIT } place_action_t;
+ * insert: the array grows by one), pop, another edit of the array at its
+ * end (a library method's, spx_library.h), or m.remove(k) (language v3). */
+typedef enum place_action_t {
+    PLACE_WRITE,
+    PLACE_PUSH,
+    PLACE_POP,
+    PLACE_EDIT,
+    PLACE_REMOVE_KEY
+} place_action_t;
+
+/* The slot step names in block: an array's element, a struct's field, a
+ * map's value (NULL: its key is missing). */
+static spx_value_t *step_slot(const spx_heap_t *heap, spx_value_block_t *block, int64_t step)
+{
+    if (block->kind == SPX_BLOCK_MAP)
+        return spx_map_slot(heap, block, spx_map_step_key(block, step));
+    return &block->slots[step];
+}
 
 /* The capacity a push into a full array of capacity slots grows it to. */
 static uint32_t grown_capacity(uint32_t capacity)
@@ -667,15 +690,21 @@ static spx_value_block_t *one_level_copy(spx_heap_t *heap, const spx_value_block
     return copy;
 }
 
-/* Resolve a place for action: check every index (and, for pop, that the
- * array is not empty); then the copies' charge (with own_n, the
- * operation's own n: one rounding), push's length, each copy's
- * memory and push's growth; then make the copies. On success heap->path[k] is
- * the slot that holds the k-th block of the path (heap->path[0] = root),
- * for k < blocks, every one of those blocks now having one holder. */
+/* Resolve a place for action: check every index and map key (and, for
+ * pop, that the array is not empty); then the copies' charge (with
+ * operation_n, the operation's own n: one rounding), push's length (an
+ * insertion's), each copy's memory and push's growth (an insertion's); then
+ * make the copies. On success heap->path[k] is the slot that holds the k-th
+ * block of the path (heap->path[0] = root), for k < blocks, every one of
+ * those blocks now having one holder. Language v3: a map step looks its key
+ * up (its n, len(k) for a str, added to the operation's); a missing key is
+ * R0522 but at the last step of a write, which inserts it; for
+ * PLACE_REMOVE_KEY the path ends at a map and *removing is the key: when
+ * it is absent only the n is charged and *blocks_out is 0. */
 static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                  const int64_t *steps, apr_size_t step_count, place_action_t action,
-                                 uint64_t own_n, apr_size_t *blocks_out)
+                                 uint64_t operation_n, const spx_value_t *removing,
+                                 apr_size_t *blocks_out)
 {
     /* The blocks on the path: the containers of the steps, and for push and
      * pop the array at the end. */
@@ -687,6 +716,8 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
     }
     spx_value_block_t **at = root;
     apr_size_t first_shared = blocks;
+    uint64_t own_n = operation_n; /* and the str keys the place looks up */
+    int inserting = 0;
     for (apr_size_t k = 0; k < blocks; k++) {
         spx_value_block_t *block = *at;
         heap->path[k] = at;
@@ -700,16 +731,37 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
             spx_heap_status_t status = index_allows(heap, step, block->length);
             if (status != SPX_HEAP_OK)
                 return status;
+        } else if (block->kind == SPX_BLOCK_MAP) {
+            spx_value_t key = spx_map_step_key(block, step);
+            own_n += spx_map_key_n(block, key);
+            spx_value_t *slot = spx_map_slot(heap, block, key);
+            if (slot) {
+                at = &slot->b;
+                continue;
+            }
+            if (action != PLACE_WRITE || k + 1 != step_count) /* only the last step inserts */
+                return spx_map_missing(heap, block, key);
+            inserting = 1;
+            break;
         } else {
             SPX_ASSERT(step >= 0 && (uint64_t)step < block->length);
         }
         at = &block->slots[step].b;
     }
     spx_value_block_t *last = *heap->path[blocks - 1];
-    if (action != PLACE_WRITE)
+    if (action == PLACE_PUSH || action == PLACE_POP)
         SPX_ASSERT(last->kind == SPX_BLOCK_ARRAY);
     if (action == PLACE_POP && last->length == 0)
         return fail(heap, SPX_R0514, "pop of an empty array");
+    if (action == PLACE_REMOVE_KEY) {
+        SPX_ASSERT(last->kind == SPX_BLOCK_MAP);
+        own_n += spx_map_key_n(last, *removing);
+        if (!spx_map_slot(heap, last, *removing)) { /* nothing to copy or change */
+            *blocks_out = 0;
+            return charge(heap, fuel, own_n);
+        }
+        own_n += spx_map_entries_after(heap, last, *removing);
+    }
 
     /* The write as one operation (language v2: the size charge first, then
      * the length limit, then memory): the copies' charge, n their lengths
@@ -726,11 +778,19 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
     left -= n / 64;
     if (action == PLACE_PUSH)
         status = array_length_allows(heap, (uint64_t)last->length + 1);
+    if (inserting)
+        status = spx_map_length_allows(heap, (uint64_t)last->length + 1);
     for (apr_size_t k = first_shared; k < blocks && status == SPX_HEAP_OK; k++) {
-        uint64_t size = BLOCK_BYTES + SLOT_BYTES * (*heap->path[k])->length;
+        const spx_value_block_t *block = *heap->path[k];
+        uint64_t size = BLOCK_BYTES + payload_bytes((spx_block_kind_t)block->kind, block->length);
         status = memory_allows(heap, more, size);
         more += size;
     }
+    if (status == SPX_HEAP_OK && inserting) /* a copy has no spare capacity */
+        status =
+            memory_allows(heap, more,
+                          spx_map_growth_bytes(
+                              last->length, first_shared < blocks ? last->length : last->capacity));
     if (status == SPX_HEAP_OK && action == PLACE_PUSH) {
         /* a copy has no spare capacity */
         uint32_t capacity = first_shared < blocks ? last->length : last->capacity;
@@ -745,10 +805,11 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
     /* The copies, from the root down: each copied block keeps its other
      * holders and loses the one of the slot, which holds the copy now. */
     for (apr_size_t k = first_shared; k < blocks; k++) {
-        at = k == 0 ? root : &(*heap->path[k - 1])->slots[steps[k - 1]].b;
+        at = k == 0 ? root : &step_slot(heap, *heap->path[k - 1], steps[k - 1])->b;
         heap->path[k] = at;
         spx_value_block_t *block = *at;
-        spx_value_block_t *copy = one_level_copy(heap, block);
+        spx_value_block_t *copy =
+            block->kind == SPX_BLOCK_MAP ? spx_map_copy(heap, block) : one_level_copy(heap, block);
         SPX_ASSERT(block->holders >= 2);
         block->holders--;
         *at = copy;
@@ -763,10 +824,23 @@ spx_heap_status_t spx_place_write(spx_heap_t *heap, uint64_t *fuel, spx_value_bl
     SPX_ASSERT(step_count >= 1);
     apr_size_t blocks = 0;
     spx_heap_status_t status =
-        resolve(heap, fuel, root, steps, step_count, PLACE_WRITE, 0, &blocks);
+        resolve(heap, fuel, root, steps, step_count, PLACE_WRITE, 0, NULL, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t *container = *heap->path[blocks - 1];
+    if (container->kind == SPX_BLOCK_MAP) { /* language v3: replace, or insert last */
+        spx_value_t key = spx_map_step_key(container, steps[step_count - 1]);
+        spx_value_t *slot = spx_map_slot(heap, container, key);
+        if (!slot) {
+            spx_map_insert(heap, heap->path[blocks - 1], key, value);
+            return SPX_HEAP_OK;
+        }
+        spx_value_t old = *slot;
+        *slot = value;
+        if (container->elements_are_blocks)
+            spx_block_release(heap, old.b);
+        return SPX_HEAP_OK;
+    }
     apr_size_t slot = (apr_size_t)steps[step_count - 1];
     spx_value_t old = container->slots[slot];
     container->slots[slot] = value;
@@ -811,7 +885,7 @@ spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
                                  const int64_t *steps, apr_size_t step_count, spx_value_t value)
 {
     apr_size_t blocks = 0;
-    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_PUSH, 0, &blocks);
+    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_PUSH, 0, NULL, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t *array = room_for_one(heap, heap->path[blocks - 1]);
@@ -823,7 +897,8 @@ spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_value_bloc
                                 const int64_t *steps, apr_size_t step_count, spx_value_t *out)
 {
     apr_size_t blocks = 0;
-    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_POP, 0, &blocks);
+    spx_heap_status_t status =
+        resolve(heap, fuel, root, steps, step_count, PLACE_POP, 0, NULL, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t **at = heap->path[blocks - 1];
@@ -859,11 +934,6 @@ spx_heap_status_t spx_heap_string_length_allows(spx_heap_t *heap, uint64_t lengt
 spx_heap_status_t spx_heap_array_length_allows(spx_heap_t *heap, uint64_t length)
 {
     return array_length_allows(heap, length);
-}
-
-spx_heap_status_t spx_heap_memory_allows(spx_heap_t *heap, uint64_t more)
-{
-    return memory_allows(heap, 0, more);
 }
 
 uint64_t spx_heap_block_bytes(spx_block_kind_t kind, uint64_t length)
@@ -1034,7 +1104,7 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
         push_frame(heap, &depth, a, b);
     else if (a->kind == SPX_BLOCK_STR)
         n = compare_strings(a, b, &same);
-    else if (a->kind == SPX_BLOCK_ARRAY && a->length != b->length)
+    else if ((a->kind == SPX_BLOCK_ARRAY || a->kind == SPX_BLOCK_MAP) && a->length != b->length)
         same = 0;
     else
         push_frame(heap, &depth, a, b);
@@ -1050,11 +1120,30 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
         uint32_t k = top->next++;
         const spx_value_block_t *x = top->a, *y = top->b;
         n++;
-        if (!slot_is_block(x, k)) {
-            same = x->slots[k].i == y->slots[k].i;
+        spx_value_t left = x->slots[k], right = y->slots[k];
+        int nested = 0;
+        if (x->kind == SPX_BLOCK_MAP) {
+            /* language v3: the left's entries in its order, each key looked
+             * up in the right (its n: len(k) for a str) */
+            spx_value_t key = x->slots[2u * k];
+            uint64_t key_n = spx_map_key_n(x, key);
+            n = key_n > UINT64_MAX - n ? UINT64_MAX : n + key_n;
+            const spx_value_t *found = spx_map_slot(heap, y, key);
+            if (!found) {
+                same = 0;
+                continue;
+            }
+            left = x->slots[2u * k + 1];
+            right = *found;
+            nested = x->elements_are_blocks;
+        } else {
+            nested = slot_is_block(x, k);
+        }
+        if (!nested) {
+            same = left.i == right.i;
             continue;
         }
-        const spx_value_block_t *u = x->slots[k].b, *v = y->slots[k].b;
+        const spx_value_block_t *u = left.b, *v = right.b;
         n += NESTED_BLOCK_EXAMINED;
         if (spx_enum_heads_differ(u, v, &n, &same)) {
             continue; /* v3: enums of other variants, or constants */
@@ -1063,7 +1152,8 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
         } else if (u->kind == SPX_BLOCK_STR) {
             uint64_t bytes = compare_strings(u, v, &same);
             n = bytes > UINT64_MAX - n ? UINT64_MAX : n + bytes;
-        } else if (u->kind == SPX_BLOCK_ARRAY && u->length != v->length) {
+        } else if ((u->kind == SPX_BLOCK_ARRAY || u->kind == SPX_BLOCK_MAP) &&
+                   u->length != v->length) {
             same = 0;
         } else {
             push_frame(heap, &depth, u, v); /* top is stale from here */
@@ -1090,5 +1180,48 @@ spx_heap_status_t spx_str_order(spx_heap_t *heap, uint64_t *fuel, const spx_valu
     if (bytes == 0)
         bytes = (a->length > b->length) - (a->length < b->length);
     *order = (bytes > 0) - (bytes < 0);
+    return SPX_HEAP_OK;
+}
+
+/* ---- what values_map.c borrows (values_internal.h) ------------------------------- */
+
+spx_heap_status_t spx_heap_memory_allows(spx_heap_t *heap, uint64_t already, uint64_t more)
+{
+    return memory_allows(heap, already, more);
+}
+
+void spx_heap_grow(spx_heap_t *heap, uint64_t bytes)
+{
+    grow_live(heap, bytes);
+}
+
+spx_heap_status_t spx_array_gather(spx_heap_t *heap, uint64_t *fuel, int elements_are_blocks,
+                                   const spx_value_t *source, apr_size_t count, apr_size_t stride,
+                                   spx_value_block_t **out)
+{
+    spx_heap_status_t status = before_creating(heap, fuel, count, SPX_BLOCK_ARRAY, count);
+    if (status != SPX_HEAP_OK)
+        return status;
+    spx_value_block_t *array = new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)count, (uint32_t)count);
+    array->elements_are_blocks = elements_are_blocks ? 1 : 0;
+    for (apr_size_t i = 0; i < count; i++)
+        array->slots[i] = source[i * stride];
+    hold_slots(array, array->slots, 0, count);
+    *out = array;
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_place_remove_key(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
+                                       const int64_t *steps, apr_size_t step_count, spx_value_t key,
+                                       int *removed)
+{
+    apr_size_t blocks = 0;
+    spx_heap_status_t status =
+        resolve(heap, fuel, root, steps, step_count, PLACE_REMOVE_KEY, 0, &key, &blocks);
+    if (status != SPX_HEAP_OK)
+        return status;
+    *removed = blocks != 0;
+    if (blocks)
+        spx_map_erase(heap, heap->path[blocks - 1], key);
     return SPX_HEAP_OK;
 }

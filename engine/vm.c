@@ -24,6 +24,7 @@
 #include "spx_int_arith.h"
 #include "spx_library.h"
 #include "spx_limits.h"
+#include "spx_random.h"
 #include "spx_utf8.h"
 #include "spx_values.h"
 #include "vm_internal.h"
@@ -164,8 +165,10 @@ static spx_value_t *value_room(vm_t *vm, apr_size_t count)
 }
 
 /* The steps of the place at aux (vm_internal.h), read from the registers
- * I: index values, and field numbers. */
-static const int64_t *place_steps(vm_t *vm, const int32_t *place, const int64_t *I)
+ * I: index values, and field numbers (language v3: a map's key from I or
+ * B, a str key as its block's address, spx_values.h). */
+static const int64_t *place_steps(vm_t *vm, const int32_t *place, const int64_t *I,
+                                  spx_value_block_t *const *B)
 {
     apr_size_t count = (apr_size_t)place[1];
     if (count > vm->step_capacity) {
@@ -174,9 +177,36 @@ static const int64_t *place_steps(vm_t *vm, const int32_t *place, const int64_t 
     }
     for (apr_size_t k = 0; k < count; k++) {
         int32_t step = place[2 + k];
+        if (step < 0) { /* a map's key */
+            int32_t key = -1 - step;
+            vm->steps[k] = key & 1 ? (int64_t)(intptr_t)B[key >> 2] : I[key >> 2];
+            continue;
+        }
         vm->steps[k] = step & 1 ? (int64_t)(step >> 1) : I[step >> 1];
     }
     return vm->steps;
+}
+
+/* Language v3: once an instruction through the place at aux is done, the
+ * str map keys of its steps that were temporaries are released. */
+static void release_place_keys(vm_t *vm, const int32_t *place, spx_value_block_t **B)
+{
+    for (int32_t k = 0; k < place[1]; k++) {
+        int32_t step = place[2 + k];
+        if (step < 0 && ((-1 - step) & 2))
+            drop(vm, &B[(-1 - step) >> 2]);
+    }
+}
+
+/* Language v3: a map instruction's key operand (vm_internal.h). */
+static spx_value_t key_operand(int32_t key, const int64_t *I, spx_value_block_t *const *B)
+{
+    spx_value_t value;
+    if (key & 1)
+        value.b = B[key >> 1];
+    else
+        value.i = I[key >> 1];
+    return value;
 }
 
 /* The slot a write through the place at aux (vm_internal.h) changes, when
@@ -188,6 +218,8 @@ static spx_value_t *unshared_slot(spx_value_block_t *block, const int32_t *place
     int32_t count = place[1];
     for (int32_t k = 0;; k++) {
         int32_t step = place[2 + k];
+        if (step < 0) /* language v3: a map's key, which spx_place_write looks up */
+            return NULL;
         int64_t at = step & 1 ? (int64_t)(step >> 1) : I[step >> 1];
         if (block->holders != 1 ||
             (block->kind == SPX_BLOCK_ARRAY && (uint64_t)at >= block->length))
@@ -921,7 +953,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                     B[ins->a] = NULL;
                 break;
             }
-            const int64_t *steps = place_steps(vm, place, I);
+            const int64_t *steps = place_steps(vm, place, I, B);
             LEND();
             status = is_write ? spx_place_write(heap, &metered, &B[place[0]], steps,
                                                 (apr_size_t)place[1], value)
@@ -935,19 +967,111 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             }
             if (taken)
                 B[ins->a] = NULL;
+            release_place_keys(vm, place, B);
             break;
         }
         case SPX_I_POP_I:
         case SPX_I_POP_B: {
             const int32_t *place = frame->function->aux + ins->b;
-            const int64_t *steps = place_steps(vm, place, I);
+            const int64_t *steps = place_steps(vm, place, I, B);
             spx_value_t value;
             METERED(
                 spx_place_pop(heap, &metered, &B[place[0]], steps, (apr_size_t)place[1], &value));
+            release_place_keys(vm, place, B); /* before dst, which may be one of them */
             if (ins->op == SPX_I_POP_I)
                 I[ins->a] = value.i;
             else
                 assign(vm, &B[ins->a], value.b);
+            break;
+        }
+        /* ---- language v3: maps ---- */
+        case SPX_I_MAP: {
+            const int32_t *operands = frame->function->aux + ins->b;
+            apr_size_t count = (apr_size_t)ins->c;
+            spx_value_t *values = value_room(vm, 2 * count + 1); /* never NULL, {} too */
+            for (apr_size_t k = 0; k < count; k++) {
+                values[k] = key_operand(operands[2 + 2 * k], I, B);
+                values[count + k] = key_operand(operands[3 + 2 * k], I, B);
+            }
+            spx_value_block_t *value = NULL;
+            METERED(spx_map_make(heap, &metered, operands[0], operands[1], values, values + count,
+                                 count, &value));
+            for (apr_size_t k = 0; k < 2 * count; k++) /* taken over */
+                if (operands[2 + k] & 1)
+                    B[operands[2 + k] >> 1] = NULL;
+            assign(vm, &B[ins->a], value);
+            break;
+        }
+        case SPX_I_MAP_GET_I:
+        case SPX_I_MAP_GET_B: {
+            spx_value_t value;
+            METERED(spx_map_get(heap, &metered, B[ins->b], key_operand(ins->c, I, B), &value));
+            if (ins->flags & SPX_FLAG_FREE_C)
+                drop(vm, &B[ins->c >> 1]);
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            if (ins->op == SPX_I_MAP_GET_I)
+                I[ins->a] = value.i;
+            else
+                assign(vm, &B[ins->a], value.b);
+            break;
+        }
+        case SPX_I_MAP_KEY_I:
+        case SPX_I_MAP_KEY_B: {
+            spx_value_t key = spx_map_key_at(B[ins->b], (uint32_t)I[ins->c]);
+            if (ins->op == SPX_I_MAP_KEY_I)
+                I[ins->a] = key.i;
+            else
+                assign(vm, &B[ins->a], key.b);
+            break;
+        }
+        case SPX_I_MAP_HAS: {
+            int found = 0;
+            METERED(spx_map_has(heap, &metered, B[ins->b], key_operand(ins->c, I, B), &found));
+            if (ins->flags & SPX_FLAG_FREE_C)
+                drop(vm, &B[ins->c >> 1]);
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            I[ins->a] = found;
+            break;
+        }
+        case SPX_I_MAP_GET_OR_I:
+        case SPX_I_MAP_GET_OR_B: {
+            const int32_t *operands = frame->function->aux + ins->c;
+            spx_value_t value;
+            METERED(spx_map_get_or(heap, &metered, B[ins->b], key_operand(operands[0], I, B),
+                                   key_operand(operands[1], I, B), &value));
+            if (ins->flags & SPX_FLAG_FREE_D)
+                drop(vm, &B[operands[1] >> 1]);
+            if (ins->flags & SPX_FLAG_FREE_C)
+                drop(vm, &B[operands[0] >> 1]);
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            if (ins->op == SPX_I_MAP_GET_OR_I)
+                I[ins->a] = value.i;
+            else
+                assign(vm, &B[ins->a], value.b);
+            break;
+        }
+        case SPX_I_MAP_KEYS:
+        case SPX_I_MAP_VALUES: {
+            spx_value_block_t *value = NULL;
+            METERED(spx_map_list(heap, &metered, B[ins->b], ins->op == SPX_I_MAP_VALUES, &value));
+            if (ins->flags & SPX_FLAG_FREE_B)
+                drop(vm, &B[ins->b]);
+            assign(vm, &B[ins->a], value);
+            break;
+        }
+        case SPX_I_MAP_REMOVE: {
+            const int32_t *place = frame->function->aux + ins->b;
+            const int64_t *steps = place_steps(vm, place, I, B);
+            int removed = 0;
+            METERED(spx_place_remove_key(heap, &metered, &B[place[0]], steps, (apr_size_t)place[1],
+                                         key_operand(ins->c, I, B), &removed));
+            if (ins->flags & SPX_FLAG_FREE_C)
+                drop(vm, &B[ins->c >> 1]);
+            release_place_keys(vm, place, B);
+            I[ins->a] = removed;
             break;
         }
         case SPX_I_METHOD: {
@@ -1124,6 +1248,9 @@ apr_status_t spx_vm_run_interruptible(const spx_program_t *program, long functio
     vm.program = program;
     vm.max_bytes = limits->max_bytes;
     spx_heap_init(&vm.heap, limits->max_memory);
+    /* the maps' hash key: nothing observable depends on it */
+    if (spx_random_bytes(vm.heap.hash_key, sizeof(vm.heap.hash_key)) != APR_SUCCESS)
+        return APR_EGENERAL;
     vm.interrupt = interrupt;
     vm.heap.interrupt = interrupt;
     vm.frames = spx_allocate(limits->max_call_depth * sizeof(frame_t));

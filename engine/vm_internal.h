@@ -125,12 +125,29 @@ typedef enum spx_opcode_t {
     SPX_I_MATCH,         /* on B[a]'s variant v: charge X[b+2v+1] / 64, pc = X[b+2v]; c variants */
     SPX_I_PAYLOAD_I,     /* I[a] = B[b].payload c */
     SPX_I_PAYLOAD_B,     /* B[a] = B[b].payload c (a new holder) */
-    SPX_I_TAKE_APART     /* release B[a] when it is its block's only holder (a match's operand) */
+    SPX_I_TAKE_APART,    /* release B[a] when it is its block's only holder (a match's operand) */
+    /* language v3, maps. A key operand K is 2 * register + 1 for a str key
+     * (a B register), 2 * register for an int or bool key (an I register).
+     * A map step of a place is -1 - (4 * register + 2 * dying + str): its
+     * key, released after the instruction when dying (a temporary). */
+    SPX_I_MAP,          /* B[a] = map literal of c entries; X[b]: keys' SPX_MAP_KEYS_*, values are
+                           blocks, then each key's and value's 2 * I or 2 * B + 1 (taken over) */
+    SPX_I_MAP_GET_I,    /* I[a] = B[b][K c], R0522 */
+    SPX_I_MAP_GET_B,    /* B[a] = B[b][K c], R0522 */
+    SPX_I_MAP_KEY_I,    /* I[a] = the key at position I[c] of B[b] (for k in m) */
+    SPX_I_MAP_KEY_B,    /* B[a] = the key at position I[c] of B[b] */
+    SPX_I_MAP_HAS,      /* I[a] = B[b].has(K c) */
+    SPX_I_MAP_GET_OR_I, /* I[a] = B[b].get(K X[c], X[c + 1] as 2 * I or 2 * B + 1) */
+    SPX_I_MAP_GET_OR_B, /* B[a] = B[b].get(K X[c], ...) */
+    SPX_I_MAP_KEYS,     /* B[a] = B[b].keys() */
+    SPX_I_MAP_VALUES,   /* B[a] = B[b].values() */
+    SPX_I_MAP_REMOVE    /* I[a] = place X[b] .remove(K c) */
 } spx_opcode_t;
 
 #define SPX_FLAG_FREE_B 1u /* B[b] is a dying temporary */
 #define SPX_FLAG_FREE_C 2u /* B[c] is a dying temporary */
 #define SPX_FLAG_FREE_A 4u /* B[a] is a dying temporary (PRINT, RETURN_B, WRITE_B, PUSH_B) */
+#define SPX_FLAG_FREE_D 8u /* MAP_GET_OR_*: the default is a dying temporary */
 
 typedef struct spx_instr_t {
     uint8_t op;

@@ -344,4 +344,12 @@
 #define SPX_LIMIT_REPLACE_ATTEMPTS 6u
 #define SPX_LIMIT_REPLACE_FIRST_PAUSE_MS 20u
 
+/* Entries of one map value (language v3; over it is R0525). */
+#define SPX_LIMIT_MAP_ENTRIES (1u << 24)
+
+/* The bytes of a map key shown in a failure message (R0522) or a
+ * diagnostic (E0437), then "..." (language v3: a rendered value is cut
+ * after 256 bytes). */
+#define SPX_LIMIT_RENDERED_KEY_BYTES 256u
+
 #endif /* SPX_LIMITS_H */

@@ -2,7 +2,8 @@
  * test_builtins.c: the one definition of each builtin (spx_builtins.h) and
  * of each keyword (spx_lexer.h) as their readers see it: every builtin's row
  * is found by its spx_builtin_t, a call's name finds exactly the CALL rows
- * (never the methods push and pop), names are unique; every keyword is
+ * (never the methods push and pop), names are unique, each added by
+ * language v1, v2 or v3; every keyword is
  * recognized by spx_keyword_kind as its token, spelled by
  * spx_token_kind_text, marked by spx_token_v2_keyword exactly when language
  * v2 added it, and nothing but the whole word is a keyword.
@@ -18,7 +19,7 @@ static void test_rows_by_builtin(void)
     for (int b = SPX_BUILTIN_NONE + 1; b <= SPX_BUILTIN_COUNT; b++) {
         const spx_builtin_info_t *info = spx_builtin_info((spx_builtin_t)b);
         CU_ASSERT_EQUAL(info->builtin, (spx_builtin_t)b);
-        CU_ASSERT(info->since >= 1 && info->since <= 3);
+        CU_ASSERT(info->since >= 1 && info->since <= 3); /* language v3 added methods */
         CU_ASSERT(info->optional <= info->arity);
         CU_ASSERT_PTR_NOT_NULL(info->signature);
         for (int other = SPX_BUILTIN_NONE + 1; other < b; other++)

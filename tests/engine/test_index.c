@@ -283,7 +283,7 @@ static void test_signatures(void)
     static const char *const builtins[][2] = {
         {"builtin:assert", "fn(c: bool, message: str)"},
         {"builtin:chr", "fn(c: int) -> str"},
-        {"builtin:len", "fn(x: str | [T]) -> int"},
+        {"builtin:len", "fn(x: str | [T] | {K: V}) -> int"},
         {"builtin:pop", "fn(a: [T]) -> T"},
         {"builtin:push", "fn(a: [T], v: T)"},
         {"builtin:stoi", "fn(s: str) -> int"},
@@ -597,7 +597,7 @@ static void test_single_source_keeps_v1_signatures(void)
     CU_ASSERT_STRING_EQUAL(signature_of(v1, "builtin:len"), "fn(s: str) -> int");
     CU_ASSERT_STRING_EQUAL(signature_of(v1, "builtin:assert"), "fn(c: bool)");
     json_t *graph = spx_graph_document(spx_run_fixture_open(fixture));
-    CU_ASSERT_STRING_EQUAL(signature_of(graph, "builtin:len"), "fn(x: str | [T]) -> int");
+    CU_ASSERT_STRING_EQUAL(signature_of(graph, "builtin:len"), "fn(x: str | [T] | {K: V}) -> int");
     CU_ASSERT_STRING_EQUAL(signature_of(graph, "builtin:assert"), "fn(c: bool, message: str)");
     json_decref(v1);
     json_decref(graph);

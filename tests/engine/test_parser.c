@@ -172,6 +172,13 @@ static const char *render(const spx_expr_t *expr, apr_pool_t *pool)
     }
     case SPX_EXPR_VARIANT: /* made by the checker, never by the parser */
         break;
+    case SPX_EXPR_MAP: {
+        const char *text = "{";
+        for (apr_size_t i = 0; i < expr->as.map.count; i++)
+            text = apr_pstrcat(pool, text, i ? ", " : "", render(expr->as.map.keys[i], pool), ": ",
+                               render(expr->as.map.values[i], pool), NULL);
+        return apr_pstrcat(pool, text, "}", NULL);
+    }
     }
     return "?";
 }

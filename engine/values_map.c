@@ -1,0 +1,487 @@
+/*
+ * values_map.c: the map blocks of language v3 (spx_values.h, "maps";
+ * docs/execution.md, "Maps"): literals, lookups, inserts and removals in
+ * insertion order, one-level copies, keys() and values(), and the key as
+ * failure messages show it.
+ *
+ * A map block is one allocation: the header, then capacity entries of two
+ * slots (key, value) in insertion order, then each entry's hash (32 bits of
+ * its key's SipHash-1-3 under the heap's random key, spx_siphash.h), then
+ * the index: a power of two at least twice the capacity of uint32_t, each
+ * 0 (empty) or 1 + the position of an entry, probed linearly from the
+ * hash. The entries' order is the map's, so iteration, keys(), values() and
+ * == read the entries, never the index: nothing observable depends on the
+ * hash. Copying or growing a map moves the stored hashes and never hashes a
+ * key again; removing an entry shifts the later ones up and fixes their
+ * index slots (its n counts them). The measure counts 32 + 24 per entry of
+ * capacity (the specification's 24: key, value and a share of the index);
+ * growth doubles the capacity (4 at first), and storage goes back, halved,
+ * once the length is under a quarter of a capacity over 16, as for arrays.
+ */
+#include "spx_values.h"
+#include "values_internal.h"
+
+#include "spx_allocation.h"
+#include "spx_assert.h"
+#include "spx_limits.h"
+#include "spx_siphash.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- layout ------------------------------------------------------------------ */
+
+static uint32_t index_size(uint32_t capacity)
+{
+    uint32_t size = 1;
+    while (size < 2u * capacity)
+        size <<= 1;
+    return size;
+}
+
+static apr_size_t map_bytes(uint32_t capacity)
+{
+    return sizeof(spx_value_block_t) + (apr_size_t)capacity * 2 * sizeof(spx_value_t) +
+           (apr_size_t)capacity * sizeof(uint32_t) +
+           (apr_size_t)index_size(capacity) * sizeof(uint32_t);
+}
+
+static uint32_t *hashes_of(const spx_value_block_t *map)
+{
+    return (uint32_t *)(void *)((char *)(void *)map->slots +
+                                (apr_size_t)map->capacity * 2 * sizeof(spx_value_t));
+}
+
+static uint32_t *index_of(const spx_value_block_t *map)
+{
+    return hashes_of(map) + map->capacity;
+}
+
+static uint32_t hash_key(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key)
+{
+    if (map->map_keys == SPX_MAP_KEYS_STR)
+        return (uint32_t)spx_siphash13(heap->hash_key, spx_str_bytes(key.b), key.b->length);
+    unsigned char bytes[8];
+    for (unsigned i = 0; i < 8; i++)
+        bytes[i] = (unsigned char)((uint64_t)key.i >> (8u * i));
+    return (uint32_t)spx_siphash13(heap->hash_key, bytes, sizeof(bytes));
+}
+
+static int keys_equal(const spx_value_block_t *map, spx_value_t a, spx_value_t b)
+{
+    if (map->map_keys != SPX_MAP_KEYS_STR)
+        return a.i == b.i;
+    return a.b->length == b.b->length &&
+           (a.b->length == 0 || memcmp(spx_str_bytes(a.b), spx_str_bytes(b.b), a.b->length) == 0);
+}
+
+/* The position of key (whose hash is hash), or -1. The index is at most
+ * half full, so a probe ends at an empty slot. */
+static int64_t find(const spx_value_block_t *map, spx_value_t key, uint32_t hash)
+{
+    const uint32_t *index = index_of(map), *hashes = hashes_of(map);
+    uint32_t mask = index_size(map->capacity) - 1;
+    int strings = map->map_keys == SPX_MAP_KEYS_STR;
+    for (uint32_t at = hash & mask;; at = (at + 1) & mask) {
+        uint32_t slot = index[at];
+        if (!slot)
+            return -1;
+        /* an int or bool key is compared at once; a str's hash first */
+        if (strings ? hashes[slot - 1] == hash && keys_equal(map, map->slots[2u * (slot - 1)], key)
+                    : map->slots[2u * (slot - 1)].i == key.i)
+            return (int64_t)(slot - 1);
+    }
+}
+
+/* The index slot that holds position. */
+static uint32_t index_slot_of(const spx_value_block_t *map, uint32_t position)
+{
+    const uint32_t *index = index_of(map);
+    uint32_t mask = index_size(map->capacity) - 1;
+    uint32_t at = hashes_of(map)[position] & mask;
+    while (index[at] != position + 1)
+        at = (at + 1) & mask;
+    return at;
+}
+
+static void index_put(spx_value_block_t *map, uint32_t position)
+{
+    uint32_t *index = index_of(map);
+    uint32_t mask = index_size(map->capacity) - 1;
+    uint32_t at = hashes_of(map)[position] & mask;
+    while (index[at])
+        at = (at + 1) & mask;
+    index[at] = position + 1;
+}
+
+static void index_rebuild(spx_value_block_t *map)
+{
+    memset(index_of(map), 0, (apr_size_t)index_size(map->capacity) * sizeof(uint32_t));
+    for (uint32_t position = 0; position < map->length; position++)
+        index_put(map, position);
+}
+
+/* Empty the index slot at (linear probing's deletion: later entries of the
+ * cluster that may move back do). */
+static void index_delete(spx_value_block_t *map, uint32_t at)
+{
+    uint32_t *index = index_of(map);
+    const uint32_t *hashes = hashes_of(map);
+    uint32_t mask = index_size(map->capacity) - 1;
+    uint32_t hole = at;
+    index[hole] = 0;
+    for (uint32_t next = (hole + 1) & mask; index[next]; next = (next + 1) & mask) {
+        uint32_t home = hashes[index[next] - 1] & mask;
+        if (((next - home) & mask) >= ((next - hole) & mask)) {
+            index[hole] = index[next];
+            index[next] = 0;
+            hole = next;
+        }
+    }
+}
+
+/* A new empty map of capacity entries, one holder, counted in the measure
+ * (allowed already). */
+static spx_value_block_t *map_allocate(spx_heap_t *heap, int map_keys, int values_are_blocks,
+                                       uint32_t capacity)
+{
+    spx_value_block_t *map = spx_allocate(map_bytes(capacity));
+    memset(map, 0, sizeof(*map));
+    map->holders = 1;
+    map->kind = SPX_BLOCK_MAP;
+    map->owns_storage = 1;
+    map->elements_are_blocks = values_are_blocks ? 1 : 0;
+    map->map_keys = (uint8_t)map_keys;
+    map->capacity = capacity;
+    memset(index_of(map), 0, (apr_size_t)index_size(capacity) * sizeof(uint32_t));
+    spx_heap_grow(heap, spx_block_measure(map));
+    heap->blocks++;
+    return map;
+}
+
+/* The map *slot (one holder) with room for capacity entries (at least its
+ * length), the measure following. */
+static void map_resize(spx_heap_t *heap, spx_value_block_t **slot, uint32_t capacity)
+{
+    spx_value_block_t *map = *slot;
+    uint32_t old = map->capacity;
+    uint64_t before = spx_block_measure(map);
+    SPX_ASSERT(capacity >= map->length);
+    if (capacity < old) /* the hashes move down before the storage shrinks */
+        memmove((char *)(void *)map->slots + (apr_size_t)capacity * 2 * sizeof(spx_value_t),
+                hashes_of(map), (apr_size_t)map->length * sizeof(uint32_t));
+    map = spx_reallocate(map, map_bytes(capacity));
+    if (capacity > old) /* ... and up after it grows */
+        memmove((char *)(void *)map->slots + (apr_size_t)capacity * 2 * sizeof(spx_value_t),
+                (char *)(void *)map->slots + (apr_size_t)old * 2 * sizeof(spx_value_t),
+                (apr_size_t)map->length * sizeof(uint32_t));
+    map->capacity = capacity;
+    index_rebuild(map);
+    uint64_t after = spx_block_measure(map);
+    if (after > before)
+        spx_heap_grow(heap, after - before);
+    else
+        heap->live -= before - after;
+    *slot = map;
+}
+
+static void append(spx_value_block_t *map, spx_value_t key, spx_value_t value, uint32_t hash)
+{
+    SPX_ASSERT(map->length < map->capacity);
+    uint32_t position = map->length++;
+    map->slots[2u * position] = key;
+    map->slots[2u * position + 1] = value;
+    hashes_of(map)[position] = hash;
+    index_put(map, position);
+}
+
+static spx_heap_status_t fail(spx_heap_t *heap, spx_runtime_code_t code, const char *message)
+{
+    snprintf(heap->message, sizeof(heap->message), "%s", message);
+    heap->code = code;
+    return SPX_HEAP_FAILED;
+}
+
+/* ---- what values.c calls (values_internal.h) -------------------------------------- */
+
+spx_value_t spx_map_step_key(const spx_value_block_t *map, int64_t step)
+{
+    spx_value_t key;
+    if (map->map_keys == SPX_MAP_KEYS_STR)
+        key.b = (spx_value_block_t *)(intptr_t)step; /* the interpreter's str key operand */
+    else
+        key.i = step;
+    return key;
+}
+
+spx_value_t *spx_map_slot(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key)
+{
+    int64_t position = find(map, key, hash_key(heap, map, key));
+    return position < 0 ? NULL : (spx_value_t *)&map->slots[2u * (uint64_t)position + 1];
+}
+
+uint64_t spx_map_key_n(const spx_value_block_t *map, spx_value_t key)
+{
+    return map->map_keys == SPX_MAP_KEYS_STR ? key.b->length : 0;
+}
+
+spx_heap_status_t spx_map_missing(spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key)
+{
+    char shown[SPX_LIMIT_RENDERED_KEY_BYTES + 8];
+    int is_str = map->map_keys == SPX_MAP_KEYS_STR;
+    spx_map_render_key(map->map_keys, key, is_str ? spx_str_bytes(key.b) : NULL,
+                       is_str ? key.b->length : 0, shown, sizeof(shown));
+    char message[sizeof(shown) + 64];
+    snprintf(message, sizeof(message), "key %s not in map of length %" PRIu32, shown, map->length);
+    return fail(heap, SPX_R0522, message);
+}
+
+spx_value_block_t *spx_map_copy(spx_heap_t *heap, const spx_value_block_t *map)
+{
+    spx_value_block_t *copy =
+        map_allocate(heap, map->map_keys, map->elements_are_blocks, map->length);
+    copy->length = map->length;
+    if (map->length) {
+        memcpy(copy->slots, map->slots, (apr_size_t)map->length * 2 * sizeof(spx_value_t));
+        memcpy(hashes_of(copy), hashes_of(map), (apr_size_t)map->length * sizeof(uint32_t));
+    }
+    index_rebuild(copy);
+    for (uint32_t i = 0; i < copy->length; i++) {
+        if (copy->map_keys == SPX_MAP_KEYS_STR)
+            spx_block_hold(copy->slots[2u * i].b);
+        if (copy->elements_are_blocks)
+            spx_block_hold(copy->slots[2u * i + 1].b);
+    }
+    heap->copies++;
+    return copy;
+}
+
+/* The capacity a full map of capacity entries grows to. */
+static uint32_t grown_capacity(uint32_t capacity)
+{
+    uint64_t grown = capacity ? (uint64_t)capacity * 2 : 4;
+    return (uint32_t)(grown > SPX_LIMIT_MAP_ENTRIES ? SPX_LIMIT_MAP_ENTRIES : grown);
+}
+
+uint64_t spx_map_growth_bytes(uint32_t length, uint32_t capacity)
+{
+    if (length < capacity)
+        return 0;
+    return (uint64_t)SPX_MAP_ENTRY_BYTES * (grown_capacity(capacity) - capacity);
+}
+
+spx_heap_status_t spx_map_length_allows(spx_heap_t *heap, uint64_t length)
+{
+    if (length <= heap->map_entries_limit)
+        return SPX_HEAP_OK;
+    char message[128];
+    snprintf(message, sizeof(message), "map of %" PRIu64 " entries, over the limit of %" PRIu32,
+             length, heap->map_entries_limit);
+    return fail(heap, SPX_R0525, message);
+}
+
+void spx_map_insert(spx_heap_t *heap, spx_value_block_t **slot, spx_value_t key, spx_value_t value)
+{
+    spx_value_block_t *map = *slot;
+    SPX_ASSERT(map->holders == 1);
+    if (map->length == map->capacity)
+        map_resize(heap, slot, grown_capacity(map->capacity));
+    map = *slot;
+    if (map->map_keys == SPX_MAP_KEYS_STR)
+        spx_block_hold(key.b);
+    append(map, key, value, hash_key(heap, map, key));
+}
+
+uint64_t spx_map_entries_after(const spx_heap_t *heap, const spx_value_block_t *map,
+                               spx_value_t key)
+{
+    int64_t position = find(map, key, hash_key(heap, map, key));
+    SPX_ASSERT(position >= 0);
+    return map->length - (uint64_t)position - 1;
+}
+
+void spx_map_erase(spx_heap_t *heap, spx_value_block_t **slot, spx_value_t key)
+{
+    spx_value_block_t *map = *slot;
+    SPX_ASSERT(map->holders == 1);
+    int64_t found = find(map, key, hash_key(heap, map, key));
+    SPX_ASSERT(found >= 0);
+    uint32_t position = (uint32_t)found;
+    spx_value_t old_key = map->slots[2u * position], old_value = map->slots[2u * position + 1];
+    index_delete(map, index_slot_of(map, position));
+    /* the later entries move up one position: their index slots say so */
+    uint32_t *hashes = hashes_of(map);
+    uint32_t *index = index_of(map);
+    for (uint32_t later = position + 1; later < map->length; later++)
+        index[index_slot_of(map, later)] = later; /* position later - 1, plus one */
+    uint32_t after = map->length - position - 1;
+    if (after) {
+        memmove(&map->slots[2u * position], &map->slots[2u * position + 2],
+                (apr_size_t)after * 2 * sizeof(spx_value_t));
+        memmove(&hashes[position], &hashes[position + 1], (apr_size_t)after * sizeof(uint32_t));
+    }
+    map->length--;
+    if (map->map_keys == SPX_MAP_KEYS_STR)
+        spx_block_release(heap, old_key.b);
+    if (map->elements_are_blocks)
+        spx_block_release(heap, old_value.b);
+    if (map->capacity > 16 && map->length < map->capacity / 4)
+        map_resize(heap, slot, map->capacity / 2);
+}
+
+/* ---- operations (spx_values.h) ------------------------------------------------------ */
+
+spx_heap_status_t spx_map_make(spx_heap_t *heap, uint64_t *fuel, int map_keys,
+                               int values_are_blocks, const spx_value_t *keys,
+                               const spx_value_t *values, apr_size_t count, spx_value_block_t **out)
+{
+    uint64_t n = count;
+    for (apr_size_t i = 0; map_keys == SPX_MAP_KEYS_STR && i < count; i++)
+        n += keys[i].b->length;
+    spx_heap_status_t status = spx_heap_charge(heap, fuel, n);
+    if (status != SPX_HEAP_OK)
+        return status;
+    /* The distinct keys, counted in a map outside the measure (at most the
+     * literal's entries: bounded by the program) before the real one. */
+    spx_value_block_t *counting = spx_allocate(map_bytes((uint32_t)count));
+    memset(counting, 0, sizeof(*counting));
+    counting->kind = SPX_BLOCK_MAP;
+    counting->map_keys = (uint8_t)map_keys;
+    counting->capacity = (uint32_t)count;
+    memset(index_of(counting), 0, (apr_size_t)index_size((uint32_t)count) * sizeof(uint32_t));
+    for (apr_size_t i = 0; i < count; i++) {
+        uint32_t hash = hash_key(heap, counting, keys[i]);
+        if (find(counting, keys[i], hash) < 0)
+            append(counting, keys[i], values[i], hash);
+    }
+    uint32_t distinct = counting->length;
+    free(counting);
+    status = spx_map_length_allows(heap, distinct);
+    if (status == SPX_HEAP_OK)
+        status = spx_heap_memory_allows(
+            heap, 0,
+            spx_block_measure(&(spx_value_block_t){.kind = SPX_BLOCK_MAP, .capacity = distinct}));
+    if (status != SPX_HEAP_OK)
+        return status;
+    spx_value_block_t *map = map_allocate(heap, map_keys, values_are_blocks, distinct);
+    for (apr_size_t i = 0; i < count; i++) {
+        uint32_t hash = hash_key(heap, map, keys[i]);
+        int64_t position = find(map, keys[i], hash);
+        if (position < 0) {
+            append(map, keys[i], values[i], hash); /* both holders pass to the entry */
+            continue;
+        }
+        /* a repeated key: the value replaces, the first key stays */
+        spx_value_t *slot = &map->slots[2u * (uint64_t)position + 1];
+        if (values_are_blocks)
+            spx_block_release(heap, slot->b);
+        *slot = values[i];
+        if (map_keys == SPX_MAP_KEYS_STR)
+            spx_block_release(heap, keys[i].b);
+    }
+    *out = map;
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_map_get(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *map,
+                              spx_value_t key, spx_value_t *out)
+{
+    const spx_value_t *slot = spx_map_slot(heap, map, key);
+    if (!slot) /* a range check: before the charge */
+        return spx_map_missing(heap, map, key);
+    spx_heap_status_t status = spx_heap_charge(heap, fuel, spx_map_key_n(map, key));
+    if (status != SPX_HEAP_OK)
+        return status;
+    *out = *slot;
+    if (map->elements_are_blocks)
+        spx_block_hold(out->b);
+    return SPX_HEAP_OK;
+}
+
+spx_value_t spx_map_key_at(const spx_value_block_t *map, uint32_t position)
+{
+    SPX_ASSERT(position < map->length);
+    spx_value_t key = map->slots[2u * position];
+    if (map->map_keys == SPX_MAP_KEYS_STR)
+        spx_block_hold(key.b);
+    return key;
+}
+
+spx_heap_status_t spx_map_has(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *map,
+                              spx_value_t key, int *out)
+{
+    spx_heap_status_t status = spx_heap_charge(heap, fuel, spx_map_key_n(map, key));
+    if (status == SPX_HEAP_OK)
+        *out = spx_map_slot(heap, map, key) != NULL;
+    return status;
+}
+
+spx_heap_status_t spx_map_get_or(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *map,
+                                 spx_value_t key, spx_value_t fallback, spx_value_t *out)
+{
+    spx_heap_status_t status = spx_heap_charge(heap, fuel, spx_map_key_n(map, key));
+    if (status != SPX_HEAP_OK)
+        return status;
+    const spx_value_t *slot = spx_map_slot(heap, map, key);
+    *out = slot ? *slot : fallback;
+    if (map->elements_are_blocks)
+        spx_block_hold(out->b);
+    return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_map_list(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *map,
+                               int values, spx_value_block_t **out)
+{
+    int blocks = values ? map->elements_are_blocks : map->map_keys == SPX_MAP_KEYS_STR;
+    return spx_array_gather(heap, fuel, blocks, map->slots + (values ? 1 : 0), map->length, 2, out);
+}
+
+/* ---- the key as messages show it -------------------------------------------------------
+ * MERGE: minimal, for R0522 and E0437 only; the one value renderer of
+ * language v3 (assert_eq's) replaces it. */
+
+void spx_map_render_key(int map_keys, spx_value_t key, const unsigned char *bytes,
+                        apr_size_t length, char *out, apr_size_t size)
+{
+    SPX_ASSERT(size >= SPX_LIMIT_RENDERED_KEY_BYTES + 8);
+    if (map_keys == SPX_MAP_KEYS_BOOL) {
+        snprintf(out, size, "%s", key.i ? "true" : "false");
+        return;
+    }
+    if (map_keys == SPX_MAP_KEYS_INT) {
+        snprintf(out, size, "%" PRId64, key.i);
+        return;
+    }
+    apr_size_t used = 0;
+    out[used++] = '"';
+    apr_size_t i = 0;
+    for (; i < length && used <= SPX_LIMIT_RENDERED_KEY_BYTES; i++) {
+        unsigned char c = bytes[i];
+        if (c == '"' || c == '\\') {
+            out[used++] = '\\';
+            out[used++] = (char)c;
+        } else if (c == '\n') {
+            out[used++] = '\\';
+            out[used++] = 'n';
+        } else if (c == '\t') {
+            out[used++] = '\\';
+            out[used++] = 't';
+        } else if (c < 0x20 || c == 0x7f) {
+            used += (apr_size_t)snprintf(out + used, size - used, "\\x%02x", c);
+        } else {
+            out[used++] = (char)c;
+        }
+    }
+    if (i == length)
+        out[used++] = '"';
+    if (used > SPX_LIMIT_RENDERED_KEY_BYTES) { /* cut at a character boundary, then "..." */
+        used = SPX_LIMIT_RENDERED_KEY_BYTES;
+        while (used > 0 && ((unsigned char)out[used] & 0xC0u) == 0x80u)
+            used--;
+        memcpy(out + used, "...", 3);
+        used += 3;
+    }
+    out[used] = '\0';
+}
