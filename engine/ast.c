@@ -200,6 +200,7 @@ void spx_expr_visit_children(const spx_expr_t *e, spx_expression_visitor_t visit
     case SPX_EXPR_VARIANT:
         for (apr_size_t i = 0; i < e->as.variant.count; i++)
             visit_child(e->as.variant.payloads[i], visit, context);
+        break;
     case SPX_EXPR_MAP: /* each key, then its value */
         for (apr_size_t i = 0; i < e->as.map.count; i++) {
             visit_child(e->as.map.keys[i], visit, context);

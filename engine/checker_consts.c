@@ -154,6 +154,7 @@ static value_t const_leaf(evaluation_t *ev, const spx_expr_t *expr)
         break;
     case SPX_EXPR_VARIANT:
         what = "a variant";
+        break;
     case SPX_EXPR_MAP:
         what = "a map literal";
         break;

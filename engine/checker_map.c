@@ -4,9 +4,8 @@
  * than int, str and bool), map literals (their types from what stands
  * around them or from their first entry that types itself, E0435, E0436,
  * E0437 for a literal key given twice), m[k] (E0418 for a key of another
- * type, E0417 for a slice) and the methods of maps (has, get, remove, keys,
- * values: E0420 for another name, E0403, E0404; remove's place rules are
- * check_method's, as for push and pop).
+ * type, E0417 for a slice). The methods of maps (has, get, remove, keys,
+ * values) are rows of the one method table (checker_methods.c).
  */
 #include "checker_internal.h"
 #include "spx_assert.h"
