@@ -377,9 +377,10 @@ spx_heap_status_t spx_place_pop(spx_heap_t *heap, uint64_t *fuel, spx_value_bloc
                                 const int64_t *steps, apr_size_t step_count, spx_value_t *out);
 
 /* v3: the value of a place (step_count >= 1) rooted at the variable's
- * block root, for a compound assignment's read: every index checked
- * (R0511), nothing copied or charged. *out holds when it is a block. */
-spx_heap_status_t spx_place_read(spx_heap_t *heap, const spx_value_block_t *root,
+ * block root, for a compound assignment's read: every index and map key
+ * checked (R0511, R0522), nothing copied; n = the str map keys looked up.
+ * *out holds when it is a block. */
+spx_heap_status_t spx_place_read(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *root,
                                  const int64_t *steps, apr_size_t step_count, spx_value_t *out);
 
 /* v3: P = P + e and P += e on a string or an array through a place

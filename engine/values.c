@@ -296,24 +296,25 @@ spx_heap_status_t spx_str_concat(spx_heap_t *heap, uint64_t *fuel, const spx_val
 }
 
 static spx_heap_status_t grow_array_in_place(spx_heap_t *heap, uint64_t *fuel,
-                                             spx_value_block_t **slot, const spx_value_block_t *e);
+                                             spx_value_block_t **slot, const spx_value_block_t *e,
+                                             uint64_t key_n);
 
 /* The append in place: *slot, held by the slot alone and not e, grows by
  * e's bytes or elements (language v3, Execution, "Append"). */
 static spx_heap_status_t grow_in_place(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **slot,
-                                       const spx_value_block_t *e)
+                                       const spx_value_block_t *e, uint64_t key_n)
 {
     spx_value_block_t *x = *slot;
     SPX_ASSERT(x->holders == 1 && x != e);
     if (x->kind == SPX_BLOCK_ARRAY)
-        return grow_array_in_place(heap, fuel, slot, e);
+        return grow_array_in_place(heap, fuel, slot, e, key_n);
     spx_value_block_t **variable = slot;
     uint64_t length = (uint64_t)x->length + e->length;
     /* A literal's or const's block gets storage when it first grows: like a
      * concatenation's, its charge counts both parts (project decision: the
      * bytes are copied then, so time per step stays bounded). */
-    spx_heap_status_t status =
-        charge(heap, fuel, x->owns_storage || e->length == 0 ? e->length : length);
+    uint64_t n = x->owns_storage || e->length == 0 ? e->length : length;
+    spx_heap_status_t status = charge(heap, fuel, n > UINT64_MAX - key_n ? UINT64_MAX : n + key_n);
     if (status == SPX_HEAP_OK)
         status = string_length_allows(heap, length);
     if (status != SPX_HEAP_OK || e->length == 0) /* nothing to grow */
@@ -364,7 +365,7 @@ spx_heap_status_t spx_str_append(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
         *variable = value;
         return SPX_HEAP_OK;
     }
-    return grow_in_place(heap, fuel, variable, e);
+    return grow_in_place(heap, fuel, variable, e, 0);
 }
 
 static spx_heap_status_t index_allows(spx_heap_t *heap, int64_t i, uint32_t length)
@@ -585,11 +586,13 @@ spx_heap_status_t spx_value_concat(spx_heap_t *heap, uint64_t *fuel, const spx_v
 static uint32_t capacity_for(uint32_t capacity, uint64_t length);
 
 static spx_heap_status_t grow_array_in_place(spx_heap_t *heap, uint64_t *fuel,
-                                             spx_value_block_t **slot, const spx_value_block_t *e)
+                                             spx_value_block_t **slot, const spx_value_block_t *e,
+                                             uint64_t key_n)
 {
     spx_value_block_t *x = *slot;
     uint64_t length = (uint64_t)x->length + e->length;
-    spx_heap_status_t status = charge(heap, fuel, e->length);
+    spx_heap_status_t status =
+        charge(heap, fuel, e->length > UINT64_MAX - key_n ? UINT64_MAX : e->length + key_n);
     if (status == SPX_HEAP_OK)
         status = array_length_allows(heap, length);
     if (status != SPX_HEAP_OK || e->length == 0) /* nothing to grow */
@@ -970,7 +973,7 @@ spx_heap_status_t spx_place_edit(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
 {
     apr_size_t blocks = 0;
     spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count,
-                                       grows ? PLACE_PUSH : PLACE_EDIT, own_n, &blocks);
+                                       grows ? PLACE_PUSH : PLACE_EDIT, own_n, NULL, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
     *array = heap->path[blocks - 1];
@@ -985,30 +988,47 @@ void spx_array_gave_one(spx_heap_t *heap, spx_value_block_t **at)
 }
 
 /* Language v3's compound assignment reads its place here and appends
- * through it in spx_place_append. Hook for the maps of language v3: a map
- * key step of a place ("m[k] += v") is looked up (R0522 when missing) and
- * charged len(k) for a str key at this read, and again where
- * spx_place_append resolves the place for the write; the walks below are
- * where such a step joins the index and field steps. */
-spx_heap_status_t spx_place_read(spx_heap_t *heap, const spx_value_block_t *root,
+ * through it in spx_place_append. A map key step of a place ("m[k] += v")
+ * is looked up (R0522 when missing) and charged len(k) for a str key at
+ * this read, and again where the write resolves the place (the append's
+ * n, or the write's). */
+spx_heap_status_t spx_place_read(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *root,
                                  const int64_t *steps, apr_size_t step_count, spx_value_t *out)
 {
     SPX_ASSERT(step_count >= 1);
     const spx_value_block_t *block = root;
+    uint64_t n = 0; /* the str map keys looked up */
     for (apr_size_t k = 0;; k++) {
         int64_t step = steps[k];
-        if (block->kind == SPX_BLOCK_ARRAY) {
-            spx_heap_status_t status = index_allows(heap, step, block->length);
-            if (status != SPX_HEAP_OK)
-                return status;
+        const spx_value_t *slot;
+        int holds_block;
+        if (block->kind == SPX_BLOCK_MAP) {
+            spx_value_t key = spx_map_step_key(block, step);
+            uint64_t key_n = spx_map_key_n(block, key);
+            n = n > UINT64_MAX - key_n ? UINT64_MAX : n + key_n;
+            slot = spx_map_slot(heap, block, key);
+            if (!slot)
+                return spx_map_missing(heap, block, key);
+            holds_block = block->elements_are_blocks;
+        } else {
+            if (block->kind == SPX_BLOCK_ARRAY) {
+                spx_heap_status_t status = index_allows(heap, step, block->length);
+                if (status != SPX_HEAP_OK)
+                    return status;
+            }
+            slot = &block->slots[step];
+            holds_block = slot_is_block(block, (apr_size_t)step);
         }
         if (k == step_count - 1) {
-            *out = block->slots[step];
-            if (slot_is_block(block, (apr_size_t)step))
+            spx_heap_status_t status = charge(heap, fuel, n);
+            if (status != SPX_HEAP_OK)
+                return status;
+            *out = *slot;
+            if (holds_block)
                 spx_block_hold(out->b);
             return SPX_HEAP_OK;
         }
-        block = block->slots[step].b;
+        block = slot->b;
     }
 }
 
@@ -1020,18 +1040,29 @@ spx_heap_status_t spx_place_append(spx_heap_t *heap, uint64_t *fuel, spx_value_b
      * and P's slot still holds the block read, held by it and the read. */
     spx_value_block_t **at = root;
     int in_place = 1;
+    uint64_t key_n = 0; /* P's map-key charges (language v3) */
     for (apr_size_t k = 0; k < step_count && in_place; k++) {
         spx_value_block_t *block = *at;
         int64_t step = steps[k];
         if (block->holders != 1 ||
-            (block->kind == SPX_BLOCK_ARRAY && (step < 0 || (uint64_t)step >= block->length)))
+            (block->kind == SPX_BLOCK_ARRAY && (step < 0 || (uint64_t)step >= block->length))) {
             in_place = 0;
-        else
+        } else if (block->kind == SPX_BLOCK_MAP) {
+            spx_value_t key = spx_map_step_key(block, step);
+            uint64_t n = spx_map_key_n(block, key);
+            key_n = key_n > UINT64_MAX - n ? UINT64_MAX : key_n + n;
+            spx_value_t *slot = spx_map_slot(heap, block, key);
+            if (slot)
+                at = &slot->b;
+            else
+                in_place = 0;
+        } else {
             at = &block->slots[step].b;
+        }
     }
     if (in_place && *at == read && read->holders == 2 && read != e) {
         read->holders--; /* the read's holder: the slot holds it alone now */
-        spx_heap_status_t status = grow_in_place(heap, fuel, at, e);
+        spx_heap_status_t status = grow_in_place(heap, fuel, at, e, key_n);
         if (status != SPX_HEAP_OK)
             read->holders++; /* nothing consumed: the block did not move */
         return status;
