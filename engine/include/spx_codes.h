@@ -159,11 +159,11 @@
     X(E0431, "variant matched twice")                                                              \
     X(E0432, "arm after a '_' arm")                                                                \
     X(E0433, "pattern binds other than its variant's payload count")                               \
-    X(E0438, "sort on an array of another element type than int, str or bool")                     \
     X(E0434, "map key type other than int, str and bool")                                          \
     X(E0435, "map literal without key and value types")                                            \
     X(E0436, "map literal entry of the wrong type")                                                \
     X(E0437, "literal or const key given twice in a map literal")                                  \
+    X(E0438, "sort on an array of another element type than int, str or bool")                     \
     /* warnings: never stop admission (docs/diagnostics-checker.md) */                             \
     X(W0601, "import that nothing uses")                                                           \
     X(W0602, "parameter or local that is never used")                                              \
@@ -192,9 +192,9 @@
     X(R0519, "array longer than the array limit")                                                  \
     X(R0520, "stoi out of range")                                                                  \
     X(R0521, "memory limit exceeded")                                                              \
-    X(R0523, "empty separator or pattern")                                                         \
-    X(R0524, "negative repeat count") \
     X(R0522, "key not in the map")                                                                 \
+    X(R0523, "empty separator or pattern")                                                         \
+    X(R0524, "negative repeat count")                                                              \
     X(R0525, "map longer than the map limit")
 
 #define SPX_CODE_ENUMERATOR_(code, title) SPX_##code,
