@@ -10,7 +10,7 @@ Each example in the page is a fenced block whose info string is
 or `== PATH python`: a Python expression giving the bytes of a file too
 large to print). Without a `semaprax.toml`, the manifest declares each
 `.spx` file as a module named after its stem (and, in MODE test, one test
-`t` = `app.t`; options after MODE test, such as `--max-steps N`, are given
+`t` = `app.t`, also in MODE unrun; options after MODE test, such as `--max-steps N`, are given
 to `semaprax test`). MODE check (the default): `semaprax check --format json`
 must report exactly the code, and nothing else. MODE test: `semaprax test
 --envelope` must record the code as a test's failure. MODE daemon:
@@ -19,7 +19,10 @@ must report exactly the code, and nothing else. MODE test: `semaprax test
 reports (limits on counts of diagnostics give others first). MODE refused:
 `semaprax check` must refuse the input before parsing it (exit 2, "over the
 limit"): the code is the parser's, which the programs never reach with such
-a file. Every code
+a file. MODE unrun: a run-time failure too costly to reach on every check
+of the page (R0525: 5 x 10^7 steps); the program must check without any
+diagnostic, and the engine's own suite reaches the code through a lowered
+limit. Every code
 the page's tables list must have an example.
 """
 import json
@@ -75,7 +78,7 @@ def manifest_for(files, mode):
         if path.endswith(".spx"):
             module = os.path.splitext(os.path.basename(path))[0]
             lines += ["[[source]]", 'module = "%s"' % module, 'path = "%s"' % path]
-    if mode == "test":
+    if mode in ("test", "unrun"):
         lines += ["[[test]]", 'name = "t"', 'function = "app.t"']
     return ("\n".join(lines) + "\n").encode()
 
@@ -139,6 +142,9 @@ def main():
                 codes, why = ([code] if refused else None), run.stderr.decode("utf-8", "replace")
             elif mode == "test":
                 codes, why = codes_of_test(semaprax, root, options)
+            elif mode == "unrun":
+                codes, why = codes_of_check(semaprax, root)
+                codes = [code] if codes == [] else codes
             else:
                 codes, why = codes_of_daemon(semapraxd, root)
         if mode == "among":
