@@ -970,7 +970,7 @@ spx_heap_status_t spx_place_edit(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
 {
     apr_size_t blocks = 0;
     spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count,
-                                       grows ? PLACE_PUSH : PLACE_EDIT, own_n, &blocks);
+                                       grows ? PLACE_PUSH : PLACE_EDIT, own_n, NULL, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
     *array = heap->path[blocks - 1];

@@ -1094,7 +1094,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             spx_library_place_t place = {NULL, NULL, 0};
             if (record[0] >= 0) {
                 const int32_t *at = frame->function->aux + record[0];
-                place = (spx_library_place_t){&B[at[0]], place_steps(vm, at, I), (apr_size_t)at[1]};
+                place = (spx_library_place_t){&B[at[0]], place_steps(vm, at, I, B), (apr_size_t)at[1]};
             }
             spx_value_t value = {0};
             LEND();
@@ -1122,7 +1122,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_READ_I:
         case SPX_I_READ_B: {
             const int32_t *place = frame->function->aux + ins->b;
-            const int64_t *steps = place_steps(vm, place, I);
+            const int64_t *steps = place_steps(vm, place, I, B);
             spx_value_t value;
             CHECKED(spx_place_read(heap, B[place[0]], steps, (apr_size_t)place[1], &value));
             if (ins->op == SPX_I_READ_I)
@@ -1133,7 +1133,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_APPEND_PLACE: {
             const int32_t *place = frame->function->aux + ins->b;
-            const int64_t *steps = place_steps(vm, place, I);
+            const int64_t *steps = place_steps(vm, place, I, B);
             METERED(spx_place_append(heap, &metered, &B[place[0]], steps, (apr_size_t)place[1],
                                      B[ins->a], B[ins->c]));
             B[ins->a] = NULL; /* consumed */
