@@ -4,12 +4,15 @@
  * maps ({"a": 1} in the map's order, {} when empty, int, bool and str
  * keys) and on enums (app.Shape.Circle(3), app.Shape.Empty, nested: an
  * enum holding a map holding an array; an enum as a struct's field and a
- * map's value, typed as written), R0522's key rendered by the same code
+ * map's value, typed as written; geo.Shape.Circle(3) and a struct of
+ * module app whose field is geo's enum), R0522's key rendered by the same code
  * (escapes, a key over 256 bytes cut with "..."), E0437's key (the
  * checker's, with escapes), and values too deep or too long to write that
  * stay cut after 256 bytes.
  */
+#include "spx_arena.h"
 #include "spx_ast.h"
+#include "spx_diagnostics.h"
 #include "spx_program.h"
 #include "spx_run_fixture.h"
 
@@ -153,6 +156,49 @@ static void test_enums(void)
     expect_stops(enum_source, stops, COUNT(stops));
 }
 
+/* --- enums of another module ------------------------------------------------------------ */
+
+static const char geo_source[] = "export enum Shape { Circle(int), Empty }\n";
+static const char app_source[] = "import geo;\n"
+                                 "struct Tile { s: geo.Shape }\n"
+                                 "fn f() -> int {\n"
+                                 "    assert_eq([Tile { s: geo.Shape.Circle(3) }], [Tile { s: "
+                                 "geo.Shape.Empty }]);\n"
+                                 "    return 0;\n"
+                                 "}\n";
+
+static void test_other_module(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    spx_arena_t *arena = spx_arena_make(pool);
+    const char *names[] = {"geo", "app"}, *texts[] = {geo_source, app_source};
+    spx_module_t *modules[2];
+    for (int i = 0; i < 2; i++) {
+        modules[i] = spx_module_make(names[i], apr_pstrcat(pool, names[i], ".spx", NULL),
+                                     (const unsigned char *)texts[i], strlen(texts[i]), arena);
+        spx_parse_module(modules[i], arena, arena, pool, diagnostics);
+    }
+    spx_check_program(modules, 2, pool, diagnostics);
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 0);
+    spx_program_builder_t *builder = spx_program_builder_make(pool, arena);
+    for (int i = 0; i < 2; i++)
+        spx_program_add_module(builder, modules[i]);
+    spx_program_t *program = spx_program_finish(builder);
+    spx_run_limits_t limits = spx_run_limits_default();
+    spx_run_result_t result;
+    CU_ASSERT_EQUAL_FATAL(
+        spx_vm_run(program, spx_program_find(program, "app.f"), &limits, &result, pool),
+        APR_SUCCESS);
+    CU_ASSERT_EQUAL(result.outcome, SPX_OUTCOME_LANGUAGE_FAILURE);
+    CU_ASSERT_STRING_EQUAL(result.failure.code, "R0508");
+    CU_ASSERT_STRING_EQUAL(result.failure.message,
+                           "assertion failed: [app.Tile { s: geo.Shape.Circle(3) }] != [app.Tile "
+                           "{ s: geo.Shape.Empty }]");
+    apr_pool_destroy(pool);
+}
+
 /* --- R0522: the missing key as the renderer writes it ------------------------------------- */
 
 static const char missing_source[] = "fn escaped() -> int {\n"
@@ -290,6 +336,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"assert_eq on maps", test_maps},
         {"assert_eq on enums", test_enums},
+        {"enums of another module", test_other_module},
         {"R0522's key", test_missing_key},
         {"E0437's key", test_repeated_key},
         {"deep and long values stay cut", test_cut},
