@@ -8,9 +8,8 @@
  * values) are rows of the one method table (checker_methods.c).
  */
 #include "checker_internal.h"
+#include "render.h"
 #include "spx_assert.h"
-#include "spx_limits.h"
-#include "spx_values.h"
 
 #include <apr_strings.h>
 #include <string.h>
@@ -137,16 +136,16 @@ static int same_key(const fixed_key_t *a, const fixed_key_t *b)
 static void report_repeated_key(checker_t *checker, const char *path, const fixed_key_t *second,
                                 const fixed_key_t *first)
 {
-    spx_value_t value = {.i = second->integer};
-    char shown[SPX_LIMIT_RENDERED_KEY_BYTES + 8];
-    spx_map_render_key(second->kind == SPX_TYPE_STR    ? SPX_MAP_KEYS_STR
-                       : second->kind == SPX_TYPE_BOOL ? SPX_MAP_KEYS_BOOL
-                                                       : SPX_MAP_KEYS_INT,
-                       value, (const unsigned char *)second->bytes, second->length, shown,
-                       sizeof(shown));
+    spx_render_text_t shown;
+    spx_render_scalar(second->kind == SPX_TYPE_STR    ? SPX_RENDER_STR
+                      : second->kind == SPX_TYPE_BOOL ? SPX_RENDER_BOOL
+                                                      : SPX_RENDER_INT,
+                      second->integer, (const unsigned char *)second->bytes, second->length,
+                      &shown);
     spx_diagnostic_note(checker->diagnostics,
                         spx_diagnostics_add(checker->diagnostics, SPX_E0437, path, second->span,
-                                            "key %s appears twice in this map literal", shown),
+                                            "key %s appears twice in this map literal",
+                                            shown.bytes),
                         path, first->span, "first given here");
 }
 
@@ -344,4 +343,3 @@ void spx_checker_check_map_index(scope_t *scope, spx_expr_t *expr)
     }
     set_type(expr, map->element);
 }
-

@@ -55,7 +55,7 @@ typedef enum spx_block_kind_t {
     SPX_BLOCK_ARRAY = 2,
     SPX_BLOCK_STRUCT = 3,
     SPX_BLOCK_ENUM = 4, /* v3: a variant with payloads (values_enum.c) */
-    SPX_BLOCK_MAP = 5 /* language v3: see values_map.c */
+    SPX_BLOCK_MAP = 5   /* language v3: see values_map.c */
 } spx_block_kind_t;
 
 /* v3: what a block of an enum's variant needs to know of it: the variant's
@@ -472,15 +472,5 @@ spx_heap_status_t spx_map_list(spx_heap_t *heap, uint64_t *fuel, const spx_value
 spx_heap_status_t spx_place_remove_key(spx_heap_t *heap, uint64_t *fuel, spx_value_block_t **root,
                                        const int64_t *steps, apr_size_t step_count, spx_value_t key,
                                        int *removed);
-
-/* A key as failure messages and diagnostics show it (a str quoted, with
- * escapes, cut after SPX_LIMIT_RENDERED_KEY_BYTES then "..."; an int in
- * decimal; true, false), into out (size bytes at least
- * SPX_LIMIT_RENDERED_KEY_BYTES + 8). For a str, bytes and length; else
- * key.i.
- * MERGE: a minimal key rendering of the maps' part, to be replaced by the
- * one value renderer (assert_eq's) when the parts of language v3 meet. */
-void spx_map_render_key(int map_keys, spx_value_t key, const unsigned char *bytes,
-                        apr_size_t length, char *out, apr_size_t size);
 
 #endif /* SPX_VALUES_H */

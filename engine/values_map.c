@@ -1,8 +1,8 @@
 /*
  * values_map.c: the map blocks of language v3 (spx_values.h, "maps";
  * docs/execution.md, "Maps"): literals, lookups, inserts and removals in
- * insertion order, one-level copies, keys() and values(), and the key as
- * failure messages show it.
+ * insertion order, one-level copies, keys() and values(), and R0522 (its
+ * key rendered by the one renderer of values, render.h).
  *
  * A map block is one allocation: the header, then capacity entries of two
  * slots (key, value) in insertion order, then each entry's hash (32 bits of
@@ -18,6 +18,7 @@
  * growth doubles the capacity (4 at first), and storage goes back, halved,
  * once the length is under a quarter of a capacity over 16, as for arrays.
  */
+#include "render.h"
 #include "spx_values.h"
 #include "values_internal.h"
 
@@ -229,12 +230,15 @@ uint64_t spx_map_key_n(const spx_value_block_t *map, spx_value_t key)
 
 spx_heap_status_t spx_map_missing(spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key)
 {
-    char shown[SPX_LIMIT_RENDERED_KEY_BYTES + 8];
-    int is_str = map->map_keys == SPX_MAP_KEYS_STR;
-    spx_map_render_key(map->map_keys, key, is_str ? spx_str_bytes(key.b) : NULL,
-                       is_str ? key.b->length : 0, shown, sizeof(shown));
-    char message[sizeof(shown) + 64];
-    snprintf(message, sizeof(message), "key %s not in map of length %" PRIu32, shown, map->length);
+    spx_render_text_t shown;
+    if (map->map_keys == SPX_MAP_KEYS_STR)
+        spx_render_scalar(SPX_RENDER_STR, 0, spx_str_bytes(key.b), key.b->length, &shown);
+    else
+        spx_render_scalar(map->map_keys == SPX_MAP_KEYS_BOOL ? SPX_RENDER_BOOL : SPX_RENDER_INT,
+                          key.i, NULL, 0, &shown);
+    char message[sizeof(shown.bytes) + 64];
+    snprintf(message, sizeof(message), "key %s not in map of length %" PRIu32, shown.bytes,
+             map->length);
     return fail(heap, SPX_R0522, message);
 }
 
@@ -436,52 +440,4 @@ spx_heap_status_t spx_map_list(spx_heap_t *heap, uint64_t *fuel, const spx_value
 {
     int blocks = values ? map->elements_are_blocks : map->map_keys == SPX_MAP_KEYS_STR;
     return spx_array_gather(heap, fuel, blocks, map->slots + (values ? 1 : 0), map->length, 2, out);
-}
-
-/* ---- the key as messages show it -------------------------------------------------------
- * MERGE: minimal, for R0522 and E0437 only; the one value renderer of
- * language v3 (assert_eq's) replaces it. */
-
-void spx_map_render_key(int map_keys, spx_value_t key, const unsigned char *bytes,
-                        apr_size_t length, char *out, apr_size_t size)
-{
-    SPX_ASSERT(size >= SPX_LIMIT_RENDERED_KEY_BYTES + 8);
-    if (map_keys == SPX_MAP_KEYS_BOOL) {
-        snprintf(out, size, "%s", key.i ? "true" : "false");
-        return;
-    }
-    if (map_keys == SPX_MAP_KEYS_INT) {
-        snprintf(out, size, "%" PRId64, key.i);
-        return;
-    }
-    apr_size_t used = 0;
-    out[used++] = '"';
-    apr_size_t i = 0;
-    for (; i < length && used <= SPX_LIMIT_RENDERED_KEY_BYTES; i++) {
-        unsigned char c = bytes[i];
-        if (c == '"' || c == '\\') {
-            out[used++] = '\\';
-            out[used++] = (char)c;
-        } else if (c == '\n') {
-            out[used++] = '\\';
-            out[used++] = 'n';
-        } else if (c == '\t') {
-            out[used++] = '\\';
-            out[used++] = 't';
-        } else if (c < 0x20 || c == 0x7f) {
-            used += (apr_size_t)snprintf(out + used, size - used, "\\x%02x", c);
-        } else {
-            out[used++] = (char)c;
-        }
-    }
-    if (i == length)
-        out[used++] = '"';
-    if (used > SPX_LIMIT_RENDERED_KEY_BYTES) { /* cut at a character boundary, then "..." */
-        used = SPX_LIMIT_RENDERED_KEY_BYTES;
-        while (used > 0 && ((unsigned char)out[used] & 0xC0u) == 0x80u)
-            used--;
-        memcpy(out + used, "...", 3);
-        used += 3;
-    }
-    out[used] = '\0';
 }

@@ -1094,7 +1094,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             spx_library_place_t place = {NULL, NULL, 0};
             if (record[0] >= 0) {
                 const int32_t *at = frame->function->aux + record[0];
-                place = (spx_library_place_t){&B[at[0]], place_steps(vm, at, I, B), (apr_size_t)at[1]};
+                place =
+                    (spx_library_place_t){&B[at[0]], place_steps(vm, at, I, B), (apr_size_t)at[1]};
             }
             spx_value_t value = {0};
             LEND();

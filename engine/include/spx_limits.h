@@ -101,8 +101,9 @@
 #define SPX_LIMIT_ASSERT_MESSAGE_BYTES 1024u
 
 /* Language v3: what a failure message shows of one value (assert_eq's two
- * sides): its text's first bytes, cut at a character boundary, then "...";
- * rendering stops there, so it is O(this) work whatever the value. */
+ * sides; a map key in R0522's message and E0437's diagnostic): its text's
+ * first bytes, cut at a character boundary, then "..."; rendering stops
+ * there, so it is O(this) work whatever the value. */
 #define SPX_LIMIT_RENDER_BYTES 256u
 
 /* The value of one str const, in bytes (language v2, checked when the const
@@ -346,10 +347,5 @@
 
 /* Entries of one map value (language v3; over it is R0525). */
 #define SPX_LIMIT_MAP_ENTRIES (1u << 24)
-
-/* The bytes of a map key shown in a failure message (R0522) or a
- * diagnostic (E0437), then "..." (language v3: a rendered value is cut
- * after 256 bytes). */
-#define SPX_LIMIT_RENDERED_KEY_BYTES 256u
 
 #endif /* SPX_LIMITS_H */
