@@ -196,7 +196,7 @@ static int keyword_as_name(parser_t *p, spx_name_t *name, int declaration)
     const char *word = spx_token_v2_keyword(p->token.kind);
     int version = 2;
     unsigned *named = &p->keywords_named;
-    unsigned bit = 1u << (unsigned)(p->token.kind - SPX_TOKEN_STRUCT);
+    unsigned bit = word ? 1u << (unsigned)(p->token.kind - SPX_TOKEN_STRUCT) : 0;
     if (!word && (word = spx_token_v3_keyword(p->token.kind)) != NULL) {
         version = 3;
         named = &p->v3_keywords_named;
