@@ -838,12 +838,12 @@ static reg_t compile_map_index(compiler_t *c, const spx_expr_t *e, int32_t hint)
 static reg_t compile_library(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
     const spx_call_t *call = e->as.call;
-    apr_size_t count = call->argument_count, operand_count = 0, temps = 0;
+    apr_size_t count = call->argument_count, operand_count = 0, temps = 0, block_temps = 0;
     reg_t *operands = apr_palloc(c->scratch, (count + 1) * sizeof(*operands));
     int32_t place = -1;
     if (spx_library_writes(call->builtin)) {
         int root = call->receiver ? place_root_slot(call->receiver) : call->receiver_slot;
-        place = compile_place(c, root, call->receiver, &temps);
+        place = compile_place(c, root, call->receiver, &temps, &block_temps);
     } else {
         int slot = call->receiver_slot;
         reg_t receiver = call->receiver ? compile_expr(c, call->receiver, -1)
@@ -868,10 +868,12 @@ static reg_t compile_library(compiler_t *c, const spx_expr_t *e, int32_t hint)
     for (apr_size_t i = operand_count; i-- > 0;)
         free_reg(c, operands[i]);
     c->top[FILE_INT] -= (uint32_t)temps; /* read before the method writes its result */
+    c->top[FILE_BLOCK] -= (uint32_t)block_temps;
     charge(c, e->span);
     reg_t dst = file == FILE_INT || file == FILE_BLOCK ? destination(c, file, hint) : no_reg;
     failure_site(c, emit(c, SPX_I_METHOD, 0, dst.index, record, (int32_t)call->builtin), e->span);
     return dst;
+}
 
 /* v3: assert_eq(a, b[, message]): a, b and the message evaluated left to
  * right (each held against writes by the later ones), then the call's step
@@ -1404,8 +1406,8 @@ static void compile_append(compiler_t *c, const spx_stmt_t *s, const spx_expr_t 
                      operation->span);
         return;
     }
-    apr_size_t temps = 0;
-    int32_t place = compile_place(c, s->as.assign.slot, s->as.assign.place, &temps);
+    apr_size_t temps = 0, block_temps = 0;
+    int32_t place = compile_place(c, s->as.assign.slot, s->as.assign.place, &temps, &block_temps);
     reg_t read = {FILE_BLOCK, alloc_temp(c, FILE_BLOCK), 1};
     if (s->as.assign.place)
         failure_site(c, emit(c, SPX_I_READ_B, 0, read.index, place, 0), s->as.assign.place->span);
@@ -1418,6 +1420,7 @@ static void compile_append(compiler_t *c, const spx_stmt_t *s, const spx_expr_t 
                  emit(c, SPX_I_APPEND_PLACE, dying(e, SPX_FLAG_FREE_C), read.index, place, e.index),
                  operation->span);
     c->top[FILE_INT] -= (uint32_t)temps;
+    c->top[FILE_BLOCK] -= (uint32_t)block_temps; /* released by the append */
 }
 
 /* v3: "P op= e;" other than an append: P's indexes, P read (its range
@@ -1432,8 +1435,8 @@ static void compile_compound(compiler_t *c, const spx_stmt_t *s)
     }
     SPX_ASSERT(file_of(operation->type) == FILE_INT);
     const spx_expr_t *target = s->as.assign.place;
-    apr_size_t temps = 0;
-    int32_t place = compile_place(c, s->as.assign.slot, target, &temps);
+    apr_size_t temps = 0, block_temps = 0;
+    int32_t place = compile_place(c, s->as.assign.slot, target, &temps, &block_temps);
     reg_t read = {FILE_INT, alloc_temp(c, FILE_INT), 1};
     failure_site(c, emit(c, SPX_I_READ_I, 0, read.index, place, 0), target->span);
     reg_t e = compile_expr(c, operation->as.binary.right, -1);
@@ -1441,6 +1444,7 @@ static void compile_compound(compiler_t *c, const spx_stmt_t *s)
     free_reg(c, result);
     failure_site(c, emit(c, SPX_I_WRITE_I, 0, result.index, place, 0), target->span);
     c->top[FILE_INT] -= (uint32_t)temps;
+    c->top[FILE_BLOCK] -= (uint32_t)block_temps; /* released by the write */
 }
 
 static void compile_assign(compiler_t *c, const spx_stmt_t *s)

@@ -885,7 +885,8 @@ spx_heap_status_t spx_place_push(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
                                  const int64_t *steps, apr_size_t step_count, spx_value_t value)
 {
     apr_size_t blocks = 0;
-    spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count, PLACE_PUSH, 0, NULL, &blocks);
+    spx_heap_status_t status =
+        resolve(heap, fuel, root, steps, step_count, PLACE_PUSH, 0, NULL, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t *array = room_for_one(heap, heap->path[blocks - 1]);
@@ -970,7 +971,7 @@ spx_heap_status_t spx_place_edit(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
 {
     apr_size_t blocks = 0;
     spx_heap_status_t status = resolve(heap, fuel, root, steps, step_count,
-                                       grows ? PLACE_PUSH : PLACE_EDIT, own_n, &blocks);
+                                       grows ? PLACE_PUSH : PLACE_EDIT, own_n, NULL, &blocks);
     if (status != SPX_HEAP_OK)
         return status;
     *array = heap->path[blocks - 1];

@@ -1094,7 +1094,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             spx_library_place_t place = {NULL, NULL, 0};
             if (record[0] >= 0) {
                 const int32_t *at = frame->function->aux + record[0];
-                place = (spx_library_place_t){&B[at[0]], place_steps(vm, at, I), (apr_size_t)at[1]};
+                place =
+                    (spx_library_place_t){&B[at[0]], place_steps(vm, at, I, B), (apr_size_t)at[1]};
             }
             spx_value_t value = {0};
             LEND();
@@ -1113,6 +1114,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                     else
                         drop(vm, &B[codes[k] >> 2]);
                 }
+            if (record[0] >= 0) /* before the result, which may take a key's register */
+                release_place_keys(vm, frame->function->aux + record[0], B);
             if (record[1] == 1)
                 I[ins->a] = value.i;
             else if (record[1] == 2)
@@ -1122,7 +1125,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_READ_I:
         case SPX_I_READ_B: {
             const int32_t *place = frame->function->aux + ins->b;
-            const int64_t *steps = place_steps(vm, place, I);
+            const int64_t *steps = place_steps(vm, place, I, B);
             spx_value_t value;
             CHECKED(spx_place_read(heap, B[place[0]], steps, (apr_size_t)place[1], &value));
             if (ins->op == SPX_I_READ_I)
@@ -1133,12 +1136,13 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_APPEND_PLACE: {
             const int32_t *place = frame->function->aux + ins->b;
-            const int64_t *steps = place_steps(vm, place, I);
+            const int64_t *steps = place_steps(vm, place, I, B);
             METERED(spx_place_append(heap, &metered, &B[place[0]], steps, (apr_size_t)place[1],
                                      B[ins->a], B[ins->c]));
             B[ins->a] = NULL; /* consumed */
             if (ins->flags & SPX_FLAG_FREE_C)
                 drop(vm, &B[ins->c]);
+            release_place_keys(vm, place, B);
             break;
         }
         case SPX_I_STR_LT:
