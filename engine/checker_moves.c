@@ -44,6 +44,7 @@
  * binds) and go out of scope at its end.
  */
 #include "checker_internal.h"
+#include "spx_library.h"
 #include "spx_limits.h"
 
 #include <apr_strings.h>
@@ -83,13 +84,17 @@ typedef struct moves_t {
 
 /* ---- what moves: the types and the transfer positions ------------------- */
 
-/* Whether a value of type is a block (a holder count, a copy on write). */
+/* Whether a value of type is a block (a holder count, a copy on write).
+ * An enum's variant without payloads is a constant, not a block; moving it
+ * hands on nothing and costs nothing, so every enum value counts. */
 static int is_block_type(spx_type_t type)
 {
     switch (type) {
     case SPX_TYPE_STR:
     case SPX_TYPE_ARRAY:
     case SPX_TYPE_STRUCT:
+    case SPX_TYPE_ENUM:
+    case SPX_TYPE_MAP:
         return 1;
     case SPX_TYPE_ERROR:
     case SPX_TYPE_INT:
@@ -107,9 +112,11 @@ static int statement_transfers(const spx_stmt_t *s)
     switch (s->kind) {
     case SPX_STMT_LET:    /* the value of a let */
     case SPX_STMT_VAR:    /* and of a var */
-    case SPX_STMT_ASSIGN: /* the right side of "place = e;" */
     case SPX_STMT_RETURN: /* the value of return */
+    case SPX_STMT_MATCH:  /* the scrutinee of match */
         return 1;
+    case SPX_STMT_ASSIGN: /* the right side of "place = e;", not of "P op= e;" */
+        return s->as.assign.compound == NULL;
     case SPX_STMT_IF:
     case SPX_STMT_WHILE:
     case SPX_STMT_EXPR:
@@ -126,12 +133,21 @@ static int statement_transfers(const spx_stmt_t *s)
 static int operand_transfers(const spx_expr_t *parent, apr_size_t operand)
 {
     switch (parent->kind) {
-    case SPX_EXPR_CALL: /* an argument of a user function; the value of push */
-        if (parent->as.call->builtin == SPX_BUILTIN_NONE)
+    case SPX_EXPR_CALL: /* an argument of a user function; the value of push or insert */
+        switch (parent->as.call->builtin) {
+        case SPX_BUILTIN_NONE:
             return 1;
-        return parent->as.call->builtin == SPX_BUILTIN_PUSH && operand == 0;
+        case SPX_BUILTIN_PUSH:
+            return operand == 0;
+        case SPX_BUILTIN_INSERT:
+            return operand == 1;
+        default:
+            return 0;
+        }
     case SPX_EXPR_ARRAY:          /* an element of an array literal */
     case SPX_EXPR_STRUCT_LITERAL: /* a field value of a struct literal */
+    case SPX_EXPR_VARIANT:        /* a payload of a variant */
+    case SPX_EXPR_MAP:            /* a key or value of a map literal */
         return 1;
     case SPX_EXPR_INT:
     case SPX_EXPR_STRING:
@@ -147,11 +163,14 @@ static int operand_transfers(const spx_expr_t *parent, apr_size_t operand)
     return 0;
 }
 
-/* Whether a builtin call changes the place it is called on: its place's
- * indexes, then its arguments are evaluated, then the place is resolved. */
+/* Whether a builtin call changes the place it is called on (push, pop and
+ * the library's writing methods: insert, remove, sort, reverse): its
+ * place's indexes, then its arguments are evaluated, then the place is
+ * resolved. */
 static int call_writes_place(const spx_call_t *call)
 {
-    return call->builtin == SPX_BUILTIN_PUSH || call->builtin == SPX_BUILTIN_POP;
+    return call->builtin == SPX_BUILTIN_PUSH || call->builtin == SPX_BUILTIN_POP ||
+           (call->builtin != SPX_BUILTIN_NONE && spx_library_writes(call->builtin));
 }
 
 /* "x = x + e;": the append form, the same statement as "x += e", whose x is
@@ -253,6 +272,16 @@ static live_t walk_primary(moves_t *m, spx_expr_t *e, live_t live, int transfers
     case SPX_EXPR_STRUCT_LITERAL:
         for (apr_size_t i = e->as.literal->field_count; i-- > 0;)
             live = walk_expr(m, e->as.literal->fields[i].value, live, operand_transfers(e, i));
+        return live;
+    case SPX_EXPR_VARIANT:
+        for (apr_size_t i = e->as.variant.count; i-- > 0;)
+            live = walk_expr(m, e->as.variant.payloads[i], live, operand_transfers(e, i));
+        return live;
+    case SPX_EXPR_MAP: /* k1, v1, k2, v2, ...: walked from the last value back */
+        for (apr_size_t i = e->as.map.count; i-- > 0;) {
+            live = walk_expr(m, e->as.map.values[i], live, operand_transfers(e, 2 * i + 1));
+            live = walk_expr(m, e->as.map.keys[i], live, operand_transfers(e, 2 * i));
+        }
         return live;
     case SPX_EXPR_INT:
     case SPX_EXPR_STRING:
@@ -365,6 +394,22 @@ static live_t walk_if(moves_t *m, spx_stmt_t *s, live_t live, const loop_targets
     return otherwise;
 }
 
+/* A match: its scrutinee, then one of its arms, each an alternative (as
+ * an if's branches) whose binders are bound at its start and go out of
+ * scope at its end. */
+static live_t walk_match(moves_t *m, spx_stmt_t *s, live_t live, const loop_targets_t *loop)
+{
+    live_t arms = 0;
+    for (apr_size_t a = 0; a < s->as.match_stmt.arm_count; a++) {
+        spx_match_arm_t *arm = &s->as.match_stmt.arms[a];
+        live_t binders = 0;
+        for (apr_size_t j = 0; j < arm->binder_count; j++)
+            binders |= bit(m, arm->binders[j].slot);
+        arms |= walk_block(m, &arm->body, live & ~binders, loop) & ~binders;
+    }
+    return walk_expr(m, s->as.match_stmt.scrutinee, arms, statement_transfers(s));
+}
+
 /* The set live before s, given the set live after it. */
 static live_t walk_stmt(moves_t *m, spx_stmt_t *s, live_t live, const loop_targets_t *loop)
 {
@@ -375,16 +420,20 @@ static live_t walk_stmt(moves_t *m, spx_stmt_t *s, live_t live, const loop_targe
         return walk_expr(m, s->as.binding.value, live, statement_transfers(s));
     case SPX_STMT_ASSIGN: {
         live_t target = bit(m, s->as.assign.slot);
-        if (!s->as.assign.place) {
+        if (!s->as.assign.place && !s->as.assign.compound) {
             live &= ~target; /* all of x is assigned at the end */
             if (is_append_form(s))
                 live |= target; /* x is resolved after its value, as in "x += e" */
             return walk_expr(m, s->as.assign.value, live, statement_transfers(s));
         }
-        live |= target; /* the place is resolved after its value */
+        /* the place is resolved after its value (for "P op= e", also read
+         * before e: the same bit), and its indexes evaluated first */
+        live |= target;
         live = walk_expr(m, s->as.assign.value, live, statement_transfers(s));
         return walk_place_indexes(m, s->as.assign.place, live);
     }
+    case SPX_STMT_MATCH:
+        return walk_match(m, s, live, loop);
     case SPX_STMT_IF:
         return walk_if(m, s, live, loop);
     case SPX_STMT_WHILE:

@@ -1557,7 +1557,8 @@ static void compile_stmt(compiler_t *c, const spx_stmt_t *s);
  * variants no arm names) and pays the chosen variant's size charge (its
  * payload count, 0 for '_'). Each arm binds its binders (a holder each),
  * then, when the scrutinee is a temporary (a call's or a constructor's
- * value), takes the block apart when that temporary is its only holder;
+ * value, or a moved variable's block), takes the block apart when that
+ * temporary is its only holder;
  * otherwise the temporary holds it to the statement's end (and is dropped
  * by break, continue and return like a variable). */
 static void compile_match(compiler_t *c, const spx_stmt_t *s)
@@ -1565,6 +1566,14 @@ static void compile_match(compiler_t *c, const spx_stmt_t *s)
     const spx_enum_t *enumeration = s->as.match_stmt.enumeration;
     uint32_t variants = (uint32_t)enumeration->variant_count;
     reg_t scrutinee = compile_expr(c, s->as.match_stmt.scrutinee, -1);
+    if (scrutinee.temp == MOVED_VARIABLE) {
+        /* a moved variable's holder passes to an operand of the match's
+         * own: the only holder, taken apart as a call's value is, and apart
+         * from the variable, which an arm may assign again */
+        reg_t taken = {FILE_BLOCK, alloc_temp(c, FILE_BLOCK), 1};
+        emit(c, SPX_I_MOVE_B, SPX_FLAG_FREE_B, taken.index, scrutinee.index, 0);
+        scrutinee = taken;
+    }
     int mark = c->scope->nelts;
     if (scrutinee.temp)
         APR_ARRAY_PUSH(c->scope, int32_t) = scrutinee.index;

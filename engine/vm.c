@@ -1114,7 +1114,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                     else
                         drop(vm, &B[codes[k] >> 2]);
                 }
-            if (record[0] >= 0)
+            if (record[0] >= 0) /* before the result, which may take a key's register */
                 release_place_keys(vm, frame->function->aux + record[0], B);
             if (record[1] == 1)
                 I[ins->a] = value.i;
