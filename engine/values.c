@@ -956,6 +956,14 @@ spx_heap_status_t spx_place_array(spx_heap_t *heap, spx_value_block_t *const *ro
 {
     const spx_value_block_t *block = *root;
     for (apr_size_t k = 0; k < step_count; k++) {
+        if (block->kind == SPX_BLOCK_MAP) { /* language v3: a key, looked up */
+            spx_value_t key = spx_map_step_key(block, steps[k]);
+            const spx_value_t *slot = spx_map_slot(heap, block, key);
+            if (!slot)
+                return spx_map_missing(heap, block, key);
+            block = slot->b;
+            continue;
+        }
         if (block->kind == SPX_BLOCK_ARRAY) {
             spx_heap_status_t status = index_allows(heap, steps[k], block->length);
             if (status != SPX_HEAP_OK)
