@@ -37,7 +37,9 @@ struct spx_checker_t {
     apr_hash_t **consts;       /* v2, per module: name -> its spx_const_t * (the first item) */
     apr_hash_t **structs;      /* v2, per module: name -> its spx_struct_t * (the first item) */
     spx_types_t *types; /* v2: every value type, made once (in pool: expressions keep them) */
-    apr_hash_t *unknown_structs; /* "module owner.Name" already reported as E0319 */
+    apr_hash_t *unknown_structs;  /* "module owner.Name" already reported as E0319 */
+    const spx_data_entry_t *data; /* v3: the entries read_data may name */
+    apr_size_t data_count;
 };
 typedef spx_checker_t checker_t;
 
@@ -188,6 +190,10 @@ void spx_checker_evaluate_consts(checker_t *checker);
 void spx_checker_check_expr(scope_t *scope, spx_expr_t *expr);
 /* A unit value where a value is needed ("stored", "an operand", ...): E0402. */
 void spx_checker_report_unit(scope_t *scope, const spx_expr_t *expr, const char *use);
+
+/* v3 (checker_input.c): read_data's argument names a declared entry
+ * (E0324, E0325); sets the call's data. */
+void spx_checker_check_read_data(scope_t *scope, spx_expr_t *call);
 /* E0308 for a name that is no visible local (read: a value is read). */
 void spx_checker_report_unknown_name(scope_t *scope, const spx_name_t *name, int read);
 

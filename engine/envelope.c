@@ -540,7 +540,7 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
         report->rerun_detail = problem;
         return;
     }
-    spx_run_limits_t limits = {steps, (apr_size_t)bytes, (unsigned)depth, memory};
+    spx_run_limits_t limits = {steps, (apr_size_t)bytes, (unsigned)depth, memory, NULL, 0};
     json_t *again = NULL;
     const char *message = NULL;
     if (!project) {

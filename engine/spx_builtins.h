@@ -12,14 +12,15 @@
  *                 rename's name_is_builtin). METHOD: an array's a.name(...),
  *                 typed by the checker's check_method; a function may take
  *                 its name
- *   since         the language version that added it: 1, or 2 (E0306's and
+ *   since         the language version that added it: 1, 2 or 3 (E0306's and
  *                 rename's "since language v2")
  *   arity         the most arguments it takes
  *   optional      how many of the last ones may be left out
  *   first, second the types of its arguments (SPX_TYPE_<T>; UNIT: none);
  *                 ERROR for a METHOD, whose types come from its receiver
  *   arrays        1 when its first argument may be an array instead
- *   result        the type it gives (SPX_TYPE_<T>)
+ *   result        the type it gives (SPX_TYPE_<T>; ERROR for args, whose
+ *                 [str] the checker makes)
  *   signature     its builtin node's signature in the semantic graph
  *   v1_signature  transport v1's, byte-frozen since before language v2, where
  *                 it differs (a single source's graph), or NULL
@@ -43,6 +44,8 @@
     X(CHR, "chr", CALL, 2, 1, 0, INT, UNIT, 0, STR, "fn(c: int) -> str", NULL)                     \
     X(STOI, "stoi", CALL, 2, 1, 0, STR, UNIT, 0, INT, "fn(s: str) -> int", NULL)                   \
     X(PUSH, "push", METHOD, 2, 1, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T], v: T)", NULL)             \
-    X(POP, "pop", METHOD, 2, 0, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T]) -> T", NULL)
+    X(POP, "pop", METHOD, 2, 0, 0, ERROR, ERROR, 0, ERROR, "fn(a: [T]) -> T", NULL)                \
+    X(READ_DATA, "read_data", CALL, 3, 1, 0, STR, UNIT, 0, STR, "fn(name: str) -> str", NULL)      \
+    X(ARGS, "args", CALL, 3, 0, 0, UNIT, UNIT, 0, ERROR, "fn() -> [str]", NULL)
 
 #endif /* SPX_BUILTINS_H */

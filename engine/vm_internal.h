@@ -104,7 +104,8 @@ typedef enum spx_opcode_t {
     SPX_I_PUSH_B,  /* place X[b] .push(B[a]) */
     SPX_I_POP_I,   /* I[a] = place X[b] .pop(), R0514 */
     SPX_I_POP_B,   /* B[a] = place X[b] .pop() */
-    SPX_I_UNREACHABLE /* the end of a function that must have returned */
+    SPX_I_UNREACHABLE, /* the end of a function that must have returned */
+    SPX_I_ARGS         /* v3: B[a] = args(), an array over the run's arguments; n = k */
 } spx_opcode_t;
 
 #define SPX_FLAG_FREE_B 1u /* B[b] is a dying temporary */

@@ -77,6 +77,7 @@
     X(E0152, "too many [[data]] tables")                                                           \
     X(E0153, "limit value is not a decimal integer")                                               \
     X(E0154, "limit value out of range")                                                           \
+    X(E0155, "data file is not valid UTF-8")                                                       \
     X(E0156, "second [limits] table")                                                              \
     X(E0160, "input cannot be authenticated")                                                      \
     /* lexical and syntax (docs/diagnostics-syntax.md) */                                          \
@@ -131,6 +132,8 @@
     X(E0321, "exported item mentions a struct that is not exported")                               \
     X(E0322, "field declared twice in one struct")                                                 \
     X(E0323, "struct contains itself by value")                                                    \
+    X(E0324, "read_data's argument is not a string literal")                                       \
+    X(E0325, "read_data names no declared data entry")                                             \
     /* types and return paths */                                                                   \
     X(E0401, "annotation differs from the value's type")                                           \
     X(E0402, "unit value used as a value")                                                         \

@@ -32,6 +32,10 @@ typedef struct spx_run_limits_t {
     apr_size_t max_bytes;    /* output kept, SPX_LIMIT_MAX_BYTES_* */
     unsigned max_call_depth; /* 1..SPX_LIMIT_CALL_DEPTH_MAXIMUM */
     uint64_t max_memory;     /* live value memory, 0..SPX_LIMIT_MAX_MEMORY_MAXIMUM (language v2) */
+    /* v3: what args() gives (semaprax run's arguments, valid UTF-8, each
+     * outliving the run); none in every test. Not a limit, but a run's. */
+    const char *const *arguments;
+    apr_size_t argument_count;
 } spx_run_limits_t;
 
 /* The limits with every default of spx_limits.h. */
