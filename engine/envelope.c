@@ -92,9 +92,9 @@ json_t *spx_failure_json(const spx_failure_t *failure)
                      "path", failure->path, "span", spx_span_json(&failure->span));
 }
 
-/* The project's program, when the entry (entry_only) or the tests reach
- * only functions it could compile. */
-static apr_status_t compile(const spx_project_t *project, int entry_only, spx_program_t **program,
+/* The project's program, when the function root (a run's) or, when NULL,
+ * the tests reach only functions it could compile. */
+static apr_status_t compile(const spx_project_t *project, const char *root, spx_program_t **program,
                             apr_pool_t *pool, const char **message)
 {
     if (!project->admitted) {
@@ -103,8 +103,8 @@ static apr_status_t compile(const spx_project_t *project, int entry_only, spx_pr
     }
     const spx_manifest_t *manifest = project->manifest;
     const char **roots = apr_pcalloc(pool, (manifest->test_count + 2) * sizeof(*roots));
-    if (entry_only)
-        roots[0] = manifest->entry;
+    if (root)
+        roots[0] = root;
     else
         for (apr_size_t i = 0; i < manifest->test_count; i++)
             roots[i] = manifest->tests[i].function;
@@ -130,15 +130,26 @@ static apr_status_t run_named(const spx_program_t *program, const char *function
 apr_status_t spx_run_entry(const spx_project_t *project, const spx_run_limits_t *limits,
                            spx_run_result_t *result, apr_pool_t *pool, const char **message)
 {
-    if (project->admitted && !project->manifest->entry) {
-        *message = "the manifest declares no entry";
+    return spx_run_function(project, NULL, limits, result, pool, message);
+}
+
+apr_status_t spx_run_function(const spx_project_t *project, const char *function,
+                              const spx_run_limits_t *limits, spx_run_result_t *result,
+                              apr_pool_t *pool, const char **message)
+{
+    if (!function && project->admitted && !project->manifest->entry) {
+        *message = "the manifest declares no entry; give one with --entry MOD.FN";
         return APR_EINVAL;
     }
+    if (!function)
+        function = project->manifest->entry;
+    else if (project->admitted && (*message = spx_run_target_problem(project, function, pool)))
+        return APR_EINVAL;
     spx_program_t *program = NULL;
-    apr_status_t status = compile(project, 1, &program, pool, message);
+    apr_status_t status = compile(project, function, &program, pool, message);
     if (status != APR_SUCCESS)
         return status;
-    return run_named(program, project->manifest->entry, limits, NULL, result, pool, message);
+    return run_named(program, function, limits, NULL, result, pool, message);
 }
 
 static int compare_by_path(const void *left, const void *right)
@@ -272,7 +283,7 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
                             apr_pool_t *pool, const char **message)
 {
     spx_program_t *program = NULL;
-    apr_status_t status = compile(project, 0, &program, pool, message);
+    apr_status_t status = compile(project, NULL, &program, pool, message);
     if (status != APR_SUCCESS)
         return status;
     apr_size_t total =
