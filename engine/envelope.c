@@ -171,8 +171,12 @@ static json_t *subject_json(const spx_project_t *project, apr_pool_t *pool)
     for (apr_size_t i = 0; i < count; i++)
         json_array_append_new(sources, json_pack("{s:s, s:s}", "digest", sorted[i]->digest_text,
                                                  "path", sorted[i]->path));
-    return json_pack("{s:s, s:s, s:o}", "project_revision", project->project_revision, "manifest",
-                     spx_input_set_manifest(project->inputs)->digest_text, "sources", sources);
+    json_t *subject =
+        json_pack("{s:s, s:s, s:o}", "project_revision", project->project_revision, "manifest",
+                  spx_input_set_manifest(project->inputs)->digest_text, "sources", sources);
+    if (spx_project_data_count(project) > 0) /* v3: [{"digest","path"}], sorted by path */
+        json_object_set_new(subject, "data", spx_project_data_list(project, 0));
+    return subject;
 }
 
 /* One test's record; NULL when its output is not UTF-8 (it always is: every
@@ -593,11 +597,14 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
     json_decref(again);
 }
 
-/* The sources of a subject ({"digest","path"} each) as a hash path ->
- * digest; NULL when they are not that shape. */
-static apr_hash_t *subject_sources(const json_t *subject, apr_pool_t *pool)
+/* The files of a subject's member ("sources", or "data": {"digest","path"}
+ * each) as a hash path -> digest; NULL when they are not that shape. A
+ * subject without "data" has none. */
+static apr_hash_t *subject_sources(const json_t *subject, const char *member, apr_pool_t *pool)
 {
-    const json_t *sources = json_object_get(subject, "sources");
+    const json_t *sources = json_object_get(subject, member);
+    if (!sources && strcmp(member, "data") == 0)
+        return apr_hash_make(pool);
     if (!json_is_array(sources))
         return NULL;
     apr_hash_t *by_path = apr_hash_make(pool);
@@ -621,14 +628,14 @@ typedef enum source_change_t { SOURCE_CHANGED, SOURCE_MISSING, SOURCE_APPEARED }
  * that differs from other in the way change says: CHANGED, in other with
  * another digest; MISSING and APPEARED, not in other. */
 
-static void name_changes(const json_t *listed, apr_hash_t *other, source_change_t change,
-                         const char **text, apr_pool_t *pool)
+static void name_changes(const json_t *listed, const char *member, apr_hash_t *other,
+                         source_change_t change, const char **text, apr_pool_t *pool)
 {
     static const char *const words[] = {"changed", "went missing (no longer declared)",
                                         "appeared (declared now, not in the envelope)"};
     size_t index;
     const json_t *source;
-    json_array_foreach(json_object_get(listed, "sources"), index, source)
+    json_array_foreach(json_object_get(listed, member), index, source)
     {
         const char *path = json_string_value(json_object_get(source, "path"));
         const char *digest = json_string_value(json_object_get(source, "digest"));
@@ -645,14 +652,18 @@ static void name_changes(const json_t *listed, apr_hash_t *other, source_change_
  * compared source by source or nothing of theirs differs. */
 static const char *source_changes(const json_t *recorded, const json_t *now, apr_pool_t *pool)
 {
-    apr_hash_t *recorded_sources = subject_sources(recorded, pool);
-    apr_hash_t *sources_now = subject_sources(now, pool);
-    if (!recorded_sources || !sources_now)
-        return NULL;
     const char *text = "";
-    name_changes(recorded, sources_now, SOURCE_CHANGED, &text, pool);
-    name_changes(recorded, sources_now, SOURCE_MISSING, &text, pool);
-    name_changes(now, recorded_sources, SOURCE_APPEARED, &text, pool);
+    /* The sources, then (v3) the data files, each changed, missing, appeared. */
+    static const char *const members[] = {"sources", "data"};
+    for (int m = 0; m < 2; m++) {
+        apr_hash_t *recorded_sources = subject_sources(recorded, members[m], pool);
+        apr_hash_t *sources_now = subject_sources(now, members[m], pool);
+        if (!recorded_sources || !sources_now)
+            return NULL;
+        name_changes(recorded, members[m], sources_now, SOURCE_CHANGED, &text, pool);
+        name_changes(recorded, members[m], sources_now, SOURCE_MISSING, &text, pool);
+        name_changes(now, members[m], recorded_sources, SOURCE_APPEARED, &text, pool);
+    }
     const json_t *manifest = json_object_get(recorded, "manifest");
     if (!json_equal(manifest, json_object_get(now, "manifest")))
         text = apr_psprintf(pool, "%s%sthe manifest changed", text, *text ? ", " : "");

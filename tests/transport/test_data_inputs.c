@@ -4,7 +4,9 @@
  * requests (content_changed, replaced, missing, not_regular) invalidates the
  * daemon's session with the drift naming it; workspace/snapshot lists it;
  * workspace/open refuses a missing data file with E0160, and `semaprax
- * check` exits 2 naming it; `semaprax test` runs read_data's bytes.
+ * check` exits 2 naming it; `semaprax test` runs read_data's bytes, its
+ * envelope's subject lists the data, and `semaprax verify` names a data
+ * file that changed.
  */
 #include "spx_daemon.h"
 #include "spx_process.h"
@@ -145,12 +147,43 @@ static void test_data_refused(void)
     spx_fixture_free(fixture);
 }
 
+static spx_process_result_t semaprax(spx_fixture_t *fixture, const char *const *arguments)
+{
+    return spx_process_run(spx_program_path("SPX_SEMAPRAX"), arguments, NULL, fixture->pool);
+}
+
+/* The envelope's subject lists the data file; verify names it when it
+ * changed, and when a data file appeared since. */
+static void test_verify_names_data(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    write_project(fixture);
+    const char *manifest = spx_fixture_path(fixture, "proj/semaprax.toml");
+    const char *envelope = spx_fixture_path(fixture, "envelope.json");
+    const char *const test[] = {"test", "--manifest-path", manifest, "--envelope", envelope, NULL};
+    spx_process_result_t result = semaprax(fixture, test);
+    CU_ASSERT_EQUAL_FATAL(result.exit_code, 0);
+    const char *recorded = spx_fixture_read(fixture, "envelope.json");
+    spx_assert_contains(recorded, "\"data\":[{\"digest\":\"sha256:");
+    spx_assert_contains(recorded, "\"path\":\"data/corpus.txt\"}],\"manifest\":");
+    const char *const verify[] = {"verify", envelope, "--manifest-path", manifest, NULL};
+    result = semaprax(fixture, verify);
+    CU_ASSERT_EQUAL(result.exit_code, 0);
+    spx_fixture_write(fixture, "proj/data/corpus.txt", "a b d\n");
+    result = semaprax(fixture, verify);
+    CU_ASSERT_EQUAL(result.exit_code, 1);
+    spx_assert_contains(result.out, "subject: FAILED: the files on disk differ from the envelope: "
+                                    "data/corpus.txt changed\n");
+    spx_fixture_free(fixture);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"a data file drifts like a source", test_data_drift},
         {"snapshot and graph list the data", test_data_listed},
         {"a missing data file is refused", test_data_refused},
+        {"verify names a data file that changed", test_verify_names_data},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("data_inputs", tests);
