@@ -112,6 +112,37 @@ static apr_status_t compile(const spx_project_t *project, const char *root, spx_
     return spx_program_check_roots(project->program, roots, pool, message);
 }
 
+/* v3: the limits a run goes by: for each of max_steps, max_memory and
+ * max_call_depth, the command's value when it gave one, then the test's own
+ * key (test NULL for `semaprax run`), then [limits]'s, then the default
+ * (the command's value when it gave none). */
+static spx_run_limits_t effective_limits(const spx_run_limits_t *command,
+                                         const spx_manifest_t *manifest,
+                                         const spx_manifest_test_t *test)
+{
+    spx_run_limits_t limits = *command;
+    const spx_manifest_limits_t *own = test ? &test->limits : NULL, *all = &manifest->limits;
+    if (command->unset & SPX_RUN_UNSET_STEPS) {
+        if (own && own->has_max_steps)
+            limits.max_steps = own->max_steps;
+        else if (all->has_max_steps)
+            limits.max_steps = all->max_steps;
+    }
+    if (command->unset & SPX_RUN_UNSET_MEMORY) {
+        if (own && own->has_max_memory)
+            limits.max_memory = own->max_memory;
+        else if (all->has_max_memory)
+            limits.max_memory = all->max_memory;
+    }
+    if (command->unset & SPX_RUN_UNSET_DEPTH) {
+        if (own && own->has_max_call_depth)
+            limits.max_call_depth = (unsigned)own->max_call_depth;
+        else if (all->has_max_call_depth)
+            limits.max_call_depth = (unsigned)all->max_call_depth;
+    }
+    return limits;
+}
+
 /* Run function (a "module.function" name of the manifest) of program,
  * asking interrupt (may be NULL) between steps. */
 static apr_status_t run_named(const spx_program_t *program, const char *function,
@@ -149,7 +180,8 @@ apr_status_t spx_run_function(const spx_project_t *project, const char *function
     apr_status_t status = compile(project, function, &program, pool, message);
     if (status != APR_SUCCESS)
         return status;
-    return run_named(program, function, limits, NULL, result, pool, message);
+    spx_run_limits_t effective = effective_limits(limits, project->manifest, NULL);
+    return run_named(program, function, &effective, NULL, result, pool, message);
 }
 
 static int compare_by_path(const void *left, const void *right)
@@ -304,13 +336,20 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
         if (observer && observer->before)
             observer->before(observer->context, index, total, test->name);
         spx_test_run_t run = {test->name, test->function, SPX_TEST_PASSED, {0}};
-        status =
-            run_named(program, test->function, limits, interrupt, &run.result, scratch, message);
+        spx_run_limits_t effective = effective_limits(limits, project->manifest, test);
+        status = run_named(program, test->function, &effective, interrupt, &run.result, scratch,
+                           message);
         json_t *record = NULL;
         if (status == APR_SUCCESS) {
             run.outcome = spx_test_outcome(&run.result);
             record = test_json(&run);
         }
+        if (record) /* v3: what it ran under */
+            json_object_set_new(record, "limits",
+                                json_pack("{s:I, s:I, s:I}", "max_call_depth",
+                                          (json_int_t)effective.max_call_depth, "max_memory",
+                                          (json_int_t)effective.max_memory, "max_steps",
+                                          (json_int_t)effective.max_steps));
         if (status == APR_SUCCESS && !record) {
             *message = apr_psprintf(pool, "test '%s' printed bytes that are not UTF-8", test->name);
             status = APR_EGENERAL;
@@ -346,13 +385,20 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
     for (apr_size_t k = 0; k < SPX_TEST_OUTCOME_COUNT; k++)
         json_object_set_new(counts, outcome_names[k],
                             json_integer((json_int_t)summary.by_outcome[k]));
-    *envelope = json_pack(
-        "{s:s, s:o, s:{s:s, s:s, s:s}, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:b}", "schema",
-        SPX_ENVELOPE_SCHEMA, "subject", subject_json(project, pool), "engine", "name", "semaprax",
-        "version", SPX_VERSION, "language", SPX_LANGUAGE_NAME, "limits", "max_steps",
-        (json_int_t)limits->max_steps, "max_bytes", (json_int_t)limits->max_bytes, "max_call_depth",
-        (json_int_t)limits->max_call_depth, "max_memory", (json_int_t)limits->max_memory, "tests",
-        tests, "summary", counts, "command_succeeded", spx_test_summary_succeeded(&summary));
+    /* v3: the command's limits: max_bytes, and the others only when given. */
+    json_t *command = json_pack("{s:I}", "max_bytes", (json_int_t)limits->max_bytes);
+    if (!(limits->unset & SPX_RUN_UNSET_STEPS))
+        json_object_set_new(command, "max_steps", json_integer((json_int_t)limits->max_steps));
+    if (!(limits->unset & SPX_RUN_UNSET_MEMORY))
+        json_object_set_new(command, "max_memory", json_integer((json_int_t)limits->max_memory));
+    if (!(limits->unset & SPX_RUN_UNSET_DEPTH))
+        json_object_set_new(command, "max_call_depth",
+                            json_integer((json_int_t)limits->max_call_depth));
+    *envelope = json_pack("{s:s, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:b}", "schema",
+                          SPX_ENVELOPE_SCHEMA, "subject", subject_json(project, pool), "engine",
+                          "name", "semaprax", "version", SPX_VERSION, "language", SPX_LANGUAGE_NAME,
+                          "limits", command, "tests", tests, "summary", counts, "command_succeeded",
+                          spx_test_summary_succeeded(&summary));
     if (selection)
         json_object_set(*envelope, "selection", selection->names);
     return APR_SUCCESS;
@@ -543,19 +589,31 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
         return;
     }
     const json_t *recorded = json_object_get(envelope, "limits");
-    uint64_t steps = 0, bytes = 0, depth = 0, memory = 0;
-    if (!read_limit(recorded, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &steps, &problem,
-                    pool) ||
+    /* v3: max_bytes always; the others only when the command gave them. */
+    uint64_t steps = SPX_LIMIT_MAX_STEPS_DEFAULT, bytes = 0, depth = SPX_LIMIT_CALL_DEPTH_DEFAULT,
+             memory = SPX_LIMIT_MAX_MEMORY_DEFAULT;
+    unsigned unset = 0;
+    if (!json_object_get(recorded, "max_steps"))
+        unset |= SPX_RUN_UNSET_STEPS;
+    if (!json_object_get(recorded, "max_memory"))
+        unset |= SPX_RUN_UNSET_MEMORY;
+    if (!json_object_get(recorded, "max_call_depth"))
+        unset |= SPX_RUN_UNSET_DEPTH;
+    if ((!(unset & SPX_RUN_UNSET_STEPS) &&
+         !read_limit(recorded, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &steps, &problem,
+                     pool)) ||
         !read_limit(recorded, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &bytes, &problem,
                     pool) ||
-        !read_limit(recorded, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM, &depth, &problem,
-                    pool) ||
-        !read_limit(recorded, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &memory, &problem,
-                    pool)) {
+        (!(unset & SPX_RUN_UNSET_DEPTH) &&
+         !read_limit(recorded, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM, &depth, &problem,
+                     pool)) ||
+        (!(unset & SPX_RUN_UNSET_MEMORY) &&
+         !read_limit(recorded, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &memory, &problem,
+                     pool))) {
         report->rerun_detail = problem;
         return;
     }
-    spx_run_limits_t limits = {steps, (apr_size_t)bytes, (unsigned)depth, memory, NULL, 0};
+    spx_run_limits_t limits = {steps, (apr_size_t)bytes, (unsigned)depth, memory, NULL, 0, unset};
     json_t *again = NULL;
     const char *message = NULL;
     if (!project) {

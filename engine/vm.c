@@ -69,6 +69,7 @@ spx_run_limits_t spx_run_limits_default(void)
                                SPX_LIMIT_CALL_DEPTH_DEFAULT,
                                SPX_LIMIT_MAX_MEMORY_DEFAULT,
                                NULL,
+                               0,
                                0};
     return limits;
 }

@@ -15,7 +15,7 @@
 #include <jansson.h>
 
 #define SPX_ENVELOPE_SCHEMA "semaprax.project-execution.v1"
-#define SPX_LANGUAGE_NAME "semaprax.language.v2"
+#define SPX_LANGUAGE_NAME "semaprax.language.v3"
 
 /* Run the manifest's entry of an admitted project under limits. APR_EINVAL
  * with *message when the project is not admitted, has no entry, or cannot

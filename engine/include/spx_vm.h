@@ -36,7 +36,16 @@ typedef struct spx_run_limits_t {
      * outliving the run); none in every test. Not a limit, but a run's. */
     const char *const *arguments;
     apr_size_t argument_count;
+    /* v3: which of max_steps, max_memory and max_call_depth the command did
+     * NOT give (SPX_RUN_UNSET_*): their values here are defaults, which a
+     * test's key or the manifest's [limits] replace; 0: all given. */
+    unsigned unset;
 } spx_run_limits_t;
+
+#define SPX_RUN_UNSET_STEPS 1u
+#define SPX_RUN_UNSET_MEMORY 2u
+#define SPX_RUN_UNSET_DEPTH 4u
+#define SPX_RUN_UNSET_ALL 7u
 
 /* The limits with every default of spx_limits.h. */
 spx_run_limits_t spx_run_limits_default(void);

@@ -9,6 +9,7 @@
 #include "project_internal.h"
 #include "spx_canonical.h"
 #include "spx_corpus.h"
+#include "spx_envelope.h"
 #include "spx_index.h"
 #include "spx_limits.h"
 #include "spx_manifest.h"
@@ -497,6 +498,98 @@ static void test_data_graph(void)
     spx_fixture_free(fixture);
 }
 
+/* Limits, effective per test: the command's value when it gave one, then
+ * the test's key, then [limits], then the default; each test records them,
+ * and the envelope's limits only what the command gave. */
+static void test_effective_limits(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_mkdir(fixture, "src");
+    spx_fixture_write(fixture, "src/app.spx",
+                      "export fn main() -> int { return 0; }\n"
+                      "fn t_a() -> int { return 0; }\n");
+    spx_fixture_write(fixture, "semaprax.toml",
+                      HEAD2 PROJECT "[limits]\nmax_steps = 5\nmax_memory = 4096\n" SOURCE
+                                    "[[test]]\nname = \"a\"\nfunction = \"app.t_a\"\n"
+                                    "max_steps = 1\nmax_call_depth = 3\n"
+                                    "[[test]]\nname = \"b\"\nfunction = \"app.t_a\"\n");
+    spx_project_t *project = spx_run_fixture_open(fixture);
+    spx_run_limits_t limits = spx_run_limits_default();
+    limits.unset = SPX_RUN_UNSET_ALL; /* the command gave none */
+    json_t *envelope = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_envelope_build(project, &limits, &envelope, fixture->pool, &message),
+                          APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(spx_canonical_text(json_object_get(envelope, "limits"), fixture->pool),
+                           "{\"max_bytes\":4096}");
+    json_t *tests = json_object_get(envelope, "tests");
+    /* a: its own max_steps 1 (the call is 1, the return runs out) */
+    CU_ASSERT_STRING_EQUAL(
+        spx_canonical_text(json_object_get(json_array_get(tests, 0), "limits"), fixture->pool),
+        "{\"max_call_depth\":3,\"max_memory\":4096,\"max_steps\":1}");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tests, 0), "outcome")),
+                           "fuel_exhausted");
+    /* b: [limits]'s, then the default depth; 2 steps pass */
+    CU_ASSERT_STRING_EQUAL(
+        spx_canonical_text(json_object_get(json_array_get(tests, 1), "limits"), fixture->pool),
+        "{\"max_call_depth\":256,\"max_memory\":4096,\"max_steps\":5}");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tests, 1), "outcome")),
+                           "passed");
+    CU_ASSERT_STRING_EQUAL(
+        json_string_value(json_object_get(json_object_get(envelope, "engine"), "language")),
+        "semaprax.language.v3");
+    json_decref(envelope);
+
+    /* The command's max_steps wins over the test's key and [limits]. */
+    limits.unset = SPX_RUN_UNSET_MEMORY | SPX_RUN_UNSET_DEPTH;
+    limits.max_steps = 100;
+    CU_ASSERT_EQUAL_FATAL(spx_envelope_build(project, &limits, &envelope, fixture->pool, &message),
+                          APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(spx_canonical_text(json_object_get(envelope, "limits"), fixture->pool),
+                           "{\"max_bytes\":4096,\"max_steps\":100}");
+    tests = json_object_get(envelope, "tests");
+    CU_ASSERT_STRING_EQUAL(
+        spx_canonical_text(json_object_get(json_array_get(tests, 0), "limits"), fixture->pool),
+        "{\"max_call_depth\":3,\"max_memory\":4096,\"max_steps\":100}");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tests, 0), "outcome")),
+                           "passed");
+    /* It verifies; editing a limit in the manifest fails (b) and (c). */
+    const char *text = spx_canonical_text(envelope, fixture->pool);
+    spx_verify_report_t report;
+    CU_ASSERT_EQUAL(spx_envelope_verify(text, strlen(text),
+                                        spx_fixture_path(fixture, "semaprax.toml"), &report,
+                                        fixture->pool),
+                    APR_SUCCESS);
+    CU_ASSERT_TRUE(report.digest_ok && report.subject_ok && report.rerun_ok);
+    json_decref(envelope);
+
+    /* semaprax run: the same without the test's key ([limits] max_steps 5). */
+    spx_run_result_t result;
+    limits.unset = SPX_RUN_UNSET_ALL;
+    limits.max_steps = SPX_LIMIT_MAX_STEPS_DEFAULT;
+    CU_ASSERT_EQUAL_FATAL(
+        spx_run_function(project, "app.t_a", &limits, &result, fixture->pool, &message),
+        APR_SUCCESS);
+    spx_run_assert_returned(&result, 0, 2);
+    spx_fixture_write(fixture, "semaprax.toml",
+                      HEAD2 PROJECT "[limits]\nmax_steps = 1\n" SOURCE
+                                    "[[test]]\nname = \"a\"\nfunction = \"app.t_a\"\n"
+                                    "[[test]]\nname = \"b\"\nfunction = \"app.t_a\"\n");
+    CU_ASSERT_EQUAL(spx_envelope_verify(text, strlen(text),
+                                        spx_fixture_path(fixture, "semaprax.toml"), &report,
+                                        fixture->pool),
+                    APR_SUCCESS);
+    CU_ASSERT_TRUE(report.digest_ok);
+    CU_ASSERT_FALSE(report.subject_ok);
+    CU_ASSERT_FALSE(report.rerun_ok);
+    project = spx_run_fixture_open(fixture);
+    CU_ASSERT_EQUAL_FATAL(
+        spx_run_function(project, "app.t_a", &limits, &result, fixture->pool, &message),
+        APR_SUCCESS);
+    CU_ASSERT_EQUAL(result.outcome, SPX_OUTCOME_FUEL_EXHAUSTED);
+    spx_fixture_free(fixture);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -509,6 +602,7 @@ int main(void)
         {"data files: E0155", test_data_utf8},
         {"data files: held, revised, listed, refused", test_data_held},
         {"data files: graph nodes and reads edges", test_data_graph},
+        {"limits: effective per test, recorded, verified", test_effective_limits},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("v3_input", tests);

@@ -32,16 +32,19 @@ static void set_limit(spx_run_limits_t *limits, apr_size_t which, apr_uint64_t v
     switch (which) {
     case 0:
         limits->max_steps = value;
+        limits->unset &= ~SPX_RUN_UNSET_STEPS;
         break;
     case 1:
         limits->max_bytes = (apr_size_t)value;
         break;
     case 2:
         limits->max_memory = value;
+        limits->unset &= ~SPX_RUN_UNSET_MEMORY;
         break;
     default:
         SPX_ASSERT(which == 3);
         limits->max_call_depth = (unsigned)value;
+        limits->unset &= ~SPX_RUN_UNSET_DEPTH;
         break;
     }
 }
@@ -61,9 +64,10 @@ spx_op_limit_verdict_t spx_op_run_limit_apply(spx_run_limits_t *limits, apr_size
 
 spx_run_limits_t spx_op_test_limits_default(void)
 {
-    spx_run_limits_t limits;
+    spx_run_limits_t limits = spx_run_limits_default(); /* no arguments */
     for (apr_size_t i = 0; i < SPX_OP_RUN_LIMIT_COUNT; i++)
         set_limit(&limits, i, spx_op_run_limits[i].default_value);
+    limits.unset = SPX_RUN_UNSET_ALL; /* defaults, not the command's */
     return limits;
 }
 
