@@ -143,6 +143,28 @@ static spx_run_limits_t effective_limits(const spx_run_limits_t *command,
     return limits;
 }
 
+/* v3: the command's limits: max_bytes, and the others only when given. */
+static json_t *command_limits_json(const spx_run_limits_t *limits)
+{
+    json_t *command = json_pack("{s:I}", "max_bytes", (json_int_t)limits->max_bytes);
+    if (!(limits->unset & SPX_RUN_UNSET_STEPS))
+        json_object_set_new(command, "max_steps", json_integer((json_int_t)limits->max_steps));
+    if (!(limits->unset & SPX_RUN_UNSET_MEMORY))
+        json_object_set_new(command, "max_memory", json_integer((json_int_t)limits->max_memory));
+    if (!(limits->unset & SPX_RUN_UNSET_DEPTH))
+        json_object_set_new(command, "max_call_depth",
+                            json_integer((json_int_t)limits->max_call_depth));
+    return command;
+}
+
+/* A run's effective limits, as each test records them. */
+static json_t *effective_limits_json(const spx_run_limits_t *effective)
+{
+    return json_pack("{s:I, s:I, s:I}", "max_call_depth", (json_int_t)effective->max_call_depth,
+                     "max_memory", (json_int_t)effective->max_memory, "max_steps",
+                     (json_int_t)effective->max_steps);
+}
+
 /* Run function (a "module.function" name of the manifest) of program,
  * asking interrupt (may be NULL) between steps. */
 static apr_status_t run_named(const spx_program_t *program, const char *function,
@@ -345,11 +367,7 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
             record = test_json(&run);
         }
         if (record) /* v3: what it ran under */
-            json_object_set_new(record, "limits",
-                                json_pack("{s:I, s:I, s:I}", "max_call_depth",
-                                          (json_int_t)effective.max_call_depth, "max_memory",
-                                          (json_int_t)effective.max_memory, "max_steps",
-                                          (json_int_t)effective.max_steps));
+            json_object_set_new(record, "limits", effective_limits_json(&effective));
         if (status == APR_SUCCESS && !record) {
             *message = apr_psprintf(pool, "test '%s' printed bytes that are not UTF-8", test->name);
             status = APR_EGENERAL;
@@ -385,15 +403,7 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
     for (apr_size_t k = 0; k < SPX_TEST_OUTCOME_COUNT; k++)
         json_object_set_new(counts, outcome_names[k],
                             json_integer((json_int_t)summary.by_outcome[k]));
-    /* v3: the command's limits: max_bytes, and the others only when given. */
-    json_t *command = json_pack("{s:I}", "max_bytes", (json_int_t)limits->max_bytes);
-    if (!(limits->unset & SPX_RUN_UNSET_STEPS))
-        json_object_set_new(command, "max_steps", json_integer((json_int_t)limits->max_steps));
-    if (!(limits->unset & SPX_RUN_UNSET_MEMORY))
-        json_object_set_new(command, "max_memory", json_integer((json_int_t)limits->max_memory));
-    if (!(limits->unset & SPX_RUN_UNSET_DEPTH))
-        json_object_set_new(command, "max_call_depth",
-                            json_integer((json_int_t)limits->max_call_depth));
+    json_t *command = command_limits_json(limits);
     *envelope = json_pack("{s:s, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:b}", "schema",
                           SPX_ENVELOPE_SCHEMA, "subject", subject_json(project, pool), "engine",
                           "name", "semaprax", "version", SPX_VERSION, "language", SPX_LANGUAGE_NAME,
@@ -444,6 +454,40 @@ spx_envelope_build_interruptible(const spx_project_t *project, const spx_run_lim
         closure(project, limits, selection, observer, bound, interrupt, &document, pool, message);
     if (status != APR_SUCCESS)
         return status;
+    json_object_set_new(document, "envelope_digest",
+                        json_string(spx_canonical_digest(document, pool)));
+    *envelope = document;
+    return APR_SUCCESS;
+}
+
+/* --- the run envelope (v3) ------------------------------------------------- */
+
+apr_status_t spx_run_envelope_build(const spx_project_t *project, const char *function,
+                                    const spx_run_limits_t *limits, spx_run_result_t *result,
+                                    json_t **envelope, apr_pool_t *pool, const char **message)
+{
+    apr_status_t status = spx_run_function(project, function, limits, result, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+    spx_test_run_t run = {"", function ? function : project->manifest->entry,
+                          spx_test_outcome(result), *result};
+    json_t *record = test_json(&run);
+    if (!record) {
+        *message = "the run printed bytes that are not UTF-8";
+        return APR_EGENERAL;
+    }
+    json_object_del(record, "name");
+    json_t *arguments = json_array();
+    for (apr_size_t i = 0; limits->arguments && i < limits->argument_count; i++)
+        json_array_append_new(arguments, json_string(limits->arguments[i]));
+    json_object_set_new(record, "args", arguments);
+    spx_run_limits_t effective = effective_limits(limits, project->manifest, NULL);
+    json_object_set_new(record, "limits", effective_limits_json(&effective));
+    json_t *document =
+        json_pack("{s:s, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:b}", "schema", SPX_RUN_ENVELOPE_SCHEMA,
+                  "subject", subject_json(project, pool), "engine", "name", "semaprax", "version",
+                  SPX_VERSION, "language", SPX_LANGUAGE_NAME, "limits", command_limits_json(limits),
+                  "run", record, "command_succeeded", run.outcome == SPX_TEST_PASSED);
     json_object_set_new(document, "envelope_digest",
                         json_string(spx_canonical_digest(document, pool)));
     *envelope = document;
@@ -620,16 +664,38 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
         report->rerun_detail = "the project cannot be opened";
         return;
     }
-    spx_test_selection_t *selection = NULL;
-    if (!read_selection(envelope, project, &selection, &problem, pool)) {
-        report->rerun_detail = problem;
-        return;
+    apr_status_t built = APR_SUCCESS;
+    const char *schema = json_string_value(json_object_get(envelope, "schema"));
+    if (schema && strcmp(schema, SPX_RUN_ENVELOPE_SCHEMA) == 0) {
+        /* v3: the run again, with its function and arguments */
+        const json_t *run = json_object_get(envelope, "run");
+        const char *function = json_string_value(json_object_get(run, "function"));
+        const json_t *recorded_args = json_object_get(run, "args");
+        size_t count = json_array_size(recorded_args);
+        const char **arguments = apr_pcalloc(pool, (count + 1) * sizeof(*arguments));
+        for (size_t i = 0; i < count; i++)
+            if (!(arguments[i] = json_string_value(json_array_get(recorded_args, i))))
+                function = NULL;
+        if (!function || !json_is_array(recorded_args)) {
+            report->rerun_detail = "run.function or run.args is not what a run envelope records";
+            return;
+        }
+        limits.arguments = arguments;
+        limits.argument_count = count;
+        spx_run_result_t result;
+        built = spx_run_envelope_build(project, function, &limits, &result, &again, pool, &message);
+    } else {
+        spx_test_selection_t *selection = NULL;
+        if (!read_selection(envelope, project, &selection, &problem, pool)) {
+            report->rerun_detail = problem;
+            return;
+        }
+        /* A re-run past what verify reads differs from the envelope anyway. */
+        spx_envelope_bound_t bound = {SPX_LIMIT_ENVELOPE_BYTES, 0};
+        built = spx_envelope_build_selected(project, &limits, selection, NULL, &bound, &again, pool,
+                                            &message);
+        spx_test_selection_free(selection);
     }
-    /* A re-run past what verify reads differs from the envelope anyway. */
-    spx_envelope_bound_t bound = {SPX_LIMIT_ENVELOPE_BYTES, 0};
-    apr_status_t built = spx_envelope_build_selected(project, &limits, selection, NULL, &bound,
-                                                     &again, pool, &message);
-    spx_test_selection_free(selection);
     if (built != APR_SUCCESS) {
         report->rerun_detail = apr_psprintf(pool, "the closure cannot be re-run: %s", message);
         return;

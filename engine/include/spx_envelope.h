@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #define SPX_ENVELOPE_SCHEMA "semaprax.project-execution.v1"
+#define SPX_RUN_ENVELOPE_SCHEMA "semaprax.project-run.v1"
 #define SPX_LANGUAGE_NAME "semaprax.language.v3"
 
 /* Run the manifest's entry of an admitted project under limits. APR_EINVAL
@@ -30,6 +31,15 @@ apr_status_t spx_run_entry(const spx_project_t *project, const spx_run_limits_t 
 apr_status_t spx_run_function(const spx_project_t *project, const char *function,
                               const spx_run_limits_t *limits, spx_run_result_t *result,
                               apr_pool_t *pool, const char **message);
+
+/* v3, `semaprax run --envelope FILE`: spx_run_function, then the run
+ * envelope (semaprax.project-run.v1: subject, engine, the command's limits,
+ * "run":{"function","args","limits","outcome","value"|"failure","steps",
+ * "output","output_truncated"}, command_succeeded, envelope_digest; a new
+ * reference). *result is the run's. */
+apr_status_t spx_run_envelope_build(const spx_project_t *project, const char *function,
+                                    const spx_run_limits_t *limits, spx_run_result_t *result,
+                                    json_t **envelope, apr_pool_t *pool, const char **message);
 
 /* What keeps function from being run by `semaprax run --entry` in an
  * admitted project: "no function 'app.mian' in this project; nearest:

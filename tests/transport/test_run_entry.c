@@ -8,6 +8,8 @@
 #include "spx_test.h"
 
 #include <apr_strings.h>
+#include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void write_project(spx_fixture_t *fixture, int with_entry)
@@ -126,12 +128,58 @@ static void test_argument_bounds(void)
     spx_fixture_free(fixture);
 }
 
+/* --envelope FILE writes the run envelope (semaprax.project-run.v1) with
+ * the function, its arguments and the limits it ran under; verify re-runs
+ * it with them. */
+static void test_run_envelope(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    write_project(fixture, 1);
+    const char *path = spx_fixture_path(fixture, "run.json");
+    const char *const words[] = {"--max-steps", "500", "--envelope", path, "--", "in.txt", NULL};
+    spx_process_result_t result = run(fixture, words);
+    CU_ASSERT_EQUAL(result.exit_code, 1); /* main returns len(args()) = 1 */
+    CU_ASSERT_STRING_EQUAL(result.out, "in.txt;");
+    json_t *envelope = json_loads(spx_fixture_read(fixture, "run.json"), 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(envelope);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(envelope, "schema")),
+                           "semaprax.project-run.v1");
+    json_t *record = json_deep_copy(json_object_get(envelope, "run"));
+    json_object_del(record, "steps");
+    char *text = json_dumps(record, JSON_COMPACT | JSON_SORT_KEYS);
+    CU_ASSERT_STRING_EQUAL(
+        text, "{\"args\":[\"in.txt\"],\"function\":\"app.main\",\"limits\":{\"max_call_depth\":256,"
+              "\"max_memory\":268435456,\"max_steps\":500},\"outcome\":\"failed\",\"output\":"
+              "\"in.txt;\",\"output_truncated\":false,\"value\":1}");
+    free(text);
+    text = json_dumps(json_object_get(envelope, "limits"), JSON_COMPACT | JSON_SORT_KEYS);
+    CU_ASSERT_STRING_EQUAL(text, "{\"max_bytes\":1048576,\"max_steps\":500}");
+    free(text);
+    CU_ASSERT_TRUE(json_is_false(json_object_get(envelope, "command_succeeded")));
+    json_decref(record);
+    json_decref(envelope);
+    const char *const verify[] = {"verify", path, "--manifest-path",
+                                  spx_fixture_path(fixture, "semaprax.toml"), NULL};
+    result = spx_process_run(spx_program_path("SPX_SEMAPRAX"), verify, NULL, fixture->pool);
+    CU_ASSERT_EQUAL(result.exit_code, 0);
+    spx_assert_contains(result.out, "re-run: ok\n");
+    /* --entry is recorded and re-run too */
+    const char *const other[] = {"--entry", "app.other", "--envelope", path, NULL};
+    result = run(fixture, other);
+    CU_ASSERT_EQUAL(result.exit_code, 0);
+    spx_assert_contains(spx_fixture_read(fixture, "run.json"), "\"function\":\"app.other\"");
+    result = spx_process_run(spx_program_path("SPX_SEMAPRAX"), verify, NULL, fixture->pool);
+    CU_ASSERT_EQUAL(result.exit_code, 0);
+    spx_fixture_free(fixture);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"args() from the words after --", test_arguments},
         {"--entry and its usage errors", test_entry},
         {"argument bounds", test_argument_bounds},
+        {"the run envelope, verified", test_run_envelope},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("run_entry", tests);

@@ -123,10 +123,11 @@ static void run_help(void)
 {
     printf("usage: semaprax run [--entry MOD.FN] [--manifest-path PATH] [--max-steps N]\n"
            "                    [--max-bytes N] [--max-memory N] [--max-call-depth N]\n"
-           "                    [-- ARG...]\n"
+           "                    [--envelope FILE] [-- ARG...]\n"
            "\n"
            "Runs the manifest's entry function (or --entry MOD.FN: any function of a\n"
            "declared module that is fn() -> int) with the words after -- as args(), and\n"
+           "with --envelope FILE writes the run envelope (semaprax.project-run.v1), and\n"
            "writes what it printed to standard\n"
            "output (at most --max-bytes, default and maximum %u). The value it\n"
            "returned, and a language failure, fuel or depth exhaustion with its span,\n"
@@ -609,6 +610,8 @@ static const char *failure_line(const spx_failure_t *failure, apr_pool_t *pool)
                         failure->message);
 }
 
+static int write_document(const char *path, json_t *document, apr_pool_t *pool);
+
 /* The key under which run_command keeps the words after "--" (a
  * NULL-terminated array) among the option values, whose keys are ints. */
 #define PROGRAM_ARGUMENTS_KEY "--"
@@ -639,9 +642,17 @@ static int run_run(const command_t *command, apr_hash_t *values, const char *con
         return status;
     spx_op_entry_result_t entry;
     const char *message = NULL;
-    if (spx_op_run_function(project, value_of(values, OPTION_ENTRY), &limits, &entry, pool,
-                            &message) != APR_SUCCESS)
+    const char *envelope_path = value_of(values, OPTION_ENVELOPE);
+    json_t *envelope = NULL;
+    if (spx_op_run_function(project, value_of(values, OPTION_ENTRY), &limits, &entry,
+                            envelope_path ? &envelope : NULL, pool, &message) != APR_SUCCESS)
         return print_usage_error(pool, "%s", message);
+    if (envelope) {
+        int written = write_document(envelope_path, envelope, pool);
+        json_decref(envelope);
+        if (written != SPX_EXIT_OK)
+            return written;
+    }
     const spx_run_result_t *result = &entry.run;
     fflush(stdout);
     if (write_stdout(result->output, result->output_length, pool) != SPX_EXIT_OK)
@@ -895,8 +906,13 @@ static int run_fmt(const command_t *command, apr_hash_t *values, const char *con
 }
 
 static const int check_options[] = {OPTION_FORMAT, OPTION_DENY_WARNINGS, 0};
-static const int run_options[] = {OPTION_MAX_STEPS,      OPTION_MAX_BYTES, OPTION_MAX_MEMORY,
-                                  OPTION_MAX_CALL_DEPTH, OPTION_ENTRY,     0};
+static const int run_options[] = {OPTION_MAX_STEPS,
+                                  OPTION_MAX_BYTES,
+                                  OPTION_MAX_MEMORY,
+                                  OPTION_ENTRY,
+                                  OPTION_MAX_CALL_DEPTH,
+                                  OPTION_ENVELOPE,
+                                  0};
 static const int test_options[] = {OPTION_MAX_STEPS,      OPTION_MAX_BYTES, OPTION_MAX_MEMORY,
                                    OPTION_MAX_CALL_DEPTH, OPTION_ENVELOPE,  0};
 static const int verify_options[] = {0};

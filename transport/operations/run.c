@@ -154,7 +154,7 @@ spx_op_test_problem_t spx_op_test(const spx_project_t *project,
 apr_status_t spx_op_run_entry(const spx_project_t *project, const spx_run_limits_t *limits,
                               spx_op_entry_result_t *result, apr_pool_t *pool, const char **message)
 {
-    return spx_op_run_function(project, NULL, limits, result, pool, message);
+    return spx_op_run_function(project, NULL, limits, result, NULL, pool, message);
 }
 
 const char *spx_op_run_arguments_problem(const char *const *arguments, apr_size_t count,
@@ -188,7 +188,7 @@ const char *spx_op_run_arguments_problem(const char *const *arguments, apr_size_
 
 apr_status_t spx_op_run_function(const spx_project_t *project, const char *function,
                                  const spx_run_limits_t *limits, spx_op_entry_result_t *result,
-                                 apr_pool_t *pool, const char **message)
+                                 json_t **envelope, apr_pool_t *pool, const char **message)
 {
     *result = (spx_op_entry_result_t){0};
     result->entry = function ? function : spx_project_entry_name(project);
@@ -198,7 +198,10 @@ apr_status_t spx_op_run_function(const spx_project_t *project, const char *funct
         *message = problem;
         return APR_EINVAL;
     }
-    apr_status_t status = spx_run_function(project, function, limits, &result->run, pool, message);
+    apr_status_t status =
+        envelope ? spx_run_envelope_build(project, function, limits, &result->run, envelope, pool,
+                                          message)
+                 : spx_run_function(project, function, limits, &result->run, pool, message);
     if (status != APR_SUCCESS)
         return status;
     result->outcome = spx_test_outcome(&result->run);

@@ -125,10 +125,11 @@ apr_status_t spx_op_run_entry(const spx_project_t *project, const spx_run_limits
  * manifest's entry), any function of a declared module with the signature
  * fn() -> int; *message names the nearest functions for an unknown one, the
  * signature for another. limits->arguments are args()'s, checked first
- * (spx_op_run_arguments_problem). */
+ * (spx_op_run_arguments_problem). With envelope (may be NULL), the run
+ * envelope too (semaprax.project-run.v1, a reference the caller releases). */
 apr_status_t spx_op_run_function(const spx_project_t *project, const char *function,
                                  const spx_run_limits_t *limits, spx_op_entry_result_t *result,
-                                 apr_pool_t *pool, const char **message);
+                                 json_t **envelope, apr_pool_t *pool, const char **message);
 
 /* What is wrong with a run's arguments: more than SPX_LIMIT_RUN_ARGUMENTS,
  * more than SPX_LIMIT_RUN_ARGUMENT_BYTES together, or one not valid UTF-8;
