@@ -102,7 +102,9 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
             *parameter_count = call->as.call->argument_count == builtin->arity
                                    ? builtin->arity
                                    : builtin->arity - builtin->optional;
-            *result = basic_type(scope, builtin->result);
+            *result = builtin->builtin == SPX_BUILTIN_ARGS
+                          ? spx_types_array(scope->checker->types, basic_type(scope, SPX_TYPE_STR))
+                          : basic_type(scope, builtin->result);
             return 1;
         }
         target = apr_hash_get(scope->module->functions_by_name, name, APR_HASH_KEY_STRING);
@@ -219,6 +221,8 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
                                 i + 1, callee, spx_vtype_name(parameters[i], scope->pool),
                                 array_too ? " or an array" : "", type_text(scope, argument)));
     }
+    if (call->as.call->builtin == SPX_BUILTIN_READ_DATA)
+        spx_checker_check_read_data(scope, call);
     return result;
 }
 

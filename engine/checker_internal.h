@@ -44,6 +44,8 @@ struct spx_checker_t {
      * scratch, compared once consts are evaluated (checker_map.c); NULL
      * while there is none */
     apr_array_header_t *map_key_groups;
+    const spx_data_entry_t *data; /* v3: the entries read_data may name */
+    apr_size_t data_count;
 };
 typedef spx_checker_t checker_t;
 
@@ -229,6 +231,10 @@ void spx_checker_hint_operands(scope_t *scope, spx_diagnostic_t *item, const spx
 void spx_checker_check_operation(scope_t *scope, spx_expr_t *operation);
 /* A unit value where a value is needed ("stored", "an operand", ...): E0402. */
 void spx_checker_report_unit(scope_t *scope, const spx_expr_t *expr, const char *use);
+
+/* v3 (checker_input.c): read_data's argument names a declared entry
+ * (E0324, E0325); sets the call's data. */
+void spx_checker_check_read_data(scope_t *scope, spx_expr_t *call);
 /* E0308 for a name that is no visible local (read: a value is read). */
 void spx_checker_report_unknown_name(scope_t *scope, const spx_name_t *name, int read);
 

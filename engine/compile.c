@@ -905,10 +905,41 @@ static reg_t compile_assert_eq(compiler_t *c, const spx_expr_t *e)
     return no_reg;
 }
 
+/* The literal number of a read_data entry: a literal over the entry's
+ * retained bytes, not copied; keyed by the entry's address, which neither
+ * bytes nor a const are. */
+static int32_t data_literal_number(compiler_t *c, const spx_data_entry_t *entry)
+{
+    uintptr_t number = (uintptr_t)apr_hash_get(c->const_numbers, &entry, sizeof(entry));
+    if (!number) {
+        spx_literal_t *literal = SPX_ARENA_NEW(c->arena, spx_literal_t);
+        literal->bytes = entry->bytes;
+        literal->length = entry->length;
+        APR_ARRAY_PUSH(c->literals, const spx_literal_t *) = literal;
+        number = (uintptr_t)c->literals->nelts;
+        const spx_data_entry_t **key = apr_pmemdup(c->scratch, &entry, sizeof(entry));
+        apr_hash_set(c->const_numbers, key, sizeof(*key), (void *)number);
+    }
+    return (int32_t)(number - 1);
+}
+
 static reg_t compile_call(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
     const spx_call_t *call = e->as.call;
     apr_size_t count = call->argument_count;
+    if (call->builtin == SPX_BUILTIN_READ_DATA || call->builtin == SPX_BUILTIN_ARGS) {
+        /* v3: one step as a call; read_data's literal argument, which
+         * evaluates to nothing observable, is not evaluated. */
+        charge(c, e->span);
+        reg_t dst = destination(c, FILE_BLOCK, hint);
+        if (call->builtin == SPX_BUILTIN_ARGS)
+            failure_site(c, emit(c, SPX_I_ARGS, 0, dst.index, 0, 0), e->span);
+        else
+            failure_site(
+                c, emit(c, SPX_I_LITERAL, 0, dst.index, data_literal_number(c, call->data), 0),
+                e->span);
+        return dst;
+    }
     if (call->on_map)
         return compile_map_method(c, e, hint);
     if (call->builtin == SPX_BUILTIN_PUSH || call->builtin == SPX_BUILTIN_POP)

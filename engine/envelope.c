@@ -92,9 +92,9 @@ json_t *spx_failure_json(const spx_failure_t *failure)
                      "path", failure->path, "span", spx_span_json(&failure->span));
 }
 
-/* The project's program, when the entry (entry_only) or the tests reach
- * only functions it could compile. */
-static apr_status_t compile(const spx_project_t *project, int entry_only, spx_program_t **program,
+/* The project's program, when the function root (a run's) or, when NULL,
+ * the tests reach only functions it could compile. */
+static apr_status_t compile(const spx_project_t *project, const char *root, spx_program_t **program,
                             apr_pool_t *pool, const char **message)
 {
     if (!project->admitted) {
@@ -103,13 +103,66 @@ static apr_status_t compile(const spx_project_t *project, int entry_only, spx_pr
     }
     const spx_manifest_t *manifest = project->manifest;
     const char **roots = apr_pcalloc(pool, (manifest->test_count + 2) * sizeof(*roots));
-    if (entry_only)
-        roots[0] = manifest->entry;
+    if (root)
+        roots[0] = root;
     else
         for (apr_size_t i = 0; i < manifest->test_count; i++)
             roots[i] = manifest->tests[i].function;
     *program = project->program;
     return spx_program_check_roots(project->program, roots, pool, message);
+}
+
+/* v3: the limits a run goes by: for each of max_steps, max_memory and
+ * max_call_depth, the command's value when it gave one, then the test's own
+ * key (test NULL for `semaprax run`), then [limits]'s, then the default
+ * (the command's value when it gave none). */
+static spx_run_limits_t effective_limits(const spx_run_limits_t *command,
+                                         const spx_manifest_t *manifest,
+                                         const spx_manifest_test_t *test)
+{
+    spx_run_limits_t limits = *command;
+    const spx_manifest_limits_t *own = test ? &test->limits : NULL, *all = &manifest->limits;
+    if (command->unset & SPX_RUN_UNSET_STEPS) {
+        if (own && own->has_max_steps)
+            limits.max_steps = own->max_steps;
+        else if (all->has_max_steps)
+            limits.max_steps = all->max_steps;
+    }
+    if (command->unset & SPX_RUN_UNSET_MEMORY) {
+        if (own && own->has_max_memory)
+            limits.max_memory = own->max_memory;
+        else if (all->has_max_memory)
+            limits.max_memory = all->max_memory;
+    }
+    if (command->unset & SPX_RUN_UNSET_DEPTH) {
+        if (own && own->has_max_call_depth)
+            limits.max_call_depth = (unsigned)own->max_call_depth;
+        else if (all->has_max_call_depth)
+            limits.max_call_depth = (unsigned)all->max_call_depth;
+    }
+    return limits;
+}
+
+/* v3: the command's limits: max_bytes, and the others only when given. */
+static json_t *command_limits_json(const spx_run_limits_t *limits)
+{
+    json_t *command = json_pack("{s:I}", "max_bytes", (json_int_t)limits->max_bytes);
+    if (!(limits->unset & SPX_RUN_UNSET_STEPS))
+        json_object_set_new(command, "max_steps", json_integer((json_int_t)limits->max_steps));
+    if (!(limits->unset & SPX_RUN_UNSET_MEMORY))
+        json_object_set_new(command, "max_memory", json_integer((json_int_t)limits->max_memory));
+    if (!(limits->unset & SPX_RUN_UNSET_DEPTH))
+        json_object_set_new(command, "max_call_depth",
+                            json_integer((json_int_t)limits->max_call_depth));
+    return command;
+}
+
+/* A run's effective limits, as each test records them. */
+static json_t *effective_limits_json(const spx_run_limits_t *effective)
+{
+    return json_pack("{s:I, s:I, s:I}", "max_call_depth", (json_int_t)effective->max_call_depth,
+                     "max_memory", (json_int_t)effective->max_memory, "max_steps",
+                     (json_int_t)effective->max_steps);
 }
 
 /* Run function (a "module.function" name of the manifest) of program,
@@ -130,15 +183,27 @@ static apr_status_t run_named(const spx_program_t *program, const char *function
 apr_status_t spx_run_entry(const spx_project_t *project, const spx_run_limits_t *limits,
                            spx_run_result_t *result, apr_pool_t *pool, const char **message)
 {
-    if (project->admitted && !project->manifest->entry) {
-        *message = "the manifest declares no entry";
+    return spx_run_function(project, NULL, limits, result, pool, message);
+}
+
+apr_status_t spx_run_function(const spx_project_t *project, const char *function,
+                              const spx_run_limits_t *limits, spx_run_result_t *result,
+                              apr_pool_t *pool, const char **message)
+{
+    if (!function && project->admitted && !project->manifest->entry) {
+        *message = "the manifest declares no entry; give one with --entry MOD.FN";
         return APR_EINVAL;
     }
+    if (!function)
+        function = project->manifest->entry;
+    else if (project->admitted && (*message = spx_run_target_problem(project, function, pool)))
+        return APR_EINVAL;
     spx_program_t *program = NULL;
-    apr_status_t status = compile(project, 1, &program, pool, message);
+    apr_status_t status = compile(project, function, &program, pool, message);
     if (status != APR_SUCCESS)
         return status;
-    return run_named(program, project->manifest->entry, limits, NULL, result, pool, message);
+    spx_run_limits_t effective = effective_limits(limits, project->manifest, NULL);
+    return run_named(program, function, &effective, NULL, result, pool, message);
 }
 
 static int compare_by_path(const void *left, const void *right)
@@ -160,8 +225,12 @@ static json_t *subject_json(const spx_project_t *project, apr_pool_t *pool)
     for (apr_size_t i = 0; i < count; i++)
         json_array_append_new(sources, json_pack("{s:s, s:s}", "digest", sorted[i]->digest_text,
                                                  "path", sorted[i]->path));
-    return json_pack("{s:s, s:s, s:o}", "project_revision", project->project_revision, "manifest",
-                     spx_input_set_manifest(project->inputs)->digest_text, "sources", sources);
+    json_t *subject =
+        json_pack("{s:s, s:s, s:o}", "project_revision", project->project_revision, "manifest",
+                  spx_input_set_manifest(project->inputs)->digest_text, "sources", sources);
+    if (spx_project_data_count(project) > 0) /* v3: [{"digest","path"}], sorted by path */
+        json_object_set_new(subject, "data", spx_project_data_list(project, 0));
+    return subject;
 }
 
 /* One test's record; NULL when its output is not UTF-8 (it always is: every
@@ -272,7 +341,7 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
                             apr_pool_t *pool, const char **message)
 {
     spx_program_t *program = NULL;
-    apr_status_t status = compile(project, 0, &program, pool, message);
+    apr_status_t status = compile(project, NULL, &program, pool, message);
     if (status != APR_SUCCESS)
         return status;
     apr_size_t total =
@@ -289,13 +358,16 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
         if (observer && observer->before)
             observer->before(observer->context, index, total, test->name);
         spx_test_run_t run = {test->name, test->function, SPX_TEST_PASSED, {0}};
-        status =
-            run_named(program, test->function, limits, interrupt, &run.result, scratch, message);
+        spx_run_limits_t effective = effective_limits(limits, project->manifest, test);
+        status = run_named(program, test->function, &effective, interrupt, &run.result, scratch,
+                           message);
         json_t *record = NULL;
         if (status == APR_SUCCESS) {
             run.outcome = spx_test_outcome(&run.result);
             record = test_json(&run);
         }
+        if (record) /* v3: what it ran under */
+            json_object_set_new(record, "limits", effective_limits_json(&effective));
         if (status == APR_SUCCESS && !record) {
             *message = apr_psprintf(pool, "test '%s' printed bytes that are not UTF-8", test->name);
             status = APR_EGENERAL;
@@ -331,13 +403,12 @@ static apr_status_t closure(const spx_project_t *project, const spx_run_limits_t
     for (apr_size_t k = 0; k < SPX_TEST_OUTCOME_COUNT; k++)
         json_object_set_new(counts, outcome_names[k],
                             json_integer((json_int_t)summary.by_outcome[k]));
-    *envelope = json_pack(
-        "{s:s, s:o, s:{s:s, s:s, s:s}, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:b}", "schema",
-        SPX_ENVELOPE_SCHEMA, "subject", subject_json(project, pool), "engine", "name", "semaprax",
-        "version", SPX_VERSION, "language", SPX_LANGUAGE_NAME, "limits", "max_steps",
-        (json_int_t)limits->max_steps, "max_bytes", (json_int_t)limits->max_bytes, "max_call_depth",
-        (json_int_t)limits->max_call_depth, "max_memory", (json_int_t)limits->max_memory, "tests",
-        tests, "summary", counts, "command_succeeded", spx_test_summary_succeeded(&summary));
+    json_t *command = command_limits_json(limits);
+    *envelope = json_pack("{s:s, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:b}", "schema",
+                          SPX_ENVELOPE_SCHEMA, "subject", subject_json(project, pool), "engine",
+                          "name", "semaprax", "version", SPX_VERSION, "language", SPX_LANGUAGE_NAME,
+                          "limits", command, "tests", tests, "summary", counts, "command_succeeded",
+                          spx_test_summary_succeeded(&summary));
     if (selection)
         json_object_set(*envelope, "selection", selection->names);
     return APR_SUCCESS;
@@ -383,6 +454,40 @@ spx_envelope_build_interruptible(const spx_project_t *project, const spx_run_lim
         closure(project, limits, selection, observer, bound, interrupt, &document, pool, message);
     if (status != APR_SUCCESS)
         return status;
+    json_object_set_new(document, "envelope_digest",
+                        json_string(spx_canonical_digest(document, pool)));
+    *envelope = document;
+    return APR_SUCCESS;
+}
+
+/* --- the run envelope (v3) ------------------------------------------------- */
+
+apr_status_t spx_run_envelope_build(const spx_project_t *project, const char *function,
+                                    const spx_run_limits_t *limits, spx_run_result_t *result,
+                                    json_t **envelope, apr_pool_t *pool, const char **message)
+{
+    apr_status_t status = spx_run_function(project, function, limits, result, pool, message);
+    if (status != APR_SUCCESS)
+        return status;
+    spx_test_run_t run = {"", function ? function : project->manifest->entry,
+                          spx_test_outcome(result), *result};
+    json_t *record = test_json(&run);
+    if (!record) {
+        *message = "the run printed bytes that are not UTF-8";
+        return APR_EGENERAL;
+    }
+    json_object_del(record, "name");
+    json_t *arguments = json_array();
+    for (apr_size_t i = 0; limits->arguments && i < limits->argument_count; i++)
+        json_array_append_new(arguments, json_string(limits->arguments[i]));
+    json_object_set_new(record, "args", arguments);
+    spx_run_limits_t effective = effective_limits(limits, project->manifest, NULL);
+    json_object_set_new(record, "limits", effective_limits_json(&effective));
+    json_t *document =
+        json_pack("{s:s, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:b}", "schema", SPX_RUN_ENVELOPE_SCHEMA,
+                  "subject", subject_json(project, pool), "engine", "name", "semaprax", "version",
+                  SPX_VERSION, "language", SPX_LANGUAGE_NAME, "limits", command_limits_json(limits),
+                  "run", record, "command_succeeded", run.outcome == SPX_TEST_PASSED);
     json_object_set_new(document, "envelope_digest",
                         json_string(spx_canonical_digest(document, pool)));
     *envelope = document;
@@ -528,35 +633,69 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
         return;
     }
     const json_t *recorded = json_object_get(envelope, "limits");
-    uint64_t steps = 0, bytes = 0, depth = 0, memory = 0;
-    if (!read_limit(recorded, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &steps, &problem,
-                    pool) ||
+    /* v3: max_bytes always; the others only when the command gave them. */
+    uint64_t steps = SPX_LIMIT_MAX_STEPS_DEFAULT, bytes = 0, depth = SPX_LIMIT_CALL_DEPTH_DEFAULT,
+             memory = SPX_LIMIT_MAX_MEMORY_DEFAULT;
+    unsigned unset = 0;
+    if (!json_object_get(recorded, "max_steps"))
+        unset |= SPX_RUN_UNSET_STEPS;
+    if (!json_object_get(recorded, "max_memory"))
+        unset |= SPX_RUN_UNSET_MEMORY;
+    if (!json_object_get(recorded, "max_call_depth"))
+        unset |= SPX_RUN_UNSET_DEPTH;
+    if ((!(unset & SPX_RUN_UNSET_STEPS) &&
+         !read_limit(recorded, "max_steps", 0, SPX_LIMIT_MAX_STEPS_MAXIMUM, &steps, &problem,
+                     pool)) ||
         !read_limit(recorded, "max_bytes", 0, SPX_LIMIT_MAX_BYTES_MAXIMUM, &bytes, &problem,
                     pool) ||
-        !read_limit(recorded, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM, &depth, &problem,
-                    pool) ||
-        !read_limit(recorded, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &memory, &problem,
-                    pool)) {
+        (!(unset & SPX_RUN_UNSET_DEPTH) &&
+         !read_limit(recorded, "max_call_depth", 1, SPX_LIMIT_CALL_DEPTH_MAXIMUM, &depth, &problem,
+                     pool)) ||
+        (!(unset & SPX_RUN_UNSET_MEMORY) &&
+         !read_limit(recorded, "max_memory", 0, SPX_LIMIT_MAX_MEMORY_MAXIMUM, &memory, &problem,
+                     pool))) {
         report->rerun_detail = problem;
         return;
     }
-    spx_run_limits_t limits = {steps, (apr_size_t)bytes, (unsigned)depth, memory};
+    spx_run_limits_t limits = {steps, (apr_size_t)bytes, (unsigned)depth, memory, NULL, 0, unset};
     json_t *again = NULL;
     const char *message = NULL;
     if (!project) {
         report->rerun_detail = "the project cannot be opened";
         return;
     }
-    spx_test_selection_t *selection = NULL;
-    if (!read_selection(envelope, project, &selection, &problem, pool)) {
-        report->rerun_detail = problem;
-        return;
+    apr_status_t built = APR_SUCCESS;
+    const char *schema = json_string_value(json_object_get(envelope, "schema"));
+    if (schema && strcmp(schema, SPX_RUN_ENVELOPE_SCHEMA) == 0) {
+        /* v3: the run again, with its function and arguments */
+        const json_t *run = json_object_get(envelope, "run");
+        const char *function = json_string_value(json_object_get(run, "function"));
+        const json_t *recorded_args = json_object_get(run, "args");
+        size_t count = json_array_size(recorded_args);
+        const char **arguments = apr_pcalloc(pool, (count + 1) * sizeof(*arguments));
+        for (size_t i = 0; i < count; i++)
+            if (!(arguments[i] = json_string_value(json_array_get(recorded_args, i))))
+                function = NULL;
+        if (!function || !json_is_array(recorded_args)) {
+            report->rerun_detail = "run.function or run.args is not what a run envelope records";
+            return;
+        }
+        limits.arguments = arguments;
+        limits.argument_count = count;
+        spx_run_result_t result;
+        built = spx_run_envelope_build(project, function, &limits, &result, &again, pool, &message);
+    } else {
+        spx_test_selection_t *selection = NULL;
+        if (!read_selection(envelope, project, &selection, &problem, pool)) {
+            report->rerun_detail = problem;
+            return;
+        }
+        /* A re-run past what verify reads differs from the envelope anyway. */
+        spx_envelope_bound_t bound = {SPX_LIMIT_ENVELOPE_BYTES, 0};
+        built = spx_envelope_build_selected(project, &limits, selection, NULL, &bound, &again, pool,
+                                            &message);
+        spx_test_selection_free(selection);
     }
-    /* A re-run past what verify reads differs from the envelope anyway. */
-    spx_envelope_bound_t bound = {SPX_LIMIT_ENVELOPE_BYTES, 0};
-    apr_status_t built = spx_envelope_build_selected(project, &limits, selection, NULL, &bound,
-                                                     &again, pool, &message);
-    spx_test_selection_free(selection);
     if (built != APR_SUCCESS) {
         report->rerun_detail = apr_psprintf(pool, "the closure cannot be re-run: %s", message);
         return;
@@ -582,11 +721,14 @@ static void check_rerun(const json_t *envelope, const spx_project_t *project,
     json_decref(again);
 }
 
-/* The sources of a subject ({"digest","path"} each) as a hash path ->
- * digest; NULL when they are not that shape. */
-static apr_hash_t *subject_sources(const json_t *subject, apr_pool_t *pool)
+/* The files of a subject's member ("sources", or "data": {"digest","path"}
+ * each) as a hash path -> digest; NULL when they are not that shape. A
+ * subject without "data" has none. */
+static apr_hash_t *subject_sources(const json_t *subject, const char *member, apr_pool_t *pool)
 {
-    const json_t *sources = json_object_get(subject, "sources");
+    const json_t *sources = json_object_get(subject, member);
+    if (!sources && strcmp(member, "data") == 0)
+        return apr_hash_make(pool);
     if (!json_is_array(sources))
         return NULL;
     apr_hash_t *by_path = apr_hash_make(pool);
@@ -610,14 +752,14 @@ typedef enum source_change_t { SOURCE_CHANGED, SOURCE_MISSING, SOURCE_APPEARED }
  * that differs from other in the way change says: CHANGED, in other with
  * another digest; MISSING and APPEARED, not in other. */
 
-static void name_changes(const json_t *listed, apr_hash_t *other, source_change_t change,
-                         const char **text, apr_pool_t *pool)
+static void name_changes(const json_t *listed, const char *member, apr_hash_t *other,
+                         source_change_t change, const char **text, apr_pool_t *pool)
 {
     static const char *const words[] = {"changed", "went missing (no longer declared)",
                                         "appeared (declared now, not in the envelope)"};
     size_t index;
     const json_t *source;
-    json_array_foreach(json_object_get(listed, "sources"), index, source)
+    json_array_foreach(json_object_get(listed, member), index, source)
     {
         const char *path = json_string_value(json_object_get(source, "path"));
         const char *digest = json_string_value(json_object_get(source, "digest"));
@@ -634,14 +776,18 @@ static void name_changes(const json_t *listed, apr_hash_t *other, source_change_
  * compared source by source or nothing of theirs differs. */
 static const char *source_changes(const json_t *recorded, const json_t *now, apr_pool_t *pool)
 {
-    apr_hash_t *recorded_sources = subject_sources(recorded, pool);
-    apr_hash_t *sources_now = subject_sources(now, pool);
-    if (!recorded_sources || !sources_now)
-        return NULL;
     const char *text = "";
-    name_changes(recorded, sources_now, SOURCE_CHANGED, &text, pool);
-    name_changes(recorded, sources_now, SOURCE_MISSING, &text, pool);
-    name_changes(now, recorded_sources, SOURCE_APPEARED, &text, pool);
+    /* The sources, then (v3) the data files, each changed, missing, appeared. */
+    static const char *const members[] = {"sources", "data"};
+    for (int m = 0; m < 2; m++) {
+        apr_hash_t *recorded_sources = subject_sources(recorded, members[m], pool);
+        apr_hash_t *sources_now = subject_sources(now, members[m], pool);
+        if (!recorded_sources || !sources_now)
+            return NULL;
+        name_changes(recorded, members[m], sources_now, SOURCE_CHANGED, &text, pool);
+        name_changes(recorded, members[m], sources_now, SOURCE_MISSING, &text, pool);
+        name_changes(now, members[m], recorded_sources, SOURCE_APPEARED, &text, pool);
+    }
     const json_t *manifest = json_object_get(recorded, "manifest");
     if (!json_equal(manifest, json_object_get(now, "manifest")))
         text = apr_psprintf(pool, "%s%sthe manifest changed", text, *text ? ", " : "");

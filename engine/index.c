@@ -167,6 +167,20 @@ static int enum_node(builder_t *builder, const spx_enum_t *enumeration)
     return position;
 }
 
+/* v3: "data:NAME" of a [[data]] entry, made once each; no module contains
+ * it. */
+static int data_node(builder_t *builder, const spx_data_entry_t *entry)
+{
+    int position = known_node(builder, entry);
+    if (position < 0) {
+        position = add_node(builder, apr_pstrcat(builder->pool, "data:", entry->name, NULL), "data",
+                            entry->name);
+        node_at(builder, position)->data = entry;
+        remember_node(builder, entry, position);
+    }
+    return position;
+}
+
 static int builtin_node(builder_t *builder, spx_builtin_t builtin)
 {
     if (builder->builtin_node[builtin] < 0) {
@@ -197,6 +211,10 @@ static void record_call(builder_t *builder, const spx_expr_t *call)
     if (!call->as.call->target && call->as.call->builtin == SPX_BUILTIN_NONE)
         return; /* unresolved: cannot happen in an admitted project */
     add_reference(builder, "calls", call->as.call->target, call->as.call->builtin, call->span);
+    if (call->as.call->builtin == SPX_BUILTIN_READ_DATA && call->as.call->data) {
+        data_node(builder, call->as.call->data); /* so that its reads edge finds it */
+        add_reference(builder, "reads", call->as.call->data, SPX_BUILTIN_NONE, call->span);
+    }
 }
 
 /* The struct that syntax (Name, or m.Name of an import m of the builder's
@@ -341,8 +359,10 @@ static int reference_node(builder_t *builder, const reference_t *reference)
     if (strcmp(reference->kind, "uses") == 0)
         return reference->target_is_enum ? enum_node(builder, reference->target)
                                          : struct_node(builder, reference->target);
-    if (strcmp(reference->kind, "reads") == 0)
-        return const_node(builder, reference->target);
+    if (strcmp(reference->kind, "reads") == 0) {
+        int known = known_node(builder, reference->target); /* a data node, or a const's */
+        return known >= 0 ? known : const_node(builder, reference->target);
+    }
     return reference->target ? function_node(builder, (spx_function_t *)reference->target)
                              : builtin_node(builder, reference->builtin);
 }
@@ -622,6 +642,8 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
     if (project->entry)
         add_edge(builder, add_node(builder, "entry", "entry", NULL), "enters",
                  function_node(builder, project->entry));
+    for (apr_size_t d = 0; d < project->data_entry_count; d++)
+        data_node(builder, &project->data_entries[d]);
 
     spx_index_t *index = apr_pcalloc(pool, sizeof(*index));
     sort_nodes(builder, index);
@@ -676,6 +698,10 @@ json_t *spx_index_node_json(const spx_index_node_t *node)
         json_object_set_new(object, "exported", json_boolean(constant->exported));
         json_object_set_new(object, "type", json_string(spx_type_name(constant->type)));
         json_object_set_new(object, "value", json_stringn(node->value, node->value_length));
+    }
+    if (node->data) {
+        json_object_set_new(object, "path", json_string(node->data->path));
+        json_object_set_new(object, "bytes", json_integer((json_int_t)node->data->length));
     }
     return object;
 }

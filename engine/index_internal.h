@@ -38,6 +38,7 @@ typedef struct spx_index_node_t {
     const char **field_types;       /* struct nodes: each field's type, as signatures spell it */
     const char *value;              /* const nodes: the value's text (a str's own bytes) */
     apr_size_t value_length;
+    const spx_data_entry_t *data;  /* v3 data nodes: the [[data]] entry */
     apr_array_header_t *out_edges; /* int: edge numbers, in edge order */
     apr_array_header_t *in_edges;  /* int: edge numbers, in edge order */
 } spx_index_node_t;

@@ -24,9 +24,10 @@ struct spx_input_set_t {
     apr_hash_t *by_path;         /* path -> spx_input_t * */
     apr_hash_t *by_identity;     /* volume+object bytes -> spx_input_t * */
     apr_array_header_t *sources; /* spx_input_t *, in declaration order */
+    apr_array_header_t *data;    /* spx_input_t *, the data files in declaration order */
     spx_input_t *root;
     spx_input_t *manifest;
-    int sources_added;
+    int sources_added, data_added;
     spx_input_counters_t counters;
     /* Made at the first re-authentication: */
     struct rehash_plan_t *rehash_plan;
@@ -140,6 +141,7 @@ apr_status_t spx_input_set_open(spx_input_set_t **out, const char *manifest_path
     set->by_path = apr_hash_make(pool);
     set->by_identity = apr_hash_make(pool);
     set->sources = apr_array_make(pool, 16, sizeof(spx_input_t *));
+    set->data = apr_array_make(pool, 4, sizeof(spx_input_t *));
 
     const char *manifest_name = apr_filepath_name_get(manifest_path);
     if (manifest_name[0] == '\0')
@@ -178,8 +180,24 @@ static uint64_t handles_needed(const spx_input_set_t *set, const char *const *pa
     return (uint64_t)set->held->nelts + count + apr_hash_count(dirs) + SPX_LIMIT_SPARE_HANDLES;
 }
 
-static apr_status_t add_source(spx_input_set_t *set, const char *path, apr_size_t *total,
-                               const char **message)
+/* What a kind of declared file is called, and its limits. */
+typedef struct declared_kind_t {
+    const char *what;      /* "source", "data" */
+    const char *all;       /* "the sources", "the data files" */
+    const char *all_short; /* "all sources", "all data" */
+    apr_size_t max_bytes, max_total;
+} declared_kind_t;
+
+static const declared_kind_t source_kind = {"source", "the sources", "all sources",
+                                            SPX_LIMIT_SOURCE_BYTES, SPX_LIMIT_TOTAL_SOURCE_BYTES};
+static const declared_kind_t data_kind = {"data", "the data files", "all data",
+                                          SPX_LIMIT_DATA_BYTES, SPX_LIMIT_TOTAL_DATA_BYTES};
+
+/* Hold, read and digest one declared file and the directories on its path;
+ * *total counts the bytes of its kind so far. */
+static apr_status_t add_declared(spx_input_set_t *set, const declared_kind_t *kind,
+                                 const char *path, apr_size_t *total, spx_input_t **held,
+                                 const char **message)
 {
     const spx_input_t *parent = set->root;
     const char *component = path;
@@ -192,9 +210,9 @@ static apr_status_t add_source(spx_input_set_t *set, const char *path, apr_size_
             if (status != APR_SUCCESS)
                 return status;
         } else if (dir->kind != SPX_OBJECT_DIR) {
-            return refuse(
-                SPX_STATUS_NOT_REGULAR, message,
-                apr_psprintf(set->pool, "'%s' is a source file, not a directory", dir_path));
+            return refuse(SPX_STATUS_NOT_REGULAR, message,
+                          apr_psprintf(set->pool, "'%s' is a %s file, not a directory", dir_path,
+                                       set->data_added ? "declared" : "source"));
         }
         parent = dir;
         component = slash + 1;
@@ -207,19 +225,49 @@ static apr_status_t add_source(spx_input_set_t *set, const char *path, apr_size_
                                                                  : "'%s' is declared twice",
                                    path));
     spx_input_t *file = NULL;
-    apr_status_t status = hold_file(set, parent, component, SPX_LIMIT_SOURCE_BYTES, &file, message);
+    apr_status_t status = hold_file(set, parent, component, kind->max_bytes, &file, message);
     if (status != APR_SUCCESS)
         return status;
-    set->counters.source_reads++;
+    if (kind == &source_kind)
+        set->counters.source_reads++;
     *total += file->size;
-    if (*total > SPX_LIMIT_TOTAL_SOURCE_BYTES)
+    if (*total > kind->max_total)
         return refuse(SPX_STATUS_OVER_LIMIT, message,
                       apr_psprintf(set->pool,
-                                   "the sources up to '%s' come to %" APR_SIZE_T_FMT
-                                   " bytes, over the limit of %u bytes for all sources",
-                                   path, *total, SPX_LIMIT_TOTAL_SOURCE_BYTES));
-    APR_ARRAY_PUSH(set->sources, spx_input_t *) = file;
+                                   "%s up to '%s' come to %" APR_SIZE_T_FMT
+                                   " bytes, over the limit of %" APR_SIZE_T_FMT " bytes for %s",
+                                   kind->all, path, *total, kind->max_total, kind->all_short));
+    *held = file;
     return APR_SUCCESS;
+}
+
+/* Check the paths, reserve the handles, then hold each file of kind into
+ * list. */
+static apr_status_t add_all(spx_input_set_t *set, const declared_kind_t *kind,
+                            const char *const *paths, apr_size_t count, apr_array_header_t *list,
+                            const char **message)
+{
+    for (apr_size_t i = 0; i < count; i++) {
+        const char *problem = kind == &source_kind ? spx_source_path_problem(paths[i], set->pool)
+                                                   : spx_data_path_problem(paths[i], set->pool);
+        if (problem)
+            return refuse(
+                SPX_STATUS_BAD_PATH, message,
+                apr_psprintf(set->pool, "%s path '%s' %s", kind->what, paths[i], problem));
+    }
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, set->pool);
+    apr_status_t status =
+        spx_handles_reserve(handles_needed(set, paths, count, scratch), set->pool, message);
+    apr_pool_destroy(scratch);
+    apr_size_t total = 0;
+    for (apr_size_t i = 0; status == APR_SUCCESS && i < count; i++) {
+        spx_input_t *file = NULL;
+        status = add_declared(set, kind, paths[i], &total, &file, message);
+        if (status == APR_SUCCESS)
+            APR_ARRAY_PUSH(list, spx_input_t *) = file;
+    }
+    return status;
 }
 
 apr_status_t spx_input_set_add_sources(spx_input_set_t *set, const char *const *paths,
@@ -234,21 +282,33 @@ apr_status_t spx_input_set_add_sources(spx_input_set_t *set, const char *const *
                                    "the manifest declares %" APR_SIZE_T_FMT
                                    " sources, over the limit of %u",
                                    count, SPX_LIMIT_SOURCES));
-    for (apr_size_t i = 0; i < count; i++) {
-        const char *problem = spx_source_path_problem(paths[i], set->pool);
-        if (problem)
-            return refuse(SPX_STATUS_BAD_PATH, message,
-                          apr_psprintf(set->pool, "source path '%s' %s", paths[i], problem));
-    }
-    apr_pool_t *scratch = NULL;
-    apr_pool_create(&scratch, set->pool);
-    apr_status_t status =
-        spx_handles_reserve(handles_needed(set, paths, count, scratch), set->pool, message);
-    apr_pool_destroy(scratch);
-    apr_size_t total = 0;
-    for (apr_size_t i = 0; status == APR_SUCCESS && i < count; i++)
-        status = add_source(set, paths[i], &total, message);
-    return status;
+    return add_all(set, &source_kind, paths, count, set->sources, message);
+}
+
+apr_status_t spx_input_set_add_data(spx_input_set_t *set, const char *const *paths,
+                                    apr_size_t count, const char **message)
+{
+    if (set->data_added || !set->sources_added)
+        return refuse(APR_EINVAL, message,
+                      "the data of an input set are added once, after the sources");
+    set->data_added = 1;
+    if (count > SPX_LIMIT_DATA_ENTRIES)
+        return refuse(SPX_STATUS_OVER_LIMIT, message,
+                      apr_psprintf(set->pool,
+                                   "the manifest declares %" APR_SIZE_T_FMT
+                                   " data files, over the limit of %u",
+                                   count, SPX_LIMIT_DATA_ENTRIES));
+    return add_all(set, &data_kind, paths, count, set->data, message);
+}
+
+apr_size_t spx_input_set_data_count(const spx_input_set_t *set)
+{
+    return (apr_size_t)set->data->nelts;
+}
+
+const spx_input_t *spx_input_set_data(const spx_input_set_t *set, apr_size_t index)
+{
+    return APR_ARRAY_IDX(set->data, index, const spx_input_t *);
 }
 
 const spx_input_t *spx_input_set_root(const spx_input_set_t *set)

@@ -1,6 +1,7 @@
 /*
- * manifest.c: the Project Manifest v1 parser (manifest.md) and its canonical
- * subject.
+ * manifest.c: the Project Manifest parser (manifest.md: v1, and v2 with
+ * [limits], [[data]] and a test's limit keys, whose values are TOML decimal
+ * integers) and its canonical subject.
  *
  * Three passes over the raw bytes. The first checks the encoding (size, a
  * U+FEFF after the start, a CR not followed by LF, NUL, UTF-8) and stops
@@ -41,14 +42,18 @@ typedef enum table_kind_t {
     TABLE_PROJECT,
     TABLE_SOURCE,
     TABLE_TEST,
+    TABLE_LIMITS,
+    TABLE_DATA,
     TABLE_IGNORED
 } table_kind_t;
 
-#define FIELD_COUNT 3
+#define FIELD_COUNT 5
 
 typedef struct field_t {
     int present;       /* the key was given (even with a broken value) */
-    const char *value; /* NULL when the value had a syntax problem */
+    const char *value; /* NULL when the value had a syntax problem; a limit
+                        * key's digits, without '_' */
+    uint64_t integer;  /* a limit key's value (saturated) */
     spx_span_t key_span, value_span;
 } field_t;
 
@@ -61,19 +66,40 @@ typedef struct table_t {
 
 /* The keys each table allows, NULL-padded; required unless optional[]. */
 static const char *const table_keys[][FIELD_COUNT] = {
-    {"manifest", NULL, NULL},
-    {"name", "version", "entry"},
-    {"module", "path", NULL},
-    {"name", "function", NULL},
+    {"manifest", NULL, NULL, NULL, NULL},
+    {"name", "version", "entry", NULL, NULL},
+    {"module", "path", NULL, NULL, NULL},
+    {"name", "function", "max_steps", "max_memory", "max_call_depth"},
+    {"max_steps", "max_memory", "max_call_depth", NULL, NULL},
+    {"name", "path", NULL, NULL, NULL},
 };
-static const int table_optional[][FIELD_COUNT] = {{0, 0, 0}, {0, 0, 1}, {0, 0, 0}, {0, 0, 0}};
-static const char *const table_names[] = {"the top level", "[project]", "[[source]]", "[[test]]"};
+static const int table_optional[][FIELD_COUNT] = {{0},       {0, 0, 1}, {0}, {0, 0, 1, 1, 1},
+                                                  {1, 1, 1}, {0, 0}};
+static const char *const table_names[] = {"the top level", "[project]", "[[source]]",
+                                          "[[test]]",      "[limits]",  "[[data]]"};
 static const char *const table_key_lists[] = {
     "only the key 'manifest' comes before [project]",
     "[project] has name, version and entry",
     "[[source]] has module and path",
-    "[[test]] has name and function",
+    "[[test]] has name, function, max_steps, max_memory and max_call_depth",
+    "[limits] has max_steps, max_memory and max_call_depth",
+    "[[data]] has name and path",
 };
+/* A v1 [[test]] knows its first two keys only. */
+#define V1_TEST_KEYS 2
+#define V1_TEST_KEY_LIST "[[test]] has name and function"
+
+/* Where a table's limit keys start (max_steps, max_memory, max_call_depth, in
+ * that order); -1 for a table without them. */
+static int limit_base(table_kind_t kind)
+{
+    return kind == TABLE_TEST ? 2 : kind == TABLE_LIMITS ? 0 : -1;
+}
+
+/* The limit keys' ranges, as the CLI's (spx_limits.h). */
+static const uint64_t limit_minimum[3] = {0, 0, 1};
+static const uint64_t limit_maximum[3] = {SPX_LIMIT_MAX_STEPS_MAXIMUM, SPX_LIMIT_MAX_MEMORY_MAXIMUM,
+                                          SPX_LIMIT_CALL_DEPTH_MAXIMUM};
 
 typedef struct parser_t {
     const unsigned char *bytes;
@@ -91,9 +117,11 @@ typedef struct parser_t {
     table_t top, ignored;
     table_t *current;
     table_t *project;
-    apr_array_header_t *sources, *tests; /* table_t * */
-    apr_size_t sources_seen, tests_seen;
-    int saw_array_table;  /* a [[source]] or [[test]] came before [project] */
+    apr_array_header_t *sources, *tests, *data; /* table_t * */
+    apr_size_t sources_seen, tests_seen, data_seen;
+    table_t *limits;      /* the first [limits] */
+    int version;          /* the manifest key's: 1, 2, or 0 when unknown */
+    int saw_array_table;  /* another table came before [project] */
     int structure_lost;   /* a header or construct could not be read */
     int manifest_seen;    /* the manifest key appeared somewhere */
     apr_size_t items;     /* headers and key lines so far */
@@ -132,6 +160,20 @@ static void report(parser_t *p, spx_diagnostic_code_t code, spx_span_t span, con
     va_start(arguments, format);
     spx_diagnostic_budget_addv(&p->budget, code, span, format, arguments);
     va_end(arguments);
+}
+
+/* report() with a note "first declared here" at first. */
+static void report_twice(parser_t *p, spx_diagnostic_code_t code, spx_span_t span, spx_span_t first,
+                         const char *format, ...) SPX_PRINTF_FORMAT(5, 6);
+
+static void report_twice(parser_t *p, spx_diagnostic_code_t code, spx_span_t span, spx_span_t first,
+                         const char *format, ...)
+{
+    va_list arguments;
+    va_start(arguments, format);
+    spx_diagnostic_t *item = spx_diagnostic_budget_addv(&p->budget, code, span, format, arguments);
+    va_end(arguments);
+    spx_diagnostic_note(p->budget.list, item, p->budget.path, first, "first declared here");
 }
 
 /* How a value or key is shown in a message: control characters escaped, cut
@@ -370,14 +412,22 @@ static void file_key(parser_t *p, const char *key, spx_span_t key_span, const ch
         return;
     }
     int index = field_index(table->kind, key);
+    int v1_test = table->kind == TABLE_TEST && p->version == 1;
+    if (v1_test && index >= V1_TEST_KEYS) {
+        if (!quiet)
+            report(p, SPX_E0145, key_span, "'%s' needs manifest = \"%s\"", key,
+                   SPX_MANIFEST_SCHEMA_V2);
+        return;
+    }
     if (index < 0) {
         /* Most likely the missing key misspelt: one diagnostic, not two. */
         table->keys_lost = 1;
         if (!quiet)
             report(p, SPX_E0126, key_span, "unknown key '%s' in %s; %s%s", shown(p->pool, key),
                    table_names[table->kind],
-                   nearest_name(p->pool, key, table_keys[table->kind], FIELD_COUNT),
-                   table_key_lists[table->kind]);
+                   nearest_name(p->pool, key, table_keys[table->kind],
+                                v1_test ? V1_TEST_KEYS : FIELD_COUNT),
+                   v1_test ? V1_TEST_KEY_LIST : table_key_lists[table->kind]);
         return;
     }
     field_t *field = &table->fields[index];
@@ -394,9 +444,13 @@ static void file_key(parser_t *p, const char *key, spx_span_t key_span, const ch
     field->value_span = value_span;
     if (table->kind == TABLE_TOP) {
         p->manifest_seen = 1;
-        if (field->value && strcmp(field->value, SPX_MANIFEST_SCHEMA) != 0)
-            report(p, SPX_E0121, value_span, "the manifest key must be \"%s\", not '%s'",
-                   SPX_MANIFEST_SCHEMA, shown(p->pool, field->value));
+        if (field->value && strcmp(field->value, SPX_MANIFEST_SCHEMA) == 0)
+            p->version = 1;
+        else if (field->value && strcmp(field->value, SPX_MANIFEST_SCHEMA_V2) == 0)
+            p->version = 2;
+        else if (field->value)
+            report(p, SPX_E0121, value_span, "the manifest key must be \"%s\" or \"%s\", not '%s'",
+                   SPX_MANIFEST_SCHEMA, SPX_MANIFEST_SCHEMA_V2, shown(p->pool, field->value));
     }
 }
 
@@ -529,11 +583,84 @@ static apr_size_t lose_rest(parser_t *p)
     return p->length;
 }
 
+/* A limit key's value starting at v: a TOML decimal integer
+ * 0|[1-9](_?[0-9])*, within the key's range (limit is its index among the
+ * limit keys). Returns 0 when the value is not a bare number or a basic
+ * string (an array, table or other string reads as any other key's would). */
+static int read_limit_value(parser_t *p, const char *key, spx_span_t key_span, apr_size_t equals,
+                            apr_size_t v, int limit)
+{
+    const unsigned char *b = p->bytes;
+    apr_size_t eol = p->line_end;
+    unsigned char c = v < eol ? b[v] : '\n';
+    spx_span_t none = {{0, 0, 0}, {0, 0, 0}};
+    if (p->current->kind == TABLE_TEST && p->version == 1) {
+        file_key(p, key, key_span, NULL, none, 0); /* E0145 */
+        return 1;
+    }
+    if (c == '[' || c == '{' || c == '\'')
+        return 0;
+    spx_span_t value_span;
+    const char *digits = NULL;
+    uint64_t number = 0;
+    if (c == '\n' || c == '#') {
+        value_span = span_at(p, equals, equals + 1);
+    } else if (c == '"') {
+        const unsigned char *q = memchr(b + v + 1, '"', eol - v - 1);
+        value_span = span_at(p, v, q ? (apr_size_t)(q - b) + 1 : eol);
+    } else {
+        const unsigned char *hash = memchr(b + v, '#', eol - v);
+        apr_size_t end = hash ? (apr_size_t)(hash - b) : eol;
+        while (end > v && is_space(b[end - 1]))
+            end--;
+        value_span = span_at(p, v, end);
+        int ok = end > v && (b[v] != '0' || end == v + 1);
+        char *text = apr_palloc(p->pool, end - v + 1);
+        apr_size_t n = 0;
+        for (apr_size_t i = v; ok && i < end; i++) {
+            if (b[i] == '_' && i > v && i + 1 < end && b[i - 1] != '_' && b[i + 1] != '_')
+                continue;
+            if (!(b[i] >= '0' && b[i] <= '9')) {
+                ok = 0;
+                break;
+            }
+            text[n++] = (char)b[i];
+            unsigned digit = (unsigned)(b[i] - '0');
+            number = number > (UINT64_MAX - digit) / 10 ? UINT64_MAX : number * 10 + digit;
+        }
+        text[n] = '\0';
+        if (ok)
+            digits = text;
+    }
+    if (!digits) {
+        report(p, SPX_E0153, value_span, "%s takes an integer such as 5_000_000", key);
+        file_key(p, key, key_span, NULL, value_span, 1);
+        return 1;
+    }
+    if (number < limit_minimum[limit] || number > limit_maximum[limit]) {
+        int over = number > limit_maximum[limit];
+        report(p, SPX_E0154, value_span, "%s %s is %s the %s of %" PRIu64, key, digits,
+               over ? "over" : "under", over ? "maximum" : "minimum",
+               over ? limit_maximum[limit] : limit_minimum[limit]);
+        file_key(p, key, key_span, NULL, value_span, 1);
+        return 1;
+    }
+    file_key(p, key, key_span, digits, value_span, 0);
+    int index = field_index(p->current->kind, key);
+    if (index >= 0 && p->current->fields[index].value == digits)
+        p->current->fields[index].integer = number;
+    return 1;
+}
+
 /* The value of key starting at v (equals at the '=' sign). Files the key, and
  * returns the offset the next line is searched from. */
 static apr_size_t read_value(parser_t *p, const char *key, spx_span_t key_span, apr_size_t equals,
                              apr_size_t v)
 {
+    int base = limit_base(p->current->kind);
+    int index = base >= 0 ? field_index(p->current->kind, key) : -1;
+    if (base >= 0 && index >= base && read_limit_value(p, key, key_span, equals, v, index - base))
+        return p->line_end;
     const unsigned char *b = p->bytes;
     apr_size_t eol = p->line_end, resume = eol;
     const char *shown_key = shown(p->pool, key);
@@ -709,9 +836,11 @@ static apr_size_t read_header(parser_t *p, apr_size_t i)
             return eol;
         }
         if (p->saw_array_table)
-            report(p, SPX_E0124, header_span,
-                   "[project] must come directly after the manifest key, before any [[source]] "
-                   "or [[test]]");
+            report(p, SPX_E0124, header_span, "%s",
+                   p->version == 2 ? "[project] must come directly after the manifest key, before "
+                                     "any [limits], [[source]], [[data]] or [[test]]"
+                                   : "[project] must come directly after the manifest key, before "
+                                     "any [[source]] or [[test]]");
         p->project = p->current = new_table(p, TABLE_PROJECT, header_span);
         return eol;
     }
@@ -732,16 +861,55 @@ static apr_size_t read_header(parser_t *p, apr_size_t i)
         APR_ARRAY_PUSH(source ? p->sources : p->tests, table_t *) = p->current;
         return eol;
     }
+    int is_limits = !array && strcmp(name, "limits") == 0;
+    if (is_limits || (array && strcmp(name, "data") == 0)) {
+        /* A table not kept still reads its keys as its kind's, so that its
+         * integers give no further diagnostic. */
+        table_t *unkept = new_table(p, is_limits ? TABLE_LIMITS : TABLE_DATA, header_span);
+        if (p->version == 1) {
+            report(p, SPX_E0145, header_span, "'%s' needs manifest = \"%s\"",
+                   is_limits ? "[limits]" : "[[data]]", SPX_MANIFEST_SCHEMA_V2);
+            p->current = unkept;
+            return eol;
+        }
+        p->saw_array_table = 1;
+        if (is_limits) {
+            if (p->limits) {
+                report(p, SPX_E0156, header_span, "a second [limits] table");
+                p->current = unkept;
+                return eol;
+            }
+            p->limits = p->current = new_table(p, TABLE_LIMITS, header_span);
+            return eol;
+        }
+        if (++p->data_seen > SPX_LIMIT_DATA_ENTRIES) {
+            if (p->data_seen == (apr_size_t)SPX_LIMIT_DATA_ENTRIES + 1)
+                report(p, SPX_E0152, header_span, "more than %u [[data]] tables",
+                       SPX_LIMIT_DATA_ENTRIES);
+            p->current = &p->ignored;
+            return eol;
+        }
+        p->current = new_table(p, TABLE_DATA, header_span);
+        APR_ARRAY_PUSH(p->data, table_t *) = p->current;
+        return eol;
+    }
     const char *written = shown_n(p->pool, (const char *)b + i, close - i);
+    const char *tables = p->version == 2 ? "[project], [limits], [[source]], [[data]] and [[test]]"
+                                         : "[project], [[source]] and [[test]]";
     if (!array && (strcmp(name, "source") == 0 || strcmp(name, "test") == 0))
         report(p, SPX_E0125, header_span,
                "unknown table %s; each %s is an array table, written [[%s]]", written, name, name);
     else if (array && strcmp(name, "project") == 0)
         report(p, SPX_E0125, header_span,
                "unknown table %s; the project is one table, written [project]", written);
-    else
+    else if (array && strcmp(name, "limits") == 0)
         report(p, SPX_E0125, header_span,
-               "unknown table %s; the manifest has [project], [[source]] and [[test]]", written);
+               "unknown table %s; the limits are one table, written [limits]", written);
+    else if (!array && strcmp(name, "data") == 0)
+        report(p, SPX_E0125, header_span,
+               "unknown table %s; each data entry is an array table, written [[data]]", written);
+    else
+        report(p, SPX_E0125, header_span, "unknown table %s; the manifest has %s", written, tables);
     p->structure_lost = 1;
     p->current = &p->ignored;
     return eol;
@@ -816,6 +984,20 @@ static const char *name_problem(apr_pool_t *pool, const char *name, int dash)
                             spx_refused_byte_text(c, pool), allowed);
     }
     return NULL;
+}
+
+/* A data name is [a-z][a-z0-9_-]{0,63}. */
+static int data_name_valid(const char *name)
+{
+    apr_size_t length = strlen(name);
+    if (length == 0 || length > SPX_LIMIT_DATA_NAME_BYTES || !(name[0] >= 'a' && name[0] <= 'z'))
+        return 0;
+    for (apr_size_t i = 1; i < length; i++) {
+        char c = name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+            return 0;
+    }
+    return 1;
 }
 
 const char *spx_module_name_problem(const char *name, apr_pool_t *pool)
@@ -1005,6 +1187,44 @@ static void check_meaning(parser_t *p)
         check_reference(p, &p->project->fields[2], "entry", SPX_E0132, SPX_E0133, modules,
                         modules_known);
 
+    /* Data (v2): names and paths, each unique; a path no source's nor the
+     * manifest's. */
+    apr_hash_t *data_names = apr_hash_make(p->pool), *data_paths = apr_hash_make(p->pool);
+    for (int i = 0; i < p->data->nelts; i++) {
+        const table_t *data = APR_ARRAY_IDX(p->data, i, table_t *);
+        check_required(p, data);
+        const char *name = value_of(data, 0), *path = value_of(data, 1);
+        if (name && !data_name_valid(name)) {
+            report(p, SPX_E0146, data->fields[0].value_span,
+                   "data name '%s' is not [a-z][a-z0-9_-]{0,63}", shown(p->pool, name));
+        } else if (name) {
+            const table_t *first = apr_hash_get(data_names, name, APR_HASH_KEY_STRING);
+            if (first)
+                report_twice(p, SPX_E0147, data->fields[0].value_span, first->fields[0].value_span,
+                             "data name '%s' is declared twice", name);
+            else
+                apr_hash_set(data_names, name, APR_HASH_KEY_STRING, data);
+        }
+        const char *problem = path ? spx_data_path_problem(path, p->pool) : NULL;
+        if (problem) {
+            report(p, SPX_E0148, data->fields[1].value_span, "data path '%s' %s",
+                   shown(p->pool, path), problem);
+        } else if (path) {
+            const table_t *first = apr_hash_get(data_paths, path, APR_HASH_KEY_STRING);
+            if (apr_hash_get(paths, path, APR_HASH_KEY_STRING))
+                report(p, SPX_E0149, data->fields[1].value_span,
+                       "data path '%s' is already declared as a source", path);
+            else if (strcmp(path, p->budget.path) == 0)
+                report(p, SPX_E0149, data->fields[1].value_span, "data path '%s' is the manifest's",
+                       path);
+            else if (first)
+                report_twice(p, SPX_E0149, data->fields[1].value_span, first->fields[1].value_span,
+                             "data path '%s' is already declared as data", path);
+            else
+                apr_hash_set(data_paths, path, APR_HASH_KEY_STRING, data);
+        }
+    }
+
     apr_hash_t *names = apr_hash_make(p->pool);
     for (int i = 0; i < p->tests->nelts; i++) {
         const table_t *test = APR_ARRAY_IDX(p->tests, i, table_t *);
@@ -1030,9 +1250,37 @@ static void check_meaning(parser_t *p)
 
 /* --- the result ------------------------------------------------------------ */
 
+/* The limit keys of table from its field base on. */
+static spx_manifest_limits_t limits_of(const table_t *table, int base)
+{
+    spx_manifest_limits_t limits;
+    memset(&limits, 0, sizeof(limits));
+    if (!table)
+        return limits;
+    limits.has_max_steps = table->fields[base].present;
+    limits.max_steps = table->fields[base].integer;
+    limits.has_max_memory = table->fields[base + 1].present;
+    limits.max_memory = table->fields[base + 1].integer;
+    limits.has_max_call_depth = table->fields[base + 2].present;
+    limits.max_call_depth = table->fields[base + 2].integer;
+    return limits;
+}
+
 static spx_manifest_t *build(const parser_t *p)
 {
     spx_manifest_t *manifest = apr_pcalloc(p->pool, sizeof(*manifest));
+    manifest->schema_version = p->version;
+    manifest->limits = limits_of(p->limits, 0);
+    manifest->data_count = (apr_size_t)p->data->nelts;
+    manifest->data = apr_pcalloc(p->pool, sizeof(*manifest->data) * (manifest->data_count + 1));
+    for (apr_size_t i = 0; i < manifest->data_count; i++) {
+        const table_t *data = APR_ARRAY_IDX(p->data, i, table_t *);
+        spx_manifest_data_t *out = &manifest->data[i];
+        out->name = data->fields[0].value;
+        out->path = data->fields[1].value;
+        out->name_span = data->fields[0].value_span;
+        out->path_span = data->fields[1].value_span;
+    }
     const table_t *project = p->project;
     manifest->name = project->fields[0].value;
     manifest->version = project->fields[1].value;
@@ -1060,6 +1308,7 @@ static spx_manifest_t *build(const parser_t *p)
         out->function = test->fields[1].value;
         out->name_span = test->fields[0].value_span;
         out->function_span = test->fields[1].value_span;
+        out->limits = limits_of(test, 2);
     }
     return manifest;
 }
@@ -1079,6 +1328,7 @@ spx_manifest_t *spx_manifest_parse(const unsigned char *bytes, apr_size_t length
     p->current = &p->top;
     p->sources = apr_array_make(pool, 8, sizeof(table_t *));
     p->tests = apr_array_make(pool, 8, sizeof(table_t *));
+    p->data = apr_array_make(pool, 8, sizeof(table_t *));
     if (!check_encoding(p))
         return NULL;
     read_lines(p);
@@ -1089,35 +1339,74 @@ spx_manifest_t *spx_manifest_parse(const unsigned char *bytes, apr_size_t length
 
 /* --- the canonical subject ------------------------------------------------ */
 
+/* Insert entry into array, kept sorted by its "path" (paths are unique):
+ * binary insertion. */
+static void insert_by_path(json_t *array, json_t *entry)
+{
+    const char *path = json_string_value(json_object_get(entry, "path"));
+    size_t low = 0, high = json_array_size(array);
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        const char *other =
+            json_string_value(json_object_get(json_array_get(array, middle), "path"));
+        if (strcmp(other, path) < 0)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    json_array_insert_new(array, low, entry);
+}
+
+/* The limit keys given, as a JSON object. */
+static json_t *limits_subject(const spx_manifest_limits_t *limits)
+{
+    json_t *object = json_object();
+    if (limits->has_max_steps)
+        json_object_set_new(object, "max_steps", json_integer((json_int_t)limits->max_steps));
+    if (limits->has_max_memory)
+        json_object_set_new(object, "max_memory", json_integer((json_int_t)limits->max_memory));
+    if (limits->has_max_call_depth)
+        json_object_set_new(object, "max_call_depth",
+                            json_integer((json_int_t)limits->max_call_depth));
+    return object;
+}
+
+const spx_manifest_data_t *spx_manifest_find_data(const spx_manifest_t *manifest, const char *name)
+{
+    for (apr_size_t i = 0; i < manifest->data_count; i++)
+        if (strcmp(manifest->data[i].name, name) == 0)
+            return &manifest->data[i];
+    return NULL;
+}
+
 json_t *spx_manifest_subject(const spx_manifest_t *manifest)
 {
     json_t *project = json_pack("{s:s, s:s}", "name", manifest->name, "version", manifest->version);
     if (manifest->entry)
         json_object_set_new(project, "entry", json_string(manifest->entry));
 
-    /* Sources sorted by path (paths are unique): binary insertion. */
     json_t *sources = json_array();
-    for (apr_size_t i = 0; i < manifest->source_count; i++) {
-        const spx_manifest_source_t *source = &manifest->sources[i];
-        size_t low = 0, high = json_array_size(sources);
-        while (low < high) {
-            size_t middle = low + (high - low) / 2;
-            const char *other =
-                json_string_value(json_object_get(json_array_get(sources, middle), "path"));
-            if (strcmp(other, source->path) < 0)
-                low = middle + 1;
-            else
-                high = middle;
-        }
-        json_array_insert_new(
-            sources, low, json_pack("{s:s, s:s}", "module", source->module, "path", source->path));
-    }
+    for (apr_size_t i = 0; i < manifest->source_count; i++)
+        insert_by_path(sources, json_pack("{s:s, s:s}", "module", manifest->sources[i].module,
+                                          "path", manifest->sources[i].path));
 
     json_t *tests = json_array();
-    for (apr_size_t i = 0; i < manifest->test_count; i++)
-        json_array_append_new(tests, json_pack("{s:s, s:s}", "name", manifest->tests[i].name,
-                                               "function", manifest->tests[i].function));
+    for (apr_size_t i = 0; i < manifest->test_count; i++) {
+        const spx_manifest_test_t *test = &manifest->tests[i];
+        json_t *entry = limits_subject(&test->limits);
+        json_object_set_new(entry, "name", json_string(test->name));
+        json_object_set_new(entry, "function", json_string(test->function));
+        json_array_append_new(tests, entry);
+    }
 
-    return json_pack("{s:s, s:o, s:o, s:o}", "schema", SPX_MANIFEST_SCHEMA, "project", project,
-                     "sources", sources, "tests", tests);
+    if (manifest->schema_version != 2)
+        return json_pack("{s:s, s:o, s:o, s:o}", "schema", SPX_MANIFEST_SCHEMA, "project", project,
+                         "sources", sources, "tests", tests);
+    json_t *data = json_array();
+    for (apr_size_t i = 0; i < manifest->data_count; i++)
+        insert_by_path(data, json_pack("{s:s, s:s}", "name", manifest->data[i].name, "path",
+                                       manifest->data[i].path));
+    return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "schema", SPX_MANIFEST_SCHEMA_V2, "project",
+                     project, "limits", limits_subject(&manifest->limits), "sources", sources,
+                     "data", data, "tests", tests);
 }

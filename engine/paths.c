@@ -27,7 +27,9 @@ const char *spx_refused_byte_text(unsigned char c, apr_pool_t *pool)
     return apr_psprintf(pool, "the byte 0x%02x", c);
 }
 
-const char *spx_source_path_problem(const char *path, apr_pool_t *pool)
+/* The rules of a source path, in the words of what (a "source" or "data"
+ * path); the ".spx" ending only when spx. */
+static const char *path_problem(const char *path, const char *what, int spx, apr_pool_t *pool)
 {
     size_t length = strlen(path);
     if (length == 0)
@@ -35,9 +37,10 @@ const char *spx_source_path_problem(const char *path, apr_pool_t *pool)
     if (length > SPX_LIMIT_SOURCE_PATH_BYTES)
         return apr_psprintf(pool, "is longer than %u bytes", SPX_LIMIT_SOURCE_PATH_BYTES);
     if (path[0] == '/')
-        return "is absolute; source paths are relative to the project root";
+        return apr_psprintf(pool, "is absolute; %s paths are relative to the project root", what);
     if (length >= 2 && is_ascii_letter((unsigned char)path[0]) && path[1] == ':')
-        return "starts with a drive letter; source paths are relative to the project root";
+        return apr_psprintf(
+            pool, "starts with a drive letter; %s paths are relative to the project root", what);
     if (strchr(path, '\\'))
         return "contains a backslash; separate components with '/'";
     if (strchr(path, ':'))
@@ -62,7 +65,19 @@ const char *spx_source_path_problem(const char *path, apr_pool_t *pool)
             break;
         component = end + 1;
     }
-    if (length < 4 || strcmp(path + length - 4, ".spx") != 0)
+    if (spx && (length < 4 || strcmp(path + length - 4, ".spx") != 0))
         return "does not end in '.spx'";
     return NULL;
+}
+
+const char *spx_source_path_problem(const char *path, apr_pool_t *pool)
+{
+    return path_problem(path, "source", 1, pool);
+}
+
+const char *spx_data_path_problem(const char *path, apr_pool_t *pool)
+{
+    if (strcmp(path, "..") == 0 || strncmp(path, "../", 3) == 0)
+        return "leaves the project root";
+    return path_problem(path, "data", 0, pool);
 }

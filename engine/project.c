@@ -61,6 +61,8 @@ static const char *project_revision_of(const spx_project_t *project, const char 
     json_t *subject =
         json_pack("{s:s, s:o}", "manifest", spx_input_set_manifest(project->inputs)->digest_text,
                   "sources", sources);
+    if (spx_project_data_count(project) > 0)
+        json_object_set_new(subject, "data", spx_project_data_list(project, SPX_DATA_LIST_NAME));
     const char *revision = spx_canonical_digest(subject, project->pool);
     json_decref(subject);
     return revision;
@@ -231,6 +233,8 @@ static void walk_program(spx_project_t *project, spx_index_builder_t *index,
         apr_pcalloc(project->pool, (count + 1) * sizeof(spx_arena_t *)),
         apr_array_make(project->pool, 4, sizeof(spx_arena_t *)),
         0};
+    project->data_entries = spx_project_data_entries(project, &project->data_entry_count);
+    spx_checker_set_data(walk.checker, project->data_entries, project->data_entry_count);
     apr_size_t *numbers = apr_palloc(project->pool, (count + 1) * sizeof(apr_size_t));
     for (apr_size_t i = 0; i < count; i++) {
         numbers[i] = i;
@@ -317,6 +321,7 @@ static void build_program(spx_project_t *project)
 {
     spx_index_builder_t *index = spx_index_builder_make(project->pool);
     spx_program_builder_t *program = spx_program_builder_make(project->pool, project->arena);
+    spx_project_check_data(project);
     walk_program(project, index, program);
     if (project->manifest)
         link_program(project);
@@ -368,6 +373,12 @@ static apr_status_t read_inputs(spx_project_t *project, const char *manifest_pat
     for (apr_size_t i = 0; i < manifest->source_count; i++)
         paths[i] = manifest->sources[i].path;
     status = spx_input_set_add_sources(project->inputs, paths, manifest->source_count, message);
+    if (status != APR_SUCCESS)
+        return status;
+    const char **data_paths = apr_palloc(pool, (manifest->data_count + 1) * sizeof(*data_paths));
+    for (apr_size_t i = 0; i < manifest->data_count; i++)
+        data_paths[i] = manifest->data[i].path;
+    status = spx_input_set_add_data(project->inputs, data_paths, manifest->data_count, message);
     if (status != APR_SUCCESS)
         return status;
     compute_revisions(project);
@@ -625,8 +636,14 @@ json_t *spx_project_snapshot_document(const spx_project_t *project, const char *
                                         project->manifest->sources[i].module, "digest",
                                         source->digest_text, "bytes", (json_int_t)source->size));
     }
-    return json_pack("{s:{s:s,s:s,s:o},s:o,s:s,s:s}", "manifest", "path", manifest_path, "digest",
-                     manifest->digest_text, "subject", spx_manifest_subject(project->manifest),
-                     "sources", sources, "project_revision", project->project_revision,
-                     "workspace_revision", project->workspace_revision);
+    json_t *document =
+        json_pack("{s:{s:s,s:s,s:o},s:o,s:s,s:s}", "manifest", "path", manifest_path, "digest",
+                  manifest->digest_text, "subject", spx_manifest_subject(project->manifest),
+                  "sources", sources, "project_revision", project->project_revision,
+                  "workspace_revision", project->workspace_revision);
+    if (spx_project_data_count(project) > 0)
+        json_object_set_new(
+            document, "data",
+            spx_project_data_list(project, SPX_DATA_LIST_NAME | SPX_DATA_LIST_BYTES));
+    return document;
 }

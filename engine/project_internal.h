@@ -7,6 +7,7 @@
 #define SPX_PROJECT_INTERNAL_H
 
 #include "spx_ast.h"
+#include "spx_inputs.h"
 #include "spx_manifest.h"
 #include "spx_project.h"
 #include "spx_vm.h"
@@ -36,6 +37,31 @@ struct spx_project_t {
      * whose imports form no cycle, in whatever order the manifest lists it. */
     apr_size_t most_bodies_held;
     const char *source_digest; /* a single source's digest; NULL for a manifest's project */
+    const spx_data_entry_t *data_entries; /* v3: the [[data]] entries, manifest order */
+    apr_size_t data_entry_count;
 };
+
+/* --- data files (project_data.c) --- */
+
+/* Add an E0155 for each data file that is not valid UTF-8 (at its first
+ * ill-formed bytes). */
+void spx_project_check_data(spx_project_t *project);
+
+/* Which members spx_project_data_list gives beside digest and path. */
+#define SPX_DATA_LIST_NAME 1u
+#define SPX_DATA_LIST_BYTES 2u
+
+/* The data files as [{"digest","path"[,"name"][,"bytes"]}], sorted by path;
+ * [] without data. A new reference. */
+json_t *spx_project_data_list(const spx_project_t *project, unsigned members);
+
+/* How many data files the project declares (0 without a manifest). */
+apr_size_t spx_project_data_count(const spx_project_t *project);
+
+/* The entries read_data may name, in manifest order, over the held bytes. */
+const spx_data_entry_t *spx_project_data_entries(const spx_project_t *project, apr_size_t *count);
+
+/* The held data file the manifest names name, or NULL. */
+const spx_input_t *spx_project_data_named(const spx_project_t *project, const char *name);
 
 #endif /* SPX_PROJECT_INTERNAL_H */

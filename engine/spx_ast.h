@@ -253,6 +253,7 @@ typedef struct spx_call_t {
     spx_builtin_t builtin;         /* checker: the builtin, or NONE */
     int receiver_slot; /* checker, x.push(v) / x.pop() on a local x: its slot (receiver NULL) */
     int on_map;        /* checker (v3): a method of a map (its receiver is a map) */
+    const struct spx_data_entry_t *data; /* checker, v3 read_data("name"): its entry, or NULL */
 } spx_call_t;
 
 struct spx_stmt_t;
@@ -505,6 +506,21 @@ apr_array_header_t *spx_scan_imports(const spx_module_t *module, spx_arena_t *ar
  * necessarily parsed yet; pool holds what outlives the checker
  * (functions_by_name). */
 typedef struct spx_checker_t spx_checker_t;
+/* v3: one [[data]] entry that read_data may name, with its bytes as
+ * authenticated (held by the project's input set, never copied). */
+typedef struct spx_data_entry_t {
+    const char *name;
+    const char *path;
+    const unsigned char *bytes;
+    apr_size_t length;
+} spx_data_entry_t;
+
+/* Give the checker the project's data entries (a checker without them, as
+ * for `semaprax serve`, reports every read_data as E0325). entries stays
+ * valid as long as the program. */
+void spx_checker_set_data(spx_checker_t *checker, const spx_data_entry_t *entries,
+                          apr_size_t count);
+
 spx_checker_t *spx_checker_make(spx_module_t **modules, apr_size_t module_count, apr_pool_t *pool,
                                 spx_diagnostics_t *diagnostics);
 

@@ -21,7 +21,8 @@
  *   first, second the types of its arguments (SPX_TYPE_<T>; UNIT: none);
  *                 ERROR for a METHOD, whose types come from its receiver
  *   arrays        1 when its first argument may be an array instead
- *   result        the type it gives (SPX_TYPE_<T>)
+ *   result        the type it gives (SPX_TYPE_<T>; ERROR for args, whose
+ *                 [str] the checker makes)
  *   signature     its builtin node's signature in the semantic graph
  *   v1_signature  transport v1's, byte-frozen since before language v2, where
  *                 it differs (a single source's graph), or NULL
@@ -81,6 +82,8 @@
     X(GET, "get", METHOD, 3, 2, 0, ERROR, ERROR, 0, ERROR,                                         \
       "fn(m: {K: V}, key: K, default: V) -> V", NULL)                                              \
     X(KEYS, "keys", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(m: {K: V}) -> [K]", NULL)         \
-    X(VALUES, "values", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(m: {K: V}) -> [V]", NULL)
+    X(VALUES, "values", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(m: {K: V}) -> [V]", NULL) \
+    X(READ_DATA, "read_data", CALL, 3, 1, 0, STR, UNIT, 0, STR, "fn(name: str) -> str", NULL)      \
+    X(ARGS, "args", CALL, 3, 0, 0, UNIT, UNIT, 0, ERROR, "fn() -> [str]", NULL)
 
 #endif /* SPX_BUILTINS_H */

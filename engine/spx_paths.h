@@ -16,6 +16,10 @@
  * phrase that follows the path ("'x' is absolute ..."), allocated in pool. */
 const char *spx_source_path_problem(const char *path, apr_pool_t *pool);
 
+/* The same for a data path (manifest v2's [[data]]): a source path's rules
+ * but any ending; one that starts with ".." "leaves the project root". */
+const char *spx_data_path_problem(const char *path, apr_pool_t *pool);
+
 /* A byte a name rule refuses, as the rule's message shows it: "'c'" for a
  * printable ASCII character, "the byte 0xNN" for any other. In pool. */
 const char *spx_refused_byte_text(unsigned char c, apr_pool_t *pool);

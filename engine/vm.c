@@ -58,12 +58,21 @@ typedef struct vm_t {
     int64_t *steps; /* scratch: a place's steps */
     apr_size_t step_capacity;
     const spx_run_interrupt_t *interrupt; /* asked between steps, or NULL */
+    struct {
+        const char *const *values;
+        apr_size_t count;
+    } arguments; /* v3: what args() gives */
 } vm_t;
 
 spx_run_limits_t spx_run_limits_default(void)
 {
-    spx_run_limits_t limits = {SPX_LIMIT_MAX_STEPS_DEFAULT, SPX_LIMIT_MAX_BYTES_DEFAULT,
-                               SPX_LIMIT_CALL_DEPTH_DEFAULT, SPX_LIMIT_MAX_MEMORY_DEFAULT};
+    spx_run_limits_t limits = {SPX_LIMIT_MAX_STEPS_DEFAULT,
+                               SPX_LIMIT_MAX_BYTES_DEFAULT,
+                               SPX_LIMIT_CALL_DEPTH_DEFAULT,
+                               SPX_LIMIT_MAX_MEMORY_DEFAULT,
+                               NULL,
+                               0,
+                               0};
     return limits;
 }
 
@@ -848,6 +857,33 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 B[ins->b] = NULL;
             break;
         }
+        case SPX_I_ARGS: {
+            /* v3: strings over the arguments' bytes, counted as literals,
+             * then their array (n = k, 16 + 8k). */
+            apr_size_t count = vm->arguments.count;
+            spx_value_t *values = value_room(vm, count);
+            for (apr_size_t k = 0; k < count; k++) {
+                const char *argument = vm->arguments.values[k];
+                status = spx_str_literal(heap, (const unsigned char *)argument, strlen(argument),
+                                         &values[k].b);
+                if (status != SPX_HEAP_OK) {
+                    while (k-- > 0)
+                        spx_block_release(heap, values[k].b);
+                    goto heap_stop;
+                }
+            }
+            spx_value_block_t *value = NULL;
+            LEND();
+            status = spx_array_make(heap, &metered, 1, values, count, &value);
+            TAKE_BACK();
+            if (status != SPX_HEAP_OK) {
+                for (apr_size_t k = 0; k < count; k++)
+                    spx_block_release(heap, values[k].b);
+                goto heap_stop;
+            }
+            assign(vm, &B[ins->a], value);
+            break;
+        }
         case SPX_I_ARRAY_I:
         case SPX_I_ARRAY_B: {
             apr_size_t count = (apr_size_t)ins->c;
@@ -1252,6 +1288,8 @@ apr_status_t spx_vm_run_interruptible(const spx_program_t *program, long functio
     memset(&vm, 0, sizeof(vm));
     vm.program = program;
     vm.max_bytes = limits->max_bytes;
+    vm.arguments.values = limits->arguments;
+    vm.arguments.count = limits->arguments ? limits->argument_count : 0;
     spx_heap_init(&vm.heap, limits->max_memory);
     /* the maps' hash key: nothing observable depends on it */
     if (spx_random_bytes(vm.heap.hash_key, sizeof(vm.heap.hash_key)) != APR_SUCCESS)

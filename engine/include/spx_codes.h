@@ -45,7 +45,7 @@
     X(E0121, "manifest value is not semaprax.project-manifest.v1")                                 \
     X(E0122, "no [project] table")                                                                 \
     X(E0123, "second [project] table")                                                             \
-    X(E0124, "[project] after a [[source]] or [[test]]")                                           \
+    X(E0124, "[project] after another table")                                                      \
     X(E0125, "unknown table")                                                                      \
     X(E0126, "unknown key")                                                                        \
     X(E0127, "key given twice in one table")                                                       \
@@ -66,9 +66,19 @@
     X(E0142, "too many [[source]] tables")                                                         \
     X(E0143, "too many [[test]] tables")                                                           \
     X(E0144, "too many problems in the manifest; the rest are not reported")                       \
+    X(E0145, "manifest v2 feature in a v1 manifest")                                               \
+    X(E0146, "invalid data name")                                                                  \
+    X(E0147, "two data entries share a name")                                                      \
+    X(E0148, "data path breaks a path rule")                                                       \
+    X(E0149, "data path already declared")                                                         \
     /* linking the entry and tests; inputs */                                                      \
     X(E0150, "entry or test function is not fn() -> int")                                          \
     X(E0151, "entry or test function not declared")                                                \
+    X(E0152, "too many [[data]] tables")                                                           \
+    X(E0153, "limit value is not a decimal integer")                                               \
+    X(E0154, "limit value out of range")                                                           \
+    X(E0155, "data file is not valid UTF-8")                                                       \
+    X(E0156, "second [limits] table")                                                              \
     X(E0160, "input cannot be authenticated")                                                      \
     /* lexical and syntax (docs/diagnostics-syntax.md) */                                          \
     X(E0201, "source file over the size limit")                                                    \
@@ -123,6 +133,8 @@
     X(E0321, "exported item mentions a struct that is not exported")                               \
     X(E0322, "field declared twice in one struct")                                                 \
     X(E0323, "struct contains itself by value")                                                    \
+    X(E0324, "read_data's argument is not a string literal")                                       \
+    X(E0325, "read_data names no declared data entry")                                             \
     X(E0326, "pattern or constructor names a variant the enum does not have")                      \
     X(E0327, "variant declared twice in one enum")                                                 \
     /* types and return paths */                                                                   \

@@ -15,13 +15,38 @@
 #include <jansson.h>
 
 #define SPX_ENVELOPE_SCHEMA "semaprax.project-execution.v1"
-#define SPX_LANGUAGE_NAME "semaprax.language.v2"
+#define SPX_RUN_ENVELOPE_SCHEMA "semaprax.project-run.v1"
+#define SPX_LANGUAGE_NAME "semaprax.language.v3"
 
 /* Run the manifest's entry of an admitted project under limits. APR_EINVAL
  * with *message when the project is not admitted, has no entry, or cannot
  * be compiled. */
 apr_status_t spx_run_entry(const spx_project_t *project, const spx_run_limits_t *limits,
                            spx_run_result_t *result, apr_pool_t *pool, const char **message);
+
+/* v3: run function ("MOD.FN", any function of a declared module with the
+ * signature fn() -> int; NULL: the manifest's entry) of an admitted
+ * project under limits (their arguments are args()'s). APR_EINVAL with
+ * *message as spx_run_entry's, or spx_run_target_problem's. */
+apr_status_t spx_run_function(const spx_project_t *project, const char *function,
+                              const spx_run_limits_t *limits, spx_run_result_t *result,
+                              apr_pool_t *pool, const char **message);
+
+/* v3, `semaprax run --envelope FILE`: spx_run_function, then the run
+ * envelope (semaprax.project-run.v1: subject, engine, the command's limits,
+ * "run":{"function","args","limits","outcome","value"|"failure","steps",
+ * "output","output_truncated"}, command_succeeded, envelope_digest; a new
+ * reference). *result is the run's. */
+apr_status_t spx_run_envelope_build(const spx_project_t *project, const char *function,
+                                    const spx_run_limits_t *limits, spx_run_result_t *result,
+                                    json_t **envelope, apr_pool_t *pool, const char **message);
+
+/* What keeps function from being run by `semaprax run --entry` in an
+ * admitted project: "no function 'app.mian' in this project; nearest:
+ * app.main", or "'app.f' is fn(x: int) -> int, not fn() -> int"; NULL when
+ * nothing does. */
+const char *spx_run_target_problem(const spx_project_t *project, const char *function,
+                                   apr_pool_t *pool);
 
 /* Run every manifest test of an admitted project, in manifest order, each
  * with fresh fuel, and make the envelope (a new reference, envelope_digest

@@ -12,7 +12,8 @@
  *
  * Use: spx_input_set_open() with the manifest path (holds the root and the
  * manifest and reads it), then spx_input_set_add_sources() once with the
- * manifest's source paths.
+ * manifest's source paths, then spx_input_set_add_data() with its [[data]]
+ * paths (manifest v2; data files are held exactly like sources).
  */
 #ifndef SPX_INPUTS_H
 #define SPX_INPUTS_H
@@ -83,6 +84,18 @@ apr_status_t spx_input_set_open(spx_input_set_t **set, const char *manifest_path
  * SPX_LIMIT_TOTAL_SOURCE_BYTES in all. Call once per set. */
 apr_status_t spx_input_set_add_sources(spx_input_set_t *set, const char *const *paths,
                                        apr_size_t count, const char **message);
+
+/* The same for the data files of a v2 manifest ([[data]] paths), after the
+ * sources: the data path rules (any ending), SPX_LIMIT_DATA_ENTRIES files,
+ * SPX_LIMIT_DATA_BYTES each and SPX_LIMIT_TOTAL_DATA_BYTES in all; a data
+ * file that is the same object as another input is refused as a source is.
+ * Held, re-authenticated and listed in the identities like a source. Call
+ * once per set (also with count 0). */
+apr_status_t spx_input_set_add_data(spx_input_set_t *set, const char *const *paths,
+                                    apr_size_t count, const char **message);
+apr_size_t spx_input_set_data_count(const spx_input_set_t *set);
+/* The index-th data file, in the order given to spx_input_set_add_data(). */
+const spx_input_t *spx_input_set_data(const spx_input_set_t *set, apr_size_t index);
 
 const spx_input_t *spx_input_set_root(const spx_input_set_t *set);
 const spx_input_t *spx_input_set_manifest(const spx_input_set_t *set);

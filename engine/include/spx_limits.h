@@ -44,6 +44,22 @@
  * held path usable on Windows and bounds directory nesting). */
 #define SPX_LIMIT_SOURCE_PATH_BYTES 1024u
 
+/* [[data]] entries per manifest (v2): bounds held handles. */
+#define SPX_LIMIT_DATA_ENTRIES 4096u
+
+/* A data name: [a-z][a-z0-9_-]{0,63}. */
+#define SPX_LIMIT_DATA_NAME_BYTES 64u
+
+/* One data file, and all data files together (read_data retains them). */
+#define SPX_LIMIT_DATA_BYTES (16u * 1024u * 1024u)
+#define SPX_LIMIT_TOTAL_DATA_BYTES (256u * 1024u * 1024u)
+
+/* A data path is at most SPX_LIMIT_SOURCE_PATH_BYTES, as a source path. */
+
+/* The arguments of `semaprax run`: how many, and their bytes together. */
+#define SPX_LIMIT_RUN_ARGUMENTS 4096u
+#define SPX_LIMIT_RUN_ARGUMENT_BYTES (1024u * 1024u)
+
 /* Blocks plus expressions nested inside one another: the parser never
  * recurses deeper than this, so hostile input cannot overflow the C stack. */
 #define SPX_LIMIT_PARSE_DEPTH 256u

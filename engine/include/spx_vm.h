@@ -32,7 +32,20 @@ typedef struct spx_run_limits_t {
     apr_size_t max_bytes;    /* output kept, SPX_LIMIT_MAX_BYTES_* */
     unsigned max_call_depth; /* 1..SPX_LIMIT_CALL_DEPTH_MAXIMUM */
     uint64_t max_memory;     /* live value memory, 0..SPX_LIMIT_MAX_MEMORY_MAXIMUM (language v2) */
+    /* v3: what args() gives (semaprax run's arguments, valid UTF-8, each
+     * outliving the run); none in every test. Not a limit, but a run's. */
+    const char *const *arguments;
+    apr_size_t argument_count;
+    /* v3: which of max_steps, max_memory and max_call_depth the command did
+     * NOT give (SPX_RUN_UNSET_*): their values here are defaults, which a
+     * test's key or the manifest's [limits] replace; 0: all given. */
+    unsigned unset;
 } spx_run_limits_t;
+
+#define SPX_RUN_UNSET_STEPS 1u
+#define SPX_RUN_UNSET_MEMORY 2u
+#define SPX_RUN_UNSET_DEPTH 4u
+#define SPX_RUN_UNSET_ALL 7u
 
 /* The limits with every default of spx_limits.h. */
 spx_run_limits_t spx_run_limits_default(void);

@@ -50,17 +50,23 @@ static void test_every_outcome_in_manifest_order(void)
     json_t *envelope = build(fixture, &limits);
     const json_t *tests = json_object_get(envelope, "tests");
     CU_ASSERT_EQUAL_FATAL(json_array_size(tests), 6);
-    CU_ASSERT_STRING_EQUAL(text_of(json_array_get(tests, 0), fixture->pool),
-                           "{\"function\":\"app.ok\",\"name\":\"ok\",\"outcome\":\"passed\","
-                           "\"output\":\"\",\"output_truncated\":false,\"steps\":11,\"value\":0}");
-    CU_ASSERT_STRING_EQUAL(text_of(json_array_get(tests, 1), fixture->pool),
-                           "{\"function\":\"app.bad\",\"name\":\"bad\",\"outcome\":\"failed\","
-                           "\"output\":\"no\",\"output_truncated\":false,\"steps\":4,\"value\":7}");
+    CU_ASSERT_STRING_EQUAL(
+        text_of(json_array_get(tests, 0), fixture->pool),
+        "{\"function\":\"app.ok\",\"limits\":{\"max_call_depth\":256,\"max_memory\":1048576,\"max_"
+        "steps\":11},\"name\":\"ok\",\"outcome\":\"passed\","
+        "\"output\":\"\",\"output_truncated\":false,\"steps\":11,\"value\":0}");
+    CU_ASSERT_STRING_EQUAL(
+        text_of(json_array_get(tests, 1), fixture->pool),
+        "{\"function\":\"app.bad\",\"limits\":{\"max_call_depth\":256,\"max_memory\":1048576,\"max_"
+        "steps\":11},\"name\":\"bad\",\"outcome\":\"failed\","
+        "\"output\":\"no\",\"output_truncated\":false,\"steps\":4,\"value\":7}");
     CU_ASSERT_STRING_EQUAL(
         text_of(json_array_get(tests, 2), fixture->pool),
         "{\"failure\":{\"code\":\"R0503\",\"message\":\"division by zero: 1 / 0\",\"path\":"
         "\"app.spx\",\"span\":{\"end\":{\"column\":15,\"line\":5,\"offset\":166},\"start\":{"
-        "\"column\":10,\"line\":5,\"offset\":161}}},\"function\":\"app.crash\",\"name\":\"crash\","
+        "\"column\":10,\"line\":5,\"offset\":161}}},\"function\":\"app.crash\","
+        "\"limits\":{\"max_call_depth\":256,\"max_memory\":1048576,\"max_steps\":11},\"name\":"
+        "\"crash\","
         "\"outcome\":\"language_failure\",\"output\":\"\",\"output_truncated\":false,\"steps\":3}");
     const json_t *spin = json_array_get(tests, 3);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(spin, "outcome")), "fuel_exhausted");
@@ -79,7 +85,7 @@ static void test_every_outcome_in_manifest_order(void)
                            "{\"max_bytes\":4096,\"max_call_depth\":256,\"max_memory\":1048576,"
                            "\"max_steps\":11}");
     CU_ASSERT_STRING_EQUAL(text_of(json_object_get(envelope, "engine"), fixture->pool),
-                           "{\"language\":\"semaprax.language.v2\",\"name\":\"semaprax\","
+                           "{\"language\":\"semaprax.language.v3\",\"name\":\"semaprax\","
                            "\"version\":\"" SPX_VERSION "\"}");
     json_decref(envelope);
 
@@ -307,9 +313,10 @@ static void test_recorded_limits_are_checked(void)
     CU_ASSERT_FALSE(report.rerun_ok);
     CU_ASSERT_STRING_EQUAL(report.rerun_detail,
                            "limits.max_call_depth is not a whole number from 1 to 65536");
-    /* max_memory over its maximum, negative, not a number, or missing */
+    /* max_memory over its maximum, negative, or not a number (language v3:
+     * a missing one is a limit the command did not give) */
     json_t *memory_values[] = {json_integer((json_int_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM + 1),
-                               json_integer(-1), json_string("1024"), NULL};
+                               json_integer(-1), json_string("1024")};
     for (size_t i = 0; i < sizeof(memory_values) / sizeof(memory_values[0]); i++) {
         report = verify(fixture, with_limit(fixture, envelope, "max_memory", memory_values[i]));
         CU_ASSERT_TRUE(report.digest_ok);
@@ -319,9 +326,12 @@ static void test_recorded_limits_are_checked(void)
                                "limits.max_memory is not a whole number from 0 to 1073741824");
     }
     /* a max_memory in range but other than the one of the run: the re-run
-     * uses the recorded value, so it verifies (and its record is that value) */
+     * uses the recorded value, and (language v3) each test records what it
+     * ran under, so the re-run differs there */
     report = verify(fixture, with_limit(fixture, envelope, "max_memory", json_integer(4096)));
-    CU_ASSERT_TRUE(report.digest_ok && report.subject_ok && report.rerun_ok);
+    CU_ASSERT_TRUE(report.digest_ok && report.subject_ok);
+    CU_ASSERT_FALSE(report.rerun_ok);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report.rerun_detail, "limits.max_memory"));
     json_decref(envelope);
     /* The lowest values allowed, 0 steps, 0 bytes of output and 0 bytes of
      * memory, and the highest memory, verify: the re-run records what it
@@ -351,7 +361,7 @@ static void test_other_language_is_not_rerun(void)
     spx_fixture_t *fixture = one_test_fixture();
     spx_run_limits_t limits = spx_run_limits_default();
     json_t *envelope = build(fixture, &limits);
-    CU_ASSERT_STRING_EQUAL(SPX_LANGUAGE_NAME, "semaprax.language.v2");
+    CU_ASSERT_STRING_EQUAL(SPX_LANGUAGE_NAME, "semaprax.language.v3");
     json_t *old = json_deep_copy(envelope);
     json_object_set_new(json_object_get(old, "engine"), "language",
                         json_string("semaprax.language.v1"));
@@ -363,14 +373,14 @@ static void test_other_language_is_not_rerun(void)
     CU_ASSERT_FALSE(report.rerun_ok);
     CU_ASSERT_STRING_EQUAL(report.rerun_detail,
                            "the envelope's engine.language is \"semaprax.language.v1\", not "
-                           "\"semaprax.language.v2\", so its closure cannot be re-run; make a new "
+                           "\"semaprax.language.v3\", so its closure cannot be re-run; make a new "
                            "envelope with 'semaprax test --envelope FILE'");
     /* no language at all, or one that is not a string */
     json_object_del(json_object_get(old, "engine"), "language");
     report = verify(fixture, with_limit(fixture, old, "max_steps", json_integer(1000000)));
     CU_ASSERT_FALSE(report.rerun_ok);
     spx_assert_contains(report.rerun_detail,
-                        "the envelope's engine.language is missing, not \"semaprax.language.v2\"");
+                        "the envelope's engine.language is missing, not \"semaprax.language.v3\"");
     json_object_set_new(json_object_get(old, "engine"), "language", json_integer(2));
     report = verify(fixture, with_limit(fixture, old, "max_steps", json_integer(1000000)));
     CU_ASSERT_FALSE(report.rerun_ok);

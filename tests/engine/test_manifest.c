@@ -288,9 +288,9 @@ static void test_messages(void)
                    "'\\q' is not an escape of the manifest; use \\\" \\\\ \\n \\t or \\uXXXX");
     assert_message(HEAD "[project]\nname = \"a\\nb\"\nversion = \"0.1.0\"\n" SOURCE, "E0130",
                    "project name 'a\\nb' contains the byte 0x0a; only a-z 0-9 _ - are allowed");
-    assert_message("manifest = \"semaprax.project-manifest.v2\"\n" PROJECT SOURCE, "E0121",
-                   "the manifest key must be \"semaprax.project-manifest.v1\", not "
-                   "'semaprax.project-manifest.v2'");
+    assert_message("manifest = \"semaprax.project-manifest.v3\"\n" PROJECT SOURCE, "E0121",
+                   "the manifest key must be \"semaprax.project-manifest.v1\" or "
+                   "\"semaprax.project-manifest.v2\", not 'semaprax.project-manifest.v3'");
     assert_message(HEAD PROJECT "[dependencies]\n" SOURCE, "E0125",
                    "unknown table [dependencies]; the manifest has [project], [[source]] and "
                    "[[test]]");

@@ -136,7 +136,7 @@ static void test_tests_pass_and_verify(void)
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "total")), 7);
     CU_ASSERT_STRING_EQUAL(
         json_string_value(json_object_get(json_object_get(envelope, "engine"), "language")),
-        "semaprax.language.v2");
+        "semaprax.language.v3");
     CU_ASSERT_EQUAL(
         json_array_size(json_object_get(json_object_get(envelope, "subject"), "sources")), 4);
     json_decref(envelope);

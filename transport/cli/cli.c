@@ -102,7 +102,7 @@ static void graph_help(void)
 
 static void context_help(void)
 {
-    printf("usage: semaprax context [--kind module|function|struct|const|test|builtin]\n"
+    printf("usage: semaprax context [--kind module|function|struct|const|test|builtin|data]\n"
            "                        --target NAME [--direction out|in|both] [--depth N]\n"
            "                        [--max-nodes N] [--max-bytes N] [--manifest-path PATH]\n"
            "\n"
@@ -121,10 +121,14 @@ static void context_help(void)
 
 static void run_help(void)
 {
-    printf("usage: semaprax run [--manifest-path PATH] [--max-steps N] [--max-bytes N]\n"
-           "                    [--max-memory N] [--max-call-depth N]\n"
+    printf("usage: semaprax run [--entry MOD.FN] [--manifest-path PATH] [--max-steps N]\n"
+           "                    [--max-bytes N] [--max-memory N] [--max-call-depth N]\n"
+           "                    [--envelope FILE] [-- ARG...]\n"
            "\n"
-           "Runs the manifest's entry function and writes what it printed to standard\n"
+           "Runs the manifest's entry function (or --entry MOD.FN: any function of a\n"
+           "declared module that is fn() -> int) with the words after -- as args(), and\n"
+           "with --envelope FILE writes the run envelope (semaprax.project-run.v1), and\n"
+           "writes what it printed to standard\n"
            "output (at most --max-bytes, default and maximum %u). The value it\n"
            "returned, and a language failure, fuel or depth exhaustion with its span,\n"
            "go to standard error. --max-steps is the fuel (default %" PRIu64 ", at most\n"
@@ -254,6 +258,7 @@ enum option_id {
     OPTION_DRY_RUN,
     OPTION_CHECK,
     OPTION_DENY_WARNINGS,
+    OPTION_ENTRY,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -261,7 +266,7 @@ enum option_id {
 static const apr_getopt_option_t options[] = {
     {"manifest-path", OPTION_MANIFEST, 1, "the manifest"},
     {"format", OPTION_FORMAT, 1, "text or json"},
-    {"kind", OPTION_KIND, 1, "module, function, struct, const or test"},
+    {"kind", OPTION_KIND, 1, "module, function, struct, const, test, builtin or data"},
     {"target", OPTION_TARGET, 1, "the target's name"},
     {"direction", OPTION_DIRECTION, 1, "out, in or both"},
     {"depth", OPTION_DEPTH, 1, "breadth-first depth"},
@@ -276,6 +281,7 @@ static const apr_getopt_option_t options[] = {
     {"dry-run", OPTION_DRY_RUN, 0, "plan only"},
     {"check", OPTION_CHECK, 0, "write nothing, list what would change"},
     {"deny-warnings", OPTION_DENY_WARNINGS, 0, "warnings fail the check"},
+    {"entry", OPTION_ENTRY, 1, "the function to run, MOD.FN"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -604,20 +610,49 @@ static const char *failure_line(const spx_failure_t *failure, apr_pool_t *pool)
                         failure->message);
 }
 
+static int write_document(const char *path, json_t *document, apr_pool_t *pool);
+
+/* The key under which run_command keeps the words after "--" (a
+ * NULL-terminated array) among the option values, whose keys are ints. */
+#define PROGRAM_ARGUMENTS_KEY "--"
+
 static int run_run(const command_t *command, apr_hash_t *values, const char *const *operands,
                    apr_pool_t *pool)
 {
     (void)command;
-    (void)operands;
+    if (operands[0])
+        return print_usage_error(pool,
+                                 "unexpected argument '%s'; give the program's arguments "
+                                 "after --",
+                                 operands[0]);
     spx_run_limits_t limits = spx_op_entry_limits_default();
+    const char *const *arguments =
+        apr_hash_get(values, PROGRAM_ARGUMENTS_KEY, sizeof(PROGRAM_ARGUMENTS_KEY) - 1);
+    apr_size_t count = 0;
+    while (arguments && arguments[count])
+        count++;
+    limits.arguments = arguments;
+    limits.argument_count = count;
+    const char *problem = spx_op_run_arguments_problem(arguments, count, pool);
+    if (problem)
+        return print_usage_error(pool, "%s", problem);
     spx_project_t *project = NULL;
     int status = prepare_run(values, &limits, &project, pool);
     if (status != SPX_EXIT_OK)
         return status;
     spx_op_entry_result_t entry;
     const char *message = NULL;
-    if (spx_op_run_entry(project, &limits, &entry, pool, &message) != APR_SUCCESS)
+    const char *envelope_path = value_of(values, OPTION_ENVELOPE);
+    json_t *envelope = NULL;
+    if (spx_op_run_function(project, value_of(values, OPTION_ENTRY), &limits, &entry,
+                            envelope_path ? &envelope : NULL, pool, &message) != APR_SUCCESS)
         return print_usage_error(pool, "%s", message);
+    if (envelope) {
+        int written = write_document(envelope_path, envelope, pool);
+        json_decref(envelope);
+        if (written != SPX_EXIT_OK)
+            return written;
+    }
     const spx_run_result_t *result = &entry.run;
     fflush(stdout);
     if (write_stdout(result->output, result->output_length, pool) != SPX_EXIT_OK)
@@ -871,8 +906,13 @@ static int run_fmt(const command_t *command, apr_hash_t *values, const char *con
 }
 
 static const int check_options[] = {OPTION_FORMAT, OPTION_DENY_WARNINGS, 0};
-static const int run_options[] = {OPTION_MAX_STEPS, OPTION_MAX_BYTES, OPTION_MAX_MEMORY,
-                                  OPTION_MAX_CALL_DEPTH, 0};
+static const int run_options[] = {OPTION_MAX_STEPS,
+                                  OPTION_MAX_BYTES,
+                                  OPTION_MAX_MEMORY,
+                                  OPTION_ENTRY,
+                                  OPTION_MAX_CALL_DEPTH,
+                                  OPTION_ENVELOPE,
+                                  0};
 static const int test_options[] = {OPTION_MAX_STEPS,      OPTION_MAX_BYTES, OPTION_MAX_MEMORY,
                                    OPTION_MAX_CALL_DEPTH, OPTION_ENVELOPE,  0};
 static const int verify_options[] = {0};
@@ -893,7 +933,7 @@ static const command_t commands[] = {
     {"check", check_help, check_options, 0, 0, run_check},
     {"graph", graph_help, graph_options, 0, 0, run_graph},
     {"context", context_help, context_options, 0, 0, run_context},
-    {"run", run_help, run_options, 0, 0, run_run},
+    {"run", run_help, run_options, ANY_OPERANDS, 0, run_run},
     {"test", test_help, test_options, ANY_OPERANDS, 0, run_test},
     {"verify", verify_help, verify_options, 1, 0, run_verify},
     {"serve", serve_help, serve_options, 1, 1, run_serve},
@@ -982,6 +1022,14 @@ static int unknown_option(const command_t *command, const char *given, apr_pool_
 static int run_command(const command_t *command, int argc, const char *const *argv,
                        apr_pool_t *pool)
 {
+    /* run: every word after the first "--" is the program's (args()). */
+    const char *const *program_arguments = NULL;
+    for (int i = 1; strcmp(command->name, "run") == 0 && i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            program_arguments = argv + i + 1;
+            argc = i;
+            break;
+        }
     apr_getopt_t *parser = NULL;
     apr_getopt_init(&parser, pool, argc, argv);
     parser->errfn = NULL;   /* we word the errors ourselves */
@@ -1016,6 +1064,9 @@ static int run_command(const command_t *command, int argc, const char *const *ar
         /* A flag without a value is stored as "" (a NULL value would not be). */
         apr_hash_set(values, &entry->optch, sizeof(int), argument ? argument : "");
     }
+    if (program_arguments)
+        apr_hash_set(values, PROGRAM_ARGUMENTS_KEY, sizeof(PROGRAM_ARGUMENTS_KEY) - 1,
+                     program_arguments);
     if (command->operands != ANY_OPERANDS && argc - parser->ind > command->operands)
         return print_usage_error(pool, "unexpected argument '%s'",
                                  parser->argv[parser->ind + command->operands]);

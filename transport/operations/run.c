@@ -9,10 +9,12 @@
 
 #include "spx_assert.h"
 #include "spx_limits.h"
+#include "spx_utf8.h"
 
 #include <apr_file_info.h>
 #include <apr_file_io.h>
 #include <apr_strings.h>
+#include <string.h>
 
 /* --- the run limits ---------------------------------------------------------- */
 
@@ -30,16 +32,19 @@ static void set_limit(spx_run_limits_t *limits, apr_size_t which, apr_uint64_t v
     switch (which) {
     case 0:
         limits->max_steps = value;
+        limits->unset &= ~SPX_RUN_UNSET_STEPS;
         break;
     case 1:
         limits->max_bytes = (apr_size_t)value;
         break;
     case 2:
         limits->max_memory = value;
+        limits->unset &= ~SPX_RUN_UNSET_MEMORY;
         break;
     default:
         SPX_ASSERT(which == 3);
         limits->max_call_depth = (unsigned)value;
+        limits->unset &= ~SPX_RUN_UNSET_DEPTH;
         break;
     }
 }
@@ -59,9 +64,10 @@ spx_op_limit_verdict_t spx_op_run_limit_apply(spx_run_limits_t *limits, apr_size
 
 spx_run_limits_t spx_op_test_limits_default(void)
 {
-    spx_run_limits_t limits;
+    spx_run_limits_t limits = spx_run_limits_default(); /* no arguments */
     for (apr_size_t i = 0; i < SPX_OP_RUN_LIMIT_COUNT; i++)
         set_limit(&limits, i, spx_op_run_limits[i].default_value);
+    limits.unset = SPX_RUN_UNSET_ALL; /* defaults, not the command's */
     return limits;
 }
 
@@ -148,9 +154,54 @@ spx_op_test_problem_t spx_op_test(const spx_project_t *project,
 apr_status_t spx_op_run_entry(const spx_project_t *project, const spx_run_limits_t *limits,
                               spx_op_entry_result_t *result, apr_pool_t *pool, const char **message)
 {
+    return spx_op_run_function(project, NULL, limits, result, NULL, pool, message);
+}
+
+const char *spx_op_run_arguments_problem(const char *const *arguments, apr_size_t count,
+                                         apr_pool_t *pool)
+{
+    if (count > SPX_LIMIT_RUN_ARGUMENTS)
+        return apr_psprintf(pool, "%" APR_SIZE_T_FMT " program arguments, over the limit of %u",
+                            count, SPX_LIMIT_RUN_ARGUMENTS);
+    apr_size_t total = 0;
+    for (apr_size_t i = 0; i < count; i++) {
+        apr_size_t length = strlen(arguments[i]);
+        total += length;
+        if (total > SPX_LIMIT_RUN_ARGUMENT_BYTES)
+            return apr_psprintf(pool,
+                                "the program arguments come to more than %u bytes, the limit "
+                                "for all of them",
+                                SPX_LIMIT_RUN_ARGUMENT_BYTES);
+        for (apr_size_t at = 0; at < length;) {
+            apr_size_t size =
+                spx_utf8_length((const unsigned char *)arguments[i] + at, length - at);
+            if (size == 0)
+                return apr_psprintf(pool,
+                                    "program argument %" APR_SIZE_T_FMT
+                                    " is not valid UTF-8 (at byte %" APR_SIZE_T_FMT ")",
+                                    i + 1, at);
+            at += size;
+        }
+    }
+    return NULL;
+}
+
+apr_status_t spx_op_run_function(const spx_project_t *project, const char *function,
+                                 const spx_run_limits_t *limits, spx_op_entry_result_t *result,
+                                 json_t **envelope, apr_pool_t *pool, const char **message)
+{
     *result = (spx_op_entry_result_t){0};
-    result->entry = spx_project_entry_name(project);
-    apr_status_t status = spx_run_entry(project, limits, &result->run, pool, message);
+    result->entry = function ? function : spx_project_entry_name(project);
+    const char *problem =
+        spx_op_run_arguments_problem(limits->arguments, limits->argument_count, pool);
+    if (problem) {
+        *message = problem;
+        return APR_EINVAL;
+    }
+    apr_status_t status =
+        envelope ? spx_run_envelope_build(project, function, limits, &result->run, envelope, pool,
+                                          message)
+                 : spx_run_function(project, function, limits, &result->run, pool, message);
     if (status != APR_SUCCESS)
         return status;
     result->outcome = spx_test_outcome(&result->run);

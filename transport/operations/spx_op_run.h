@@ -121,6 +121,22 @@ apr_status_t spx_op_run_entry(const spx_project_t *project, const spx_run_limits
                               spx_op_entry_result_t *result, apr_pool_t *pool,
                               const char **message);
 
+/* v3, `semaprax run --entry MOD.FN`: the same for function (NULL: the
+ * manifest's entry), any function of a declared module with the signature
+ * fn() -> int; *message names the nearest functions for an unknown one, the
+ * signature for another. limits->arguments are args()'s, checked first
+ * (spx_op_run_arguments_problem). With envelope (may be NULL), the run
+ * envelope too (semaprax.project-run.v1, a reference the caller releases). */
+apr_status_t spx_op_run_function(const spx_project_t *project, const char *function,
+                                 const spx_run_limits_t *limits, spx_op_entry_result_t *result,
+                                 json_t **envelope, apr_pool_t *pool, const char **message);
+
+/* What is wrong with a run's arguments: more than SPX_LIMIT_RUN_ARGUMENTS,
+ * more than SPX_LIMIT_RUN_ARGUMENT_BYTES together, or one not valid UTF-8;
+ * NULL when nothing. */
+const char *spx_op_run_arguments_problem(const char *const *arguments, apr_size_t count,
+                                         apr_pool_t *pool);
+
 /* --- verify ---------------------------------------------------------------------- */
 
 /* Why an envelope file could not be read. */

@@ -1,0 +1,609 @@
+/*
+ * test_v3_input.c: language v3's input part in the engine: Manifest v2
+ * ([limits], [[data]], a test's limit keys, its messages, limits and
+ * canonical subject); data files as held inputs (revisions, snapshot,
+ * E0155, refusals); read_data and args (E0324, E0325, E0306, steps and the
+ * memory measure; the graph's data nodes and reads edges). Its corpus cases
+ * are tests/corpus/manifest/v2_*.
+ */
+#include "project_internal.h"
+#include "spx_canonical.h"
+#include "spx_corpus.h"
+#include "spx_envelope.h"
+#include "spx_index.h"
+#include "spx_limits.h"
+#include "spx_manifest.h"
+#include "spx_program.h"
+#include "spx_run_fixture.h"
+#include "spx_test.h"
+
+#include <apr_strings.h>
+#include <stdio.h>
+#include <string.h>
+
+#define HEAD2 "manifest = \"semaprax.project-manifest.v2\"\n"
+#define HEAD1 "manifest = \"semaprax.project-manifest.v1\"\n"
+#define PROJECT "[project]\nname = \"wordfreq\"\nversion = \"0.2.0\"\nentry = \"app.main\"\n"
+#define SOURCE "[[source]]\nmodule = \"app\"\npath = \"src/app.spx\"\n"
+#define DATA "[[data]]\nname = \"corpus\"\npath = \"data/corpus.txt\"\n"
+#define NEED " needs manifest = \"semaprax.project-manifest.v2\""
+#define TEST "[[test]]\nname = \"big\"\nfunction = \"app.test_big\"\n"
+
+static apr_pool_t *pool_for_test(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    return pool;
+}
+
+static spx_manifest_t *parse(const char *text, apr_pool_t *pool, spx_diagnostics_t **diagnostics)
+{
+    *diagnostics = spx_diagnostics_make(pool);
+    spx_manifest_t *manifest = spx_manifest_parse((const unsigned char *)text, strlen(text),
+                                                  "semaprax.toml", pool, *diagnostics);
+    spx_diagnostics_sort(*diagnostics);
+    return manifest;
+}
+
+/* The one diagnostic text gives has this code and message (and, when note
+ * is given, one note with that line). */
+static void assert_message(const char *text, const char *code, const char *message,
+                           unsigned note_line)
+{
+    apr_pool_t *pool = pool_for_test();
+    spx_diagnostics_t *diagnostics = NULL;
+    CU_ASSERT_PTR_NULL(parse(text, pool, &diagnostics));
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 1);
+    const spx_diagnostic_t *item = spx_diagnostics_get(diagnostics, 0);
+    if (strcmp(item->code, code) != 0 || strcmp(item->message, message) != 0)
+        fprintf(stderr, "\n  got %s '%s'\n  wanted %s '%s'\n", item->code, item->message, code,
+                message);
+    CU_ASSERT_STRING_EQUAL(item->code, code);
+    CU_ASSERT_STRING_EQUAL(item->message, message);
+    if (note_line) {
+        CU_ASSERT_PTR_NOT_NULL_FATAL(item->notes);
+        CU_ASSERT_EQUAL_FATAL(item->notes->nelts, 1);
+        const spx_diagnostic_note_t *note = &APR_ARRAY_IDX(item->notes, 0, spx_diagnostic_note_t);
+        CU_ASSERT_EQUAL(note->span.start.line, note_line);
+        CU_ASSERT_STRING_EQUAL(note->message, "first declared here");
+    } else {
+        CU_ASSERT(item->notes == NULL || item->notes->nelts == 0);
+    }
+    apr_pool_destroy(pool);
+}
+
+static void test_manifest_messages(void)
+{
+    assert_message(HEAD1 PROJECT SOURCE DATA, "E0145", "'[[data]]'" NEED, 0);
+    assert_message(HEAD1 PROJECT "[limits]\nmax_steps = 5\n" SOURCE, "E0145", "'[limits]'" NEED, 0);
+    assert_message(HEAD1 PROJECT SOURCE TEST "max_call_depth = 5\n", "E0145",
+                   "'max_call_depth'" NEED, 0);
+    assert_message(HEAD2 PROJECT SOURCE "[[data]]\nname = \"Corpus\"\npath = \"d.txt\"\n", "E0146",
+                   "data name 'Corpus' is not [a-z][a-z0-9_-]{0,63}", 0);
+    assert_message(HEAD2 PROJECT SOURCE DATA "[[data]]\nname = \"corpus\"\npath = \"d.txt\"\n",
+                   "E0147", "data name 'corpus' is declared twice", 10);
+    assert_message(HEAD2 PROJECT SOURCE "[[data]]\nname = \"corpus\"\npath = \"../x.txt\"\n",
+                   "E0148", "data path '../x.txt' leaves the project root", 0);
+    assert_message(HEAD2 PROJECT SOURCE "[[data]]\nname = \"corpus\"\npath = \"a\\\\x.txt\"\n",
+                   "E0148",
+                   "data path 'a\\x.txt' contains a backslash; separate components with '/'", 0);
+    assert_message(HEAD2 PROJECT SOURCE "[[data]]\nname = \"corpus\"\npath = \"/x\"\n", "E0148",
+                   "data path '/x' is absolute; data paths are relative to the project root", 0);
+    assert_message(HEAD2 PROJECT SOURCE "[[data]]\nname = \"corpus\"\npath = \"src/app.spx\"\n",
+                   "E0149", "data path 'src/app.spx' is already declared as a source", 0);
+    assert_message(HEAD2 PROJECT SOURCE DATA
+                   "[[data]]\nname = \"c2\"\npath = \"data/corpus.txt\"\n",
+                   "E0149", "data path 'data/corpus.txt' is already declared as data", 11);
+    assert_message(HEAD2 PROJECT SOURCE "[[data]]\nname = \"corpus\"\npath = \"semaprax.toml\"\n",
+                   "E0149", "data path 'semaprax.toml' is the manifest's", 0);
+    assert_message(HEAD2 PROJECT "[limits]\nmax_steps = \"5\"\n" SOURCE, "E0153",
+                   "max_steps takes an integer such as 5_000_000", 0);
+    assert_message(HEAD2 PROJECT "[limits]\nmax_steps = 1_\n" SOURCE, "E0153",
+                   "max_steps takes an integer such as 5_000_000", 0);
+    assert_message(HEAD2 PROJECT "[limits]\nmax_steps = -1\n" SOURCE, "E0153",
+                   "max_steps takes an integer such as 5_000_000", 0);
+    assert_message(HEAD2 PROJECT "[limits]\nmax_steps = 1.5\n" SOURCE, "E0153",
+                   "max_steps takes an integer such as 5_000_000", 0);
+    assert_message(HEAD2 PROJECT "[limits]\nmax_steps =\n" SOURCE, "E0153",
+                   "max_steps takes an integer such as 5_000_000", 0);
+    assert_message(HEAD2 PROJECT "[limits]\nmax_memory = 1_073_741_825\n" SOURCE, "E0154",
+                   "max_memory 1073741825 is over the maximum of 1073741824", 0);
+    assert_message(HEAD2 PROJECT SOURCE TEST "max_call_depth = 0\n", "E0154",
+                   "max_call_depth 0 is under the minimum of 1", 0);
+    assert_message(HEAD2 PROJECT SOURCE TEST "max_steps = 10_000_000_001\n", "E0154",
+                   "max_steps 10000000001 is over the maximum of 10000000000", 0);
+    assert_message(HEAD2 PROJECT "[limits]\n[limits]\n" SOURCE, "E0156", "a second [limits] table",
+                   0);
+    assert_message(HEAD2 "[limits]\n" PROJECT SOURCE, "E0124",
+                   "[project] must come directly after the manifest key, before any [limits], "
+                   "[[source]], [[data]] or [[test]]",
+                   0);
+    assert_message(HEAD2 PROJECT SOURCE "[[data]]\nname = \"corpus\"\n", "E0128",
+                   "[[data]] is missing the key 'path'", 0);
+    assert_message(HEAD2 PROJECT SOURCE "[[data]]\nname = \"corpus\"\nfile = \"x\"\n", "E0126",
+                   "unknown key 'file' in [[data]]; [[data]] has name and path", 0);
+    assert_message(HEAD2 PROJECT "[limits]\nmax_stepz = \"1\"\n" SOURCE, "E0126",
+                   "unknown key 'max_stepz' in [limits]; did you mean 'max_steps'? [limits] has "
+                   "max_steps, max_memory and max_call_depth",
+                   0);
+    assert_message(HEAD1 PROJECT SOURCE TEST "max_stepz = \"1\"\n", "E0126",
+                   "unknown key 'max_stepz' in [[test]]; [[test]] has name and function", 0);
+    assert_message(HEAD2 PROJECT SOURCE "[dependencies]\n", "E0125",
+                   "unknown table [dependencies]; the manifest has [project], [limits], "
+                   "[[source]], [[data]] and [[test]]",
+                   0);
+    assert_message(HEAD2 PROJECT SOURCE "[[test]]\nname = 5\nfunction = \"app.t\"\n", "E0114",
+                   "the value of 'name' is not a string: '5'; every value is a \"...\" string", 0);
+}
+
+/* 4096 [[data]] tables are allowed; the first over is E0152 at its header. */
+static void test_data_count_limit(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    apr_array_header_t *parts = apr_array_make(pool, 5000, sizeof(const char *));
+    APR_ARRAY_PUSH(parts, const char *) = HEAD2 PROJECT SOURCE;
+    for (unsigned i = 0; i < SPX_LIMIT_DATA_ENTRIES; i++)
+        APR_ARRAY_PUSH(parts, const char *) =
+            apr_psprintf(pool, "[[data]]\nname = \"d%u\"\npath = \"d/%u.txt\"\n", i, i);
+    spx_diagnostics_t *diagnostics = NULL;
+    spx_manifest_t *manifest = parse(apr_array_pstrcat(pool, parts, 0), pool, &diagnostics);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(manifest);
+    CU_ASSERT_EQUAL(manifest->data_count, SPX_LIMIT_DATA_ENTRIES);
+    APR_ARRAY_PUSH(parts, const char *) = "[[data]]\nname = \"over\"\npath = \"over.txt\"\n";
+    CU_ASSERT_PTR_NULL(parse(apr_array_pstrcat(pool, parts, 0), pool, &diagnostics));
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 1);
+    const spx_diagnostic_t *item = spx_diagnostics_get(diagnostics, 0);
+    CU_ASSERT_STRING_EQUAL(item->code, "E0152");
+    CU_ASSERT_STRING_EQUAL(item->message, "more than 4096 [[data]] tables");
+    CU_ASSERT_EQUAL(item->span.start.line, 8 + 3 * SPX_LIMIT_DATA_ENTRIES + 1);
+    CU_ASSERT_EQUAL(item->span.start.column, 1);
+    CU_ASSERT_EQUAL(item->span.end.column, 9);
+    apr_pool_destroy(pool);
+}
+
+static const char *subject_text(const char *text, apr_pool_t *pool)
+{
+    spx_diagnostics_t *diagnostics = NULL;
+    spx_manifest_t *manifest = parse(text, pool, &diagnostics);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(manifest);
+    json_t *subject = spx_manifest_subject(manifest);
+    const char *canonical = spx_canonical_text(subject, pool);
+    json_decref(subject);
+    return canonical;
+}
+
+/* The page's v2 subject: limits and data always present, data sorted by
+ * path, a test's limit keys only when given; the parsed values. */
+static void test_manifest_subject(void)
+{
+    apr_pool_t *pool = pool_for_test();
+    const char *text = HEAD2 PROJECT "[limits]                       # optional\n"
+                                     "max_steps = 20_000_000\n" SOURCE
+                                     "[[data]]\nname = \"zeta\"\npath = \"data/z.txt\"\n" DATA TEST
+                                     "max_steps = 50_000_000\nmax_call_depth = 1024\n";
+    CU_ASSERT_STRING_EQUAL(
+        subject_text(text, pool),
+        "{\"data\":[{\"name\":\"corpus\",\"path\":\"data/corpus.txt\"},"
+        "{\"name\":\"zeta\",\"path\":\"data/z.txt\"}],"
+        "\"limits\":{\"max_steps\":20000000},"
+        "\"project\":{\"entry\":\"app.main\",\"name\":\"wordfreq\",\"version\":\"0.2.0\"},"
+        "\"schema\":\"semaprax.project-manifest.v2\","
+        "\"sources\":[{\"module\":\"app\",\"path\":\"src/app.spx\"}],"
+        "\"tests\":[{\"function\":\"app.test_big\",\"max_call_depth\":1024,"
+        "\"max_steps\":50000000,\"name\":\"big\"}]}");
+    CU_ASSERT_STRING_EQUAL(subject_text(HEAD2 PROJECT SOURCE, pool),
+                           "{\"data\":[],\"limits\":{},"
+                           "\"project\":{\"entry\":\"app.main\",\"name\":\"wordfreq\","
+                           "\"version\":\"0.2.0\"},"
+                           "\"schema\":\"semaprax.project-manifest.v2\","
+                           "\"sources\":[{\"module\":\"app\",\"path\":\"src/app.spx\"}],"
+                           "\"tests\":[]}");
+    /* A v1 manifest's subject is v1's. */
+    CU_ASSERT_STRING_EQUAL(subject_text(HEAD1 PROJECT SOURCE, pool),
+                           "{\"project\":{\"entry\":\"app.main\",\"name\":\"wordfreq\","
+                           "\"version\":\"0.2.0\"},"
+                           "\"schema\":\"semaprax.project-manifest.v1\","
+                           "\"sources\":[{\"module\":\"app\",\"path\":\"src/app.spx\"}],"
+                           "\"tests\":[]}");
+
+    spx_diagnostics_t *diagnostics = NULL;
+    spx_manifest_t *manifest = parse(text, pool, &diagnostics);
+    CU_ASSERT_EQUAL(manifest->schema_version, 2);
+    CU_ASSERT(manifest->limits.has_max_steps && !manifest->limits.has_max_memory &&
+              !manifest->limits.has_max_call_depth);
+    CU_ASSERT_EQUAL(manifest->limits.max_steps, 20000000u);
+    CU_ASSERT_EQUAL(manifest->tests[0].limits.max_steps, 50000000u);
+    CU_ASSERT_EQUAL(manifest->tests[0].limits.max_call_depth, 1024u);
+    CU_ASSERT_EQUAL(manifest->data_count, 2);
+    CU_ASSERT_STRING_EQUAL(manifest->data[0].name, "zeta");
+    CU_ASSERT_EQUAL(manifest->data[1].path_span.start.line, 16);
+    CU_ASSERT_PTR_EQUAL(spx_manifest_find_data(manifest, "corpus"), &manifest->data[1]);
+    CU_ASSERT_PTR_NULL(spx_manifest_find_data(manifest, "corpse"));
+    manifest = parse(HEAD2 PROJECT "[limits]\nmax_memory = 0\nmax_call_depth = 65_536\n" SOURCE,
+                     pool, &diagnostics);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(manifest);
+    CU_ASSERT(manifest->limits.has_max_memory && manifest->limits.max_memory == 0);
+    CU_ASSERT_EQUAL(manifest->limits.max_call_depth, 65536u);
+    apr_pool_destroy(pool);
+}
+
+/* A v2 project: module app (src/app.spx, source), data corpus
+ * (data/corpus.txt, corpus) and the tests named in tests ("name=function"
+ * lines). */
+static void write_project(spx_fixture_t *fixture, const char *source, const char *corpus,
+                          const char *tests)
+{
+    spx_fixture_mkdir(fixture, "src");
+    spx_fixture_mkdir(fixture, "data");
+    spx_fixture_write(fixture, "src/app.spx", source);
+    spx_fixture_write(fixture, "data/corpus.txt", corpus);
+    spx_fixture_write(fixture, "semaprax.toml",
+                      apr_pstrcat(fixture->pool, HEAD2, PROJECT, SOURCE, DATA, tests, NULL));
+}
+
+static const char *const data_source =
+    "export fn main() -> int { return 0; }\n"
+    "fn t_read() -> int {\n"
+    "  let s = read_data(\"corpus\");\n"
+    "  let t = read_data(\"corpus\");\n"
+    "  return len(s) + len(t);\n"
+    "}\n"
+    "fn t_grow() -> int { var s = read_data(\"corpus\"); s = s + \"!\"; return len(s); }\n"
+    "fn t_args() -> int { let a = args(); return len(a); }\n"
+    "fn t_two() -> int { let a = args(); return len(a[0]) * 10 + len(a[1]); }\n";
+static const char *const data_tests = "[[test]]\nname = \"read\"\nfunction = \"app.t_read\"\n"
+                                      "[[test]]\nname = \"grow\"\nfunction = \"app.t_grow\"\n"
+                                      "[[test]]\nname = \"args\"\nfunction = \"app.t_args\"\n"
+                                      "[[test]]\nname = \"two\"\nfunction = \"app.t_two\"\n";
+
+static spx_run_result_t run_function(const spx_project_t *project, const char *function,
+                                     const spx_run_limits_t *limits, apr_pool_t *pool)
+{
+    long index = spx_program_find(project->program, function);
+    CU_ASSERT_TRUE_FATAL(index >= 0);
+    spx_run_result_t result;
+    CU_ASSERT_EQUAL_FATAL(spx_vm_run(project->program, index, limits, &result, pool), APR_SUCCESS);
+    return result;
+}
+
+/* read_data gives the authenticated bytes, each evaluation a new block over
+ * them that counts only its header until it grows; one step as a call. */
+static void test_read_data_runs(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    char *corpus = apr_palloc(fixture->pool, 1001);
+    memset(corpus, 'a', 1000);
+    corpus[0] = '\xc3'; /* "é" then 998 'a' */
+    corpus[1] = '\xa9';
+    corpus[1000] = '\0';
+    write_project(fixture, data_source, corpus, data_tests);
+    spx_project_t *project = spx_run_fixture_open(fixture);
+    spx_run_limits_t limits = spx_run_limits_default();
+    /* 1 (the call) + let + read_data + let + read_data + return + len + len */
+    spx_run_result_t result = run_function(project, "app.t_read", &limits, fixture->pool);
+    spx_run_assert_returned(&result, 2000, 8);
+    /* The two blocks over the data count their headers only. */
+    CU_ASSERT(result.memory_peak < 200);
+    /* 1 + var + read_data + assignment + return + len = 6, and the first
+     * growth copies: n = 1000 + 1, floor(1001 / 64) = 15. */
+    result = run_function(project, "app.t_grow", &limits, fixture->pool);
+    spx_run_assert_returned(&result, 1001, 21);
+    CU_ASSERT(result.memory_peak > 1001);
+    /* args() is [] in a test: 1 + let + args + return + len. */
+    result = run_function(project, "app.t_args", &limits, fixture->pool);
+    spx_run_assert_returned(&result, 0, 5);
+    /* With arguments (semaprax run's): an array of them, in order. */
+    const char *const arguments[] = {"in.txt", "-v"};
+    limits.arguments = arguments;
+    limits.argument_count = 2;
+    /* 1 + let + args + return + len + len */
+    result = run_function(project, "app.t_two", &limits, fixture->pool);
+    spx_run_assert_returned(&result, 62, 6);
+    result = run_function(project, "app.t_args", &limits, fixture->pool);
+    spx_run_assert_returned(&result, 2, 5);
+    spx_fixture_free(fixture);
+}
+
+/* args() of 64 arguments pays floor(64 / 64) = 1 more step (n = k). */
+static void test_args_charge(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    write_project(fixture, data_source, "x", data_tests);
+    spx_project_t *project = spx_run_fixture_open(fixture);
+    spx_run_limits_t limits = spx_run_limits_default();
+    const char *arguments[64];
+    for (int i = 0; i < 64; i++)
+        arguments[i] = "w";
+    limits.arguments = arguments;
+    limits.argument_count = 63;
+    spx_run_result_t result = run_function(project, "app.t_args", &limits, fixture->pool);
+    spx_run_assert_returned(&result, 63, 5);
+    limits.argument_count = 64;
+    result = run_function(project, "app.t_args", &limits, fixture->pool);
+    spx_run_assert_returned(&result, 64, 6);
+    spx_fixture_free(fixture);
+}
+
+/* The one error diagnostic of a project of source, its code, message and
+ * span "L:C-L:C". */
+static void assert_project_error(const char *source, const char *code, const char *message,
+                                 const char *span)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    write_project(fixture, source, "x", "");
+    spx_project_t *project = spx_fixture_project(fixture);
+    const spx_diagnostics_t *diagnostics = spx_project_diagnostics(project);
+    CU_ASSERT_FALSE(spx_project_admitted(project));
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 1);
+    const spx_diagnostic_t *item = spx_diagnostics_get(diagnostics, 0);
+    if (strcmp(item->message, message) != 0 || strcmp(item->code, code) != 0)
+        fprintf(stderr, "\n  got %s '%s' %u:%u\n", item->code, item->message, item->span.start.line,
+                item->span.start.column);
+    CU_ASSERT_STRING_EQUAL(item->code, code);
+    CU_ASSERT_STRING_EQUAL(item->message, message);
+    CU_ASSERT_STRING_EQUAL(apr_psprintf(fixture->pool, "%u:%u-%u:%u", item->span.start.line,
+                                        item->span.start.column, item->span.end.line,
+                                        item->span.end.column),
+                           span);
+    spx_fixture_free(fixture);
+}
+
+static void test_read_data_checks(void)
+{
+    assert_project_error(
+        "export fn main() -> int { let n = \"corpus\"; return len(read_data(n)); }\n", "E0324",
+        "read_data takes a string literal naming a [[data]] entry", "1:66-1:67");
+    assert_project_error("export fn main() -> int { return len(read_data(\"corpse\")); }\n",
+                         "E0325", "no data 'corpse' in the manifest; did you mean 'corpus'?",
+                         "1:48-1:56");
+    assert_project_error("export fn main() -> int { return 0; }\nfn args() -> int { return 0; }\n",
+                         "E0306", "'args' is a builtin since language v3 and cannot be defined",
+                         "2:4-2:8");
+    assert_project_error(
+        "export fn main() -> int { return 0; }\nexport fn read_data() -> int { return 0; }\n",
+        "E0306", "'read_data' is a builtin since language v3 and cannot be defined", "2:11-2:20");
+
+    /* semaprax serve's single source has no manifest: every read_data is
+     * E0325 (with no name to suggest). */
+    apr_pool_t *pool = pool_for_test();
+    const char *text = "export fn main() -> int { return len(read_data(\"corpus\")); }\n";
+    spx_source_text_t source = {"app", "app.spx", (const unsigned char *)text, strlen(text)};
+    spx_project_t *project = spx_project_build_texts(&source, 1, pool);
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(spx_project_diagnostics(project)), 1);
+    const spx_diagnostic_t *item = spx_diagnostics_get(spx_project_diagnostics(project), 0);
+    CU_ASSERT_STRING_EQUAL(item->code, "E0325");
+    CU_ASSERT_STRING_EQUAL(item->message, "no data 'corpus' in the manifest");
+    apr_pool_destroy(pool);
+}
+
+/* E0155 at the first ill-formed bytes of a data file, in the data file;
+ * NUL, CR and a byte order mark are data like any other. */
+static void test_data_utf8(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    write_project(fixture, "export fn main() -> int { return 0; }\n",
+                  "\xef\xbb\xbf"
+                  "a\rb\nc\xff\xfe",
+                  "");
+    spx_project_t *project = spx_fixture_project(fixture);
+    const spx_diagnostics_t *diagnostics = spx_project_diagnostics(project);
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 1);
+    const spx_diagnostic_t *item = spx_diagnostics_get(diagnostics, 0);
+    CU_ASSERT_STRING_EQUAL(item->code, "E0155");
+    CU_ASSERT_STRING_EQUAL(item->path, "data/corpus.txt");
+    CU_ASSERT_STRING_EQUAL(item->message,
+                           "data file 'data/corpus.txt' is not valid UTF-8 at byte 8");
+    CU_ASSERT_EQUAL(item->span.start.line, 2);
+    CU_ASSERT_EQUAL(item->span.start.column, 2);
+    CU_ASSERT_EQUAL(item->span.end.column, 3);
+    spx_fixture_free(fixture);
+}
+
+/* Data is held: project_revision gains "data" (and a v2 manifest without
+ * data keeps v1's form), the snapshot lists it, and a missing, linked or
+ * duplicate data file is refused naming it. */
+static void test_data_held(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    write_project(fixture, data_source, "one", data_tests);
+    spx_project_t *project = spx_run_fixture_open(fixture);
+    const spx_input_t *data = spx_project_data_named(project, "corpus");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+    CU_ASSERT_EQUAL(data->size, 3);
+    json_t *snapshot = spx_project_snapshot_document(project, "semaprax.toml");
+    json_t *listed = json_object_get(snapshot, "data");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(listed), 1);
+    CU_ASSERT_STRING_EQUAL(
+        spx_canonical_text(json_array_get(listed, 0), fixture->pool),
+        apr_pstrcat(fixture->pool, "{\"bytes\":3,\"digest\":\"", data->digest_text,
+                    "\",\"name\":\"corpus\",\"path\":\"data/corpus.txt\"}", NULL));
+    json_decref(snapshot);
+    /* The revision's object, computed here as the page says. */
+    json_t *sources = json_pack("[{s:s, s:s, s:s}]", "digest",
+                                spx_input_set_source(project->inputs, 0)->digest_text, "module",
+                                "app", "path", "src/app.spx");
+    json_t *subject =
+        json_pack("{s:s, s:o, s:[{s:s, s:s, s:s}]}", "manifest",
+                  spx_input_set_manifest(project->inputs)->digest_text, "sources", sources, "data",
+                  "digest", data->digest_text, "name", "corpus", "path", "data/corpus.txt");
+    CU_ASSERT_STRING_EQUAL(spx_project_revision(project),
+                           spx_canonical_digest(subject, fixture->pool));
+    json_decref(subject);
+    /* A data file edited changes project_revision. */
+    const char *before = apr_pstrdup(fixture->pool, spx_project_revision(project));
+    spx_fixture_write(fixture, "data/corpus.txt", "two");
+    project = spx_run_fixture_open(fixture);
+    CU_ASSERT_STRING_NOT_EQUAL(spx_project_revision(project), before);
+    /* A data file that drifts is reported like a source. */
+    apr_array_header_t *drift = NULL;
+    spx_fixture_write(fixture, "data/corpus.txt", "three");
+    CU_ASSERT_EQUAL(spx_input_set_reauthenticate(project->inputs, fixture->pool, &drift),
+                    APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(drift->nelts, 1);
+    CU_ASSERT_STRING_EQUAL(APR_ARRAY_IDX(drift, 0, spx_drift_t).path, "data/corpus.txt");
+    CU_ASSERT_EQUAL(APR_ARRAY_IDX(drift, 0, spx_drift_t).reason, SPX_DRIFT_CONTENT_CHANGED);
+
+    /* Refused: missing, and the same object as a source. */
+    spx_project_t *refused = NULL;
+    const char *message = NULL;
+    spx_fixture_remove(fixture, "data/corpus.txt");
+    CU_ASSERT_NOT_EQUAL(spx_project_open(&refused, spx_fixture_path(fixture, "semaprax.toml"),
+                                         fixture->pool, &message),
+                        APR_SUCCESS);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "corpus.txt"));
+    spx_fixture_hard_link(fixture, "src/app.spx", "data/corpus.txt");
+    CU_ASSERT_NOT_EQUAL(spx_project_open(&refused, spx_fixture_path(fixture, "semaprax.toml"),
+                                         fixture->pool, &message),
+                        APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(message, "'src/app.spx' and 'data/corpus.txt' are the same file system "
+                                    "object; each input must be held under one path only");
+    spx_fixture_free(fixture);
+}
+
+/* The graph: data:corpus (name, path, bytes), a reads edge from each
+ * function that reads it with one site per read_data, builtin nodes. */
+static void test_data_graph(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    write_project(fixture, data_source, "one", data_tests);
+    spx_project_t *project = spx_run_fixture_open(fixture);
+    json_t *graph = spx_graph_document(project);
+    const char *text = spx_canonical_text(graph, fixture->pool);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(text, "{\"bytes\":3,\"id\":\"data:corpus\",\"kind\":\"data\",\"name\":\"corpus\","
+                     "\"path\":\"data/corpus.txt\"}"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"from\":\"function:app.t_read\",\"kind\":\"reads\","
+                                        "\"sites\":2,\"to\":\"data:corpus\"}"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(text, "\"id\":\"builtin:read_data\",\"kind\":\"builtin\",\"name\":\"read_data\","
+                     "\"signature\":\"fn(name: str) -> str\"}"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"id\":\"builtin:args\",\"kind\":\"builtin\",\"name\":"
+                                        "\"args\",\"signature\":\"fn() -> [str]\"}"));
+    json_t *edges = json_object_get(graph, "edges");
+    size_t i;
+    json_t *edge;
+    int reads = 0;
+    json_array_foreach(edges, i, edge)
+    {
+        if (strcmp(json_string_value(json_object_get(edge, "kind")), "reads") != 0 ||
+            strcmp(json_string_value(json_object_get(edge, "to")), "data:corpus") != 0)
+            continue;
+        reads++;
+        const char *from = json_string_value(json_object_get(edge, "from"));
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(edge, "sites")),
+                        strcmp(from, "function:app.t_read") == 0 ? 2 : 1);
+    }
+    CU_ASSERT_EQUAL(reads, 2);
+    json_decref(graph);
+    spx_fixture_free(fixture);
+}
+
+/* Limits, effective per test: the command's value when it gave one, then
+ * the test's key, then [limits], then the default; each test records them,
+ * and the envelope's limits only what the command gave. */
+static void test_effective_limits(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_mkdir(fixture, "src");
+    spx_fixture_write(fixture, "src/app.spx",
+                      "export fn main() -> int { return 0; }\n"
+                      "fn t_a() -> int { return 0; }\n");
+    spx_fixture_write(fixture, "semaprax.toml",
+                      HEAD2 PROJECT "[limits]\nmax_steps = 5\nmax_memory = 4096\n" SOURCE
+                                    "[[test]]\nname = \"a\"\nfunction = \"app.t_a\"\n"
+                                    "max_steps = 1\nmax_call_depth = 3\n"
+                                    "[[test]]\nname = \"b\"\nfunction = \"app.t_a\"\n");
+    spx_project_t *project = spx_run_fixture_open(fixture);
+    spx_run_limits_t limits = spx_run_limits_default();
+    limits.unset = SPX_RUN_UNSET_ALL; /* the command gave none */
+    json_t *envelope = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_envelope_build(project, &limits, &envelope, fixture->pool, &message),
+                          APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(spx_canonical_text(json_object_get(envelope, "limits"), fixture->pool),
+                           "{\"max_bytes\":4096}");
+    json_t *tests = json_object_get(envelope, "tests");
+    /* a: its own max_steps 1 (the call is 1, the return runs out) */
+    CU_ASSERT_STRING_EQUAL(
+        spx_canonical_text(json_object_get(json_array_get(tests, 0), "limits"), fixture->pool),
+        "{\"max_call_depth\":3,\"max_memory\":4096,\"max_steps\":1}");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tests, 0), "outcome")),
+                           "fuel_exhausted");
+    /* b: [limits]'s, then the default depth; 2 steps pass */
+    CU_ASSERT_STRING_EQUAL(
+        spx_canonical_text(json_object_get(json_array_get(tests, 1), "limits"), fixture->pool),
+        "{\"max_call_depth\":256,\"max_memory\":4096,\"max_steps\":5}");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tests, 1), "outcome")),
+                           "passed");
+    CU_ASSERT_STRING_EQUAL(
+        json_string_value(json_object_get(json_object_get(envelope, "engine"), "language")),
+        "semaprax.language.v3");
+    json_decref(envelope);
+
+    /* The command's max_steps wins over the test's key and [limits]. */
+    limits.unset = SPX_RUN_UNSET_MEMORY | SPX_RUN_UNSET_DEPTH;
+    limits.max_steps = 100;
+    CU_ASSERT_EQUAL_FATAL(spx_envelope_build(project, &limits, &envelope, fixture->pool, &message),
+                          APR_SUCCESS);
+    CU_ASSERT_STRING_EQUAL(spx_canonical_text(json_object_get(envelope, "limits"), fixture->pool),
+                           "{\"max_bytes\":4096,\"max_steps\":100}");
+    tests = json_object_get(envelope, "tests");
+    CU_ASSERT_STRING_EQUAL(
+        spx_canonical_text(json_object_get(json_array_get(tests, 0), "limits"), fixture->pool),
+        "{\"max_call_depth\":3,\"max_memory\":4096,\"max_steps\":100}");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tests, 0), "outcome")),
+                           "passed");
+    /* It verifies; editing a limit in the manifest fails (b) and (c). */
+    const char *text = spx_canonical_text(envelope, fixture->pool);
+    spx_verify_report_t report;
+    CU_ASSERT_EQUAL(spx_envelope_verify(text, strlen(text),
+                                        spx_fixture_path(fixture, "semaprax.toml"), &report,
+                                        fixture->pool),
+                    APR_SUCCESS);
+    CU_ASSERT_TRUE(report.digest_ok && report.subject_ok && report.rerun_ok);
+    json_decref(envelope);
+
+    /* semaprax run: the same without the test's key ([limits] max_steps 5). */
+    spx_run_result_t result;
+    limits.unset = SPX_RUN_UNSET_ALL;
+    limits.max_steps = SPX_LIMIT_MAX_STEPS_DEFAULT;
+    CU_ASSERT_EQUAL_FATAL(
+        spx_run_function(project, "app.t_a", &limits, &result, fixture->pool, &message),
+        APR_SUCCESS);
+    spx_run_assert_returned(&result, 0, 2);
+    spx_fixture_write(fixture, "semaprax.toml",
+                      HEAD2 PROJECT "[limits]\nmax_steps = 1\n" SOURCE
+                                    "[[test]]\nname = \"a\"\nfunction = \"app.t_a\"\n"
+                                    "[[test]]\nname = \"b\"\nfunction = \"app.t_a\"\n");
+    CU_ASSERT_EQUAL(spx_envelope_verify(text, strlen(text),
+                                        spx_fixture_path(fixture, "semaprax.toml"), &report,
+                                        fixture->pool),
+                    APR_SUCCESS);
+    CU_ASSERT_TRUE(report.digest_ok);
+    CU_ASSERT_FALSE(report.subject_ok);
+    CU_ASSERT_FALSE(report.rerun_ok);
+    project = spx_run_fixture_open(fixture);
+    CU_ASSERT_EQUAL_FATAL(
+        spx_run_function(project, "app.t_a", &limits, &result, fixture->pool, &message),
+        APR_SUCCESS);
+    CU_ASSERT_EQUAL(result.outcome, SPX_OUTCOME_FUEL_EXHAUSTED);
+    spx_fixture_free(fixture);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"manifest v2: messages", test_manifest_messages},
+        {"manifest v2: the [[data]] count limit", test_data_count_limit},
+        {"manifest v2: canonical subject and parsed values", test_manifest_subject},
+        {"read_data and args: values, steps, measure", test_read_data_runs},
+        {"args: n = k", test_args_charge},
+        {"read_data: E0324, E0325; E0306 for v3 builtins", test_read_data_checks},
+        {"data files: E0155", test_data_utf8},
+        {"data files: held, revised, listed, refused", test_data_held},
+        {"data files: graph nodes and reads edges", test_data_graph},
+        {"limits: effective per test, recorded, verified", test_effective_limits},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("v3_input", tests);
+}
