@@ -102,7 +102,7 @@ static void graph_help(void)
 
 static void context_help(void)
 {
-    printf("usage: semaprax context [--kind module|function|struct|const|test|builtin]\n"
+    printf("usage: semaprax context [--kind module|function|struct|enum|const|test|builtin]\n"
            "                        --target NAME [--direction out|in|both] [--depth N]\n"
            "                        [--max-nodes N] [--max-bytes N] [--manifest-path PATH]\n"
            "\n"
@@ -261,7 +261,7 @@ enum option_id {
 static const apr_getopt_option_t options[] = {
     {"manifest-path", OPTION_MANIFEST, 1, "the manifest"},
     {"format", OPTION_FORMAT, 1, "text or json"},
-    {"kind", OPTION_KIND, 1, "module, function, struct, const or test"},
+    {"kind", OPTION_KIND, 1, "module, function, struct, enum, const or test"},
     {"target", OPTION_TARGET, 1, "the target's name"},
     {"direction", OPTION_DIRECTION, 1, "out, in or both"},
     {"depth", OPTION_DEPTH, 1, "breadth-first depth"},
