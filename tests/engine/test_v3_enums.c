@@ -8,8 +8,10 @@
  * of a match scrutinee, "match" at the start of a statement in a v2
  * program), and runs counted by hand: the step of a match, constructors
  * that cost none, == on enums, the memory measure of enum values (16 + 8k,
- * 0 for a variant without payloads) and taking a match's scrutinee apart.
+ * 0 for a variant without payloads) and taking a match's scrutinee apart;
+ * and fmt's layout of enum items and match statements (docs/fmt.md).
  */
+#include "spx_format.h"
 #include "spx_limits.h"
 #include "spx_program.h"
 #include "spx_run_fixture.h"
@@ -397,6 +399,58 @@ static void test_run_limits(void)
     spx_fixture_free(fixture);
 }
 
+/* --- fmt --------------------------------------------------------------------- */
+
+/* source formats to expected, which formats to itself. */
+static void expect_layout(const char *source, const char *expected)
+{
+    apr_pool_t *pool;
+    apr_pool_create(&pool, NULL);
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    char *formatted = NULL;
+    apr_size_t length = 0;
+    CU_ASSERT_EQUAL_FATAL(spx_format_source((const unsigned char *)source, strlen(source),
+                                            "app.spx", &formatted, &length, diagnostics, pool),
+                          SPX_FORMAT_DONE);
+    if (strcmp(formatted, expected) != 0)
+        fprintf(stderr, "\n  layout:\n%s", formatted);
+    CU_ASSERT_STRING_EQUAL(formatted, expected);
+    char *again = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_format_source((const unsigned char *)formatted, length, "app.spx",
+                                            &again, &length, diagnostics, pool),
+                          SPX_FORMAT_DONE);
+    CU_ASSERT_STRING_EQUAL(again, expected);
+    apr_pool_destroy(pool);
+}
+
+static void test_format(void)
+{
+    /* one variant per line, each ended by a comma; arms one per line, their
+     * blocks as any block, the comma between arms dropped */
+    expect_layout("export enum Shape {Circle(int),Rect(int,int),\n  Empty}\n"
+                  "enum One { A, }\n"
+                  "fn f(s: Shape) -> int {\n"
+                  "  match s { Circle(r) => { return r; }, Rect(w, _) => { return w; } _ => {} }\n"
+                  "}\n"
+                  "fn g(s: Shape) {\n  match s {\n    // the one that counts\n"
+                  "    Empty => { print(\"e\"); },\n\n    _ => { }\n  }\n"
+                  "  if s == Shape.Circle(-1) { return; }\n}\n",
+                  "export enum Shape {\n    Circle(int),\n    Rect(int, int),\n    Empty,\n}\n\n"
+                  "enum One {\n    A,\n}\n\n"
+                  "fn f(s: Shape) -> int {\n    match s {\n        Circle(r) => {\n"
+                  "            return r;\n        }\n        Rect(w, _) => {\n"
+                  "            return w;\n        }\n        _ => {}\n    }\n}\n\n"
+                  "fn g(s: Shape) {\n    match s {\n        // the one that counts\n"
+                  "        Empty => {\n            print(\"e\");\n        }\n\n"
+                  "        _ => {}\n    }\n    if s == Shape.Circle(-1) {\n"
+                  "        return;\n    }\n}\n");
+    /* a scrutinee in parentheses, a struct literal in it */
+    expect_layout("struct P { s: Shape }\nenum Shape { A }\n"
+                  "fn f(p: P) { match (P { s: p.s }).s { A => { } } }\n",
+                  "struct P {\n    s: Shape,\n}\n\nenum Shape {\n    A,\n}\n\n"
+                  "fn f(p: P) {\n    match (P { s: p.s }).s {\n        A => {}\n    }\n}\n");
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -409,6 +463,7 @@ int main(void)
         {"reading: v2 names, the header rule, nesting", test_reading_rules},
         {"runs: steps, ==, memory, taking apart", test_runs},
         {"runs: R0521 at a constructor, fuel at a match", test_run_limits},
+        {"fmt: enum items and match statements", test_format},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("language v3: enums and match", tests);
