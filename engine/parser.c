@@ -196,14 +196,14 @@ static int keyword_as_name(parser_t *p, spx_name_t *name, int declaration)
     const char *word = spx_token_v2_keyword(p->token.kind);
     int version = 2;
     unsigned *named = &p->keywords_named;
-    unsigned bit = 1u << (unsigned)(p->token.kind - SPX_TOKEN_STRUCT);
     if (!word && (word = spx_token_v3_keyword(p->token.kind)) != NULL) {
         version = 3;
         named = &p->v3_keywords_named;
-        bit = 1u << (unsigned)(p->token.kind - SPX_TOKEN_ENUM);
     }
     if (!word)
         return 0;
+    unsigned bit =
+        1u << (unsigned)(p->token.kind - (version == 2 ? SPX_TOKEN_STRUCT : SPX_TOKEN_ENUM));
     if (declaration || !(*named & bit))
         spx_lexer_error(&p->lexer, SPX_E0228, p->token.span,
                         "'%s' is a keyword since language v%d; it cannot name anything", word,
