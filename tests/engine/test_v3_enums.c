@@ -318,6 +318,13 @@ static const char run_source[] =
     "}\n"
     "fn named() -> int {\n"
     "  match Box.Named(\"abc\") { Named(s) => { return len(s); } _ => { return 0; } }\n"
+    "}\n"
+    "fn leave() -> int {\n"
+    "  var n = 0;\n"
+    "  for i in 0..2 {\n"
+    "    match make() { Of(xs) => { if i == 0 { continue; } break; } Named(_) => { } }\n"
+    "  }\n"
+    "  return n;\n"
     "}\n";
 
 static void test_runs(void)
@@ -357,6 +364,13 @@ static void test_runs(void)
         /* call, match, return, len: 4; the literal's block (32) and
          * Named's (16 + 8) */
         {"named", 3, 4, 56},
+        /* continue and break leave the arm: its binder and the match's
+         * operand are dropped, so each round's [1, 2, 3] (56) and Of block
+         * (24) are gone before the next is made: peak 80. Call, var, for, 2
+         * checks (before round 1, after round 1's continue), round 1: match,
+         * make's call and return, if, continue (5), round 2: match, make's
+         * call and return, if, break (5), return: 16 */
+        {"leave", 0, 16, 80},
     };
     for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
         spx_run_result_t result = spx_run_fixture_call(fixture, program, runs[i].function, &limits);
