@@ -385,6 +385,45 @@ static void test_runs(void)
     spx_fixture_free(fixture);
 }
 
+/* The size charges: a constructor's n is its payload count, a match's the
+ * chosen variant's (0 for '_'): with 64 payloads, one step each. */
+static void test_size_charges(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    const char *types = "int", *values = "0", *binders = "_";
+    for (int i = 1; i < 64; i++) {
+        types = apr_pstrcat(pool, types, ", int", NULL);
+        values = apr_psprintf(pool, "%s, %d", values, i);
+        binders = apr_pstrcat(pool, binders, i == 63 ? ", x" : ", _", NULL);
+    }
+    const char *source = apr_psprintf(pool,
+                                      "enum Wide { W(%s), N }\n"
+                                      "fn named() -> int {\n  let w = Wide.W(%s);\n"
+                                      "  match w { W(%s) => { return x; } N => { return 0; } }\n}\n"
+                                      "fn wild() -> int {\n  let w = Wide.W(%s);\n"
+                                      "  match w { N => { return 0; } _ => { return 1; } }\n}\n"
+                                      "fn equal() -> int {\n"
+                                      "  if Wide.W(%s) == Wide.W(%s) { return 1; }\n"
+                                      "  return 0;\n}\n",
+                                      types, values, binders, values, values, values);
+    spx_program_t *program = spx_run_fixture_program(fixture, source);
+    spx_run_limits_t limits = spx_run_limits_default();
+    /* call, let, the constructor's 64 / 64, match, its 64 / 64, return: 6;
+     * the block is 16 + 64 x 8 */
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, "named", &limits);
+    spx_run_assert_returned(&result, 63, 6);
+    CU_ASSERT_EQUAL(result.memory_peak, 16 + 64 * 8);
+    /* the '_' arm charges nothing: 5 */
+    result = spx_run_fixture_call(fixture, program, "wild", &limits);
+    spx_run_assert_returned(&result, 1, 5);
+    /* == examines 1 for the variant and 1 per payload: 65, one step; with
+     * the call, the if, the two constructors' steps and the return: 6 */
+    result = spx_run_fixture_call(fixture, program, "equal", &limits);
+    spx_run_assert_returned(&result, 1, 6);
+    spx_fixture_free(fixture);
+}
+
 static void test_run_limits(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -476,6 +515,7 @@ int main(void)
         {"match: returns, W0603, E0410", test_match_returns},
         {"reading: v2 names, the header rule, nesting", test_reading_rules},
         {"runs: steps, ==, memory, taking apart", test_runs},
+        {"runs: size charges of a constructor and a match", test_size_charges},
         {"runs: R0521 at a constructor, fuel at a match", test_run_limits},
         {"fmt: enum items and match statements", test_format},
         CU_TEST_INFO_NULL,
