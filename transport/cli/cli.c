@@ -49,8 +49,8 @@ static const char usage_text[] =
     "commands:\n"
     "  check     report every diagnostic of the project (exit 0 admitted, 1 not)\n"
     "  graph     print the project's semantic graph (semaprax.project-semantic-graph.v1)\n"
-    "  context   print the bounded context of one module, function, struct, const\n"
-    "            or test\n"
+    "  context   print the bounded context of one module, function, struct, enum,\n"
+    "            const or test\n"
     "  run       run the manifest's entry and print its output\n"
     "  test      run every manifest test, or the named ones; optionally write the\n"
     "            execution envelope\n"
@@ -92,9 +92,9 @@ static void graph_help(void)
     fputs("usage: semaprax graph [--manifest-path PATH]\n"
           "\n"
           "Prints the semantic graph of an admitted project as canonical JSON: one node\n"
-          "per module, function, struct, const, test, the entry and each builtin called;\n"
-          "edges imports, contains, calls, uses, reads (these three with sites), tests,\n"
-          "enters.\n"
+          "per module, function, struct, enum, const, test, the entry and each builtin\n"
+          "called; edges imports, contains, calls, uses, reads (these three with sites),\n"
+          "tests, enters.\n"
           "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage or\n"
           "unreadable input.\n",
           stdout);
