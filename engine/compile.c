@@ -184,6 +184,8 @@ static int32_t variant_shape_number(compiler_t *c, const spx_enum_t *enumeration
                                         variant->payloads[i].type_syntax) == FILE_BLOCK;
         shape->variant = index;
         shape->payload_count = (uint32_t)variant->payload_count;
+        shape->name = apr_pstrcat(c->pool, enumeration->module->name, ".", enumeration->name.text,
+                                  ".", variant->name.text, NULL);
         shape->payload_is_block = is_block;
         APR_ARRAY_PUSH(c->variant_shapes, const spx_variant_shape_t *) = shape;
         number = (uintptr_t)c->variant_shapes->nelts;

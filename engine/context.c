@@ -102,7 +102,7 @@ static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
     }
 }
 
-/* The bytes of a function's, struct's or const's whole item. */
+/* The bytes of a function's, struct's, enum's or const's whole item. */
 static apr_size_t item_length(const spx_index_node_t *node)
 {
     const spx_span_t *span = spx_index_item_span(node);
@@ -245,7 +245,7 @@ spx_context_request_t spx_context_defaults(void)
 
 /* The kinds a target may name, as target_kind and as an id's prefix. */
 static const char *const target_kinds[] = {"module", "function", "struct", "const",
-                                           "test",   "builtin",  "data"};
+                                           "test",   "builtin",  "data", "enum"};
 #define TARGET_KIND_COUNT (sizeof(target_kinds) / sizeof(target_kinds[0]))
 
 /* The kind target's id prefix names ("function" for "function:app.main"),
@@ -388,7 +388,7 @@ apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_
         return refuse(&refusal, SPX_CONTEXT_UNKNOWN_KIND,
                       apr_psprintf(pool,
                                    "unknown target kind '%s': use module, function, struct, "
-                                   "const, test or builtin",
+                                   "enum, const, test or builtin",
                                    request->target_kind));
     if (strcmp(request->direction, "out") != 0 && strcmp(request->direction, "in") != 0 &&
         strcmp(request->direction, "both") != 0)

@@ -423,6 +423,67 @@ static void emit_run(emitter_t *e, spx_token_kind_t stop, spx_token_kind_t other
 
 static void emit_block(emitter_t *e);
 
+/* v3: whether the "match" at the current token starts a match statement:
+ * an expression and then "{" follow it (the parser's rule, parser.c
+ * match_starts), else it is a v2 program's name ("match(x);"). */
+static int match_statement(const emitter_t *e)
+{
+    long depth = 0;
+    for (apr_size_t i = e->at + 1; i < e->list->count; i++) {
+        switch (e->list->tokens[i].kind) {
+        case SPX_TOKEN_LPAREN:
+        case SPX_TOKEN_LBRACKET:
+            depth++;
+            break;
+        case SPX_TOKEN_LBRACE:
+            if (depth == 0)
+                return i > e->at + 1;
+            depth++;
+            break;
+        case SPX_TOKEN_RPAREN:
+        case SPX_TOKEN_RBRACKET:
+        case SPX_TOKEN_RBRACE:
+            if (--depth < 0)
+                return 0;
+            break;
+        case SPX_TOKEN_SEMICOLON:
+        case SPX_TOKEN_ASSIGN:
+        case SPX_TOKEN_EOF:
+            return 0;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+/* v3: a match's arms, one level in: each "pattern => {" on its own line,
+ * its block as any block, no comma after it (rustfmt's layout of arms whose
+ * bodies are blocks); "}" of the match on its own line. */
+static void emit_arms(emitter_t *e)
+{
+    emit(e, 1, e->level + 1, e->level + 1, 1); /* { */
+    e->level++;
+    e->blank_ok = 0;
+    while (current_kind(e) != SPX_TOKEN_RBRACE && current_kind(e) != SPX_TOKEN_EOF) {
+        e->pending_break = 1;
+        e->last = SPX_TOKEN_SEMICOLON;
+        e->last_unary = 0;
+        apr_size_t before = e->at;
+        emit_run(e, SPX_TOKEN_LBRACE, SPX_TOKEN_LBRACE, 1);
+        emit_block(e);
+        if (current_kind(e) == SPX_TOKEN_COMMA)
+            emit(e, 0, e->level + 1, e->level + 1, 0); /* dropped */
+        e->blank_ok = 1;
+        if (e->at == before) /* cannot happen after a clean parse; never loop */
+            emit(e, 1, e->level, e->level, 1);
+    }
+    e->level--;
+    e->pending_break = 1;
+    e->blank_ok = 1;
+    emit(e, 0, e->level + 1, e->level, 1);
+}
+
 /* One statement of a block, starting on its own line. */
 static void emit_statement(emitter_t *e)
 {
@@ -448,7 +509,15 @@ static void emit_statement(emitter_t *e)
         emit_run(e, SPX_TOKEN_LBRACE, SPX_TOKEN_LBRACE, 1);
         emit_block(e);
         break;
+    case SPX_TOKEN_MATCH:
+        if (!match_statement(e))
+            goto expression;
+        emit_run(e, SPX_TOKEN_LBRACE, SPX_TOKEN_LBRACE, 1);
+        if (current_kind(e) == SPX_TOKEN_LBRACE)
+            emit_arms(e);
+        break;
     default:
+    expression:
         emit_run(e, SPX_TOKEN_SEMICOLON, SPX_TOKEN_SEMICOLON, 1);
         if (current_kind(e) == SPX_TOKEN_SEMICOLON)
             emit(e, 0, e->level + 1, e->level + 1, 1);
@@ -482,7 +551,8 @@ static void emit_block(emitter_t *e)
     emit(e, 0, e->level + 1, e->level, 1);
 }
 
-/* A struct declaration's body: one field per line, each ended by a comma. */
+/* A struct declaration's body: one field per line, each ended by a comma;
+ * and (v3) an enum's: one variant per line, each ended by a comma. */
 static void emit_fields(emitter_t *e)
 {
     emit(e, 1, e->level + 1, e->level + 1, 1); /* { */
@@ -536,6 +606,7 @@ static void emit_item(emitter_t *e)
         emit_block(e);
         break;
     case SPX_TOKEN_STRUCT:
+    case SPX_TOKEN_ENUM:
         emit_run(e, SPX_TOKEN_LBRACE, SPX_TOKEN_LBRACE, 1);
         if (current_kind(e) == SPX_TOKEN_LBRACE)
             emit_fields(e);
@@ -573,13 +644,35 @@ static void emit_file(emitter_t *e)
 
 /* --- the self-check ----------------------------------------------------------- */
 
+/* v3: whether the tokens from i on start a match arm: IDENT ["(" IDENT
+ * ("," IDENT)* ")"] "=>". */
+static int starts_arm(const token_list_t *list, apr_size_t i)
+{
+    if (i >= list->count || list->tokens[i].kind != SPX_TOKEN_IDENTIFIER)
+        return 0;
+    i++;
+    if (i < list->count && list->tokens[i].kind == SPX_TOKEN_LPAREN) {
+        for (i++; i < list->count && (list->tokens[i].kind == SPX_TOKEN_IDENTIFIER ||
+                                      list->tokens[i].kind == SPX_TOKEN_COMMA);
+             i++)
+            ;
+        if (i >= list->count || list->tokens[i].kind != SPX_TOKEN_RPAREN)
+            return 0;
+        i++;
+    }
+    return i < list->count && list->tokens[i].kind == SPX_TOKEN_FAT_ARROW;
+}
+
 /* Whether the token at i is a comma the layout may drop or add: one right
- * before a closing bracket or brace. */
+ * before a closing bracket or brace, or (v3) one between a match arm's
+ * block and the next arm. */
 static int optional_comma(const token_list_t *list, apr_size_t i)
 {
-    return list->tokens[i].kind == SPX_TOKEN_COMMA && i + 1 < list->count &&
-           (list->tokens[i + 1].kind == SPX_TOKEN_RBRACE ||
-            list->tokens[i + 1].kind == SPX_TOKEN_RBRACKET);
+    if (list->tokens[i].kind != SPX_TOKEN_COMMA || i + 1 >= list->count)
+        return 0;
+    return list->tokens[i + 1].kind == SPX_TOKEN_RBRACE ||
+           list->tokens[i + 1].kind == SPX_TOKEN_RBRACKET ||
+           (i > 0 && list->tokens[i - 1].kind == SPX_TOKEN_RBRACE && starts_arm(list, i + 1));
 }
 
 /* Same tokens (apart from optional commas) with the same bytes, and the

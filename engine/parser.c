@@ -1236,8 +1236,34 @@ static int parse_pattern(parser_t *p, spx_match_arm_t *arm)
 /* "match" expr "{" arm* "}", arm := pattern "=>" block [","]. The
  * scrutinee is a header (no struct literal starts in it outside ( ), [ ]
  * and call arguments); each arm is one level of nesting, its block another. */
-static spx_stmt_t *parse_match(parser_t *p)
+static int ends_body(parser_t *p);
+
+/* After an arm that failed before its block: past the "}" that closes the
+ * match (braces nested in between skipped whole), so that the statement
+ * ends where it ends; 0 when an item or the end comes first. */
+static int skip_arms(parser_t *p)
 {
+    apr_size_t nested = 0;
+    while (!ends_body(p)) {
+        if (p->token.kind == SPX_TOKEN_LBRACE) {
+            nested++;
+        } else if (p->token.kind == SPX_TOKEN_RBRACE) {
+            if (nested == 0) {
+                advance(p);
+                return 1;
+            }
+            nested--;
+        }
+        advance(p);
+    }
+    return 0;
+}
+
+/* *ok as parse_statement's: 1 also when the match failed but was skipped
+ * to its end (it is then left out, and nothing more is skipped). */
+static spx_stmt_t *parse_match(parser_t *p, int *ok)
+{
+    *ok = 0;
     spx_stmt_t *stmt = new_stmt(p, SPX_STMT_MATCH, p->token.span.start);
     advance(p); /* match */
     if (!(stmt->as.match_stmt.scrutinee = parse_header_expr(p)))
@@ -1268,11 +1294,13 @@ static spx_stmt_t *parse_match(parser_t *p)
             p->pending_used = base;
             return NULL;
         }
-        int ok =
+        int read =
             parse_pattern(p, &arm) && expect(p, SPX_TOKEN_FAT_ARROW) && parse_block(p, &arm.body);
         leave(p);
-        if (!ok) {
+        if (!read) {
             p->pending_used = base;
+            if (!p->abandon)
+                *ok = skip_arms(p);
             return NULL;
         }
         pending_push(p, &arm, sizeof(arm));
@@ -1283,7 +1311,11 @@ static spx_stmt_t *parse_match(parser_t *p)
     stmt->as.match_stmt.arm_count = count;
     advance(p); /* } */
     stmt->span.end = p->previous_end;
-    return literal ? NULL : stmt;
+    if (literal) {
+        *ok = 1; /* read to its end, left out */
+        return NULL;
+    }
+    return stmt;
 }
 
 static spx_stmt_t *parse_statement(parser_t *p, int *ok)
@@ -1327,8 +1359,9 @@ static spx_stmt_t *parse_statement(parser_t *p, int *ok)
     case SPX_TOKEN_MATCH:
         if (!match_starts(p))
             break; /* "match" as a v2 name: E0228 */
-        stmt = parse_match(p);
-        *ok = stmt != NULL;
+        stmt = parse_match(p, ok);
+        if (stmt)
+            *ok = 1;
         return stmt;
     case SPX_TOKEN_RETURN:
         stmt = new_stmt(p, SPX_STMT_RETURN, p->token.span.start);

@@ -118,6 +118,8 @@ static const char *name_problem(const spx_module_t *module, const char *old_name
     spx_token_kind_t keyword = spx_keyword_kind(new_name, length);
     if (keyword != SPX_TOKEN_IDENTIFIER && spx_token_v2_keyword(keyword))
         return apr_psprintf(pool, "'%s' is a keyword since language v2", new_name);
+    if (keyword != SPX_TOKEN_IDENTIFIER && spx_token_v3_keyword(keyword))
+        return apr_psprintf(pool, "'%s' is a keyword since language v3", new_name);
     if (keyword != SPX_TOKEN_IDENTIFIER)
         return apr_psprintf(pool, "'%s' is a keyword", new_name);
     *cause = "name_is_builtin";
@@ -149,6 +151,12 @@ static const char *name_problem(const spx_module_t *module, const char *old_name
                             "module '%s' already has a %s '%s' (functions, structs and consts "
                             "share one namespace)",
                             module->name, kind, new_name);
+    for (apr_size_t i = 0; i < module->enum_count; i++)
+        if (module->enums[i]->name.text && strcmp(module->enums[i]->name.text, new_name) == 0)
+            return apr_psprintf(pool,
+                                "module '%s' already has an enum '%s' (functions, structs, enums "
+                                "and consts share one namespace)",
+                                module->name, new_name);
     return NULL;
 }
 

@@ -66,6 +66,12 @@ typedef struct spx_variant_shape_t {
     uint32_t variant;
     uint32_t payload_count;
     const unsigned char *payload_is_block;
+    /* HOOK(value renderer): "geo.Shape.Circle", as a failure message writes
+     * the variant (language v3, assert_eq's message); the renderer, which is
+     * not this file's, renders the payloads after it in ( ). A variant
+     * without payloads has no shape: its text ("app.Shape.Empty") comes
+     * from the value's static type and spx_enum_variant. */
+    const char *name;
 } spx_variant_shape_t;
 
 /* What a block of a struct type needs to know of it: its fields, in

@@ -444,8 +444,8 @@ static void test_context_errors(void)
         {"function", "geo.Point",
          "no function 'geo.Point' in this project; nearest: geo.shift; there is struct:geo.Point",
          SPX_CONTEXT_UNKNOWN_TARGET},
-        {"enum", "geo.Point",
-         "unknown target kind 'enum': use module, function, struct, const, test or builtin",
+        {"union", "geo.Point",
+         "unknown target kind 'union': use module, function, struct, enum, const, test or builtin",
          SPX_CONTEXT_UNKNOWN_KIND},
         /* graph node ids: the kind may be left out, and must agree when given */
         {"const", "struct:geo.Point",

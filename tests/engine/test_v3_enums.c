@@ -8,8 +8,10 @@
  * of a match scrutinee, "match" at the start of a statement in a v2
  * program), and runs counted by hand: the step of a match, constructors
  * that cost none, == on enums, the memory measure of enum values (16 + 8k,
- * 0 for a variant without payloads) and taking a match's scrutinee apart.
+ * 0 for a variant without payloads) and taking a match's scrutinee apart;
+ * and fmt's layout of enum items and match statements (docs/fmt.md).
  */
+#include "spx_format.h"
 #include "spx_limits.h"
 #include "spx_program.h"
 #include "spx_run_fixture.h"
@@ -316,6 +318,13 @@ static const char run_source[] =
     "}\n"
     "fn named() -> int {\n"
     "  match Box.Named(\"abc\") { Named(s) => { return len(s); } _ => { return 0; } }\n"
+    "}\n"
+    "fn leave() -> int {\n"
+    "  var n = 0;\n"
+    "  for i in 0..2 {\n"
+    "    match make() { Of(xs) => { if i == 0 { continue; } break; } Named(_) => { } }\n"
+    "  }\n"
+    "  return n;\n"
     "}\n";
 
 static void test_runs(void)
@@ -356,6 +365,13 @@ static void test_runs(void)
         /* call, match, return, len: 4; the literal's block (32) and
          * Named's (16 + 8) */
         {"named", 3, 4, 56},
+        /* continue and break leave the arm: its binder and the match's
+         * operand are dropped, so each round's [1, 2, 3] (56) and Of block
+         * (24) are gone before the next is made: peak 80. Call, var, for, 2
+         * checks (before round 1, after round 1's continue), round 1: match,
+         * make's call and return, if, continue (5), round 2: match, make's
+         * call and return, if, break (5), return: 16 */
+        {"leave", 0, 16, 80},
     };
     for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
         spx_run_result_t result = spx_run_fixture_call(fixture, program, runs[i].function, &limits);
@@ -367,6 +383,45 @@ static void test_runs(void)
         spx_run_assert_returned(&result, runs[i].value, runs[i].steps);
         CU_ASSERT_EQUAL(result.memory_peak, runs[i].peak);
     }
+    spx_fixture_free(fixture);
+}
+
+/* The size charges: a constructor's n is its payload count, a match's the
+ * chosen variant's (0 for '_'): with 64 payloads, one step each. */
+static void test_size_charges(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    const char *types = "int", *values = "0", *binders = "_";
+    for (int i = 1; i < 64; i++) {
+        types = apr_pstrcat(pool, types, ", int", NULL);
+        values = apr_psprintf(pool, "%s, %d", values, i);
+        binders = apr_pstrcat(pool, binders, i == 63 ? ", x" : ", _", NULL);
+    }
+    const char *source = apr_psprintf(pool,
+                                      "enum Wide { W(%s), N }\n"
+                                      "fn named() -> int {\n  let w = Wide.W(%s);\n"
+                                      "  match w { W(%s) => { return x; } N => { return 0; } }\n}\n"
+                                      "fn wild() -> int {\n  let w = Wide.W(%s);\n"
+                                      "  match w { N => { return 0; } _ => { return 1; } }\n}\n"
+                                      "fn equal() -> int {\n"
+                                      "  if Wide.W(%s) == Wide.W(%s) { return 1; }\n"
+                                      "  return 0;\n}\n",
+                                      types, values, binders, values, values, values);
+    spx_program_t *program = spx_run_fixture_program(fixture, source);
+    spx_run_limits_t limits = spx_run_limits_default();
+    /* call, let, the constructor's 64 / 64, match, its 64 / 64, return: 6;
+     * the block is 16 + 64 x 8 */
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, "named", &limits);
+    spx_run_assert_returned(&result, 63, 6);
+    CU_ASSERT_EQUAL(result.memory_peak, 16 + 64 * 8);
+    /* the '_' arm charges nothing: 5 */
+    result = spx_run_fixture_call(fixture, program, "wild", &limits);
+    spx_run_assert_returned(&result, 1, 5);
+    /* == examines 1 for the variant and 1 per payload: 65, one step; with
+     * the call, the if, the two constructors' steps and the return: 6 */
+    result = spx_run_fixture_call(fixture, program, "equal", &limits);
+    spx_run_assert_returned(&result, 1, 6);
     spx_fixture_free(fixture);
 }
 
@@ -398,6 +453,58 @@ static void test_run_limits(void)
     spx_fixture_free(fixture);
 }
 
+/* --- fmt --------------------------------------------------------------------- */
+
+/* source formats to expected, which formats to itself. */
+static void expect_layout(const char *source, const char *expected)
+{
+    apr_pool_t *pool;
+    apr_pool_create(&pool, NULL);
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    char *formatted = NULL;
+    apr_size_t length = 0;
+    CU_ASSERT_EQUAL_FATAL(spx_format_source((const unsigned char *)source, strlen(source),
+                                            "app.spx", &formatted, &length, diagnostics, pool),
+                          SPX_FORMAT_DONE);
+    if (strcmp(formatted, expected) != 0)
+        fprintf(stderr, "\n  layout:\n%s", formatted);
+    CU_ASSERT_STRING_EQUAL(formatted, expected);
+    char *again = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_format_source((const unsigned char *)formatted, length, "app.spx",
+                                            &again, &length, diagnostics, pool),
+                          SPX_FORMAT_DONE);
+    CU_ASSERT_STRING_EQUAL(again, expected);
+    apr_pool_destroy(pool);
+}
+
+static void test_format(void)
+{
+    /* one variant per line, each ended by a comma; arms one per line, their
+     * blocks as any block, the comma between arms dropped */
+    expect_layout("export enum Shape {Circle(int),Rect(int,int),\n  Empty}\n"
+                  "enum One { A, }\n"
+                  "fn f(s: Shape) -> int {\n"
+                  "  match s { Circle(r) => { return r; }, Rect(w, _) => { return w; } _ => {} }\n"
+                  "}\n"
+                  "fn g(s: Shape) {\n  match s {\n    // the one that counts\n"
+                  "    Empty => { print(\"e\"); },\n\n    _ => { }\n  }\n"
+                  "  if s == Shape.Circle(-1) { return; }\n}\n",
+                  "export enum Shape {\n    Circle(int),\n    Rect(int, int),\n    Empty,\n}\n\n"
+                  "enum One {\n    A,\n}\n\n"
+                  "fn f(s: Shape) -> int {\n    match s {\n        Circle(r) => {\n"
+                  "            return r;\n        }\n        Rect(w, _) => {\n"
+                  "            return w;\n        }\n        _ => {}\n    }\n}\n\n"
+                  "fn g(s: Shape) {\n    match s {\n        // the one that counts\n"
+                  "        Empty => {\n            print(\"e\");\n        }\n\n"
+                  "        _ => {}\n    }\n    if s == Shape.Circle(-1) {\n"
+                  "        return;\n    }\n}\n");
+    /* a scrutinee in parentheses, a struct literal in it */
+    expect_layout("struct P { s: Shape }\nenum Shape { A }\n"
+                  "fn f(p: P) { match (P { s: p.s }).s { A => { } } }\n",
+                  "struct P {\n    s: Shape,\n}\n\nenum Shape {\n    A,\n}\n\n"
+                  "fn f(p: P) {\n    match (P { s: p.s }).s {\n        A => {}\n    }\n}\n");
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -409,7 +516,9 @@ int main(void)
         {"match: returns, W0603, E0410", test_match_returns},
         {"reading: v2 names, the header rule, nesting", test_reading_rules},
         {"runs: steps, ==, memory, taking apart", test_runs},
+        {"runs: size charges of a constructor and a match", test_size_charges},
         {"runs: R0521 at a constructor, fuel at a match", test_run_limits},
+        {"fmt: enum items and match statements", test_format},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("language v3: enums and match", tests);

@@ -500,8 +500,8 @@ static void test_bad_target_and_arguments(void)
     assert_tool_error(daemon, "context", "{\"target_kind\":\"function\",\"target\":\"math.nope\"}",
                       "no function 'math.nope' in this project", pool);
     assert_tool_error(daemon, "context", "{\"target_kind\":\"planet\",\"target\":\"math\"}",
-                      "unknown target kind 'planet': use module, function, struct, const, test "
-                      "or builtin",
+                      "unknown target kind 'planet': use module, function, struct, enum, const, "
+                      "test or builtin",
                       pool);
     assert_tool_error(daemon, "context", "{\"target\":\"function:math.fibb\"}",
                       "no function 'math.fibb' in this project; nearest: math.fib, math.fact",

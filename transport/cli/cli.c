@@ -49,8 +49,8 @@ static const char usage_text[] =
     "commands:\n"
     "  check     report every diagnostic of the project (exit 0 admitted, 1 not)\n"
     "  graph     print the project's semantic graph (semaprax.project-semantic-graph.v1)\n"
-    "  context   print the bounded context of one module, function, struct, const\n"
-    "            or test\n"
+    "  context   print the bounded context of one module, function, struct, enum,\n"
+    "            const or test\n"
     "  run       run the manifest's entry and print its output\n"
     "  test      run every manifest test, or the named ones; optionally write the\n"
     "            execution envelope\n"
@@ -92,9 +92,9 @@ static void graph_help(void)
     fputs("usage: semaprax graph [--manifest-path PATH]\n"
           "\n"
           "Prints the semantic graph of an admitted project as canonical JSON: one node\n"
-          "per module, function, struct, const, test, the entry and each builtin called;\n"
-          "edges imports, contains, calls, uses, reads (these three with sites), tests,\n"
-          "enters.\n"
+          "per module, function, struct, enum, const, test, the entry and each builtin\n"
+          "called; edges imports, contains, calls, uses, reads (these three with sites),\n"
+          "tests, enters.\n"
           "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage or\n"
           "unreadable input.\n",
           stdout);
@@ -102,7 +102,7 @@ static void graph_help(void)
 
 static void context_help(void)
 {
-    printf("usage: semaprax context [--kind module|function|struct|const|test|builtin|data]\n"
+    printf("usage: semaprax context [--kind module|function|struct|enum|const|test|builtin|data]\n"
            "                        --target NAME [--direction out|in|both] [--depth N]\n"
            "                        [--max-nodes N] [--max-bytes N] [--manifest-path PATH]\n"
            "\n"
@@ -266,7 +266,7 @@ enum option_id {
 static const apr_getopt_option_t options[] = {
     {"manifest-path", OPTION_MANIFEST, 1, "the manifest"},
     {"format", OPTION_FORMAT, 1, "text or json"},
-    {"kind", OPTION_KIND, 1, "module, function, struct, const, test, builtin or data"},
+    {"kind", OPTION_KIND, 1, "module, function, struct, enum, const, test, builtin or data"},
     {"target", OPTION_TARGET, 1, "the target's name"},
     {"direction", OPTION_DIRECTION, 1, "out, in or both"},
     {"depth", OPTION_DEPTH, 1, "breadth-first depth"},

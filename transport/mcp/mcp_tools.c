@@ -157,9 +157,10 @@ static const char *context_input(const mcp_server_t *server, apr_pool_t *pool)
         pool,
         "{\"type\":\"object\",\"properties\":{"
         "\"target\":{\"type\":\"string\",\"description\":\"the target's name: a module (app), a "
-        "function (math.fact), a struct (geo.Point), a const (geo.ORIGIN_X) or a test (the "
-        "manifest's test name)\"},"
-        "\"target_kind\":{\"enum\":[\"module\",\"function\",\"struct\",\"const\",\"test\"],"
+        "function (math.fact), a struct (geo.Point), an enum (geo.Shape), a const (geo.ORIGIN_X) "
+        "or a test (the manifest's test name)\"},"
+        "\"target_kind\":{\"enum\":[\"module\",\"function\",\"struct\",\"enum\",\"const\","
+        "\"test\"],"
         "\"description\":\"what the target is\"},"
         "\"direction\":{\"enum\":[\"out\",\"in\",\"both\"],\"default\":\"both\",\"description\":"
         "\"follow edges out of a node (what it calls, uses, reads, imports, contains), into it "
