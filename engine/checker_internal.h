@@ -337,11 +337,10 @@ static inline const char *type_text(scope_t *scope, const spx_expr_t *expr)
 static inline void set_type(spx_expr_t *expr, const spx_vtype_t *type)
 {
     expr->type = type->kind;
-    expr->vtype =
-        type->kind == SPX_TYPE_ARRAY || type->kind == SPX_TYPE_STRUCT ||
-                type->kind == SPX_TYPE_ENUM || type->kind == SPX_TYPE_MAP
-            ? type
-            : NULL;
+    expr->vtype = type->kind == SPX_TYPE_ARRAY || type->kind == SPX_TYPE_STRUCT ||
+                          type->kind == SPX_TYPE_ENUM || type->kind == SPX_TYPE_MAP
+                      ? type
+                      : NULL;
 }
 
 /* The next check_expr's value is expected to have type (NULL: a type that

@@ -869,7 +869,7 @@ static reg_t compile_library(compiler_t *c, const spx_expr_t *e, int32_t hint)
                                           (int32_t)dying(operands[i], 2);
     for (apr_size_t i = operand_count; i-- > 0;)
         free_reg(c, operands[i]);
-    c->top[FILE_INT] -= (uint32_t)temps; /* read before the method writes its result */
+    c->top[FILE_INT] -= (uint32_t)temps;         /* read before the method writes its result */
     c->top[FILE_BLOCK] -= (uint32_t)block_temps; /* released by the method before it */
     charge(c, e->span);
     reg_t dst = file == FILE_INT || file == FILE_BLOCK ? destination(c, file, hint) : no_reg;

@@ -245,7 +245,7 @@ spx_context_request_t spx_context_defaults(void)
 
 /* The kinds a target may name, as target_kind and as an id's prefix. */
 static const char *const target_kinds[] = {"module", "function", "struct", "const",
-                                           "test",   "builtin",  "data", "enum"};
+                                           "test",   "builtin",  "data",   "enum"};
 #define TARGET_KIND_COUNT (sizeof(target_kinds) / sizeof(target_kinds[0]))
 
 /* The kind target's id prefix names ("function" for "function:app.main"),

@@ -41,7 +41,7 @@ typedef enum spx_type_t {
     SPX_TYPE_STRUCT, /* a struct declaration's values */
     /* v3 */
     SPX_TYPE_ENUM, /* an enum declaration's values */
-    SPX_TYPE_MAP /* {K: V} */
+    SPX_TYPE_MAP   /* {K: V} */
 } spx_type_t;
 
 typedef enum spx_operator_t {

@@ -75,14 +75,14 @@
       NULL)                                                                                        \
     X(ABS, "abs", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(x: int) -> int", NULL)              \
     X(MIN, "min", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(x: int, y: int) -> int", NULL)      \
-    X(MAX, "max", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(x: int, y: int) -> int", NULL)                          \
+    X(MAX, "max", METHOD, 3, 1, 0, ERROR, ERROR, 0, ERROR, "fn(x: int, y: int) -> int", NULL)      \
     X(ASSERT_EQ, "assert_eq", CALL, 3, 2, 0, ERROR, ERROR, 0, UNIT,                                \
-      "fn(left: T, right: T, message: str)", NULL) \
+      "fn(left: T, right: T, message: str)", NULL)                                                 \
     X(HAS, "has", METHOD, 3, 1, 0, ERROR, ERROR, 0, BOOL, "fn(m: {K: V}, key: K) -> bool", NULL)   \
     X(GET, "get", METHOD, 3, 2, 0, ERROR, ERROR, 0, ERROR,                                         \
       "fn(m: {K: V}, key: K, default: V) -> V", NULL)                                              \
     X(KEYS, "keys", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(m: {K: V}) -> [K]", NULL)         \
-    X(VALUES, "values", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(m: {K: V}) -> [V]", NULL) \
+    X(VALUES, "values", METHOD, 3, 0, 0, ERROR, ERROR, 0, ERROR, "fn(m: {K: V}) -> [V]", NULL)     \
     X(READ_DATA, "read_data", CALL, 3, 1, 0, STR, UNIT, 0, STR, "fn(name: str) -> str", NULL)      \
     X(ARGS, "args", CALL, 3, 0, 0, UNIT, UNIT, 0, ERROR, "fn() -> [str]", NULL)
 

@@ -114,7 +114,7 @@ typedef enum spx_token_kind_t {
     SPX_TOKEN_OR_ASSIGN,  /* |= */
     SPX_TOKEN_XOR_ASSIGN, /* ^= */
     SPX_TOKEN_SHL_ASSIGN, /* <<= */
-    SPX_TOKEN_SHR_ASSIGN  /* >>= */,
+    SPX_TOKEN_SHR_ASSIGN /* >>= */,
     /* language v3 keywords and punctuation (enums and match) */
     SPX_KEYWORDS_V3(SPX_KEYWORD_TOKEN) SPX_TOKEN_FAT_ARROW /* => */
 } spx_token_kind_t;

@@ -1163,8 +1163,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             const int32_t *place = frame->function->aux + ins->b;
             const int64_t *steps = place_steps(vm, place, I, B);
             spx_value_t value;
-            METERED(spx_place_read(heap, &metered, B[place[0]], steps, (apr_size_t)place[1],
-                                   &value));
+            METERED(
+                spx_place_read(heap, &metered, B[place[0]], steps, (apr_size_t)place[1], &value));
             if (ins->op == SPX_I_READ_I)
                 I[ins->a] = value.i;
             else

@@ -142,7 +142,7 @@ typedef enum spx_opcode_t {
     SPX_I_MAP_KEYS,     /* B[a] = B[b].keys() */
     SPX_I_MAP_VALUES,   /* B[a] = B[b].values() */
     SPX_I_MAP_REMOVE,   /* I[a] = place X[b] .remove(K c) */
-    SPX_I_ARGS         /* v3: B[a] = args(), an array over the run's arguments; n = k */
+    SPX_I_ARGS          /* v3: B[a] = args(), an array over the run's arguments; n = k */
 } spx_opcode_t;
 
 #define SPX_FLAG_FREE_B 1u /* B[b] is a dying temporary */

@@ -797,23 +797,24 @@ static void test_checker(void)
     /* E0418 a key of another type, E0417 a slice, E0420 a method maps do
      * not have (with the nearest), E0312 remove through a let, E0404 an
      * argument of the wrong type, E0403 a wrong count */
-    expect_diagnostics("fn f() -> int {\n"
-                       "  let m = {\"a\": 1};\n"
-                       "  let x = m[1];\n"
-                       "  let y = m[0..1];\n"
-                       "  let z = m.hass(\"a\");\n"
-                       "  m.remove(\"a\");\n"
-                       "  let g = m.get(\"a\", \"b\");\n"
-                       "  let k = m.keys(1);\n"
-                       "  return 0;\n"
-                       "}\n",
-                       "E0418 3:13-3:14 a key of '{str: int}' must be 'str', not 'int'\n"
-                       "E0417 4:11-4:12 a value of type '{str: int}' cannot be sliced: only str "
-                       "and arrays can\n"
-                       "E0420 5:13-5:17 type '{str: int}' has no method 'hass'; did you mean 'has'?\n"
-                       "E0312 6:5-6:11 cannot change 'm' with 'remove': it is declared with 'let'\n"
-                       "E0404 7:22-7:25 argument 2 of 'get' must be 'int', not 'str'\n"
-                       "E0403 8:11-8:20 'keys' takes 0 arguments, not 1\n");
+    expect_diagnostics(
+        "fn f() -> int {\n"
+        "  let m = {\"a\": 1};\n"
+        "  let x = m[1];\n"
+        "  let y = m[0..1];\n"
+        "  let z = m.hass(\"a\");\n"
+        "  m.remove(\"a\");\n"
+        "  let g = m.get(\"a\", \"b\");\n"
+        "  let k = m.keys(1);\n"
+        "  return 0;\n"
+        "}\n",
+        "E0418 3:13-3:14 a key of '{str: int}' must be 'str', not 'int'\n"
+        "E0417 4:11-4:12 a value of type '{str: int}' cannot be sliced: only str "
+        "and arrays can\n"
+        "E0420 5:13-5:17 type '{str: int}' has no method 'hass'; did you mean 'has'?\n"
+        "E0312 6:5-6:11 cannot change 'm' with 'remove': it is declared with 'let'\n"
+        "E0404 7:22-7:25 argument 2 of 'get' must be 'int', not 'str'\n"
+        "E0403 8:11-8:20 'keys' takes 0 arguments, not 1\n");
     /* a map literal does not start in an if condition; in parentheses it
      * does; maps iterate their keys; len and == take maps */
     expect_diagnostics("fn f(m: {int: str}) -> int {\n"
