@@ -340,6 +340,31 @@ static void test_example_envelope_matches_golden(void)
     spx_fixture_free(fixture);
 }
 
+/* The example's run envelope (semaprax run --envelope, language v3) equals
+ * tests/golden/hello/run-envelope.json byte for byte, its arguments
+ * recorded; the golden file verifies, which re-runs the function with them. */
+static void test_example_run_envelope_matches_golden(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    const char *manifest =
+        apr_pstrcat(fixture->pool, spx_program_path("SPX_EXAMPLES"), "/hello/semaprax.toml", NULL);
+    const char *path = spx_fixture_path(fixture, "run-envelope.json");
+    spx_process_result_t run = SPX_RUN_SEMAPRAX(fixture->pool, "run", "--manifest-path", manifest,
+                                                "--envelope", path, "--", "x", "--y");
+    CU_ASSERT_EQUAL(run.exit_code, 0);
+    apr_size_t length = 0;
+    const char *golden_path = apr_pstrcat(
+        fixture->pool, spx_corpus_dir("golden/hello", fixture->pool), "/run-envelope.json", NULL);
+    const char *golden = spx_corpus_read(golden_path, &length, fixture->pool);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "run-envelope.json"), golden);
+    spx_assert_contains(golden, "\"args\":[\"x\",\"--y\"]");
+    spx_process_result_t verify =
+        SPX_RUN_SEMAPRAX(fixture->pool, "verify", golden_path, "--manifest-path", manifest);
+    CU_ASSERT_EQUAL(verify.exit_code, 0);
+    spx_assert_contains(verify.out, "semaprax: the envelope is verified\n");
+    spx_fixture_free(fixture);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -351,6 +376,8 @@ int main(void)
         {"--max-memory: recorded in the envelope, re-run by verify",
          test_max_memory_in_the_envelope},
         {"the example's envelope matches its golden file", test_example_envelope_matches_golden},
+        {"the example's run envelope matches its golden file",
+         test_example_run_envelope_matches_golden},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("semaprax run, test, verify", tests);
