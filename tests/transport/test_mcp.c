@@ -389,6 +389,48 @@ static void test_edit_between_calls(void)
     spx_fixture_free(fixture);
 }
 
+/* Language v3: a data file is a held input like a source. After it changes,
+ * the next call opens the project again, says so with the drift, and answers
+ * from the new bytes (the data node's size). */
+static void test_data_edit_between_calls(void)
+{
+    if (spx_held_inputs_locked())
+        return; /* Windows: the edit is denied while the file is held */
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_fixture_write(fixture, "proj/semaprax.toml",
+                      "manifest = \"semaprax.project-manifest.v2\"\n\n[project]\n"
+                      "name = \"words\"\nversion = \"0.1.0\"\nentry = \"app.main\"\n\n"
+                      "[[source]]\nmodule = \"app\"\npath = \"src/app.spx\"\n\n"
+                      "[[data]]\nname = \"words\"\npath = \"data/words.txt\"\n");
+    spx_fixture_write(fixture, "proj/src/app.spx",
+                      "export fn main() -> int {\n    return len(read_data(\"words\"));\n}\n");
+    spx_fixture_write(fixture, "proj/data/words.txt", "a b c");
+    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", mcp_only);
+    start_initialized(daemon, pool);
+    json_t *before = call_status(daemon, pool);
+    spx_fixture_append(fixture, "proj/data/words.txt", " d e");
+    json_t *result =
+        call_tool(daemon, "context", "{\"target_kind\":\"data\",\"target\":\"words\"}", pool);
+    json_t *content = structured(result, pool);
+    json_t *change = json_object_get(content, "revision_changed");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(change, "from")),
+                           json_string_value(json_object_get(before, "project_revision")));
+    char *drift = json_dumps(json_object_get(change, "drift"), JSON_SORT_KEYS | JSON_COMPACT);
+    CU_ASSERT_STRING_EQUAL(drift, "[{\"path\":\"data/words.txt\",\"reason\":\"content_changed\"}]");
+    free(drift);
+    json_t *node = json_array_get(json_object_get(content, "nodes"), 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(node, "id")), "data:words");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(node, "bytes")), 9);
+    spx_assert_contains(result_text(result),
+                        "The project changed since it was last read, so it was opened again");
+    json_decref(content);
+    json_decref(result);
+    json_decref(before);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
 /* Many edits, each seen by a call: standard error stays within its bound
  * without --verbose (spx_log.h), and every call answers afresh. */
 static void test_many_edits_bounded_stderr(void)
@@ -1149,6 +1191,7 @@ int main(void)
         {"each tool", test_each_tool},
         {"counters stand still without edits", test_counters_stand_still_without_edits},
         {"an edit between calls: revision_changed, fresh answer", test_edit_between_calls},
+        {"a data file edited between calls (language v3)", test_data_edit_between_calls},
         {"many edits: stderr stays bounded", test_many_edits_bounded_stderr},
         {"a broken project: tool errors with diagnostics", test_broken_project},
         {"check of an admitted project with warnings: counted and listed",
