@@ -31,9 +31,9 @@ const char *spx_run_target_problem(const spx_project_t *project, const char *fun
         if (strcmp(index->nodes[i].kind, "function") == 0)
             names[count++] = index->nodes[i].id + sizeof(prefix) - 1;
     const char *nearest[SPX_LIMIT_SUGGESTIONS];
-    size_t near = spx_suggest_nearest(function, names, count, SPX_LIMIT_SUGGESTIONS, nearest);
+    size_t suggested = spx_suggest_nearest(function, names, count, SPX_LIMIT_SUGGESTIONS, nearest);
     const char *text = apr_psprintf(pool, "no function '%s' in this project", function);
-    for (size_t i = 0; i < near; i++)
+    for (size_t i = 0; i < suggested; i++)
         text = apr_pstrcat(pool, text, i == 0 ? "; nearest: " : ", ", nearest[i], NULL);
     return text;
 }

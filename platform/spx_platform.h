@@ -363,7 +363,9 @@ int spx_stream_is_terminal(spx_stream_t stream);
 /* The program's arguments as UTF-8, argc of them plus a NULL, from pool. On
  * Windows the C runtime's argv is in the ANSI code page (a path outside it
  * arrives with '?' in it), so they are decoded again from the UTF-16 command
- * line; on POSIX they are argv itself, the bytes the system gave. */
+ * line (a surrogate without its pair, which that line may hold, becomes
+ * bytes no UTF-8 decoder accepts, so a program's UTF-8 check refuses it);
+ * on POSIX they are argv itself, the bytes the system gave. */
 const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_pool_t *pool);
 
 /* ---- bulk memory ------------------------------------------------------- */

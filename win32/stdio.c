@@ -17,6 +17,8 @@
 #include <fcntl.h>
 #include <io.h>
 #include <stdio.h>
+#include <stdint.h>
+#include <wchar.h>
 #include <windows.h>
 
 #include <shellapi.h>
@@ -69,6 +71,40 @@ int spx_stream_is_terminal(spx_stream_t stream)
     return SetConsoleMode(handle, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING) != 0;
 }
 
+/* wide (NUL-terminated UTF-16) as UTF-8, from pool. A surrogate without its
+ * pair (possible in a Windows command line, which is not checked UTF-16)
+ * becomes its own three-byte sequence (ED A0 80..ED BF BF), which no UTF-8
+ * decoder accepts: the program's UTF-8 check then refuses the argument,
+ * naming it, instead of WideCharToMultiByte's silent U+FFFD. */
+static const char *utf8_of_wide(const wchar_t *wide, apr_pool_t *pool)
+{
+    apr_size_t units = wcslen(wide);
+    unsigned char *out = apr_palloc(pool, 3 * units + 1), *at = out;
+    for (apr_size_t i = 0; i < units; i++) {
+        uint32_t c = (uint16_t)wide[i];
+        if (c >= 0xD800 && c <= 0xDBFF && i + 1 < units && (uint16_t)wide[i + 1] >= 0xDC00 &&
+            (uint16_t)wide[i + 1] <= 0xDFFF)
+            c = 0x10000 + ((c - 0xD800) << 10) + ((uint16_t)wide[++i] - 0xDC00);
+        if (c < 0x80) {
+            *at++ = (unsigned char)c;
+        } else if (c < 0x800) {
+            *at++ = (unsigned char)(0xC0 | (c >> 6));
+            *at++ = (unsigned char)(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            *at++ = (unsigned char)(0xE0 | (c >> 12));
+            *at++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+            *at++ = (unsigned char)(0x80 | (c & 0x3F));
+        } else {
+            *at++ = (unsigned char)(0xF0 | (c >> 18));
+            *at++ = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
+            *at++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+            *at++ = (unsigned char)(0x80 | (c & 0x3F));
+        }
+    }
+    *at = 0;
+    return (const char *)out;
+}
+
 const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_pool_t *pool)
 {
     int count = 0;
@@ -79,13 +115,8 @@ const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_poo
         return argv; /* not the command line the C runtime split: keep its argv */
     }
     const char **utf8 = apr_pcalloc(pool, ((apr_size_t)argc + 1) * sizeof(*utf8));
-    for (int i = 0; i < argc; i++) {
-        int bytes = WideCharToMultiByte(CP_UTF8, 0, wide[i], -1, NULL, 0, NULL, NULL);
-        char *text = bytes > 0 ? apr_palloc(pool, (apr_size_t)bytes) : NULL;
-        int done =
-            text && WideCharToMultiByte(CP_UTF8, 0, wide[i], -1, text, bytes, NULL, NULL) == bytes;
-        utf8[i] = done ? text : argv[i];
-    }
+    for (int i = 0; i < argc; i++)
+        utf8[i] = utf8_of_wide(wide[i], pool);
     LocalFree(wide);
     return utf8;
 }
