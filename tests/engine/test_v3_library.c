@@ -24,38 +24,6 @@
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
-/* Not checked: a run whose memory peak the test does not count. */
-#define ANY_PEAK UINT64_MAX
-
-/* One hand-counted run: app.FUNCTION returns value after exactly steps,
- * and live memory peaks at peak bytes (unless ANY_PEAK). */
-typedef struct counted_t {
-    const char *function;
-    int64_t value;
-    uint64_t steps;
-    uint64_t peak;
-} counted_t;
-
-static void expect_counted(spx_fixture_t *fixture, const spx_program_t *program,
-                           const counted_t *runs, size_t count)
-{
-    spx_run_limits_t limits = spx_run_limits_default();
-    for (size_t i = 0; i < count; i++) {
-        const counted_t *run = &runs[i];
-        spx_run_result_t result = spx_run_fixture_call(fixture, program, run->function, &limits);
-        if (result.outcome != SPX_OUTCOME_RETURNED || result.steps != run->steps ||
-            result.value != run->value ||
-            (run->peak != ANY_PEAK && result.memory_peak != run->peak))
-            fprintf(stderr, "\n  in app.%s: value %lld, steps %llu, peak %llu (%s)", run->function,
-                    (long long)result.value, (unsigned long long)result.steps,
-                    (unsigned long long)result.memory_peak,
-                    result.outcome == SPX_OUTCOME_RETURNED ? "returned" : result.failure.message);
-        spx_run_assert_returned(&result, run->value, run->steps);
-        if (run->peak != ANY_PEAK)
-            CU_ASSERT_EQUAL(result.memory_peak, run->peak);
-    }
-}
-
 /* A run that stops: app.FUNCTION with outcome, code, message, span
  * "L:C-L:C" of app.spx, after exactly steps, under max_steps (0: the
  * default). */
@@ -160,42 +128,43 @@ static const char str_source[] =
 
 static void test_str_rows(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* call, let, split, return, len, len: 6; the receiver and separator
          * literals (32 each) while split makes [4] (32 + 32) and its pieces
          * "a" "" "b" "" (33 + 32 + 33 + 32): 64 + 194 */
-        {"split_pieces", 41, 6, 258},
+        {"split_pieces", 41, 6, 258, NULL},
         /* call, let, split, return, len, len: 6; "" and "," (64), [""] (40
          * + 32) */
-        {"split_empty", 1, 6, 136},
+        {"split_empty", 1, 6, 136, NULL},
         /* call, let, split, if (operators cost no step), return, len: 6 */
-        {"split_long_separator", 3, 6, ANY_PEAK},
+        {"split_long_separator", 3, 6, SPX_ANY_PEAK, NULL},
         /* call, let, let, join, if, return, len: 7; the array of three
          * literals (32 + 24 + 3 x 32), "--" (32), "a--b--c" (39), and the
          * literal "a--b--c" compared with (32) */
-        {"join_three", 7, 7, 152 + 32 + 39},
+        {"join_three", 7, 7, 152 + 32 + 39, NULL},
         /* call, let, return, join, len: 5; [] (32), "," (32), "" (32) */
-        {"join_none", 0, 5, 96},
+        {"join_none", 0, 5, 96, NULL},
         /* call, return, three finds: 5 */
-        {"finds", 199, 5, 64},
+        {"finds", 199, 5, 64, NULL},
         /* KMP past a partial match: 6 */
-        {"find_overlapping", 6, 3, 64},
+        {"find_overlapping", 6, 3, 64, NULL},
         /* call, var, 3 ifs with a contains each, 2 assignments, return: 11 */
-        {"contains", 101, 11, 64},
+        {"contains", 101, 11, 64, NULL},
         /* call, var, let, 5 ifs with a call each, 3 assignments, return: 17 */
-        {"affixes", 1011, 17, ANY_PEAK},
+        {"affixes", 1011, 17, SPX_ANY_PEAK, NULL},
         /* call, let, trim, if, 2 trims, return, len: 8 */
-        {"trims", 3, 8, ANY_PEAK},
+        {"trims", 3, 8, SPX_ANY_PEAK, NULL},
         /* call, let, if, lower, upper, return: 6 */
-        {"cases", 1, 6, ANY_PEAK},
+        {"cases", 1, 6, SPX_ANY_PEAK, NULL},
         /* call, var, 4 ifs with a replace each, 4 assignments, return: 15 */
-        {"replaces", 1111, 15, ANY_PEAK},
+        {"replaces", 1111, 15, SPX_ANY_PEAK, NULL},
         /* call, var, 3 ifs with a repeat each, 3 assignments, return:
          * 12; repeat of "" with the largest count makes "" at once */
-        {"repeats", 111, 12, ANY_PEAK},
+        {"repeats", 111, 12, SPX_ANY_PEAK, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture, spx_run_fixture_program(fixture, str_source), runs, COUNT(runs));
+    spx_run_expect_counted(fixture, spx_run_fixture_program(fixture, str_source), runs,
+                           COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -246,71 +215,72 @@ static const char charge_source[] =
 
 static void test_size_charges(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* find, contains: n = len(s) + len(t); call, return, find: 3 */
-        {"find_64", -1, 3 + 1, ANY_PEAK},
-        {"find_63", -1, 3, ANY_PEAK},
+        {"find_64", -1, 3 + 1, SPX_ANY_PEAK, NULL},
+        {"find_63", -1, 3, SPX_ANY_PEAK, NULL},
         /* split: n = len(s) + len(sep); call, return, split, len: 4 */
-        {"split_64", 1, 4 + 1, ANY_PEAK},
-        {"split_63", 1, 4, ANY_PEAK},
+        {"split_64", 1, 4 + 1, SPX_ANY_PEAK, NULL},
+        {"split_63", 1, 4, SPX_ANY_PEAK, NULL},
         /* join: n = len(result) + len(xs) */
-        {"join_65", 63, 4 + 1, ANY_PEAK},
-        {"join_64", 62, 4 + 1, ANY_PEAK},
-        {"join_63", 61, 4, ANY_PEAK},
+        {"join_65", 63, 4 + 1, SPX_ANY_PEAK, NULL},
+        {"join_64", 62, 4 + 1, SPX_ANY_PEAK, NULL},
+        {"join_63", 61, 4, SPX_ANY_PEAK, NULL},
         /* starts_with, ends_with: n = len(t) (also when t is longer than s);
          * call, if, the call, return: 4 */
-        {"starts_64", 1, 4 + 1, ANY_PEAK},
-        {"starts_63", 0, 4, ANY_PEAK},
+        {"starts_64", 1, 4 + 1, SPX_ANY_PEAK, NULL},
+        {"starts_63", 0, 4, SPX_ANY_PEAK, NULL},
         /* trim, lower, upper: n = len(s); call, return, the call, len: 4 */
-        {"trim_64", 64, 4 + 1, ANY_PEAK},
-        {"trim_63", 63, 4, ANY_PEAK},
-        {"lower_128", 128, 4 + 2, ANY_PEAK},
-        {"upper_127", 127, 4 + 1, ANY_PEAK},
+        {"trim_64", 64, 4 + 1, SPX_ANY_PEAK, NULL},
+        {"trim_63", 63, 4, SPX_ANY_PEAK, NULL},
+        {"lower_128", 128, 4 + 2, SPX_ANY_PEAK, NULL},
+        {"upper_127", 127, 4 + 1, SPX_ANY_PEAK, NULL},
         /* replace: n = len(s) + len(old) + len(result): 30 + 1 + 60, 30 + 1 + 0 */
-        {"replace_91", 60, 4 + 1, ANY_PEAK},
-        {"replace_31", 0, 4, ANY_PEAK},
+        {"replace_91", 60, 4 + 1, SPX_ANY_PEAK, NULL},
+        {"replace_31", 0, 4, SPX_ANY_PEAK, NULL},
         /* repeat: n = len(s) * c */
-        {"repeat_64", 64, 4 + 1, ANY_PEAK},
-        {"repeat_62", 62, 4, ANY_PEAK},
+        {"repeat_64", 64, 4 + 1, SPX_ANY_PEAK, NULL},
+        {"repeat_62", 62, 4, SPX_ANY_PEAK, NULL},
         /* sort: n = ceil(log2 k) * (k + B): 4 x 16, 4 x 15, 5 x 17, 0 x 1;
          * call, var, statement, sort, return: 5 */
-        {"sort_16", 15, 5 + 1, ANY_PEAK},
-        {"sort_15", 14, 5, ANY_PEAK},
-        {"sort_17", 16, 5 + 1, ANY_PEAK},
-        {"sort_one", 5, 5, ANY_PEAK},
+        {"sort_16", 15, 5 + 1, SPX_ANY_PEAK, NULL},
+        {"sort_15", 14, 5, SPX_ANY_PEAK, NULL},
+        {"sort_17", 16, 5 + 1, SPX_ANY_PEAK, NULL},
+        {"sort_one", 5, 5, SPX_ANY_PEAK, NULL},
         /* 1 x (2 + 32 + 31) and 1 x (2 + 31 + 30); and len: 6 */
-        {"sort_str_65", 31, 6 + 1, ANY_PEAK},
-        {"sort_str_63", 30, 6, ANY_PEAK},
+        {"sort_str_65", 31, 6 + 1, SPX_ANY_PEAK, NULL},
+        {"sort_str_63", 30, 6, SPX_ANY_PEAK, NULL},
         /* reverse: n = len(a); the literal of 64 is charged 1 too */
-        {"reverse_64", 63, 5 + 1 + 1, ANY_PEAK},
-        {"reverse_63", 62, 5, ANY_PEAK},
-        {"reverse_40", 39, 5, ANY_PEAK},
+        {"reverse_64", 63, 5 + 1 + 1, SPX_ANY_PEAK, NULL},
+        {"reverse_63", 62, 5, SPX_ANY_PEAK, NULL},
+        {"reverse_40", 39, 5, SPX_ANY_PEAK, NULL},
         /* a shared array is copied first: n = 40 + 40 (the copy) = 80;
          * call, var, let, statement, reverse, return: 6 */
-        {"reverse_shared", 3900, 6 + 1, ANY_PEAK},
+        {"reverse_shared", 3900, 6 + 1, SPX_ANY_PEAK, NULL},
         /* insert: n = len(a) - i: 64 - 0, 64 - 1 (the literal: 1); call,
          * var, statement, insert, return, len: 6 */
-        {"insert_64", 72, 6 + 1 + 1, ANY_PEAK},
-        {"insert_63", 72, 6 + 1, ANY_PEAK},
+        {"insert_64", 72, 6 + 1 + 1, SPX_ANY_PEAK, NULL},
+        {"insert_63", 72, 6 + 1, SPX_ANY_PEAK, NULL},
         /* remove: n = len(a) - i - 1: 65 - 0 - 1, 65 - 1 - 1; call, var,
          * return, remove, len: 5 (the literal of 65: 1) */
-        {"remove_64", 64, 5 + 1 + 1, ANY_PEAK},
-        {"remove_63", 65, 5 + 1, ANY_PEAK},
+        {"remove_64", 64, 5 + 1 + 1, SPX_ANY_PEAK, NULL},
+        {"remove_63", 65, 5 + 1, SPX_ANY_PEAK, NULL},
         /* index_of: 1 per element compared up to the equal one: 64, 63, and
          * 63 when none is; call, return, index_of: 3 (the literal of 100: 1) */
-        {"index_of_64", 63, 3 + 1 + 1, ANY_PEAK},
-        {"index_of_63", 62, 3 + 1, ANY_PEAK},
-        {"index_of_missing", -1, 3, ANY_PEAK},
+        {"index_of_64", 63, 3 + 1 + 1, SPX_ANY_PEAK, NULL},
+        {"index_of_63", 62, 3 + 1, SPX_ANY_PEAK, NULL},
+        {"index_of_missing", -1, 3, SPX_ANY_PEAK, NULL},
         /* elements of str: 1 + 1 ("b" against "a...": one byte), then 1 + 63
          * (all equal): 66; with 60 bytes: 63 */
-        {"index_of_str_64", 1, 3 + 1, ANY_PEAK},
-        {"index_of_str_63", 1, 3, ANY_PEAK},
+        {"index_of_str_64", 1, 3 + 1, SPX_ANY_PEAK, NULL},
+        {"index_of_str_63", 1, 3, SPX_ANY_PEAK, NULL},
         /* call, var, 3 ifs with a contains each, 2 assignments, return: 11 */
-        {"contains_array", 101, 11, ANY_PEAK},
+        {"contains_array", 101, 11, SPX_ANY_PEAK, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture, spx_run_fixture_program(fixture, expand(fixture->pool, charge_source)),
-                   runs, COUNT(runs));
+    spx_run_expect_counted(fixture,
+                           spx_run_fixture_program(fixture, expand(fixture->pool, charge_source)),
+                           runs, COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -397,26 +367,27 @@ static const char order_source[] =
 
 static void test_sort_order(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* call, var, statement, sort, if, join, return: 7 */
-        {"strings", 1, 7, ANY_PEAK},
+        {"strings", 1, 7, SPX_ANY_PEAK, NULL},
         /* call, var, statement, sort, if, return: 6 */
-        {"ints", INT64_MAX, 6, ANY_PEAK},
-        {"bools", 1, 6, ANY_PEAK},
+        {"ints", INT64_MAX, 6, SPX_ANY_PEAK, NULL},
+        {"bools", 1, 6, SPX_ANY_PEAK, NULL},
         /* g[0] sorted to [1, 2, 3] and g[1] reversed to [8, 9] then [8, 5,
          * 9] while h keeps [[3, 1, 2], [9, 8]]; r = 1: call, var, let, 3 x
          * (statement, call), let + remove, return: 12 */
-        {"through_place", 1000 + 200 + 50 + 3, 12, ANY_PEAK},
+        {"through_place", 1000 + 200 + 50 + 3, 12, SPX_ANY_PEAK, NULL},
         /* insert stores a variable's block (a holder of its own) and a
          * temporary's (taken over); remove's result holds its element; b
          * keeps the order reverse changed in a's copy: call, var, let, 2 x
          * (statement, insert), let + remove, let, statement + reverse, if +
          * 2 joins, return + len: 1 + 1 + 1 + 4 + 2 + 1 + 2 + 3 + 2 = 17;
          * every block is freed at the end */
-        {"holders", 3, 17, ANY_PEAK},
+        {"holders", 3, 17, SPX_ANY_PEAK, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture, spx_run_fixture_program(fixture, order_source), runs, COUNT(runs));
+    spx_run_expect_counted(fixture, spx_run_fixture_program(fixture, order_source), runs,
+                           COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -739,16 +710,17 @@ static void test_checker(void)
 static void test_negation_binds_looser(void)
 {
     /* f: -3 + 3; g: a const receiver, call, return, 2 x (split, len), max: 7 */
-    static const counted_t runs[] = {{"f", 0, 4, 0}, {"g", 2 + 2, 7, ANY_PEAK}};
+    static const spx_counted_run_t runs[] = {{"f", 0, 4, 0, NULL},
+                                             {"g", 2 + 2, 7, SPX_ANY_PEAK, NULL}};
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture,
-                   spx_run_fixture_program(
-                       fixture,
-                       "fn f() -> int {\n  return -3.abs() + (-3).abs();\n}\n"
-                       "const S: str = \"a,b\";\nconst N: int = 2;\n"
-                       "fn g() -> int {\n"
-                       "  return len(S.split(\",\")) + N.max(len((S).split(\",\")));\n}\n"),
-                   runs, COUNT(runs));
+    spx_run_expect_counted(fixture,
+                           spx_run_fixture_program(
+                               fixture,
+                               "fn f() -> int {\n  return -3.abs() + (-3).abs();\n}\n"
+                               "const S: str = \"a,b\";\nconst N: int = 2;\n"
+                               "fn g() -> int {\n"
+                               "  return len(S.split(\",\")) + N.max(len((S).split(\",\")));\n}\n"),
+                           runs, COUNT(runs));
     spx_fixture_free(fixture);
 }
 

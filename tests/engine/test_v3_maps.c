@@ -25,38 +25,7 @@
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 /* A peak that is not checked (a run whose measure is counted elsewhere). */
-#define ANY_PEAK UINT64_MAX
-
-/* One hand-counted run: app.FUNCTION returns value after exactly steps,
- * prints output, and the measure peaks at peak bytes. */
-typedef struct counted_t {
-    const char *function;
-    int64_t value;
-    uint64_t steps;
-    uint64_t peak;
-    const char *output;
-} counted_t;
-
-static void expect_counted(spx_fixture_t *fixture, const spx_program_t *program,
-                           const counted_t *runs, size_t count)
-{
-    spx_run_limits_t limits = spx_run_limits_default();
-    for (size_t i = 0; i < count; i++) {
-        const counted_t *run = &runs[i];
-        spx_run_result_t result = spx_run_fixture_call(fixture, program, run->function, &limits);
-        if (result.outcome != SPX_OUTCOME_RETURNED || result.steps != run->steps ||
-            result.value != run->value ||
-            (run->peak != ANY_PEAK && result.memory_peak != run->peak))
-            fprintf(stderr, "\n  in app.%s: value %lld, steps %llu, peak %llu, %s", run->function,
-                    (long long)result.value, (unsigned long long)result.steps,
-                    (unsigned long long)result.memory_peak,
-                    result.failure.message ? result.failure.message : "");
-        spx_run_assert_returned(&result, run->value, run->steps);
-        if (run->peak != ANY_PEAK)
-            CU_ASSERT_EQUAL(result.memory_peak, run->peak);
-        CU_ASSERT_STRING_EQUAL(result.output, run->output ? run->output : "");
-    }
-}
+#define SPX_ANY_PEAK UINT64_MAX
 
 /* A run that stops: app.FUNCTION with outcome, code, message, span
  * "L:C-L:C" of app.spx, after exactly steps. */
@@ -111,10 +80,10 @@ static void test_spec_example(void)
      * literal "b" (32) and the insert that doubles the capacity (+24): 144;
      * the for loop's snapshot holds m, so the first m[k] = ... copies it
      * (32 + 24 x 2 = 80): the peak, 224 */
-    static const counted_t run = {"spec", 23, 10, 224, NULL};
+    static const spx_counted_run_t run = {"spec", 23, 10, 224, NULL};
     spx_fixture_t *fixture = spx_fixture_new();
     spx_program_t *program = spx_run_fixture_program(fixture, spec_source);
-    expect_counted(fixture, program, &run, 1);
+    spx_run_expect_counted(fixture, program, &run, 1);
     /* the peak runs with max_memory 224 and fails with 223, at the copy
      * (call, var, assignment, for, check, and the assignment that copies:
      * 6 steps), the span its place */
@@ -138,16 +107,16 @@ static void test_spec_example(void)
 /* The specification's own text, with +=: the same 10 steps and peak. */
 static void test_spec_example_compound(void)
 {
-    static const counted_t run = {"spec", 23, 10, 224, NULL};
+    static const spx_counted_run_t run = {"spec", 23, 10, 224, NULL};
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture,
-                   spx_run_fixture_program(fixture, "fn spec() -> int {\n"
-                                                    "  var m = {\"a\": 1};\n"
-                                                    "  m[\"b\"] = 2;\n"
-                                                    "  for k in m { m[k] += 1; }\n"
-                                                    "  return m[\"a\"] * 10 + m[\"b\"];\n"
-                                                    "}\n"),
-                   &run, 1);
+    spx_run_expect_counted(fixture,
+                           spx_run_fixture_program(fixture, "fn spec() -> int {\n"
+                                                            "  var m = {\"a\": 1};\n"
+                                                            "  m[\"b\"] = 2;\n"
+                                                            "  for k in m { m[k] += 1; }\n"
+                                                            "  return m[\"a\"] * 10 + m[\"b\"];\n"
+                                                            "}\n"),
+                           &run, 1);
     spx_fixture_free(fixture);
 }
 
@@ -194,28 +163,29 @@ static const char order_source[] =
  * position with the last value; the loop runs over a snapshot. */
 static void test_order(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* b a c (a = 4: replaced in place), d last, b = 6 in place, a
          * removed, a last again. Steps: call, let, var (n = 4 + 4 bytes),
          * 2 assignments, let + remove, assignment, for + 5 checks, 4 rounds
          * of print statement, print and itos (12), return + len: 28 */
-        {"order", 4, 28, ANY_PEAK, "b=6 c=3 d=5 a=7 "},
+        {"order", 4, 28, SPX_ANY_PEAK, "b=6 c=3 d=5 a=7 "},
         /* keys 5 4 3 2 1 0 (values i % 2 == 0 for i = 5 - key), 3 removed:
          * 5 4 2 1 0. Steps: call, var, for + 7 checks, 6 assignments, let +
          * remove, let + remove, var, for + 6 checks, 5 assignments, if + 2
          * has, return: 1 + 1 + 8 + 6 + 2 + 2 + 1 + 7 + 5 + 3 + 1 = 37 */
-        {"ints", 54210, 37, ANY_PEAK, NULL},
+        {"ints", 54210, 37, SPX_ANY_PEAK, NULL},
         /* the loop sees 1 and 2 only: {11: 1, 12: 2} after. Steps: call,
          * var, var, for + 3 checks, 2 rounds of assignment, statement +
          * remove, assignment (8), return + len: 17 */
-        {"snapshot", 200 + 20 + 1 + 2, 17, ANY_PEAK, NULL},
+        {"snapshot", 200 + 20 + 1 + 2, 17, SPX_ANY_PEAK, NULL},
         /* false then true. Steps: call, var, statement + remove,
          * assignment, let + keys, let + values, print statement + print,
          * if, return + len: 1 + 1 + 2 + 1 + 2 + 2 + 2 + 1 + 2 = 14 */
-        {"keys_in_order", 2, 14, ANY_PEAK, "fT"},
+        {"keys_in_order", 2, 14, SPX_ANY_PEAK, "fT"},
     };
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture, spx_run_fixture_program(fixture, order_source), runs, COUNT(runs));
+    spx_run_expect_counted(fixture, spx_run_fixture_program(fixture, order_source), runs,
+                           COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -327,7 +297,7 @@ static const char *charges_program_text(apr_pool_t *pool)
 
 static void test_size_charges(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* a 64-byte key: call 1; let 1; var 1 + the literal's n = 1 entry +
          * 64 bytes: 1; let 1 + m[k]'s 64: 1; assignment 1 + the place step's
          * 64: 1; let + has + 64: 3; let + get + 64: 3; let + remove + 64 (no
@@ -352,12 +322,12 @@ static void test_size_charges(void)
          * var, var, for + 65 checks, 128 assignments, 2 assignments, var,
          * if, assignment, statement + remove, if, assignment, return: 1 + 2 +
          * 66 + 128 + 2 + 1 + 2 + 2 + 2 + 1 = 207 */
-        {"unequal", 2, 207, ANY_PEAK, NULL},
+        {"unequal", 2, 207, SPX_ANY_PEAK, NULL},
         /* one entry of a 63-byte key: 1 + 63 = 64 examined, and the str
          * value "x" (a nested block: 64, v2's rule, and its 1 byte): 129, 2
          * steps. call, let, let + the literal's 64: 1, the same, if + 2,
          * return: 10 */
-        {"str_equal", 1, 10, ANY_PEAK, NULL},
+        {"str_equal", 1, 10, SPX_ANY_PEAK, NULL},
         /* removing the first of 65 entries moves 64: n 64, 1 step. call,
          * var, for + 66 checks, 65 assignments, let + remove + 1, return +
          * len: 139. Memory: capacity 128, 32 + 24 x 128 = 3104 */
@@ -373,8 +343,9 @@ static void test_size_charges(void)
         {"literal", 64, 5, 1568, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture, spx_run_fixture_program(fixture, charges_program_text(fixture->pool)),
-                   runs, COUNT(runs));
+    spx_run_expect_counted(fixture,
+                           spx_run_fixture_program(fixture, charges_program_text(fixture->pool)),
+                           runs, COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -475,31 +446,32 @@ static const char values_source[] =
 
 static void test_value_semantics(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* a: x = [1, 2, 3] after the push copies the map (b holds it) and
          * the array; c's writes copy again and leave a alone. Steps: call,
          * var, let, statement + push, var, assignment, assignment, return +
          * 3 len: 1 + 1 + 1 + 2 + 1 + 1 + 1 + 4 = 12 */
-        {"nested", 3000 + 200 + 10 + 1, 12, ANY_PEAK, NULL},
+        {"nested", 3000 + 200 + 10 + 1, 12, SPX_ANY_PEAK, NULL},
         /* touch's copy is its own: call, let, return + touch (call, var,
          * assignment, return + len: 5) + len: 1 + 1 + 1 + 5 + 1 = 9 */
-        {"passed", 21, 9, ANY_PEAK, NULL},
+        {"passed", 21, 9, SPX_ANY_PEAK, NULL},
         /* call, var, 3 writes (the push: statement + call), let,
          * assignment, return + 3 len: 1 + 1 + 1 + 2 + 1 + 1 + 4 = 11 */
-        {"fields", 200 + 10 + 2, 11, ANY_PEAK, NULL},
+        {"fields", 200 + 10 + 2, 11, SPX_ANY_PEAK, NULL},
         /* str keys and defaults that are temporaries, released once used
          * (the heap's checks in the sanitizer build): call, var, let + pop,
          * let + get, let + has, let + values, assignment, if, return + len:
          * 1 + 1 + 2 + 2 + 2 + 2 + 1 + 1 + 2 = 14 */
-        {"temporaries", 2, 14, ANY_PEAK, NULL},
+        {"temporaries", 2, 14, SPX_ANY_PEAK, NULL},
         /* call, var, 3 assignments, let, assignment (copying both maps),
          * if + == (entry "a": 1 + 1 byte, its value a nested block: 64,
          * v2's rule, then entry "b": 1 + 1, values 5 and 1 differ: 68, one
          * step), return: 10 */
-        {"maps_of_maps", 51, 10, ANY_PEAK, NULL},
+        {"maps_of_maps", 51, 10, SPX_ANY_PEAK, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture, spx_run_fixture_program(fixture, values_source), runs, COUNT(runs));
+    spx_run_expect_counted(fixture, spx_run_fixture_program(fixture, values_source), runs,
+                           COUNT(runs));
     spx_fixture_free(fixture);
 }
 

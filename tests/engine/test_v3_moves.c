@@ -22,36 +22,10 @@
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
-/* One hand-counted run: app.FUNCTION returns value after exactly steps,
- * and live memory peaks at peak bytes. */
-typedef struct counted_t {
-    const char *function;
-    int64_t value;
-    uint64_t steps;
-    uint64_t peak;
-} counted_t;
-
-static void expect_counted(spx_fixture_t *fixture, const spx_program_t *program,
-                           const counted_t *runs, size_t count)
-{
-    spx_run_limits_t limits = spx_run_limits_default();
-    for (size_t i = 0; i < count; i++) {
-        const counted_t *run = &runs[i];
-        spx_run_result_t result = spx_run_fixture_call(fixture, program, run->function, &limits);
-        if (result.outcome != SPX_OUTCOME_RETURNED || result.steps != run->steps ||
-            result.value != run->value || result.memory_peak != run->peak)
-            fprintf(stderr, "\n  in app.%s: value %lld, steps %llu, peak %llu", run->function,
-                    (long long)result.value, (unsigned long long)result.steps,
-                    (unsigned long long)result.memory_peak);
-        spx_run_assert_returned(&result, run->value, run->steps);
-        CU_ASSERT_EQUAL(result.memory_peak, run->peak);
-    }
-}
-
 /* run returns as counted with max_memory at its peak, and with one byte
  * less fails with R0521 at span (of app.spx) after steps. */
 static void expect_peak_exact(spx_fixture_t *fixture, const spx_program_t *program,
-                              const counted_t *run, const char *span, uint64_t steps)
+                              const spx_counted_run_t *run, const char *span, uint64_t steps)
 {
     spx_run_limits_t limits = spx_run_limits_default();
     limits.max_memory = run->peak;
@@ -108,15 +82,15 @@ static const char quadratic_source[] =
 
 static void test_quadratic_to_linear(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* 1 (call) + 1 (var) + 1 (for) + 1001 (checks) + 1000 x 6
          * (assignment, call, var, push statement, push call, return) + 1
          * (return) + 1 (len) = 7,006: b in add(b, i) and in var c = b are
          * last uses, so the array has one holder at every push and nothing
          * is copied. b alone: 32 + 8 x 1024 slots (4, 8, ... doubling) */
-        {"t1000", 0, 7006, 32 + 8 * 1024},
+        {"t1000", 0, 7006, 32 + 8 * 1024, NULL},
         /* 7 x 4000 + 6 = 28,006; 32 + 8 x 4096 */
-        {"t4000", 0, 28006, 32 + 8 * 4096},
+        {"t4000", 0, 28006, 32 + 8 * 4096, NULL},
         /* b is used after its read (b[0..0], a slice of 0 elements: no
          * step), so it is no last use: the caller's b and c hold the array
          * at each push, which copies i elements: 7,006 + the sum of
@@ -124,14 +98,14 @@ static void test_quadratic_to_linear(void)
          * 7,320) = 14,326, v2's count. Peak at the last push (i = 999): b
          * (999 elements in 2 x 998 slots: 32 + 15968), the copy grown to
          * 1998 slots (32 + 15984) and the empty slice (32): 32,048 */
-        {"kept1000", 0, 14326, 32048},
+        {"kept1000", 0, 14326, 32048, NULL},
         /* 28,006 + 64 x (0 + ... + 61) + 32 x 62 = 28,006 + 123,008 =
          * 151,014; at i = 3999: 32 + 8 x 7996 + 32 + 8 x 7998 + 32 */
-        {"kept4000", 0, 151014, 96 + 8 * (7996 + 7998)},
+        {"kept4000", 0, 151014, 96 + 8 * (7996 + 7998), NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     spx_program_t *program = spx_run_fixture_program(fixture, quadratic_source);
-    expect_counted(fixture, program, runs, COUNT(runs));
+    spx_run_expect_counted(fixture, program, runs, COUNT(runs));
     /* The measure at its exact peak: with one byte less, the push that
      * grows b to 1024 slots (the 513th, i = 512) fails after 1 + 1 + 1 +
      * 513 checks + 512 x 6 + 5 (assignment, call, var, push statement,
@@ -154,20 +128,21 @@ static const char state_source[] =
 
 static void test_struct_step(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* call, var, for, 101 checks, 100 x 7 (assignment, call, var, push
          * statement, push call, assignment, return), return, len: 806; the
          * struct (32 + 16) and its log grown to 128 slots (32 + 1024) */
-        {"states", 200, 806, 48 + 1056},
+        {"states", 200, 806, 48 + 1056, NULL},
         /* s.n after the read of s: no move, so the caller's s and t hold
          * the struct at each push, which copies it (2 fields) and then its
          * log (i elements): floor((2 + i) / 64) is 1 for i = 62..99: 806 +
          * 38 = 844. Peak at i = 99: the caller's struct and log (99 in 2 x
          * 98 slots), t's struct and the log's copy grown to 198 slots */
-        {"states_kept", 200, 844, 48 + 32 + 8 * 196 + 48 + 32 + 8 * 198},
+        {"states_kept", 200, 844, 48 + 32 + 8 * 196 + 48 + 32 + 8 * 198, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture, spx_run_fixture_program(fixture, state_source), runs, COUNT(runs));
+    spx_run_expect_counted(fixture, spx_run_fixture_program(fixture, state_source), runs,
+                           COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -194,36 +169,36 @@ static const char positions_source[] =
 
 static void test_transfer_positions(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* call, let + 2, var, push statement and call, return, len: 9 (no
          * copy); a's block, moved to c and grown: 2080 */
-        {"pos_let", 129, 9, 2080},
+        {"pos_let", 129, 9, 2080, NULL},
         /* call, let + 2, var, assignment, push (2), return, len: 10; a and
          * [] (32) before the assignment frees [], then a's block grown */
-        {"pos_assign", 129, 10, 2080},
+        {"pos_assign", 129, 10, 2080, NULL},
         /* call, let + 2, var, assignment to p.xs, push (2), return, len: 10;
          * p (32 + 8) and a's block grown in its slot */
-        {"pos_place", 129, 10, 40 + 2080},
+        {"pos_place", 129, 10, 40 + 2080, NULL},
         /* call, let + 2, return, grown (call, var, push (2), return, len):
          * 11; both a (the argument) and xs (var ys = xs) are last uses */
-        {"pos_argument", 129, 11, 2080},
+        {"pos_argument", 129, 11, 2080, NULL},
         /* call, var, made (call, let + 2, return), push (2), return, len:
          * 11. The move of return a is not observable: the frame is left at
          * once, and a's holder would go with it */
-        {"pos_return", 129, 11, 2080},
+        {"pos_return", 129, 11, 2080, NULL},
         /* call, let + 2, var ([a]: 1 element, no step), push (2), return,
          * len: 9; rows (32 + 8) and a's block in its slot, grown */
-        {"pos_element", 129, 9, 40 + 2080},
+        {"pos_element", 129, 9, 40 + 2080, NULL},
         /* the same with a struct literal's field: 9 */
-        {"pos_field", 129, 9, 40 + 2080},
+        {"pos_field", 129, 9, 40 + 2080, NULL},
         /* call, let + 2, var, push (2), push (2), return, len: 11; rows
          * grown to 4 slots (64) and a's block in its slot, grown */
-        {"pos_push", 129, 11, 64 + 2080},
+        {"pos_push", 129, 11, 64 + 2080, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     spx_program_t *program =
         spx_run_fixture_program(fixture, with_ints128(fixture->pool, positions_source));
-    expect_counted(fixture, program, runs, COUNT(runs));
+    spx_run_expect_counted(fixture, program, runs, COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -263,72 +238,72 @@ static const char not_last_source[] =
 
 static void test_not_last_uses(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* a is read again later in the statement: call, let + 2, return,
          * grown (call, var, push statement, push call + the copy of 128: 2,
          * return, len), len: 14; a and ys's copy grown: 1056 + 2080 */
-        {"same_statement", 257, 14, 3136},
+        {"same_statement", 257, 14, 3136, NULL},
         /* a is read in a later statement: call, let + 2, var, push (2) + 2,
          * return, 2 len: 12 */
-        {"later_statement", 257, 12, 3136},
+        {"later_statement", 257, 12, 3136, NULL},
         /* the next round reads a: call, let + 2, var, for, 3 checks, 2 x
          * (assignment, grown: call, var, push (2) + 2, return, len = 9),
          * return: 28 */
-        {"next_round", 258, 28, 3136},
+        {"next_round", 258, 28, 3136, NULL},
         /* assigned before the next round reads it, a moves: each round
          * assignment, grown (call, var, push (2), return, len), assignment
          * + 2: 10; call, var + 2, var, for, 3 checks, 20, return: 30. The
          * moved block is freed when grown returns, before the new one is
          * made: 2080 */
-        {"assigned_each_round", 258, 30, 2080},
+        {"assigned_each_round", 258, 30, 2080, NULL},
         /* a is read after the if: call, return, join (call, let + 2, var,
          * if, assignment, grown with its copy (8), return, len): 19 */
-        {"branch_join", 257, 19, 3136},
+        {"branch_join", 257, 19, 3136, NULL},
         /* a is read only in the other path: call, return, other (call, let
          * + 2, if, return, grown without a copy (6)): 14 */
-        {"other_branch", 129, 14, 2080},
+        {"other_branch", 129, 14, 2080, NULL},
         /* x is resolved after its value: call, var + 2, assignment, grown
          * with its copy (8), return, len: 15 (the write itself copies
          * nothing: ys is gone) */
-        {"root_after", 257, 15, 3136},
+        {"root_after", 257, 15, 3136, NULL},
         /* the same with push: call, var + 2, push statement, grown with its
          * copy (8), push call, return, len: 16; x and ys's copy (1056 +
          * 2080), ys gone before x grows to 256 slots (2080) */
-        {"root_after_push", 129, 16, 3136},
+        {"root_after_push", 129, 16, 3136, NULL},
         /* s = s + echo(s) is the statement s += echo(s): s is resolved
          * after echo(s), so that read is no last use and s still holds its
          * block when the append comes. call, var (concatenation), the
          * assignment, echo (call, return), return, len: 7; "ab" and "cd"
          * (32 each) and s (36), then s grown to 8 bytes in a capacity of 8
          * (36 -> 40) */
-        {"appended", 8, 7, 32 + 32 + 36},
+        {"appended", 8, 7, 32 + 32 + 36, NULL},
         /* len(a) and a == b read a without moving it, even as its last
          * use: a holds its block to the return. call, let + 2, let + 2, var
          * + len, if + a == b (128 examined: 2), assignment, let + 2,
          * return, 2 len: 19; a, b and c: 3 x 1056 */
-        {"operators_keep", 385, 19, 3 * 1056},
+        {"operators_keep", 385, 19, 3 * 1056, NULL},
         /* t + "g" neither: t (38) lives on beside u (39) while "hij" and
          * "klm" (32 each) make w (38): 179; call, 3 let, return, 2 len: 7 */
-        {"concat_keeps", 13, 7, 38 + 39 + 32 + 32 + 38},
+        {"concat_keeps", 13, 7, 38 + 39 + 32 + 32 + 38, NULL},
         /* moves never reach into places: p.xs is read with a holder, so
          * grown_array's push copies: call, var + 2, assignment, grown_array
          * (call, var, push (2) + 2, return), return, len: 14; p, A and the
          * copy grown: 40 + 1056 + 2080 */
-        {"field_update", 129, 14, 40 + 1056 + 2080},
+        {"field_update", 129, 14, 40 + 1056 + 2080, NULL},
         /* the field taken into a local: t alone holds A once p.xs = [], and
          * t moves in and out: call, var + 2, var, assignment, assignment,
          * grown_array (call, var, push (2), return), assignment, return,
          * len: 15; p, [] and A grown: 40 + 32 + 2080 */
-        {"field_taken", 129, 15, 40 + 32 + 2080},
+        {"field_taken", 129, 15, 40 + 32 + 2080, NULL},
         /* a is read after var c = a: c's pop copies (128: 2): call, var +
          * 2, var, let + pop + 2, return, 2 len: 12; a and c's copy: 2 x
          * 1056 */
-        {"pop_shared", 128 + 127 + 127, 12, 2 * 1056},
+        {"pop_shared", 128 + 127 + 127, 12, 2 * 1056, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     spx_program_t *program =
         spx_run_fixture_program(fixture, with_ints128(fixture->pool, not_last_source));
-    expect_counted(fixture, program, runs, COUNT(runs));
+    spx_run_expect_counted(fixture, program, runs, COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -364,54 +339,55 @@ static const char values_source[] =
 
 static void test_value_semantics(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* a is moved into rows each round and assigned anew: rows holds
          * [1, 2], [0], [1]; nothing is copied, and rows[0][0] = 7 changes
          * only rows (its blocks each held once). call, var, var, for, 4
          * checks, 3 x (push (2), assignment), assignment, return: 19;
          * a's [1, 2] (48) in rows (4 slots: 64), the three [i] (40 each) */
-        {"moved_then_assigned", 7012, 19, 48 + 64 + 40 + 40 + 40},
+        {"moved_then_assigned", 7012, 19, 48 + 64 + 40 + 40 + 40, NULL},
         /* the break path reaches len(a): a is not moved by keep.push(a), and
          * reads [2, 3] after the loop. call, 3 var, while, condition,
          * push (2), if, assignment, assignment, condition, push (2), if,
          * break, return, 2 len: 19 */
-        {"break_path", 22, 19, 40 + 64 + 48},
+        {"break_path", 22, 19, 40 + 64 + 48, NULL},
         /* the continue path reaches the next round's read: keep holds a's
          * block three times and the write keep[0][0] = 9 copies it (3
          * holders). call, var, var, for, 4 checks, rounds 0 and 1: push (2),
          * if, continue; round 2: push (2), if, assignment; assignment + its
          * copy (no step: 1 element), return + len: 1 + 1 + 1 + 1 + 4 + 8 +
          * 4 + 1 + 2 = 23; a's [1] (40) in keep (64), [5] and the copy */
-        {"continue_path", 315, 23, 40 + 64 + 40 + 40},
+        {"continue_path", 315, 23, 40 + 64 + 40 + 40, NULL},
         /* the a of took(a) in a left operand is no last use (the right
          * operand may be taken); the last one, of the right operand of &&,
          * is. call, let, var, if, took (call, return, len: 3; || skips the
          * second), assignment, if, 2 took, assignment, return: 17 */
-        {"right_operand", 11, 17, 40},
+        {"right_operand", 11, 17, 40, NULL},
         /* a is read after var b = a: b's push copies (2 elements: no
          * step), a's write does not (b holds the copy): a is [9, 2], b [1,
          * 2, 3]. call, 2 var, push (2), assignment, return, 2 len: 9; a
          * (48) and b's copy grown to 4 slots (64) */
-        {"copied_not_seen", 1000 + 900 + 20 + 3, 9, 48 + 64},
+        {"copied_not_seen", 1000 + 900 + 20 + 3, 9, 48 + 64, NULL},
         /* r moves into out each round (its scope ends with the round); the
          * snapshot and rows still hold [1] and [2], so out[0][0] = 5 copies
          * [1] and rows keeps it. call, let, var, for, 3 checks, 2 push (2),
          * assignment, return: 13 */
-        {"for_variable", 152, 13, 40 + 40 + 48 + 64 + 40},
+        {"for_variable", 152, 13, 40 + 40 + 48 + 64 + 40, NULL},
         /* an operand read before a read that moves the same variable keeps
          * a holder of its own (the base of xs[count(xs) - 1], the left of
          * a == same(a) and of s + echo(s)), so the move empties the
          * variable, never the operand. call, let, return, count (call,
          * return, len): 6 */
-        {"index_then_move", 7, 6, 56},
+        {"index_then_move", 7, 6, 56, NULL},
         /* call, let, if, same (call, return), == (2 examined), return: 6 */
-        {"compare_then_move", 1, 6, 48},
+        {"compare_then_move", 1, 6, 48, NULL},
         /* call, let, let, echo (call, return), return, len: 7; "ab" and ""
          * (32 each) with s (34) */
-        {"concat_then_move", 4, 7, 32 + 32 + 34},
+        {"concat_then_move", 4, 7, 32 + 32 + 34, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture, spx_run_fixture_program(fixture, values_source), runs, COUNT(runs));
+    spx_run_expect_counted(fixture, spx_run_fixture_program(fixture, values_source), runs,
+                           COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -439,32 +415,32 @@ static const char holders_source[] =
  * block) only because that holder is gone. */
 static void test_holders(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* the old block is dropped after the new one is made: call, var +
          * 2, assignment + 2, return, len: 9; both blocks at once: 2 x 1056 */
-        {"overwritten", 128, 9, 2 * 1056},
+        {"overwritten", 128, 9, 2 * 1056, NULL},
         /* _b goes at the end of the if's block: call, var + 2, if, let,
          * push (2), return, len: 10 */
-        {"block_end", 129, 10, 2080},
+        {"block_end", 129, 10, 2080, NULL},
         /* break leaves the body: call, var + 2, while, condition, let,
          * break, push (2), return, len: 12 */
-        {"break_leaves", 129, 12, 2080},
+        {"break_leaves", 129, 12, 2080, NULL},
         /* continue leaves it: call, var + 2, for, 2 checks, let, continue,
          * push (2), return, len: 13 */
-        {"continue_leaves", 129, 13, 2080},
+        {"continue_leaves", 129, 13, 2080, NULL},
         /* r and the snapshot go when the loop ends: call, var + 2, var, for,
          * 2 checks, assignment + len, push (2), return, len: 14; rows (40)
          * and A grown in its slot */
-        {"loop_ends", 257, 14, 40 + 2080},
+        {"loop_ends", 257, 14, 40 + 2080, NULL},
         /* keeps's a and _c go at its return (a is no last use in keeps(a):
          * a.push follows): call, var + 2, let, keeps (call, let, return,
          * len), push (2), return, len: 13 */
-        {"at_return", 257, 13, 2080},
+        {"at_return", 257, 13, 2080, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     spx_program_t *program =
         spx_run_fixture_program(fixture, with_ints128(fixture->pool, holders_source));
-    expect_counted(fixture, program, runs, COUNT(runs));
+    spx_run_expect_counted(fixture, program, runs, COUNT(runs));
     spx_fixture_free(fixture);
 }
 

@@ -20,32 +20,6 @@
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
-/* One hand-counted run: app.FUNCTION returns value after exactly steps,
- * and live memory peaks at peak bytes. */
-typedef struct counted_t {
-    const char *function;
-    int64_t value;
-    uint64_t steps;
-    uint64_t peak;
-} counted_t;
-
-static void expect_counted(spx_fixture_t *fixture, const spx_program_t *program,
-                           const counted_t *runs, size_t count)
-{
-    spx_run_limits_t limits = spx_run_limits_default();
-    for (size_t i = 0; i < count; i++) {
-        const counted_t *run = &runs[i];
-        spx_run_result_t result = spx_run_fixture_call(fixture, program, run->function, &limits);
-        if (result.outcome != SPX_OUTCOME_RETURNED || result.steps != run->steps ||
-            result.value != run->value || result.memory_peak != run->peak)
-            fprintf(stderr, "\n  in app.%s: value %lld, steps %llu, peak %llu", run->function,
-                    (long long)result.value, (unsigned long long)result.steps,
-                    (unsigned long long)result.memory_peak);
-        spx_run_assert_returned(&result, run->value, run->steps);
-        CU_ASSERT_EQUAL(result.memory_peak, run->peak);
-    }
-}
-
 /* source with every "@A@" replaced by the array literal [0, 1, ..., 127]:
  * 128 elements, a size charge of 2 steps, 32 + 8 x 128 = 1056 bytes; a
  * push into it grows it to 256 slots, 2080 bytes. */
@@ -88,43 +62,43 @@ static const char positions_source[] =
 
 static void test_transfer_positions(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* a moves into the map's value: its block has one holder when the
          * push comes and grows in place. call, let + 2, var (a literal of
          * 1 entry and int keys: no step, no charge), push statement and
          * call, return, len: 9; the map (as values_map.c measures one
          * entry: 32 + 24) and a's block grown */
-        {"map_value", 129, 9, 56 + 2080},
+        {"map_value", 129, 9, 56 + 2080, NULL},
         /* a is read after: the map's value and a hold the block, so the
          * push copies its 128 elements (2): 9 + 2 + the second len = 12,
          * 257; A, the map and the copy grown */
-        {"map_value_kept", 257, 12, 1056 + 56 + 2080},
+        {"map_value_kept", 257, 12, 1056 + 56 + 2080, NULL},
         /* insert's value: call, let + 2, var, insert statement and call
          * (len(a) - i = 0), push (2), return, len: 11; rows (32 + 8 x 4
          * slots) and a's block grown in its slot */
-        {"inserted", 129, 11, 64 + 2080},
+        {"inserted", 129, 11, 64 + 2080, NULL},
         /* the twin copies at the push (2) and reads len(a): 14 */
-        {"inserted_kept", 257, 14, 1056 + 64 + 2080},
+        {"inserted_kept", 257, 14, 1056 + 64 + 2080, NULL},
         /* a moves into the payload and b into the match, which is then its
          * block's only holder: the match takes it apart (xs holds A alone,
          * the Of block, 16 + 8, is freed) and xs moves into ys. call, let +
          * 2, let (no step, 1 payload: no charge), match (1 payload: no
          * charge), var, push (2), return, len: 11; A grown */
-        {"payload", 129, 11, 2080},
+        {"payload", 129, 11, 2080, NULL},
         /* a still holds A: the push copies it (2): 14 with the second len;
          * A, the copy grown, the Of block gone */
-        {"payload_kept", 257, 14, 1056 + 2080},
+        {"payload_kept", 257, 14, 1056 + 2080, NULL},
         /* b is read in the arm, so the scrutinee does not move: the match
          * keeps its block (16 + 8) and the payload holds A beside ys, whose
          * push copies (2). call, let + 2, let, match, var, push (2) + 2,
          * return, len, used (call, return): 1 + 3 + 1 + 1 + 1 + 4 + 1 + 1
          * + 2 = 15 */
-        {"scrutinee_kept", 129, 15, 1056 + 24 + 2080},
+        {"scrutinee_kept", 129, 15, 1056 + 24 + 2080, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     spx_program_t *program =
         spx_run_fixture_program(fixture, with_ints128(fixture->pool, positions_source));
-    expect_counted(fixture, program, runs, COUNT(runs));
+    spx_run_expect_counted(fixture, program, runs, COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -153,7 +127,7 @@ static const char state_source[] =
 
 static void test_state_enum(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* s in step(s) moves (the statement assigns s), and so does s in
          * step's match: the operand is the block's only holder, so the
          * match takes it apart; log holds the array alone, moves into l,
@@ -162,9 +136,9 @@ static void test_state_enum(void)
          * var, push statement, push call, return), return, total (call,
          * match, return, len)) = 2 + 3 + 101 + 700 + 1 + 4 = 811; s's Run
          * block (16 + 16) and its log in 128 slots (32 + 1024) */
-        {"states100", 200, 811, 32 + 1056},
+        {"states100", 200, 811, 32 + 1056, NULL},
         /* 2 + 3 + 1001 + 7,000 + 5 = 8,011: linear; log in 1024 slots */
-        {"states1000", 2000, 8011, 32 + 32 + 8 * 1024},
+        {"states1000", 2000, 8011, 32 + 32 + 8 * 1024, NULL},
         /* the first s of step_kept(s, s) is no last use, the second moves:
          * _k holds the Run block, the match keeps it (two holders), log is
          * bound with a holder of its own beside the payload's, and each
@@ -174,7 +148,7 @@ static void test_state_enum(void)
          * by _k and the match to the return) and its log (99 elements in 2
          * x 98 slots: 32 + 1568), l, the copy grown to 198 slots (32 +
          * 1584), and the new Run (32) */
-        {"states_kept", 200, 845, 32 + 32 + 1568 + 32 + 1584 + 32},
+        {"states_kept", 200, 845, 32 + 32 + 1568 + 32 + 1584 + 32, NULL},
         /* s moves into the match each round and each arm assigns s anew:
          * the operand is apart from the variable, whose new value outlives
          * the statement (were the variable the operand, the match's end
@@ -184,10 +158,11 @@ static void test_state_enum(void)
          * 0 + 1 + 2, s is Run([7], 3): 30 + 4. The old Run is taken apart
          * before the arm makes the new one (log moves into it): [7] (32 +
          * 8) and one Run (32) */
-        {"toggled", 34, 22, 40 + 32},
+        {"toggled", 34, 22, 40 + 32, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture, spx_run_fixture_program(fixture, state_source), runs, COUNT(runs));
+    spx_run_expect_counted(fixture, spx_run_fixture_program(fixture, state_source), runs,
+                           COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -207,35 +182,35 @@ static const char compound_source[] =
 
 static void test_compound_and_arms(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* x += grown(x) uses x after grown(x): that read is no last use,
          * so grown's push copies (2). call, var + 2, the statement, grown
          * (call, var, push (2) + 2, return: 7), the append in place (x
          * held once: n = len(e) = 129, 2), return, len: 1 + 3 + 1 + 7 + 2 +
          * 2 = 16; x (1056), grown's copy grown (2080), then x grown in place
          * to 512 slots (32 + 4096) while the copy lives */
-        {"compound", 257, 16, 32 + 4096 + 2080},
+        {"compound", 257, 16, 32 + 4096 + 2080, NULL},
         /* the same for a place rooted at x: x[0] is read, count(x) copies
          * (2), x[0] written without a copy (x held once again). call, var
          * + 2, the statement, count (call, var, push (2) + 2, return, len:
          * 8), return: 1 + 3 + 1 + 8 + 1 = 14 */
-        {"compound_place", 129, 14, 1056 + 2080},
+        {"compound_place", 129, 14, 1056 + 2080, NULL},
         /* the Of arm reads a: the read before the match is no last use
          * (count copies, 2); the arm's is (no copy). call, return, Bag.Of
          * ([]: no step), one_arm (call, let + 2, var, count with its copy
          * (8), match, assignment, count (6), return): 1 + 1 + 1 + 3 + 1 +
          * 8 + 1 + 1 + 6 + 1 = 24; n = 129 + 129. Peak in the first count:
          * [] (32), Of (24), A and the copy grown */
-        {"one_arm_taken", 258, 24, 32 + 24 + 1056 + 2080},
+        {"one_arm_taken", 258, 24, 32 + 24 + 1056 + 2080, NULL},
         /* the other arm: the first count still copies (a is live into the
          * Of arm). call, return, one_arm (call, let + 2, var, count (8),
          * match, assignment, return): 18 */
-        {"one_arm_other", 130, 18, 1056 + 2080},
+        {"one_arm_other", 130, 18, 1056 + 2080, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     spx_program_t *program =
         spx_run_fixture_program(fixture, with_ints128(fixture->pool, compound_source));
-    expect_counted(fixture, program, runs, COUNT(runs));
+    spx_run_expect_counted(fixture, program, runs, COUNT(runs));
     spx_fixture_free(fixture);
 }
 

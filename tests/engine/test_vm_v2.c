@@ -85,35 +85,6 @@ static spx_run_limits_t limits_with(uint64_t max_steps, uint64_t max_memory)
     return limits;
 }
 
-/* One hand-counted run: app.FUNCTION returns value after exactly steps,
- * prints output, and live memory peaks at peak bytes. */
-typedef struct counted_t {
-    const char *function;
-    int64_t value;
-    uint64_t steps;
-    uint64_t peak;
-    const char *output;
-} counted_t;
-
-/* Run every counted run of program with the default limits. */
-static void expect_counted(spx_fixture_t *fixture, const spx_program_t *program,
-                           const counted_t *runs, size_t count)
-{
-    spx_run_limits_t limits = spx_run_limits_default();
-    for (size_t i = 0; i < count; i++) {
-        const counted_t *run = &runs[i];
-        spx_run_result_t result = spx_run_fixture_call(fixture, program, run->function, &limits);
-        if (result.outcome != SPX_OUTCOME_RETURNED || result.steps != run->steps ||
-            result.value != run->value || result.memory_peak != run->peak)
-            fprintf(stderr, "\n  in app.%s: value %lld, steps %llu, peak %llu", run->function,
-                    (long long)result.value, (unsigned long long)result.steps,
-                    (unsigned long long)result.memory_peak);
-        spx_run_assert_returned(&result, run->value, run->steps);
-        CU_ASSERT_EQUAL(result.memory_peak, run->peak);
-        CU_ASSERT_STRING_EQUAL(result.output, run->output ? run->output : "");
-    }
-}
-
 /* A run that stops: app.FUNCTION with outcome, code, message, span
  * "L:C-L:C" of app.spx, after exactly steps. */
 typedef struct stop_t {
@@ -172,7 +143,7 @@ static const char loop_source[] =
 
 static void test_loop_steps(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* the specification's 1 (var) + 1 (for) + 4 (checks) + 3 (assignments),
          * with the call and the return: 11 */
         {"spec_for", 3, 11, 0, NULL},
@@ -222,7 +193,8 @@ static void test_loop_steps(void)
         {"nested_continue", 2 + 2 + 10, 41, 0, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture, spx_run_fixture_program(fixture, loop_source), runs, COUNT(runs));
+    spx_run_expect_counted(fixture, spx_run_fixture_program(fixture, loop_source), runs,
+                           COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -340,7 +312,7 @@ static const char *size_source(apr_pool_t *pool)
 
 static void test_size_charges(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* call, let + (100 + 200) / 64 = 4, return, len: 8; the two literals'
          * headers and 32 + 300 bytes */
         {"concat", 300, 8, 2 * 32 + 32 + 300, NULL},
@@ -415,8 +387,8 @@ static void test_size_charges(void)
         {"compare_lengths", 0, 268, 832 + 824 + 832 + 832, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_counted(fixture, spx_run_fixture_program(fixture, size_source(fixture->pool)), runs,
-                   COUNT(runs));
+    spx_run_expect_counted(fixture, spx_run_fixture_program(fixture, size_source(fixture->pool)),
+                           runs, COUNT(runs));
     spx_fixture_free(fixture);
 }
 
@@ -534,7 +506,7 @@ static void test_value_semantics(void)
                "fn strs() -> int {\n  var a = [\"x\", \"y\"];\n  let b = a;\n  a[1] = \"z\";\n"
                "  assert(b[1] == \"y\" && a[1] == \"z\");\n  return len(a) + len(b);\n}\n",
                pairs));
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* call, var, let, write, assert (statement, call), return: 7; a's
          * block is shared with b, so the write copies it: 2 x 56 bytes */
         {"alias", 19, 7, 112, NULL},
@@ -582,7 +554,7 @@ static void test_value_semantics(void)
          * literals' headers (4 x 32) */
         {"strs", 4, 9, 224, NULL},
     };
-    expect_counted(fixture, program, runs, COUNT(runs));
+    spx_run_expect_counted(fixture, program, runs, COUNT(runs));
     /* a[9] = f(): call, var, assignment, f (call, statement, print, return)
      * run before the place is resolved: 7 steps, "f" printed */
     static const stop_t late = {"late",      SPX_OUTCOME_LANGUAGE_FAILURE,
@@ -610,19 +582,20 @@ static void test_value_semantics(void)
 static void test_recursive_struct(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
-    static const counted_t run = {/* call, var, 2 x push (statement, call), return + 2 len: 9. [] 32
-                                   * and n0 40: 72; the first push copies n0 (40) and its kids (32)
-                                   * and grows them to 4 slots (32): 176; the second copies n1 (40)
-                                   * and its kids of one (40) and grows them to 2 (8): 264. n2.kids
-                                   * = [n0, n1], n1.kids = [n0] */
-                                  "tree", 2 * 10 + 1, 9, 264, NULL};
-    expect_counted(fixture,
-                   spx_run_fixture_program(fixture,
-                                           "struct Node { kids: [Node] }\n"
-                                           "fn tree() -> int {\n  var n = Node { kids: [] };\n"
-                                           "  n.kids.push(n);\n  n.kids.push(n);\n"
-                                           "  return len(n.kids) * 10 + len(n.kids[1].kids);\n}\n"),
-                   &run, 1);
+    static const spx_counted_run_t run = {
+        /* call, var, 2 x push (statement, call), return + 2 len: 9. [] 32
+         * and n0 40: 72; the first push copies n0 (40) and its kids (32)
+         * and grows them to 4 slots (32): 176; the second copies n1 (40)
+         * and its kids of one (40) and grows them to 2 (8): 264. n2.kids
+         * = [n0, n1], n1.kids = [n0] */
+        "tree", 2 * 10 + 1, 9, 264, NULL};
+    spx_run_expect_counted(
+        fixture,
+        spx_run_fixture_program(fixture, "struct Node { kids: [Node] }\n"
+                                         "fn tree() -> int {\n  var n = Node { kids: [] };\n"
+                                         "  n.kids.push(n);\n  n.kids.push(n);\n"
+                                         "  return len(n.kids) * 10 + len(n.kids[1].kids);\n}\n"),
+        &run, 1);
     spx_fixture_free(fixture);
 }
 
@@ -738,7 +711,7 @@ static const char memory_template[] =
  * runs as with the default; with peak - 1 the operation that reaches the
  * peak fails (R0521, naming peak and peak - 1) at span after steps. */
 typedef struct peak_case_t {
-    counted_t run;
+    spx_counted_run_t run;
     const char *span;
     uint64_t steps;
 } peak_case_t;
@@ -793,8 +766,8 @@ static void test_memory_peaks(void)
         "INTS100", ints(pool, 100, -1, 0),       NULL};
     spx_program_t *program = spx_run_fixture_program(fixture, expand(pool, memory_template, pairs));
     for (size_t i = 0; i < COUNT(cases); i++) {
-        const counted_t *run = &cases[i].run;
-        expect_counted(fixture, program, run, 1);
+        const spx_counted_run_t *run = &cases[i].run;
+        spx_run_expect_counted(fixture, program, run, 1);
         spx_run_limits_t limits = limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, run->peak);
         spx_run_result_t at_peak = spx_run_fixture_call(fixture, program, run->function, &limits);
         spx_run_assert_returned(&at_peak, run->value, run->steps);
@@ -814,8 +787,8 @@ static void test_memory_peaks(void)
      * bytes until grown: call, 3 bindings, return + 3 len: 8 steps; u shares
      * s's block, so two headers live: 64, and with 63 the literal "abc"
      * fails (call, let, let: 3). */
-    static const counted_t zero = {"zero", 200 + 3 + 200, 8, 64, NULL};
-    expect_counted(fixture, program, &zero, 1);
+    static const spx_counted_run_t zero = {"zero", 200 + 3 + 200, 8, 64, NULL};
+    spx_run_expect_counted(fixture, program, &zero, 1);
     spx_run_limits_t headers = limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, 64);
     spx_run_result_t two = spx_run_fixture_call(fixture, program, "zero", &headers);
     spx_run_assert_returned(&two, 403, 8);
@@ -1224,18 +1197,19 @@ static void test_array_limit_and_order(void)
 static void test_v1_steps_unchanged(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
-    static const counted_t run = {
+    static const spx_counted_run_t run = {
         "t", 63, 41,
         /* s grown from "" to 60 bytes in a capacity of 96 (128), u and the
          * temporary s + "abc" (95 each), and the literal "abc"'s header */
         128 + 95 + 95 + 32, "abcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabc"};
-    expect_counted(fixture,
-                   spx_run_fixture_program(
-                       fixture, "fn t() -> int {\n  var s = \"\";\n  var i = 0;\n"
+    spx_run_expect_counted(
+        fixture,
+        spx_run_fixture_program(fixture,
+                                "fn t() -> int {\n  var s = \"\";\n  var i = 0;\n"
                                 "  while i < 10 { s = s + \"abcdef\"; i = i + 1; }\n"
                                 "  let u = s + \"abc\";\n  if u == s + \"abc\" { print(u); }\n"
                                 "  return len(u);\n}\n"),
-                   &run, 1);
+        &run, 1);
     spx_fixture_free(fixture);
 }
 

@@ -129,3 +129,26 @@ void spx_run_assert_stopped(const spx_run_result_t *result, spx_outcome_t outcom
         fprintf(stderr, "\n  %s span %s, wanted %s\n", code, actual, span);
     CU_ASSERT_STRING_EQUAL(actual, span);
 }
+
+void spx_run_expect_counted(spx_fixture_t *fixture, const spx_program_t *program,
+                            const spx_counted_run_t *runs, size_t count)
+{
+    spx_run_limits_t limits = spx_run_limits_default();
+    for (size_t i = 0; i < count; i++) {
+        const spx_counted_run_t *run = &runs[i];
+        spx_run_result_t result = spx_run_fixture_call(fixture, program, run->function, &limits);
+        const char *output = run->output ? run->output : "";
+        if (result.outcome != SPX_OUTCOME_RETURNED || result.steps != run->steps ||
+            result.value != run->value ||
+            (run->peak != SPX_ANY_PEAK && result.memory_peak != run->peak) ||
+            strcmp(result.output, output) != 0)
+            fprintf(stderr, "\n  in app.%s: value %lld, steps %llu, peak %llu, %s", run->function,
+                    (long long)result.value, (unsigned long long)result.steps,
+                    (unsigned long long)result.memory_peak,
+                    result.outcome == SPX_OUTCOME_RETURNED ? "returned" : result.failure.message);
+        spx_run_assert_returned(&result, run->value, run->steps);
+        if (run->peak != SPX_ANY_PEAK)
+            CU_ASSERT_EQUAL(result.memory_peak, run->peak);
+        CU_ASSERT_STRING_EQUAL(result.output, output);
+    }
+}

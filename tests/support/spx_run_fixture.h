@@ -45,4 +45,23 @@ void spx_run_assert_returned(const spx_run_result_t *result, int64_t value, uint
 void spx_run_assert_stopped(const spx_run_result_t *result, spx_outcome_t outcome, const char *code,
                             const char *span, apr_pool_t *pool);
 
+/* Not checked: a counted run whose memory peak the test does not count. */
+#define SPX_ANY_PEAK UINT64_MAX
+
+/* One hand-counted run: app.FUNCTION returns value after exactly steps,
+ * prints output (NULL: nothing), and live memory peaks at peak bytes
+ * (unless SPX_ANY_PEAK). */
+typedef struct spx_counted_run_t {
+    const char *function;
+    int64_t value;
+    uint64_t steps;
+    uint64_t peak;
+    const char *output;
+} spx_counted_run_t;
+
+/* Run every counted run of program with the default limits, printing what
+ * a run did when it differs. */
+void spx_run_expect_counted(spx_fixture_t *fixture, const spx_program_t *program,
+                            const spx_counted_run_t *runs, size_t count);
+
 #endif /* SPX_RUN_FIXTURE_H */
