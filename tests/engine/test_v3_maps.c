@@ -25,34 +25,6 @@
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 /* A peak that is not checked (a run whose measure is counted elsewhere). */
-#define SPX_ANY_PEAK UINT64_MAX
-
-/* A run that stops: app.FUNCTION with outcome, code, message, span
- * "L:C-L:C" of app.spx, after exactly steps. */
-typedef struct stop_t {
-    const char *function;
-    spx_outcome_t outcome;
-    const char *code;
-    const char *message;
-    const char *span;
-    uint64_t steps;
-} stop_t;
-
-static void expect_stop(spx_fixture_t *fixture, const spx_program_t *program, const stop_t *stop,
-                        const spx_run_limits_t *limits)
-{
-    spx_run_result_t result = spx_run_fixture_call(fixture, program, stop->function, limits);
-    if (result.outcome == SPX_OUTCOME_RETURNED)
-        fprintf(stderr, "\n  app.%s returned %lld after %llu steps", stop->function,
-                (long long)result.value, (unsigned long long)result.steps);
-    else if (result.steps != stop->steps || strcmp(result.failure.message, stop->message) != 0)
-        fprintf(stderr, "\n  app.%s: %s after %llu steps", stop->function, result.failure.message,
-                (unsigned long long)result.steps);
-    CU_ASSERT_EQUAL_FATAL(result.outcome == SPX_OUTCOME_RETURNED, 0);
-    spx_run_assert_stopped(&result, stop->outcome, stop->code, stop->span, fixture->pool);
-    CU_ASSERT_STRING_EQUAL(result.failure.message, stop->message);
-    CU_ASSERT_EQUAL(result.steps, stop->steps);
-}
 
 static spx_run_limits_t limits_with(uint64_t max_steps, uint64_t max_memory)
 {
@@ -91,16 +63,17 @@ static void test_spec_example(void)
     spx_run_result_t at_peak = spx_run_fixture_call(fixture, program, "spec", &limits);
     spx_run_assert_returned(&at_peak, 23, 10);
     limits.max_memory = 223;
-    stop_t under = {"spec",      SPX_OUTCOME_LANGUAGE_FAILURE,
-                    "R0521",     "memory limit exceeded: 224 bytes live, over max_memory 223",
-                    "4:16-4:20", 6};
-    expect_stop(fixture, program, &under, &limits);
+    spx_stopped_run_t under = {
+        "spec",      SPX_OUTCOME_LANGUAGE_FAILURE,
+        "R0521",     "memory limit exceeded: 224 bytes live, over max_memory 223",
+        "4:16-4:20", 6};
+    spx_run_expect_stopped(fixture, program, &under, &limits);
     /* 8 steps stop at the last check, the 9th (the map's span) */
     limits = limits_with(8, SPX_LIMIT_MAX_MEMORY_DEFAULT);
-    stop_t fuel = {"spec",      SPX_OUTCOME_FUEL_EXHAUSTED,
-                   "R0509",     "fuel exhausted: max_steps 8 reached",
-                   "4:12-4:13", 8};
-    expect_stop(fixture, program, &fuel, &limits);
+    spx_stopped_run_t fuel = {"spec",      SPX_OUTCOME_FUEL_EXHAUSTED,
+                              "R0509",     "fuel exhausted: max_steps 8 reached",
+                              "4:12-4:13", 8};
+    spx_run_expect_stopped(fixture, program, &fuel, &limits);
     spx_fixture_free(fixture);
 }
 
@@ -379,16 +352,16 @@ static void test_memory_boundaries(void)
             spx_run_fixture_call(fixture, program, cases[i].function, &limits);
         spx_run_assert_returned(&result, cases[i].value, cases[i].steps);
         limits.max_memory = cases[i].peak - 1;
-        stop_t stop = {cases[i].function,
-                       SPX_OUTCOME_LANGUAGE_FAILURE,
-                       "R0521",
-                       apr_psprintf(fixture->pool,
-                                    "memory limit exceeded: %" PRIu64
-                                    " bytes live, over max_memory %" PRIu64,
-                                    cases[i].peak, cases[i].peak - 1),
-                       cases[i].span,
-                       cases[i].at_steps};
-        expect_stop(fixture, program, &stop, &limits);
+        spx_stopped_run_t stop = {cases[i].function,
+                                  SPX_OUTCOME_LANGUAGE_FAILURE,
+                                  "R0521",
+                                  apr_psprintf(fixture->pool,
+                                               "memory limit exceeded: %" PRIu64
+                                               " bytes live, over max_memory %" PRIu64,
+                                               cases[i].peak, cases[i].peak - 1),
+                                  cases[i].span,
+                                  cases[i].at_steps};
+        spx_run_expect_stopped(fixture, program, &stop, &limits);
     }
     spx_fixture_free(fixture);
 }
@@ -531,7 +504,7 @@ static void test_failures(void)
                     x300, at + 6, NULL);
     spx_program_t *program = spx_run_fixture_program(fixture, source);
     spx_run_limits_t limits = spx_run_limits_default();
-    const stop_t stops[] = {
+    const spx_stopped_run_t stops[] = {
         /* the index expression; call, let, return: 3 (no size charge: a
          * missing key fails before it) */
         {"read", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522", "key \"pear\" not in map of length 3",
@@ -564,7 +537,7 @@ static void test_failures(void)
          "40:3-40:17", 4},
     };
     for (size_t i = 0; i < COUNT(stops); i++)
-        expect_stop(fixture, program, &stops[i], &limits);
+        spx_run_expect_stopped(fixture, program, &stops[i], &limits);
     spx_fixture_free(fixture);
 }
 

@@ -85,33 +85,6 @@ static spx_run_limits_t limits_with(uint64_t max_steps, uint64_t max_memory)
     return limits;
 }
 
-/* A run that stops: app.FUNCTION with outcome, code, message, span
- * "L:C-L:C" of app.spx, after exactly steps. */
-typedef struct stop_t {
-    const char *function;
-    spx_outcome_t outcome;
-    const char *code;
-    const char *message;
-    const char *span;
-    uint64_t steps;
-} stop_t;
-
-static void expect_stop(spx_fixture_t *fixture, const spx_program_t *program, const stop_t *stop,
-                        const spx_run_limits_t *limits)
-{
-    spx_run_result_t result = spx_run_fixture_call(fixture, program, stop->function, limits);
-    if (result.outcome == SPX_OUTCOME_RETURNED)
-        fprintf(stderr, "\n  app.%s returned %lld after %llu steps", stop->function,
-                (long long)result.value, (unsigned long long)result.steps);
-    else if (result.steps != stop->steps || strcmp(result.failure.message, stop->message) != 0)
-        fprintf(stderr, "\n  app.%s: %s after %llu steps", stop->function, result.failure.message,
-                (unsigned long long)result.steps);
-    CU_ASSERT_EQUAL_FATAL(result.outcome == SPX_OUTCOME_RETURNED, 0);
-    spx_run_assert_stopped(&result, stop->outcome, stop->code, stop->span, fixture->pool);
-    CU_ASSERT_STRING_EQUAL(result.failure.message, stop->message);
-    CU_ASSERT_EQUAL(result.steps, stop->steps);
-}
-
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 /* --- fuel -------------------------------------------------------------------- */
@@ -214,35 +187,36 @@ static void test_loop_fuel_boundary(void)
     spx_run_assert_returned(&whole, 3, 11);
     for (size_t i = 0; i < COUNT(cases); i++) {
         limits.max_steps = cases[i].max_steps;
-        stop_t stop = {"spec_for",
-                       SPX_OUTCOME_FUEL_EXHAUSTED,
-                       "R0509",
-                       apr_psprintf(fixture->pool, "fuel exhausted: max_steps %u reached",
-                                    (unsigned)cases[i].max_steps),
-                       cases[i].span,
-                       cases[i].max_steps};
-        expect_stop(fixture, program, &stop, &limits);
+        spx_stopped_run_t stop = {"spec_for",
+                                  SPX_OUTCOME_FUEL_EXHAUSTED,
+                                  "R0509",
+                                  apr_psprintf(fixture->pool,
+                                               "fuel exhausted: max_steps %u reached",
+                                               (unsigned)cases[i].max_steps),
+                                  cases[i].span,
+                                  cases[i].max_steps};
+        spx_run_expect_stopped(fixture, program, &stop, &limits);
     }
     /* spec_break: the break is step 9 (call 1, for 2, check 3, if 4, check
      * 5, if 6, check 7, if 8, break 9); no check follows it, so the return
      * is step 10 */
     limits.max_steps = 8;
-    stop_t at_break = {"spec_break", SPX_OUTCOME_FUEL_EXHAUSTED,
-                       "R0509",      "fuel exhausted: max_steps 8 reached",
-                       "7:32-7:38",  8};
-    expect_stop(fixture, program, &at_break, &limits);
+    spx_stopped_run_t at_break = {"spec_break", SPX_OUTCOME_FUEL_EXHAUSTED,
+                                  "R0509",      "fuel exhausted: max_steps 8 reached",
+                                  "7:32-7:38",  8};
+    spx_run_expect_stopped(fixture, program, &at_break, &limits);
     limits.max_steps = 9;
-    stop_t at_return = {"spec_break", SPX_OUTCOME_FUEL_EXHAUSTED,
-                        "R0509",      "fuel exhausted: max_steps 9 reached",
-                        "8:3-8:12",   9};
-    expect_stop(fixture, program, &at_return, &limits);
+    spx_stopped_run_t at_return = {"spec_break", SPX_OUTCOME_FUEL_EXHAUSTED,
+                                   "R0509",      "fuel exhausted: max_steps 9 reached",
+                                   "8:3-8:12",   9};
+    spx_run_expect_stopped(fixture, program, &at_return, &limits);
     /* over (lines 38-43): call, let, var, for; the first check of a for over
      * an array is the 5th step, at the array's span */
     limits.max_steps = 4;
-    stop_t at_array = {"over",        SPX_OUTCOME_FUEL_EXHAUSTED,
-                       "R0509",       "fuel exhausted: max_steps 4 reached",
-                       "41:12-41:14", 4};
-    expect_stop(fixture, program, &at_array, &limits);
+    spx_stopped_run_t at_array = {"over",        SPX_OUTCOME_FUEL_EXHAUSTED,
+                                  "R0509",       "fuel exhausted: max_steps 4 reached",
+                                  "41:12-41:14", 4};
+    spx_run_expect_stopped(fixture, program, &at_array, &limits);
     spx_fixture_free(fixture);
 }
 
@@ -429,7 +403,7 @@ static void test_size_charge_fuel_boundary(void)
             spx_run_fixture_call(fixture, program, totals[i].function, &limits);
         spx_run_assert_returned(&whole, totals[i].value, totals[i].total);
     }
-    static const stop_t stops[] = {
+    static const spx_stopped_run_t stops[] = {
         /* the 8th step, len */
         {"t", SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "fuel exhausted: max_steps 7 reached",
          "5:10-5:16", 7},
@@ -454,7 +428,7 @@ static void test_size_charge_fuel_boundary(void)
     };
     for (size_t i = 0; i < COUNT(stops); i++) {
         spx_run_limits_t limits = limits_with(stops[i].steps, SPX_LIMIT_MAX_MEMORY_DEFAULT);
-        expect_stop(fixture, program, &stops[i], &limits);
+        spx_run_expect_stopped(fixture, program, &stops[i], &limits);
     }
     spx_fixture_free(fixture);
 }
@@ -557,22 +531,22 @@ static void test_value_semantics(void)
     spx_run_expect_counted(fixture, program, runs, COUNT(runs));
     /* a[9] = f(): call, var, assignment, f (call, statement, print, return)
      * run before the place is resolved: 7 steps, "f" printed */
-    static const stop_t late = {"late",      SPX_OUTCOME_LANGUAGE_FAILURE,
-                                "R0511",     "index 9 out of range for length 3",
-                                "11:3-11:7", 7};
+    static const spx_stopped_run_t late = {"late",      SPX_OUTCOME_LANGUAGE_FAILURE,
+                                           "R0511",     "index 9 out of range for length 3",
+                                           "11:3-11:7", 7};
     spx_run_limits_t limits = spx_run_limits_default();
-    expect_stop(fixture, program, &late, &limits);
+    spx_run_expect_stopped(fixture, program, &late, &limits);
     spx_run_result_t result = spx_run_fixture_call(fixture, program, "late", &limits);
     CU_ASSERT_STRING_EQUAL(result.output, "f");
     /* stoi's charge is paid before the text is read: call, return, the
      * concatenation of 131 (2), stoi + 131 / 64 = 2: 7; the message shows
      * the first 32 bytes of the text; the call spans "stoi(", the 132
      * bytes of the literal, " + \"x\")" on line 72 */
-    static const stop_t bad_digits = {
+    static const spx_stopped_run_t bad_digits = {
         "bad_digits",   SPX_OUTCOME_LANGUAGE_FAILURE,
         "R0516",        "stoi(\"00000000000000000000000000000000...\"): not a decimal integer",
         "72:10-72:154", 7};
-    expect_stop(fixture, program, &bad_digits, &limits);
+    spx_run_expect_stopped(fixture, program, &bad_digits, &limits);
     spx_fixture_free(fixture);
 }
 
@@ -773,15 +747,15 @@ static void test_memory_peaks(void)
         spx_run_assert_returned(&at_peak, run->value, run->steps);
         CU_ASSERT_EQUAL(at_peak.memory_peak, run->peak);
         limits.max_memory = run->peak - 1;
-        stop_t stop = {run->function,
-                       SPX_OUTCOME_LANGUAGE_FAILURE,
-                       "R0521",
-                       apr_psprintf(pool,
-                                    "memory limit exceeded: %u bytes live, over max_memory %u",
-                                    (unsigned)run->peak, (unsigned)run->peak - 1),
-                       cases[i].span,
-                       cases[i].steps};
-        expect_stop(fixture, program, &stop, &limits);
+        spx_stopped_run_t stop = {
+            run->function,
+            SPX_OUTCOME_LANGUAGE_FAILURE,
+            "R0521",
+            apr_psprintf(pool, "memory limit exceeded: %u bytes live, over max_memory %u",
+                         (unsigned)run->peak, (unsigned)run->peak - 1),
+            cases[i].span,
+            cases[i].steps};
+        spx_run_expect_stopped(fixture, program, &stop, &limits);
     }
     /* Literals and consts count their headers (32) and nothing for their
      * bytes until grown: call, 3 bindings, return + 3 len: 8 steps; u shares
@@ -793,11 +767,11 @@ static void test_memory_peaks(void)
     spx_run_result_t two = spx_run_fixture_call(fixture, program, "zero", &headers);
     spx_run_assert_returned(&two, 403, 8);
     headers.max_memory = 63;
-    const stop_t literal = {
+    const spx_stopped_run_t literal = {
         "zero",        SPX_OUTCOME_LANGUAGE_FAILURE,
         "R0521",       "memory limit exceeded: 64 bytes live, over max_memory 63",
         "76:11-76:16", 3};
-    expect_stop(fixture, program, &literal, &headers);
+    spx_run_expect_stopped(fixture, program, &literal, &headers);
     spx_fixture_free(fixture);
 }
 
@@ -840,16 +814,16 @@ static void test_memory_at_each_operation(void)
         spx_program_t *program = spx_run_fixture_program(
             fixture, apr_pstrcat(fixture->pool, "fn t() -> int {\n", cases[i].body,
                                  "}\nstruct P { x: int }\n", NULL));
-        stop_t stop = {"t",
-                       SPX_OUTCOME_LANGUAGE_FAILURE,
-                       "R0521",
-                       apr_psprintf(fixture->pool,
-                                    "memory limit exceeded: %u bytes live, over max_memory %u",
-                                    (unsigned)cases[i].live, (unsigned)cases[i].max_memory),
-                       cases[i].span,
-                       cases[i].steps};
+        spx_stopped_run_t stop = {
+            "t",
+            SPX_OUTCOME_LANGUAGE_FAILURE,
+            "R0521",
+            apr_psprintf(fixture->pool, "memory limit exceeded: %u bytes live, over max_memory %u",
+                         (unsigned)cases[i].live, (unsigned)cases[i].max_memory),
+            cases[i].span,
+            cases[i].steps};
         spx_run_limits_t limits = limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, cases[i].max_memory);
-        expect_stop(fixture, program, &stop, &limits);
+        spx_run_expect_stopped(fixture, program, &stop, &limits);
         spx_fixture_free(fixture);
     }
 }
@@ -872,11 +846,11 @@ static void expect_body_stops(const body_case_t *cases, size_t count)
         spx_program_t *program = spx_run_fixture_program(
             fixture, apr_pstrcat(fixture->pool, "fn t() -> int {\n", cases[i].body,
                                  "}\nstruct P { x: int }\n", NULL));
-        stop_t stop = {"t",           SPX_OUTCOME_LANGUAGE_FAILURE,
-                       cases[i].code, cases[i].message,
-                       cases[i].span, cases[i].steps};
+        spx_stopped_run_t stop = {"t",           SPX_OUTCOME_LANGUAGE_FAILURE,
+                                  cases[i].code, cases[i].message,
+                                  cases[i].span, cases[i].steps};
         spx_run_limits_t limits = spx_run_limits_default();
-        expect_stop(fixture, program, &stop, &limits);
+        spx_run_expect_stopped(fixture, program, &stop, &limits);
         spx_fixture_free(fixture);
     }
 }
@@ -975,10 +949,10 @@ static void expect_text_cases(const char *template, const text_case_t *cases, si
                 fprintf(stderr, "\n  case %s", cases[i].text);
             spx_run_assert_returned(&result, cases[i].value, cases[i].steps);
         } else {
-            stop_t stop = {"t",           SPX_OUTCOME_LANGUAGE_FAILURE,
-                           cases[i].code, cases[i].message,
-                           cases[i].span, cases[i].steps};
-            expect_stop(fixture, program, &stop, &limits);
+            spx_stopped_run_t stop = {"t",           SPX_OUTCOME_LANGUAGE_FAILURE,
+                                      cases[i].code, cases[i].message,
+                                      cases[i].span, cases[i].steps};
+            spx_run_expect_stopped(fixture, program, &stop, &limits);
         }
         spx_fixture_free(fixture);
     }
@@ -1123,7 +1097,7 @@ static void test_string_limit_and_order(void)
         fixture, "fn big() -> int {\n  var s = \"x\";\n  for i in 0..24 { s = s + s; }\n"
                  "  let t = s + \"x\";\n  return len(t);\n}\n");
     static const char too_long[] = "string too long: 16777217 bytes, over the limit of 16777216";
-    static const stop_t stops[] = {
+    static const spx_stopped_run_t stops[] = {
         /* the default limits: the length limit */
         {"big", SPX_OUTCOME_LANGUAGE_FAILURE, "R0506", too_long, "4:11-4:18", 786484},
         /* max_memory at the peak: the concatenation would pass it too, but
@@ -1145,7 +1119,7 @@ static void test_string_limit_and_order(void)
         limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, 25165887),
     };
     for (size_t i = 0; i < COUNT(stops); i++)
-        expect_stop(fixture, program, &stops[i], &limits[i]);
+        spx_run_expect_stopped(fixture, program, &stops[i], &limits[i]);
     spx_fixture_free(fixture);
 }
 
@@ -1169,7 +1143,7 @@ static void test_array_limit_and_order(void)
                  "  for i in 0..16777216 { a.push(i); }\n  let b = a;\n  a.push(0);\n"
                  "  return len(b);\n}\n");
     static const char over[] = "array of 16777217 elements, over the limit of 16777216";
-    static const stop_t stops[] = {
+    static const spx_stopped_run_t stops[] = {
         {"full_shared", SPX_OUTCOME_LANGUAGE_FAILURE, "R0519", over, "11:3-11:12", 50593799},
         /* the copy's charge before the length limit */
         {"full_shared", SPX_OUTCOME_FUEL_EXHAUSTED, "R0509",
@@ -1180,7 +1154,7 @@ static void test_array_limit_and_order(void)
         limits_with(50593798, SPX_LIMIT_MAX_MEMORY_DEFAULT),
     };
     for (size_t i = 0; i < COUNT(stops); i++)
-        expect_stop(fixture, program, &stops[i], &limits[i]);
+        spx_run_expect_stopped(fixture, program, &stops[i], &limits[i]);
     spx_run_result_t full = spx_run_fixture_call(fixture, program, "full", &limits[0]);
     spx_run_assert_stopped(&full, SPX_OUTCOME_LANGUAGE_FAILURE, "R0519", "4:3-4:12", fixture->pool);
     CU_ASSERT_STRING_EQUAL(full.failure.message, over);

@@ -152,3 +152,19 @@ void spx_run_expect_counted(spx_fixture_t *fixture, const spx_program_t *program
         CU_ASSERT_STRING_EQUAL(result.output, output);
     }
 }
+
+void spx_run_expect_stopped(spx_fixture_t *fixture, const spx_program_t *program,
+                            const spx_stopped_run_t *stop, const spx_run_limits_t *limits)
+{
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, stop->function, limits);
+    if (result.outcome == SPX_OUTCOME_RETURNED)
+        fprintf(stderr, "\n  app.%s returned %lld after %llu steps", stop->function,
+                (long long)result.value, (unsigned long long)result.steps);
+    else if (result.steps != stop->steps || strcmp(result.failure.message, stop->message) != 0)
+        fprintf(stderr, "\n  app.%s: %s after %llu steps", stop->function, result.failure.message,
+                (unsigned long long)result.steps);
+    CU_ASSERT_EQUAL_FATAL(result.outcome == SPX_OUTCOME_RETURNED, 0);
+    spx_run_assert_stopped(&result, stop->outcome, stop->code, stop->span, fixture->pool);
+    CU_ASSERT_STRING_EQUAL(result.failure.message, stop->message);
+    CU_ASSERT_EQUAL(result.steps, stop->steps);
+}

@@ -64,4 +64,19 @@ typedef struct spx_counted_run_t {
 void spx_run_expect_counted(spx_fixture_t *fixture, const spx_program_t *program,
                             const spx_counted_run_t *runs, size_t count);
 
+/* A run that stops: app.FUNCTION with outcome, code, message, span
+ * "L:C-L:C" of app.spx, after exactly steps. */
+typedef struct spx_stopped_run_t {
+    const char *function;
+    spx_outcome_t outcome;
+    const char *code;
+    const char *message;
+    const char *span;
+    uint64_t steps;
+} spx_stopped_run_t;
+
+/* Run stop's function of program under limits and check it stopped so. */
+void spx_run_expect_stopped(spx_fixture_t *fixture, const spx_program_t *program,
+                            const spx_stopped_run_t *stop, const spx_run_limits_t *limits);
+
 #endif /* SPX_RUN_FIXTURE_H */
