@@ -24,8 +24,6 @@
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
-/* A peak that is not checked (a run whose measure is counted elsewhere). */
-
 static spx_run_limits_t limits_with(uint64_t max_steps, uint64_t max_memory)
 {
     spx_run_limits_t limits = spx_run_limits_default();
