@@ -429,19 +429,26 @@ static void test_data_held(void)
     CU_ASSERT_STRING_EQUAL(spx_project_revision(project),
                            spx_canonical_digest(subject, fixture->pool));
     json_decref(subject);
-    /* A data file edited changes project_revision. */
+    /* A data file edited changes project_revision (the session that held it
+     * ended first: Windows denies writing a held file). */
     const char *before = apr_pstrdup(fixture->pool, spx_project_revision(project));
+    spx_fixture_end_session(fixture);
     spx_fixture_write(fixture, "data/corpus.txt", "two");
     project = spx_run_fixture_open(fixture);
     CU_ASSERT_STRING_NOT_EQUAL(spx_project_revision(project), before);
-    /* A data file that drifts is reported like a source. */
-    apr_array_header_t *drift = NULL;
-    spx_fixture_write(fixture, "data/corpus.txt", "three");
-    CU_ASSERT_EQUAL(spx_input_set_reauthenticate(project->inputs, fixture->pool, &drift),
-                    APR_SUCCESS);
-    CU_ASSERT_EQUAL_FATAL(drift->nelts, 1);
-    CU_ASSERT_STRING_EQUAL(APR_ARRAY_IDX(drift, 0, spx_drift_t).path, "data/corpus.txt");
-    CU_ASSERT_EQUAL(APR_ARRAY_IDX(drift, 0, spx_drift_t).reason, SPX_DRIFT_CONTENT_CHANGED);
+    /* A data file that drifts while held is reported like a source (where
+     * the system lets it change: Windows denies the write, which the
+     * daemon's drift suites show for every input). */
+    if (!spx_held_inputs_locked()) {
+        apr_array_header_t *drift = NULL;
+        spx_fixture_write(fixture, "data/corpus.txt", "three");
+        CU_ASSERT_EQUAL(spx_input_set_reauthenticate(project->inputs, fixture->pool, &drift),
+                        APR_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(drift->nelts, 1);
+        CU_ASSERT_STRING_EQUAL(APR_ARRAY_IDX(drift, 0, spx_drift_t).path, "data/corpus.txt");
+        CU_ASSERT_EQUAL(APR_ARRAY_IDX(drift, 0, spx_drift_t).reason, SPX_DRIFT_CONTENT_CHANGED);
+    }
+    spx_fixture_end_session(fixture);
 
     /* Refused: missing, and the same object as a source. */
     spx_project_t *refused = NULL;
@@ -558,7 +565,7 @@ static void test_effective_limits(void)
     spx_verify_report_t report;
     CU_ASSERT_EQUAL(spx_envelope_verify(text, strlen(text),
                                         spx_fixture_path(fixture, "semaprax.toml"), &report,
-                                        fixture->pool),
+                                        fixture->session),
                     APR_SUCCESS);
     CU_ASSERT_TRUE(report.digest_ok && report.subject_ok && report.rerun_ok);
     json_decref(envelope);
@@ -571,6 +578,7 @@ static void test_effective_limits(void)
         spx_run_function(project, "app.t_a", &limits, &result, fixture->pool, &message),
         APR_SUCCESS);
     spx_run_assert_returned(&result, 0, 2);
+    spx_fixture_end_session(fixture); /* Windows denies writing a held manifest */
     spx_fixture_write(fixture, "semaprax.toml",
                       HEAD2 PROJECT "[limits]\nmax_steps = 1\n" SOURCE
                                     "[[test]]\nname = \"a\"\nfunction = \"app.t_a\"\n"

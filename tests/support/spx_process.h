@@ -16,6 +16,17 @@ typedef struct spx_process_result_t {
     const char *err;
 } spx_process_result_t;
 
+/* How many bytes of arguments a started program can be given on this
+ * system (posix/ or win32/command_line.c): a test of a bound larger than a
+ * command line can hold has nothing to start there. */
+apr_size_t spx_command_line_limit(void);
+
+/* 1 when a started program's arguments are bytes as given (POSIX), 0 when
+ * they travel as UTF-16 (Windows: bytes that are not UTF-8 cannot be given;
+ * tests/platform/test_win32_arguments.c shows what a bad command line
+ * becomes there). */
+int spx_command_line_takes_bytes(void);
+
 /* The path of a program under test, from the environment variable that ctest
  * sets (SPX_SEMAPRAX, ...). */
 const char *spx_program_path(const char *variable);

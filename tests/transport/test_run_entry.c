@@ -95,36 +95,46 @@ static void test_argument_bounds(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
     write_project(fixture, 1);
-    const char *const bad[] = {"--", "ok", "\xff", NULL};
-    assert_usage(fixture, bad, "program argument 2 is not valid UTF-8 (at byte 0)");
-    /* 4097 arguments: over the count. */
-    const char **many = apr_palloc(fixture->pool, (SPX_LIMIT_RUN_ARGUMENTS + 8) * sizeof(*many));
-    many[0] = "run";
-    many[1] = "--manifest-path";
-    many[2] = spx_fixture_path(fixture, "semaprax.toml");
-    many[3] = "--";
-    for (unsigned i = 0; i < SPX_LIMIT_RUN_ARGUMENTS + 1; i++)
-        many[4 + i] = "a";
-    many[4 + SPX_LIMIT_RUN_ARGUMENTS + 1] = NULL;
-    spx_process_result_t result =
-        spx_process_run(spx_program_path("SPX_SEMAPRAX"), many, NULL, fixture->pool);
-    CU_ASSERT_EQUAL(result.exit_code, 2);
-    CU_ASSERT_PTR_NOT_NULL(
-        strstr(result.err, "semaprax: 4097 program arguments, over the limit of 4096\n"));
-    /* 4096 arguments run. */
-    many[4 + SPX_LIMIT_RUN_ARGUMENTS] = NULL;
-    result = spx_process_run(spx_program_path("SPX_SEMAPRAX"), many, NULL, fixture->pool);
-    CU_ASSERT_EQUAL(result.exit_code, 1); /* main returned 4096 */
-    CU_ASSERT_PTR_NOT_NULL(strstr(result.err, "returned 4096"));
+    if (spx_command_line_takes_bytes()) { /* Windows: test_win32_arguments */
+        const char *const bad[] = {"--", "ok", "\xff", NULL};
+        assert_usage(fixture, bad, "program argument 2 is not valid UTF-8 (at byte 0)");
+    }
+    /* 4097 arguments: over the count; 4096 run. Where a command line is as
+     * small as Windows' 32,767 units, APR under Wine refuses to start one of
+     * 4097 quoted arguments: the count is shown on POSIX (win32/README.md). */
+    if (spx_command_line_limit() > 65536) {
+        const char **many =
+            apr_palloc(fixture->pool, (SPX_LIMIT_RUN_ARGUMENTS + 8) * sizeof(*many));
+        many[0] = "run";
+        many[1] = "--manifest-path";
+        many[2] = spx_fixture_path(fixture, "semaprax.toml");
+        many[3] = "--";
+        for (unsigned i = 0; i < SPX_LIMIT_RUN_ARGUMENTS + 1; i++)
+            many[4 + i] = "a";
+        many[4 + SPX_LIMIT_RUN_ARGUMENTS + 1] = NULL;
+        spx_process_result_t result =
+            spx_process_run(spx_program_path("SPX_SEMAPRAX"), many, NULL, fixture->pool);
+        CU_ASSERT_EQUAL(result.exit_code, 2);
+        CU_ASSERT_PTR_NOT_NULL(
+            strstr(result.err, "semaprax: 4097 program arguments, over the limit of 4096\n"));
+        /* 4096 arguments run. */
+        many[4 + SPX_LIMIT_RUN_ARGUMENTS] = NULL;
+        result = spx_process_run(spx_program_path("SPX_SEMAPRAX"), many, NULL, fixture->pool);
+        CU_ASSERT_EQUAL(result.exit_code, 1); /* main returned 4096 */
+        CU_ASSERT_PTR_NOT_NULL(strstr(result.err, "returned 4096"));
+    }
     /* Nine arguments of 120 KiB (a host's bound on one argument is 128
-     * KiB): over 1 MiB together. */
-    char *big = apr_palloc(fixture->pool, 120 * 1024 + 1);
-    memset(big, 'b', 120 * 1024);
-    big[120 * 1024] = '\0';
-    const char *const large[] = {"--", big, big, big, big, big, big, big, big, big, NULL};
-    assert_usage(fixture, large,
-                 "the program arguments come to more than 1048576 bytes, the limit for all of "
-                 "them");
+     * KiB): over 1 MiB together. A Windows command line holds 32,767 units:
+     * there the bound cannot be passed at all. */
+    if (spx_command_line_limit() > 9 * 120 * 1024 + 4096) {
+        char *big = apr_palloc(fixture->pool, 120 * 1024 + 1);
+        memset(big, 'b', 120 * 1024);
+        big[120 * 1024] = '\0';
+        const char *const large[] = {"--", big, big, big, big, big, big, big, big, big, NULL};
+        assert_usage(fixture, large,
+                     "the program arguments come to more than 1048576 bytes, the limit for all "
+                     "of them");
+    }
     spx_fixture_free(fixture);
 }
 
