@@ -24,41 +24,6 @@
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
-/* A run that stops: app.FUNCTION with outcome, code, message, span
- * "L:C-L:C" of app.spx, after exactly steps, under max_steps (0: the
- * default). */
-typedef struct stop_t {
-    const char *function;
-    spx_outcome_t outcome;
-    const char *code;
-    const char *message;
-    const char *span;
-    uint64_t steps;
-    uint64_t max_steps;
-} stop_t;
-
-static void expect_stops(spx_fixture_t *fixture, const spx_program_t *program, const stop_t *stops,
-                         size_t count)
-{
-    for (size_t i = 0; i < count; i++) {
-        const stop_t *stop = &stops[i];
-        spx_run_limits_t limits = spx_run_limits_default();
-        if (stop->max_steps)
-            limits.max_steps = stop->max_steps;
-        spx_run_result_t result = spx_run_fixture_call(fixture, program, stop->function, &limits);
-        if (result.outcome == SPX_OUTCOME_RETURNED)
-            fprintf(stderr, "\n  app.%s returned %lld after %llu steps", stop->function,
-                    (long long)result.value, (unsigned long long)result.steps);
-        else if (result.steps != stop->steps || strcmp(result.failure.message, stop->message) != 0)
-            fprintf(stderr, "\n  app.%s: %s after %llu steps", stop->function,
-                    result.failure.message, (unsigned long long)result.steps);
-        CU_ASSERT_EQUAL_FATAL(result.outcome == SPX_OUTCOME_RETURNED, 0);
-        spx_run_assert_stopped(&result, stop->outcome, stop->code, stop->span, fixture->pool);
-        CU_ASSERT_STRING_EQUAL(result.failure.message, stop->message);
-        CU_ASSERT_EQUAL(result.steps, stop->steps);
-    }
-}
-
 /* source with each "@A<k>@" replaced by k bytes 'a', "@I<k>@" by the array
  * literal [0, 1, ..., k - 1] and "@R<k>@" by [k - 1, ..., 1, 0]. */
 static const char *expand(apr_pool_t *pool, const char *source)
@@ -301,50 +266,63 @@ static const char failure_source[] =
     "fn split_too_many() -> int {\n  let s = \",\".repeat(16777216);\n"
     "  return len(s.split(\",\"));\n}\n"
     "fn join_too_long() -> int {\n  let s = \"a\".repeat(8388609);\n"
-    "  return len([s, s].join(\"\"));\n}\n";
+    "  return len([s, s].join(\"\"));\n}\n"
+    "fn insert_full() -> int {\n  var a = [0];\n  for i in 0..24 { a += a; }\n"
+    "  a.insert(0, 1);\n  return 0;\n}\n";
 
 static void test_failures(void)
 {
-    static const stop_t stops[] = {
+    static const spx_stopped_run_t stops[] = {
         /* call, let, split: 3 */
         {"split_empty", SPX_OUTCOME_LANGUAGE_FAILURE, "R0523", "split with an empty separator",
-         "2:11-2:26", 3, 0},
+         "2:11-2:26", 3, NULL},
         /* call, return, replace: 3 */
         {"replace_empty", SPX_OUTCOME_LANGUAGE_FAILURE, "R0523", "replace with an empty pattern",
-         "6:14-6:36", 3, 0},
+         "6:14-6:36", 3, NULL},
         {"repeat_negative", SPX_OUTCOME_LANGUAGE_FAILURE, "R0524", "repeat count -1 is negative",
-         "9:14-9:29", 3, 0},
+         "9:14-9:29", 3, NULL},
         /* n = 2 x 8388609 = 16777218 is paid (262144 steps), then the length
          * fails: 3 + 262144 */
         {"repeat_long", SPX_OUTCOME_LANGUAGE_FAILURE, "R0506",
-         "string too long: 16777218 bytes, over the limit of 16777216", "12:14-12:34", 262147, 0},
+         "string too long: 16777218 bytes, over the limit of 16777216", "12:14-12:34", 262147,
+         NULL},
         /* call, var, statement, insert: 4 */
         {"insert_past", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511",
-         "index 4 out of range for insert into length 3", "16:3-16:17", 4, 0},
+         "index 4 out of range for insert into length 3", "16:3-16:17", 4, NULL},
         {"insert_negative", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511",
-         "index -1 out of range for insert into length 3", "21:3-21:18", 4, 0},
+         "index -1 out of range for insert into length 3", "21:3-21:18", 4, NULL},
         {"remove_past", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511",
-         "index 3 out of range for remove from length 3", "26:10-26:21", 4, 0},
+         "index 3 out of range for remove from length 3", "26:10-26:21", 4, NULL},
         {"abs_min", SPX_OUTCOME_LANGUAGE_FAILURE, "R0502",
-         "integer overflow: abs(-9223372036854775808)", "30:10-30:17", 4, 0},
+         "integer overflow: abs(-9223372036854775808)", "30:10-30:17", 4, NULL},
         /* the place's index is checked before insert's own */
         {"place_first", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511", "index 1 out of range for length 1",
-         "34:3-34:20", 4, 0},
+         "34:3-34:20", 4, NULL},
         /* the place's index, then the argument (which empties a), then the
          * place is resolved: call, var, statement, pop, insert: 5 */
         {"resolved_last", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511",
-         "index 0 out of range for length 0", "39:3-39:29", 5, 0},
+         "index 0 out of range for length 0", "39:3-39:29", 5, NULL},
         /* 2^24 + 1 pieces: repeat (1 + 2^24 / 64), split's n = 2^24 + 1 paid
          * (1 + 262144), then its length: 1 + 1 + 262145 + 1 + 262145 */
         {"split_too_many", SPX_OUTCOME_LANGUAGE_FAILURE, "R0519",
-         "array of 16777217 elements, over the limit of 16777216", "44:14-44:26", 524293, 0},
+         "array of 16777217 elements, over the limit of 16777216", "44:14-44:26", 524293, NULL},
         /* n = 2 x 8388609 + 2 paid (262144), then the length: 1 + 1 +
          * (1 + 131072) + 1 + (1 + 262144) */
         {"join_too_long", SPX_OUTCOME_LANGUAGE_FAILURE, "R0506",
-         "string too long: 16777218 bytes, over the limit of 16777216", "48:14-48:29", 393221, 0},
+         "string too long: 16777218 bytes, over the limit of 16777216", "48:14-48:29", 393221,
+         NULL},
+        /* 24 doublings to 2^24 elements (n = 2, 4, ..., 2^24: 2^19 - 1
+         * steps), then insert's n = 2^24 - 0 paid (262144) before the
+         * length fails: call, var, for + 25 checks, 24 statements, the
+         * insert's statement and call: 1 + 1 + 26 + 24 + 2 + 524287 +
+         * 262144 */
+        {"insert_full", SPX_OUTCOME_LANGUAGE_FAILURE, "R0519",
+         "array of 16777217 elements, over the limit of 16777216", "53:3-53:17",
+         54 + 524287 + 262144, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
-    expect_stops(fixture, spx_run_fixture_program(fixture, failure_source), stops, COUNT(stops));
+    spx_run_expect_stops(fixture, spx_run_fixture_program(fixture, failure_source), stops,
+                         COUNT(stops));
     spx_fixture_free(fixture);
 }
 

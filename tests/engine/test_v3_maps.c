@@ -64,13 +64,15 @@ static void test_spec_example(void)
     spx_stopped_run_t under = {
         "spec",      SPX_OUTCOME_LANGUAGE_FAILURE,
         "R0521",     "memory limit exceeded: 224 bytes live, over max_memory 223",
-        "4:16-4:20", 6};
+        "4:16-4:20", 6,
+        NULL};
     spx_run_expect_stopped(fixture, program, &under, &limits);
     /* 8 steps stop at the last check, the 9th (the map's span) */
     limits = limits_with(8, SPX_LIMIT_MAX_MEMORY_DEFAULT);
     spx_stopped_run_t fuel = {"spec",      SPX_OUTCOME_FUEL_EXHAUSTED,
                               "R0509",     "fuel exhausted: max_steps 8 reached",
-                              "4:12-4:13", 8};
+                              "4:12-4:13", 8,
+                              NULL};
     spx_run_expect_stopped(fixture, program, &fuel, &limits);
     spx_fixture_free(fixture);
 }
@@ -127,6 +129,16 @@ static const char order_source[] =
     "  print(vs[0] + vs[1]);\n"
     "  if ks[0] == false && ks[1] { return len(ks); }\n"
     "  return 0;\n"
+    "}\n"
+    "fn one(present: bool) -> int {\n"
+    "  if present { return 1; }\n"
+    "  return 0;\n"
+    "}\n"
+    "fn removed_by_right() -> int {\n"
+    "  var m = {\"a\": 1, \"b\": 2};\n"
+    "  m[\"a\"] += one(m.remove(\"a\"));\n"
+    "  for k in m { print(k + \"=\" + itos(m[k]) + \" \"); }\n"
+    "  return len(m);\n"
     "}\n";
 
 /* Insertion order: a new key last, a replaced value in place, a removed
@@ -153,6 +165,13 @@ static void test_order(void)
          * assignment, let + keys, let + values, print statement + print,
          * if, return + len: 1 + 1 + 2 + 1 + 2 + 2 + 2 + 1 + 2 = 14 */
         {"keys_in_order", 2, 14, SPX_ANY_PEAK, "fT"},
+        /* m["a"] += e reads 1, e removes "a" (one(true) is 1), and the
+         * write resolves the place again: the key is missing at the last
+         * step, so 1 + 1 is inserted last. Steps: call, var, the
+         * statement, remove, one (call, if, return), for + 3 checks, 2
+         * rounds of print statement, print and itos, return + len: 1 + 1
+         * + 2 + 3 + 4 + 6 + 2 = 19 */
+        {"removed_by_right", 2, 19, SPX_ANY_PEAK, "b=2 a=2 "},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     spx_run_expect_counted(fixture, spx_run_fixture_program(fixture, order_source), runs,
@@ -358,7 +377,8 @@ static void test_memory_boundaries(void)
                                                " bytes live, over max_memory %" PRIu64,
                                                cases[i].peak, cases[i].peak - 1),
                                   cases[i].span,
-                                  cases[i].at_steps};
+                                  cases[i].at_steps,
+                                  NULL};
         spx_run_expect_stopped(fixture, program, &stop, &limits);
     }
     spx_fixture_free(fixture);
@@ -489,6 +509,15 @@ static const char failures_source[] = "fn read() -> int {\n"
                                       "  var m = {1: {2: 3}};\n"
                                       "  m[5].remove(2);\n"
                                       "  return 0;\n"
+                                      "}\n"
+                                      "fn one(present: bool) -> int {\n"
+                                      "  if present { return 1; }\n"
+                                      "  return 0;\n"
+                                      "}\n"
+                                      "fn removed_under_write() -> int {\n"
+                                      "  var m = {\"a\": [1]};\n"
+                                      "  m[\"a\"][0] += one(m.remove(\"a\"));\n"
+                                      "  return 0;\n"
                                       "}\n";
 
 static void test_failures(void)
@@ -506,33 +535,39 @@ static void test_failures(void)
         /* the index expression; call, let, return: 3 (no size charge: a
          * missing key fails before it) */
         {"read", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522", "key \"pear\" not in map of length 3",
-         "3:10-3:19", 3},
+         "3:10-3:19", 3, NULL},
         {"read_int", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522", "key 7 not in map of length 0",
-         "7:10-7:14", 3},
+         "7:10-7:14", 3, NULL},
         {"read_bool", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522", "key true not in map of length 1",
-         "11:10-11:17", 3},
+         "11:10-11:17", 3, NULL},
         /* rendered as assert_eq renders a str */
         {"escaped", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522",
-         "key \"q\\\"\\\\\\n\\t\\x01\" not in map of length 1", "15:10-15:29", 3},
+         "key \"q\\\"\\\\\\n\\t\\x01\" not in map of length 1", "15:10-15:29", 3, NULL},
         /* cut after its first 256 bytes ('"' and 255 x), then "..." */
         {"long_key", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522",
          apr_pstrcat(fixture->pool, "key \"", letters(fixture->pool, 'x', 255),
                      "... not in map of length 1", NULL),
-         "19:10-19:315", 3},
+         "19:10-19:315", 3, NULL},
         /* only the last step of a place inserts; the key is checked before
          * the shared map is copied: call, var, let, statement, push: 5 */
         {"nested_push", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522", "key \"zz\" not in map of length 1",
-         "24:3-24:18", 5},
+         "24:3-24:18", 5, NULL},
         /* the missing key comes before the index along the path: call,
          * var, let, assignment: 4 */
         {"nested_write", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522", "key \"zz\" not in map of length 1",
-         "30:3-30:13", 4},
+         "30:3-30:13", 4, NULL},
         {"index_first", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511", "index 1 out of range for length 1",
-         "35:3-35:14", 3},
+         "35:3-35:14", 3, NULL},
         /* a place method through a missing key: call, var, statement,
          * remove: 4 */
         {"remove_through", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522", "key 5 not in map of length 1",
-         "40:3-40:17", 4},
+         "40:3-40:17", 4, NULL},
+        /* the compound's read finds "a", e removes it, and the write
+         * resolves the place again: "a" is not its last step, so it does
+         * not insert: call, var, statement, remove, one (call, if,
+         * return): 7 */
+        {"removed_under_write", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522",
+         "key \"a\" not in map of length 0", "49:3-49:12", 7, NULL},
     };
     for (size_t i = 0; i < COUNT(stops); i++)
         spx_run_expect_stopped(fixture, program, &stops[i], &limits);

@@ -22,35 +22,6 @@
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
-/* A failure of app.function: code, message, span and steps. */
-typedef struct stop_t {
-    const char *function;
-    const char *code;
-    const char *message;
-    const char *span;
-    uint64_t steps;
-} stop_t;
-
-static void expect_stops(const char *source, const stop_t *stops, size_t count)
-{
-    spx_fixture_t *fixture = spx_fixture_new();
-    const spx_program_t *program = spx_run_fixture_program(fixture, source);
-    spx_run_limits_t limits = spx_run_limits_default();
-    for (size_t i = 0; i < count; i++) {
-        spx_run_result_t result =
-            spx_run_fixture_call(fixture, program, stops[i].function, &limits);
-        CU_ASSERT_EQUAL_FATAL(result.outcome == SPX_OUTCOME_RETURNED, 0);
-        if (result.steps != stops[i].steps || strcmp(result.failure.message, stops[i].message))
-            fprintf(stderr, "\n  app.%s: %s after %llu steps", stops[i].function,
-                    result.failure.message, (unsigned long long)result.steps);
-        spx_run_assert_stopped(&result, SPX_OUTCOME_LANGUAGE_FAILURE, stops[i].code, stops[i].span,
-                               fixture->pool);
-        CU_ASSERT_STRING_EQUAL(result.failure.message, stops[i].message);
-        CU_ASSERT_EQUAL(result.steps, stops[i].steps);
-    }
-    spx_fixture_free(fixture);
-}
-
 /* source with every "@NAME@" marker replaced by by. */
 static const char *expand(apr_pool_t *pool, const char *text, const char *marker, const char *by)
 {
@@ -86,24 +57,26 @@ static const char map_source[] =
 
 static void test_maps(void)
 {
-    static const stop_t stops[] = {
+    static const spx_stopped_run_t stops[] = {
         /* call, the statement, the call; each literal n = 1 + 1 key byte:
          * nothing; {"a": 1} == {"a": 2} examines little: 3 */
-        {"small", "R0508", "assertion failed: {\"a\": 1} != {\"a\": 2}", "1:21-1:50", 3},
-        {"empty", "R0508", "assertion failed: {1: true, -2: false} != {}", "2:21-2:56", 3},
+        {"small", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
+         "assertion failed: {\"a\": 1} != {\"a\": 2}", "1:21-1:50", 3, NULL},
+        {"empty", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
+         "assertion failed: {1: true, -2: false} != {}", "2:21-2:56", 3, NULL},
         /* the map's order: a new key last, a removed one's followers move
          * up, a replaced value keeps its place (== looks the left's keys
          * up in the right, whatever its order). Call, var, the write, the
          * remove (statement and call), the write, the statement and the
          * call: 8; == examines "a" (1, its value a block: 64, 1 element):
          * 66, one step: 9 */
-        {"ordered", "R0508",
+        {"ordered", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
          "assertion failed: order: {\"a\": [5], \"c\": []} != {\"c\": [], \"a\": [6]}", "8:5-8:47",
-         9},
-        {"keys", "R0508", "assertion failed: {true: \"t\\n\"} != {false: \"\\\"\"}", "11:20-11:59",
-         3},
+         9, NULL},
+        {"keys", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
+         "assertion failed: {true: \"t\\n\"} != {false: \"\\\"\"}", "11:20-11:59", 3, NULL},
     };
-    expect_stops(map_source, stops, COUNT(stops));
+    spx_run_source_expect_stops(map_source, stops, COUNT(stops));
 }
 
 /* --- assert_eq on enums ------------------------------------------------------------------- */
@@ -133,27 +106,27 @@ static const char enum_source[] =
 
 static void test_enums(void)
 {
-    static const stop_t stops[] = {
-        {"payloads", "R0508", "assertion failed: app.Shape.Circle(3) != app.Shape.Rect(1, -2)",
-         "5:24-5:69", 3},
-        {"constants", "R0508", "assertion failed: e: app.Shape.Empty != app.Shape.Circle(0)",
-         "6:25-6:69", 3},
-        {"nested", "R0508",
+    static const spx_stopped_run_t stops[] = {
+        {"payloads", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
+         "assertion failed: app.Shape.Circle(3) != app.Shape.Rect(1, -2)", "5:24-5:69", 3, NULL},
+        {"constants", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
+         "assertion failed: e: app.Shape.Empty != app.Shape.Circle(0)", "6:25-6:69", 3, NULL},
+        {"nested", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
          "assertion failed: [app.Box.Holds({\"xs\": [1, 2], \"none\": []}), app.Box.Nothing] != "
          "[app.Box.Pair(app.Shape.Empty, \"s\")]",
-         "9:5-9:62", 4},
+         "9:5-9:62", 4, NULL},
         /* the fields typed as written: an enum, a map of enums */
-        {"fields", "R0508",
+        {"fields", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
          "assertion failed: app.Item { shape: app.Shape.Rect(2, 3), tags: {\"c\": "
          "app.Shape.Circle(1), \"e\": app.Shape.Empty} } != app.Item { shape: app.Shape.Empty, "
          "tags: {} }",
-         "14:5-14:56", 5},
-        {"recursive", "R0508",
+         "14:5-14:56", 5, NULL},
+        {"recursive", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
          "assertion failed: app.Expr.Add(app.Expr.Num(1), app.Expr.Add(app.Expr.Num(2), "
          "app.Expr.Num(3))) != app.Expr.Num(6)",
-         "18:5-18:86", 3},
+         "18:5-18:86", 3, NULL},
     };
-    expect_stops(enum_source, stops, COUNT(stops));
+    spx_run_source_expect_stops(enum_source, stops, COUNT(stops));
 }
 
 /* --- enums of another module ------------------------------------------------------------ */
@@ -224,19 +197,20 @@ static void test_missing_key(void)
     /* '"', 254 x, then an e-acute across bytes 256 and 257: cut before it */
     const char *s = apr_pstrcat(pool, repeated(pool, "x", 254), "\xc3\xa9", NULL);
     const char *source = expand(pool, expand(pool, missing_source, "@K@", k150), "@S@", s);
-    const stop_t stops[] = {
+    const spx_stopped_run_t stops[] = {
         /* the place written through; call, var, the write: 3 */
-        {"escaped", "R0522", "key \"\\x7f\\\\\\t\\\"\" not in map of length 1", "3:5-3:25", 3},
+        {"escaped", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522",
+         "key \"\\x7f\\\\\\t\\\"\" not in map of length 1", "3:5-3:25", 3, NULL},
         /* a key of 300 bytes: '"' and its first 255, then "..."; call, let,
          * let, k's concatenation (n = 300: 4), return: 8 */
-        {"long", "R0522",
+        {"long", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522",
          apr_pstrcat(pool, "key \"", repeated(pool, "k", 255), "... not in map of length 2", NULL),
-         "9:12-9:16", 8},
-        {"split", "R0522",
+         "9:12-9:16", 8, NULL},
+        {"split", SPX_OUTCOME_LANGUAGE_FAILURE, "R0522",
          apr_pstrcat(pool, "key \"", repeated(pool, "x", 254), "... not in map of length 1", NULL),
-         "13:12-13:273", 3},
+         "13:12-13:273", 3, NULL},
     };
-    expect_stops(source, stops, COUNT(stops));
+    spx_run_source_expect_stops(source, stops, COUNT(stops));
     apr_pool_destroy(pool);
 }
 
@@ -318,16 +292,16 @@ static void test_cut(void)
     const char *wide = "{";
     for (int i = 0; strlen(wide) < 300; i++)
         wide = apr_psprintf(pool, "%s%s%d: {\"k\": [%d, %d]}", wide, i ? ", " : "", i, i, i);
-    const stop_t stops[] = {
-        {"deep", "R0508",
+    const spx_stopped_run_t stops[] = {
+        {"deep", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
          apr_pstrcat(pool, "assertion failed: ", apr_pstrndup(pool, deep, 256),
                      "... != app.Tree.Leaf", NULL),
-         "5:5-5:28", 4006},
-        {"wide", "R0508",
+         "5:5-5:28", 4006, NULL},
+        {"wide", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
          apr_pstrcat(pool, "assertion failed: ", apr_pstrndup(pool, wide, 256), "... != {}", NULL),
-         "11:5-11:21", 6006},
+         "11:5-11:21", 6006, NULL},
     };
-    expect_stops(cut_source, stops, COUNT(stops));
+    spx_run_source_expect_stops(cut_source, stops, COUNT(stops));
     apr_pool_destroy(pool);
 }
 

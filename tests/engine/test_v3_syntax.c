@@ -266,62 +266,6 @@ static void test_assert_eq_front_end(void)
 
 /* --- running: compound assignment and the append rule ------------------------------- */
 
-typedef struct counted_t {
-    const char *function;
-    int64_t value;
-    uint64_t steps;
-    const char *output;
-} counted_t;
-
-static void expect_counted(const char *source, const counted_t *runs, size_t count)
-{
-    spx_fixture_t *fixture = spx_fixture_new();
-    const spx_program_t *program = spx_run_fixture_program(fixture, source);
-    spx_run_limits_t limits = spx_run_limits_default();
-    for (size_t i = 0; i < count; i++) {
-        spx_run_result_t result = spx_run_fixture_call(fixture, program, runs[i].function, &limits);
-        if (result.outcome != SPX_OUTCOME_RETURNED || result.steps != runs[i].steps ||
-            result.value != runs[i].value)
-            fprintf(stderr, "\n  app.%s: value %lld, steps %llu%s%s", runs[i].function,
-                    (long long)result.value, (unsigned long long)result.steps,
-                    result.outcome == SPX_OUTCOME_RETURNED ? "" : ": ",
-                    result.outcome == SPX_OUTCOME_RETURNED ? "" : result.failure.message);
-        spx_run_assert_returned(&result, runs[i].value, runs[i].steps);
-        CU_ASSERT_STRING_EQUAL(result.output, runs[i].output ? runs[i].output : "");
-    }
-    spx_fixture_free(fixture);
-}
-
-typedef struct stop_t {
-    const char *function;
-    const char *code;
-    const char *message;
-    const char *span;
-    uint64_t steps;
-    const char *output;
-} stop_t;
-
-static void expect_stops(const char *source, const stop_t *stops, size_t count)
-{
-    spx_fixture_t *fixture = spx_fixture_new();
-    const spx_program_t *program = spx_run_fixture_program(fixture, source);
-    spx_run_limits_t limits = spx_run_limits_default();
-    for (size_t i = 0; i < count; i++) {
-        spx_run_result_t result =
-            spx_run_fixture_call(fixture, program, stops[i].function, &limits);
-        CU_ASSERT_EQUAL_FATAL(result.outcome == SPX_OUTCOME_RETURNED, 0);
-        if (result.steps != stops[i].steps || strcmp(result.failure.message, stops[i].message))
-            fprintf(stderr, "\n  app.%s: %s after %llu steps", stops[i].function,
-                    result.failure.message, (unsigned long long)result.steps);
-        spx_run_assert_stopped(&result, SPX_OUTCOME_LANGUAGE_FAILURE, stops[i].code, stops[i].span,
-                               fixture->pool);
-        CU_ASSERT_STRING_EQUAL(result.failure.message, stops[i].message);
-        CU_ASSERT_EQUAL(result.steps, stops[i].steps);
-        CU_ASSERT_STRING_EQUAL(result.output, stops[i].output ? stops[i].output : "");
-    }
-    spx_fixture_free(fixture);
-}
-
 /* 64 bytes, one step of size charge */
 #define CHUNK "abcdefghabcdefghabcdefghabcdefghabcdefghabcdefghabcdefghabcdefgh"
 
@@ -416,45 +360,45 @@ static const char compound_source[] =
 
 static void test_compound_runs(void)
 {
-    static const counted_t runs[] = {
+    static const spx_counted_run_t runs[] = {
         /* call, var, 5 compound statements, return: 8; ((5 + 2) * 3 - 3) << 1 = 36, % 7 */
-        {"ints", 1, 8, NULL},
+        {"ints", 1, 8, SPX_ANY_PEAK, NULL},
         /* call, var, compound, var, compound, return: 6; a = [2 - 12, 12] */
-        {"element", -1088, 6, NULL},
+        {"element", -1088, 6, SPX_ANY_PEAK, NULL},
         /* call, var, compound, say(1) (call, print statement and call, itos,
          * return: 5), say(5) (5), return: 14; "1" printed before "5" */
-        {"once", 7, 14, "15"},
+        {"once", 7, 14, SPX_ANY_PEAK, "15"},
         /* call, var, var, while, 11 checks, 10 x (append statement,
          * compound i), the written-out append, return, len: 38; each append
          * in place n = 64: 1 step each, the first one the literal's first
          * growth n = 0 + 64: 48 (v2's concatenations: 55 more than 38) */
-        {"field", 641, 48, NULL},
+        {"field", 641, 48, SPX_ANY_PEAK, NULL},
         /* the same loop, but e + P concatenates: n = 64, 128, ..., 640
          * (1 + 2 + ... + 10 = 55): call, var, var, while, 11 checks, 20,
          * return, len = 37, and 55 */
-        {"written", 640, 92, NULL},
+        {"written", 640, 92, SPX_ANY_PEAK, NULL},
         /* call, var, the compound, pop (a call: the read holds xs, so pop
          * copies it, n = 3), return, len: 6; the slot test fails (xs holds
          * the copy), so [1, 2, 3] + [3] */
-        {"arrays", 43, 6, NULL},
+        {"arrays", 43, 6, SPX_ANY_PEAK, NULL},
         /* call, var, let, 2 compounds, return, 3 lens: 9; st shared with
          * keep: the write copies st (n = 2) and appends by concatenation */
-        {"shared", 133, 9, NULL},
+        {"shared", 133, 9, SPX_ANY_PEAK, NULL},
         /* call, var, let, 3 compound-or-append statements, return, len: 8;
          * grid[1] grows in place to [2, 3, 1, 4], grid[0][0] is 11 */
-        {"nested", 451, 8, NULL},
+        {"nested", 451, 8, SPX_ANY_PEAK, NULL},
         /* call, var, s + s (a concatenation, n = 128: 2), s += s (x == e:
          * a concatenation, n = 256: 4), return, len: 6 + 6 = 12 */
-        {"doubled", 256, 12, NULL},
+        {"doubled", 256, 12, SPX_ANY_PEAK, NULL},
         /* the written-out append through a[k] (k a variable): call, var,
          * let, var, while, 11 checks, 20 statements, return, len: 38, + 10
          * appends in place (n = 64, the first the literal's first growth) */
-        {"leaf", 640, 48, NULL},
+        {"leaf", 640, 48, SPX_ANY_PEAK, NULL},
         /* a[0 + 1]: an index that is no literal, const or variable, so the
          * written-out form concatenates (n = 64, ..., 640: 55): 37 + 55 */
-        {"computed", 640, 92, NULL},
+        {"computed", 640, 92, SPX_ANY_PEAK, NULL},
     };
-    expect_counted(compound_source, runs, COUNT(runs));
+    spx_run_source_expect_counted(compound_source, runs, COUNT(runs));
 }
 
 static const char stop_source[] = "fn say(x: int) -> int { print(itos(x)); return x; }\n"
@@ -488,31 +432,51 @@ static const char stop_source[] = "fn say(x: int) -> int { print(itos(x)); retur
                                   "fn unequal() -> int {\n"
                                   "    assert_eq(1 + 1, 3);\n"
                                   "    return 0;\n"
+                                  "}\n"
+                                  "struct Box { s: str }\n"
+                                  "fn text_long() -> int {\n"
+                                  "    var b = Box { s: \"x\" };\n"
+                                  "    for i in 0..24 { b.s += b.s; }\n"
+                                  "    b.s += \"y\";\n"
+                                  "    return 0;\n"
                                   "}\n";
 
 static void test_compound_failures(void)
 {
-    static const stop_t stops[] = {
+    static const spx_stopped_run_t stops[] = {
         /* the read fails before e runs: call, var, the statement: 3 */
-        {"late", "R0511", "index 9 out of range for length 2", "4:5-4:9", 3, NULL},
+        {"late", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511", "index 9 out of range for length 2",
+         "4:5-4:9", 3, NULL},
         /* the operator's own failure, at the statement's operation */
-        {"overflow", "R0501", "integer overflow: 9223372036854775807 + 1", "9:5-9:14", 3, NULL},
-        {"zero", "R0503", "division by zero: 1 / 0", "14:5-14:11", 3, NULL},
+        {"overflow", SPX_OUTCOME_LANGUAGE_FAILURE, "R0501",
+         "integer overflow: 9223372036854775807 + 1", "9:5-9:14", 3, NULL},
+        {"zero", SPX_OUTCOME_LANGUAGE_FAILURE, "R0503", "division by zero: 1 / 0", "14:5-14:11", 3,
+         NULL},
         /* e pops grid's last element: P (grid[1]) does not resolve any more,
          * so [2] + [2] is written by an ordinary write, which fails its range
          * check: call, var, the statement, pop: 4 */
-        {"moved", "R0511", "index 1 out of range for length 1", "19:5-19:31", 4, NULL},
+        {"moved", SPX_OUTCOME_LANGUAGE_FAILURE, "R0511", "index 1 out of range for length 1",
+         "19:5-19:31", 4, NULL},
         /* the statement and the call: 2 steps before it fails */
         /* a += a is a concatenation (x == e): 23 of them make 2^23
          * elements (charged n = 2, 4, ..., 2^23: 2^18 - 1 steps), [1] is
          * appended in place (n = 1), and the last a + a is charged n = 2^24
          * + 2 (262144 steps) before its length fails: call, var, for, 24
          * checks, 23 appends, 2 statements: 52, + 262143 + 262144 */
-        {"long", "R0519", "array of 16777218 elements, over the limit of 16777216", "26:5-26:11",
+        {"long", SPX_OUTCOME_LANGUAGE_FAILURE, "R0519",
+         "array of 16777218 elements, over the limit of 16777216", "26:5-26:11",
          52 + 262143 + 262144, NULL},
-        {"unequal", "R0508", "assertion failed: 2 != 3", "30:5-30:24", 3, NULL},
+        {"unequal", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508", "assertion failed: 2 != 3", "30:5-30:24",
+         3, NULL},
+        /* b.s += b.s concatenates (x == e): n = 2, 4, ..., 2^24 (2^19 - 1
+         * steps); then "y" is appended in place to the field, and its
+         * length fails before the append: call, var, for + 25 checks, 24
+         * statements, the last statement: 53 + 524287 */
+        {"text_long", SPX_OUTCOME_LANGUAGE_FAILURE, "R0506",
+         "string too long: 16777217 bytes, over the limit of 16777216", "37:5-37:15", 53 + 524287,
+         NULL},
     };
-    expect_stops(stop_source, stops, COUNT(stops));
+    spx_run_source_expect_stops(stop_source, stops, COUNT(stops));
 }
 
 /* --- < on strings, + on arrays --------------------------------------------------------- */
@@ -567,22 +531,22 @@ static void test_order_and_array_plus(void)
     for (int i = 1; i < 64; i++)
         ints = apr_psprintf(pool, "%s, %d", ints, i);
     const char *source = expand(pool, expand(pool, order_source, "@A@", a128), "@I@", ints);
-    const counted_t runs[] = {
+    const spx_counted_run_t runs[] = {
         /* call, var, 5 ifs, 5 compounds, return: 13; each comparison
          * examines at most 3 bytes: no size charge */
-        {"order", 11111, 13, NULL},
+        {"order", 11111, 13, SPX_ANY_PEAK, NULL},
         /* call, let, let (a + "b": n = 129, 2), if (a proper prefix: n =
          * 128, 2), return: 5 + 4 = 9 */
-        {"examined", 1, 9, NULL},
+        {"examined", 1, 9, SPX_ANY_PEAK, NULL},
         /* call, let, let, if (the first difference at byte 129: n = 129,
          * 2), return: 5 + 2 = 7 */
-        {"differ", 1, 7, NULL},
+        {"differ", 1, 7, SPX_ANY_PEAK, NULL},
         /* call, let (n = 64: 1), var (a + a: n = 128, 2), the append of []
          * (in place: n = 0), let (["x"] 0, ["y", "z"] 0, + n = 3: 0),
          * return, 2 lens: 8 + 3 = 11 */
-        {"joined", 1283, 11, NULL},
+        {"joined", 1283, 11, SPX_ANY_PEAK, NULL},
     };
-    expect_counted(source, runs, COUNT(runs));
+    spx_run_source_expect_counted(source, runs, COUNT(runs));
     apr_pool_destroy(pool);
 }
 
@@ -646,50 +610,53 @@ static void test_assert_eq_runs(void)
         numbers = apr_psprintf(pool, "%s, %d", numbers, i);
     const char *source = expand(
         pool, expand(pool, expand(pool, assert_source, "@A@", a128), "@E@", e254), "@S@", s255);
-    static const counted_t passes[] = {
+    static const spx_counted_run_t passes[] = {
         /* call; 4 statements and calls (8); let; a + "" (n = 128: 2) and
          * the comparison (n = 128: 2); [Point] == [Point] examines 1 + 64
          * (a nested block, v2's rule) + 2 = 67: 1; return: 1 + 8 + 1 + 4 +
          * 1 + 1 = 16. The message is evaluated though the values are equal. */
-        {"passes", 0, 16, NULL},
+        {"passes", 0, 16, SPX_ANY_PEAK, NULL},
     };
-    expect_counted(source, passes, COUNT(passes));
-    const stop_t stops[] = {
+    spx_run_source_expect_counted(source, passes, COUNT(passes));
+    const spx_stopped_run_t stops[] = {
         /* call, the statement, the call: 3 */
-        {"ints", "R0508", "assertion failed: -3 != 4", "11:20-11:36", 3, NULL},
-        {"bools", "R0508", "assertion failed: why: true != false", "12:21-12:50", 3, NULL},
-        {"strings", "R0508", "assertion failed: \"a\\\"\\\\\\n\\t\\x01\\x7f\xc3\xa9\" != \"\"",
-         "13:23-13:62", 3, NULL},
-        {"arrays", "R0508", "assertion failed: [[1], [], [2, 3]] != [[1]]", "14:22-14:57", 3, NULL},
+        {"ints", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508", "assertion failed: -3 != 4", "11:20-11:36",
+         3, NULL},
+        {"bools", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508", "assertion failed: why: true != false",
+         "12:21-12:50", 3, NULL},
+        {"strings", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
+         "assertion failed: \"a\\\"\\\\\\n\\t\\x01\\x7f\xc3\xa9\" != \"\"", "13:23-13:62", 3, NULL},
+        {"arrays", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
+         "assertion failed: [[1], [], [2, 3]] != [[1]]", "14:22-14:57", 3, NULL},
         /* call, let, the statement, the call: 4; the comparison examines
          * name (1, 64 for the nested block, 1 byte), on (1) and kids (1, 64;
          * lengths differ): 132, 2 more: 6 */
-        {"structs", "R0508",
+        {"structs", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
          "assertion failed: the tree: app.Node { name: \"r\", on: true, kids: [app.Node { name: "
          "\"k\", on: false, kids: [] }] } != app.Node { name: \"r\", on: true, kids: [] }",
          "17:5-17:69", 6, NULL},
-        {"points", "R0508", "assertion failed: [app.Point { x: 1, y: 2 }] != []", "20:22-20:59", 3,
-         NULL},
+        {"points", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
+         "assertion failed: [app.Point { x: 1, y: 2 }] != []", "20:22-20:59", 3, NULL},
         /* the left is 256 bytes of text: whole; the right 257: cut after
          * its "!"; call, let, the statement, a + "!" (n = 255: 3), the call,
          * the comparison (n = 254: 3): 10 */
-        {"long", "R0508",
+        {"long", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
          apr_pstrcat(pool, "assertion failed: \"", e254, "\" != \"", e254, "!...", NULL),
          "23:5-23:26", 10, NULL},
         /* call, var, for, 101 checks, 100 pushes (statement and call), the
          * statement and the call (arrays of different lengths examine
          * nothing): 306; the text cut after 256 bytes */
-        {"many", "R0508",
+        {"many", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
          apr_pstrcat(pool, "assertion failed: ", apr_pstrndup(pool, numbers, 256), "... != []",
                      NULL),
          "29:5-29:22", 306, NULL},
         /* byte 256 is inside the e-acute: the cut goes back to its start */
-        {"split", "R0508",
+        {"split", SPX_OUTCOME_LANGUAGE_FAILURE, "R0508",
          apr_pstrcat(pool, "assertion failed: \"", apr_pstrndup(pool, s255, 254), "... != \"\"",
                      NULL),
          "33:5-33:279", 3, NULL},
     };
-    expect_stops(source, stops, COUNT(stops));
+    spx_run_source_expect_stops(source, stops, COUNT(stops));
     apr_pool_destroy(pool);
 }
 
@@ -783,8 +750,8 @@ static void test_v2_unchanged(void)
      * var, while, 11 checks, 20 statements, let, the shared append (a
      * concatenation, n = 641: 10), return, len, len: 40, + 10 appends in
      * place (n = 64: 1 each, the first the literal's first growth) + 10 = 60 */
-    static const counted_t runs[] = {{"build", 641640, 60, NULL}};
-    expect_counted(v2_source, runs, COUNT(runs));
+    static const spx_counted_run_t runs[] = {{"build", 641640, 60, SPX_ANY_PEAK, NULL}};
+    spx_run_source_expect_counted(v2_source, runs, COUNT(runs));
 }
 
 int main(void)

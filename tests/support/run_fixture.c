@@ -167,4 +167,27 @@ void spx_run_expect_stopped(spx_fixture_t *fixture, const spx_program_t *program
     spx_run_assert_stopped(&result, stop->outcome, stop->code, stop->span, fixture->pool);
     CU_ASSERT_STRING_EQUAL(result.failure.message, stop->message);
     CU_ASSERT_EQUAL(result.steps, stop->steps);
+    CU_ASSERT_STRING_EQUAL(result.output, stop->output ? stop->output : "");
+}
+
+void spx_run_expect_stops(spx_fixture_t *fixture, const spx_program_t *program,
+                          const spx_stopped_run_t *stops, size_t count)
+{
+    spx_run_limits_t limits = spx_run_limits_default();
+    for (size_t i = 0; i < count; i++)
+        spx_run_expect_stopped(fixture, program, &stops[i], &limits);
+}
+
+void spx_run_source_expect_counted(const char *source, const spx_counted_run_t *runs, size_t count)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_run_expect_counted(fixture, spx_run_fixture_program(fixture, source), runs, count);
+    spx_fixture_free(fixture);
+}
+
+void spx_run_source_expect_stops(const char *source, const spx_stopped_run_t *stops, size_t count)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_run_expect_stops(fixture, spx_run_fixture_program(fixture, source), stops, count);
+    spx_fixture_free(fixture);
 }

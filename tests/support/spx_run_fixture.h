@@ -65,7 +65,8 @@ void spx_run_expect_counted(spx_fixture_t *fixture, const spx_program_t *program
                             const spx_counted_run_t *runs, size_t count);
 
 /* A run that stops: app.FUNCTION with outcome, code, message, span
- * "L:C-L:C" of app.spx, after exactly steps. */
+ * "L:C-L:C" of app.spx, after exactly steps, having printed output (NULL:
+ * nothing). */
 typedef struct spx_stopped_run_t {
     const char *function;
     spx_outcome_t outcome;
@@ -73,10 +74,20 @@ typedef struct spx_stopped_run_t {
     const char *message;
     const char *span;
     uint64_t steps;
+    const char *output;
 } spx_stopped_run_t;
 
 /* Run stop's function of program under limits and check it stopped so. */
 void spx_run_expect_stopped(spx_fixture_t *fixture, const spx_program_t *program,
                             const spx_stopped_run_t *stop, const spx_run_limits_t *limits);
+
+/* spx_run_expect_stopped for every stop of stops, under the default limits. */
+void spx_run_expect_stops(spx_fixture_t *fixture, const spx_program_t *program,
+                          const spx_stopped_run_t *stops, size_t count);
+
+/* The source-driven forms: source compiled in a fixture of their own, then
+ * spx_run_expect_counted or spx_run_expect_stops. */
+void spx_run_source_expect_counted(const char *source, const spx_counted_run_t *runs, size_t count);
+void spx_run_source_expect_stops(const char *source, const spx_stopped_run_t *stops, size_t count);
 
 #endif /* SPX_RUN_FIXTURE_H */
