@@ -1649,6 +1649,56 @@ static void leave_out(parser_t *p, items_t *items, const char *name, spx_positio
     sync_item(p, start);
 }
 
+/* The opening of a struct or an enum, after ["export"] from start: its
+ * keyword, its name (what says which: "a struct name"; a name that is no
+ * TYPENAME is E0230 and still read) and "{". 0 when the item was skipped. */
+static int parse_type_item_opening(parser_t *p, items_t *items, spx_position_t start,
+                                   const char *what, spx_name_t *name)
+{
+    advance(p); /* struct or enum */
+    if (!expect_name(p, what, name)) {
+        sync_item(p, start);
+        return 0;
+    }
+    if (!is_typename(name->text))
+        spx_lexer_error(&p->lexer, SPX_E0230, name->span,
+                        "%s '%s' must start with a capital letter (A-Z)", strchr(what, ' ') + 1,
+                        name->text);
+    if (!expect(p, SPX_TOKEN_LBRACE)) {
+        leave_out(p, items, name->text, start);
+        return 0;
+    }
+    return 1;
+}
+
+/* element ("," element)* [","] "}" after a type item's "{", each element
+ * read by read_element onto the pending stack: the elements (alignment
+ * alignment) and their count, or NULL when one fails or "}" is missing
+ * (the pending stack restored). */
+static void *parse_braced_elements(parser_t *p, int (*read_element)(parser_t *p),
+                                   apr_size_t alignment, apr_size_t *count)
+{
+    apr_size_t base = p->pending_used;
+    *count = 0;
+    do {
+        if (*count > 0 && p->token.kind == SPX_TOKEN_RBRACE)
+            break; /* a trailing comma */
+        if (!read_element(p)) {
+            p->pending_used = base;
+            return NULL;
+        }
+        (*count)++;
+    } while (consume_if(p, SPX_TOKEN_COMMA));
+    void *elements = pending_take(p, base, p->arena, alignment);
+    return expect(p, SPX_TOKEN_RBRACE) ? elements : NULL;
+}
+
+/* field := IDENT ":" type, onto the pending stack. */
+static int parse_field(parser_t *p)
+{
+    return parse_typed_name(p, "a field name");
+}
+
 /* "struct" TYPENAME "{" field ("," field)* [","] "}", after ["export"]
  * from start. A name that is no TYPENAME is E0230 and the item is still
  * read; an item that fails otherwise is skipped and left out. */
@@ -1657,106 +1707,68 @@ static void parse_struct(parser_t *p, items_t *items, spx_position_t start, int 
     spx_struct_t *item = SPX_ARENA_NEW(p->arena, spx_struct_t);
     item->module = p->module;
     item->exported = exported;
-    advance(p); /* struct */
-    if (!expect_name(p, "a struct name", &item->name)) {
-        sync_item(p, start);
+    if (!parse_type_item_opening(p, items, start, "a struct name", &item->name))
         return;
-    }
-    const char *name = item->name.text;
-    if (!is_typename(item->name.text))
-        spx_lexer_error(&p->lexer, SPX_E0230, item->name.span,
-                        "struct name '%s' must start with a capital letter (A-Z)", item->name.text);
-    apr_size_t base = p->pending_used, count = 0;
-    if (!expect(p, SPX_TOKEN_LBRACE)) {
-        leave_out(p, items, name, start);
-        return;
-    }
-    do {
-        if (count > 0 && p->token.kind == SPX_TOKEN_RBRACE)
-            break; /* a trailing comma */
-        if (!parse_typed_name(p, "a field name")) {
-            p->pending_used = base;
-            leave_out(p, items, name, start);
-            return;
-        }
-        count++;
-    } while (consume_if(p, SPX_TOKEN_COMMA));
-    item->fields = pending_take(p, base, p->arena, _Alignof(spx_param_t));
-    item->field_count = count;
-    if (!expect(p, SPX_TOKEN_RBRACE)) {
-        leave_out(p, items, name, start);
+    item->fields = parse_braced_elements(p, parse_field, _Alignof(spx_param_t), &item->field_count);
+    if (!item->fields) {
+        leave_out(p, items, item->name.text, start);
         return;
     }
     item->span = span_from(p, start);
     APR_ARRAY_PUSH(items->structs, spx_struct_t *) = item;
 }
 
-/* "enum" TYPENAME "{" variant ("," variant)* [","] "}", variant :=
- * TYPENAME ["(" type ("," type)* ")"], after ["export"] from start. A
- * lowercase enum or variant name is E0230 and still read; an item that
- * fails otherwise (no variant: E0220) is skipped and left out. */
+/* variant := TYPENAME ["(" type ("," type)* ")"], onto the pending stack.
+ * A lowercase name is E0230 and still read. */
+static int parse_variant(parser_t *p)
+{
+    spx_variant_t variant;
+    memset(&variant, 0, sizeof(variant));
+    if (!expect_name(p, "a variant name", &variant.name))
+        return 0;
+    if (!is_typename(variant.name.text))
+        spx_lexer_error(&p->lexer, SPX_E0230, variant.name.span,
+                        "variant name '%s' must start with a capital letter (A-Z)",
+                        variant.name.text);
+    if (consume_if(p, SPX_TOKEN_LPAREN)) {
+        apr_size_t payload_base = p->pending_used, payloads = 0;
+        do {
+            spx_param_t payload;
+            memset(&payload, 0, sizeof(payload));
+            if (!parse_type(p, p->arena, &payload.type, &payload.type_span, &payload.type_syntax)) {
+                p->pending_used = payload_base;
+                return 0;
+            }
+            pending_push(p, &payload, sizeof(payload));
+            payloads++;
+        } while (consume_if(p, SPX_TOKEN_COMMA));
+        variant.payloads = pending_take(p, payload_base, p->arena, _Alignof(spx_param_t));
+        variant.payload_count = payloads;
+        if (!expect(p, SPX_TOKEN_RPAREN))
+            return 0;
+    }
+    pending_push(p, &variant, sizeof(variant));
+    return 1;
+}
+
+/* "enum" TYPENAME "{" variant ("," variant)* [","] "}", after ["export"]
+ * from start. A lowercase enum or variant name is E0230 and still read; an
+ * item that fails otherwise (no variant: E0220) is skipped and left out. */
 static void parse_enum(parser_t *p, items_t *items, spx_position_t start, int exported)
 {
     spx_enum_t *item = SPX_ARENA_NEW(p->arena, spx_enum_t);
     item->module = p->module;
     item->exported = exported;
-    advance(p); /* enum */
-    if (!expect_name(p, "an enum name", &item->name)) {
-        sync_item(p, start);
+    if (!parse_type_item_opening(p, items, start, "an enum name", &item->name))
         return;
-    }
-    const char *name = item->name.text;
-    if (!is_typename(name))
-        spx_lexer_error(&p->lexer, SPX_E0230, item->name.span,
-                        "enum name '%s' must start with a capital letter (A-Z)", name);
-    if (!expect(p, SPX_TOKEN_LBRACE)) {
-        leave_out(p, items, name, start);
-        return;
-    }
-    apr_size_t base = p->pending_used, count = 0;
-    do {
-        if (count > 0 && p->token.kind == SPX_TOKEN_RBRACE)
-            break; /* a trailing comma */
-        spx_variant_t variant;
-        memset(&variant, 0, sizeof(variant));
-        if (!expect_name(p, "a variant name", &variant.name))
-            goto failed;
-        if (!is_typename(variant.name.text))
-            spx_lexer_error(&p->lexer, SPX_E0230, variant.name.span,
-                            "variant name '%s' must start with a capital letter (A-Z)",
-                            variant.name.text);
-        if (consume_if(p, SPX_TOKEN_LPAREN)) {
-            apr_size_t payload_base = p->pending_used, payloads = 0;
-            do {
-                spx_param_t payload;
-                memset(&payload, 0, sizeof(payload));
-                if (!parse_type(p, p->arena, &payload.type, &payload.type_span,
-                                &payload.type_syntax))
-                    goto failed;
-                pending_push(p, &payload, sizeof(payload));
-                payloads++;
-            } while (consume_if(p, SPX_TOKEN_COMMA));
-            variant.payloads = pending_take(p, payload_base, p->arena, _Alignof(spx_param_t));
-            variant.payload_count = payloads;
-            if (!expect(p, SPX_TOKEN_RPAREN))
-                goto failed;
-        }
-        pending_push(p, &variant, sizeof(variant));
-        count++;
-    } while (consume_if(p, SPX_TOKEN_COMMA));
-    item->variants = pending_take(p, base, p->arena, _Alignof(spx_variant_t));
-    item->variant_count = count;
-    if (!expect(p, SPX_TOKEN_RBRACE)) {
-        leave_out(p, items, name, start);
+    item->variants =
+        parse_braced_elements(p, parse_variant, _Alignof(spx_variant_t), &item->variant_count);
+    if (!item->variants) {
+        leave_out(p, items, item->name.text, start);
         return;
     }
     item->span = span_from(p, start);
     APR_ARRAY_PUSH(items->enums, spx_enum_t *) = item;
-    return;
-
-failed:
-    p->pending_used = base;
-    leave_out(p, items, name, start);
 }
 
 /* "const" IDENT ":" type "=" expr ";", after ["export"] from start. The
