@@ -420,19 +420,24 @@ static spx_drift_reason_t dir_drift(const spx_input_set_t *set, const spx_input_
     return name_drift(set, input, pool);
 }
 
-/* platform.md's steps 1 to 3 for a held file. The handle's identity, link
- * count and size are read once, after hashing: a held handle's object cannot
- * change, so that one look is both the check before (were the bytes read the
- * whole, unchanged file?) and the check after (did a write land during the
- * hashing?). The reasons keep the steps' order. */
+/* platform.md's steps 1 to 3 for a held file. Its bytes are compared with
+ * the copy read at authentication (exact, where a digest is only likely,
+ * and at the speed of memory: no hashing; the digest made then stays the
+ * revision's). The handle's identity, link count and size are read once,
+ * after the comparison: a held handle's object cannot change, so that one
+ * look is both the check before (were the bytes read the whole, unchanged
+ * file?) and the check after (did a write land during the reading?). The
+ * reasons keep the steps' order. */
 static spx_drift_reason_t file_drift(const spx_input_set_t *set, const spx_input_t *input,
                                      uint64_t *source_reads, apr_pool_t *pool)
 {
     spx_drift_reason_t misnamed = name_drift(set, input, pool);
-    spx_sha256_t digest;
-    uint64_t length = 0;
-    apr_status_t read = spx_file_digest(input->file, SPX_LIMIT_READ_CHUNK_BYTES, input->size,
-                                        &digest, &length, pool, NULL);
+    apr_size_t capacity =
+        input->size < SPX_LIMIT_READ_CHUNK_BYTES ? input->size + 1 : SPX_LIMIT_READ_CHUNK_BYTES;
+    int same = 0;
+    apr_status_t read =
+        spx_file_same_bytes(input->file, input->bytes, input->size, apr_palloc(pool, capacity),
+                            capacity, &same, pool, NULL);
     if (input != set->manifest)
         (*source_reads)++;
     spx_identity_t now;
@@ -443,8 +448,7 @@ static spx_drift_reason_t file_drift(const spx_input_set_t *set, const spx_input
         return misnamed;
     if (now.links == 0)
         return SPX_DRIFT_MISSING;
-    if (read != APR_SUCCESS || now.size != input->size || length != input->size ||
-        !spx_sha256_equal(&digest, &input->digest))
+    if (read != APR_SUCCESS || now.size != input->size || !same)
         return SPX_DRIFT_CONTENT_CHANGED;
     return 0;
 }

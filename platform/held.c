@@ -1,10 +1,12 @@
 /*
  * held.c: what both platforms share about held objects: comparing and
- * rendering identities, and reading a whole held file through its handle.
+ * rendering identities, reading a whole held file through its handle, and
+ * comparing a held file's bytes with a copy kept of them.
  */
 #include "spx_platform.h"
 
 #include <apr_strings.h>
+#include <string.h>
 
 int spx_identity_same_object(const spx_identity_t *a, const spx_identity_t *b)
 {
@@ -69,6 +71,33 @@ apr_status_t spx_file_read_all(spx_file_t *file, apr_size_t max_bytes, unsigned 
     buffer[filled] = '\0';
     *bytes = buffer;
     *length = filled;
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_file_same_bytes(spx_file_t *file, const unsigned char *expected,
+                                 apr_size_t expected_length, unsigned char *buffer,
+                                 apr_size_t capacity, int *same, apr_pool_t *pool,
+                                 const char **message)
+{
+    *same = 0;
+    uint64_t offset = 0;
+    for (;;) {
+        /* At most one byte past the end of what is expected: growth shows. */
+        apr_size_t left = expected_length - (apr_size_t)offset;
+        apr_size_t want = left < capacity ? left + 1 : capacity;
+        apr_size_t got = 0;
+        apr_status_t status = spx_file_read_at(file, offset, buffer, want, &got, pool, message);
+        if (status != APR_SUCCESS)
+            return status;
+        if (got > left || memcmp(buffer, expected + offset, got) != 0)
+            return APR_SUCCESS; /* longer, or different */
+        offset += got;
+        /* The end: a read that returns nothing, or a short read that ends
+         * exactly where expected (a file cannot hold fewer bytes at once). */
+        if (got == 0 || (got < want && offset == expected_length))
+            break;
+    }
+    *same = offset == expected_length;
     return APR_SUCCESS;
 }
 

@@ -291,6 +291,18 @@ int spx_replace_needs_release(void);
 apr_status_t spx_file_read_all(spx_file_t *file, apr_size_t max_bytes, unsigned char **bytes,
                                apr_size_t *length, apr_pool_t *pool, const char **message);
 
+/* Whether the held file holds exactly the expected_length bytes at
+ * expected, read from offset 0 through the handle into buffer (capacity
+ * bytes, at least 1: a file smaller than capacity is read in one call) and
+ * compared as they come; the reading stops at the first difference, and a
+ * file longer than expected is seen by reading one byte past its end. The
+ * end of the file is a read that returns nothing or a short read that ends
+ * exactly at expected_length. No digest is made. */
+apr_status_t spx_file_same_bytes(spx_file_t *file, const unsigned char *expected,
+                                 apr_size_t expected_length, unsigned char *buffer,
+                                 apr_size_t capacity, int *same, apr_pool_t *pool,
+                                 const char **message);
+
 /* Open the regular file called name in dir (spx_file_open), read it whole
  * (spx_file_read_all) and let it go again. */
 apr_status_t spx_file_read_named(spx_dir_t *dir, const char *name, apr_size_t max_bytes,

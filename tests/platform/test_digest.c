@@ -1,10 +1,12 @@
 /*
- * test_digest.c: SHA-256 through the platform's one Nettle wrapper: known
- * answers, streaming equal to one shot, and the digest of a held file.
+ * test_digest.c: SHA-256 through the platform's one Nettle wrapper (known
+ * answers), and a held file's bytes compared with a copy of them
+ * (spx_file_same_bytes), which re-authentication uses instead of a digest.
  */
 #include "spx_digest.h"
 #include "spx_test.h"
 
+#include <apr_strings.h>
 #include <string.h>
 
 static const char *digest_of(const char *text, apr_pool_t *pool)
@@ -28,30 +30,19 @@ static void test_known_answers(void)
     apr_pool_destroy(pool);
 }
 
-static void test_streaming_equals_one_shot(void)
+static void test_equal(void)
 {
-    apr_pool_t *pool = NULL;
-    apr_pool_create(&pool, NULL);
-    const char *text = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-    spx_sha256_t whole, streamed;
-    spx_sha256(text, strlen(text), &whole);
-    spx_sha256_stream_t *stream = spx_sha256_begin(pool);
-    for (size_t i = 0; i < strlen(text); i += 5)
-        spx_sha256_update(stream, text + i, strlen(text) - i < 5 ? strlen(text) - i : 5);
-    spx_sha256_finish(stream, &streamed);
-    CU_ASSERT_TRUE(spx_sha256_equal(&whole, &streamed));
-    CU_ASSERT_STRING_EQUAL(
-        spx_digest_text(&whole, pool),
-        "sha256:248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-    spx_sha256_t other;
-    spx_sha256("abd", 3, &other);
-    CU_ASSERT_FALSE(spx_sha256_equal(&whole, &other));
-    apr_pool_destroy(pool);
+    spx_sha256_t a, b, c;
+    spx_sha256("abc", 3, &a);
+    spx_sha256("abc", 3, &b);
+    spx_sha256("abd", 3, &c);
+    CU_ASSERT_TRUE(spx_sha256_equal(&a, &b));
+    CU_ASSERT_FALSE(spx_sha256_equal(&a, &c));
 }
 
-/* A held file is digested through its handle in small chunks; the result is
- * the digest of its bytes, whatever the chunk size. */
-static void test_file_digest_in_chunks(void)
+/* A held file compared with a copy of its bytes: equal whatever the buffer's
+ * size; a file that differs in one byte, is longer or shorter is not. */
+static void test_file_same_bytes(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
     spx_fixture_write_size(fixture, "big.spx", 100000);
@@ -60,20 +51,42 @@ static void test_file_digest_in_chunks(void)
     CU_ASSERT_EQUAL_FATAL(spx_dir_open_root(&root, fixture->root, fixture->pool, NULL),
                           APR_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(spx_file_open(&file, root, "big.spx", fixture->pool, NULL), APR_SUCCESS);
-    const char *bytes = spx_fixture_read(fixture, "big.spx");
-    spx_sha256_t expected, chunked;
-    spx_sha256(bytes, 100000, &expected);
-    uint64_t length = 0;
-    CU_ASSERT_EQUAL(spx_file_digest(file, 4093, 100000, &chunked, &length, fixture->pool, NULL),
-                    APR_SUCCESS);
-    CU_ASSERT_EQUAL(length, 100000);
-    CU_ASSERT_TRUE(spx_sha256_equal(&expected, &chunked));
-    /* A file larger than the caller expects (one that grew) is read to its
-     * end all the same: only a short read at the expected size ends early. */
-    CU_ASSERT_EQUAL(spx_file_digest(file, 4093, 50000, &chunked, &length, fixture->pool, NULL),
-                    APR_SUCCESS);
-    CU_ASSERT_EQUAL(length, 100000);
-    CU_ASSERT_TRUE(spx_sha256_equal(&expected, &chunked));
+    unsigned char *copy = apr_pmemdup(fixture->pool, spx_fixture_read(fixture, "big.spx"), 100000);
+    unsigned char *buffer = apr_palloc(fixture->pool, 100001);
+    static const apr_size_t capacities[] = {1, 4093, 65536, 100000, 100001};
+    for (size_t i = 0; i < sizeof(capacities) / sizeof(capacities[0]); i++) {
+        int same = 0;
+        CU_ASSERT_EQUAL(spx_file_same_bytes(file, copy, 100000, buffer, capacities[i], &same,
+                                            fixture->pool, NULL),
+                        APR_SUCCESS);
+        CU_ASSERT_TRUE(same);
+        /* one byte different: at the start, in the middle, at the end */
+        static const apr_size_t at[] = {0, 50000, 99999};
+        for (size_t k = 0; k < 3; k++) {
+            copy[at[k]] ^= 1;
+            CU_ASSERT_EQUAL(spx_file_same_bytes(file, copy, 100000, buffer, capacities[i], &same,
+                                                fixture->pool, NULL),
+                            APR_SUCCESS);
+            CU_ASSERT_FALSE(same);
+            copy[at[k]] ^= 1;
+        }
+        /* the file longer than the copy, and shorter */
+        CU_ASSERT_EQUAL(spx_file_same_bytes(file, copy, 99999, buffer, capacities[i], &same,
+                                            fixture->pool, NULL),
+                        APR_SUCCESS);
+        CU_ASSERT_FALSE(same);
+        CU_ASSERT_EQUAL(
+            spx_file_same_bytes(file, copy, 0, buffer, capacities[i], &same, fixture->pool, NULL),
+            APR_SUCCESS);
+        CU_ASSERT_FALSE(same);
+    }
+    unsigned char *longer = apr_pcalloc(fixture->pool, 100001);
+    memcpy(longer, copy, 100000);
+    int same = 1;
+    CU_ASSERT_EQUAL(
+        spx_file_same_bytes(file, longer, 100001, buffer, 4093, &same, fixture->pool, NULL),
+        APR_SUCCESS);
+    CU_ASSERT_FALSE(same);
     spx_fixture_free(fixture);
 }
 
@@ -81,8 +94,8 @@ int main(void)
 {
     CU_TestInfo tests[] = {
         {"known answers", test_known_answers},
-        {"streaming equals one shot", test_streaming_equals_one_shot},
-        {"held file digested in chunks", test_file_digest_in_chunks},
+        {"equal digests", test_equal},
+        {"a held file compared with a copy of its bytes", test_file_same_bytes},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("digest", tests);
