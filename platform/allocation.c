@@ -11,6 +11,8 @@
  */
 #include "spx_allocation.h"
 
+#include <apr_allocator.h>
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,11 +106,16 @@ void spx_allocation_policy_install(const char *program, int gate_allowed)
         read_gate(getenv("SPX_TEST_ALLOCATION"));
 }
 
-apr_pool_t *spx_root_pool(void)
+apr_pool_t *spx_root_pool(apr_size_t free_kept_bytes)
 {
+    apr_allocator_t *allocator = NULL;
     apr_pool_t *pool = NULL;
-    if (apr_pool_create_ex(&pool, NULL, spx_out_of_memory_abort, NULL) != APR_SUCCESS)
+    if (apr_allocator_create(&allocator) != APR_SUCCESS)
         spx_out_of_memory();
+    apr_allocator_max_free_set(allocator, free_kept_bytes);
+    if (apr_pool_create_ex(&pool, NULL, spx_out_of_memory_abort, allocator) != APR_SUCCESS)
+        spx_out_of_memory();
+    apr_allocator_owner_set(allocator, pool);
     return pool;
 }
 

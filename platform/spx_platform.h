@@ -389,6 +389,13 @@ const char *const *spx_arguments_utf8(int argc, const char *const *argv, apr_poo
  * instead of one per 4 KiB. NULL when the system refuses. */
 void *spx_bulk_memory(apr_size_t size, apr_pool_t *pool);
 
+/* Ask the C library to give the memory it holds free back to the system
+ * (glibc keeps freed memory inside its heap until asked; musl gives it back
+ * by itself; on macOS the default zone is asked for pressure relief; on
+ * Windows the C runtime's heap is compacted). Costs a walk of the free
+ * lists: call it after large work, not after every request. */
+void spx_memory_give_back(void);
+
 /* ---- processors ------------------------------------------------------- */
 
 /* How many processors the system has online for this process: at least 1,

@@ -298,11 +298,24 @@
  * TUNING KNOBS: how the work is done, not limits on input
  * ======================================================================== */
 
-/* Chunk in which files are hashed and oversized frames are drained
- * (project decision: large enough to be fast, small enough to stay flat). */
+/* Chunk in which files are hashed or compared and oversized frames are
+ * drained (project decision: large enough to be fast, small enough to stay
+ * flat). */
 #define SPX_LIMIT_READ_CHUNK_BYTES (64u * 1024u)
 
-/* Re-authentication hashes every held file twice per semantic request. When
+/* Free memory a program's pools keep for reuse (APR's allocator max_free);
+ * whatever a freed pool gives back beyond it goes back to the C library, and
+ * from there to the system, so that a daemon's memory falls again after a
+ * large answer (project decision: a few requests' scratch). */
+#define SPX_LIMIT_POOL_FREE_KEPT_BYTES (4u * 1024u * 1024u)
+
+/* A session gives its freed memory back to the system (spx_memory_give_back)
+ * after each response of at least this many bytes (project decision: the
+ * giving back costs a few microseconds, too much after every ping, nothing
+ * beside a graph or a context of this size). */
+#define SPX_LIMIT_GIVE_BACK_AFTER_RESPONSE_BYTES (64u * 1024u)
+
+/* Re-authentication reads every held file twice per semantic request. When
  * the held files come to at least SPX_PARALLEL_REHASH_BYTES, the files are
  * shared among up to SPX_LIMIT_REHASH_THREADS threads (the caller and helpers
  * kept for the session, no more than the processors), each helper with a

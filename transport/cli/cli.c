@@ -1084,7 +1084,7 @@ int spx_cli_main(int argc, const char *const *argv)
     }
     spx_stdio_binary_mode();
     spx_stdio_ignore_broken_pipe();
-    apr_pool_t *pool = spx_root_pool();
+    apr_pool_t *pool = spx_root_pool(SPX_LIMIT_POOL_FREE_KEPT_BYTES);
     argv = spx_arguments_utf8(argc, argv, pool);
     spx_console_t *console = spx_console_utf8(pool); /* UTF-8 on a console, put back below */
     int status;

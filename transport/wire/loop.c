@@ -11,6 +11,8 @@
 #include "spx_allocation.h"
 #include "spx_assert.h"
 #include "spx_exit.h"
+#include "spx_limits.h"
+#include "spx_platform.h"
 #include "spx_rpc.h"
 #include "spx_status.h"
 
@@ -205,6 +207,12 @@ void spx_loop_run_with_hooks(spx_frame_reader_t *reader, spx_response_writer_t *
         if (!handle_frame(&frame, writer, hooks, context, request_pool,
                           spx_frame_reader_max_bytes(reader), report))
             break;
+        /* After a large answer, its memory goes back to the system before
+         * the session waits for the next request (docs/performance.md). */
+        if (spx_response_writer_last_bytes(writer) >= SPX_LIMIT_GIVE_BACK_AFTER_RESPONSE_BYTES) {
+            apr_pool_clear(request_pool);
+            spx_memory_give_back();
+        }
     }
     apr_pool_destroy(request_pool);
 }

@@ -23,7 +23,8 @@ struct spx_response_writer_t {
     spx_response_flush_fn flush;
     void *context;
     apr_size_t max_bytes;
-    int explain_errors; /* v2, v3: every error but -32001 says why */
+    int explain_errors;    /* v2, v3: every error but -32001 says why */
+    apr_size_t last_bytes; /* of the last response written, LF included */
 };
 
 apr_status_t spx_response_writer_create(spx_response_writer_t **writer, spx_response_write_fn write,
@@ -65,6 +66,21 @@ typedef struct rendering_t {
     size_t limit; /* most text bytes allowed, LF excluded */
     int over;     /* the text passed limit */
 } rendering_t;
+
+/* Write one whole response and flush it. */
+static apr_status_t send_line(spx_response_writer_t *writer, const char *bytes, apr_size_t length)
+{
+    writer->last_bytes = length;
+    apr_status_t status = writer->write(writer->context, bytes, length);
+    if (status == APR_SUCCESS)
+        status = writer->flush(writer->context);
+    return status;
+}
+
+apr_size_t spx_response_writer_last_bytes(const spx_response_writer_t *writer)
+{
+    return writer->last_bytes;
+}
 
 static int append(const char *buffer, size_t size, void *data)
 {
@@ -109,9 +125,7 @@ static apr_status_t render_and_send(spx_response_writer_t *writer, json_t *docum
         *withheld = 1;
     } else {
         rendering.text[rendering.length++] = '\n';
-        status = writer->write(writer->context, rendering.text, rendering.length);
-        if (status == APR_SUCCESS)
-            status = writer->flush(writer->context);
+        status = send_line(writer, rendering.text, rendering.length);
     }
     free(rendering.text);
     json_decref(document);
@@ -215,9 +229,7 @@ apr_status_t spx_response_write_result_text(spx_response_writer_t *writer, json_
     response[prefix + length] = '}';
     response[prefix + length + 1] = '\n';
     free(id_text);
-    status = writer->write(writer->context, response, frame + length);
-    if (status == APR_SUCCESS)
-        status = writer->flush(writer->context);
+    status = send_line(writer, response, frame + length);
     free(response);
     return status;
 }

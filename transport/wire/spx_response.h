@@ -45,6 +45,9 @@ apr_status_t spx_response_writer_create(spx_response_writer_t **writer, spx_resp
                                         spx_response_flush_fn flush, void *context,
                                         apr_size_t max_bytes, apr_pool_t *pool);
 
+/* The size of the last response written (LF included), 0 before the first. */
+apr_size_t spx_response_writer_last_bytes(const spx_response_writer_t *writer);
+
 /* A writer to the process's binary standard output. */
 apr_status_t spx_response_writer_create_stdio(spx_response_writer_t **writer, spx_stdio_t *stdio,
                                               apr_size_t max_bytes, apr_pool_t *pool);
