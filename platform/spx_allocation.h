@@ -48,9 +48,9 @@ int spx_out_of_memory_abort(int status);
 void spx_allocation_policy_install(const char *program, int gate_allowed);
 
 /* A top-level pool (its parent is APR's global pool) whose abort function
- * is spx_out_of_memory_abort, and whose allocator (APR's global one) keeps at most free_kept_bytes of the
- * memory its pools free for reuse and gives the rest back to the C library
- * (apr_allocator_max_free_set). */
+ * is spx_out_of_memory_abort, and whose allocator (APR's global one) keeps
+ * at most free_kept_bytes of the memory its pools free for reuse and gives
+ * the rest back to the C library (apr_allocator_max_free_set). */
 apr_pool_t *spx_root_pool(apr_size_t free_kept_bytes);
 
 /* malloc and realloc that never return NULL (size 0 is taken as 1). */
