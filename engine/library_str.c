@@ -2,65 +2,125 @@
  * library_str.c: the str methods of the standard library (spx_library.h):
  * split, join, find, contains, starts_with, ends_with, trim, lower, upper,
  * replace and repeat, each one function that takes the fuel, and the
- * linear-time search (Knuth-Morris-Pratt) that find, split and replace
- * share. New strings are new blocks, counted in the measure.
+ * linear-time search (Two-Way, constant space) that find, split and
+ * replace share. New strings are new blocks, counted in the measure.
  */
 #include "spx_library.h"
 
-#include "spx_allocation.h"
-
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- the search --------------------------------------------------------------- */
 
-/* A pattern (at least one byte) and its KMP border table: border[i] is the
- * length of the longest proper border of pattern[0..i]. The table is
- * scratch, outside the measure (as sort's). */
+/* A pattern (at least one byte) prepared for the Two-Way search (Crochemore
+ * and Perrin, 1991): its critical factorization pattern = u v with
+ * |u| = split, and the shift after a match of v and a mismatch in u,
+ * period. When u occurs again at period (the pattern is periodic), the
+ * search remembers the bytes of v known to match after that shift
+ * (memory). Linear time, constant space: no table at all. */
 typedef struct searcher_t {
     const unsigned char *pattern;
     apr_size_t length;
-    uint32_t *border;
+    apr_size_t split;
+    apr_size_t period;
+    int periodic;
 } searcher_t;
+
+/* The start of pattern's maximal suffix in the byte order (reversed 0) or
+ * its reverse (reversed 1), and *period, that suffix's period (Duval's
+ * comparison of the best start so far with a challenger). */
+static apr_size_t maximal_suffix(const unsigned char *pattern, apr_size_t length, int reversed,
+                                 apr_size_t *period)
+{
+    apr_size_t best = 0, challenger = 1, k = 0, p = 1;
+    while (challenger + k < length) {
+        unsigned char a = pattern[challenger + k], b = pattern[best + k];
+        if (a == b) {
+            if (k + 1 == p) {
+                challenger += p;
+                k = 0;
+            } else {
+                k++;
+            }
+        } else if (reversed ? a > b : a < b) { /* the challenger's suffix sorts first */
+            challenger += k + 1;
+            k = 0;
+            p = challenger - best;
+        } else { /* the challenger's suffix sorts after: the best now */
+            best = challenger;
+            challenger = best + 1;
+            k = 0;
+            p = 1;
+        }
+    }
+    *period = p;
+    return best;
+}
 
 static void searcher_init(searcher_t *search, const unsigned char *pattern, apr_size_t length)
 {
     SPX_ASSERT(length >= 1);
     search->pattern = pattern;
     search->length = length;
-    search->border = spx_allocate(length * sizeof(uint32_t));
-    search->border[0] = 0;
-    uint32_t k = 0;
-    for (apr_size_t i = 1; i < length; i++) {
-        while (k > 0 && pattern[i] != pattern[k])
-            k = search->border[k - 1];
-        if (pattern[i] == pattern[k])
-            k++;
-        search->border[i] = k;
+    apr_size_t period = 1, reversed_period = 1;
+    apr_size_t split = maximal_suffix(pattern, length, 0, &period);
+    apr_size_t reversed_split = maximal_suffix(pattern, length, 1, &reversed_period);
+    if (reversed_split > split) {
+        split = reversed_split;
+        period = reversed_period;
     }
-}
-
-static void searcher_finish(searcher_t *search)
-{
-    free(search->border);
+    /* v = pattern[split..) has period `period`, so split + period <= length. */
+    search->periodic = memcmp(pattern, pattern + period, split) == 0;
+    search->split = split;
+    search->period =
+        search->periodic ? period : (split > length - split ? split : length - split) + 1;
 }
 
 /* The first occurrence of the pattern in text[from..length) (the text
- * before from unseen), or -1. Successive calls from the ends of the
- * occurrences found read each byte of the text a bounded number of times. */
+ * before from unseen), or -1. Each start is tried by matching v left to
+ * right, then u right to left; a mismatch in v at i moves the start on by
+ * i - split + 1, a mismatch in u by the period. A start whose byte at split
+ * differs from v's first is passed over with memchr (trying it would move
+ * on by one), so successive calls from the ends of the occurrences found
+ * read each byte of the text a bounded number of times. */
 static int64_t searcher_next(const searcher_t *search, const unsigned char *text, apr_size_t length,
                              apr_size_t from)
 {
-    uint32_t k = 0;
-    for (apr_size_t i = from; i < length; i++) {
-        while (k > 0 && text[i] != search->pattern[k])
-            k = search->border[k - 1];
-        if (text[i] == search->pattern[k])
-            k++;
-        if (k == search->length)
-            return (int64_t)(i + 1 - k);
+    const unsigned char *pattern = search->pattern;
+    apr_size_t m = search->length, split = search->split;
+    if (length < m || from > length - m)
+        return -1;
+    apr_size_t last = length - m; /* the last start */
+    if (m == 1) {
+        const unsigned char *at = memchr(text + from, pattern[0], last - from + 1);
+        return at ? (int64_t)(at - text) : -1;
+    }
+    apr_size_t start = from, memory = 0;
+    while (start <= last) {
+        if (memory <= split && text[start + split] != pattern[split]) {
+            const unsigned char *at =
+                memchr(text + start + split + 1, pattern[split], last - start);
+            if (at == NULL)
+                return -1;
+            start = (apr_size_t)(at - text) - split;
+            memory = 0;
+        }
+        apr_size_t i = split > memory ? split : memory;
+        while (i < m && pattern[i] == text[start + i])
+            i++;
+        if (i < m) {
+            start += i - split + 1;
+            memory = 0;
+            continue;
+        }
+        i = split;
+        while (i > memory && pattern[i - 1] == text[start + i - 1])
+            i--;
+        if (i <= memory)
+            return (int64_t)start;
+        start += search->period;
+        memory = search->periodic ? m - search->period : 0;
     }
     return -1;
 }
@@ -113,10 +173,8 @@ spx_heap_status_t spx_str_split(spx_heap_t *heap, uint64_t *fuel, const spx_valu
     status = spx_heap_array_length_allows(heap, pieces);
     if (status == SPX_HEAP_OK)
         status = spx_heap_memory_allows(heap, 0, bytes);
-    if (status != SPX_HEAP_OK) {
-        searcher_finish(&search);
+    if (status != SPX_HEAP_OK)
         return status;
-    }
     spx_value_block_t *array = spx_heap_new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)pieces);
     array->elements_are_blocks = 1;
     apr_size_t start = 0;
@@ -126,7 +184,6 @@ spx_heap_status_t spx_str_split(spx_heap_t *heap, uint64_t *fuel, const spx_valu
         array->slots[k].b = new_string(heap, text + start, end - start);
         start = end + separator->length;
     }
-    searcher_finish(&search);
     *out = array;
     return SPX_HEAP_OK;
 }
@@ -179,7 +236,6 @@ spx_heap_status_t spx_str_find(spx_heap_t *heap, uint64_t *fuel, const spx_value
     searcher_t search;
     searcher_init(&search, spx_str_bytes(t), t->length);
     *out = searcher_next(&search, spx_str_bytes(s), s->length, 0);
-    searcher_finish(&search);
     return SPX_HEAP_OK;
 }
 
@@ -265,10 +321,8 @@ spx_heap_status_t spx_str_replace(spx_heap_t *heap, uint64_t *fuel, const spx_va
     uint64_t count = occurrences(&search, text, s->length);
     uint64_t length = s->length - count * old->length + count * new_text->length;
     status = spx_heap_before_creating(heap, fuel, known + length, SPX_BLOCK_STR, length);
-    if (status != SPX_HEAP_OK) {
-        searcher_finish(&search);
+    if (status != SPX_HEAP_OK)
         return status;
-    }
     spx_value_block_t *replaced = spx_heap_new_block(heap, SPX_BLOCK_STR, (uint32_t)length);
     unsigned char *to = string_bytes(replaced);
     apr_size_t start = 0;
@@ -283,7 +337,6 @@ spx_heap_status_t spx_str_replace(spx_heap_t *heap, uint64_t *fuel, const spx_va
         to += new_text->length;
         start = end + old->length;
     }
-    searcher_finish(&search);
     *out = replaced;
     return SPX_HEAP_OK;
 }
