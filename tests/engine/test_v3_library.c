@@ -636,7 +636,8 @@ static void expect_found(spx_heap_t *heap, const char *s, apr_size_t n, const ch
 /* The search's edge cases, each a string pair and the first index:
  * periodic needles (where a shift by less than the needle's length must
  * not skip an occurrence), the empty needle, a needle longer than the
- * haystack, matches at either end, bytes above 0x7f and zero bytes. */
+ * haystack, matches at either end, bytes above 0x7f and zero bytes; each
+ * also at the end and at the start of a longer text. */
 static void test_search_cases(void)
 {
     static const struct {
@@ -681,9 +682,22 @@ static void test_search_cases(void)
     };
     spx_heap_t heap;
     spx_heap_init(&heap, SPX_LIMIT_MAX_MEMORY_DEFAULT);
-    for (size_t i = 0; i < COUNT(cases); i++)
-        expect_found(&heap, cases[i].s, strlen(cases[i].s), cases[i].t, strlen(cases[i].t),
-                     cases[i].at);
+    /* each case alone, then after and before 300 bytes '#' (in no needle) */
+    enum { PAD = 300 };
+    char padded[PAD + 32];
+    memset(padded, '#', sizeof(padded));
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        size_t n = strlen(cases[i].s), m = strlen(cases[i].t);
+        SPX_ASSERT(n <= 32 && strchr(cases[i].t, '#') == NULL);
+        int64_t at = cases[i].at;
+        expect_found(&heap, cases[i].s, n, cases[i].t, m, at);
+        memcpy(padded + PAD, cases[i].s, n);
+        expect_found(&heap, padded, PAD + n, cases[i].t, m, at >= 0 && m ? at + PAD : at);
+        memset(padded, '#', sizeof(padded));
+        memcpy(padded, cases[i].s, n);
+        expect_found(&heap, padded, n + PAD, cases[i].t, m, at);
+        memset(padded, '#', sizeof(padded));
+    }
     /* zero bytes are bytes like any other */
     expect_found(&heap, "a\0b\0\0c", 6, "\0\0", 2, 3);
     expect_found(&heap, "a\0b\0\0c", 6, "\0c", 2, 4);
