@@ -703,6 +703,20 @@ static void test_search_cases(void)
     expect_found(&heap, "a\0b\0\0c", 6, "\0c", 2, 4);
     expect_found(&heap, "a\0b\0\0c", 6, "b\0\0c", 4, 2);
     expect_found(&heap, "a\0b\0\0c", 6, "\0\0\0", 3, -1);
+    /* and split's later searches, from after an occurrence, see no byte
+     * before it: "\0aa\0a" split on "\0a" is "", "a", "" */
+    spx_value_block_t *sb = NULL, *tb = NULL, *pieces = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, (const unsigned char *)"\0aa\0a", 5, &sb),
+                          SPX_HEAP_OK);
+    CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, (const unsigned char *)"\0a", 2, &tb), SPX_HEAP_OK);
+    uint64_t fuel = 1000;
+    CU_ASSERT_EQUAL_FATAL(spx_str_split(&heap, &fuel, sb, tb, &pieces), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL_FATAL(pieces->length, 3);
+    CU_ASSERT(pieces->slots[0].b->length == 0 && pieces->slots[2].b->length == 0);
+    CU_ASSERT(pieces->slots[1].b->length == 1 && spx_str_bytes(pieces->slots[1].b)[0] == 'a');
+    spx_block_release(&heap, pieces);
+    spx_block_release(&heap, sb);
+    spx_block_release(&heap, tb);
     spx_heap_finish(&heap);
 }
 
