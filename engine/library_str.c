@@ -2,65 +2,162 @@
  * library_str.c: the str methods of the standard library (spx_library.h):
  * split, join, find, contains, starts_with, ends_with, trim, lower, upper,
  * replace and repeat, each one function that takes the fuel, and the
- * linear-time search (Knuth-Morris-Pratt) that find, split and replace
- * share. New strings are new blocks, counted in the measure.
+ * linear-time search (Two-Way, or a word compare for short patterns in
+ * short texts; constant space) that find, split and replace share. New
+ * strings are new blocks, counted in the measure.
  */
 #include "spx_library.h"
 
-#include "spx_allocation.h"
-
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- the search --------------------------------------------------------------- */
 
-/* A pattern (at least one byte) and its KMP border table: border[i] is the
- * length of the longest proper border of pattern[0..i]. The table is
- * scratch, outside the measure (as sort's). */
+/* Patterns of 2 to WORD_PATTERN bytes in texts shorter than SHORT_TEXT
+ * bytes are sought as one word (below): there, preparing Two-Way and
+ * calling memchr cost more than reading each byte once. A choice of speed,
+ * not a limit: results and charges do not depend on it. */
+enum { WORD_PATTERN = 4, SHORT_TEXT = 256 };
+
+/* A pattern (at least one byte) prepared for the search. Either as a word
+ * (word 1): the pattern's bytes in want, big-endian. Or for the Two-Way
+ * search (Crochemore and Perrin, 1991): its critical factorization
+ * pattern = u v with |u| = split, and the shift after a match of v and a
+ * mismatch in u, period. When u occurs again at period (the pattern is
+ * periodic), the search remembers the bytes of v known to match after that
+ * shift (memory). Linear time, constant space: no table at all. */
 typedef struct searcher_t {
     const unsigned char *pattern;
     apr_size_t length;
-    uint32_t *border;
+    apr_size_t split;
+    apr_size_t period;
+    int periodic;
+    int word;
+    uint32_t want;
 } searcher_t;
 
-static void searcher_init(searcher_t *search, const unsigned char *pattern, apr_size_t length)
+/* The start of pattern's maximal suffix in the byte order (reversed 0) or
+ * its reverse (reversed 1), and *period, that suffix's period (Duval's
+ * comparison of the best start so far with a challenger). */
+static apr_size_t maximal_suffix(const unsigned char *pattern, apr_size_t length, int reversed,
+                                 apr_size_t *period)
+{
+    apr_size_t best = 0, challenger = 1, k = 0, p = 1;
+    while (challenger + k < length) {
+        unsigned char a = pattern[challenger + k], b = pattern[best + k];
+        if (a == b) {
+            if (k + 1 == p) {
+                challenger += p;
+                k = 0;
+            } else {
+                k++;
+            }
+        } else if (reversed ? a > b : a < b) { /* the challenger's suffix sorts first */
+            challenger += k + 1;
+            k = 0;
+            p = challenger - best;
+        } else { /* the challenger's suffix sorts after: the best now */
+            best = challenger;
+            challenger = best + 1;
+            k = 0;
+            p = 1;
+        }
+    }
+    *period = p;
+    return best;
+}
+
+/* Prepares pattern for searches in a text of text_length bytes. */
+static void searcher_init(searcher_t *search, const unsigned char *pattern, apr_size_t length,
+                          apr_size_t text_length)
 {
     SPX_ASSERT(length >= 1);
     search->pattern = pattern;
     search->length = length;
-    search->border = spx_allocate(length * sizeof(uint32_t));
-    search->border[0] = 0;
-    uint32_t k = 0;
-    for (apr_size_t i = 1; i < length; i++) {
-        while (k > 0 && pattern[i] != pattern[k])
-            k = search->border[k - 1];
-        if (pattern[i] == pattern[k])
-            k++;
-        search->border[i] = k;
+    search->word = length >= 2 && length <= WORD_PATTERN && text_length < SHORT_TEXT;
+    search->want = 0;
+    for (apr_size_t i = 0; search->word && i < length; i++)
+        search->want = search->want << 8 | pattern[i];
+    if (search->word)
+        return;
+    apr_size_t period = 1, reversed_period = 1;
+    apr_size_t split = maximal_suffix(pattern, length, 0, &period);
+    apr_size_t reversed_split = maximal_suffix(pattern, length, 1, &reversed_period);
+    if (reversed_split > split) {
+        split = reversed_split;
+        period = reversed_period;
     }
+    /* v = pattern[split..) has period `period`, so split + period <= length. */
+    search->periodic = memcmp(pattern, pattern + period, split) == 0;
+    search->split = split;
+    search->period =
+        search->periodic ? period : (split > length - split ? split : length - split) + 1;
 }
 
-static void searcher_finish(searcher_t *search)
+/* The first occurrence of a word pattern in text[from..length), or -1: the
+ * last length(pattern) bytes read, as a word, compared with the pattern's
+ * at each byte. */
+static int64_t word_next(const searcher_t *search, const unsigned char *text, apr_size_t length,
+                         apr_size_t from)
 {
-    free(search->border);
+    apr_size_t m = search->length;
+    uint32_t mask = m == 4 ? UINT32_MAX : (UINT32_C(1) << (8 * m)) - 1, window = 0;
+    for (apr_size_t i = from; i < length; i++) {
+        window = (window << 8 | text[i]) & mask;
+        if (i + 1 - from >= m && window == search->want)
+            return (int64_t)(i + 1 - m);
+    }
+    return -1;
 }
 
 /* The first occurrence of the pattern in text[from..length) (the text
- * before from unseen), or -1. Successive calls from the ends of the
- * occurrences found read each byte of the text a bounded number of times. */
+ * before from unseen), or -1 (a word pattern's by word_next). Each start
+ * is tried by matching v left to right, then u right to left; a mismatch
+ * in v at i moves the start on by i - split + 1, a mismatch in u by the
+ * period. A start whose byte at split differs from v's first is passed
+ * over with memchr (trying it would move on by one), so successive calls
+ * from the ends of the occurrences found read each byte of the text a
+ * bounded number of times. */
 static int64_t searcher_next(const searcher_t *search, const unsigned char *text, apr_size_t length,
                              apr_size_t from)
 {
-    uint32_t k = 0;
-    for (apr_size_t i = from; i < length; i++) {
-        while (k > 0 && text[i] != search->pattern[k])
-            k = search->border[k - 1];
-        if (text[i] == search->pattern[k])
-            k++;
-        if (k == search->length)
-            return (int64_t)(i + 1 - k);
+    if (search->word)
+        return word_next(search, text, length, from);
+    const unsigned char *pattern = search->pattern;
+    apr_size_t m = search->length, split = search->split;
+    if (length < m || from > length - m)
+        return -1;
+    apr_size_t last = length - m; /* the last start */
+    if (m == 1) {
+        const unsigned char *at = memchr(text + from, pattern[0], last - from + 1);
+        return at ? (int64_t)(at - text) : -1;
+    }
+    apr_size_t start = from, memory = 0;
+    while (start <= last) {
+        if (memory <= split && text[start + split] != pattern[split]) {
+            const unsigned char *at =
+                memchr(text + start + split + 1, pattern[split], last - start);
+            if (at == NULL)
+                return -1;
+            start = (apr_size_t)(at - text) - split;
+            memory = 0;
+        }
+        apr_size_t i = split > memory ? split : memory;
+        while (i < m && pattern[i] == text[start + i])
+            i++;
+        if (i < m) {
+            start += i - split + 1;
+            memory = 0;
+            continue;
+        }
+        i = split;
+        while (i > memory && pattern[i - 1] == text[start + i - 1])
+            i--;
+        if (i <= memory)
+            return (int64_t)start;
+        start += search->period;
+        memory = search->periodic ? m - search->period : 0;
     }
     return -1;
 }
@@ -104,7 +201,7 @@ spx_heap_status_t spx_str_split(spx_heap_t *heap, uint64_t *fuel, const spx_valu
         return status;
     const unsigned char *text = spx_str_bytes(s);
     searcher_t search;
-    searcher_init(&search, spx_str_bytes(separator), separator->length);
+    searcher_init(&search, spx_str_bytes(separator), separator->length, s->length);
     uint64_t pieces = occurrences(&search, text, s->length) + 1;
     /* The array and all its pieces, checked at once (one R0521 figure). */
     uint64_t bytes = spx_heap_block_bytes(SPX_BLOCK_ARRAY, pieces) +
@@ -113,10 +210,8 @@ spx_heap_status_t spx_str_split(spx_heap_t *heap, uint64_t *fuel, const spx_valu
     status = spx_heap_array_length_allows(heap, pieces);
     if (status == SPX_HEAP_OK)
         status = spx_heap_memory_allows(heap, 0, bytes);
-    if (status != SPX_HEAP_OK) {
-        searcher_finish(&search);
+    if (status != SPX_HEAP_OK)
         return status;
-    }
     spx_value_block_t *array = spx_heap_new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)pieces);
     array->elements_are_blocks = 1;
     apr_size_t start = 0;
@@ -126,7 +221,6 @@ spx_heap_status_t spx_str_split(spx_heap_t *heap, uint64_t *fuel, const spx_valu
         array->slots[k].b = new_string(heap, text + start, end - start);
         start = end + separator->length;
     }
-    searcher_finish(&search);
     *out = array;
     return SPX_HEAP_OK;
 }
@@ -177,9 +271,8 @@ spx_heap_status_t spx_str_find(spx_heap_t *heap, uint64_t *fuel, const spx_value
         return SPX_HEAP_OK;
     }
     searcher_t search;
-    searcher_init(&search, spx_str_bytes(t), t->length);
+    searcher_init(&search, spx_str_bytes(t), t->length, s->length);
     *out = searcher_next(&search, spx_str_bytes(s), s->length, 0);
-    searcher_finish(&search);
     return SPX_HEAP_OK;
 }
 
@@ -261,14 +354,12 @@ spx_heap_status_t spx_str_replace(spx_heap_t *heap, uint64_t *fuel, const spx_va
         return status;
     const unsigned char *text = spx_str_bytes(s);
     searcher_t search;
-    searcher_init(&search, spx_str_bytes(old), old->length);
+    searcher_init(&search, spx_str_bytes(old), old->length, s->length);
     uint64_t count = occurrences(&search, text, s->length);
     uint64_t length = s->length - count * old->length + count * new_text->length;
     status = spx_heap_before_creating(heap, fuel, known + length, SPX_BLOCK_STR, length);
-    if (status != SPX_HEAP_OK) {
-        searcher_finish(&search);
+    if (status != SPX_HEAP_OK)
         return status;
-    }
     spx_value_block_t *replaced = spx_heap_new_block(heap, SPX_BLOCK_STR, (uint32_t)length);
     unsigned char *to = string_bytes(replaced);
     apr_size_t start = 0;
@@ -283,7 +374,6 @@ spx_heap_status_t spx_str_replace(spx_heap_t *heap, uint64_t *fuel, const spx_va
         to += new_text->length;
         start = end + old->length;
     }
-    searcher_finish(&search);
     *out = replaced;
     return SPX_HEAP_OK;
 }

@@ -9,7 +9,7 @@
  * pays floor(n / 64) for the row's n in one piece (SPX_HEAP_OUT_OF_FUEL,
  * leaving *fuel as it was, when it cannot), then the length limits (R0506,
  * R0519), then memory (R0521); a failure changes no value. The call's own
- * step is the interpreter's. Every search runs in linear time (KMP), and
+ * step is the interpreter's. Every search runs in linear time (Two-Way), and
  * the work of every row is O(n + 1) for its n.
  *
  * Ownership as in spx_values.h: operands are read (the receiver first),

@@ -5,7 +5,7 @@ change in the machine's load falls on both), checks both print the same
 bytes, and prints a row: the median CPU seconds (user + system, from the
 child's rusage) of each, and the ratio CMD / REFERENCE as median (min..max)
 over the rounds. Commands are split on spaces. Python 3 standard library
-only; used by tests/bench/trials."""
+only; used by tests/bench/trials and tests/bench/vm."""
 import os
 import statistics
 import subprocess

@@ -19,6 +19,8 @@
 #include "spx_run_fixture.h"
 
 #include <apr_strings.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +113,7 @@ static void test_str_rows(void)
         {"join_none", 0, 5, 96, NULL},
         /* call, return, three finds: 5 */
         {"finds", 199, 5, 64, NULL},
-        /* KMP past a partial match: 6 */
+        /* past a partial match: 6 */
         {"find_overlapping", 6, 3, 64, NULL},
         /* call, var, 3 ifs with a contains each, 2 assignments, return: 11 */
         {"contains", 101, 11, 64, NULL},
@@ -409,7 +411,7 @@ static void test_sort_stable(void)
 /* --- adversarial searches -------------------------------------------------------------- */
 
 /* "a" x 100000 searched for "a" x 999 + "b": a naive scan compares about
- * 10^8 bytes; KMP about 2 x 10^5. Each run completes with exactly the fuel
+ * 10^8 bytes; Two-Way about 10^5. Each run completes with exactly the fuel
  * it is charged and stops with one step less: the charge, linear in the
  * sizes, bounds the work. Steps: call, let, repeat (1 + 100000 / 64 =
  * 1562), let, repeat (1 + 999 / 64 = 15), + (1000 / 64 = 15), return, the
@@ -543,8 +545,8 @@ static void test_repeat_measure(void)
 }
 
 /* White-box: find and replace agree with a naive search on many small
- * strings over {a, b} (a fixed pseudo-random sequence), where KMP's
- * borders matter most. */
+ * strings over {a, b} (a fixed pseudo-random sequence), where the search's
+ * shifts matter most. */
 static int64_t naive_find(const char *s, size_t n, const char *t, size_t m, size_t from)
 {
     for (size_t i = from; i + m <= n; i++)
@@ -600,6 +602,228 @@ static void test_search_agrees(void)
         spx_block_release(&heap, tb);
         spx_block_release(&heap, xb);
     }
+    spx_heap_finish(&heap);
+}
+
+/* find on one case, through spx_str_find and contains (spx_library_call),
+ * with its charge: floor((len(s) + len(t)) / 64), whatever the search. */
+static void expect_found(spx_heap_t *heap, const char *s, apr_size_t n, const char *t, apr_size_t m,
+                         int64_t expected)
+{
+    spx_value_block_t *sb = NULL, *tb = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_str_make(heap, (const unsigned char *)s, n, &sb), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL_FATAL(spx_str_make(heap, (const unsigned char *)t, m, &tb), SPX_HEAP_OK);
+    uint64_t fuel = 1000000;
+    int64_t found = -2;
+    CU_ASSERT_EQUAL(spx_str_find(heap, &fuel, sb, tb, &found), SPX_HEAP_OK);
+    if (found != expected)
+        fprintf(stderr, "\n  find of %zu bytes in %zu: %" PRId64 ", wanted %" PRId64 "\n",
+                (size_t)m, (size_t)n, found, expected);
+    CU_ASSERT_EQUAL(found, expected);
+    CU_ASSERT_EQUAL(fuel, 1000000 - (n + m) / 64);
+    spx_value_t operands[2];
+    operands[0].b = sb;
+    operands[1].b = tb;
+    spx_value_t out;
+    out.i = -1;
+    CU_ASSERT_EQUAL(spx_library_call(heap, &fuel, SPX_BUILTIN_CONTAINS, NULL, operands, &out),
+                    SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(out.i, expected >= 0);
+    spx_block_release(heap, sb);
+    spx_block_release(heap, tb);
+}
+
+/* The search's edge cases, each a string pair and the first index:
+ * periodic needles (where a shift by less than the needle's length must
+ * not skip an occurrence), the empty needle, a needle longer than the
+ * haystack, matches at either end, bytes above 0x7f and zero bytes; each
+ * also at the end and at the start of a longer text. */
+static void test_search_cases(void)
+{
+    static const struct {
+        const char *s, *t;
+        int64_t at;
+    } cases[] = {
+        /* the empty needle: 0, also in the empty string */
+        {"", "", 0},
+        {"abc", "", 0},
+        /* longer than the haystack */
+        {"", "a", -1},
+        {"ab", "abc", -1},
+        {"abc", "abcd", -1},
+        /* at the ends, and the whole string */
+        {"abc", "abc", 0},
+        {"abcxyz", "abc", 0},
+        {"xyzabc", "abc", 3},
+        {"aaab", "b", 3},
+        {"baaa", "b", 0},
+        {"xyzab", "abc", -1},
+        {"bcxyz", "abc", -1},
+        /* periodic needles */
+        {"aaaa", "aaa", 0},
+        {"aabaaa", "aaa", 3},
+        {"ababababc", "ababc", 4},
+        {"abababab", "ababc", -1},
+        {"abcabcabcabcabd", "abcabcabd", 6},
+        {"abcabcabcabcab", "abcabcabd", -1},
+        {"aabaabaabaaab", "aabaaab", 6},
+        {"abaabaabaababaab", "abaababaab", 6},
+        {"aaaaaaaaaaaaaaab", "aaaaaab", 9},
+        {"abababababababa", "bababa", 1},
+        {"xxabxabxabxabab", "abxabab", 8},
+        /* the critical factorization of each byte order */
+        {"zzyzzyzzz", "zzz", 6},
+        {"cbacbacbcba", "cbcba", 6},
+        {"abcdeabcdf", "abcdf", 5},
+        {"dcbadcbadcbe", "dcbe", 8},
+        /* bytes above 0x7f compare unsigned */
+        {"a\x80\xff\x80\xff\x81", "\xff\x81", 4},
+        {"\x7f\x80\x7f\x80\x7f", "\x80\x7f\x80\x7f", 1},
+    };
+    spx_heap_t heap;
+    spx_heap_init(&heap, SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    /* each case alone, then after and before 300 bytes '#' (in no needle) */
+    enum { PAD = 300 };
+    char padded[PAD + 32];
+    memset(padded, '#', sizeof(padded));
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        size_t n = strlen(cases[i].s), m = strlen(cases[i].t);
+        SPX_ASSERT(n <= 32 && strchr(cases[i].t, '#') == NULL);
+        int64_t at = cases[i].at;
+        expect_found(&heap, cases[i].s, n, cases[i].t, m, at);
+        memcpy(padded + PAD, cases[i].s, n);
+        expect_found(&heap, padded, PAD + n, cases[i].t, m, at >= 0 && m ? at + PAD : at);
+        memset(padded, '#', sizeof(padded));
+        memcpy(padded, cases[i].s, n);
+        expect_found(&heap, padded, n + PAD, cases[i].t, m, at);
+        memset(padded, '#', sizeof(padded));
+    }
+    /* zero bytes are bytes like any other */
+    expect_found(&heap, "a\0b\0\0c", 6, "\0\0", 2, 3);
+    expect_found(&heap, "a\0b\0\0c", 6, "\0c", 2, 4);
+    expect_found(&heap, "a\0b\0\0c", 6, "b\0\0c", 4, 2);
+    expect_found(&heap, "a\0b\0\0c", 6, "\0\0\0", 3, -1);
+    /* and split's later searches, from after an occurrence, see no byte
+     * before it: "\0aa\0a" split on "\0a" is "", "a", "" */
+    spx_value_block_t *sb = NULL, *tb = NULL, *pieces = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, (const unsigned char *)"\0aa\0a", 5, &sb),
+                          SPX_HEAP_OK);
+    CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, (const unsigned char *)"\0a", 2, &tb), SPX_HEAP_OK);
+    uint64_t fuel = 1000;
+    CU_ASSERT_EQUAL_FATAL(spx_str_split(&heap, &fuel, sb, tb, &pieces), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL_FATAL(pieces->length, 3);
+    CU_ASSERT(pieces->slots[0].b->length == 0 && pieces->slots[2].b->length == 0);
+    CU_ASSERT(pieces->slots[1].b->length == 1 && spx_str_bytes(pieces->slots[1].b)[0] == 'a');
+    spx_block_release(&heap, pieces);
+    spx_block_release(&heap, sb);
+    spx_block_release(&heap, tb);
+    spx_heap_finish(&heap);
+}
+
+/* A pseudo-random byte below alphabet. */
+static unsigned char next_byte(uint32_t *state, unsigned alphabet)
+{
+    *state = *state * 1103515245u + 12345u;
+    return (unsigned char)('a' + (*state >> 16) % alphabet);
+}
+
+/* find, split and replace agree with a naive search on longer strings made
+ * of a repeated word with changes, so that needles are periodic or nearly
+ * so and partial matches are long: the needle is a run of the word (with
+ * its last byte changed half of the time), taken from the haystack or not. */
+static void test_search_periodic(void)
+{
+    spx_heap_t heap;
+    spx_heap_init(&heap, SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    uint32_t state = 2026;
+    enum { HAYSTACK = 600, NEEDLE = 80 };
+    for (int round = 0; round < 2000; round++) {
+        char s[HAYSTACK], t[NEEDLE], word[8];
+        unsigned alphabet = 2 + (unsigned)round % 3;
+        size_t w = 1 + (size_t)next_byte(&state, 7) - 'a';
+        for (size_t i = 0; i < w; i++)
+            word[i] = (char)next_byte(&state, alphabet);
+        size_t n = (size_t)round % HAYSTACK, m = 1 + (size_t)(next_byte(&state, 26) - 'a') * 3;
+        for (size_t i = 0; i < n; i++) /* the word repeated, one byte in 16 changed */
+            s[i] = next_byte(&state, 16) == 'a' ? (char)next_byte(&state, alphabet) : word[i % w];
+        if (n >= m && next_byte(&state, 2) == 'a') {
+            size_t at = (size_t)(next_byte(&state, 26) - 'a') * n / 26;
+            at = at + m <= n ? at : n - m;
+            memcpy(t, s + at, m);
+        } else {
+            for (size_t i = 0; i < m; i++)
+                t[i] = word[i % w];
+            if (next_byte(&state, 2) == 'a')
+                t[m - 1] = (char)next_byte(&state, alphabet + 1);
+        }
+        expect_found(&heap, s, n, t, m, naive_find(s, n, t, m, 0));
+
+        /* split: the pieces between the occurrences, found naively */
+        spx_value_block_t *sb = NULL, *tb = NULL, *pieces = NULL, *xb = NULL, *out = NULL;
+        spx_str_make(&heap, (const unsigned char *)s, n, &sb);
+        spx_str_make(&heap, (const unsigned char *)t, m, &tb);
+        spx_str_make(&heap, (const unsigned char *)"X", 1, &xb);
+        uint64_t fuel = 1000000;
+        CU_ASSERT_EQUAL_FATAL(spx_str_split(&heap, &fuel, sb, tb, &pieces), SPX_HEAP_OK);
+        CU_ASSERT_EQUAL_FATAL(spx_str_replace(&heap, &fuel, sb, tb, xb, &out), SPX_HEAP_OK);
+        uint32_t k = 0;
+        size_t length = 0;
+        int agrees = 1;
+        for (size_t at = 0;; k++) {
+            int64_t next = naive_find(s, n, t, m, at);
+            size_t end = next >= 0 ? (size_t)next : n;
+            const spx_value_block_t *piece = k < pieces->length ? pieces->slots[k].b : NULL;
+            agrees = agrees && piece != NULL && piece->length == end - at &&
+                     memcmp(spx_str_bytes(piece), s + at, end - at) == 0;
+            agrees = agrees && length + (end - at) <= out->length &&
+                     memcmp(spx_str_bytes(out) + length, s + at, end - at) == 0;
+            length += end - at;
+            if (next < 0)
+                break;
+            agrees = agrees && length < out->length && spx_str_bytes(out)[length] == 'X';
+            length++;
+            at = end + m;
+        }
+        CU_ASSERT(agrees && k + 1 == pieces->length && length == out->length);
+        spx_block_release(&heap, out);
+        spx_block_release(&heap, pieces);
+        spx_block_release(&heap, sb);
+        spx_block_release(&heap, tb);
+        spx_block_release(&heap, xb);
+    }
+    spx_heap_finish(&heap);
+}
+
+/* The searches that defeat a scan for the first byte and a compare (billions
+ * of byte comparisons here) finish at once: a^(2^20) for a^4095 b, also
+ * with the needle at the very end, then for b a^4095; (ab)^(2^19) for
+ * (ab)^2047 b, also with the needle at the very end. */
+static void test_search_linear(void)
+{
+    enum { HAYSTACK = 1 << 20, NEEDLE = 4096 };
+    spx_heap_t heap;
+    spx_heap_init(&heap, SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    char *s = malloc(HAYSTACK), *t = malloc(NEEDLE);
+    SPX_ASSERT(s != NULL && t != NULL);
+    memset(s, 'a', HAYSTACK);
+    memset(t, 'a', NEEDLE);
+    t[NEEDLE - 1] = 'b';
+    expect_found(&heap, s, HAYSTACK, t, NEEDLE, -1);
+    s[HAYSTACK - 1] = 'b';
+    expect_found(&heap, s, HAYSTACK, t, NEEDLE, HAYSTACK - NEEDLE);
+    t[0] = 'b';
+    t[NEEDLE - 1] = 'a';
+    expect_found(&heap, s, HAYSTACK, t, NEEDLE, -1);
+    for (size_t i = 0; i < HAYSTACK; i++)
+        s[i] = i % 2 ? 'b' : 'a';
+    for (size_t i = 0; i < NEEDLE; i++)
+        t[i] = i % 2 ? 'b' : 'a';
+    t[NEEDLE - 2] = 'b';
+    expect_found(&heap, s, HAYSTACK, t, NEEDLE - 1, -1);
+    memcpy(s + HAYSTACK - (NEEDLE - 1), t, NEEDLE - 1);
+    expect_found(&heap, s, HAYSTACK, t, NEEDLE - 1, HAYSTACK - (NEEDLE - 1));
+    free(s);
+    free(t);
     spx_heap_finish(&heap);
 }
 
@@ -761,6 +985,9 @@ int main(void)
         {"repeat's string in the measure", test_repeat_measure},
         {"join and replace: the known part of n first", test_known_part_first},
         {"find and replace agree with a naive search", test_search_agrees},
+        {"find: periodic needles, the empty needle, the ends", test_search_cases},
+        {"find, split and replace on nearly periodic strings", test_search_periodic},
+        {"searches that defeat a naive scan stay linear", test_search_linear},
         {"the checker: E0420, E0438, E0312, E0421, E0403, E0404", test_checker},
         {"-3.abs() is -(3.abs()); a const as the receiver", test_negation_binds_looser},
         {"the graph: builtin nodes and calls edges", test_graph},
