@@ -369,6 +369,10 @@ static void declare_types(generator_t *g)
         enum_t *en = &g->enums[e];
         int earlier = g->type_count;
         en->type = add_type(g, K_ENUM, e, 0, 1);
+        if (en->type < 0) { /* the table is full */
+            g->enum_count = e;
+            break;
+        }
         en->variant_count = 1 + (int)take(g, MAX_VARIANTS);
         int level = 1;
         for (int v = 0; v < en->variant_count; v++) {
@@ -1730,6 +1734,9 @@ static void move_statement(generator_t *g)
     int type = g->locals[local].type, from = g->locals[local].number;
     int text = g->next_local++;
     emitf(g, "let v%d = sh%d(v%d);\n", text, type, from);
+    /* no expression of the statement may change it (a pop through a place
+     * rooted at it) */
+    g->locals[local].reserved = 1;
     unsigned choice = take(g, 4);
     int callee = -1, param = 0;
     for (int i = 0; i < g->function_count && choice == 1; i++)
@@ -1806,14 +1813,16 @@ static void move_statement(generator_t *g)
         int moved = g->next_local++;
         indent(g);
         emitf(g, "var v%d = v%d;\n", moved, from);
-        g->locals[local].reserved = 1;
         indent(g);
         emitf(g, "assert(sh%d(v%d) == v%d, \"" SPX_FUZZ_INVARIANT ": a move keeps the value\");\n",
               type, moved, text);
         indent(g);
         mutate(g, moved, type);
         add_local(g, moved, type, 1);
+        add_local(g, text, T_STR, 0);
+        return; /* never read again */
     }
+    g->locals[local].reserved = 0;
     add_local(g, text, T_STR, 0);
 }
 
