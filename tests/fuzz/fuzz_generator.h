@@ -1,5 +1,5 @@
 /*
- * fuzz_generator.h: the generator of well-typed Semaprax (language v2)
+ * fuzz_generator.h: the generator of well-typed Semaprax (language v3)
  * programs that fuzz_interpreter runs and fuzz_show_program prints. Input
  * bytes are its choices; running out of bytes makes every later choice the
  * first one, which always ends what is being generated, so every input
@@ -9,9 +9,11 @@
  * consts it reads as lib.C<n>.
  *
  * The programs check themselves: assertions whose message starts with
- * SPX_FUZZ_INVARIANT must never fail (value semantics, for snapshots, `==`
- * agreeing with the values compared); the fuzz target counts such a failure
- * as a broken invariant. Every other failure is the program's own.
+ * SPX_FUZZ_INVARIANT must never fail (value semantics, moves, for
+ * snapshots, `==` agreeing with the values compared, library calls and map
+ * order against the generator's own model of the values); the fuzz target
+ * counts such a failure as a broken invariant. Every other failure is the
+ * program's own.
  */
 #ifndef SPX_FUZZ_GENERATOR_H
 #define SPX_FUZZ_GENERATOR_H

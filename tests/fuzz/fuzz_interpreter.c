@@ -1,29 +1,37 @@
 /*
  * fuzz_interpreter.c: libFuzzer target of the compiler and the metered
- * interpreter, on language v2. The first five input bytes choose the
+ * interpreter, on language v3. The first five input bytes choose the
  * limits, the rest drive the generator (fuzz_generator.h,
- * spx_fuzz_interpreter_input), whose well-typed programs
- * use every construct of language v2 and check themselves (value semantics,
- * for snapshots, == agreeing with the values: SPX_FUZZ_INVARIANT). The
- * program goes through Phase A (spx_project_build_texts), which must admit
- * it, and each test function runs.
+ * spx_fuzz_interpreter_input), whose well-typed programs use the constructs
+ * of language v3 (maps, enums and matches, the library, compound
+ * assignment, moves) and check themselves (value semantics, moves, for
+ * snapshots, == agreeing with the values, the library against the
+ * generator's model: SPX_FUZZ_INVARIANT). The program goes through Phase A
+ * (spx_project_build_texts), which must admit it, and each test function
+ * runs.
  *
  * Checked for each run: it completes (no crash, no hang: fuel bounds it);
  * the step count is within the fuel and equals it on fuel exhaustion; the
  * kept output is within max_bytes and valid UTF-8; the outcome and the
- * failure code agree (R0509 fuel, R0510 depth, another R05xx of the
- * language, never the retired R0507), with a span in the module; no
- * self-check of the program fails; memory_peak is within max_memory; the
- * same run again gives the same outcome, value, failure, steps, output
- * bytes and memory_peak; a run that returned after S steps returns alike
+ * failure code agree (R0509 fuel, R0510 depth, another of R0501..R0525,
+ * never the retired R0507), with a span in the module; no self-check of
+ * the program fails; memory_peak is within max_memory; the same run again,
+ * and the run of the program built a second time, give the same outcome,
+ * value, failure, steps, output bytes and memory_peak; a run that returned
+ * after S steps returns alike
  * with fuel S and runs out of fuel with S - 1 (steps are counted exactly);
  * and a run that did not fail with R0521 and peaked at M > 0 bytes runs
  * alike with max_memory M and fails with R0521 with M - 1 (memory is
- * counted exactly).
+ * counted exactly); with a max_memory well below what the run needs (half,
+ * three quarters and an eighth of M, or of its own limit when it failed
+ * with R0521) it fails with R0521 and nothing else, within that limit, in
+ * no more steps and with a prefix of the output; with M + 4096 it runs
+ * alike.
  */
 #include "fuzz_generator.h"
 #include "spx_fuzz.h"
 #include "project_internal.h" /* white-box: the project's own fields */
+#include "spx_limits.h"
 #include "spx_project.h"
 #include "spx_program.h"
 #include "spx_vm.h"
@@ -84,7 +92,10 @@ static int failed_with(const spx_run_result_t *result, const char *code)
            strcmp(result->failure.code, code) == 0;
 }
 
-/* The outcome and the failure code agree; the code is one of language v2's. */
+/* The outcome and the failure code agree; the code is one the language
+ * defines: R0501..R0525 but the retired R0507 (R0522 a missing map key,
+ * R0523 an empty separator or pattern, R0524 a negative repeat count,
+ * R0525 a map over the entry limit). */
 static int known_failure(const spx_run_result_t *result)
 {
     const char *code = result->failure.code;
@@ -95,7 +106,7 @@ static int known_failure(const spx_run_result_t *result)
         return number == 9;
     if (result->outcome == SPX_OUTCOME_DEPTH_EXHAUSTED)
         return number == 10;
-    return number >= 1 && number <= 21 && number != 7 && number != 9 && number != 10;
+    return number >= 1 && number <= 25 && number != 7 && number != 9 && number != 10;
 }
 
 static void run(const spx_project_t *project, long function, const spx_run_limits_t *limits,
@@ -104,8 +115,16 @@ static void run(const spx_project_t *project, long function, const spx_run_limit
     SPX_FUZZ_CHECK(spx_vm_run(project->program, function, limits, result, pool) == APR_SUCCESS);
 }
 
-static void run_checked(const spx_project_t *project, const char *text, const char *test,
-                        spx_run_limits_t limits, apr_pool_t *pool)
+/* b's output is a prefix of a's. */
+static int output_prefix(const spx_run_result_t *a, const spx_run_result_t *b)
+{
+    return b->output_length <= a->output_length &&
+           memcmp(a->output, b->output, b->output_length) == 0;
+}
+
+static void run_checked(const spx_project_t *project, const spx_project_t *rebuilt,
+                        const char *text, const char *test, spx_run_limits_t limits,
+                        apr_pool_t *pool)
 {
     long function = spx_program_find(project->program, test);
     SPX_FUZZ_CHECK(function >= 0);
@@ -132,6 +151,11 @@ static void run_checked(const spx_project_t *project, const char *text, const ch
     }
     run(project, function, &limits, &again, pool);
     RUN_CHECK(same_run(&result, &again));
+    /* determinism: the program built a second time runs alike */
+    long rebuilt_function = spx_program_find(rebuilt->program, test);
+    RUN_CHECK(rebuilt_function == function);
+    run(rebuilt, rebuilt_function, &limits, &again, pool);
+    RUN_CHECK(same_run(&result, &again));
     spx_run_limits_t exact = limits, short_of = limits;
     if (result.outcome == SPX_OUTCOME_RETURNED && result.steps > 0) {
         exact.max_steps = result.steps;
@@ -153,6 +177,30 @@ static void run_checked(const spx_project_t *project, const char *text, const ch
         RUN_CHECK(failed_with(&again, "R0521"));
         RUN_CHECK(again.memory_peak <= short_of.max_memory);
     }
+    /* the memory measure at the limit: under a max_memory L below what the
+     * run needs (its peak M, or, when it failed with R0521, its own limit)
+     * it is the same run up to where its measure passes L, and fails there
+     * with R0521 (its output a prefix, its steps no more); with L above M
+     * (the run not failing with R0521) it is the same run */
+    int out_of_memory = failed_with(&result, "R0521");
+    uint64_t need = out_of_memory ? limits.max_memory : result.memory_peak;
+    uint64_t tight[4] = {need / 2, need - need / 4, need / 8, result.memory_peak + 4096};
+    for (int i = 0; i < 4; i++) {
+        if ((i < 3 && (need == 0 || tight[i] >= need)) ||
+            (i == 3 && (out_of_memory || tight[i] > SPX_LIMIT_MAX_MEMORY_MAXIMUM)))
+            continue;
+        spx_run_limits_t limited = limits;
+        limited.max_memory = tight[i];
+        run(project, function, &limited, &again, pool);
+        if (i == 3) {
+            RUN_CHECK(same_run(&result, &again));
+            continue;
+        }
+        RUN_CHECK(failed_with(&again, "R0521"));
+        RUN_CHECK(again.memory_peak <= limited.max_memory);
+        RUN_CHECK(again.steps <= result.steps);
+        RUN_CHECK(output_prefix(&result, &again));
+    }
 #undef RUN_CHECK
 }
 
@@ -167,13 +215,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     spx_project_t *project = spx_fuzz_build(&program, pool);
+    spx_project_t *rebuilt = spx_fuzz_build(&program, pool);
     if (!project->admitted) {
         fprintf(stderr, "\ngenerated program not admitted:\n%s\n// lib.spx\n%s\n%s", program.text,
                 program.lib_text, spx_diagnostics_text(project->diagnostics, pool));
         SPX_FUZZ_CHECK(project->admitted);
     }
+    SPX_FUZZ_CHECK(rebuilt->admitted);
     for (int i = 0; i < program.test_count; i++)
-        run_checked(project, program.text, program.tests[i], limits, pool);
+        run_checked(project, rebuilt, program.text, program.tests[i], limits, pool);
     apr_pool_destroy(pool);
     return 0;
 }

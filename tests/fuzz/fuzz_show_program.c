@@ -136,7 +136,7 @@ static int check(unsigned long count, apr_pool_t *parent)
 
 static int stats(unsigned long count, apr_pool_t *parent)
 {
-    unsigned long ends[23] = {0}, runs = 0, refused = 0;
+    unsigned long ends[27] = {0}, runs = 0, refused = 0;
     uint64_t steps = 0, peaks = 0;
     for (unsigned long n = 0; n < count; n++) {
         spx_run_limits_t limits;
@@ -154,7 +154,7 @@ static int stats(unsigned long count, apr_pool_t *parent)
             int code = result.outcome == SPX_OUTCOME_RETURNED || !result.failure.code
                            ? 0
                            : atoi(result.failure.code + 3);
-            ends[code >= 0 && code <= 21 ? code : 22]++;
+            ends[code >= 0 && code <= 25 ? code : 26]++;
         }
         apr_pool_destroy(pool);
     }
@@ -162,11 +162,11 @@ static int stats(unsigned long count, apr_pool_t *parent)
            "mean memory_peak %.0f\n",
            count, refused, runs, runs ? (double)steps / (double)runs : 0.0,
            runs ? (double)peaks / (double)runs : 0.0);
-    for (int code = 0; code <= 22; code++)
+    for (int code = 0; code <= 26; code++)
         if (ends[code])
             printf("  %-8s %lu\n",
                    code == 0    ? "returned"
-                   : code == 22 ? "other"
+                   : code == 26 ? "other"
                                 : apr_psprintf(parent, "R05%02d", code),
                    ends[code]);
     return 1;

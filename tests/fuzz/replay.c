@@ -5,6 +5,12 @@
  * order, so the seed corpus and every input that once broke a target
  * (tests/fuzz/regressions/) run as an ordinary ctest suite. A broken
  * invariant aborts, which fails the test.
+ *
+ *   replay PATH...      each file, and each file of each folder
+ *   replay --random N   N fixed pseudo-random inputs of 64..2,111 bytes
+ *                       (input n is the same in every build and run), so
+ *                       the suite also runs a generator-driven target
+ *                       (fuzz_interpreter) on inputs no corpus holds
  */
 #include "spx_fuzz.h"
 
@@ -47,6 +53,24 @@ static int replay_file(const char *path, apr_pool_t *pool)
     return 1;
 }
 
+/* The n-th fixed pseudo-random input (a linear congruential sequence, as
+ * fuzz_show_program --check makes its own); 1. */
+static int replay_random(unsigned long n)
+{
+    uint64_t state = 0x5eed5eed5eedULL + n * 0x9e3779b97f4a7c15ULL;
+    size_t size = 64 + (size_t)(n * 37 % 2048);
+    uint8_t *data = malloc(size);
+    if (!data)
+        abort();
+    for (size_t i = 0; i < size; i++) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        data[i] = (uint8_t)(state >> 56);
+    }
+    LLVMFuzzerTestOneInput(data, size);
+    free(data);
+    return 1;
+}
+
 /* Every regular file of dir (names starting with '.' left out); how many. */
 static int replay_dir(const char *dir, apr_pool_t *pool)
 {
@@ -73,6 +97,12 @@ int main(int argc, char **argv)
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
     int total = 0;
+    if (argc == 3 && strcmp(argv[1], "--random") == 0) {
+        unsigned long count = strtoul(argv[2], NULL, 10);
+        for (unsigned long n = 0; n < count; n++)
+            total += replay_random(n);
+        argc = 1;
+    }
     for (int i = 1; i < argc; i++) {
         apr_finfo_t info;
         if (apr_stat(&info, argv[i], APR_FINFO_TYPE, pool) != APR_SUCCESS) {
