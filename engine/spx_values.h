@@ -132,6 +132,10 @@ typedef struct spx_heap_t {
     apr_size_t frame_capacity;
     spx_value_block_t *spare[SPX_SPARE_LITERAL_BLOCKS]; /* freed literal blocks, for reuse */
     apr_size_t spare_count;
+    /* freed small blocks by slot count - 1, for reuse: each list linked
+     * through its blocks' first slot */
+    spx_value_block_t *spare_small[SPX_SPARE_BLOCK_SLOTS];
+    uint32_t spare_small_count[SPX_SPARE_BLOCK_SLOTS];
     spx_value_block_t ***path; /* the slots along a place being resolved */
     apr_size_t path_capacity;
     const spx_run_interrupt_t *interrupt; /* the run's (spx_vm.h), or NULL */

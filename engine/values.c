@@ -54,6 +54,13 @@ void spx_heap_finish(spx_heap_t *heap)
     SPX_ASSERT(heap->blocks == 0 && heap->live == 0);
     while (heap->spare_count)
         free(heap->spare[--heap->spare_count]);
+    for (apr_size_t k = 0; k < SPX_SPARE_BLOCK_SLOTS; k++)
+        while (heap->spare_small[k]) {
+            spx_value_block_t *next = heap->spare_small[k]->slots[0].b;
+            free(heap->spare_small[k]);
+            heap->spare_small[k] = next;
+        }
+    memset(heap->spare_small_count, 0, sizeof(heap->spare_small_count));
     free(heap->dying);
     free(heap->frames);
     free(heap->path);
@@ -163,14 +170,31 @@ static spx_heap_status_t before_creating(spx_heap_t *heap, uint64_t *fuel, uint6
 
 /* ---- blocks ----------------------------------------------------------------- */
 
+/* Whether a block of kind at capacity is one the heap keeps for reuse
+ * once freed (SPX_SPARE_BLOCK_SLOTS): its storage is its header and
+ * exactly capacity slots (arrays, structs and enums always are; strings
+ * and maps are not kept). */
+static int spare_sized(spx_block_kind_t kind, uint32_t capacity)
+{
+    return kind != SPX_BLOCK_STR && kind != SPX_BLOCK_MAP && capacity >= 1 &&
+           capacity <= SPX_SPARE_BLOCK_SLOTS;
+}
+
 /* A new block of kind with room for capacity bytes (strings) or slots, one
  * holder; the measure grows by its size at that capacity. */
 static spx_value_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uint32_t length,
                                     uint32_t capacity)
 {
-    apr_size_t room =
-        kind == SPX_BLOCK_STR ? (apr_size_t)capacity : (apr_size_t)capacity * sizeof(spx_value_t);
-    spx_value_block_t *block = spx_allocate(sizeof(spx_value_block_t) + (room ? room : 1));
+    spx_value_block_t *block;
+    if (spare_sized(kind, capacity) && heap->spare_small[capacity - 1]) {
+        block = heap->spare_small[capacity - 1];
+        heap->spare_small[capacity - 1] = block->slots[0].b;
+        heap->spare_small_count[capacity - 1]--;
+    } else {
+        apr_size_t room = kind == SPX_BLOCK_STR ? (apr_size_t)capacity
+                                                : (apr_size_t)capacity * sizeof(spx_value_t);
+        block = spx_allocate(sizeof(spx_value_block_t) + (room ? room : 1));
+    }
     memset(block, 0, sizeof(*block));
     block->holders = 1;
     block->kind = (uint8_t)kind;
@@ -202,13 +226,33 @@ static void push_dying(spx_heap_t *heap, apr_size_t *count, spx_value_block_t *b
     heap->dying[(*count)++] = block;
 }
 
+/* A freed block's storage: kept for reuse (a literal's header, a small
+ * block) or given back. */
+static void dispose(spx_heap_t *heap, spx_value_block_t *dying)
+{
+    if (!dying->owns_storage) {
+        if (heap->spare_count < SPX_SPARE_LITERAL_BLOCKS) {
+            heap->spare[heap->spare_count++] = dying; /* a literal's header: kept for reuse */
+            return;
+        }
+    } else if (spare_sized((spx_block_kind_t)dying->kind, dying->capacity)) {
+        uint32_t k = dying->capacity - 1;
+        if (heap->spare_small_count[k] < SPX_SPARE_BLOCKS_PER_SIZE) {
+            dying->slots[0].b = heap->spare_small[k];
+            heap->spare_small[k] = dying;
+            heap->spare_small_count[k]++;
+            return;
+        }
+    }
+    free(dying);
+}
+
 void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
 {
     SPX_ASSERT(block->holders == 0);
     apr_size_t count = 0;
-    push_dying(heap, &count, block);
-    while (count) {
-        spx_value_block_t *dying = heap->dying[--count];
+    spx_value_block_t *dying = block; /* the first without the stack */
+    for (;;) {
         uint64_t slots =
             dying->kind == SPX_BLOCK_MAP ? 2u * (uint64_t)dying->length : dying->length;
         if (dying->kind != SPX_BLOCK_STR)
@@ -219,10 +263,10 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
             }
         heap->live -= spx_block_measure(dying);
         heap->blocks--;
-        if (!dying->owns_storage && heap->spare_count < SPX_SPARE_LITERAL_BLOCKS)
-            heap->spare[heap->spare_count++] = dying; /* a literal's header: kept for reuse */
-        else
-            free(dying);
+        dispose(heap, dying);
+        if (!count)
+            break;
+        dying = heap->dying[--count];
     }
 }
 
