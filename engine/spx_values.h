@@ -97,6 +97,7 @@ struct spx_value_block_t {
         const unsigned char *bytes;         /* strings: own storage (slots) or the literal's */
         const spx_struct_shape_t *shape;    /* structs */
         const spx_variant_shape_t *variant; /* enums (v3) */
+        uint32_t hint; /* maps (v3): the position a lookup or insert found last, tried first */
     } of;
     spx_value_t slots[]; /* arrays and structs; a string's own bytes */
 };
