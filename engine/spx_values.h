@@ -93,6 +93,7 @@ struct spx_value_block_t {
     uint32_t length;             /* string bytes, array elements or struct fields (maps: entries) */
     uint32_t capacity;           /* bytes or slots allocated after the header (a literal: 0; maps:
                                     entries) */
+    uint32_t variant;            /* enums (v3): of.variant->variant, read by match at once */
     union {
         const unsigned char *bytes;         /* strings: own storage (slots) or the literal's */
         const spx_struct_shape_t *shape;    /* structs */
@@ -173,8 +174,7 @@ static inline spx_value_block_t *spx_enum_constant(uint32_t variant)
 /* The variant number of an enum value (a constant or a block). */
 static inline uint32_t spx_enum_variant(const spx_value_block_t *value)
 {
-    return spx_value_is_constant(value) ? (uint32_t)((uintptr_t)value >> 1)
-                                        : value->of.variant->variant;
+    return spx_value_is_constant(value) ? (uint32_t)((uintptr_t)value >> 1) : value->variant;
 }
 
 /* Add a holder (binding, assigning, passing, returning, storing, a for
@@ -316,6 +316,11 @@ static inline spx_value_t spx_struct_get(const spx_value_block_t *p, uint32_t fi
  * n = the payload count; R0521. */
 spx_heap_status_t spx_enum_make(spx_heap_t *heap, uint64_t *fuel, const spx_variant_shape_t *shape,
                                 const spx_value_t *payloads, spx_value_block_t **out);
+
+/* spx_enum_make's block, its checks and charge, with the payload slots
+ * left for the caller to fill (each one consumed as it is stored). */
+spx_heap_status_t spx_enum_block(spx_heap_t *heap, uint64_t *fuel, const spx_variant_shape_t *shape,
+                                 spx_value_block_t **out);
 
 /* Payload number k of an enum block (a match's binder). Reads e; holds the
  * result when it is a block. */

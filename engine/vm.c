@@ -989,18 +989,16 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_VARIANT: {
             const spx_variant_shape_t *shape = program->variant_shapes[ins->c];
             const int32_t *payloads = aux + ins->b;
-            spx_value_t *values = value_room(vm, shape->payload_count);
-            for (uint32_t k = 0; k < shape->payload_count; k++) {
-                if (payloads[k] & 1)
-                    values[k].b = B[payloads[k] >> 1];
-                else
-                    values[k].i = I[payloads[k] >> 1];
-            }
             spx_value_block_t *value = NULL;
-            METERED(spx_enum_make(heap, &metered, shape, values, &value));
-            for (uint32_t k = 0; k < shape->payload_count; k++) /* taken over */
-                if (payloads[k] & 1)
+            METERED(spx_enum_block(heap, &metered, shape, &value));
+            for (uint32_t k = 0; k < shape->payload_count; k++) {
+                if (payloads[k] & 1) { /* taken over */
+                    value->slots[k].b = B[payloads[k] >> 1];
                     B[payloads[k] >> 1] = NULL;
+                } else {
+                    value->slots[k].i = I[payloads[k] >> 1];
+                }
+            }
             assign(vm, &B[ins->a], value);
             FOLLOW(SPX_I_RETURN_B, return_b);
             break;

@@ -1398,6 +1398,37 @@ static void test_small_blocks_reused(void)
     finish(&heap);
 }
 
+/* An enum block says its variant in its header (spx_enum_variant, what
+ * match reads), whichever variant the reused block was made for before. */
+static void test_enum_variant_in_header(void)
+{
+    static const unsigned char one_int[] = {0}, two[] = {0, 1};
+    static const spx_variant_shape_t ok = {3, 1, one_int, "calc.Value.Ok"};
+    static const spx_variant_shape_t pair = {5, 2, two, "calc.Value.Pair"};
+    static const spx_variant_shape_t other = {1, 1, one_int, "calc.Value.Other"};
+    spx_heap_t heap = heap_of(PLENTY);
+    uint64_t fuel = PLENTY;
+    for (int64_t round = 0; round < 200; round++) {
+        const spx_variant_shape_t *shape = round % 2 ? &ok : &other;
+        spx_value_t payload = int_value(round);
+        spx_value_block_t *e = NULL;
+        CU_ASSERT_EQUAL_FATAL(spx_enum_make(&heap, &fuel, shape, &payload, &e), SPX_HEAP_OK);
+        CU_ASSERT_EQUAL(spx_enum_variant(e), shape->variant);
+        CU_ASSERT_EQUAL(spx_enum_payload(e, 0).i, round);
+        spx_value_block_t *p = NULL;
+        CU_ASSERT_EQUAL_FATAL(spx_enum_block(&heap, &fuel, &pair, &p), SPX_HEAP_OK);
+        p->slots[0].i = round;
+        CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, (const unsigned char *)"s", 1, &p->slots[1].b),
+                              SPX_HEAP_OK);
+        CU_ASSERT_EQUAL(spx_enum_variant(p), 5);
+        CU_ASSERT_EQUAL(spx_enum_variant(e), shape->variant);
+        spx_block_release(&heap, e);
+        spx_block_release(&heap, p);
+    }
+    CU_ASSERT_EQUAL(spx_enum_variant(spx_enum_constant(4)), 4);
+    finish(&heap);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -1426,6 +1457,7 @@ int main(void)
         {"a write releases the old value", test_write_releases_the_old_value},
         {"strings as itos makes them", test_made_strings},
         {"freed small blocks reused", test_small_blocks_reused},
+        {"an enum block's variant in its header", test_enum_variant_in_header},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("values of language v2", tests);
