@@ -170,14 +170,23 @@ static spx_heap_status_t before_creating(spx_heap_t *heap, uint64_t *fuel, uint6
 
 /* ---- blocks ----------------------------------------------------------------- */
 
-/* Whether a block of kind at capacity is one the heap keeps for reuse
- * once freed (SPX_SPARE_BLOCK_SLOTS): its storage is its header and
- * exactly capacity slots (arrays, structs and enums always are; strings
- * and maps are not kept). */
-static int spare_sized(spx_block_kind_t kind, uint32_t capacity)
+/* The slots of storage after the header of a block of kind at capacity
+ * that the heap keeps for reuse once freed (SPX_SPARE_BLOCK_SLOTS), or 0
+ * for one it gives back (strings, maps, larger blocks). Arrays, structs and
+ * enums of capacity 1 to SPX_SPARE_BLOCK_SLOTS have exactly that many; an
+ * empty array (capacity 0) has room for SPX_SPARE_BLOCK_SLOTS, which its
+ * first growth takes without moving. */
+static uint32_t spare_class(spx_block_kind_t kind, uint32_t capacity)
 {
-    return kind != SPX_BLOCK_STR && kind != SPX_BLOCK_MAP && capacity >= 1 &&
-           capacity <= SPX_SPARE_BLOCK_SLOTS;
+    if (kind == SPX_BLOCK_STR || kind == SPX_BLOCK_MAP || capacity > SPX_SPARE_BLOCK_SLOTS)
+        return 0;
+    return capacity ? capacity : SPX_SPARE_BLOCK_SLOTS;
+}
+
+/* The slots an array's storage has room for (spare_class). */
+static uint32_t slots_room(const spx_value_block_t *array)
+{
+    return array->capacity ? array->capacity : SPX_SPARE_BLOCK_SLOTS;
 }
 
 /* A new block of kind with room for capacity bytes (strings) or slots, one
@@ -186,12 +195,14 @@ static spx_value_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uin
                                     uint32_t capacity)
 {
     spx_value_block_t *block;
-    if (spare_sized(kind, capacity) && heap->spare_small[capacity - 1]) {
-        block = heap->spare_small[capacity - 1];
-        heap->spare_small[capacity - 1] = block->slots[0].b;
-        heap->spare_small_count[capacity - 1]--;
+    uint32_t class = spare_class(kind, capacity);
+    if (class && heap->spare_small[class - 1]) {
+        block = heap->spare_small[class - 1];
+        heap->spare_small[class - 1] = block->slots[0].b;
+        heap->spare_small_count[class - 1]--;
     } else {
         apr_size_t room = kind == SPX_BLOCK_STR ? (apr_size_t)capacity
+                          : class               ? (apr_size_t) class * sizeof(spx_value_t)
                                                 : (apr_size_t)capacity * sizeof(spx_value_t);
         block = spx_allocate(sizeof(spx_value_block_t) + (room ? room : 1));
     }
@@ -235,8 +246,8 @@ static void dispose(spx_heap_t *heap, spx_value_block_t *dying)
             heap->spare[heap->spare_count++] = dying; /* a literal's header: kept for reuse */
             return;
         }
-    } else if (spare_sized((spx_block_kind_t)dying->kind, dying->capacity)) {
-        uint32_t k = dying->capacity - 1;
+    } else if (spare_class((spx_block_kind_t)dying->kind, dying->capacity)) {
+        uint32_t k = spare_class((spx_block_kind_t)dying->kind, dying->capacity) - 1;
         if (heap->spare_small_count[k] < SPX_SPARE_BLOCKS_PER_SIZE) {
             dying->slots[0].b = heap->spare_small[k];
             heap->spare_small[k] = dying;
@@ -647,8 +658,9 @@ static spx_heap_status_t grow_array_in_place(spx_heap_t *heap, uint64_t *fuel,
         return status;
     if (x->capacity < capacity) {
         grow_live(heap, SLOT_BYTES * (uint64_t)(capacity - x->capacity));
-        x = spx_reallocate(x,
-                           sizeof(spx_value_block_t) + (apr_size_t)capacity * sizeof(spx_value_t));
+        if (capacity > slots_room(x))
+            x = spx_reallocate(x, sizeof(spx_value_block_t) +
+                                      (apr_size_t)capacity * sizeof(spx_value_t));
         x->capacity = capacity;
         *slot = x;
     }
@@ -904,8 +916,9 @@ static spx_value_block_t *room_for_one(spx_heap_t *heap, spx_value_block_t **at)
     if (array->length == array->capacity) {
         uint32_t capacity = grown_capacity(array->capacity);
         grow_live(heap, SLOT_BYTES * (uint64_t)(capacity - array->capacity));
-        array = spx_reallocate(array, sizeof(spx_value_block_t) +
-                                          (apr_size_t)capacity * sizeof(spx_value_t));
+        if (capacity > slots_room(array))
+            array = spx_reallocate(array, sizeof(spx_value_block_t) +
+                                              (apr_size_t)capacity * sizeof(spx_value_t));
         array->capacity = capacity;
         *at = array;
     }

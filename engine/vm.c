@@ -133,9 +133,9 @@ static void reserve(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_
 static void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_base,
                   apr_size_t block_base, apr_size_t below_top)
 {
-    if (function->int_const_count)
-        memcpy(vm->ints + int_base + function->int_const_base, function->int_consts,
-               function->int_const_count * sizeof(int64_t));
+    int64_t *consts = vm->ints + int_base + function->int_const_base;
+    for (uint32_t i = 0; i < function->int_const_count; i++) /* a few: no call to memcpy */
+        consts[i] = function->int_consts[i];
     spx_value_block_t **blocks = vm->blocks + block_base;
     apr_size_t end = function->block_registers < below_top ? function->block_registers : below_top;
     for (apr_size_t i = function->block_params; i < end; i++)
@@ -1058,6 +1058,18 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 value.i = I[ins->a];
             }
             int is_write = ins->op == SPX_I_WRITE_I || ins->op == SPX_I_WRITE_B;
+            if (!is_write && place[1] == 0) {
+                /* a variable's array held by it alone, with room: nothing to
+                 * copy, grow or charge (spx_place_push's work, in line) */
+                spx_value_block_t *array = B[place[0]];
+                if (array->holders == 1 && array->length < array->capacity &&
+                    array->length < SPX_LIMIT_ARRAY_LENGTH) {
+                    array->slots[array->length++] = value;
+                    if (taken)
+                        B[ins->a] = NULL;
+                    break;
+                }
+            }
             spx_value_t *slot = is_write ? unshared_slot(B[place[0]], place, I) : NULL;
             if (slot) { /* nothing to copy or charge: spx_place_write's work, in line */
                 spx_value_t old = *slot;

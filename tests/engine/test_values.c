@@ -1348,6 +1348,25 @@ static void test_small_blocks_reused(void)
         CU_ASSERT_EQUAL(at(a, k - 1), values[k - 1]);
         spx_block_release(&heap, a);
     }
+    /* an empty array has room for SPX_SPARE_BLOCK_SLOTS: its first pushes
+     * stay in place, and it is kept for the next empty array */
+    uint64_t push_fuel = PLENTY;
+    spx_value_block_t *empty = int_array(&heap, 0, NULL);
+    spx_value_block_t *empty_was = empty;
+    for (int64_t i = 0; i < (int64_t)SPX_SPARE_BLOCK_SLOTS; i++)
+        CU_ASSERT_EQUAL_FATAL(spx_place_push(&heap, &push_fuel, &empty, NULL, 0, int_value(i)),
+                              SPX_HEAP_OK);
+    CU_ASSERT_PTR_EQUAL(empty, empty_was);
+    CU_ASSERT_EQUAL(empty->capacity, SPX_SPARE_BLOCK_SLOTS);
+    CU_ASSERT_EQUAL(heap.live, 32 + 8 * SPX_SPARE_BLOCK_SLOTS);
+    for (apr_size_t i = 0; i < SPX_SPARE_BLOCK_SLOTS; i++)
+        CU_ASSERT_EQUAL(at(empty, i), (int64_t)i);
+    spx_block_release(&heap, empty);
+    empty = int_array(&heap, 0, NULL);
+    CU_ASSERT_PTR_EQUAL(empty, empty_was);
+    CU_ASSERT_EQUAL(empty->capacity, 0);
+    CU_ASSERT_EQUAL(heap.live, 32);
+    spx_block_release(&heap, empty);
     enum { LIVE = 150, CYCLES = 20000 };
     spx_value_block_t *live[LIVE] = {0};
     int64_t first[LIVE] = {0};
@@ -1367,7 +1386,7 @@ static void test_small_blocks_reused(void)
             spx_block_release(&heap, old);
             live[slot] = NULL;
         }
-        apr_size_t size = 1 + (apr_size_t)(seed >> 40) % (SPX_SPARE_BLOCK_SLOTS + 1);
+        apr_size_t size = (apr_size_t)(seed >> 40) % (SPX_SPARE_BLOCK_SLOTS + 2);
         first[slot] = cycle * 10;
         if ((seed >> 50) % 4 == 0) {
             spx_value_block_t *name = NULL;
