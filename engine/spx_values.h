@@ -39,6 +39,7 @@
 
 #include <apr.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct spx_value_block_t spx_value_block_t;
 
@@ -86,7 +87,7 @@ struct spx_value_block_t {
     uint32_t holders;            /* 0 only while it is being freed */
     uint8_t kind;                /* spx_block_kind_t */
     uint8_t elements_are_blocks; /* arrays: the element type is str, array or struct (maps:
-                                    the value type) */
+                                    the value type; enums: some payload's) */
     uint8_t owns_storage;        /* 0: a literal or const string not yet grown (the
                                     program's bytes) */
     uint8_t map_keys;            /* maps: the key type, SPX_MAP_KEYS_*; else 0 */
@@ -202,6 +203,20 @@ static inline void spx_block_release(spx_heap_t *heap, spx_value_block_t *block)
  * literal's block not yet grown), 32 + 8 x capacity for an array (its spare
  * slots too), 32 + 8 x fields for a struct. */
 uint64_t spx_block_measure(const spx_value_block_t *block);
+
+/* Whether the length bytes at a and b are equal: the same bytes at once,
+ * a short run compared in line (no call), a longer one by memcmp. */
+static inline int spx_bytes_equal(const unsigned char *a, const unsigned char *b, apr_size_t length)
+{
+    if (a == b)
+        return 1;
+    if (length > 16)
+        return memcmp(a, b, length) == 0;
+    for (apr_size_t i = 0; i < length; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
 
 /* len(x): bytes of a string, elements of an array. */
 static inline int64_t spx_block_length(const spx_value_block_t *block)

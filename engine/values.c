@@ -266,7 +266,8 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
     for (;;) {
         uint64_t slots =
             dying->kind == SPX_BLOCK_MAP ? 2u * (uint64_t)dying->length : dying->length;
-        if (dying->kind != SPX_BLOCK_STR)
+        if (dying->kind != SPX_BLOCK_STR &&
+            (dying->kind != SPX_BLOCK_ENUM || dying->elements_are_blocks))
             for (uint64_t i = 0; i < slots; i++) {
                 spx_value_block_t *held = slot_is_block(dying, i) ? dying->slots[i].b : NULL;
                 if (held && !spx_value_is_constant(held) && --held->holders == 0)

@@ -22,6 +22,8 @@ spx_heap_status_t spx_enum_block(spx_heap_t *heap, uint64_t *fuel, const spx_var
         return status;
     (*out)->of.variant = shape;
     (*out)->variant = shape->variant;
+    for (uint32_t k = 0; k < count; k++) /* what a free must look through */
+        (*out)->elements_are_blocks |= shape->payload_is_block[k];
     return SPX_HEAP_OK;
 }
 

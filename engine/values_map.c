@@ -77,8 +77,7 @@ static int keys_equal(const spx_value_block_t *map, spx_value_t a, spx_value_t b
     if (map->map_keys != SPX_MAP_KEYS_STR)
         return a.i == b.i;
     return a.b == b.b || (a.b->length == b.b->length &&
-                          (a.b->length == 0 || spx_str_bytes(a.b) == spx_str_bytes(b.b) ||
-                           memcmp(spx_str_bytes(a.b), spx_str_bytes(b.b), a.b->length) == 0));
+                          spx_bytes_equal(spx_str_bytes(a.b), spx_str_bytes(b.b), a.b->length));
 }
 
 /* The position of key (whose hash is hash), or -1. The index is at most

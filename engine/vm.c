@@ -583,8 +583,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                  * bytes, so its size charge is 0 steps (spx_values_equal's
                  * result, lengths and shared bytes first) */
                 equal = x->length == y->length &&
-                        (spx_str_bytes(x) == spx_str_bytes(y) ||
-                         memcmp(spx_str_bytes(x), spx_str_bytes(y), x->length) == 0);
+                        spx_bytes_equal(spx_str_bytes(x), spx_str_bytes(y), x->length);
             } else {
                 METERED(spx_values_equal(heap, &metered, x, y, &equal, NULL));
             }

@@ -1440,6 +1440,9 @@ static void test_enum_variant_in_header(void)
         CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, (const unsigned char *)"s", 1, &p->slots[1].b),
                               SPX_HEAP_OK);
         CU_ASSERT_EQUAL(spx_enum_variant(p), 5);
+        /* which a free looks through: the pair's str is released with it */
+        CU_ASSERT_EQUAL(e->elements_are_blocks, 0);
+        CU_ASSERT_EQUAL(p->elements_are_blocks, 1);
         CU_ASSERT_EQUAL(spx_enum_variant(e), shape->variant);
         spx_block_release(&heap, e);
         spx_block_release(&heap, p);
