@@ -460,6 +460,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_MOVE_I, move_i);
             FOLLOW(SPX_I_CALL, call);
             FOLLOW(SPX_I_MOVE_B, move_b);
+            FOLLOW(SPX_I_VARIANT, variant);
             break;
         case SPX_I_MOVE_B:
         move_b : {
@@ -476,27 +477,35 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_DROP_B:
+        drop_b:
             drop(vm, &B[ins->a]);
+            FOLLOW(SPX_I_DROP_B, drop_b);
+            FOLLOW(SPX_I_JUMP, jump);
             break;
         case SPX_I_LITERAL: {
             const spx_literal_t *literal = frame->function->literals[ins->b];
             spx_value_block_t *value = NULL;
             CHECKED(spx_str_literal(heap, literal->bytes, literal->length, &value));
             assign(vm, &B[ins->a], value);
+            FOLLOW(SPX_I_EQ_B, eq_b);
             break;
         }
-        case SPX_I_ADD: {
+        case SPX_I_ADD:
+        add : {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
             if (spx_int_add(I[ins->b], I[ins->c], &value) != SPX_INT_OK)
                 goto overflow;
             I[ins->a] = value;
+            FOLLOW(SPX_I_VARIANT, variant);
             break;
         }
-        case SPX_I_SUB: {
+        case SPX_I_SUB:
+        sub : {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
             if (spx_int_sub(I[ins->b], I[ins->c], &value) != SPX_INT_OK)
                 goto overflow;
             I[ins->a] = value;
+            FOLLOW(SPX_I_VARIANT, variant);
             break;
         }
         case SPX_I_MUL: {
@@ -560,6 +569,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_INC:
             I[ins->a]++;
+            FOLLOW(SPX_I_JUMP_LT, jump_lt);
             break;
         case SPX_I_EQ:
             I[ins->a] = I[ins->b] == I[ins->c];
@@ -574,7 +584,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             I[ins->a] = I[ins->b] <= I[ins->c];
             break;
         case SPX_I_EQ_B:
-        case SPX_I_NE_B: {
+        case SPX_I_NE_B:
+        eq_b : {
             int equal = 0;
             const spx_value_block_t *x = B[ins->b], *y = B[ins->c];
             if (!spx_value_is_constant(x) && x->kind == SPX_BLOCK_STR &&
@@ -610,7 +621,9 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 drop(vm, &B[ins->b]);
             break;
         case SPX_I_JUMP:
+        jump:
             pc = code_base + ins->a;
+            FOLLOW(SPX_I_DROP_B, drop_b);
             break;
         case SPX_I_JUMP_IF:
             if (I[ins->b])
@@ -629,12 +642,17 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 pc = code_base + ins->a;
             break;
         case SPX_I_JUMP_LT:
+        jump_lt:
             if (I[ins->b] < I[ins->c])
                 pc = code_base + ins->a;
             break;
         case SPX_I_JUMP_LE:
+        jump_le:
             if (I[ins->b] <= I[ins->c])
                 pc = code_base + ins->a;
+            FOLLOW(SPX_I_JUMP_LE, jump_le);
+            FOLLOW(SPX_I_ADD, add);
+            FOLLOW(SPX_I_SUB, sub);
             break;
         case SPX_I_CALL:
         call : {
@@ -685,6 +703,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             aux = callee->aux;
             FOLLOW(SPX_I_MOVE_B, move_b);
             FOLLOW(SPX_I_MATCH, match);
+            FOLLOW(SPX_I_JUMP_LE, jump_le);
             break;
         }
         case SPX_I_RETURN_I: {
@@ -985,7 +1004,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             assign(vm, &B[ins->a], value);
             break;
         }
-        case SPX_I_VARIANT: {
+        case SPX_I_VARIANT:
+        variant : {
             const spx_variant_shape_t *shape = program->variant_shapes[ins->c];
             const int32_t *payloads = aux + ins->b;
             spx_value_block_t *value = NULL;
