@@ -513,6 +513,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if (spx_int_mul(I[ins->b], I[ins->c], &value) != SPX_INT_OK)
                 goto overflow;
             I[ins->a] = value;
+            FOLLOW(SPX_I_VARIANT, variant);
             break;
         }
         case SPX_I_DIV:
@@ -603,6 +604,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if (ins->flags & SPX_FLAG_FREE_C)
                 drop(vm, &B[ins->c]);
             I[ins->a] = ins->op == SPX_I_EQ_B ? equal : !equal;
+            FOLLOW(SPX_I_JUMP_NOT, jump_not);
+            FOLLOW(SPX_I_JUMP_IF, jump_if);
             break;
         }
         case SPX_I_CONCAT: {
@@ -626,10 +629,12 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_DROP_B, drop_b);
             break;
         case SPX_I_JUMP_IF:
+        jump_if:
             if (I[ins->b])
                 pc = code_base + ins->a;
             break;
         case SPX_I_JUMP_NOT:
+        jump_not:
             if (!I[ins->b])
                 pc = code_base + ins->a;
             break;
@@ -1179,6 +1184,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             I[ins->a] = found;
+            FOLLOW(SPX_I_JUMP_IF, jump_if);
             break;
         }
         case SPX_I_MAP_GET_OR_I:
