@@ -18,7 +18,9 @@
  * growth doubles the capacity (4 at first), and storage goes back, halved,
  * once the length is under a quarter of a capacity over 16, as for arrays.
  * Each map keeps a hint, the position its last lookup or insert found,
- * tried before the index (locate): m.has(k) then m[k] hashes k once.
+ * tried before the index (locate): m.has(k) then m[k] hashes k once; a map
+ * of at most SPX_MAP_SCAN_ENTRIES entries compares its keys in order
+ * instead of hashing.
  */
 #include "render.h"
 #include "spx_values.h"
@@ -109,6 +111,14 @@ static int64_t locate(const spx_heap_t *heap, const spx_value_block_t *map, spx_
     uint32_t hint = map->of.hint;
     if (hint < map->length && keys_equal(map, map->slots[2u * hint], key))
         return (int64_t)hint;
+    if (map->length <= SPX_MAP_SCAN_ENTRIES) { /* a few keys: compared, not hashed */
+        for (uint32_t position = 0; position < map->length; position++)
+            if (keys_equal(map, map->slots[2u * position], key)) {
+                ((spx_value_block_t *)(uintptr_t)map)->of.hint = position;
+                return (int64_t)position;
+            }
+        return -1;
+    }
     int64_t position = find(map, key, hash_key(heap, map, key));
     if (position >= 0)
         ((spx_value_block_t *)(uintptr_t)map)->of.hint = (uint32_t)position;

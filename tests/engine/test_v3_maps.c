@@ -755,6 +755,32 @@ static void test_lookup_hint(void)
     CU_ASSERT_EQUAL(get_of(&heap, map, "b", &found), -1);
     CU_ASSERT_FALSE(found);
     spx_block_release(&heap, map);
+    /* past SPX_MAP_SCAN_ENTRIES the index is searched, after the hint */
+    spx_value_t none[1] = {{.i = 0}};
+    CU_ASSERT_EQUAL_FATAL(spx_map_make(&heap, &fuel, SPX_MAP_KEYS_INT, 0, none, none, 0, &map),
+                          SPX_HEAP_OK);
+    int64_t count = 4 * (int64_t)SPX_MAP_SCAN_ENTRIES;
+    for (int64_t k = 0; k < count; k++)
+        CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &map, &k, 1, (spx_value_t){.i = 100 + k}),
+                        SPX_HEAP_OK);
+    spx_value_t key = {.i = count - 1}, value = {.i = -1};
+    CU_ASSERT_EQUAL(spx_map_get(&heap, &fuel, map, key, &value), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(value.i, 100 + count - 1);
+    CU_ASSERT_EQUAL(map->of.hint, (uint32_t)(count - 1));
+    for (int64_t k = 0; k < count - 1; k += 2) { /* the later entries move under the hint */
+        int removed = 0;
+        CU_ASSERT_EQUAL(
+            spx_place_remove_key(&heap, &fuel, &map, NULL, 0, (spx_value_t){.i = k}, &removed),
+            SPX_HEAP_OK);
+        for (int64_t j = k + 1; j < count; j += 2) {
+            CU_ASSERT_EQUAL(spx_map_get(&heap, &fuel, map, (spx_value_t){.i = j}, &value),
+                            SPX_HEAP_OK);
+            CU_ASSERT_EQUAL(value.i, 100 + j);
+        }
+        CU_ASSERT_EQUAL(spx_map_has(&heap, &fuel, map, (spx_value_t){.i = k}, &found), SPX_HEAP_OK);
+        CU_ASSERT_FALSE(found);
+    }
+    spx_block_release(&heap, map);
     CU_ASSERT_EQUAL(heap.blocks, 0);
     spx_heap_finish(&heap);
 }
