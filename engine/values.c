@@ -261,6 +261,14 @@ static void dispose(spx_heap_t *heap, spx_value_block_t *dying)
 void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
 {
     SPX_ASSERT(block->holders == 0);
+    if (block->kind == SPX_BLOCK_ENUM && !block->elements_are_blocks) {
+        /* a variant of int and bool payloads (a match takes many apart):
+         * nothing below it to release */
+        heap->live -= ENUM_BLOCK_BYTES + SLOT_BYTES * (uint64_t)block->capacity;
+        heap->blocks--;
+        dispose(heap, block);
+        return;
+    }
     apr_size_t count = 0;
     spx_value_block_t *dying = block; /* the first without the stack */
     for (;;) {
