@@ -477,6 +477,10 @@ spx_heap_status_t spx_map_make(spx_heap_t *heap, uint64_t *fuel, int map_keys,
 spx_heap_status_t spx_map_get(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *map,
                               spx_value_t key, spx_value_t *out);
 
+/* The slot of key's value in map, or NULL when key is no key of it: no
+ * charge (the interpreter's in-line write m[k] = e to a map held once). */
+spx_value_t *spx_map_slot(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key);
+
 /* The key at position (< length), for "for k in m": holds it when a str. */
 spx_value_t spx_map_key_at(const spx_value_block_t *map, uint32_t position);
 

@@ -1094,6 +1094,26 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                     break;
                 }
             }
+            if (is_write && place[1] == 1 && place[2] < 0 && B[place[0]]->holders == 1) {
+                /* m[k] = e on a variable's map held by it alone, k present:
+                 * no copy, and the key's n (len(k), under 64 bytes) is 0
+                 * steps (spx_place_write's work, in line) */
+                int32_t key_code = -1 - place[2];
+                spx_value_t key = key_operand((key_code >> 2) * 2 + (key_code & 1), I, B);
+                spx_value_t *entry = (key_code & 1) && key.b->length >= 64
+                                         ? NULL
+                                         : spx_map_slot(heap, B[place[0]], key);
+                if (entry) {
+                    spx_value_t old = *entry;
+                    *entry = value;
+                    if (is_block)
+                        spx_block_release(heap, old.b);
+                    if (taken)
+                        B[ins->a] = NULL;
+                    release_place_keys(vm, place, B);
+                    break;
+                }
+            }
             spx_value_t *slot = is_write ? unshared_slot(B[place[0]], place, I) : NULL;
             if (slot) { /* nothing to copy or charge: spx_place_write's work, in line */
                 spx_value_t old = *slot;

@@ -785,6 +785,41 @@ static void test_lookup_hint(void)
     spx_heap_finish(&heap);
 }
 
+/* m[k] = e on a map held once, k present, is done in line by the
+ * interpreter: the same value and steps as through spx_place_write (worked
+ * out by the general path), every dying key released (the run ends with
+ * nothing live, or the heap's check fails), inserts still by the general
+ * path, and a map held twice still copied. */
+static const char in_line_write_source[] = "fn writes() -> int {\n"
+                                           "  var m = {\"a1\": 1, \"b\": 2};\n"
+                                           "  var names = {\"x\": \"p\"};\n"
+                                           "  var i = 0;\n"
+                                           "  while i < 3 {\n"
+                                           "    m[\"a\" + itos(1)] = m[\"a1\"] + 10;\n"
+                                           "    m[itos(i)] = i;\n"
+                                           "    m[itos(i)] = i + 100;\n"
+                                           "    names[\"x\"] = names[\"x\"] + itos(i);\n"
+                                           "    i += 1;\n"
+                                           "  }\n"
+                                           "  m[\"b\"] = 5;\n"
+                                           "  let n = m;\n"
+                                           "  m[\"b\"] = 6;\n"
+                                           "  return m[\"a1\"] + m[\"b\"] + len(m) + m[\"2\"] +\n"
+                                           "         len(names[\"x\"]) + n[\"b\"];\n"
+                                           "}\n";
+
+static void test_in_line_map_write(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(fixture, in_line_write_source);
+    spx_run_limits_t limits =
+        limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, "writes", &limits);
+    /* m["a1"] 31, m["b"] 6, 5 entries, m["2"] 102, "p012", n["b"] 5: 153 */
+    spx_run_assert_returned(&result, 153, 42);
+    spx_fixture_free(fixture);
+}
+
 /* --- the checker ------------------------------------------------------------------ */
 
 /* The diagnostics of one module "app" (app.spx) as "CODE L:C-L:C message"
@@ -1011,6 +1046,7 @@ int main(void)
         {"R0525, the map entry limit", test_entry_limit},
         {"nothing depends on the hash key", test_hash_key_unobservable},
         {"the lookup hint after removes and inserts", test_lookup_hint},
+        {"m[k] = e in line on a map held once", test_in_line_map_write},
         {"the checker: E0434-E0437 and the map rules", test_checker},
         {"fmt: map types and literals", test_format},
         {"map types in signatures and fields", test_signatures},
