@@ -233,6 +233,14 @@ static spx_value_t key_operand(int32_t key, const int64_t *I, spx_value_block_t 
     return value;
 }
 
+/* Language v3: whether a map lookup of the key operand key (its value)
+ * costs 0 steps: an int or bool key, or a str under 64 bytes (its n is
+ * len(k)). */
+static int small_key(int32_t operand, spx_value_t key)
+{
+    return !(operand & 1) || key.b->length < 64;
+}
+
 /* The slot a write through the place at aux (vm_internal.h) changes, when
  * every block on its path has one holder and every index is in range (so
  * the write copies nothing and charges nothing); NULL otherwise, for
@@ -1065,6 +1073,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 drop(vm, &B[ins->a]);
             FOLLOW(SPX_I_MOVE_B, move_b);
             FOLLOW(SPX_I_MOVE_I, move_i);
+            FOLLOW(SPX_I_MAP_HAS, map_has);
             break;
         case SPX_I_WRITE_I:
         case SPX_I_WRITE_B:
@@ -1175,8 +1184,18 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_MAP_GET_I:
         case SPX_I_MAP_GET_B: {
-            spx_value_t value;
-            METERED(spx_map_get(heap, &metered, B[ins->b], key_operand(ins->c, I, B), &value));
+            spx_value_t value, key = key_operand(ins->c, I, B);
+            /* a key whose lookup is 0 steps (an int, a str under 64 bytes)
+             * that is present: spx_map_get's work, in line */
+            const spx_value_t *entry =
+                small_key(ins->c, key) ? spx_map_slot(heap, B[ins->b], key) : NULL;
+            if (entry) {
+                value = *entry;
+                if (B[ins->b]->elements_are_blocks)
+                    spx_block_hold(value.b);
+            } else {
+                METERED(spx_map_get(heap, &metered, B[ins->b], key, &value));
+            }
             if (ins->flags & SPX_FLAG_FREE_C)
                 drop(vm, &B[ins->c >> 1]);
             if (ins->flags & SPX_FLAG_FREE_B)
@@ -1185,6 +1204,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 I[ins->a] = value.i;
             else
                 assign(vm, &B[ins->a], value.b);
+            FOLLOW(SPX_I_VARIANT, variant);
             break;
         }
         case SPX_I_MAP_KEY_I:
@@ -1196,9 +1216,14 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 assign(vm, &B[ins->a], key.b);
             break;
         }
-        case SPX_I_MAP_HAS: {
+        case SPX_I_MAP_HAS:
+        map_has : {
             int found = 0;
-            METERED(spx_map_has(heap, &metered, B[ins->b], key_operand(ins->c, I, B), &found));
+            spx_value_t key = key_operand(ins->c, I, B);
+            if (small_key(ins->c, key)) /* 0 steps: spx_map_has's work, in line */
+                found = spx_map_slot(heap, B[ins->b], key) != NULL;
+            else
+                METERED(spx_map_has(heap, &metered, B[ins->b], key, &found));
             if (ins->flags & SPX_FLAG_FREE_C)
                 drop(vm, &B[ins->c >> 1]);
             if (ins->flags & SPX_FLAG_FREE_B)
