@@ -27,11 +27,13 @@ struct spx_compare_frame_t {
     uint32_t next; /* the next position or field to examine */
 };
 
-/* What a block's header adds to its payload in the measure: the 24 bytes
- * of spx_value_block_t and the word a 64-bit allocator keeps before each
- * block (project decision: the measure is what a block really holds,
- * docs/execution.md, so a literal's header, which holds no bytes of its
- * own, counts this too). */
+/* What a block's header adds to its payload in the measure: 32, the 24
+ * bytes of spx_value_block_t's fields of language v2 and the word a 64-bit
+ * allocator keeps before each block (project decision: the measure is what
+ * a block really holds, docs/execution.md, so a literal's header, which
+ * holds no bytes of its own, counts this too). The header has since grown
+ * by an enum's variant number (read by match); the measure, on which the
+ * specified charges and limits rest, stays 32. */
 #define BLOCK_BYTES 32u
 /* What an enum's block (v3, a variant with payloads) counts besides its
  * payloads: the specification's 16 (language v3, Memory). */
