@@ -39,6 +39,7 @@
 
 #include <apr.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct spx_value_block_t spx_value_block_t;
 
@@ -86,17 +87,19 @@ struct spx_value_block_t {
     uint32_t holders;            /* 0 only while it is being freed */
     uint8_t kind;                /* spx_block_kind_t */
     uint8_t elements_are_blocks; /* arrays: the element type is str, array or struct (maps:
-                                    the value type) */
+                                    the value type; enums: some payload's) */
     uint8_t owns_storage;        /* 0: a literal or const string not yet grown (the
                                     program's bytes) */
     uint8_t map_keys;            /* maps: the key type, SPX_MAP_KEYS_*; else 0 */
     uint32_t length;             /* string bytes, array elements or struct fields (maps: entries) */
     uint32_t capacity;           /* bytes or slots allocated after the header (a literal: 0; maps:
                                     entries) */
+    uint32_t variant;            /* enums (v3): of.variant->variant, read by match at once */
     union {
         const unsigned char *bytes;         /* strings: own storage (slots) or the literal's */
         const spx_struct_shape_t *shape;    /* structs */
         const spx_variant_shape_t *variant; /* enums (v3) */
+        uint32_t hint; /* maps (v3): the position a lookup or insert found last, tried first */
     } of;
     spx_value_t slots[]; /* arrays and structs; a string's own bytes */
 };
@@ -132,6 +135,10 @@ typedef struct spx_heap_t {
     apr_size_t frame_capacity;
     spx_value_block_t *spare[SPX_SPARE_LITERAL_BLOCKS]; /* freed literal blocks, for reuse */
     apr_size_t spare_count;
+    /* freed small blocks by slot count - 1, for reuse: each list linked
+     * through its blocks' first slot */
+    spx_value_block_t *spare_small[SPX_SPARE_BLOCK_SLOTS];
+    uint32_t spare_small_count[SPX_SPARE_BLOCK_SLOTS];
     spx_value_block_t ***path; /* the slots along a place being resolved */
     apr_size_t path_capacity;
     const spx_run_interrupt_t *interrupt; /* the run's (spx_vm.h), or NULL */
@@ -168,8 +175,7 @@ static inline spx_value_block_t *spx_enum_constant(uint32_t variant)
 /* The variant number of an enum value (a constant or a block). */
 static inline uint32_t spx_enum_variant(const spx_value_block_t *value)
 {
-    return spx_value_is_constant(value) ? (uint32_t)((uintptr_t)value >> 1)
-                                        : value->of.variant->variant;
+    return spx_value_is_constant(value) ? (uint32_t)((uintptr_t)value >> 1) : value->variant;
 }
 
 /* Add a holder (binding, assigning, passing, returning, storing, a for
@@ -197,6 +203,20 @@ static inline void spx_block_release(spx_heap_t *heap, spx_value_block_t *block)
  * literal's block not yet grown), 32 + 8 x capacity for an array (its spare
  * slots too), 32 + 8 x fields for a struct. */
 uint64_t spx_block_measure(const spx_value_block_t *block);
+
+/* Whether the length bytes at a and b are equal: the same bytes at once,
+ * a short run compared in line (no call), a longer one by memcmp. */
+static inline int spx_bytes_equal(const unsigned char *a, const unsigned char *b, apr_size_t length)
+{
+    if (a == b)
+        return 1;
+    if (length > 16)
+        return memcmp(a, b, length) == 0;
+    for (apr_size_t i = 0; i < length; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
 
 /* len(x): bytes of a string, elements of an array. */
 static inline int64_t spx_block_length(const spx_value_block_t *block)
@@ -311,6 +331,11 @@ static inline spx_value_t spx_struct_get(const spx_value_block_t *p, uint32_t fi
  * n = the payload count; R0521. */
 spx_heap_status_t spx_enum_make(spx_heap_t *heap, uint64_t *fuel, const spx_variant_shape_t *shape,
                                 const spx_value_t *payloads, spx_value_block_t **out);
+
+/* spx_enum_make's block, its checks and charge, with the payload slots
+ * left for the caller to fill (each one consumed as it is stored). */
+spx_heap_status_t spx_enum_block(spx_heap_t *heap, uint64_t *fuel, const spx_variant_shape_t *shape,
+                                 spx_value_block_t **out);
 
 /* Payload number k of an enum block (a match's binder). Reads e; holds the
  * result when it is a block. */
@@ -451,6 +476,10 @@ spx_heap_status_t spx_map_make(spx_heap_t *heap, uint64_t *fuel, int map_keys,
  * k; *out holds when it is a block. */
 spx_heap_status_t spx_map_get(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *map,
                               spx_value_t key, spx_value_t *out);
+
+/* The slot of key's value in map, or NULL when key is no key of it: no
+ * charge (the interpreter's in-line write m[k] = e to a map held once). */
+spx_value_t *spx_map_slot(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key);
 
 /* The key at position (< length), for "for k in m": holds it when a str. */
 spx_value_t spx_map_key_at(const spx_value_block_t *map, uint32_t position);

@@ -27,11 +27,13 @@ struct spx_compare_frame_t {
     uint32_t next; /* the next position or field to examine */
 };
 
-/* What a block's header adds to its payload in the measure: the 24 bytes
- * of spx_value_block_t and the word a 64-bit allocator keeps before each
- * block (project decision: the measure is what a block really holds,
- * docs/execution.md, so a literal's header, which holds no bytes of its
- * own, counts this too). */
+/* What a block's header adds to its payload in the measure: 32, the 24
+ * bytes of spx_value_block_t's fields of language v2 and the word a 64-bit
+ * allocator keeps before each block (project decision: the measure is what
+ * a block really holds, docs/execution.md, so a literal's header, which
+ * holds no bytes of its own, counts this too). The header has since grown
+ * by an enum's variant number (read by match); the measure, on which the
+ * specified charges and limits rest, stays 32. */
 #define BLOCK_BYTES 32u
 /* What an enum's block (v3, a variant with payloads) counts besides its
  * payloads: the specification's 16 (language v3, Memory). */
@@ -54,6 +56,13 @@ void spx_heap_finish(spx_heap_t *heap)
     SPX_ASSERT(heap->blocks == 0 && heap->live == 0);
     while (heap->spare_count)
         free(heap->spare[--heap->spare_count]);
+    for (apr_size_t k = 0; k < SPX_SPARE_BLOCK_SLOTS; k++)
+        while (heap->spare_small[k]) {
+            spx_value_block_t *next = heap->spare_small[k]->slots[0].b;
+            free(heap->spare_small[k]);
+            heap->spare_small[k] = next;
+        }
+    memset(heap->spare_small_count, 0, sizeof(heap->spare_small_count));
     free(heap->dying);
     free(heap->frames);
     free(heap->path);
@@ -163,14 +172,42 @@ static spx_heap_status_t before_creating(spx_heap_t *heap, uint64_t *fuel, uint6
 
 /* ---- blocks ----------------------------------------------------------------- */
 
+/* The slots of storage after the header of a block of kind at capacity
+ * that the heap keeps for reuse once freed (SPX_SPARE_BLOCK_SLOTS), or 0
+ * for one it gives back (strings, maps, larger blocks). Arrays, structs and
+ * enums of capacity 1 to SPX_SPARE_BLOCK_SLOTS have exactly that many; an
+ * empty array (capacity 0) has room for SPX_SPARE_BLOCK_SLOTS, which its
+ * first growth takes without moving. */
+static uint32_t spare_class(spx_block_kind_t kind, uint32_t capacity)
+{
+    if (kind == SPX_BLOCK_STR || kind == SPX_BLOCK_MAP || capacity > SPX_SPARE_BLOCK_SLOTS)
+        return 0;
+    return capacity ? capacity : SPX_SPARE_BLOCK_SLOTS;
+}
+
+/* The slots an array's storage has room for (spare_class). */
+static uint32_t slots_room(const spx_value_block_t *array)
+{
+    return array->capacity ? array->capacity : SPX_SPARE_BLOCK_SLOTS;
+}
+
 /* A new block of kind with room for capacity bytes (strings) or slots, one
  * holder; the measure grows by its size at that capacity. */
 static spx_value_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uint32_t length,
                                     uint32_t capacity)
 {
-    apr_size_t room =
-        kind == SPX_BLOCK_STR ? (apr_size_t)capacity : (apr_size_t)capacity * sizeof(spx_value_t);
-    spx_value_block_t *block = spx_allocate(sizeof(spx_value_block_t) + (room ? room : 1));
+    spx_value_block_t *block;
+    uint32_t class = spare_class(kind, capacity);
+    if (class && heap->spare_small[class - 1]) {
+        block = heap->spare_small[class - 1];
+        heap->spare_small[class - 1] = block->slots[0].b;
+        heap->spare_small_count[class - 1]--;
+    } else {
+        apr_size_t room = kind == SPX_BLOCK_STR ? (apr_size_t)capacity
+                          : class               ? (apr_size_t) class * sizeof(spx_value_t)
+                                                : (apr_size_t)capacity * sizeof(spx_value_t);
+        block = spx_allocate(sizeof(spx_value_block_t) + (room ? room : 1));
+    }
     memset(block, 0, sizeof(*block));
     block->holders = 1;
     block->kind = (uint8_t)kind;
@@ -202,16 +239,45 @@ static void push_dying(spx_heap_t *heap, apr_size_t *count, spx_value_block_t *b
     heap->dying[(*count)++] = block;
 }
 
+/* A freed block's storage: kept for reuse (a literal's header, a small
+ * block) or given back. */
+static void dispose(spx_heap_t *heap, spx_value_block_t *dying)
+{
+    if (!dying->owns_storage) {
+        if (heap->spare_count < SPX_SPARE_LITERAL_BLOCKS) {
+            heap->spare[heap->spare_count++] = dying; /* a literal's header: kept for reuse */
+            return;
+        }
+    } else if (spare_class((spx_block_kind_t)dying->kind, dying->capacity)) {
+        uint32_t k = spare_class((spx_block_kind_t)dying->kind, dying->capacity) - 1;
+        if (heap->spare_small_count[k] < SPX_SPARE_BLOCKS_PER_SIZE) {
+            dying->slots[0].b = heap->spare_small[k];
+            heap->spare_small[k] = dying;
+            heap->spare_small_count[k]++;
+            return;
+        }
+    }
+    free(dying);
+}
+
 void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
 {
     SPX_ASSERT(block->holders == 0);
+    if (block->kind == SPX_BLOCK_ENUM && !block->elements_are_blocks) {
+        /* a variant of int and bool payloads (a match takes many apart):
+         * nothing below it to release */
+        heap->live -= ENUM_BLOCK_BYTES + SLOT_BYTES * (uint64_t)block->capacity;
+        heap->blocks--;
+        dispose(heap, block);
+        return;
+    }
     apr_size_t count = 0;
-    push_dying(heap, &count, block);
-    while (count) {
-        spx_value_block_t *dying = heap->dying[--count];
+    spx_value_block_t *dying = block; /* the first without the stack */
+    for (;;) {
         uint64_t slots =
             dying->kind == SPX_BLOCK_MAP ? 2u * (uint64_t)dying->length : dying->length;
-        if (dying->kind != SPX_BLOCK_STR)
+        if (dying->kind != SPX_BLOCK_STR &&
+            (dying->kind != SPX_BLOCK_ENUM || dying->elements_are_blocks))
             for (uint64_t i = 0; i < slots; i++) {
                 spx_value_block_t *held = slot_is_block(dying, i) ? dying->slots[i].b : NULL;
                 if (held && !spx_value_is_constant(held) && --held->holders == 0)
@@ -219,10 +285,10 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
             }
         heap->live -= spx_block_measure(dying);
         heap->blocks--;
-        if (!dying->owns_storage && heap->spare_count < SPX_SPARE_LITERAL_BLOCKS)
-            heap->spare[heap->spare_count++] = dying; /* a literal's header: kept for reuse */
-        else
-            free(dying);
+        dispose(heap, dying);
+        if (!count)
+            break;
+        dying = heap->dying[--count];
     }
 }
 
@@ -603,8 +669,9 @@ static spx_heap_status_t grow_array_in_place(spx_heap_t *heap, uint64_t *fuel,
         return status;
     if (x->capacity < capacity) {
         grow_live(heap, SLOT_BYTES * (uint64_t)(capacity - x->capacity));
-        x = spx_reallocate(x,
-                           sizeof(spx_value_block_t) + (apr_size_t)capacity * sizeof(spx_value_t));
+        if (capacity > slots_room(x))
+            x = spx_reallocate(x, sizeof(spx_value_block_t) +
+                                      (apr_size_t)capacity * sizeof(spx_value_t));
         x->capacity = capacity;
         *slot = x;
     }
@@ -860,8 +927,9 @@ static spx_value_block_t *room_for_one(spx_heap_t *heap, spx_value_block_t **at)
     if (array->length == array->capacity) {
         uint32_t capacity = grown_capacity(array->capacity);
         grow_live(heap, SLOT_BYTES * (uint64_t)(capacity - array->capacity));
-        array = spx_reallocate(array, sizeof(spx_value_block_t) +
-                                          (apr_size_t)capacity * sizeof(spx_value_t));
+        if (capacity > slots_room(array))
+            array = spx_reallocate(array, sizeof(spx_value_block_t) +
+                                              (apr_size_t)capacity * sizeof(spx_value_t));
         array->capacity = capacity;
         *at = array;
     }

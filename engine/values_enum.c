@@ -11,8 +11,8 @@
 
 #include <string.h>
 
-spx_heap_status_t spx_enum_make(spx_heap_t *heap, uint64_t *fuel, const spx_variant_shape_t *shape,
-                                const spx_value_t *payloads, spx_value_block_t **out)
+spx_heap_status_t spx_enum_block(spx_heap_t *heap, uint64_t *fuel, const spx_variant_shape_t *shape,
+                                 spx_value_block_t **out)
 {
     uint32_t count = shape->payload_count;
     SPX_ASSERT(count >= 1);
@@ -21,8 +21,19 @@ spx_heap_status_t spx_enum_make(spx_heap_t *heap, uint64_t *fuel, const spx_vari
     if (status != SPX_HEAP_OK)
         return status;
     (*out)->of.variant = shape;
-    memcpy((*out)->slots, payloads, count * sizeof(spx_value_t));
+    (*out)->variant = shape->variant;
+    for (uint32_t k = 0; k < count; k++) /* what a free must look through */
+        (*out)->elements_are_blocks |= shape->payload_is_block[k];
     return SPX_HEAP_OK;
+}
+
+spx_heap_status_t spx_enum_make(spx_heap_t *heap, uint64_t *fuel, const spx_variant_shape_t *shape,
+                                const spx_value_t *payloads, spx_value_block_t **out)
+{
+    spx_heap_status_t status = spx_enum_block(heap, fuel, shape, out);
+    if (status == SPX_HEAP_OK)
+        memcpy((*out)->slots, payloads, shape->payload_count * sizeof(spx_value_t));
+    return status;
 }
 
 int spx_enum_heads_differ(const spx_value_block_t *a, const spx_value_block_t *b, uint64_t *n,

@@ -62,9 +62,6 @@ void spx_array_gave_one(spx_heap_t *heap, spx_value_block_t **at);
 /* values_map.c: a map step of a place (a key as the place's int64_t step,
  * spx_values.h) as a key value. */
 spx_value_t spx_map_step_key(const spx_value_block_t *map, int64_t step);
-/* values_map.c: the slot of key's value in map, or NULL when key is no
- * key of it. */
-spx_value_t *spx_map_slot(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key);
 /* values_map.c: len(k) for a str key, else 0 (a lookup's n). */
 uint64_t spx_map_key_n(const spx_value_block_t *map, spx_value_t key);
 /* values_map.c: R0522 for key, missing from map. */

@@ -17,6 +17,10 @@
  * capacity (the specification's 24: key, value and a share of the index);
  * growth doubles the capacity (4 at first), and storage goes back, halved,
  * once the length is under a quarter of a capacity over 16, as for arrays.
+ * Each map keeps a hint, the position its last lookup or insert found,
+ * tried before the index (locate): m.has(k) then m[k] hashes k once; a map
+ * of at most SPX_MAP_SCAN_ENTRIES entries compares its keys in order
+ * instead of hashing.
  */
 #include "render.h"
 #include "spx_values.h"
@@ -74,8 +78,8 @@ static int keys_equal(const spx_value_block_t *map, spx_value_t a, spx_value_t b
 {
     if (map->map_keys != SPX_MAP_KEYS_STR)
         return a.i == b.i;
-    return a.b->length == b.b->length &&
-           (a.b->length == 0 || memcmp(spx_str_bytes(a.b), spx_str_bytes(b.b), a.b->length) == 0);
+    return a.b == b.b || (a.b->length == b.b->length &&
+                          spx_bytes_equal(spx_str_bytes(a.b), spx_str_bytes(b.b), a.b->length));
 }
 
 /* The position of key (whose hash is hash), or -1. The index is at most
@@ -94,6 +98,31 @@ static int64_t find(const spx_value_block_t *map, spx_value_t key, uint32_t hash
                     : map->slots[2u * (slot - 1)].i == key.i)
             return (int64_t)(slot - 1);
     }
+}
+
+/* The position of key in map, or -1: first the map's hint (the position
+ * its last lookup or insert found), which is key's when the key there
+ * equals it (keys are distinct, so a hint left stale by a removal or a
+ * copy is never wrong, only missed); then the index. A found position
+ * becomes the hint: the map is changed through a read-only pointer, but
+ * nothing observable depends on the hint. */
+static int64_t locate(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key)
+{
+    uint32_t hint = map->of.hint;
+    if (hint < map->length && keys_equal(map, map->slots[2u * hint], key))
+        return (int64_t)hint;
+    if (map->length <= SPX_MAP_SCAN_ENTRIES) { /* a few keys: compared, not hashed */
+        for (uint32_t position = 0; position < map->length; position++)
+            if (keys_equal(map, map->slots[2u * position], key)) {
+                ((spx_value_block_t *)(uintptr_t)map)->of.hint = position;
+                return (int64_t)position;
+            }
+        return -1;
+    }
+    int64_t position = find(map, key, hash_key(heap, map, key));
+    if (position >= 0)
+        ((spx_value_block_t *)(uintptr_t)map)->of.hint = (uint32_t)position;
+    return position;
 }
 
 /* The index slot that holds position. */
@@ -196,6 +225,7 @@ static void append(spx_value_block_t *map, spx_value_t key, spx_value_t value, u
     map->slots[2u * position + 1] = value;
     hashes_of(map)[position] = hash;
     index_put(map, position);
+    map->of.hint = position;
 }
 
 static spx_heap_status_t fail(spx_heap_t *heap, spx_runtime_code_t code, const char *message)
@@ -219,7 +249,7 @@ spx_value_t spx_map_step_key(const spx_value_block_t *map, int64_t step)
 
 spx_value_t *spx_map_slot(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key)
 {
-    int64_t position = find(map, key, hash_key(heap, map, key));
+    int64_t position = locate(heap, map, key);
     return position < 0 ? NULL : (spx_value_t *)&map->slots[2u * (uint64_t)position + 1];
 }
 
@@ -301,7 +331,7 @@ void spx_map_insert(spx_heap_t *heap, spx_value_block_t **slot, spx_value_t key,
 uint64_t spx_map_entries_after(const spx_heap_t *heap, const spx_value_block_t *map,
                                spx_value_t key)
 {
-    int64_t position = find(map, key, hash_key(heap, map, key));
+    int64_t position = locate(heap, map, key);
     SPX_ASSERT(position >= 0);
     return map->length - (uint64_t)position - 1;
 }
@@ -310,7 +340,7 @@ void spx_map_erase(spx_heap_t *heap, spx_value_block_t **slot, spx_value_t key)
 {
     spx_value_block_t *map = *slot;
     SPX_ASSERT(map->holders == 1);
-    int64_t found = find(map, key, hash_key(heap, map, key));
+    int64_t found = locate(heap, map, key);
     SPX_ASSERT(found >= 0);
     uint32_t position = (uint32_t)found;
     spx_value_t old_key = map->slots[2u * position], old_value = map->slots[2u * position + 1];

@@ -126,24 +126,39 @@ static void reserve(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_
 }
 
 /* Set up a frame whose parameters are in place: constants copied in, every
- * other block register empty. */
+ * other block register empty. Only the first below_top block registers of
+ * the frame can hold anything: those past the caller's frame are empty,
+ * as every frame leaves its registers empty (leave) and the files start
+ * empty (reserve). */
 static void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_base,
-                  apr_size_t block_base)
+                  apr_size_t block_base, apr_size_t below_top)
 {
-    if (function->int_const_count)
-        memcpy(vm->ints + int_base + function->int_const_base, function->int_consts,
-               function->int_const_count * sizeof(int64_t));
+    int64_t *consts = vm->ints + int_base + function->int_const_base;
+    for (uint32_t i = 0; i < function->int_const_count; i++) /* a few: no call to memcpy */
+        consts[i] = function->int_consts[i];
     spx_value_block_t **blocks = vm->blocks + block_base;
-    for (uint32_t i = function->block_params; i < function->block_registers; i++)
+    apr_size_t end = function->block_registers < below_top ? function->block_registers : below_top;
+    for (apr_size_t i = function->block_params; i < end; i++)
         drop(vm, &blocks[i]);
 }
 
-/* Release every block register of the frame. */
+/* Release every block register of the frame (four at a time past those
+ * that are empty). */
 static void leave(vm_t *vm, const frame_t *frame)
 {
     spx_value_block_t **blocks = vm->blocks + frame->block_base;
-    for (uint32_t i = 0; i < frame->function->block_registers; i++)
-        drop(vm, &blocks[i]);
+    uint32_t count = frame->function->block_registers, i = 0;
+    for (; i + 4 <= count; i += 4) {
+        if (((uintptr_t)blocks[i] | (uintptr_t)blocks[i + 1] | (uintptr_t)blocks[i + 2] |
+             (uintptr_t)blocks[i + 3]) == 0)
+            continue;
+        for (uint32_t k = i; k < i + 4; k++)
+            if (blocks[k])
+                drop(vm, &blocks[k]);
+    }
+    for (; i < count; i++)
+        if (blocks[i])
+            drop(vm, &blocks[i]);
 }
 
 /* print: append s, keeping at most max_bytes, cut at a UTF-8 boundary. Once
@@ -216,6 +231,14 @@ static spx_value_t key_operand(int32_t key, const int64_t *I, spx_value_block_t 
     else
         value.i = I[key >> 1];
     return value;
+}
+
+/* Language v3: whether a map lookup of the key operand key (its value)
+ * costs 0 steps: an int or bool key, or a str under 64 bytes (its n is
+ * len(k)). */
+static int small_key(int32_t operand, spx_value_t key)
+{
+    return !(operand & 1) || key.b->length < 64;
 }
 
 /* The slot a write through the place at aux (vm_internal.h) changes, when
@@ -364,11 +387,13 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
     }
     reserve(vm, function, 0, 0);
-    enter(vm, function, 0, 0);
+    enter(vm, function, 0, 0, function->block_registers);
     vm->frames[0] = (frame_t){function, NULL, 0, 0};
     vm->depth = 1;
     frame_t *frame = &vm->frames[0];
     const spx_instr_t *pc = function->code;
+    const spx_instr_t *code_base = function->code; /* the current frame's function's */
+    const int32_t *aux = function->aux;
     int64_t *I = vm->ints;
     spx_value_block_t **B = vm->blocks;
     const spx_instr_t *ins = pc;
@@ -407,57 +432,88 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             goto heap_stop;                                                                        \
     } while (0)
 
+/* After an instruction, when the next one is op and the fuel pays its
+ * charge: run it at label without going round the loop (the same charge,
+ * taken the same way). Each such test is a branch of its own, which the
+ * processor predicts far better than the loop's one dispatch; the common
+ * successions of instructions are followed so. */
+#define FOLLOW(next, label)                                                                        \
+    do {                                                                                           \
+        if (pc->op == (next) && pc->charge <= fuel) {                                              \
+            ins = pc++;                                                                            \
+            fuel -= ins->charge;                                                                   \
+            goto label;                                                                            \
+        }                                                                                          \
+    } while (0)
+
     for (;;) {
         ins = pc++;
-        if (ins->charge) {
-            if (fuel < ins->charge) {
-                if (!reserved)
-                    goto out_of_fuel;
-                refuel_t refueled = refuel(vm->interrupt, &fuel, &reserved, ins->charge);
-                if (refueled == REFUEL_STOPPED)
-                    return SPX_STATUS_INTERRUPTED;
-                if (refueled == REFUEL_EMPTY)
-                    goto out_of_fuel;
-            }
-            fuel -= ins->charge;
+        /* one test per instruction: a charge of 0 never fails it */
+        if (fuel < ins->charge) {
+            if (!reserved)
+                goto out_of_fuel;
+            refuel_t refueled = refuel(vm->interrupt, &fuel, &reserved, ins->charge);
+            if (refueled == REFUEL_STOPPED)
+                return SPX_STATUS_INTERRUPTED;
+            if (refueled == REFUEL_EMPTY)
+                goto out_of_fuel;
         }
+        fuel -= ins->charge;
         switch ((spx_opcode_t)ins->op) {
         case SPX_I_NOP:
             break;
         case SPX_I_MOVE_I:
+        move_i:
             I[ins->a] = I[ins->b];
+            FOLLOW(SPX_I_MOVE_I, move_i);
+            FOLLOW(SPX_I_CALL, call);
+            FOLLOW(SPX_I_MOVE_B, move_b);
+            FOLLOW(SPX_I_VARIANT, variant);
             break;
-        case SPX_I_MOVE_B: {
+        case SPX_I_MOVE_B:
+        move_b : {
             spx_value_block_t *value = B[ins->b];
             if (ins->flags & SPX_FLAG_FREE_B)
                 B[ins->b] = NULL; /* taken over */
             else
                 spx_block_hold(value);
             assign(vm, &B[ins->a], value);
+            FOLLOW(SPX_I_MOVE_B, move_b);
+            FOLLOW(SPX_I_CALL, call);
+            FOLLOW(SPX_I_MATCH, match);
+            FOLLOW(SPX_I_MOVE_I, move_i);
             break;
         }
         case SPX_I_DROP_B:
+        drop_b:
             drop(vm, &B[ins->a]);
+            FOLLOW(SPX_I_DROP_B, drop_b);
+            FOLLOW(SPX_I_JUMP, jump);
             break;
         case SPX_I_LITERAL: {
             const spx_literal_t *literal = frame->function->literals[ins->b];
             spx_value_block_t *value = NULL;
             CHECKED(spx_str_literal(heap, literal->bytes, literal->length, &value));
             assign(vm, &B[ins->a], value);
+            FOLLOW(SPX_I_EQ_B, eq_b);
             break;
         }
-        case SPX_I_ADD: {
+        case SPX_I_ADD:
+        add : {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
             if (spx_int_add(I[ins->b], I[ins->c], &value) != SPX_INT_OK)
                 goto overflow;
             I[ins->a] = value;
+            FOLLOW(SPX_I_VARIANT, variant);
             break;
         }
-        case SPX_I_SUB: {
+        case SPX_I_SUB:
+        sub : {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
             if (spx_int_sub(I[ins->b], I[ins->c], &value) != SPX_INT_OK)
                 goto overflow;
             I[ins->a] = value;
+            FOLLOW(SPX_I_VARIANT, variant);
             break;
         }
         case SPX_I_MUL: {
@@ -465,6 +521,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if (spx_int_mul(I[ins->b], I[ins->c], &value) != SPX_INT_OK)
                 goto overflow;
             I[ins->a] = value;
+            FOLLOW(SPX_I_VARIANT, variant);
             break;
         }
         case SPX_I_DIV:
@@ -521,6 +578,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_INC:
             I[ins->a]++;
+            FOLLOW(SPX_I_JUMP_LT, jump_lt);
             break;
         case SPX_I_EQ:
             I[ins->a] = I[ins->b] == I[ins->c];
@@ -535,14 +593,27 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             I[ins->a] = I[ins->b] <= I[ins->c];
             break;
         case SPX_I_EQ_B:
-        case SPX_I_NE_B: {
+        case SPX_I_NE_B:
+        eq_b : {
             int equal = 0;
-            METERED(spx_values_equal(heap, &metered, B[ins->b], B[ins->c], &equal, NULL));
+            const spx_value_block_t *x = B[ins->b], *y = B[ins->c];
+            if (!spx_value_is_constant(x) && x->kind == SPX_BLOCK_STR &&
+                (x->length < 64 || y->length < 64)) {
+                /* two strings, one under 64 bytes: == examines fewer than 64
+                 * bytes, so its size charge is 0 steps (spx_values_equal's
+                 * result, lengths and shared bytes first) */
+                equal = x->length == y->length &&
+                        spx_bytes_equal(spx_str_bytes(x), spx_str_bytes(y), x->length);
+            } else {
+                METERED(spx_values_equal(heap, &metered, x, y, &equal, NULL));
+            }
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             if (ins->flags & SPX_FLAG_FREE_C)
                 drop(vm, &B[ins->c]);
             I[ins->a] = ins->op == SPX_I_EQ_B ? equal : !equal;
+            FOLLOW(SPX_I_JUMP_NOT, jump_not);
+            FOLLOW(SPX_I_JUMP_IF, jump_if);
             break;
         }
         case SPX_I_CONCAT: {
@@ -561,33 +632,43 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 drop(vm, &B[ins->b]);
             break;
         case SPX_I_JUMP:
-            pc = frame->function->code + ins->a;
+        jump:
+            pc = code_base + ins->a;
+            FOLLOW(SPX_I_DROP_B, drop_b);
             break;
         case SPX_I_JUMP_IF:
+        jump_if:
             if (I[ins->b])
-                pc = frame->function->code + ins->a;
+                pc = code_base + ins->a;
             break;
         case SPX_I_JUMP_NOT:
+        jump_not:
             if (!I[ins->b])
-                pc = frame->function->code + ins->a;
+                pc = code_base + ins->a;
             break;
         case SPX_I_JUMP_EQ:
             if (I[ins->b] == I[ins->c])
-                pc = frame->function->code + ins->a;
+                pc = code_base + ins->a;
             break;
         case SPX_I_JUMP_NE:
             if (I[ins->b] != I[ins->c])
-                pc = frame->function->code + ins->a;
+                pc = code_base + ins->a;
             break;
         case SPX_I_JUMP_LT:
+        jump_lt:
             if (I[ins->b] < I[ins->c])
-                pc = frame->function->code + ins->a;
+                pc = code_base + ins->a;
             break;
         case SPX_I_JUMP_LE:
+        jump_le:
             if (I[ins->b] <= I[ins->c])
-                pc = frame->function->code + ins->a;
+                pc = code_base + ins->a;
+            FOLLOW(SPX_I_JUMP_LE, jump_le);
+            FOLLOW(SPX_I_ADD, add);
+            FOLLOW(SPX_I_SUB, sub);
             break;
-        case SPX_I_CALL: {
+        case SPX_I_CALL:
+        call : {
             /* the compiler's: a function the checker resolved */
             SPX_ASSERT(ins->a >= 0 && (apr_size_t)ins->a < program->function_count);
             const spx_vm_function_t *callee = &program->functions[ins->a];
@@ -620,14 +701,22 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                                   callee->name, vm->depth + 1, SPX_LIMIT_FRAME_REGISTERS));
                 return APR_SUCCESS;
             }
-            reserve(vm, callee, int_base, block_base);
-            enter(vm, callee, int_base, block_base);
+            if (int_base + callee->int_registers > vm->int_capacity ||
+                block_base + callee->block_registers > vm->block_capacity)
+                reserve(vm, callee, int_base, block_base);
+            SPX_ASSERT((uint32_t)ins->c <= frame->function->block_registers);
+            enter(vm, callee, int_base, block_base,
+                  frame->function->block_registers - (apr_size_t)ins->c);
             frame->resume = pc;
             frame = &vm->frames[vm->depth++];
             *frame = (frame_t){callee, NULL, int_base, block_base};
             I = vm->ints + int_base;
             B = vm->blocks + block_base;
-            pc = callee->code;
+            pc = code_base = callee->code;
+            aux = callee->aux;
+            FOLLOW(SPX_I_MOVE_B, move_b);
+            FOLLOW(SPX_I_MATCH, match);
+            FOLLOW(SPX_I_JUMP_LE, jump_le);
             break;
         }
         case SPX_I_RETURN_I: {
@@ -644,10 +733,13 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             I = vm->ints + frame->int_base;
             B = vm->blocks + frame->block_base;
             pc = frame->resume;
+            code_base = frame->function->code;
+            aux = frame->function->aux;
             break;
         }
         case SPX_I_RETURN_B:
-        case SPX_I_RETURN: {
+        case SPX_I_RETURN:
+        return_b : {
             spx_value_block_t *value = NULL;
             if (ins->op == SPX_I_RETURN_B) {
                 value = B[ins->a];
@@ -667,6 +759,10 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             I = vm->ints + frame->int_base;
             B = vm->blocks + frame->block_base;
             pc = frame->resume;
+            code_base = frame->function->code;
+            aux = frame->function->aux;
+            FOLLOW(SPX_I_MATCH, match);
+            FOLLOW(SPX_I_RETURN_B, return_b);
             break;
         }
         case SPX_I_PRINT:
@@ -749,7 +845,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_INDEX_I_AT: {
-            const int32_t *operands = frame->function->aux + ins->c;
+            const int32_t *operands = aux + ins->c;
             int64_t x = I[operands[0]], k = operands[1], index;
             if ((operands[2] ? spx_int_sub(x, k, &index) : spx_int_add(x, k, &index)) !=
                 SPX_INT_OK) {
@@ -809,7 +905,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_ELEMENT_FIELD_I: {
             const spx_value_block_t *array = B[ins->b];
-            const int32_t *operands = frame->function->aux + ins->c;
+            const int32_t *operands = aux + ins->c;
             int64_t index = I[operands[0]];
             if ((uint64_t)index >= array->length) {
                 spx_value_t unused;
@@ -905,7 +1001,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_STRUCT: {
             const spx_struct_shape_t *shape = program->shapes[ins->c];
-            const int32_t *fields = frame->function->aux + ins->b;
+            const int32_t *fields = aux + ins->b;
             spx_value_t *values = value_room(vm, shape->field_count);
             for (uint32_t k = 0; k < shape->field_count; k++) {
                 if (fields[k] & 1)
@@ -921,53 +1017,69 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             assign(vm, &B[ins->a], value);
             break;
         }
-        case SPX_I_VARIANT: {
+        case SPX_I_VARIANT:
+        variant : {
             const spx_variant_shape_t *shape = program->variant_shapes[ins->c];
-            const int32_t *payloads = frame->function->aux + ins->b;
-            spx_value_t *values = value_room(vm, shape->payload_count);
-            for (uint32_t k = 0; k < shape->payload_count; k++) {
-                if (payloads[k] & 1)
-                    values[k].b = B[payloads[k] >> 1];
-                else
-                    values[k].i = I[payloads[k] >> 1];
-            }
+            const int32_t *payloads = aux + ins->b;
             spx_value_block_t *value = NULL;
-            METERED(spx_enum_make(heap, &metered, shape, values, &value));
-            for (uint32_t k = 0; k < shape->payload_count; k++) /* taken over */
-                if (payloads[k] & 1)
+            METERED(spx_enum_block(heap, &metered, shape, &value));
+            for (uint32_t k = 0; k < shape->payload_count; k++) {
+                if (payloads[k] & 1) { /* taken over */
+                    value->slots[k].b = B[payloads[k] >> 1];
                     B[payloads[k] >> 1] = NULL;
+                } else {
+                    value->slots[k].i = I[payloads[k] >> 1];
+                }
+            }
             assign(vm, &B[ins->a], value);
+            FOLLOW(SPX_I_RETURN_B, return_b);
             break;
         }
         case SPX_I_VARIANT_CONST:
             assign(vm, &B[ins->a], spx_enum_constant((uint32_t)ins->b));
             break;
-        case SPX_I_MATCH: {
+        case SPX_I_MATCH:
+        match : {
             uint32_t variant = spx_enum_variant(B[ins->a]);
             SPX_ASSERT(variant < (uint32_t)ins->c);
-            const int32_t *entry = frame->function->aux + ins->b + 2 * variant;
-            METERED(spx_heap_charge(heap, &metered, (uint64_t)entry[1]));
-            pc = frame->function->code + entry[0];
+            const int32_t *entry = aux + ins->b + 2 * variant;
+            if (entry[1] >= 64) /* under 64 payloads the size charge is 0 steps */
+                METERED(spx_heap_charge(heap, &metered, (uint64_t)entry[1]));
+            pc = code_base + entry[0];
+            FOLLOW(SPX_I_PAYLOAD_I, payload_i);
+            FOLLOW(SPX_I_PAYLOAD_B, payload_b);
+            FOLLOW(SPX_I_MOVE_I, move_i);
             break;
         }
-        case SPX_I_PAYLOAD_I:
-        case SPX_I_PAYLOAD_B: {
-            spx_value_t payload = spx_enum_payload(B[ins->b], (uint32_t)ins->c);
-            if (ins->op == SPX_I_PAYLOAD_I)
-                I[ins->a] = payload.i;
-            else
-                assign(vm, &B[ins->a], payload.b);
+        case SPX_I_PAYLOAD_I: /* spx_enum_payload's work, in line */
+        payload_i:
+            SPX_ASSERT(spx_enum_is_block(B[ins->b]) && (uint32_t)ins->c < B[ins->b]->length);
+            I[ins->a] = B[ins->b]->slots[ins->c].i;
+            FOLLOW(SPX_I_TAKE_APART, take_apart);
+            break;
+        case SPX_I_PAYLOAD_B:
+        payload_b : {
+            SPX_ASSERT(spx_enum_is_block(B[ins->b]) && (uint32_t)ins->c < B[ins->b]->length);
+            spx_value_block_t *payload = B[ins->b]->slots[ins->c].b;
+            spx_block_hold(payload);
+            assign(vm, &B[ins->a], payload);
+            FOLLOW(SPX_I_PAYLOAD_B, payload_b);
+            FOLLOW(SPX_I_TAKE_APART, take_apart);
             break;
         }
         case SPX_I_TAKE_APART:
+        take_apart:
             if (!spx_value_is_constant(B[ins->a]) && B[ins->a]->holders == 1)
                 drop(vm, &B[ins->a]);
+            FOLLOW(SPX_I_MOVE_B, move_b);
+            FOLLOW(SPX_I_MOVE_I, move_i);
+            FOLLOW(SPX_I_MAP_HAS, map_has);
             break;
         case SPX_I_WRITE_I:
         case SPX_I_WRITE_B:
         case SPX_I_PUSH_I:
         case SPX_I_PUSH_B: {
-            const int32_t *place = frame->function->aux + ins->b;
+            const int32_t *place = aux + ins->b;
             int is_block = ins->op == SPX_I_WRITE_B || ins->op == SPX_I_PUSH_B;
             int taken = is_block && (ins->flags & SPX_FLAG_FREE_A);
             spx_value_t value;
@@ -979,6 +1091,38 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 value.i = I[ins->a];
             }
             int is_write = ins->op == SPX_I_WRITE_I || ins->op == SPX_I_WRITE_B;
+            if (!is_write && place[1] == 0) {
+                /* a variable's array held by it alone, with room: nothing to
+                 * copy, grow or charge (spx_place_push's work, in line) */
+                spx_value_block_t *array = B[place[0]];
+                if (array->holders == 1 && array->length < array->capacity &&
+                    array->length < SPX_LIMIT_ARRAY_LENGTH) {
+                    array->slots[array->length++] = value;
+                    if (taken)
+                        B[ins->a] = NULL;
+                    break;
+                }
+            }
+            if (is_write && place[1] == 1 && place[2] < 0 && B[place[0]]->holders == 1) {
+                /* m[k] = e on a variable's map held by it alone, k present:
+                 * no copy, and the key's n (len(k), under 64 bytes) is 0
+                 * steps (spx_place_write's work, in line) */
+                int32_t key_code = -1 - place[2];
+                spx_value_t key = key_operand((key_code >> 2) * 2 + (key_code & 1), I, B);
+                spx_value_t *entry = (key_code & 1) && key.b->length >= 64
+                                         ? NULL
+                                         : spx_map_slot(heap, B[place[0]], key);
+                if (entry) {
+                    spx_value_t old = *entry;
+                    *entry = value;
+                    if (is_block)
+                        spx_block_release(heap, old.b);
+                    if (taken)
+                        B[ins->a] = NULL;
+                    release_place_keys(vm, place, B);
+                    break;
+                }
+            }
             spx_value_t *slot = is_write ? unshared_slot(B[place[0]], place, I) : NULL;
             if (slot) { /* nothing to copy or charge: spx_place_write's work, in line */
                 spx_value_t old = *slot;
@@ -1008,7 +1152,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_POP_I:
         case SPX_I_POP_B: {
-            const int32_t *place = frame->function->aux + ins->b;
+            const int32_t *place = aux + ins->b;
             const int64_t *steps = place_steps(vm, place, I, B);
             spx_value_t value;
             METERED(
@@ -1022,7 +1166,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         /* ---- language v3: maps ---- */
         case SPX_I_MAP: {
-            const int32_t *operands = frame->function->aux + ins->b;
+            const int32_t *operands = aux + ins->b;
             apr_size_t count = (apr_size_t)ins->c;
             spx_value_t *values = value_room(vm, 2 * count + 1); /* never NULL, {} too */
             for (apr_size_t k = 0; k < count; k++) {
@@ -1040,8 +1184,18 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_MAP_GET_I:
         case SPX_I_MAP_GET_B: {
-            spx_value_t value;
-            METERED(spx_map_get(heap, &metered, B[ins->b], key_operand(ins->c, I, B), &value));
+            spx_value_t value, key = key_operand(ins->c, I, B);
+            /* a key whose lookup is 0 steps (an int, a str under 64 bytes)
+             * that is present: spx_map_get's work, in line */
+            const spx_value_t *entry =
+                small_key(ins->c, key) ? spx_map_slot(heap, B[ins->b], key) : NULL;
+            if (entry) {
+                value = *entry;
+                if (B[ins->b]->elements_are_blocks)
+                    spx_block_hold(value.b);
+            } else {
+                METERED(spx_map_get(heap, &metered, B[ins->b], key, &value));
+            }
             if (ins->flags & SPX_FLAG_FREE_C)
                 drop(vm, &B[ins->c >> 1]);
             if (ins->flags & SPX_FLAG_FREE_B)
@@ -1050,6 +1204,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 I[ins->a] = value.i;
             else
                 assign(vm, &B[ins->a], value.b);
+            FOLLOW(SPX_I_VARIANT, variant);
             break;
         }
         case SPX_I_MAP_KEY_I:
@@ -1061,19 +1216,25 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 assign(vm, &B[ins->a], key.b);
             break;
         }
-        case SPX_I_MAP_HAS: {
+        case SPX_I_MAP_HAS:
+        map_has : {
             int found = 0;
-            METERED(spx_map_has(heap, &metered, B[ins->b], key_operand(ins->c, I, B), &found));
+            spx_value_t key = key_operand(ins->c, I, B);
+            if (small_key(ins->c, key)) /* 0 steps: spx_map_has's work, in line */
+                found = spx_map_slot(heap, B[ins->b], key) != NULL;
+            else
+                METERED(spx_map_has(heap, &metered, B[ins->b], key, &found));
             if (ins->flags & SPX_FLAG_FREE_C)
                 drop(vm, &B[ins->c >> 1]);
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             I[ins->a] = found;
+            FOLLOW(SPX_I_JUMP_IF, jump_if);
             break;
         }
         case SPX_I_MAP_GET_OR_I:
         case SPX_I_MAP_GET_OR_B: {
-            const int32_t *operands = frame->function->aux + ins->c;
+            const int32_t *operands = aux + ins->c;
             spx_value_t value;
             METERED(spx_map_get_or(heap, &metered, B[ins->b], key_operand(operands[0], I, B),
                                    key_operand(operands[1], I, B), &value));
@@ -1099,7 +1260,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_MAP_REMOVE: {
-            const int32_t *place = frame->function->aux + ins->b;
+            const int32_t *place = aux + ins->b;
             const int64_t *steps = place_steps(vm, place, I, B);
             int removed = 0;
             METERED(spx_place_remove_key(heap, &metered, &B[place[0]], steps, (apr_size_t)place[1],
@@ -1111,7 +1272,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_METHOD: {
-            const int32_t *record = frame->function->aux + ins->b;
+            const int32_t *record = aux + ins->b;
             int32_t count = record[2];
             const int32_t *codes = record + 3;
             spx_value_t *operands = value_room(vm, (apr_size_t)count);
@@ -1129,7 +1290,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 spx_block_hold(operands[count - 1].b);
             spx_library_place_t place = {NULL, NULL, 0};
             if (record[0] >= 0) {
-                const int32_t *at = frame->function->aux + record[0];
+                const int32_t *at = aux + record[0];
                 place =
                     (spx_library_place_t){&B[at[0]], place_steps(vm, at, I, B), (apr_size_t)at[1]};
             }
@@ -1151,7 +1312,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                         drop(vm, &B[codes[k] >> 2]);
                 }
             if (record[0] >= 0) /* before the result, which may take a key's register */
-                release_place_keys(vm, frame->function->aux + record[0], B);
+                release_place_keys(vm, aux + record[0], B);
             if (record[1] == 1)
                 I[ins->a] = value.i;
             else if (record[1] == 2)
@@ -1160,7 +1321,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_READ_I:
         case SPX_I_READ_B: {
-            const int32_t *place = frame->function->aux + ins->b;
+            const int32_t *place = aux + ins->b;
             const int64_t *steps = place_steps(vm, place, I, B);
             spx_value_t value;
             METERED(
@@ -1172,7 +1333,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_APPEND_PLACE: {
-            const int32_t *place = frame->function->aux + ins->b;
+            const int32_t *place = aux + ins->b;
             const int64_t *steps = place_steps(vm, place, I, B);
             METERED(spx_place_append(heap, &metered, &B[place[0]], steps, (apr_size_t)place[1],
                                      B[ins->a], B[ins->c]));
@@ -1195,7 +1356,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         }
         case SPX_I_ASSERT_EQ_I:
         case SPX_I_ASSERT_EQ_B: {
-            const int32_t *record = frame->function->aux + ins->c;
+            const int32_t *record = aux + ins->c;
             int block = ins->op == SPX_I_ASSERT_EQ_B, equal = 0;
             if (block)
                 METERED(spx_values_equal(heap, &metered, B[ins->a], B[ins->b], &equal, NULL));
@@ -1220,6 +1381,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             return APR_EGENERAL;
         }
     }
+#undef FOLLOW
 #undef METERED
 #undef CHECKED
 #undef LEND

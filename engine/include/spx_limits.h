@@ -343,6 +343,20 @@
  * freed ones spares a malloc and free per evaluation in a loop). */
 #define SPX_SPARE_LITERAL_BLOCKS 64u
 
+/* Freed small blocks (arrays, structs and enum variants of 1 to
+ * SPX_SPARE_BLOCK_SLOTS slots of capacity) a run keeps for reuse, at most
+ * SPX_SPARE_BLOCKS_PER_SIZE of each slot count: an evaluation that makes and
+ * drops a variant or a short array in a loop spares a malloc and a free
+ * each time. Nothing observable depends on them (the measure counts a block
+ * while it lives). */
+#define SPX_SPARE_BLOCK_SLOTS 4u
+#define SPX_SPARE_BLOCKS_PER_SIZE 64u
+
+/* A map of at most this many entries is searched by comparing its keys in
+ * order rather than hashing the key (values_map.c): cheaper for so few,
+ * and the answer is the same. */
+#define SPX_MAP_SCAN_ENTRIES 8u
+
 /* How often a run under a daemon call's deadline asks whether it may go on
  * (spx_run_interrupt_t of spx_vm.h, answered by transport/wire/call.c; project
  * decision): after SPX_CALL_POLL_FIRST_STEPS steps first; then the interval

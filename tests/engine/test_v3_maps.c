@@ -680,6 +680,146 @@ static void test_hash_key_unobservable(void)
     }
 }
 
+/* A lookup tries the position the map's last lookup or insert found (its
+ * hint) first: the answers stay right when removals move the entries under
+ * it, shorten the map past it, and after inserts; lookups use other blocks
+ * of the same bytes as the keys. */
+static spx_value_block_t *str_of(spx_heap_t *heap, const char *text)
+{
+    spx_value_block_t *s = NULL;
+    CU_ASSERT_EQUAL_FATAL(
+        spx_str_make(heap, (const unsigned char *)text, (apr_size_t)strlen(text), &s), SPX_HEAP_OK);
+    return s;
+}
+
+static int64_t get_of(spx_heap_t *heap, const spx_value_block_t *map, const char *text, int *found)
+{
+    uint64_t fuel = 1u << 20;
+    spx_value_t key = {.b = str_of(heap, text)}, value = {.i = -1};
+    CU_ASSERT_EQUAL(spx_map_has(heap, &fuel, map, key, found), SPX_HEAP_OK);
+    if (*found)
+        CU_ASSERT_EQUAL(spx_map_get(heap, &fuel, map, key, &value), SPX_HEAP_OK);
+    spx_block_release(heap, key.b);
+    return value.i;
+}
+
+static void remove_of(spx_heap_t *heap, spx_value_block_t **map, const char *text)
+{
+    uint64_t fuel = 1u << 20;
+    int removed = 0;
+    spx_value_t key = {.b = str_of(heap, text)};
+    CU_ASSERT_EQUAL(spx_place_remove_key(heap, &fuel, map, NULL, 0, key, &removed), SPX_HEAP_OK);
+    CU_ASSERT_TRUE(removed);
+    spx_block_release(heap, key.b);
+}
+
+static void test_lookup_hint(void)
+{
+    spx_heap_t heap;
+    spx_heap_init(&heap, SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    uint64_t fuel = 1u << 20;
+    static const char *const names[] = {"a", "b", "c", "d"};
+    spx_value_t keys[4], values[4];
+    for (int i = 0; i < 4; i++) {
+        keys[i].b = str_of(&heap, names[i]);
+        values[i].i = i + 1;
+    }
+    spx_value_block_t *map = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_map_make(&heap, &fuel, SPX_MAP_KEYS_STR, 0, keys, values, 4, &map),
+                          SPX_HEAP_OK);
+    int found = 0;
+    CU_ASSERT_EQUAL(get_of(&heap, map, "c", &found), 3);
+    CU_ASSERT_EQUAL(map->of.hint, 2); /* the hint is c's position */
+    remove_of(&heap, &map, "a");      /* c moves to 1, d to 2: under the hint */
+    CU_ASSERT_EQUAL(get_of(&heap, map, "c", &found), 3);
+    CU_ASSERT_EQUAL(map->of.hint, 1);
+    CU_ASSERT_EQUAL(get_of(&heap, map, "d", &found), 4);
+    CU_ASSERT_EQUAL(map->of.hint, 2);
+    remove_of(&heap, &map, "b"); /* the hint 2 is past the end now */
+    remove_of(&heap, &map, "c");
+    CU_ASSERT_EQUAL(map->length, 1);
+    CU_ASSERT_EQUAL(get_of(&heap, map, "d", &found), 4);
+    CU_ASSERT_EQUAL(get_of(&heap, map, "c", &found), -1);
+    CU_ASSERT_FALSE(found);
+    CU_ASSERT_EQUAL(get_of(&heap, map, "a", &found), -1);
+    CU_ASSERT_FALSE(found);
+    /* an insert's position is the hint; the others still found */
+    spx_value_block_t *e = str_of(&heap, "e");
+    int64_t step = (int64_t)(intptr_t)e;
+    CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &map, &step, 1, (spx_value_t){.i = 5}),
+                    SPX_HEAP_OK);
+    spx_block_release(&heap, e);
+    CU_ASSERT_EQUAL(map->of.hint, 1);
+    CU_ASSERT_EQUAL(get_of(&heap, map, "d", &found), 4);
+    CU_ASSERT_EQUAL(get_of(&heap, map, "e", &found), 5);
+    CU_ASSERT_EQUAL(get_of(&heap, map, "b", &found), -1);
+    CU_ASSERT_FALSE(found);
+    spx_block_release(&heap, map);
+    /* past SPX_MAP_SCAN_ENTRIES the index is searched, after the hint */
+    spx_value_t none[1] = {{.i = 0}};
+    CU_ASSERT_EQUAL_FATAL(spx_map_make(&heap, &fuel, SPX_MAP_KEYS_INT, 0, none, none, 0, &map),
+                          SPX_HEAP_OK);
+    int64_t count = 4 * (int64_t)SPX_MAP_SCAN_ENTRIES;
+    for (int64_t k = 0; k < count; k++)
+        CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &map, &k, 1, (spx_value_t){.i = 100 + k}),
+                        SPX_HEAP_OK);
+    spx_value_t key = {.i = count - 1}, value = {.i = -1};
+    CU_ASSERT_EQUAL(spx_map_get(&heap, &fuel, map, key, &value), SPX_HEAP_OK);
+    CU_ASSERT_EQUAL(value.i, 100 + count - 1);
+    CU_ASSERT_EQUAL(map->of.hint, (uint32_t)(count - 1));
+    for (int64_t k = 0; k < count - 1; k += 2) { /* the later entries move under the hint */
+        int removed = 0;
+        CU_ASSERT_EQUAL(
+            spx_place_remove_key(&heap, &fuel, &map, NULL, 0, (spx_value_t){.i = k}, &removed),
+            SPX_HEAP_OK);
+        for (int64_t j = k + 1; j < count; j += 2) {
+            CU_ASSERT_EQUAL(spx_map_get(&heap, &fuel, map, (spx_value_t){.i = j}, &value),
+                            SPX_HEAP_OK);
+            CU_ASSERT_EQUAL(value.i, 100 + j);
+        }
+        CU_ASSERT_EQUAL(spx_map_has(&heap, &fuel, map, (spx_value_t){.i = k}, &found), SPX_HEAP_OK);
+        CU_ASSERT_FALSE(found);
+    }
+    spx_block_release(&heap, map);
+    CU_ASSERT_EQUAL(heap.blocks, 0);
+    spx_heap_finish(&heap);
+}
+
+/* m[k] = e on a map held once, k present, is done in line by the
+ * interpreter: the same value and steps as through spx_place_write (worked
+ * out by the general path), every dying key released (the run ends with
+ * nothing live, or the heap's check fails), inserts still by the general
+ * path, and a map held twice still copied. */
+static const char in_line_write_source[] = "fn writes() -> int {\n"
+                                           "  var m = {\"a1\": 1, \"b\": 2};\n"
+                                           "  var names = {\"x\": \"p\"};\n"
+                                           "  var i = 0;\n"
+                                           "  while i < 3 {\n"
+                                           "    m[\"a\" + itos(1)] = m[\"a1\"] + 10;\n"
+                                           "    m[itos(i)] = i;\n"
+                                           "    m[itos(i)] = i + 100;\n"
+                                           "    names[\"x\"] = names[\"x\"] + itos(i);\n"
+                                           "    i += 1;\n"
+                                           "  }\n"
+                                           "  m[\"b\"] = 5;\n"
+                                           "  let n = m;\n"
+                                           "  m[\"b\"] = 6;\n"
+                                           "  return m[\"a1\"] + m[\"b\"] + len(m) + m[\"2\"] +\n"
+                                           "         len(names[\"x\"]) + n[\"b\"];\n"
+                                           "}\n";
+
+static void test_in_line_map_write(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(fixture, in_line_write_source);
+    spx_run_limits_t limits =
+        limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, "writes", &limits);
+    /* m["a1"] 31, m["b"] 6, 5 entries, m["2"] 102, "p012", n["b"] 5: 153 */
+    spx_run_assert_returned(&result, 153, 42);
+    spx_fixture_free(fixture);
+}
+
 /* --- the checker ------------------------------------------------------------------ */
 
 /* The diagnostics of one module "app" (app.spx) as "CODE L:C-L:C message"
@@ -905,6 +1045,8 @@ int main(void)
         {"R0522: messages, spans, steps, order of checks", test_failures},
         {"R0525, the map entry limit", test_entry_limit},
         {"nothing depends on the hash key", test_hash_key_unobservable},
+        {"the lookup hint after removes and inserts", test_lookup_hint},
+        {"m[k] = e in line on a map held once", test_in_line_map_write},
         {"the checker: E0434-E0437 and the map rules", test_checker},
         {"fmt: map types and literals", test_format},
         {"map types in signatures and fields", test_signatures},

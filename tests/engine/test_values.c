@@ -1325,6 +1325,132 @@ static void test_made_strings(void)
     finish(&heap);
 }
 
+/* ---- reuse of freed small blocks (SPX_SPARE_BLOCK_SLOTS) ------------------- */
+
+/* A block of 1 to SPX_SPARE_BLOCK_SLOTS slots freed is the next one made
+ * of that size; through many cycles of making, growing and freeing blocks
+ * of every size (arrays, structs holding strings), each keeps its own
+ * values, the measure is exact and at most SPX_SPARE_BLOCKS_PER_SIZE of a
+ * size are kept. */
+static void test_small_blocks_reused(void)
+{
+    spx_heap_t heap = heap_of(PLENTY);
+    int64_t values[SPX_SPARE_BLOCK_SLOTS + 1] = {11, 12, 13, 14, 15};
+    for (apr_size_t k = 1; k <= SPX_SPARE_BLOCK_SLOTS; k++) {
+        spx_value_block_t *a = int_array(&heap, k, values);
+        spx_value_block_t *was = a;
+        spx_block_release(&heap, a);
+        a = int_array(&heap, k, values);
+        CU_ASSERT_PTR_EQUAL(a, was); /* reused */
+        CU_ASSERT_EQUAL(a->length, k);
+        CU_ASSERT_EQUAL(a->capacity, k);
+        CU_ASSERT_EQUAL(a->holders, 1);
+        CU_ASSERT_EQUAL(at(a, k - 1), values[k - 1]);
+        spx_block_release(&heap, a);
+    }
+    /* an empty array has room for SPX_SPARE_BLOCK_SLOTS: its first pushes
+     * stay in place, and it is kept for the next empty array */
+    uint64_t push_fuel = PLENTY;
+    spx_value_block_t *empty = int_array(&heap, 0, NULL);
+    spx_value_block_t *empty_was = empty;
+    for (int64_t i = 0; i < (int64_t)SPX_SPARE_BLOCK_SLOTS; i++)
+        CU_ASSERT_EQUAL_FATAL(spx_place_push(&heap, &push_fuel, &empty, NULL, 0, int_value(i)),
+                              SPX_HEAP_OK);
+    CU_ASSERT_PTR_EQUAL(empty, empty_was);
+    CU_ASSERT_EQUAL(empty->capacity, SPX_SPARE_BLOCK_SLOTS);
+    CU_ASSERT_EQUAL(heap.live, 32 + 8 * SPX_SPARE_BLOCK_SLOTS);
+    for (apr_size_t i = 0; i < SPX_SPARE_BLOCK_SLOTS; i++)
+        CU_ASSERT_EQUAL(at(empty, i), (int64_t)i);
+    spx_block_release(&heap, empty);
+    empty = int_array(&heap, 0, NULL);
+    CU_ASSERT_PTR_EQUAL(empty, empty_was);
+    CU_ASSERT_EQUAL(empty->capacity, 0);
+    CU_ASSERT_EQUAL(heap.live, 32);
+    spx_block_release(&heap, empty);
+    enum { LIVE = 150, CYCLES = 20000 };
+    spx_value_block_t *live[LIVE] = {0};
+    int64_t first[LIVE] = {0};
+    uint64_t seed = 7, fuel = PLENTY;
+    for (int64_t cycle = 0; cycle < CYCLES; cycle++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        apr_size_t slot = (apr_size_t)(seed >> 33) % LIVE;
+        if (live[slot]) { /* it kept its values while others came and went */
+            spx_value_block_t *old = live[slot];
+            if (old->kind == SPX_BLOCK_STRUCT) {
+                CU_ASSERT_EQUAL(old->slots[0].i, first[slot]);
+                CU_ASSERT(str_is(old->slots[1].b, "name"));
+            } else {
+                for (uint32_t i = 0; i < old->length; i++)
+                    CU_ASSERT_EQUAL(at(old, i), first[slot] + i);
+            }
+            spx_block_release(&heap, old);
+            live[slot] = NULL;
+        }
+        apr_size_t size = (apr_size_t)(seed >> 40) % (SPX_SPARE_BLOCK_SLOTS + 2);
+        first[slot] = cycle * 10;
+        if ((seed >> 50) % 4 == 0) {
+            spx_value_block_t *name = NULL;
+            CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, (const unsigned char *)"name", 4, &name),
+                                  SPX_HEAP_OK);
+            live[slot] = p_make(&heap, first[slot], name);
+        } else {
+            int64_t elements[SPX_SPARE_BLOCK_SLOTS + 1];
+            for (apr_size_t i = 0; i < size; i++)
+                elements[i] = first[slot] + (int64_t)i;
+            live[slot] = int_array(&heap, size, elements);
+            if ((seed >> 45) % 3 == 0) /* grown past its size: storage of another size */
+                CU_ASSERT_EQUAL_FATAL(spx_place_push(&heap, &fuel, &live[slot], NULL, 0,
+                                                     int_value(first[slot] + (int64_t)size)),
+                                      SPX_HEAP_OK);
+        }
+        for (apr_size_t k = 0; k < SPX_SPARE_BLOCK_SLOTS; k++)
+            CU_ASSERT(heap.spare_small_count[k] <= SPX_SPARE_BLOCKS_PER_SIZE);
+    }
+    uint64_t measure = 0;
+    for (apr_size_t slot = 0; slot < LIVE; slot++)
+        if (live[slot])
+            measure +=
+                spx_block_measure(live[slot]) + (live[slot]->kind == SPX_BLOCK_STRUCT ? 32 + 4 : 0);
+    CU_ASSERT_EQUAL(heap.live, measure);
+    for (apr_size_t slot = 0; slot < LIVE; slot++)
+        spx_block_release(&heap, live[slot]);
+    finish(&heap);
+}
+
+/* An enum block says its variant in its header (spx_enum_variant, what
+ * match reads), whichever variant the reused block was made for before. */
+static void test_enum_variant_in_header(void)
+{
+    static const unsigned char one_int[] = {0}, two[] = {0, 1};
+    static const spx_variant_shape_t ok = {3, 1, one_int, "calc.Value.Ok"};
+    static const spx_variant_shape_t pair = {5, 2, two, "calc.Value.Pair"};
+    static const spx_variant_shape_t other = {1, 1, one_int, "calc.Value.Other"};
+    spx_heap_t heap = heap_of(PLENTY);
+    uint64_t fuel = PLENTY;
+    for (int64_t round = 0; round < 200; round++) {
+        const spx_variant_shape_t *shape = round % 2 ? &ok : &other;
+        spx_value_t payload = int_value(round);
+        spx_value_block_t *e = NULL;
+        CU_ASSERT_EQUAL_FATAL(spx_enum_make(&heap, &fuel, shape, &payload, &e), SPX_HEAP_OK);
+        CU_ASSERT_EQUAL(spx_enum_variant(e), shape->variant);
+        CU_ASSERT_EQUAL(spx_enum_payload(e, 0).i, round);
+        spx_value_block_t *p = NULL;
+        CU_ASSERT_EQUAL_FATAL(spx_enum_block(&heap, &fuel, &pair, &p), SPX_HEAP_OK);
+        p->slots[0].i = round;
+        CU_ASSERT_EQUAL_FATAL(spx_str_make(&heap, (const unsigned char *)"s", 1, &p->slots[1].b),
+                              SPX_HEAP_OK);
+        CU_ASSERT_EQUAL(spx_enum_variant(p), 5);
+        /* which a free looks through: the pair's str is released with it */
+        CU_ASSERT_EQUAL(e->elements_are_blocks, 0);
+        CU_ASSERT_EQUAL(p->elements_are_blocks, 1);
+        CU_ASSERT_EQUAL(spx_enum_variant(e), shape->variant);
+        spx_block_release(&heap, e);
+        spx_block_release(&heap, p);
+    }
+    CU_ASSERT_EQUAL(spx_enum_variant(spx_enum_constant(4)), 4);
+    finish(&heap);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -1352,6 +1478,8 @@ int main(void)
         {"random operations against a model of copies", test_random_operations},
         {"a write releases the old value", test_write_releases_the_old_value},
         {"strings as itos makes them", test_made_strings},
+        {"freed small blocks reused", test_small_blocks_reused},
+        {"an enum block's variant in its header", test_enum_variant_in_header},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("values of language v2", tests);
