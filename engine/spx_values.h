@@ -94,7 +94,12 @@ struct spx_value_block_t {
     uint32_t length;             /* string bytes, array elements or struct fields (maps: entries) */
     uint32_t capacity;           /* bytes or slots allocated after the header (a literal: 0; maps:
                                     entries) */
-    uint32_t variant;            /* enums (v3): of.variant->variant, read by match at once */
+    union {
+        uint32_t variant;  /* enums (v3): of.variant->variant, read by match at once */
+        uint32_t key_hash; /* strings (v3): 0, or the hash a map found for it as a key
+                              (values_map.c: its top bit is always set); a string that
+                              grows in place forgets it */
+    };
     union {
         const unsigned char *bytes;         /* strings: own storage (slots) or the literal's */
         const spx_struct_shape_t *shape;    /* structs */

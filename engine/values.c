@@ -415,6 +415,7 @@ static spx_heap_status_t grow_in_place(spx_heap_t *heap, uint64_t *fuel, spx_val
     }
     memcpy((unsigned char *)x->slots + x->length, e->of.bytes, e->length);
     x->length = (uint32_t)length;
+    x->key_hash = 0; /* other bytes now: a map hashes them again */
     return SPX_HEAP_OK;
 }
 

@@ -6,10 +6,13 @@
  *
  * A map block is one allocation: the header, then capacity entries of two
  * slots (key, value) in insertion order, then each entry's hash (32 bits of
- * its key's SipHash-1-3 under the heap's random key, spx_siphash.h), then
- * the index: a power of two at least twice the capacity of uint32_t, each
- * 0 (empty) or 1 + the position of an entry, probed linearly from the
- * hash. The entries' order is the map's, so iteration, keys(), values() and
+ * its key's SipHash-1-3 under the heap's random key, spx_siphash.h; a str
+ * key's with its top bit set, kept in the string's block too), then
+ * the index: a power of two at least twice the capacity of slots, each two
+ * uint32_t: 0 (empty) or 1 + the position of an entry, and that entry's
+ * hash again (so a probe compares hashes without reading the entries or the
+ * hashes), probed linearly from the hash. The entries' order is the map's, so iteration, keys(),
+ * values() and
  * == read the entries, never the index: nothing observable depends on the
  * hash. Copying or growing a map moves the stored hashes and never hashes a
  * key again; removing an entry shifts the later ones up and fixes their
@@ -38,19 +41,28 @@
 
 /* ---- layout ------------------------------------------------------------------ */
 
+/* The least power of two at least 2 * capacity (1 for 0), without a loop:
+ * every lookup asks it. */
+#define INDEX_SLOT_BYTES (2 * sizeof(uint32_t))
+
 static uint32_t index_size(uint32_t capacity)
 {
-    uint32_t size = 1;
-    while (size < 2u * capacity)
-        size <<= 1;
-    return size;
+    if (capacity == 0)
+        return 1;
+    uint32_t size = 2u * capacity - 1;
+    size |= size >> 1;
+    size |= size >> 2;
+    size |= size >> 4;
+    size |= size >> 8;
+    size |= size >> 16;
+    return size + 1;
 }
 
 static apr_size_t map_bytes(uint32_t capacity)
 {
     return sizeof(spx_value_block_t) + (apr_size_t)capacity * 2 * sizeof(spx_value_t) +
            (apr_size_t)capacity * sizeof(uint32_t) +
-           (apr_size_t)index_size(capacity) * sizeof(uint32_t);
+           (apr_size_t)index_size(capacity) * INDEX_SLOT_BYTES;
 }
 
 static uint32_t *hashes_of(const spx_value_block_t *map)
@@ -59,15 +71,28 @@ static uint32_t *hashes_of(const spx_value_block_t *map)
                                 (apr_size_t)map->capacity * 2 * sizeof(spx_value_t));
 }
 
+/* The index: slot at is index[2 * at] (0, or 1 + a position) and
+ * index[2 * at + 1] (that entry's hash). */
 static uint32_t *index_of(const spx_value_block_t *map)
 {
     return hashes_of(map) + map->capacity;
 }
 
+/* A key's hash. A str key's has its top bit set and is kept in the
+ * string's block (key_hash, 0 until then), so a string looked up again, in
+ * this map or another of the run's (one heap, one hash key), is not hashed
+ * again: the block is changed through a read-only pointer, but nothing
+ * observable depends on the hash. A string's bytes change only when it
+ * grows in place, which clears it (values.c). */
 static uint32_t hash_key(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key)
 {
-    if (map->map_keys == SPX_MAP_KEYS_STR)
-        return (uint32_t)spx_siphash13(heap->hash_key, spx_str_bytes(key.b), key.b->length);
+    if (map->map_keys == SPX_MAP_KEYS_STR) {
+        if (!key.b->key_hash)
+            ((spx_value_block_t *)(uintptr_t)key.b)->key_hash =
+                (uint32_t)spx_siphash13(heap->hash_key, spx_str_bytes(key.b), key.b->length) |
+                0x80000000u;
+        return key.b->key_hash;
+    }
     unsigned char bytes[8];
     for (unsigned i = 0; i < 8; i++)
         bytes[i] = (unsigned char)((uint64_t)key.i >> (8u * i));
@@ -86,16 +111,13 @@ static int keys_equal(const spx_value_block_t *map, spx_value_t a, spx_value_t b
  * half full, so a probe ends at an empty slot. */
 static int64_t find(const spx_value_block_t *map, spx_value_t key, uint32_t hash)
 {
-    const uint32_t *index = index_of(map), *hashes = hashes_of(map);
+    const uint32_t *index = index_of(map);
     uint32_t mask = index_size(map->capacity) - 1;
-    int strings = map->map_keys == SPX_MAP_KEYS_STR;
     for (uint32_t at = hash & mask;; at = (at + 1) & mask) {
-        uint32_t slot = index[at];
+        uint32_t slot = index[2u * at];
         if (!slot)
             return -1;
-        /* an int or bool key is compared at once; a str's hash first */
-        if (strings ? hashes[slot - 1] == hash && keys_equal(map, map->slots[2u * (slot - 1)], key)
-                    : map->slots[2u * (slot - 1)].i == key.i)
+        if (index[2u * at + 1] == hash && keys_equal(map, map->slots[2u * (slot - 1)], key))
             return (int64_t)(slot - 1);
     }
 }
@@ -131,7 +153,7 @@ static uint32_t index_slot_of(const spx_value_block_t *map, uint32_t position)
     const uint32_t *index = index_of(map);
     uint32_t mask = index_size(map->capacity) - 1;
     uint32_t at = hashes_of(map)[position] & mask;
-    while (index[at] != position + 1)
+    while (index[2u * at] != position + 1)
         at = (at + 1) & mask;
     return at;
 }
@@ -140,15 +162,17 @@ static void index_put(spx_value_block_t *map, uint32_t position)
 {
     uint32_t *index = index_of(map);
     uint32_t mask = index_size(map->capacity) - 1;
-    uint32_t at = hashes_of(map)[position] & mask;
-    while (index[at])
+    uint32_t hash = hashes_of(map)[position];
+    uint32_t at = hash & mask;
+    while (index[2u * at])
         at = (at + 1) & mask;
-    index[at] = position + 1;
+    index[2u * at] = position + 1;
+    index[2u * at + 1] = hash;
 }
 
 static void index_rebuild(spx_value_block_t *map)
 {
-    memset(index_of(map), 0, (apr_size_t)index_size(map->capacity) * sizeof(uint32_t));
+    memset(index_of(map), 0, (apr_size_t)index_size(map->capacity) * INDEX_SLOT_BYTES);
     for (uint32_t position = 0; position < map->length; position++)
         index_put(map, position);
 }
@@ -158,15 +182,15 @@ static void index_rebuild(spx_value_block_t *map)
 static void index_delete(spx_value_block_t *map, uint32_t at)
 {
     uint32_t *index = index_of(map);
-    const uint32_t *hashes = hashes_of(map);
     uint32_t mask = index_size(map->capacity) - 1;
     uint32_t hole = at;
-    index[hole] = 0;
-    for (uint32_t next = (hole + 1) & mask; index[next]; next = (next + 1) & mask) {
-        uint32_t home = hashes[index[next] - 1] & mask;
+    index[2u * hole] = 0;
+    for (uint32_t next = (hole + 1) & mask; index[2u * next]; next = (next + 1) & mask) {
+        uint32_t home = index[2u * next + 1] & mask;
         if (((next - home) & mask) >= ((next - hole) & mask)) {
-            index[hole] = index[next];
-            index[next] = 0;
+            index[2u * hole] = index[2u * next];
+            index[2u * hole + 1] = index[2u * next + 1];
+            index[2u * next] = 0;
             hole = next;
         }
     }
@@ -185,7 +209,7 @@ static spx_value_block_t *map_allocate(spx_heap_t *heap, int map_keys, int value
     map->elements_are_blocks = values_are_blocks ? 1 : 0;
     map->map_keys = (uint8_t)map_keys;
     map->capacity = capacity;
-    memset(index_of(map), 0, (apr_size_t)index_size(capacity) * sizeof(uint32_t));
+    memset(index_of(map), 0, (apr_size_t)index_size(capacity) * INDEX_SLOT_BYTES);
     spx_heap_grow(heap, spx_block_measure(map));
     heap->blocks++;
     return map;
@@ -349,7 +373,7 @@ void spx_map_erase(spx_heap_t *heap, spx_value_block_t **slot, spx_value_t key)
     uint32_t *hashes = hashes_of(map);
     uint32_t *index = index_of(map);
     for (uint32_t later = position + 1; later < map->length; later++)
-        index[index_slot_of(map, later)] = later; /* position later - 1, plus one */
+        index[2u * index_slot_of(map, later)] = later; /* position later - 1, plus one */
     uint32_t after = map->length - position - 1;
     if (after) {
         memmove(&map->slots[2u * position], &map->slots[2u * position + 2],
@@ -384,7 +408,7 @@ spx_heap_status_t spx_map_make(spx_heap_t *heap, uint64_t *fuel, int map_keys,
     counting->kind = SPX_BLOCK_MAP;
     counting->map_keys = (uint8_t)map_keys;
     counting->capacity = (uint32_t)count;
-    memset(index_of(counting), 0, (apr_size_t)index_size((uint32_t)count) * sizeof(uint32_t));
+    memset(index_of(counting), 0, (apr_size_t)index_size((uint32_t)count) * INDEX_SLOT_BYTES);
     for (apr_size_t i = 0; i < count; i++) {
         uint32_t hash = hash_key(heap, counting, keys[i]);
         if (find(counting, keys[i], hash) < 0)

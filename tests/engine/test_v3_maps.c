@@ -820,6 +820,41 @@ static void test_in_line_map_write(void)
     spx_fixture_free(fixture);
 }
 
+/* A str key's hash is kept in the string's block once a map hashed it; a
+ * string that grows in place afterwards (held once, storage of its own) is
+ * hashed again: here "k1" is looked up, grows to "k15", and must then be
+ * found as "k15" in a map past SPX_MAP_SCAN_ENTRIES (so its index is
+ * probed from the hash). */
+static const char grown_key_source[] = "fn grown() -> int {\n"
+                                       "  var m: {str: int} = {};\n"
+                                       "  var i = 0;\n"
+                                       "  while i < 40 {\n"
+                                       "    m[\"k\" + itos(i)] = i;\n"
+                                       "    i += 1;\n"
+                                       "  }\n"
+                                       "  var s = \"k\" + itos(1);\n"
+                                       "  var found = 0;\n"
+                                       "  if m.has(s) { found += 1; }\n"
+                                       "  s += \"5\";\n"
+                                       "  if m.has(s) { found += 10; }\n"
+                                       "  found += m.get(s, -1) * 100;\n"
+                                       "  s += \"0\";\n"
+                                       "  if m.has(s) { found += 1000000; }\n"
+                                       "  return found;\n"
+                                       "}\n";
+
+static void test_grown_key_hashed_again(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(fixture, grown_key_source);
+    spx_run_limits_t limits =
+        limits_with(SPX_LIMIT_MAX_STEPS_DEFAULT, SPX_LIMIT_MAX_MEMORY_DEFAULT);
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, "grown", &limits);
+    CU_ASSERT_EQUAL(result.outcome, SPX_OUTCOME_RETURNED);
+    CU_ASSERT_EQUAL(result.value, 1 + 10 + 1500); /* "k150" is not a key */
+    spx_fixture_free(fixture);
+}
+
 /* --- the checker ------------------------------------------------------------------ */
 
 /* The diagnostics of one module "app" (app.spx) as "CODE L:C-L:C message"
@@ -1047,6 +1082,7 @@ int main(void)
         {"nothing depends on the hash key", test_hash_key_unobservable},
         {"the lookup hint after removes and inserts", test_lookup_hint},
         {"m[k] = e in line on a map held once", test_in_line_map_write},
+        {"a str key that grows in place is hashed again", test_grown_key_hashed_again},
         {"the checker: E0434-E0437 and the map rules", test_checker},
         {"fmt: map types and literals", test_format},
         {"map types in signatures and fields", test_signatures},
