@@ -323,7 +323,10 @@ void spx_json_key(spx_json_writer_t *writer, const char *key)
 
 void spx_json_string(spx_json_writer_t *writer, const char *text)
 {
-    spx_json_stringn(writer, text, strlen(text));
+    if (!text) /* as json_pack fails on a NULL string */
+        fail(writer, SPX_JSON_MISUSE);
+    else
+        spx_json_stringn(writer, text, strlen(text));
 }
 
 void spx_json_stringn(spx_json_writer_t *writer, const char *bytes, apr_size_t length)

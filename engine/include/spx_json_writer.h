@@ -58,6 +58,7 @@ void spx_json_array_end(spx_json_writer_t *writer);
 /* A key of the object being written: NUL-terminated, above the object's
  * previous key bytewise, and alive until the object's next key or end. */
 void spx_json_key(spx_json_writer_t *writer, const char *key);
+/* A NULL text is SPX_JSON_MISUSE (as Jansson's json_pack fails on one). */
 void spx_json_string(spx_json_writer_t *writer, const char *text);
 void spx_json_stringn(spx_json_writer_t *writer, const char *bytes, apr_size_t length);
 void spx_json_integer(spx_json_writer_t *writer, int64_t value);
