@@ -18,8 +18,6 @@
 #include "spx_limits.h"
 #include "spx_utf8.h"
 
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,8 +125,9 @@ static void grow(spx_json_writer_t *writer, apr_size_t needed)
 }
 
 /* Adds size bytes of text, or fails without adding any when they would
- * take the text past the limit. */
-static void put(spx_json_writer_t *writer, const char *bytes, apr_size_t size)
+ * take the text past the limit: every case (put, below, takes the common
+ * ones inline). */
+static void put_any(spx_json_writer_t *writer, const char *bytes, apr_size_t size)
 {
     if (writer->status != SPX_JSON_OK)
         return;
@@ -162,6 +161,31 @@ static void put(spx_json_writer_t *writer, const char *bytes, apr_size_t size)
     writer->length += size;
 }
 
+/* put_any, the bytes copied inline when they fit within the limit and in
+ * the buffer's or the chunk's room (keeping a buffer's spare byte). */
+static inline void put(spx_json_writer_t *writer, const char *bytes, apr_size_t size)
+{
+    if (writer->status == SPX_JSON_OK && size <= writer->limit - writer->length) {
+        if ((writer->kind == SINK_BUFFER || writer->kind == SINK_FIXED) &&
+            writer->length + size < writer->capacity) {
+            memcpy(writer->bytes + writer->length, bytes, size);
+            writer->length += size;
+            return;
+        }
+        if (writer->kind == SINK_STREAM && writer->pending + size < writer->capacity) {
+            memcpy(writer->bytes + writer->pending, bytes, size);
+            writer->pending += size;
+            writer->length += size;
+            return;
+        }
+        if (writer->kind == SINK_COUNT) {
+            writer->length += size;
+            return;
+        }
+    }
+    put_any(writer, bytes, size);
+}
+
 /* What comes before any value: a comma in an array, the key's check in an
  * object, one value only at the top. */
 static void begin_value(spx_json_writer_t *writer)
@@ -186,6 +210,12 @@ static void begin_value(spx_json_writer_t *writer)
         put(writer, ",", 1);
 }
 
+/* Whether byte c is written as it is (before a UTF-8 sequence's check). */
+static inline int plain(unsigned char c)
+{
+    return c >= 0x20 && c != '"' && c != '\\' && c < 0x80;
+}
+
 /* The string's escaped text, runs of plain bytes written at once. */
 static void put_string(spx_json_writer_t *writer, const char *text, apr_size_t length)
 {
@@ -193,7 +223,11 @@ static void put_string(spx_json_writer_t *writer, const char *text, apr_size_t l
     const unsigned char *bytes = (const unsigned char *)text;
     put(writer, "\"", 1);
     apr_size_t run = 0, i = 0;
-    while (i < length && writer->status == SPX_JSON_OK) {
+    while (i < length) {
+        while (i < length && plain(bytes[i]))
+            i++;
+        if (i == length)
+            break;
         unsigned char c = bytes[i];
         if (c >= 0x80) {
             apr_size_t sequence = spx_utf8_length(bytes + i, length - i);
@@ -202,10 +236,6 @@ static void put_string(spx_json_writer_t *writer, const char *text, apr_size_t l
                 return;
             }
             i += sequence;
-            continue;
-        }
-        if (c >= 0x20 && c != '"' && c != '\\') {
-            i++;
             continue;
         }
         put(writer, text + run, i - run);
@@ -295,6 +325,8 @@ void spx_json_array_end(spx_json_writer_t *writer)
  * JSON_SORT_KEYS order). */
 static int compare_keys(const char *a, apr_size_t a_length, const char *b, apr_size_t b_length)
 {
+    if (a_length && b_length && a[0] != b[0]) /* most keys differ at once */
+        return (unsigned char)a[0] < (unsigned char)b[0] ? -1 : 1;
     int order = memcmp(a, b, a_length < b_length ? a_length : b_length);
     if (order)
         return order;
@@ -337,10 +369,18 @@ void spx_json_stringn(spx_json_writer_t *writer, const char *bytes, apr_size_t l
 
 void spx_json_integer(spx_json_writer_t *writer, int64_t value)
 {
-    char number[32];
-    int size = snprintf(number, sizeof(number), "%" PRId64, value);
+    /* the digits of its magnitude from the end, then the sign ("%lld") */
+    char number[24];
+    char *at = number + sizeof(number);
+    uint64_t magnitude = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
+    do {
+        *--at = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    if (value < 0)
+        *--at = '-';
     begin_value(writer);
-    put(writer, number, (apr_size_t)size);
+    put(writer, at, (apr_size_t)(number + sizeof(number) - at));
 }
 
 void spx_json_boolean(spx_json_writer_t *writer, int value)
