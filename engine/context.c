@@ -7,11 +7,19 @@
  * "via" is the first edge that reached it. The budget then keeps the longest
  * prefix of that (distance, id) order whose whole rendered document fits
  * max_bytes and max_nodes: adding a node only ever makes the document
- * longer, so the prefix is found by bisection over real renderings.
+ * longer, so the prefix is found by bisection over real renderings, each
+ * counted by the streaming writer (spx_json_writer.h), which stops at the
+ * first byte past max_bytes. The answer is then written once more: as its
+ * canonical text, at the size counted (spx_context_answer_text: the
+ * daemon, the CLI), or as a Jansson document (spx_context_answer: MCP,
+ * which adds to it). spx_context_answer_tree keeps the way it was done
+ * before the writer (every rendering a Jansson tree, measured by its
+ * canonical text), for the tests that show both give the same bytes.
  */
 #include "index_internal.h"
 
 #include "spx_canonical.h"
+#include "spx_json_writer.h"
 #include "spx_limits.h"
 #include "spx_suggest.h"
 #include "spx_utf8.h"
@@ -27,9 +35,10 @@ typedef struct walk_t {
     const char *target_id;
     int *order; /* node numbers in (distance, id) order */
     int count;
-    int *distance; /* by node number; -1 when not reached */
-    int *via_from; /* by node number */
-    int *via_edge; /* by node number */
+    int *distance;     /* by node number; -1 when not reached */
+    int *via_from;     /* by node number */
+    int *via_edge;     /* by node number */
+    int tree_measured; /* the budget measured on Jansson trees (tests only) */
 } walk_t;
 
 static int compare_ints(const void *left, const void *right)
@@ -193,25 +202,137 @@ static json_t *render(const walk_t *walk, int kept, apr_size_t text_limit,
     return document;
 }
 
-/* Whether the rendering fits the byte budget; keeps it and its facts in
- * *best when it does. */
-static int fits(const walk_t *walk, int kept, apr_size_t text_limit, spx_context_answer_t *best,
+/* The same document as render's, written through writer with no tree of
+ * it; the facts as render gives them. */
+static void write_context(const walk_t *walk, int kept, apr_size_t text_limit,
+                          spx_context_facts_t *facts, spx_json_writer_t *writer, apr_pool_t *pool)
+{
+    memset(facts, 0, sizeof(*facts));
+    facts->target = walk->target_id;
+    const spx_index_t *index = walk->index;
+    const spx_context_request_t *request = walk->request;
+    char *included = apr_pcalloc(pool, (size_t)index->node_count + 1);
+    for (int i = 0; i < kept; i++)
+        included[walk->order[i]] = 1;
+    spx_json_object_begin(writer);
+    spx_json_key(writer, "depth");
+    spx_json_integer(writer, (int64_t)request->depth);
+    spx_json_key(writer, "direction");
+    spx_json_string(writer, request->direction);
+    if (request->edge_kinds) {
+        spx_json_key(writer, "edge_kinds");
+        spx_json_array_begin(writer);
+        for (apr_size_t i = 0; i < request->edge_kind_count; i++)
+            spx_json_string(writer, request->edge_kinds[i]);
+        spx_json_array_end(writer);
+    }
+    spx_json_key(writer, "edges");
+    spx_json_array_begin(writer);
+    for (int e = 0; e < index->edge_count && spx_json_writer_status(writer) == SPX_JSON_OK; e++)
+        if (included[index->edges[e].from] && included[index->edges[e].to] &&
+            follows(request, index->edges[e].kind)) {
+            spx_index_write_edge(writer, index, &index->edges[e]);
+            facts->edges++;
+        }
+    spx_json_array_end(writer);
+    if (kept < walk->count) {
+        spx_json_key(writer, "frontier");
+        spx_json_array_begin(writer);
+        int cut_distance = walk->distance[walk->order[kept]];
+        for (int i = kept; i < walk->count && facts->frontier < SPX_LIMIT_CONTEXT_FRONTIER; i++)
+            if (walk->distance[walk->order[i]] == cut_distance) {
+                spx_json_string(writer, index->nodes[walk->order[i]].id);
+                facts->frontier++;
+            }
+        spx_json_array_end(writer);
+    }
+    spx_json_key(writer, "limits");
+    spx_json_object_begin(writer);
+    spx_json_key(writer, "max_bytes");
+    spx_json_integer(writer, (int64_t)request->max_bytes);
+    spx_json_key(writer, "max_nodes");
+    spx_json_integer(writer, (int64_t)request->max_nodes);
+    spx_json_object_end(writer);
+    spx_json_key(writer, "nodes");
+    spx_json_array_begin(writer);
+    for (int i = 0; i < kept && spx_json_writer_status(writer) == SPX_JSON_OK; i++) {
+        int number = walk->order[i];
+        const spx_index_node_t *node = &index->nodes[number];
+        spx_index_node_extras_t extras = {walk->distance[number], NULL, NULL, NULL, 0, 0};
+        if (walk->via_from[number] >= 0) {
+            extras.via_from = index->nodes[walk->via_from[number]].id;
+            extras.via_kind = index->edges[walk->via_edge[number]].kind;
+        }
+        if (spx_index_item_span(node)) {
+            apr_size_t limit = i == 0 ? text_limit : (apr_size_t)-1;
+            extras.text =
+                (const char *)node->module->text + spx_index_item_span(node)->start.offset;
+            extras.text_length = item_length(node);
+            if (limit < extras.text_length) { /* never split a UTF-8 sequence */
+                extras.text_length =
+                    spx_utf8_cut((const unsigned char *)extras.text, extras.text_length, limit);
+                extras.text_truncated = 1;
+                if (i == 0)
+                    facts->target_text_truncated = 1;
+            }
+        }
+        spx_index_write_node(writer, node, &extras);
+    }
+    spx_json_array_end(writer);
+    facts->nodes = (apr_size_t)kept;
+    facts->truncated = kept < walk->count;
+    facts->omitted_nodes = (apr_size_t)(walk->count - kept);
+    spx_json_key(writer, "omitted_nodes");
+    spx_json_integer(writer, walk->count - kept);
+    spx_json_key(writer, "project_revision");
+    spx_json_string(writer, walk->project->project_revision);
+    spx_json_key(writer, "schema");
+    spx_json_string(writer, "semaprax.project-semantic-context.v1");
+    spx_json_key(writer, "target");
+    spx_json_string(writer, walk->target_id);
+    spx_json_key(writer, "truncated");
+    spx_json_boolean(writer, kept < walk->count);
+    spx_json_object_end(writer);
+}
+
+/* The rendering the budget search kept: its kept nodes, the target's text
+ * limit, its bytes and its facts. */
+typedef struct chosen_t {
+    int kept;
+    apr_size_t text_limit;
+    apr_size_t length;
+    spx_context_facts_t facts;
+} chosen_t;
+
+/* Whether the rendering fits the byte budget, counted by the streaming
+ * writer, which stops at the first byte past max_bytes; keeps it in *best
+ * when it does. */
+static int fits(const walk_t *walk, int kept, apr_size_t text_limit, chosen_t *best,
                 apr_pool_t *pool)
 {
     apr_pool_t *scratch = NULL;
     apr_pool_create(&scratch, pool);
     spx_context_facts_t facts;
-    json_t *document = render(walk, kept, text_limit, &facts, scratch);
-    const char *text = spx_canonical_text(document, scratch);
-    int ok = text && strlen(text) <= walk->request->max_bytes;
-    apr_pool_destroy(scratch);
-    if (ok) {
-        json_decref(best->document);
-        best->document = document;
-        best->facts = facts;
-    } else {
+    apr_size_t budget = walk->request->max_bytes < (apr_uint64_t)(apr_size_t)-1
+                            ? (apr_size_t)walk->request->max_bytes
+                            : (apr_size_t)-1;
+    int ok = 0;
+    apr_size_t length = 0;
+    if (walk->tree_measured) { /* as the budget was measured before the writer */
+        json_t *document = render(walk, kept, text_limit, &facts, scratch);
+        const char *text = spx_canonical_text(document, scratch);
         json_decref(document);
+        length = text ? strlen(text) : 0;
+        ok = text && length <= walk->request->max_bytes;
+    } else {
+        spx_json_writer_t *counter = spx_json_writer_counting(budget, scratch);
+        write_context(walk, kept, text_limit, &facts, counter, scratch);
+        ok = spx_json_writer_finish(counter) == SPX_JSON_OK;
+        length = spx_json_writer_length(counter);
     }
+    if (ok)
+        *best = (chosen_t){kept, text_limit, length, facts};
+    apr_pool_destroy(scratch);
     return ok;
 }
 
@@ -375,9 +496,12 @@ apr_status_t spx_context_document_explained(const spx_project_t *project,
     return status;
 }
 
-apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_request_t *request,
-                                apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
-                                apr_pool_t *pool)
+/* The query checked, the walk made and the budget's rendering chosen
+ * (*chosen), or a refusal in answer. */
+static apr_status_t choose(const spx_project_t *project, const spx_context_request_t *request,
+                           apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
+                           walk_t *chosen_walk, chosen_t *chosen, int tree_measured,
+                           apr_pool_t *pool)
 {
     memset(answer, 0, sizeof(*answer));
     answer->problem = SPX_CONTEXT_ANSWERED;
@@ -432,24 +556,27 @@ apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_
 
     walk_t walk;
     memset(&walk, 0, sizeof(walk));
+    memset(chosen, 0, sizeof(*chosen));
     walk.project = project;
     walk.index = project->index;
     walk.request = request;
+    walk.tree_measured = tree_measured;
     apr_status_t status = APR_SUCCESS;
     int target = find_target(walk.index, request, &refusal, pool, &status);
     if (target < 0)
         return status;
     walk.target_id = walk.index->nodes[target].id;
     walk_graph(&walk, target, pool);
+    *chosen_walk = walk;
 
-    /* answer keeps the last rendering that fitted (fits). */
+    /* chosen keeps the last rendering that fitted (fits). */
     apr_size_t whole = (apr_size_t)-1;
-    if (!fits(&walk, 1, whole, answer, pool)) {
+    if (!fits(&walk, 1, whole, chosen, pool)) {
         /* The target alone is over budget: cut its text, or give up. */
         const spx_index_node_t *node = &walk.index->nodes[target];
         int has_text = spx_index_item_span(node) != NULL;
         apr_size_t low = 0, high = has_text ? item_length(node) : 0;
-        if (!has_text || !fits(&walk, 1, 0, answer, pool))
+        if (!has_text || !fits(&walk, 1, 0, chosen, pool))
             return refuse(&refusal, SPX_CONTEXT_BUDGET_TOO_SMALL,
                           apr_psprintf(pool,
                                        "max_bytes %" APR_UINT64_T_FMT
@@ -457,7 +584,7 @@ apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_
                                        request->max_bytes));
         while (low + 1 < high) { /* the text of low bytes fits, of high bytes does not */
             apr_size_t middle = low + (high - low) / 2;
-            if (fits(&walk, 1, middle, answer, pool))
+            if (fits(&walk, 1, middle, chosen, pool))
                 low = middle;
             else
                 high = middle;
@@ -465,14 +592,64 @@ apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_
         return APR_SUCCESS; /* the rendering with low bytes of text */
     }
     int low = 1, high = walk.count < (int)request->max_nodes ? walk.count : (int)request->max_nodes;
-    if (high > 1 && fits(&walk, high, whole, answer, pool))
+    if (high > 1 && fits(&walk, high, whole, chosen, pool))
         return APR_SUCCESS;
     while (low + 1 < high) { /* low nodes fit, high nodes do not */
         int middle = low + (high - low) / 2;
-        if (fits(&walk, middle, whole, answer, pool))
+        if (fits(&walk, middle, whole, chosen, pool))
             low = middle;
         else
             high = middle;
     }
     return APR_SUCCESS; /* the rendering with low nodes */
+}
+
+apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_request_t *request,
+                                apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
+                                apr_pool_t *pool)
+{
+    walk_t walk;
+    chosen_t chosen;
+    apr_status_t status =
+        choose(project, request, max_bytes_limit, answer, &walk, &chosen, 0, pool);
+    if (status == APR_SUCCESS)
+        answer->document = render(&walk, chosen.kept, chosen.text_limit, &answer->facts, pool);
+    return status;
+}
+
+apr_status_t spx_context_answer_text(const spx_project_t *project,
+                                     const spx_context_request_t *request,
+                                     apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
+                                     apr_pool_t *pool)
+{
+    walk_t walk;
+    chosen_t chosen;
+    apr_status_t status =
+        choose(project, request, max_bytes_limit, answer, &walk, &chosen, 0, pool);
+    if (status != APR_SUCCESS)
+        return status;
+    /* Written once more, at the size counted, into pool. */
+    char *text = apr_palloc(pool, chosen.length + 1);
+    spx_json_writer_t *writer = spx_json_writer_fixed(text, chosen.length + 1, pool);
+    write_context(&walk, chosen.kept, chosen.text_limit, &answer->facts, writer, pool);
+    if (spx_json_writer_finish(writer) != SPX_JSON_OK)
+        return APR_ENOMEM;
+    text[chosen.length] = '\0';
+    answer->text = text;
+    answer->length = chosen.length;
+    return APR_SUCCESS;
+}
+
+apr_status_t spx_context_answer_tree(const spx_project_t *project,
+                                     const spx_context_request_t *request,
+                                     apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
+                                     apr_pool_t *pool)
+{
+    walk_t walk;
+    chosen_t chosen;
+    apr_status_t status =
+        choose(project, request, max_bytes_limit, answer, &walk, &chosen, 1, pool);
+    if (status == APR_SUCCESS)
+        answer->document = render(&walk, chosen.kept, chosen.text_limit, &answer->facts, pool);
+    return status;
 }

@@ -13,10 +13,27 @@
 #ifndef SPX_INDEX_H
 #define SPX_INDEX_H
 
+#include "spx_json_writer.h"
 #include "spx_project.h"
 
 /* The semaprax.project-semantic-graph.v1 document (outputs.md). A new reference. */
 json_t *spx_graph_document(const spx_project_t *project);
+
+/* The same document written through writer, with no tree of it: the same
+ * bytes as spx_graph_document's canonical text. Finishes the writer and
+ * returns its status (SPX_JSON_OVER_LIMIT when the writer's limit is too
+ * small). */
+spx_json_status_t spx_graph_write(const spx_project_t *project, spx_json_writer_t *writer);
+/* The same document written as one value inside a larger one (a response
+ * line), the writer not finished. */
+void spx_graph_write_value(const spx_project_t *project, spx_json_writer_t *writer);
+
+/* The graph document's canonical text written into pool (NUL-terminated,
+ * *length bytes without the NUL, allocated once at its size: counted, then
+ * written), or NULL and *status SPX_JSON_OVER_LIMIT when it is longer than
+ * limit bytes. */
+const char *spx_graph_text(const spx_project_t *project, apr_size_t limit, apr_size_t *length,
+                           spx_json_status_t *status, apr_pool_t *pool);
 
 /* One module of the graph: its name, its path and the names of the modules
  * it imports (its "imports" edges, in edge order: by name). */
@@ -44,6 +61,14 @@ void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr
  * and edges for its one module, with "schema" and "source_digest" in place of
  * "project" and "project_revision". A new reference. */
 json_t *spx_source_graph_document(const spx_project_t *project);
+
+/* spx_source_graph_document written through writer (as spx_graph_write). */
+spx_json_status_t spx_source_graph_write(const spx_project_t *project, spx_json_writer_t *writer);
+void spx_source_graph_write_value(const spx_project_t *project, spx_json_writer_t *writer);
+
+/* spx_source_graph_document's canonical text (as spx_graph_text). */
+const char *spx_source_graph_text(const spx_project_t *project, apr_size_t limit,
+                                  apr_size_t *length, spx_json_status_t *status, apr_pool_t *pool);
 
 /* A context query (outputs.md, Context). */
 typedef struct spx_context_request_t {
@@ -99,7 +124,11 @@ typedef struct spx_context_facts_t {
 /* A context query's answer: on APR_SUCCESS the document (a new reference)
  * and its facts; on APR_EINVAL the problem and message (one sentence). */
 typedef struct spx_context_answer_t {
-    json_t *document;
+    json_t *document; /* spx_context_answer: the document; else NULL */
+    /* spx_context_answer_text: the document's canonical text (in pool,
+     * NUL-terminated) and its length; else NULL */
+    const char *text;
+    apr_size_t length;
     spx_context_facts_t facts;
     spx_context_problem_t problem;
     const char *message;
@@ -128,6 +157,15 @@ apr_status_t spx_context_document_explained(const spx_project_t *project,
 apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_request_t *request,
                                 apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
                                 apr_pool_t *pool);
+
+/* spx_context_answer with the document's canonical text in place of the
+ * document (answer->text, answer->length): the budget is searched with the
+ * streaming writer counting, and the text chosen written once, at its size,
+ * with no tree of it. The same answer and the same bytes. */
+apr_status_t spx_context_answer_text(const spx_project_t *project,
+                                     const spx_context_request_t *request,
+                                     apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
+                                     apr_pool_t *pool);
 
 /* spx_context_document_explained without the problem. */
 apr_status_t spx_context_document(const spx_project_t *project,

@@ -181,6 +181,18 @@
  * names (.NAME.new-0, .NAME.new-1, ...) it tries beside NAME before giving up. */
 #define SPX_LIMIT_NEW_TEMPORARY_NAMES 100u
 
+/* --- the streaming canonical JSON writer ---------------------------------- */
+
+/* Arrays and objects open at once in one document written by the streaming
+ * writer (engine/include/spx_json_writer.h; project decision: the graph and
+ * context documents nest five deep: document, nodes, node, span, position). */
+#define SPX_LIMIT_JSON_WRITER_DEPTH 32u
+/* A stream sink gathers this many bytes before each write to its stream. */
+#define SPX_LIMIT_JSON_CHUNK_BYTES 65536u
+/* A growing buffer sink starts with this many bytes, then doubles (never
+ * past its limit and one spare byte). */
+#define SPX_LIMIT_JSON_BUFFER_FIRST_BYTES 4096u
+
 /* --- requests and responses ----------------------------------------------- */
 
 /* Request frame, LF excluded: --max-request-bytes default and range. */

@@ -333,6 +333,35 @@ static int print_document(json_t *document, apr_pool_t *pool)
     return write_stdout(text, text ? strlen(text) : 0, pool);
 }
 
+/* Write text (length bytes) and one LF to stdout. */
+static int print_text(const char *text, apr_size_t length, apr_pool_t *pool)
+{
+    char *line = apr_palloc(pool, length + 1);
+    memcpy(line, text, length);
+    line[length] = '\n';
+    return write_stdout(line, length + 1, pool);
+}
+
+static apr_status_t write_stdio(void *context, const char *bytes, apr_size_t length)
+{
+    return spx_stdio_write(context, bytes, length);
+}
+
+/* Write the graph document and one LF to stdout, streamed in chunks by
+ * the canonical writer, with no tree or whole text of it in memory. */
+static int print_graph(const spx_project_t *project, apr_pool_t *pool)
+{
+    spx_stdio_t *stdio = NULL;
+    if (spx_stdio_open(&stdio, pool) != APR_SUCCESS ||
+        spx_graph_write(project, spx_json_writer_stream(write_stdio, stdio, (apr_size_t)-1,
+                                                        pool)) != SPX_JSON_OK ||
+        spx_stdio_write(stdio, "\n", 1) != APR_SUCCESS || spx_stdio_flush(stdio) != APR_SUCCESS) {
+        fprintf(stderr, "semaprax: cannot write to standard output\n");
+        return SPX_EXIT_FAILED;
+    }
+    return SPX_EXIT_OK;
+}
+
 /* The table's entry for an option id (every id has one). Its optch is the
  * key of the option's value in the values hash. */
 static const apr_getopt_option_t *option_entry(int option)
@@ -462,9 +491,7 @@ static int run_graph(const command_t *command, apr_hash_t *values, const char *c
     int status = open_admitted_project(values, &project, pool);
     if (status != SPX_EXIT_OK)
         return status;
-    spx_graph_result_t graph;
-    spx_op_graph(project, &graph, pool);
-    return print_document(graph.document, pool);
+    return print_graph(project, pool);
 }
 
 /* A decimal count with no sign, no spaces, no trailing bytes. */
@@ -557,10 +584,10 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
     if (status != SPX_EXIT_OK)
         return status;
     spx_context_result_t context;
-    if (spx_op_context(project, &request, SPX_LIMIT_RESPONSE_BYTES_DEFAULT, &context, pool) !=
+    if (spx_op_context_text(project, &request, SPX_LIMIT_RESPONSE_BYTES_DEFAULT, &context, pool) !=
         APR_SUCCESS)
         return print_usage_error(pool, "%s", context.message);
-    return print_document(context.document, pool);
+    return print_text(context.text, context.length, pool);
 }
 
 /* The option id of the long option name (every run limit has one). */

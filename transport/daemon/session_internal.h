@@ -44,12 +44,8 @@ typedef struct session_t {
     const char *drift_detail;        /* its data.detail, made once (in pool) */
     const char *project_revision, *workspace_revision; /* last authenticated, or NULL */
     apr_uint64_t requests;
-    spx_log_t log;    /* stderr: bounded unless --verbose (spx_log.h) */
-    apr_pool_t *pool; /* the session's, for what is kept across requests */
-    /* The graph's canonical text, rendered at the first graph request and
-     * kept: the project cannot change while the session answers. */
-    const char *graph_text;
-    apr_size_t graph_length;
+    spx_log_t log;            /* stderr: bounded unless --verbose (spx_log.h) */
+    apr_pool_t *pool;         /* the session's, for what is kept across requests */
     apr_pool_t *project_pool; /* the project's, replaced after a rename */
     /* The counters of the input sets the session held before the current
      * one (a rename holds the project afresh). */

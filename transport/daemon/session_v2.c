@@ -235,29 +235,21 @@ static void run_check(session_t *session, const spx_request_t *request, reply_t 
     reply->result = spx_project_check_document(session->project);
 }
 
+static void write_graph(void *context, spx_json_writer_t *writer)
+{
+    spx_graph_write_value(context, writer);
+}
+
 static void run_graph(session_t *session, const spx_request_t *request, reply_t *reply,
                       apr_pool_t *pool)
 {
     (void)request;
     if (!spx_session_admitted(session, reply, pool))
         return;
-    if (!session->graph_text) {
-        spx_graph_result_t graph;
-        spx_op_graph(session->project, &graph, pool);
-        const char *text =
-            graph.document ? spx_canonical_text(graph.document, session->pool) : NULL;
-        json_decref(graph.document);
-        if (!text) {
-            spx_session_refuse(reply, SPX_RPC_INTERNAL_ERROR, NULL, "internal_error",
-                               "the graph could not be rendered (out of memory); nothing "
-                               "changed");
-            return;
-        }
-        session->graph_text = text;
-        session->graph_length = strlen(text);
-    }
-    reply->result_text = session->graph_text;
-    reply->result_length = session->graph_length;
+    /* Written from the index straight into the response line, never past
+     * what it can hold, and its memory given back once it is written. */
+    reply->result_stream = write_graph;
+    reply->result_context = (void *)session->project;
 }
 
 /* The -32602 reason of a context query the engine refused. */
@@ -303,7 +295,7 @@ static void run_context(session_t *session, const spx_request_t *request, reply_
     if (!spx_session_admitted(session, reply, pool))
         return;
     spx_context_result_t context;
-    apr_status_t status = spx_op_context(session->project, &query, largest, &context, pool);
+    apr_status_t status = spx_op_context_text(session->project, &query, largest, &context, pool);
     if (status == APR_EINVAL) {
         spx_log_request(&session->log, "context: %s",
                         context.message ? context.message : "invalid params");
@@ -313,7 +305,8 @@ static void run_context(session_t *session, const spx_request_t *request, reply_
         spx_session_refuse(reply, SPX_RPC_INTERNAL_ERROR, NULL, "internal_error",
                            "the context could not be made (out of memory); nothing changed");
     } else {
-        reply->result = context.document;
+        reply->result_text = context.text;
+        reply->result_length = context.length;
     }
 }
 

@@ -54,8 +54,6 @@ static void rebind_session(session_t *session, spx_project_t *fresh, apr_pool_t 
     session->project = fresh;
     session->project_revision = spx_project_revision(fresh);
     session->workspace_revision = spx_project_workspace_revision(fresh);
-    session->graph_text = NULL; /* rendered again from the new project when asked */
-    session->graph_length = 0;
 }
 
 /* -32016's data for failure, with the session's state and, when it is

@@ -70,6 +70,13 @@ static void answer_error(spx_answer_t *answer, int code, json_t *data)
     answer->error_data = data;
 }
 
+/* The source graph, written from the index straight into the response
+ * line (v1's bytes are frozen: the same bytes as its Jansson document). */
+static void write_source_graph(void *context, spx_json_writer_t *writer)
+{
+    spx_source_graph_write_value(context, writer);
+}
+
 void spx_v1_dispatch(void *context, const spx_request_t *request, spx_answer_t *answer,
                      apr_pool_t *pool)
 {
@@ -91,9 +98,10 @@ void spx_v1_dispatch(void *context, const spx_request_t *request, spx_answer_t *
         answer->result = json_pack("{s:s}", "state", "open");
     else if (strcmp(method, "check") == 0)
         answer->result = spx_project_check_document_plain(project); /* v1 is byte-frozen */
-    else if (strcmp(method, "graph") == 0 && spx_project_admitted(project))
-        answer->result = spx_source_graph_document(project);
-    else if (strcmp(method, "graph") == 0)
+    else if (strcmp(method, "graph") == 0 && spx_project_admitted(project)) {
+        answer->result_stream = write_source_graph;
+        answer->result_context = (void *)project;
+    } else if (strcmp(method, "graph") == 0)
         answer_error(answer, SPX_RPC_PROJECT_NOT_ADMITTED,
                      json_pack("{s:o}", "diagnostics",
                                spx_diagnostics_json_plain(spx_project_diagnostics(project))));

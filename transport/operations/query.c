@@ -68,6 +68,13 @@ apr_status_t spx_op_context(const spx_project_t *project, const spx_context_requ
     return spx_context_answer(project, query, max_bytes_limit, result, pool);
 }
 
+apr_status_t spx_op_context_text(const spx_project_t *project, const spx_context_request_t *query,
+                                 apr_uint64_t max_bytes_limit, spx_context_result_t *result,
+                                 apr_pool_t *pool)
+{
+    return spx_context_answer_text(project, query, max_bytes_limit, result, pool);
+}
+
 void spx_op_snapshot(const spx_project_t *project, const char *manifest_path,
                      spx_snapshot_result_t *result)
 {

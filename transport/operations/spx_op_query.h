@@ -63,6 +63,13 @@ apr_status_t spx_op_context(const spx_project_t *project, const spx_context_requ
                             apr_uint64_t max_bytes_limit, spx_context_result_t *result,
                             apr_pool_t *pool);
 
+/* spx_op_context with the document's canonical text (result->text,
+ * result->length, in pool) in place of the document, written by the
+ * streaming writer with no tree of it (spx_context_answer_text). */
+apr_status_t spx_op_context_text(const spx_project_t *project, const spx_context_request_t *query,
+                                 apr_uint64_t max_bytes_limit, spx_context_result_t *result,
+                                 apr_pool_t *pool);
+
 /* --- snapshot ------------------------------------------------------------------------ */
 
 typedef struct spx_snapshot_result_t {

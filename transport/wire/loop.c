@@ -28,7 +28,10 @@ static apr_status_t write_answer(spx_response_writer_t *writer, const spx_reques
 {
     const spx_response_gate_t *gate = answer->gate.pass ? &answer->gate : NULL;
     apr_status_t status;
-    if (answer->result_text)
+    if (answer->result_stream)
+        status = spx_response_write_result_streamed(writer, request->id, answer->result_stream,
+                                                    answer->result_context, gate, outcome);
+    else if (answer->result_text)
         status = spx_response_write_result_text(writer, request->id, answer->result_text,
                                                 answer->result_length, gate, outcome);
     else if (answer->result)

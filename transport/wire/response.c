@@ -173,6 +173,47 @@ apr_status_t spx_response_write_result_gated(spx_response_writer_t *writer, json
     return send_response(writer, id, response, gate, outcome);
 }
 
+apr_status_t spx_response_write_result_streamed(spx_response_writer_t *writer, json_t *id,
+                                                spx_response_result_fn write, void *context,
+                                                const spx_response_gate_t *gate,
+                                                spx_response_outcome_t *outcome)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create_ex(&pool, NULL, spx_out_of_memory_abort, NULL);
+    json_t *null_id = json_null();
+    /* {"id":ID,"jsonrpc":"2.0","result":RESULT}: the keys in canonical
+     * order, the LF excluded from the budget and put in the spare byte. */
+    spx_json_writer_t *line = spx_json_writer_buffer(writer->max_bytes - 1, pool);
+    spx_json_object_begin(line);
+    spx_json_key(line, "id");
+    spx_json_value(line, id ? id : null_id);
+    spx_json_key(line, "jsonrpc");
+    spx_json_string(line, "2.0");
+    spx_json_key(line, "result");
+    write(context, line);
+    spx_json_object_end(line);
+    spx_json_status_t written = spx_json_writer_finish(line);
+    json_decref(null_id);
+    apr_status_t status = APR_SUCCESS;
+    *outcome = SPX_RESPONSE_SENT;
+    if (written == SPX_JSON_OVER_LIMIT) {
+        spx_json_writer_release(line);
+        *outcome = SPX_RESPONSE_STOP;
+        status = send_too_large(writer, id);
+    } else if (written != SPX_JSON_OK) {
+        status = APR_ENOMEM;
+    } else if (gate && !gate->pass(gate->context)) {
+        *outcome = SPX_RESPONSE_WITHHELD;
+    } else {
+        char *bytes = spx_json_writer_bytes(line);
+        apr_size_t length = spx_json_writer_length(line);
+        bytes[length] = '\n';
+        status = send_line(writer, bytes, length + 1);
+    }
+    apr_pool_destroy(pool); /* the buffer with it */
+    return status;
+}
+
 /* A result line is RESULT_HEAD ID RESULT_MIDDLE TEXT "}\n": the keys sort as
  * id, jsonrpc, result, so the result text comes last. */
 static const char result_head[] = "{\"id\":";

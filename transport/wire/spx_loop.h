@@ -43,6 +43,11 @@ typedef struct spx_answer_t {
      * by the dispatcher; the loop does not release it). */
     const char *result_text;
     apr_size_t result_length;
+    /* Instead of result: the result written by result_stream(result_context,
+     * writer) straight into the response line (spx_response_write_result_streamed);
+     * result_context must live until the answer is written. */
+    spx_response_result_fn result_stream;
+    void *result_context;
 } spx_answer_t;
 
 /* Answer request (valid, not a notification). pool is the request's pool,

@@ -16,6 +16,8 @@
 
 #include "spx_platform.h"
 
+#include "spx_json_writer.h"
+
 #include <apr_pools.h>
 #include <jansson.h>
 
@@ -65,6 +67,20 @@ apr_status_t spx_response_write_result(spx_response_writer_t *writer, json_t *id
 apr_status_t spx_response_write_result_gated(spx_response_writer_t *writer, json_t *id,
                                              json_t *result, const spx_response_gate_t *gate,
                                              spx_response_outcome_t *outcome);
+
+/* Writes a result value through the streaming canonical writer (it must
+ * write exactly one value and not finish the writer). */
+typedef void (*spx_response_result_fn)(void *context, spx_json_writer_t *writer);
+
+/* spx_response_write_result_gated for a result written by write(context,
+ * writer) straight into the response's buffer, with no tree of it: the
+ * same bytes, budget (enforced as it is written: the writing stops at the
+ * first byte over it), gate and -32001 replacement. The buffer is freed
+ * once the line is written. */
+apr_status_t spx_response_write_result_streamed(spx_response_writer_t *writer, json_t *id,
+                                                spx_response_result_fn write, void *context,
+                                                const spx_response_gate_t *gate,
+                                                spx_response_outcome_t *outcome);
 
 /* spx_response_write_result_gated for a result already rendered: text[0..length)
  * must be the canonical JSON text of the result. The response is

@@ -1,0 +1,272 @@
+/*
+ * test_stream_sameness.c: the graph and context documents written by the
+ * streaming canonical writer are byte for byte the canonical text of the
+ * Jansson documents they replace, for every project of tests/projects and
+ * examples/, one with escapes and non-ASCII in its strings, and a large
+ * generated one (tests/bench/gen_project.py): the graph through the
+ * counting, fixed and stream sinks; the context of every node (of the
+ * first ones in the large project) for a spread of queries, budgets that
+ * cut nodes and the target's text among them, against the way it was
+ * answered before (spx_context_answer_tree), the facts and every refusal
+ * too.
+ */
+#include "index_internal.h"
+#include "spx_canonical.h"
+#include "spx_corpus.h"
+#include "spx_index.h"
+#include "spx_json_writer.h"
+#include "spx_limits.h"
+#include "spx_test.h"
+
+#include <apr_strings.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static spx_project_t *open_manifest(const char *manifest, apr_pool_t *pool)
+{
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_project_open(&project, manifest, pool, &message), APR_SUCCESS);
+    CU_ASSERT_TRUE_FATAL(spx_project_admitted(project));
+    return project;
+}
+
+/* What a stream writer wrote, gathered. */
+typedef struct gathered_t {
+    char *bytes;
+    apr_size_t length, capacity;
+} gathered_t;
+
+static apr_status_t gather(void *context, const char *bytes, apr_size_t length)
+{
+    gathered_t *gathered = context;
+    if (gathered->length + length > gathered->capacity) {
+        gathered->capacity = (gathered->length + length) * 2;
+        gathered->bytes = realloc(gathered->bytes, gathered->capacity);
+    }
+    memcpy(gathered->bytes + gathered->length, bytes, length);
+    gathered->length += length;
+    return APR_SUCCESS;
+}
+
+static void assert_graph_same(const spx_project_t *project, apr_pool_t *pool)
+{
+    json_t *document = spx_graph_document(project);
+    const char *expected = spx_canonical_text(document, pool);
+    json_decref(document);
+    apr_size_t whole = strlen(expected);
+
+    apr_size_t length = 0;
+    spx_json_status_t status = SPX_JSON_MISUSE;
+    const char *text = spx_graph_text(project, (apr_size_t)-1, &length, &status, pool);
+    CU_ASSERT_EQUAL_FATAL(status, SPX_JSON_OK);
+    CU_ASSERT_EQUAL(length, whole);
+    CU_ASSERT_TRUE(text && strcmp(text, expected) == 0);
+
+    gathered_t gathered = {NULL, 0, 0};
+    CU_ASSERT_EQUAL(
+        spx_graph_write(project, spx_json_writer_stream(gather, &gathered, (apr_size_t)-1, pool)),
+        SPX_JSON_OK);
+    CU_ASSERT_EQUAL(gathered.length, whole);
+    CU_ASSERT_TRUE(gathered.length == whole && memcmp(gathered.bytes, expected, whole) == 0);
+    free(gathered.bytes);
+
+    /* the limit: exactly the text's bytes fit, one fewer does not */
+    CU_ASSERT_PTR_NOT_NULL(spx_graph_text(project, whole, &length, &status, pool));
+    CU_ASSERT_EQUAL(status, SPX_JSON_OK);
+    CU_ASSERT_PTR_NULL(spx_graph_text(project, whole - 1, &length, &status, pool));
+    CU_ASSERT_EQUAL(status, SPX_JSON_OVER_LIMIT);
+}
+
+/* The context of request both ways: the same status, refusal, facts and
+ * bytes; the number of answers compared. */
+static int assert_context_same(const spx_project_t *project, const spx_context_request_t *request,
+                               apr_pool_t *parent)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, parent);
+    spx_context_answer_t before, after, tree;
+    apr_uint64_t limit = SPX_LIMIT_RESPONSE_BYTES_DEFAULT;
+    apr_status_t old_status = spx_context_answer_tree(project, request, limit, &before, pool);
+    apr_status_t new_status = spx_context_answer_text(project, request, limit, &after, pool);
+    apr_status_t tree_status = spx_context_answer(project, request, limit, &tree, pool);
+    CU_ASSERT_EQUAL(old_status, new_status);
+    CU_ASSERT_EQUAL(old_status, tree_status);
+    CU_ASSERT_EQUAL(before.problem, after.problem);
+    int compared = 0;
+    if (old_status != APR_SUCCESS || new_status != APR_SUCCESS) {
+        CU_ASSERT_STRING_EQUAL(before.message ? before.message : "",
+                               after.message ? after.message : "");
+    } else {
+        const char *expected = spx_canonical_text(before.document, pool);
+        if (strlen(expected) != after.length || strcmp(expected, after.text) != 0)
+            fprintf(stderr, "\n  context of %s differs:\n  %s\n  %s\n", request->target, expected,
+                    after.text);
+        CU_ASSERT_EQUAL(strlen(expected), after.length);
+        CU_ASSERT_STRING_EQUAL(expected, after.text);
+        CU_ASSERT_STRING_EQUAL(spx_canonical_text(tree.document, pool), expected);
+        CU_ASSERT_STRING_EQUAL(before.facts.target, after.facts.target);
+        CU_ASSERT_EQUAL(before.facts.nodes, after.facts.nodes);
+        CU_ASSERT_EQUAL(before.facts.edges, after.facts.edges);
+        CU_ASSERT_EQUAL(before.facts.truncated, after.facts.truncated);
+        CU_ASSERT_EQUAL(before.facts.omitted_nodes, after.facts.omitted_nodes);
+        CU_ASSERT_EQUAL(before.facts.frontier, after.facts.frontier);
+        CU_ASSERT_EQUAL(before.facts.target_text_truncated, after.facts.target_text_truncated);
+        CU_ASSERT_TRUE(after.length <= request->max_bytes);
+        compared = 1;
+    }
+    json_decref(before.document);
+    json_decref(tree.document);
+    apr_pool_destroy(pool);
+    return compared;
+}
+
+/* Queries over the first max_targets nodes: each direction, depths 0 to 3,
+ * few nodes, budgets that cut nodes and text, edge kinds, and refusals. */
+static void assert_contexts_same(const spx_project_t *project, int max_targets, apr_pool_t *pool)
+{
+    static const char *const directions[] = {"both", "out", "in"};
+    static const apr_uint64_t budgets[] = {65536, 2000, 700, 300, 120, 1};
+    static const char *const some_kinds[] = {"calls", "uses", "contains"};
+    const spx_index_t *index = project->index;
+    int targets = index->node_count < max_targets ? index->node_count : max_targets;
+    int compared = 0;
+    for (int n = 0; n < targets; n++) {
+        spx_context_request_t request = spx_context_defaults();
+        request.target = index->nodes[n].id;
+        compared += assert_context_same(project, &request, pool);
+        for (size_t d = 0; d < 3; d++)
+            for (apr_uint64_t depth = 0; depth <= 3; depth++) {
+                request = spx_context_defaults();
+                request.target = index->nodes[n].id;
+                request.direction = directions[d];
+                request.depth = depth;
+                compared += assert_context_same(project, &request, pool);
+            }
+        for (size_t b = 0; b < sizeof(budgets) / sizeof(budgets[0]); b++) {
+            request = spx_context_defaults();
+            request.target = index->nodes[n].id;
+            request.depth = 2;
+            request.max_bytes = budgets[b];
+            compared += assert_context_same(project, &request, pool);
+            request.max_nodes = 3;
+            request.edge_kinds = some_kinds;
+            request.edge_kind_count = 1 + (size_t)n % 3;
+            compared += assert_context_same(project, &request, pool);
+        }
+    }
+    /* refusals: an unknown target, kind, direction, a budget out of range */
+    spx_context_request_t request = spx_context_defaults();
+    request.target = "function:no.such";
+    assert_context_same(project, &request, pool);
+    request.target = "x";
+    request.target_kind = "nothing";
+    assert_context_same(project, &request, pool);
+    request.target_kind = NULL;
+    request.target = index->nodes[0].id;
+    request.direction = "sideways";
+    assert_context_same(project, &request, pool);
+    request.direction = "both";
+    request.max_bytes = 0;
+    assert_context_same(project, &request, pool);
+    CU_ASSERT_TRUE(compared > 0);
+}
+
+static void assert_project_same(const char *manifest, int max_targets)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_project_t *project = open_manifest(manifest, fixture->session);
+    assert_graph_same(project, fixture->pool);
+    assert_contexts_same(project, max_targets, fixture->pool);
+    spx_fixture_free(fixture);
+}
+
+static void test_corpus_projects(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    const char *examples = getenv("SPX_EXAMPLES");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(examples);
+    static const char *const names[] = {"calc", "hello", "inventory", "wordfreq"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        assert_project_same(apr_pstrcat(pool, examples, "/", names[i], "/semaprax.toml", NULL),
+                            1 << 30);
+    assert_project_same(
+        apr_pstrcat(pool, spx_corpus_dir("projects/items", pool), "/semaprax.toml", NULL), 1 << 30);
+    apr_pool_destroy(pool);
+}
+
+static void test_escapes_and_non_ascii(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml",
+                      "manifest = \"semaprax.project-manifest.v1\"\n"
+                      "[project]\nname = \"cafe\"\nversion = \"0.1.0\"\n"
+                      "entry = \"app.main\"\n"
+                      "[[source]]\nmodule = \"app\"\npath = \"src/app.spx\"\n"
+                      "[[source]]\nmodule = \"w\"\npath = \"src/w.spx\"\n"
+                      "[[test]]\nname = \"it\"\nfunction = \"app.test_it\"\n");
+    spx_fixture_write(
+        fixture, "src/w.spx",
+        "// \xe2\x82\xac and \xf0\x9f\x98\x80 \"quoted\" \\ back\r\n"
+        "export const TEXT: str = \"a\\tb\\n\\u{1}\\u{1f}\\u{7f}\\\"\\\\/\\u{d}\\u{e9}"
+        "\\u{20ac}\\u{1f600}\";\r\n"
+        "export const FLAG: bool = true;\r\n"
+        "export const BIG: int = 9223372036854775807;\r\n"
+        "export struct P { x: int, y: [str] }\r\n"
+        "export fn f(p: P) -> str { return TEXT; }\r\n");
+    spx_fixture_write(
+        fixture, "src/app.spx",
+        "import w;\n"
+        "// caf\xc3\xa9\n"
+        "fn g() -> int { return w.BIG - 1; }\n"
+        "export fn main() -> int {\n"
+        "  var p = w.P { x: g(), y: [\"\xc3\xa9\\t\"] };\n"
+        "  return len(w.f(p));\n"
+        "}\n"
+        "export fn test_it() -> int { assert(w.FLAG, \"\xe2\x82\xac\"); return 0; }\n");
+    const char *manifest = spx_fixture_path(fixture, "semaprax.toml");
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_project_open(&project, manifest, fixture->session, &message),
+                          APR_SUCCESS);
+    if (!spx_project_admitted(project))
+        fprintf(stderr, "\n  not admitted:\n%s",
+                spx_corpus_summary(spx_project_diagnostics(project), fixture->pool));
+    CU_ASSERT_TRUE_FATAL(spx_project_admitted(project));
+    assert_graph_same(project, fixture->pool);
+    assert_contexts_same(project, 1 << 30, fixture->pool);
+    spx_fixture_free(fixture);
+}
+
+static void test_large_generated_project(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    const char *script =
+        apr_pstrcat(fixture->pool, spx_corpus_dir("bench", fixture->pool), "/gen_project.py", NULL);
+    const char *command =
+        apr_psprintf(fixture->pool, "python3 \"%s\" \"%s\" --lines 30000 > /dev/null", script,
+                     spx_fixture_path(fixture, "large"));
+    if (system(command) != 0) {
+        fprintf(stderr, "\n  skipped: python3 could not generate the project\n");
+        spx_fixture_free(fixture);
+        return;
+    }
+    spx_project_t *project =
+        open_manifest(spx_fixture_path(fixture, "large/spx/semaprax.toml"), fixture->session);
+    assert_graph_same(project, fixture->pool);
+    assert_contexts_same(project, 40, fixture->pool);
+    spx_fixture_free(fixture);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"tests/projects and examples/: the same bytes", test_corpus_projects},
+        {"escapes and non-ASCII: the same bytes", test_escapes_and_non_ascii},
+        {"a large generated project: the same bytes", test_large_generated_project},
+        CU_TEST_INFO_NULL,
+    };
+    return spx_test_run_suite("stream_sameness", tests);
+}
