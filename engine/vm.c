@@ -1235,9 +1235,16 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_MAP_GET_OR_I:
         case SPX_I_MAP_GET_OR_B: {
             const int32_t *operands = aux + ins->c;
-            spx_value_t value;
-            METERED(spx_map_get_or(heap, &metered, B[ins->b], key_operand(operands[0], I, B),
-                                   key_operand(operands[1], I, B), &value));
+            spx_value_t value, key = key_operand(operands[0], I, B);
+            if (small_key(operands[0], key)) { /* 0 steps: spx_map_get_or's work, in line */
+                const spx_value_t *entry = spx_map_slot(heap, B[ins->b], key);
+                value = entry ? *entry : key_operand(operands[1], I, B);
+                if (B[ins->b]->elements_are_blocks)
+                    spx_block_hold(value.b);
+            } else {
+                METERED(spx_map_get_or(heap, &metered, B[ins->b], key,
+                                       key_operand(operands[1], I, B), &value));
+            }
             if (ins->flags & SPX_FLAG_FREE_D)
                 drop(vm, &B[operands[1] >> 1]);
             if (ins->flags & SPX_FLAG_FREE_C)
