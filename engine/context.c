@@ -604,17 +604,26 @@ static apr_status_t choose(const spx_project_t *project, const spx_context_reque
     return APR_SUCCESS; /* the rendering with low nodes */
 }
 
-apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_request_t *request,
-                                apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
-                                apr_pool_t *pool)
+/* The chosen rendering as a Jansson document; tree_measured as choose's. */
+static apr_status_t answer_document(const spx_project_t *project,
+                                    const spx_context_request_t *request,
+                                    apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
+                                    int tree_measured, apr_pool_t *pool)
 {
     walk_t walk;
     chosen_t chosen;
     apr_status_t status =
-        choose(project, request, max_bytes_limit, answer, &walk, &chosen, 0, pool);
+        choose(project, request, max_bytes_limit, answer, &walk, &chosen, tree_measured, pool);
     if (status == APR_SUCCESS)
         answer->document = render(&walk, chosen.kept, chosen.text_limit, &answer->facts, pool);
     return status;
+}
+
+apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_request_t *request,
+                                apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
+                                apr_pool_t *pool)
+{
+    return answer_document(project, request, max_bytes_limit, answer, 0, pool);
 }
 
 apr_status_t spx_context_answer_text(const spx_project_t *project,
@@ -645,11 +654,5 @@ apr_status_t spx_context_answer_tree(const spx_project_t *project,
                                      apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
                                      apr_pool_t *pool)
 {
-    walk_t walk;
-    chosen_t chosen;
-    apr_status_t status =
-        choose(project, request, max_bytes_limit, answer, &walk, &chosen, 1, pool);
-    if (status == APR_SUCCESS)
-        answer->document = render(&walk, chosen.kept, chosen.text_limit, &answer->facts, pool);
-    return status;
+    return answer_document(project, request, max_bytes_limit, answer, 1, pool);
 }
