@@ -139,12 +139,14 @@ static void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_ba
     spx_value_block_t **blocks = vm->blocks + block_base;
     apr_size_t end = function->block_registers < below_top ? function->block_registers : below_top;
     for (apr_size_t i = function->block_params; i < end; i++)
-        drop(vm, &blocks[i]);
+        if (blocks[i])
+            drop(vm, &blocks[i]);
 }
 
 /* Release every block register of the frame (four at a time past those
- * that are empty). */
-static void leave(vm_t *vm, const frame_t *frame)
+ * that are empty). In line in the two returns: a call per return cost more
+ * than the scan of a frame whose registers are mostly empty. */
+static inline void leave(vm_t *vm, const frame_t *frame)
 {
     spx_value_block_t **blocks = vm->blocks + frame->block_base;
     uint32_t count = frame->function->block_registers, i = 0;
@@ -686,8 +688,12 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             }
             apr_size_t int_base = frame->int_base + (apr_size_t)ins->b;
             apr_size_t block_base = frame->block_base + (apr_size_t)ins->c;
-            if (int_base + callee->int_registers > SPX_LIMIT_FRAME_REGISTERS ||
-                block_base + callee->block_registers > SPX_LIMIT_FRAME_REGISTERS) {
+            /* the files never grow past SPX_LIMIT_FRAME_REGISTERS (reserve):
+             * a frame that fits them is within the limit */
+            int fits = int_base + callee->int_registers <= vm->int_capacity &&
+                       block_base + callee->block_registers <= vm->block_capacity;
+            if (!fits && (int_base + callee->int_registers > SPX_LIMIT_FRAME_REGISTERS ||
+                          block_base + callee->block_registers > SPX_LIMIT_FRAME_REGISTERS)) {
                 /* Deep enough for --max-call-depth, but the frames' registers
                  * are full: more depth would not help. */
                 result->steps = max_steps - fuel - reserved;
@@ -701,8 +707,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                                   callee->name, vm->depth + 1, SPX_LIMIT_FRAME_REGISTERS));
                 return APR_SUCCESS;
             }
-            if (int_base + callee->int_registers > vm->int_capacity ||
-                block_base + callee->block_registers > vm->block_capacity)
+            if (!fits)
                 reserve(vm, callee, int_base, block_base);
             SPX_ASSERT((uint32_t)ins->c <= frame->function->block_registers);
             enter(vm, callee, int_base, block_base,
