@@ -1196,7 +1196,11 @@ static reg_t compile_struct(compiler_t *c, const spx_expr_t *e, int32_t hint)
 
 /* v3: E.V(e, ...): payloads evaluated left to right into temporaries and
  * taken over (no step; the size charge of the payload count); E.V without
- * payloads is a constant, no block. */
+ * payloads is a constant, no block. An int or bool payload that is a
+ * local, a literal or a const is read from its own register (no copy into
+ * a temporary first): no later payload can write it (only assignments
+ * write an int local), and VARIANT reads an int register without taking
+ * it over. */
 static reg_t compile_variant(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
     apr_size_t count = e->as.variant.count;
@@ -1206,8 +1210,14 @@ static reg_t compile_variant(compiler_t *c, const spx_expr_t *e, int32_t hint)
         return dst;
     }
     reg_t *temps = apr_palloc(c->scratch, count * sizeof(*temps));
-    for (apr_size_t i = 0; i < count; i++)
-        temps[i] = compile_temp(c, e->as.variant.payloads[i]);
+    for (apr_size_t i = 0; i < count; i++) {
+        const spx_expr_t *payload = e->as.variant.payloads[i];
+        reg_t leaf = leaf_reg(c, payload);
+        int later_writes = 0;
+        for (apr_size_t k = i + 1; k < count && !later_writes; k++)
+            later_writes = may_write(e->as.variant.payloads[k], 0);
+        temps[i] = leaf.file == FILE_INT && !later_writes ? leaf : compile_temp(c, payload);
+    }
     for (apr_size_t i = count; i-- > 0;)
         free_reg(c, temps[i]);
     int32_t offset = c->aux->nelts;

@@ -427,6 +427,35 @@ static const char *shared_source =
     "  return total;\n"
     "}\n";
 
+/* Int payloads read from their own registers (a local, a literal, a
+ * const): the values at the constructor, none copied first; the steps as
+ * counted by hand. */
+static const char *payload_source = "const K: int = 7;\n"
+                                    "enum P { Of(int, int, int, bool) }\n"
+                                    "fn payloads() -> int {\n"
+                                    "  var x = 2;\n"
+                                    "  let p = P.Of(x, 40, K, x == 2);\n"
+                                    "  x = 100;\n"
+                                    "  match p {\n"
+                                    "    Of(a, b, k, t) => {\n"
+                                    "      if t { return a * 1000 + b * 10 + k + x; }\n"
+                                    "      return 0;\n"
+                                    "    }\n"
+                                    "  }\n"
+                                    "}\n";
+
+static void test_int_payloads(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(fixture, payload_source);
+    spx_run_limits_t limits = spx_run_limits_default();
+    /* call, var, let, x =, match, if, return: 7; the block is 16 + 4 x 8 */
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, "payloads", &limits);
+    spx_run_assert_returned(&result, 2000 + 400 + 7 + 100, 7);
+    CU_ASSERT_EQUAL(result.memory_peak, 16 + 4 * 8);
+    spx_fixture_free(fixture);
+}
+
 static uint32_t block_registers_of(const spx_program_t *program, const char *name)
 {
     long index = spx_program_find(program, name);
@@ -591,6 +620,7 @@ int main(void)
         {"runs: steps, ==, memory, taking apart", test_runs},
         {"runs: size charges of a constructor and a match", test_size_charges},
         {"runs: disjoint scopes share registers", test_shared_registers},
+        {"runs: int payloads from their registers", test_int_payloads},
         {"runs: R0521 at a constructor, fuel at a match", test_run_limits},
         {"fmt: enum items and match statements", test_format},
         CU_TEST_INFO_NULL,
