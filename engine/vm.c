@@ -491,6 +491,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             drop(vm, &B[ins->a]);
             FOLLOW(SPX_I_DROP_B, drop_b);
             FOLLOW(SPX_I_JUMP, jump);
+            FOLLOW(SPX_I_INC, inc);
             break;
         case SPX_I_LITERAL: {
             const spx_literal_t *literal = frame->function->literals[ins->b];
@@ -579,6 +580,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_INC:
+        inc:
             I[ins->a]++;
             FOLLOW(SPX_I_JUMP_LT, jump_lt);
             break;
@@ -637,11 +639,13 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         jump:
             pc = code_base + ins->a;
             FOLLOW(SPX_I_DROP_B, drop_b);
+            FOLLOW(SPX_I_JUMP_LT, jump_lt);
             break;
         case SPX_I_JUMP_IF:
         jump_if:
             if (I[ins->b])
                 pc = code_base + ins->a;
+            FOLLOW(SPX_I_MAP_GET_I, map_get);
             break;
         case SPX_I_JUMP_NOT:
         jump_not:
@@ -655,11 +659,14 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_JUMP_NE:
             if (I[ins->b] != I[ins->c])
                 pc = code_base + ins->a;
+            FOLLOW(SPX_I_MOVE_I, move_i);
             break;
         case SPX_I_JUMP_LT:
         jump_lt:
             if (I[ins->b] < I[ins->c])
                 pc = code_base + ins->a;
+            FOLLOW(SPX_I_INDEX_I, index_i);
+            FOLLOW(SPX_I_INDEX_B, index_b);
             break;
         case SPX_I_JUMP_LE:
         jump_le:
@@ -837,7 +844,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             I[ins->a] = byte;
             break;
         }
-        case SPX_I_INDEX_I: {
+        case SPX_I_INDEX_I:
+        index_i : {
             const spx_value_block_t *array = B[ins->b];
             int64_t index = I[ins->c];
             if ((uint64_t)index >= array->length) {
@@ -870,7 +878,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 drop(vm, &B[ins->b]);
             break;
         }
-        case SPX_I_INDEX_B: {
+        case SPX_I_INDEX_B:
+        index_b : {
             const spx_value_block_t *array = B[ins->b];
             int64_t index = I[ins->c];
             if ((uint64_t)index >= array->length) {
@@ -882,6 +891,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             assign(vm, &B[ins->a], element);
+            FOLLOW(SPX_I_MOVE_B, move_b);
             break;
         }
         case SPX_I_STR_SLICE:
@@ -1078,6 +1088,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 drop(vm, &B[ins->a]);
             FOLLOW(SPX_I_MOVE_B, move_b);
             FOLLOW(SPX_I_MOVE_I, move_i);
+            FOLLOW(SPX_I_VARIANT, variant);
             FOLLOW(SPX_I_MAP_HAS, map_has);
             break;
         case SPX_I_WRITE_I:
@@ -1188,7 +1199,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_MAP_GET_I:
-        case SPX_I_MAP_GET_B: {
+        case SPX_I_MAP_GET_B:
+        map_get : {
             spx_value_t value, key = key_operand(ins->c, I, B);
             /* a key whose lookup is 0 steps (an int, a str under 64 bytes)
              * that is present: spx_map_get's work, in line */
