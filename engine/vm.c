@@ -471,6 +471,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_CALL, call);
             FOLLOW(SPX_I_MOVE_B, move_b);
             FOLLOW(SPX_I_VARIANT, variant);
+            FOLLOW(SPX_I_JUMP, jump);
             break;
         case SPX_I_MOVE_B:
         move_b : {
@@ -508,6 +509,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 goto overflow;
             I[ins->a] = value;
             FOLLOW(SPX_I_VARIANT, variant);
+            FOLLOW(SPX_I_JUMP_LE, jump_le);
             break;
         }
         case SPX_I_SUB:
@@ -640,6 +642,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             pc = code_base + ins->a;
             FOLLOW(SPX_I_DROP_B, drop_b);
             FOLLOW(SPX_I_JUMP_LT, jump_lt);
+            FOLLOW(SPX_I_JUMP_NOT, jump_not);
             break;
         case SPX_I_JUMP_IF:
         jump_if:
@@ -667,6 +670,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 pc = code_base + ins->a;
             FOLLOW(SPX_I_INDEX_I, index_i);
             FOLLOW(SPX_I_INDEX_B, index_b);
+            FOLLOW(SPX_I_DROP_B, drop_b);
             break;
         case SPX_I_JUMP_LE:
         jump_le:
@@ -809,6 +813,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             I[ins->a] = length;
+            FOLLOW(SPX_I_JUMP, jump);
             break;
         }
         case SPX_I_ASSERT:
@@ -1089,12 +1094,14 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_MOVE_B, move_b);
             FOLLOW(SPX_I_MOVE_I, move_i);
             FOLLOW(SPX_I_VARIANT, variant);
+            FOLLOW(SPX_I_PUSH_I, place_value);
             FOLLOW(SPX_I_MAP_HAS, map_has);
             break;
         case SPX_I_WRITE_I:
         case SPX_I_WRITE_B:
         case SPX_I_PUSH_I:
-        case SPX_I_PUSH_B: {
+        case SPX_I_PUSH_B:
+        place_value : {
             const int32_t *place = aux + ins->b;
             int is_block = ins->op == SPX_I_WRITE_B || ins->op == SPX_I_PUSH_B;
             int taken = is_block && (ins->flags & SPX_FLAG_FREE_A);
@@ -1116,6 +1123,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                     array->slots[array->length++] = value;
                     if (taken)
                         B[ins->a] = NULL;
+                    FOLLOW(SPX_I_JUMP, jump);
                     break;
                 }
             }
