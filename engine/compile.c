@@ -24,6 +24,10 @@
  * (dropping an empty register does nothing); a later operand that moves
  * counts as one that writes.
  *
+ * Registers of variables (place_slots): each scope's take those above
+ * the scopes around it, so scopes never open at once (match arms, sibling
+ * blocks) share them and a return releases fewer.
+ *
  * Like the checker, the compiler walks chains of left operands and unary
  * operators without C recursion; right operands, v2 postfix operators and
  * nested blocks recurse, which the parse depth limit bounds.
@@ -101,7 +105,8 @@ struct spx_program_builder_t {
     uint32_t charge;
     int *slot_file;
     int32_t *slot_index;
-    uint32_t locals[2];
+    uint32_t locals[2];          /* registers of variables in each file: the most open at once */
+    uint32_t open_locals[2];     /* while assigning them (place_slots): those of open scopes */
     apr_hash_t *int_numbers;     /* int64_t value -> number + 1 */
     apr_hash_t *const_numbers;   /* const spx_const_t * -> int const number + 1 */
     apr_hash_t *literal_numbers; /* bytes, or a const's address -> literal number + 1 */
@@ -366,10 +371,30 @@ static void collect_expr(void *context, const spx_expr_t *e)
     }
 }
 
-/* Slot files: parameters first, then every let/var and for variable (the
- * checker's numbering). */
-static void type_slots(compiler_t *c, const spx_block_t *block)
+/* A variable's register: the next one above the variables of the scopes
+ * open where it is declared. */
+static void place_slot(compiler_t *c, int slot)
 {
+    int file = c->slot_file[slot];
+    SPX_ASSERT(file == FILE_INT || file == FILE_BLOCK);
+    c->slot_index[slot] = (int32_t)c->open_locals[file]++;
+    if (c->open_locals[file] > c->locals[file])
+        c->locals[file] = c->open_locals[file];
+}
+
+/* Slot files and registers: parameters first (placed by compile_function),
+ * then every let/var, match binder and for variable (the checker's
+ * numbering gives the slots). Scopes that are never open at once share
+ * registers: a block's variables (an arm's binders, a for's variable with
+ * its body) take the registers above those of the enclosing scopes, which
+ * the next sibling scope takes again. Sharing keeps every value apart: a
+ * block's block variables are dropped at its end (and by break, continue
+ * and return), a for's variable after the loop, so a register is empty
+ * when a later scope's variable takes it, and a variable is written by its
+ * declaration before any read. */
+static void place_slots(compiler_t *c, const spx_block_t *block)
+{
+    uint32_t mark[2] = {c->open_locals[FILE_INT], c->open_locals[FILE_BLOCK]};
     for (apr_size_t i = 0; i < block->count; i++) {
         const spx_stmt_t *s = block->statements[i];
         for (; s; s = s->kind == SPX_STMT_IF ? s->as.if_stmt.else_if : NULL) {
@@ -378,35 +403,46 @@ static void type_slots(compiler_t *c, const spx_block_t *block)
                     s->as.binding.has_type
                         ? declared_file(s->as.binding.declared, s->as.binding.type_syntax)
                         : file_of(s->as.binding.value->type);
+                place_slot(c, s->as.binding.slot);
             } else if (s->kind == SPX_STMT_IF) {
-                type_slots(c, &s->as.if_stmt.then_block);
+                place_slots(c, &s->as.if_stmt.then_block);
                 if (s->as.if_stmt.else_block)
-                    type_slots(c, s->as.if_stmt.else_block);
+                    place_slots(c, s->as.if_stmt.else_block);
             } else if (s->kind == SPX_STMT_WHILE) {
-                type_slots(c, &s->as.while_stmt.body);
+                place_slots(c, &s->as.while_stmt.body);
             } else if (s->kind == SPX_STMT_MATCH) {
                 const spx_enum_t *enumeration = s->as.match_stmt.enumeration;
                 for (apr_size_t a = 0; a < s->as.match_stmt.arm_count; a++) {
                     const spx_match_arm_t *arm = &s->as.match_stmt.arms[a];
+                    uint32_t arm_mark[2] = {c->open_locals[FILE_INT], c->open_locals[FILE_BLOCK]};
                     for (apr_size_t j = 0; j < arm->binder_count; j++)
                         if (arm->binders[j].slot >= 0) {
                             const spx_param_t *payload =
                                 &enumeration->variants[arm->variant].payloads[j];
                             c->slot_file[arm->binders[j].slot] =
                                 declared_file(payload->type, payload->type_syntax);
+                            place_slot(c, arm->binders[j].slot);
                         }
-                    type_slots(c, &arm->body);
+                    place_slots(c, &arm->body);
+                    c->open_locals[FILE_INT] = arm_mark[FILE_INT];
+                    c->open_locals[FILE_BLOCK] = arm_mark[FILE_BLOCK];
                 }
             } else if (s->kind == SPX_STMT_FOR) {
                 const spx_expr_t *from = s->as.for_stmt.from;
+                uint32_t for_mark[2] = {c->open_locals[FILE_INT], c->open_locals[FILE_BLOCK]};
                 c->slot_file[s->as.for_stmt.slot] = s->as.for_stmt.to ? FILE_INT
                                                     : from->type == SPX_TYPE_MAP
                                                         ? file_of(from->vtype->key->kind)
                                                         : file_of(from->vtype->element->kind);
-                type_slots(c, &s->as.for_stmt.body);
+                place_slot(c, s->as.for_stmt.slot);
+                place_slots(c, &s->as.for_stmt.body);
+                c->open_locals[FILE_INT] = for_mark[FILE_INT];
+                c->open_locals[FILE_BLOCK] = for_mark[FILE_BLOCK];
             }
         }
     }
+    c->open_locals[FILE_INT] = mark[FILE_INT];
+    c->open_locals[FILE_BLOCK] = mark[FILE_BLOCK];
 }
 
 /* --- emitting ------------------------------------------------------------- */
@@ -1160,7 +1196,11 @@ static reg_t compile_struct(compiler_t *c, const spx_expr_t *e, int32_t hint)
 
 /* v3: E.V(e, ...): payloads evaluated left to right into temporaries and
  * taken over (no step; the size charge of the payload count); E.V without
- * payloads is a constant, no block. */
+ * payloads is a constant, no block. An int or bool payload that is a
+ * local, a literal or a const is read from its own register (no copy into
+ * a temporary first): no later payload can write it (only assignments
+ * write an int local), and VARIANT reads an int register without taking
+ * it over. */
 static reg_t compile_variant(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
     apr_size_t count = e->as.variant.count;
@@ -1170,8 +1210,14 @@ static reg_t compile_variant(compiler_t *c, const spx_expr_t *e, int32_t hint)
         return dst;
     }
     reg_t *temps = apr_palloc(c->scratch, count * sizeof(*temps));
-    for (apr_size_t i = 0; i < count; i++)
-        temps[i] = compile_temp(c, e->as.variant.payloads[i]);
+    for (apr_size_t i = 0; i < count; i++) {
+        const spx_expr_t *payload = e->as.variant.payloads[i];
+        reg_t leaf = leaf_reg(c, payload);
+        int later_writes = 0;
+        for (apr_size_t k = i + 1; k < count && !later_writes; k++)
+            later_writes = may_write(e->as.variant.payloads[k], 0);
+        temps[i] = leaf.file == FILE_INT && !later_writes ? leaf : compile_temp(c, payload);
+    }
     for (apr_size_t i = count; i-- > 0;)
         free_reg(c, temps[i]);
     int32_t offset = c->aux->nelts;
@@ -1770,17 +1816,15 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     apr_size_t slots = f->local_count;
     c->slot_file = apr_pcalloc(c->scratch, (slots + 1) * sizeof(int));
     c->slot_index = apr_pcalloc(c->scratch, (slots + 1) * sizeof(int32_t));
-    for (apr_size_t i = 0; i < f->param_count; i++)
-        c->slot_file[i] = declared_file(f->params[i].type, f->params[i].type_syntax);
-    type_slots(c, &f->body);
     c->locals[FILE_INT] = c->locals[FILE_BLOCK] = 0;
+    c->open_locals[FILE_INT] = c->open_locals[FILE_BLOCK] = 0;
     uint32_t params[2] = {0, 0};
-    for (apr_size_t i = 0; i < slots; i++) {
-        int file = c->slot_file[i];
-        c->slot_index[i] = (int32_t)c->locals[file]++;
-        if (i < f->param_count)
-            params[file]++;
+    for (apr_size_t i = 0; i < f->param_count; i++) {
+        c->slot_file[i] = declared_file(f->params[i].type, f->params[i].type_syntax);
+        place_slot(c, (int)i);
+        params[c->slot_file[i]]++;
     }
+    place_slots(c, &f->body);
     int_const(c, 0); /* where a for loop over an array starts */
     spx_block_visit_expressions(&f->body, collect_expr, c);
     c->top[FILE_INT] = c->max[FILE_INT] = c->locals[FILE_INT] + (uint32_t)c->int_consts->nelts;

@@ -139,12 +139,14 @@ static void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_ba
     spx_value_block_t **blocks = vm->blocks + block_base;
     apr_size_t end = function->block_registers < below_top ? function->block_registers : below_top;
     for (apr_size_t i = function->block_params; i < end; i++)
-        drop(vm, &blocks[i]);
+        if (blocks[i])
+            drop(vm, &blocks[i]);
 }
 
 /* Release every block register of the frame (four at a time past those
- * that are empty). */
-static void leave(vm_t *vm, const frame_t *frame)
+ * that are empty). In line in the two returns: a call per return cost more
+ * than the scan of a frame whose registers are mostly empty. */
+static inline void leave(vm_t *vm, const frame_t *frame)
 {
     spx_value_block_t **blocks = vm->blocks + frame->block_base;
     uint32_t count = frame->function->block_registers, i = 0;
@@ -469,6 +471,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_CALL, call);
             FOLLOW(SPX_I_MOVE_B, move_b);
             FOLLOW(SPX_I_VARIANT, variant);
+            FOLLOW(SPX_I_JUMP, jump);
             break;
         case SPX_I_MOVE_B:
         move_b : {
@@ -489,6 +492,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             drop(vm, &B[ins->a]);
             FOLLOW(SPX_I_DROP_B, drop_b);
             FOLLOW(SPX_I_JUMP, jump);
+            FOLLOW(SPX_I_INC, inc);
             break;
         case SPX_I_LITERAL: {
             const spx_literal_t *literal = frame->function->literals[ins->b];
@@ -505,6 +509,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 goto overflow;
             I[ins->a] = value;
             FOLLOW(SPX_I_VARIANT, variant);
+            FOLLOW(SPX_I_JUMP_LE, jump_le);
             break;
         }
         case SPX_I_SUB:
@@ -577,6 +582,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_INC:
+        inc:
             I[ins->a]++;
             FOLLOW(SPX_I_JUMP_LT, jump_lt);
             break;
@@ -635,11 +641,14 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         jump:
             pc = code_base + ins->a;
             FOLLOW(SPX_I_DROP_B, drop_b);
+            FOLLOW(SPX_I_JUMP_LT, jump_lt);
+            FOLLOW(SPX_I_JUMP_NOT, jump_not);
             break;
         case SPX_I_JUMP_IF:
         jump_if:
             if (I[ins->b])
                 pc = code_base + ins->a;
+            FOLLOW(SPX_I_MAP_GET_I, map_get);
             break;
         case SPX_I_JUMP_NOT:
         jump_not:
@@ -653,11 +662,15 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         case SPX_I_JUMP_NE:
             if (I[ins->b] != I[ins->c])
                 pc = code_base + ins->a;
+            FOLLOW(SPX_I_MOVE_I, move_i);
             break;
         case SPX_I_JUMP_LT:
         jump_lt:
             if (I[ins->b] < I[ins->c])
                 pc = code_base + ins->a;
+            FOLLOW(SPX_I_INDEX_I, index_i);
+            FOLLOW(SPX_I_INDEX_B, index_b);
+            FOLLOW(SPX_I_DROP_B, drop_b);
             break;
         case SPX_I_JUMP_LE:
         jump_le:
@@ -686,8 +699,12 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             }
             apr_size_t int_base = frame->int_base + (apr_size_t)ins->b;
             apr_size_t block_base = frame->block_base + (apr_size_t)ins->c;
-            if (int_base + callee->int_registers > SPX_LIMIT_FRAME_REGISTERS ||
-                block_base + callee->block_registers > SPX_LIMIT_FRAME_REGISTERS) {
+            /* the files never grow past SPX_LIMIT_FRAME_REGISTERS (reserve):
+             * a frame that fits them is within the limit */
+            int fits = int_base + callee->int_registers <= vm->int_capacity &&
+                       block_base + callee->block_registers <= vm->block_capacity;
+            if (!fits && (int_base + callee->int_registers > SPX_LIMIT_FRAME_REGISTERS ||
+                          block_base + callee->block_registers > SPX_LIMIT_FRAME_REGISTERS)) {
                 /* Deep enough for --max-call-depth, but the frames' registers
                  * are full: more depth would not help. */
                 result->steps = max_steps - fuel - reserved;
@@ -701,8 +718,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                                   callee->name, vm->depth + 1, SPX_LIMIT_FRAME_REGISTERS));
                 return APR_SUCCESS;
             }
-            if (int_base + callee->int_registers > vm->int_capacity ||
-                block_base + callee->block_registers > vm->block_capacity)
+            if (!fits)
                 reserve(vm, callee, int_base, block_base);
             SPX_ASSERT((uint32_t)ins->c <= frame->function->block_registers);
             enter(vm, callee, int_base, block_base,
@@ -797,6 +813,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             I[ins->a] = length;
+            FOLLOW(SPX_I_JUMP, jump);
             break;
         }
         case SPX_I_ASSERT:
@@ -832,7 +849,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             I[ins->a] = byte;
             break;
         }
-        case SPX_I_INDEX_I: {
+        case SPX_I_INDEX_I:
+        index_i : {
             const spx_value_block_t *array = B[ins->b];
             int64_t index = I[ins->c];
             if ((uint64_t)index >= array->length) {
@@ -865,7 +883,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 drop(vm, &B[ins->b]);
             break;
         }
-        case SPX_I_INDEX_B: {
+        case SPX_I_INDEX_B:
+        index_b : {
             const spx_value_block_t *array = B[ins->b];
             int64_t index = I[ins->c];
             if ((uint64_t)index >= array->length) {
@@ -877,6 +896,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if (ins->flags & SPX_FLAG_FREE_B)
                 drop(vm, &B[ins->b]);
             assign(vm, &B[ins->a], element);
+            FOLLOW(SPX_I_MOVE_B, move_b);
             break;
         }
         case SPX_I_STR_SLICE:
@@ -1073,12 +1093,15 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 drop(vm, &B[ins->a]);
             FOLLOW(SPX_I_MOVE_B, move_b);
             FOLLOW(SPX_I_MOVE_I, move_i);
+            FOLLOW(SPX_I_VARIANT, variant);
+            FOLLOW(SPX_I_PUSH_I, place_value);
             FOLLOW(SPX_I_MAP_HAS, map_has);
             break;
         case SPX_I_WRITE_I:
         case SPX_I_WRITE_B:
         case SPX_I_PUSH_I:
-        case SPX_I_PUSH_B: {
+        case SPX_I_PUSH_B:
+        place_value : {
             const int32_t *place = aux + ins->b;
             int is_block = ins->op == SPX_I_WRITE_B || ins->op == SPX_I_PUSH_B;
             int taken = is_block && (ins->flags & SPX_FLAG_FREE_A);
@@ -1100,6 +1123,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                     array->slots[array->length++] = value;
                     if (taken)
                         B[ins->a] = NULL;
+                    FOLLOW(SPX_I_JUMP, jump);
                     break;
                 }
             }
@@ -1183,7 +1207,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_MAP_GET_I:
-        case SPX_I_MAP_GET_B: {
+        case SPX_I_MAP_GET_B:
+        map_get : {
             spx_value_t value, key = key_operand(ins->c, I, B);
             /* a key whose lookup is 0 steps (an int, a str under 64 bytes)
              * that is present: spx_map_get's work, in line */

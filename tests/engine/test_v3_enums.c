@@ -8,13 +8,15 @@
  * of a match scrutinee, "match" at the start of a statement in a v2
  * program), and runs counted by hand: the step of a match, constructors
  * that cost none, == on enums, the memory measure of enum values (16 + 8k,
- * 0 for a variant without payloads) and taking a match's scrutinee apart;
+ * 0 for a variant without payloads), taking a match's scrutinee apart and
+ * the registers that disjoint scopes (match arms, sibling blocks) share;
  * and fmt's layout of enum items and match statements (docs/fmt.md).
  */
 #include "spx_format.h"
 #include "spx_limits.h"
 #include "spx_program.h"
 #include "spx_run_fixture.h"
+#include "vm_internal.h"
 
 #include <apr_strings.h>
 #include <inttypes.h>
@@ -386,6 +388,106 @@ static void test_runs(void)
     spx_fixture_free(fixture);
 }
 
+/* Scopes never open at once share registers (compile.c, place_slots): the
+ * variables of a match's arms, of sibling blocks and of a for body take
+ * the same registers again, each arm still sees its own values, and a
+ * register written in one arm only is released at the return. */
+static const char *shared_source =
+    "enum E { S(str), A([int]), N(int) }\n"
+    "fn pick(e: E) -> int {\n"
+    "  match e {\n"
+    "    S(s) => { let t = s + \"!\"; let u = t + t; return len(u); }\n"
+    "    A(xs) => { let ys = xs; var n = 0; for x in ys { let w = [x, x]; n += len(w) * x; }\n"
+    "      return n; }\n"
+    "    N(k) => { let v = [k, k, k]; return len(v) + k; }\n"
+    "  }\n"
+    "}\n"
+    "fn siblings() -> int {\n"
+    "  var n = 0;\n"
+    "  if n == 0 { let a = \"ab\"; n += len(a); }\n"
+    "  if n == 2 { let b = \"cde\"; var k = 10; n += len(b) + k; }\n"
+    "  if n == 15 { let c = [1, 2, 3, 4]; var j = 100; n += len(c) + j; }\n"
+    "  if n == 119 { let d = \"fghij\"; n += len(d); }\n"
+    "  return n;\n"
+    "}\n"
+    "fn one_arm(e: E) -> int {\n"
+    "  var n = 0;\n"
+    "  match e {\n"
+    "    S(s) => { let t = s + s; if len(t) > 2 { return len(t); } n = 1; }\n"
+    "    _ => { n = 2; }\n"
+    "  }\n"
+    "  return n;\n"
+    "}\n"
+    "fn run() -> int {\n"
+    "  var total = 0;\n"
+    "  for i in 0..3 {\n"
+    "    total += pick(E.S(\"abc\")) * 10000 + pick(E.A([1, 2, 3])) * 100 + pick(E.N(5));\n"
+    "    total += one_arm(E.S(\"xyz\")) + one_arm(E.N(i)) + one_arm(E.S(\"\"));\n"
+    "  }\n"
+    "  return total;\n"
+    "}\n";
+
+/* Int payloads read from their own registers (a local, a literal, a
+ * const): the values at the constructor, none copied first; the steps as
+ * counted by hand. */
+static const char *payload_source = "const K: int = 7;\n"
+                                    "enum P { Of(int, int, int, bool) }\n"
+                                    "fn payloads() -> int {\n"
+                                    "  var x = 2;\n"
+                                    "  let p = P.Of(x, 40, K, x == 2);\n"
+                                    "  x = 100;\n"
+                                    "  match p {\n"
+                                    "    Of(a, b, k, t) => {\n"
+                                    "      if t { return a * 1000 + b * 10 + k + x; }\n"
+                                    "      return 0;\n"
+                                    "    }\n"
+                                    "  }\n"
+                                    "}\n";
+
+static void test_int_payloads(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(fixture, payload_source);
+    spx_run_limits_t limits = spx_run_limits_default();
+    /* call, var, let, x =, match, if, return: 7; the block is 16 + 4 x 8 */
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, "payloads", &limits);
+    spx_run_assert_returned(&result, 2000 + 400 + 7 + 100, 7);
+    CU_ASSERT_EQUAL(result.memory_peak, 16 + 4 * 8);
+    spx_fixture_free(fixture);
+}
+
+static uint32_t block_registers_of(const spx_program_t *program, const char *name)
+{
+    long index = spx_program_find(program, name);
+    CU_ASSERT_TRUE_FATAL(index >= 0);
+    return program->functions[index].block_registers;
+}
+
+static void test_shared_registers(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(fixture, shared_source);
+    spx_run_limits_t limits = spx_run_limits_default();
+    /* pick: S gives len("abc!abc!") = 8, A gives 2 * (1 + 2 + 3) = 12, N
+     * gives 3 + 5 = 8; one_arm gives 6, 2 and 1: three rounds of
+     * 81208 + 9 */
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, "run", &limits);
+    CU_ASSERT_EQUAL(result.outcome, SPX_OUTCOME_RETURNED);
+    CU_ASSERT_EQUAL(result.value, 3 * (81208 + 9));
+    /* 2 + 13 + 104 + 5 */
+    result = spx_run_fixture_call(fixture, program, "siblings", &limits);
+    CU_ASSERT_EQUAL(result.outcome, SPX_OUTCOME_RETURNED);
+    CU_ASSERT_EQUAL(result.value, 124);
+    /* the four sibling blocks' variables share one block register (and
+     * no temporary is needed): their six variables would take 4 + 0 */
+    CU_ASSERT_EQUAL(block_registers_of(program, "app.siblings"), 1);
+    /* pick: e, then at most S's two (s, t, u: three), A's (xs, ys, the
+     * for's x is an int, w: three) or N's (v: one) at once, and a
+     * temporary or two: far fewer than the seven variables' own */
+    CU_ASSERT_TRUE(block_registers_of(program, "app.pick") < 1 + 7);
+    spx_fixture_free(fixture);
+}
+
 /* The size charges: a constructor's n is its payload count, a match's the
  * chosen variant's (0 for '_'): with 64 payloads, one step each. */
 static void test_size_charges(void)
@@ -517,6 +619,8 @@ int main(void)
         {"reading: v2 names, the header rule, nesting", test_reading_rules},
         {"runs: steps, ==, memory, taking apart", test_runs},
         {"runs: size charges of a constructor and a match", test_size_charges},
+        {"runs: disjoint scopes share registers", test_shared_registers},
+        {"runs: int payloads from their registers", test_int_payloads},
         {"runs: R0521 at a constructor, fuel at a match", test_run_limits},
         {"fmt: enum items and match statements", test_format},
         CU_TEST_INFO_NULL,
