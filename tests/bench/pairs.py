@@ -3,10 +3,11 @@
 named pair, runs CMD then REFERENCE, ROUNDS times in turn (alternating, so a
 change in the machine's load falls on both), checks both print the same
 bytes, and prints a row: the median CPU seconds (user + system, from the
-child's rusage) of each, and the ratio CMD / REFERENCE as median (min..max)
+children's rusage in microseconds, not os.times' 10 ms clock ticks, which
+are coarse for runs of a quarter second) of each, and the ratio CMD / REFERENCE as median (min..max)
 over the rounds. Commands are split on spaces. Python 3 standard library
 only; used by tests/bench/trials and tests/bench/vm."""
-import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -14,14 +15,13 @@ import sys
 
 def timed(command):
     """CPU seconds of one run of command, and its output; exits when it fails."""
-    before = os.times()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     child = subprocess.run(command.split(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if child.returncode != 0:
         sys.exit("bench: %s failed (%d): %s" % (command, child.returncode, child.stderr.decode()))
     out = child.stdout
-    after = os.times()
-    seconds = (after.children_user - before.children_user) + (after.children_system -
-                                                              before.children_system)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return seconds, out
 
 
