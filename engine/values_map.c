@@ -103,7 +103,9 @@ static int keys_equal(const spx_value_block_t *map, spx_value_t a, spx_value_t b
 {
     if (map->map_keys != SPX_MAP_KEYS_STR)
         return a.i == b.i;
+    /* two strings whose kept hashes differ differ (hash_key) */
     return a.b == b.b || (a.b->length == b.b->length &&
+                          (!a.b->key_hash || !b.b->key_hash || a.b->key_hash == b.b->key_hash) &&
                           spx_bytes_equal(spx_str_bytes(a.b), spx_str_bytes(b.b), a.b->length));
 }
 
