@@ -93,6 +93,18 @@ void spx_index_write_node(spx_json_writer_t *writer, const spx_index_node_t *nod
 void spx_index_write_edge(spx_json_writer_t *writer, const spx_index_t *index,
                           const spx_index_edge_t *edge);
 
+/* The project graph as a rename compares the graphs before and after it
+ * (rename.c), written through writer by the graph's one renderer and the
+ * writer finished: the document without "project_revision" and without the
+ * nodes' "span" (both move when a name changes length), the node old_id
+ * (when not NULL and in the graph) written as new_id named new_name, every
+ * edge's end that names it too, and nodes and edges in canonical order
+ * again (by id; by from, kind and to). Two graphs that differ by no more
+ * than that rename give the same bytes. */
+spx_json_status_t spx_graph_write_compared(const spx_project_t *project, const char *old_id,
+                                           const char *new_id, const char *new_name,
+                                           spx_json_writer_t *writer, apr_pool_t *pool);
+
 /* The context answer as it was made before the streaming writer: every
  * rendering of the budget's search a Jansson tree measured by its canonical
  * text, and the document a tree. Tests only (test_stream_sameness). */

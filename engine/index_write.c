@@ -3,7 +3,9 @@
  * written from the retained index through the streaming canonical JSON
  * writer (spx_json_writer.h), with no tree of the document: the same bytes
  * as spx_graph_document's canonical text (index.c), keys written in
- * canonical (bytewise) order by hand, which the writer checks.
+ * canonical (bytewise) order by hand, which the writer checks. It also
+ * writes the graph as a rename compares two of them
+ * (spx_graph_write_compared), through the same code.
  *
  * A node's keys, with those a context document adds (context.c), in that
  * order: bytes, distance, exported, fields, id, kind, module, name, path,
@@ -81,8 +83,12 @@ static int exported(const spx_index_node_t *node)
                                : -1;
 }
 
-void spx_index_write_node(spx_json_writer_t *writer, const spx_index_node_t *node,
-                          const spx_index_node_extras_t *extras)
+/* The node's object, with extras (when not NULL), and with id and name in
+ * place of its own (a rename's view: the renamed node's new id and name),
+ * without its span when with_span is 0. */
+static void write_node(spx_json_writer_t *writer, const spx_index_node_t *node,
+                       const spx_index_node_extras_t *extras, const char *id, const char *name,
+                       int with_span)
 {
     const spx_span_t *span = spx_index_item_span(node);
     spx_json_object_begin(writer);
@@ -103,16 +109,16 @@ void spx_index_write_node(spx_json_writer_t *writer, const spx_index_node_t *nod
         write_fields(writer, node);
     }
     spx_json_key(writer, "id");
-    spx_json_string(writer, node->id);
+    spx_json_string(writer, id);
     spx_json_key(writer, "kind");
     spx_json_string(writer, node->kind);
     if (span) {
         spx_json_key(writer, "module");
         spx_json_string(writer, node->module->name);
     }
-    if (node->name) {
+    if (name) {
         spx_json_key(writer, "name");
-        spx_json_string(writer, node->name);
+        spx_json_string(writer, name);
     }
     if (node->data || node->module) {
         spx_json_key(writer, "path");
@@ -122,7 +128,7 @@ void spx_index_write_node(spx_json_writer_t *writer, const spx_index_node_t *nod
         spx_json_key(writer, "signature");
         spx_json_string(writer, node->signature);
     }
-    if (span) {
+    if (span && with_span) {
         spx_json_key(writer, "span");
         write_span(writer, span);
     }
@@ -156,42 +162,157 @@ void spx_index_write_node(spx_json_writer_t *writer, const spx_index_node_t *nod
     spx_json_object_end(writer);
 }
 
-void spx_index_write_edge(spx_json_writer_t *writer, const spx_index_t *index,
-                          const spx_index_edge_t *edge)
+void spx_index_write_node(spx_json_writer_t *writer, const spx_index_node_t *node,
+                          const spx_index_node_extras_t *extras)
+{
+    write_node(writer, node, extras, node->id, node->name, 1);
+}
+
+/* An edge's object: from, kind, to (node ids) and its sites (0: none). */
+static void write_edge(spx_json_writer_t *writer, const char *from, const char *kind,
+                       int site_count, const char *to)
 {
     spx_json_object_begin(writer);
     spx_json_key(writer, "from");
-    spx_json_string(writer, index->nodes[edge->from].id);
+    spx_json_string(writer, from);
     spx_json_key(writer, "kind");
-    spx_json_string(writer, edge->kind);
-    if (edge->site_count) {
+    spx_json_string(writer, kind);
+    if (site_count) {
         spx_json_key(writer, "sites");
-        spx_json_integer(writer, edge->site_count);
+        spx_json_integer(writer, site_count);
     }
     spx_json_key(writer, "to");
-    spx_json_string(writer, index->nodes[edge->to].id);
+    spx_json_string(writer, to);
     spx_json_object_end(writer);
 }
 
-/* "edges" and "nodes", the first keys of both graph documents. */
-static void write_edges_and_nodes(spx_json_writer_t *writer, const spx_index_t *index)
+void spx_index_write_edge(spx_json_writer_t *writer, const spx_index_t *index,
+                          const spx_index_edge_t *edge)
+{
+    write_edge(writer, index->nodes[edge->from].id, edge->kind, edge->site_count,
+               index->nodes[edge->to].id);
+}
+
+/* How a graph is written: as it is (the document), or as a rename compares
+ * two (without the revision and spans, one node read under a new id). */
+typedef struct graph_view_t {
+    int compared;         /* 0: the document itself */
+    int renamed;          /* the node read as new_id named new_name, or -1 */
+    const char *new_id;   /* its id in this view */
+    const char *new_name; /* its name in this view */
+} graph_view_t;
+
+static const graph_view_t as_it_is = {0, -1, NULL, NULL};
+
+/* A node's id in view. */
+static const char *view_id(const spx_index_t *index, const graph_view_t *view, int node)
+{
+    return node == view->renamed ? view->new_id : index->nodes[node].id;
+}
+
+/* An edge of the view: its ends' ids there, and the edge. */
+typedef struct view_edge_t {
+    const char *from, *to;
+    const spx_index_edge_t *edge;
+} view_edge_t;
+
+/* Canonical edge order: by from, kind, to (bytewise), as the index keeps
+ * its edges. */
+static int compare_view_edges(const void *left, const void *right)
+{
+    const view_edge_t *a = left, *b = right;
+    int order = strcmp(a->from, b->from);
+    if (order == 0)
+        order = strcmp(a->edge->kind, b->edge->kind);
+    return order != 0 ? order : strcmp(a->to, b->to);
+}
+
+static view_edge_t view_edge(const spx_index_t *index, const graph_view_t *view,
+                             const spx_index_edge_t *edge)
+{
+    view_edge_t seen = {view_id(index, view, edge->from), view_id(index, view, edge->to), edge};
+    return seen;
+}
+
+static void write_view_edge(spx_json_writer_t *writer, const view_edge_t *edge)
+{
+    write_edge(writer, edge->from, edge->edge->kind, edge->edge->site_count, edge->to);
+}
+
+/* "edges": in the index's order, which is canonical; in a view with a
+ * renamed node, the edges that do not touch it in that order, merged with
+ * those that do (few: its callers, callees and module), sorted again under
+ * its new id. Nothing but those few is copied. */
+static void write_edges(spx_json_writer_t *writer, const spx_index_t *index,
+                        const graph_view_t *view, apr_pool_t *pool)
 {
     spx_json_key(writer, "edges");
     spx_json_array_begin(writer);
-    for (int i = 0; i < index->edge_count; i++)
-        spx_index_write_edge(writer, index, &index->edges[i]);
-    spx_json_array_end(writer);
-    spx_json_key(writer, "nodes");
-    spx_json_array_begin(writer);
-    for (int i = 0; i < index->node_count; i++)
-        spx_index_write_node(writer, &index->nodes[i], NULL);
+    apr_size_t moved_count = 0;
+    for (int i = 0; view->renamed >= 0 && i < index->edge_count; i++)
+        moved_count += index->edges[i].from == view->renamed || index->edges[i].to == view->renamed;
+    view_edge_t *moved = NULL;
+    if (moved_count) {
+        moved = apr_palloc(pool, moved_count * sizeof(*moved));
+        apr_size_t m = 0;
+        for (int i = 0; i < index->edge_count; i++)
+            if (index->edges[i].from == view->renamed || index->edges[i].to == view->renamed)
+                moved[m++] = view_edge(index, view, &index->edges[i]);
+        qsort(moved, moved_count, sizeof(*moved), compare_view_edges);
+    }
+    apr_size_t next_moved = 0;
+    for (int i = 0; i < index->edge_count; i++) {
+        const spx_index_edge_t *edge = &index->edges[i];
+        if (moved_count && (edge->from == view->renamed || edge->to == view->renamed))
+            continue;
+        view_edge_t kept = view_edge(index, view, edge);
+        while (next_moved < moved_count && compare_view_edges(&moved[next_moved], &kept) < 0)
+            write_view_edge(writer, &moved[next_moved++]);
+        write_view_edge(writer, &kept);
+    }
+    while (next_moved < moved_count)
+        write_view_edge(writer, &moved[next_moved++]);
     spx_json_array_end(writer);
 }
 
-void spx_graph_write_value(const spx_project_t *project, spx_json_writer_t *writer)
+static void write_view_node(spx_json_writer_t *writer, const spx_index_t *index,
+                            const graph_view_t *view, int node)
+{
+    const spx_index_node_t *item = &index->nodes[node];
+    write_node(writer, item, NULL, view_id(index, view, node),
+               node == view->renamed ? view->new_name : item->name, !view->compared);
+}
+
+/* "nodes": in the index's order (by id), the renamed node of a view moved
+ * to its new id's place. */
+static void write_nodes(spx_json_writer_t *writer, const spx_index_t *index,
+                        const graph_view_t *view)
+{
+    spx_json_key(writer, "nodes");
+    spx_json_array_begin(writer);
+    int renamed_written = view->renamed < 0;
+    for (int i = 0; i < index->node_count; i++) {
+        if (i == view->renamed)
+            continue;
+        if (!renamed_written && strcmp(view->new_id, index->nodes[i].id) < 0) {
+            write_view_node(writer, index, view, view->renamed);
+            renamed_written = 1;
+        }
+        write_view_node(writer, index, view, i);
+    }
+    if (!renamed_written)
+        write_view_node(writer, index, view, view->renamed);
+    spx_json_array_end(writer);
+}
+
+/* The project graph in view: "edges", "nodes", "project",
+ * "project_revision" (not in a compared view) and "schema". */
+static void write_graph(const spx_project_t *project, spx_json_writer_t *writer,
+                        const graph_view_t *view, apr_pool_t *pool)
 {
     spx_json_object_begin(writer);
-    write_edges_and_nodes(writer, project->index);
+    write_edges(writer, project->index, view, pool);
+    write_nodes(writer, project->index, view);
     spx_json_key(writer, "project");
     spx_json_object_begin(writer);
     spx_json_key(writer, "name");
@@ -199,11 +320,30 @@ void spx_graph_write_value(const spx_project_t *project, spx_json_writer_t *writ
     spx_json_key(writer, "version");
     spx_json_string(writer, project->manifest->version);
     spx_json_object_end(writer);
-    spx_json_key(writer, "project_revision");
-    spx_json_string(writer, project->project_revision);
+    if (!view->compared) {
+        spx_json_key(writer, "project_revision");
+        spx_json_string(writer, project->project_revision);
+    }
     spx_json_key(writer, "schema");
     spx_json_string(writer, "semaprax.project-semantic-graph.v1");
     spx_json_object_end(writer);
+}
+
+void spx_graph_write_value(const spx_project_t *project, spx_json_writer_t *writer)
+{
+    write_graph(project, writer, &as_it_is, NULL);
+}
+
+spx_json_status_t spx_graph_write_compared(const spx_project_t *project, const char *old_id,
+                                           const char *new_id, const char *new_name,
+                                           spx_json_writer_t *writer, apr_pool_t *pool)
+{
+    graph_view_t view = {1, old_id ? spx_index_find(project->index, old_id) : -1, new_id, new_name};
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, pool);
+    write_graph(project, writer, &view, scratch);
+    apr_pool_destroy(scratch);
+    return spx_json_writer_finish(writer);
 }
 
 spx_json_status_t spx_graph_write(const spx_project_t *project, spx_json_writer_t *writer)
@@ -215,7 +355,8 @@ spx_json_status_t spx_graph_write(const spx_project_t *project, spx_json_writer_
 void spx_source_graph_write_value(const spx_project_t *project, spx_json_writer_t *writer)
 {
     spx_json_object_begin(writer);
-    write_edges_and_nodes(writer, project->index);
+    write_edges(writer, project->index, &as_it_is, NULL);
+    write_nodes(writer, project->index, &as_it_is);
     spx_json_key(writer, "schema");
     spx_json_string(writer, "semaprax.source-semantic-graph.v1");
     spx_json_key(writer, "source_digest");

@@ -11,6 +11,7 @@
 #include "index_internal.h"
 #include "spx_assert.h"
 #include "spx_canonical.h"
+#include "spx_digest.h"
 #include "spx_lexer.h"
 #include "spx_limits.h"
 
@@ -338,61 +339,29 @@ static apr_status_t collect_edits(spx_rename_plan_t *plan, int node, const spx_f
 
 /* --- step 3: Phase A on the edited texts ------------------------------------- */
 
-static int compare_nodes_by_id(const void *left, const void *right)
+static apr_status_t add_to_digest(void *context, const char *bytes, apr_size_t length)
 {
-    return strcmp(json_string_value(json_object_get(*(json_t *const *)left, "id")),
-                  json_string_value(json_object_get(*(json_t *const *)right, "id")));
+    spx_sha256_add(context, bytes, length);
+    return APR_SUCCESS;
 }
 
-static int compare_edges(const void *left, const void *right)
+/* The digest of project's graph as a rename compares it
+ * (spx_graph_write_compared: without its revision and spans, old_id read as
+ * new_id named new_name, sorted again), streamed through the canonical
+ * writer into the digest with no tree or text of it kept: a 1M-line
+ * project's graph is about 29 MB. 0 when it cannot be written. */
+static int compared_digest(const spx_project_t *project, const char *old_id, const char *new_id,
+                           const char *new_name, spx_sha256_t *digest, apr_pool_t *pool)
 {
-    static const char *const keys[] = {"from", "kind", "to"};
-    for (int k = 0; k < 3; k++) {
-        int order = strcmp(json_string_value(json_object_get(*(json_t *const *)left, keys[k])),
-                           json_string_value(json_object_get(*(json_t *const *)right, keys[k])));
-        if (order != 0)
-            return order;
-    }
-    return 0;
-}
-
-static void sort_array(json_t *array, int (*compare)(const void *, const void *), apr_pool_t *pool)
-{
-    size_t count = json_array_size(array);
-    json_t **items = apr_palloc(pool, (count + 1) * sizeof(json_t *));
-    for (size_t i = 0; i < count; i++)
-        items[i] = json_incref(json_array_get(array, i));
-    qsort(items, count, sizeof(json_t *), compare);
-    json_array_clear(array);
-    for (size_t i = 0; i < count; i++)
-        json_array_append_new(array, items[i]);
-}
-
-/* The graph without its revision and spans (which move when a name changes
- * length), with old_id read as new_id, sorted again. document is changed. */
-static void graph_shape(json_t *document, const char *old_id, const char *new_id,
-                        const char *new_name, apr_pool_t *pool)
-{
-    json_object_del(document, "project_revision");
-    size_t i;
-    json_t *item;
-    json_array_foreach(json_object_get(document, "nodes"), i, item)
-    {
-        json_object_del(item, "span");
-        if (old_id && strcmp(json_string_value(json_object_get(item, "id")), old_id) == 0) {
-            json_object_set_new(item, "id", json_string(new_id));
-            json_object_set_new(item, "name", json_string(new_name));
-        }
-    }
-    json_array_foreach(json_object_get(document, "edges"), i, item)
-    {
-        static const char *const ends[] = {"from", "to"};
-        for (int e = 0; old_id && e < 2; e++)
-            if (strcmp(json_string_value(json_object_get(item, ends[e])), old_id) == 0)
-                json_object_set_new(item, ends[e], json_string(new_id));
-    }
-    sort_array(json_object_get(document, "nodes"), compare_nodes_by_id, pool);
-    sort_array(json_object_get(document, "edges"), compare_edges, pool);
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, pool);
+    spx_sha256_stream_t *stream = spx_sha256_begin(scratch);
+    spx_json_status_t status = spx_graph_write_compared(
+        project, old_id, new_id, new_name,
+        spx_json_writer_stream(add_to_digest, stream, (apr_size_t)-1, scratch), scratch);
+    spx_sha256_end(stream, digest);
+    apr_pool_destroy(scratch);
+    return status == SPX_JSON_OK;
 }
 
 static apr_status_t verify(spx_rename_plan_t *plan, apr_pool_t *pool, spx_rename_failure_t *failure)
@@ -418,13 +387,10 @@ static apr_status_t verify(spx_rename_plan_t *plan, apr_pool_t *pool, spx_rename
     }
     const char *old_id = apr_psprintf(pool, "function:%s.%s", plan->module, plan->old_name);
     const char *new_id = apr_psprintf(pool, "function:%s.%s", plan->module, plan->new_name);
-    json_t *before = spx_graph_document(project), *after = spx_graph_document(edited);
-    graph_shape(before, old_id, new_id, plan->new_name, pool);
-    graph_shape(after, NULL, NULL, NULL, pool);
-    int same = json_equal(before, after);
-    json_decref(before);
-    json_decref(after);
-    if (!same)
+    spx_sha256_t before, after;
+    if (!compared_digest(project, old_id, new_id, plan->new_name, &before, pool) ||
+        !compared_digest(edited, NULL, NULL, NULL, &after, pool) ||
+        !spx_sha256_equal(&before, &after))
         return fail(failure, SPX_RENAME_VERIFY, "graph_would_differ",
                     "the renamed project's graph would differ from the current one by more than "
                     "the renamed function");

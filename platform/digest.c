@@ -18,6 +18,27 @@ void spx_sha256(const void *bytes, apr_size_t length, spx_sha256_t *digest)
     sha256_digest(&context, SPX_SHA256_BYTES, digest->bytes);
 }
 
+struct spx_sha256_stream_t {
+    struct sha256_ctx context;
+};
+
+spx_sha256_stream_t *spx_sha256_begin(apr_pool_t *pool)
+{
+    spx_sha256_stream_t *stream = apr_palloc(pool, sizeof(*stream));
+    sha256_init(&stream->context);
+    return stream;
+}
+
+void spx_sha256_add(spx_sha256_stream_t *stream, const void *bytes, apr_size_t length)
+{
+    sha256_update(&stream->context, length, bytes);
+}
+
+void spx_sha256_end(spx_sha256_stream_t *stream, spx_sha256_t *digest)
+{
+    sha256_digest(&stream->context, SPX_SHA256_BYTES, digest->bytes);
+}
+
 const char *spx_digest_text(const spx_sha256_t *digest, apr_pool_t *pool)
 {
     static const char hex[] = "0123456789abcdef";

@@ -21,6 +21,18 @@ typedef struct spx_sha256_t {
 /* The digest of length bytes. */
 void spx_sha256(const void *bytes, apr_size_t length, spx_sha256_t *digest);
 
+/* A digest taken over bytes given in pieces (a document streamed through
+ * the canonical writer), with nothing of them kept. */
+typedef struct spx_sha256_stream_t spx_sha256_stream_t;
+
+/* A stream with no bytes yet, in pool. */
+spx_sha256_stream_t *spx_sha256_begin(apr_pool_t *pool);
+/* The next length bytes. */
+void spx_sha256_add(spx_sha256_stream_t *stream, const void *bytes, apr_size_t length);
+/* The digest of every byte added (as spx_sha256 of them all at once); the
+ * stream starts again, empty. */
+void spx_sha256_end(spx_sha256_stream_t *stream, spx_sha256_t *digest);
+
 /* "sha256:<hex>", allocated in pool. */
 const char *spx_digest_text(const spx_sha256_t *digest, apr_pool_t *pool);
 

@@ -8,7 +8,9 @@
  * first ones in the large project) for a spread of queries, budgets that
  * cut nodes and the target's text among them, against the way it was
  * answered before (spx_context_answer_tree), the facts and every refusal
- * too.
+ * too. The graph as a rename compares two (spx_graph_write_compared),
+ * unrenamed and with functions renamed to names that move them first, last
+ * and nowhere: the bytes of the Jansson tree rename's check used to make.
  */
 #include "index_internal.h"
 #include "spx_canonical.h"
@@ -77,6 +79,117 @@ static void assert_graph_same(const spx_project_t *project, apr_pool_t *pool)
     CU_ASSERT_EQUAL(status, SPX_JSON_OK);
     CU_ASSERT_PTR_NULL(spx_graph_text(project, whole - 1, &length, &status, pool));
     CU_ASSERT_EQUAL(status, SPX_JSON_OVER_LIMIT);
+}
+
+static int compare_nodes_by_id(const void *left, const void *right)
+{
+    return strcmp(json_string_value(json_object_get(*(json_t *const *)left, "id")),
+                  json_string_value(json_object_get(*(json_t *const *)right, "id")));
+}
+
+static int compare_edges(const void *left, const void *right)
+{
+    static const char *const keys[] = {"from", "kind", "to"};
+    for (int k = 0; k < 3; k++) {
+        int order = strcmp(json_string_value(json_object_get(*(json_t *const *)left, keys[k])),
+                           json_string_value(json_object_get(*(json_t *const *)right, keys[k])));
+        if (order != 0)
+            return order;
+    }
+    return 0;
+}
+
+static void sort_array(json_t *array, int (*compare)(const void *, const void *), apr_pool_t *pool)
+{
+    size_t count = json_array_size(array);
+    json_t **items = apr_palloc(pool, (count + 1) * sizeof(json_t *));
+    for (size_t i = 0; i < count; i++)
+        items[i] = json_incref(json_array_get(array, i));
+    qsort(items, count, sizeof(json_t *), compare);
+    json_array_clear(array);
+    for (size_t i = 0; i < count; i++)
+        json_array_append_new(array, items[i]);
+}
+
+/* What spx_graph_write_compared writes, made the way rename's check made it
+ * from a Jansson tree before: the document
+ * without its revision and spans, old_id read as new_id named new_name,
+ * sorted again; its canonical text. */
+static const char *compared_by_tree(const spx_project_t *project, const char *old_id,
+                                    const char *new_id, const char *new_name, apr_pool_t *pool)
+{
+    json_t *document = spx_graph_document(project);
+    json_object_del(document, "project_revision");
+    size_t i;
+    json_t *item;
+    json_array_foreach(json_object_get(document, "nodes"), i, item)
+    {
+        json_object_del(item, "span");
+        if (old_id && strcmp(json_string_value(json_object_get(item, "id")), old_id) == 0) {
+            json_object_set_new(item, "id", json_string(new_id));
+            json_object_set_new(item, "name", json_string(new_name));
+        }
+    }
+    json_array_foreach(json_object_get(document, "edges"), i, item)
+    {
+        static const char *const ends[] = {"from", "to"};
+        for (int e = 0; old_id && e < 2; e++)
+            if (strcmp(json_string_value(json_object_get(item, ends[e])), old_id) == 0)
+                json_object_set_new(item, ends[e], json_string(new_id));
+    }
+    sort_array(json_object_get(document, "nodes"), compare_nodes_by_id, pool);
+    sort_array(json_object_get(document, "edges"), compare_edges, pool);
+    const char *text = spx_canonical_text(document, pool);
+    json_decref(document);
+    return text;
+}
+
+static void assert_compared_same(const spx_project_t *project, const char *old_id,
+                                 const char *new_id, const char *new_name, apr_pool_t *pool)
+{
+    spx_json_writer_t *writer = spx_json_writer_buffer((apr_size_t)-1, pool);
+    CU_ASSERT_EQUAL_FATAL(spx_graph_write_compared(project, old_id, new_id, new_name, writer, pool),
+                          SPX_JSON_OK);
+    const char *text = spx_json_writer_bytes(writer);
+    apr_size_t length = spx_json_writer_length(writer);
+    const char *expected = compared_by_tree(project, old_id, new_id, new_name, pool);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(expected);
+    if (strlen(expected) != length || memcmp(expected, text, length) != 0)
+        fprintf(stderr, "\n  %s as %s compared differently\n", old_id ? old_id : "(none)",
+                new_id ? new_id : "(none)");
+    CU_ASSERT_EQUAL(strlen(expected), length);
+    CU_ASSERT_TRUE(strlen(expected) == length && memcmp(expected, text, length) == 0);
+    spx_json_writer_release(writer);
+}
+
+/* The graph as a rename compares it: unrenamed, and each of the first
+ * max_functions functions renamed to a name that sorts first in its
+ * module, one that sorts last, and one beside its own; the same bytes as
+ * the tree rename's check made before. */
+static void assert_compared_views_same(const spx_project_t *project, int max_functions,
+                                       apr_pool_t *parent)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, parent);
+    assert_compared_same(project, NULL, NULL, NULL, pool);
+    const spx_index_t *index = project->index;
+    int renamed = 0;
+    for (int n = 0; n < index->node_count && renamed < max_functions; n++) {
+        const spx_index_node_t *node = &index->nodes[n];
+        if (strcmp(node->kind, "function") != 0 || !node->module)
+            continue;
+        const char *names[] = {"A", "zzzz", apr_pstrcat(pool, node->name, "_", NULL)};
+        for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+            const char *new_id = apr_psprintf(pool, "function:%s.%s", node->module->name, names[k]);
+            if (spx_index_find(index, new_id) < 0) /* a rename is refused onto a taken name */
+                assert_compared_same(project, node->id, new_id, names[k], pool);
+        }
+        renamed++;
+        apr_pool_clear(pool);
+    }
+    CU_ASSERT_TRUE(renamed > 0);
+    apr_pool_destroy(pool);
 }
 
 /* The context of request both ways: the same status, refusal, facts and
@@ -178,6 +291,7 @@ static void assert_project_same(const char *manifest, int max_targets)
     spx_fixture_t *fixture = spx_fixture_new();
     spx_project_t *project = open_manifest(manifest, fixture->session);
     assert_graph_same(project, fixture->pool);
+    assert_compared_views_same(project, 1 << 30, fixture->pool);
     assert_contexts_same(project, max_targets, fixture->pool);
     spx_fixture_free(fixture);
 }
@@ -236,6 +350,7 @@ static void test_escapes_and_non_ascii(void)
                 spx_corpus_summary(spx_project_diagnostics(project), fixture->pool));
     CU_ASSERT_TRUE_FATAL(spx_project_admitted(project));
     assert_graph_same(project, fixture->pool);
+    assert_compared_views_same(project, 1 << 30, fixture->pool);
     assert_contexts_same(project, 1 << 30, fixture->pool);
     spx_fixture_free(fixture);
 }
@@ -256,6 +371,7 @@ static void test_large_generated_project(void)
     spx_project_t *project =
         open_manifest(spx_fixture_path(fixture, "large/spx/semaprax.toml"), fixture->session);
     assert_graph_same(project, fixture->pool);
+    assert_compared_views_same(project, 2, fixture->pool);
     assert_contexts_same(project, 40, fixture->pool);
     spx_fixture_free(fixture);
 }

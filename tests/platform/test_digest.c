@@ -1,6 +1,6 @@
 /*
  * test_digest.c: SHA-256 through the platform's one Nettle wrapper (known
- * answers), and a held file's bytes compared with a copy of them
+ * answers, whole and given in pieces), and a held file's bytes compared with a copy of them
  * (spx_file_same_bytes), which re-authentication uses instead of a digest.
  */
 #include "spx_digest.h"
@@ -38,6 +38,38 @@ static void test_equal(void)
     spx_sha256("abd", 3, &c);
     CU_ASSERT_TRUE(spx_sha256_equal(&a, &b));
     CU_ASSERT_FALSE(spx_sha256_equal(&a, &c));
+}
+
+/* A digest taken in pieces is that of the bytes all at once, however they
+ * are cut; the stream starts again empty after each digest. */
+static void test_stream(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    char text[1000];
+    for (size_t i = 0; i < sizeof(text); i++)
+        text[i] = (char)('a' + (i * 7) % 26);
+    spx_sha256_t whole, pieces;
+    spx_sha256(text, sizeof(text), &whole);
+    spx_sha256_stream_t *stream = spx_sha256_begin(pool);
+    static const apr_size_t cuts[] = {1, 63, 64, 65, 999, 1000};
+    for (size_t c = 0; c < sizeof(cuts) / sizeof(cuts[0]); c++) {
+        for (apr_size_t at = 0; at < sizeof(text); at += cuts[c])
+            spx_sha256_add(stream, text + at,
+                           sizeof(text) - at < cuts[c] ? sizeof(text) - at : cuts[c]);
+        spx_sha256_end(stream, &pieces);
+        CU_ASSERT_TRUE(spx_sha256_equal(&whole, &pieces));
+    }
+    spx_sha256_end(stream, &pieces); /* nothing added */
+    CU_ASSERT_STRING_EQUAL(
+        spx_digest_text(&pieces, pool),
+        "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    spx_sha256_add(stream, "abc", 3);
+    spx_sha256_end(stream, &pieces);
+    CU_ASSERT_STRING_EQUAL(
+        spx_digest_text(&pieces, pool),
+        "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    apr_pool_destroy(pool);
 }
 
 /* A held file compared with a copy of its bytes: equal whatever the buffer's
@@ -95,6 +127,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"known answers", test_known_answers},
         {"equal digests", test_equal},
+        {"a digest taken in pieces", test_stream},
         {"a held file compared with a copy of its bytes", test_file_same_bytes},
         CU_TEST_INFO_NULL,
     };
