@@ -1,8 +1,9 @@
 /*
  * test_operations_query.c: the typed results of the query and fmt
  * operations (spx_op_query.h, spx_op_fmt.h) say what their documents and
- * files say: the graph's counts per kind and its modules with their
- * imports, the summary's cut at max_modules, a context's target, nodes,
+ * files say: the graph the operation writes (whole, inside a larger value,
+ * and cut by its sink's limit) has the summary's counts per kind and its
+ * modules with their imports, the summary's cut at max_modules, a context's target, nodes,
  * edges, truncation, omitted nodes and frontier (whole, cut by max_nodes,
  * and with the target's text cut by max_bytes), the snapshot's sources and
  * bytes, and each formatted file's changed, written and refused.
@@ -85,20 +86,70 @@ static void assert_shape_is_document(const spx_graph_shape_t *shape, json_t *doc
     }
 }
 
+/* The graph as spx_op_graph_write writes it into a buffer, read back by
+ * Jansson (a new reference); *length: its bytes. */
+static json_t *written_graph(const spx_project_t *project, apr_size_t *length, apr_pool_t *pool)
+{
+    spx_json_writer_t *writer = spx_json_writer_buffer((apr_size_t)-1, pool);
+    spx_op_graph_write(project, writer);
+    CU_ASSERT_EQUAL_FATAL(spx_json_writer_finish(writer), SPX_JSON_OK);
+    *length = spx_json_writer_length(writer);
+    json_t *document =
+        json_loadb(spx_json_writer_bytes(writer), *length, JSON_REJECT_DUPLICATES, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(document);
+    CU_ASSERT_EQUAL(strlen(spx_canonical_text(document, pool)), *length);
+    spx_json_writer_release(writer);
+    return document;
+}
+
+/* The shape of project's graph, from the summary operation (in pool). */
+static spx_graph_shape_t shape_of(const spx_project_t *project, apr_pool_t *pool)
+{
+    spx_graph_summary_t summary;
+    spx_op_graph_summary(project, 1000, &summary, pool);
+    json_decref(summary.document);
+    return summary.shape;
+}
+
 static void test_graph_shape(void)
 {
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
-    spx_graph_result_t graph;
-    spx_op_graph(open_items(pool), &graph, pool);
-    assert_shape_is_document(&graph.shape, graph.document);
-    CU_ASSERT_EQUAL(graph.shape.modules, 2);
-    CU_ASSERT_STRING_EQUAL(graph.shape.module_list[0].name, "app");
-    CU_ASSERT_EQUAL(graph.shape.module_list[0].import_count, 1);
-    CU_ASSERT_STRING_EQUAL(graph.shape.module_list[0].imports[0], "geo");
-    CU_ASSERT_EQUAL(graph.shape.module_list[1].import_count, 0);
-    CU_ASSERT_TRUE(graph.shape.structs > 0 && graph.shape.consts > 0);
-    json_decref(graph.document);
+    spx_project_t *project = open_items(pool);
+    apr_size_t length = 0;
+    json_t *document = written_graph(project, &length, pool);
+    spx_graph_shape_t shape = shape_of(project, pool);
+    assert_shape_is_document(&shape, document);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(document, "schema")),
+                           "semaprax.project-semantic-graph.v1");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(document, "project_revision")),
+                           spx_project_revision(project));
+    CU_ASSERT_EQUAL(shape.modules, 2);
+    CU_ASSERT_STRING_EQUAL(shape.module_list[0].name, "app");
+    CU_ASSERT_EQUAL(shape.module_list[0].import_count, 1);
+    CU_ASSERT_STRING_EQUAL(shape.module_list[0].imports[0], "geo");
+    CU_ASSERT_EQUAL(shape.module_list[1].import_count, 0);
+    CU_ASSERT_TRUE(shape.structs > 0 && shape.consts > 0);
+
+    /* Inside a larger value (as the daemon writes it into a response
+     * line): the same bytes; a limit one byte short of them refuses it. */
+    const char *whole = spx_canonical_text(document, pool);
+    const char *line = apr_psprintf(pool, "{\"result\":%s}", whole);
+    for (int short_by = 0; short_by <= 1; short_by++) {
+        spx_json_writer_t *writer =
+            spx_json_writer_buffer(strlen(line) - (apr_size_t)short_by, pool);
+        spx_json_object_begin(writer);
+        spx_json_key(writer, "result");
+        spx_op_graph_write(project, writer);
+        spx_json_object_end(writer);
+        spx_json_status_t status = spx_json_writer_finish(writer);
+        CU_ASSERT_EQUAL(status, short_by ? SPX_JSON_OVER_LIMIT : SPX_JSON_OK);
+        if (!short_by)
+            CU_ASSERT_TRUE(spx_json_writer_length(writer) == strlen(line) &&
+                           memcmp(spx_json_writer_bytes(writer), line, strlen(line)) == 0);
+        spx_json_writer_release(writer);
+    }
+    json_decref(document);
 
     /* A project with tests: their nodes are counted too. */
     spx_fixture_t *fixture = spx_fixture_new();
@@ -106,10 +157,12 @@ static void test_graph_shape(void)
                           "fn f() -> int { return 1; }\n"
                           "fn t() -> int { return f() - 1; }\n",
                           NULL, (const char *const[]){"one=app.t", NULL});
-    spx_op_graph(spx_run_fixture_open(fixture), &graph, pool);
-    assert_shape_is_document(&graph.shape, graph.document);
-    CU_ASSERT_EQUAL(graph.shape.tests, 1);
-    json_decref(graph.document);
+    project = spx_run_fixture_open(fixture);
+    document = written_graph(project, &length, pool);
+    shape = shape_of(project, pool);
+    assert_shape_is_document(&shape, document);
+    CU_ASSERT_EQUAL(shape.tests, 1);
+    json_decref(document);
     spx_fixture_free(fixture);
     apr_pool_destroy(pool);
 }

@@ -352,9 +352,12 @@ static apr_status_t write_stdio(void *context, const char *bytes, apr_size_t len
 static int print_graph(const spx_project_t *project, apr_pool_t *pool)
 {
     spx_stdio_t *stdio = NULL;
-    if (spx_stdio_open(&stdio, pool) != APR_SUCCESS ||
-        spx_graph_write(project, spx_json_writer_stream(write_stdio, stdio, (apr_size_t)-1,
-                                                        pool)) != SPX_JSON_OK ||
+    spx_json_writer_t *writer = NULL;
+    if (spx_stdio_open(&stdio, pool) == APR_SUCCESS) {
+        writer = spx_json_writer_stream(write_stdio, stdio, (apr_size_t)-1, pool);
+        spx_op_graph_write(project, writer);
+    }
+    if (!writer || spx_json_writer_finish(writer) != SPX_JSON_OK ||
         spx_stdio_write(stdio, "\n", 1) != APR_SUCCESS || spx_stdio_flush(stdio) != APR_SUCCESS) {
         fprintf(stderr, "semaprax: cannot write to standard output\n");
         return SPX_EXIT_FAILED;

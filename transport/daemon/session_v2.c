@@ -237,7 +237,7 @@ static void run_check(session_t *session, const spx_request_t *request, reply_t 
 
 static void write_graph(void *context, spx_json_writer_t *writer)
 {
-    spx_graph_write_value(context, writer);
+    spx_op_graph_write(context, writer);
 }
 
 static void run_graph(session_t *session, const spx_request_t *request, reply_t *reply,

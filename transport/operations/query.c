@@ -1,5 +1,6 @@
 /*
- * query.c: the query operations (spx_op_query.h): the graph, its summary,
+ * query.c: the query operations (spx_op_query.h): the graph (streamed by
+ * the engine's one graph writer into the front end's sink), its summary,
  * the bounded context and the workspace snapshot, each a document the
  * engine renders once and the facts the front ends word, typed from the
  * engine (spx_graph_shape, spx_context_answer), never read back from the
@@ -11,10 +12,9 @@
 
 #include <string.h>
 
-void spx_op_graph(const spx_project_t *project, spx_graph_result_t *result, apr_pool_t *pool)
+void spx_op_graph_write(const spx_project_t *project, spx_json_writer_t *writer)
 {
-    result->document = spx_graph_document(project);
-    spx_graph_shape(project, &result->shape, pool);
+    spx_graph_write_value(project, writer);
 }
 
 /* The summary's "modules": each listed module with its path and imports. */

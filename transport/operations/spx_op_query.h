@@ -4,7 +4,8 @@
  * MCP's context and graph_summary): each one's document, rendered once by
  * the engine and shared by `--format json`, the daemon's result and MCP's
  * structuredContent, with the facts a front end words, typed, so that none
- * reads a document back by key.
+ * reads a document back by key. The graph is only ever written, streamed
+ * into the front end's sink (spx_op_graph_write).
  */
 #ifndef SPX_OP_QUERY_H
 #define SPX_OP_QUERY_H
@@ -14,13 +15,13 @@
 
 /* --- graph ----------------------------------------------------------------- */
 
-typedef struct spx_graph_result_t {
-    json_t *document;        /* semaprax.project-semantic-graph.v1, a new reference */
-    spx_graph_shape_t shape; /* its counts and modules with their imports */
-} spx_graph_result_t;
-
-/* The semantic graph of an admitted project (the shape in pool). */
-void spx_op_graph(const spx_project_t *project, spx_graph_result_t *result, apr_pool_t *pool);
+/* The semantic graph of an admitted project (semaprax.project-semantic-graph.v1)
+ * written through writer as one value, by the streaming canonical writer
+ * with no tree or whole text of it (spx_graph_write_value): `semaprax
+ * graph` streams it to stdout and finishes the writer, the daemon's v2 and
+ * v3 graph write it inside the response line under its budget. The writer
+ * is not finished; its status says whether the graph was written whole. */
+void spx_op_graph_write(const spx_project_t *project, spx_json_writer_t *writer);
 
 /* --- graph summary ---------------------------------------------------------------- */
 
