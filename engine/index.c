@@ -1,7 +1,9 @@
 /*
- * index.c: builds the semantic index from the checked HIR, and renders the
- * semantic graph document from it, and its shape (spx_graph_shape: the
- * counts and the module import graph, typed).
+ * index.c: builds the semantic index from the checked HIR, and gives the
+ * graph's shape (spx_graph_shape: the counts and the module import graph,
+ * typed) and each node's and edge's object as a Jansson value, for the
+ * context document (context.c). The graph document itself is written by
+ * index_write.c alone.
  *
  * Phase A hands each module's checked bodies to the builder
  * (spx_index_builder_add_calls) before it lets them go, so the builder keeps
@@ -722,37 +724,6 @@ json_t *spx_index_edge_json(const spx_index_t *index, const spx_index_edge_t *ed
     if (edge->site_count)
         json_object_set_new(object, "sites", json_integer(edge->site_count));
     return object;
-}
-
-/* The document's "nodes" and "edges", rendered from the index (outputs.md);
- * document is returned. */
-static json_t *add_nodes_and_edges(json_t *document, const spx_index_t *index)
-{
-    json_t *nodes = json_array(), *edges = json_array();
-    for (int i = 0; i < index->node_count; i++)
-        json_array_append_new(nodes, spx_index_node_json(&index->nodes[i]));
-    for (int i = 0; i < index->edge_count; i++)
-        json_array_append_new(edges, spx_index_edge_json(index, &index->edges[i]));
-    json_object_set_new(document, "nodes", nodes);
-    json_object_set_new(document, "edges", edges);
-    return document;
-}
-
-json_t *spx_graph_document(const spx_project_t *project)
-{
-    return add_nodes_and_edges(
-        json_pack("{s:s, s:s, s:{s:s, s:s}}", "schema", "semaprax.project-semantic-graph.v1",
-                  "project_revision", project->project_revision, "project", "name",
-                  project->manifest->name, "version", project->manifest->version),
-        project->index);
-}
-
-json_t *spx_source_graph_document(const spx_project_t *project)
-{
-    return add_nodes_and_edges(json_pack("{s:s, s:s}", "schema",
-                                         "semaprax.source-semantic-graph.v1", "source_digest",
-                                         project->source_digest),
-                               project->index);
 }
 
 void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr_pool_t *pool)

@@ -71,9 +71,10 @@ struct spx_index_t {
  * module's retained text), or NULL for other nodes. */
 const spx_span_t *spx_index_item_span(const spx_index_node_t *node);
 
-/* The node's graph object (outputs.md). A new reference. */
+/* The node's graph object (outputs.md) as a Jansson value, for the context
+ * document that is a tree (context.c). A new reference. */
 json_t *spx_index_node_json(const spx_index_node_t *node);
-/* The edge's graph object. A new reference. */
+/* The edge's graph object, likewise. A new reference. */
 json_t *spx_index_edge_json(const spx_index_t *index, const spx_index_edge_t *edge);
 /* What a context document adds to a node's object (context.c). */
 typedef struct spx_index_node_extras_t {

@@ -1,11 +1,11 @@
 /*
- * index_write.c: the graph document, and each node's and edge's object,
- * written from the retained index through the streaming canonical JSON
- * writer (spx_json_writer.h), with no tree of the document: the same bytes
- * as spx_graph_document's canonical text (index.c), keys written in
+ * index_write.c: the graph documents (the project's and a single source's),
+ * and each node's and edge's object, written from the retained index
+ * through the streaming canonical JSON writer (spx_json_writer.h), with no
+ * tree of the document: the one renderer of the graph. Keys are written in
  * canonical (bytewise) order by hand, which the writer checks. It also
- * writes the graph as a rename compares two of them
- * (spx_graph_write_compared), through the same code.
+ * writes the graph as a rename compares two of them (spx_graph_write_compared),
+ * through the same code.
  *
  * A node's keys, with those a context document adds (context.c), in that
  * order: bytes, distance, exported, fields, id, kind, module, name, path,

@@ -16,13 +16,11 @@
 #include "spx_json_writer.h"
 #include "spx_project.h"
 
-/* The semaprax.project-semantic-graph.v1 document (outputs.md). A new reference. */
-json_t *spx_graph_document(const spx_project_t *project);
-
-/* The same document written through writer, with no tree of it: the same
- * bytes as spx_graph_document's canonical text. Finishes the writer and
- * returns its status (SPX_JSON_OVER_LIMIT when the writer's limit is too
- * small). */
+/* The semaprax.project-semantic-graph.v1 document (outputs.md) written
+ * through writer in canonical form (docs/canonical-json.md), with no tree
+ * or whole text of it: the one renderer of the graph (index_write.c).
+ * Finishes the writer and returns its status (SPX_JSON_OVER_LIMIT when the
+ * writer's limit is too small). */
 spx_json_status_t spx_graph_write(const spx_project_t *project, spx_json_writer_t *writer);
 /* The same document written as one value inside a larger one (a response
  * line), the writer not finished. */
@@ -44,7 +42,7 @@ typedef struct spx_graph_module_t {
     apr_size_t import_count;
 } spx_graph_module_t;
 
-/* The graph's shape, typed: what spx_graph_document lists, counted (nodes
+/* The graph's shape, typed: what the graph document lists, counted (nodes
  * and edges, and the nodes of each kind and the "imports" edges), and every
  * module with its imports, in name order, as the document lists them. */
 typedef struct spx_graph_shape_t {
@@ -57,16 +55,14 @@ typedef struct spx_graph_shape_t {
 void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr_pool_t *pool);
 
 /* The semaprax.source-semantic-graph.v1 document of an admitted single
- * source (spx_project_open_source, transport v1): the project graph's nodes
- * and edges for its one module, with "schema" and "source_digest" in place of
- * "project" and "project_revision". A new reference. */
-json_t *spx_source_graph_document(const spx_project_t *project);
-
-/* spx_source_graph_document written through writer (as spx_graph_write). */
+ * source (spx_project_open_source, transport v1), written through writer
+ * (as spx_graph_write, by the same code): the project graph's nodes and
+ * edges for its one module, with "schema" and "source_digest" in place of
+ * "project" and "project_revision". */
 spx_json_status_t spx_source_graph_write(const spx_project_t *project, spx_json_writer_t *writer);
 void spx_source_graph_write_value(const spx_project_t *project, spx_json_writer_t *writer);
 
-/* spx_source_graph_document's canonical text (as spx_graph_text). */
+/* The source graph document's canonical text (as spx_graph_text). */
 const char *spx_source_graph_text(const spx_project_t *project, apr_size_t limit,
                                   apr_size_t *length, spx_json_status_t *status, apr_pool_t *pool);
 

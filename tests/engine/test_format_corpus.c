@@ -124,9 +124,9 @@ static const char *run_summary(const spx_run_result_t *result, apr_pool_t *pool)
 static json_t *graph_of(const spx_project_t *project)
 {
     if (spx_project_has_manifest(project))
-        return spx_graph_document(project);
+        return spx_corpus_graph(project);
     ((spx_project_t *)project)->source_digest = "sha256:not-compared";
-    return spx_source_graph_document(project);
+    return spx_corpus_source_graph(project);
 }
 
 /* Run every fn() -> int of the graph in both projects: same results. */

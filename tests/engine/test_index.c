@@ -90,7 +90,7 @@ static void test_struct_nodes(void)
 {
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
-    json_t *graph = spx_graph_document(open_items(pool));
+    json_t *graph = spx_corpus_graph(open_items(pool));
     const char *geo = items_source("src/geo.spx", pool);
     assert_node(graph, "struct:geo.Point",
                 json_pack("{s:s, s:s, s:s, s:s, s:b, s:[o, o], s:s, s:o}", "id", "struct:geo.Point",
@@ -132,7 +132,7 @@ static void test_const_nodes(void)
 {
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
-    json_t *graph = spx_graph_document(open_items(pool));
+    json_t *graph = spx_corpus_graph(open_items(pool));
     /* Values as evaluated at check time: decimal, true/false, the str's own text. */
     static const struct {
         const char *module, *name;
@@ -193,7 +193,7 @@ static void test_uses_reads_and_calls(void)
 {
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
-    json_t *graph = spx_graph_document(open_items(pool));
+    json_t *graph = spx_corpus_graph(open_items(pool));
     static const char *const kinds[] = {"uses", "reads", "calls", NULL};
     /* Sites, one per occurrence that resolves to the target:
      * - geo.shift uses geo.Point 7: parameter p, the result [Point], the
@@ -272,7 +272,7 @@ static void test_signatures(void)
 {
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
-    json_t *graph = spx_graph_document(open_items(pool));
+    json_t *graph = spx_corpus_graph(open_items(pool));
     /* MOD.Name, inside the struct's own module too. */
     CU_ASSERT_STRING_EQUAL(signature_of(graph, "function:geo.shift"),
                            "fn(p: geo.Point, xs: [int]) -> [geo.Point]");
@@ -374,7 +374,7 @@ static void test_context_of_a_struct(void)
                            "export struct Path {\n  points: [Point],\n  name: str,\n}");
     CU_ASSERT_PTR_NULL(text_of(context, "module:geo"));
     /* The target node is the graph's node, plus distance and text. */
-    json_t *graph = spx_graph_document(project);
+    json_t *graph = spx_corpus_graph(project);
     json_t *target = json_deep_copy(spx_document_node(context, "struct:geo.Point"));
     json_object_del(target, "distance");
     json_object_del(target, "text");
@@ -593,10 +593,10 @@ static void test_single_source_keeps_v1_signatures(void)
                                                   fixture->pool, &message),
                           APR_SUCCESS);
     CU_ASSERT_TRUE_FATAL(spx_project_admitted(single));
-    json_t *v1 = spx_source_graph_document(single);
+    json_t *v1 = spx_corpus_source_graph(single);
     CU_ASSERT_STRING_EQUAL(signature_of(v1, "builtin:len"), "fn(s: str) -> int");
     CU_ASSERT_STRING_EQUAL(signature_of(v1, "builtin:assert"), "fn(c: bool)");
-    json_t *graph = spx_graph_document(spx_run_fixture_open(fixture));
+    json_t *graph = spx_corpus_graph(spx_run_fixture_open(fixture));
     CU_ASSERT_STRING_EQUAL(signature_of(graph, "builtin:len"), "fn(x: str | [T] | {K: V}) -> int");
     CU_ASSERT_STRING_EQUAL(signature_of(graph, "builtin:assert"), "fn(c: bool, message: str)");
     json_decref(v1);

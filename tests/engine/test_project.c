@@ -128,7 +128,7 @@ static void test_flat_chain_of_calls(void)
     CU_ASSERT_STRING_EQUAL(spx_corpus_summary(project->diagnostics, fixture->pool),
                            "W0604 2:4-2:7\n");
     CU_ASSERT_TRUE_FATAL(project->admitted);
-    json_t *graph = spx_graph_document(project);
+    json_t *graph = spx_corpus_graph(project);
     size_t index;
     json_t *edge;
     int calls = 0;
@@ -396,8 +396,8 @@ static void test_single_source_graph_is_the_project_graph_of_one_module(void)
 
     spx_project_t *project = spx_fixture_project(fixture);
     CU_ASSERT_TRUE_FATAL(project->admitted);
-    json_t *v1 = spx_source_graph_document(source);
-    json_t *graph = spx_graph_document(project);
+    json_t *v1 = spx_corpus_source_graph(source);
+    json_t *graph = spx_corpus_graph(project);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(v1, "schema")),
                            "semaprax.source-semantic-graph.v1");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(v1, "source_digest")),

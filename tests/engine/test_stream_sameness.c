@@ -1,16 +1,19 @@
 /*
  * test_stream_sameness.c: the graph and context documents written by the
- * streaming canonical writer are byte for byte the canonical text of the
- * Jansson documents they replace, for every project of tests/projects and
- * examples/, one with escapes and non-ASCII in its strings, and a large
- * generated one (tests/bench/gen_project.py): the graph through the
- * counting, fixed and stream sinks; the context of every node (of the
- * first ones in the large project) for a spread of queries, budgets that
- * cut nodes and the target's text among them, against the way it was
- * answered before (spx_context_answer_tree), the facts and every refusal
- * too. The graph as a rename compares two (spx_graph_write_compared),
- * unrenamed and with functions renamed to names that move them first, last
- * and nowhere: the bytes of the Jansson tree rename's check used to make.
+ * streaming canonical writer are canonical JSON, for every project of
+ * tests/projects and examples/, one with escapes and non-ASCII in its
+ * strings, and a large generated one (tests/bench/gen_project.py). The
+ * graph, which has no other renderer: read back by Jansson (duplicate keys
+ * refused) and written again in canonical form (SPX_CANONICAL_FLAGS,
+ * docs/canonical-json.md), it gives the same bytes, with every node and
+ * edge of the index; the counting, fixed and stream sinks agree and its
+ * limit falls at its last byte. The graph as a rename compares two
+ * (spx_graph_write_compared), unrenamed and with functions renamed to
+ * names that move them first, last and nowhere: the bytes of the Jansson
+ * tree rename's check used to make of the graph read back. The context of every node (of the first
+ * ones in the large project) for a spread of queries, budgets that cut
+ * nodes and the target's text among them, against the way it was answered
+ * before (spx_context_answer_tree), the facts and every refusal too.
  */
 #include "index_internal.h"
 #include "spx_canonical.h"
@@ -54,17 +57,39 @@ static apr_status_t gather(void *context, const char *bytes, apr_size_t length)
 
 static void assert_graph_same(const spx_project_t *project, apr_pool_t *pool)
 {
-    json_t *document = spx_graph_document(project);
-    const char *expected = spx_canonical_text(document, pool);
-    json_decref(document);
-    apr_size_t whole = strlen(expected);
-
     apr_size_t length = 0;
     spx_json_status_t status = SPX_JSON_MISUSE;
     const char *text = spx_graph_text(project, (apr_size_t)-1, &length, &status, pool);
     CU_ASSERT_EQUAL_FATAL(status, SPX_JSON_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_EQUAL(strlen(text), length);
+
+    /* read back by an independent parser and written again in canonical
+     * form: the same bytes, so they are canonical */
+    json_error_t error;
+    json_t *document = json_loadb(text, length, JSON_REJECT_DUPLICATES, &error);
+    if (!document)
+        fprintf(stderr, "\n  the graph is not JSON: %s at %d\n", error.text, error.position);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(document);
+    const char *expected = spx_canonical_text(document, pool);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(expected);
+    apr_size_t whole = strlen(expected);
     CU_ASSERT_EQUAL(length, whole);
-    CU_ASSERT_TRUE(text && strcmp(text, expected) == 0);
+    CU_ASSERT_TRUE(strcmp(text, expected) == 0);
+    /* every node and edge of the index, in its order */
+    const spx_index_t *index = project->index;
+    json_t *nodes = json_object_get(document, "nodes"), *edges = json_object_get(document, "edges");
+    CU_ASSERT_EQUAL(json_array_size(nodes), (size_t)index->node_count);
+    CU_ASSERT_EQUAL(json_array_size(edges), (size_t)index->edge_count);
+    for (int i = 0; i < index->node_count && (size_t)i < json_array_size(nodes); i++)
+        CU_ASSERT_STRING_EQUAL(
+            json_string_value(json_object_get(json_array_get(nodes, (size_t)i), "id")),
+            index->nodes[i].id);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(document, "project_revision")),
+                           project->project_revision);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(document, "schema")),
+                           "semaprax.project-semantic-graph.v1");
+    json_decref(document);
 
     gathered_t gathered = {NULL, 0, 0};
     CU_ASSERT_EQUAL(
@@ -112,13 +137,13 @@ static void sort_array(json_t *array, int (*compare)(const void *, const void *)
 }
 
 /* What spx_graph_write_compared writes, made the way rename's check made it
- * from a Jansson tree before: the document
+ * from a Jansson tree before (here from the graph read back): the document
  * without its revision and spans, old_id read as new_id named new_name,
  * sorted again; its canonical text. */
 static const char *compared_by_tree(const spx_project_t *project, const char *old_id,
                                     const char *new_id, const char *new_name, apr_pool_t *pool)
 {
-    json_t *document = spx_graph_document(project);
+    json_t *document = spx_corpus_graph(project);
     json_object_del(document, "project_revision");
     size_t i;
     json_t *item;

@@ -94,7 +94,7 @@ static void test_graph(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
     spx_project_t *project = open_shapes(fixture);
-    json_t *graph = spx_graph_document(project);
+    json_t *graph = spx_corpus_graph(project);
     json_t *shape = spx_document_node(graph, "enum:geo.Shape");
     CU_ASSERT_PTR_NOT_NULL_FATAL(shape);
     CU_ASSERT_STRING_EQUAL(

@@ -276,7 +276,7 @@ static void test_data_graph(void)
     spx_fixture_t *fixture = spx_fixture_new();
     write_project(fixture, data_source, "one", data_tests);
     spx_project_t *project = spx_run_fixture_open(fixture);
-    json_t *graph = spx_graph_document(project);
+    json_t *graph = spx_corpus_graph(project);
     const char *text = spx_canonical_text(graph, fixture->pool);
     CU_ASSERT_PTR_NOT_NULL(
         strstr(text, "{\"bytes\":3,\"id\":\"data:corpus\",\"kind\":\"data\",\"name\":\"corpus\","

@@ -11,6 +11,7 @@
  * linear: a quadratic scan would not be bounded by it).
  */
 #include "spx_arena.h"
+#include "spx_corpus.h"
 #include "spx_ast.h"
 #include "spx_index.h"
 #include "spx_library.h"
@@ -939,7 +940,7 @@ static void test_graph(void)
                           "  if s.contains(\"x\") || a.contains(\"y\") { return 1; }\n"
                           "  return a.remove(0).find(\"z\") + 3.abs();\n}\n",
                           NULL, NULL);
-    json_t *graph = spx_graph_document(spx_run_fixture_open(fixture));
+    json_t *graph = spx_corpus_graph(spx_run_fixture_open(fixture));
     const char *lines = "";
     size_t index;
     json_t *item;

@@ -11,6 +11,7 @@
  * JSON, and a context query on each module answers or refuses cleanly.
  */
 #include "fuzz_check.h"
+#include "spx_canonical.h"
 #include "spx_digest.h"
 #include "spx_fuzz.h"
 #include "spx_index.h"
@@ -18,6 +19,7 @@
 #include "project_internal.h" /* white-box: the project's own fields */
 #include "spx_project.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -50,7 +52,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         spx_sha256_t digest;
         spx_sha256(data, size, &digest);
         project->source_digest = spx_digest_text(&digest, pool);
-        spx_fuzz_check_document(spx_source_graph_document(project));
+        /* the graph, written by its one renderer: JSON, and canonical */
+        apr_size_t length = 0;
+        spx_json_status_t written = SPX_JSON_MISUSE;
+        const char *graph = spx_source_graph_text(project, (apr_size_t)-1, &length, &written, pool);
+        SPX_FUZZ_CHECK(graph != NULL && written == SPX_JSON_OK);
+        json_t *read_back = json_loadb(graph, length, JSON_REJECT_DUPLICATES, NULL);
+        SPX_FUZZ_CHECK(read_back != NULL);
+        char *again = json_dumps(read_back, SPX_CANONICAL_FLAGS);
+        SPX_FUZZ_CHECK(again != NULL && strlen(again) == length &&
+                       memcmp(again, graph, length) == 0);
+        free(again);
+        spx_fuzz_check_document(read_back);
         for (apr_size_t i = 0; i < count; i++) {
             spx_context_request_t request = spx_context_defaults();
             request.target_kind = "module";

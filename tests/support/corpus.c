@@ -3,6 +3,8 @@
  * suites (see spx_corpus.h).
  */
 #include "spx_corpus.h"
+#include "spx_canonical.h"
+#include "spx_index.h"
 #include "spx_test.h"
 
 #include <apr_file_info.h>
@@ -112,4 +114,36 @@ json_t *spx_document_node(json_t *document, const char *id)
             return node;
     }
     return NULL;
+}
+
+/* The document text write_text writes, read back (see spx_corpus_graph). */
+static json_t *read_back(const char *(*write_text)(const spx_project_t *, apr_size_t, apr_size_t *,
+                                                   spx_json_status_t *, apr_pool_t *),
+                         const spx_project_t *project)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    apr_size_t length = 0;
+    spx_json_status_t status = SPX_JSON_MISUSE;
+    const char *text = write_text(project, (apr_size_t)-1, &length, &status, pool);
+    CU_ASSERT_EQUAL(status, SPX_JSON_OK);
+    json_error_t error;
+    json_t *document = text ? json_loadb(text, length, JSON_REJECT_DUPLICATES, &error) : NULL;
+    CU_ASSERT_PTR_NOT_NULL(document);
+    if (document) {
+        const char *again = spx_canonical_text(document, pool);
+        CU_ASSERT_TRUE(again && strlen(again) == length && memcmp(again, text, length) == 0);
+    }
+    apr_pool_destroy(pool);
+    return document;
+}
+
+json_t *spx_corpus_graph(const spx_project_t *project)
+{
+    return read_back(spx_graph_text, project);
+}
+
+json_t *spx_corpus_source_graph(const spx_project_t *project)
+{
+    return read_back(spx_source_graph_text, project);
 }

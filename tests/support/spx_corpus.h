@@ -13,6 +13,7 @@
 #define SPX_CORPUS_H
 
 #include "spx_diagnostics.h"
+#include "spx_project.h"
 
 #include <apr_tables.h>
 #include <jansson.h>
@@ -37,6 +38,16 @@ const char *spx_corpus_summary(const spx_diagnostics_t *list, apr_pool_t *pool);
 /* The node of a graph or context document whose "id" is id, or NULL
  * (borrowed from the document). */
 json_t *spx_document_node(json_t *document, const char *id);
+
+/* The graph document of an admitted project as the engine writes it
+ * (spx_graph_text, its one renderer), read back by Jansson: a new
+ * reference. The test fails (and NULL is returned) when it cannot be
+ * written or read, or when Jansson's canonical text of what it read
+ * (SPX_CANONICAL_FLAGS) is not the text written. */
+json_t *spx_corpus_graph(const spx_project_t *project);
+
+/* The same for a single source's graph (spx_source_graph_text). */
+json_t *spx_corpus_source_graph(const spx_project_t *project);
 
 /* Compare actual with the .expected file beside input_path (input's name with
  * its extension replaced); on a mismatch print both to stderr with the input's
