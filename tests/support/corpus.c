@@ -1,6 +1,7 @@
 /*
  * corpus.c: listing, reading and checking corpus files for corpus-driven
- * suites (see spx_corpus.h).
+ * suites, and the graph documents as the engine writes them, read back by
+ * Jansson for the suites that look into them (see spx_corpus.h).
  */
 #include "spx_corpus.h"
 #include "spx_canonical.h"

@@ -8,6 +8,10 @@
  *
  * (code, then start line:column and end line:column of the span); an empty
  * .expected file means the input is valid.
+ *
+ * Also what the suites share to look into the engine's documents: the graph
+ * as the engine writes it, read back by Jansson (the graph has no other
+ * renderer), and a node of a graph or context document by its id.
  */
 #ifndef SPX_CORPUS_H
 #define SPX_CORPUS_H
