@@ -38,6 +38,7 @@ typedef struct walk_t {
     int *distance;     /* by node number; -1 when not reached */
     int *via_from;     /* by node number */
     int *via_edge;     /* by node number */
+    int *position;     /* by node number: its place in order; -1 when not reached */
     int tree_measured; /* the budget measured on Jansson trees (tests only) */
 } walk_t;
 
@@ -45,16 +46,6 @@ static int compare_ints(const void *left, const void *right)
 {
     int a = *(const int *)left, b = *(const int *)right;
     return (a > b) - (a < b);
-}
-
-static void visit(walk_t *walk, int node, int from, int edge, int distance)
-{
-    if (walk->distance[node] >= 0)
-        return;
-    walk->distance[node] = distance;
-    walk->via_from[node] = from;
-    walk->via_edge[node] = edge;
-    walk->order[walk->count++] = node;
 }
 
 /* Whether the query follows edges of kind: every kind unless it names some. */
@@ -68,6 +59,48 @@ static int follows(const spx_context_request_t *request, const char *kind)
     return 0;
 }
 
+static void visit(walk_t *walk, int node, int from, int edge, int distance)
+{
+    if (walk->distance[node] >= 0)
+        return;
+    walk->distance[node] = distance;
+    walk->via_from[node] = from;
+    walk->via_edge[node] = edge;
+    walk->order[walk->count++] = node;
+}
+
+/* Whether node is among the first kept nodes of the walk's order. */
+static int is_kept(const walk_t *walk, int node, int kept)
+{
+    return walk->distance[node] >= 0 && walk->position[node] < kept;
+}
+
+/* The edges the document shows: those between two kept nodes that the query
+ * follows, in edge order. Found through the kept nodes' own edges, so the
+ * work grows with what is shown, not with the project. */
+static int kept_edges(const walk_t *walk, int kept, int **edges, apr_pool_t *pool)
+{
+    const spx_index_t *index = walk->index;
+    int total = 0;
+    for (int i = 0; i < kept; i++)
+        total += index->nodes[walk->order[i]].out_edges->nelts;
+    int *found = apr_palloc(pool, ((size_t)total + 1) * sizeof(int));
+    int count = 0;
+    for (int i = 0; i < kept; i++) {
+        const apr_array_header_t *out = index->nodes[walk->order[i]].out_edges;
+        for (int o = 0; o < out->nelts; o++) {
+            int edge = APR_ARRAY_IDX(out, o, int);
+            if (is_kept(walk, index->edges[edge].to, kept) &&
+                follows(walk->request, index->edges[edge].kind))
+                found[count++] = edge;
+        }
+    }
+    qsort(found, (size_t)count, sizeof(int), compare_ints);
+    *edges = found;
+    return count;
+}
+
+
 /* Breadth-first from the target; node numbers are in id order, so sorting a
  * level by number sorts it by id. */
 static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
@@ -77,6 +110,7 @@ static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
     walk->distance = apr_palloc(pool, (size_t)n * sizeof(int));
     walk->via_from = apr_palloc(pool, (size_t)n * sizeof(int));
     walk->via_edge = apr_palloc(pool, (size_t)n * sizeof(int));
+    walk->position = apr_palloc(pool, (size_t)n * sizeof(int));
     for (int i = 0; i < n; i++)
         walk->distance[i] = -1;
     walk->count = 0;
@@ -109,6 +143,8 @@ static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
             break;
         level_start = level_end;
     }
+    for (int i = 0; i < walk->count; i++)
+        walk->position[walk->order[i]] = i;
 }
 
 /* The bytes of a function's, struct's, enum's or const's whole item. */
@@ -211,9 +247,8 @@ static void write_context(const walk_t *walk, int kept, apr_size_t text_limit,
     facts->target = walk->target_id;
     const spx_index_t *index = walk->index;
     const spx_context_request_t *request = walk->request;
-    char *included = apr_pcalloc(pool, (size_t)index->node_count + 1);
-    for (int i = 0; i < kept; i++)
-        included[walk->order[i]] = 1;
+    int *edges = NULL;
+    int edge_count = kept_edges(walk, kept, &edges, pool);
     spx_json_object_begin(writer);
     spx_json_key(writer, "depth");
     spx_json_integer(writer, (int64_t)request->depth);
@@ -228,12 +263,10 @@ static void write_context(const walk_t *walk, int kept, apr_size_t text_limit,
     }
     spx_json_key(writer, "edges");
     spx_json_array_begin(writer);
-    for (int e = 0; e < index->edge_count && spx_json_writer_status(writer) == SPX_JSON_OK; e++)
-        if (included[index->edges[e].from] && included[index->edges[e].to] &&
-            follows(request, index->edges[e].kind)) {
-            spx_index_write_edge(writer, index, &index->edges[e]);
-            facts->edges++;
-        }
+    for (int e = 0; e < edge_count && spx_json_writer_status(writer) == SPX_JSON_OK; e++) {
+        spx_index_write_edge(writer, index, &index->edges[edges[e]]);
+        facts->edges++;
+    }
     spx_json_array_end(writer);
     if (kept < walk->count) {
         spx_json_key(writer, "frontier");
