@@ -93,14 +93,6 @@ void spx_index_write_node(spx_json_writer_t *writer, const spx_index_node_t *nod
 void spx_index_write_edge(spx_json_writer_t *writer, const spx_index_t *index,
                           const spx_index_edge_t *edge);
 
-/* The context answer as it was made before the streaming writer: every
- * rendering of the budget's search a Jansson tree measured by its canonical
- * text, and the document a tree. Tests only (test_stream_sameness). */
-apr_status_t spx_context_answer_tree(const spx_project_t *project,
-                                     const spx_context_request_t *request,
-                                     apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
-                                     apr_pool_t *pool);
-
 /* The node number of id (a binary search of the sorted nodes), or -1. */
 int spx_index_find(const spx_index_t *index, const char *id);
 
