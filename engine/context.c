@@ -9,12 +9,12 @@
  * max_bytes and max_nodes: adding a node only ever makes the document
  * longer, so the prefix is found by bisection over real renderings, each
  * counted by the streaming writer (spx_json_writer.h), which stops at the
- * first byte past max_bytes. The answer is then written once more: as its
+ * first byte past max_bytes. The answer is then written once more as its
  * canonical text, at the size counted (spx_context_answer_text: the
- * daemon, the CLI), or as a Jansson document (spx_context_answer: MCP,
- * which adds to it). spx_context_answer_tree keeps the way it was done
- * before the writer (every rendering a Jansson tree, measured by its
- * canonical text), for the tests that show both give the same bytes.
+ * daemon, the CLI), and parsed for a front end that adds to it
+ * (spx_context_answer: MCP). The work of a request grows with the nodes it
+ * reaches and shows, not with the project, beside one array per node of
+ * the index for the walk.
  */
 #include "index_internal.h"
 
@@ -35,26 +35,16 @@ typedef struct walk_t {
     const char *target_id;
     int *order; /* node numbers in (distance, id) order */
     int count;
-    int *distance;     /* by node number; -1 when not reached */
-    int *via_from;     /* by node number */
-    int *via_edge;     /* by node number */
-    int tree_measured; /* the budget measured on Jansson trees (tests only) */
+    int *distance; /* by node number; -1 when not reached */
+    int *via_from; /* by node number */
+    int *via_edge; /* by node number */
+    int *position; /* by node number: its place in order (when reached) */
 } walk_t;
 
 static int compare_ints(const void *left, const void *right)
 {
     int a = *(const int *)left, b = *(const int *)right;
     return (a > b) - (a < b);
-}
-
-static void visit(walk_t *walk, int node, int from, int edge, int distance)
-{
-    if (walk->distance[node] >= 0)
-        return;
-    walk->distance[node] = distance;
-    walk->via_from[node] = from;
-    walk->via_edge[node] = edge;
-    walk->order[walk->count++] = node;
 }
 
 /* Whether the query follows edges of kind: every kind unless it names some. */
@@ -68,6 +58,47 @@ static int follows(const spx_context_request_t *request, const char *kind)
     return 0;
 }
 
+static void visit(walk_t *walk, int node, int from, int edge, int distance)
+{
+    if (walk->distance[node] >= 0)
+        return;
+    walk->distance[node] = distance;
+    walk->via_from[node] = from;
+    walk->via_edge[node] = edge;
+    walk->order[walk->count++] = node;
+}
+
+/* Whether node is among the first kept nodes of the walk's order. */
+static int is_kept(const walk_t *walk, int node, int kept)
+{
+    return walk->distance[node] >= 0 && walk->position[node] < kept;
+}
+
+/* The edges the document shows: those between two kept nodes that the query
+ * follows, in edge order. Found through the kept nodes' own edges, so the
+ * work grows with what is shown, not with the project. */
+static int kept_edges(const walk_t *walk, int kept, int **edges, apr_pool_t *pool)
+{
+    const spx_index_t *index = walk->index;
+    int total = 0;
+    for (int i = 0; i < kept; i++)
+        total += index->nodes[walk->order[i]].out_edges->nelts;
+    int *found = apr_palloc(pool, ((size_t)total + 1) * sizeof(int));
+    int count = 0;
+    for (int i = 0; i < kept; i++) {
+        const apr_array_header_t *out = index->nodes[walk->order[i]].out_edges;
+        for (int o = 0; o < out->nelts; o++) {
+            int edge = APR_ARRAY_IDX(out, o, int);
+            if (is_kept(walk, index->edges[edge].to, kept) &&
+                follows(walk->request, index->edges[edge].kind))
+                found[count++] = edge;
+        }
+    }
+    qsort(found, (size_t)count, sizeof(int), compare_ints);
+    *edges = found;
+    return count;
+}
+
 /* Breadth-first from the target; node numbers are in id order, so sorting a
  * level by number sorts it by id. */
 static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
@@ -77,6 +108,7 @@ static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
     walk->distance = apr_palloc(pool, (size_t)n * sizeof(int));
     walk->via_from = apr_palloc(pool, (size_t)n * sizeof(int));
     walk->via_edge = apr_palloc(pool, (size_t)n * sizeof(int));
+    walk->position = apr_palloc(pool, (size_t)n * sizeof(int));
     for (int i = 0; i < n; i++)
         walk->distance[i] = -1;
     walk->count = 0;
@@ -109,6 +141,8 @@ static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
             break;
         level_start = level_end;
     }
+    for (int i = 0; i < walk->count; i++)
+        walk->position[walk->order[i]] = i;
 }
 
 /* The bytes of a function's, struct's, enum's or const's whole item. */
@@ -118,92 +152,11 @@ static apr_size_t item_length(const spx_index_node_t *node)
     return span->end.offset - span->start.offset;
 }
 
-/* The item's text from the retained source bytes, as stored: a CR LF stays
- * CR LF (docs/language.md, Lexical), and max_bytes counts it. */
-static json_t *item_text(const spx_index_node_t *node, apr_size_t limit, int *cut)
-{
-    const unsigned char *text = node->module->text + spx_index_item_span(node)->start.offset;
-    apr_size_t length = item_length(node);
-    *cut = 0;
-    if (limit < length) {
-        length = spx_utf8_cut(text, length, limit); /* never split a UTF-8 sequence */
-        *cut = 1;
-    }
-    return json_stringn((const char *)text, length);
-}
-
-/* The document with the first kept nodes of the walk, and its facts; the
- * target's text is cut to text_limit bytes when text_limit is not
- * (apr_size_t)-1. */
-static json_t *render(const walk_t *walk, int kept, apr_size_t text_limit,
-                      spx_context_facts_t *facts, apr_pool_t *pool)
-{
-    memset(facts, 0, sizeof(*facts));
-    facts->target = walk->target_id;
-    const spx_index_t *index = walk->index;
-    char *included = apr_pcalloc(pool, (size_t)index->node_count + 1);
-    json_t *nodes = json_array();
-    for (int i = 0; i < kept; i++) {
-        int number = walk->order[i];
-        const spx_index_node_t *node = &index->nodes[number];
-        included[number] = 1;
-        json_t *object = spx_index_node_json(node);
-        json_object_set_new(object, "distance", json_integer(walk->distance[number]));
-        if (walk->via_from[number] >= 0)
-            json_object_set_new(object, "via",
-                                json_pack("{s:s, s:s}", "from",
-                                          index->nodes[walk->via_from[number]].id, "kind",
-                                          index->edges[walk->via_edge[number]].kind));
-        if (spx_index_item_span(node)) {
-            int cut = 0;
-            json_object_set_new(object, "text",
-                                item_text(node, i == 0 ? text_limit : (apr_size_t)-1, &cut));
-            if (cut)
-                json_object_set_new(object, "text_truncated", json_true());
-            if (cut && i == 0)
-                facts->target_text_truncated = 1;
-        }
-        json_array_append_new(nodes, object);
-    }
-    json_t *edges = json_array();
-    for (int e = 0; e < index->edge_count; e++)
-        if (included[index->edges[e].from] && included[index->edges[e].to] &&
-            follows(walk->request, index->edges[e].kind))
-            json_array_append_new(edges, spx_index_edge_json(index, &index->edges[e]));
-
-    const spx_context_request_t *request = walk->request;
-    facts->nodes = json_array_size(nodes);
-    facts->edges = json_array_size(edges);
-    facts->truncated = kept < walk->count;
-    facts->omitted_nodes = (apr_size_t)(walk->count - kept);
-    json_t *document = json_pack(
-        "{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:b, s:I, s:{s:I, s:I}}", "schema",
-        "semaprax.project-semantic-context.v1", "project_revision", walk->project->project_revision,
-        "target", walk->target_id, "direction", request->direction, "depth",
-        (json_int_t)request->depth, "nodes", nodes, "edges", edges, "truncated", kept < walk->count,
-        "omitted_nodes", (json_int_t)(walk->count - kept), "limits", "max_bytes",
-        (json_int_t)request->max_bytes, "max_nodes", (json_int_t)request->max_nodes);
-    if (request->edge_kinds) {
-        json_t *kinds = json_array();
-        for (apr_size_t i = 0; i < request->edge_kind_count; i++)
-            json_array_append_new(kinds, json_string(request->edge_kinds[i]));
-        json_object_set_new(document, "edge_kinds", kinds);
-    }
-    if (kept < walk->count) {
-        json_t *frontier = json_array();
-        int cut_distance = walk->distance[walk->order[kept]];
-        for (int i = kept;
-             i < walk->count && json_array_size(frontier) < SPX_LIMIT_CONTEXT_FRONTIER; i++)
-            if (walk->distance[walk->order[i]] == cut_distance)
-                json_array_append_new(frontier, json_string(index->nodes[walk->order[i]].id));
-        facts->frontier = json_array_size(frontier);
-        json_object_set_new(document, "frontier", frontier);
-    }
-    return document;
-}
-
-/* The same document as render's, written through writer with no tree of
- * it; the facts as render gives them. */
+/* The document with the first kept nodes of the walk, written through
+ * writer, and its facts; the target's text is cut to text_limit bytes when
+ * text_limit is not (apr_size_t)-1. An item's text is as stored in the
+ * retained source bytes: a CR LF stays CR LF (docs/language.md, Lexical),
+ * and max_bytes counts it. */
 static void write_context(const walk_t *walk, int kept, apr_size_t text_limit,
                           spx_context_facts_t *facts, spx_json_writer_t *writer, apr_pool_t *pool)
 {
@@ -211,9 +164,8 @@ static void write_context(const walk_t *walk, int kept, apr_size_t text_limit,
     facts->target = walk->target_id;
     const spx_index_t *index = walk->index;
     const spx_context_request_t *request = walk->request;
-    char *included = apr_pcalloc(pool, (size_t)index->node_count + 1);
-    for (int i = 0; i < kept; i++)
-        included[walk->order[i]] = 1;
+    int *edges = NULL;
+    int edge_count = kept_edges(walk, kept, &edges, pool);
     spx_json_object_begin(writer);
     spx_json_key(writer, "depth");
     spx_json_integer(writer, (int64_t)request->depth);
@@ -228,12 +180,10 @@ static void write_context(const walk_t *walk, int kept, apr_size_t text_limit,
     }
     spx_json_key(writer, "edges");
     spx_json_array_begin(writer);
-    for (int e = 0; e < index->edge_count && spx_json_writer_status(writer) == SPX_JSON_OK; e++)
-        if (included[index->edges[e].from] && included[index->edges[e].to] &&
-            follows(request, index->edges[e].kind)) {
-            spx_index_write_edge(writer, index, &index->edges[e]);
-            facts->edges++;
-        }
+    for (int e = 0; e < edge_count && spx_json_writer_status(writer) == SPX_JSON_OK; e++) {
+        spx_index_write_edge(writer, index, &index->edges[edges[e]]);
+        facts->edges++;
+    }
     spx_json_array_end(writer);
     if (kept < walk->count) {
         spx_json_key(writer, "frontier");
@@ -316,20 +266,10 @@ static int fits(const walk_t *walk, int kept, apr_size_t text_limit, chosen_t *b
     apr_size_t budget = walk->request->max_bytes < (apr_uint64_t)(apr_size_t)-1
                             ? (apr_size_t)walk->request->max_bytes
                             : (apr_size_t)-1;
-    int ok = 0;
-    apr_size_t length = 0;
-    if (walk->tree_measured) { /* as the budget was measured before the writer */
-        json_t *document = render(walk, kept, text_limit, &facts, scratch);
-        const char *text = spx_canonical_text(document, scratch);
-        json_decref(document);
-        length = text ? strlen(text) : 0;
-        ok = text && length <= walk->request->max_bytes;
-    } else {
-        spx_json_writer_t *counter = spx_json_writer_counting(budget, scratch);
-        write_context(walk, kept, text_limit, &facts, counter, scratch);
-        ok = spx_json_writer_finish(counter) == SPX_JSON_OK;
-        length = spx_json_writer_length(counter);
-    }
+    spx_json_writer_t *counter = spx_json_writer_counting(budget, scratch);
+    write_context(walk, kept, text_limit, &facts, counter, scratch);
+    int ok = spx_json_writer_finish(counter) == SPX_JSON_OK;
+    apr_size_t length = spx_json_writer_length(counter);
     if (ok)
         *best = (chosen_t){kept, text_limit, length, facts};
     apr_pool_destroy(scratch);
@@ -500,8 +440,7 @@ apr_status_t spx_context_document_explained(const spx_project_t *project,
  * (*chosen), or a refusal in answer. */
 static apr_status_t choose(const spx_project_t *project, const spx_context_request_t *request,
                            apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
-                           walk_t *chosen_walk, chosen_t *chosen, int tree_measured,
-                           apr_pool_t *pool)
+                           walk_t *chosen_walk, chosen_t *chosen, apr_pool_t *pool)
 {
     memset(answer, 0, sizeof(*answer));
     answer->problem = SPX_CONTEXT_ANSWERED;
@@ -560,7 +499,6 @@ static apr_status_t choose(const spx_project_t *project, const spx_context_reque
     walk.project = project;
     walk.index = project->index;
     walk.request = request;
-    walk.tree_measured = tree_measured;
     apr_status_t status = APR_SUCCESS;
     int target = find_target(walk.index, request, &refusal, pool, &status);
     if (target < 0)
@@ -604,28 +542,6 @@ static apr_status_t choose(const spx_project_t *project, const spx_context_reque
     return APR_SUCCESS; /* the rendering with low nodes */
 }
 
-/* The chosen rendering as a Jansson document; tree_measured as choose's. */
-static apr_status_t answer_document(const spx_project_t *project,
-                                    const spx_context_request_t *request,
-                                    apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
-                                    int tree_measured, apr_pool_t *pool)
-{
-    walk_t walk;
-    chosen_t chosen;
-    apr_status_t status =
-        choose(project, request, max_bytes_limit, answer, &walk, &chosen, tree_measured, pool);
-    if (status == APR_SUCCESS)
-        answer->document = render(&walk, chosen.kept, chosen.text_limit, &answer->facts, pool);
-    return status;
-}
-
-apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_request_t *request,
-                                apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
-                                apr_pool_t *pool)
-{
-    return answer_document(project, request, max_bytes_limit, answer, 0, pool);
-}
-
 apr_status_t spx_context_answer_text(const spx_project_t *project,
                                      const spx_context_request_t *request,
                                      apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
@@ -633,8 +549,7 @@ apr_status_t spx_context_answer_text(const spx_project_t *project,
 {
     walk_t walk;
     chosen_t chosen;
-    apr_status_t status =
-        choose(project, request, max_bytes_limit, answer, &walk, &chosen, 0, pool);
+    apr_status_t status = choose(project, request, max_bytes_limit, answer, &walk, &chosen, pool);
     if (status != APR_SUCCESS)
         return status;
     /* Written once more, at the size counted, into pool. */
@@ -649,10 +564,16 @@ apr_status_t spx_context_answer_text(const spx_project_t *project,
     return APR_SUCCESS;
 }
 
-apr_status_t spx_context_answer_tree(const spx_project_t *project,
-                                     const spx_context_request_t *request,
-                                     apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
-                                     apr_pool_t *pool)
+/* The same text, parsed: a document no larger than max_bytes, for a front
+ * end that adds to it (MCP). A source may hold NUL, which the text escapes. */
+apr_status_t spx_context_answer(const spx_project_t *project, const spx_context_request_t *request,
+                                apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
+                                apr_pool_t *pool)
 {
-    return answer_document(project, request, max_bytes_limit, answer, 1, pool);
+    apr_status_t status = spx_context_answer_text(project, request, max_bytes_limit, answer, pool);
+    if (status != APR_SUCCESS)
+        return status;
+    json_error_t error;
+    answer->document = json_loadb(answer->text, answer->length, JSON_ALLOW_NUL, &error);
+    return answer->document ? APR_SUCCESS : APR_ENOMEM;
 }

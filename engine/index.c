@@ -653,61 +653,6 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
     return index;
 }
 
-json_t *spx_index_node_json(const spx_index_node_t *node)
-{
-    json_t *object = json_pack("{s:s, s:s}", "id", node->id, "kind", node->kind);
-    if (node->name)
-        json_object_set_new(object, "name", json_string(node->name));
-    if (node->signature)
-        json_object_set_new(object, "signature", json_string(node->signature));
-    if (node->module)
-        json_object_set_new(object, "path", json_string(node->module->path));
-    const spx_span_t *span = spx_index_item_span(node);
-    if (span) {
-        json_object_set_new(object, "module", json_string(node->module->name));
-        json_object_set_new(object, "span", spx_span_json(span));
-    }
-    if (node->function)
-        json_object_set_new(object, "exported", json_boolean(node->function->exported));
-    if (node->structure) {
-        const spx_struct_t *structure = node->structure;
-        json_t *fields = json_array();
-        for (apr_size_t i = 0; i < structure->field_count; i++) {
-            const spx_param_t *field = &structure->fields[i];
-            json_array_append_new(fields, json_pack("{s:s, s:s}", "name", field->name.text, "type",
-                                                    node->field_types[i]));
-        }
-        json_object_set_new(object, "exported", json_boolean(structure->exported));
-        json_object_set_new(object, "fields", fields);
-    }
-    if (node->enumeration) {
-        const spx_enum_t *enumeration = node->enumeration;
-        json_t *variants = json_array();
-        apr_size_t next = 0;
-        for (apr_size_t v = 0; v < enumeration->variant_count; v++) {
-            json_t *payload = json_array();
-            for (apr_size_t k = 0; k < enumeration->variants[v].payload_count; k++)
-                json_array_append_new(payload, json_string(node->payload_types[next++]));
-            json_array_append_new(variants, json_pack("{s:s, s:o}", "name",
-                                                      enumeration->variants[v].name.text, "payload",
-                                                      payload));
-        }
-        json_object_set_new(object, "exported", json_boolean(enumeration->exported));
-        json_object_set_new(object, "variants", variants);
-    }
-    if (node->constant) {
-        const spx_const_t *constant = node->constant;
-        json_object_set_new(object, "exported", json_boolean(constant->exported));
-        json_object_set_new(object, "type", json_string(spx_type_name(constant->type)));
-        json_object_set_new(object, "value", json_stringn(node->value, node->value_length));
-    }
-    if (node->data) {
-        json_object_set_new(object, "path", json_string(node->data->path));
-        json_object_set_new(object, "bytes", json_integer((json_int_t)node->data->length));
-    }
-    return object;
-}
-
 const spx_span_t *spx_index_item_span(const spx_index_node_t *node)
 {
     return node->function      ? &node->function->span
@@ -715,15 +660,6 @@ const spx_span_t *spx_index_item_span(const spx_index_node_t *node)
            : node->constant    ? &node->constant->span
            : node->enumeration ? &node->enumeration->span
                                : NULL;
-}
-
-json_t *spx_index_edge_json(const spx_index_t *index, const spx_index_edge_t *edge)
-{
-    json_t *object = json_pack("{s:s, s:s, s:s}", "from", index->nodes[edge->from].id, "kind",
-                               edge->kind, "to", index->nodes[edge->to].id);
-    if (edge->site_count)
-        json_object_set_new(object, "sites", json_integer(edge->site_count));
-    return object;
 }
 
 void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr_pool_t *pool)

@@ -71,11 +71,6 @@ struct spx_index_t {
  * module's retained text), or NULL for other nodes. */
 const spx_span_t *spx_index_item_span(const spx_index_node_t *node);
 
-/* The node's graph object (outputs.md) as a Jansson value, for the context
- * document that is a tree (context.c). A new reference. */
-json_t *spx_index_node_json(const spx_index_node_t *node);
-/* The edge's graph object, likewise. A new reference. */
-json_t *spx_index_edge_json(const spx_index_t *index, const spx_index_edge_t *edge);
 /* What a context document adds to a node's object (context.c). */
 typedef struct spx_index_node_extras_t {
     int distance;
@@ -86,9 +81,9 @@ typedef struct spx_index_node_extras_t {
     int text_truncated;
 } spx_index_node_extras_t;
 
-/* The node's graph object, with extras (when not NULL), and the edge's,
- * through the streaming writer (index_write.c): the bytes of the canonical
- * text of spx_index_node_json and spx_index_edge_json (with the extras). */
+/* The node's graph object (outputs.md), with extras (when not NULL), and
+ * the edge's, through the streaming writer (index_write.c): the graph's
+ * and the context's one rendering of them. */
 void spx_index_write_node(spx_json_writer_t *writer, const spx_index_node_t *node,
                           const spx_index_node_extras_t *extras);
 void spx_index_write_edge(spx_json_writer_t *writer, const spx_index_t *index,
@@ -105,14 +100,6 @@ void spx_index_write_edge(spx_json_writer_t *writer, const spx_index_t *index,
 spx_json_status_t spx_graph_write_compared(const spx_project_t *project, const char *old_id,
                                            const char *new_id, const char *new_name,
                                            spx_json_writer_t *writer, apr_pool_t *pool);
-
-/* The context answer as it was made before the streaming writer: every
- * rendering of the budget's search a Jansson tree measured by its canonical
- * text, and the document a tree. Tests only (test_stream_sameness). */
-apr_status_t spx_context_answer_tree(const spx_project_t *project,
-                                     const spx_context_request_t *request,
-                                     apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
-                                     apr_pool_t *pool);
 
 /* The node number of id (a binary search of the sorted nodes), or -1. */
 int spx_index_find(const spx_index_t *index, const char *id);

@@ -133,9 +133,9 @@ static int64_t find(const spx_value_block_t *map, spx_value_t key, uint32_t hash
 static int64_t locate(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key)
 {
     uint32_t hint = map->of.hint;
-    if (hint < map->length && keys_equal(map, map->slots[2u * hint], key))
-        return (int64_t)hint;
     if (map->length <= SPX_MAP_SCAN_ENTRIES) { /* a few keys: compared, not hashed */
+        if (hint < map->length && keys_equal(map, map->slots[2u * hint], key))
+            return (int64_t)hint;
         for (uint32_t position = 0; position < map->length; position++)
             if (keys_equal(map, map->slots[2u * position], key)) {
                 ((spx_value_block_t *)(uintptr_t)map)->of.hint = position;
@@ -143,7 +143,13 @@ static int64_t locate(const spx_heap_t *heap, const spx_value_block_t *map, spx_
             }
         return -1;
     }
-    int64_t position = find(map, key, hash_key(heap, map, key));
+    /* The hint's entry is tried by its kept hash first, so a missed hint
+     * costs no look at the key stored there. */
+    uint32_t hash = hash_key(heap, map, key);
+    if (hint < map->length && hashes_of(map)[hint] == hash &&
+        keys_equal(map, map->slots[2u * hint], key))
+        return (int64_t)hint;
+    int64_t position = find(map, key, hash);
     if (position >= 0)
         ((spx_value_block_t *)(uintptr_t)map)->of.hint = (uint32_t)position;
     return position;

@@ -28,7 +28,7 @@ def timed(command):
 def main():
     rounds = int(sys.argv[1])
     rest = sys.argv[2:]
-    print("%-10s %10s %10s  %s" % ("program", "semaprax_s", "lua_s", "ratio median (min..max)"))
+    print("%-12s %10s %12s  %s" % ("program", "semaprax_s", "reference_s", "ratio median (min..max)"))
     for k in range(0, len(rest), 3):
         name, command, reference = rest[k:k + 3]
         mine, theirs, ratios = [], [], []
@@ -41,7 +41,7 @@ def main():
             mine.append(a)
             theirs.append(b)
             ratios.append(a / b)
-        print("%-10s %10.3f %10.3f  %.2fx (%.2f..%.2f)" %
+        print("%-12s %10.3f %12.3f  %.2fx (%.2f..%.2f)" %
               (name, statistics.median(mine), statistics.median(theirs),
                statistics.median(ratios), min(ratios), max(ratios)))
 
