@@ -264,24 +264,39 @@ static spx_value_t *unshared_slot(spx_value_block_t *block, const int32_t *place
     }
 }
 
-/* The span recorded for pc of kind; for a charge, the nth one. */
+/* One LEB128 number of the packed sites at *at, which it moves past. */
+static uint32_t get_number(const uint8_t **at)
+{
+    uint32_t value = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        uint8_t byte = *(*at)++;
+        value |= (uint32_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80))
+            return value;
+    }
+}
+
+/* The span recorded for pc of kind; for a charge, the nth one. The packed
+ * sites (vm_internal.h) are read in order up to pc's. */
 static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_site_kind_t kind,
                             uint64_t nth)
 {
-    uint32_t low = 0, high = function->site_count;
-    while (low < high) {
-        uint32_t middle = low + (high - low) / 2;
-        if (function->sites[middle].pc < pc)
-            low = middle + 1;
-        else
-            high = middle;
-    }
     spx_span_t last = function->span;
-    for (uint32_t i = low; i < function->site_count && function->sites[i].pc == pc; i++) {
-        if (function->sites[i].kind != kind)
+    const uint8_t *at = function->sites, *end = function->sites + function->site_bytes;
+    uint32_t site_pc = 0, start = 0;
+    while (at < end) {
+        uint32_t step = get_number(&at);
+        uint32_t distance = get_number(&at);
+        uint32_t length = get_number(&at);
+        site_pc += step >> 1;
+        start = distance & 1 ? start - (distance + 1) / 2 : start + distance / 2;
+        if (site_pc < pc)
             continue;
-        last = spx_span_between(function->text, function->text_length, function->sites[i].start,
-                                function->sites[i].end);
+        if (site_pc > pc)
+            break;
+        if ((spx_site_kind_t)(step & 1) != kind)
+            continue;
+        last = spx_span_between(function->text, function->text_length, start, start + length);
         if (nth-- == 0)
             break;
     }
