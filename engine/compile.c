@@ -1932,9 +1932,7 @@ spx_program_t *spx_program_finish(spx_program_builder_t *c)
     apr_pool_destroy(c->scratch);
     spx_program_t *program = apr_pcalloc(c->pool, sizeof(*program));
     program->function_count = (apr_size_t)c->functions->nelts;
-    program->functions = SPX_ARENA_ARRAY(c->arena, spx_vm_function_t, program->function_count + 1);
-    for (apr_size_t i = 0; i < program->function_count; i++)
-        program->functions[i] = *APR_ARRAY_IDX(c->functions, i, spx_vm_function_t *);
+    program->functions = (spx_vm_function_t *const *)c->functions->elts;
     program->by_name = c->by_name;
     program->shapes =
         SPX_ARENA_COPY(c->arena, const spx_struct_shape_t *, c->shapes->elts, c->shapes->nelts);
@@ -1968,7 +1966,7 @@ apr_status_t spx_program_check_roots(const spx_program_t *program, const char *c
         }
     }
     for (int i = 0; i < queue->nelts; i++) {
-        const spx_vm_function_t *function = &program->functions[APR_ARRAY_IDX(queue, i, int32_t)];
+        const spx_vm_function_t *function = program->functions[APR_ARRAY_IDX(queue, i, int32_t)];
         if (function->too_large) {
             *message = apr_psprintf(pool, "function '%s' is too large to run", function->name);
             return APR_EINVAL;

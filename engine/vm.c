@@ -383,7 +383,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                             spx_run_result_t *result, apr_pool_t *pool)
 {
     const spx_program_t *program = vm->program;
-    const spx_vm_function_t *function = &program->functions[entry];
+    const spx_vm_function_t *function = program->functions[entry];
     spx_heap_t *heap = &vm->heap;
     uint64_t fuel = max_steps;
     if (fuel == 0) { /* the call of the entry or test function is the first step */
@@ -699,7 +699,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         call : {
             /* the compiler's: a function the checker resolved */
             SPX_ASSERT(ins->a >= 0 && (apr_size_t)ins->a < program->function_count);
-            const spx_vm_function_t *callee = &program->functions[ins->a];
+            const spx_vm_function_t *callee = program->functions[ins->a];
             if (vm->depth >= max_depth) {
                 result->steps = max_steps - fuel - reserved;
                 fail(result, SPX_OUTCOME_DEPTH_EXHAUSTED, frame->function,
@@ -1486,8 +1486,8 @@ apr_status_t spx_vm_run_interruptible(const spx_program_t *program, long functio
 {
     memset(result, 0, sizeof(*result));
     if (function < 0 || (apr_size_t)function >= program->function_count ||
-        !program->functions[function].code || !program->functions[function].returns_int ||
-        program->functions[function].param_count ||
+        !program->functions[function]->code || !program->functions[function]->returns_int ||
+        program->functions[function]->param_count ||
         limits->max_steps > SPX_LIMIT_MAX_STEPS_MAXIMUM ||
         limits->max_bytes > SPX_LIMIT_MAX_BYTES_MAXIMUM || limits->max_call_depth < 1 ||
         limits->max_call_depth > SPX_LIMIT_CALL_DEPTH_MAXIMUM ||

@@ -202,7 +202,7 @@ typedef struct spx_vm_function_t {
 } spx_vm_function_t;
 
 struct spx_program_t {
-    spx_vm_function_t *functions;
+    spx_vm_function_t *const *functions; /* each made once, where the compiler made it */
     apr_size_t function_count;
     const spx_struct_shape_t *const *shapes;          /* every struct of the program, by number */
     const spx_variant_shape_t *const *variant_shapes; /* v3: every variant with payloads */
