@@ -465,6 +465,7 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
     builder->references = apr_array_make(pool, 64, sizeof(reference_t));
     builder->edges = apr_array_make(pool, 64, sizeof(pending_edge_t *));
     builder->spine = apr_array_make(pool, 64, sizeof(const spx_expr_t *));
+    builder->scrutinees = apr_hash_make(pool); /* cleared for each function */
     return builder;
 }
 
@@ -473,7 +474,7 @@ void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_
     builder->module = module;
     for (apr_size_t f = 0; f < module->function_count; f++) {
         spx_function_t *function = module->functions[f];
-        builder->scrutinees = apr_hash_make(builder->pool);
+        apr_hash_clear(builder->scrutinees);
         find_scrutinees(builder, &function->body);
         for (apr_size_t i = 0; i < function->param_count; i++)
             collect_type(builder, function->params[i].type_syntax);
