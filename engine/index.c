@@ -617,13 +617,19 @@ static void sort_edges(builder_t *builder, spx_index_t *index, apr_pool_t *scrat
         out_count[index->edges[i].from]++;
         in_count[index->edges[i].to]++;
     }
-    for (int n = 0; n < index->node_count; n++) {
-        index->nodes[n].out_edges = apr_array_make(pool, out_count[n], sizeof(int));
-        index->nodes[n].in_edges = apr_array_make(pool, in_count[n], sizeof(int));
+    index->in_edges = apr_palloc(pool, ((size_t)count + 1) * sizeof(int));
+    for (int n = 0, out_first = 0, in_first = 0; n < index->node_count; n++) {
+        index->nodes[n].out_first = out_first;
+        index->nodes[n].out_count = 0;
+        index->nodes[n].in_first = in_first;
+        index->nodes[n].in_count = 0;
+        out_first += out_count[n];
+        in_first += in_count[n];
     }
     for (int i = 0; i < count; i++) {
-        APR_ARRAY_PUSH(index->nodes[index->edges[i].from].out_edges, int) = i;
-        APR_ARRAY_PUSH(index->nodes[index->edges[i].to].in_edges, int) = i;
+        index->nodes[index->edges[i].from].out_count++;
+        spx_index_node_t *to = &index->nodes[index->edges[i].to];
+        index->in_edges[to->in_first + to->in_count++] = i;
     }
 }
 
@@ -839,9 +845,9 @@ void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr
         module->name = node->name;
         module->path = node->module->path;
         module->imports =
-            apr_palloc(pool, ((apr_size_t)node->out_edges->nelts + 1) * sizeof(*module->imports));
-        for (int e = 0; e < node->out_edges->nelts; e++) {
-            const spx_index_edge_t *edge = &index->edges[APR_ARRAY_IDX(node->out_edges, e, int)];
+            apr_palloc(pool, ((apr_size_t)node->out_count + 1) * sizeof(*module->imports));
+        for (int e = 0; e < node->out_count; e++) {
+            const spx_index_edge_t *edge = &index->edges[node->out_first + e];
             if (strcmp(edge->kind, "imports") == 0)
                 module->imports[module->import_count++] = index->nodes[edge->to].name;
         }
