@@ -13,7 +13,6 @@
  */
 #include "index_internal.h"
 
-#include "spx_allocation.h"
 #include "spx_limits.h"
 
 #include <apr_strings.h>
@@ -29,15 +28,17 @@ struct spx_index_builder_t {
     /* The nodes in the order made, then sorted in place: the index's. */
     spx_index_node_t *nodes;
     int node_count, node_capacity;
-    apr_hash_t *node_of; /* a module, struct or const (its address) -> int * position */
+    apr_pool_t *node_pool; /* holds nodes alone */
+    apr_hash_t *node_of;   /* a module, struct or const (its address) -> int * position */
     /* By spx_builtin_t: the builtin's node position, or -1 until made. */
     int builtin_node[SPX_BUILTIN_COUNT + 1];
     apr_array_header_t *references; /* reference_t: those of the item being walked */
-    /* The edges in the order made, then sorted in place: the index's. Both
-     * lists grow by spx_reallocate (no old copy left behind) and are freed
-     * with the pool. */
+    /* The edges in the order made, then sorted in place: the index's. Each
+     * list has a subpool of its own, which a larger copy replaces (no old
+     * copy is left behind). */
     spx_index_edge_t *edges;
     int edge_count, edge_capacity;
+    apr_pool_t *edge_pool;      /* holds edges alone */
     apr_array_header_t *spine;  /* const spx_expr_t *: operator chains being walked */
     apr_hash_t *scrutinees;     /* v3: a match's scrutinee (its address) -> its enum */
     const spx_module_t *module; /* the module of the item being walked */
@@ -56,32 +57,34 @@ typedef struct reference_t {
     spx_index_site_t site;
 } reference_t;
 
-/* list (of *capacity items of size bytes) with room for one more: twice
- * as long when full. One item is always left over (the index's lists end
- * with room for one). */
-static void *room_for_one(void *list, int count, int *capacity, size_t size)
+/* list (of *capacity items of size bytes, count of them used, held alone
+ * by *holder, a subpool of pool) with room for one more: when full, a copy
+ * twice as long in a new subpool, and the old one destroyed (its memory goes
+ * back to the allocator). One item is always left over (the index's lists
+ * end with room for one). */
+static void *room_for_one(apr_pool_t *pool, apr_pool_t **holder, void *list, int count,
+                          int *capacity, size_t size)
 {
     if (count + 1 < *capacity)
         return list;
     *capacity = *capacity ? 2 * *capacity : SPX_INDEX_FIRST_ITEMS;
-    return spx_reallocate(list, (size_t)*capacity * size);
-}
-
-static apr_status_t free_lists(void *data)
-{
-    builder_t *builder = data;
-    free(builder->nodes);
-    free(builder->edges);
-    builder->nodes = NULL;
-    builder->edges = NULL;
-    return APR_SUCCESS;
+    apr_pool_t *grown = NULL;
+    apr_pool_create(&grown, pool);
+    void *moved = apr_palloc(grown, (size_t)*capacity * size);
+    if (count)
+        memcpy(moved, list, (size_t)count * size);
+    if (*holder)
+        apr_pool_destroy(*holder);
+    *holder = grown;
+    return moved;
 }
 
 /* A node's position stays; its address may move when another is added. */
 static int add_node(builder_t *builder, const char *id, const char *kind, const char *name)
 {
-    builder->nodes = room_for_one(builder->nodes, builder->node_count, &builder->node_capacity,
-                                  sizeof(*builder->nodes));
+    builder->nodes =
+        room_for_one(builder->pool, &builder->node_pool, builder->nodes, builder->node_count,
+                     &builder->node_capacity, sizeof(*builder->nodes));
     spx_index_node_t *node = &builder->nodes[builder->node_count];
     memset(node, 0, sizeof(*node));
     node->id = id;
@@ -97,8 +100,9 @@ static spx_index_node_t *node_at(builder_t *builder, int position)
 
 static void add_edge(builder_t *builder, int from, const char *kind, int to)
 {
-    builder->edges = room_for_one(builder->edges, builder->edge_count, &builder->edge_capacity,
-                                  sizeof(*builder->edges));
+    builder->edges =
+        room_for_one(builder->pool, &builder->edge_pool, builder->edges, builder->edge_count,
+                     &builder->edge_capacity, sizeof(*builder->edges));
     spx_index_edge_t *edge = &builder->edges[builder->edge_count++];
     edge->from = from;
     edge->kind = kind;
@@ -485,7 +489,6 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
     for (int b = SPX_BUILTIN_NONE; b <= SPX_BUILTIN_COUNT; b++)
         builder->builtin_node[b] = -1;
     builder->references = apr_array_make(pool, 64, sizeof(reference_t));
-    apr_pool_cleanup_register(pool, builder, free_lists, apr_pool_cleanup_null);
     builder->spine = apr_array_make(pool, 64, sizeof(const spx_expr_t *));
     builder->scrutinees = apr_hash_make(pool); /* cleared for each function */
     return builder;
