@@ -3,9 +3,9 @@
  *
  * Chunks (SPX_ARENA_SMALL_CHUNKS small ones from the pool, then large ones of
  * bulk memory) are kept, so a cleared arena reuses them; a request larger than a quarter chunk gets
- * a allocation of its own, from a subpool that a clear empties, so the tail a chunk wastes stays
- * small. The identifier table is open addressing with linear probing over (hash, pointer) slots,
- * grown at half full.
+ * a allocation of its own, from a subpool (made at the first such request) that a clear empties, so
+ * the tail a chunk wastes stays small. The identifier table is open addressing with linear probing
+ * over (hash, pointer) slots, grown at half full.
  */
 #include "spx_arena.h"
 
@@ -33,7 +33,7 @@ typedef struct intern_slot_t {
 
 struct spx_arena_t {
     apr_pool_t *pool;
-    apr_pool_t *large; /* requests over a quarter chunk */
+    apr_pool_t *large; /* requests over a quarter chunk; made for the first */
     chunk_t *first;
     chunk_t *current;
     apr_size_t chunk_count;
@@ -48,7 +48,6 @@ spx_arena_t *spx_arena_make(apr_pool_t *pool)
 {
     spx_arena_t *arena = apr_pcalloc(pool, sizeof(*arena));
     arena->pool = pool;
-    apr_pool_create(&arena->large, pool);
     return arena;
 }
 
@@ -85,6 +84,10 @@ static apr_size_t padding(const char *at, apr_size_t alignment)
 static void *take(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
 {
     if (size > SPX_ARENA_CHUNK_BYTES / 4) {
+        /* Most arenas never take one (a quick look at a module's imports
+         * makes one arena per module): the subpool waits for the first. */
+        if (!arena->large)
+            apr_pool_create(&arena->large, arena->pool);
         /* APR aligns to 8 bytes only. */
         char *memory = apr_palloc(arena->large, size + alignment - 1);
         return memory + padding(memory, alignment);
@@ -132,7 +135,8 @@ void *spx_arena_copy(spx_arena_t *arena, const void *data, apr_size_t size, apr_
 
 void spx_arena_clear(spx_arena_t *arena)
 {
-    apr_pool_clear(arena->large);
+    if (arena->large)
+        apr_pool_clear(arena->large);
     arena->current = NULL;
     arena->next = NULL;
     arena->left = 0;

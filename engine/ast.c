@@ -36,27 +36,52 @@ const char *spx_type_name(spx_type_t type)
     return "<error>";
 }
 
+/* The signature is measured, then written once into pool: no list of its
+ * parts is left behind (Phase A makes one for every function). */
 const char *spx_function_signature(const spx_function_t *function, apr_pool_t *pool)
 {
-    apr_array_header_t *parts =
-        apr_array_make(pool, (int)(function->param_count * 4 + 4), sizeof(const char *));
-    APR_ARRAY_PUSH(parts, const char *) = "fn(";
+    enum { FEW_PARAMS = 16 };
+    const char *few[FEW_PARAMS + 1];
+    const char **types = function->param_count < FEW_PARAMS
+                             ? few
+                             : apr_palloc(pool, (function->param_count + 1) * sizeof(*types));
+    apr_size_t length = strlen("fn()");
+    for (apr_size_t i = 0; i < function->param_count; i++) {
+        types[i] = spx_written_type_name(function->params[i].type_syntax, function->params[i].type,
+                                         function->module, pool);
+        length += (i > 0 ? 2 : 0) + strlen(function->params[i].name.text) + 2 + strlen(types[i]);
+    }
+    /* A unit function is written without "->", and so is its signature. */
+    const char *result = function->result == SPX_TYPE_UNIT
+                             ? NULL
+                             : spx_written_type_name(function->result_syntax, function->result,
+                                                     function->module, pool);
+    if (result)
+        length += 4 + strlen(result);
+    char *signature = apr_palloc(pool, length + 1);
+    char *at = signature;
+#define SIGNATURE_PUT(text)                                                                        \
+    do {                                                                                           \
+        apr_size_t size = strlen(text);                                                            \
+        memcpy(at, (text), size);                                                                  \
+        at += size;                                                                                \
+    } while (0)
+    SIGNATURE_PUT("fn(");
     for (apr_size_t i = 0; i < function->param_count; i++) {
         if (i > 0)
-            APR_ARRAY_PUSH(parts, const char *) = ", ";
-        APR_ARRAY_PUSH(parts, const char *) = function->params[i].name.text;
-        APR_ARRAY_PUSH(parts, const char *) = ": ";
-        APR_ARRAY_PUSH(parts, const char *) = spx_written_type_name(
-            function->params[i].type_syntax, function->params[i].type, function->module, pool);
+            SIGNATURE_PUT(", ");
+        SIGNATURE_PUT(function->params[i].name.text);
+        SIGNATURE_PUT(": ");
+        SIGNATURE_PUT(types[i]);
     }
-    APR_ARRAY_PUSH(parts, const char *) = ")";
-    /* A unit function is written without "->", and so is its signature. */
-    if (function->result != SPX_TYPE_UNIT) {
-        APR_ARRAY_PUSH(parts, const char *) = " -> ";
-        APR_ARRAY_PUSH(parts, const char *) = spx_written_type_name(
-            function->result_syntax, function->result, function->module, pool);
+    SIGNATURE_PUT(")");
+    if (result) {
+        SIGNATURE_PUT(" -> ");
+        SIGNATURE_PUT(result);
     }
-    return apr_array_pstrcat(pool, parts, 0);
+#undef SIGNATURE_PUT
+    *at = '\0';
+    return signature;
 }
 
 /* Arrays nest only as deep as the parser allowed, but are walked as a loop. */

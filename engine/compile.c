@@ -1793,6 +1793,39 @@ static void compile_block(compiler_t *c, const spx_block_t *block, int drops)
 
 /* --- functions and the program ------------------------------------------- */
 
+/* One LEB128 number: seven bits a byte, the low ones first. */
+static uint8_t *put_number(uint8_t *at, uint32_t value)
+{
+    while (value >= 0x80) {
+        *at++ = (uint8_t)(value | 0x80);
+        value >>= 7;
+    }
+    *at++ = (uint8_t)value;
+    return at;
+}
+
+/* The function's sites, packed into the program's arena (vm_internal.h). */
+static void pack_sites(compiler_t *c, spx_vm_function_t *out)
+{
+    const spx_site_t *sites = (const spx_site_t *)c->sites->elts;
+    apr_size_t count = (apr_size_t)c->sites->nelts;
+    /* At most 5 bytes a number: packed in the scratch pool, then copied. */
+    uint8_t *packed = apr_palloc(c->scratch, 15 * count + 1);
+    uint8_t *at = packed;
+    uint32_t pc = 0, start = 0;
+    for (apr_size_t i = 0; i < count; i++) {
+        SPX_ASSERT(sites[i].pc >= pc && sites[i].end >= sites[i].start);
+        at = put_number(at, (sites[i].pc - pc) * 2 + sites[i].kind);
+        at = put_number(at, sites[i].start >= start ? (sites[i].start - start) * 2
+                                                    : (start - sites[i].start) * 2 - 1);
+        at = put_number(at, sites[i].end - sites[i].start);
+        pc = sites[i].pc;
+        start = sites[i].start;
+    }
+    out->sites = SPX_ARENA_COPY(c->arena, uint8_t, packed, (apr_size_t)(at - packed));
+    out->site_bytes = (uint32_t)(at - packed);
+}
+
 /* Compile f into *out (its name set already); a function over a bytecode
  * limit is compiled as too_large, which stops any run that can reach it. */
 static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_function_t *out)
@@ -1856,8 +1889,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     out->aux = SPX_ARENA_COPY(c->arena, int32_t, c->aux->elts, c->aux->nelts);
     out->render_types = SPX_ARENA_COPY(c->arena, const spx_render_type_t *, c->render_types->elts,
                                        c->render_types->nelts);
-    out->sites = SPX_ARENA_COPY(c->arena, spx_site_t, c->sites->elts, c->sites->nelts);
-    out->site_count = (uint32_t)c->sites->nelts;
+    pack_sites(c, out);
     out->returns_int = result_file == FILE_INT && f->result == SPX_TYPE_INT;
     out->param_count = (uint32_t)f->param_count;
     out->span = f->name.span;
@@ -1900,9 +1932,7 @@ spx_program_t *spx_program_finish(spx_program_builder_t *c)
     apr_pool_destroy(c->scratch);
     spx_program_t *program = apr_pcalloc(c->pool, sizeof(*program));
     program->function_count = (apr_size_t)c->functions->nelts;
-    program->functions = SPX_ARENA_ARRAY(c->arena, spx_vm_function_t, program->function_count + 1);
-    for (apr_size_t i = 0; i < program->function_count; i++)
-        program->functions[i] = *APR_ARRAY_IDX(c->functions, i, spx_vm_function_t *);
+    program->functions = (spx_vm_function_t *const *)c->functions->elts;
     program->by_name = c->by_name;
     program->shapes =
         SPX_ARENA_COPY(c->arena, const spx_struct_shape_t *, c->shapes->elts, c->shapes->nelts);
@@ -1936,7 +1966,7 @@ apr_status_t spx_program_check_roots(const spx_program_t *program, const char *c
         }
     }
     for (int i = 0; i < queue->nelts; i++) {
-        const spx_vm_function_t *function = &program->functions[APR_ARRAY_IDX(queue, i, int32_t)];
+        const spx_vm_function_t *function = program->functions[APR_ARRAY_IDX(queue, i, int32_t)];
         if (function->too_large) {
             *message = apr_psprintf(pool, "function '%s' is too large to run", function->name);
             return APR_EINVAL;

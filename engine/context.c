@@ -120,15 +120,14 @@ static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
         int level_end = walk->count;
         for (int i = level_start; i < level_end; i++) {
             int node = walk->order[i];
-            const apr_array_header_t *out = walk->index->nodes[node].out_edges;
-            const apr_array_header_t *in = walk->index->nodes[node].in_edges;
+            const spx_index_node_t *at = &walk->index->nodes[node];
+            const int *in = walk->index->in_edges + at->in_first;
             int o = 0, k = 0;
-            int out_count = follow_out ? out->nelts : 0, in_count = follow_in ? in->nelts : 0;
+            int out_count = follow_out ? at->out_count : 0, in_count = follow_in ? at->in_count : 0;
             /* Merge both lists in edge order. */
             while (o < out_count || k < in_count) {
-                int take_out = k >= in_count || (o < out_count && APR_ARRAY_IDX(out, o, int) <=
-                                                                      APR_ARRAY_IDX(in, k, int));
-                int edge = take_out ? APR_ARRAY_IDX(out, o++, int) : APR_ARRAY_IDX(in, k++, int);
+                int take_out = k >= in_count || (o < out_count && at->out_first + o <= in[k]);
+                int edge = take_out ? at->out_first + o++ : in[k++];
                 const spx_index_edge_t *record = &walk->index->edges[edge];
                 if (!follows(walk->request, record->kind))
                     continue;

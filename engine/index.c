@@ -26,16 +26,24 @@
  * edges refer to them by their position in nodes. */
 struct spx_index_builder_t {
     apr_pool_t *pool;
-    spx_arena_t *arena;        /* nodes, pending edges, sites */
-    apr_array_header_t *nodes; /* spx_index_node_t * (in the arena), in the order made */
-    apr_hash_t *node_of;       /* a module, struct or const (its address) -> int * position */
+    spx_arena_t *arena; /* nodes, pending edges, sites */
+    /* The nodes in the order made, then sorted in place: the index's. */
+    spx_index_node_t *nodes;
+    int node_count, node_capacity;
+    apr_pool_t *node_pool; /* holds nodes alone */
+    apr_hash_t *node_of;   /* a module, struct or const (its address) -> int * position */
     /* By spx_builtin_t: the builtin's node position, or -1 until made. */
     int builtin_node[SPX_BUILTIN_COUNT + 1];
     apr_array_header_t *references; /* reference_t: those of the item being walked */
-    apr_array_header_t *edges;      /* pending_edge_t * (in the arena) */
-    apr_array_header_t *spine;      /* const spx_expr_t *: operator chains being walked */
-    apr_hash_t *scrutinees;         /* v3: a match's scrutinee (its address) -> its enum */
-    const spx_module_t *module;     /* the module of the item being walked */
+    /* The edges in the order made, then sorted in place: the index's. Each
+     * list has a subpool of its own, which a larger copy replaces (no old
+     * copy is left behind). */
+    spx_index_edge_t *edges;
+    int edge_count, edge_capacity;
+    apr_pool_t *edge_pool;      /* holds edges alone */
+    apr_array_header_t *spine;  /* const spx_expr_t *: operator chains being walked */
+    apr_hash_t *scrutinees;     /* v3: a match's scrutinee (its address) -> its enum */
+    const spx_module_t *module; /* the module of the item being walked */
 };
 typedef spx_index_builder_t builder_t;
 
@@ -51,33 +59,53 @@ typedef struct reference_t {
     spx_index_site_t site;
 } reference_t;
 
-typedef struct pending_edge_t {
-    int from; /* positions in the builder's nodes, then in the sorted index */
-    int to;
-    const char *kind;
-    const spx_index_site_t *sites;
-    int site_count;
-} pending_edge_t;
+/* list (of *capacity items of size bytes, count of them used, held alone
+ * by *holder, a subpool of pool) with room for one more: when full, a copy
+ * twice as long in a new subpool, and the old one destroyed (its memory goes
+ * back to the allocator). One item is always left over (the index's lists
+ * end with room for one). */
+static void *room_for_one(apr_pool_t *pool, apr_pool_t **holder, void *list, int count,
+                          int *capacity, size_t size)
+{
+    if (count + 1 < *capacity)
+        return list;
+    *capacity = *capacity ? 2 * *capacity : SPX_INDEX_FIRST_ITEMS;
+    apr_pool_t *grown = NULL;
+    apr_pool_create(&grown, pool);
+    void *moved = apr_palloc(grown, (size_t)*capacity * size);
+    if (count)
+        memcpy(moved, list, (size_t)count * size);
+    if (*holder)
+        apr_pool_destroy(*holder);
+    *holder = grown;
+    return moved;
+}
 
+/* A node's position stays; its address may move when another is added. */
 static int add_node(builder_t *builder, const char *id, const char *kind, const char *name)
 {
-    spx_index_node_t *node = SPX_ARENA_NEW(builder->arena, spx_index_node_t);
-    APR_ARRAY_PUSH(builder->nodes, spx_index_node_t *) = node;
+    builder->nodes =
+        room_for_one(builder->pool, &builder->node_pool, builder->nodes, builder->node_count,
+                     &builder->node_capacity, sizeof(*builder->nodes));
+    spx_index_node_t *node = &builder->nodes[builder->node_count];
+    memset(node, 0, sizeof(*node));
     node->id = id;
     node->kind = kind;
     node->name = name;
-    return builder->nodes->nelts - 1;
+    return builder->node_count++;
 }
 
 static spx_index_node_t *node_at(builder_t *builder, int position)
 {
-    return APR_ARRAY_IDX(builder->nodes, position, spx_index_node_t *);
+    return &builder->nodes[position];
 }
 
 static void add_edge(builder_t *builder, int from, const char *kind, int to)
 {
-    pending_edge_t *edge = SPX_ARENA_ARRAY(builder->arena, pending_edge_t, 1);
-    APR_ARRAY_PUSH(builder->edges, pending_edge_t *) = edge;
+    builder->edges =
+        room_for_one(builder->pool, &builder->edge_pool, builder->edges, builder->edge_count,
+                     &builder->edge_capacity, sizeof(*builder->edges));
+    spx_index_edge_t *edge = &builder->edges[builder->edge_count++];
     edge->from = from;
     edge->kind = kind;
     edge->to = to;
@@ -388,8 +416,7 @@ static void add_reference_edges(builder_t *builder, int from)
         for (int i = first; i < end; i++)
             spans[i - first] = sites[i].site;
         add_edge(builder, from, sites[first].kind, to);
-        pending_edge_t *edge =
-            APR_ARRAY_IDX(builder->edges, builder->edges->nelts - 1, pending_edge_t *);
+        spx_index_edge_t *edge = &builder->edges[builder->edge_count - 1];
         edge->sites = spans;
         edge->site_count = end - first;
     }
@@ -433,8 +460,8 @@ static int compare_node_orders(const void *left, const void *right)
 /* Positions are sorted positions, which follow the ids' order. */
 static int compare_pending_edges(const void *left, const void *right)
 {
-    const pending_edge_t *a = *(const pending_edge_t *const *)left;
-    const pending_edge_t *b = *(const pending_edge_t *const *)right;
+    const spx_index_edge_t *a = *(const spx_index_edge_t *const *)left;
+    const spx_index_edge_t *b = *(const spx_index_edge_t *const *)right;
     if (a->from != b->from)
         return a->from < b->from ? -1 : 1;
     int order = strcmp(a->kind, b->kind);
@@ -460,13 +487,12 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
     builder_t *builder = apr_pcalloc(pool, sizeof(*builder));
     builder->pool = pool;
     builder->arena = spx_arena_make(pool);
-    builder->nodes = apr_array_make(pool, 64, sizeof(spx_index_node_t *));
     builder->node_of = apr_hash_make(pool);
     for (int b = SPX_BUILTIN_NONE; b <= SPX_BUILTIN_COUNT; b++)
         builder->builtin_node[b] = -1;
     builder->references = apr_array_make(pool, 64, sizeof(reference_t));
-    builder->edges = apr_array_make(pool, 64, sizeof(pending_edge_t *));
     builder->spine = apr_array_make(pool, 64, sizeof(const spx_expr_t *));
+    builder->scrutinees = apr_hash_make(pool); /* cleared for each function */
     return builder;
 }
 
@@ -475,7 +501,7 @@ void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_
     builder->module = module;
     for (apr_size_t f = 0; f < module->function_count; f++) {
         spx_function_t *function = module->functions[f];
-        builder->scrutinees = apr_hash_make(builder->pool);
+        apr_hash_clear(builder->scrutinees);
         find_scrutinees(builder, &function->body);
         for (apr_size_t i = 0; i < function->param_count; i++)
             collect_type(builder, function->params[i].type_syntax);
@@ -518,59 +544,97 @@ static void add_items(builder_t *builder, const spx_module_t *module, int module
     }
 }
 
-/* The nodes sorted by id, and every edge's ends moved to match. */
-static void sort_nodes(builder_t *builder, spx_index_t *index)
+/* Puts the count items of size bytes at list in order: the item at
+ * list + size * from[i] goes to position i. Each cycle of the permutation is
+ * followed once, with one item held aside (spare, size bytes); done is
+ * count bytes of scratch. In place, so the index takes the builder's lists
+ * as they are, and no second copy of them is made. */
+static void permute(char *list, size_t size, const int *from, int count, char *done, char *spare)
 {
-    apr_pool_t *pool = builder->pool;
-    int count = builder->nodes->nelts;
-    node_order_t *order = apr_palloc(pool, ((size_t)count + 1) * sizeof(*order));
+    if (count <= 0)
+        return;
+    memset(done, 0, (size_t)count);
+    for (int i = 0; i < count; i++) {
+        if (done[i] || from[i] == i) {
+            done[i] = 1;
+            continue;
+        }
+        memcpy(spare, list + size * (size_t)i, size);
+        int at = i;
+        while (from[at] != i) {
+            memcpy(list + size * (size_t)at, list + size * (size_t)from[at], size);
+            done[at] = 1;
+            at = from[at];
+        }
+        memcpy(list + size * (size_t)at, spare, size);
+        done[at] = 1;
+    }
+}
+
+/* The nodes sorted by id, and every edge's ends moved to match. */
+static void sort_nodes(builder_t *builder, spx_index_t *index, apr_pool_t *scratch)
+{
+    int count = builder->node_count;
+    node_order_t *order = apr_palloc(scratch, ((size_t)count + 1) * sizeof(*order));
     for (int i = 0; i < count; i++) {
         order[i].id = node_at(builder, i)->id;
         order[i].made = i;
     }
     qsort(order, (size_t)count, sizeof(*order), compare_node_orders);
-    int *sorted_position = apr_palloc(pool, ((size_t)count + 1) * sizeof(int));
-    index->nodes = apr_palloc(pool, ((size_t)count + 1) * sizeof(spx_index_node_t));
-    index->node_count = count;
+    int *sorted_position = apr_palloc(scratch, ((size_t)count + 1) * sizeof(int));
+    int *made = apr_palloc(scratch, ((size_t)count + 1) * sizeof(int));
     for (int i = 0; i < count; i++) {
-        index->nodes[i] = *node_at(builder, order[i].made);
+        made[i] = order[i].made;
         sorted_position[order[i].made] = i;
     }
-    for (int i = 0; i < builder->edges->nelts; i++) {
-        pending_edge_t *edge = APR_ARRAY_IDX(builder->edges, i, pending_edge_t *);
+    spx_index_node_t spare;
+    permute((char *)builder->nodes, sizeof(spx_index_node_t), made, count,
+            apr_palloc(scratch, (size_t)count + 1), (char *)&spare);
+    index->nodes = builder->nodes;
+    index->node_count = count;
+    for (int i = 0; i < builder->edge_count; i++) {
+        spx_index_edge_t *edge = &builder->edges[i];
         edge->from = sorted_position[edge->from];
         edge->to = sorted_position[edge->to];
     }
 }
 
 /* The edges sorted by (from, kind, to), and each node's lists of them. */
-static void sort_edges(builder_t *builder, spx_index_t *index)
+static void sort_edges(builder_t *builder, spx_index_t *index, apr_pool_t *scratch)
 {
     apr_pool_t *pool = builder->pool;
-    pending_edge_t **pending = (pending_edge_t **)builder->edges->elts;
-    int count = builder->edges->nelts;
+    int count = builder->edge_count;
+    spx_index_edge_t **pending = apr_palloc(scratch, ((size_t)count + 1) * sizeof(*pending));
+    for (int i = 0; i < count; i++)
+        pending[i] = &builder->edges[i];
     qsort(pending, (size_t)count, sizeof(*pending), compare_pending_edges);
-    int *out_count = apr_pcalloc(pool, ((size_t)index->node_count + 1) * sizeof(int));
-    int *in_count = apr_pcalloc(pool, ((size_t)index->node_count + 1) * sizeof(int));
-    index->edges = apr_palloc(pool, ((size_t)count + 1) * sizeof(*index->edges));
+    int *from = apr_palloc(scratch, ((size_t)count + 1) * sizeof(int));
+    for (int i = 0; i < count; i++)
+        from[i] = (int)(pending[i] - builder->edges);
+    spx_index_edge_t spare;
+    permute((char *)builder->edges, sizeof(spx_index_edge_t), from, count,
+            apr_palloc(scratch, (size_t)count + 1), (char *)&spare);
+    int *out_count = apr_pcalloc(scratch, ((size_t)index->node_count + 1) * sizeof(int));
+    int *in_count = apr_pcalloc(scratch, ((size_t)index->node_count + 1) * sizeof(int));
+    index->edges = builder->edges;
     index->edge_count = count;
     for (int i = 0; i < count; i++) {
-        spx_index_edge_t *edge = &index->edges[i];
-        edge->from = pending[i]->from;
-        edge->to = pending[i]->to;
-        edge->kind = pending[i]->kind;
-        edge->sites = pending[i]->sites;
-        edge->site_count = pending[i]->site_count;
-        out_count[edge->from]++;
-        in_count[edge->to]++;
+        out_count[index->edges[i].from]++;
+        in_count[index->edges[i].to]++;
     }
-    for (int n = 0; n < index->node_count; n++) {
-        index->nodes[n].out_edges = apr_array_make(pool, out_count[n], sizeof(int));
-        index->nodes[n].in_edges = apr_array_make(pool, in_count[n], sizeof(int));
+    index->in_edges = apr_palloc(pool, ((size_t)count + 1) * sizeof(int));
+    for (int n = 0, out_first = 0, in_first = 0; n < index->node_count; n++) {
+        index->nodes[n].out_first = out_first;
+        index->nodes[n].out_count = 0;
+        index->nodes[n].in_first = in_first;
+        index->nodes[n].in_count = 0;
+        out_first += out_count[n];
+        in_first += in_count[n];
     }
     for (int i = 0; i < count; i++) {
-        APR_ARRAY_PUSH(index->nodes[index->edges[i].from].out_edges, int) = i;
-        APR_ARRAY_PUSH(index->nodes[index->edges[i].to].in_edges, int) = i;
+        index->nodes[index->edges[i].from].out_count++;
+        spx_index_node_t *to = &index->nodes[index->edges[i].to];
+        index->in_edges[to->in_first + to->in_count++] = i;
     }
 }
 
@@ -628,7 +692,7 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
                      function_node(builder, module->functions[f]));
         add_items(builder, module, module_position);
     }
-    for (int i = 0; i < builder->nodes->nelts; i++)
+    for (int i = 0; i < builder->node_count; i++)
         describe_item(builder, node_at(builder, i));
     /* A single source is served by transport v1, whose bytes are frozen. */
     for (int b = SPX_BUILTIN_NONE + 1; !project->manifest && b <= SPX_BUILTIN_COUNT; b++)
@@ -648,8 +712,11 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
         data_node(builder, &project->data_entries[d]);
 
     spx_index_t *index = apr_pcalloc(pool, sizeof(*index));
-    sort_nodes(builder, index);
-    sort_edges(builder, index);
+    apr_pool_t *scratch;
+    apr_pool_create(&scratch, pool);
+    sort_nodes(builder, index, scratch);
+    sort_edges(builder, index, scratch);
+    apr_pool_destroy(scratch);
     return index;
 }
 
@@ -688,9 +755,9 @@ void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr
         module->name = node->name;
         module->path = node->module->path;
         module->imports =
-            apr_palloc(pool, ((apr_size_t)node->out_edges->nelts + 1) * sizeof(*module->imports));
-        for (int e = 0; e < node->out_edges->nelts; e++) {
-            const spx_index_edge_t *edge = &index->edges[APR_ARRAY_IDX(node->out_edges, e, int)];
+            apr_palloc(pool, ((apr_size_t)node->out_count + 1) * sizeof(*module->imports));
+        for (int e = 0; e < node->out_count; e++) {
+            const spx_index_edge_t *edge = &index->edges[node->out_first + e];
             if (strcmp(edge->kind, "imports") == 0)
                 module->imports[module->import_count++] = index->nodes[edge->to].name;
         }

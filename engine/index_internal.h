@@ -38,9 +38,12 @@ typedef struct spx_index_node_t {
     const char **field_types;       /* struct nodes: each field's type, as signatures spell it */
     const char *value;              /* const nodes: the value's text (a str's own bytes) */
     apr_size_t value_length;
-    const spx_data_entry_t *data;  /* v3 data nodes: the [[data]] entry */
-    apr_array_header_t *out_edges; /* int: edge numbers, in edge order */
-    apr_array_header_t *in_edges;  /* int: edge numbers, in edge order */
+    const spx_data_entry_t *data; /* v3 data nodes: the [[data]] entry */
+    /* Its edges, in edge order: out, the edges numbered out_first to
+     * out_first + out_count - 1 (the edges are sorted by from); in, the
+     * numbers in_count numbers from in_first of the index's in_edges. */
+    int out_first, out_count;
+    int in_first, in_count;
 } spx_index_node_t;
 
 /* A site: the byte range in its source of a call expression (calls), of a
@@ -65,6 +68,7 @@ struct spx_index_t {
     int node_count;
     spx_index_edge_t *edges; /* sorted by (from id, kind, to id) */
     int edge_count;
+    int *in_edges; /* edge numbers grouped by their to node, each group in edge order */
 };
 
 /* The whole item of a function, struct or const node (its span, in its

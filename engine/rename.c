@@ -315,9 +315,9 @@ static apr_status_t collect_edits(spx_rename_plan_t *plan, int node, const spx_f
     const apr_size_t *home = apr_hash_get(number, function->module->name, APR_HASH_KEY_STRING);
     APR_ARRAY_PUSH(edit_of(plan, by_module, *home, pool)->starts, apr_size_t) =
         function->name.span.start.offset;
-    const apr_array_header_t *incoming = index->nodes[node].in_edges;
-    for (int i = 0; i < incoming->nelts; i++) {
-        const spx_index_edge_t *edge = &index->edges[APR_ARRAY_IDX(incoming, i, int)];
+    const spx_index_node_t *callee = &index->nodes[node];
+    for (int i = 0; i < callee->in_count; i++) {
+        const spx_index_edge_t *edge = &index->edges[index->in_edges[callee->in_first + i]];
         if (strcmp(edge->kind, "calls") != 0)
             continue;
         const spx_module_t *caller = index->nodes[edge->from].module;

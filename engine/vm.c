@@ -264,24 +264,39 @@ static spx_value_t *unshared_slot(spx_value_block_t *block, const int32_t *place
     }
 }
 
-/* The span recorded for pc of kind; for a charge, the nth one. */
+/* One LEB128 number of the packed sites at *at, which it moves past. */
+static uint32_t get_number(const uint8_t **at)
+{
+    uint32_t value = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        uint8_t byte = *(*at)++;
+        value |= (uint32_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80))
+            return value;
+    }
+}
+
+/* The span recorded for pc of kind; for a charge, the nth one. The packed
+ * sites (vm_internal.h) are read in order up to pc's. */
 static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_site_kind_t kind,
                             uint64_t nth)
 {
-    uint32_t low = 0, high = function->site_count;
-    while (low < high) {
-        uint32_t middle = low + (high - low) / 2;
-        if (function->sites[middle].pc < pc)
-            low = middle + 1;
-        else
-            high = middle;
-    }
     spx_span_t last = function->span;
-    for (uint32_t i = low; i < function->site_count && function->sites[i].pc == pc; i++) {
-        if (function->sites[i].kind != kind)
+    const uint8_t *at = function->sites, *end = function->sites + function->site_bytes;
+    uint32_t site_pc = 0, start = 0;
+    while (at < end) {
+        uint32_t step = get_number(&at);
+        uint32_t distance = get_number(&at);
+        uint32_t length = get_number(&at);
+        site_pc += step >> 1;
+        start = distance & 1 ? start - (distance + 1) / 2 : start + distance / 2;
+        if (site_pc < pc)
             continue;
-        last = spx_span_between(function->text, function->text_length, function->sites[i].start,
-                                function->sites[i].end);
+        if (site_pc > pc)
+            break;
+        if ((spx_site_kind_t)(step & 1) != kind)
+            continue;
+        last = spx_span_between(function->text, function->text_length, start, start + length);
         if (nth-- == 0)
             break;
     }
@@ -368,7 +383,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                             spx_run_result_t *result, apr_pool_t *pool)
 {
     const spx_program_t *program = vm->program;
-    const spx_vm_function_t *function = &program->functions[entry];
+    const spx_vm_function_t *function = program->functions[entry];
     spx_heap_t *heap = &vm->heap;
     uint64_t fuel = max_steps;
     if (fuel == 0) { /* the call of the entry or test function is the first step */
@@ -684,7 +699,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         call : {
             /* the compiler's: a function the checker resolved */
             SPX_ASSERT(ins->a >= 0 && (apr_size_t)ins->a < program->function_count);
-            const spx_vm_function_t *callee = &program->functions[ins->a];
+            const spx_vm_function_t *callee = program->functions[ins->a];
             if (vm->depth >= max_depth) {
                 result->steps = max_steps - fuel - reserved;
                 fail(result, SPX_OUTCOME_DEPTH_EXHAUSTED, frame->function,
@@ -1471,8 +1486,8 @@ apr_status_t spx_vm_run_interruptible(const spx_program_t *program, long functio
 {
     memset(result, 0, sizeof(*result));
     if (function < 0 || (apr_size_t)function >= program->function_count ||
-        !program->functions[function].code || !program->functions[function].returns_int ||
-        program->functions[function].param_count ||
+        !program->functions[function]->code || !program->functions[function]->returns_int ||
+        program->functions[function]->param_count ||
         limits->max_steps > SPX_LIMIT_MAX_STEPS_MAXIMUM ||
         limits->max_bytes > SPX_LIMIT_MAX_BYTES_MAXIMUM || limits->max_call_depth < 1 ||
         limits->max_call_depth > SPX_LIMIT_CALL_DEPTH_MAXIMUM ||

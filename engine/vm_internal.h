@@ -164,7 +164,13 @@ typedef enum spx_site_kind_t {
 } spx_site_kind_t;
 
 /* Spans of instructions, sorted by pc, as byte ranges of the function's
- * source: looked up (and given line and column) only when a run stops. */
+ * source: looked up (and given line and column) only when a run stops. The
+ * compiler collects them as records and keeps them packed
+ * (spx_vm_function_t.sites): for each site in order, three LEB128 numbers,
+ * (pc - the previous site's pc) * 2 + kind, the start's distance from the
+ * previous site's start (zigzag: 2d for d >= 0, -2d - 1 below), and
+ * end - start; the first site's previous pc and start are 0. A site
+ * takes 3 to 6 bytes instead of 16. */
 typedef struct spx_site_t {
     uint32_t pc;
     uint32_t kind; /* spx_site_kind_t */
@@ -187,8 +193,8 @@ typedef struct spx_vm_function_t {
     const spx_literal_t *const *literals; /* str literals and str consts, by number */
     const int32_t *aux;                   /* places and struct literals' registers */
     const spx_render_type_t *const *render_types; /* v3: assert_eq's values' types, by number */
-    const spx_site_t *sites;
-    uint32_t site_count;
+    const uint8_t *sites;                         /* packed spx_site_t records (above) */
+    uint32_t site_bytes;
     int returns_int; /* the entry and tests must */
     int too_large;   /* over a bytecode limit: not compiled, no run may reach it */
     uint32_t param_count;
@@ -196,7 +202,7 @@ typedef struct spx_vm_function_t {
 } spx_vm_function_t;
 
 struct spx_program_t {
-    spx_vm_function_t *functions;
+    spx_vm_function_t *const *functions; /* each made once, where the compiler made it */
     apr_size_t function_count;
     const spx_struct_shape_t *const *shapes;          /* every struct of the program, by number */
     const spx_variant_shape_t *const *variant_shapes; /* v3: every variant with payloads */

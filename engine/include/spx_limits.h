@@ -346,6 +346,12 @@
 #define SPX_ARENA_SMALL_CHUNKS 2u
 #define SPX_ARENA_LARGE_CHUNK_BYTES (4u * 1024u * 1024u)
 
+/* The index builder's lists of nodes and edges start with room for this
+ * many and double when full, each copy replacing the last (project
+ * decision): they are sorted in place into the index, so the builder keeps
+ * one list of each, not a second copy. */
+#define SPX_INDEX_FIRST_ITEMS 256
+
 /* Handles kept beyond the held inputs when the open-file limit is checked
  * (project decision: stdio, the process tests' pipes, and some slack). */
 #define SPX_LIMIT_SPARE_HANDLES 64u

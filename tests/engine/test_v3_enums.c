@@ -460,7 +460,7 @@ static uint32_t block_registers_of(const spx_program_t *program, const char *nam
 {
     long index = spx_program_find(program, name);
     CU_ASSERT_TRUE_FATAL(index >= 0);
-    return program->functions[index].block_registers;
+    return program->functions[index]->block_registers;
 }
 
 static void test_shared_registers(void)

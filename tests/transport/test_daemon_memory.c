@@ -91,7 +91,9 @@ static void test_injected_failures_end_cleanly(void)
         CU_ASSERT_EQUAL(whole_lines(spx_daemon_rest(counted)), phase->method ? 3 : 2);
         unsigned long total = reported_count(spx_daemon_stderr(counted), phase->phase, pool);
         fprintf(stderr, "\n  %s: %lu counted allocations", phase->phase, total);
-        CU_ASSERT_TRUE_FATAL(total >= 3);
+        /* A streamed graph counts few (two for examples/hello): the middle
+         * is then the first. */
+        CU_ASSERT_TRUE_FATAL(total >= 2);
         const unsigned long failing[] = {1, total / 2, total};
         for (size_t f = 0; f < 3; f++) {
             spx_daemon_t *daemon = run_session(

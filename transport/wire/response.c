@@ -173,17 +173,12 @@ apr_status_t spx_response_write_result_gated(spx_response_writer_t *writer, json
     return send_response(writer, id, response, gate, outcome);
 }
 
-apr_status_t spx_response_write_result_streamed(spx_response_writer_t *writer, json_t *id,
-                                                spx_response_result_fn write, void *context,
-                                                const spx_response_gate_t *gate,
-                                                spx_response_outcome_t *outcome)
+/* {"id":ID,"jsonrpc":"2.0","result":RESULT} into line: the keys in
+ * canonical order; the LF is not the writer's. */
+static spx_json_status_t write_result_line(spx_json_writer_t *line, json_t *id,
+                                           spx_response_result_fn write, void *context)
 {
-    apr_pool_t *pool = NULL;
-    apr_pool_create_ex(&pool, NULL, spx_out_of_memory_abort, NULL);
     json_t *null_id = json_null();
-    /* {"id":ID,"jsonrpc":"2.0","result":RESULT}: the keys in canonical
-     * order, the LF excluded from the budget and put in the spare byte. */
-    spx_json_writer_t *line = spx_json_writer_buffer(writer->max_bytes - 1, pool);
     spx_json_object_begin(line);
     spx_json_key(line, "id");
     spx_json_value(line, id ? id : null_id);
@@ -192,12 +187,35 @@ apr_status_t spx_response_write_result_streamed(spx_response_writer_t *writer, j
     spx_json_key(line, "result");
     write(context, line);
     spx_json_object_end(line);
-    spx_json_status_t written = spx_json_writer_finish(line);
     json_decref(null_id);
+    return spx_json_writer_finish(line);
+}
+
+static apr_status_t write_through(void *context, const char *bytes, apr_size_t length)
+{
+    spx_response_writer_t *writer = context;
+    return writer->write(writer->context, bytes, length);
+}
+
+/* The line is written twice: counted first, for the budget and the gate,
+ * then streamed to the output in chunks of SPX_LIMIT_JSON_CHUNK_BYTES. No
+ * copy of the whole line is held: a 1M-line project's graph is 29 MB. The
+ * result writers (graph, source graph) take no memory, so once the first
+ * chunk is out nothing can fail for want of it: an out-of-memory stop
+ * still leaves no part of the line written. */
+apr_status_t spx_response_write_result_streamed(spx_response_writer_t *writer, json_t *id,
+                                                spx_response_result_fn write, void *context,
+                                                const spx_response_gate_t *gate,
+                                                spx_response_outcome_t *outcome)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create_ex(&pool, NULL, spx_out_of_memory_abort, NULL);
+    /* The LF is excluded from the budget and put in the spare byte. */
+    spx_json_writer_t *counted = spx_json_writer_counting(writer->max_bytes - 1, pool);
+    spx_json_status_t written = write_result_line(counted, id, write, context);
     apr_status_t status = APR_SUCCESS;
     *outcome = SPX_RESPONSE_SENT;
     if (written == SPX_JSON_OVER_LIMIT) {
-        spx_json_writer_release(line);
         *outcome = SPX_RESPONSE_STOP;
         status = send_too_large(writer, id);
     } else if (written != SPX_JSON_OK) {
@@ -205,12 +223,20 @@ apr_status_t spx_response_write_result_streamed(spx_response_writer_t *writer, j
     } else if (gate && !gate->pass(gate->context)) {
         *outcome = SPX_RESPONSE_WITHHELD;
     } else {
-        char *bytes = spx_json_writer_bytes(line);
-        apr_size_t length = spx_json_writer_length(line);
-        bytes[length] = '\n';
-        status = send_line(writer, bytes, length + 1);
+        apr_size_t length = spx_json_writer_length(counted);
+        spx_json_writer_t *line =
+            spx_json_writer_stream(write_through, writer, writer->max_bytes - 1, pool);
+        written = write_result_line(line, id, write, context);
+        if (written == SPX_JSON_OK && spx_json_writer_length(line) == length) {
+            writer->last_bytes = length + 1;
+            status = writer->write(writer->context, "\n", 1);
+            if (status == APR_SUCCESS)
+                status = writer->flush(writer->context);
+        } else {
+            status = written == SPX_JSON_WRITE_FAILED ? APR_EGENERAL : APR_ENOMEM;
+        }
     }
-    apr_pool_destroy(pool); /* the buffer with it */
+    apr_pool_destroy(pool);
     return status;
 }
 

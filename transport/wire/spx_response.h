@@ -69,14 +69,15 @@ apr_status_t spx_response_write_result_gated(spx_response_writer_t *writer, json
                                              spx_response_outcome_t *outcome);
 
 /* Writes a result value through the streaming canonical writer (it must
- * write exactly one value and not finish the writer). */
+ * write exactly one value and not finish the writer, the same bytes each
+ * time it is called, and take no memory: it is called twice). */
 typedef void (*spx_response_result_fn)(void *context, spx_json_writer_t *writer);
 
 /* spx_response_write_result_gated for a result written by write(context,
- * writer) straight into the response's buffer, with no tree of it: the
- * same bytes, budget (enforced as it is written: the writing stops at the
- * first byte over it), gate and -32001 replacement. The buffer is freed
- * once the line is written. */
+ * writer), with no tree of it and no copy of the line: the same bytes,
+ * budget, gate and -32001 replacement. The line is counted first (the
+ * counting stops at the first byte over the budget), then, when it fits and
+ * the gate lets it, written again straight to the output in chunks. */
 apr_status_t spx_response_write_result_streamed(spx_response_writer_t *writer, json_t *id,
                                                 spx_response_result_fn write, void *context,
                                                 const spx_response_gate_t *gate,
