@@ -82,17 +82,15 @@ static int kept_edges(const walk_t *walk, int kept, int **edges, apr_pool_t *poo
     const spx_index_t *index = walk->index;
     int total = 0;
     for (int i = 0; i < kept; i++)
-        total += index->nodes[walk->order[i]].out_edges->nelts;
+        total += index->nodes[walk->order[i]].out_count;
     int *found = apr_palloc(pool, ((size_t)total + 1) * sizeof(int));
     int count = 0;
     for (int i = 0; i < kept; i++) {
-        const apr_array_header_t *out = index->nodes[walk->order[i]].out_edges;
-        for (int o = 0; o < out->nelts; o++) {
-            int edge = APR_ARRAY_IDX(out, o, int);
+        const spx_index_node_t *node = &index->nodes[walk->order[i]];
+        for (int edge = node->out_first; edge < node->out_first + node->out_count; edge++)
             if (is_kept(walk, index->edges[edge].to, kept) &&
                 follows(walk->request, index->edges[edge].kind))
                 found[count++] = edge;
-        }
     }
     qsort(found, (size_t)count, sizeof(int), compare_ints);
     *edges = found;
