@@ -131,6 +131,12 @@
 #define SPX_LIMIT_FUNCTION_REGISTERS 16384u
 #define SPX_LIMIT_FUNCTION_INSTRUCTIONS (1u << 24)
 
+/* The nodes of a statement's own expressions that one more step pays for
+ * (project decision, docs/execution.md, "A statement's nodes"): a statement,
+ * or a while loop's check, costs one more step per this many, so that the
+ * work of one step stays bounded however long the statement is. */
+#define SPX_LIMIT_STATEMENT_NODES_PER_STEP 64u
+
 /* Registers of all active frames together, in each of the two register
  * files (project decision): the default depth times the largest function,
  * 256 x 16384, so at the default depth no call can reach it, and whatever
