@@ -276,16 +276,19 @@ static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_
         else
             high = middle;
     }
-    spx_span_t last = function->span;
+    /* the nth site of kind at pc, or the last of them; its line and column
+     * are found once (spx_span_between reads the text up to it) */
+    const spx_site_t *chosen = NULL;
     for (uint32_t i = low; i < function->site_count && function->sites[i].pc == pc; i++) {
         if (function->sites[i].kind != kind)
             continue;
-        last = spx_span_between(function->text, function->text_length, function->sites[i].start,
-                                function->sites[i].end);
+        chosen = &function->sites[i];
         if (nth-- == 0)
             break;
     }
-    return last;
+    if (!chosen)
+        return function->span;
+    return spx_span_between(function->text, function->text_length, chosen->start, chosen->end);
 }
 
 static void fail(spx_run_result_t *result, spx_outcome_t outcome, const spx_vm_function_t *function,
