@@ -13,6 +13,7 @@
 
 #include "spx_allocation.h"
 #include "spx_assert.h"
+#include "spx_compiler.h"
 #include "spx_limits.h"
 #include "spx_utf8.h"
 
@@ -276,8 +277,17 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
     for (;;) {
         uint64_t slots =
             dying->kind == SPX_BLOCK_MAP ? 2u * (uint64_t)dying->length : dying->length;
-        if (dying->kind != SPX_BLOCK_STR &&
-            (dying->kind != SPX_BLOCK_ENUM || dying->elements_are_blocks))
+        if (dying->kind == SPX_BLOCK_ARRAY) {
+            if (dying->elements_are_blocks) /* an int array holds nothing */
+                for (uint64_t i = 0; i < slots; i++) {
+                    if (i + SPX_PREFETCH_SLOTS < slots)
+                        SPX_PREFETCH_WRITE(dying->slots[i + SPX_PREFETCH_SLOTS].b);
+                    spx_value_block_t *held = dying->slots[i].b;
+                    if (held && !spx_value_is_constant(held) && --held->holders == 0)
+                        push_dying(heap, &count, held);
+                }
+        } else if (dying->kind != SPX_BLOCK_STR &&
+                   (dying->kind != SPX_BLOCK_ENUM || dying->elements_are_blocks))
             for (uint64_t i = 0; i < slots; i++) {
                 spx_value_block_t *held = slot_is_block(dying, i) ? dying->slots[i].b : NULL;
                 if (held && !spx_value_is_constant(held) && --held->holders == 0)
@@ -296,6 +306,17 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
 static void hold_slots(const spx_value_block_t *layout, const spx_value_t *slots, apr_size_t first,
                        apr_size_t count)
 {
+    if (layout->kind == SPX_BLOCK_ARRAY) {
+        if (!layout->elements_are_blocks) /* an int array holds nothing */
+            return;
+        for (apr_size_t i = 0; i < count; i++) {
+            if (i + SPX_PREFETCH_SLOTS < count)
+                SPX_PREFETCH_WRITE(slots[i + SPX_PREFETCH_SLOTS].b);
+            if (slots[i].b)
+                spx_block_hold(slots[i].b);
+        }
+        return;
+    }
     for (apr_size_t i = 0; i < count; i++)
         if (slot_is_block(layout, first + i) && slots[i].b)
             spx_block_hold(slots[i].b);
@@ -1247,6 +1268,11 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
             nested = x->elements_are_blocks;
         } else {
             nested = slot_is_block(x, k);
+            if (nested && x->kind == SPX_BLOCK_ARRAY && k + SPX_PREFETCH_SLOTS < x->length) {
+                /* scattered elements: their headers fetched ahead */
+                SPX_PREFETCH_WRITE(x->slots[k + SPX_PREFETCH_SLOTS].b);
+                SPX_PREFETCH_WRITE(y->slots[k + SPX_PREFETCH_SLOTS].b);
+            }
         }
         if (!nested) {
             same = left.i == right.i;

@@ -365,10 +365,17 @@
  * SPX_SPARE_BLOCK_SLOTS slots of capacity) a run keeps for reuse, at most
  * SPX_SPARE_BLOCKS_PER_SIZE of each slot count: an evaluation that makes and
  * drops a variant or a short array in a loop spares a malloc and a free
- * each time. Nothing observable depends on them (the measure counts a block
- * while it lives). */
+ * each time; 256, the longest place (SPX_LIMIT_PARSE_DEPTH), lets a write
+ * through a shared path of small blocks reuse the path it dropped. Nothing
+ * observable depends on them (the measure counts a block while it lives). */
 #define SPX_SPARE_BLOCK_SLOTS 4u
-#define SPX_SPARE_BLOCKS_PER_SIZE 64u
+#define SPX_SPARE_BLOCKS_PER_SIZE 256u
+
+/* How many slots ahead a pass over an array of blocks that adds or drops a
+ * holder of each (a slice, a copy, freeing) fetches the element's header
+ * (SPX_PREFETCH_WRITE): scattered elements cost a cache miss each, and
+ * fetching ahead lets many be under way at once. */
+#define SPX_PREFETCH_SLOTS 16u
 
 /* A map of at most this many entries is searched by comparing its keys in
  * order rather than hashing the key (values_map.c): cheaper for so few,
