@@ -131,6 +131,14 @@
 #define SPX_LIMIT_FUNCTION_REGISTERS 16384u
 #define SPX_LIMIT_FUNCTION_INSTRUCTIONS (1u << 24)
 
+/* What one element of an array of blocks (strings, arrays, structs, maps,
+ * enums) counts in the n of a slice, a concatenation, an append and the copy
+ * a write forces, where an int counts 1 (project decision,
+ * docs/execution.md, "Holding elements that are blocks"): each is a holder
+ * added to a header that may lie anywhere in memory, a cache miss when the
+ * elements are scattered. */
+#define SPX_LIMIT_HELD_ELEMENT_N 8u
+
 /* The nodes of a statement's own expressions that one more step pays for
  * (project decision, docs/execution.md, "A statement's nodes"): a statement,
  * or a while loop's check, costs one more step per this many, so that the

@@ -578,6 +578,39 @@ static void test_statement_nodes(void)
     spx_fixture_free(fixture);
 }
 
+/* Holding elements that are blocks (docs/execution.md): in a slice, a
+ * concatenation and the copy a write forces, an element that is a block
+ * counts SPX_LIMIT_HELD_ELEMENT_N (8), an int 1. Hand-counted. */
+static void test_held_elements(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(
+        fixture,
+        "fn slice_strs() -> int {\n  let a = [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", "
+        "\"h\"];\n  let b = a[0..8];\n  return len(b);\n}\n"
+        "fn slice_ints() -> int {\n  let a = [1, 2, 3, 4, 5, 6, 7, 8];\n  let b = a[0..8];\n"
+        "  return len(b);\n}\n"
+        "fn slice_seven() -> int {\n  let a = [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", "
+        "\"h\"];\n  let b = a[1..8];\n  return len(b);\n}\n"
+        "fn concat_strs() -> int {\n  let a = [\"a\", \"b\", \"c\", \"d\"];\n  let b = a + a;\n"
+        "  return len(b);\n}\n"
+        "fn copy_strs() -> int {\n  var a = [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", "
+        "\"h\"];\n  let k = a;\n  a[0] = \"z\";\n  return len(k);\n}\n");
+    spx_run_limits_t limits = spx_run_limits_default();
+    /* call, let, let + the slice of 8 strings (8 x 8 = 64: 1), return, len */
+    expect_call(fixture, program, "slice_strs", &limits, 8, 6);
+    /* the same slice of 8 ints: 8, nothing */
+    expect_call(fixture, program, "slice_ints", &limits, 8, 5);
+    /* 7 strings: 56, nothing */
+    expect_call(fixture, program, "slice_seven", &limits, 7, 5);
+    /* a + a: 8 strings, 64: 1 */
+    expect_call(fixture, program, "concat_strs", &limits, 8, 6);
+    /* call, var, let, the write + the copy of a (k holds it): 8 strings,
+     * 64: 1, return, len */
+    expect_call(fixture, program, "copy_strs", &limits, 8, 7);
+    spx_fixture_free(fixture);
+}
+
 static void test_bad_arguments(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -618,6 +651,7 @@ int main(void)
         {"strings", test_strings},
         {"long operator chains", test_long_operator_chains},
         {"a statement's nodes: one more step per 64", test_statement_nodes},
+        {"elements that are blocks count 8 when held", test_held_elements},
         {"bad arguments", test_bad_arguments},
         CU_TEST_INFO_NULL,
     };
