@@ -98,6 +98,7 @@ struct spx_program_builder_t {
     apr_array_header_t *sites;            /* spx_site_t */
     apr_array_header_t *pending;          /* spx_span_t of the pending charge */
     apr_array_header_t *spine;            /* const spx_expr_t * */
+    apr_array_header_t *nodes;            /* const spx_expr_t *: expression_nodes' stack */
     apr_array_header_t *aux;              /* int32_t */
     apr_array_header_t *scope;            /* int32_t: block registers of variables in open blocks */
     apr_array_header_t *loops;            /* loop_t */
@@ -1697,11 +1698,116 @@ static void compile_match(compiler_t *c, const spx_stmt_t *s)
     free_reg(c, scrutinee);
 }
 
+/* --- a statement's nodes --------------------------------------------------- */
+
+/* The nodes of an expression that a statement's charge counts
+ * (docs/execution.md, "A statement's nodes"): each operator (unary or
+ * binary), call, index, slice and field (".f", and a module's "m.X"), and
+ * each element, field, entry or payload of a constructor that has fewer than
+ * SPX_LIMIT_STATEMENT_NODES_PER_STEP of them (one with more pays a size
+ * charge for them already); literals and names count nothing. Walked with a
+ * stack, not C recursion: a chain of left operands is as long as the source
+ * allows. */
+static void push_node(void *context, const spx_expr_t *e)
+{
+    APR_ARRAY_PUSH((apr_array_header_t *)context, const spx_expr_t *) = e;
+}
+
+static uint64_t small_constructor(apr_size_t count)
+{
+    return count < SPX_LIMIT_STATEMENT_NODES_PER_STEP ? (uint64_t)count : 0;
+}
+
+static uint64_t node_count(const spx_expr_t *e)
+{
+    switch (e->kind) {
+    case SPX_EXPR_INT:
+    case SPX_EXPR_STRING:
+    case SPX_EXPR_BOOL:
+    case SPX_EXPR_NAME:
+        return 0;
+    case SPX_EXPR_CALL:
+    case SPX_EXPR_UNARY:
+    case SPX_EXPR_BINARY:
+    case SPX_EXPR_INDEX:
+    case SPX_EXPR_SLICE:
+    case SPX_EXPR_FIELD:
+        return 1;
+    case SPX_EXPR_ARRAY:
+        return small_constructor(e->as.array.count);
+    case SPX_EXPR_STRUCT_LITERAL:
+        return small_constructor(e->as.literal->field_count);
+    case SPX_EXPR_VARIANT:
+        return small_constructor(e->as.variant.count);
+    case SPX_EXPR_MAP:
+        return small_constructor(e->as.map.count);
+    }
+    return 0;
+}
+
+static uint64_t expression_nodes(compiler_t *c, const spx_expr_t *e)
+{
+    if (!e)
+        return 0;
+    apr_array_header_t *stack = c->nodes;
+    apr_array_clear(stack);
+    push_node(stack, e);
+    uint64_t count = 0;
+    while (stack->nelts) {
+        const spx_expr_t *top = APR_ARRAY_IDX(stack, --stack->nelts, const spx_expr_t *);
+        count += node_count(top);
+        spx_expr_visit_children(top, push_node, stack);
+    }
+    return count;
+}
+
+/* The nodes a statement evaluates itself: a binding's or a return's
+ * value, an assignment's place and value, an expression statement, an
+ * if's condition, a for loop's range or array, a match's scrutinee; not
+ * its blocks (their statements count their own), and not a while loop's
+ * condition, which its check counts each time. */
+static uint64_t statement_nodes(compiler_t *c, const spx_stmt_t *s)
+{
+    switch (s->kind) {
+    case SPX_STMT_LET:
+    case SPX_STMT_VAR:
+        return expression_nodes(c, s->as.binding.value);
+    case SPX_STMT_ASSIGN:
+        return expression_nodes(c, s->as.assign.place) + expression_nodes(c, s->as.assign.value);
+    case SPX_STMT_IF:
+        return expression_nodes(c, s->as.if_stmt.condition);
+    case SPX_STMT_FOR:
+        return expression_nodes(c, s->as.for_stmt.from) + expression_nodes(c, s->as.for_stmt.to);
+    case SPX_STMT_RETURN:
+        return expression_nodes(c, s->as.return_stmt.value);
+    case SPX_STMT_EXPR:
+        return expression_nodes(c, s->as.expr_stmt.expression);
+    case SPX_STMT_MATCH:
+        return expression_nodes(c, s->as.match_stmt.scrutinee);
+    case SPX_STMT_WHILE:
+    case SPX_STMT_BREAK:
+    case SPX_STMT_CONTINUE:
+        break;
+    }
+    return 0;
+}
+
+/* The step of a statement or a while loop's check, at span, and one more
+ * per SPX_LIMIT_STATEMENT_NODES_PER_STEP of its nodes (docs/execution.md,
+ * "A statement's nodes"), all paid before it does anything. */
+static void charge_statement(compiler_t *c, spx_span_t span, uint64_t nodes)
+{
+    uint64_t steps = 1 + nodes / SPX_LIMIT_STATEMENT_NODES_PER_STEP;
+    for (uint64_t k = 0; k < steps; k++) {
+        if (c->charge >= UINT16_MAX - 2)
+            flush_charge(c);
+        charge(c, span);
+    }
+}
+
 static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
 {
-    if (c->charge >= UINT16_MAX - 2)
-        flush_charge(c);
-    charge(c, s->span);
+    charge_statement(c, s->span, statement_nodes(c, s));
     switch (s->kind) {
     case SPX_STMT_LET:
     case SPX_STMT_VAR:
@@ -1739,7 +1845,8 @@ static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
         compile_block(c, &s->as.while_stmt.body, 1);
         c->loops->nelts--;
         bind_label(c, condition);
-        charge(c, s->as.while_stmt.condition->span);
+        charge_statement(c, s->as.while_stmt.condition->span,
+                         expression_nodes(c, s->as.while_stmt.condition));
         compile_branch(c, s->as.while_stmt.condition, 1, body, 0);
         bind_label(c, exit);
         break;
@@ -1835,6 +1942,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     c->sites = apr_array_make(c->scratch, 16, sizeof(spx_site_t));
     c->pending = apr_array_make(c->scratch, 4, sizeof(spx_span_t));
     c->spine = apr_array_make(c->scratch, 16, sizeof(const spx_expr_t *));
+    c->nodes = apr_array_make(c->scratch, 16, sizeof(const spx_expr_t *));
     c->aux = apr_array_make(c->scratch, 8, sizeof(int32_t));
     c->scope = apr_array_make(c->scratch, 8, sizeof(int32_t));
     c->loops = apr_array_make(c->scratch, 4, sizeof(loop_t));

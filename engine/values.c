@@ -13,6 +13,7 @@
 
 #include "spx_allocation.h"
 #include "spx_assert.h"
+#include "spx_compiler.h"
 #include "spx_limits.h"
 #include "spx_utf8.h"
 
@@ -276,8 +277,17 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
     for (;;) {
         uint64_t slots =
             dying->kind == SPX_BLOCK_MAP ? 2u * (uint64_t)dying->length : dying->length;
-        if (dying->kind != SPX_BLOCK_STR &&
-            (dying->kind != SPX_BLOCK_ENUM || dying->elements_are_blocks))
+        if (dying->kind == SPX_BLOCK_ARRAY) {
+            if (dying->elements_are_blocks) /* an int array holds nothing */
+                for (uint64_t i = 0; i < slots; i++) {
+                    if (i + SPX_PREFETCH_SLOTS < slots)
+                        SPX_PREFETCH_WRITE(dying->slots[i + SPX_PREFETCH_SLOTS].b);
+                    spx_value_block_t *held = dying->slots[i].b;
+                    if (held && !spx_value_is_constant(held) && --held->holders == 0)
+                        push_dying(heap, &count, held);
+                }
+        } else if (dying->kind != SPX_BLOCK_STR &&
+                   (dying->kind != SPX_BLOCK_ENUM || dying->elements_are_blocks))
             for (uint64_t i = 0; i < slots; i++) {
                 spx_value_block_t *held = slot_is_block(dying, i) ? dying->slots[i].b : NULL;
                 if (held && !spx_value_is_constant(held) && --held->holders == 0)
@@ -296,6 +306,17 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
 static void hold_slots(const spx_value_block_t *layout, const spx_value_t *slots, apr_size_t first,
                        apr_size_t count)
 {
+    if (layout->kind == SPX_BLOCK_ARRAY) {
+        if (!layout->elements_are_blocks) /* an int array holds nothing */
+            return;
+        for (apr_size_t i = 0; i < count; i++) {
+            if (i + SPX_PREFETCH_SLOTS < count)
+                SPX_PREFETCH_WRITE(slots[i + SPX_PREFETCH_SLOTS].b);
+            if (slots[i].b)
+                spx_block_hold(slots[i].b);
+        }
+        return;
+    }
     for (apr_size_t i = 0; i < count; i++)
         if (slot_is_block(layout, first + i) && slots[i].b)
             spx_block_hold(slots[i].b);
@@ -603,6 +624,16 @@ spx_heap_status_t spx_array_get(spx_heap_t *heap, const spx_value_block_t *a, in
     return SPX_HEAP_OK;
 }
 
+/* The n of holding length elements of an array: SPX_LIMIT_HELD_ELEMENT_N
+ * each when they are blocks, 1 each when they are ints (saturating). */
+static uint64_t held_n(int elements_are_blocks, uint64_t length)
+{
+    if (!elements_are_blocks)
+        return length;
+    return length > UINT64_MAX / SPX_LIMIT_HELD_ELEMENT_N ? UINT64_MAX
+                                                          : length * SPX_LIMIT_HELD_ELEMENT_N;
+}
+
 spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_value_block_t *a,
                                   int64_t i, int64_t j, spx_value_block_t **out)
 {
@@ -610,7 +641,8 @@ spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_va
     if (status != SPX_HEAP_OK)
         return status;
     uint64_t length = (uint64_t)(j - i);
-    status = before_creating(heap, fuel, length, SPX_BLOCK_ARRAY, length);
+    status = before_creating(heap, fuel, held_n(a->elements_are_blocks, length), SPX_BLOCK_ARRAY,
+                             length);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t *slice = new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)length, (uint32_t)length);
@@ -626,7 +658,8 @@ spx_heap_status_t spx_array_concat(spx_heap_t *heap, uint64_t *fuel, const spx_v
                                    const spx_value_block_t *b, spx_value_block_t **out)
 {
     uint64_t length = (uint64_t)a->length + b->length;
-    spx_heap_status_t status = before_creating(heap, fuel, length, SPX_BLOCK_ARRAY, length);
+    spx_heap_status_t status = before_creating(heap, fuel, held_n(a->elements_are_blocks, length),
+                                               SPX_BLOCK_ARRAY, length);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t *joined_array =
@@ -658,8 +691,9 @@ static spx_heap_status_t grow_array_in_place(spx_heap_t *heap, uint64_t *fuel,
 {
     spx_value_block_t *x = *slot;
     uint64_t length = (uint64_t)x->length + e->length;
+    uint64_t e_n = held_n(x->kind == SPX_BLOCK_ARRAY && x->elements_are_blocks, e->length);
     spx_heap_status_t status =
-        charge(heap, fuel, e->length > UINT64_MAX - key_n ? UINT64_MAX : e->length + key_n);
+        charge(heap, fuel, e_n > UINT64_MAX - key_n ? UINT64_MAX : e_n + key_n);
     if (status == SPX_HEAP_OK)
         status = array_length_allows(heap, length);
     if (status != SPX_HEAP_OK || e->length == 0) /* nothing to grow */
@@ -841,8 +875,12 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
      * Worked out before anything changes. */
     spx_heap_status_t status = SPX_HEAP_OK;
     uint64_t left = *fuel, more = 0, n = own_n;
-    for (apr_size_t k = first_shared; k < blocks; k++) /* saturating: own_n may be huge */
-        n = n > UINT64_MAX - (*heap->path[k])->length ? UINT64_MAX : n + (*heap->path[k])->length;
+    for (apr_size_t k = first_shared; k < blocks; k++) { /* saturating: own_n may be huge */
+        const spx_value_block_t *copied = *heap->path[k];
+        uint64_t copy_n =
+            held_n(copied->kind == SPX_BLOCK_ARRAY && copied->elements_are_blocks, copied->length);
+        n = n > UINT64_MAX - copy_n ? UINT64_MAX : n + copy_n;
+    }
     heap->charged_n = n;
     if (n / 64 > left)
         return SPX_HEAP_OUT_OF_FUEL;
@@ -1247,6 +1285,11 @@ spx_heap_status_t spx_values_equal(spx_heap_t *heap, uint64_t *fuel, const spx_v
             nested = x->elements_are_blocks;
         } else {
             nested = slot_is_block(x, k);
+            if (nested && x->kind == SPX_BLOCK_ARRAY && k + SPX_PREFETCH_SLOTS < x->length) {
+                /* scattered elements: their headers fetched ahead */
+                SPX_PREFETCH_WRITE(x->slots[k + SPX_PREFETCH_SLOTS].b);
+                SPX_PREFETCH_WRITE(y->slots[k + SPX_PREFETCH_SLOTS].b);
+            }
         }
         if (!nested) {
             same = left.i == right.i;

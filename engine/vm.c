@@ -281,9 +281,12 @@ static uint32_t get_number(const uint8_t **at)
 static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_site_kind_t kind,
                             uint64_t nth)
 {
-    spx_span_t last = function->span;
     const uint8_t *at = function->sites, *end = function->sites + function->site_bytes;
     uint32_t site_pc = 0, start = 0;
+    /* the nth site of kind at pc, or the last of them; its line and column
+     * are found once (spx_span_between reads the text up to it) */
+    int chosen = 0;
+    uint32_t chosen_start = 0, chosen_length = 0;
     while (at < end) {
         uint32_t step = get_number(&at);
         uint32_t distance = get_number(&at);
@@ -296,11 +299,16 @@ static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_
             break;
         if ((spx_site_kind_t)(step & 1) != kind)
             continue;
-        last = spx_span_between(function->text, function->text_length, start, start + length);
+        chosen = 1;
+        chosen_start = start;
+        chosen_length = length;
         if (nth-- == 0)
             break;
     }
-    return last;
+    if (!chosen)
+        return function->span;
+    return spx_span_between(function->text, function->text_length, chosen_start,
+                            chosen_start + chosen_length);
 }
 
 static void fail(spx_run_result_t *result, spx_outcome_t outcome, const spx_vm_function_t *function,

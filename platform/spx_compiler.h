@@ -20,6 +20,10 @@
  *       and the value is 1 when the exact result does not fit in int64_t (then
  *       *result holds it wrapped modulo 2^64, as the GNU builtins leave it),
  *       else 0. __builtin_*_overflow where the compiler has them.
+ *   SPX_PREFETCH_WRITE(address)
+ *       a hint that *address will soon be read and written: its cache line
+ *       is fetched ahead (__builtin_prefetch). Never faults, whatever the
+ *       address (NULL too); nothing without GNU C.
  */
 #ifndef SPX_COMPILER_H
 #define SPX_COMPILER_H
@@ -32,6 +36,12 @@
 #define SPX_PRINTF_FORMAT(format_at, first_at) __attribute__((format(printf, format_at, first_at)))
 #else
 #define SPX_PRINTF_FORMAT(format_at, first_at)
+#endif
+
+#if defined(__GNUC__) && !defined(SPX_COMPILER_PORTABLE)
+#define SPX_PREFETCH_WRITE(address) __builtin_prefetch((address), 1)
+#else
+#define SPX_PREFETCH_WRITE(address) ((void)(address))
 #endif
 
 /* --- checked int64_t arithmetic ------------------------------------------- */

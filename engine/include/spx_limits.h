@@ -131,6 +131,20 @@
 #define SPX_LIMIT_FUNCTION_REGISTERS 16384u
 #define SPX_LIMIT_FUNCTION_INSTRUCTIONS (1u << 24)
 
+/* What one element of an array of blocks (strings, arrays, structs, maps,
+ * enums) counts in the n of a slice, a concatenation, an append and the copy
+ * a write forces, where an int counts 1 (project decision,
+ * docs/execution.md, "Holding elements that are blocks"): each is a holder
+ * added to a header that may lie anywhere in memory, a cache miss when the
+ * elements are scattered. */
+#define SPX_LIMIT_HELD_ELEMENT_N 8u
+
+/* The nodes of a statement's own expressions that one more step pays for
+ * (project decision, docs/execution.md, "A statement's nodes"): a statement,
+ * or a while loop's check, costs one more step per this many, so that the
+ * work of one step stays bounded however long the statement is. */
+#define SPX_LIMIT_STATEMENT_NODES_PER_STEP 64u
+
 /* Registers of all active frames together, in each of the two register
  * files (project decision): the default depth times the largest function,
  * 256 x 16384, so at the default depth no call can reach it, and whatever
@@ -365,10 +379,17 @@
  * SPX_SPARE_BLOCK_SLOTS slots of capacity) a run keeps for reuse, at most
  * SPX_SPARE_BLOCKS_PER_SIZE of each slot count: an evaluation that makes and
  * drops a variant or a short array in a loop spares a malloc and a free
- * each time. Nothing observable depends on them (the measure counts a block
- * while it lives). */
+ * each time; 256, the longest place (SPX_LIMIT_PARSE_DEPTH), lets a write
+ * through a shared path of small blocks reuse the path it dropped. Nothing
+ * observable depends on them (the measure counts a block while it lives). */
 #define SPX_SPARE_BLOCK_SLOTS 4u
-#define SPX_SPARE_BLOCKS_PER_SIZE 64u
+#define SPX_SPARE_BLOCKS_PER_SIZE 256u
+
+/* How many slots ahead a pass over an array of blocks that adds or drops a
+ * holder of each (a slice, a copy, freeing) fetches the element's header
+ * (SPX_PREFETCH_WRITE): scattered elements cost a cache miss each, and
+ * fetching ahead lets many be under way at once. */
+#define SPX_PREFETCH_SLOTS 16u
 
 /* A map of at most this many entries is searched by comparing its keys in
  * order rather than hashing the key (values_map.c): cheaper for so few,

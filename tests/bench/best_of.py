@@ -33,7 +33,8 @@ def run(command, out_path):
     if CPU_CLOCK:
         seconds = usage.ru_utime + usage.ru_stime
     if status != EXPECTED_STATUS:
-        sys.stderr.write("bench: command failed: %s\n" % " ".join(command))
+        sys.stderr.write("bench: command ended with exit status %d, not %d: %s\n"
+                         % (status, EXPECTED_STATUS, " ".join(command)))
         with open(out_path, "rb") as out:
             sys.stderr.write(out.read().decode("utf-8", "replace"))
         sys.exit(1)

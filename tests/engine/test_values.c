@@ -176,9 +176,10 @@ static void test_nested_write_copies_the_path(void)
     int64_t steps[2] = {0, 0};
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &n, steps, 2, int_value(5)), SPX_HEAP_OK);
     /* m was shared, so it is copied; its copy holds [1] a second time, so
-     * [1] is copied too: two copies, n = 2 + 1. [2] is not on the path. */
+     * [1] is copied too: two copies, n = 2 x 8 (m's elements are blocks,
+     * SPX_LIMIT_HELD_ELEMENT_N each) + 1. [2] is not on the path. */
     CU_ASSERT_EQUAL(heap.copies, 2);
-    CU_ASSERT_EQUAL(heap.charged_n, 3);
+    CU_ASSERT_EQUAL(heap.charged_n, 2 * SPX_LIMIT_HELD_ELEMENT_N + 1);
     CU_ASSERT_EQUAL(at(m->slots[0].b, 0), 1);
     CU_ASSERT_EQUAL(at(n->slots[0].b, 0), 5);
     CU_ASSERT_PTR_EQUAL(m->slots[1].b, n->slots[1].b);
@@ -519,10 +520,11 @@ static void test_size_charges(void)
     finish(&heap);
 }
 
-/* A write and its copies are one operation: copying two arrays of 100
- * elements is n = 200, charged 200 / 64 = 3 steps rounded down once (two
- * charges of 100 would be 1 + 1). Without the fuel for it nothing is copied
- * and the fuel is as it was. */
+/* A write and its copies are one operation: copying an array of 100
+ * blocks (8 each, SPX_LIMIT_HELD_ELEMENT_N) and one of 100 ints is n = 900,
+ * charged 900 / 64 = 14 steps rounded down once (two charges of 800 and 100
+ * would be 12 + 1). Without the fuel for it nothing is copied and the fuel
+ * is as it was. */
 static void test_write_charges_each_copy(void)
 {
     spx_heap_t heap = heap_of(SPX_LIMIT_MAX_MEMORY_DEFAULT);
@@ -535,15 +537,15 @@ static void test_write_charges_each_copy(void)
     spx_value_block_t *alias = m;
     spx_block_hold(alias);
     int64_t steps[2] = {42, 7};
-    fuel = 2;
+    fuel = 13;
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &m, steps, 2, int_value(-1)),
                     SPX_HEAP_OUT_OF_FUEL);
-    CU_ASSERT_EQUAL(fuel, 2);
-    CU_ASSERT_EQUAL(heap.charged_n, 200); /* both copies */
+    CU_ASSERT_EQUAL(fuel, 13);
+    CU_ASSERT_EQUAL(heap.charged_n, 900); /* both copies */
     CU_ASSERT_EQUAL(heap.copies, 0);
     CU_ASSERT_PTR_EQUAL(m, alias);
     CU_ASSERT_EQUAL(at(m->slots[42].b, 7), 7);
-    fuel = 3;
+    fuel = 14;
     CU_ASSERT_EQUAL(spx_place_write(&heap, &fuel, &m, steps, 2, int_value(-1)), SPX_HEAP_OK);
     CU_ASSERT_EQUAL(fuel, 0);
     CU_ASSERT_EQUAL(heap.copies, 2);

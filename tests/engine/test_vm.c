@@ -510,9 +510,104 @@ static void test_long_operator_chains(void)
     spx_program_t *program =
         spx_run_fixture_program(fixture, apr_array_pstrcat(fixture->pool, parts, 0));
     spx_run_limits_t limits = spx_run_limits_default();
-    expect_call(fixture, program, "sum", &limits, TERMS, 3);
-    expect_call(fixture, program, "all", &limits, 1, 4);
-    expect_call(fixture, program, "nots", &limits, 1, 3); /* an even count of ! */
+    /* A statement pays one more step per 64 of its operators
+     * (docs/execution.md, "A statement's nodes"): sum's return has 100000
+     * "+", 1562 more steps than call, let and return; all's if has 100000
+     * "&&", 1562 more than call, let, if and return; nots' if has 200 "!",
+     * 3 more. */
+    expect_call(fixture, program, "sum", &limits, TERMS, 3 + TERMS / 64);
+    expect_call(fixture, program, "all", &limits, 1, 4 + TERMS / 64);
+    expect_call(fixture, program, "nots", &limits, 1, 3 + NOTS / 64); /* an even count of ! */
+    spx_fixture_free(fixture);
+}
+
+/* A statement's nodes (docs/execution.md): a statement, or a while loop's
+ * check, pays one more step per 64 of its operators and of the elements of
+ * its constructors that have fewer than 64 (a bigger one pays its size
+ * charge for them instead). Hand-counted from the text. */
+static void test_statement_nodes(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    const char *plus63 = "x", *plus64, *plus128, *cond = "i";
+    for (int k = 0; k < 63; k++) {
+        plus63 = apr_pstrcat(pool, plus63, " + x", NULL);
+        cond = apr_pstrcat(pool, cond, " + 0", NULL);
+    }
+    plus64 = apr_pstrcat(pool, plus63, " + x", NULL);
+    plus128 = plus64;
+    for (int k = 0; k < 64; k++)
+        plus128 = apr_pstrcat(pool, plus128, " + x", NULL);
+    const char *inner = "[x, x, x, x, x, x, x]", *nested = "[", *wide = "[";
+    for (int k = 0; k < 8; k++)
+        nested = apr_pstrcat(pool, nested, k ? ", " : "", inner, NULL);
+    for (int k = 0; k < 64; k++)
+        wide = apr_pstrcat(pool, wide, k ? ", " : "", "[x]", NULL);
+    const char *source = apr_pstrcat(
+        pool, "fn ops63() -> int {\n  let x = 1;\n  return ", plus63, ";\n}\n",
+        "fn ops64() -> int {\n  let x = 1;\n  return ", plus64, ";\n}\n",
+        "fn ops128() -> int {\n  let x = 1;\n  return ", plus128, ";\n}\n",
+        "fn check() -> int {\n  var i = 0;\n  while ", cond,
+        " < 2 { i = i + 1; }\n  return i;\n}\n",
+        "fn nested() -> int {\n  let x = 1;\n  let a = ", nested, "];\n  return len(a);\n}\n",
+        "fn wide() -> int {\n  let x = 1;\n  let a = ", wide, "];\n  return len(a);\n}\n", NULL);
+    spx_program_t *program = spx_run_fixture_program(fixture, source);
+    spx_run_limits_t limits = spx_run_limits_default();
+    /* call, let, return: 63 "+" are under 64, nothing more */
+    expect_call(fixture, program, "ops63", &limits, 64, 3);
+    /* 64 "+": the return pays 1 + 1 */
+    expect_call(fixture, program, "ops64", &limits, 65, 4);
+    /* 128 "+": 1 + 2 */
+    expect_call(fixture, program, "ops128", &limits, 129, 5);
+    /* call, var, while, 3 checks of 63 "+" and a "<" (64 nodes: 2 steps
+     * each), 2 assignments, return: 1 + 1 + 1 + 6 + 2 + 1 */
+    expect_call(fixture, program, "check", &limits, 2, 12);
+    /* 8 literals of 7 elements in one of 8: 56 + 8 = 64 nodes, the let
+     * pays 2; call, let, let, return, len: 6 (no literal has 64 elements,
+     * no size charge) */
+    expect_call(fixture, program, "nested", &limits, 8, 6);
+    /* a literal of 64 literals of 1: the outer one's 64 elements pay its
+     * size charge (1) and count no node, the 64 inner elements count 64
+     * (1); call, let, let, return, len: 5, + 2 */
+    expect_call(fixture, program, "wide", &limits, 64, 7);
+    /* the step that cannot be paid is the statement's, its node steps too */
+    limits.max_steps = 3;
+    spx_run_result_t last = spx_run_fixture_call(fixture, program, "ops64", &limits);
+    spx_run_assert_stopped(&last, SPX_OUTCOME_FUEL_EXHAUSTED, "R0509", "7:3-7:268", pool);
+    CU_ASSERT_EQUAL(last.steps, 3);
+    spx_fixture_free(fixture);
+}
+
+/* Holding elements that are blocks (docs/execution.md): in a slice, a
+ * concatenation and the copy a write forces, an element that is a block
+ * counts SPX_LIMIT_HELD_ELEMENT_N (8), an int 1. Hand-counted. */
+static void test_held_elements(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_program_t *program = spx_run_fixture_program(
+        fixture,
+        "fn slice_strs() -> int {\n  let a = [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", "
+        "\"h\"];\n  let b = a[0..8];\n  return len(b);\n}\n"
+        "fn slice_ints() -> int {\n  let a = [1, 2, 3, 4, 5, 6, 7, 8];\n  let b = a[0..8];\n"
+        "  return len(b);\n}\n"
+        "fn slice_seven() -> int {\n  let a = [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", "
+        "\"h\"];\n  let b = a[1..8];\n  return len(b);\n}\n"
+        "fn concat_strs() -> int {\n  let a = [\"a\", \"b\", \"c\", \"d\"];\n  let b = a + a;\n"
+        "  return len(b);\n}\n"
+        "fn copy_strs() -> int {\n  var a = [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", "
+        "\"h\"];\n  let k = a;\n  a[0] = \"z\";\n  return len(k);\n}\n");
+    spx_run_limits_t limits = spx_run_limits_default();
+    /* call, let, let + the slice of 8 strings (8 x 8 = 64: 1), return, len */
+    expect_call(fixture, program, "slice_strs", &limits, 8, 6);
+    /* the same slice of 8 ints: 8, nothing */
+    expect_call(fixture, program, "slice_ints", &limits, 8, 5);
+    /* 7 strings: 56, nothing */
+    expect_call(fixture, program, "slice_seven", &limits, 7, 5);
+    /* a + a: 8 strings, 64: 1 */
+    expect_call(fixture, program, "concat_strs", &limits, 8, 6);
+    /* call, var, let, the write + the copy of a (k holds it): 8 strings,
+     * 64: 1, return, len */
+    expect_call(fixture, program, "copy_strs", &limits, 8, 7);
     spx_fixture_free(fixture);
 }
 
@@ -555,6 +650,8 @@ int main(void)
         {"output kept up to max_bytes", test_output_truncation},
         {"strings", test_strings},
         {"long operator chains", test_long_operator_chains},
+        {"a statement's nodes: one more step per 64", test_statement_nodes},
+        {"elements that are blocks count 8 when held", test_held_elements},
         {"bad arguments", test_bad_arguments},
         CU_TEST_INFO_NULL,
     };

@@ -346,10 +346,11 @@ static void test_size_charges(void)
          * 1072 */
         {"copy_once", 89, 10, 2 * 1072, NULL},
         /* call, let + 1, var + 100 / 64 = 1, let, m[0][0] = 5 copying m (k
-         * holds it too) and then row (row and the 100 slots hold it), the
-         * write one operation: 200 / 64 = 3, return: 1 + 2 + 2 + 1 + 4 + 1 =
-         * 11; row, m and the two copies: 4 x 832 */
-        {"copy_each", 5, 11, 4 * 832, NULL},
+         * holds it too; its 100 elements are blocks, 8 each: 800) and then
+         * row (row and the 100 slots hold it: 100), the write one
+         * operation: 900 / 64 = 14, return: 1 + 2 + 2 + 1 + 15 + 1 = 22;
+         * row, m and the two copies: 4 x 832 */
+        {"copy_each", 5, 22, 4 * 832, NULL},
         /* call, var + 2, let, push (statement, call, copy of 130: 2), var
          * (b's last use: a move since language v3), let + pop (call; c alone
          * holds b's block, so nothing is copied), return + 2 len: 1 + 3 + 1
@@ -358,11 +359,12 @@ static void test_size_charges(void)
          * test_v3_moves.c keeps a pop that copies.) */
         {"push_pop_copy", 131000 + 129 + 129, 15, 1072 + 2112, NULL},
         /* call; let + 100 / 64 = 1; let + the slice of 99 (1); let + 100
-         * (1); var; ys[99] = s + the copy of ys (1); if + 99 x (1 + 64 +
-         * 100) at positions 0-98, 1 + 64 at 99 where [0..99] and [0..98]
-         * differ in length (examining nothing inside): 16400 / 64 = 256;
-         * return: 268; row 832, s 32 + 792, xs and its copy 832 each */
-        {"compare_lengths", 0, 268, 832 + 824 + 832 + 832, NULL},
+         * (1); var; ys[99] = s + the copy of ys (100 elements that are
+         * blocks, 8 each: 800 / 64 = 12); if + 99 x (1 + 64 + 100) at
+         * positions 0-98, 1 + 64 at 99 where [0..99] and [0..98] differ in
+         * length (examining nothing inside): 16400 / 64 = 256; return: 279;
+         * row 832, s 32 + 792, xs and its copy 832 each */
+        {"compare_lengths", 0, 279, 832 + 824 + 832 + 832, NULL},
     };
     spx_fixture_t *fixture = spx_fixture_new();
     spx_run_expect_counted(fixture, spx_run_fixture_program(fixture, size_source(fixture->pool)),
