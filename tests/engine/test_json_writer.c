@@ -64,8 +64,7 @@ static void test_utf8(void)
     spx_fixture_t *fixture = spx_fixture_new();
     static const char *const texts[] = {"caf\xc3\xa9", "\xe2\x82\xac 1", "\xf0\x9f\x98\x80",
                                         "\xef\xbb\xbf bom",
-                                        "\xc2\x80\xdf\xbf\xee\x80\x80\xf4\x8f"
-                                        "\xbf\xbf"};
+                                        "\xc2\x80\xdf\xbf\xee\x80\x80\xf4\x8f\xbf\xbf"};
     for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
         assert_string_same(texts[i], strlen(texts[i]), fixture->pool);
     /* ill-formed: Jansson refuses each, and so does the writer */
