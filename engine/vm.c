@@ -533,6 +533,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             I[ins->a] = value;
             FOLLOW(SPX_I_VARIANT, variant);
             FOLLOW(SPX_I_JUMP_LE, jump_le);
+            FOLLOW(SPX_I_RETURN_I, return_i);
             break;
         }
         case SPX_I_SUB:
@@ -542,6 +543,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 goto overflow;
             I[ins->a] = value;
             FOLLOW(SPX_I_VARIANT, variant);
+            FOLLOW(SPX_I_CALL, call);
             break;
         }
         case SPX_I_MUL: {
@@ -758,7 +760,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_JUMP_LE, jump_le);
             break;
         }
-        case SPX_I_RETURN_I: {
+        case SPX_I_RETURN_I:
+        return_i : {
             int64_t value = I[ins->a];
             leave(vm, frame);
             if (--vm->depth == 0) {
@@ -774,6 +777,10 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             pc = frame->resume;
             code_base = frame->function->code;
             aux = frame->function->aux;
+            /* what a caller does with an int result next: fib(n - 1) + fib(n - 2) */
+            FOLLOW(SPX_I_SUB, sub);
+            FOLLOW(SPX_I_ADD, add);
+            FOLLOW(SPX_I_MOVE_I, move_i);
             break;
         }
         case SPX_I_RETURN_B:
