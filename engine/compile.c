@@ -1968,6 +1968,12 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     place_slots(c, &f->body);
     int_const(c, 0); /* where a for loop over an array starts */
     spx_block_visit_expressions(&f->body, collect_expr, c);
+    /* Every call copies the constants into its frame a group at a time
+     * (enter, vm.c): padded with zeros to a whole group while that stays
+     * within the register limit. */
+    while (c->int_consts->nelts % SPX_VM_CONST_GROUP != 0 &&
+           c->locals[FILE_INT] + (uint32_t)c->int_consts->nelts < SPX_LIMIT_FUNCTION_REGISTERS)
+        APR_ARRAY_PUSH(c->int_consts, int64_t) = 0;
     c->top[FILE_INT] = c->max[FILE_INT] = c->locals[FILE_INT] + (uint32_t)c->int_consts->nelts;
     c->top[FILE_BLOCK] = c->max[FILE_BLOCK] = c->locals[FILE_BLOCK];
     compile_block(c, &f->body, 0);

@@ -130,12 +130,18 @@ static void reserve(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_
  * the frame can hold anything: those past the caller's frame are empty,
  * as every frame leaves its registers empty (leave) and the files start
  * empty (reserve). */
-static void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_base,
-                  apr_size_t block_base, apr_size_t below_top)
+static inline void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_base,
+                         apr_size_t block_base, apr_size_t below_top)
 {
     int64_t *consts = vm->ints + int_base + function->int_const_base;
-    for (uint32_t i = 0; i < function->int_const_count; i++) /* a few: no call to memcpy */
-        consts[i] = function->int_consts[i];
+    const int64_t *values = function->int_consts;
+    uint32_t count = function->int_const_count;
+    if (count % SPX_VM_CONST_GROUP == 0) /* a move of known size each: no call to memcpy */
+        for (uint32_t i = 0; i < count; i += SPX_VM_CONST_GROUP)
+            memcpy(consts + i, values + i, SPX_VM_CONST_GROUP * sizeof(*consts));
+    else
+        for (uint32_t i = 0; i < count; i++)
+            consts[i] = values[i];
     spx_value_block_t **blocks = vm->blocks + block_base;
     apr_size_t end = function->block_registers < below_top ? function->block_registers : below_top;
     for (apr_size_t i = function->block_params; i < end; i++)

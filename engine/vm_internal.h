@@ -178,6 +178,10 @@ typedef struct spx_site_t {
     uint32_t end;
 } spx_site_t;
 
+/* A frame's int constants are copied in groups of this many (enter, vm.c);
+ * the compiler pads them with zeros to a whole group. */
+#define SPX_VM_CONST_GROUP 4u
+
 typedef struct spx_vm_function_t {
     const char *name;          /* "module.function" */
     const char *path;          /* the module's source */
@@ -188,10 +192,10 @@ typedef struct spx_vm_function_t {
     uint32_t int_registers, block_registers; /* frame size in each file */
     uint32_t int_params, block_params;
     uint32_t int_const_base;
-    uint32_t int_const_count;
-    int64_t *int_consts;                  /* const reads are filled in by spx_program_finish */
-    const spx_literal_t *const *literals; /* str literals and str consts, by number */
-    const int32_t *aux;                   /* places and struct literals' registers */
+    uint32_t int_const_count; /* a multiple of SPX_VM_CONST_GROUP unless at the register limit */
+    int64_t *int_consts;      /* const reads are filled in by spx_program_finish */
+    const spx_literal_t *const *literals;         /* str literals and str consts, by number */
+    const int32_t *aux;                           /* places and struct literals' registers */
     const spx_render_type_t *const *render_types; /* v3: assert_eq's values' types, by number */
     const uint8_t *sites;                         /* packed spx_site_t records (above) */
     uint32_t site_bytes;
