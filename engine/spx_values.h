@@ -486,7 +486,8 @@ spx_heap_status_t spx_map_get(spx_heap_t *heap, uint64_t *fuel, const spx_value_
  * charge (the interpreter's in-line write m[k] = e to a map held once). */
 spx_value_t *spx_map_slot(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key);
 
-/* The key at position (< length), for "for k in m": holds it when a str. */
+/* The key at position (< length), for "for k in m": holds it when a str;
+ * the position becomes the map's lookup hint (values_map.c). */
 spx_value_t spx_map_key_at(const spx_value_block_t *map, uint32_t position);
 
 /* m.has(k): n = len(k). */

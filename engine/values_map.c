@@ -20,8 +20,10 @@
  * capacity (the specification's 24: key, value and a share of the index);
  * growth doubles the capacity (4 at first), and storage goes back, halved,
  * once the length is under a quarter of a capacity over 16, as for arrays.
- * Each map keeps a hint, the position its last lookup or insert found,
- * tried before the index (locate): m.has(k) then m[k] hashes k once; a map
+ * Each map keeps a hint, the position its last lookup or insert found or
+ * its last "for k in m" step gave, tried before the index (locate):
+ * m.has(k) then m[k] hashes k once, and m[k] in a "for k in m" loop not
+ * at all; a map
  * of at most SPX_MAP_SCAN_ENTRIES entries compares its keys in order
  * instead of hashing.
  */
@@ -143,10 +145,16 @@ static int64_t locate(const spx_heap_t *heap, const spx_value_block_t *map, spx_
             }
         return -1;
     }
-    /* The hint's entry is tried by its kept hash first, so a missed hint
-     * costs no look at the key stored there. */
+    /* The hint's key is the very key (an int, or a str's block: the key a
+     * "for k in m" gave), or a str key with the same bytes, tried by the
+     * entry's kept hash first so that a missed hint costs no look at the
+     * key stored there. */
+    int str_keys = map->map_keys == SPX_MAP_KEYS_STR;
+    if (hint < map->length &&
+        (str_keys ? map->slots[2u * hint].b == key.b : map->slots[2u * hint].i == key.i))
+        return (int64_t)hint;
     uint32_t hash = hash_key(heap, map, key);
-    if (hint < map->length && hashes_of(map)[hint] == hash &&
+    if (str_keys && hint < map->length && hashes_of(map)[hint] == hash &&
         keys_equal(map, map->slots[2u * hint], key))
         return (int64_t)hint;
     int64_t position = find(map, key, hash);
@@ -469,6 +477,8 @@ spx_heap_status_t spx_map_get(spx_heap_t *heap, uint64_t *fuel, const spx_value_
 spx_value_t spx_map_key_at(const spx_value_block_t *map, uint32_t position)
 {
     SPX_ASSERT(position < map->length);
+    /* the loop's body most often looks its key up: m[k] */
+    ((spx_value_block_t *)(uintptr_t)map)->of.hint = position;
     spx_value_t key = map->slots[2u * position];
     if (map->map_keys == SPX_MAP_KEYS_STR)
         spx_block_hold(key.b);
