@@ -12,7 +12,7 @@
 # BEST_OF_CLOCK=cpu times the child's user + system CPU time (its rusage
 # from wait4) instead of the wall clock: steadier on a machine shared with
 # other work, the same on an idle one. Python 3 standard library only; used
-# by tests/bench/common.sh.
+# by tests/bench/common.sh (best_of, for tests/bench/transport).
 import os
 import subprocess
 import sys
