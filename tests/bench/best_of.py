@@ -7,12 +7,12 @@
 # than the check itself). The RSS comes from /usr/bin/time, not from this
 # process's wait4(): a forked child's peak RSS counts the Python process it
 # was forked from. Exits 1, showing the output, when a run fails: when its
-# exit status is not $BEST_OF_STATUS (default 0; tests/bench/worst runs
-# programs to their fuel limit, which `semaprax run` ends with status 1).
+# exit status is not $BEST_OF_STATUS (default 0; a program run to its fuel
+# limit ends `semaprax run` with status 1).
 # BEST_OF_CLOCK=cpu times the child's user + system CPU time (its rusage
 # from wait4) instead of the wall clock: steadier on a machine shared with
 # other work, the same on an idle one. Python 3 standard library only; used
-# by tests/bench/common.sh.
+# by tests/bench/common.sh (best_of, for tests/bench/transport).
 import os
 import subprocess
 import sys

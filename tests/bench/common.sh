@@ -1,6 +1,9 @@
 # tests/bench/common.sh: what the benchmark scripts share: installing a
 # missing reference tool, and timing a command as the best of $RUNS runs.
-# Sourced by tests/bench/run and tests/bench/vm; needs $RUNS and $WORK set.
+# Sourced by tests/bench/run, vm, worst and transport; best_of (which needs
+# $RUNS and $WORK set) is used by tests/bench/transport alone (run and vm
+# alternate their pairs with tests/bench/pairs.py, worst its cases with
+# loop by tests/bench/fuel_pairs.py).
 
 need_pkg() {  # need_pkg COMMAND PACKAGE
   if ! command -v "$1" >/dev/null 2>&1; then

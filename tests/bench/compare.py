@@ -20,6 +20,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
+# A ratio's range as tests/bench/pairs.py prints it after the median, "(0.91..1.12)":
+# left out of the fields, and the median's "x" taken off.
+RANGE = re.compile(r"^\(-?[0-9.]+\.\.-?[0-9.]+\)$")
 
 
 def run_bench(tree, bench):
@@ -29,7 +32,8 @@ def run_bench(tree, bench):
                             check=True, capture_output=True, text=True).stdout
     header, rows = None, {}
     for line in output.splitlines():
-        fields = line.split()
+        fields = [f[:-1] if f.endswith("x") and NUMBER.match(f[:-1]) else f
+                  for f in line.split() if not RANGE.match(f)]
         if len(fields) < 2:
             continue
         if all(NUMBER.match(f) for f in fields[1:]):
