@@ -624,11 +624,11 @@ spx_heap_status_t spx_array_get(spx_heap_t *heap, const spx_value_block_t *a, in
     return SPX_HEAP_OK;
 }
 
-/* The n of holding length elements of an array: SPX_LIMIT_HELD_ELEMENT_N
- * each when they are blocks, 1 each when they are ints (saturating). */
-static uint64_t held_n(int elements_are_blocks, uint64_t length)
+/* The n of holding length elements of block: SPX_LIMIT_HELD_ELEMENT_N each
+ * when it is an array of blocks, else 1 each (saturating). */
+static uint64_t held_n(const spx_value_block_t *block, uint64_t length)
 {
-    if (!elements_are_blocks)
+    if (block->kind != SPX_BLOCK_ARRAY || !block->elements_are_blocks)
         return length;
     return length > UINT64_MAX / SPX_LIMIT_HELD_ELEMENT_N ? UINT64_MAX
                                                           : length * SPX_LIMIT_HELD_ELEMENT_N;
@@ -641,8 +641,7 @@ spx_heap_status_t spx_array_slice(spx_heap_t *heap, uint64_t *fuel, const spx_va
     if (status != SPX_HEAP_OK)
         return status;
     uint64_t length = (uint64_t)(j - i);
-    status = before_creating(heap, fuel, held_n(a->elements_are_blocks, length), SPX_BLOCK_ARRAY,
-                             length);
+    status = before_creating(heap, fuel, held_n(a, length), SPX_BLOCK_ARRAY, length);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t *slice = new_block(heap, SPX_BLOCK_ARRAY, (uint32_t)length, (uint32_t)length);
@@ -658,8 +657,8 @@ spx_heap_status_t spx_array_concat(spx_heap_t *heap, uint64_t *fuel, const spx_v
                                    const spx_value_block_t *b, spx_value_block_t **out)
 {
     uint64_t length = (uint64_t)a->length + b->length;
-    spx_heap_status_t status = before_creating(heap, fuel, held_n(a->elements_are_blocks, length),
-                                               SPX_BLOCK_ARRAY, length);
+    spx_heap_status_t status =
+        before_creating(heap, fuel, held_n(a, length), SPX_BLOCK_ARRAY, length);
     if (status != SPX_HEAP_OK)
         return status;
     spx_value_block_t *joined_array =
@@ -691,7 +690,7 @@ static spx_heap_status_t grow_array_in_place(spx_heap_t *heap, uint64_t *fuel,
 {
     spx_value_block_t *x = *slot;
     uint64_t length = (uint64_t)x->length + e->length;
-    uint64_t e_n = held_n(x->kind == SPX_BLOCK_ARRAY && x->elements_are_blocks, e->length);
+    uint64_t e_n = held_n(x, e->length);
     spx_heap_status_t status =
         charge(heap, fuel, e_n > UINT64_MAX - key_n ? UINT64_MAX : e_n + key_n);
     if (status == SPX_HEAP_OK)
@@ -877,8 +876,7 @@ static spx_heap_status_t resolve(spx_heap_t *heap, uint64_t *fuel, spx_value_blo
     uint64_t left = *fuel, more = 0, n = own_n;
     for (apr_size_t k = first_shared; k < blocks; k++) { /* saturating: own_n may be huge */
         const spx_value_block_t *copied = *heap->path[k];
-        uint64_t copy_n =
-            held_n(copied->kind == SPX_BLOCK_ARRAY && copied->elements_are_blocks, copied->length);
+        uint64_t copy_n = held_n(copied, copied->length);
         n = n > UINT64_MAX - copy_n ? UINT64_MAX : n + copy_n;
     }
     heap->charged_n = n;
