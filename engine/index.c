@@ -1,9 +1,8 @@
 /*
  * index.c: builds the semantic index from the checked HIR, and gives the
  * graph's shape (spx_graph_shape: the counts and the module import graph,
- * typed) and each node's and edge's object as a Jansson value, for the
- * context document (context.c). The graph document itself is written by
- * index_write.c alone.
+ * typed). The graph and context documents are written from the index by
+ * index_write.c and context.c alone.
  *
  * Phase A hands each module's checked bodies to the builder
  * (spx_index_builder_add_calls) before it lets them go, so the builder keeps
