@@ -1,9 +1,8 @@
 # tests/bench/common.sh: what the benchmark scripts share: installing a
-# missing reference tool, and timing a command as the best of $RUNS runs.
-# Sourced by tests/bench/run, vm, worst and transport; best_of (which needs
-# $RUNS and $WORK set) is used by tests/bench/transport alone (run and vm
-# alternate their pairs with tests/bench/pairs.py, worst its cases with
-# loop by tests/bench/fuel_pairs.py).
+# missing reference tool. Sourced by tests/bench/run, vm, worst and
+# transport (run and vm alternate their pairs with tests/bench/pairs.py,
+# worst its cases with loop by tests/bench/fuel_pairs.py, transport its
+# warm requests with the cold CLI by tests/bench/transport_session.py).
 
 need_pkg() {  # need_pkg COMMAND PACKAGE
   if ! command -v "$1" >/dev/null 2>&1; then
@@ -14,10 +13,3 @@ need_pkg() {  # need_pkg COMMAND PACKAGE
     fi
   fi
 }
-# best_of CMD...: runs CMD $RUNS times; prints "seconds rss_kib" of the
-# fastest run, timed and measured by best_of.py (the child alone: no shell or
-# timing tool start counted).
-best_of() {
-  python3 "$(dirname "${BASH_SOURCE[0]}")/best_of.py" "$RUNS" "$WORK/cmd.out" "$@" || exit 1
-}
-

@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
-# transport_session.py DAEMON MANIFEST TARGET REQUESTS PINGS MAX_RESPONSE_BYTES:
-# the warm half of
-# tests/bench/transport. Starts `semapraxd --stdio` on MANIFEST, opens the
-# session, then sends REQUESTS graph, context (function TARGET, depth 1) and
-# test requests one at a time, timing each from the write of its line to the
-# read of its response; then PINGS pipelined pings (written by a thread while
-# the responses are read and counted); the daemon is given
-# --max-response-bytes MAX_RESPONSE_BYTES (a 1M-line graph is larger than
-# the default 16 MiB). Also times reading every declared source twice and
-# comparing it with a copy kept in memory (in this process): the floor of a
-# re-authentication by comparison, two of which every warm request makes.
-# Prints one line: "graph_s context_s test_s ping_per_s reread2_s", each
-# latency the median. Python 3 standard library only.
+# transport_session.py DAEMON CLI MANIFEST TARGET REQUESTS PINGS MAX_RESPONSE_BYTES:
+# the measuring half of tests/bench/transport. Starts `semapraxd --stdio` on
+# MANIFEST, opens the session, then for graph, context (function TARGET,
+# depth 1) and test runs REQUESTS alternating pairs: one warm request, timed
+# from the write of its line to the read of its response, then the cold CLI
+# doing the same work (`CLI graph`, `CLI context --kind function --target
+# TARGET`, `CLI test`, its output to /dev/null), timed from its spawn to its
+# reaping (wall clock, as the warm request is), so that a change in the
+# machine's load falls on both halves of a pair. Then PINGS pipelined pings
+# (written by a thread while the responses are read and counted); the
+# daemon is given --max-response-bytes MAX_RESPONSE_BYTES (a 1M-line graph
+# is larger than the default 16 MiB). Also times reading every declared
+# source twice and comparing it with a copy kept in memory (in this
+# process): the floor of a re-authentication by comparison, two of which
+# every warm request makes. Prints one line: for graph, context and test in
+# turn "warm_s cold_s ratio ratio_min ratio_max" (the medians of the warm
+# and cold seconds, and the median, least and greatest of cold / warm over
+# the pairs), then "ping_per_s reread2_s". Python 3 standard library only.
 import json
 import os
 import statistics
@@ -42,8 +47,19 @@ def reread_twice(paths, kept):
     return time.perf_counter() - start
 
 
+def cold_run(command):
+    """Wall-clock seconds of one run of the CLI command; exits when it fails."""
+    start = time.perf_counter()
+    child = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    seconds = time.perf_counter() - start
+    if child.returncode != 0:
+        sys.exit("bench: %s failed (%d): %s" % (" ".join(command), child.returncode,
+                                                 child.stderr.decode()[:300]))
+    return seconds
+
+
 def main():
-    daemon, manifest, target, requests, pings, max_response = sys.argv[1:7]
+    daemon, cli, manifest, target, requests, pings, max_response = sys.argv[1:8]
     requests, pings = int(requests), int(pings)
     process = subprocess.Popen([daemon, "--stdio", "--manifest-path", manifest,
                                 "--max-response-bytes", max_response],
@@ -67,10 +83,23 @@ def main():
     _, opened = call("workspace/open")
     revisions = {k: opened[k] for k in ("project_revision", "workspace_revision")}
     context = dict(revisions, target_kind="function", target=target, depth=1)
-    medians = []
+    cold = {
+        "graph": [cli, "graph", "--manifest-path", manifest],
+        "context": [cli, "context", "--manifest-path", manifest, "--kind", "function",
+                    "--target", target],
+        "test": [cli, "test", "--manifest-path", manifest],
+    }
+    figures = []
     for method, params in (("graph", revisions), ("context", context), ("test", revisions)):
-        call(method, params)  # warm-up
-        medians.append(statistics.median(call(method, params)[0] for _ in range(requests)))
+        call(method, params)  # warm-up, of both
+        cold_run(cold[method])
+        warm_seconds, cold_seconds, ratios = [], [], []
+        for _ in range(requests):
+            warm_seconds.append(call(method, params)[0])
+            cold_seconds.append(cold_run(cold[method]))
+            ratios.append(cold_seconds[-1] / warm_seconds[-1])
+        figures += [statistics.median(warm_seconds), statistics.median(cold_seconds),
+                    statistics.median(ratios), min(ratios), max(ratios)]
 
     ping = b'{"jsonrpc":"2.0","id":7,"method":"ping"}\n'
     batch = ping * 1000
@@ -104,8 +133,8 @@ def main():
         with open(path, "rb") as source:
             kept.append(source.read())
     floor = statistics.median(reread_twice(paths, kept) for _ in range(max(5, requests // 4)))
-    print("%.6f %.6f %.6f %.0f %.6f" % (medians[0], medians[1], medians[2],
-                                        (pings // 1000 * 1000) / ping_seconds, floor))
+    print(" ".join("%.6f" % figure for figure in figures),
+          "%.0f %.6f" % ((pings // 1000 * 1000) / ping_seconds, floor))
 
 
 if __name__ == "__main__":
