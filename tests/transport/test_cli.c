@@ -303,6 +303,39 @@ static void test_graph_and_context_formats(void)
     apr_pool_destroy(pool);
 }
 
+/* The outline declares each item as its source does, and writes a str
+ * const's value quoted, with what a terminal would not draw escaped: a
+ * control byte, a C1 control, a bidirectional override, a byte order mark
+ * (an é stays as it is). */
+static void test_graph_text_declarations(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml",
+                      "manifest = \"semaprax.project-manifest.v1\"\n\n[project]\nname = \"p\"\n"
+                      "version = \"1.0.0\"\n\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n");
+    spx_fixture_write(fixture, "app.spx",
+                      "export const S: str = \"a\\\"b\\\\c\\n\\u{7}\\u{9b}\\u{202e}\\u{e9}"
+                      "\\u{feff}\";\nconst N: int = 7;\nexport enum E { A, B(int, str) }\n"
+                      "struct P { x: int, s: [str] }\nfn f(e: E) -> int { return N; }\n");
+    spx_process_result_t text =
+        SPX_RUN_SEMAPRAX(fixture->pool, "graph", "--manifest-path",
+                         spx_fixture_path(fixture, "semaprax.toml"), "--format", "text");
+    CU_ASSERT_EQUAL(text.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(text.out, "project p\n"
+                                     "module app (app.spx)\n"
+                                     "  const N: int = 7\n"
+                                     "    read by app.f (1 site)\n"
+                                     "  export const S: str = "
+                                     "\"a\\\"b\\\\c\\n\\x07\\u{9b}\\u{202e}\xc3\xa9\\u{feff}\"\n"
+                                     "  export enum E { A, B(int, str) }\n"
+                                     "    used by app.f (1 site)\n"
+                                     "  fn f(e: app.E) -> int\n"
+                                     "    reads app.N (1 site)\n"
+                                     "    uses app.E (1 site)\n"
+                                     "  struct P { x: int, s: [str] }\n");
+    spx_fixture_free(fixture);
+}
+
 /* The text form of a project that is not admitted prints nothing on
  * stdout and, on stderr, check's lines for its diagnostics and the line
  * saying it is not admitted (exit 1); one that cannot be read says why
@@ -469,6 +502,7 @@ int main(void)
         {"context --format text matches its golden files", test_context_text_matches_golden},
         {"graph and context: JSON off a terminal, --format", test_graph_and_context_formats},
         {"--format text of a project not admitted", test_text_of_a_project_not_admitted},
+        {"graph --format text: declarations and escapes", test_graph_text_declarations},
         {"context errors", test_context_errors},
         {"context of a graph node id", test_context_of_a_graph_node_id},
         CU_TEST_INFO_NULL,

@@ -309,16 +309,41 @@ void spx_view_drift(FILE *out, const apr_array_header_t *drift)
 
 /* --- the outlines of the graph and of a context ---------------------------- */
 
+/* The code point of the UTF-8 sequence at bytes (length 2 to 4 bytes, as
+ * spx_utf8_length measured it). */
+static unsigned long code_point(const unsigned char *bytes, apr_size_t length)
+{
+    unsigned long value = bytes[0] & (0xffu >> (length + 1));
+    for (apr_size_t i = 1; i < length; i++)
+        value = value << 6 | (bytes[i] & 0x3fu);
+    return value;
+}
+
+/* Whether a terminal would take the character for a control rather than
+ * draw it: a C1 control (U+0080..U+009F, CSI among them), a byte order
+ * mark, or a bidirectional override or isolate (which reorder the text
+ * around them). */
+static int hidden_character(unsigned long value)
+{
+    return (value >= 0x80 && value <= 0x9f) || value == 0xfeff ||
+           (value >= 0x202a && value <= 0x202e) || (value >= 0x2066 && value <= 0x2069);
+}
+
 /* bytes[0..length) as a person reads them in one line: printable UTF-8 as
  * it is; a quote and a backslash escaped when quoted; a control byte, an
- * invalid byte and every line end as an escape (\n, \t, \xNN). */
+ * invalid byte and every line end as an escape (\n, \t, \xNN); a
+ * character a terminal would not draw (hidden_character) as \u{H}. */
 static void put_escaped(FILE *out, const char *bytes, apr_size_t length, int quoted)
 {
     const unsigned char *at = (const unsigned char *)bytes;
     for (apr_size_t i = 0; i < length;) {
         apr_size_t sequence = spx_utf8_length(at + i, length - i);
         if (sequence > 1) {
-            fwrite(at + i, 1, sequence, out);
+            unsigned long value = code_point(at + i, sequence);
+            if (hidden_character(value))
+                fprintf(out, "\\u{%lx}", value);
+            else
+                fwrite(at + i, 1, sequence, out);
             i += sequence;
             continue;
         }
