@@ -462,22 +462,42 @@ static void put_edge(FILE *out, const spx_project_t *project, const char *indent
     fputc('\n', out);
 }
 
-/* The edge kinds in bytewise order, the order of a node's outgoing edges
- * (edge order: by from, kind, to). */
-static const char *const edge_kinds[] = {"calls", "contains", "enters", "imports",
-                                         "reads", "tests",    "uses"};
-#define EDGE_KIND_COUNT (sizeof(edge_kinds) / sizeof(edge_kinds[0]))
+static int compare_numbers(const void *left, const void *right)
+{
+    int a = *(const int *)left, b = *(const int *)right;
+    return (a > b) - (a < b);
+}
+
+/* Whether a line is written for the edge: one the context answer lists,
+ * or (no answer: the graph) any but "contains". */
+static int edge_shown(const spx_context_answer_t *shown, const spx_graph_edge_t *edge)
+{
+    if (!shown)
+        return strcmp(edge->kind, "contains") != 0;
+    return shown->edge_count && bsearch(&edge->number, shown->edge_list, shown->edge_count,
+                                        sizeof(int), compare_numbers) != NULL;
+}
+
+/* The kind of the node's incoming edges that comes next after after
+ * (bytewise; NULL: the first), or NULL when none does. */
+static const char *next_in_kind(const spx_project_t *project, const spx_graph_node_t *node,
+                                const char *after)
+{
+    const char *next = NULL;
+    spx_graph_edge_t edge;
+    for (int k = 0; k < node->in_count; k++) {
+        spx_graph_in_edge(project, node->number, k, &edge);
+        if ((!after || strcmp(edge.kind, after) > 0) && (!next || strcmp(edge.kind, next) < 0))
+            next = edge.kind;
+    }
+    return next;
+}
 
 /* A node's edges, through shown (the edges a line is written for; NULL:
  * all but "contains", which the outline's nesting says): the outgoing ones
  * in edge order (by kind, then the other end's id), then the incoming ones
- * in the same order, one pass over them per kind, so that nothing is
- * gathered. */
-static void put_edges(FILE *out, const spx_project_t *project, const spx_graph_node_t *node,
-                      const spx_context_answer_t *shown, const char *indent);
-
-static int edge_shown(const spx_context_answer_t *shown, const spx_graph_edge_t *edge);
-
+ * in the same order, one pass over them per kind they have, so that
+ * nothing is gathered. */
 static void put_edges(FILE *out, const spx_project_t *project, const spx_graph_node_t *node,
                       const spx_context_answer_t *shown, const char *indent)
 {
@@ -487,10 +507,11 @@ static void put_edges(FILE *out, const spx_project_t *project, const spx_graph_n
         if (edge_shown(shown, &edge))
             put_edge(out, project, indent, &edge, 1);
     }
-    for (size_t kind = 0; kind < EDGE_KIND_COUNT; kind++)
+    for (const char *kind = next_in_kind(project, node, NULL); kind;
+         kind = next_in_kind(project, node, kind))
         for (int k = 0; k < node->in_count; k++) {
             spx_graph_in_edge(project, node->number, k, &edge);
-            if (strcmp(edge.kind, edge_kinds[kind]) == 0 && edge_shown(shown, &edge))
+            if (strcmp(edge.kind, kind) == 0 && edge_shown(shown, &edge))
                 put_edge(out, project, indent, &edge, 0);
         }
 }
@@ -556,22 +577,6 @@ void spx_view_graph_outline(FILE *out, const spx_project_t *project)
         fputc('\n', out);
         put_edges(out, project, &node, NULL, "  ");
     }
-}
-
-static int compare_numbers(const void *left, const void *right)
-{
-    int a = *(const int *)left, b = *(const int *)right;
-    return (a > b) - (a < b);
-}
-
-/* Whether a line is written for the edge: one the context answer lists,
- * or (no answer: the graph) any but "contains". */
-static int edge_shown(const spx_context_answer_t *shown, const spx_graph_edge_t *edge)
-{
-    if (!shown)
-        return strcmp(edge->kind, "contains") != 0;
-    return shown->edge_count && bsearch(&edge->number, shown->edge_list, shown->edge_count,
-                                        sizeof(int), compare_numbers) != NULL;
 }
 
 void spx_view_context_outline(FILE *out, const spx_project_t *project,
