@@ -539,6 +539,25 @@ static apr_status_t choose(const spx_project_t *project, const spx_context_reque
     return APR_SUCCESS; /* the rendering with low nodes */
 }
 
+/* The first kept nodes of the walk and the edges among them, typed, in
+ * answer (for a front end's text form of the same document). */
+static void list_kept(const walk_t *walk, int kept, spx_context_answer_t *answer, apr_pool_t *pool)
+{
+    spx_context_node_t *nodes = apr_palloc(pool, ((size_t)kept + 1) * sizeof(*nodes));
+    for (int i = 0; i < kept; i++) {
+        int number = walk->order[i];
+        int reached = walk->via_from[number] >= 0;
+        nodes[i] =
+            (spx_context_node_t){number, walk->distance[number], walk->via_from[number],
+                                 reached ? walk->index->edges[walk->via_edge[number]].kind : NULL};
+    }
+    int *edges = NULL;
+    answer->edge_count = (apr_size_t)kept_edges(walk, kept, &edges, pool);
+    answer->edge_list = edges;
+    answer->node_list = nodes;
+    answer->node_count = (apr_size_t)kept;
+}
+
 apr_status_t spx_context_answer_text(const spx_project_t *project,
                                      const spx_context_request_t *request,
                                      apr_uint64_t max_bytes_limit, spx_context_answer_t *answer,
@@ -556,6 +575,7 @@ apr_status_t spx_context_answer_text(const spx_project_t *project,
     if (spx_json_writer_finish(writer) != SPX_JSON_OK)
         return APR_ENOMEM;
     text[chosen.length] = '\0';
+    list_kept(&walk, chosen.kept, answer, pool);
     answer->text = text;
     answer->length = chosen.length;
     return APR_SUCCESS;

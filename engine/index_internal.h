@@ -105,6 +105,16 @@ spx_json_status_t spx_graph_write_compared(const spx_project_t *project, const c
                                            const char *new_id, const char *new_name,
                                            spx_json_writer_t *writer, apr_pool_t *pool);
 
+/* The typed record of a node of the index (index_walk.c; number is its
+ * number there), and a struct node's field i and an enum node's variant v:
+ * what spx_graph_node, spx_graph_field and spx_graph_variant give, and what
+ * the graph's writer writes of the node. */
+void spx_index_node_view(const spx_index_node_t *node, int number, spx_graph_node_t *view);
+void spx_index_node_field(const spx_index_node_t *node, apr_size_t i, const char **name,
+                          const char **type);
+void spx_index_node_variant(const spx_index_node_t *node, apr_size_t v,
+                            spx_graph_variant_t *variant);
+
 /* The node number of id (a binary search of the sorted nodes), or -1. */
 int spx_index_find(const spx_index_t *index, const char *id);
 

@@ -39,98 +39,94 @@ static void write_span(spx_json_writer_t *writer, const spx_span_t *span)
     spx_json_object_end(writer);
 }
 
-static void write_fields(spx_json_writer_t *writer, const spx_index_node_t *node)
+static void write_fields(spx_json_writer_t *writer, const spx_index_node_t *node,
+                         const spx_graph_node_t *view)
 {
-    const spx_struct_t *structure = node->structure;
     spx_json_array_begin(writer);
-    for (apr_size_t i = 0; i < structure->field_count; i++) {
+    for (apr_size_t i = 0; i < view->field_count; i++) {
+        const char *name = NULL, *type = NULL;
+        spx_index_node_field(node, i, &name, &type);
         spx_json_object_begin(writer);
         spx_json_key(writer, "name");
-        spx_json_string(writer, structure->fields[i].name.text);
+        spx_json_string(writer, name);
         spx_json_key(writer, "type");
-        spx_json_string(writer, node->field_types[i]);
+        spx_json_string(writer, type);
         spx_json_object_end(writer);
     }
     spx_json_array_end(writer);
 }
 
-static void write_variants(spx_json_writer_t *writer, const spx_index_node_t *node)
+static void write_variants(spx_json_writer_t *writer, const spx_index_node_t *node,
+                           const spx_graph_node_t *view)
 {
-    const spx_enum_t *enumeration = node->enumeration;
-    apr_size_t next = 0;
+    spx_graph_variant_t variant = {NULL, NULL, 0, 0};
     spx_json_array_begin(writer);
-    for (apr_size_t v = 0; v < enumeration->variant_count; v++) {
+    for (apr_size_t v = 0; v < view->variant_count; v++) {
+        spx_index_node_variant(node, v, &variant);
         spx_json_object_begin(writer);
         spx_json_key(writer, "name");
-        spx_json_string(writer, enumeration->variants[v].name.text);
+        spx_json_string(writer, variant.name);
         spx_json_key(writer, "payload");
         spx_json_array_begin(writer);
-        for (apr_size_t k = 0; k < enumeration->variants[v].payload_count; k++)
-            spx_json_string(writer, node->payload_types[next++]);
+        for (apr_size_t k = 0; k < variant.payload_count; k++)
+            spx_json_string(writer, variant.payload[k]);
         spx_json_array_end(writer);
         spx_json_object_end(writer);
     }
     spx_json_array_end(writer);
 }
 
-/* Whether the node is exported, for the nodes that say so (-1: not said). */
-static int exported(const spx_index_node_t *node)
-{
-    return node->function      ? node->function->exported
-           : node->structure   ? node->structure->exported
-           : node->enumeration ? node->enumeration->exported
-           : node->constant    ? node->constant->exported
-                               : -1;
-}
-
 /* The node's object, with extras (when not NULL), and with id and name in
  * place of its own (a rename's view: the renamed node's new id and name),
- * without its span when with_span is 0. */
+ * without its span when with_span is 0. What it says of the node is read
+ * from its typed record (spx_index_node_view, index_walk.c), as the
+ * outline of the CLI reads it. */
 static void write_node(spx_json_writer_t *writer, const spx_index_node_t *node,
                        const spx_index_node_extras_t *extras, const char *id, const char *name,
                        int with_span)
 {
-    const spx_span_t *span = spx_index_item_span(node);
+    spx_graph_node_t view;
+    spx_index_node_view(node, -1, &view);
     spx_json_object_begin(writer);
-    if (node->data) {
+    if (view.bytes >= 0) {
         spx_json_key(writer, "bytes");
-        spx_json_integer(writer, (int64_t)node->data->length);
+        spx_json_integer(writer, view.bytes);
     }
     if (extras) {
         spx_json_key(writer, "distance");
         spx_json_integer(writer, extras->distance);
     }
-    if (exported(node) >= 0) {
+    if (view.exported >= 0) {
         spx_json_key(writer, "exported");
-        spx_json_boolean(writer, exported(node));
+        spx_json_boolean(writer, view.exported);
     }
-    if (node->structure) {
+    if (strcmp(view.kind, "struct") == 0) {
         spx_json_key(writer, "fields");
-        write_fields(writer, node);
+        write_fields(writer, node, &view);
     }
     spx_json_key(writer, "id");
     spx_json_string(writer, id);
     spx_json_key(writer, "kind");
-    spx_json_string(writer, node->kind);
-    if (span) {
+    spx_json_string(writer, view.kind);
+    if (view.module) {
         spx_json_key(writer, "module");
-        spx_json_string(writer, node->module->name);
+        spx_json_string(writer, view.module);
     }
     if (name) {
         spx_json_key(writer, "name");
         spx_json_string(writer, name);
     }
-    if (node->data || node->module) {
+    if (view.path) {
         spx_json_key(writer, "path");
-        spx_json_string(writer, node->data ? node->data->path : node->module->path);
+        spx_json_string(writer, view.path);
     }
-    if (node->signature) {
+    if (view.signature) {
         spx_json_key(writer, "signature");
-        spx_json_string(writer, node->signature);
+        spx_json_string(writer, view.signature);
     }
-    if (span && with_span) {
+    if (view.span && with_span) {
         spx_json_key(writer, "span");
-        write_span(writer, span);
+        write_span(writer, view.span);
     }
     if (extras && extras->text) {
         spx_json_key(writer, "text");
@@ -140,15 +136,15 @@ static void write_node(spx_json_writer_t *writer, const spx_index_node_t *node,
             spx_json_boolean(writer, 1);
         }
     }
-    if (node->constant) {
+    if (view.type) {
         spx_json_key(writer, "type");
-        spx_json_string(writer, spx_type_name(node->constant->type));
+        spx_json_string(writer, view.type);
         spx_json_key(writer, "value");
-        spx_json_stringn(writer, node->value, node->value_length);
+        spx_json_stringn(writer, view.value, view.value_length);
     }
-    if (node->enumeration) {
+    if (strcmp(view.kind, "enum") == 0) {
         spx_json_key(writer, "variants");
-        write_variants(writer, node);
+        write_variants(writer, node, &view);
     }
     if (extras && extras->via_from) {
         spx_json_key(writer, "via");

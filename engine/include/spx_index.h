@@ -8,7 +8,9 @@
  * struct and reader of a const (these three with every site's span), test
  * and entry. Nodes are kept sorted by id and edges by (from, kind, to),
  * with each node's incoming and outgoing edges, so graph and context answers
- * are rendered from it alone: no source is read or parsed again.
+ * are rendered from it alone: no source is read or parsed again. Its typed
+ * walk (spx_graph_node and the edges by number) is what both the graph's
+ * JSON and the CLI's outline of it read.
  */
 #ifndef SPX_INDEX_H
 #define SPX_INDEX_H
@@ -53,6 +55,64 @@ typedef struct spx_graph_shape_t {
 
 /* The shape of an admitted project's graph (module_list in pool). */
 void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr_pool_t *pool);
+
+/* The graph's typed walk: every node and edge of an admitted project's
+ * index, by number, as the graph document lists them (nodes in id order,
+ * numbered 0 to spx_graph_node_count - 1; each node's outgoing edges in
+ * edge order, by kind and to; its incoming ones in edge order, by from).
+ * What the graph document writes of a node (index_write.c) and the outline
+ * of `semaprax graph --format text` (cli_view.c) are both read from
+ * spx_graph_node, so the two forms cannot disagree; nothing is copied. */
+typedef struct spx_graph_node_t {
+    int number;
+    const char *id;         /* "function:app.main", "module:app", "entry" */
+    const char *kind;       /* module, function, struct, enum, const, test, entry, builtin, data */
+    const char *name;       /* NULL for the entry */
+    const char *module;     /* an item's module (function, struct, enum, const); else NULL */
+    const char *path;       /* a module's and an item's source, a data node's file; else NULL */
+    const char *signature;  /* function and builtin nodes: "fn(n: int) -> int"; else NULL */
+    int exported;           /* 1 or 0 for the items; -1 for the kinds that do not say */
+    apr_size_t field_count; /* struct nodes: spx_graph_field */
+    apr_size_t variant_count; /* enum nodes: spx_graph_variant */
+    const char *type;         /* const nodes: the value's type; else NULL */
+    const char *value;        /* const nodes: the value's text (a str's own bytes) */
+    apr_size_t value_length;
+    apr_int64_t bytes;       /* data nodes: the file's bytes; else -1 */
+    const spx_span_t *span;  /* function, struct, enum and const nodes: the whole item */
+    int out_count, in_count; /* its edges: spx_graph_out_edge, spx_graph_in_edge */
+} spx_graph_node_t;
+
+typedef struct spx_graph_edge_t {
+    int number;       /* in edge order: (from id, kind, to id) */
+    int from, to;     /* node numbers */
+    const char *kind; /* imports, contains, calls, uses, reads, tests, enters */
+    int sites;        /* calls, uses, reads: the sites (at least 1); else 0 */
+} spx_graph_edge_t;
+
+/* The nodes of an admitted project's graph (0 when it has no index). */
+int spx_graph_node_count(const spx_project_t *project);
+/* The node numbered number (0 <= number < spx_graph_node_count). */
+void spx_graph_node(const spx_project_t *project, int number, spx_graph_node_t *node);
+/* The node number of a node id, or -1. */
+int spx_graph_node_find(const spx_project_t *project, const char *id);
+/* A struct node's field i: its name and type, as signatures spell it. */
+void spx_graph_field(const spx_project_t *project, const spx_graph_node_t *node, apr_size_t i,
+                     const char **name, const char **type);
+/* An enum node's variants, read in order (v = 0, 1, ...) into the same
+ * record, zeroed before the first, which keeps where the next variant's
+ * payload starts, so reading them all takes time in their number: each
+ * one's name and its payload's types (payload, payload_count of them). */
+typedef struct spx_graph_variant_t {
+    const char *name;
+    const char *const *payload;
+    apr_size_t payload_count;
+    apr_size_t next_payload; /* the walk's: where variant v + 1's payload starts */
+} spx_graph_variant_t;
+void spx_graph_variant(const spx_project_t *project, const spx_graph_node_t *node, apr_size_t v,
+                       spx_graph_variant_t *variant);
+/* The node's k-th outgoing edge (0 <= k < out_count), or incoming one. */
+void spx_graph_out_edge(const spx_project_t *project, int node, int k, spx_graph_edge_t *edge);
+void spx_graph_in_edge(const spx_project_t *project, int node, int k, spx_graph_edge_t *edge);
 
 /* The semaprax.source-semantic-graph.v1 document of an admitted single
  * source (spx_project_open_source, transport v1), written through writer
@@ -117,6 +177,17 @@ typedef struct spx_context_facts_t {
     int target_text_truncated;
 } spx_context_facts_t;
 
+/* A node a context document lists, typed: its number in the graph's walk
+ * (spx_graph_node), its distance from the target, and how it was reached
+ * (via_from, the node number it was reached from, and via_kind, the edge's
+ * kind; -1 and NULL for the target). */
+typedef struct spx_context_node_t {
+    int node;
+    int distance;
+    int via_from;
+    const char *via_kind;
+} spx_context_node_t;
+
 /* A context query's answer: on APR_SUCCESS the document (a new reference)
  * and its facts; on APR_EINVAL the problem and message (one sentence). */
 typedef struct spx_context_answer_t {
@@ -126,6 +197,13 @@ typedef struct spx_context_answer_t {
     const char *text;
     apr_size_t length;
     spx_context_facts_t facts;
+    /* spx_context_answer_text: the nodes the document lists, in its order
+     * (the target first), and the numbers of the edges it lists
+     * (spx_graph_out_edge's edge numbers, ascending: edge order) */
+    const spx_context_node_t *node_list;
+    apr_size_t node_count;
+    const int *edge_list;
+    apr_size_t edge_count;
     spx_context_problem_t problem;
     const char *message;
 } spx_context_answer_t;

@@ -259,6 +259,33 @@ def main():
         status, _ = run_tty([semaprax, "test", "deep", "--max-call-depth", "400"], noisy, env)
         expect(status == 0, "--max-call-depth 400 lets down(300) pass on a terminal too")
 
+        # graph and context: the outline on a terminal (what --format text
+        # prints anywhere), their JSON through a pipe (what --format json
+        # prints anywhere); a project that is not admitted shows check's
+        # view of its diagnostics.
+        hello = os.path.join(examples, "hello")
+        for query in (["graph"], ["context", "--target", "function:math.fib"]):
+            status, outline = run_tty([semaprax] + query, hello, env)
+            _status, forced = run_pipe([semaprax] + query + ["--format", "text"], hello, env)
+            expect(status == 0 and outline == forced and outline.startswith(
+                b"project hello\n" if query == ["graph"] else b"context of function:math.fib: "),
+                "%s on a terminal prints the outline, as --format text does" % query[0], outline)
+            expect(b"\x1b" not in outline, "%s's outline has no escape sequence" % query[0], outline)
+            status, piped = run_pipe([semaprax] + query, hello, env)
+            status_json, tty_json = run_tty([semaprax] + query + ["--format", "json"], hello, env)
+            expect(status == 0 and status_json == 0 and piped.startswith(b"{") and tty_json == piped,
+                   "%s through a pipe prints its JSON, as --format json does on a terminal"
+                   % query[0], piped)
+        status, shown = run_tty([semaprax, "graph"], broken, no_colour)
+        text = shown.decode("utf-8", "replace")
+        expect(status == 1 and " 20 | fn oops() -> int { return \"a\" + 1; }\n" in text
+               and "semaprax: the project is not admitted (3 diagnostics)\n" in text
+               and "module app (" not in text,
+               "graph on a terminal of a project not admitted shows check's view, no outline", shown)
+        status, plain = run_pipe([semaprax, "graph", "--format", "text"], broken, env)
+        expect(status == 1 and plain == b"", "graph --format text of it prints nothing on stdout",
+               plain)
+
         # JSON documents are never decorated.
         status, tty_json = run_tty(check + ["--format", "json"], broken, env)
         _status, pipe_json = run_pipe(check + ["--format", "json"], broken, env)

@@ -604,6 +604,171 @@ static void test_single_source_keeps_v1_signatures(void)
     spx_fixture_free(fixture);
 }
 
+/* The string member key of object, or NULL. */
+static const char *member(json_t *object, const char *key)
+{
+    return json_string_value(json_object_get(object, key));
+}
+
+static int same_text(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The graph's typed walk says of every node and edge what the graph
+ * document says (read back here), in the same order: the facts the CLI's
+ * outline reads are the document's. */
+static void assert_walk_matches_graph(const spx_project_t *project)
+{
+    json_t *graph = spx_corpus_graph(project);
+    json_t *nodes = json_object_get(graph, "nodes");
+    json_t *edges = json_object_get(graph, "edges");
+    CU_ASSERT_EQUAL_FATAL((size_t)spx_graph_node_count(project), json_array_size(nodes));
+    size_t next_edge = 0, in_edges = 0;
+    for (int number = 0; number < spx_graph_node_count(project); number++) {
+        json_t *object = json_array_get(nodes, (size_t)number);
+        spx_graph_node_t node;
+        spx_graph_node(project, number, &node);
+        CU_ASSERT_EQUAL(node.number, number);
+        CU_ASSERT_STRING_EQUAL(node.id, member(object, "id"));
+        CU_ASSERT_EQUAL(spx_graph_node_find(project, node.id), number);
+        CU_ASSERT_STRING_EQUAL(node.kind, member(object, "kind"));
+        CU_ASSERT_TRUE(same_text(node.name, member(object, "name")));
+        CU_ASSERT_TRUE(same_text(node.module, member(object, "module")));
+        CU_ASSERT_TRUE(same_text(node.path, member(object, "path")));
+        CU_ASSERT_TRUE(same_text(node.signature, member(object, "signature")));
+        CU_ASSERT_TRUE(same_text(node.type, member(object, "type")));
+        json_t *exported = json_object_get(object, "exported");
+        CU_ASSERT_EQUAL(node.exported, exported ? json_is_true(exported) : -1);
+        json_t *value = json_object_get(object, "value");
+        CU_ASSERT_EQUAL(node.value != NULL, value != NULL);
+        if (value)
+            CU_ASSERT_TRUE(node.value_length == json_string_length(value) &&
+                           memcmp(node.value, json_string_value(value), node.value_length) == 0);
+        json_t *bytes = json_object_get(object, "bytes");
+        CU_ASSERT_EQUAL(node.bytes, bytes ? json_integer_value(bytes) : -1);
+        CU_ASSERT_EQUAL(node.span != NULL, json_object_get(object, "span") != NULL);
+        json_t *fields = json_object_get(object, "fields");
+        CU_ASSERT_EQUAL(node.field_count, json_array_size(fields));
+        for (apr_size_t i = 0; i < node.field_count; i++) {
+            const char *name = NULL, *type = NULL;
+            spx_graph_field(project, &node, i, &name, &type);
+            CU_ASSERT_STRING_EQUAL(name, member(json_array_get(fields, i), "name"));
+            CU_ASSERT_STRING_EQUAL(type, member(json_array_get(fields, i), "type"));
+        }
+        json_t *variants = json_object_get(object, "variants");
+        CU_ASSERT_EQUAL(node.variant_count, json_array_size(variants));
+        spx_graph_variant_t variant = {NULL, NULL, 0, 0};
+        for (apr_size_t v = 0; v < node.variant_count; v++) {
+            spx_graph_variant(project, &node, v, &variant);
+            json_t *expected = json_array_get(variants, v);
+            CU_ASSERT_STRING_EQUAL(variant.name, member(expected, "name"));
+            json_t *payload = json_object_get(expected, "payload");
+            CU_ASSERT_EQUAL_FATAL(variant.payload_count, json_array_size(payload));
+            for (apr_size_t k = 0; k < variant.payload_count; k++)
+                CU_ASSERT_STRING_EQUAL(variant.payload[k],
+                                       json_string_value(json_array_get(payload, k)));
+        }
+        /* Its outgoing edges are the document's next ones, in order. */
+        for (int k = 0; k < node.out_count; k++, next_edge++) {
+            spx_graph_edge_t edge;
+            spx_graph_out_edge(project, number, k, &edge);
+            json_t *expected = json_array_get(edges, next_edge);
+            spx_graph_node_t to;
+            spx_graph_node(project, edge.to, &to);
+            CU_ASSERT_EQUAL(edge.number, (int)next_edge);
+            CU_ASSERT_EQUAL(edge.from, number);
+            CU_ASSERT_STRING_EQUAL(member(expected, "from"), node.id);
+            CU_ASSERT_STRING_EQUAL(member(expected, "kind"), edge.kind);
+            CU_ASSERT_STRING_EQUAL(member(expected, "to"), to.id);
+            CU_ASSERT_EQUAL(json_integer_value(json_object_get(expected, "sites")), edge.sites);
+        }
+        for (int k = 0; k < node.in_count; k++, in_edges++) {
+            spx_graph_edge_t edge;
+            spx_graph_in_edge(project, number, k, &edge);
+            CU_ASSERT_EQUAL(edge.to, number);
+            spx_graph_node_t from;
+            spx_graph_node(project, edge.from, &from);
+            CU_ASSERT_STRING_EQUAL(member(json_array_get(edges, (size_t)edge.number), "from"),
+                                   from.id);
+        }
+    }
+    CU_ASSERT_EQUAL(next_edge, json_array_size(edges));
+    CU_ASSERT_EQUAL(in_edges, json_array_size(edges));
+    json_decref(graph);
+}
+
+static spx_project_t *open_example(const char *name, apr_pool_t *pool)
+{
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    const char *manifest =
+        apr_pstrcat(pool, getenv("SPX_EXAMPLES"), "/", name, "/semaprax.toml", NULL);
+    CU_ASSERT_EQUAL_FATAL(spx_project_open(&project, manifest, pool, &message), APR_SUCCESS);
+    CU_ASSERT_TRUE_FATAL(spx_project_admitted(project));
+    return project;
+}
+
+static void test_walk_matches_graph(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    assert_walk_matches_graph(open_items(pool));               /* structs, consts, builtins */
+    assert_walk_matches_graph(open_example("calc", pool));     /* enums with payloads */
+    assert_walk_matches_graph(open_example("wordfreq", pool)); /* a data file */
+    apr_pool_destroy(pool);
+}
+
+/* A context answer's typed nodes and edges are the ones its document
+ * lists, in its order, with their distance and via; a budget's cut lists
+ * only what it kept. */
+static void test_context_lists_typed(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_project_t *project = open_items(pool);
+    for (apr_uint64_t max_nodes = 2; max_nodes <= 64; max_nodes += 62) {
+        spx_context_request_t request = spx_context_defaults();
+        request.target = "struct:geo.Point";
+        request.depth = 2;
+        request.max_nodes = max_nodes;
+        spx_context_answer_t answer;
+        CU_ASSERT_EQUAL_FATAL(spx_context_answer(project, &request, 1u << 24, &answer, pool),
+                              APR_SUCCESS);
+        json_t *nodes = json_object_get(answer.document, "nodes");
+        json_t *edges = json_object_get(answer.document, "edges");
+        CU_ASSERT_EQUAL_FATAL(answer.node_count, json_array_size(nodes));
+        CU_ASSERT_EQUAL_FATAL(answer.edge_count, json_array_size(edges));
+        CU_ASSERT_EQUAL(answer.facts.truncated, max_nodes == 2);
+        for (apr_size_t i = 0; i < answer.node_count; i++) {
+            const spx_context_node_t *kept = &answer.node_list[i];
+            json_t *object = json_array_get(nodes, i);
+            spx_graph_node_t node;
+            spx_graph_node(project, kept->node, &node);
+            CU_ASSERT_STRING_EQUAL(node.id, member(object, "id"));
+            CU_ASSERT_EQUAL(kept->distance,
+                            json_integer_value(json_object_get(object, "distance")));
+            json_t *via = json_object_get(object, "via");
+            CU_ASSERT_EQUAL(kept->via_from >= 0, via != NULL);
+            if (via) {
+                spx_graph_node_t from;
+                spx_graph_node(project, kept->via_from, &from);
+                CU_ASSERT_STRING_EQUAL(from.id, member(via, "from"));
+                CU_ASSERT_STRING_EQUAL(kept->via_kind, member(via, "kind"));
+            }
+        }
+        json_t *graph = spx_corpus_graph(project);
+        for (apr_size_t e = 0; e < answer.edge_count; e++) {
+            json_t *graph_edge =
+                json_array_get(json_object_get(graph, "edges"), (size_t)answer.edge_list[e]);
+            CU_ASSERT_TRUE(json_equal(graph_edge, json_array_get(edges, e)));
+        }
+        json_decref(graph);
+        json_decref(answer.document);
+    }
+    apr_pool_destroy(pool);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -618,6 +783,8 @@ int main(void)
         {"context of some edge kinds", test_context_of_some_edge_kinds},
         {"single source: transport v1's builtin signatures",
          test_single_source_keeps_v1_signatures},
+        {"the graph's typed walk says what the graph says", test_walk_matches_graph},
+        {"a context's typed nodes and edges are its document's", test_context_lists_typed},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("index", tests);

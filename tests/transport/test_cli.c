@@ -198,17 +198,184 @@ static void test_check_suggestions_and_notes(void)
     spx_fixture_free(fixture);
 }
 
-/* The output equals tests/golden/hello/NAME byte for byte. */
-static void assert_golden(const spx_process_result_t *result, const char *name, apr_pool_t *pool)
+/* The output equals tests/golden/FOLDER/NAME byte for byte. */
+static void assert_golden_in(const spx_process_result_t *result, const char *folder,
+                             const char *name, apr_pool_t *pool)
 {
     apr_size_t length = 0;
     const char *golden = spx_corpus_read(
-        apr_pstrcat(pool, spx_corpus_dir("golden/hello", pool), "/", name, NULL), &length, pool);
+        apr_pstrcat(pool, spx_corpus_dir(apr_pstrcat(pool, "golden/", folder, NULL), pool), "/",
+                    name, NULL),
+        &length, pool);
     CU_ASSERT_EQUAL(result->exit_code, 0);
     CU_ASSERT_EQUAL(result->out_length, length);
     if (result->out_length != length || memcmp(result->out, golden, length) != 0)
         fprintf(stderr, "\n  %s differs from its golden file:\n%s\n", name, result->out);
     CU_ASSERT_TRUE(result->out_length == length && memcmp(result->out, golden, length) == 0);
+}
+
+/* The output equals tests/golden/hello/NAME byte for byte. */
+static void assert_golden(const spx_process_result_t *result, const char *name, apr_pool_t *pool)
+{
+    assert_golden_in(result, "hello", name, pool);
+}
+
+static const char *inventory_manifest(apr_pool_t *pool)
+{
+    return apr_pstrcat(pool, spx_program_path("SPX_EXAMPLES"), "/inventory/semaprax.toml", NULL);
+}
+
+/* --format text: the outline of the graph, of hello and of inventory. */
+static void test_graph_text_matches_golden(void)
+{
+    apr_pool_t *pool = new_pool();
+    spx_process_result_t hello = SPX_RUN_SEMAPRAX(pool, "graph", "--manifest-path",
+                                                  hello_manifest(pool), "--format", "text");
+    assert_golden(&hello, "graph.txt", pool);
+    spx_process_result_t inventory = SPX_RUN_SEMAPRAX(pool, "graph", "--manifest-path",
+                                                      inventory_manifest(pool), "--format", "text");
+    assert_golden_in(&inventory, "inventory", "graph.txt", pool);
+    apr_pool_destroy(pool);
+}
+
+/* --format text: the outline of a context, a whole one and one the budget
+ * cut (its last line says what was left out). */
+static void test_context_text_matches_golden(void)
+{
+    apr_pool_t *pool = new_pool();
+    spx_process_result_t fib =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", hello_manifest(pool), "--kind",
+                         "function", "--target", "math.fib", "--format", "text");
+    assert_golden(&fib, "context-math.fib.txt", pool);
+    spx_process_result_t app = SPX_RUN_SEMAPRAX(
+        pool, "context", "--manifest-path", hello_manifest(pool), "--kind", "module", "--target",
+        "app", "--direction", "out", "--depth", "2", "--max-nodes", "4", "--format", "text");
+    assert_golden(&app, "context-app-out-4.txt", pool);
+    spx_assert_contains(app.out, "\ntruncated: 19 nodes omitted, 2 of them on the frontier");
+    spx_process_result_t stock =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", inventory_manifest(pool), "--kind",
+                         "struct", "--target", "stock.Stock", "--format", "text");
+    assert_golden_in(&stock, "inventory", "context-stock.Stock.txt", pool);
+    apr_pool_destroy(pool);
+}
+
+/* Off a terminal (these pipes) graph and context print their JSON, as
+ * --format json does; --format text forces the outline; another format is
+ * a usage error. */
+static void test_graph_and_context_formats(void)
+{
+    apr_pool_t *pool = new_pool();
+    const char *manifest = hello_manifest(pool);
+    spx_process_result_t piped = SPX_RUN_SEMAPRAX(pool, "graph", "--manifest-path", manifest);
+    spx_process_result_t json =
+        SPX_RUN_SEMAPRAX(pool, "graph", "--manifest-path", manifest, "--format", "json");
+    spx_process_result_t text =
+        SPX_RUN_SEMAPRAX(pool, "graph", "--manifest-path", manifest, "--format", "text");
+    CU_ASSERT_EQUAL(piped.exit_code, 0);
+    CU_ASSERT_EQUAL(json.exit_code, 0);
+    CU_ASSERT_EQUAL(text.exit_code, 0);
+    CU_ASSERT_TRUE(strncmp(piped.out, "{\"edges\":[", 10) == 0);
+    CU_ASSERT_STRING_EQUAL(json.out, piped.out);
+    CU_ASSERT_TRUE(strncmp(text.out, "project hello\nmodule app (src/app.spx)\n", 39) == 0);
+    spx_process_result_t context_piped =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", manifest, "--target", "module:math");
+    spx_process_result_t context_json =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", manifest, "--target", "module:math",
+                         "--format", "json");
+    spx_process_result_t context_text =
+        SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", manifest, "--target", "module:math",
+                         "--format", "text");
+    CU_ASSERT_EQUAL(context_piped.exit_code, 0);
+    CU_ASSERT_TRUE(strncmp(context_piped.out, "{\"depth\":", 9) == 0);
+    CU_ASSERT_STRING_EQUAL(context_json.out, context_piped.out);
+    CU_ASSERT_EQUAL(context_text.exit_code, 0);
+    spx_assert_contains(context_text.out, "context of module:math: direction both, depth 1; ");
+    spx_assert_contains(context_text.out, "\nmodule:math (target)\n  module math (src/math.spx)\n");
+    spx_process_result_t yaml =
+        SPX_RUN_SEMAPRAX(pool, "graph", "--manifest-path", manifest, "--format", "yaml");
+    CU_ASSERT_EQUAL(yaml.exit_code, 2);
+    spx_assert_contains(yaml.err, "unknown format 'yaml': use text or json");
+    CU_ASSERT_STRING_EQUAL(yaml.out, "");
+    spx_process_result_t context_yaml = SPX_RUN_SEMAPRAX(
+        pool, "context", "--manifest-path", manifest, "--target", "entry", "--format", "yaml");
+    CU_ASSERT_EQUAL(context_yaml.exit_code, 2);
+    spx_assert_contains(context_yaml.err, "unknown format 'yaml': use text or json");
+    apr_pool_destroy(pool);
+}
+
+/* The outline declares each item as its source does, and writes a str
+ * const's value quoted, with what a terminal would not draw escaped: a
+ * control byte, a C1 control, a bidirectional override, a byte order mark
+ * (an é stays as it is). */
+static void test_graph_text_declarations(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml",
+                      "manifest = \"semaprax.project-manifest.v1\"\n\n[project]\nname = \"p\"\n"
+                      "version = \"1.0.0\"\n\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n");
+    spx_fixture_write(fixture, "app.spx",
+                      "export const S: str = \"a\\\"b\\\\c\\n\\u{7}\\u{9b}\\u{202e}\\u{e9}"
+                      "\\u{feff}\";\nconst N: int = 7;\nexport enum E { A, B(int, str) }\n"
+                      "struct P { x: int, s: [str] }\nfn f(e: E) -> int { return N; }\n");
+    spx_process_result_t text =
+        SPX_RUN_SEMAPRAX(fixture->pool, "graph", "--manifest-path",
+                         spx_fixture_path(fixture, "semaprax.toml"), "--format", "text");
+    CU_ASSERT_EQUAL(text.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(text.out, "project p\n"
+                                     "module app (app.spx)\n"
+                                     "  const N: int = 7\n"
+                                     "    read by app.f (1 site)\n"
+                                     "  export const S: str = "
+                                     "\"a\\\"b\\\\c\\n\\x07\\u{9b}\\u{202e}\xc3\xa9\\u{feff}\"\n"
+                                     "  export enum E { A, B(int, str) }\n"
+                                     "    used by app.f (1 site)\n"
+                                     "  fn f(e: app.E) -> int\n"
+                                     "    reads app.N (1 site)\n"
+                                     "    uses app.E (1 site)\n"
+                                     "  struct P { x: int, s: [str] }\n");
+    spx_fixture_free(fixture);
+}
+
+/* The text form of a project that is not admitted prints nothing on
+ * stdout and, on stderr, check's lines for its diagnostics and the line
+ * saying it is not admitted (exit 1); one that cannot be read says why
+ * (exit 2), as check does. */
+static void test_text_of_a_project_not_admitted(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml", two_module_manifest);
+    spx_fixture_write(fixture, "util.spx", "export fn double(x: int) -> int { return x * 2; }\n");
+    spx_fixture_write(fixture, "app.spx",
+                      "import util;\nfn main() -> int {\n  let unused = 1;\n  return nope;\n}\n");
+    const char *manifest = spx_fixture_path(fixture, "semaprax.toml");
+    spx_process_result_t check =
+        SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path", manifest);
+    CU_ASSERT_EQUAL(check.exit_code, 1);
+    const char *line = "app.spx:4:10: error[E0308]: unknown name 'nope'\n";
+    CU_ASSERT_STRING_EQUAL(check.out,
+                           apr_pstrcat(fixture->pool, line, "semaprax: 1 diagnostic\n", NULL));
+    const char *expected = apr_pstrcat(
+        fixture->pool, line, "semaprax: the project is not admitted (1 diagnostic)\n", NULL);
+    spx_process_result_t graph =
+        SPX_RUN_SEMAPRAX(fixture->pool, "graph", "--manifest-path", manifest, "--format", "text");
+    CU_ASSERT_EQUAL(graph.exit_code, 1);
+    CU_ASSERT_STRING_EQUAL(graph.out, "");
+    CU_ASSERT_STRING_EQUAL(graph.err, expected);
+    spx_process_result_t context =
+        SPX_RUN_SEMAPRAX(fixture->pool, "context", "--manifest-path", manifest, "--target",
+                         "function:app.main", "--format", "text");
+    CU_ASSERT_EQUAL(context.exit_code, 1);
+    CU_ASSERT_STRING_EQUAL(context.out, "");
+    CU_ASSERT_STRING_EQUAL(context.err, expected);
+    spx_process_result_t missing =
+        SPX_RUN_SEMAPRAX(fixture->pool, "graph", "--manifest-path",
+                         spx_fixture_path(fixture, "none.toml"), "--format", "text");
+    spx_process_result_t check_missing = SPX_RUN_SEMAPRAX(fixture->pool, "check", "--manifest-path",
+                                                          spx_fixture_path(fixture, "none.toml"));
+    CU_ASSERT_EQUAL(missing.exit_code, 2);
+    CU_ASSERT_STRING_EQUAL(missing.out, "");
+    CU_ASSERT_STRING_EQUAL(missing.err, check_missing.err);
+    spx_fixture_free(fixture);
 }
 
 static void test_graph_matches_golden(void)
@@ -331,6 +498,11 @@ int main(void)
         {"check: suggestions and notes", test_check_suggestions_and_notes},
         {"graph matches its golden file", test_graph_matches_golden},
         {"context matches its golden files", test_context_matches_golden},
+        {"graph --format text matches its golden files", test_graph_text_matches_golden},
+        {"context --format text matches its golden files", test_context_text_matches_golden},
+        {"graph and context: JSON off a terminal, --format", test_graph_and_context_formats},
+        {"--format text of a project not admitted", test_text_of_a_project_not_admitted},
+        {"graph --format text: declarations and escapes", test_graph_text_declarations},
         {"context errors", test_context_errors},
         {"context of a graph node id", test_context_of_a_graph_node_id},
         CU_TEST_INFO_NULL,

@@ -8,7 +8,8 @@
  * v1 session (spx_v1.h). rename runs the engine's rename transaction
  * (spx_rename.h), the same as the daemon's project/rename. On a terminal,
  * check and test print the richer view of cli_view.c instead of their plain
- * lines.
+ * lines, and graph and context the outline of cli_view.c instead of their
+ * JSON (chosen_format).
  */
 #include "spx_cli.h"
 
@@ -89,12 +90,16 @@ static void check_help(void)
 
 static void graph_help(void)
 {
-    fputs("usage: semaprax graph [--manifest-path PATH]\n"
+    fputs("usage: semaprax graph [--manifest-path PATH] [--format text|json]\n"
           "\n"
-          "Prints the semantic graph of an admitted project as canonical JSON: one node\n"
-          "per module, function, struct, enum, const, test, the entry and each builtin\n"
-          "called; edges imports, contains, calls, uses, reads (these three with sites),\n"
-          "tests, enters.\n"
+          "Prints the semantic graph of an admitted project: one node per module,\n"
+          "function, struct, enum, const, test, the entry and each builtin called; edges\n"
+          "imports, contains, calls, uses, reads (these three with sites), tests, enters.\n"
+          "json (the default when standard output is not a terminal) prints the document\n"
+          "as canonical JSON; text (the default on a terminal) an outline: each module\n"
+          "with its path and imports, its items as declared (fn name(params) -> type,\n"
+          "struct fields, enum variants, const type and value), and under each item its\n"
+          "edges (calls math.add (1 site), called by app.main (2 sites), uses, reads).\n"
           "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage or\n"
           "unreadable input.\n",
           stdout);
@@ -105,12 +110,17 @@ static void context_help(void)
     printf("usage: semaprax context [--kind module|function|struct|enum|const|test|builtin|data]\n"
            "                        --target NAME [--direction out|in|both] [--depth N]\n"
            "                        [--max-nodes N] [--max-bytes N] [--manifest-path PATH]\n"
+           "                        [--format text|json]\n"
            "\n"
            "Prints the bounded neighbourhood of one target (app, app.main, geo.Point,\n"
            "geo.ORIGIN_X, or a test's name; without --kind, a graph node id such as\n"
-           "function:app.main or module:app) as canonical JSON: nodes breadth-first by\n"
-           "(distance, id), each function, struct and const with its source text, and the\n"
-           "edges among them. Defaults: direction both, depth %u (at most %u), max-nodes\n"
+           "function:app.main or module:app): nodes breadth-first by (distance, id), each\n"
+           "function, struct and const with its source text, and the edges among them.\n"
+           "json (the default when standard output is not a terminal) prints the document\n"
+           "as canonical JSON; text (the default on a terminal) the same nodes as an\n"
+           "outline, the target first, each with its distance, how it was reached (via\n"
+           "calls from app.main), its declaration and its edges, then what the budget\n"
+           "left out. Defaults: direction both, depth %u (at most %u), max-nodes\n"
            "%u (at most %u), max-bytes %u (at most %u).\n"
            "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage,\n"
            "unreadable input or an unknown target.\n",
@@ -433,17 +443,64 @@ static int open_project(apr_hash_t *values, spx_project_t **project, apr_pool_t 
     return open_project_as(values, project, 0, pool);
 }
 
+static int print_not_admitted(const spx_project_t *project, int text, apr_pool_t *pool);
+
 /* graph, context, run, test and rename need an admitted project: the
- * project, or its diagnostics on stderr and an exit status. */
-static int open_admitted_project(apr_hash_t *values, spx_project_t **opened, apr_pool_t *pool)
+ * project, or its diagnostics on stderr (print_not_admitted; text: the
+ * command prints text) and an exit status. */
+static int open_admitted_project_as(apr_hash_t *values, spx_project_t **opened, int text,
+                                    apr_pool_t *pool)
 {
     int status = open_project(values, opened, pool);
     if (status != SPX_EXIT_OK)
         return status;
-    const spx_project_t *project = *opened;
-    if (spx_project_admitted(project))
+    if (spx_project_admitted(*opened))
         return SPX_EXIT_OK;
-    fputs(spx_diagnostics_text(spx_project_diagnostics(project), pool), stderr);
+    return print_not_admitted(*opened, text, pool);
+}
+
+static int open_admitted_project(apr_hash_t *values, spx_project_t **opened, apr_pool_t *pool)
+{
+    return open_admitted_project_as(values, opened, 0, pool);
+}
+
+/* Flush stdout after a text form: an exit status. */
+static int flushed_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "semaprax: cannot write to standard output\n");
+        return SPX_EXIT_FAILED;
+    }
+    return SPX_EXIT_OK;
+}
+
+/* The form a command prints (--format text or json), *json set: an exit
+ * status. Without --format, check prints its text; graph and context
+ * (terminal_text) print text on a terminal and JSON elsewhere, the terminal
+ * told apart as check's view tells it (spx_view_of): on a file or a pipe
+ * their JSON is what it always was. */
+static int chosen_format(apr_hash_t *values, int terminal_text, int *json, apr_pool_t *pool)
+{
+    const char *format = value_of(values, OPTION_FORMAT);
+    if (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
+        return print_usage_error(pool, "unknown format '%s': use text or json", format);
+    if (format)
+        *json = strcmp(format, "json") == 0;
+    else
+        *json = terminal_text && !spx_view_of(SPX_STREAM_STDOUT).rich;
+    return SPX_EXIT_OK;
+}
+
+/* The diagnostics of a project that is not admitted on stderr, as check
+ * words them (with the source lines and carets when stderr is a terminal
+ * and the command prints text), and the line saying it is not admitted. */
+static int print_not_admitted(const spx_project_t *project, int text, apr_pool_t *pool)
+{
+    spx_view_t view = spx_view_of(SPX_STREAM_STDERR);
+    if (text && view.rich)
+        spx_view_diagnostics(stderr, &view, project, pool);
+    else
+        fputs(spx_diagnostics_text(spx_project_diagnostics(project), pool), stderr);
     fprintf(stderr, "semaprax: the project is not admitted (%s)\n",
             counted(spx_diagnostics_count(spx_project_diagnostics(project)), "diagnostic", pool));
     return SPX_EXIT_FAILED;
@@ -454,10 +511,10 @@ static int run_check(const command_t *command, apr_hash_t *values, const char *c
 {
     (void)command;
     (void)operands;
-    const char *format = value_of(values, OPTION_FORMAT);
-    if (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
-        return print_usage_error(pool, "unknown format '%s': use text or json", format);
-    int json = format && strcmp(format, "json") == 0;
+    int json = 0;
+    int chosen = chosen_format(values, 0, &json, pool);
+    if (chosen != SPX_EXIT_OK)
+        return chosen;
     spx_project_t *project = NULL;
     int status = open_project_as(values, &project, json, pool);
     if (status != SPX_EXIT_OK)
@@ -490,11 +547,18 @@ static int run_graph(const command_t *command, apr_hash_t *values, const char *c
 {
     (void)command;
     (void)operands;
-    spx_project_t *project = NULL;
-    int status = open_admitted_project(values, &project, pool);
+    int json = 0;
+    int status = chosen_format(values, 1, &json, pool);
     if (status != SPX_EXIT_OK)
         return status;
-    return print_graph(project, pool);
+    spx_project_t *project = NULL;
+    status = open_admitted_project_as(values, &project, !json, pool);
+    if (status != SPX_EXIT_OK)
+        return status;
+    if (json)
+        return print_graph(project, pool);
+    spx_view_graph_outline(stdout, project);
+    return flushed_stdout();
 }
 
 /* A decimal count with no sign, no spaces, no trailing bytes. */
@@ -580,17 +644,23 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
     if (status == SPX_EXIT_OK)
         status = bounded_count(values, OPTION_MAX_BYTES, 1, SPX_LIMIT_RESPONSE_BYTES_DEFAULT,
                                &request.max_bytes, pool);
+    int json = 0;
+    if (status == SPX_EXIT_OK)
+        status = chosen_format(values, 1, &json, pool);
     if (status != SPX_EXIT_OK)
         return status;
     spx_project_t *project = NULL;
-    status = open_admitted_project(values, &project, pool);
+    status = open_admitted_project_as(values, &project, !json, pool);
     if (status != SPX_EXIT_OK)
         return status;
     spx_context_result_t context;
     if (spx_op_context_text(project, &request, SPX_LIMIT_RESPONSE_BYTES_DEFAULT, &context, pool) !=
         APR_SUCCESS)
         return print_usage_error(pool, "%s", context.message);
-    return print_text(context.text, context.length, pool);
+    if (json)
+        return print_text(context.text, context.length, pool);
+    spx_view_context_outline(stdout, project, &request, &context);
+    return flushed_stdout();
 }
 
 /* The option id of the long option name (every run limit has one). */
@@ -947,17 +1017,13 @@ static const int test_options[] = {OPTION_MAX_STEPS,      OPTION_MAX_BYTES, OPTI
                                    OPTION_MAX_CALL_DEPTH, OPTION_ENVELOPE,  0};
 static const int verify_options[] = {0};
 static const int serve_options[] = {OPTION_MAX_REQUEST_BYTES, OPTION_MAX_RESPONSE_BYTES, 0};
-static const int graph_options[] = {0};
+static const int graph_options[] = {OPTION_FORMAT, 0};
 static const int rename_options[] = {OPTION_DRY_RUN, 0};
 static const int new_options[] = {0};
 static const int fmt_options[] = {OPTION_CHECK, 0};
-static const int context_options[] = {OPTION_KIND,
-                                      OPTION_TARGET,
-                                      OPTION_DIRECTION,
-                                      OPTION_DEPTH,
-                                      OPTION_MAX_NODES,
-                                      OPTION_MAX_BYTES,
-                                      0};
+static const int context_options[] = {
+    OPTION_KIND,      OPTION_TARGET,    OPTION_DIRECTION, OPTION_DEPTH,
+    OPTION_MAX_NODES, OPTION_MAX_BYTES, OPTION_FORMAT,    0};
 
 static const command_t commands[] = {
     {"check", check_help, check_options, 0, 0, run_check},

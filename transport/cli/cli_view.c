@@ -3,7 +3,11 @@
  * (spx_cli_view.h): colour, source lines with carets, progress lines and a
  * summary table, for a person at a terminal; cli.c prints the plain lines
  * to a file or a pipe. Also the few lines the commands share whatever the
- * stream: a failed test's output and the inputs that changed meanwhile.
+ * stream: a failed test's output and the inputs that changed meanwhile; and
+ * the outlines of `semaprax graph` and `context` (--format text, the
+ * default on a terminal), read through the graph's typed walk
+ * (spx_graph_node) and the context answer's typed nodes, and written line
+ * by line as they are walked.
  */
 #include "spx_cli_view.h"
 
@@ -301,4 +305,312 @@ void spx_view_drift(FILE *out, const apr_array_header_t *drift)
         fprintf(out, "semaprax: '%s' changed meanwhile (%s)\n", record->path,
                 spx_drift_reason_name(record->reason));
     }
+}
+
+/* --- the outlines of the graph and of a context ---------------------------- */
+
+/* The code point of the UTF-8 sequence at bytes (length 2 to 4 bytes, as
+ * spx_utf8_length measured it). */
+static unsigned long code_point(const unsigned char *bytes, apr_size_t length)
+{
+    unsigned long value = bytes[0] & (0xffu >> (length + 1));
+    for (apr_size_t i = 1; i < length; i++)
+        value = value << 6 | (bytes[i] & 0x3fu);
+    return value;
+}
+
+/* Whether a terminal would take the character for a control rather than
+ * draw it: a C1 control (U+0080..U+009F, CSI among them), a byte order
+ * mark, or a bidirectional override or isolate (which reorder the text
+ * around them). */
+static int hidden_character(unsigned long value)
+{
+    return (value >= 0x80 && value <= 0x9f) || value == 0xfeff ||
+           (value >= 0x202a && value <= 0x202e) || (value >= 0x2066 && value <= 0x2069);
+}
+
+/* bytes[0..length) as a person reads them in one line: printable UTF-8 as
+ * it is; a quote and a backslash escaped when quoted; a control byte, an
+ * invalid byte and every line end as an escape (\n, \t, \xNN); a
+ * character a terminal would not draw (hidden_character) as \u{H}. */
+static void put_escaped(FILE *out, const char *bytes, apr_size_t length, int quoted)
+{
+    const unsigned char *at = (const unsigned char *)bytes;
+    for (apr_size_t i = 0; i < length;) {
+        apr_size_t sequence = spx_utf8_length(at + i, length - i);
+        if (sequence > 1) {
+            unsigned long value = code_point(at + i, sequence);
+            if (hidden_character(value))
+                fprintf(out, "\\u{%lx}", value);
+            else
+                fwrite(at + i, 1, sequence, out);
+            i += sequence;
+            continue;
+        }
+        unsigned char c = at[i++];
+        if (c == '\n')
+            fputs("\\n", out);
+        else if (c == '\t')
+            fputs("\\t", out);
+        else if (c == '\r')
+            fputs("\\r", out);
+        else if (quoted && (c == '"' || c == '\\'))
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20 || c >= 0x7f)
+            fprintf(out, "\\x%02x", c);
+        else
+            fputc(c, out);
+    }
+}
+
+/* How an edge line names a node: an item by module.name ("math.add"), a
+ * builtin by its name, the others by kind and name ("module app", "test
+ * fib", "data words", "the entry"). */
+static void put_node_name(FILE *out, const spx_graph_node_t *node)
+{
+    if (node->module)
+        fprintf(out, "%s.%s", node->module, node->name);
+    else if (strcmp(node->kind, "builtin") == 0)
+        fputs(node->name, out);
+    else if (node->name)
+        fprintf(out, "%s %s", node->kind, node->name);
+    else
+        fputs("the entry", out);
+}
+
+static void put_number_name(FILE *out, const spx_project_t *project, int number)
+{
+    spx_graph_node_t node;
+    spx_graph_node(project, number, &node);
+    put_node_name(out, &node);
+}
+
+/* A node as its source declares it: "export fn fib(n: int) -> int",
+ * "struct Count { word: str, n: int }", "enum Shape { Dot, Box(int, int) }",
+ * "const LIMIT: int = 10" (a str value quoted), "module app (src/app.spx)",
+ * "data words (data/words.txt, 120 bytes)", "test fib", "entry". */
+static void put_declaration(FILE *out, const spx_project_t *project, const spx_graph_node_t *node)
+{
+    if (node->exported == 1)
+        fputs("export ", out);
+    if (node->signature) {
+        if (strcmp(node->kind, "builtin") == 0)
+            fputs("builtin ", out);
+        if (strncmp(node->signature, "fn(", 3) == 0)
+            fprintf(out, "fn %s%s", node->name, node->signature + 2);
+        else
+            fprintf(out, "%s: %s", node->name, node->signature);
+    } else if (strcmp(node->kind, "struct") == 0) {
+        fprintf(out, "struct %s {", node->name);
+        for (apr_size_t i = 0; i < node->field_count; i++) {
+            const char *name = NULL, *type = NULL;
+            spx_graph_field(project, node, i, &name, &type);
+            fprintf(out, "%s %s: %s", i ? "," : "", name, type);
+        }
+        fputs(node->field_count ? " }" : "}", out);
+    } else if (strcmp(node->kind, "enum") == 0) {
+        fprintf(out, "enum %s {", node->name);
+        spx_graph_variant_t variant = {NULL, NULL, 0, 0};
+        for (apr_size_t v = 0; v < node->variant_count; v++) {
+            spx_graph_variant(project, node, v, &variant);
+            fprintf(out, "%s %s", v ? "," : "", variant.name);
+            for (apr_size_t k = 0; k < variant.payload_count; k++)
+                fprintf(out, "%s%s", k ? ", " : "(", variant.payload[k]);
+            fputs(variant.payload_count ? ")" : "", out);
+        }
+        fputs(node->variant_count ? " }" : "}", out);
+    } else if (node->type) {
+        int quoted = strcmp(node->type, "str") == 0;
+        fprintf(out, "const %s: %s = %s", node->name, node->type, quoted ? "\"" : "");
+        put_escaped(out, node->value, node->value_length, quoted);
+        fputs(quoted ? "\"" : "", out);
+    } else if (node->bytes >= 0) {
+        fprintf(out, "data %s (%s, %" APR_INT64_T_FMT " byte%s)", node->name, node->path,
+                node->bytes, spx_plural((apr_size_t)node->bytes));
+    } else if (strcmp(node->kind, "module") == 0) {
+        fprintf(out, "module %s (%s)", node->name, node->path);
+    } else if (node->name) {
+        fprintf(out, "%s %s", node->kind, node->name);
+    } else {
+        fputs(node->kind, out);
+    }
+}
+
+/* The words of an edge seen from its from node (out) or its to node. */
+static const char *edge_words(const char *kind, int out)
+{
+    static const char *const words[][3] = {
+        {"calls", "calls", "called by"}, {"uses", "uses", "used by"},
+        {"reads", "reads", "read by"},   {"tests", "runs", "run by"},
+        {"enters", "runs", "run by"},    {"imports", "imports", "imported by"},
+        {"contains", "contains", "in"},
+    };
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (strcmp(words[i][0], kind) == 0)
+            return words[i][out ? 1 : 2];
+    return kind;
+}
+
+/* "    calls math.add (2 sites)": the edge seen from one of its ends. */
+static void put_edge(FILE *out, const spx_project_t *project, const char *indent,
+                     const spx_graph_edge_t *edge, int outgoing)
+{
+    fprintf(out, "%s%s ", indent, edge_words(edge->kind, outgoing));
+    put_number_name(out, project, outgoing ? edge->to : edge->from);
+    if (edge->sites)
+        fprintf(out, " (%d site%s)", edge->sites, spx_plural((apr_size_t)edge->sites));
+    fputc('\n', out);
+}
+
+static int compare_numbers(const void *left, const void *right)
+{
+    int a = *(const int *)left, b = *(const int *)right;
+    return (a > b) - (a < b);
+}
+
+/* Whether a line is written for the edge: one the context answer lists,
+ * or (no answer: the graph) any but "contains". */
+static int edge_shown(const spx_context_answer_t *shown, const spx_graph_edge_t *edge)
+{
+    if (!shown)
+        return strcmp(edge->kind, "contains") != 0;
+    return shown->edge_count && bsearch(&edge->number, shown->edge_list, shown->edge_count,
+                                        sizeof(int), compare_numbers) != NULL;
+}
+
+/* The kind of the node's incoming edges that comes next after after
+ * (bytewise; NULL: the first), or NULL when none does. */
+static const char *next_in_kind(const spx_project_t *project, const spx_graph_node_t *node,
+                                const char *after)
+{
+    const char *next = NULL;
+    spx_graph_edge_t edge;
+    for (int k = 0; k < node->in_count; k++) {
+        spx_graph_in_edge(project, node->number, k, &edge);
+        if ((!after || strcmp(edge.kind, after) > 0) && (!next || strcmp(edge.kind, next) < 0))
+            next = edge.kind;
+    }
+    return next;
+}
+
+/* A node's edges, through shown (the edges a line is written for; NULL:
+ * all but "contains", which the outline's nesting says): the outgoing ones
+ * in edge order (by kind, then the other end's id), then the incoming ones
+ * in the same order, one pass over them per kind they have, so that
+ * nothing is gathered. */
+static void put_edges(FILE *out, const spx_project_t *project, const spx_graph_node_t *node,
+                      const spx_context_answer_t *shown, const char *indent)
+{
+    spx_graph_edge_t edge;
+    for (int k = 0; k < node->out_count; k++) {
+        spx_graph_out_edge(project, node->number, k, &edge);
+        if (edge_shown(shown, &edge))
+            put_edge(out, project, indent, &edge, 1);
+    }
+    for (const char *kind = next_in_kind(project, node, NULL); kind;
+         kind = next_in_kind(project, node, kind))
+        for (int k = 0; k < node->in_count; k++) {
+            spx_graph_in_edge(project, node->number, k, &edge);
+            if (strcmp(edge.kind, kind) == 0 && edge_shown(shown, &edge))
+                put_edge(out, project, indent, &edge, 0);
+        }
+}
+
+/* A module's "imports a, b" or "imported by c" line, when it has some. */
+static void put_imports(FILE *out, const spx_project_t *project, const spx_graph_node_t *module,
+                        int outgoing)
+{
+    int count = outgoing ? module->out_count : module->in_count;
+    int listed = 0;
+    spx_graph_edge_t edge;
+    for (int k = 0; k < count; k++) {
+        if (outgoing)
+            spx_graph_out_edge(project, module->number, k, &edge);
+        else
+            spx_graph_in_edge(project, module->number, k, &edge);
+        if (strcmp(edge.kind, "imports") != 0)
+            continue;
+        spx_graph_node_t other;
+        spx_graph_node(project, outgoing ? edge.to : edge.from, &other);
+        fprintf(out, "%s%s",
+                listed++   ? ", "
+                : outgoing ? "  imports "
+                           : "  imported by ",
+                other.name);
+    }
+    if (listed)
+        fputc('\n', out);
+}
+
+void spx_view_graph_outline(FILE *out, const spx_project_t *project)
+{
+    int count = spx_graph_node_count(project);
+    fprintf(out, "project %s\n", spx_project_name(project));
+    for (int number = 0; number < count; number++) {
+        spx_graph_node_t module;
+        spx_graph_node(project, number, &module);
+        if (strcmp(module.kind, "module") != 0)
+            continue;
+        put_declaration(out, project, &module);
+        fputc('\n', out);
+        put_imports(out, project, &module, 1);
+        put_imports(out, project, &module, 0);
+        for (int k = 0; k < module.out_count; k++) {
+            spx_graph_edge_t contains;
+            spx_graph_out_edge(project, number, k, &contains);
+            if (strcmp(contains.kind, "contains") != 0)
+                continue;
+            spx_graph_node_t item;
+            spx_graph_node(project, contains.to, &item);
+            fputs("  ", out);
+            put_declaration(out, project, &item);
+            fputc('\n', out);
+            put_edges(out, project, &item, NULL, "    ");
+        }
+    }
+    for (int number = 0; number < count; number++) {
+        spx_graph_node_t node;
+        spx_graph_node(project, number, &node);
+        if (strcmp(node.kind, "module") == 0 || node.module)
+            continue;
+        put_declaration(out, project, &node);
+        fputc('\n', out);
+        put_edges(out, project, &node, NULL, "  ");
+    }
+}
+
+void spx_view_context_outline(FILE *out, const spx_project_t *project,
+                              const spx_context_request_t *request,
+                              const spx_context_answer_t *answer)
+{
+    fprintf(out, "context of %s: direction %s, depth %" APR_UINT64_T_FMT, answer->facts.target,
+            request->direction, request->depth);
+    for (apr_size_t i = 0; request->edge_kinds && i < request->edge_kind_count; i++)
+        fprintf(out, "%s%s", i ? ", " : ", edges ", request->edge_kinds[i]);
+    fprintf(out, "; %" APR_SIZE_T_FMT " node%s, %" APR_SIZE_T_FMT " edge%s\n", answer->node_count,
+            spx_plural(answer->node_count), answer->edge_count, spx_plural(answer->edge_count));
+    for (apr_size_t i = 0; i < answer->node_count; i++) {
+        const spx_context_node_t *kept = &answer->node_list[i];
+        spx_graph_node_t node;
+        spx_graph_node(project, kept->node, &node);
+        fputs(node.id, out);
+        if (kept->via_from < 0)
+            fputs(" (target)", out);
+        else {
+            fprintf(out, " (distance %d, via %s from ", kept->distance, kept->via_kind);
+            put_number_name(out, project, kept->via_from);
+            fputc(')', out);
+        }
+        fputs("\n  ", out);
+        put_declaration(out, project, &node);
+        fputc('\n', out);
+        put_edges(out, project, &node, answer, "  ");
+    }
+    if (answer->facts.truncated)
+        fprintf(out,
+                "truncated: %" APR_SIZE_T_FMT " node%s omitted, %" APR_SIZE_T_FMT
+                " of them on the frontier (--max-nodes %" APR_UINT64_T_FMT
+                ", --max-bytes %" APR_UINT64_T_FMT ")\n",
+                answer->facts.omitted_nodes, spx_plural(answer->facts.omitted_nodes),
+                answer->facts.frontier, request->max_nodes, request->max_bytes);
 }

@@ -4,12 +4,15 @@
  * the span, and a progress line per test with a summary table. Only the
  * human text changes: on a file or a pipe the CLI prints its plain lines
  * exactly as before, and JSON documents and exit statuses never depend on
- * the view (docs/cli.md, "On a terminal").
+ * the view (docs/cli.md, "On a terminal"). Also the outlines of `graph`
+ * and `context` (docs/cli.md, "The outlines of graph and context"), which
+ * those print instead of their JSON on a terminal or with --format text.
  */
 #ifndef SPX_CLI_VIEW_H
 #define SPX_CLI_VIEW_H
 
 #include "spx_envelope.h"
+#include "spx_index.h"
 #include "spx_platform.h"
 #include "spx_project.h"
 
@@ -52,6 +55,25 @@ void spx_view_test_output(FILE *out, const spx_view_t *view, const spx_test_run_
 
 /* The summary of a test run as a table of outcomes and counts. */
 void spx_view_test_summary(FILE *out, const spx_view_t *view, const spx_test_summary_t *summary);
+
+/* The outline of an admitted project's graph (`semaprax graph --format
+ * text`, docs/cli.md): each module with its path and imports, its items
+ * with their signatures and, under each, its edges ("calls math.add (1
+ * site)", "called by app.main (2 sites)"); then the nodes no module
+ * contains (builtins, data, the entry, tests) in id order. Read through the
+ * graph's typed walk (spx_graph_node) and written line by line as it goes,
+ * with nothing of the graph kept. */
+void spx_view_graph_outline(FILE *out, const spx_project_t *project);
+
+/* The outline of a context answer (`semaprax context --format text`): a
+ * line naming the target and the query, each node the document lists (the
+ * target first) with its distance and how it was reached, its signature
+ * and the edges the document lists at it, then a line saying what the
+ * budget left out when it did. Read from the answer's typed nodes and
+ * edges (spx_context_answer_text) and the graph's walk. */
+void spx_view_context_outline(FILE *out, const spx_project_t *project,
+                              const spx_context_request_t *request,
+                              const spx_context_answer_t *answer);
 
 /* Each input found changed, one line "semaprax: 'PATH' changed meanwhile
  * (REASON)" (drift is spx_drift_t, may be NULL): what `rename` and `fmt`
