@@ -263,10 +263,12 @@ const validateRunEnvelope = documents.getSchema('urn:semaprax:schema:run.json');
 const hello = freshProject('hello-run');
 const inventory = freshProject('inventory-run', path.join(repository, 'examples', 'inventory'));
 const calc = freshProject('calc-run', path.join(repository, 'examples', 'calc'));
-for (const [label, dir, args, cliArgs] of [
+for (const [label, dir, args, cliArgs, limit] of [
   ['hello', hello, {}, []],
   ['inventory', inventory, {}, []],
-  ['inventory, out of fuel', inventory, { max_steps: 100 }, ['--max-steps', '100']],
+  ['inventory, out of fuel', inventory, { max_steps: 100 }, ['--max-steps', '100'], 'max_steps'],
+  ['hello, too shallow', hello, { max_call_depth: 1 }, ['--max-call-depth', '1'], 'max_call_depth'],
+  ['hello, too little memory', hello, { max_memory: 64 }, ['--max-memory', '64'], 'max_memory'],
   ['calc with arguments', calc, { arguments: ['1 + 2 * 3'] }, []],
   ['hello, another function', hello, { entry: 'math.test_fib' }, ['--entry', 'math.test_fib']],
 ]) {
@@ -285,14 +287,19 @@ for (const [label, dir, args, cliArgs] of [
   check(result.entry === result.envelope.run.function && result.steps === result.envelope.run.steps,
     `run ${label}: entry and steps`);
   const text = ran.content[0].text;
-  if (result.outcome === 'fuel_exhausted') {
-    check(result.limit_reached === 'max_steps' && text.includes('max_steps') && expected.status === 1,
-      `run ${label}: the text names max_steps, the argument to raise`);
+  if (limit) {
+    check(result.limit_reached === limit && text.includes(`call run again with a larger ${limit}`) &&
+      result.succeeded === false && expected.status === 1,
+      `run ${label}: the text names ${limit}, the argument to raise`);
   } else {
     check(result.value === result.envelope.run.value && text.includes(`returned ${result.value}`),
       `run ${label}: the value, in the text too`);
   }
   if (result.output) check(text.includes(result.output), `run ${label}: the text shows the output`);
+  if (label === 'hello') {
+    const cut = (await call(runner, 'run', { max_bytes: 5 })).structuredContent;
+    check(cut.output === 'Hello' && cut.output_truncated === true, 'run with max_bytes 5: the output cut');
+  }
   await runner.close();
 }
 
