@@ -186,9 +186,11 @@ apr_status_t spx_run_entry(const spx_project_t *project, const spx_run_limits_t 
     return spx_run_function(project, NULL, limits, result, pool, message);
 }
 
-apr_status_t spx_run_function(const spx_project_t *project, const char *function,
-                              const spx_run_limits_t *limits, spx_run_result_t *result,
-                              apr_pool_t *pool, const char **message)
+apr_status_t spx_run_function_interruptible(const spx_project_t *project, const char *function,
+                                            const spx_run_limits_t *limits,
+                                            const spx_run_interrupt_t *interrupt,
+                                            spx_run_result_t *result, apr_pool_t *pool,
+                                            const char **message)
 {
     if (!function && project->admitted && !project->manifest->entry) {
         *message = "the manifest declares no entry; give one with --entry MOD.FN";
@@ -203,7 +205,14 @@ apr_status_t spx_run_function(const spx_project_t *project, const char *function
     if (status != APR_SUCCESS)
         return status;
     spx_run_limits_t effective = effective_limits(limits, project->manifest, NULL);
-    return run_named(program, function, &effective, NULL, result, pool, message);
+    return run_named(program, function, &effective, interrupt, result, pool, message);
+}
+
+apr_status_t spx_run_function(const spx_project_t *project, const char *function,
+                              const spx_run_limits_t *limits, spx_run_result_t *result,
+                              apr_pool_t *pool, const char **message)
+{
+    return spx_run_function_interruptible(project, function, limits, NULL, result, pool, message);
 }
 
 static int compare_by_path(const void *left, const void *right)
@@ -466,7 +475,19 @@ apr_status_t spx_run_envelope_build(const spx_project_t *project, const char *fu
                                     const spx_run_limits_t *limits, spx_run_result_t *result,
                                     json_t **envelope, apr_pool_t *pool, const char **message)
 {
-    apr_status_t status = spx_run_function(project, function, limits, result, pool, message);
+    return spx_run_envelope_build_interruptible(project, function, limits, NULL, result, envelope,
+                                                pool, message);
+}
+
+apr_status_t spx_run_envelope_build_interruptible(const spx_project_t *project,
+                                                  const char *function,
+                                                  const spx_run_limits_t *limits,
+                                                  const spx_run_interrupt_t *interrupt,
+                                                  spx_run_result_t *result, json_t **envelope,
+                                                  apr_pool_t *pool, const char **message)
+{
+    apr_status_t status =
+        spx_run_function_interruptible(project, function, limits, interrupt, result, pool, message);
     if (status != APR_SUCCESS)
         return status;
     spx_test_run_t run = {"", function ? function : project->manifest->entry,

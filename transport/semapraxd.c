@@ -3,7 +3,8 @@
  * P] [--max-request-bytes N] [--max-response-bytes N] [--max-call-seconds N]
  * [--allow-project-rename] [--verbose]`, then runs the session (spx_session.h) over
  * binary stdio: v2, or v3 with the flag; or, with --mcp instead of --stdio,
- * the MCP server (spx_mcp.h). Usage errors: a message on stderr, nothing on
+ * the MCP server (spx_mcp.h), whose fmt tool writes only with
+ * --allow-fmt-write. Usage errors: a message on stderr, nothing on
  * stdout, exit 2.
  */
 #include "spx_allocation.h"
@@ -28,7 +29,7 @@ static void usage(void)
            "                 [--allow-project-rename] [--verbose]\n"
            "       semapraxd --mcp [--manifest-path PATH] [--max-request-bytes N]\n"
            "                 [--max-response-bytes N] [--max-call-seconds N]\n"
-           "                 [--allow-project-rename] [--verbose]\n"
+           "                 [--allow-project-rename] [--allow-fmt-write] [--verbose]\n"
            "\n"
            "Holds one Semaprax project (the manifest, default semaprax.toml, and its\n"
            "sources), authenticates it and builds its semantic state once, then answers\n"
@@ -41,9 +42,9 @@ static void usage(void)
            "                           is required)\n"
            "  --mcp                    serve the Model Context Protocol (%s, or %s)\n"
            "                           on standard input and output instead: the tools\n"
-           "                           check, context, test, graph_summary and status, and\n"
-           "                           rename with --allow-project-rename; each call answers\n"
-           "                           from the files as they are (docs/agents.md)\n"
+           "                           check, context, test, run, graph_summary, status and\n"
+           "                           fmt, and rename with --allow-project-rename; each call\n"
+           "                           answers from the files as they are (docs/agents.md)\n"
            "  --manifest-path PATH     the manifest (default: semaprax.toml)\n"
            "  --max-request-bytes N    largest request line, LF excluded\n"
            "                           (default %u, %u..%u)\n"
@@ -55,6 +56,10 @@ static void usage(void)
            "  --allow-project-rename   speak semaprax.agent-transport.v3 instead: v2 plus\n"
            "                           project/rename, which renames an exported function\n"
            "                           and its call sites and writes the changed sources\n"
+           "                           (with --mcp: the rename tool)\n"
+           "  --allow-fmt-write        with --mcp: the fmt tool takes write: true and then\n"
+           "                           replaces each changed source by its layout, as\n"
+           "                           semaprax fmt does (without it fmt writes nothing)\n"
            "  --verbose                also say on standard error why each refused\n"
            "                           request was refused (by default only the\n"
            "                           session's own events, at most %u lines)\n"
@@ -81,6 +86,7 @@ enum option_id {
     OPTION_VERBOSE,
     OPTION_MCP,
     OPTION_MAX_CALL,
+    OPTION_ALLOW_FMT_WRITE,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -94,6 +100,7 @@ static const apr_getopt_option_t options[] = {
     {"verbose", OPTION_VERBOSE, 0, "a line per refused request"},
     {"mcp", OPTION_MCP, 0, "serve MCP on stdio"},
     {"max-call-seconds", OPTION_MAX_CALL, 1, "longest call"},
+    {"allow-fmt-write", OPTION_ALLOW_FMT_WRITE, 0, "MCP's fmt may write"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -146,7 +153,8 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
                                       SPX_LIMIT_RESPONSE_BYTES_DEFAULT,
                                       0,
                                       0,
-                                      SPX_LIMIT_CALL_SECONDS_DEFAULT};
+                                      SPX_LIMIT_CALL_SECONDS_DEFAULT,
+                                      0};
     int stdio_given = 0, mcp_given = 0, response_given = 0;
     unsigned seen = 0; /* one bit per option id above OPTION_STDIO */
     apr_getopt_t *parser = NULL;
@@ -162,7 +170,7 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
             return usage_error("unknown option ", parser->argv[parser->ind - 1]);
         if (status == APR_BADARG)
             return usage_error("option needs a value: ", parser->argv[parser->ind - 1]);
-        if (option >= OPTION_STDIO && option <= OPTION_MAX_CALL) {
+        if (option >= OPTION_STDIO && option <= OPTION_ALLOW_FMT_WRITE) {
             unsigned bit = 1u << (option - OPTION_STDIO);
             if (seen & bit)
                 return usage_error("option given twice: --", option_name(option));
@@ -190,6 +198,9 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
         case OPTION_VERBOSE:
             settings.verbose = 1;
             break;
+        case OPTION_ALLOW_FMT_WRITE:
+            settings.allow_fmt_write = 1;
+            break;
         case OPTION_MAX_CALL:
             if (!parse_count(option, argument, SPX_LIMIT_CALL_SECONDS_MINIMUM,
                              SPX_LIMIT_CALL_SECONDS_MAXIMUM, &settings.max_call_seconds, pool))
@@ -214,6 +225,9 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
         return usage_error("--stdio and --mcp cannot be given together: choose one", NULL);
     if (!stdio_given && !mcp_given)
         return usage_error("--stdio is required (or --mcp, the other transport)", NULL);
+    if (settings.allow_fmt_write && !mcp_given)
+        return usage_error("--allow-fmt-write is for --mcp (its fmt tool); --stdio has no fmt",
+                           NULL);
     if (mcp_given && !response_given)
         settings.max_response_bytes = SPX_LIMIT_MCP_RESPONSE_BYTES_DEFAULT;
     if (mcp_given && settings.max_response_bytes < SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM)

@@ -32,6 +32,16 @@ apr_status_t spx_run_function(const spx_project_t *project, const char *function
                               const spx_run_limits_t *limits, spx_run_result_t *result,
                               apr_pool_t *pool, const char **message);
 
+/* spx_run_function, the run asking interrupt (may be NULL) between steps
+ * whether it may go on (spx_vm.h): when it says stop, the run ends with
+ * SPX_STATUS_INTERRUPTED, *message, and no result (MCP's run tool, under
+ * its call's deadline). */
+apr_status_t spx_run_function_interruptible(const spx_project_t *project, const char *function,
+                                            const spx_run_limits_t *limits,
+                                            const spx_run_interrupt_t *interrupt,
+                                            spx_run_result_t *result, apr_pool_t *pool,
+                                            const char **message);
+
 /* v3, `semaprax run --envelope FILE`: spx_run_function, then the run
  * envelope (semaprax.project-run.v1: subject, engine, the command's limits,
  * "run":{"function","args","limits","outcome","value"|"failure","steps",
@@ -40,6 +50,14 @@ apr_status_t spx_run_function(const spx_project_t *project, const char *function
 apr_status_t spx_run_envelope_build(const spx_project_t *project, const char *function,
                                     const spx_run_limits_t *limits, spx_run_result_t *result,
                                     json_t **envelope, apr_pool_t *pool, const char **message);
+
+/* spx_run_envelope_build with spx_run_function_interruptible's interrupt. */
+apr_status_t spx_run_envelope_build_interruptible(const spx_project_t *project,
+                                                  const char *function,
+                                                  const spx_run_limits_t *limits,
+                                                  const spx_run_interrupt_t *interrupt,
+                                                  spx_run_result_t *result, json_t **envelope,
+                                                  apr_pool_t *pool, const char **message);
 
 /* What keeps function from being run by `semaprax run --entry` in an
  * admitted project: "no function 'app.mian' in this project; nearest:

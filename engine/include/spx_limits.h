@@ -313,6 +313,24 @@
 #define SPX_LIMIT_LOG_LINES 16u
 #define SPX_LIMIT_LOG_LINE_BYTES 200u
 
+/* --- a unified diff (`semaprax fmt --diff`, MCP's fmt tool) ----------------- */
+
+/* The edit trace a line diff may keep (engine/diff.c, project decision):
+ * Myers' search keeps one diagonal row per edit, (D + 1)^2 entries of 4
+ * bytes for D edits, so 16 MiB allows about 2,000 changed lines after the
+ * common first and last lines are set aside. Past it, or past the steps
+ * below, the diff is one hunk that replaces the whole changed middle: still
+ * a correct patch, only not the shortest. */
+#define SPX_LIMIT_DIFF_TRACE_BYTES (16u * 1024u * 1024u)
+
+/* Line comparisons the search may make (project decision): bounds its time
+ * as the trace bounds its memory; 64 Mi comparisons take well under a
+ * second. */
+#define SPX_LIMIT_DIFF_STEPS (64ull * 1024u * 1024u)
+
+/* Lines of context around each change, as `diff -u` gives. */
+#define SPX_LIMIT_DIFF_CONTEXT_LINES 3u
+
 /* --- what a terminal shows ------------------------------------------------ */
 
 /* Bytes of a source line that `semaprax check` shows under a diagnostic on a

@@ -5,6 +5,9 @@
 // (a tool error with the diagnostics), a bad target (a tool error with the
 // engine's reason), an unknown tool (a JSON-RPC error with data), and a
 // second server with --allow-project-rename (rename, dry run then for real).
+// run and fmt on copies of examples/hello, examples/inventory and
+// examples/calc, each answer compared with what the CLI (semaprax run, fmt)
+// prints, exits and writes; a third server with --allow-fmt-write writes.
 // Every structuredContent is validated against its tool's outputSchema (the
 // SDK does it itself; this does it again with ajv), and the documents that
 // v2 and v3 also answer (check, context, test, rename), less what MCP adds
@@ -14,15 +17,16 @@
 // in the repository's folder) and serves examples/hello. Prints every
 // message as the SDK saw it, one line each ("->" sent, "<-" received).
 //
-//   node sdk_session.mjs SEMAPRAXD EXAMPLE_DIR WORK_DIR SCHEMA_DIR AGENTS_MD REPOSITORY
+//   node sdk_session.mjs SEMAPRAXD EXAMPLE_DIR WORK_DIR SCHEMA_DIR AGENTS_MD REPOSITORY SEMAPRAX
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import AjvModule from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [semapraxd, exampleDir, workDir, schemaDir, agentsPage, repository] = process.argv.slice(2);
+const [semapraxd, exampleDir, workDir, schemaDir, agentsPage, repository, semaprax] = process.argv.slice(2);
 const Ajv = AjvModule.default ?? AjvModule;
 const ajv = new Ajv({ strict: false, allErrors: true });
 
@@ -53,11 +57,45 @@ function check(condition, what) {
   checks++;
 }
 
-function freshProject(name) {
+function freshProject(name, from = exampleDir) {
   const dir = path.join(workDir, name);
   fs.rmSync(dir, { recursive: true, force: true });
-  fs.cpSync(exampleDir, dir, { recursive: true });
+  fs.cpSync(from, dir, { recursive: true });
   return dir;
+}
+
+// The CLI on a project: its stdout, stderr and exit status.
+function cli(dir, args) {
+  const done = spawnSync(semaprax, [args[0], '--manifest-path', path.join(dir, 'semaprax.toml'), ...args.slice(1)],
+    { encoding: 'utf8' });
+  return { stdout: done.stdout, stderr: done.stderr, status: done.status };
+}
+
+// A unified diff applied to text, by hand (hunk headers, ' ', '-', '+'
+// lines, '\\ No newline at end of file'): null when it does not apply.
+function applyDiff(text, diff) {
+  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const patchLines = diff.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const out = [];
+  let at = 0;
+  for (let d = 2; d < patchLines.length;) {
+    const header = /^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@\n$/.exec(patchLines[d++]);
+    if (!header) return null;
+    const count = header[2] === undefined ? 1 : Number(header[2]);
+    const first = count === 0 ? Number(header[1]) : Number(header[1]) - 1;
+    while (at < first) out.push(lines[at++]);
+    while (d < patchLines.length && !patchLines[d].startsWith('@@')) {
+      let body = patchLines[d].slice(1);
+      const mark = patchLines[d++][0];
+      if (d < patchLines.length && patchLines[d].startsWith('\\')) { body = body.slice(0, -1); d++; }
+      if (mark === '+') { out.push(body); continue; }
+      if (lines[at] !== body) return null;
+      if (mark === ' ') out.push(body);
+      at++;
+    }
+  }
+  while (at < lines.length) out.push(lines[at++]);
+  return out.join('');
 }
 
 // A client whose transport prints every message it sends and receives.
@@ -128,8 +166,16 @@ check(typeof client.getInstructions() === 'string', 'the server gives instructio
 check(client.getServerCapabilities()?.tools !== undefined, 'the server has the tools capability');
 
 const tools = await listTools(client);
-check(JSON.stringify(tools.map((t) => t.name)) === '["check","context","test","graph_summary","status"]',
+check(JSON.stringify(tools.map((t) => t.name)) === '["check","context","test","run","graph_summary","status","fmt"]',
   'tools/list without --allow-project-rename: no rename');
+const fmtTool = tools.find((t) => t.name === 'fmt');
+check(fmtTool.annotations.readOnlyHint === true && fmtTool.inputSchema.properties.write.const === false,
+  'tools/list without --allow-fmt-write: fmt is read-only, write only false');
+const runTool = tools.find((t) => t.name === 'run');
+check(runTool.annotations.readOnlyHint === true &&
+  JSON.stringify(Object.keys(runTool.inputSchema.properties).sort()) ===
+  '["arguments","entry","max_bytes","max_call_depth","max_memory","max_steps"]',
+  'tools/list: run is read-only and takes entry, arguments and the four limits');
 
 const status1 = (await call(client, 'status')).structuredContent;
 check(status1.state === 'open' && status1.admitted === true, 'status: open and admitted');
@@ -211,6 +257,124 @@ const after = (await call(renamer, 'context', { target_kind: 'function', target:
 check(after.revision_changed === undefined && after.project_revision === renamed.project_revision,
   'context after rename: the renamed project, no drift');
 await renamer.close();
+
+// run and fmt, each compared with the CLI on the same files.
+const validateRunEnvelope = documents.getSchema('urn:semaprax:schema:run.json');
+const hello = freshProject('hello-run');
+const inventory = freshProject('inventory-run', path.join(repository, 'examples', 'inventory'));
+const calc = freshProject('calc-run', path.join(repository, 'examples', 'calc'));
+for (const [label, dir, args, cliArgs, limit] of [
+  ['hello', hello, {}, []],
+  ['inventory', inventory, {}, []],
+  ['inventory, out of fuel', inventory, { max_steps: 100 }, ['--max-steps', '100'], 'max_steps'],
+  ['hello, too shallow', hello, { max_call_depth: 1 }, ['--max-call-depth', '1'], 'max_call_depth'],
+  ['hello, too little memory', hello, { max_memory: 64 }, ['--max-memory', '64'], 'max_memory'],
+  ['calc with arguments', calc, { arguments: ['1 + 2 * 3'] }, []],
+  ['hello, another function', hello, { entry: 'math.test_fib' }, ['--entry', 'math.test_fib']],
+]) {
+  const { client: runner } = await connect(`R ${label}`, dir, []);
+  await listTools(runner);
+  const ran = await call(runner, 'run', args);
+  const result = ran.structuredContent;
+  const envelopePath = path.join(workDir, 'run-envelope.json');
+  const expected = cli(dir, ['run', '--max-bytes', '4096', '--envelope', envelopePath, ...cliArgs,
+    ...(args.arguments ? ['--', ...args.arguments] : [])]);
+  check(result.output === expected.stdout, `run ${label}: the output is what semaprax run prints`);
+  check(result.succeeded === (expected.status === 0), `run ${label}: succeeded as semaprax run exits (${expected.status})`);
+  check(validateRunEnvelope(result.envelope), `run ${label}: the envelope validates against run.json: ${documents.errorsText(validateRunEnvelope.errors)}`);
+  check(JSON.stringify(result.envelope) === JSON.stringify(JSON.parse(fs.readFileSync(envelopePath, 'utf8'))),
+    `run ${label}: the envelope is the one semaprax run --envelope writes`);
+  check(result.entry === result.envelope.run.function && result.steps === result.envelope.run.steps,
+    `run ${label}: entry and steps`);
+  const text = ran.content[0].text;
+  if (limit) {
+    check(result.limit_reached === limit && text.includes(`call run again with a larger ${limit}`) &&
+      result.succeeded === false && expected.status === 1,
+      `run ${label}: the text names ${limit}, the argument to raise`);
+  } else {
+    check(result.value === result.envelope.run.value && text.includes(`returned ${result.value}`),
+      `run ${label}: the value, in the text too`);
+  }
+  if (result.output) check(text.includes(result.output), `run ${label}: the text shows the output`);
+  if (label === 'hello') {
+    const cut = (await call(runner, 'run', { max_bytes: 5 })).structuredContent;
+    check(cut.output === 'Hello' && cut.output_truncated === true, 'run with max_bytes 5: the output cut');
+  }
+  await runner.close();
+}
+
+// fmt: canonical sources change nothing, as semaprax fmt --check says.
+for (const [label, from] of [['hello', exampleDir], ['inventory', path.join(repository, 'examples', 'inventory')]]) {
+  const dir = freshProject(`${label}-fmt`, from);
+  const { client: formatter } = await connect(`F ${label}`, dir, []);
+  await listTools(formatter);
+  const formatted = (await call(formatter, 'fmt', { output: 'text' })).structuredContent;
+  const checkStatus = cli(dir, ['fmt', '--check']).status;
+  check(formatted.changed === 0 && checkStatus === 0, `fmt ${label}: nothing changes, as fmt --check exits 0`);
+  for (const source of formatted.sources) {
+    check(source.text === fs.readFileSync(path.join(dir, source.path), 'utf8'),
+      `fmt ${label}: the layout of ${source.path} is its bytes`);
+  }
+
+  // A mis-laid source: the text the CLI writes and a diff that patches into it.
+  const sourcePath = formatted.sources[formatted.sources.length - 1].path;
+  const file = path.join(dir, sourcePath);
+  const canonical = fs.readFileSync(file, 'utf8');
+  const messy = canonical.split('\n').map((line, i) => (i % 3 === 1 ? line.trimStart() : line.replace(/: /g, ':'))).join('\n')
+    .replace(/\n$/, '');
+  fs.writeFileSync(file, messy);
+  const scratch = freshProject(`${label}-fmt-scratch`, dir);
+  check(cli(scratch, ['fmt', '--check']).status === 1, `fmt ${label}: fmt --check sees the mis-laid source`);
+  check(cli(scratch, ['fmt']).status === 0, `fmt ${label}: the CLI formats the scratch copy`);
+  const cliWrote = fs.readFileSync(path.join(scratch, sourcePath), 'utf8');
+  const asText = (await call(formatter, 'fmt', { paths: [sourcePath], output: 'text' })).structuredContent;
+  check(asText.revision_changed !== undefined, `fmt ${label}: from the edited bytes (revision_changed)`);
+  check(asText.sources.length === 1 && asText.sources[0].changed === true && asText.sources[0].text === cliWrote,
+    `fmt ${label}: output text is what semaprax fmt writes`);
+  const asDiff = (await call(formatter, 'fmt', { paths: [sourcePath] })).structuredContent;
+  const diff = asDiff.sources[0].diff;
+  check(asDiff.output === 'diff' && diff.startsWith(`--- a/${sourcePath}\n+++ b/${sourcePath}\n@@ -`),
+    `fmt ${label}: a unified diff with a/ and b/ headers`);
+  check(applyDiff(messy, diff) === cliWrote, `fmt ${label}: the diff applied by hand gives the CLI's layout`);
+  check(diff === cli(dir, ['fmt', '--diff']).stdout, `fmt ${label}: the diff is what semaprax fmt --diff prints`);
+  if (spawnSync('patch', ['--version']).status === 0) {
+    const patched = freshProject(`${label}-fmt-patched`, dir);
+    const applied = spawnSync('patch', ['-p1', '-d', patched], { input: diff, encoding: 'utf8' });
+    check(applied.status === 0 && fs.readFileSync(path.join(patched, sourcePath), 'utf8') === cliWrote,
+      `fmt ${label}: patch -p1 turns the source into the CLI's layout`);
+  }
+  check(fs.readFileSync(file, 'utf8') === messy, `fmt ${label}: nothing was written`);
+  const refused = await callFailing(formatter, 'fmt', { write: true });
+  check(refused.includes('--allow-fmt-write') && fs.readFileSync(file, 'utf8') === messy,
+    `fmt ${label}: write without --allow-fmt-write is a tool error naming the flag`);
+  await formatter.close();
+
+  // --allow-fmt-write: the write, byte-equal to the CLI's.
+  const { client: writer } = await connect(`W ${label}`, dir, ['--allow-fmt-write']);
+  const writerTools = await listTools(writer);
+  const annotations = writerTools.find((t) => t.name === 'fmt').annotations;
+  check(annotations.readOnlyHint === false && annotations.destructiveHint === false && annotations.idempotentHint === true,
+    `fmt ${label} with --allow-fmt-write: not read-only, not destructive, idempotent`);
+  const wrote = (await call(writer, 'fmt', { write: true })).structuredContent;
+  check(wrote.written === 1 && wrote.sources.find((s) => s.path === sourcePath).written === true,
+    `fmt ${label} with --allow-fmt-write: the mis-laid source written`);
+  check(fs.readFileSync(file, 'utf8') === cliWrote, `fmt ${label} with --allow-fmt-write: the file is byte-equal to the CLI's`);
+  const again = (await call(writer, 'fmt', { write: true })).structuredContent;
+  check(again.written === 0 && again.changed === 0 && again.revision_changed === undefined,
+    `fmt ${label} with --allow-fmt-write: again, nothing to write, no drift`);
+  await writer.close();
+}
+
+// fmt of a source that does not parse: refused, with its diagnostics.
+const brokenFmt = freshProject('hello-fmt-broken');
+fs.appendFileSync(path.join(brokenFmt, 'src', 'math.spx'), '\nfn broken( {\n');
+const { client: brokenFormatter } = await connect('G', brokenFmt, []);
+await listTools(brokenFormatter);
+const brokenSources = (await call(brokenFormatter, 'fmt')).structuredContent;
+const brokenMath = brokenSources.sources.find((s) => s.path === 'src/math.spx');
+check(brokenMath.refused === 'syntax' && brokenMath.diagnostics.length > 0 && brokenSources.refused === 1,
+  'fmt of a source that does not parse: refused with its diagnostics');
+await brokenFormatter.close();
 
 // The host configuration of docs/agents.md: its first JSON block, started as
 // a host starts it, with the built semapraxd first on the PATH and the

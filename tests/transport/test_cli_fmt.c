@@ -4,7 +4,8 @@
  * touching nothing), a file that does not parse (reported, left alone, the
  * others still formatted), one that cannot be written (left as it was), a
  * folder argument (its *.spx files, recursively, sorted), links, the
- * manifest's sources when no PATH is given, and usage errors.
+ * manifest's sources when no PATH is given, --diff (the unified diff of
+ * each file that would change, nothing written), and usage errors.
  */
 #include "spx_process.h"
 #include "spx_run_fixture.h"
@@ -43,6 +44,33 @@ static void test_check_lists_and_writes_nothing(void)
     /* Everything already formatted: exit 0, nothing listed. */
     result = fmt(fixture, (const char *const[]){"fmt", "--check", "b.spx", NULL});
     CU_ASSERT_EQUAL(result.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(result.out, "");
+    CU_ASSERT_STRING_EQUAL(spx_fixture_inventory(fixture), before);
+    spx_fixture_free(fixture);
+}
+
+static void test_diff_prints_the_unified_diff(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "a.spx", messy);
+    spx_fixture_write(fixture, "b.spx", tidy);
+    const char *before = spx_fixture_inventory(fixture);
+    spx_process_result_t result =
+        fmt(fixture, (const char *const[]){"fmt", "--diff", "a.spx", "b.spx", NULL});
+    CU_ASSERT_EQUAL(result.exit_code, 1);
+    CU_ASSERT_STRING_EQUAL(result.out, "--- a/a.spx\n+++ b/a.spx\n@@ -1 +1,6 @@\n"
+                                       "-fn f(a:int)->int{if a>0{return a;}return -a;}\n"
+                                       "+fn f(a: int) -> int {\n+    if a > 0 {\n"
+                                       "+        return a;\n+    }\n+    return -a;\n+}\n");
+    CU_ASSERT_STRING_EQUAL(result.err, "");
+    CU_ASSERT_STRING_EQUAL(spx_fixture_inventory(fixture), before);
+    /* Everything already formatted: exit 0, no diff. */
+    result = fmt(fixture, (const char *const[]){"fmt", "--diff", "b.spx", NULL});
+    CU_ASSERT_EQUAL(result.exit_code, 0);
+    CU_ASSERT_STRING_EQUAL(result.out, "");
+    /* --check and --diff together: a usage error, nothing written. */
+    result = fmt(fixture, (const char *const[]){"fmt", "--check", "--diff", "a.spx", NULL});
+    CU_ASSERT_EQUAL(result.exit_code, 2);
     CU_ASSERT_STRING_EQUAL(result.out, "");
     CU_ASSERT_STRING_EQUAL(spx_fixture_inventory(fixture), before);
     spx_fixture_free(fixture);
@@ -239,7 +267,7 @@ static void test_usage(void)
     CU_ASSERT_STRING_EQUAL(spx_fixture_inventory(fixture), before);
     result = fmt(fixture, (const char *const[]){"fmt", "--help", NULL});
     CU_ASSERT_EQUAL(result.exit_code, 0);
-    spx_assert_contains(result.out, "usage: semaprax fmt [--check] [PATH...]");
+    spx_assert_contains(result.out, "usage: semaprax fmt [--check | --diff] [PATH...]");
     result = fmt(fixture, (const char *const[]){"--help", NULL});
     spx_assert_contains(result.out, "  fmt ");
     spx_fixture_free(fixture);
@@ -249,6 +277,7 @@ int main(void)
 {
     CU_TestInfo tests[] = {
         {"--check lists what would change and writes nothing", test_check_lists_and_writes_nothing},
+        {"--diff prints the unified diff and writes nothing", test_diff_prints_the_unified_diff},
         {"only the files that change are written", test_writes_only_what_changes},
         {"a file that does not parse is reported and left alone", test_a_file_that_does_not_parse},
         {"a file that cannot be written is left as it was", test_a_file_that_cannot_be_written},

@@ -204,8 +204,8 @@ static void test_tools_list(void)
         CU_ASSERT_TRUE(strlen(list_text) < SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM / 2);
         free(list_text);
         CU_ASSERT_STRING_EQUAL(tool_names(json_object_get(answer, "result"), fixture->pool),
-                               rename ? "check context test graph_summary status rename"
-                                      : "check context test graph_summary status");
+                               rename ? "check context test run graph_summary status fmt rename"
+                                      : "check context test run graph_summary status fmt");
         json_decref(answer);
         if (rename) {
             json_t *call = call_tool(
@@ -226,7 +226,7 @@ static void test_tools_list(void)
         spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
                                 "\"params\":{\"name\":\"rename\",\"arguments\":{}}}"),
         "{\"error\":{\"code\":-32602,\"data\":{\"detail\":\"no tool 'rename': the tools are "
-        "check, context, test, graph_summary, status\",\"reason\":\"unknown_tool\"}");
+        "check, context, test, run, graph_summary, status, fmt\",\"reason\":\"unknown_tool\"}");
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     spx_fixture_free(fixture);
 }
@@ -1173,6 +1173,11 @@ static void test_command_line(void)
                        "--stdio and --mcp cannot be given together");
     assert_usage_error(pool, (const char *const[]){"--mcp", "--mcp", NULL},
                        "option given twice: --mcp");
+    assert_usage_error(pool, (const char *const[]){"--stdio", "--allow-fmt-write", NULL},
+                       "--allow-fmt-write is for --mcp (its fmt tool); --stdio has no fmt");
+    assert_usage_error(
+        pool, (const char *const[]){"--mcp", "--allow-fmt-write", "--allow-fmt-write", NULL},
+        "option given twice: --allow-fmt-write");
     assert_usage_error(pool, (const char *const[]){"--mcp", "--max-response-bytes", "65535", NULL},
                        "--max-response-bytes must be 65536..1073741824 with --mcp, not 65535");
     spx_process_result_t help = spx_process_run(spx_program_path("SPX_SEMAPRAXD"),
@@ -1180,6 +1185,7 @@ static void test_command_line(void)
     CU_ASSERT_EQUAL(help.exit_code, 0);
     spx_assert_contains(help.out, "semapraxd --mcp [--manifest-path PATH]");
     spx_assert_contains(help.out, "with --mcp 8388608, 65536..");
+    spx_assert_contains(help.out, "--allow-fmt-write        with --mcp: the fmt tool takes write");
     spx_fixture_free(fixture);
 }
 

@@ -1,9 +1,9 @@
 /*
  * test_mcp_call_time.c: process tests of a tools/call of `semapraxd --mcp`
  * that would never end (docs/agents.md, "Calls that take long"): the test
- * tool running an endless loop with all the fuel there is is stopped past
- * --max-call-seconds 1 and answered with a tool error naming the option,
- * and the session goes on; a notifications/cancelled naming the call's id
+ * tool, and the run tool, running an endless loop with all the fuel there
+ * is are stopped past --max-call-seconds 1 and answered with a tool error
+ * naming the option, and the session goes on; a notifications/cancelled naming the call's id
  * (an integer or a string) stops it with no answer at all, and the requests
  * sent after it are answered, in order, whether they came before or after
  * the cancellation; a cancellation naming another id stops nothing. The
@@ -112,6 +112,28 @@ static void test_call_past_the_bound(void)
     spx_fixture_free(fixture);
 }
 
+/* The run tool: the same bound, the same answer. */
+static void test_run_past_the_bound(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_daemon_t *daemon = start(fixture, "1");
+    send_text(daemon, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
+                      "\"name\":\"run\",\"arguments\":{\"entry\":\"app.spin\",\"max_steps\":"
+                      "10000000000}}}\n");
+    json_t *stopped = next_answer(daemon, "2");
+    json_t *result = json_object_get(stopped, "result");
+    CU_ASSERT_TRUE(json_is_true(json_object_get(result, "isError")));
+    const char *text = json_string_value(
+        json_object_get(json_array_get(json_object_get(result, "content"), 0), "text"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    spx_assert_contains(text, "the call ran past --max-call-seconds 1 and was stopped between two "
+                              "steps of a run");
+    json_decref(stopped);
+    assert_session_goes_on(daemon, pool);
+    spx_fixture_free(fixture);
+}
+
 /* The cancellation comes while the call runs, then a ping: the ping is the
  * next answer, and the call never gets one (the deadline, a minute, is far). */
 static void test_cancelled_while_running(void)
@@ -164,6 +186,8 @@ int main(void)
     CU_TestInfo tests[] = {
         {"a test call past --max-call-seconds is a tool error, and the session goes on",
          test_call_past_the_bound},
+        {"a run call past --max-call-seconds is a tool error, and the session goes on",
+         test_run_past_the_bound},
         {"notifications/cancelled stops the call in flight: no answer, the next one answered",
          test_cancelled_while_running},
         {"a cancellation read ahead behind other requests: they are answered in order",

@@ -6,12 +6,16 @@
  * modules with their imports, the summary's cut at max_modules, a context's target, nodes,
  * edges, truncation, omitted nodes and frontier (whole, cut by max_nodes,
  * and with the target's text cut by max_bytes), the snapshot's sources and
- * bytes, and each formatted file's changed, written and refused.
+ * bytes, and each formatted file's changed, written and refused; the held
+ * project's sources formatted from the bytes it holds (their layout, their
+ * diff, within the bytes allowed, only those named, and a write that never
+ * replaces a file saved since it was read).
  */
 #include "spx_canonical.h"
 #include "spx_corpus.h"
 #include "spx_limits.h"
 #include "spx_operations.h"
+#include "spx_process.h"
 #include "spx_run_fixture.h"
 #include "spx_test.h"
 
@@ -316,7 +320,8 @@ static void test_fmt_results(void)
      * file the platform still holds cannot be replaced. */
     apr_pool_t *run_pool = NULL;
     apr_pool_create(&run_pool, fixture->pool);
-    spx_op_fmt_paths(paths, 1, count_reported, &reported, NULL, &result, run_pool);
+    const spx_fmt_options_t check = {1, SPX_FMT_KEEP_NOTHING, 0, count_reported, &reported, NULL};
+    spx_op_fmt_paths(paths, &check, &result, run_pool);
     CU_ASSERT_EQUAL(reported, 3);
     CU_ASSERT_EQUAL(result.stopped, SPX_FMT_FINISHED);
     CU_ASSERT_EQUAL_FATAL(result.files->nelts, 3);
@@ -332,7 +337,8 @@ static void test_fmt_results(void)
     apr_pool_destroy(run_pool);
 
     apr_pool_create(&run_pool, fixture->pool);
-    spx_op_fmt_paths(paths, 0, NULL, NULL, NULL, &result, run_pool);
+    const spx_fmt_options_t write = {0, SPX_FMT_KEEP_NOTHING, 0, NULL, NULL, NULL};
+    spx_op_fmt_paths(paths, &write, &result, run_pool);
     files = (const spx_fmt_file_t *)result.files->elts;
     CU_ASSERT_TRUE(files[0].changed && files[0].written);
     CU_ASSERT_FALSE(files[1].written);
@@ -342,11 +348,88 @@ static void test_fmt_results(void)
 
     /* An unreadable path stops the run before anything is formatted. */
     const char *missing[] = {spx_fixture_path(fixture, "missing.spx"), NULL};
-    spx_op_fmt_paths(missing, 0, NULL, NULL, NULL, &result, fixture->pool);
+    spx_op_fmt_paths(missing, &write, &result, fixture->pool);
     CU_ASSERT_EQUAL(result.stopped, SPX_FMT_UNREADABLE);
     CU_ASSERT_PTR_NOT_NULL(strstr(result.message, "missing.spx"));
     CU_ASSERT_EQUAL(result.files->nelts, 0);
     CU_ASSERT_FALSE(result.succeeded);
+    spx_fixture_free(fixture);
+}
+
+static void test_fmt_held(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml",
+                      "manifest = \"semaprax.project-manifest.v1\"\n[project]\nname = \"p\"\n"
+                      "version = \"0.1.0\"\n[[source]]\nmodule = \"a\"\npath = \"a.spx\"\n"
+                      "[[source]]\nmodule = \"b\"\npath = \"b.spx\"\n");
+    spx_fixture_write(fixture, "a.spx", "fn f(a:int)->int{return a;}\n");
+    spx_fixture_write(fixture, "b.spx", "fn g(a: int) -> int {\n    return a;\n}\n");
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, fixture->pool);
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(
+        spx_project_read(&project, spx_fixture_path(fixture, "semaprax.toml"), pool, &message),
+        APR_SUCCESS);
+    spx_input_set_t *inputs = spx_project_inputs(project);
+    spx_fmt_result_t result;
+    /* The layouts, every source, nothing written. */
+    const char *before = spx_fixture_inventory(fixture);
+    spx_fmt_options_t options = {1, SPX_FMT_KEEP_TEXT, 1u << 20, NULL, NULL, NULL};
+    spx_op_fmt_held(inputs, NULL, 0, &options, &result, pool);
+    CU_ASSERT_EQUAL_FATAL(result.files->nelts, 2);
+    const spx_fmt_file_t *files = (const spx_fmt_file_t *)result.files->elts;
+    CU_ASSERT_STRING_EQUAL(files[0].path, "a.spx");
+    CU_ASSERT_TRUE(files[0].changed && !files[0].written);
+    CU_ASSERT_STRING_EQUAL(files[0].text, "fn f(a: int) -> int {\n    return a;\n}\n");
+    CU_ASSERT_FALSE(files[1].changed);
+    CU_ASSERT_STRING_EQUAL(files[1].text, "fn g(a: int) -> int {\n    return a;\n}\n");
+    CU_ASSERT_FALSE(result.texts_omitted);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_inventory(fixture), before);
+    /* The diff of the one named. */
+    options.keep = SPX_FMT_KEEP_DIFF;
+    const char *named[] = {"a.spx"};
+    spx_op_fmt_held(inputs, named, 1, &options, &result, pool);
+    CU_ASSERT_EQUAL_FATAL(result.files->nelts, 1);
+    files = (const spx_fmt_file_t *)result.files->elts;
+    CU_ASSERT_STRING_EQUAL(files[0].text, "--- a/a.spx\n+++ b/a.spx\n@@ -1 +1,3 @@\n"
+                                          "-fn f(a:int)->int{return a;}\n+fn f(a: int) -> int {\n"
+                                          "+    return a;\n+}\n");
+    /* Over the bytes allowed: formatted and counted, the text left out. */
+    options.keep = SPX_FMT_KEEP_TEXT;
+    options.max_kept_bytes = 50;
+    spx_op_fmt_held(inputs, NULL, 0, &options, &result, pool);
+    files = (const spx_fmt_file_t *)result.files->elts;
+    CU_ASSERT_TRUE(result.texts_omitted);
+    CU_ASSERT_PTR_NOT_NULL(files[0].text);
+    CU_ASSERT_PTR_NULL(files[1].text);
+    CU_ASSERT_EQUAL(result.changed, 1);
+    /* A path that names no source: nothing formatted. */
+    const char *unknown[] = {"c.spx"};
+    spx_op_fmt_held(inputs, unknown, 1, &options, &result, pool);
+    CU_ASSERT_EQUAL(result.stopped, SPX_FMT_UNREADABLE);
+    spx_assert_contains(result.message, "no source 'c.spx' in the manifest");
+    /* A save made since the project read a.spx: never replaced. */
+    spx_fixture_write(fixture, "a.spx", "fn f(b:int)->int{return b;}\n");
+    options.check = 0;
+    spx_op_fmt_held(inputs, NULL, 0, &options, &result, pool);
+    files = (const spx_fmt_file_t *)result.files->elts;
+    CU_ASSERT_EQUAL(result.stopped, SPX_FMT_SAVED_MEANWHILE);
+    CU_ASSERT_EQUAL(files[0].refused, SPX_FMT_CHANGED);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "a.spx"), "fn f(b:int)->int{return b;}\n");
+    apr_pool_destroy(pool);
+    /* Read again: written. */
+    apr_pool_create(&pool, fixture->pool);
+    CU_ASSERT_EQUAL_FATAL(
+        spx_project_read(&project, spx_fixture_path(fixture, "semaprax.toml"), pool, &message),
+        APR_SUCCESS);
+    spx_op_fmt_held(spx_project_inputs(project), NULL, 0, &options, &result, pool);
+    files = (const spx_fmt_file_t *)result.files->elts;
+    CU_ASSERT_TRUE(result.succeeded && files[0].written && !files[1].written);
+    apr_pool_destroy(pool);
+    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "a.spx"),
+                           "fn f(b: int) -> int {\n    return b;\n}\n");
     spx_fixture_free(fixture);
 }
 
@@ -358,6 +441,7 @@ int main(void)
         {"a context's facts are its document's", test_context_facts},
         {"the snapshot's sources and bytes", test_snapshot},
         {"fmt: each file's result", test_fmt_results},
+        {"fmt: a held project's sources", test_fmt_held},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("operations_query", tests);

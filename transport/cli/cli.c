@@ -267,6 +267,7 @@ enum option_id {
     OPTION_MAX_RESPONSE_BYTES,
     OPTION_DRY_RUN,
     OPTION_CHECK,
+    OPTION_DIFF,
     OPTION_DENY_WARNINGS,
     OPTION_ENTRY,
     OPTION_VERSION,
@@ -290,6 +291,7 @@ static const apr_getopt_option_t options[] = {
     {"max-response-bytes", OPTION_MAX_RESPONSE_BYTES, 1, "response bound"},
     {"dry-run", OPTION_DRY_RUN, 0, "plan only"},
     {"check", OPTION_CHECK, 0, "write nothing, list what would change"},
+    {"diff", OPTION_DIFF, 0, "write nothing, print the unified diff of what would change"},
     {"deny-warnings", OPTION_DENY_WARNINGS, 0, "warnings fail the check"},
     {"entry", OPTION_ENTRY, 1, "the function to run, MOD.FN"},
     {"version", OPTION_VERSION, 0, "show the version"},
@@ -1002,7 +1004,8 @@ static int run_fmt(const command_t *command, apr_hash_t *values, const char *con
 {
     (void)command;
     return spx_cli_fmt(operands, value_of(values, OPTION_MANIFEST),
-                       value_of(values, OPTION_CHECK) != NULL, pool);
+                       value_of(values, OPTION_CHECK) != NULL,
+                       value_of(values, OPTION_DIFF) != NULL, pool);
 }
 
 static const int check_options[] = {OPTION_FORMAT, OPTION_DENY_WARNINGS, 0};
@@ -1020,7 +1023,7 @@ static const int serve_options[] = {OPTION_MAX_REQUEST_BYTES, OPTION_MAX_RESPONS
 static const int graph_options[] = {OPTION_FORMAT, 0};
 static const int rename_options[] = {OPTION_DRY_RUN, 0};
 static const int new_options[] = {0};
-static const int fmt_options[] = {OPTION_CHECK, 0};
+static const int fmt_options[] = {OPTION_CHECK, OPTION_DIFF, 0};
 static const int context_options[] = {
     OPTION_KIND,      OPTION_TARGET,    OPTION_DIRECTION, OPTION_DEPTH,
     OPTION_MAX_NODES, OPTION_MAX_BYTES, OPTION_FORMAT,    0};

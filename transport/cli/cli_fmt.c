@@ -1,8 +1,9 @@
 /*
- * cli_fmt.c: `semaprax fmt [--check] [PATH...]` (docs/fmt.md): its help, and
- * the words of the fmt operation's result (spx_op_fmt.h, which picks the
- * files, formats them and writes them): each file written (or, with
- * --check, that would change) on stdout as it is done, each refusal and its
+ * cli_fmt.c: `semaprax fmt [--check | --diff] [PATH...]` (docs/fmt.md): its
+ * help, and the words of the fmt operation's result (spx_op_fmt.h, which
+ * picks the files, formats them and writes them): each file written (or,
+ * with --check, that would change; with --diff, the unified diff the
+ * operation made of it) on stdout as it is done, each refusal and its
  * diagnostics on stderr, and the exit status.
  */
 #include "spx_cli_fmt.h"
@@ -18,7 +19,7 @@
 
 void spx_cli_fmt_help(void)
 {
-    fputs("usage: semaprax fmt [--check] [PATH...] [--manifest-path PATH]\n"
+    fputs("usage: semaprax fmt [--check | --diff] [PATH...] [--manifest-path PATH]\n"
           "\n"
           "Lays out Semaprax sources in the one canonical form (docs/fmt.md): 4-space\n"
           "indentation, one statement per line, `{` on the line of its header, spaces\n"
@@ -30,10 +31,12 @@ void spx_cli_fmt_help(void)
           "over the original; an unchanged file is not touched. The path of each file\n"
           "written (or, with --check, each file that would change) is printed. A file\n"
           "that does not parse is not formatted: its diagnostics go to stderr.\n"
-          "--check writes nothing.\n"
-          "Exit status: 0 done (with --check: every file already formatted), 1 a file\n"
-          "would change (--check), does not parse or could not be written, 2 usage or\n"
-          "unreadable input.\n",
+          "--check writes nothing. --diff writes nothing either and prints, for each\n"
+          "file that would change, the unified diff to its layout (`diff -u`, a/ and b/\n"
+          "prefixes, 3 lines of context), which `patch -p1` applies.\n"
+          "Exit status: 0 done (with --check or --diff: every file already formatted),\n"
+          "1 a file would change (--check, --diff), does not parse or could not be\n"
+          "written, 2 usage or unreadable input.\n",
           stdout);
 }
 
@@ -44,7 +47,9 @@ static void print_file(void *context, const spx_fmt_file_t *file)
     apr_pool_t *pool = context;
     switch (file->refused) {
     case SPX_FMT_NOT_REFUSED:
-        if (file->changed)
+        if (file->changed && file->text)
+            fwrite(file->text, 1, file->text_length, stdout);
+        else if (file->changed)
             printf("%s\n", file->path);
         break;
     case SPX_FMT_SYNTAX:
@@ -72,14 +77,24 @@ static void print_file(void *context, const spx_fmt_file_t *file)
     fflush(stdout);
 }
 
-int spx_cli_fmt(const char *const *paths, const char *manifest_path, int check, apr_pool_t *pool)
+int spx_cli_fmt(const char *const *paths, const char *manifest_path, int check, int diff,
+                apr_pool_t *pool)
 {
+    if (check && diff) {
+        fprintf(stderr, "semaprax: --check and --diff cannot be given together: choose one\n"
+                        "Try 'semaprax fmt --help'.\n");
+        return SPX_EXIT_USAGE;
+    }
+    /* Each diff is printed as its file is done and let go (max_kept_bytes 0). */
+    const spx_fmt_options_t options = {
+        check || diff,         diff ? SPX_FMT_KEEP_DIFF : SPX_FMT_KEEP_NOTHING, 0, print_file, pool,
+        spx_cli_commit_probe()};
     spx_fmt_result_t result;
     if (paths[0])
-        spx_op_fmt_paths(paths, check, print_file, pool, spx_cli_commit_probe(), &result, pool);
+        spx_op_fmt_paths(paths, &options, &result, pool);
     else
-        spx_op_fmt_manifest(manifest_path ? manifest_path : "semaprax.toml", check, print_file,
-                            pool, spx_cli_commit_probe(), &result, pool);
+        spx_op_fmt_manifest(manifest_path ? manifest_path : "semaprax.toml", &options, &result,
+                            pool);
     switch (result.stopped) {
     case SPX_FMT_FINISHED:
         break;

@@ -27,6 +27,7 @@ typedef struct spx_session_options_t {
     int allow_rename;              /* --allow-project-rename: the v3 profile */
     int verbose;                   /* --verbose: a stderr line per refused request */
     apr_uint64_t max_call_seconds; /* --max-call-seconds: SPX_LIMIT_CALL_SECONDS_* */
+    int allow_fmt_write;           /* --allow-fmt-write (--mcp only): fmt's write: true */
 } spx_session_options_t;
 
 /* The session's exit status (transport.md, "Programs"): OK after shutdown

@@ -281,8 +281,11 @@ static const char *instructions(const mcp_server_t *server, apr_pool_t *pool)
         "file it holds; when one changed, the project is opened again and the result says so in "
         "revision_changed, so no answer is stale. Start with status or check, use graph_summary "
         "for the shape of the project and context for one module, function, struct, const or "
-        "test with its neighbours, and test to run the manifest's tests.%s",
+        "test with its neighbours, test to run the manifest's tests, run to run the entry or "
+        "another function with arguments, and fmt for the canonical layout of the sources "
+        "(a diff, or the text)%s.%s",
         server->options->manifest_path,
+        server->options->allow_fmt_write ? "; with write: true it writes the changed sources" : "",
         server->options->allow_rename
             ? " rename renames an exported function and every call of it, and writes the files "
               "(dry_run shows the edits first)."

@@ -1,14 +1,16 @@
 /*
  * mcp_tools.c: the tools of `semapraxd --mcp` (docs/agents.md): check,
- * context, test, graph_summary, status, and rename with
+ * context, test, run, graph_summary, status, fmt, and rename with
  * --allow-project-rename; each one's inputSchema and outputSchema, and what
  * it answers. mcp.c has made the project current before a tool runs and
  * writes its answer; a tool computes from the project held now only. A
  * tool's failure (an unknown target, a bad argument, a project that is not
  * admitted) is a tool error, whose text says why in the engine's words.
  * The output schemas are those of docs/schema (check.json, context.json,
- * execution.json, the rename result of v3), loosened where they nest, with
- * the revisions and revision_changed every tool adds.
+ * execution.json, run.json inside run's, the rename result of v3), loosened
+ * where they nest, with the revisions and revision_changed every tool adds;
+ * fmt's is its own (per source: changed, written, refused, its layout or
+ * diff).
  */
 #include "mcp_tools.h"
 
@@ -21,6 +23,7 @@
 #include "spx_params.h"
 #include "spx_response.h"
 #include "spx_session_hooks.h"
+#include "spx_status.h"
 #include "spx_text.h"
 #include "spx_utf8.h"
 
@@ -126,6 +129,47 @@ static const char rename_output[] =
     "," REVISIONS_SCHEMA "},\"required\":[\"committed\",\"edits\",\"project_revision\","
     "\"workspace_revision\"]}";
 
+#define FAILURE_SCHEMA                                                                             \
+    "{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\"},\"message\":{\"type\":"   \
+    "\"string\"},\"path\":{\"type\":\"string\"},\"span\":" SPAN_SCHEMA "},\"required\":["          \
+    "\"code\",\"message\",\"path\",\"span\"]}"
+
+static const char run_output[] =
+    "{\"type\":\"object\",\"properties\":{\"entry\":{\"type\":\"string\",\"description\":\"the "
+    "function that ran, module.function\"},\"outcome\":{\"enum\":[\"passed\",\"failed\","
+    "\"language_failure\",\"fuel_exhausted\",\"depth_exhausted\"],\"description\":\"passed: it "
+    "returned 0; failed: it returned another value\"},\"succeeded\":{\"type\":\"boolean\"},"
+    "\"value\":{\"type\":\"integer\",\"description\":\"what it returned (when it returned)\"},"
+    "\"steps\":{\"type\":\"integer\",\"minimum\":0},\"output\":{\"type\":\"string\"},"
+    "\"output_truncated\":{\"type\":\"boolean\"},\"failure\":" FAILURE_SCHEMA ","
+    "\"limit_reached\":{\"enum\":[\"max_steps\",\"max_memory\",\"max_call_depth\"],"
+    "\"description\":\"the argument that raises the limit that stopped the run\"},"
+    "\"envelope\":{\"type\":\"object\",\"description\":\"semaprax.project-run.v1 "
+    "(docs/schema/run.json), what semaprax run --envelope writes\",\"properties\":{\"schema\":{"
+    "\"const\":\"semaprax.project-run.v1\"},\"run\":{\"type\":\"object\"},\"command_succeeded\":{"
+    "\"type\":\"boolean\"},\"envelope_digest\":{\"type\":\"string\"}},\"required\":[\"schema\","
+    "\"run\",\"command_succeeded\",\"envelope_digest\"]}," REVISIONS_SCHEMA "},\"required\":["
+    "\"entry\",\"outcome\",\"succeeded\",\"steps\",\"output\",\"output_truncated\",\"envelope\","
+    "\"project_revision\",\"workspace_revision\"]}";
+
+static const char fmt_output[] =
+    "{\"type\":\"object\",\"properties\":{\"output\":{\"enum\":[\"text\",\"diff\"]},\"write\":{"
+    "\"type\":\"boolean\"},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
+    "\"properties\":{\"path\":{\"type\":\"string\"},\"changed\":{\"type\":\"boolean\","
+    "\"description\":\"its layout differs from its bytes\"},\"written\":{\"type\":\"boolean\"},"
+    "\"refused\":{\"enum\":[\"syntax\",\"too_large\",\"self_check\",\"unwritable\",\"changed\"],"
+    "\"description\":\"why it was not formatted\"},\"diagnostics\":" DIAGNOSTICS_SCHEMA ","
+    "\"why\":{\"type\":\"string\"},\"text\":{\"type\":\"string\",\"description\":\"output text: "
+    "its layout\"},\"diff\":{\"type\":\"string\",\"description\":\"output diff, a changed "
+    "source: the unified diff (diff -u, patch -p1) to its layout\"}},\"required\":[\"path\","
+    "\"changed\",\"written\"]}},\"changed\":{\"type\":\"integer\",\"minimum\":0},\"written\":{"
+    "\"type\":\"integer\",\"minimum\":0},\"refused\":{\"type\":\"integer\",\"minimum\":0},"
+    "\"texts_omitted\":{\"type\":\"boolean\",\"description\":\"some text or diff did not fit "
+    "the answer: name fewer paths\"},\"stopped\":{\"type\":\"string\",\"description\":\"a save "
+    "made meanwhile stopped the writes there\"}," REVISIONS_SCHEMA "},\"required\":[\"output\","
+    "\"write\",\"sources\",\"changed\",\"written\",\"refused\",\"texts_omitted\","
+    "\"project_revision\",\"workspace_revision\"]}";
+
 static const char *no_input(const mcp_server_t *server, apr_pool_t *pool)
 {
     (void)server;
@@ -205,6 +249,56 @@ static const char *test_input(const mcp_server_t *server, apr_pool_t *pool)
         (apr_uint64_t)SPX_LIMIT_MAX_BYTES_MAXIMUM, SPX_LIMIT_MAX_BYTES_DEFAULT,
         (apr_uint64_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM, (apr_uint64_t)SPX_LIMIT_MAX_MEMORY_DEFAULT,
         SPX_LIMIT_CALL_DEPTH_MAXIMUM, SPX_LIMIT_CALL_DEPTH_DEFAULT);
+}
+
+static const char *run_input(const mcp_server_t *server, apr_pool_t *pool)
+{
+    (void)server;
+    return apr_psprintf(
+        pool,
+        "{\"type\":\"object\",\"properties\":{"
+        "\"entry\":{\"type\":\"string\",\"description\":\"the function to run, module.function, "
+        "with the signature fn() -> int (default: the manifest's entry), as semaprax run "
+        "--entry\"},"
+        "\"arguments\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":%u,"
+        "\"description\":\"what args() returns, as the words after -- of semaprax run (at most "
+        "%u bytes together)\"},"
+        "\"max_steps\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":%" APR_UINT64_T_FMT
+        ",\"default\":%" APR_UINT64_T_FMT ",\"description\":\"fuel, in steps (default: the "
+        "manifest's [limits], else this)\"},"
+        "\"max_bytes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":%" APR_UINT64_T_FMT
+        ",\"default\":%u,\"description\":\"the most bytes of output kept; more sets "
+        "output_truncated\"},"
+        "\"max_memory\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":%" APR_UINT64_T_FMT
+        ",\"default\":%" APR_UINT64_T_FMT ",\"description\":\"the most value memory the run may "
+        "hold, in bytes\"},"
+        "\"max_call_depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":%u,\"default\":%u,"
+        "\"description\":\"the most active calls\"}},\"additionalProperties\":false}",
+        SPX_LIMIT_RUN_ARGUMENTS, SPX_LIMIT_RUN_ARGUMENT_BYTES,
+        (apr_uint64_t)SPX_LIMIT_MAX_STEPS_MAXIMUM, (apr_uint64_t)SPX_LIMIT_MAX_STEPS_DEFAULT,
+        (apr_uint64_t)SPX_LIMIT_MAX_BYTES_MAXIMUM, SPX_LIMIT_MAX_BYTES_DEFAULT,
+        (apr_uint64_t)SPX_LIMIT_MAX_MEMORY_MAXIMUM, (apr_uint64_t)SPX_LIMIT_MAX_MEMORY_DEFAULT,
+        SPX_LIMIT_CALL_DEPTH_MAXIMUM, SPX_LIMIT_CALL_DEPTH_DEFAULT);
+}
+
+static const char *fmt_input(const mcp_server_t *server, apr_pool_t *pool)
+{
+    return apr_psprintf(
+        pool,
+        "{\"type\":\"object\",\"properties\":{"
+        "\"paths\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,"
+        "\"maxItems\":%u,\"description\":\"the sources to lay out, each as the manifest names "
+        "it (src/app.spx; default: every source)\"},"
+        "\"output\":{\"enum\":[\"text\",\"diff\"],\"default\":\"diff\",\"description\":\"text: "
+        "each source's layout; diff: the unified diff of each changed source (--- a/PATH, +++ "
+        "b/PATH, 3 lines of context, as diff -u)\"},"
+        "\"write\":%s},\"additionalProperties\":false}",
+        SPX_LIMIT_SOURCES,
+        server->options->allow_fmt_write
+            ? "{\"type\":\"boolean\",\"default\":false,\"description\":\"replace each changed "
+              "source by its layout, atomically, never over a save made since it was read\"}"
+            : "{\"const\":false,\"default\":false,\"description\":\"writing needs semapraxd "
+              "--mcp --allow-fmt-write; this server writes nothing\"}");
 }
 
 static const char *graph_summary_input(const mcp_server_t *server, apr_pool_t *pool)
@@ -539,6 +633,280 @@ static void run_test(mcp_server_t *server, json_t *arguments, const mcp_budget_t
                                          "envelope", run.envelope));
 }
 
+/* The optional argument arguments of run: 1 when absent (*count 0) or an
+ * array of strings without NUL; else a tool error and 0. */
+static int run_arguments(json_t *arguments, const char ***words, apr_size_t *count,
+                         mcp_answer_t *answer, apr_pool_t *pool)
+{
+    json_t *given = json_object_get(arguments, "arguments");
+    *words = NULL;
+    *count = 0;
+    if (!given)
+        return 1;
+    if (!json_is_array(given) || json_array_size(given) > SPX_LIMIT_RUN_ARGUMENTS) {
+        fail(answer, apr_psprintf(pool, "arguments must be an array of at most %u strings",
+                                  SPX_LIMIT_RUN_ARGUMENTS));
+        return 0;
+    }
+    *words = apr_pcalloc(pool, (json_array_size(given) + 1) * sizeof(**words));
+    for (size_t i = 0; i < json_array_size(given); i++) {
+        json_t *word = json_array_get(given, i);
+        const char *text = json_string_value(word);
+        if (!text || strlen(text) != json_string_length(word)) {
+            fail(answer,
+                 apr_psprintf(pool, "arguments[%u] must be a string without NUL", (unsigned)i));
+            return 0;
+        }
+        (*words)[i] = text;
+    }
+    *count = json_array_size(given);
+    return 1;
+}
+
+/* What an agent reads of a run: what happened, then what to do next, then
+ * the output. */
+static const char *run_summary(const spx_op_entry_result_t *entry, int limit, apr_pool_t *pool)
+{
+    const spx_run_result_t *run = &entry->run;
+    const char *what;
+    if (run->outcome == SPX_OUTCOME_RETURNED)
+        what = apr_psprintf(
+            pool, "Ran %s: it returned %" APR_INT64_T_FMT " after %" APR_UINT64_T_FMT " step%s%s.",
+            entry->entry, (apr_int64_t)run->value, (apr_uint64_t)run->steps, spx_plural(run->steps),
+            entry->succeeded ? "" : " (not 0: a failed run, where semaprax run exits 1)");
+    else
+        what = apr_psprintf(
+            pool, "Ran %s: %s after %" APR_UINT64_T_FMT " step%s: %s:%u:%u: error[%s]: %s.",
+            entry->entry, spx_outcome_words(entry->outcome), (apr_uint64_t)run->steps,
+            spx_plural(run->steps), run->failure.path, (unsigned)run->failure.span.start.line,
+            (unsigned)run->failure.span.start.column, run->failure.code, run->failure.message);
+    if (limit >= 0) {
+        const spx_op_run_limit_t *named = &spx_op_run_limits[limit];
+        what = apr_psprintf(pool,
+                            "%s It stopped at the %s limit: call run again with a larger %s (at "
+                            "most %" APR_UINT64_T_FMT
+                            "), or look for a loop or recursion that does not end.",
+                            what, named->param, named->param, named->maximum);
+    }
+    if (run->output_truncated)
+        what = apr_psprintf(pool,
+                            "%s The output was cut at %" APR_SIZE_T_FMT
+                            " bytes: raise max_bytes (at most %u) to see more.",
+                            what, run->output_length, SPX_LIMIT_MAX_BYTES_MAXIMUM);
+    if (run->output_length == 0)
+        return apr_pstrcat(pool, what, " It printed nothing.", NULL);
+    return apr_psprintf(pool, "%s Output (%" APR_SIZE_T_FMT " byte%s):\n%.*s", what,
+                        run->output_length, spx_plural(run->output_length), (int)run->output_length,
+                        run->output);
+}
+
+static void run_run(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,
+                    mcp_answer_t *answer, apr_pool_t *pool)
+{
+    (void)budget; /* max_bytes bounds the output; mcp.c refuses what cannot fit */
+    static const char *const allowed[] = {"entry",      "arguments",      "max_steps", "max_bytes",
+                                          "max_memory", "max_call_depth", NULL};
+    /* The entry's limits, with a test's max_bytes: the output is answered
+     * three times (the text, output, the envelope). */
+    spx_run_limits_t limits = spx_op_entry_limits_default();
+    limits.max_bytes = SPX_LIMIT_MAX_BYTES_DEFAULT;
+    const char *function = NULL;
+    const char **words = NULL;
+    if (!arguments_known(arguments, allowed, answer, pool) ||
+        !optional_string(arguments, "entry", &function, answer, pool) ||
+        !run_arguments(arguments, &words, &limits.argument_count, answer, pool) ||
+        !limit_arguments(arguments, &limits, answer, pool) || !admitted(server, answer, pool))
+        return;
+    limits.arguments = words;
+    spx_op_entry_result_t entry;
+    json_t *envelope = NULL;
+    const char *message = NULL;
+    apr_status_t status = spx_op_run_function_interruptible(
+        server->project, function, &limits, server->call ? spx_call_interrupt(server->call) : NULL,
+        &entry, &envelope, pool, &message);
+    if (status ==
+        SPX_STATUS_INTERRUPTED) { /* past the deadline; a cancelled call is never answered */
+        fail(answer, spx_call_too_long_sentence(server->call, pool));
+        return;
+    }
+    if (status != APR_SUCCESS) {
+        spx_log_request(&server->log, "run: %s", message ? message : "failed");
+        fail_bounded(answer, apr_psprintf(pool, "cannot run: %s", message ? message : "it failed"),
+                     pool);
+        return;
+    }
+    const spx_run_result_t *run = &entry.run;
+    int limit = spx_op_run_limit_reached(run);
+    json_t *result = json_pack("{s:s,s:s,s:b,s:I,s:s%,s:b,s:o}", "entry", entry.entry, "outcome",
+                               spx_test_outcome_name(entry.outcome), "succeeded", entry.succeeded,
+                               "steps", (json_int_t)run->steps, "output",
+                               run->output ? run->output : "", run->output_length,
+                               "output_truncated", run->output_truncated, "envelope", envelope);
+    if (!result) { /* bytes that are not UTF-8: the envelope refused them first */
+        fail(answer, "the run printed bytes that are not UTF-8");
+        return;
+    }
+    if (run->outcome == SPX_OUTCOME_RETURNED)
+        json_object_set_new(result, "value", json_integer((json_int_t)run->value));
+    else
+        json_object_set_new(result, "failure", spx_failure_json(&run->failure));
+    if (limit >= 0)
+        json_object_set_new(result, "limit_reached", json_string(spx_op_run_limits[limit].param));
+    answer->structured = with_revisions(server, result);
+    answer->summary = run_summary(&entry, limit, pool);
+}
+
+/* The optional argument paths of fmt: 1 when absent (*count 0) or an array
+ * of 1..SPX_LIMIT_SOURCES strings; else a tool error and 0. */
+static int fmt_paths(json_t *arguments, const char ***paths, apr_size_t *count,
+                     mcp_answer_t *answer, apr_pool_t *pool)
+{
+    json_t *given = json_object_get(arguments, "paths");
+    *paths = NULL;
+    *count = 0;
+    if (!given)
+        return 1;
+    size_t size = json_is_array(given) ? json_array_size(given) : 0;
+    if (size == 0 || size > SPX_LIMIT_SOURCES) {
+        fail(answer,
+             apr_psprintf(pool, "paths must be an array of 1..%u source paths", SPX_LIMIT_SOURCES));
+        return 0;
+    }
+    *paths = apr_pcalloc(pool, (size + 1) * sizeof(**paths));
+    for (size_t i = 0; i < size; i++) {
+        (*paths)[i] = json_string_value(json_array_get(given, i));
+        if (!(*paths)[i]) {
+            fail(answer, "paths must hold strings, each a source's path as the manifest names it");
+            return 0;
+        }
+    }
+    *count = size;
+    return 1;
+}
+
+static const char *const fmt_refusal_names[] = {"",           "syntax",     "too_large",
+                                                "self_check", "unwritable", "changed"};
+
+static void run_fmt(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,
+                    mcp_answer_t *answer, apr_pool_t *pool)
+{
+    static const char *const allowed[] = {"paths", "output", "write", NULL};
+    const char *output = NULL;
+    const char **paths = NULL;
+    apr_size_t count = 0;
+    json_t *write = json_object_get(arguments, "write");
+    if (!arguments_known(arguments, allowed, answer, pool) ||
+        !fmt_paths(arguments, &paths, &count, answer, pool) ||
+        !optional_string(arguments, "output", &output, answer, pool))
+        return;
+    if (output && strcmp(output, "text") != 0 && strcmp(output, "diff") != 0) {
+        fail(answer, "output must be \"text\" or \"diff\"");
+        return;
+    }
+    if (write && !json_is_boolean(write)) {
+        fail(answer, "write must be a boolean");
+        return;
+    }
+    int writing = json_is_true(write);
+    if (writing && !server->options->allow_fmt_write) {
+        fail(answer, "fmt writes nothing on this server: write: true needs semapraxd --mcp "
+                     "--allow-fmt-write; without write, fmt answers the layout (output text) or "
+                     "the diff (output diff) for you to apply");
+        return;
+    }
+    int text = output && strcmp(output, "text") == 0;
+    if (!project_held(server, answer, pool))
+        return;
+    spx_input_set_t *inputs = spx_project_inputs(server->project);
+    if (!spx_project_has_manifest(server->project) || !inputs) {
+        fail(answer, "the manifest has diagnostics (the check tool lists them); nothing was "
+                     "formatted");
+        return;
+    }
+    /* The held bytes, which mcp.c re-authenticated before this call: the
+     * texts within half the result (the JSON copy in the text is the other
+     * half, which mcp.c leaves out when it cannot fit). */
+    const spx_fmt_options_t options = {!writing,
+                                       text ? SPX_FMT_KEEP_TEXT : SPX_FMT_KEEP_DIFF,
+                                       budget->result_bytes / 2 > 0 ? budget->result_bytes / 2 : 1,
+                                       NULL,
+                                       NULL,
+                                       spx_session_hooks()->commit_probe};
+    spx_fmt_result_t result;
+    spx_op_fmt_held(inputs, paths, count, &options, &result, pool);
+    if (result.stopped == SPX_FMT_UNREADABLE) {
+        fail_bounded(answer, result.message, pool);
+        return;
+    }
+    json_t *sources = json_array();
+    apr_size_t written = 0;
+    for (int i = 0; i < result.files->nelts; i++) {
+        const spx_fmt_file_t *file = &APR_ARRAY_IDX(result.files, i, spx_fmt_file_t);
+        json_t *source = json_pack("{s:s,s:b,s:b}", "path", file->path, "changed", file->changed,
+                                   "written", file->written);
+        written += file->written != 0;
+        if (file->refused) {
+            json_object_set_new(source, "refused", json_string(fmt_refusal_names[file->refused]));
+            if (file->diagnostics)
+                json_object_set_new(source, "diagnostics", spx_diagnostics_json(file->diagnostics));
+            if (file->why)
+                json_object_set_new(source, "why", json_string(file->why));
+        }
+        if (file->text && (text || file->changed))
+            json_object_set_new(source, text ? "text" : "diff",
+                                json_stringn(file->text, file->text_length));
+        json_array_append_new(sources, source);
+    }
+    if (written > 0) {
+        /* The files are new: the answer says what was written, not withheld
+         * by the second re-authentication, from the project opened again. */
+        answer->ungated = 1;
+        spx_log_event(&server->log, "fmt wrote %u file%s", (unsigned)written, spx_plural(written));
+        spx_mcp_reopen(server);
+    }
+    json_t *structured = json_pack(
+        "{s:s,s:b,s:o,s:I,s:I,s:I,s:b}", "output", text ? "text" : "diff", "write", writing,
+        "sources", sources, "changed", (json_int_t)result.changed, "written", (json_int_t)written,
+        "refused", (json_int_t)result.refused, "texts_omitted", result.texts_omitted);
+    if (result.stopped == SPX_FMT_SAVED_MEANWHILE)
+        json_object_set_new(structured, "stopped",
+                            json_string("a source was saved by another program after it was "
+                                        "read; it was kept, and no source after it was written"));
+    answer->structured = with_revisions(server, structured);
+    apr_size_t formatted = (apr_size_t)result.files->nelts;
+    const char *what =
+        writing ? apr_psprintf(pool, "Formatted %u source%s: %u written, %u refused.",
+                               (unsigned)formatted, spx_plural(formatted), (unsigned)written,
+                               (unsigned)result.refused)
+                : apr_psprintf(pool,
+                               "Formatted %u source%s: %u would change, %u refused; nothing was "
+                               "written.",
+                               (unsigned)formatted, spx_plural(formatted), (unsigned)result.changed,
+                               (unsigned)result.refused);
+    if (result.refused)
+        what = apr_pstrcat(pool, what,
+                           " A refused source is not formatted: its diagnostics say why (a source "
+                           "that does not parse is fixed first, check lists them).",
+                           NULL);
+    if (result.stopped == SPX_FMT_SAVED_MEANWHILE)
+        what = apr_pstrcat(pool, what,
+                           " A source was saved by another program meanwhile: it was kept and "
+                           "the writes stopped there; call again.",
+                           NULL);
+    if (result.texts_omitted)
+        what = apr_pstrcat(pool, what,
+                           " Some texts did not fit the answer (texts_omitted): name fewer "
+                           "paths.",
+                           NULL);
+    else if (!writing && result.changed)
+        what = apr_pstrcat(pool, what,
+                           text ? " Each source's layout is in its text."
+                                : " Each changed source's unified diff is in its diff (patch "
+                                  "-p1 applies it).",
+                           NULL);
+    answer->summary = what;
+}
+
 static void run_graph_summary(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,
                               mcp_answer_t *answer, apr_pool_t *pool)
 {
@@ -769,14 +1137,14 @@ static const mcp_tool_t tools[] = {
      "Check the project: whether it is admitted (parses, type-checks and links with no "
      "diagnostic), and every diagnostic with its code, path and span. Answers from a project "
      "re-authenticated for this call.",
-     1, 0, no_input, check_output, run_check},
+     1, 0, 0, no_input, check_output, run_check},
     {"context", "Context of one target",
      "The bounded neighbourhood of one module, function, struct, const or test in the semantic "
      "graph: the target with its source text, then the nodes reached breadth-first up to depth "
      "(following only edge_kinds when given), each with its text and the edge that reached it, "
      "nearest first, as many as fit max_bytes (default 16 KiB, 16384 bytes) and max_nodes. An "
      "unknown target is a tool error saying why.",
-     1, 0, context_input, context_output, run_context},
+     1, 0, 0, context_input, context_output, run_context},
     {"test", "Run the tests",
      "Run every test the manifest declares, or only those named in tests, each with fresh "
      "fuel, and answer the execution envelope (semaprax.project-execution.v1): each test's "
@@ -784,24 +1152,41 @@ static const mcp_tool_t tools[] = {
      "steps, and a summary; with tests, its selection. A test that runs out of fuel or call "
      "depth is a result, not an error; an unknown test name is a tool error naming the nearest "
      "tests.",
-     1, 0, test_input, test_output, run_test},
+     1, 0, 0, test_input, test_output, run_test},
+    {"run", "Run a function",
+     "Run the manifest's entry, or entry (module.function, fn() -> int), with arguments as "
+     "args(), as semaprax run does, under max_steps, max_bytes, max_memory and max_call_depth. "
+     "Answers the outcome (passed when it returned 0, failed for another value, "
+     "language_failure, fuel_exhausted, depth_exhausted), the value, steps, output and the run "
+     "envelope (semaprax.project-run.v1). A run that stops at a limit is a result naming the "
+     "argument to raise, not an error; writes nothing.",
+     1, 0, 0, run_input, run_output, run_run},
     {"graph_summary", "Summary of the semantic graph",
      "Counts of the project's modules, functions, structs, consts, tests, nodes and edges, and "
      "the module import graph: each module (at most max_modules, in name order) with the "
      "modules it imports.",
-     1, 0, graph_summary_input, graph_summary_output, run_graph_summary},
+     1, 0, 0, graph_summary_input, graph_summary_output, run_graph_summary},
     {"status", "Server status",
      "The server's state (open, or unavailable and why), whether the project is admitted, its "
      "revisions, and counters that prove the work done: phase_a_runs (builds of the project), "
      "authentications, source_reads and requests. Without edits phase_a_runs stays the same "
      "across calls.",
-     1, 0, no_input, status_output, run_status},
+     1, 0, 0, no_input, status_output, run_status},
+    {"fmt", "Lay out sources",
+     "The canonical layout (semaprax fmt) of the project's sources, or of paths (as the "
+     "manifest names them), from the bytes the project holds: per source whether it changes, "
+     "and its layout (output text) or the unified diff to it (output diff, the default: "
+     "--- a/PATH, +++ b/PATH, 3 lines of context, which patch -p1 applies). A source that "
+     "does not parse is refused with its diagnostics. Writes nothing, unless the server runs "
+     "with --allow-fmt-write and write is true: then each changed source is replaced "
+     "atomically, never over a save made since it was read.",
+     1, 0, 1, fmt_input, fmt_output, run_fmt},
     {"rename", "Rename an exported function",
      "Rename an exported function (module.name) and every call of it across the project, as "
      "one transaction: the edited project must check and keep its graph, the files are "
      "replaced atomically and restored on any failure. dry_run answers the edits and writes "
      "nothing.",
-     0, 1, rename_input, rename_output, run_rename},
+     0, 1, 0, rename_input, rename_output, run_rename},
 };
 
 #define TOOL_COUNT (sizeof(tools) / sizeof(tools[0]))
@@ -834,12 +1219,16 @@ json_t *spx_mcp_tool_list(const mcp_server_t *server)
             continue;
         json_t *input = json_loads(tools[i].input_schema(server, scratch), 0, NULL);
         json_t *output = json_loads(tools[i].output_schema, 0, NULL);
-        json_array_append_new(
-            list, json_pack("{s:s,s:s,s:s,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name", tools[i].name,
-                            "title", tools[i].title, "description", tools[i].description,
-                            "inputSchema", input, "outputSchema", output, "annotations",
-                            "readOnlyHint", tools[i].read_only, "destructiveHint", 0,
-                            "idempotentHint", tools[i].read_only, "openWorldHint", 0));
+        /* fmt with --allow-fmt-write writes, and writing twice changes
+         * nothing more: idempotent, and nothing is lost (never destructive). */
+        int writes = tools[i].writes_with_fmt_flag && server->options->allow_fmt_write;
+        int read_only = tools[i].read_only && !writes;
+        json_array_append_new(list, json_pack("{s:s,s:s,s:s,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name",
+                                              tools[i].name, "title", tools[i].title, "description",
+                                              tools[i].description, "inputSchema", input,
+                                              "outputSchema", output, "annotations", "readOnlyHint",
+                                              read_only, "destructiveHint", 0, "idempotentHint",
+                                              read_only || writes, "openWorldHint", 0));
     }
     apr_pool_destroy(scratch);
     return json_pack("{s:o}", "tools", list);

@@ -34,15 +34,17 @@ typedef struct mcp_budget_t {
 } mcp_budget_t;
 
 /* One tool: its name, title and description, its input schema (made for
- * this server's limits) and output schema (JSON texts), whether only
- * --allow-project-rename lists it, and what it does with the call's
- * arguments (an object, never NULL) within budget. */
+ * this server's limits and flags) and output schema (JSON texts), whether
+ * only --allow-project-rename lists it, whether --allow-fmt-write lets it
+ * write (then it is not read-only, but idempotent), and what it does with
+ * the call's arguments (an object, never NULL) within budget. */
 typedef struct mcp_tool_t {
     const char *name;
     const char *title;
     const char *description;
     int read_only;
     int needs_rename;
+    int writes_with_fmt_flag;
     const char *(*input_schema)(const mcp_server_t *server, apr_pool_t *pool);
     const char *output_schema;
     void (*run)(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,

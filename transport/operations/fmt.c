@@ -9,10 +9,13 @@
  * over the bytes that were formatted (a save made meanwhile is kept, and
  * the run stops there).
  * A file whose layout is already canonical is not touched. A file that does
- * not parse is left alone, with its diagnostics in its result.
+ * not parse is left alone, with its diagnostics in its result. When asked,
+ * a file's result keeps its layout or the unified diff to it (spx_diff.h),
+ * within the bytes the caller allows.
  */
 #include "spx_op_fmt.h"
 
+#include "spx_diff.h"
 #include "spx_format.h"
 #include "spx_inputs.h"
 #include "spx_limits.h"
@@ -41,23 +44,48 @@ typedef struct held_file_t {
 /* A run under way: its result, and whom to tell of each file. */
 typedef struct fmt_run_t {
     spx_fmt_result_t *result;
-    spx_fmt_each_t each;
-    void *context;
-    spx_commit_probe_fn probe;
+    const spx_fmt_options_t *options;
     apr_pool_t *pool;
 } fmt_run_t;
 
-static void start(fmt_run_t *run, int check, spx_fmt_each_t each, void *context,
-                  spx_commit_probe_fn probe, spx_fmt_result_t *result, apr_pool_t *pool)
+static void start(fmt_run_t *run, const spx_fmt_options_t *options, spx_fmt_result_t *result,
+                  apr_pool_t *pool)
 {
     memset(result, 0, sizeof(*result));
-    result->check = check;
+    result->check = options->check;
     result->files = apr_array_make(pool, 16, sizeof(spx_fmt_file_t));
     run->result = result;
-    run->each = each;
-    run->context = context;
-    run->probe = probe;
+    run->options = options;
     run->pool = pool;
+}
+
+/* Keep what the options ask of a formatted file (formatted, length bytes,
+ * in scratch, the file's own pool) in file, copied into kept (the result's
+ * pool, or a pool let go after each) only when it fits max_kept_bytes. */
+static void keep_text(fmt_run_t *run, spx_fmt_file_t *file, const held_file_t *held,
+                      const char *formatted, apr_size_t length, apr_pool_t *scratch,
+                      apr_pool_t *kept)
+{
+    const spx_fmt_options_t *options = run->options;
+    char *text = NULL;
+    apr_size_t text_length = 0;
+    if (options->keep == SPX_FMT_KEEP_TEXT) {
+        text = (char *)formatted;
+        text_length = length;
+    } else if (options->keep == SPX_FMT_KEEP_DIFF) {
+        spx_diff_unified(held->path, (const char *)held->bytes, held->length, formatted, length,
+                         &text, &text_length, scratch);
+    } else {
+        return;
+    }
+    spx_fmt_result_t *result = run->result;
+    if (options->max_kept_bytes > 0 && result->kept_bytes + text_length > options->max_kept_bytes) {
+        result->texts_omitted = 1;
+        return;
+    }
+    result->kept_bytes += text_length;
+    file->text = apr_pstrmemdup(kept, text, text_length);
+    file->text_length = text_length;
 }
 
 /* The run stops before any file is formatted, with message. */
@@ -240,6 +268,10 @@ static int format_file(fmt_run_t *run, const held_file_t *held, apr_size_t at, a
     apr_pool_create(&pool, run->pool);
     apr_pool_t *notes = NULL; /* the parser's diagnostics: kept for a file that does not parse */
     apr_pool_create(&notes, run->pool);
+    /* its text: the result's, or let go once each has seen it */
+    apr_pool_t *kept = run->pool;
+    if (run->options->max_kept_bytes == 0)
+        apr_pool_create(&kept, run->pool);
     spx_diagnostics_t *diagnostics = spx_diagnostics_make(notes);
     char *formatted = NULL;
     apr_size_t length = 0;
@@ -252,9 +284,12 @@ static int format_file(fmt_run_t *run, const held_file_t *held, apr_size_t at, a
         file->refused = SPX_FMT_TOO_LARGE;
     } else if (outcome != SPX_FORMAT_DONE) {
         file->refused = SPX_FMT_SELF_CHECK;
-    } else if (length != held->length || memcmp(formatted, held->bytes, length) != 0) {
+    } else if (length == held->length && memcmp(formatted, held->bytes, length) == 0) {
+        keep_text(run, file, held, formatted, length, pool, kept);
+    } else {
+        keep_text(run, file, held, formatted, length, pool, kept);
         const char *message = NULL;
-        spx_format_probe_t probe = {run->probe, NULL, at, files};
+        spx_format_probe_t probe = {run->options->probe, NULL, at, files};
         apr_status_t status =
             result->check ? APR_SUCCESS
                           : spx_format_replace(held->dir, held->name, held->file, formatted, length,
@@ -274,8 +309,13 @@ static int format_file(fmt_run_t *run, const held_file_t *held, apr_size_t at, a
     apr_pool_destroy(pool);
     if (file->refused != SPX_FMT_SYNTAX)
         apr_pool_destroy(notes);
-    if (run->each)
-        run->each(run->context, file);
+    if (run->options->each)
+        run->options->each(run->options->context, file);
+    if (kept != run->pool) {
+        apr_pool_destroy(kept);
+        file->text = NULL;
+        file->text_length = 0;
+    }
     if (file->refused != SPX_FMT_CHANGED)
         return 1;
     result->stopped = SPX_FMT_SAVED_MEANWHILE;
@@ -288,11 +328,11 @@ static void finish(spx_fmt_result_t *result)
                         !(result->check && result->changed > 0);
 }
 
-void spx_op_fmt_paths(const char *const *paths, int check, spx_fmt_each_t each, void *context,
-                      spx_commit_probe_fn probe, spx_fmt_result_t *result, apr_pool_t *pool)
+void spx_op_fmt_paths(const char *const *paths, const spx_fmt_options_t *options,
+                      spx_fmt_result_t *result, apr_pool_t *pool)
 {
     fmt_run_t run;
-    start(&run, check, each, context, probe, result, pool);
+    start(&run, options, result, pool);
     const char *message = NULL;
     apr_array_header_t *files = collect_paths(paths, pool, &message);
     if (!files) {
@@ -321,11 +361,11 @@ void spx_op_fmt_paths(const char *const *paths, int check, spx_fmt_each_t each, 
     finish(result);
 }
 
-void spx_op_fmt_manifest(const char *manifest_path, int check, spx_fmt_each_t each, void *context,
-                         spx_commit_probe_fn probe, spx_fmt_result_t *result, apr_pool_t *pool)
+void spx_op_fmt_manifest(const char *manifest_path, const spx_fmt_options_t *options,
+                         spx_fmt_result_t *result, apr_pool_t *pool)
 {
     fmt_run_t run;
-    start(&run, check, each, context, probe, result, pool);
+    start(&run, options, result, pool);
     spx_project_t *project = NULL;
     const char *message = NULL;
     /* The inputs only: the program is not built (fmt needs the bytes, and
@@ -346,7 +386,7 @@ void spx_op_fmt_manifest(const char *manifest_path, int check, spx_fmt_each_t ea
     }
     /* Nothing is written over a change made since the project was read. */
     apr_array_header_t *drift = NULL;
-    if (!check &&
+    if (!options->check &&
         (spx_input_set_reauthenticate(inputs, pool, &drift) != APR_SUCCESS || drift->nelts > 0)) {
         result->stopped = SPX_FMT_DRIFTED;
         result->drift = drift;
@@ -358,6 +398,46 @@ void spx_op_fmt_manifest(const char *manifest_path, int check, spx_fmt_each_t ea
         held_file_t file = {source->path, source->parent->dir, source->name,
                             source->file, source->bytes,       source->size};
         if (!format_file(&run, &file, i, count))
+            break;
+    }
+    finish(result);
+}
+
+void spx_op_fmt_held(const spx_input_set_t *inputs, const char *const *paths, apr_size_t count,
+                     const spx_fmt_options_t *options, spx_fmt_result_t *result, apr_pool_t *pool)
+{
+    fmt_run_t run;
+    start(&run, options, result, pool);
+    apr_size_t sources = spx_input_set_source_count(inputs);
+    /* The sources named, each once, in the manifest's order. */
+    unsigned char *named = apr_pcalloc(pool, sources + 1);
+    for (apr_size_t p = 0; p < count; p++) {
+        apr_size_t i = 0;
+        while (i < sources && strcmp(spx_input_set_source(inputs, i)->path, paths[p]) != 0)
+            i++;
+        if (i == sources) {
+            const char *list = "";
+            for (i = 0; i < sources; i++)
+                list = apr_pstrcat(pool, list, i ? ", " : "", spx_input_set_source(inputs, i)->path,
+                                   NULL);
+            unreadable(result,
+                       apr_psprintf(pool, "no source '%s' in the manifest; its sources are %s",
+                                    paths[p], list));
+            return;
+        }
+        named[i] = 1;
+    }
+    apr_size_t chosen = 0;
+    for (apr_size_t i = 0; i < sources; i++)
+        chosen += count == 0 || named[i];
+    apr_size_t at = 0;
+    for (apr_size_t i = 0; i < sources; i++) {
+        if (count > 0 && !named[i])
+            continue;
+        const spx_input_t *source = spx_input_set_source(inputs, i);
+        held_file_t file = {source->path, source->parent->dir, source->name,
+                            source->file, source->bytes,       source->size};
+        if (!format_file(&run, &file, at++, chosen))
             break;
     }
     finish(result);

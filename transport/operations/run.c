@@ -8,6 +8,7 @@
 #include "spx_op_run.h"
 
 #include "spx_assert.h"
+#include "spx_codes.h"
 #include "spx_limits.h"
 #include "spx_utf8.h"
 
@@ -190,6 +191,16 @@ apr_status_t spx_op_run_function(const spx_project_t *project, const char *funct
                                  const spx_run_limits_t *limits, spx_op_entry_result_t *result,
                                  json_t **envelope, apr_pool_t *pool, const char **message)
 {
+    return spx_op_run_function_interruptible(project, function, limits, NULL, result, envelope,
+                                             pool, message);
+}
+
+apr_status_t spx_op_run_function_interruptible(const spx_project_t *project, const char *function,
+                                               const spx_run_limits_t *limits,
+                                               const spx_run_interrupt_t *interrupt,
+                                               spx_op_entry_result_t *result, json_t **envelope,
+                                               apr_pool_t *pool, const char **message)
+{
     *result = (spx_op_entry_result_t){0};
     result->entry = function ? function : spx_project_entry_name(project);
     const char *problem =
@@ -199,14 +210,29 @@ apr_status_t spx_op_run_function(const spx_project_t *project, const char *funct
         return APR_EINVAL;
     }
     apr_status_t status =
-        envelope ? spx_run_envelope_build(project, function, limits, &result->run, envelope, pool,
-                                          message)
-                 : spx_run_function(project, function, limits, &result->run, pool, message);
+        envelope ? spx_run_envelope_build_interruptible(project, function, limits, interrupt,
+                                                        &result->run, envelope, pool, message)
+                 : spx_run_function_interruptible(project, function, limits, interrupt,
+                                                  &result->run, pool, message);
     if (status != APR_SUCCESS)
         return status;
     result->outcome = spx_test_outcome(&result->run);
     result->succeeded = result->outcome == SPX_TEST_PASSED;
     return APR_SUCCESS;
+}
+
+int spx_op_run_limit_reached(const spx_run_result_t *run)
+{
+    spx_test_outcome_t outcome = spx_test_outcome(run);
+    if (outcome == SPX_TEST_FUEL_EXHAUSTED)
+        return 0;
+    /* the engine's remedy tells the depth limit from full registers */
+    if (outcome == SPX_TEST_DEPTH_EXHAUSTED && *spx_outcome_remedy(outcome, run->failure.message))
+        return 3;
+    if (outcome == SPX_TEST_LANGUAGE_FAILURE && run->failure.code &&
+        strcmp(run->failure.code, spx_runtime_code_name(SPX_R0521)) == 0)
+        return 2;
+    return -1;
 }
 
 /* --- verify ---------------------------------------------------------------------- */

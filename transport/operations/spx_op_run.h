@@ -131,6 +131,21 @@ apr_status_t spx_op_run_function(const spx_project_t *project, const char *funct
                                  const spx_run_limits_t *limits, spx_op_entry_result_t *result,
                                  json_t **envelope, apr_pool_t *pool, const char **message);
 
+/* spx_op_run_function, the run asking interrupt (may be NULL) between
+ * steps whether it may go on: SPX_STATUS_INTERRUPTED when it said stop
+ * (MCP's run tool, under its call's deadline and cancellation). */
+apr_status_t spx_op_run_function_interruptible(const spx_project_t *project, const char *function,
+                                               const spx_run_limits_t *limits,
+                                               const spx_run_interrupt_t *interrupt,
+                                               spx_op_entry_result_t *result, json_t **envelope,
+                                               apr_pool_t *pool, const char **message);
+
+/* Which limit stopped a run (its index in spx_op_run_limits), for the
+ * front end to name its own way (--max-steps, max_steps): max_steps after
+ * fuel_exhausted, max_call_depth after depth_exhausted at the call-depth
+ * limit, max_memory after R0521; -1 when no limit a caller can raise did. */
+int spx_op_run_limit_reached(const spx_run_result_t *run);
+
 /* What is wrong with a run's arguments: more than SPX_LIMIT_RUN_ARGUMENTS,
  * more than SPX_LIMIT_RUN_ARGUMENT_BYTES together, or one not valid UTF-8;
  * NULL when nothing. */

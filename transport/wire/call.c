@@ -123,8 +123,8 @@ const char *spx_call_too_long_sentence(const spx_call_t *call, apr_pool_t *pool)
 {
     return apr_psprintf(pool,
                         "the call ran past --max-call-seconds %" APR_UINT64_T_FMT
-                        " and was stopped between two steps of a test's run, so nothing of "
-                        "it is answered: run fewer tests or with less max_steps, or start "
+                        " and was stopped between two steps of a run, so nothing of it is "
+                        "answered: ask for less (fewer tests, a smaller max_steps), or start "
                         "semapraxd with a larger --max-call-seconds (at most %u)",
                         call->max_seconds, SPX_LIMIT_CALL_SECONDS_MAXIMUM);
 }
