@@ -597,9 +597,9 @@ void spx_view_context_outline(FILE *out, const spx_project_t *project,
         if (kept->via_from < 0)
             fputs(" (target)", out);
         else {
-            fprintf(out, " (distance %d, via %s from ", kept->distance, kept->via_kind);
+            fprintf(out, " (distance %d, reached from ", kept->distance);
             put_number_name(out, project, kept->via_from);
-            fputc(')', out);
+            fprintf(out, " over %s)", kept->via_kind);
         }
         fputs("\n  ", out);
         put_declaration(out, project, &node);
