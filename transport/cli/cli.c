@@ -109,9 +109,12 @@ static void context_help(void)
            "Prints the bounded neighbourhood of one target (app, app.main, geo.Point,\n"
            "geo.ORIGIN_X, or a test's name; without --kind, a graph node id such as\n"
            "function:app.main or module:app) as canonical JSON: nodes breadth-first by\n"
-           "(distance, id), each function, struct and const with its source text, and the\n"
-           "edges among them. Defaults: direction both, depth %u (at most %u), max-nodes\n"
-           "%u (at most %u), max-bytes %u (at most %u).\n"
+           "distance, then by tie (callers and callees, what it uses and reads, tests and\n"
+           "the entry, its module and the module's items), then by id, each function,\n"
+           "struct and const with its source text, and the edges among them; a cut one\n"
+           "counts what it left out by tie (omitted_by_tie). Defaults: direction both,\n"
+           "depth %u (at most %u), max-nodes %u (at most %u), max-bytes %u\n"
+           "(at most %u).\n"
            "Exit status: 0 printed, 1 the project has diagnostics (on stderr), 2 usage,\n"
            "unreadable input or an unknown target.\n",
            SPX_LIMIT_CONTEXT_DEPTH_DEFAULT, SPX_LIMIT_CONTEXT_DEPTH_MAXIMUM,
