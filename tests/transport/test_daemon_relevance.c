@@ -7,7 +7,8 @@
  * answer the CLI's documents byte for byte. The project is a copy of
  * tests/projects/relevance: shop.price calls base, is called by quote, uses
  * the struct Zone, reads the const MARKUP and is the test "price", and its
- * module holds siblings whose ids sort before all of these.
+ * module holds siblings whose ids sort before all of these; depot.Crate
+ * uses ware.Box, which module ware, walked before Crate, contains.
  */
 #include "spx_corpus.h"
 #include "spx_daemon.h"
@@ -21,7 +22,8 @@
  * manifest path. */
 static const char *copy_relevance(spx_fixture_t *fixture)
 {
-    static const char *const files[] = {"semaprax.toml", "src/shop.spx"};
+    static const char *const files[] = {"semaprax.toml", "src/shop.spx", "src/depot.spx",
+                                        "src/ware.spx"};
     const char *from = spx_corpus_dir("projects/relevance", fixture->pool);
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         apr_size_t length = 0;
@@ -196,6 +198,37 @@ static void test_cli_cut_by_bytes_keeps_the_closest_ties(void)
     spx_fixture_free(fixture);
 }
 
+/* A node reached from one level by two ties takes the closer one as its
+ * via, even when the farther one reached it first in the walk: module:ware
+ * (imports) is walked before struct:depot.Crate (contains) at distance 1,
+ * and reaches struct:ware.Box by contains before Crate reaches it by uses. */
+static void test_cli_via_is_the_closest_tie(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    const char *manifest = copy_relevance(fixture);
+    spx_process_result_t result =
+        SPX_RUN_SEMAPRAX(fixture->pool, "context", "--manifest-path", manifest, "--target",
+                         "module:depot", "--depth", "2", "--max-nodes", "4");
+    CU_ASSERT_EQUAL_FATAL(result.exit_code, 0);
+    json_t *document = json_loads(result.out, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(document);
+    static const char *const ids[] = {"module:depot", "module:ware", "struct:depot.Crate",
+                                      "struct:ware.Box"};
+    json_t *nodes = json_object_get(document, "nodes");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(nodes), 4);
+    for (size_t i = 0; i < 4; i++)
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(nodes, i), "id")),
+                               ids[i]);
+    json_t *via = json_object_get(json_array_get(nodes, 3), "via");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(via, "from")), "struct:depot.Crate");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(via, "kind")), "uses");
+    /* Left out: ware's function, which sorts before the struct by id. */
+    assert_omitted(document, 0, 0, 0, 1);
+    assert_frontier(document, (const char *const[]){"function:ware.aside"}, 1);
+    json_decref(document);
+    spx_fixture_free(fixture);
+}
+
 /* The response line that carries document (the CLI's output, LF included). */
 static const char *result_line(const char *id, const char *document, apr_pool_t *pool)
 {
@@ -255,6 +288,7 @@ int main(void)
         {"a cut context keeps calls, then uses, before siblings", test_cli_keeps_the_closest_ties},
         {"a context cut by max_bytes keeps the same order",
          test_cli_cut_by_bytes_keeps_the_closest_ties},
+        {"a via is the closest tie from the level before", test_cli_via_is_the_closest_tie},
         {"semapraxd answers a cut context as the CLI", test_daemon_answers_as_the_cli},
         CU_TEST_INFO_NULL,
     };

@@ -396,7 +396,8 @@ static void test_cut_context_by_tie(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
     apr_pool_t *pool = fixture->pool;
-    static const char *const files[] = {"semaprax.toml", "src/shop.spx"};
+    static const char *const files[] = {"semaprax.toml", "src/shop.spx", "src/depot.spx",
+                                        "src/ware.spx"};
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         apr_size_t length = 0;
         spx_fixture_write(
