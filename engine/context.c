@@ -2,10 +2,14 @@
  * context.c: the bounded context of one target (outputs.md, Context),
  * answered from the retained index and the retained source bytes.
  *
- * Nodes are found breadth-first up to the requested depth, level by level,
- * each level in id order and each node's edges in edge order, so a node's
- * "via" is the first edge that reached it. The budget then keeps the longest
- * prefix of that (distance, id) order whose whole rendered document fits
+ * Nodes are found breadth-first up to the requested depth, level by level.
+ * Each level is taken in (tie, id) order, the tie being how its "via" edge
+ * ties it to what reached it: calls, then uses and reads, then tests and
+ * enters, then contains and imports (outputs.md, Context). A node's "via" is
+ * the edge of the most relevant tie among those from the level before,
+ * the first such in the walk (parents in taking order, each one's edges in
+ * edge order). The budget then keeps the longest prefix of that
+ * (distance, tie, id) order whose whole rendered document fits
  * max_bytes and max_nodes: adding a node only ever makes the document
  * longer, so the prefix is found by bisection over real renderings, each
  * counted by the streaming writer (spx_json_writer.h), which stops at the
@@ -33,12 +37,13 @@ typedef struct walk_t {
     const spx_index_t *index;
     const spx_context_request_t *request;
     const char *target_id;
-    int *order; /* node numbers in (distance, id) order */
+    int *order; /* node numbers in taking order: (distance, tie, id) */
     int count;
-    int *distance; /* by node number; -1 when not reached */
-    int *via_from; /* by node number */
-    int *via_edge; /* by node number */
-    int *position; /* by node number: its place in order (when reached) */
+    apr_size_t tie_total[SPX_CONTEXT_TIES]; /* the reached nodes of each tie */
+    int *distance;                          /* by node number; -1 when not reached */
+    int *via_from;                          /* by node number */
+    int *via_edge;                          /* by node number */
+    int *position;                          /* by node number: its place in order (when reached) */
 } walk_t;
 
 static int compare_ints(const void *left, const void *right)
@@ -58,10 +63,36 @@ static int follows(const spx_context_request_t *request, const char *kind)
     return 0;
 }
 
+/* How an edge of kind ties the node it reaches to the one it comes from,
+ * either way: the most relevant first. */
+static spx_context_tie_t tie_of_kind(const char *kind)
+{
+    if (strcmp(kind, "calls") == 0)
+        return SPX_CONTEXT_TIE_CALLS;
+    if (strcmp(kind, "uses") == 0 || strcmp(kind, "reads") == 0)
+        return SPX_CONTEXT_TIE_USES;
+    if (strcmp(kind, "tests") == 0 || strcmp(kind, "enters") == 0)
+        return SPX_CONTEXT_TIE_TESTS;
+    return SPX_CONTEXT_TIE_MODULE; /* contains, imports */
+}
+
+/* The tie of a reached node other than the target: its via edge's. */
+static spx_context_tie_t tie_of(const walk_t *walk, int node)
+{
+    return tie_of_kind(walk->index->edges[walk->via_edge[node]].kind);
+}
+
 static void visit(walk_t *walk, int node, int from, int edge, int distance)
 {
-    if (walk->distance[node] >= 0)
+    if (walk->distance[node] >= 0) {
+        /* Reached again from the level before: a more relevant tie wins. */
+        if (walk->distance[node] == distance && edge >= 0 &&
+            tie_of_kind(walk->index->edges[edge].kind) < tie_of(walk, node)) {
+            walk->via_from[node] = from;
+            walk->via_edge[node] = edge;
+        }
         return;
+    }
     walk->distance[node] = distance;
     walk->via_from[node] = from;
     walk->via_edge[node] = edge;
@@ -97,8 +128,28 @@ static int kept_edges(const walk_t *walk, int kept, int **edges, apr_pool_t *poo
     return count;
 }
 
-/* Breadth-first from the target; node numbers are in id order, so sorting a
- * level by number sorts it by id. */
+static int compare_keys(const void *left, const void *right)
+{
+    apr_uint64_t a = *(const apr_uint64_t *)left, b = *(const apr_uint64_t *)right;
+    return (a > b) - (a < b);
+}
+
+/* Sorts the level order[start..end) by (tie, id): node numbers are in id
+ * order, so each key is the tie above the node number. */
+static void sort_level(walk_t *walk, int start, int end, apr_pool_t *pool)
+{
+    if (end - start < 2)
+        return;
+    apr_uint64_t *keys = apr_palloc(pool, (size_t)(end - start) * sizeof(*keys));
+    for (int i = start; i < end; i++)
+        keys[i - start] = ((apr_uint64_t)tie_of(walk, walk->order[i]) << 32) |
+                          (apr_uint64_t)(apr_uint32_t)walk->order[i];
+    qsort(keys, (size_t)(end - start), sizeof(*keys), compare_keys);
+    for (int i = start; i < end; i++)
+        walk->order[i] = (int)(keys[i - start] & 0xffffffffu);
+}
+
+/* Breadth-first from the target, each level walked in taking order. */
 static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
 {
     int n = walk->index->node_count;
@@ -132,15 +183,20 @@ static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
                 visit(walk, take_out ? record->to : record->from, node, edge, (int)depth + 1);
             }
         }
-        qsort(walk->order + level_end, (size_t)(walk->count - level_end), sizeof(int),
-              compare_ints);
+        sort_level(walk, level_end, walk->count, pool);
         if (walk->count == level_end)
             break;
         level_start = level_end;
     }
-    for (int i = 0; i < walk->count; i++)
+    for (int i = 0; i < walk->count; i++) {
         walk->position[walk->order[i]] = i;
+        if (i > 0)
+            walk->tie_total[tie_of(walk, walk->order[i])]++;
+    }
 }
+
+/* The names of the ties in the document's "omitted_by_tie", by tie. */
+static const char *const tie_names[SPX_CONTEXT_TIES] = {"calls", "uses", "tests", "module"};
 
 /* The bytes of a function's, struct's, enum's or const's whole item. */
 static apr_size_t item_length(const spx_index_node_t *node)
@@ -183,14 +239,19 @@ static void write_context(const walk_t *walk, int kept, apr_size_t text_limit,
     }
     spx_json_array_end(writer);
     if (kept < walk->count) {
+        /* The first left out at the cut distance, in taking order, listed by
+         * id: the level's left-out nodes follow the kept ones. */
+        int frontier[SPX_LIMIT_CONTEXT_FRONTIER];
+        int cut_distance = walk->distance[walk->order[kept]];
+        for (int i = kept; i < walk->count && facts->frontier < SPX_LIMIT_CONTEXT_FRONTIER &&
+                           walk->distance[walk->order[i]] == cut_distance;
+             i++)
+            frontier[facts->frontier++] = walk->order[i];
+        qsort(frontier, facts->frontier, sizeof(int), compare_ints);
         spx_json_key(writer, "frontier");
         spx_json_array_begin(writer);
-        int cut_distance = walk->distance[walk->order[kept]];
-        for (int i = kept; i < walk->count && facts->frontier < SPX_LIMIT_CONTEXT_FRONTIER; i++)
-            if (walk->distance[walk->order[i]] == cut_distance) {
-                spx_json_string(writer, index->nodes[walk->order[i]].id);
-                facts->frontier++;
-            }
+        for (apr_size_t i = 0; i < facts->frontier; i++)
+            spx_json_string(writer, index->nodes[frontier[i]].id);
         spx_json_array_end(writer);
     }
     spx_json_key(writer, "limits");
@@ -229,6 +290,23 @@ static void write_context(const walk_t *walk, int kept, apr_size_t text_limit,
     facts->nodes = (apr_size_t)kept;
     facts->truncated = kept < walk->count;
     facts->omitted_nodes = (apr_size_t)(walk->count - kept);
+    if (facts->truncated) {
+        /* The reached nodes of each tie less the kept ones. */
+        for (int tie = 0; tie < SPX_CONTEXT_TIES; tie++)
+            facts->omitted_by_tie[tie] = walk->tie_total[tie];
+        for (int i = 1; i < kept; i++)
+            facts->omitted_by_tie[tie_of(walk, walk->order[i])]--;
+        spx_json_key(writer, "omitted_by_tie");
+        spx_json_object_begin(writer); /* keys in canonical (bytewise) order */
+        static const spx_context_tie_t sorted[SPX_CONTEXT_TIES] = {
+            SPX_CONTEXT_TIE_CALLS, SPX_CONTEXT_TIE_MODULE, SPX_CONTEXT_TIE_TESTS,
+            SPX_CONTEXT_TIE_USES};
+        for (int k = 0; k < SPX_CONTEXT_TIES; k++) {
+            spx_json_key(writer, tie_names[sorted[k]]);
+            spx_json_integer(writer, (int64_t)facts->omitted_by_tie[sorted[k]]);
+        }
+        spx_json_object_end(writer);
+    }
     spx_json_key(writer, "omitted_nodes");
     spx_json_integer(writer, walk->count - kept);
     spx_json_key(writer, "project_revision");

@@ -164,15 +164,28 @@ typedef enum spx_context_problem_t {
     SPX_CONTEXT_NOT_ADMITTED       /* the project has no index */
 } spx_context_problem_t;
 
+/* How a context node is tied to the node that reached it (its "via"
+ * edge's kind, either way), the most relevant first: the budget takes the
+ * nodes of a distance in this order, then by id (outputs.md, Context). */
+typedef enum spx_context_tie_t {
+    SPX_CONTEXT_TIE_CALLS = 0, /* calls: a caller or a callee */
+    SPX_CONTEXT_TIE_USES,      /* uses, reads: a struct, enum, const or data */
+    SPX_CONTEXT_TIE_TESTS,     /* tests, enters: a test or the entry */
+    SPX_CONTEXT_TIE_MODULE     /* contains, imports: a module and its items */
+} spx_context_tie_t;
+#define SPX_CONTEXT_TIES 4
+
 /* What a context document holds, typed: the target's node id, the nodes
  * and edges it lists, whether the budget left nodes out (truncated,
- * omitted_nodes, and how many of them its "frontier" names), and whether
+ * omitted_nodes, how many of each tie (by spx_context_tie_t; all 0 when
+ * not truncated), and how many of them its "frontier" names), and whether
  * the target's own text was cut to fit. */
 typedef struct spx_context_facts_t {
     const char *target;
     apr_size_t nodes, edges;
     int truncated;
     apr_size_t omitted_nodes;
+    apr_size_t omitted_by_tie[SPX_CONTEXT_TIES];
     apr_size_t frontier;
     int target_text_truncated;
 } spx_context_facts_t;

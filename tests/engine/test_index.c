@@ -358,15 +358,16 @@ static void test_context_of_a_struct(void)
     json_t *context = context_of(project, "struct", "geo.Point", NULL, 1, 0, pool);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(context, "target")),
                            "struct:geo.Point");
+    /* Listed in taking order: its users, then its module (outputs.md). */
     assert_text(node_lines(context, pool), "struct:geo.Point 0 -\n"
                                            "function:app.main 1 uses\n"
                                            "function:app.make 1 uses\n"
                                            "function:geo.extend 1 uses\n"
                                            "function:geo.last 1 uses\n"
                                            "function:geo.shift 1 uses\n"
-                                           "module:geo 1 contains\n"
                                            "struct:geo.Node 1 uses\n"
-                                           "struct:geo.Path 1 uses\n");
+                                           "struct:geo.Path 1 uses\n"
+                                           "module:geo 1 contains\n");
     /* Each item's text is its whole item, from the retained source. */
     CU_ASSERT_STRING_EQUAL(text_of(context, "struct:geo.Point"),
                            "export struct Point { x: int, y: int }");

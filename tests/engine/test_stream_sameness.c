@@ -231,14 +231,32 @@ static int query_follows(const spx_context_request_t *request, const char *kind)
     return 0;
 }
 
+/* The tie of an edge kind (outputs.md, Context), by the test's own list:
+ * 0 calls, 1 uses and reads, 2 tests and enters, 3 contains and imports. */
+static int tie_of_kind(const char *kind)
+{
+    static const char *const kinds[][2] = {
+        {"calls", "calls"}, {"uses", "reads"}, {"tests", "enters"}, {"contains", "imports"}};
+    for (int tie = 0; tie < 4; tie++)
+        if (strcmp(kind, kinds[tie][0]) == 0 || strcmp(kind, kinds[tie][1]) == 0)
+            return tie;
+    CU_FAIL("an edge kind of no tie");
+    return 4;
+}
+
 /* The distance of every node from target (-1 when not reached), found by
- * the test's own breadth-first walk over every edge of the index. */
+ * the test's own breadth-first walk over every edge of the index, and in
+ * *ties the tie of each reached node but the target: the most relevant
+ * tie of the followed edges that join it to the level before. */
 static int *distances_from(const spx_index_t *index, const spx_context_request_t *request,
-                           int target, apr_pool_t *pool)
+                           int target, int **ties, apr_pool_t *pool)
 {
     int *distance = apr_palloc(pool, (size_t)index->node_count * sizeof(int));
-    for (int n = 0; n < index->node_count; n++)
+    int *tie = apr_palloc(pool, (size_t)index->node_count * sizeof(int));
+    for (int n = 0; n < index->node_count; n++) {
         distance[n] = -1;
+        tie[n] = 4;
+    }
     distance[target] = 0;
     int out = strcmp(request->direction, "in") != 0, in = strcmp(request->direction, "out") != 0;
     for (int level = 0; (apr_uint64_t)level < request->depth; level++)
@@ -246,11 +264,21 @@ static int *distances_from(const spx_index_t *index, const spx_context_request_t
             const spx_index_edge_t *edge = &index->edges[e];
             if (!query_follows(request, edge->kind))
                 continue;
-            if (out && distance[edge->from] == level && distance[edge->to] < 0)
-                distance[edge->to] = level + 1;
-            if (in && distance[edge->to] == level && distance[edge->from] < 0)
-                distance[edge->from] = level + 1;
+            int reached[2] = {-1, -1};
+            if (out && distance[edge->from] == level &&
+                (distance[edge->to] < 0 || distance[edge->to] == level + 1))
+                reached[0] = edge->to;
+            if (in && distance[edge->to] == level &&
+                (distance[edge->from] < 0 || distance[edge->from] == level + 1))
+                reached[1] = edge->from;
+            for (int r = 0; r < 2; r++)
+                if (reached[r] >= 0) {
+                    distance[reached[r]] = level + 1;
+                    if (tie_of_kind(edge->kind) < tie[reached[r]])
+                        tie[reached[r]] = tie_of_kind(edge->kind);
+                }
         }
+    *ties = tie;
     return distance;
 }
 
@@ -264,8 +292,9 @@ static int node_of(const spx_index_t *index, const json_t *node)
 
 /* The context of request, as text and as a document: the same status,
  * refusal and bytes; canonical text within max_bytes; its nodes at the
- * distances of the test's own walk, in (distance, id) order, every reached
- * node shown or counted as omitted; its edges exactly those of the index
+ * distances of the test's own walk, in (distance, tie, id) order, each
+ * one's via of its tie, every reached node shown or counted as omitted (by
+ * tie, as omitted_by_tie says); its edges exactly those of the index
  * between shown nodes that the query follows, in edge order; the facts as
  * the document says. Returns whether an answer was checked. */
 static int assert_context_sound(const spx_project_t *project, const spx_context_request_t *request,
@@ -305,13 +334,18 @@ static int assert_context_sound(const spx_project_t *project, const spx_context_
 
     int target = spx_index_find(index, text.facts.target);
     CU_ASSERT_TRUE_FATAL(target >= 0);
-    int *distance = distances_from(index, request, target, pool);
+    int *tie = NULL;
+    int *distance = distances_from(index, request, target, &tie, pool);
     int reached = 0;
-    for (int n = 0; n < index->node_count; n++)
+    json_int_t omitted_by_tie[4] = {0, 0, 0, 0};
+    for (int n = 0; n < index->node_count; n++) {
         reached += distance[n] >= 0;
+        if (distance[n] > 0)
+            omitted_by_tie[tie[n]]++;
+    }
     CU_ASSERT_EQUAL((apr_size_t)reached, text.facts.nodes + text.facts.omitted_nodes);
     char *shown = apr_pcalloc(pool, (size_t)index->node_count);
-    int last = -1, last_distance = 0;
+    int last = -1, last_distance = 0, last_tie = 0;
     for (size_t i = 0; i < json_array_size(nodes); i++) {
         const json_t *node = json_array_get(nodes, i);
         int number = node_of(index, node);
@@ -319,10 +353,28 @@ static int assert_context_sound(const spx_project_t *project, const spx_context_
             continue;
         int d = (int)json_integer_value(json_object_get(node, "distance"));
         CU_ASSERT_EQUAL(d, distance[number]);
-        CU_ASSERT_TRUE(last < 0 || d > last_distance || (d == last_distance && number > last));
+        /* Taken by (distance, tie, id); the tie is the via edge's. */
+        int t = d > 0 ? tie[number] : 0;
+        if (d > 0) {
+            const json_t *via = json_object_get(node, "via");
+            CU_ASSERT_EQUAL(tie_of_kind(json_string_value(json_object_get(via, "kind"))), t);
+            omitted_by_tie[t]--;
+        }
+        CU_ASSERT_TRUE(last < 0 || d > last_distance ||
+                       (d == last_distance && (t > last_tie || (t == last_tie && number > last))));
         shown[number] = 1;
         last = number;
         last_distance = d;
+        last_tie = t;
+    }
+    /* What was left out, counted by tie, as the document says. */
+    const json_t *by_tie = json_object_get(document, "omitted_by_tie");
+    CU_ASSERT_EQUAL(by_tie != NULL, text.facts.truncated);
+    static const char *const tie_names[4] = {"calls", "uses", "tests", "module"};
+    for (int t = 0; by_tie && t < 4; t++) {
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(by_tie, tie_names[t])),
+                        omitted_by_tie[t]);
+        CU_ASSERT_EQUAL((json_int_t)text.facts.omitted_by_tie[t], omitted_by_tie[t]);
     }
     CU_ASSERT_TRUE(json_array_size(nodes) == 0 ||
                    node_of(index, json_array_get(nodes, 0)) == target);

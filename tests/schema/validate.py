@@ -401,8 +401,19 @@ def self_test(schemas):
                                               "sites": 2}])),
         ("context.json", context(dict(point, text="struct P { x: int }"))),
         ("context.json", context(dict(limit, text="const N: int = 1;"))),
+        ("context.json", dict(context(dict(limit, text="const N: int = 1;")), truncated=True,
+                              omitted_nodes=3, frontier=["function:a.f"],
+                              omitted_by_tie={"calls": 1, "uses": 0, "tests": 2, "module": 0})),
     ]
+    cut = dict(context(dict(limit, text="const N: int = 1;")), truncated=True, omitted_nodes=1,
+               frontier=["function:a.f"])
     wrong += [
+        ("context.json", cut),  # a cut context says what it dropped by tie
+        ("context.json", dict(cut, omitted_by_tie={"calls": 1, "uses": 0, "tests": 0})),
+        ("context.json", dict(cut, omitted_by_tie={"calls": 1, "uses": 0, "tests": 0, "module": 0,
+                                                   "reads": 0})),
+        ("context.json", dict(context(dict(limit, text="const N: int = 1;")),
+                              omitted_by_tie={"calls": 0, "uses": 0, "tests": 0, "module": 0})),
         ("graph.json", graph([without(point, "fields")])),
         ("graph.json", graph([dict(point, fields=[])])),
         ("graph.json", graph([dict(point, fields=[{"name": "x"}])])),

@@ -17,6 +17,7 @@
  * them are left out there.
  */
 #include "spx_canonical.h"
+#include "spx_corpus.h"
 #include "spx_daemon.h"
 #include "spx_limits.h"
 #include "spx_response.h"
@@ -385,6 +386,47 @@ static void test_edit_between_calls(void)
     CU_ASSERT_PTR_NULL(json_object_get(after, "revision_changed"));
     json_decref(after);
     json_decref(before);
+    CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
+    spx_fixture_free(fixture);
+}
+
+/* A context cut by max_nodes keeps the callers and callees first, and the
+ * summary says what it dropped by tie (tests/projects/relevance). */
+static void test_cut_context_by_tie(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    static const char *const files[] = {"semaprax.toml", "src/shop.spx", "src/depot.spx",
+                                        "src/ware.spx"};
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        apr_size_t length = 0;
+        spx_fixture_write(
+            fixture, apr_pstrcat(pool, "proj/", files[i], NULL),
+            spx_corpus_read(
+                apr_pstrcat(pool, spx_corpus_dir("projects/relevance", pool), "/", files[i], NULL),
+                &length, pool));
+    }
+    spx_daemon_t *daemon = spx_daemon_start_on(fixture, "proj", mcp_only);
+    start_initialized(daemon, pool);
+    json_t *result =
+        call_tool(daemon, "context", "{\"target\":\"function:shop.price\",\"max_nodes\":3}", pool);
+    json_t *content = structured(result, pool);
+    spx_assert_contains(result_text(result),
+                        "Context of function:shop.price (direction both, depth 1): 3 nodes, 2 "
+                        "edges; 4 more nodes did not fit (by tie: uses 2, tests 1, module 1; see "
+                        "frontier)\n");
+    json_t *nodes = json_object_get(content, "nodes");
+    CU_ASSERT_EQUAL(json_array_size(nodes), 3);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(nodes, 1), "id")),
+                           "function:shop.base");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(nodes, 2), "id")),
+                           "function:shop.quote");
+    char *by_tie =
+        json_dumps(json_object_get(content, "omitted_by_tie"), JSON_SORT_KEYS | JSON_COMPACT);
+    CU_ASSERT_STRING_EQUAL(by_tie, "{\"calls\":0,\"module\":1,\"tests\":1,\"uses\":2}");
+    free(by_tie);
+    json_decref(content);
+    json_decref(result);
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     spx_fixture_free(fixture);
 }
@@ -1197,6 +1239,8 @@ int main(void)
         {"each tool", test_each_tool},
         {"counters stand still without edits", test_counters_stand_still_without_edits},
         {"an edit between calls: revision_changed, fresh answer", test_edit_between_calls},
+        {"a cut context: callers and callees first, the rest counted by tie",
+         test_cut_context_by_tie},
         {"a data file edited between calls (language v3)", test_data_edit_between_calls},
         {"many edits: stderr stays bounded", test_many_edits_bounded_stderr},
         {"a broken project: tool errors with diagnostics", test_broken_project},

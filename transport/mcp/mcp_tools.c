@@ -69,7 +69,11 @@ static const char context_output[] =
     "\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"from\":{\"type\":\"string\"},"
     "\"kind\":{\"type\":\"string\"},\"to\":{\"type\":\"string\"}},\"required\":[\"from\","
     "\"kind\",\"to\"]}},\"truncated\":{\"type\":\"boolean\"},\"omitted_nodes\":{\"type\":"
-    "\"integer\",\"minimum\":0},\"frontier\":{\"type\":\"array\",\"items\":{\"type\":"
+    "\"integer\",\"minimum\":0},\"omitted_by_tie\":{\"type\":\"object\",\"properties\":{"
+    "\"calls\":{\"type\":\"integer\",\"minimum\":0},\"uses\":{\"type\":\"integer\","
+    "\"minimum\":0},\"tests\":{\"type\":\"integer\",\"minimum\":0},\"module\":{\"type\":"
+    "\"integer\",\"minimum\":0}},\"required\":[\"calls\",\"uses\",\"tests\",\"module\"]},"
+    "\"frontier\":{\"type\":\"array\",\"items\":{\"type\":"
     "\"string\"}},\"limits\":{\"type\":\"object\",\"properties\":{\"max_bytes\":{\"type\":"
     "\"integer\"},\"max_nodes\":{\"type\":\"integer\"}},\"required\":[\"max_bytes\","
     "\"max_nodes\"]}," REVISIONS_SCHEMA "},\"required\":[\"schema\",\"project_revision\","
@@ -492,6 +496,22 @@ static void run_check(mcp_server_t *server, json_t *arguments, const mcp_budget_
         answer->summary = "The project is admitted: no diagnostics.";
 }
 
+/* "; 4 more nodes did not fit (by tie: uses 2, tests 1, module 1; see
+ * frontier)": what a cut context left out, by tie (outputs.md, Context), the
+ * most relevant first, naming only the ties it dropped. */
+static const char *omitted_sentence(const spx_context_facts_t *facts, apr_pool_t *pool)
+{
+    static const char *const names[SPX_CONTEXT_TIES] = {"calls", "uses", "tests", "module"};
+    const char *ties = "";
+    for (int tie = 0; tie < SPX_CONTEXT_TIES; tie++)
+        if (facts->omitted_by_tie[tie] > 0)
+            ties = apr_psprintf(pool, "%s%s%s %" APR_SIZE_T_FMT, ties,
+                                *ties ? ", " : "by tie: ", names[tie], facts->omitted_by_tie[tie]);
+    return apr_psprintf(pool, "; %" APR_SIZE_T_FMT " more node%s did not fit (%s%ssee frontier)",
+                        facts->omitted_nodes, spx_plural(facts->omitted_nodes), ties,
+                        *ties ? "; " : "");
+}
+
 static void run_context(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,
                         mcp_answer_t *answer, apr_pool_t *pool)
 {
@@ -553,10 +573,7 @@ static void run_context(mcp_server_t *server, json_t *arguments, const mcp_budge
         pool, "Context of %s (direction %s, depth %" APR_UINT64_T_FMT "): %u node%s, %u edge%s%s",
         facts->target, query.direction, query.depth, (unsigned)facts->nodes,
         spx_plural(facts->nodes), (unsigned)facts->edges, spx_plural(facts->edges),
-        facts->truncated
-            ? apr_psprintf(pool, "; %" APR_SIZE_T_FMT " more node%s did not fit (see frontier)",
-                           facts->omitted_nodes, spx_plural(facts->omitted_nodes))
-            : ".");
+        facts->truncated ? omitted_sentence(facts, pool) : ".");
 }
 
 /* The optional argument tests: 1 when absent (*names NULL) or an array of
