@@ -195,8 +195,11 @@ static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
     }
 }
 
-/* The names of the ties in the document's "omitted_by_tie", by tie. */
-static const char *const tie_names[SPX_CONTEXT_TIES] = {"calls", "uses", "tests", "module"};
+const char *spx_context_tie_name(spx_context_tie_t tie)
+{
+    static const char *const names[SPX_CONTEXT_TIES] = {"calls", "uses", "tests", "module"};
+    return names[tie];
+}
 
 /* The bytes of a function's, struct's, enum's or const's whole item. */
 static apr_size_t item_length(const spx_index_node_t *node)
@@ -302,7 +305,7 @@ static void write_context(const walk_t *walk, int kept, apr_size_t text_limit,
             SPX_CONTEXT_TIE_CALLS, SPX_CONTEXT_TIE_MODULE, SPX_CONTEXT_TIE_TESTS,
             SPX_CONTEXT_TIE_USES};
         for (int k = 0; k < SPX_CONTEXT_TIES; k++) {
-            spx_json_key(writer, tie_names[sorted[k]]);
+            spx_json_key(writer, spx_context_tie_name(sorted[k]));
             spx_json_integer(writer, (int64_t)facts->omitted_by_tie[sorted[k]]);
         }
         spx_json_object_end(writer);

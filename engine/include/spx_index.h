@@ -175,6 +175,10 @@ typedef enum spx_context_tie_t {
 } spx_context_tie_t;
 #define SPX_CONTEXT_TIES 4
 
+/* The tie's name, the key of the document's "omitted_by_tie" ("calls",
+ * "uses", "tests", "module"), which the front ends' sentences use too. */
+const char *spx_context_tie_name(spx_context_tie_t tie);
+
 /* What a context document holds, typed: the target's node id, the nodes
  * and edges it lists, whether the budget left nodes out (truncated,
  * omitted_nodes, how many of each tie (by spx_context_tie_t; all 0 when

@@ -251,7 +251,9 @@ static void test_context_text_matches_golden(void)
         pool, "context", "--manifest-path", hello_manifest(pool), "--kind", "module", "--target",
         "app", "--direction", "out", "--depth", "2", "--max-nodes", "4", "--format", "text");
     assert_golden(&app, "context-app-out-4.txt", pool);
-    spx_assert_contains(app.out, "\ntruncated: 19 nodes omitted, 2 of them on the frontier");
+    spx_assert_contains(app.out,
+                        "\ntruncated: 19 nodes omitted (by tie: calls 8, uses 1, module 10), 2 "
+                        "of them on the frontier");
     spx_process_result_t stock =
         SPX_RUN_SEMAPRAX(pool, "context", "--manifest-path", inventory_manifest(pool), "--kind",
                          "struct", "--target", "stock.Stock", "--format", "text");

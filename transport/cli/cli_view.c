@@ -606,11 +606,19 @@ void spx_view_context_outline(FILE *out, const spx_project_t *project,
         fputc('\n', out);
         put_edges(out, project, &node, answer, "  ");
     }
-    if (answer->facts.truncated)
+    if (answer->facts.truncated) {
+        fprintf(out, "truncated: %" APR_SIZE_T_FMT " node%s omitted (by tie:",
+                answer->facts.omitted_nodes, spx_plural(answer->facts.omitted_nodes));
+        const char *separator = " ";
+        for (int tie = 0; tie < SPX_CONTEXT_TIES; tie++)
+            if (answer->facts.omitted_by_tie[tie] > 0) {
+                fprintf(out, "%s%s %" APR_SIZE_T_FMT, separator, spx_context_tie_name(tie),
+                        answer->facts.omitted_by_tie[tie]);
+                separator = ", ";
+            }
         fprintf(out,
-                "truncated: %" APR_SIZE_T_FMT " node%s omitted, %" APR_SIZE_T_FMT
-                " of them on the frontier (--max-nodes %" APR_UINT64_T_FMT
+                "), %" APR_SIZE_T_FMT " of them on the frontier (--max-nodes %" APR_UINT64_T_FMT
                 ", --max-bytes %" APR_UINT64_T_FMT ")\n",
-                answer->facts.omitted_nodes, spx_plural(answer->facts.omitted_nodes),
                 answer->facts.frontier, request->max_nodes, request->max_bytes);
+    }
 }

@@ -501,12 +501,12 @@ static void run_check(mcp_server_t *server, json_t *arguments, const mcp_budget_
  * most relevant first, naming only the ties it dropped. */
 static const char *omitted_sentence(const spx_context_facts_t *facts, apr_pool_t *pool)
 {
-    static const char *const names[SPX_CONTEXT_TIES] = {"calls", "uses", "tests", "module"};
     const char *ties = "";
     for (int tie = 0; tie < SPX_CONTEXT_TIES; tie++)
         if (facts->omitted_by_tie[tie] > 0)
             ties = apr_psprintf(pool, "%s%s%s %" APR_SIZE_T_FMT, ties,
-                                *ties ? ", " : "by tie: ", names[tie], facts->omitted_by_tie[tie]);
+                                *ties ? ", " : "by tie: ", spx_context_tie_name(tie),
+                                facts->omitted_by_tie[tie]);
     return apr_psprintf(pool, "; %" APR_SIZE_T_FMT " more node%s did not fit (%s%ssee frontier)",
                         facts->omitted_nodes, spx_plural(facts->omitted_nodes), ties,
                         *ties ? "; " : "");
