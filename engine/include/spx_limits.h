@@ -297,6 +297,12 @@
  * answer stays small whatever the request. The rename reason above fits. */
 #define SPX_LIMIT_ERROR_DETAIL_BYTES 1024u
 
+/* The sentence an error's message carries after its code's fixed text and
+ * ": " (v2, v3 and MCP; docs/protocol.md, Errors), in bytes (project
+ * decision): data.detail's sentence, cut at a UTF-8 boundary and marked
+ * "..." past this, so that a host that shows only the message shows why. */
+#define SPX_LIMIT_ERROR_MESSAGE_SENTENCE_BYTES 200u
+
 /* What of one string the client sent (a method's name, a param's key, a
  * target) an error's detail repeats, in bytes (project decision), in v2,
  * v3 and MCP alike (transport/wire/spx_detail.h, which cuts an MCP tool

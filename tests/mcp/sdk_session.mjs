@@ -3,8 +3,9 @@
 // copy of examples/hello: initialize, tools/list, every tool, an edit between
 // two calls (the answer is fresh and says revision_changed), a broken project
 // (a tool error with the diagnostics), a bad target (a tool error with the
-// engine's reason), an unknown tool (a JSON-RPC error with data), and a
-// second server with --allow-project-rename (rename, dry run then for real).
+// engine's reason), an unknown tool (a JSON-RPC error with data, its message
+// naming the tools), and a second server with --allow-project-rename
+// (rename, dry run then for real).
 // Every structuredContent is validated against its tool's outputSchema (the
 // SDK does it itself; this does it again with ajv), and the documents that
 // v2 and v3 also answer (check, context, test, rename), less what MCP adds
@@ -193,6 +194,8 @@ try {
   unknown = error;
 }
 check(unknown && unknown.code === -32602 && unknown.data?.reason === 'unknown_tool', 'an unknown tool: -32602, unknown_tool');
+check(unknown.message.includes("invalid params: no tool 'nope'; the tools are check, context, test, graph_summary, status"),
+  `an unknown tool: the message the SDK surfaces names the tools (${unknown.message})`);
 await client.close();
 
 // --allow-project-rename: the rename tool.
