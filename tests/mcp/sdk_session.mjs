@@ -4,8 +4,9 @@
 // two calls (the answer is fresh and says revision_changed), a broken project
 // (a tool error with the diagnostics), a bad target (a tool error with the
 // engine's reason), an unknown tool (a JSON-RPC error with data, its message
-// naming the tools), and a second server with --allow-project-rename
-// (rename, dry run then for real).
+// naming the tools), every inputSchema's enums and ranges against what its
+// tool accepts, and a second server with --allow-project-rename (rename,
+// dry run then for real).
 // Every structuredContent is validated against its tool's outputSchema (the
 // SDK does it itself; this does it again with ajv), and the documents that
 // v2 and v3 also answer (check, context, test, rename), less what MCP adds
@@ -122,6 +123,56 @@ async function callFailing(client, name, args = {}) {
   return result.content[0].text;
 }
 
+// Each tool's inputSchema against its parser: every value an enum lists is
+// accepted and one outside it is refused; every integer's minimum, maximum
+// and default are accepted and one past either end is refused. A value is
+// refused when the tool error names it or the argument; another tool error
+// (an unknown target) does not count. So the schemas and the parsers cannot
+// drift apart.
+async function schemaMatchesParser(client, tools) {
+  const required = { context: { target: 'app' } };
+  const refusal = async (tool, key, value) => {
+    const result = await client.callTool({ name: tool, arguments: { ...required[tool], [key]: value } });
+    if (result.isError !== true) return null;
+    const text = result.content[0].text;
+    return text.includes(key) || text.includes(`'${value}'`) ? text : null;
+  };
+  let enums = 0, ranges = 0;
+  for (const tool of tools) {
+    for (const [key, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+      const listed = property.enum ?? property.items?.enum;
+      const wrap = (value) => (property.items ? [value] : value);
+      if (listed) {
+        for (const value of listed) {
+          const refused = await refusal(tool.name, key, wrap(value));
+          check(refused === null, `${tool.name}: ${key} ${value}, which the inputSchema lists, is accepted (${refused})`);
+        }
+        const refused = await refusal(tool.name, key, wrap('not_a_listed_value'));
+        check(refused !== null, `${tool.name}: ${key} outside the inputSchema's enum is refused`);
+        // the refusal says what the parser takes ("use a, b or c"): the enum's values
+        const taken = refused.match(/: use (.*)$/)?.[1].split(/, | or /) ?? [];
+        check(JSON.stringify([...taken].sort()) === JSON.stringify([...listed].sort()),
+          `${tool.name}: ${key}: the values the tool takes (${refused}) are the inputSchema's (${listed})`);
+        enums++;
+      }
+      if (property.type === 'integer') {
+        for (const value of [property.minimum, property.maximum, property.default]) {
+          if (value === undefined) continue;
+          const refused = await refusal(tool.name, key, value);
+          check(refused === null, `${tool.name}: ${key} ${value}, in the inputSchema's range, is accepted (${refused})`);
+        }
+        for (const value of [property.minimum - 1, property.maximum + 1]) {
+          if (!Number.isSafeInteger(value)) continue;
+          check(await refusal(tool.name, key, value) !== null,
+            `${tool.name}: ${key} ${value}, outside the inputSchema's range, is refused`);
+        }
+        ranges++;
+      }
+    }
+  }
+  check(enums >= 3 && ranges >= 8, `the inputSchemas have enums (${enums}) and ranges (${ranges}) to check`);
+}
+
 const dir = freshProject('hello');
 const { client } = await connect('A', dir, []);
 check(client.getServerVersion()?.name === 'semapraxd', 'serverInfo.name is semapraxd');
@@ -196,6 +247,7 @@ try {
 check(unknown && unknown.code === -32602 && unknown.data?.reason === 'unknown_tool', 'an unknown tool: -32602, unknown_tool');
 check(unknown.message.includes("invalid params: no tool 'nope'; the tools are check, context, test, graph_summary, status"),
   `an unknown tool: the message the SDK surfaces names the tools (${unknown.message})`);
+await schemaMatchesParser(client, tools);
 await client.close();
 
 // --allow-project-rename: the rename tool.

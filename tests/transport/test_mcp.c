@@ -543,7 +543,7 @@ static void test_bad_target_and_arguments(void)
                       "no function 'math.nope' in this project", pool);
     assert_tool_error(daemon, "context", "{\"target_kind\":\"planet\",\"target\":\"math\"}",
                       "unknown target kind 'planet': use module, function, struct, enum, const, "
-                      "test or builtin",
+                      "test, builtin or data",
                       pool);
     assert_tool_error(daemon, "context", "{\"target\":\"function:math.fibb\"}",
                       "no function 'math.fibb' in this project; nearest: math.fib, math.fact",
@@ -556,9 +556,11 @@ static void test_bad_target_and_arguments(void)
                       pool);
     assert_tool_error(daemon, "context", "{\"target\":\"math\",\"depth\":99}",
                       "depth must be an integer in 0..16", pool);
-    assert_tool_error(daemon, "context", "{\"target_kind\":\"module\"}",
-                      "target is required: the name of a module, function, struct, const or test",
-                      pool);
+    assert_tool_error(
+        daemon, "context", "{\"target_kind\":\"module\"}",
+        "target is required: the name of a module, function, struct, enum, const, test, "
+        "builtin or data entry, or a graph node id",
+        pool);
     assert_tool_error(daemon, "check", "{\"colour\":1}",
                       "unknown argument 'colour': this tool takes no arguments", pool);
     assert_tool_error(daemon, "test", "{\"max_steps\":\"many\"}",
