@@ -4,9 +4,10 @@
 // two calls (the answer is fresh and says revision_changed), a broken project
 // (a tool error with the diagnostics), a bad target (a tool error with the
 // engine's reason), an unknown tool (a JSON-RPC error with data, its message
-// naming the tools), every inputSchema's enums and ranges against what its
-// tool accepts, and a second server with --allow-project-rename (rename,
-// dry run then for real).
+// naming the tools), the test summary naming the tests that did not pass,
+// every inputSchema's enums and ranges against what its tool accepts, and a
+// second server with --allow-project-rename (rename, dry run then for
+// real).
 // Every structuredContent is validated against its tool's outputSchema (the
 // SDK does it itself; this does it again with ajv), and the documents that
 // v2 and v3 also answer (check, context, test, rename), less what MCP adds
@@ -121,6 +122,37 @@ async function callFailing(client, name, args = {}) {
   const result = await client.callTool({ name, arguments: args });
   check(result.isError === true, `${name}: a tool error`);
   return result.content[0].text;
+}
+
+// The test tool's summary names each test that did not pass, with its
+// outcome and the first line of its failure.
+async function sentences(client, dir) {
+  // the text without its last line, the JSON copy of structuredContent
+  const summary = async (args) => {
+    const text = (await call(client, 'test', args)).content[0].text;
+    return text.slice(0, text.lastIndexOf('\n'));
+  };
+  const fuel = await summary({ max_steps: 10 });
+  check(fuel.includes('3 of 4 tests failed: fact (fuel_exhausted after 10 steps at src/math.spx:') &&
+    fuel.includes('R0509 fuel exhausted: max_steps 10 reached)'),
+  `test out of fuel: the summary names the tests (${fuel})`);
+  const depth = await summary({ max_call_depth: 1 });
+  check(depth.includes("fact (depth_exhausted after 3 steps at src/app.spx:16:8: R0510 call depth exhausted: calling 'math.fact' would exceed the call-depth limit of 1)"),
+    `test out of call depth: the summary names the tests (${depth})`);
+  const memory = await summary({ max_memory: 0 });
+  check(memory.includes('2 of 4 tests failed: greeting (language_failure after 2 steps at src/text.spx:') &&
+    memory.includes('R0521 memory limit exceeded: 32 bytes live, over max_memory 0)'),
+  `test out of memory: the summary names the tests (${memory})`);
+  const math = path.join(dir, 'src', 'math.spx');
+  const original = fs.readFileSync(math, 'utf8');
+  fs.writeFileSync(math, original.replace('assert(fib(10) == 55);', 'assert(fib(10) == 56);'));
+  const failing = await summary({});
+  check(failing.includes('1 of 4 tests failed: fib (language_failure after ') &&
+    failing.includes(' at src/math.spx:27:5: R0508 assertion failed'),
+  `a failing assertion: the summary names the test and its message (${failing})`);
+  fs.writeFileSync(math, original);
+  const passing = await summary({});
+  check(!passing.includes('tests failed'), `every test passes: no test named (${passing})`);
 }
 
 // Each tool's inputSchema against its parser: every value an enum lists is
@@ -247,6 +279,7 @@ try {
 check(unknown && unknown.code === -32602 && unknown.data?.reason === 'unknown_tool', 'an unknown tool: -32602, unknown_tool');
 check(unknown.message.includes("invalid params: no tool 'nope'; the tools are check, context, test, graph_summary, status"),
   `an unknown tool: the message the SDK surfaces names the tools (${unknown.message})`);
+await sentences(client, dir);
 await schemaMatchesParser(client, tools);
 await client.close();
 

@@ -56,7 +56,9 @@ static void test_cli_run_and_test(void)
         {"test", "143", 1,
          "test tally (app.main) ... language_failure, 6 steps: " FAILURE_LINE
          "\nsemaprax: 1 test: 0 passed, 0 failed, 1 language failure, 0 out of fuel, 0 out "
-         "of depth\n",
+         "of depth\n"
+         "semaprax: 1 of 1 test failed: tally (language_failure after 6 steps at app.spx:4:19: "
+         "R0521 memory limit exceeded: 144 bytes live, over max_memory 143)\n",
          ""},
         {"test", "144", 0,
          "test tally (app.main) ... passed, 15 steps, returned 0\n"

@@ -785,6 +785,9 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
            counted(summary->by_outcome[SPX_TEST_LANGUAGE_FAILURE], "language failure", pool),
            summary->by_outcome[SPX_TEST_FUEL_EXHAUSTED],
            summary->by_outcome[SPX_TEST_DEPTH_EXHAUSTED]);
+    const char *failures = spx_op_test_failures_sentence(&run, pool);
+    if (failures)
+        printf("semaprax: %s\n", failures);
     int verdict = run.command_succeeded ? SPX_EXIT_OK : SPX_EXIT_FAILED;
     const char *path = value_of(values, OPTION_ENVELOPE);
     if (path && write_document(path, run.envelope, pool) != SPX_EXIT_OK)

@@ -536,6 +536,9 @@ static void run_test(mcp_server_t *server, json_t *arguments, const mcp_budget_t
         (unsigned)summary->by_outcome[SPX_TEST_FUEL_EXHAUSTED],
         (unsigned)summary->by_outcome[SPX_TEST_DEPTH_EXHAUSTED], (unsigned)language_failures,
         spx_plural(language_failures), run.command_succeeded ? "succeeded" : "failed");
+    const char *failures = spx_op_test_failures_sentence(&run, pool);
+    if (failures)
+        answer->summary = apr_pstrcat(pool, answer->summary, " ", failures, ".", NULL);
     answer->structured =
         with_revisions(server, json_pack("{s:b,s:o}", "command_succeeded", run.command_succeeded,
                                          "envelope", run.envelope));

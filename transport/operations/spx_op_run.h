@@ -105,6 +105,16 @@ spx_op_test_problem_t spx_op_test(const spx_project_t *project,
                                   spx_op_test_result_t *result, apr_pool_t *pool,
                                   const char **message);
 
+/* The sentence naming the tests of run that did not pass, NULL when all
+ * passed: "2 of 5 tests failed: fact (failed: returned 1), loop
+ * (fuel_exhausted after 1000000 steps at src/app.spx:3:5: R0509 fuel
+ * exhausted: max_steps 1000000 reached)". At most
+ * SPX_LIMIT_FAILING_TESTS_NAMED tests, then "and N more"; of each, the
+ * first line of its failure's message, cut to
+ * SPX_LIMIT_FAILING_TEST_MESSAGE_BYTES. MCP's test summary and the last
+ * line of `semaprax test` (in pool). */
+const char *spx_op_test_failures_sentence(const spx_op_test_result_t *run, apr_pool_t *pool);
+
 /* --- the entry ---------------------------------------------------------------- */
 
 typedef struct spx_op_entry_result_t {
