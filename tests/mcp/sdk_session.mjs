@@ -4,10 +4,10 @@
 // two calls (the answer is fresh and says revision_changed), a broken project
 // (a tool error with the diagnostics), a bad target (a tool error with the
 // engine's reason), an unknown tool (a JSON-RPC error with data, its message
-// naming the tools), the test summary naming the tests that did not pass,
-// every inputSchema's enums and ranges against what its tool accepts, and a
-// second server with --allow-project-rename (rename, dry run then for
-// real).
+// naming the tools), the test summary naming the failing tests and the limit
+// to raise, every inputSchema's enums and ranges against what its tool
+// accepts, and a second server with --allow-project-rename (rename, dry run
+// then for real).
 // Every structuredContent is validated against its tool's outputSchema (the
 // SDK does it itself; this does it again with ajv), and the documents that
 // v2 and v3 also answer (check, context, test, rename), less what MCP adds
@@ -125,7 +125,8 @@ async function callFailing(client, name, args = {}) {
 }
 
 // The test tool's summary names each test that did not pass, with its
-// outcome and the first line of its failure.
+// outcome, the first line of its failure, and the argument that raises the
+// limit that stopped it.
 async function sentences(client, dir) {
   // the text without its last line, the JSON copy of structuredContent
   const summary = async (args) => {
@@ -134,15 +135,15 @@ async function sentences(client, dir) {
   };
   const fuel = await summary({ max_steps: 10 });
   check(fuel.includes('3 of 4 tests failed: fact (fuel_exhausted after 10 steps at src/math.spx:') &&
-    fuel.includes('R0509 fuel exhausted: max_steps 10 reached)'),
-  `test out of fuel: the summary names the tests (${fuel})`);
+    fuel.includes('R0509 fuel exhausted: max_steps 10 reached; raise max_steps (now 10))'),
+  `test out of fuel: the summary names the tests and max_steps (${fuel})`);
   const depth = await summary({ max_call_depth: 1 });
-  check(depth.includes("fact (depth_exhausted after 3 steps at src/app.spx:16:8: R0510 call depth exhausted: calling 'math.fact' would exceed the call-depth limit of 1)"),
-    `test out of call depth: the summary names the tests (${depth})`);
+  check(depth.includes("fact (depth_exhausted after 3 steps at src/app.spx:16:8: R0510 call depth exhausted: calling 'math.fact' would exceed the call-depth limit of 1; raise max_call_depth (now 1))"),
+    `test out of call depth: the summary names max_call_depth (${depth})`);
   const memory = await summary({ max_memory: 0 });
   check(memory.includes('2 of 4 tests failed: greeting (language_failure after 2 steps at src/text.spx:') &&
-    memory.includes('R0521 memory limit exceeded: 32 bytes live, over max_memory 0)'),
-  `test out of memory: the summary names the tests (${memory})`);
+    memory.includes('R0521 memory limit exceeded: 32 bytes live, over max_memory 0; raise max_memory (now 0))'),
+  `test out of memory: the summary names max_memory (${memory})`);
   const math = path.join(dir, 'src', 'math.spx');
   const original = fs.readFileSync(math, 'utf8');
   fs.writeFileSync(math, original.replace('assert(fib(10) == 55);', 'assert(fib(10) == 56);'));

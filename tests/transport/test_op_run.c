@@ -272,7 +272,7 @@ static void test_failures_sentence(void)
     const char *message = NULL;
     CU_ASSERT_EQUAL_FATAL(spx_op_test(project, &request, &run, pool, &message), SPX_OP_TEST_RAN);
     json_decref(run.envelope);
-    const char *sentence = spx_op_test_failures_sentence(&run, pool);
+    const char *sentence = spx_op_test_failures_sentence(&run, SPX_OP_LIMIT_BY_PARAM, pool);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sentence);
     /* "assertion failed: a" is 19 bytes: 178 more are 89 accents */
     const char *cut = apr_pstrndup(pool, accents, 178);
@@ -295,7 +295,7 @@ static void test_failures_sentence(void)
     passing.name_count = 1;
     CU_ASSERT_EQUAL_FATAL(spx_op_test(project, &passing, &run, pool, &message), SPX_OP_TEST_RAN);
     json_decref(run.envelope);
-    CU_ASSERT_PTR_NULL(spx_op_test_failures_sentence(&run, pool));
+    CU_ASSERT_PTR_NULL(spx_op_test_failures_sentence(&run, SPX_OP_LIMIT_BY_PARAM, pool));
     spx_fixture_free(fixture);
 }
 

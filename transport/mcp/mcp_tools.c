@@ -536,7 +536,7 @@ static void run_test(mcp_server_t *server, json_t *arguments, const mcp_budget_t
         (unsigned)summary->by_outcome[SPX_TEST_FUEL_EXHAUSTED],
         (unsigned)summary->by_outcome[SPX_TEST_DEPTH_EXHAUSTED], (unsigned)language_failures,
         spx_plural(language_failures), run.command_succeeded ? "succeeded" : "failed");
-    const char *failures = spx_op_test_failures_sentence(&run, pool);
+    const char *failures = spx_op_test_failures_sentence(&run, SPX_OP_LIMIT_BY_PARAM, pool);
     if (failures)
         answer->summary = apr_pstrcat(pool, answer->summary, " ", failures, ".", NULL);
     answer->structured =
