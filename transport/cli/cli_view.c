@@ -14,6 +14,7 @@
 #include "spx_diagnostics.h"
 #include "spx_inputs.h"
 #include "spx_limits.h"
+#include "spx_operations.h"
 #include "spx_text.h"
 #include "spx_utf8.h"
 
@@ -220,10 +221,11 @@ static void after_test(void *context, apr_size_t index, apr_size_t total, const 
     fputc('\n', out);
     if (result->outcome != SPX_OUTCOME_RETURNED) {
         const spx_failure_t *failure = &result->failure;
-        fprintf(out, "    %s:%" PRIu32 ":%" PRIu32 ": %serror%s[%s]: %s%s\n", failure->path,
+        const char *hint = spx_op_limit_hint(result, SPX_OP_LIMIT_BY_OPTION, progress->pool);
+        fprintf(out, "    %s:%" PRIu32 ":%" PRIu32 ": %serror%s[%s]: %s%s%s\n", failure->path,
                 failure->span.start.line, failure->span.start.column, paint(view, RED),
-                paint(view, RESET), failure->code, failure->message,
-                spx_outcome_remedy(run->outcome, failure->message));
+                paint(view, RESET), failure->code, failure->message, hint ? "; " : "",
+                hint ? hint : "");
     }
     spx_view_test_output(out, view, run);
     fflush(out);

@@ -205,10 +205,11 @@ static const char *context_input(const mcp_server_t *server, apr_pool_t *pool)
         pool,
         "{\"type\":\"object\",\"properties\":{"
         "\"target\":{\"type\":\"string\",\"description\":\"the target's name: a module (app), a "
-        "function (math.fact), a struct (geo.Point), an enum (geo.Shape), a const (geo.ORIGIN_X) "
-        "or a test (the manifest's test name)\"},"
+        "function (math.fact), a struct (geo.Point), an enum (geo.Shape), a const (geo.ORIGIN_X), "
+        "a test (the manifest's test name), a builtin (len) or a data entry (the manifest's name); "
+        "or, without target_kind, a graph node id (function:math.fact)\"},"
         "\"target_kind\":{\"enum\":[\"module\",\"function\",\"struct\",\"enum\",\"const\","
-        "\"test\"],"
+        "\"test\",\"builtin\",\"data\"],"
         "\"description\":\"what the target is\"},"
         "\"direction\":{\"enum\":[\"out\",\"in\",\"both\"],\"default\":\"both\",\"description\":"
         "\"follow edges out of a node (what it calls, uses, reads, imports, contains), into it "
@@ -534,7 +535,8 @@ static void run_context(mcp_server_t *server, json_t *arguments, const mcp_budge
     if (direction)
         query.direction = direction;
     if (!query.target) {
-        fail(answer, "target is required: the name of a module, function, struct, const or test");
+        fail(answer, "target is required: the name of a module, function, struct, enum, const, "
+                     "test, builtin or data entry, or a graph node id");
         return;
     }
     json_t *kinds = json_object_get(arguments, "edge_kinds");
@@ -645,6 +647,9 @@ static void run_test(mcp_server_t *server, json_t *arguments, const mcp_budget_t
         (unsigned)summary->by_outcome[SPX_TEST_FUEL_EXHAUSTED],
         (unsigned)summary->by_outcome[SPX_TEST_DEPTH_EXHAUSTED], (unsigned)language_failures,
         spx_plural(language_failures), run.command_succeeded ? "succeeded" : "failed");
+    const char *failures = spx_op_test_failures_sentence(&run, SPX_OP_LIMIT_BY_PARAM, pool);
+    if (failures)
+        answer->summary = apr_pstrcat(pool, answer->summary, " ", failures, ".", NULL);
     answer->structured =
         with_revisions(server, json_pack("{s:b,s:o}", "command_succeeded", run.command_succeeded,
                                          "envelope", run.envelope));
@@ -1156,11 +1161,13 @@ static const mcp_tool_t tools[] = {
      "re-authenticated for this call.",
      1, 0, 0, no_input, check_output, run_check},
     {"context", "Context of one target",
-     "The bounded neighbourhood of one module, function, struct, const or test in the semantic "
-     "graph: the target with its source text, then the nodes reached breadth-first up to depth "
-     "(following only edge_kinds when given), each with its text and the edge that reached it, "
-     "nearest first, as many as fit max_bytes (default 16 KiB, 16384 bytes) and max_nodes. An "
-     "unknown target is a tool error saying why.",
+     "The bounded neighbourhood of one module, function, struct, enum, const, test, builtin or "
+     "data entry in the semantic graph: the target with its source text, then the nodes reached "
+     "breadth-first up to depth (following only edge_kinds when given), each with its text and "
+     "the edge that reached it, nearest first and, at one distance, the most closely tied first "
+     "(callers and callees, what it uses and reads, tests, its module), as many as fit max_bytes "
+     "(default 16 KiB, 16384 "
+     "bytes) and max_nodes. An unknown target is a tool error saying why.",
      1, 0, 0, context_input, context_output, run_context},
     {"test", "Run the tests",
      "Run every test the manifest declares, or only those named in tests, each with fresh "
