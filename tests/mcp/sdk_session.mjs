@@ -377,7 +377,7 @@ for (const [label, dir, args, cliArgs, limit] of [
     `run ${label}: entry and steps`);
   const text = ran.content[0].text;
   if (limit) {
-    check(result.limit_reached === limit && text.includes(`call run again with a larger ${limit}`) &&
+    check(result.limit_reached === limit && text.includes(`call run again and raise ${limit} (now `) &&
       result.succeeded === false && expected.status === 1,
       `run ${label}: the text names ${limit}, the argument to raise`);
   } else {

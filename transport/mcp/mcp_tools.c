@@ -687,7 +687,7 @@ static int run_arguments(json_t *arguments, const char ***words, apr_size_t *cou
 
 /* What an agent reads of a run: what happened, then what to do next, then
  * the output. */
-static const char *run_summary(const spx_op_entry_result_t *entry, int limit, apr_pool_t *pool)
+static const char *run_summary(const spx_op_entry_result_t *entry, apr_pool_t *pool)
 {
     const spx_run_result_t *run = &entry->run;
     const char *what;
@@ -702,14 +702,12 @@ static const char *run_summary(const spx_op_entry_result_t *entry, int limit, ap
             entry->entry, spx_outcome_words(entry->outcome), (apr_uint64_t)run->steps,
             spx_plural(run->steps), run->failure.path, (unsigned)run->failure.span.start.line,
             (unsigned)run->failure.span.start.column, run->failure.code, run->failure.message);
-    if (limit >= 0) {
-        const spx_op_run_limit_t *named = &spx_op_run_limits[limit];
+    const char *hint = spx_op_limit_hint(run, SPX_OP_LIMIT_BY_PARAM, pool);
+    if (hint)
         what = apr_psprintf(pool,
-                            "%s It stopped at the %s limit: call run again with a larger %s (at "
-                            "most %" APR_UINT64_T_FMT
-                            "), or look for a loop or recursion that does not end.",
-                            what, named->param, named->param, named->maximum);
-    }
+                            "%s To let it go on, call run again and %s; or look for a loop or "
+                            "recursion that does not end.",
+                            what, hint);
     if (run->output_truncated)
         what = apr_psprintf(pool,
                             "%s The output was cut at %" APR_SIZE_T_FMT
@@ -775,7 +773,7 @@ static void run_run(mcp_server_t *server, json_t *arguments, const mcp_budget_t 
     if (limit >= 0)
         json_object_set_new(result, "limit_reached", json_string(spx_op_run_limits[limit].param));
     answer->structured = with_revisions(server, result);
-    answer->summary = run_summary(&entry, limit, pool);
+    answer->summary = run_summary(&entry, pool);
 }
 
 /* The optional argument paths of fmt: 1 when absent (*count 0) or an array
@@ -822,7 +820,8 @@ static void run_fmt(mcp_server_t *server, json_t *arguments, const mcp_budget_t 
         !optional_string(arguments, "output", &output, answer, pool))
         return;
     if (output && strcmp(output, "text") != 0 && strcmp(output, "diff") != 0) {
-        fail(answer, "output must be \"text\" or \"diff\"");
+        fail_bounded(answer, apr_psprintf(pool, "unknown output '%s': use text or diff", output),
+                     pool);
         return;
     }
     if (write && !json_is_boolean(write)) {

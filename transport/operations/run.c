@@ -27,6 +27,22 @@ const spx_op_run_limit_t spx_op_run_limits[SPX_OP_RUN_LIMIT_COUNT] = {
      SPX_LIMIT_CALL_DEPTH_DEFAULT},
 };
 
+/* The value of spx_op_run_limits[which] in the limits of a run. */
+static apr_uint64_t limit_of(const spx_run_limits_t *limits, apr_size_t which)
+{
+    switch (which) {
+    case 0:
+        return limits->max_steps;
+    case 1:
+        return limits->max_bytes;
+    case 2:
+        return limits->max_memory;
+    default:
+        SPX_ASSERT(which == 3);
+        return limits->max_call_depth;
+    }
+}
+
 /* Where spx_op_run_limits[which] goes in the limits of a run. */
 static void set_limit(spx_run_limits_t *limits, apr_size_t which, apr_uint64_t value)
 {
@@ -66,25 +82,11 @@ spx_op_limit_verdict_t spx_op_run_limit_apply(spx_run_limits_t *limits, apr_size
 const char *spx_op_limit_hint(const spx_run_result_t *result, spx_op_limit_naming_t naming,
                               apr_pool_t *pool)
 {
-    apr_size_t which;
-    apr_uint64_t now;
-    switch (spx_run_stopped_by(result)) {
-    case SPX_RUN_LIMIT_STEPS:
-        which = 0;
-        now = result->limits.max_steps;
-        break;
-    case SPX_RUN_LIMIT_MEMORY:
-        which = 2;
-        now = result->limits.max_memory;
-        break;
-    case SPX_RUN_LIMIT_DEPTH:
-        which = 3;
-        now = result->limits.max_call_depth;
-        break;
-    default:
+    int which = spx_op_run_limit_reached(result);
+    if (which < 0)
         return NULL;
-    }
     const spx_op_run_limit_t *limit = &spx_op_run_limits[which];
+    apr_uint64_t now = limit_of(&result->limits, (apr_size_t)which);
     const char *name = naming == SPX_OP_LIMIT_BY_OPTION ? limit->option : limit->param;
     if (now >= limit->maximum)
         return apr_psprintf(pool, "%s is at its maximum (%" APR_UINT64_T_FMT ")", name,
@@ -308,16 +310,16 @@ apr_status_t spx_op_run_function_interruptible(const spx_project_t *project, con
 
 int spx_op_run_limit_reached(const spx_run_result_t *run)
 {
-    spx_test_outcome_t outcome = spx_test_outcome(run);
-    if (outcome == SPX_TEST_FUEL_EXHAUSTED)
+    switch (spx_run_stopped_by(run)) {
+    case SPX_RUN_LIMIT_STEPS:
         return 0;
-    /* the engine's remedy tells the depth limit from full registers */
-    if (outcome == SPX_TEST_DEPTH_EXHAUSTED && *spx_outcome_remedy(outcome, run->failure.message))
-        return 3;
-    if (outcome == SPX_TEST_LANGUAGE_FAILURE && run->failure.code &&
-        strcmp(run->failure.code, spx_runtime_code_name(SPX_R0521)) == 0)
+    case SPX_RUN_LIMIT_MEMORY:
         return 2;
-    return -1;
+    case SPX_RUN_LIMIT_DEPTH:
+        return 3;
+    default:
+        return -1;
+    }
 }
 
 /* --- verify ---------------------------------------------------------------------- */

@@ -167,10 +167,11 @@ apr_status_t spx_op_run_function_interruptible(const spx_project_t *project, con
                                                spx_op_entry_result_t *result, json_t **envelope,
                                                apr_pool_t *pool, const char **message);
 
-/* Which limit stopped a run (its index in spx_op_run_limits), for the
- * front end to name its own way (--max-steps, max_steps): max_steps after
- * fuel_exhausted, max_call_depth after depth_exhausted at the call-depth
- * limit, max_memory after R0521; -1 when no limit a caller can raise did. */
+/* Which limit stopped a run (spx_run_stopped_by), as its index in
+ * spx_op_run_limits, for the front end to name its own way (--max-steps,
+ * max_steps): max_steps after fuel_exhausted, max_call_depth after
+ * depth_exhausted at the call-depth limit, max_memory after R0521; -1 when
+ * no limit a caller can raise did. spx_op_limit_hint words it. */
 int spx_op_run_limit_reached(const spx_run_result_t *run);
 
 /* What is wrong with a run's arguments: more than SPX_LIMIT_RUN_ARGUMENTS,
