@@ -10,6 +10,7 @@
 
 #include <apr_lib.h>
 #include <apr_strings.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *spx_lookup_kind_name(spx_lookup_kind_t kind)
@@ -29,6 +30,16 @@ int spx_lookup_same(const spx_lookup_symbol_t *a, const spx_lookup_symbol_t *b)
     return a->source == b->source && a->span.start.offset == b->span.start.offset;
 }
 
+/* The symbol with its words copied into pool (a table's go with it). */
+static spx_lookup_symbol_t kept_symbol(const spx_lookup_symbol_t *symbol, apr_pool_t *pool)
+{
+    spx_lookup_symbol_t kept = *symbol;
+    kept.name = kept.name ? apr_pstrdup(pool, kept.name) : NULL;
+    kept.module = kept.module ? apr_pstrdup(pool, kept.module) : NULL;
+    kept.container = kept.container ? apr_pstrdup(pool, kept.container) : NULL;
+    return kept;
+}
+
 /* The source and offset are the project's (offset may be the length: the
  * end of the text). */
 static spx_lookup_status_t check_place(const spx_project_t *project, apr_size_t source,
@@ -41,33 +52,41 @@ static spx_lookup_status_t check_place(const spx_project_t *project, apr_size_t 
     return SPX_LOOKUP_FOUND;
 }
 
-/* The name at offset in its table (made in pool), or NULL. */
-static const lookup_name_t *name_at(const spx_project_t *project, apr_size_t source,
-                                    apr_size_t offset, spx_lookup_status_t *status,
-                                    apr_pool_t *pool)
+/* The name at offset, copied into *name (its symbol's words in pool), with
+ * its hover text when hover is not NULL; the table is let go. */
+static spx_lookup_status_t name_at(const spx_project_t *project, apr_size_t source,
+                                   apr_size_t offset, lookup_name_t *name, const char **hover,
+                                   apr_pool_t *pool)
 {
-    *status = check_place(project, source, offset);
-    if (*status != SPX_LOOKUP_FOUND)
-        return NULL;
+    spx_lookup_status_t status = check_place(project, source, offset);
+    if (status != SPX_LOOKUP_FOUND)
+        return status;
     lookup_table_t *table = spx_lookup_table(project, source, pool);
-    const lookup_name_t *name = spx_lookup_table_at(table, offset);
-    if (!name)
-        *status = SPX_LOOKUP_NOTHING;
-    return name;
+    const lookup_name_t *found = spx_lookup_table_at(table, offset);
+    if (found) {
+        *name = *found;
+        name->symbol = kept_symbol(&found->symbol, pool);
+        if (hover)
+            *hover =
+                spx_lookup_declaration(project, &found->symbol, found->vtype, found->type, pool);
+        name->vtype = NULL;
+    }
+    spx_lookup_table_release(table);
+    return found ? SPX_LOOKUP_FOUND : SPX_LOOKUP_NOTHING;
 }
 
 spx_lookup_status_t spx_lookup_at(const spx_project_t *project, apr_size_t source,
                                   apr_size_t offset, spx_lookup_at_t *at, apr_pool_t *pool)
 {
     memset(at, 0, sizeof(*at));
-    spx_lookup_status_t status;
-    const lookup_name_t *name = name_at(project, source, offset, &status, pool);
-    if (!name)
+    lookup_name_t name;
+    spx_lookup_status_t status = name_at(project, source, offset, &name, NULL, pool);
+    if (status != SPX_LOOKUP_FOUND)
         return status;
-    at->symbol = name->symbol;
+    at->symbol = name.symbol;
     at->site.source = source;
-    at->site.span = name->span;
-    at->site.declaration = name->declaration;
+    at->site.span = name.span;
+    at->site.declaration = name.declaration;
     return SPX_LOOKUP_FOUND;
 }
 
@@ -107,6 +126,17 @@ static int spells(const unsigned char *text, apr_size_t length, const char *word
     return 0;
 }
 
+/* Sites by source number, then offset. */
+static int compare_sites(const void *left, const void *right)
+{
+    const spx_lookup_site_t *a = left, *b = right;
+    if (a->source != b->source)
+        return a->source < b->source ? -1 : 1;
+    return a->span.start.offset < b->span.start.offset   ? -1
+           : a->span.start.offset > b->span.start.offset ? 1
+                                                         : 0;
+}
+
 /* Add table's sites of symbol to list, up to the limit. */
 static void collect_sites(const lookup_table_t *table, const spx_lookup_symbol_t *symbol,
                           int include_declaration, apr_array_header_t *list, int *truncated)
@@ -126,6 +156,22 @@ static void collect_sites(const lookup_table_t *table, const spx_lookup_symbol_t
     }
 }
 
+/* What spx_lookup_references gathers from each table. */
+typedef struct gathering_t {
+    const spx_lookup_symbol_t *symbol;
+    int include_declaration;
+    apr_array_header_t *list;
+    int truncated;
+} gathering_t;
+
+static void gather(void *context, const lookup_table_t *table)
+{
+    gathering_t *gathering = context;
+    if (!gathering->truncated)
+        collect_sites(table, gathering->symbol, gathering->include_declaration, gathering->list,
+                      &gathering->truncated);
+}
+
 spx_lookup_status_t spx_lookup_references(const spx_project_t *project, apr_size_t source,
                                           apr_size_t offset, int include_declaration,
                                           spx_lookup_references_t *references, apr_pool_t *pool)
@@ -138,24 +184,30 @@ spx_lookup_status_t spx_lookup_references(const spx_project_t *project, apr_size
     const lookup_name_t *name = spx_lookup_table_at(own, offset);
     if (!name)
         return SPX_LOOKUP_NOTHING;
-    references->symbol = name->symbol;
-    const spx_lookup_symbol_t *symbol = &references->symbol;
-    apr_array_header_t *list = apr_array_make(pool, 16, sizeof(spx_lookup_site_t));
-    int local = symbol->kind == SPX_LOOKUP_LOCAL || symbol->kind == SPX_LOOKUP_PARAMETER;
-    for (apr_size_t m = 0; m < project->module_count && !references->truncated; m++) {
-        if (m == source) {
-            collect_sites(own, symbol, include_declaration, list, &references->truncated);
-            continue;
-        }
+    references->symbol = kept_symbol(&name->symbol, pool);
+    gathering_t gathering = {&references->symbol, include_declaration,
+                             apr_array_make(pool, 16, sizeof(spx_lookup_site_t)), 0};
+    int local = name->symbol.kind == SPX_LOOKUP_LOCAL || name->symbol.kind == SPX_LOOKUP_PARAMETER;
+    /* The other sources that spell the name can name it: they are checked
+     * again in one pass over the project (Phase A's order), then the sites
+     * are put in source order. */
+    char *wanted = apr_pcalloc(pool, project->module_count + 1);
+    int others = 0;
+    for (apr_size_t m = 0; m < project->module_count && !local; m++) {
         const spx_module_t *module = project->modules[m];
-        if (local || !spells(module->text, module->length, symbol->name))
-            continue;
-        lookup_table_t *table = spx_lookup_table(project, m, pool);
-        collect_sites(table, symbol, include_declaration, list, &references->truncated);
-        spx_lookup_table_release(table);
+        wanted[m] = m != source && spells(module->text, module->length, name->symbol.name);
+        others |= wanted[m];
     }
-    references->sites = (spx_lookup_site_t *)list->elts;
-    references->count = (apr_size_t)list->nelts;
+    if (others)
+        spx_lookup_each_table(project, wanted, gather, &gathering, pool);
+    collect_sites(own, &references->symbol, include_declaration, gathering.list,
+                  &gathering.truncated);
+    spx_lookup_table_release(own);
+    qsort(gathering.list->elts, (apr_size_t)gathering.list->nelts, sizeof(spx_lookup_site_t),
+          compare_sites);
+    references->sites = (spx_lookup_site_t *)gathering.list->elts;
+    references->count = (apr_size_t)gathering.list->nelts;
+    references->truncated = gathering.truncated;
     return SPX_LOOKUP_FOUND;
 }
 
@@ -457,21 +509,21 @@ spx_lookup_status_t spx_lookup_hover(const spx_project_t *project, apr_size_t so
                                      apr_size_t offset, spx_lookup_hover_t *hover, apr_pool_t *pool)
 {
     memset(hover, 0, sizeof(*hover));
-    spx_lookup_status_t status;
-    const lookup_name_t *name = name_at(project, source, offset, &status, pool);
-    if (!name)
+    lookup_name_t name;
+    const char *declaration = NULL;
+    spx_lookup_status_t status = name_at(project, source, offset, &name, &declaration, pool);
+    if (status != SPX_LOOKUP_FOUND)
         return status;
-    hover->symbol = name->symbol;
+    hover->symbol = name.symbol;
     hover->site.source = source;
-    hover->site.span = name->span;
-    hover->site.declaration = name->declaration;
-    hover->declaration =
-        spx_lookup_declaration(project, &name->symbol, name->vtype, name->type, pool);
-    if (name->symbol.kind != SPX_LOOKUP_BUILTIN && name->symbol.kind != SPX_LOOKUP_MODULE &&
-        name->symbol.source < project->module_count) {
-        const spx_module_t *module = project->modules[name->symbol.source];
+    hover->site.span = name.span;
+    hover->site.declaration = name.declaration;
+    hover->declaration = declaration;
+    if (name.symbol.kind != SPX_LOOKUP_BUILTIN && name.symbol.kind != SPX_LOOKUP_MODULE &&
+        name.symbol.source < project->module_count) {
+        const spx_module_t *module = project->modules[name.symbol.source];
         hover->comment =
-            leading_comment(module->text, declaration_start(project, &name->symbol), pool);
+            leading_comment(module->text, declaration_start(project, &name.symbol), pool);
     }
     return SPX_LOOKUP_FOUND;
 }

@@ -38,6 +38,7 @@ typedef struct completing_t {
     apr_array_header_t *list; /* spx_lookup_completion_t */
     apr_hash_t *seen;         /* labels given */
     int truncated;
+    apr_pool_t *pool; /* the answer's: labels and details are copied there */
 } completing_t;
 
 static void offer(completing_t *completing, const char *label, spx_lookup_kind_t kind,
@@ -51,11 +52,11 @@ static void offer(completing_t *completing, const char *label, spx_lookup_kind_t
         completing->truncated = 1;
         return;
     }
-    apr_hash_set(completing->seen, label, APR_HASH_KEY_STRING, "");
     spx_lookup_completion_t *item = &APR_ARRAY_PUSH(completing->list, spx_lookup_completion_t);
-    item->label = label;
+    item->label = apr_pstrdup(completing->pool, label);
     item->kind = kind;
-    item->detail = detail;
+    item->detail = detail ? apr_pstrdup(completing->pool, detail) : NULL;
+    apr_hash_set(completing->seen, item->label, APR_HASH_KEY_STRING, "");
 }
 
 static spx_lookup_symbol_t symbol_of(spx_lookup_kind_t kind, const spx_name_t *name,
@@ -270,7 +271,7 @@ spx_lookup_status_t spx_lookup_complete(const spx_project_t *project, apr_size_t
     apr_size_t prefix_start = identifier_start(text, offset);
     completing_t completing = {copy_word(text, prefix_start, offset, pool),
                                apr_array_make(pool, 32, sizeof(spx_lookup_completion_t)),
-                               apr_hash_make(pool), 0};
+                               apr_hash_make(pool), 0, pool};
     lookup_table_t *table = spx_lookup_table(project, source, pool);
     if (prefix_start > 0 && text[prefix_start - 1] == '.') {
         apr_size_t qualifier_end = prefix_start - 1;
@@ -293,6 +294,7 @@ spx_lookup_status_t spx_lookup_complete(const spx_project_t *project, apr_size_t
     } else {
         offer_scope(&completing, project, table, offset, pool);
     }
+    spx_lookup_table_release(table);
     completions->prefix = completing.prefix;
     completions->list = (spx_lookup_completion_t *)completing.list->elts;
     completions->count = (apr_size_t)completing.list->nelts;

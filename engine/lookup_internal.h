@@ -44,11 +44,20 @@ typedef struct lookup_table_t {
     apr_pool_t *scratch; /* the parsed and checked modules the names point into */
 } lookup_table_t;
 
-/* Parse and check the source again (its imports too) and list its names.
- * Everything in pool; the checker's scratch is given back. */
+/* Parse and check the source again, with the modules it imports directly
+ * or not (their declarations are what its bodies need), and list its
+ * names: the table lives in a scratch pool under pool. */
 lookup_table_t *spx_lookup_table(const spx_project_t *project, apr_size_t source, apr_pool_t *pool);
 
-/* Give the table's scratch back (its names with it). */
+/* Every table of the sources whose wanted[number] is not 0, each given to
+ * visit and let go after it (its names with it): the project's modules
+ * parsed once each, imported modules first, and only one module's bodies
+ * held at a time where the imports form no cycle (as in Phase A). */
+void spx_lookup_each_table(const spx_project_t *project, const char *wanted,
+                           void (*visit)(void *context, const lookup_table_t *table), void *context,
+                           apr_pool_t *pool);
+
+/* Give the table's scratch back: the table and its names go with it. */
 void spx_lookup_table_release(lookup_table_t *table);
 
 /* The name at offset (start <= offset < end), or NULL. */

@@ -599,7 +599,7 @@ static int compare_names(const void *left, const void *right)
 
 /* Parse and declare the source and every module it imports, directly or
  * not (their declarations are what its bodies need), imports first, with
- * an explicit stack. */
+ * an explicit stack; only the source's bodies are kept. */
 static void declare_closure(const spx_project_t *project, spx_module_t **modules,
                             spx_checker_t *checker, apr_size_t source, spx_arena_t *arena,
                             apr_pool_t *scratch, spx_diagnostics_t *diagnostics)
@@ -608,6 +608,9 @@ static void declare_closure(const spx_project_t *project, spx_module_t **modules
     char *state = apr_pcalloc(scratch, count + 1); /* 0 new, 1 on the stack, 2 declared */
     apr_size_t *stack = apr_palloc(scratch, (count + 1) * sizeof(apr_size_t));
     apr_size_t *next = apr_palloc(scratch, (count + 1) * sizeof(apr_size_t));
+    /* only the source's bodies are kept: an imported module's go as soon as
+     * it is parsed */
+    spx_arena_t *discard = spx_arena_make(scratch);
     apr_size_t depth = 0;
     stack[depth] = source;
     next[depth++] = 0;
@@ -620,7 +623,11 @@ static void declare_closure(const spx_project_t *project, spx_module_t **modules
                 spx_lookup_module_number(project, current->imports[next[depth - 1]++].module.text);
             if (number != SPX_LOOKUP_NO_SOURCE && state[number] == 0) {
                 state[number] = 1;
-                spx_parse_module(modules[number], arena, arena, scratch, diagnostics);
+                spx_module_t *module = modules[number];
+                spx_parse_module(module, arena, discard, scratch, diagnostics);
+                for (apr_size_t f = 0; f < module->function_count; f++)
+                    memset(&module->functions[f]->body, 0, sizeof(module->functions[f]->body));
+                spx_arena_clear(discard);
                 stack[depth] = number;
                 next[depth++] = 0;
             }
@@ -632,29 +639,51 @@ static void declare_closure(const spx_project_t *project, spx_module_t **modules
     }
 }
 
-lookup_table_t *spx_lookup_table(const spx_project_t *project, apr_size_t source, apr_pool_t *pool)
+/* The scratch program: fresh modules over the retained texts and their
+ * checker, everything in scratch. */
+typedef struct program_t {
+    spx_module_t **modules;
+    spx_checker_t *checker;
+    spx_arena_t *arena;
+    spx_diagnostics_t *diagnostics;
+    apr_hash_t *numbers; /* module name -> apr_size_t *: its number (the first such) */
+} program_t;
+
+static program_t make_program(const spx_project_t *project, apr_pool_t *scratch)
 {
-    lookup_table_t *table = apr_pcalloc(pool, sizeof(*table));
+    program_t program;
+    apr_size_t count = project->module_count;
+    program.arena = spx_arena_make(scratch);
+    program.diagnostics = spx_diagnostics_make(scratch);
+    program.modules = apr_palloc(scratch, (count + 1) * sizeof(*program.modules));
+    for (apr_size_t i = 0; i < count; i++)
+        program.modules[i] =
+            spx_module_make(project->modules[i]->name, project->modules[i]->path,
+                            project->modules[i]->text, project->modules[i]->length, program.arena);
+    program.checker = spx_checker_make(program.modules, count, scratch, program.diagnostics);
+    if (project->data_entry_count)
+        spx_checker_set_data(program.checker, project->data_entries, project->data_entry_count);
+    program.numbers = apr_hash_make(scratch);
+    apr_size_t *numbers = apr_palloc(scratch, (count + 1) * sizeof(*numbers));
+    for (apr_size_t i = count; i-- > 0;) {
+        numbers[i] = i;
+        apr_hash_set(program.numbers, project->modules[i]->name, APR_HASH_KEY_STRING, &numbers[i]);
+    }
+    return program;
+}
+
+/* Walk the checked bodies of source into a table whose names live in
+ * scratch. */
+static lookup_table_t *walk_table(const spx_project_t *project, const program_t *program,
+                                  apr_size_t source, apr_pool_t *scratch)
+{
+    lookup_table_t *table = apr_pcalloc(scratch, sizeof(*table));
     table->source = source;
     table->module = project->modules[source];
-    apr_pool_create(&table->scratch, pool);
-    apr_pool_t *scratch = table->scratch;
-    spx_arena_t *arena = spx_arena_make(scratch);
-    spx_diagnostics_t *diagnostics = spx_diagnostics_make(scratch);
-    apr_size_t count = project->module_count;
-    spx_module_t **modules = apr_palloc(scratch, (count + 1) * sizeof(*modules));
-    for (apr_size_t i = 0; i < count; i++)
-        modules[i] = spx_module_make(project->modules[i]->name, project->modules[i]->path,
-                                     project->modules[i]->text, project->modules[i]->length, arena);
-    spx_checker_t *checker = spx_checker_make(modules, count, scratch, diagnostics);
-    if (project->data_entry_count)
-        spx_checker_set_data(checker, project->data_entries, project->data_entry_count);
-    declare_closure(project, modules, checker, source, arena, scratch, diagnostics);
-    spx_checker_check_bodies(checker, source);
-
+    table->scratch = scratch;
     walk_t walk = {project,
-                   modules,
-                   modules[source],
+                   program->modules,
+                   program->modules[source],
                    source,
                    apr_array_make(scratch, 256, sizeof(lookup_name_t)),
                    apr_array_make(scratch, 64, sizeof(lookup_local_t)),
@@ -663,12 +692,7 @@ lookup_table_t *spx_lookup_table(const spx_project_t *project, apr_size_t source
                    NULL,
                    0,
                    0,
-                   apr_hash_make(scratch)};
-    apr_size_t *numbers = apr_palloc(scratch, (count + 1) * sizeof(*numbers));
-    for (apr_size_t i = count; i-- > 0;) {
-        numbers[i] = i;
-        apr_hash_set(walk.numbers, project->modules[i]->name, APR_HASH_KEY_STRING, &numbers[i]);
-    }
+                   program->numbers};
     walk_module(&walk);
     lookup_name_t *names = (lookup_name_t *)walk.names->elts;
     apr_size_t kept = 0;
@@ -679,22 +703,118 @@ lookup_table_t *spx_lookup_table(const spx_project_t *project, apr_size_t source
     table->names = names;
     table->count = kept;
     table->locals = (lookup_local_t *)walk.locals->elts;
+    table->local_count = (apr_size_t)walk.locals->nelts;
     /* a local's type is what the checker knew of it anywhere */
     for (apr_size_t i = 0; i < kept; i++)
         if (names[i].local >= 0) {
             names[i].vtype = table->locals[names[i].local].vtype;
             names[i].type = table->locals[names[i].local].type;
         }
-    table->local_count = (apr_size_t)walk.locals->nelts;
     return table;
+}
+
+lookup_table_t *spx_lookup_table(const spx_project_t *project, apr_size_t source, apr_pool_t *pool)
+{
+    apr_pool_t *scratch;
+    apr_pool_create(&scratch, pool);
+    program_t program = make_program(project, scratch);
+    declare_closure(project, program.modules, program.checker, source, program.arena, scratch,
+                    program.diagnostics);
+    spx_checker_check_bodies(program.checker, source);
+    return walk_table(project, &program, source, scratch);
+}
+
+/* The walk's state of one module in spx_lookup_each_table. */
+enum { EACH_NEW, EACH_WAITING, EACH_DECLARED, EACH_DONE };
+
+typedef struct each_t {
+    const spx_project_t *project;
+    program_t program;
+    apr_pool_t *scratch;
+    char *state;
+    spx_arena_t **bodies;            /* per declared module not done */
+    apr_array_header_t *free_arenas; /* spx_arena_t *: cleared */
+} each_t;
+
+static void each_declare(each_t *each, apr_size_t number)
+{
+    if (each->state[number] >= EACH_DECLARED)
+        return;
+    spx_arena_t *bodies = each->free_arenas->nelts
+                              ? *(spx_arena_t **)apr_array_pop(each->free_arenas)
+                              : spx_arena_make(each->scratch);
+    spx_parse_module(each->program.modules[number], each->program.arena, bodies, each->scratch,
+                     each->program.diagnostics);
+    spx_checker_declare(each->program.checker, number);
+    each->bodies[number] = bodies;
+    each->state[number] = EACH_DECLARED;
+}
+
+void spx_lookup_each_table(const spx_project_t *project, const char *wanted,
+                           void (*visit)(void *context, const lookup_table_t *table), void *context,
+                           apr_pool_t *pool)
+{
+    apr_size_t count = project->module_count;
+    each_t each;
+    each.project = project;
+    apr_pool_create(&each.scratch, pool);
+    each.program = make_program(project, each.scratch);
+    each.state = apr_pcalloc(each.scratch, count + 1);
+    each.bodies = apr_pcalloc(each.scratch, (count + 1) * sizeof(*each.bodies));
+    each.free_arenas = apr_array_make(each.scratch, 4, sizeof(spx_arena_t *));
+    apr_size_t *stack = apr_palloc(each.scratch, (count + 1) * sizeof(apr_size_t));
+    apr_size_t *next = apr_palloc(each.scratch, (count + 1) * sizeof(apr_size_t));
+    for (apr_size_t root = 0; root < count; root++) {
+        if (each.state[root] != EACH_NEW)
+            continue;
+        apr_size_t depth = 0;
+        stack[depth] = root;
+        next[depth++] = 0;
+        each.state[root] = EACH_WAITING;
+        while (depth > 0) {
+            /* the retained declarations say what a module imports */
+            const spx_module_t *current = project->modules[stack[depth - 1]];
+            if (next[depth - 1] < current->import_count) {
+                apr_size_t *imported = apr_hash_get(each.program.numbers,
+                                                    current->imports[next[depth - 1]++].module.text,
+                                                    APR_HASH_KEY_STRING);
+                if (imported && each.state[*imported] == EACH_NEW) {
+                    each.state[*imported] = EACH_WAITING;
+                    stack[depth] = *imported;
+                    next[depth++] = 0;
+                }
+                continue;
+            }
+            apr_size_t done = stack[--depth];
+            spx_module_t *module = each.program.modules[done];
+            each_declare(&each, done);
+            for (apr_size_t i = 0; i < module->import_count; i++) {
+                apr_size_t *imported = apr_hash_get(
+                    each.program.numbers, module->imports[i].module.text, APR_HASH_KEY_STRING);
+                if (imported)
+                    each_declare(&each, *imported);
+            }
+            if (wanted[done]) {
+                spx_checker_check_bodies(each.program.checker, done);
+                apr_pool_t *names;
+                apr_pool_create(&names, each.scratch);
+                visit(context, walk_table(project, &each.program, done, names));
+                apr_pool_destroy(names);
+            }
+            for (apr_size_t f = 0; f < module->function_count; f++)
+                memset(&module->functions[f]->body, 0, sizeof(module->functions[f]->body));
+            spx_arena_clear(each.bodies[done]);
+            APR_ARRAY_PUSH(each.free_arenas, spx_arena_t *) = each.bodies[done];
+            each.bodies[done] = NULL;
+            each.state[done] = EACH_DONE;
+        }
+    }
+    apr_pool_destroy(each.scratch);
 }
 
 void spx_lookup_table_release(lookup_table_t *table)
 {
-    apr_pool_destroy(table->scratch);
-    table->scratch = NULL;
-    table->names = NULL;
-    table->count = 0;
+    apr_pool_destroy(table->scratch); /* the table itself is there too */
 }
 
 const lookup_name_t *spx_lookup_table_at(const lookup_table_t *table, apr_size_t offset)
