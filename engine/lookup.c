@@ -21,6 +21,32 @@ const char *spx_lookup_kind_name(spx_lookup_kind_t kind)
     return (size_t)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "unknown";
 }
 
+const char *spx_lookup_source_module(const spx_project_t *project, apr_size_t source)
+{
+    return source < project->module_count ? project->modules[source]->name : NULL;
+}
+
+const char *spx_lookup_source_path(const spx_project_t *project, apr_size_t source)
+{
+    return source < project->module_count ? project->modules[source]->path : NULL;
+}
+
+const unsigned char *spx_lookup_source_text(const spx_project_t *project, apr_size_t source,
+                                            apr_size_t *length)
+{
+    *length = source < project->module_count ? project->modules[source]->length : 0;
+    return source < project->module_count ? project->modules[source]->text : NULL;
+}
+
+apr_size_t spx_lookup_source_named(const spx_project_t *project, const char *name)
+{
+    for (apr_size_t i = 0; name && i < project->module_count; i++)
+        if (strcmp(project->modules[i]->path, name) == 0 ||
+            strcmp(project->modules[i]->name, name) == 0)
+            return i;
+    return SPX_LOOKUP_NO_SOURCE;
+}
+
 int spx_lookup_same(const spx_lookup_symbol_t *a, const spx_lookup_symbol_t *b)
 {
     if (a->kind != b->kind)

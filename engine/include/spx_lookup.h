@@ -23,6 +23,19 @@
 
 #include <apr_pools.h>
 
+/* No source: a builtin's, or a name no source has. */
+#define SPX_LOOKUP_NO_SOURCE ((apr_size_t)-1)
+
+/* A source of the project by number: its module's name, its path (as the
+ * manifest gives it, relative to the project's root), and the bytes the
+ * project was built from (NULL past the last source); the number of the
+ * source whose path or module is name, or SPX_LOOKUP_NO_SOURCE. */
+const char *spx_lookup_source_module(const spx_project_t *project, apr_size_t source);
+const char *spx_lookup_source_path(const spx_project_t *project, apr_size_t source);
+const unsigned char *spx_lookup_source_text(const spx_project_t *project, apr_size_t source,
+                                            apr_size_t *length);
+apr_size_t spx_lookup_source_named(const spx_project_t *project, const char *name);
+
 /* What a name names. */
 typedef enum spx_lookup_kind_t {
     SPX_LOOKUP_MODULE = 0,
@@ -42,9 +55,6 @@ typedef enum spx_lookup_kind_t {
 /* The kind's word: "module", "function", "struct", "enum", "variant",
  * "const", "field", "local", "parameter", "builtin", "test", "keyword". */
 const char *spx_lookup_kind_name(spx_lookup_kind_t kind);
-
-/* No source: a builtin's. */
-#define SPX_LOOKUP_NO_SOURCE ((apr_size_t)-1)
 
 /* A declared thing. Two symbols are the same thing exactly when
  * spx_lookup_same says so. */

@@ -714,9 +714,113 @@ static void test_rebuilt_over_an_editor_text(void)
     apr_pool_destroy(f.pool);
 }
 
+/* Every query at every offset of a hostile text stays within the text,
+ * never crashes and answers a status (the sanitizer builds check the
+ * rest): unterminated strings and blocks, bytes that are not UTF-8, a NUL,
+ * nesting past the parser's depth, a long operator chain, dangling dots,
+ * unknown names, types, fields and variants. */
+static void test_sources(void)
+{
+    fixture_t f = open_lookup();
+    CU_ASSERT_STRING_EQUAL(spx_lookup_source_module(f.project, SHAPES), "shapes");
+    CU_ASSERT_STRING_EQUAL(spx_lookup_source_path(f.project, APP), "src/app.spx");
+    apr_size_t length = 0;
+    const unsigned char *text = spx_lookup_source_text(f.project, APP, &length);
+    CU_ASSERT_EQUAL_FATAL(length, f.length[APP]);
+    CU_ASSERT_EQUAL(memcmp(text, f.text[APP], length), 0);
+    CU_ASSERT_EQUAL(spx_lookup_source_named(f.project, "src/shapes.spx"), SHAPES);
+    CU_ASSERT_EQUAL(spx_lookup_source_named(f.project, "app"), APP);
+    CU_ASSERT_EQUAL(spx_lookup_source_named(f.project, "src/nope.spx"), SPX_LOOKUP_NO_SOURCE);
+    CU_ASSERT_PTR_NULL(spx_lookup_source_path(f.project, 2));
+    CU_ASSERT_PTR_NULL(spx_lookup_source_text(f.project, 2, &length));
+    CU_ASSERT_EQUAL(length, 0);
+    apr_pool_destroy(f.pool);
+}
+
+static const char hostile_bytes[] = "fn h() -> int { let a\xff\xfe = 1; return 0\x00; } // \xc3";
+
+static void test_hostile_texts(void)
+{
+    fixture_t f = open_lookup();
+    char *chain = apr_palloc(f.pool, 20000 + 64);
+    strcpy(chain, "fn c() -> int {\n  return 1");
+    for (int i = 0; i < 5000; i++)
+        strcat(chain, "+1");
+    strcat(chain, ";\n}\n");
+    char *deep = apr_palloc(f.pool, 2000);
+    strcpy(deep, "fn d() -> int { return ");
+    for (int i = 0; i < 300; i++)
+        strcat(deep, "(");
+    strcat(deep, "1");
+    for (int i = 0; i < 300; i++)
+        strcat(deep, ")");
+    strcat(deep, "; }\n");
+    const char *texts[] = {
+        "",
+        "fn f( {",
+        "import shapes;\nfn f() -> int { let x = \"unterminated\n return x.; }",
+        "import shapes;\nfn g() -> int { return shapes.area(shapes.Shape.Square(1, 2, 3)) + "
+        "((((1; }",
+        hostile_bytes,
+        "import shapes;\nfn k(p: shapes.Nope) -> int { match p { Nope(a) => { return a.b; } } "
+        "let q = Unknown { z: 1 }; return q.z + shapes.Shape.Nope; }\nfn m() { x.",
+        "struct S { a: [S], b: {str: S} }\nenum E { A(S), B }\nconst C: int = C + D;\n"
+        "fn n(s: S) -> int { for x in s.a { let y = x.a; } return E.A(s); }",
+        deep,
+        chain,
+    };
+    for (apr_size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+        apr_size_t length =
+            texts[t] == hostile_bytes ? sizeof(hostile_bytes) - 1 : strlen(texts[t]);
+        const unsigned char *replaced[2] = {NULL, (const unsigned char *)texts[t]};
+        apr_size_t lengths[2] = {0, length};
+        apr_pool_t *pool;
+        apr_pool_create(&pool, f.pool);
+        spx_project_t *project = spx_project_rebuild(f.project, replaced, lengths, pool);
+        apr_size_t step = length > 4000 ? 97 : 1;
+        for (apr_size_t offset = 0; offset <= length + 1; offset += step) {
+            apr_pool_t *query;
+            apr_pool_create(&query, pool);
+            spx_lookup_at_t at;
+            spx_lookup_site_t site;
+            spx_lookup_references_t references;
+            spx_lookup_hover_t hover;
+            spx_lookup_completions_t completions;
+            spx_lookup_signature_t signature;
+            spx_lookup_status_t status = spx_lookup_at(project, APP, offset, &at, query);
+            CU_ASSERT_EQUAL(status == SPX_LOOKUP_BAD_OFFSET, offset > length);
+            if (status == SPX_LOOKUP_FOUND) {
+                CU_ASSERT_TRUE(at.site.span.start.offset <= offset &&
+                               offset < at.site.span.end.offset);
+                CU_ASSERT_TRUE(at.site.span.end.offset <= length);
+            }
+            spx_lookup_definition(project, APP, offset, &site, query);
+            spx_lookup_hover(project, APP, offset, &hover, query);
+            if (offset % 7 == 0)
+                spx_lookup_references(project, APP, offset, 1, &references, query);
+            status = spx_lookup_complete(project, APP, offset, &completions, query);
+            CU_ASSERT_EQUAL(status == SPX_LOOKUP_BAD_OFFSET, offset > length);
+            status = spx_lookup_signature(project, APP, offset, &signature, query);
+            if (status == SPX_LOOKUP_FOUND)
+                CU_ASSERT_TRUE(signature.active < length + 1);
+            apr_pool_destroy(query);
+        }
+        spx_lookup_tokens_t tokens;
+        CU_ASSERT_EQUAL(spx_lookup_tokens(project, APP, &tokens, pool), SPX_LOOKUP_FOUND);
+        for (apr_size_t i = 0; i < tokens.count; i++)
+            CU_ASSERT_TRUE(tokens.tokens[i].span.end.offset <= length);
+        spx_lookup_items_t items;
+        CU_ASSERT_EQUAL(spx_lookup_document_symbols(project, APP, &items, pool), SPX_LOOKUP_FOUND);
+        spx_lookup_workspace_symbols(project, "", 1000, &items, pool);
+        apr_pool_destroy(pool);
+    }
+    apr_pool_destroy(f.pool);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
+        {"sources by number, path and module", test_sources},
         {"at: a name from its first to its last byte, nothing around it",
          test_at_a_name_and_around_it},
         {"definitions across modules, of locals, parameters and binders", test_definitions},
@@ -728,6 +832,7 @@ int main(void)
         {"signature help: the innermost call and its active argument", test_signature_help},
         {"semantic tokens", test_semantic_tokens},
         {"a project rebuilt over an editor's text", test_rebuilt_over_an_editor_text},
+        {"every query at every offset of hostile texts", test_hostile_texts},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("lookup", tests);
