@@ -278,13 +278,21 @@ spx_lookup_status_t spx_lookup_complete(const spx_project_t *project, apr_size_t
         apr_size_t qualifier_start = identifier_start(text, qualifier_end);
         const char *qualifier = copy_word(text, qualifier_start, qualifier_end, pool);
         apr_size_t imported = import_number(project, module, qualifier);
-        const spx_enum_t *enumeration = enum_of(module, qualifier);
+        apr_size_t home = source; /* the module of the enum E of "E." or "m.E." */
+        if (qualifier_start > 0 && text[qualifier_start - 1] == '.') {
+            apr_size_t outer_start = identifier_start(text, qualifier_start - 1);
+            home = import_number(project, module,
+                                 copy_word(text, outer_start, qualifier_start - 1, pool));
+            imported = SPX_LOOKUP_NO_SOURCE;
+        }
+        const spx_enum_t *enumeration =
+            home == SPX_LOOKUP_NO_SOURCE ? NULL : enum_of(project->modules[home], qualifier);
         if (qualifier_start == qualifier_end) {
             /* "). ", "]." ...: a value this table cannot name */
         } else if (imported != SPX_LOOKUP_NO_SOURCE) {
             offer_items(&completing, project, imported, 1, pool);
         } else if (enumeration) {
-            offer_variants(&completing, project, source, enumeration, pool);
+            offer_variants(&completing, project, home, enumeration, pool);
         } else {
             const spx_vtype_t *vtype = NULL;
             spx_type_t type = SPX_TYPE_ERROR;

@@ -183,7 +183,8 @@ typedef struct spx_lookup_completion_t {
 
 /* Completion at offset: prefix is the part of a name already written
  * before offset; after "m." the exported items of the imported module m;
- * after "E." the variants of enum E; after "x." the fields of x's struct
+ * after "E." or "m.E." the variants of
+ * the enum E (of the module, or of the imported module m); after "x." the fields of x's struct
  * type or the library's methods of its type (str, array, map, int);
  * otherwise the names in scope: the locals and parameters declared before
  * offset and still visible, the module's items, its imported modules, the

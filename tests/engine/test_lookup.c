@@ -9,6 +9,7 @@
  * signature help and its active argument, semantic tokens, and a project
  * rebuilt over an editor's text.
  */
+#include "spx_cli_view.h"
 #include "spx_corpus.h"
 #include "spx_lookup.h"
 #include "spx_test.h"
@@ -390,6 +391,52 @@ static void test_hover(void)
     apr_pool_destroy(f.pool);
 }
 
+/* Hover words every item and module exactly as the outline of `semaprax
+ * graph --format text` does (cli_view.c reads the graph's typed walk; the
+ * hover reads the declarations): each declaration is one of its lines. */
+static void test_hover_words_as_the_outline(void)
+{
+    fixture_t f = open_lookup();
+    FILE *out = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    spx_view_graph_outline(out, f.project);
+    long size = ftell(out);
+    CU_ASSERT_TRUE_FATAL(size > 0);
+    char *outline = apr_pcalloc(f.pool, (apr_size_t)size + 2);
+    outline[0] = '\n';
+    rewind(out);
+    CU_ASSERT_EQUAL(fread(outline + 1, 1, (size_t)size, out), (size_t)size);
+    fclose(out);
+    int items = 0;
+    for (apr_size_t source = 0; source < 2; source++) {
+        spx_lookup_items_t list;
+        CU_ASSERT_EQUAL(spx_lookup_document_symbols(f.project, source, &list, f.pool),
+                        SPX_LOOKUP_FOUND);
+        for (apr_size_t i = 0; i < list.count; i++) {
+            if (list.items[i].parent >= 0 || list.items[i].kind == SPX_LOOKUP_TEST)
+                continue;
+            spx_lookup_hover_t answer;
+            CU_ASSERT_EQUAL_FATAL(spx_lookup_hover(f.project, source,
+                                                   list.items[i].name_span.start.offset, &answer,
+                                                   f.pool),
+                                  SPX_LOOKUP_FOUND);
+            const char *line = apr_pstrcat(f.pool, "\n  ", answer.declaration, "\n", NULL);
+            if (!strstr(outline, line))
+                fprintf(stderr, "\n  not in the outline: %s", line + 3);
+            CU_ASSERT_PTR_NOT_NULL(strstr(outline, line));
+            items++;
+        }
+    }
+    CU_ASSERT_EQUAL(items, 11);
+    spx_lookup_hover_t module;
+    CU_ASSERT_EQUAL(
+        spx_lookup_hover(f.project, APP, find(f.text[APP], "shapes;", 0, 0), &module, f.pool),
+        SPX_LOOKUP_FOUND);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(outline, apr_pstrcat(f.pool, "\n", module.declaration, "\n", NULL)));
+    apr_pool_destroy(f.pool);
+}
+
 static void test_document_symbols(void)
 {
     fixture_t f = open_lookup();
@@ -512,6 +559,13 @@ static void test_completion(void)
         SPX_LOOKUP_FOUND);
     CU_ASSERT_STRING_EQUAL(completions.prefix, "co");
     CU_ASSERT_STRING_EQUAL(labels(&completions, f.pool), "count");
+    /* after "shapes.Shape.": the variants of an imported module's enum */
+    CU_ASSERT_EQUAL(spx_lookup_complete(f.project, APP, find(app, "Shape.Square(p", 0, 6),
+                                        &completions, f.pool),
+                    SPX_LOOKUP_FOUND);
+    CU_ASSERT_STRING_EQUAL(labels(&completions, f.pool), "Dot Square Span");
+    CU_ASSERT_EQUAL(completions.list[1].kind, SPX_LOOKUP_VARIANT);
+    CU_ASSERT_STRING_EQUAL(completions.list[1].detail, "Shape.Square(int)");
     /* after "p.": the fields of its struct */
     CU_ASSERT_EQUAL(
         spx_lookup_complete(f.project, APP, find(app, "p.x > 0", 0, 2), &completions, f.pool),
@@ -826,6 +880,7 @@ int main(void)
         {"definitions across modules, of locals, parameters and binders", test_definitions},
         {"references in source and offset order", test_references},
         {"hover: the declaration as the outline words it, the leading comment", test_hover},
+        {"hover words items as the graph's outline does", test_hover_words_as_the_outline},
         {"document symbols with members and tests", test_document_symbols},
         {"workspace symbols by name, without case, bounded", test_workspace_symbols},
         {"completion after m., after x., and in scope", test_completion},
