@@ -11,9 +11,11 @@
  * spx_project_module_count - 1) and an offset is a byte offset into the
  * bytes the project was built from (spx_project_rebuild gives a project
  * over an editor's texts). Phase A keeps no function bodies, so the queries
- * that need them (at, definition, references, completion, semantic tokens)
- * parse and check the one source again, with the modules it imports, in a
- * scratch pool of their own: docs/lookup.md gives the cost.
+ * that need them (at, definition, references, hover, completion, semantic
+ * tokens) parse and check the one source again, with the modules it
+ * imports, in a scratch pool given back before they return (references:
+ * the sources that spell the name, in one pass over the project):
+ * docs/lookup.md gives the cost.
  */
 #ifndef SPX_LOOKUP_H
 #define SPX_LOOKUP_H

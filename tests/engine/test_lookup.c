@@ -5,9 +5,11 @@
  * definitions of items across modules, of locals, parameters, binders,
  * fields and variants, every reference in a stable order with and without
  * the declaration, hover texts and leading comments, the symbols of a
- * source and of the project, completion after "m.", "x." and in scope,
- * signature help and its active argument, semantic tokens, and a project
- * rebuilt over an editor's text.
+ * source and of the project, completion after "m.", "m.E.", "x." and in
+ * scope, signature help and its active argument, semantic tokens, a project
+ * rebuilt over an editor's text, hover's words against the graph outline's,
+ * the sources by number, path and module, and every query at every offset
+ * of hostile texts.
  */
 #include "spx_cli_view.h"
 #include "spx_corpus.h"
