@@ -463,4 +463,17 @@
 /* Entries of one map value (language v3; over it is R0525). */
 #define SPX_LIMIT_MAP_ENTRIES (1u << 24)
 
+/* The position queries (spx_lookup.h, docs/lookup.md): the most sites a
+ * references answer lists, items a symbol list gives (a source's, or the
+ * project's by name), completions one answer offers, semantic tokens of one
+ * source, and bytes of a hover's leading comment. Each list says when it
+ * was cut. A source holds at most SPX_LIMIT_SOURCE_BYTES, so even the
+ * tokens' limit (a token every 8 bytes of the largest source) stays within
+ * about 64 MiB of answer. */
+#define SPX_LIMIT_LOOKUP_REFERENCES 65536u
+#define SPX_LIMIT_LOOKUP_SYMBOLS 65536u
+#define SPX_LIMIT_LOOKUP_COMPLETIONS 4096u
+#define SPX_LIMIT_LOOKUP_TOKENS (1u << 21)
+#define SPX_LIMIT_LOOKUP_COMMENT_BYTES 4096u
+
 #endif /* SPX_LIMITS_H */
