@@ -456,17 +456,51 @@ static int compare_node_orders(const void *left, const void *right)
     return strcmp(((const node_order_t *)left)->id, ((const node_order_t *)right)->id);
 }
 
-/* Positions are sorted positions, which follow the ids' order. */
-static int compare_pending_edges(const void *left, const void *right)
+/* Whether edge number a goes before edge number b of the same from node:
+ * by kind, then by to (sorted positions, which follow the ids' order), then
+ * in the order made. */
+static int edge_before(const spx_index_edge_t *edges, int a, int b)
 {
-    const spx_index_edge_t *a = *(const spx_index_edge_t *const *)left;
-    const spx_index_edge_t *b = *(const spx_index_edge_t *const *)right;
-    if (a->from != b->from)
-        return a->from < b->from ? -1 : 1;
-    int order = strcmp(a->kind, b->kind);
+    int order = strcmp(edges[a].kind, edges[b].kind);
     if (order != 0)
-        return order;
-    return a->to < b->to ? -1 : a->to > b->to;
+        return order < 0;
+    if (edges[a].to != edges[b].to)
+        return edges[a].to < edges[b].to;
+    return a < b;
+}
+
+/* Moves items[at] down the heap of count items until its children go
+ * before it. */
+static void sift_down(const spx_index_edge_t *edges, int *items, int at, int count)
+{
+    for (;;) {
+        int child = 2 * at + 1;
+        if (child >= count)
+            return;
+        if (child + 1 < count && edge_before(edges, items[child], items[child + 1]))
+            child++;
+        if (!edge_before(edges, items[at], items[child]))
+            return;
+        int held = items[at];
+        items[at] = items[child];
+        items[child] = held;
+        at = child;
+    }
+}
+
+/* The count edge numbers at items in edge_before's order: a heap sort, in
+ * place (no scratch as large as the edges, and no quadratic case however
+ * many edges one node has). */
+static void sort_edge_numbers(const spx_index_edge_t *edges, int *items, int count)
+{
+    for (int at = count / 2 - 1; at >= 0; at--)
+        sift_down(edges, items, at, count);
+    for (int end = count - 1; end > 0; end--) {
+        int held = items[0];
+        items[0] = items[end];
+        items[end] = held;
+        sift_down(edges, items, 0, end);
+    }
 }
 
 static int compare_node_id(const void *key, const void *node)
@@ -545,34 +579,34 @@ static void add_items(builder_t *builder, const spx_module_t *module, int module
 
 /* Puts the count items of size bytes at list in order: the item at
  * list + size * from[i] goes to position i. Each cycle of the permutation is
- * followed once, with one item held aside (spare, size bytes); done is
- * count bytes of scratch. In place, so the index takes the builder's lists
- * as they are, and no second copy of them is made. */
-static void permute(char *list, size_t size, const int *from, int count, char *done, char *spare)
+ * followed once, with one item held aside (spare, size bytes), and from[i]
+ * becomes i once position i holds its item (from is scratch). In place, so
+ * the index takes the builder's lists as they are, and no second copy of
+ * them is made. */
+static void permute(char *list, size_t size, int *from, int count, char *spare)
 {
-    if (count <= 0)
-        return;
-    memset(done, 0, (size_t)count);
     for (int i = 0; i < count; i++) {
-        if (done[i] || from[i] == i) {
-            done[i] = 1;
+        if (from[i] == i)
             continue;
-        }
         memcpy(spare, list + size * (size_t)i, size);
         int at = i;
         while (from[at] != i) {
-            memcpy(list + size * (size_t)at, list + size * (size_t)from[at], size);
-            done[at] = 1;
-            at = from[at];
+            int next = from[at];
+            memcpy(list + size * (size_t)at, list + size * (size_t)next, size);
+            from[at] = at;
+            at = next;
         }
         memcpy(list + size * (size_t)at, spare, size);
-        done[at] = 1;
+        from[at] = at;
     }
 }
 
-/* The nodes sorted by id, and every edge's ends moved to match. */
-static void sort_nodes(builder_t *builder, spx_index_t *index, apr_pool_t *scratch)
+/* The nodes sorted by id, and every edge's ends moved to match; the
+ * scratch it takes goes back before the edges are sorted. */
+static void sort_nodes(builder_t *builder, spx_index_t *index)
 {
+    apr_pool_t *scratch;
+    apr_pool_create(&scratch, builder->pool);
     int count = builder->node_count;
     node_order_t *order = apr_palloc(scratch, ((size_t)count + 1) * sizeof(*order));
     for (int i = 0; i < count; i++) {
@@ -587,8 +621,7 @@ static void sort_nodes(builder_t *builder, spx_index_t *index, apr_pool_t *scrat
         sorted_position[order[i].made] = i;
     }
     spx_index_node_t spare;
-    permute((char *)builder->nodes, sizeof(spx_index_node_t), made, count,
-            apr_palloc(scratch, (size_t)count + 1), (char *)&spare);
+    permute((char *)builder->nodes, sizeof(spx_index_node_t), made, count, (char *)&spare);
     index->nodes = builder->nodes;
     index->node_count = count;
     for (int i = 0; i < builder->edge_count; i++) {
@@ -596,32 +629,26 @@ static void sort_nodes(builder_t *builder, spx_index_t *index, apr_pool_t *scrat
         edge->from = sorted_position[edge->from];
         edge->to = sorted_position[edge->to];
     }
+    apr_pool_destroy(scratch);
 }
 
-/* The edges sorted by (from, kind, to), and each node's lists of them. */
-static void sort_edges(builder_t *builder, spx_index_t *index, apr_pool_t *scratch)
+/* The edges sorted by (from, kind, to), and each node's lists of them.
+ * The edges are grouped by from with a counting sort and each group sorted
+ * on its own, into the memory of the in edges' list, which is filled only
+ * once the permutation is done with it: the scratch is two counts per
+ * node. */
+static void sort_edges(builder_t *builder, spx_index_t *index)
 {
-    apr_pool_t *pool = builder->pool;
     int count = builder->edge_count;
-    spx_index_edge_t **pending = apr_palloc(scratch, ((size_t)count + 1) * sizeof(*pending));
-    for (int i = 0; i < count; i++)
-        pending[i] = &builder->edges[i];
-    qsort(pending, (size_t)count, sizeof(*pending), compare_pending_edges);
-    int *from = apr_palloc(scratch, ((size_t)count + 1) * sizeof(int));
-    for (int i = 0; i < count; i++)
-        from[i] = (int)(pending[i] - builder->edges);
-    spx_index_edge_t spare;
-    permute((char *)builder->edges, sizeof(spx_index_edge_t), from, count,
-            apr_palloc(scratch, (size_t)count + 1), (char *)&spare);
+    spx_index_edge_t *edges = builder->edges;
+    apr_pool_t *scratch;
+    apr_pool_create(&scratch, builder->pool);
     int *out_count = apr_pcalloc(scratch, ((size_t)index->node_count + 1) * sizeof(int));
     int *in_count = apr_pcalloc(scratch, ((size_t)index->node_count + 1) * sizeof(int));
-    index->edges = builder->edges;
-    index->edge_count = count;
     for (int i = 0; i < count; i++) {
-        out_count[index->edges[i].from]++;
-        in_count[index->edges[i].to]++;
+        out_count[edges[i].from]++;
+        in_count[edges[i].to]++;
     }
-    index->in_edges = apr_palloc(pool, ((size_t)count + 1) * sizeof(int));
     for (int n = 0, out_first = 0, in_first = 0; n < index->node_count; n++) {
         index->nodes[n].out_first = out_first;
         index->nodes[n].out_count = 0;
@@ -630,11 +657,23 @@ static void sort_edges(builder_t *builder, spx_index_t *index, apr_pool_t *scrat
         out_first += out_count[n];
         in_first += in_count[n];
     }
+    int *from = apr_palloc(builder->pool, ((size_t)count + 1) * sizeof(int));
     for (int i = 0; i < count; i++) {
-        index->nodes[index->edges[i].from].out_count++;
-        spx_index_node_t *to = &index->nodes[index->edges[i].to];
+        spx_index_node_t *node = &index->nodes[edges[i].from];
+        from[node->out_first + node->out_count++] = i;
+    }
+    for (int n = 0; n < index->node_count; n++)
+        sort_edge_numbers(edges, from + index->nodes[n].out_first, index->nodes[n].out_count);
+    spx_index_edge_t spare;
+    permute((char *)edges, sizeof(spx_index_edge_t), from, count, (char *)&spare);
+    index->edges = edges;
+    index->edge_count = count;
+    index->in_edges = from; /* done with as a permutation: now the in edges */
+    for (int i = 0; i < count; i++) {
+        spx_index_node_t *to = &index->nodes[edges[i].to];
         index->in_edges[to->in_first + to->in_count++] = i;
     }
+    apr_pool_destroy(scratch);
 }
 
 /* A struct node's field types and a const node's value, as the graph
@@ -711,11 +750,8 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
         data_node(builder, &project->data_entries[d]);
 
     spx_index_t *index = apr_pcalloc(pool, sizeof(*index));
-    apr_pool_t *scratch;
-    apr_pool_create(&scratch, pool);
-    sort_nodes(builder, index, scratch);
-    sort_edges(builder, index, scratch);
-    apr_pool_destroy(scratch);
+    sort_nodes(builder, index);
+    sort_edges(builder, index);
     return index;
 }
 
