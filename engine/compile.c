@@ -88,7 +88,6 @@ struct spx_program_builder_t {
     spx_arena_t *arena;                   /* the program's code, constants and sites */
     apr_pool_t *scratch;                  /* per function, cleared */
     apr_array_header_t *functions;        /* spx_vm_function_t * (in the arena), by index */
-    apr_hash_t *by_name;                  /* "module.function" -> index + 1 */
     apr_array_header_t *shapes;           /* const spx_struct_shape_t *, by number */
     apr_hash_t *shape_numbers;            /* const spx_struct_t * -> number + 1 */
     apr_array_header_t *variant_shapes;   /* v3: const spx_variant_shape_t *, by number */
@@ -128,8 +127,6 @@ static int32_t function_index(compiler_t *c, spx_function_t *function)
     entry->name = apr_pstrcat(c->pool, function->module->name, ".", function->name.text, NULL);
     APR_ARRAY_PUSH(c->functions, spx_vm_function_t *) = entry;
     function->code_index = (uint32_t)c->functions->nelts;
-    apr_hash_set(c->by_name, entry->name, APR_HASH_KEY_STRING,
-                 (void *)(uintptr_t)function->code_index);
     return (int32_t)(function->code_index - 1);
 }
 
@@ -1935,7 +1932,8 @@ static void pack_sites(compiler_t *c, spx_vm_function_t *out)
 
 /* Compile f into *out (its name set already); a function over a bytecode
  * limit is compiled as too_large, which stops any run that can reach it. */
-static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_function_t *out)
+static void compile_function(compiler_t *c, const spx_function_t *f, const spx_vm_source_t *source,
+                             spx_vm_function_t *out)
 {
     apr_pool_clear(c->scratch);
     c->code = apr_array_make(c->scratch, 64, sizeof(spx_instr_t));
@@ -1986,9 +1984,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
         return;
     }
 
-    out->path = f->module->path;
-    out->text = f->module->text;
-    out->text_length = f->module->length;
+    out->source = source;
     out->code = SPX_ARENA_COPY(c->arena, spx_instr_t, c->code->elts, c->code->nelts);
     out->code_length = (uint32_t)c->code->nelts;
     out->int_registers = c->max[FILE_INT];
@@ -1998,11 +1994,17 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     out->int_const_base = c->locals[FILE_INT];
     out->int_const_count = (uint32_t)c->int_consts->nelts;
     out->int_consts = SPX_ARENA_COPY(c->arena, int64_t, c->int_consts->elts, c->int_consts->nelts);
-    out->literals =
-        SPX_ARENA_COPY(c->arena, const spx_literal_t *, c->literals->elts, c->literals->nelts);
-    out->aux = SPX_ARENA_COPY(c->arena, int32_t, c->aux->elts, c->aux->nelts);
-    out->render_types = SPX_ARENA_COPY(c->arena, const spx_render_type_t *, c->render_types->elts,
-                                       c->render_types->nelts);
+    /* Most functions have no aux records and no render types: NULL takes
+     * no room in the arena. */
+    out->literals = c->literals->nelts ? SPX_ARENA_COPY(c->arena, const spx_literal_t *,
+                                                        c->literals->elts, c->literals->nelts)
+                                       : NULL;
+    out->aux =
+        c->aux->nelts ? SPX_ARENA_COPY(c->arena, int32_t, c->aux->elts, c->aux->nelts) : NULL;
+    out->render_types = c->render_types->nelts
+                            ? SPX_ARENA_COPY(c->arena, const spx_render_type_t *,
+                                             c->render_types->elts, c->render_types->nelts)
+                            : NULL;
     pack_sites(c, out);
     out->returns_int = result_file == FILE_INT && f->result == SPX_TYPE_INT;
     out->param_count = (uint32_t)f->param_count;
@@ -2021,7 +2023,6 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
     c->arena = arena;
     apr_pool_create(&c->scratch, pool);
     c->functions = apr_array_make(pool, 64, sizeof(spx_vm_function_t *));
-    c->by_name = apr_hash_make(pool);
     c->shapes = apr_array_make(pool, 8, sizeof(const spx_struct_shape_t *));
     c->shape_numbers = apr_hash_make(pool);
     c->variant_shapes = apr_array_make(pool, 8, sizeof(const spx_variant_shape_t *));
@@ -2033,12 +2034,53 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
 
 void spx_program_add_module(spx_program_builder_t *c, const spx_module_t *module)
 {
+    spx_vm_source_t *source = SPX_ARENA_NEW(c->arena, spx_vm_source_t);
+    source->path = module->path;
+    source->text = module->text;
+    source->text_length = module->length;
     for (apr_size_t f = 0; f < module->function_count; f++) {
         spx_function_t *function = module->functions[f];
         int32_t index = function_index(c, function); /* may grow c->functions */
-        compile_function(c, function, APR_ARRAY_IDX(c->functions, index, spx_vm_function_t *));
+        compile_function(c, function, source,
+                         APR_ARRAY_IDX(c->functions, index, spx_vm_function_t *));
     }
     apr_pool_clear(c->scratch);
+}
+
+/* FNV-1a of a function's name, for the program's table by name. */
+static uint32_t name_hash(const char *name)
+{
+    uint32_t hash = 2166136261u;
+    for (; *name; name++)
+        hash = (hash ^ (unsigned char)*name) * 16777619u;
+    return hash;
+}
+
+/* The slot of name in the table (vm_internal.h): its function's, or the
+ * empty one where it would go. */
+static apr_size_t name_slot(spx_vm_function_t *const *functions, const uint32_t *slots,
+                            apr_size_t slot_count, const char *name)
+{
+    apr_size_t at = name_hash(name) & (slot_count - 1);
+    while (slots[at] && strcmp(functions[slots[at] - 1]->name, name) != 0)
+        at = (at + 1) & (slot_count - 1);
+    return at;
+}
+
+/* The table of the program's functions by name, made once they are all
+ * known: 4 bytes a slot, instead of a hash entry and a bucket per function.
+ * A later function of the same name takes the slot (as a hash's set would). */
+static void make_name_table(compiler_t *c, spx_program_t *program)
+{
+    apr_size_t slot_count = 2;
+    while (slot_count < 2 * program->function_count)
+        slot_count *= 2;
+    uint32_t *slots = apr_pcalloc(c->pool, slot_count * sizeof(*slots));
+    for (apr_size_t i = 0; i < program->function_count; i++)
+        slots[name_slot(program->functions, slots, slot_count, program->functions[i]->name)] =
+            (uint32_t)i + 1;
+    program->by_name = slots;
+    program->by_name_slots = slot_count;
 }
 
 spx_program_t *spx_program_finish(spx_program_builder_t *c)
@@ -2047,7 +2089,7 @@ spx_program_t *spx_program_finish(spx_program_builder_t *c)
     spx_program_t *program = apr_pcalloc(c->pool, sizeof(*program));
     program->function_count = (apr_size_t)c->functions->nelts;
     program->functions = (spx_vm_function_t *const *)c->functions->elts;
-    program->by_name = c->by_name;
+    make_name_table(c, program);
     program->shapes =
         SPX_ARENA_COPY(c->arena, const spx_struct_shape_t *, c->shapes->elts, c->shapes->nelts);
     program->variant_shapes = SPX_ARENA_COPY(c->arena, const spx_variant_shape_t *,
@@ -2098,5 +2140,7 @@ apr_status_t spx_program_check_roots(const spx_program_t *program, const char *c
 
 long spx_program_find(const spx_program_t *program, const char *qualified)
 {
-    return (long)(uintptr_t)apr_hash_get(program->by_name, qualified, APR_HASH_KEY_STRING) - 1;
+    return (long)program->by_name[name_slot(program->functions, program->by_name,
+                                            program->by_name_slots, qualified)] -
+           1;
 }

@@ -151,7 +151,8 @@ static int function_node(builder_t *builder, spx_function_t *function)
                             "function", function->name.text);
         spx_index_node_t *node = node_at(builder, position);
         node->module = function->module;
-        node->function = function;
+        node->item.function = function;
+        node->item_kind = SPX_INDEX_ITEM_FUNCTION;
         node->signature = spx_function_signature(function, builder->pool);
         function->index_node = (uint32_t)position + 1;
     }
@@ -176,14 +177,16 @@ static int item_node(builder_t *builder, const void *owner, const char *kind,
 static int struct_node(builder_t *builder, const spx_struct_t *structure)
 {
     int position = item_node(builder, structure, "struct", structure->module, structure->name.text);
-    node_at(builder, position)->structure = structure;
+    node_at(builder, position)->item.structure = structure;
+    node_at(builder, position)->item_kind = SPX_INDEX_ITEM_STRUCT;
     return position;
 }
 
 static int const_node(builder_t *builder, const spx_const_t *constant)
 {
     int position = item_node(builder, constant, "const", constant->module, constant->name.text);
-    node_at(builder, position)->constant = constant;
+    node_at(builder, position)->item.constant = constant;
+    node_at(builder, position)->item_kind = SPX_INDEX_ITEM_CONST;
     return position;
 }
 
@@ -192,7 +195,8 @@ static int enum_node(builder_t *builder, const spx_enum_t *enumeration)
 {
     int position =
         item_node(builder, enumeration, "enum", enumeration->module, enumeration->name.text);
-    node_at(builder, position)->enumeration = enumeration;
+    node_at(builder, position)->item.enumeration = enumeration;
+    node_at(builder, position)->item_kind = SPX_INDEX_ITEM_ENUM;
     return position;
 }
 
@@ -204,7 +208,8 @@ static int data_node(builder_t *builder, const spx_data_entry_t *entry)
     if (position < 0) {
         position = add_node(builder, apr_pstrcat(builder->pool, "data:", entry->name, NULL), "data",
                             entry->name);
-        node_at(builder, position)->data = entry;
+        node_at(builder, position)->item.data = entry;
+        node_at(builder, position)->item_kind = SPX_INDEX_ITEM_DATA;
         remember_node(builder, entry, position);
     }
     return position;
@@ -680,30 +685,30 @@ static void sort_edges(builder_t *builder, spx_index_t *index)
  * renders them; the consts are evaluated by now. */
 static void describe_item(builder_t *builder, spx_index_node_t *node)
 {
-    const spx_struct_t *structure = node->structure;
+    const spx_struct_t *structure = spx_index_node_struct(node);
     if (structure) {
-        node->field_types =
-            apr_palloc(builder->pool, (structure->field_count + 1) * sizeof(*node->field_types));
+        node->types =
+            apr_palloc(builder->pool, (structure->field_count + 1) * sizeof(*node->types));
         for (apr_size_t i = 0; i < structure->field_count; i++)
-            node->field_types[i] =
+            node->types[i] =
                 spx_written_type_name(structure->fields[i].type_syntax, structure->fields[i].type,
                                       structure->module, builder->pool);
     }
-    const spx_enum_t *enumeration = node->enumeration;
+    const spx_enum_t *enumeration = spx_index_node_enum(node);
     if (enumeration) {
         apr_size_t count = 0;
         for (apr_size_t v = 0; v < enumeration->variant_count; v++)
             count += enumeration->variants[v].payload_count;
-        node->payload_types = apr_palloc(builder->pool, (count + 1) * sizeof(*node->payload_types));
+        node->types = apr_palloc(builder->pool, (count + 1) * sizeof(*node->types));
         count = 0;
         for (apr_size_t v = 0; v < enumeration->variant_count; v++)
             for (apr_size_t k = 0; k < enumeration->variants[v].payload_count; k++) {
                 const spx_param_t *payload = &enumeration->variants[v].payloads[k];
-                node->payload_types[count++] = spx_written_type_name(
-                    payload->type_syntax, payload->type, enumeration->module, builder->pool);
+                node->types[count++] = spx_written_type_name(payload->type_syntax, payload->type,
+                                                             enumeration->module, builder->pool);
             }
     }
-    const spx_const_t *constant = node->constant;
+    const spx_const_t *constant = spx_index_node_const(node);
     if (constant && constant->value_type == SPX_TYPE_STR) {
         node->value = constant->bytes;
         node->value_length = constant->length;
@@ -757,11 +762,20 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
 
 const spx_span_t *spx_index_item_span(const spx_index_node_t *node)
 {
-    return node->function      ? &node->function->span
-           : node->structure   ? &node->structure->span
-           : node->constant    ? &node->constant->span
-           : node->enumeration ? &node->enumeration->span
-                               : NULL;
+    switch ((spx_index_item_kind_t)node->item_kind) {
+    case SPX_INDEX_ITEM_FUNCTION:
+        return &node->item.function->span;
+    case SPX_INDEX_ITEM_STRUCT:
+        return &node->item.structure->span;
+    case SPX_INDEX_ITEM_CONST:
+        return &node->item.constant->span;
+    case SPX_INDEX_ITEM_ENUM:
+        return &node->item.enumeration->span;
+    case SPX_INDEX_ITEM_NONE:
+    case SPX_INDEX_ITEM_DATA:
+        break;
+    }
+    return NULL;
 }
 
 void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr_pool_t *pool)

@@ -159,6 +159,7 @@ typedef struct program_walk_t {
     char *state;                     /* per module */
     spx_arena_t **bodies;            /* per declared module: the arena of its bodies */
     apr_array_header_t *free_arenas; /* spx_arena_t *: cleared, ready for the next module */
+    apr_pool_t *body_pool;           /* the body arenas' chunks, given back after the walk */
     apr_size_t bodies_held;          /* modules declared and not done */
 } program_walk_t;
 
@@ -176,7 +177,7 @@ static void declare_module(program_walk_t *walk, apr_size_t number)
     spx_project_t *project = walk->project;
     spx_arena_t *bodies = walk->free_arenas->nelts
                               ? *(spx_arena_t **)apr_array_pop(walk->free_arenas)
-                              : spx_arena_make(project->pool);
+                              : spx_arena_make(walk->body_pool);
     spx_parse_module(project->modules[number], project->arena, bodies, project->pool,
                      project->diagnostics);
     spx_checker_declare(walk->checker, number);
@@ -232,7 +233,9 @@ static void walk_program(spx_project_t *project, spx_index_builder_t *index,
         apr_pcalloc(project->pool, count + 1),
         apr_pcalloc(project->pool, (count + 1) * sizeof(spx_arena_t *)),
         apr_array_make(project->pool, 4, sizeof(spx_arena_t *)),
+        NULL,
         0};
+    apr_pool_create(&walk.body_pool, project->pool);
     project->data_entries = spx_project_data_entries(project, &project->data_entry_count);
     spx_checker_set_data(walk.checker, project->data_entries, project->data_entry_count);
     apr_size_t *numbers = apr_palloc(project->pool, (count + 1) * sizeof(apr_size_t));
@@ -273,6 +276,9 @@ static void walk_program(spx_project_t *project, spx_index_builder_t *index,
         }
     }
     apr_pool_destroy(scan);
+    /* Every module is done: the body arenas' memory goes back for the
+     * index to reuse. */
+    apr_pool_destroy(walk.body_pool);
     spx_checker_finish(walk.checker);
 }
 

@@ -422,7 +422,7 @@ apr_status_t spx_rename_plan(spx_project_t *project, const char *function, const
     if (node < 0)
         return fail(failure, SPX_RENAME_PLAN, "unknown_function",
                     apr_psprintf(pool, "module '%s' has no function '%s'", module_name, dot + 1));
-    const spx_function_t *target = project->index->nodes[node].function;
+    const spx_function_t *target = spx_index_node_function(&project->index->nodes[node]);
     if (!target->exported)
         return fail(failure, SPX_RENAME_PLAN, "function_not_exported",
                     apr_psprintf(pool, "'%s' is not exported; only exported functions are renamed",

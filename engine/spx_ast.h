@@ -366,20 +366,22 @@ typedef struct spx_param_t {
                                              then SPX_TYPE_ERROR) */
 } spx_param_t;
 
+/* Phase A keeps one per function of the project: the fields are in an
+ * order that leaves no padding. */
 typedef struct spx_function_t {
     spx_name_t name;
-    int exported;
     spx_param_t *params;
     apr_size_t param_count;
-    spx_type_t result;                      /* SPX_TYPE_UNIT when there is no "->" */
-    spx_span_t result_span;                 /* the type after "->"; the name's span when unit */
     const spx_type_syntax_t *result_syntax; /* v2: a result beyond int/bool/str, else NULL */
     spx_block_t body;
-    spx_span_t span; /* the whole item, from "export"/"fn" to the closing "}" */
     struct spx_module_t *module;
     apr_size_t local_count; /* checker: parameters first, then every let/var */
-    uint32_t code_index;    /* compile.c: 1 + the function's index in the program; 0 before */
-    uint32_t index_node;    /* index.c: 1 + the position of its node in the index builder */
+    spx_span_t result_span; /* the type after "->"; the name's span when unit */
+    spx_span_t span;        /* the whole item, from "export"/"fn" to the closing "}" */
+    spx_type_t result;      /* SPX_TYPE_UNIT when there is no "->" */
+    int exported;
+    uint32_t code_index; /* compile.c: 1 + the function's index in the program; 0 before */
+    uint32_t index_node; /* index.c: 1 + the position of its node in the index builder */
     /* parser: a statement was left out after a syntax error (its names and
      * returns are missing), so later passes may skip checks that need the body */
     int incomplete;

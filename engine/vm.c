@@ -313,7 +313,7 @@ static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_
     }
     if (!chosen)
         return function->span;
-    return spx_span_between(function->text, function->text_length, chosen_start,
+    return spx_span_between(function->source->text, function->source->text_length, chosen_start,
                             chosen_start + chosen_length);
 }
 
@@ -323,7 +323,7 @@ static void fail(spx_run_result_t *result, spx_outcome_t outcome, const spx_vm_f
     result->outcome = outcome;
     result->failure.code = spx_runtime_code_name(code);
     result->failure.message = message;
-    result->failure.path = function->path;
+    result->failure.path = function->source->path;
     result->failure.span = span;
 }
 
