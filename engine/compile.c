@@ -76,9 +76,9 @@ typedef struct loop_t {
  * (spx_program_finish): an int constant register or a literal. */
 typedef struct const_patch_t {
     const spx_const_t *constant;
-    spx_vm_function_t *function; /* int: its int_consts[number] */
+    spx_vm_function_t *function; /* its int_consts[number], or its literals[number] */
     uint32_t number;
-    spx_literal_t *literal; /* str */
+    int literal; /* a str const: the function's literal number */
 } const_patch_t;
 
 /* The program being built, one module at a time (spx_program_builder_t),
@@ -101,8 +101,9 @@ struct spx_program_builder_t {
     apr_array_header_t *aux;              /* int32_t */
     apr_array_header_t *scope;            /* int32_t: block registers of variables in open blocks */
     apr_array_header_t *loops;            /* loop_t */
-    apr_array_header_t *function_patches; /* const_patch_t of this function's int consts */
+    apr_array_header_t *function_patches; /* const_patch_t of this function's consts */
     uint32_t charge;
+    const spx_vm_source_t *source; /* the module of the function being compiled */
     int *slot_file;
     int32_t *slot_index;
     uint32_t locals[2];          /* registers of variables in each file: the most open at once */
@@ -236,24 +237,34 @@ static int32_t const_register(compiler_t *c, const spx_const_t *constant)
         number = (uintptr_t)c->int_consts->nelts;
         apr_hash_set(c->const_numbers, key, sizeof(*key), (void *)number);
         const_patch_t *patch = &APR_ARRAY_PUSH(c->function_patches, const_patch_t);
-        *patch = (const_patch_t){constant, NULL, (uint32_t)(number - 1), NULL};
+        *patch = (const_patch_t){constant, NULL, (uint32_t)(number - 1), 0};
     }
     return (int32_t)(c->locals[FILE_INT] + number - 1);
 }
 
-/* The number of a string literal's bytes in the function's literal table. */
-static int32_t literal_number(compiler_t *c, const char *bytes, apr_size_t length)
+/* The number of a string literal's bytes in the function's literal table.
+ * span is where the literal is written: when its bytes are the ones
+ * between its quotes (no escape), the literal reads them from the module's
+ * retained text; otherwise the decoded bytes are copied into the arena. */
+static int32_t literal_number(compiler_t *c, const char *bytes, apr_size_t length, spx_span_t span)
 {
     const char *key = length ? bytes : "";
     uintptr_t number = (uintptr_t)apr_hash_get(c->literal_numbers, key, (apr_ssize_t)length);
     if (!number) {
-        spx_literal_t *literal = SPX_ARENA_NEW(c->arena, spx_literal_t);
-        unsigned char *copy = spx_arena_alloc(c->arena, length + 1, 1);
-        if (length)
-            memcpy(copy, bytes, length);
+        spx_literal_t *literal = apr_array_push(c->literals);
+        const unsigned char *copy = NULL;
+        if (span.end.offset - span.start.offset == length + 2 &&
+            span.end.offset <= c->source->text_length &&
+            memcmp(c->source->text + span.start.offset + 1, bytes, length) == 0) {
+            copy = c->source->text + span.start.offset + 1;
+        } else {
+            unsigned char *decoded = spx_arena_alloc(c->arena, length + 1, 1);
+            if (length)
+                memcpy(decoded, bytes, length);
+            copy = decoded;
+        }
         literal->bytes = copy;
         literal->length = length;
-        APR_ARRAY_PUSH(c->literals, const spx_literal_t *) = literal;
         number = (uintptr_t)c->literals->nelts;
         apr_hash_set(c->literal_numbers, copy, (apr_ssize_t)length, (void *)number);
     }
@@ -266,12 +277,14 @@ static int32_t const_literal_number(compiler_t *c, const spx_const_t *constant)
 {
     uintptr_t number = (uintptr_t)apr_hash_get(c->const_numbers, &constant, sizeof(constant));
     if (!number) {
-        spx_literal_t *literal = SPX_ARENA_NEW(c->arena, spx_literal_t);
-        APR_ARRAY_PUSH(c->literals, const spx_literal_t *) = literal;
+        spx_literal_t *literal = apr_array_push(c->literals);
+        literal->bytes = NULL;
+        literal->length = 0;
         number = (uintptr_t)c->literals->nelts;
         const spx_const_t **key = apr_pmemdup(c->scratch, &constant, sizeof(constant));
         apr_hash_set(c->const_numbers, key, sizeof(*key), (void *)number);
-        APR_ARRAY_PUSH(c->patches, const_patch_t) = (const_patch_t){constant, NULL, 0, literal};
+        APR_ARRAY_PUSH(c->function_patches, const_patch_t) =
+            (const_patch_t){constant, NULL, (uint32_t)(number - 1), 1};
     }
     return (int32_t)(number - 1);
 }
@@ -948,10 +961,9 @@ static int32_t data_literal_number(compiler_t *c, const spx_data_entry_t *entry)
 {
     uintptr_t number = (uintptr_t)apr_hash_get(c->const_numbers, &entry, sizeof(entry));
     if (!number) {
-        spx_literal_t *literal = SPX_ARENA_NEW(c->arena, spx_literal_t);
+        spx_literal_t *literal = apr_array_push(c->literals);
         literal->bytes = entry->bytes;
         literal->length = entry->length;
-        APR_ARRAY_PUSH(c->literals, const spx_literal_t *) = literal;
         number = (uintptr_t)c->literals->nelts;
         const spx_data_entry_t **key = apr_pmemdup(c->scratch, &entry, sizeof(entry));
         apr_hash_set(c->const_numbers, key, sizeof(*key), (void *)number);
@@ -1245,7 +1257,7 @@ static reg_t compile_primary(compiler_t *c, const spx_expr_t *e, int32_t hint)
         reg_t dst = destination(c, FILE_BLOCK, hint);
         failure_site(c,
                      emit(c, SPX_I_LITERAL, 0, dst.index,
-                          literal_number(c, e->as.string.bytes, e->as.string.length), 0),
+                          literal_number(c, e->as.string.bytes, e->as.string.length, e->span), 0),
                      e->span);
         return dst;
     }
@@ -1936,6 +1948,10 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
                              spx_vm_function_t *out)
 {
     apr_pool_clear(c->scratch);
+    c->source = source;
+    out->source = source; /* a function too large to compile has them too */
+    out->name_start = f->name.span.start.offset;
+    out->name_end = f->name.span.end.offset;
     c->code = apr_array_make(c->scratch, 64, sizeof(spx_instr_t));
     c->sites = apr_array_make(c->scratch, 16, sizeof(spx_site_t));
     c->pending = apr_array_make(c->scratch, 4, sizeof(spx_span_t));
@@ -1946,7 +1962,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
     c->loops = apr_array_make(c->scratch, 4, sizeof(loop_t));
     c->function_patches = apr_array_make(c->scratch, 4, sizeof(const_patch_t));
     c->int_consts = apr_array_make(c->scratch, 8, sizeof(int64_t));
-    c->literals = apr_array_make(c->scratch, 8, sizeof(const spx_literal_t *));
+    c->literals = apr_array_make(c->scratch, 8, sizeof(spx_literal_t));
     c->render_types = apr_array_make(c->scratch, 2, sizeof(const spx_render_type_t *));
     c->int_numbers = apr_hash_make(c->scratch);
     c->const_numbers = apr_hash_make(c->scratch);
@@ -1984,7 +2000,6 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
         return;
     }
 
-    out->source = source;
     out->code = SPX_ARENA_COPY(c->arena, spx_instr_t, c->code->elts, c->code->nelts);
     out->code_length = (uint32_t)c->code->nelts;
     out->int_registers = c->max[FILE_INT];
@@ -1996,8 +2011,8 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
     out->int_consts = SPX_ARENA_COPY(c->arena, int64_t, c->int_consts->elts, c->int_consts->nelts);
     /* Most functions have no aux records and no render types: NULL takes
      * no room in the arena. */
-    out->literals = c->literals->nelts ? SPX_ARENA_COPY(c->arena, const spx_literal_t *,
-                                                        c->literals->elts, c->literals->nelts)
+    out->literals = c->literals->nelts ? SPX_ARENA_COPY(c->arena, spx_literal_t, c->literals->elts,
+                                                        c->literals->nelts)
                                        : NULL;
     out->aux =
         c->aux->nelts ? SPX_ARENA_COPY(c->arena, int32_t, c->aux->elts, c->aux->nelts) : NULL;
@@ -2008,7 +2023,6 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
     pack_sites(c, out);
     out->returns_int = result_file == FILE_INT && f->result == SPX_TYPE_INT;
     out->param_count = (uint32_t)f->param_count;
-    out->span = f->name.span;
     for (int i = 0; i < c->function_patches->nelts; i++) {
         const_patch_t patch = APR_ARRAY_IDX(c->function_patches, i, const_patch_t);
         patch.function = out;
@@ -2099,8 +2113,9 @@ spx_program_t *spx_program_finish(spx_program_builder_t *c)
         const const_patch_t *patch = &APR_ARRAY_IDX(c->patches, i, const_patch_t);
         const spx_const_t *constant = patch->constant;
         if (patch->literal) {
-            patch->literal->bytes = (const unsigned char *)(constant->bytes ? constant->bytes : "");
-            patch->literal->length = constant->bytes ? constant->length : 0;
+            spx_literal_t *literal = &patch->function->literals[patch->number];
+            literal->bytes = (const unsigned char *)(constant->bytes ? constant->bytes : "");
+            literal->length = constant->bytes ? constant->length : 0;
         } else {
             patch->function->int_consts[patch->number] =
                 constant->value_type == SPX_TYPE_BOOL ? constant->boolean : constant->integer;

@@ -43,6 +43,8 @@ struct spx_index_builder_t {
     apr_array_header_t *spine;  /* const spx_expr_t *: operator chains being walked */
     apr_hash_t *scrutinees;     /* v3: a match's scrutinee (its address) -> its enum */
     const spx_module_t *module; /* the module of the item being walked */
+    uint8_t *packing;           /* an edge's sites being packed */
+    size_t packing_capacity;
 };
 typedef spx_index_builder_t builder_t;
 
@@ -401,6 +403,17 @@ static int reference_node(builder_t *builder, const reference_t *reference)
                              : builtin_node(builder, reference->builtin);
 }
 
+/* One LEB128 number: seven bits a byte, the low ones first. */
+static uint8_t *put_number(uint8_t *at, uint32_t value)
+{
+    while (value >= 0x80) {
+        *at++ = (uint8_t)(value | 0x80);
+        value >>= 7;
+    }
+    *at++ = (uint8_t)value;
+    return at;
+}
+
 /* One edge from the node from per kind and target of the references
  * collected, with its sites in source order; the references are then
  * forgotten. */
@@ -416,12 +429,25 @@ static void add_reference_edges(builder_t *builder, int from)
              end++)
             ;
         int to = reference_node(builder, &sites[first]);
-        spx_index_site_t *spans = SPX_ARENA_ARRAY(builder->arena, spx_index_site_t, end - first);
-        for (int i = first; i < end; i++)
-            spans[i - first] = sites[i].site;
+        /* At most 5 bytes a number: packed in the builder's buffer, then
+         * copied (index_internal.h). */
+        if (builder->packing_capacity < (size_t)(end - first) * 10) {
+            builder->packing_capacity = (size_t)(end - first) * 10 * 2;
+            builder->packing = apr_palloc(builder->pool, builder->packing_capacity);
+        }
+        uint8_t *at = builder->packing;
+        uint32_t start = 0;
+        for (int i = first; i < end; i++) {
+            spx_index_site_t site = sites[i].site;
+            at = put_number(at, site.start >= start ? (site.start - start) * 2
+                                                    : (start - site.start) * 2 - 1);
+            at = put_number(at, site.end - site.start);
+            start = site.start;
+        }
         add_edge(builder, from, sites[first].kind, to);
         spx_index_edge_t *edge = &builder->edges[builder->edge_count - 1];
-        edge->sites = spans;
+        edge->sites = SPX_ARENA_COPY(builder->arena, uint8_t, builder->packing,
+                                     (size_t)(at - builder->packing));
         edge->site_count = end - first;
     }
     references->nelts = 0;

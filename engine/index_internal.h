@@ -99,9 +99,33 @@ typedef struct spx_index_edge_t {
     int to;
     /* "imports", "contains", "calls", "uses", "reads", "tests", "enters" */
     const char *kind;
-    const spx_index_site_t *sites; /* calls, uses, reads: each site, in source order */
-    int site_count;                /* calls, uses, reads: at least 1; other kinds: 0 */
+    /* calls, uses, reads: each site, in source order, packed (read them with
+     * spx_index_site_next): two LEB128 numbers a site, its start's distance
+     * from the previous site's start (from 0 for the first; zigzag: 2d for
+     * d >= 0, -2d - 1 below) and end - start. 3 or 4 bytes a site instead of
+     * 8: Phase A keeps one for every call of the project. */
+    const uint8_t *sites;
+    int site_count; /* calls, uses, reads: at least 1; other kinds: 0 */
 } spx_index_edge_t;
+
+/* The next of an edge's sites: *at is the edge's sites at first, and
+ * *site zeroed; both move on to the next. */
+static inline uint32_t spx_index_site_number(const uint8_t **at)
+{
+    uint32_t value = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        uint8_t byte = *(*at)++;
+        value |= (uint32_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80))
+            return value;
+    }
+}
+static inline void spx_index_site_next(const uint8_t **at, spx_index_site_t *site)
+{
+    uint32_t distance = spx_index_site_number(at);
+    site->start = distance & 1 ? site->start - (distance + 1) / 2 : site->start + distance / 2;
+    site->end = site->start + spx_index_site_number(at);
+}
 
 struct spx_index_t {
     spx_index_node_t *nodes; /* sorted by id */

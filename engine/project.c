@@ -97,15 +97,15 @@ static spx_module_t *module_named(const spx_project_t *project, const char *name
 static const char *nearest_function(const spx_module_t *module, const char *qualified,
                                     apr_pool_t *pool)
 {
-    if (!module || !module->functions_by_name)
+    if (!module || !module->function_slots)
         return "";
-    apr_size_t count = (apr_size_t)apr_hash_count(module->functions_by_name);
-    const char **names = apr_palloc(pool, (count + 1) * sizeof(*names));
+    const char **names = apr_palloc(pool, (module->function_count + 1) * sizeof(*names));
     apr_size_t filled = 0;
-    for (apr_hash_index_t *entry = apr_hash_first(pool, module->functions_by_name);
-         entry && filled < count; entry = apr_hash_next(entry))
-        names[filled++] =
-            apr_pstrcat(pool, module->name, ".", (const char *)apr_hash_this_key(entry), NULL);
+    for (apr_size_t i = 0; i < module->function_count; i++) {
+        const spx_function_t *function = module->functions[i];
+        if (function->name.text && spx_module_function(module, function->name.text) == function)
+            names[filled++] = apr_pstrcat(pool, module->name, ".", function->name.text, NULL);
+    }
     const char *nearest[1];
     if (spx_suggest_nearest(qualified, names, filled, 1, nearest) == 0)
         return "";
@@ -123,10 +123,7 @@ static spx_function_t *link_function(spx_project_t *project, const char *qualifi
     spx_module_t *module = dot ? module_named(project, apr_pstrndup(project->pool, qualified,
                                                                     (apr_size_t)(dot - qualified)))
                                : NULL;
-    spx_function_t *function =
-        module && module->functions_by_name
-            ? apr_hash_get(module->functions_by_name, dot + 1, APR_HASH_KEY_STRING)
-            : NULL;
+    spx_function_t *function = module ? spx_module_function(module, dot + 1) : NULL;
     if (!function) {
         spx_diagnostics_add(project->diagnostics, SPX_E0151, manifest_path, span,
                             "%s names '%s', which is not a function of a declared module%s", role,

@@ -202,16 +202,19 @@ typedef struct spx_vm_function_t {
     uint32_t int_const_count; /* a multiple of SPX_VM_CONST_GROUP unless at the register limit */
     uint32_t site_bytes;      /* of sites */
     int64_t *int_consts;      /* const reads are filled in by spx_program_finish */
-    /* str literals and str consts, by number; places and struct literals'
-     * registers; v3: assert_eq's values' types, by number. NULL when none. */
-    const spx_literal_t *const *literals;
+    /* str literals and str consts, by number (the consts' filled in by
+     * spx_program_finish); places and struct literals' registers; v3:
+     * assert_eq's values' types, by number. NULL when none. */
+    spx_literal_t *literals;
     const int32_t *aux;
     const spx_render_type_t *const *render_types;
     const uint8_t *sites; /* packed spx_site_t records (above) */
     uint32_t param_count;
     uint8_t returns_int; /* the entry and tests must */
     uint8_t too_large;   /* over a bytecode limit: not compiled, no run may reach it */
-    spx_span_t span;     /* the function's name: where its first step is charged */
+    /* The function's name in the source (where its first step is charged),
+     * as a byte range: its line and column are found when a run stops. */
+    uint32_t name_start, name_end;
 } spx_vm_function_t;
 
 struct spx_program_t {
