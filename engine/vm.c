@@ -287,6 +287,13 @@ static uint32_t get_number(const uint8_t **at)
     }
 }
 
+/* The span of the function's name, where its first step is charged. */
+static spx_span_t name_span(const spx_vm_function_t *function)
+{
+    return spx_span_between(function->source->text, function->source->text_length,
+                            function->name_start, function->name_end);
+}
+
 /* The span recorded for pc of kind; for a charge, the nth one. The packed
  * sites (vm_internal.h) are read in order up to pc's. */
 static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_site_kind_t kind,
@@ -317,8 +324,8 @@ static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_
             break;
     }
     if (!chosen)
-        return function->span;
-    return spx_span_between(function->text, function->text_length, chosen_start,
+        return name_span(function);
+    return spx_span_between(function->source->text, function->source->text_length, chosen_start,
                             chosen_start + chosen_length);
 }
 
@@ -328,7 +335,7 @@ static void fail(spx_run_result_t *result, spx_outcome_t outcome, const spx_vm_f
     result->outcome = outcome;
     result->failure.code = spx_runtime_code_name(code);
     result->failure.message = message;
-    result->failure.path = function->path;
+    result->failure.path = function->source->path;
     result->failure.span = span;
 }
 
@@ -407,7 +414,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     uint64_t fuel = max_steps;
     if (fuel == 0) { /* the call of the entry or test function is the first step */
         result->steps = max_steps;
-        fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, function, function->span, SPX_R0509,
+        fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, function, name_span(function), SPX_R0509,
              apr_psprintf(pool, "fuel exhausted: max_steps %" PRIu64 " reached", max_steps));
         return APR_SUCCESS;
     }
@@ -529,7 +536,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_INC, inc);
             break;
         case SPX_I_LITERAL: {
-            const spx_literal_t *literal = frame->function->literals[ins->b];
+            const spx_literal_t *literal = &frame->function->literals[ins->b];
             spx_value_block_t *value = NULL;
             CHECKED(spx_str_literal(heap, literal->bytes, literal->length, &value));
             assign(vm, &B[ins->a], value);
