@@ -6,6 +6,9 @@
  * JSON and the text say the same facts of a node.
  */
 #include "index_internal.h"
+#include "spx_declaration.h"
+
+#include <apr_strings.h>
 
 #include <string.h>
 
@@ -115,4 +118,30 @@ void spx_graph_in_edge(const spx_project_t *project, int node, int k, spx_graph_
 {
     const spx_index_t *index = project->index;
     edge_view(index, index->in_edges[index->nodes[node].in_first + k], edge);
+}
+
+const char *spx_graph_declaration(const spx_project_t *project, const spx_graph_node_t *node,
+                                  apr_pool_t *pool)
+{
+    const spx_index_node_t *record = &project->index->nodes[node->number];
+    const spx_function_t *function = spx_index_node_function(record);
+    const spx_struct_t *structure = spx_index_node_struct(record);
+    const spx_enum_t *enumeration = spx_index_node_enum(record);
+    const spx_const_t *constant = spx_index_node_const(record);
+    if (function)
+        return spx_declaration_function(function, pool);
+    if (structure)
+        return spx_declaration_struct(structure, pool);
+    if (enumeration)
+        return spx_declaration_enum(enumeration, pool);
+    if (constant)
+        return spx_declaration_const(constant, pool);
+    if (strcmp(node->kind, "builtin") == 0)
+        return spx_declaration_builtin(node->name, pool);
+    if (strcmp(node->kind, "module") == 0)
+        return spx_declaration_module(record->module, pool);
+    if (node->bytes >= 0)
+        return apr_psprintf(pool, "data %s (%s, %" APR_INT64_T_FMT " byte%s)", node->name,
+                            node->path, node->bytes, node->bytes == 1 ? "" : "s");
+    return node->name ? apr_pstrcat(pool, node->kind, " ", node->name, NULL) : node->kind;
 }

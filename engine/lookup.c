@@ -5,6 +5,7 @@
  * project, read from the retained declarations alone (docs/lookup.md).
  */
 #include "lookup_internal.h"
+#include "spx_declaration.h"
 
 #include "spx_limits.h"
 
@@ -271,106 +272,6 @@ static const spx_const_t *retained_const(const spx_module_t *module, apr_size_t 
     return NULL;
 }
 
-/* A str's bytes as a quoted literal: \" \\ \n \t and \u{...} for the
- * other control characters; other bytes as they are. */
-static const char *quoted(const char *bytes, apr_size_t length, apr_pool_t *pool)
-{
-    char *out = apr_palloc(pool, length * 8 + 3), *at = out;
-    *at++ = '"';
-    for (apr_size_t i = 0; i < length; i++) {
-        unsigned char c = (unsigned char)bytes[i];
-        if (c == '"' || c == '\\') {
-            *at++ = '\\';
-            *at++ = (char)c;
-        } else if (c == '\n') {
-            *at++ = '\\';
-            *at++ = 'n';
-        } else if (c == '\t') {
-            *at++ = '\\';
-            *at++ = 't';
-        } else if (c < 0x20 || c == 0x7f) {
-            at += apr_snprintf(at, 9, "\\u{%x}", c);
-        } else {
-            *at++ = (char)c;
-        }
-    }
-    *at++ = '"';
-    *at = '\0';
-    return out;
-}
-
-static const char *struct_text(const spx_struct_t *structure, apr_pool_t *pool)
-{
-    const char *text = apr_pstrcat(pool, structure->exported ? "export " : "", "struct ",
-                                   structure->name.text, " {", NULL);
-    for (apr_size_t i = 0; i < structure->field_count; i++)
-        text =
-            apr_pstrcat(pool, text, i ? "," : "", " ", structure->fields[i].name.text, ": ",
-                        spx_written_type_name(structure->fields[i].type_syntax,
-                                              structure->fields[i].type, structure->module, pool),
-                        NULL);
-    return apr_pstrcat(pool, text, structure->field_count ? " }" : "}", NULL);
-}
-
-static const char *variant_text(const spx_enum_t *enumeration, const spx_variant_t *variant,
-                                apr_pool_t *pool)
-{
-    const char *text = variant->name.text;
-    for (apr_size_t k = 0; k < variant->payload_count; k++)
-        text =
-            apr_pstrcat(pool, text, k ? ", " : "(",
-                        spx_written_type_name(variant->payloads[k].type_syntax,
-                                              variant->payloads[k].type, enumeration->module, pool),
-                        NULL);
-    return variant->payload_count ? apr_pstrcat(pool, text, ")", NULL) : text;
-}
-
-static const char *enum_text(const spx_enum_t *enumeration, apr_pool_t *pool)
-{
-    const char *text = apr_pstrcat(pool, enumeration->exported ? "export " : "", "enum ",
-                                   enumeration->name.text, " {", NULL);
-    for (apr_size_t v = 0; v < enumeration->variant_count; v++)
-        text = apr_pstrcat(pool, text, v ? "," : "", " ",
-                           variant_text(enumeration, &enumeration->variants[v], pool), NULL);
-    return apr_pstrcat(pool, text, enumeration->variant_count ? " }" : "}", NULL);
-}
-
-static const char *const_text(const spx_const_t *constant, apr_pool_t *pool)
-{
-    const char *text = apr_pstrcat(
-        pool, constant->exported ? "export " : "", "const ", constant->name.text, ": ",
-        spx_written_type_name(constant->type_syntax, constant->type, constant->module, pool), NULL);
-    if (constant->state != 2)
-        return text;
-    switch (constant->value_type) {
-    case SPX_TYPE_INT:
-        return apr_psprintf(pool, "%s = %" APR_INT64_T_FMT, text, (apr_int64_t)constant->integer);
-    case SPX_TYPE_BOOL:
-        return apr_pstrcat(pool, text, " = ", constant->boolean ? "true" : "false", NULL);
-    case SPX_TYPE_STR:
-        return apr_pstrcat(pool, text, " = ", quoted(constant->bytes, constant->length, pool),
-                           NULL);
-    default:
-        return text;
-    }
-}
-
-static const char *function_text(const spx_function_t *function, apr_pool_t *pool)
-{
-    return apr_pstrcat(pool, function->exported ? "export " : "", "fn ", function->name.text,
-                       spx_function_signature(function, pool) + 2, NULL);
-}
-
-static const char *builtin_text(const char *name, apr_pool_t *pool)
-{
-    for (int b = SPX_BUILTIN_NONE + 1; b <= SPX_BUILTIN_COUNT; b++) {
-        const spx_builtin_info_t *info = spx_builtin_info((spx_builtin_t)b);
-        if (strcmp(info->name, name) == 0)
-            return apr_pstrcat(pool, "builtin fn ", name, info->signature + 2, NULL);
-    }
-    return apr_pstrcat(pool, "builtin ", name, NULL);
-}
-
 /* A value's type as messages write it: the checker's whole type, or its
  * kind's name; NULL when unknown. */
 static const char *type_text(const spx_vtype_t *vtype, spx_type_t type, apr_pool_t *pool)
@@ -386,37 +287,37 @@ const char *spx_lookup_declaration(const spx_project_t *project, const spx_looku
                                    const spx_vtype_t *vtype, spx_type_t type, apr_pool_t *pool)
 {
     if (symbol->kind == SPX_LOOKUP_BUILTIN)
-        return builtin_text(symbol->name, pool);
+        return spx_declaration_builtin(symbol->name, pool);
     if (symbol->source >= project->module_count)
         return symbol->name;
     const spx_module_t *module = project->modules[symbol->source];
     const char *typed = type_text(vtype, type, pool);
     switch (symbol->kind) {
     case SPX_LOOKUP_MODULE:
-        return apr_pstrcat(pool, "module ", module->name, " (", module->path, ")", NULL);
+        return spx_declaration_module(module, pool);
     case SPX_LOOKUP_FUNCTION: {
         const spx_function_t *function = retained_function(module, symbol->span.start.offset);
-        return function ? function_text(function, pool) : symbol->name;
+        return function ? spx_declaration_function(function, pool) : symbol->name;
     }
     case SPX_LOOKUP_STRUCT: {
         const spx_struct_t *structure = retained_struct(module, symbol->name);
-        return structure ? struct_text(structure, pool) : symbol->name;
+        return structure ? spx_declaration_struct(structure, pool) : symbol->name;
     }
     case SPX_LOOKUP_ENUM: {
         const spx_enum_t *enumeration = retained_enum(module, symbol->name);
-        return enumeration ? enum_text(enumeration, pool) : symbol->name;
+        return enumeration ? spx_declaration_enum(enumeration, pool) : symbol->name;
     }
     case SPX_LOOKUP_CONST: {
         const spx_const_t *constant = retained_const(module, symbol->span.start.offset);
-        return constant ? const_text(constant, pool) : symbol->name;
+        return constant ? spx_declaration_const(constant, pool) : symbol->name;
     }
     case SPX_LOOKUP_VARIANT: {
         const spx_enum_t *enumeration = retained_enum(module, symbol->container);
         for (apr_size_t v = 0; enumeration && v < enumeration->variant_count; v++)
             if (enumeration->variants[v].name.span.start.offset == symbol->span.start.offset)
-                return apr_pstrcat(pool, enumeration->name.text, ".",
-                                   variant_text(enumeration, &enumeration->variants[v], pool),
-                                   NULL);
+                return apr_pstrcat(
+                    pool, enumeration->name.text, ".",
+                    spx_declaration_variant(enumeration, &enumeration->variants[v], pool), NULL);
         return symbol->name;
     }
     case SPX_LOOKUP_FIELD: {
