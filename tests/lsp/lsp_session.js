@@ -4,7 +4,8 @@
 // checks: the lifecycle and exit codes, diagnostics after an edit and after
 // its fix, the overlay rules (an unsaved edit is seen; a disk edit to an
 // open file is not until it is closed; a disk edit to a closed file is),
-// quick fixes, formatting, position encodings with non-ASCII text, and the
+// quick fixes, notes as relatedInformation, bytes that are not UTF-8,
+// a manifest change, document symbols, formatting, position encodings with non-ASCII text, and the
 // error paths, some of them over raw bytes (a malformed header, a bad JSON
 // body).
 //
@@ -85,6 +86,7 @@ async function lifecycleAndDiagnostics() {
   assert.equal(init.capabilities.positionEncoding, 'utf-16');
   assert.equal(init.capabilities.textDocumentSync.change, rpc.TextDocumentSyncKind.Incremental);
   assert.equal(init.capabilities.documentFormattingProvider, true);
+  assert.equal(init.capabilities.documentSymbolProvider, true);
   assert.equal(init.serverInfo.name, 'semapraxd');
   await server.until(() => server.diagnostics.has(math) && server.diagnostics.has(app),
                      'the first diagnostics');
@@ -263,6 +265,61 @@ async function encodings() {
   }
 }
 
+async function filesOnDisk() {
+  const root = copyProject('disk');
+  const mathPath = path.join(root, 'src/math.spx'), textPath = path.join(root, 'src/text.spx');
+  const mathText = fs.readFileSync(mathPath, 'utf8'), textText = fs.readFileSync(textPath);
+  fs.appendFileSync(mathPath, '\nfn add(x: int, y: int) -> int {\n    return x;\n}\n');
+  // Bytes that are not UTF-8 in a closed file: diagnostics, not a crash.
+  fs.appendFileSync(textPath, Buffer.from([0x2f, 0x2f, 0x20, 0x63, 0x61, 0x66, 0xe9, 0x20, 0xff,
+                                           0x0a]));
+  const server = start();
+  const math = uriOf(root, 'src/math.spx'), text = uriOf(root, 'src/text.spx');
+  const app = uriOf(root, 'src/app.spx'), manifest = uriOf(root, 'semaprax.toml');
+  await initialize(server, root);
+  await server.until(() => codes(server.diagnostics.get(math)).length > 0 &&
+                           codes(server.diagnostics.get(text)).length > 0, 'the disk errors');
+  // The engine's note is relatedInformation, in the same file.
+  const duplicate = server.diagnostics.get(math).find((d) => d.code === 'E0305');
+  const addLine = mathText.split('\n').findIndex((l) => l.startsWith('fn add('));
+  assert.deepEqual(duplicate.relatedInformation, [{
+    location: { uri: math, range: { start: { line: addLine, character: 3 },
+                                    end: { line: addLine, character: 6 } } },
+    message: 'first declared here',
+  }]);
+  const lastLine = textText.toString('utf8').split('\n').length - 1;
+  assert.deepEqual(server.diagnostics.get(text).map((d) => [d.code, d.range.start]), [
+    ['E0203', { line: lastLine, character: 6 }],
+    ['E0203', { line: lastLine, character: 8 }], // the first bad byte is one U+FFFD
+  ]);
+  // Fixed on disk, announced by the client: both cleared.
+  fs.writeFileSync(mathPath, mathText);
+  fs.writeFileSync(textPath, textText);
+  await server.connection.sendNotification(rpc.DidChangeWatchedFilesNotification.type, {
+    changes: [{ uri: math, type: 2 }, { uri: text, type: 2 }],
+  });
+  await server.until(() => codes(server.diagnostics.get(math)).length === 0 &&
+                           codes(server.diagnostics.get(text)).length === 0, 'the fixes');
+  // The module's items, from the index.
+  const symbols = await server.connection.sendRequest(rpc.DocumentSymbolRequest.type, {
+    textDocument: { uri: app },
+  });
+  const main = symbols.find((s) => s.name === 'main');
+  assert.ok(main, JSON.stringify(symbols));
+  assert.equal(main.kind, rpc.SymbolKind.Function);
+  assert.match(main.detail, /^fn\(/);
+  // A change to the manifest opens the project again.
+  const manifestText = fs.readFileSync(path.join(root, 'semaprax.toml'), 'utf8');
+  fs.writeFileSync(path.join(root, 'semaprax.toml'),
+                   manifestText.replace('name = "hello"', 'name = "Hello"'));
+  await server.connection.sendNotification(rpc.DidChangeWatchedFilesNotification.type, {
+    changes: [{ uri: manifest, type: 2 }],
+  });
+  await server.until(() => codes(server.diagnostics.get(manifest)).length > 0, 'the manifest');
+  assert.match(server.diagnostics.get(manifest)[0].code, /^E01/);
+  await finish(server, 0);
+}
+
 async function errorPaths() {
   const root = copyProject('errors');
   // Before initialize: -32002; exit without shutdown: 1.
@@ -317,7 +374,8 @@ async function errorPaths() {
 (async () => {
   fs.mkdirSync(workdir, { recursive: true });
   for (const [name, run] of [['lifecycle and diagnostics', lifecycleAndDiagnostics],
-                             ['overlay rules', overlayRules], ['formatting', formatting],
+                             ['overlay rules', overlayRules], ['files on disk', filesOnDisk],
+                             ['formatting', formatting],
                              ['position encodings', encodings], ['error paths', errorPaths]]) {
     await run();
     console.log(`ok: ${name}`);

@@ -21,6 +21,7 @@
 #include "spx_lsp_frame.h"
 #include "spx_lsp_text.h"
 
+#include "spx_index.h"
 #include "spx_inputs.h"
 #include "spx_limits.h"
 #include "spx_log.h"
@@ -73,6 +74,12 @@ typedef struct lsp_server_t {
 
 static apr_status_t send_message(lsp_server_t *server, json_t *message)
 {
+    if (!message) {
+        /* json_pack refused a value (never expected: every string is the
+         * client's UTF-8 or the engine's): say so, answer nothing. */
+        spx_log_event(&server->log, "a message could not be built: not sent");
+        return APR_SUCCESS;
+    }
     json_object_set_new(message, "jsonrpc", json_string("2.0"));
     char *text = json_dumps(message, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(message);
@@ -408,9 +415,13 @@ static apr_status_t publish(lsp_server_t *server, apr_pool_t *pool)
     apr_pool_create(&published_pool, server->pool);
     apr_hash_t *published = apr_hash_make(published_pool);
     apr_status_t status = APR_SUCCESS;
-    for (int i = 0; i < order->nelts && status == APR_SUCCESS; i++) {
+    for (int i = 0; i < order->nelts; i++) {
         const char *path = APR_ARRAY_IDX(order, i, const char *);
         json_t *list = apr_hash_get(lists, path, APR_HASH_KEY_STRING);
+        if (status != APR_SUCCESS) {
+            json_decref(list); /* a write failed: the rest is not sent */
+            continue;
+        }
         const char *uri = uri_of(server, path, pool);
         if (json_array_size(list) > 0) {
             const char *kept = apr_pstrdup(published_pool, uri);
@@ -418,9 +429,9 @@ static apr_status_t publish(lsp_server_t *server, apr_pool_t *pool)
         }
         if (server->published)
             apr_hash_set(server->published, uri, APR_HASH_KEY_STRING, NULL);
-        status = send_message(server, json_pack("{s:s,s:{s:s,s:O}}", "method",
+        status = send_message(server, json_pack("{s:s,s:{s:s,s:o}}", "method",
                                                 "textDocument/publishDiagnostics", "params", "uri",
-                                                uri, "diagnostics", list));
+                                                uri, "diagnostics", list)); /* list taken */
     }
     /* What had diagnostics and is no longer a path of the project. */
     for (apr_hash_index_t *at = server->published ? apr_hash_first(pool, server->published) : NULL;
@@ -515,9 +526,10 @@ static json_t *initialize(lsp_server_t *server, json_t *params, apr_pool_t *pool
     }
     reopen(server);
     json_t *sync = json_pack("{s:b,s:i}", "openClose", 1, "change", 2); /* incremental */
-    return json_pack("{s:{s:s,s:o,s:b,s:{s:[s]}},s:{s:s,s:s}}", "capabilities", "positionEncoding",
-                     server->encoding == SPX_LSP_UTF8 ? "utf-8" : "utf-16", "textDocumentSync",
-                     sync, "documentFormattingProvider", 1, "codeActionProvider", "codeActionKinds",
+    return json_pack("{s:{s:s,s:o,s:b,s:b,s:{s:[s]}},s:{s:s,s:s}}", "capabilities",
+                     "positionEncoding", server->encoding == SPX_LSP_UTF8 ? "utf-8" : "utf-16",
+                     "textDocumentSync", sync, "documentFormattingProvider", 1,
+                     "documentSymbolProvider", 1, "codeActionProvider", "codeActionKinds",
                      "quickfix", "serverInfo", "name", "semapraxd", "version", SPX_VERSION);
 }
 
@@ -854,6 +866,49 @@ static apr_status_t code_action(lsp_server_t *server, json_t *id, json_t *params
     return respond(server, id, actions);
 }
 
+/* textDocument/documentSymbol: the module's functions, structs, enums and
+ * consts with their spans, from the graph's typed walk; [] while the
+ * project is not admitted (there is no index to read). */
+static apr_status_t document_symbol(lsp_server_t *server, json_t *id, json_t *params,
+                                    apr_pool_t *pool)
+{
+    const char *why = NULL;
+    const lsp_document_t *document = request_document(server, params, &why, pool);
+    if (!document)
+        return refuse(server, id, SPX_RPC_INVALID_PARAMS, why);
+    json_t *symbols = json_array();
+    const spx_project_t *project = server->view ? server->view : server->base;
+    if (!project || !document->path || !spx_project_admitted(project))
+        return respond(server, id, symbols);
+    spx_lsp_lines_t lines;
+    int open = apr_hash_get(server->documents, document->uri, APR_HASH_KEY_STRING) != NULL;
+    spx_lsp_lines_index(&lines, document->text, document->length, !open, pool);
+    static const struct {
+        const char *kind;
+        int symbol; /* LSP's SymbolKind */
+    } kinds[] = {{"function", 12}, {"struct", 23}, {"enum", 10}, {"const", 14}};
+    int count = spx_graph_node_count(project);
+    for (int number = 0; number < count; number++) {
+        spx_graph_node_t node;
+        spx_graph_node(project, number, &node);
+        if (!node.span || !node.path || !node.name || strcmp(node.path, document->path) != 0)
+            continue;
+        for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+            if (strcmp(node.kind, kinds[k].kind) != 0)
+                continue;
+            json_t *range =
+                range_json(server, &lines, node.span->start.offset, node.span->end.offset);
+            json_t *symbol = json_pack("{s:s,s:i,s:O,s:o}", "name", node.name, "kind",
+                                       kinds[k].symbol, "range", range, "selectionRange", range);
+            const char *detail = node.signature ? node.signature : node.type;
+            if (detail)
+                json_object_set_new(symbol, "detail", json_string(detail));
+            json_array_append_new(symbols, symbol);
+        }
+    }
+    return respond(server, id, symbols);
+}
+
 /* --- dispatch ------------------------------------------------------------ */
 
 static int is_method(const spx_request_t *request, const char *name)
@@ -912,16 +967,23 @@ static apr_status_t requested(lsp_server_t *server, const spx_request_t *request
         server->shut_down = 1;
         return respond(server, id, NULL);
     }
-    int formatting_request = is_method(request, "textDocument/formatting");
-    if (!formatting_request && !is_method(request, "textDocument/codeAction"))
-        return refuse(server, id, SPX_RPC_METHOD_NOT_FOUND,
-                      apr_psprintf(pool, "unknown method %s", request->method));
-    refresh(server, pool);
-    apr_status_t status = publish(server, pool);
-    if (status != APR_SUCCESS)
-        return status;
-    return formatting_request ? formatting(server, id, request->params, pool)
-                              : code_action(server, id, request->params, pool);
+    static const struct {
+        const char *method;
+        apr_status_t (*answer)(lsp_server_t *, json_t *, json_t *, apr_pool_t *);
+    } methods[] = {{"textDocument/formatting", formatting},
+                   {"textDocument/codeAction", code_action},
+                   {"textDocument/documentSymbol", document_symbol}};
+    for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
+        if (!is_method(request, methods[i].method))
+            continue;
+        refresh(server, pool);
+        apr_status_t status = publish(server, pool);
+        if (status != APR_SUCCESS)
+            return status;
+        return methods[i].answer(server, id, request->params, pool);
+    }
+    return refuse(server, id, SPX_RPC_METHOD_NOT_FOUND,
+                  apr_psprintf(pool, "unknown method %s", request->method));
 }
 
 static apr_status_t read_stdio(void *context, void *buffer, apr_size_t capacity, apr_size_t *got)
