@@ -135,9 +135,26 @@ async function lifecycleAndDiagnostics() {
   assert.equal(fix.kind, 'quickfix');
   assert.deepEqual(fix.edit.changes[math], [{ range: error.range, newText: 'fib' }]);
 
+  // Two changes in one notification, applied in order: the second's range
+  // is in the text the first made ("fibb" -> "fibbb" -> "fib").
+  await server.connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: math, version: 3 },
+    contentChanges: [
+      { range: { start: { line, character: column + 4 }, end: { line, character: column + 4 } },
+        text: 'b' },
+      { range: { start: { line, character: column + 3 }, end: { line, character: column + 5 } },
+        text: '' },
+    ],
+  });
+  await server.until(() => codes(server.diagnostics.get(math)).length === 0, 'the edits');
+
   // The fix, as a full-text change: the error is cleared.
   await server.connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
-    textDocument: { uri: math, version: 3 }, contentChanges: [{ text }],
+    textDocument: { uri: math, version: 4 }, contentChanges: [{ text: text.replace('fib(10)', 'fibb(10)') }],
+  });
+  await server.until(() => codes(server.diagnostics.get(math)).length === 1, 'the error again');
+  await server.connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: math, version: 5 }, contentChanges: [{ text }],
   });
   await server.until(() => codes(server.diagnostics.get(math)).length === 0, 'the error cleared');
 
@@ -150,7 +167,7 @@ async function lifecycleAndDiagnostics() {
   await server.connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
     textDocument: { uri: math, version: 9 }, contentChanges: [{ text }],
   });
-  await server.until(() => server.logs.some((l) => /version 9 after 3/.test(l)), 'the gap');
+  await server.until(() => server.logs.some((l) => /version 9 after 5/.test(l)), 'the gap');
 
   await finish(server, 0);
 }
@@ -342,8 +359,17 @@ async function errorPaths() {
   assert.equal(await server.exited, 0);
   server.connection.dispose();
 
-  // Raw bytes: a malformed header, a bad JSON body, then a request that is
-  // still answered (the framing resynchronises).
+  // A folder without a manifest: said once, and the server goes on.
+  server = start();
+  const empty = path.join(workdir, 'empty');
+  fs.mkdirSync(empty, { recursive: true });
+  await initialize(server, empty);
+  await server.until(() => server.logs.some((l) => /cannot be opened/.test(l)), 'the message');
+  await finish(server, 0);
+
+  // Raw bytes: a malformed header, a bad JSON body, a buffer with a lone
+  // surrogate (not UTF-8 once decoded), then requests that are still
+  // answered (the framing resynchronises).
   const child = cp.spawn(semapraxd, ['--lsp', '--manifest-path', path.join(root, 'semaprax.toml')],
                          { stdio: ['pipe', 'pipe', 'pipe'] });
   let output = Buffer.alloc(0);
@@ -352,6 +378,9 @@ async function errorPaths() {
   child.stdin.write('Content-Type: x\r\n\r\n');
   child.stdin.write('Content-Length: 7\r\n\r\n{"bad":');
   child.stdin.write(frame('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}'));
+  child.stdin.write(frame('{"jsonrpc":"2.0","method":"textDocument/didOpen","params":' +
+    `{"textDocument":{"uri":"${uriOf(root, 'src/math.spx')}","languageId":"semaprax",` +
+    '"version":1,"text":"\\ud800"}}}'));
   child.stdin.write(frame('{"jsonrpc":"2.0","id":2,"method":"shutdown"}'));
   child.stdin.write(frame('{"jsonrpc":"2.0","method":"exit"}'));
   child.stdin.end();
@@ -369,6 +398,8 @@ async function errorPaths() {
   assert.equal(messages[1].id, null);
   assert.equal(messages.find((m) => m.id === 1).result.capabilities.positionEncoding, 'utf-16');
   assert.equal(messages.find((m) => m.id === 2).result, null);
+  const refused = messages.filter((m) => m.error);
+  assert.deepEqual(refused.map((m) => [m.id, m.error.code]), [[null, -32700], [null, -32700]]);
 }
 
 (async () => {

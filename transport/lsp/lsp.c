@@ -60,7 +60,8 @@ typedef struct lsp_server_t {
     const char *root_uri;      /* the client's spelling when it named the root */
     spx_project_t *base;       /* the project opened from the files; NULL: unavailable */
     apr_pool_t *base_pool;
-    const char *unavailable;
+    const char *unavailable; /* why base is NULL (in unavailable_pool) */
+    apr_pool_t *unavailable_pool;
     spx_project_t *view; /* base with the open buffers in place; NULL: to be rebuilt */
     apr_pool_t *view_pool;
     apr_hash_t *documents; /* uri -> lsp_document_t */
@@ -231,19 +232,23 @@ static void reopen(lsp_server_t *server)
     const char *message = NULL;
     apr_status_t status =
         spx_project_open(&server->base, server->manifest_path, server->base_pool, &message);
-    const char *was = server->unavailable;
-    server->unavailable = NULL;
-    if (status != APR_SUCCESS) {
+    if (status == APR_SUCCESS) {
+        server->unavailable = NULL;
+    } else {
         char reason[256];
         server->base = NULL;
         const char *why = message ? message : spx_strerror(status, reason, sizeof(reason));
         /* Said once per reason: an unavailable project is tried again at
-         * every request. */
-        if (!was || strcmp(was, why) != 0) {
+         * every request, and its reason kept in a pool of its own, so that
+         * the same failure again takes no memory. */
+        if (!server->unavailable || strcmp(server->unavailable, why) != 0) {
             server->announce = 1;
             spx_log_event(&server->log, "%s", why);
+            if (server->unavailable_pool)
+                apr_pool_destroy(server->unavailable_pool);
+            apr_pool_create(&server->unavailable_pool, server->pool);
+            server->unavailable = apr_pstrdup(server->unavailable_pool, why);
         }
-        server->unavailable = apr_pstrdup(server->pool, why);
     }
     server->publish_due = 1;
 }
