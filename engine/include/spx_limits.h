@@ -235,8 +235,13 @@
 /* The open documents an LSP client may hold at once (project decision: one
  * per source a project may have); a didOpen past it is logged and ignored. */
 #define SPX_LIMIT_LSP_DOCUMENTS SPX_LIMIT_SOURCES
-/* The contentChanges of one didChange (project decision). */
+/* The contentChanges of one didChange (project decision), and the work
+ * they may take together: each change scans and copies the document as it
+ * stands, so their count times its length is bounded (1 GiB: a second or
+ * so; thousands of changes to a small buffer, 64 to one at the source
+ * limit), and a notification past it is refused, never a hang. */
 #define SPX_LIMIT_LSP_CHANGES 4096u
+#define SPX_LIMIT_LSP_CHANGE_WORK_BYTES (1024ull * 1024u * 1024u)
 
 /* semapraxd --mcp (transport/mcp/mcp.c; project decision): its default
  * --max-response-bytes, below the 10 MiB that the MCP TypeScript SDK's stdio

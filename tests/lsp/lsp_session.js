@@ -359,6 +359,27 @@ async function errorPaths() {
   assert.equal(await server.exited, 0);
   server.connection.dispose();
 
+  // Huge buffers: one over the source limit is not opened; one at it is,
+  // and a didChange whose changes would scan it more than the work bound
+  // allows is refused whole (the buffer stays as it was), never a hang.
+  server = start();
+  await initialize(server, root);
+  const big = 'file:///nowhere/big.spx', limit = 16 * 1024 * 1024;
+  await server.connection.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: big, languageId: 'semaprax', version: 1, text: 'x'.repeat(limit + 1) },
+  });
+  await server.until(() => server.logs.some((l) => /over the source limit/.test(l)), 'refusal');
+  await server.connection.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: big, languageId: 'semaprax', version: 1, text: 'x'.repeat(limit - 100) },
+  });
+  const insert = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+                   text: 'y' };
+  await server.connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: big, version: 2 }, contentChanges: Array(65).fill(insert),
+  });
+  await server.until(() => server.logs.some((l) => /more than 1024 MiB of work/.test(l)), 'bound');
+  await finish(server, 0);
+
   // A folder without a manifest: said once, and the server goes on.
   server = start();
   const empty = path.join(workdir, 'empty');

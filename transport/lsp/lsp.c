@@ -21,6 +21,7 @@
 #include "spx_lsp_frame.h"
 #include "spx_lsp_text.h"
 
+#include "spx_detail.h"
 #include "spx_index.h"
 #include "spx_inputs.h"
 #include "spx_limits.h"
@@ -578,8 +579,8 @@ static apr_status_t did_open(lsp_server_t *server, json_t *params, apr_pool_t *p
     apr_size_t length = json_string_length(value);
     if (length > SPX_LIMIT_SOURCE_BYTES)
         return tell(server, 1,
-                    apr_psprintf(pool, "%s is over the source limit (%u bytes): not opened", uri,
-                                 SPX_LIMIT_SOURCE_BYTES));
+                    apr_psprintf(pool, "%s is over the source limit (%u bytes): not opened",
+                                 spx_detail_echo(uri, pool), SPX_LIMIT_SOURCE_BYTES));
     lsp_document_t *old = apr_hash_get(server->documents, uri, APR_HASH_KEY_STRING);
     if (!old && apr_hash_count(server->documents) >= SPX_LIMIT_LSP_DOCUMENTS)
         return tell(server, 1, "too many open documents: not opened");
@@ -610,6 +611,10 @@ static const char *apply_change(lsp_server_t *server, const lsp_document_t *docu
     json_t *range = json_object_get(change, "range");
     apr_size_t added = json_string_length(text);
     if (!range) {
+        if (added > SPX_LIMIT_SOURCE_BYTES) {
+            *problem = "a text larger than the source limit";
+            return NULL;
+        }
         *length = added;
         return json_string_value(text);
     }
@@ -649,28 +654,41 @@ static apr_status_t did_change(lsp_server_t *server, json_t *params, apr_pool_t 
     if (!document)
         return tell(server, 2,
                     apr_psprintf(pool, "textDocument/didChange of %s, which is not open: ignored",
-                                 uri ? uri : "a document without a uri"));
+                                 uri ? spx_detail_echo(uri, pool) : "a document without a uri"));
     json_t *changes = json_object_get(params, "contentChanges");
     if (!json_is_array(changes) || json_array_size(changes) > SPX_LIMIT_LSP_CHANGES)
         return tell(server, 1,
                     apr_psprintf(pool,
                                  "textDocument/didChange of %s without a contentChanges "
                                  "array of at most %u: ignored",
-                                 uri, SPX_LIMIT_LSP_CHANGES));
+                                 spx_detail_echo(uri, pool), SPX_LIMIT_LSP_CHANGES));
     apr_int64_t version = version_of(params);
     if (version >= 0 && document->version >= 0 && version != document->version + 1)
         tell(server, 2,
              apr_psprintf(pool,
                           "textDocument/didChange of %s: version %" APR_INT64_T_FMT
                           " after %" APR_INT64_T_FMT "; the changes are applied as sent",
-                          uri, version, document->version));
+                          spx_detail_echo(uri, pool), version, document->version));
     /* Every change is applied in order to a copy; the document takes the
      * result only when all of them applied. */
     lsp_document_t current = *document;
     apr_pool_t *scratch = NULL;
     apr_pool_create(&scratch, pool);
+    apr_uint64_t work = 0; /* bytes scanned and copied so far */
     for (size_t i = 0; i < json_array_size(changes); i++) {
         const char *problem = NULL;
+        work += current.length;
+        if (work > SPX_LIMIT_LSP_CHANGE_WORK_BYTES) {
+            apr_pool_destroy(scratch);
+            return tell(server, 1,
+                        apr_psprintf(pool,
+                                     "textDocument/didChange of %s: its changes take more than "
+                                     "%u MiB of work over this document; the document is kept "
+                                     "as it was before this notification (close and reopen "
+                                     "it to re-synchronise)",
+                                     spx_detail_echo(uri, pool),
+                                     (unsigned)(SPX_LIMIT_LSP_CHANGE_WORK_BYTES >> 20)));
+        }
         apr_size_t length = 0;
         apr_pool_t *next = NULL;
         apr_pool_create(&next, pool);
@@ -684,7 +702,7 @@ static apr_status_t did_change(lsp_server_t *server, json_t *params, apr_pool_t 
                                      "textDocument/didChange of %s: %s; the document is kept "
                                      "as it was before this notification (close and reopen "
                                      "it to re-synchronise)",
-                                     uri, problem));
+                                     spx_detail_echo(uri, pool), problem));
         }
         current.text = (unsigned char *)text; /* the request's, or next's */
         current.length = length;
@@ -706,7 +724,7 @@ static apr_status_t did_close(lsp_server_t *server, json_t *params, apr_pool_t *
     if (!document)
         return tell(server, 2,
                     apr_psprintf(pool, "textDocument/didClose of %s, which is not open: ignored",
-                                 uri ? uri : "a document without a uri"));
+                                 uri ? spx_detail_echo(uri, pool) : "a document without a uri"));
     apr_hash_set(server->documents, uri, APR_HASH_KEY_STRING, NULL);
     apr_pool_destroy(document->pool);
     invalidate(server);
@@ -732,7 +750,8 @@ static const lsp_document_t *request_document(lsp_server_t *server, json_t *para
     const spx_input_t *input =
         path && server->base ? spx_input_set_find(spx_project_inputs(server->base), path) : NULL;
     if (!input || input->kind != SPX_OBJECT_FILE) {
-        *why = apr_psprintf(pool, "%s is neither open nor a file of the project", uri);
+        *why = apr_psprintf(pool, "%s is neither open nor a file of the project",
+                            spx_detail_echo(uri, pool));
         return NULL;
     }
     lsp_document_t *held = apr_pcalloc(pool, sizeof(*held));
@@ -988,7 +1007,7 @@ static apr_status_t requested(lsp_server_t *server, const spx_request_t *request
         return methods[i].answer(server, id, request->params, pool);
     }
     return refuse(server, id, SPX_RPC_METHOD_NOT_FOUND,
-                  apr_psprintf(pool, "unknown method %s", request->method));
+                  apr_psprintf(pool, "unknown method %s", spx_detail_echo(request->method, pool)));
 }
 
 static apr_status_t read_stdio(void *context, void *buffer, apr_size_t capacity, apr_size_t *got)
