@@ -79,7 +79,7 @@ async function finish(server, expectedCode = 0) {
 const codes = (list) => (list || []).map((d) => d.code);
 
 async function lifecycleAndDiagnostics() {
-  const root = copyProject('edits');
+  const root = copyProject('edits é dir'); // a URI with escapes
   const server = start();
   const math = uriOf(root, 'src/math.spx'), app = uriOf(root, 'src/app.spx');
   const init = await initialize(server, root);
@@ -283,7 +283,7 @@ async function encodings() {
 }
 
 async function filesOnDisk() {
-  const root = copyProject('disk');
+  const root = copyProject('disk #1');
   const mathPath = path.join(root, 'src/math.spx'), textPath = path.join(root, 'src/text.spx');
   const mathText = fs.readFileSync(mathPath, 'utf8'), textText = fs.readFileSync(textPath);
   fs.appendFileSync(mathPath, '\nfn add(x: int, y: int) -> int {\n    return x;\n}\n');

@@ -114,6 +114,11 @@ static apr_status_t tell(lsp_server_t *server, int type, const char *message)
 
 /* --- URIs ------------------------------------------------------------------ */
 
+static int is_letter(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
 static int hex_value(char c)
 {
     if (c >= '0' && c <= '9')
@@ -150,8 +155,7 @@ static const char *uri_path(const char *uri, apr_pool_t *pool)
         }
     }
     *to = 0;
-    if (path[0] == '/' && path[1] && path[2] == ':' &&
-        ((path[1] >= 'A' && path[1] <= 'Z') || (path[1] >= 'a' && path[1] <= 'z')))
+    if (path[0] == '/' && is_letter(path[1]) && path[2] == ':')
         return path + 1; /* a drive letter */
     return path;
 }
@@ -181,12 +185,23 @@ static const char *path_uri(const char *path, apr_pool_t *pool)
     return uri;
 }
 
-/* The path relative to the root of a document's URI, or NULL outside it. */
+/* The path relative to the root of a document's URI, or NULL outside it. A
+ * drive letter ("c:/", which some clients write in lower case) is compared
+ * without regard to case; everything else byte for byte. */
 static const char *relative_path(const lsp_server_t *server, const char *uri, apr_pool_t *pool)
 {
     const char *path = server->root ? uri_path(uri, pool) : NULL;
-    apr_size_t root_length = server->root ? strlen(server->root) : 0;
-    if (!path || strncmp(path, server->root, root_length) != 0 || path[root_length] != '/')
+    const char *root = server->root;
+    if (!path)
+        return NULL;
+    if (is_letter(path[0]) && path[1] == ':' && is_letter(root[0]) && root[1] == ':') {
+        if ((path[0] | 0x20) != (root[0] | 0x20))
+            return NULL;
+        path += 1;
+        root += 1;
+    }
+    apr_size_t root_length = strlen(root);
+    if (strncmp(path, root, root_length) != 0 || path[root_length] != '/')
         return NULL;
     return path + root_length + 1;
 }
