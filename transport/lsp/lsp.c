@@ -22,6 +22,7 @@
 #include "spx_lsp_text.h"
 
 #include "spx_detail.h"
+#include "spx_digest.h"
 #include "spx_index.h"
 #include "spx_inputs.h"
 #include "spx_limits.h"
@@ -66,10 +67,11 @@ typedef struct lsp_server_t {
     spx_project_t *view; /* base with the open buffers in place; NULL: to be rebuilt */
     apr_pool_t *view_pool;
     apr_hash_t *documents; /* uri -> lsp_document_t */
-    apr_hash_t *published; /* uri -> uri: published with diagnostics last time */
+    apr_hash_t *published; /* uri -> the digest of the list last published for it */
     apr_pool_t *published_pool;
     int publish_due;
-    int announce; /* unavailable is new: say it in a window/showMessage */
+    const char *touched; /* the URI just opened or closed (request pool): published whatever */
+    int announce;        /* unavailable is new: say it in a window/showMessage */
 } lsp_server_t;
 
 /* --- writing ------------------------------------------------------------- */
@@ -390,8 +392,11 @@ static json_t *diagnostic_json(lsp_server_t *server, const spx_diagnostic_t *ite
     return diagnostic;
 }
 
-/* Publish every path's diagnostics: each source of the project and the
- * manifest, and an empty list for each URI that had some last time. */
+/* Publish the diagnostics of each source of the project and the manifest
+ * whose list differs from the one last published for its URI (each list's
+ * digest is kept; the first time, every one), the document just opened or
+ * closed whatever its list, and an empty list for each URI published
+ * before that is no longer a path of the project. */
 static apr_status_t publish(lsp_server_t *server, apr_pool_t *pool)
 {
     if (!server->publish_due || !server->initialized)
@@ -434,7 +439,7 @@ static apr_status_t publish(lsp_server_t *server, apr_pool_t *pool)
     }
     apr_pool_t *published_pool = NULL;
     apr_pool_create(&published_pool, server->pool);
-    apr_hash_t *published = apr_hash_make(published_pool);
+    apr_hash_t *published = apr_hash_make(published_pool); /* uri -> digest of its list */
     apr_status_t status = APR_SUCCESS;
     for (int i = 0; i < order->nelts; i++) {
         const char *path = APR_ARRAY_IDX(order, i, const char *);
@@ -444,22 +449,32 @@ static apr_status_t publish(lsp_server_t *server, apr_pool_t *pool)
             continue;
         }
         const char *uri = uri_of(server, path, pool);
-        if (json_array_size(list) > 0) {
-            const char *kept = apr_pstrdup(published_pool, uri);
-            apr_hash_set(published, kept, APR_HASH_KEY_STRING, kept);
-        }
+        char *text = json_dumps(list, JSON_COMPACT | JSON_SORT_KEYS);
+        spx_sha256_t digest;
+        spx_sha256(text ? text : "", text ? strlen(text) : 0, &digest);
+        free(text);
+        const char *kept_digest = spx_digest_text(&digest, published_pool);
+        const char *before =
+            server->published ? apr_hash_get(server->published, uri, APR_HASH_KEY_STRING) : NULL;
         if (server->published)
             apr_hash_set(server->published, uri, APR_HASH_KEY_STRING, NULL);
+        apr_hash_set(published, apr_pstrdup(published_pool, uri), APR_HASH_KEY_STRING, kept_digest);
+        if (before && strcmp(before, kept_digest) == 0 &&
+            !(server->touched && strcmp(server->touched, uri) == 0)) {
+            json_decref(list); /* the client has it */
+            continue;
+        }
         status = send_message(server, json_pack("{s:s,s:{s:s,s:o}}", "method",
                                                 "textDocument/publishDiagnostics", "params", "uri",
                                                 uri, "diagnostics", list)); /* list taken */
     }
-    /* What had diagnostics and is no longer a path of the project. */
+    server->touched = NULL;
+    /* What was published and is no longer a path of the project. */
     for (apr_hash_index_t *at = server->published ? apr_hash_first(pool, server->published) : NULL;
          at && status == APR_SUCCESS; at = apr_hash_next(at))
         status = send_message(
             server, json_pack("{s:s,s:{s:s,s:[]}}", "method", "textDocument/publishDiagnostics",
-                              "params", "uri", (const char *)apr_hash_this_val(at), "diagnostics"));
+                              "params", "uri", (const char *)apr_hash_this_key(at), "diagnostics"));
     if (server->published_pool)
         apr_pool_destroy(server->published_pool);
     server->published_pool = published_pool;
@@ -609,6 +624,7 @@ static apr_status_t did_open(lsp_server_t *server, json_t *params, apr_pool_t *p
     }
     set_text(server, &placeholder, text, length);
     invalidate(server);
+    server->touched = apr_pstrdup(pool, uri);
     return APR_SUCCESS;
 }
 
@@ -740,6 +756,7 @@ static apr_status_t did_close(lsp_server_t *server, json_t *params, apr_pool_t *
         return tell(server, 2,
                     apr_psprintf(pool, "textDocument/didClose of %s, which is not open: ignored",
                                  uri ? spx_detail_echo(uri, pool) : "a document without a uri"));
+    server->touched = apr_pstrdup(pool, uri);
     apr_hash_set(server->documents, uri, APR_HASH_KEY_STRING, NULL);
     apr_pool_destroy(document->pool);
     invalidate(server);
@@ -1051,6 +1068,7 @@ spx_session_exit_t spx_lsp_run(const spx_session_options_t *options, spx_stdio_t
     int exit_code = -1;
     while (exit_code < 0) {
         apr_pool_clear(request_pool);
+        server.touched = NULL;
         spx_lsp_frame_t frame;
         apr_status_t status = spx_lsp_frame_next(reader, &frame);
         if (status != APR_SUCCESS) {
