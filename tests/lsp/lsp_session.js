@@ -228,14 +228,21 @@ async function formatting() {
   const edits = await server.connection.sendRequest(rpc.DocumentFormattingRequest.type, {
     textDocument: { uri: math }, options: { tabSize: 4, insertSpaces: true },
   });
-  assert.equal(edits.length, 1);
-  // Applying the edit gives what `semaprax fmt` lays out.
+  // One edit per changed run of lines; the blank line between the two
+  // items, which the layout keeps, is not touched.
+  assert.equal(edits.length, 2, JSON.stringify(edits));
+  assert.deepEqual(edits[0].range, { start: { line: 0, character: 0 },
+                                     end: { line: 2, character: 0 } });
+  assert.deepEqual(edits[1].range.start, { line: 3, character: 0 });
+  // Applied from the last to the first, they give the canonical layout.
   const lines = messy.split('\n');
   const offset = (p) => lines.slice(0, p.line).join('\n').length + (p.line ? 1 : 0) + p.character;
-  const formatted = messy.slice(0, offset(edits[0].range.start)) + edits[0].newText +
-    messy.slice(offset(edits[0].range.end));
-  fs.writeFileSync(path.join(workdir, 'messy.spx'), messy);
-  assert.match(formatted, /^export fn one\(\) -> int \{\n    return 1;\n\}\n/);
+  let formatted = messy;
+  for (const edit of [...edits].reverse())
+    formatted = formatted.slice(0, offset(edit.range.start)) + edit.newText +
+      formatted.slice(offset(edit.range.end));
+  assert.equal(formatted, 'export fn one() -> int {\n    return 1;\n}\n\n' +
+                          'fn test_fib() -> int {\n    return one();\n}\n');
   // Formatting it again changes nothing.
   await server.connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
     textDocument: { uri: math, version: 2 }, contentChanges: [{ text: formatted }],

@@ -22,6 +22,7 @@
 #include "spx_lsp_text.h"
 
 #include "spx_detail.h"
+#include "spx_diff.h"
 #include "spx_digest.h"
 #include "spx_index.h"
 #include "spx_inputs.h"
@@ -795,7 +796,7 @@ static const lsp_document_t *request_document(lsp_server_t *server, json_t *para
 }
 
 /* textDocument/formatting: the fmt operation's layout of the buffer, as
- * one edit of the lines that differ (none when it is already canonical). */
+ * the edits of the lines that differ (none when it is already canonical). */
 static apr_status_t formatting(lsp_server_t *server, json_t *id, json_t *params, apr_pool_t *pool)
 {
     const char *why = NULL;
@@ -822,29 +823,25 @@ static apr_status_t formatting(lsp_server_t *server, json_t *id, json_t *params,
                       "the formatter's self-check failed: not formatted");
     if (!file.changed)
         return respond(server, id, json_array());
-    /* The lines before the first difference and after the last are kept. */
-    const unsigned char *old = document->text, *new = (const unsigned char *)file.text;
-    apr_size_t old_length = document->length, new_length = file.text_length;
-    apr_size_t prefix = 0;
-    while (prefix < old_length && prefix < new_length && old[prefix] == new[prefix])
-        prefix++;
-    while (prefix > 0 && old[prefix - 1] != '\n')
-        prefix--;
-    apr_size_t suffix = 0;
-    while (suffix < old_length - prefix && suffix < new_length - prefix &&
-           old[old_length - 1 - suffix] == new[new_length - 1 - suffix])
-        suffix++;
-    while (suffix > 0 && old[old_length - suffix] != '\n')
-        suffix--; /* a suffix starts just after an LF... */
-    if (suffix > 0)
-        suffix--; /* ...and keeps it, so that the edit ends at a line's end */
+    /* One edit per change of the line diff from the buffer to its layout
+     * (spx_diff.h: the lines that stay are not touched, so the editor keeps
+     * its marks and cursor on them). */
+    apr_array_header_t *changes = NULL;
+    spx_diff_changes((const char *)document->text, document->length, file.text, file.text_length,
+                     &changes, pool);
     spx_lsp_lines_t lines;
     int open = apr_hash_get(server->documents, document->uri, APR_HASH_KEY_STRING) != NULL;
-    spx_lsp_lines_index(&lines, old, old_length, !open, pool);
-    json_t *edit =
-        json_pack("{s:o,s:s%}", "range", range_json(server, &lines, prefix, old_length - suffix),
-                  "newText", (const char *)new + prefix, new_length - suffix - prefix);
-    return respond(server, id, json_pack("[o]", edit));
+    spx_lsp_lines_index(&lines, document->text, document->length, !open, pool);
+    json_t *edits = json_array();
+    for (int i = 0; i < changes->nelts; i++) {
+        const spx_diff_change_t *change = &APR_ARRAY_IDX(changes, i, spx_diff_change_t);
+        json_array_append_new(
+            edits,
+            json_pack("{s:o,s:s%}", "range",
+                      range_json(server, &lines, change->old_start, change->old_end), "newText",
+                      file.text + change->new_start, change->new_end - change->new_start));
+    }
+    return respond(server, id, edits);
 }
 
 /* 1 when bytes are one name (ASCII letters, digits, underscores). */
