@@ -337,8 +337,12 @@ async function filesOnDisk() {
   assert.ok(main, JSON.stringify(symbols));
   assert.equal(main.kind, rpc.SymbolKind.Function);
   assert.match(main.detail, /^fn\(/);
-  // A change to the manifest opens the project again.
+  // A change to the manifest opens the project again, even while it is open
+  // in the editor (a manifest's buffer overlays nothing: its file counts).
   const manifestText = fs.readFileSync(path.join(root, 'semaprax.toml'), 'utf8');
+  await server.connection.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: manifest, languageId: 'toml', version: 1, text: manifestText },
+  });
   fs.writeFileSync(path.join(root, 'semaprax.toml'),
                    manifestText.replace('name = "hello"', 'name = "Hello"'));
   await server.connection.sendNotification(rpc.DidChangeWatchedFilesNotification.type, {

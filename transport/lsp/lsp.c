@@ -239,6 +239,20 @@ static lsp_document_t *document_at_path(const lsp_server_t *server, const char *
 
 /* --- the project ----------------------------------------------------------- */
 
+/* 1 when path is one of the project's sources and open in the editor: its
+ * buffer overlays it, so a change to its file is not a change (a manifest
+ * or data file open in the editor overlays nothing: its file counts). */
+static int overlaid_source(const lsp_server_t *server, const spx_input_set_t *inputs,
+                           const char *path, apr_pool_t *pool)
+{
+    if (!document_at_path(server, path, pool))
+        return 0;
+    for (apr_size_t i = 0; i < spx_input_set_source_count(inputs); i++)
+        if (strcmp(spx_input_set_source(inputs, i)->path, path) == 0)
+            return 1;
+    return 0;
+}
+
 static void reopen(lsp_server_t *server)
 {
     server->base = server->view = NULL;
@@ -282,12 +296,12 @@ static void refresh(lsp_server_t *server, apr_pool_t *pool)
         reopen(server);
     } else {
         apr_array_header_t *drift = NULL;
-        apr_status_t status =
-            spx_input_set_reauthenticate(spx_project_inputs(server->base), pool, &drift);
+        spx_input_set_t *held = spx_project_inputs(server->base);
+        apr_status_t status = spx_input_set_reauthenticate(held, pool, &drift);
         int changed = status != APR_SUCCESS;
         for (int i = 0; !changed && i < drift->nelts; i++) {
             const spx_drift_t *record = &APR_ARRAY_IDX(drift, i, spx_drift_t);
-            if (!document_at_path(server, record->path, pool))
+            if (!overlaid_source(server, held, record->path, pool))
                 changed = 1;
         }
         if (changed) {
