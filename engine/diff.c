@@ -212,6 +212,49 @@ static const char *range(apr_size_t first, apr_size_t count, apr_pool_t *pool)
                         count);
 }
 
+/* The edit script from old to new_text, in scratch: *script of *entries
+ * (deletions before additions within a change, as diff -u), and the lines
+ * of both. */
+static spx_diff_search_t make_script(const char *old, apr_size_t old_length, const char *new_text,
+                                     apr_size_t new_length, apr_size_t max_trace_bytes,
+                                     apr_uint64_t max_steps, lines_t *a, lines_t *b,
+                                     entry_t **script_out, apr_size_t *entries_out,
+                                     apr_pool_t *scratch)
+{
+    split_lines(old, old_length, a, scratch);
+    split_lines(new_text, new_length, b, scratch);
+    apr_size_t prefix = 0;
+    while (prefix < a->count && prefix < b->count && same_line(&a->line[prefix], &b->line[prefix]))
+        prefix++;
+    apr_size_t suffix = 0;
+    while (suffix < a->count - prefix && suffix < b->count - prefix &&
+           same_line(&a->line[a->count - 1 - suffix], &b->line[b->count - 1 - suffix]))
+        suffix++;
+    apr_size_t n = a->count - prefix - suffix, m = b->count - prefix - suffix;
+    unsigned char *deleted = apr_pcalloc(scratch, a->count + 1);
+    unsigned char *added = apr_pcalloc(scratch, b->count + 1);
+    spx_diff_search_t search = SPX_DIFF_SHORTEST;
+    if (!shortest_script(a->line + prefix, n, b->line + prefix, m, deleted + prefix, added + prefix,
+                         max_trace_bytes, max_steps, scratch)) {
+        memset(deleted + prefix, 1, n);
+        memset(added + prefix, 1, m);
+        search = SPX_DIFF_WHOLE_MIDDLE;
+    }
+    entry_t *script = apr_palloc(scratch, (a->count + b->count + 1) * sizeof(entry_t));
+    apr_size_t entries = 0, i = 0, j = 0;
+    while (i < a->count || j < b->count) {
+        if (i < a->count && deleted[i])
+            script[entries++] = (entry_t){'-', i++, j};
+        else if (j < b->count && added[j])
+            script[entries++] = (entry_t){'+', i, j++};
+        else
+            script[entries++] = (entry_t){' ', i++, j++};
+    }
+    *script_out = script;
+    *entries_out = entries;
+    return search;
+}
+
 spx_diff_search_t spx_diff_unified_bounded(const char *path, const char *old, apr_size_t old_length,
                                            const char *new_text, apr_size_t new_length,
                                            apr_size_t max_trace_bytes, apr_uint64_t max_steps,
@@ -224,36 +267,10 @@ spx_diff_search_t spx_diff_unified_bounded(const char *path, const char *old, ap
     apr_pool_t *scratch = NULL;
     apr_pool_create(&scratch, pool);
     lines_t a, b;
-    split_lines(old, old_length, &a, scratch);
-    split_lines(new_text, new_length, &b, scratch);
-    apr_size_t prefix = 0;
-    while (prefix < a.count && prefix < b.count && same_line(&a.line[prefix], &b.line[prefix]))
-        prefix++;
-    apr_size_t suffix = 0;
-    while (suffix < a.count - prefix && suffix < b.count - prefix &&
-           same_line(&a.line[a.count - 1 - suffix], &b.line[b.count - 1 - suffix]))
-        suffix++;
-    apr_size_t n = a.count - prefix - suffix, m = b.count - prefix - suffix;
-    unsigned char *deleted = apr_pcalloc(scratch, a.count + 1);
-    unsigned char *added = apr_pcalloc(scratch, b.count + 1);
-    spx_diff_search_t search = SPX_DIFF_SHORTEST;
-    if (!shortest_script(a.line + prefix, n, b.line + prefix, m, deleted + prefix, added + prefix,
-                         max_trace_bytes, max_steps, scratch)) {
-        memset(deleted + prefix, 1, n);
-        memset(added + prefix, 1, m);
-        search = SPX_DIFF_WHOLE_MIDDLE;
-    }
-    /* The script: deletions before additions within a change, as diff -u. */
-    entry_t *script = apr_palloc(scratch, (a.count + b.count + 1) * sizeof(entry_t));
-    apr_size_t entries = 0, i = 0, j = 0;
-    while (i < a.count || j < b.count) {
-        if (i < a.count && deleted[i])
-            script[entries++] = (entry_t){'-', i++, j};
-        else if (j < b.count && added[j])
-            script[entries++] = (entry_t){'+', i, j++};
-        else
-            script[entries++] = (entry_t){' ', i++, j++};
-    }
+    entry_t *script = NULL;
+    apr_size_t entries = 0;
+    spx_diff_search_t search = make_script(old, old_length, new_text, new_length, max_trace_bytes,
+                                           max_steps, &a, &b, &script, &entries, scratch);
     text_t text = {NULL, 0, 0, pool};
     add_string(&text, apr_psprintf(scratch, "--- a/%s\n+++ b/%s\n", path, path));
     const apr_size_t context = SPX_LIMIT_DIFF_CONTEXT_LINES;
@@ -304,4 +321,53 @@ spx_diff_search_t spx_diff_unified(const char *path, const char *old, apr_size_t
     return spx_diff_unified_bounded(path, old, old_length, new_text, new_length,
                                     SPX_LIMIT_DIFF_TRACE_BYTES, SPX_LIMIT_DIFF_STEPS, diff,
                                     diff_length, pool);
+}
+
+spx_diff_search_t spx_diff_changes(const char *old, apr_size_t old_length, const char *new_text,
+                                   apr_size_t new_length, apr_array_header_t **changes,
+                                   apr_pool_t *pool)
+{
+    *changes = apr_array_make(pool, 8, sizeof(spx_diff_change_t));
+    if (old_length == new_length && memcmp(old, new_text, old_length) == 0)
+        return SPX_DIFF_SAME;
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, pool);
+    lines_t a, b;
+    entry_t *script = NULL;
+    apr_size_t entries = 0;
+    spx_diff_search_t search =
+        make_script(old, old_length, new_text, new_length, SPX_LIMIT_DIFF_TRACE_BYTES,
+                    SPX_LIMIT_DIFF_STEPS, &a, &b, &script, &entries, scratch);
+    /* Where line index starts in a text of count lines (its end past the
+     * last). */
+#define LINE_OFFSET(lines, text, length, index)                                                    \
+    ((index) < (lines).count ? (apr_size_t)((lines).line[(index)].start - (text)) : (length))
+    for (apr_size_t at = 0; at < entries;) {
+        if (script[at].mark == ' ') {
+            at++;
+            continue;
+        }
+        apr_size_t end = at;
+        while (end < entries && script[end].mark != ' ')
+            end++;
+        /* entries at..end: the deleted old lines, then the added new ones,
+         * each run contiguous */
+        apr_size_t old_first = script[at].old, new_first = script[at].new_index;
+        apr_size_t old_last = old_first, new_last = new_first; /* exclusive */
+        for (apr_size_t e = at; e < end; e++) {
+            if (script[e].mark == '-')
+                old_last = script[e].old + 1;
+            else
+                new_last = script[e].new_index + 1;
+        }
+        spx_diff_change_t *change = &APR_ARRAY_PUSH(*changes, spx_diff_change_t);
+        change->old_start = LINE_OFFSET(a, old, old_length, old_first);
+        change->old_end = LINE_OFFSET(a, old, old_length, old_last);
+        change->new_start = LINE_OFFSET(b, new_text, new_length, new_first);
+        change->new_end = LINE_OFFSET(b, new_text, new_length, new_last);
+        at = end;
+    }
+#undef LINE_OFFSET
+    apr_pool_destroy(scratch);
+    return search;
 }

@@ -4,13 +4,15 @@
  * [--allow-project-rename] [--verbose]`, then runs the session (spx_session.h) over
  * binary stdio: v2, or v3 with the flag; or, with --mcp instead of --stdio,
  * the MCP server (spx_mcp.h), whose fmt tool writes only with
- * --allow-fmt-write. Usage errors: a message on stderr, nothing on
+ * --allow-fmt-write; or, with --lsp, the Language Server Protocol server
+ * (spx_lsp.h, docs/editors.md). Usage errors: a message on stderr, nothing on
  * stdout, exit 2.
  */
 #include "spx_allocation.h"
 #include "spx_cli.h"
 #include "spx_exit.h"
 #include "spx_limits.h"
+#include "spx_lsp.h"
 #include "spx_mcp.h"
 #include "spx_platform.h"
 #include "spx_session.h"
@@ -30,6 +32,7 @@ static void usage(void)
            "       semapraxd --mcp [--manifest-path PATH] [--max-request-bytes N]\n"
            "                 [--max-response-bytes N] [--max-call-seconds N]\n"
            "                 [--allow-project-rename] [--allow-fmt-write] [--verbose]\n"
+           "       semapraxd --lsp [--manifest-path PATH] [--max-request-bytes N] [--verbose]\n"
            "\n"
            "Holds one Semaprax project (the manifest, default semaprax.toml, and its\n"
            "sources), authenticates it and builds its semantic state once, then answers\n"
@@ -45,9 +48,16 @@ static void usage(void)
            "                           check, context, test, run, graph_summary, status and\n"
            "                           fmt, and rename with --allow-project-rename; each call\n"
            "                           answers from the files as they are (docs/agents.md)\n"
-           "  --manifest-path PATH     the manifest (default: semaprax.toml)\n"
+           "  --lsp                    serve the Language Server Protocol 3.17 to an editor\n"
+           "                           on standard input and output instead (Content-Length\n"
+           "                           framing): diagnostics, formatting, quick fixes and\n"
+           "                           document symbols, open buffers overlaying their\n"
+           "                           files; it never writes a file (docs/editors.md)\n"
+           "  --manifest-path PATH     the manifest (default: semaprax.toml; with --lsp, the\n"
+           "                           semaprax.toml of the workspace folder the client names)\n"
            "  --max-request-bytes N    largest request line, LF excluded\n"
-           "                           (default %u, %u..%u)\n"
+           "                           (default %u, %u..%u; with --lsp, a message's body,\n"
+           "                           default %u)\n"
            "  --max-response-bytes N   largest response line, LF included\n"
            "                           (default %u, %u..%u; with --mcp %u, %u..)\n"
            "  --max-call-seconds N     longest a call may take, in seconds of wall-clock\n"
@@ -68,13 +78,15 @@ static void usage(void)
            "\n"
            "Exit status: 0 after shutdown or end of input, 1 after an oversized request\n"
            "or response or when standard input or output fails (a client that closes\n"
-           "the daemon's output ends the session this way), 2 usage, 3 out of memory.\n",
+           "the daemon's output ends the session this way), 2 usage, 3 out of memory.\n"
+           "With --lsp: 0 at exit or end of input after shutdown, else 1.\n",
            SPX_MCP_PROTOCOL_LATEST, SPX_MCP_PROTOCOL_PREVIOUS, SPX_LIMIT_REQUEST_BYTES_DEFAULT,
            SPX_LIMIT_REQUEST_BYTES_MINIMUM, SPX_LIMIT_REQUEST_BYTES_MAXIMUM,
-           SPX_LIMIT_RESPONSE_BYTES_DEFAULT, SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM,
-           SPX_LIMIT_RESPONSE_BYTES_MAXIMUM, SPX_LIMIT_MCP_RESPONSE_BYTES_DEFAULT,
-           SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM, SPX_LIMIT_CALL_SECONDS_DEFAULT,
-           SPX_LIMIT_CALL_SECONDS_MINIMUM, SPX_LIMIT_CALL_SECONDS_MAXIMUM, SPX_LIMIT_LOG_LINES);
+           SPX_LIMIT_LSP_BODY_BYTES_DEFAULT, SPX_LIMIT_RESPONSE_BYTES_DEFAULT,
+           SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM, SPX_LIMIT_RESPONSE_BYTES_MAXIMUM,
+           SPX_LIMIT_MCP_RESPONSE_BYTES_DEFAULT, SPX_LIMIT_MCP_RESPONSE_BYTES_MINIMUM,
+           SPX_LIMIT_CALL_SECONDS_DEFAULT, SPX_LIMIT_CALL_SECONDS_MINIMUM,
+           SPX_LIMIT_CALL_SECONDS_MAXIMUM, SPX_LIMIT_LOG_LINES);
 }
 
 enum option_id {
@@ -87,6 +99,7 @@ enum option_id {
     OPTION_MCP,
     OPTION_MAX_CALL,
     OPTION_ALLOW_FMT_WRITE,
+    OPTION_LSP,
     OPTION_VERSION,
     OPTION_HELP = 'h'
 };
@@ -101,6 +114,7 @@ static const apr_getopt_option_t options[] = {
     {"mcp", OPTION_MCP, 0, "serve MCP on stdio"},
     {"max-call-seconds", OPTION_MAX_CALL, 1, "longest call"},
     {"allow-fmt-write", OPTION_ALLOW_FMT_WRITE, 0, "MCP's fmt may write"},
+    {"lsp", OPTION_LSP, 0, "serve LSP on stdio"},
     {"version", OPTION_VERSION, 0, "show the version"},
     {"help", OPTION_HELP, 0, "show help"},
     {NULL, 0, 0, NULL},
@@ -155,7 +169,8 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
                                       0,
                                       SPX_LIMIT_CALL_SECONDS_DEFAULT,
                                       0};
-    int stdio_given = 0, mcp_given = 0, response_given = 0;
+    int stdio_given = 0, mcp_given = 0, lsp_given = 0, response_given = 0, manifest_given = 0,
+        request_given = 0;
     unsigned seen = 0; /* one bit per option id above OPTION_STDIO */
     apr_getopt_t *parser = NULL;
     apr_getopt_init(&parser, pool, argc, argv);
@@ -170,7 +185,7 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
             return usage_error("unknown option ", parser->argv[parser->ind - 1]);
         if (status == APR_BADARG)
             return usage_error("option needs a value: ", parser->argv[parser->ind - 1]);
-        if (option >= OPTION_STDIO && option <= OPTION_ALLOW_FMT_WRITE) {
+        if (option >= OPTION_STDIO && option <= OPTION_LSP) {
             unsigned bit = 1u << (option - OPTION_STDIO);
             if (seen & bit)
                 return usage_error("option given twice: --", option_name(option));
@@ -189,7 +204,11 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
         case OPTION_MCP:
             mcp_given = 1;
             break;
+        case OPTION_LSP:
+            lsp_given = 1;
+            break;
         case OPTION_MANIFEST:
+            manifest_given = 1;
             settings.manifest_path = argument;
             break;
         case OPTION_ALLOW_RENAME:
@@ -207,6 +226,7 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
                 return SPX_EXIT_USAGE;
             break;
         case OPTION_MAX_REQUEST:
+            request_given = 1;
             if (!parse_bound(option, argument, SPX_LIMIT_REQUEST_BYTES_MINIMUM,
                              SPX_LIMIT_REQUEST_BYTES_MAXIMUM, &settings.max_request_bytes, pool))
                 return SPX_EXIT_USAGE;
@@ -223,8 +243,14 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
         return usage_error("unexpected argument ", parser->argv[parser->ind]);
     if (stdio_given && mcp_given)
         return usage_error("--stdio and --mcp cannot be given together: choose one", NULL);
-    if (!stdio_given && !mcp_given)
-        return usage_error("--stdio is required (or --mcp, the other transport)", NULL);
+    if (lsp_given && (stdio_given || mcp_given))
+        return usage_error("--lsp cannot be given with --stdio or --mcp: choose one", NULL);
+    if (!stdio_given && !mcp_given && !lsp_given)
+        return usage_error("--stdio is required (or --mcp or --lsp, the other transports)", NULL);
+    if (lsp_given && (settings.allow_rename || response_given ||
+                      seen & (1u << (OPTION_MAX_CALL - OPTION_STDIO))))
+        return usage_error("--lsp takes only --manifest-path, --max-request-bytes and --verbose",
+                           NULL);
     if (settings.allow_fmt_write && !mcp_given)
         return usage_error("--allow-fmt-write is for --mcp (its fmt tool); --stdio has no fmt",
                            NULL);
@@ -242,6 +268,13 @@ static int run(int argc, const char *const *argv, apr_pool_t *pool)
         return usage_error("cannot open standard input and output", NULL);
     if (mcp_given)
         return (int)spx_mcp_run(&settings, stdio, pool);
+    if (lsp_given) {
+        if (!manifest_given)
+            settings.manifest_path = NULL; /* the workspace's, from initialize */
+        if (!request_given)
+            settings.max_request_bytes = SPX_LIMIT_LSP_BODY_BYTES_DEFAULT;
+        return (int)spx_lsp_run(&settings, stdio, pool);
+    }
     return (int)spx_session_run(&settings, stdio, pool);
 }
 

@@ -15,6 +15,7 @@
 #define SPX_DIFF_H
 
 #include <apr_pools.h>
+#include <apr_tables.h>
 
 /* How the diff was found. */
 typedef enum spx_diff_search_t {
@@ -37,5 +38,22 @@ spx_diff_search_t spx_diff_unified_bounded(const char *path, const char *old, ap
                                            const char *new_text, apr_size_t new_length,
                                            apr_size_t max_trace_bytes, apr_uint64_t max_steps,
                                            char **diff, apr_size_t *diff_length, apr_pool_t *pool);
+
+/* One change of the same line diff, as byte offsets: the old text's bytes
+ * [old_start, old_end) (whole lines, perhaps none: then both are where the
+ * new lines go) become the new text's bytes [new_start, new_end). */
+typedef struct spx_diff_change_t {
+    apr_size_t old_start, old_end;
+    apr_size_t new_start, new_end;
+} spx_diff_change_t;
+
+/* The changes from old to new_text (the same search and bounds as
+ * spx_diff_unified, without context), in order and apart from each other:
+ * *changes, an array of spx_diff_change_t in pool, empty when the texts are
+ * equal. Applying them all to old gives new_text (semapraxd --lsp's
+ * formatting edits). */
+spx_diff_search_t spx_diff_changes(const char *old, apr_size_t old_length, const char *new_text,
+                                   apr_size_t new_length, apr_array_header_t **changes,
+                                   apr_pool_t *pool);
 
 #endif /* SPX_DIFF_H */

@@ -224,6 +224,25 @@
  * `semaprax serve` (v1, frozen) keeps 1024. */
 #define SPX_LIMIT_SESSION_RESPONSE_BYTES_MINIMUM 4096u
 
+/* semapraxd --lsp (docs/editors.md): an LSP message's header block (its
+ * lines and the empty line ending it) is at most this many bytes (project
+ * decision: the headers LSP defines, Content-Length and Content-Type, take
+ * under 100); its body is at most --max-request-bytes, whose default with
+ * --lsp is the range's maximum, so that a didOpen of a source of
+ * SPX_LIMIT_SOURCE_BYTES fits even when JSON escapes much of it. */
+#define SPX_LIMIT_LSP_HEADER_BYTES 4096u
+#define SPX_LIMIT_LSP_BODY_BYTES_DEFAULT SPX_LIMIT_REQUEST_BYTES_MAXIMUM
+/* The open documents an LSP client may hold at once (project decision: one
+ * per source a project may have); a didOpen past it is logged and ignored. */
+#define SPX_LIMIT_LSP_DOCUMENTS SPX_LIMIT_SOURCES
+/* The contentChanges of one didChange (project decision), and the work
+ * they may take together: each change scans and copies the document as it
+ * stands, so their count times its length is bounded (1 GiB: a second or
+ * so; thousands of changes to a small buffer, 64 to one at the source
+ * limit), and a notification past it is refused, never a hang. */
+#define SPX_LIMIT_LSP_CHANGES 4096u
+#define SPX_LIMIT_LSP_CHANGE_WORK_BYTES (1024ull * 1024u * 1024u)
+
 /* semapraxd --mcp (transport/mcp/mcp.c; project decision): its default
  * --max-response-bytes, below the 10 MiB that the MCP TypeScript SDK's stdio
  * transport buffers for one line; the context tool's default and largest

@@ -7,7 +7,8 @@
  * text and that the search's deleted and added lines are as few as the
  * longest common subsequence (computed here by dynamic programming) allows;
  * and the fallback past each bound: one hunk over the changed middle, which
- * still applies.
+ * still applies; and the same diff's changes as byte ranges
+ * (spx_diff_changes), which give the new text when applied.
  */
 #include "spx_diff.h"
 #include "spx_test.h"
@@ -223,6 +224,61 @@ static void test_random_pairs_apply_and_are_shortest(void)
     CU_ASSERT_EQUAL(wrong_length, 0);
 }
 
+/* old with changes (spx_diff_changes) applied, in pool; NULL when they are
+ * out of order, overlap or leave a text. */
+static const char *apply_changes(const char *old, const char *new_text,
+                                 const apr_array_header_t *changes, apr_pool_t *pool)
+{
+    const char *result = "";
+    apr_size_t at = 0, old_length = strlen(old), new_length = strlen(new_text);
+    for (int i = 0; i < changes->nelts; i++) {
+        const spx_diff_change_t *change = &APR_ARRAY_IDX(changes, i, spx_diff_change_t);
+        if (change->old_start < at || change->old_end < change->old_start ||
+            change->old_end > old_length || change->new_end < change->new_start ||
+            change->new_end > new_length)
+            return NULL;
+        result = apr_pstrcat(
+            pool, result, apr_pstrndup(pool, old + at, change->old_start - at),
+            apr_pstrndup(pool, new_text + change->new_start, change->new_end - change->new_start),
+            NULL);
+        at = change->old_end;
+    }
+    return apr_pstrcat(pool, result, old + at, NULL);
+}
+
+static void test_changes_apply(void)
+{
+    apr_pool_t *pool = pool_make();
+    apr_array_header_t *changes = NULL;
+    const char *old = "keep\n1\n2\n3\nsame\n4\n5\nend",
+               *new_text = "keep\nA\n2\nsame\n4\n5\nX\nend";
+    CU_ASSERT_EQUAL(spx_diff_changes(old, strlen(old), new_text, strlen(new_text), &changes, pool),
+                    SPX_DIFF_SHORTEST);
+    CU_ASSERT_EQUAL(changes->nelts, 3); /* 1 -> A, 3 deleted, X added */
+    const spx_diff_change_t *first = &APR_ARRAY_IDX(changes, 0, spx_diff_change_t);
+    CU_ASSERT_EQUAL(first->old_start, 5);
+    CU_ASSERT_EQUAL(first->old_end, 7);
+    CU_ASSERT_EQUAL(first->new_start, 5);
+    CU_ASSERT_EQUAL(first->new_end, 7);
+    const spx_diff_change_t *added = &APR_ARRAY_IDX(changes, 2, spx_diff_change_t);
+    CU_ASSERT_EQUAL(added->old_start, added->old_end); /* an insertion */
+    CU_ASSERT_STRING_EQUAL(apply_changes(old, new_text, changes, pool), new_text);
+    CU_ASSERT_EQUAL(spx_diff_changes(old, strlen(old), old, strlen(old), &changes, pool),
+                    SPX_DIFF_SAME);
+    CU_ASSERT_EQUAL(changes->nelts, 0);
+    unsigned seed = 11, wrong = 0;
+    for (unsigned i = 0; i < 3000; i++) {
+        apr_pool_t *pair = pool_make();
+        const char *a = random_text(&seed, pair), *b = random_text(&seed, pair);
+        spx_diff_changes(a, strlen(a), b, strlen(b), &changes, pair);
+        const char *applied = apply_changes(a, b, changes, pair);
+        wrong += !applied || strcmp(applied, b) != 0;
+        apr_pool_destroy(pair);
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    apr_pool_destroy(pool);
+}
+
 static void test_past_a_bound_the_middle_is_one_hunk(void)
 {
     apr_pool_t *pool = pool_make();
@@ -261,6 +317,7 @@ int main(void)
         {"a last line without LF", test_last_line_without_newline},
         {"random pairs apply and are shortest", test_random_pairs_apply_and_are_shortest},
         {"past a bound the middle is one hunk", test_past_a_bound_the_middle_is_one_hunk},
+        {"the changes as byte ranges apply", test_changes_apply},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("diff", tests);

@@ -56,6 +56,20 @@ static void test_command_line(void)
     spx_fixture_t *fixture = spx_fixture_new();
     apr_pool_t *pool = fixture->pool;
     assert_usage_error(pool, (const char *const[]){NULL}, "--stdio is required");
+    assert_usage_error(pool, (const char *const[]){"--lsp", "--stdio", NULL},
+                       "--lsp cannot be given with --stdio or --mcp");
+    assert_usage_error(pool, (const char *const[]){"--stdio", "--lsp", NULL},
+                       "--lsp cannot be given with --stdio or");
+    assert_usage_error(pool, (const char *const[]){"--lsp", "--allow-project-rename", NULL},
+                       "--lsp takes only --manifest-path, --max-request-bytes and --verbose");
+    assert_usage_error(pool, (const char *const[]){"--lsp", "--max-response-bytes", "5000", NULL},
+                       "--lsp takes only");
+    assert_usage_error(pool, (const char *const[]){"--lsp", "--max-call-seconds", "5", NULL},
+                       "--lsp takes only");
+    assert_usage_error(pool, (const char *const[]){"--lsp", "--allow-fmt-write", NULL},
+                       "--allow-fmt-write is for --mcp");
+    assert_usage_error(pool, (const char *const[]){"--lsp", "--lsp", NULL},
+                       "option given twice: --lsp");
     assert_usage_error(pool, (const char *const[]){"--stdio", "--bogus", NULL},
                        "unknown option --bogus");
     assert_usage_error(pool,

@@ -442,3 +442,27 @@ void spx_op_fmt_held(const spx_input_set_t *inputs, const char *const *paths, ap
     }
     finish(result);
 }
+
+void spx_op_fmt_text(const unsigned char *bytes, apr_size_t length, const char *path,
+                     spx_fmt_file_t *file, apr_pool_t *pool)
+{
+    memset(file, 0, sizeof(*file));
+    file->path = path;
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
+    char *formatted = NULL;
+    apr_size_t formatted_length = 0;
+    spx_format_outcome_t outcome =
+        spx_format_source(bytes, length, path, &formatted, &formatted_length, diagnostics, pool);
+    if (outcome == SPX_FORMAT_SYNTAX) {
+        file->refused = SPX_FMT_SYNTAX;
+        file->diagnostics = diagnostics;
+    } else if (outcome == SPX_FORMAT_TOO_LARGE) {
+        file->refused = SPX_FMT_TOO_LARGE;
+    } else if (outcome != SPX_FORMAT_DONE) {
+        file->refused = SPX_FMT_SELF_CHECK;
+    } else {
+        file->text = formatted;
+        file->text_length = formatted_length;
+        file->changed = formatted_length != length || memcmp(formatted, bytes, length) != 0;
+    }
+}

@@ -132,4 +132,12 @@ void spx_op_fmt_manifest(const char *manifest_path, const spx_fmt_options_t *opt
 void spx_op_fmt_held(const spx_input_set_t *inputs, const char *const *paths, apr_size_t count,
                      const spx_fmt_options_t *options, spx_fmt_result_t *result, apr_pool_t *pool);
 
+/* The layout of one buffer, writing nothing (semapraxd --lsp's
+ * textDocument/formatting, docs/editors.md): file->path is path; file->text
+ * and file->text_length (in pool) its layout, file->changed when it differs
+ * from the bytes; or file->refused with SPX_FMT_SYNTAX (file->diagnostics,
+ * the parser's), SPX_FMT_TOO_LARGE or SPX_FMT_SELF_CHECK, and no text. */
+void spx_op_fmt_text(const unsigned char *bytes, apr_size_t length, const char *path,
+                     spx_fmt_file_t *file, apr_pool_t *pool);
+
 #endif /* SPX_OP_FMT_H */

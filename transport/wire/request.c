@@ -147,7 +147,7 @@ static void tame_number(const unsigned char *bytes, apr_size_t length, apr_size_
 /* NULL when the raw bytes may go to the decoder, else which rule they break.
  * *decodable is what the decoder gets: bytes, or a copy with its huge
  * numbers tamed (tame_number). */
-static const char *scan_raw(const unsigned char *bytes, apr_size_t length,
+static const char *scan_raw(const unsigned char *bytes, apr_size_t length, int carriage_returns,
                             const unsigned char **decodable, apr_pool_t *pool)
 {
     int in_string = 0, escaped = 0;
@@ -157,7 +157,7 @@ static const char *scan_raw(const unsigned char *bytes, apr_size_t length,
         unsigned char byte = bytes[i];
         if (byte == 0x00)
             return "NUL byte";
-        if (byte == 0x0D)
+        if (byte == 0x0D && !carriage_returns)
             return "CR byte";
         if (byte >= 0x80) {
             apr_size_t sequence = utf8_sequence(bytes + i, length - i);
@@ -382,7 +382,7 @@ spx_request_status_t spx_request_parse_dialect(const spx_request_dialect_t *dial
                                                spx_request_t *request, spx_request_error_t *error,
                                                apr_pool_t *pool)
 {
-    static const spx_request_dialect_t plain = {0, 0};
+    static const spx_request_dialect_t plain = {0, 0, 0};
     if (!dialect)
         dialect = &plain;
     memset(request, 0, sizeof(*request));
@@ -390,7 +390,7 @@ spx_request_status_t spx_request_parse_dialect(const spx_request_dialect_t *dial
     if (length == 0)
         return fail(error, SPX_RPC_PARSE_ERROR, NULL, "empty frame", pool);
     const unsigned char *decodable = bytes;
-    const char *broken = scan_raw(bytes, length, &decodable, pool);
+    const char *broken = scan_raw(bytes, length, dialect->carriage_returns, &decodable, pool);
     if (broken)
         return fail(error, SPX_RPC_PARSE_ERROR, NULL, broken, pool);
 

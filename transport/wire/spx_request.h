@@ -52,10 +52,13 @@ spx_request_status_t spx_request_parse(const unsigned char *bytes, apr_size_t le
  * docs/agents.md): negative_ids, an integer id may be negative too (down to
  * -(2^53-1), written without a leading zero; "-0" is no id); responses, an
  * object without method and with result or error is a response the client
- * sent, valid and never answered (is_response). */
+ * sent, valid and never answered (is_response); carriage_returns, a CR
+ * byte is taken as the JSON white space it is (LSP's Content-Length framing
+ * has no line to keep whole). */
 typedef struct spx_request_dialect_t {
     int negative_ids;
     int responses;
+    int carriage_returns; /* a CR byte is JSON white space (LSP's bodies) */
 } spx_request_dialect_t;
 
 /* spx_request_parse in dialect (NULL: transport.md's grammar, exactly). */

@@ -1,0 +1,1127 @@
+/*
+ * lsp.c: `semapraxd --lsp` (spx_lsp.h, docs/editors.md): the lifecycle
+ * (initialize, initialized, shutdown, exit), the open documents and their
+ * overlay on the project, publishDiagnostics, formatting and the quick
+ * fixes of suggestions. Messages are read with the wire's Content-Length
+ * reader and parsed with its request grammar (CR taken as white space);
+ * project opening and re-authentication are the engine's, the layout is
+ * the fmt operation's (spx_op_fmt_text), so this file only parses and
+ * renders.
+ *
+ * Never stale: before every answer, and after every document notification,
+ * the project's held inputs are re-authenticated. Drift on a file that is
+ * open in the editor is not a change (the buffer is that document's truth
+ * until it is closed); any other drift (a closed source, the manifest, a
+ * directory) opens the manifest afresh. The answer is then built from the
+ * project rebuilt in memory with the open buffers in place of their files
+ * (spx_project_rebuild).
+ */
+#include "spx_lsp.h"
+
+#include "spx_lsp_frame.h"
+#include "spx_lsp_text.h"
+
+#include "spx_detail.h"
+#include "spx_diff.h"
+#include "spx_digest.h"
+#include "spx_index.h"
+#include "spx_inputs.h"
+#include "spx_limits.h"
+#include "spx_log.h"
+#include "spx_operations.h"
+#include "spx_project.h"
+#include "spx_request.h"
+#include "spx_rpc.h"
+#include "spx_status.h"
+
+#include <apr_file_info.h>
+#include <apr_hash.h>
+#include <apr_strings.h>
+#include <string.h>
+
+/* One open document: its text is the editor's, in its own pool (replaced
+ * whole on each change, so memory follows the text, not the edits). */
+typedef struct lsp_document_t {
+    const char *uri;
+    const char *path; /* relative to the root, '/'-separated; NULL outside it */
+    unsigned char *text;
+    apr_size_t length;
+    apr_int64_t version;
+    apr_pool_t *pool;
+} lsp_document_t;
+
+typedef struct lsp_server_t {
+    const spx_session_options_t *options;
+    spx_stdio_t *stdio;
+    spx_log_t log;
+    apr_pool_t *pool;
+    int initialized; /* initialize answered */
+    int shut_down;   /* shutdown answered */
+    spx_lsp_encoding_t encoding;
+    const char *manifest_path; /* absolute */
+    const char *root;          /* absolute, '/'-separated, no final '/' */
+    const char *root_uri;      /* the client's spelling when it named the root */
+    spx_project_t *base;       /* the project opened from the files; NULL: unavailable */
+    apr_pool_t *base_pool;
+    const char *unavailable; /* why base is NULL (in unavailable_pool) */
+    apr_pool_t *unavailable_pool;
+    spx_project_t *view; /* base with the open buffers in place; NULL: to be rebuilt */
+    apr_pool_t *view_pool;
+    apr_hash_t *documents; /* uri -> lsp_document_t */
+    apr_hash_t *published; /* uri -> the digest of the list last published for it */
+    apr_pool_t *published_pool;
+    int publish_due;
+    const char *touched; /* the URI just opened or closed (request pool): published whatever */
+    int announce;        /* unavailable is new: say it in a window/showMessage */
+} lsp_server_t;
+
+/* --- writing ------------------------------------------------------------- */
+
+static apr_status_t send_message(lsp_server_t *server, json_t *message)
+{
+    if (!message) {
+        /* json_pack refused a value (never expected: every string is the
+         * client's UTF-8 or the engine's): say so, answer nothing. */
+        spx_log_event(&server->log, "a message could not be built: not sent");
+        return APR_SUCCESS;
+    }
+    json_object_set_new(message, "jsonrpc", json_string("2.0"));
+    char *text = json_dumps(message, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(message);
+    if (!text)
+        return APR_ENOMEM;
+    apr_status_t status = spx_lsp_frame_write(server->stdio, text, strlen(text));
+    free(text);
+    return status;
+}
+
+static apr_status_t respond(lsp_server_t *server, json_t *id, json_t *result)
+{
+    return send_message(server, json_pack("{s:O,s:o}", "id", id ? id : json_null(), "result",
+                                          result ? result : json_null()));
+}
+
+static apr_status_t refuse(lsp_server_t *server, json_t *id, int code, const char *message)
+{
+    return send_message(server, json_pack("{s:O,s:{s:i,s:s}}", "id", id ? id : json_null(), "error",
+                                          "code", code, "message", message));
+}
+
+/* window/logMessage: 1 error, 2 warning, 3 info, 4 log. */
+static apr_status_t tell(lsp_server_t *server, int type, const char *message)
+{
+    spx_log_request(&server->log, "%s", message);
+    return send_message(server, json_pack("{s:s,s:{s:i,s:s}}", "method", "window/logMessage",
+                                          "params", "type", type, "message", message));
+}
+
+/* --- URIs ------------------------------------------------------------------ */
+
+static int is_letter(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* The absolute path of a file: URI ('/'-separated; "/C:/x" becomes "C:/x"),
+ * or NULL when it is not one or decodes to a NUL. */
+static const char *uri_path(const char *uri, apr_pool_t *pool)
+{
+    if (strncmp(uri, "file://", 7) != 0)
+        return NULL;
+    const char *from = uri + 7;
+    if (*from != '/') { /* file://host/path: only localhost */
+        if (strncmp(from, "localhost/", 10) != 0)
+            return NULL;
+        from += 9;
+    }
+    char *path = apr_palloc(pool, strlen(from) + 1), *to = path;
+    for (; *from && *from != '?' && *from != '#'; from++) {
+        if (*from == '%' && hex_value(from[1]) >= 0 && hex_value(from[2]) >= 0) {
+            char c = (char)(hex_value(from[1]) * 16 + hex_value(from[2]));
+            if (c == 0)
+                return NULL;
+            *to++ = c;
+            from += 2;
+        } else {
+            *to++ = *from;
+        }
+    }
+    *to = 0;
+    if (path[0] == '/' && is_letter(path[1]) && path[2] == ':')
+        return path + 1; /* a drive letter */
+    return path;
+}
+
+/* A path as a file: URI, each byte outside [A-Za-z0-9-._~/:] escaped. */
+static const char *path_uri(const char *path, apr_pool_t *pool)
+{
+    static const char digits[] = "0123456789ABCDEF";
+    apr_size_t length = strlen(path);
+    char *uri = apr_palloc(pool, 8 + 3 * length + 1), *to = uri;
+    memcpy(to, "file://", 7);
+    to += 7;
+    if (path[0] != '/')
+        *to++ = '/';
+    for (const unsigned char *from = (const unsigned char *)path; *from; from++) {
+        unsigned char c = *from;
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+            c == '-' || c == '.' || c == '_' || c == '~' || c == '/' || c == ':') {
+            *to++ = (char)c;
+        } else {
+            *to++ = '%';
+            *to++ = digits[c >> 4];
+            *to++ = digits[c & 15];
+        }
+    }
+    *to = 0;
+    return uri;
+}
+
+/* The path relative to the root of a document's URI, or NULL outside it. A
+ * drive letter ("c:/", which some clients write in lower case) is compared
+ * without regard to case; everything else byte for byte. */
+static const char *relative_path(const lsp_server_t *server, const char *uri, apr_pool_t *pool)
+{
+    const char *path = server->root ? uri_path(uri, pool) : NULL;
+    const char *root = server->root;
+    if (!path)
+        return NULL;
+    if (is_letter(path[0]) && path[1] == ':' && is_letter(root[0]) && root[1] == ':') {
+        if ((path[0] | 0x20) != (root[0] | 0x20))
+            return NULL;
+        path += 1;
+        root += 1;
+    }
+    apr_size_t root_length = strlen(root);
+    if (strncmp(path, root, root_length) != 0 || path[root_length] != '/')
+        return NULL;
+    return path + root_length + 1;
+}
+
+/* The URI a path of the project is published under: an open document's own
+ * URI, else the root's URI and the path. */
+static const char *uri_of(const lsp_server_t *server, const char *path, apr_pool_t *pool)
+{
+    for (apr_hash_index_t *at = apr_hash_first(pool, server->documents); at;
+         at = apr_hash_next(at)) {
+        const lsp_document_t *document = apr_hash_this_val(at);
+        if (document->path && strcmp(document->path, path) == 0)
+            return document->uri;
+    }
+    const char *encoded = path_uri(path, pool) + 7; /* "/..." */
+    if (server->root_uri)
+        return apr_pstrcat(pool, server->root_uri, encoded, NULL);
+    return apr_pstrcat(pool, path_uri(server->root, pool), encoded, NULL);
+}
+
+static lsp_document_t *document_at_path(const lsp_server_t *server, const char *path,
+                                        apr_pool_t *pool)
+{
+    for (apr_hash_index_t *at = apr_hash_first(pool, server->documents); at;
+         at = apr_hash_next(at)) {
+        lsp_document_t *document = apr_hash_this_val(at);
+        if (document->path && strcmp(document->path, path) == 0)
+            return document;
+    }
+    return NULL;
+}
+
+/* --- the project ----------------------------------------------------------- */
+
+/* 1 when path is one of the project's sources and open in the editor: its
+ * buffer overlays it, so a change to its file is not a change (a manifest
+ * or data file open in the editor overlays nothing: its file counts). */
+static int overlaid_source(const lsp_server_t *server, const spx_input_set_t *inputs,
+                           const char *path, apr_pool_t *pool)
+{
+    if (!document_at_path(server, path, pool))
+        return 0;
+    for (apr_size_t i = 0; i < spx_input_set_source_count(inputs); i++)
+        if (strcmp(spx_input_set_source(inputs, i)->path, path) == 0)
+            return 1;
+    return 0;
+}
+
+static void reopen(lsp_server_t *server)
+{
+    server->base = server->view = NULL;
+    if (server->view_pool)
+        apr_pool_destroy(server->view_pool);
+    server->view_pool = NULL;
+    if (server->base_pool)
+        apr_pool_destroy(server->base_pool);
+    apr_pool_create(&server->base_pool, server->pool);
+    const char *message = NULL;
+    apr_status_t status =
+        spx_project_open(&server->base, server->manifest_path, server->base_pool, &message);
+    if (status == APR_SUCCESS) {
+        server->unavailable = NULL;
+    } else {
+        char reason[256];
+        server->base = NULL;
+        const char *why = message ? message : spx_strerror(status, reason, sizeof(reason));
+        /* Said once per reason: an unavailable project is tried again at
+         * every request, and its reason kept in a pool of its own, so that
+         * the same failure again takes no memory. */
+        if (!server->unavailable || strcmp(server->unavailable, why) != 0) {
+            server->announce = 1;
+            spx_log_event(&server->log, "%s", why);
+            if (server->unavailable_pool)
+                apr_pool_destroy(server->unavailable_pool);
+            apr_pool_create(&server->unavailable_pool, server->pool);
+            server->unavailable = apr_pstrdup(server->unavailable_pool, why);
+        }
+    }
+    server->publish_due = 1;
+}
+
+/* Re-authenticate the held inputs; open the project again when something
+ * other than an open document changed, and rebuild the view when due. */
+static void refresh(lsp_server_t *server, apr_pool_t *pool)
+{
+    if (!server->manifest_path)
+        return;
+    if (!server->base) {
+        reopen(server);
+    } else {
+        apr_array_header_t *drift = NULL;
+        spx_input_set_t *held = spx_project_inputs(server->base);
+        apr_status_t status = spx_input_set_reauthenticate(held, pool, &drift);
+        int changed = status != APR_SUCCESS;
+        for (int i = 0; !changed && i < drift->nelts; i++) {
+            const spx_drift_t *record = &APR_ARRAY_IDX(drift, i, spx_drift_t);
+            if (!overlaid_source(server, held, record->path, pool))
+                changed = 1;
+        }
+        if (changed) {
+            spx_log_event(&server->log, "drift found: the project is opened again");
+            reopen(server);
+        }
+    }
+    if (!server->base || server->view)
+        return;
+    const spx_input_set_t *inputs = spx_project_inputs(server->base);
+    apr_size_t count =
+        spx_project_has_manifest(server->base) && inputs ? spx_input_set_source_count(inputs) : 0;
+    if (count != spx_project_module_count(server->base))
+        count = 0; /* not built: nothing to put a buffer in */
+    const unsigned char **texts = apr_pcalloc(pool, (count + 1) * sizeof(*texts));
+    apr_size_t *lengths = apr_pcalloc(pool, (count + 1) * sizeof(*lengths));
+    int overlaid = 0;
+    for (apr_size_t i = 0; i < count; i++) {
+        const lsp_document_t *document =
+            document_at_path(server, spx_input_set_source(inputs, i)->path, pool);
+        if (document) {
+            texts[i] = document->text;
+            lengths[i] = document->length;
+            overlaid = 1;
+        }
+    }
+    if (!overlaid) {
+        server->view = server->base;
+        return;
+    }
+    /* The texts are copied into the view's pool: a document may change or
+     * close while the view is kept. */
+    apr_pool_create(&server->view_pool, server->base_pool);
+    for (apr_size_t i = 0; i < count; i++)
+        if (texts[i])
+            texts[i] = apr_pmemdup(server->view_pool, texts[i], lengths[i] + 1);
+    server->view = spx_project_rebuild(server->base, texts, lengths, server->view_pool);
+}
+
+/* The view is out of date (a buffer changed, opened or closed). */
+static void invalidate(lsp_server_t *server)
+{
+    server->view = NULL;
+    if (server->view_pool)
+        apr_pool_destroy(server->view_pool);
+    server->view_pool = NULL;
+    server->publish_due = 1;
+}
+
+/* The text a path's diagnostics are placed in: its open buffer, else the
+ * bytes held from its file (a BOM there counts for nothing). */
+static int text_of(lsp_server_t *server, const char *path, spx_lsp_lines_t *lines, apr_pool_t *pool)
+{
+    const lsp_document_t *document = document_at_path(server, path, pool);
+    if (document) {
+        spx_lsp_lines_index(lines, document->text, document->length, 0, pool);
+        return 1;
+    }
+    const spx_input_t *input =
+        server->base ? spx_input_set_find(spx_project_inputs(server->base), path) : NULL;
+    if (!input || input->kind != SPX_OBJECT_FILE)
+        return 0;
+    spx_lsp_lines_index(lines, input->bytes, input->size, 1, pool);
+    return 1;
+}
+
+static json_t *range_json(const lsp_server_t *server, const spx_lsp_lines_t *lines,
+                          apr_size_t start, apr_size_t end)
+{
+    apr_size_t line = 0, character = 0, end_line = 0, end_character = 0;
+    spx_lsp_position(lines, start, server->encoding, &line, &character);
+    spx_lsp_position(lines, end, server->encoding, &end_line, &end_character);
+    return json_pack("{s:{s:I,s:I},s:{s:I,s:I}}", "start", "line", (json_int_t)line, "character",
+                     (json_int_t)character, "end", "line", (json_int_t)end_line, "character",
+                     (json_int_t)end_character);
+}
+
+static json_t *diagnostic_json(lsp_server_t *server, const spx_diagnostic_t *item,
+                               const spx_lsp_lines_t *lines, apr_pool_t *pool)
+{
+    json_t *diagnostic =
+        json_pack("{s:o,s:i,s:s,s:s,s:s}", "range",
+                  range_json(server, lines, item->span.start.offset, item->span.end.offset),
+                  "severity", spx_diagnostic_is_warning(item) ? 2 : 1, "code", item->code, "source",
+                  "semaprax", "message", item->message);
+    if (item->notes && item->notes->nelts > 0) {
+        json_t *related = json_array();
+        for (int i = 0; i < item->notes->nelts; i++) {
+            const spx_diagnostic_note_t *note =
+                &APR_ARRAY_IDX(item->notes, i, spx_diagnostic_note_t);
+            spx_lsp_lines_t note_lines;
+            if (!text_of(server, note->path, &note_lines, pool))
+                continue;
+            json_array_append_new(related,
+                                  json_pack("{s:{s:s,s:o},s:s}", "location", "uri",
+                                            uri_of(server, note->path, pool), "range",
+                                            range_json(server, &note_lines, note->span.start.offset,
+                                                       note->span.end.offset),
+                                            "message", note->message));
+        }
+        json_object_set_new(diagnostic, "relatedInformation", related);
+    }
+    return diagnostic;
+}
+
+/* Publish the diagnostics of each source of the project and the manifest
+ * whose list differs from the one last published for its URI (each list's
+ * digest is kept; the first time, every one), the document just opened or
+ * closed whatever its list, and an empty list for each URI published
+ * before that is no longer a path of the project. */
+static apr_status_t publish(lsp_server_t *server, apr_pool_t *pool)
+{
+    if (!server->publish_due || !server->initialized)
+        return APR_SUCCESS;
+    server->publish_due = 0;
+    if (server->announce && server->unavailable) {
+        server->announce = 0;
+        apr_status_t said = send_message(
+            server, json_pack("{s:s,s:{s:i,s:s}}", "method", "window/showMessage", "params", "type",
+                              1, "message",
+                              apr_psprintf(pool, "Semaprax: the project cannot be opened: %s",
+                                           server->unavailable)));
+        if (said != APR_SUCCESS)
+            return said;
+    }
+    apr_hash_t *lists = apr_hash_make(pool); /* path -> json array */
+    apr_array_header_t *order = apr_array_make(pool, 16, sizeof(const char *));
+    const spx_project_t *project = server->view ? server->view : server->base;
+    if (project) {
+        const spx_input_set_t *inputs = spx_project_inputs(project);
+        if (inputs) {
+            const char *manifest = spx_input_set_manifest(inputs)->path;
+            apr_hash_set(lists, manifest, APR_HASH_KEY_STRING, json_array());
+            APR_ARRAY_PUSH(order, const char *) = manifest;
+            for (apr_size_t i = 0; i < spx_input_set_source_count(inputs); i++) {
+                const char *path = spx_input_set_source(inputs, i)->path;
+                apr_hash_set(lists, path, APR_HASH_KEY_STRING, json_array());
+                APR_ARRAY_PUSH(order, const char *) = path;
+            }
+        }
+        const spx_diagnostics_t *diagnostics = spx_project_diagnostics(project);
+        for (apr_size_t i = 0; i < spx_diagnostics_count(diagnostics); i++) {
+            const spx_diagnostic_t *item = spx_diagnostics_get(diagnostics, i);
+            json_t *list = apr_hash_get(lists, item->path, APR_HASH_KEY_STRING);
+            spx_lsp_lines_t lines;
+            if (!list || !text_of(server, item->path, &lines, pool))
+                continue;
+            json_array_append_new(list, diagnostic_json(server, item, &lines, pool));
+        }
+    }
+    apr_pool_t *published_pool = NULL;
+    apr_pool_create(&published_pool, server->pool);
+    apr_hash_t *published = apr_hash_make(published_pool); /* uri -> digest of its list */
+    apr_status_t status = APR_SUCCESS;
+    for (int i = 0; i < order->nelts; i++) {
+        const char *path = APR_ARRAY_IDX(order, i, const char *);
+        json_t *list = apr_hash_get(lists, path, APR_HASH_KEY_STRING);
+        if (status != APR_SUCCESS) {
+            json_decref(list); /* a write failed: the rest is not sent */
+            continue;
+        }
+        const char *uri = uri_of(server, path, pool);
+        char *text = json_dumps(list, JSON_COMPACT | JSON_SORT_KEYS);
+        spx_sha256_t digest;
+        spx_sha256(text ? text : "", text ? strlen(text) : 0, &digest);
+        free(text);
+        const char *kept_digest = spx_digest_text(&digest, published_pool);
+        const char *before =
+            server->published ? apr_hash_get(server->published, uri, APR_HASH_KEY_STRING) : NULL;
+        if (server->published)
+            apr_hash_set(server->published, uri, APR_HASH_KEY_STRING, NULL);
+        apr_hash_set(published, apr_pstrdup(published_pool, uri), APR_HASH_KEY_STRING, kept_digest);
+        if (before && strcmp(before, kept_digest) == 0 &&
+            !(server->touched && strcmp(server->touched, uri) == 0)) {
+            json_decref(list); /* the client has it */
+            continue;
+        }
+        status = send_message(server, json_pack("{s:s,s:{s:s,s:o}}", "method",
+                                                "textDocument/publishDiagnostics", "params", "uri",
+                                                uri, "diagnostics", list)); /* list taken */
+    }
+    server->touched = NULL;
+    /* What was published and is no longer a path of the project. */
+    for (apr_hash_index_t *at = server->published ? apr_hash_first(pool, server->published) : NULL;
+         at && status == APR_SUCCESS; at = apr_hash_next(at))
+        status = send_message(
+            server, json_pack("{s:s,s:{s:s,s:[]}}", "method", "textDocument/publishDiagnostics",
+                              "params", "uri", (const char *)apr_hash_this_key(at), "diagnostics"));
+    if (server->published_pool)
+        apr_pool_destroy(server->published_pool);
+    server->published_pool = published_pool;
+    server->published = published;
+    return status;
+}
+
+/* --- params -------------------------------------------------------------- */
+
+static const char *string_at(json_t *object, const char *key)
+{
+    json_t *value = json_is_object(object) ? json_object_get(object, key) : NULL;
+    return json_is_string(value) ? json_string_value(value) : NULL;
+}
+
+/* The textDocument.uri of params, or NULL. */
+static const char *document_uri(json_t *params)
+{
+    return string_at(json_is_object(params) ? json_object_get(params, "textDocument") : NULL,
+                     "uri");
+}
+
+/* A position's line and character, 0 when either is missing or not a
+ * non-negative integer. */
+static int position_of(json_t *position, apr_uint64_t *line, apr_uint64_t *character)
+{
+    json_t *l = json_is_object(position) ? json_object_get(position, "line") : NULL;
+    json_t *c = json_is_object(position) ? json_object_get(position, "character") : NULL;
+    if (!json_is_integer(l) || !json_is_integer(c) || json_integer_value(l) < 0 ||
+        json_integer_value(c) < 0)
+        return 0;
+    *line = (apr_uint64_t)json_integer_value(l);
+    *character = (apr_uint64_t)json_integer_value(c);
+    return 1;
+}
+
+/* --- lifecycle ----------------------------------------------------------- */
+
+static json_t *initialize(lsp_server_t *server, json_t *params, apr_pool_t *pool)
+{
+    /* utf-8 when the client offers it, else LSP's utf-16 */
+    json_t *general = json_is_object(params) ? json_object_get(params, "capabilities") : NULL;
+    general = json_is_object(general) ? json_object_get(general, "general") : NULL;
+    json_t *encodings =
+        json_is_object(general) ? json_object_get(general, "positionEncodings") : NULL;
+    server->encoding = SPX_LSP_UTF16;
+    for (size_t i = 0; i < json_array_size(encodings); i++) {
+        json_t *offered = json_array_get(encodings, i);
+        if (json_is_string(offered) && strcmp(json_string_value(offered), "utf-8") == 0)
+            server->encoding = SPX_LSP_UTF8;
+    }
+    /* The root: the first workspace folder, else rootUri, else rootPath. */
+    const char *root_uri = NULL, *root_path = NULL;
+    json_t *folders = json_is_object(params) ? json_object_get(params, "workspaceFolders") : NULL;
+    if (json_array_size(folders) > 0)
+        root_uri = string_at(json_array_get(folders, 0), "uri");
+    if (!root_uri)
+        root_uri = string_at(params, "rootUri");
+    if (root_uri)
+        root_path = uri_path(root_uri, pool);
+    else
+        root_path = string_at(params, "rootPath");
+    const char *manifest = server->options->manifest_path;
+    if (!manifest)
+        manifest =
+            root_path ? apr_pstrcat(pool, root_path, "/semaprax.toml", NULL) : "semaprax.toml";
+    char *absolute = NULL;
+    if (apr_filepath_merge(&absolute, NULL, manifest, 0, server->pool) != APR_SUCCESS)
+        absolute = apr_pstrdup(server->pool, manifest);
+    server->manifest_path = absolute;
+    char *slash = strrchr(absolute, '/');
+    server->root = slash ? apr_pstrndup(server->pool, absolute, (apr_size_t)(slash - absolute))
+                         : apr_pstrdup(server->pool, ".");
+    /* The client's spelling of the root when it is the project's root. */
+    server->root_uri = NULL;
+    if (root_uri && root_path) {
+        char *merged = NULL;
+        if (apr_filepath_merge(&merged, NULL, root_path, 0, pool) == APR_SUCCESS &&
+            strcmp(merged, server->root) == 0) {
+            apr_size_t length = strlen(root_uri);
+            while (length > 0 && root_uri[length - 1] == '/')
+                length--;
+            server->root_uri = apr_pstrndup(server->pool, root_uri, length);
+        }
+    }
+    reopen(server);
+    json_t *sync = json_pack("{s:b,s:i}", "openClose", 1, "change", 2); /* incremental */
+    return json_pack("{s:{s:s,s:o,s:b,s:b,s:{s:[s]}},s:{s:s,s:s}}", "capabilities",
+                     "positionEncoding", server->encoding == SPX_LSP_UTF8 ? "utf-8" : "utf-16",
+                     "textDocumentSync", sync, "documentFormattingProvider", 1,
+                     "documentSymbolProvider", 1, "codeActionProvider", "codeActionKinds",
+                     "quickfix", "serverInfo", "name", "semapraxd", "version", SPX_VERSION);
+}
+
+/* --- documents ----------------------------------------------------------- */
+
+/* Replace a document's text by length bytes at text (copied). */
+static void set_text(lsp_server_t *server, lsp_document_t *document, const char *text,
+                     apr_size_t length)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, server->pool);
+    lsp_document_t *fresh = apr_pcalloc(pool, sizeof(*fresh));
+    fresh->uri = apr_pstrdup(pool, document->uri);
+    fresh->path = document->path ? apr_pstrdup(pool, document->path) : NULL;
+    fresh->text = apr_pmemdup(pool, text, length + 1);
+    fresh->text[length] = 0;
+    fresh->length = length;
+    fresh->version = document->version;
+    fresh->pool = pool;
+    /* The entry goes first: a replaced entry would keep its old key. */
+    apr_hash_set(server->documents, fresh->uri, APR_HASH_KEY_STRING, NULL);
+    apr_hash_set(server->documents, fresh->uri, APR_HASH_KEY_STRING, fresh);
+    if (document->pool)
+        apr_pool_destroy(document->pool);
+}
+
+static apr_int64_t version_of(json_t *params)
+{
+    json_t *document = json_is_object(params) ? json_object_get(params, "textDocument") : NULL;
+    json_t *version = json_is_object(document) ? json_object_get(document, "version") : NULL;
+    return json_is_integer(version) ? (apr_int64_t)json_integer_value(version) : -1;
+}
+
+static apr_status_t did_open(lsp_server_t *server, json_t *params, apr_pool_t *pool)
+{
+    const char *uri = document_uri(params);
+    const char *text = string_at(json_object_get(params, "textDocument"), "text");
+    if (!uri || !text)
+        return tell(server, 2, "textDocument/didOpen without textDocument.uri and text: ignored");
+    json_t *value = json_object_get(json_object_get(params, "textDocument"), "text");
+    apr_size_t length = json_string_length(value);
+    if (length > SPX_LIMIT_SOURCE_BYTES)
+        return tell(server, 1,
+                    apr_psprintf(pool, "%s is over the source limit (%u bytes): not opened",
+                                 spx_detail_echo(uri, pool), SPX_LIMIT_SOURCE_BYTES));
+    lsp_document_t *old = apr_hash_get(server->documents, uri, APR_HASH_KEY_STRING);
+    if (!old && apr_hash_count(server->documents) >= SPX_LIMIT_LSP_DOCUMENTS)
+        return tell(server, 1, "too many open documents: not opened");
+    lsp_document_t placeholder = {0};
+    placeholder.uri = uri;
+    placeholder.path = relative_path(server, uri, pool);
+    placeholder.version = version_of(params);
+    if (old) {
+        placeholder.pool = old->pool;
+        placeholder.uri = apr_pstrdup(pool, uri);
+    }
+    set_text(server, &placeholder, text, length);
+    invalidate(server);
+    server->touched = apr_pstrdup(pool, uri);
+    return APR_SUCCESS;
+}
+
+/* Apply one contentChange to document's text: the new text in pool (whole,
+ * or range replaced), or NULL and *problem. */
+static const char *apply_change(lsp_server_t *server, const lsp_document_t *document,
+                                json_t *change, apr_size_t *length, const char **problem,
+                                apr_pool_t *pool)
+{
+    json_t *text = json_is_object(change) ? json_object_get(change, "text") : NULL;
+    if (!json_is_string(text)) {
+        *problem = "a change without text";
+        return NULL;
+    }
+    json_t *range = json_object_get(change, "range");
+    apr_size_t added = json_string_length(text);
+    if (!range) {
+        if (added > SPX_LIMIT_SOURCE_BYTES) {
+            *problem = "a text larger than the source limit";
+            return NULL;
+        }
+        *length = added;
+        return json_string_value(text);
+    }
+    apr_uint64_t start_line = 0, start_character = 0, end_line = 0, end_character = 0;
+    if (!position_of(json_object_get(range, "start"), &start_line, &start_character) ||
+        !position_of(json_object_get(range, "end"), &end_line, &end_character)) {
+        *problem = "a change with a malformed range";
+        return NULL;
+    }
+    spx_lsp_lines_t lines;
+    spx_lsp_lines_index(&lines, document->text, document->length, 0, pool);
+    apr_size_t start = spx_lsp_offset(&lines, start_line, start_character, server->encoding);
+    apr_size_t end = spx_lsp_offset(&lines, end_line, end_character, server->encoding);
+    if (end < start) {
+        *problem = "a change whose range ends before it starts";
+        return NULL;
+    }
+    apr_size_t kept = document->length - (end - start);
+    if (added > SPX_LIMIT_SOURCE_BYTES || kept + added > SPX_LIMIT_SOURCE_BYTES) {
+        *problem = "a change that makes the document larger than the source limit";
+        return NULL;
+    }
+    *length = kept + added;
+    char *result = apr_palloc(pool, *length + 1);
+    memcpy(result, document->text, start);
+    memcpy(result + start, json_string_value(text), added);
+    memcpy(result + start + added, document->text + end, document->length - end);
+    result[*length] = 0;
+    return result;
+}
+
+static apr_status_t did_change(lsp_server_t *server, json_t *params, apr_pool_t *pool)
+{
+    const char *uri = document_uri(params);
+    lsp_document_t *document =
+        uri ? apr_hash_get(server->documents, uri, APR_HASH_KEY_STRING) : NULL;
+    if (!document)
+        return tell(server, 2,
+                    apr_psprintf(pool, "textDocument/didChange of %s, which is not open: ignored",
+                                 uri ? spx_detail_echo(uri, pool) : "a document without a uri"));
+    json_t *changes = json_object_get(params, "contentChanges");
+    if (!json_is_array(changes) || json_array_size(changes) > SPX_LIMIT_LSP_CHANGES)
+        return tell(server, 1,
+                    apr_psprintf(pool,
+                                 "textDocument/didChange of %s without a contentChanges "
+                                 "array of at most %u: ignored",
+                                 spx_detail_echo(uri, pool), SPX_LIMIT_LSP_CHANGES));
+    apr_int64_t version = version_of(params);
+    if (version >= 0 && document->version >= 0 && version != document->version + 1)
+        tell(server, 2,
+             apr_psprintf(pool,
+                          "textDocument/didChange of %s: version %" APR_INT64_T_FMT
+                          " after %" APR_INT64_T_FMT "; the changes are applied as sent",
+                          spx_detail_echo(uri, pool), version, document->version));
+    /* Every change is applied in order to a copy; the document takes the
+     * result only when all of them applied. */
+    lsp_document_t current = *document;
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, pool);
+    apr_uint64_t work = 0; /* bytes scanned and copied so far */
+    for (size_t i = 0; i < json_array_size(changes); i++) {
+        const char *problem = NULL;
+        work += current.length;
+        if (work > SPX_LIMIT_LSP_CHANGE_WORK_BYTES) {
+            apr_pool_destroy(scratch);
+            return tell(server, 1,
+                        apr_psprintf(pool,
+                                     "textDocument/didChange of %s: its changes take more than "
+                                     "%u MiB of work over this document; the document is kept "
+                                     "as it was before this notification (close and reopen "
+                                     "it to re-synchronise)",
+                                     spx_detail_echo(uri, pool),
+                                     (unsigned)(SPX_LIMIT_LSP_CHANGE_WORK_BYTES >> 20)));
+        }
+        apr_size_t length = 0;
+        apr_pool_t *next = NULL;
+        apr_pool_create(&next, pool);
+        const char *text =
+            apply_change(server, &current, json_array_get(changes, i), &length, &problem, next);
+        if (!text) {
+            apr_pool_destroy(next);
+            apr_pool_destroy(scratch);
+            return tell(server, 1,
+                        apr_psprintf(pool,
+                                     "textDocument/didChange of %s: %s; the document is kept "
+                                     "as it was before this notification (close and reopen "
+                                     "it to re-synchronise)",
+                                     spx_detail_echo(uri, pool), problem));
+        }
+        current.text = (unsigned char *)text; /* the request's, or next's */
+        current.length = length;
+        apr_pool_destroy(scratch);
+        scratch = next;
+    }
+    document->version = version;
+    set_text(server, document, (const char *)current.text, current.length);
+    apr_pool_destroy(scratch);
+    invalidate(server);
+    return APR_SUCCESS;
+}
+
+static apr_status_t did_close(lsp_server_t *server, json_t *params, apr_pool_t *pool)
+{
+    const char *uri = document_uri(params);
+    lsp_document_t *document =
+        uri ? apr_hash_get(server->documents, uri, APR_HASH_KEY_STRING) : NULL;
+    if (!document)
+        return tell(server, 2,
+                    apr_psprintf(pool, "textDocument/didClose of %s, which is not open: ignored",
+                                 uri ? spx_detail_echo(uri, pool) : "a document without a uri"));
+    server->touched = apr_pstrdup(pool, uri);
+    apr_hash_set(server->documents, uri, APR_HASH_KEY_STRING, NULL);
+    apr_pool_destroy(document->pool);
+    invalidate(server);
+    return APR_SUCCESS;
+}
+
+/* --- requests ------------------------------------------------------------ */
+
+/* The text a request about a document reads: its buffer, else its file's
+ * bytes as held; NULL (and why) when neither. */
+static const lsp_document_t *request_document(lsp_server_t *server, json_t *params,
+                                              const char **why, apr_pool_t *pool)
+{
+    const char *uri = document_uri(params);
+    if (!uri) {
+        *why = "params.textDocument.uri is missing";
+        return NULL;
+    }
+    lsp_document_t *document = apr_hash_get(server->documents, uri, APR_HASH_KEY_STRING);
+    if (document)
+        return document;
+    const char *path = relative_path(server, uri, pool);
+    const spx_input_t *input =
+        path && server->base ? spx_input_set_find(spx_project_inputs(server->base), path) : NULL;
+    if (!input || input->kind != SPX_OBJECT_FILE) {
+        *why = apr_psprintf(pool, "%s is neither open nor a file of the project",
+                            spx_detail_echo(uri, pool));
+        return NULL;
+    }
+    lsp_document_t *held = apr_pcalloc(pool, sizeof(*held));
+    held->uri = uri;
+    held->path = input->path;
+    held->text = (unsigned char *)input->bytes;
+    held->length = input->size;
+    return held;
+}
+
+/* textDocument/formatting: the fmt operation's layout of the buffer, as
+ * the edits of the lines that differ (none when it is already canonical). */
+static apr_status_t formatting(lsp_server_t *server, json_t *id, json_t *params, apr_pool_t *pool)
+{
+    const char *why = NULL;
+    const lsp_document_t *document = request_document(server, params, &why, pool);
+    if (!document)
+        return refuse(server, id, SPX_RPC_INVALID_PARAMS, why);
+    spx_fmt_file_t file;
+    spx_op_fmt_text(document->text, document->length, document->path ? document->path : "buffer",
+                    &file, pool);
+    if (file.refused == SPX_FMT_SYNTAX) {
+        const spx_diagnostic_t *first = spx_diagnostics_get(file.diagnostics, 0);
+        return refuse(server, id, SPX_LSP_REQUEST_FAILED,
+                      apr_psprintf(pool,
+                                   "the document does not parse, so it was not formatted: "
+                                   "%s:%u:%u: %s",
+                                   first->path, (unsigned)first->span.start.line,
+                                   (unsigned)first->span.start.column, first->message));
+    }
+    if (file.refused == SPX_FMT_TOO_LARGE)
+        return refuse(server, id, SPX_LSP_REQUEST_FAILED,
+                      "the layout would be over the source limit: not formatted");
+    if (file.refused)
+        return refuse(server, id, SPX_LSP_REQUEST_FAILED,
+                      "the formatter's self-check failed: not formatted");
+    if (!file.changed)
+        return respond(server, id, json_array());
+    /* One edit per change of the line diff from the buffer to its layout
+     * (spx_diff.h: the lines that stay are not touched, so the editor keeps
+     * its marks and cursor on them). */
+    apr_array_header_t *changes = NULL;
+    spx_diff_changes((const char *)document->text, document->length, file.text, file.text_length,
+                     &changes, pool);
+    spx_lsp_lines_t lines;
+    int open = apr_hash_get(server->documents, document->uri, APR_HASH_KEY_STRING) != NULL;
+    spx_lsp_lines_index(&lines, document->text, document->length, !open, pool);
+    json_t *edits = json_array();
+    for (int i = 0; i < changes->nelts; i++) {
+        const spx_diff_change_t *change = &APR_ARRAY_IDX(changes, i, spx_diff_change_t);
+        json_array_append_new(
+            edits,
+            json_pack("{s:o,s:s%}", "range",
+                      range_json(server, &lines, change->old_start, change->old_end), "newText",
+                      file.text + change->new_start, change->new_end - change->new_start));
+    }
+    return respond(server, id, edits);
+}
+
+/* 1 when bytes are one name (ASCII letters, digits, underscores). */
+static int is_name(const unsigned char *bytes, apr_size_t length)
+{
+    if (length == 0)
+        return 0;
+    for (apr_size_t i = 0; i < length; i++) {
+        unsigned char c = bytes[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+/* textDocument/codeAction: for each diagnostic of the document in the
+ * range that suggests names and whose span is the unknown name, a quick fix
+ * per suggestion replacing the name. */
+static apr_status_t code_action(lsp_server_t *server, json_t *id, json_t *params, apr_pool_t *pool)
+{
+    const char *why = NULL;
+    const lsp_document_t *document = request_document(server, params, &why, pool);
+    if (!document)
+        return refuse(server, id, SPX_RPC_INVALID_PARAMS, why);
+    json_t *actions = json_array();
+    const spx_project_t *project = server->view ? server->view : server->base;
+    if (!project || !document->path)
+        return respond(server, id, actions);
+    spx_lsp_lines_t lines;
+    int open = apr_hash_get(server->documents, document->uri, APR_HASH_KEY_STRING) != NULL;
+    spx_lsp_lines_index(&lines, document->text, document->length, !open, pool);
+    json_t *range = json_object_get(params, "range");
+    apr_uint64_t line = 0, character = 0, end_line = 0, end_character = 0;
+    apr_size_t from = 0, to = document->length;
+    if (position_of(json_object_get(range, "start"), &line, &character) &&
+        position_of(json_object_get(range, "end"), &end_line, &end_character)) {
+        from = spx_lsp_offset(&lines, line, character, server->encoding);
+        to = spx_lsp_offset(&lines, end_line, end_character, server->encoding);
+    }
+    const spx_diagnostics_t *diagnostics = spx_project_diagnostics(project);
+    for (apr_size_t i = 0; i < spx_diagnostics_count(diagnostics); i++) {
+        const spx_diagnostic_t *item = spx_diagnostics_get(diagnostics, i);
+        apr_size_t start = item->span.start.offset, end = item->span.end.offset;
+        if (strcmp(item->path, document->path) != 0 || !item->suggestions ||
+            end > document->length || end < start || end < from || start > to ||
+            !is_name(document->text + start, end - start))
+            continue;
+        for (int s = 0; s < item->suggestions->nelts; s++) {
+            const char *name = APR_ARRAY_IDX(item->suggestions, s, const char *);
+            /* A qualified suggestion ("math.fib") replaces only the name
+             * after its qualifier, which must be written before the span. */
+            const char *dot = strrchr(name, '.');
+            if (dot) {
+                apr_size_t qualifier = (apr_size_t)(dot + 1 - name);
+                if (start < qualifier ||
+                    memcmp(document->text + start - qualifier, name, qualifier) != 0)
+                    continue;
+                name = dot + 1;
+            }
+            json_t *edits = json_pack("[{s:o,s:s}]", "range",
+                                      range_json(server, &lines, start, end), "newText", name);
+            json_t *changes = json_object();
+            json_object_set_new(changes, document->uri, edits);
+            json_array_append_new(
+                actions,
+                json_pack("{s:s,s:s,s:[o],s:b,s:{s:o}}", "title",
+                          apr_psprintf(pool, "Replace '%.*s' with '%s'", (int)(end - start),
+                                       (const char *)document->text + start, name),
+                          "kind", "quickfix", "diagnostics",
+                          diagnostic_json(server, item, &lines, pool), "isPreferred", s == 0,
+                          "edit", "changes", changes));
+        }
+    }
+    return respond(server, id, actions);
+}
+
+/* textDocument/documentSymbol: the module's functions, structs, enums and
+ * consts with their spans, from the graph's typed walk; [] while the
+ * project is not admitted (there is no index to read). */
+static apr_status_t document_symbol(lsp_server_t *server, json_t *id, json_t *params,
+                                    apr_pool_t *pool)
+{
+    const char *why = NULL;
+    const lsp_document_t *document = request_document(server, params, &why, pool);
+    if (!document)
+        return refuse(server, id, SPX_RPC_INVALID_PARAMS, why);
+    json_t *symbols = json_array();
+    const spx_project_t *project = server->view ? server->view : server->base;
+    if (!project || !document->path || !spx_project_admitted(project))
+        return respond(server, id, symbols);
+    spx_lsp_lines_t lines;
+    int open = apr_hash_get(server->documents, document->uri, APR_HASH_KEY_STRING) != NULL;
+    spx_lsp_lines_index(&lines, document->text, document->length, !open, pool);
+    static const struct {
+        const char *kind;
+        int symbol; /* LSP's SymbolKind */
+    } kinds[] = {{"function", 12}, {"struct", 23}, {"enum", 10}, {"const", 14}};
+    int count = spx_graph_node_count(project);
+    for (int number = 0; number < count; number++) {
+        spx_graph_node_t node;
+        spx_graph_node(project, number, &node);
+        if (!node.span || !node.path || !node.name || strcmp(node.path, document->path) != 0)
+            continue;
+        for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+            if (strcmp(node.kind, kinds[k].kind) != 0)
+                continue;
+            json_t *range =
+                range_json(server, &lines, node.span->start.offset, node.span->end.offset);
+            json_t *symbol = json_pack("{s:s,s:i,s:O,s:o}", "name", node.name, "kind",
+                                       kinds[k].symbol, "range", range, "selectionRange", range);
+            const char *detail = node.signature ? node.signature : node.type;
+            if (detail)
+                json_object_set_new(symbol, "detail", json_string(detail));
+            json_array_append_new(symbols, symbol);
+        }
+    }
+    return respond(server, id, symbols);
+}
+
+/* --- dispatch ------------------------------------------------------------ */
+
+static int is_method(const spx_request_t *request, const char *name)
+{
+    return strcmp(request->method, name) == 0;
+}
+
+/* A notification. *exit_code set (>= 0) ends the server. */
+static apr_status_t notified(lsp_server_t *server, const spx_request_t *request, int *exit_code,
+                             apr_pool_t *pool)
+{
+    if (is_method(request, "exit")) {
+        *exit_code = server->shut_down ? SPX_SESSION_EXIT_OK : SPX_SESSION_EXIT_STOPPED;
+        return APR_SUCCESS;
+    }
+    if (!server->initialized || server->shut_down)
+        return APR_SUCCESS; /* dropped (LSP: notifications before initialize are) */
+    apr_status_t status = APR_SUCCESS;
+    if (is_method(request, "initialized"))
+        server->publish_due = 1;
+    else if (is_method(request, "textDocument/didOpen"))
+        status = did_open(server, request->params, pool);
+    else if (is_method(request, "textDocument/didChange"))
+        status = did_change(server, request->params, pool);
+    else if (is_method(request, "textDocument/didClose"))
+        status = did_close(server, request->params, pool);
+    else if (is_method(request, "workspace/didChangeWatchedFiles"))
+        status = APR_SUCCESS; /* the refresh below looks */
+    else
+        return APR_SUCCESS; /* $/cancelRequest (every request is answered before the next
+                             * is read), $/ and every other notification: ignored */
+    if (status == APR_SUCCESS) {
+        refresh(server, pool);
+        status = publish(server, pool);
+    }
+    return status;
+}
+
+static apr_status_t requested(lsp_server_t *server, const spx_request_t *request, apr_pool_t *pool)
+{
+    json_t *id = request->id;
+    if (!server->initialized) {
+        if (!is_method(request, "initialize"))
+            return refuse(server, id, SPX_LSP_SERVER_NOT_INITIALIZED,
+                          "the server is not initialized: send initialize first");
+        json_t *result = initialize(server, request->params, pool);
+        server->initialized = 1;
+        return respond(server, id, result);
+    }
+    if (server->shut_down)
+        return refuse(server, id, SPX_RPC_INVALID_REQUEST,
+                      "the server is shut down: only the exit notification is accepted");
+    if (is_method(request, "initialize"))
+        return refuse(server, id, SPX_RPC_INVALID_REQUEST, "initialize was already answered");
+    if (is_method(request, "shutdown")) {
+        server->shut_down = 1;
+        return respond(server, id, NULL);
+    }
+    static const struct {
+        const char *method;
+        apr_status_t (*answer)(lsp_server_t *, json_t *, json_t *, apr_pool_t *);
+    } methods[] = {{"textDocument/formatting", formatting},
+                   {"textDocument/codeAction", code_action},
+                   {"textDocument/documentSymbol", document_symbol}};
+    for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
+        if (!is_method(request, methods[i].method))
+            continue;
+        refresh(server, pool);
+        apr_status_t status = publish(server, pool);
+        if (status != APR_SUCCESS)
+            return status;
+        return methods[i].answer(server, id, request->params, pool);
+    }
+    return refuse(server, id, SPX_RPC_METHOD_NOT_FOUND,
+                  apr_psprintf(pool, "unknown method %s", spx_detail_echo(request->method, pool)));
+}
+
+static apr_status_t read_stdio(void *context, void *buffer, apr_size_t capacity, apr_size_t *got)
+{
+    return spx_stdio_read(context, buffer, capacity, got);
+}
+
+spx_session_exit_t spx_lsp_run(const spx_session_options_t *options, spx_stdio_t *stdio,
+                               apr_pool_t *pool)
+{
+    lsp_server_t server = {0};
+    server.options = options;
+    server.stdio = stdio;
+    server.pool = pool;
+    server.encoding = SPX_LSP_UTF16;
+    server.documents = apr_hash_make(pool);
+    spx_log_init(&server.log, "semapraxd", options->verbose);
+    spx_lsp_frame_reader_t *reader = NULL;
+    if (spx_lsp_frame_reader_create(&reader, read_stdio, stdio, options->max_request_bytes, pool) !=
+        APR_SUCCESS)
+        return SPX_SESSION_EXIT_STOPPED;
+    static const spx_request_dialect_t dialect = {
+        .negative_ids = 1, .responses = 1, .carriage_returns = 1};
+    apr_pool_t *request_pool = NULL;
+    apr_pool_create(&request_pool, pool);
+    int exit_code = -1;
+    while (exit_code < 0) {
+        apr_pool_clear(request_pool);
+        server.touched = NULL;
+        spx_lsp_frame_t frame;
+        apr_status_t status = spx_lsp_frame_next(reader, &frame);
+        if (status != APR_SUCCESS) {
+            spx_log_event(&server.log, "reading standard input failed");
+            return SPX_SESSION_EXIT_STOPPED;
+        }
+        if (frame.kind == SPX_LSP_FRAME_END || frame.kind == SPX_LSP_FRAME_TRUNCATED) {
+            if (frame.kind == SPX_LSP_FRAME_TRUNCATED)
+                spx_log_event(&server.log, "end of input inside a message");
+            return server.shut_down ? SPX_SESSION_EXIT_OK : SPX_SESSION_EXIT_STOPPED;
+        }
+        if (frame.kind == SPX_LSP_FRAME_BAD_HEADER) {
+            status = tell(&server, 1,
+                          apr_psprintf(request_pool, "a message was dropped: %s", frame.problem));
+        } else if (frame.kind == SPX_LSP_FRAME_OVERSIZED) {
+            status = tell(
+                &server, 1,
+                apr_psprintf(request_pool,
+                             "a message of %" APR_SIZE_T_FMT
+                             " bytes was dropped: over --max-request-bytes (%" APR_SIZE_T_FMT ")",
+                             frame.length, options->max_request_bytes));
+        } else {
+            spx_request_t request;
+            spx_request_error_t error;
+            if (spx_request_parse_dialect(&dialect, frame.bytes, frame.length, &request, &error,
+                                          request_pool) != SPX_REQUEST_VALID)
+                status = refuse(&server, error.id, error.code,
+                                apr_psprintf(request_pool, "%s: %s",
+                                             error.code == SPX_RPC_PARSE_ERROR ? "parse error"
+                                                                               : "invalid request",
+                                             error.detail ? error.detail : "refused"));
+            else if (request.is_response)
+                status = APR_SUCCESS;
+            else if (request.is_notification)
+                status = notified(&server, &request, &exit_code, request_pool);
+            else
+                status = requested(&server, &request, request_pool);
+        }
+        if (status != APR_SUCCESS) {
+            spx_log_event(&server.log, "writing standard output failed");
+            return SPX_SESSION_EXIT_STOPPED;
+        }
+    }
+    return (spx_session_exit_t)exit_code;
+}
