@@ -234,3 +234,49 @@ void spx_expr_visit_children(const spx_expr_t *e, spx_expression_visitor_t visit
         break;
     }
 }
+
+/* FNV-1a of a function's name, for a module's table by name. */
+static uint32_t function_name_hash(const char *name)
+{
+    uint32_t hash = 2166136261u;
+    for (; *name; name++)
+        hash = (hash ^ (unsigned char)*name) * 16777619u;
+    return hash;
+}
+
+/* The slot of name in module's table: its function's, or the empty one
+ * where it would go. */
+static apr_size_t function_slot(const spx_module_t *module, const char *name)
+{
+    apr_size_t mask = module->function_slot_count - 1;
+    apr_size_t at = function_name_hash(name) & mask;
+    while (module->function_slots[at] &&
+           strcmp(module->functions[module->function_slots[at] - 1]->name.text, name) != 0)
+        at = (at + 1) & mask;
+    return at;
+}
+
+spx_function_t *spx_module_function(const spx_module_t *module, const char *name)
+{
+    if (!module->function_slots || !name)
+        return NULL;
+    uint32_t number = module->function_slots[function_slot(module, name)];
+    return number ? module->functions[number - 1] : NULL;
+}
+
+void spx_module_collect_functions(spx_module_t *module, apr_pool_t *pool)
+{
+    apr_size_t slot_count = 2;
+    while (slot_count < 2 * module->function_count)
+        slot_count *= 2;
+    module->function_slots = apr_pcalloc(pool, slot_count * sizeof(*module->function_slots));
+    module->function_slot_count = slot_count;
+    for (apr_size_t i = 0; i < module->function_count; i++) {
+        const char *name = module->functions[i]->name.text;
+        if (!name)
+            continue;
+        apr_size_t at = function_slot(module, name);
+        if (!module->function_slots[at]) /* calls resolve to the first declaration */
+            module->function_slots[at] = (uint32_t)i + 1;
+    }
+}

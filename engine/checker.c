@@ -11,7 +11,7 @@
  * every module at the end (spx_checker_finish):
  *   1. imports (checker_imports.c): each import is resolved to its module
  *      (undeclared, twice, itself);
- *   2. items (checker_items.c): every module's functions_by_name (duplicates,
+ *   2. items (checker_items.c): every module's table of functions by name (duplicates,
  *      builtin names) and its one namespace of functions, structs and consts,
  *      so that pass 3 can resolve calls, types and consts across modules;
  *   3. bodies (checker_statements.c, checker_expressions.c): each struct's
@@ -189,9 +189,8 @@ size_t spx_checker_exported_elsewhere(checker_t *checker, const spx_module_t *mo
         const spx_module_t *target = module->imports[i].target;
         apr_size_t *index = target ? spx_checker_module_index(checker, target->name) : NULL;
         int exported = 0;
-        if (index && kind == EXPORTED_FUNCTION && target->functions_by_name) {
-            const spx_function_t *function =
-                apr_hash_get(target->functions_by_name, name, APR_HASH_KEY_STRING);
+        if (index && kind == EXPORTED_FUNCTION && target->function_slots) {
+            const spx_function_t *function = spx_module_function(target, name);
             exported = function && function->exported;
         } else if (index && kind == EXPORTED_CONST && checker->consts[*index]) {
             const spx_const_t *constant =

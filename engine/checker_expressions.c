@@ -42,7 +42,8 @@ void spx_checker_report_unit(scope_t *scope, const spx_expr_t *expr, const char 
 static void report_unknown_function(scope_t *scope, const spx_module_t *module, spx_span_t span,
                                     const char *name)
 {
-    if (apr_hash_get(module->unreadable_by_name, name, APR_HASH_KEY_STRING))
+    if (module->unreadable_by_name &&
+        apr_hash_get(module->unreadable_by_name, name, APR_HASH_KEY_STRING))
         return;
     /* f() where an imported m exports f: m.f first (the call lacks its
      * module), then the nearest of the module's own. */
@@ -107,7 +108,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
                           : basic_type(scope, builtin->result);
             return 1;
         }
-        target = apr_hash_get(scope->module->functions_by_name, name, APR_HASH_KEY_STRING);
+        target = spx_module_function(scope->module, name);
         if (!target) {
             report_unknown_function(scope, scope->module, call->as.call->function.span, name);
             return 0;
@@ -128,7 +129,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
         import->used = 1;
         if (!import->target)
             return 0; /* the import itself was reported */
-        target = apr_hash_get(import->target->functions_by_name, name, APR_HASH_KEY_STRING);
+        target = spx_module_function(import->target, name);
         if (!target) {
             report_unknown_function(scope, import->target, call->as.call->function.span, name);
             return 0;

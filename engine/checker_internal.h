@@ -27,7 +27,7 @@
 struct spx_checker_t {
     spx_module_t **modules;
     apr_size_t module_count;
-    apr_pool_t *pool;     /* the program's pool: functions_by_name lives here */
+    apr_pool_t *pool;     /* the program's pool: the modules' function tables live here */
     apr_pool_t *scratch;  /* everything else; destroyed by spx_checker_finish */
     apr_pool_t *function; /* one function's names and locals; cleared after it */
     spx_diagnostics_t *diagnostics;
@@ -157,7 +157,7 @@ void spx_checker_offer_imports(const spx_module_t *module, spx_suggest_t *search
 
 /* ---- checker_items.c ----------------------------------------------------- */
 
-/* Pass 2: a module's functions_by_name (E0305, E0306), then its one
+/* Pass 2: a module's table of functions by name (E0305, E0306), then its one
  * namespace of functions, structs and consts (E0314). */
 void spx_checker_collect_functions(checker_t *checker, spx_module_t *module);
 void spx_checker_collect_items(checker_t *checker, apr_size_t index);

@@ -21,14 +21,14 @@
 
 void spx_checker_collect_functions(checker_t *checker, spx_module_t *module)
 {
-    module->functions_by_name = apr_hash_make(checker->pool);
+    spx_module_collect_functions(module, checker->pool);
     for (apr_size_t i = 0; i < module->function_count; i++) {
         spx_function_t *function = module->functions[i];
         function->local_count = 0;
         const char *name = function->name.text;
         if (!name)
             continue;
-        int taken = apr_hash_get(module->functions_by_name, name, APR_HASH_KEY_STRING) != NULL;
+        const spx_function_t *first = spx_module_function(module, name);
         const spx_builtin_info_t *builtin = spx_builtin_called(name);
         if (builtin && builtin->since > 1) {
             spx_diagnostics_add(checker->diagnostics, SPX_E0306, module->path, function->name.span,
@@ -37,9 +37,7 @@ void spx_checker_collect_functions(checker_t *checker, spx_module_t *module)
         } else if (builtin) {
             spx_diagnostics_add(checker->diagnostics, SPX_E0306, module->path, function->name.span,
                                 "'%s' is a builtin and cannot be defined", name);
-        } else if (taken) {
-            const spx_function_t *first =
-                apr_hash_get(module->functions_by_name, name, APR_HASH_KEY_STRING);
+        } else if (first != function) {
             spx_checker_note_first(
                 checker,
                 spx_diagnostics_add(
@@ -47,11 +45,10 @@ void spx_checker_collect_functions(checker_t *checker, spx_module_t *module)
                     "function '%s' is already defined in module '%s'", name, module->name),
                 module->path, first->name.span);
         }
-        /* Calls resolve to the first declaration, so a repeat adds nothing. */
-        if (!taken)
-            apr_hash_set(module->functions_by_name, name, APR_HASH_KEY_STRING, function);
     }
-    module->unreadable_by_name = apr_hash_make(checker->pool);
+    module->unreadable_by_name = NULL;
+    if (module->unreadable_function_count)
+        module->unreadable_by_name = apr_hash_make(checker->pool);
     for (apr_size_t i = 0; i < module->unreadable_function_count; i++)
         apr_hash_set(module->unreadable_by_name, module->unreadable_functions[i],
                      APR_HASH_KEY_STRING, module);

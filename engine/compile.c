@@ -76,9 +76,9 @@ typedef struct loop_t {
  * (spx_program_finish): an int constant register or a literal. */
 typedef struct const_patch_t {
     const spx_const_t *constant;
-    spx_vm_function_t *function; /* int: its int_consts[number] */
+    spx_vm_function_t *function; /* its int_consts[number], or its literals[number] */
     uint32_t number;
-    spx_literal_t *literal; /* str */
+    int literal; /* a str const: the function's literal number */
 } const_patch_t;
 
 /* The program being built, one module at a time (spx_program_builder_t),
@@ -88,7 +88,6 @@ struct spx_program_builder_t {
     spx_arena_t *arena;                   /* the program's code, constants and sites */
     apr_pool_t *scratch;                  /* per function, cleared */
     apr_array_header_t *functions;        /* spx_vm_function_t * (in the arena), by index */
-    apr_hash_t *by_name;                  /* "module.function" -> index + 1 */
     apr_array_header_t *shapes;           /* const spx_struct_shape_t *, by number */
     apr_hash_t *shape_numbers;            /* const spx_struct_t * -> number + 1 */
     apr_array_header_t *variant_shapes;   /* v3: const spx_variant_shape_t *, by number */
@@ -102,8 +101,9 @@ struct spx_program_builder_t {
     apr_array_header_t *aux;              /* int32_t */
     apr_array_header_t *scope;            /* int32_t: block registers of variables in open blocks */
     apr_array_header_t *loops;            /* loop_t */
-    apr_array_header_t *function_patches; /* const_patch_t of this function's int consts */
+    apr_array_header_t *function_patches; /* const_patch_t of this function's consts */
     uint32_t charge;
+    const spx_vm_source_t *source; /* the module of the function being compiled */
     int *slot_file;
     int32_t *slot_index;
     uint32_t locals[2];          /* registers of variables in each file: the most open at once */
@@ -128,8 +128,6 @@ static int32_t function_index(compiler_t *c, spx_function_t *function)
     entry->name = apr_pstrcat(c->pool, function->module->name, ".", function->name.text, NULL);
     APR_ARRAY_PUSH(c->functions, spx_vm_function_t *) = entry;
     function->code_index = (uint32_t)c->functions->nelts;
-    apr_hash_set(c->by_name, entry->name, APR_HASH_KEY_STRING,
-                 (void *)(uintptr_t)function->code_index);
     return (int32_t)(function->code_index - 1);
 }
 
@@ -239,24 +237,34 @@ static int32_t const_register(compiler_t *c, const spx_const_t *constant)
         number = (uintptr_t)c->int_consts->nelts;
         apr_hash_set(c->const_numbers, key, sizeof(*key), (void *)number);
         const_patch_t *patch = &APR_ARRAY_PUSH(c->function_patches, const_patch_t);
-        *patch = (const_patch_t){constant, NULL, (uint32_t)(number - 1), NULL};
+        *patch = (const_patch_t){constant, NULL, (uint32_t)(number - 1), 0};
     }
     return (int32_t)(c->locals[FILE_INT] + number - 1);
 }
 
-/* The number of a string literal's bytes in the function's literal table. */
-static int32_t literal_number(compiler_t *c, const char *bytes, apr_size_t length)
+/* The number of a string literal's bytes in the function's literal table.
+ * span is where the literal is written: when its bytes are the ones
+ * between its quotes (no escape), the literal reads them from the module's
+ * retained text; otherwise the decoded bytes are copied into the arena. */
+static int32_t literal_number(compiler_t *c, const char *bytes, apr_size_t length, spx_span_t span)
 {
     const char *key = length ? bytes : "";
     uintptr_t number = (uintptr_t)apr_hash_get(c->literal_numbers, key, (apr_ssize_t)length);
     if (!number) {
-        spx_literal_t *literal = SPX_ARENA_NEW(c->arena, spx_literal_t);
-        unsigned char *copy = spx_arena_alloc(c->arena, length + 1, 1);
-        if (length)
-            memcpy(copy, bytes, length);
+        spx_literal_t *literal = apr_array_push(c->literals);
+        const unsigned char *copy = NULL;
+        if (span.end.offset - span.start.offset == length + 2 &&
+            span.end.offset <= c->source->text_length &&
+            memcmp(c->source->text + span.start.offset + 1, bytes, length) == 0) {
+            copy = c->source->text + span.start.offset + 1;
+        } else {
+            unsigned char *decoded = spx_arena_alloc(c->arena, length + 1, 1);
+            if (length)
+                memcpy(decoded, bytes, length);
+            copy = decoded;
+        }
         literal->bytes = copy;
         literal->length = length;
-        APR_ARRAY_PUSH(c->literals, const spx_literal_t *) = literal;
         number = (uintptr_t)c->literals->nelts;
         apr_hash_set(c->literal_numbers, copy, (apr_ssize_t)length, (void *)number);
     }
@@ -269,12 +277,14 @@ static int32_t const_literal_number(compiler_t *c, const spx_const_t *constant)
 {
     uintptr_t number = (uintptr_t)apr_hash_get(c->const_numbers, &constant, sizeof(constant));
     if (!number) {
-        spx_literal_t *literal = SPX_ARENA_NEW(c->arena, spx_literal_t);
-        APR_ARRAY_PUSH(c->literals, const spx_literal_t *) = literal;
+        spx_literal_t *literal = apr_array_push(c->literals);
+        literal->bytes = NULL;
+        literal->length = 0;
         number = (uintptr_t)c->literals->nelts;
         const spx_const_t **key = apr_pmemdup(c->scratch, &constant, sizeof(constant));
         apr_hash_set(c->const_numbers, key, sizeof(*key), (void *)number);
-        APR_ARRAY_PUSH(c->patches, const_patch_t) = (const_patch_t){constant, NULL, 0, literal};
+        APR_ARRAY_PUSH(c->function_patches, const_patch_t) =
+            (const_patch_t){constant, NULL, (uint32_t)(number - 1), 1};
     }
     return (int32_t)(number - 1);
 }
@@ -951,10 +961,9 @@ static int32_t data_literal_number(compiler_t *c, const spx_data_entry_t *entry)
 {
     uintptr_t number = (uintptr_t)apr_hash_get(c->const_numbers, &entry, sizeof(entry));
     if (!number) {
-        spx_literal_t *literal = SPX_ARENA_NEW(c->arena, spx_literal_t);
+        spx_literal_t *literal = apr_array_push(c->literals);
         literal->bytes = entry->bytes;
         literal->length = entry->length;
-        APR_ARRAY_PUSH(c->literals, const spx_literal_t *) = literal;
         number = (uintptr_t)c->literals->nelts;
         const spx_data_entry_t **key = apr_pmemdup(c->scratch, &entry, sizeof(entry));
         apr_hash_set(c->const_numbers, key, sizeof(*key), (void *)number);
@@ -1248,7 +1257,7 @@ static reg_t compile_primary(compiler_t *c, const spx_expr_t *e, int32_t hint)
         reg_t dst = destination(c, FILE_BLOCK, hint);
         failure_site(c,
                      emit(c, SPX_I_LITERAL, 0, dst.index,
-                          literal_number(c, e->as.string.bytes, e->as.string.length), 0),
+                          literal_number(c, e->as.string.bytes, e->as.string.length, e->span), 0),
                      e->span);
         return dst;
     }
@@ -1935,9 +1944,14 @@ static void pack_sites(compiler_t *c, spx_vm_function_t *out)
 
 /* Compile f into *out (its name set already); a function over a bytecode
  * limit is compiled as too_large, which stops any run that can reach it. */
-static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_function_t *out)
+static void compile_function(compiler_t *c, const spx_function_t *f, const spx_vm_source_t *source,
+                             spx_vm_function_t *out)
 {
     apr_pool_clear(c->scratch);
+    c->source = source;
+    out->source = source; /* a function too large to compile has them too */
+    out->name_start = f->name.span.start.offset;
+    out->name_end = f->name.span.end.offset;
     c->code = apr_array_make(c->scratch, 64, sizeof(spx_instr_t));
     c->sites = apr_array_make(c->scratch, 16, sizeof(spx_site_t));
     c->pending = apr_array_make(c->scratch, 4, sizeof(spx_span_t));
@@ -1948,7 +1962,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     c->loops = apr_array_make(c->scratch, 4, sizeof(loop_t));
     c->function_patches = apr_array_make(c->scratch, 4, sizeof(const_patch_t));
     c->int_consts = apr_array_make(c->scratch, 8, sizeof(int64_t));
-    c->literals = apr_array_make(c->scratch, 8, sizeof(const spx_literal_t *));
+    c->literals = apr_array_make(c->scratch, 8, sizeof(spx_literal_t));
     c->render_types = apr_array_make(c->scratch, 2, sizeof(const spx_render_type_t *));
     c->int_numbers = apr_hash_make(c->scratch);
     c->const_numbers = apr_hash_make(c->scratch);
@@ -1986,9 +2000,6 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
         return;
     }
 
-    out->path = f->module->path;
-    out->text = f->module->text;
-    out->text_length = f->module->length;
     out->code = SPX_ARENA_COPY(c->arena, spx_instr_t, c->code->elts, c->code->nelts);
     out->code_length = (uint32_t)c->code->nelts;
     out->int_registers = c->max[FILE_INT];
@@ -1998,15 +2009,20 @@ static void compile_function(compiler_t *c, const spx_function_t *f, spx_vm_func
     out->int_const_base = c->locals[FILE_INT];
     out->int_const_count = (uint32_t)c->int_consts->nelts;
     out->int_consts = SPX_ARENA_COPY(c->arena, int64_t, c->int_consts->elts, c->int_consts->nelts);
-    out->literals =
-        SPX_ARENA_COPY(c->arena, const spx_literal_t *, c->literals->elts, c->literals->nelts);
-    out->aux = SPX_ARENA_COPY(c->arena, int32_t, c->aux->elts, c->aux->nelts);
-    out->render_types = SPX_ARENA_COPY(c->arena, const spx_render_type_t *, c->render_types->elts,
-                                       c->render_types->nelts);
+    /* Most functions have no aux records and no render types: NULL takes
+     * no room in the arena. */
+    out->literals = c->literals->nelts ? SPX_ARENA_COPY(c->arena, spx_literal_t, c->literals->elts,
+                                                        c->literals->nelts)
+                                       : NULL;
+    out->aux =
+        c->aux->nelts ? SPX_ARENA_COPY(c->arena, int32_t, c->aux->elts, c->aux->nelts) : NULL;
+    out->render_types = c->render_types->nelts
+                            ? SPX_ARENA_COPY(c->arena, const spx_render_type_t *,
+                                             c->render_types->elts, c->render_types->nelts)
+                            : NULL;
     pack_sites(c, out);
     out->returns_int = result_file == FILE_INT && f->result == SPX_TYPE_INT;
     out->param_count = (uint32_t)f->param_count;
-    out->span = f->name.span;
     for (int i = 0; i < c->function_patches->nelts; i++) {
         const_patch_t patch = APR_ARRAY_IDX(c->function_patches, i, const_patch_t);
         patch.function = out;
@@ -2021,7 +2037,6 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
     c->arena = arena;
     apr_pool_create(&c->scratch, pool);
     c->functions = apr_array_make(pool, 64, sizeof(spx_vm_function_t *));
-    c->by_name = apr_hash_make(pool);
     c->shapes = apr_array_make(pool, 8, sizeof(const spx_struct_shape_t *));
     c->shape_numbers = apr_hash_make(pool);
     c->variant_shapes = apr_array_make(pool, 8, sizeof(const spx_variant_shape_t *));
@@ -2033,12 +2048,53 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
 
 void spx_program_add_module(spx_program_builder_t *c, const spx_module_t *module)
 {
+    spx_vm_source_t *source = SPX_ARENA_NEW(c->arena, spx_vm_source_t);
+    source->path = module->path;
+    source->text = module->text;
+    source->text_length = module->length;
     for (apr_size_t f = 0; f < module->function_count; f++) {
         spx_function_t *function = module->functions[f];
         int32_t index = function_index(c, function); /* may grow c->functions */
-        compile_function(c, function, APR_ARRAY_IDX(c->functions, index, spx_vm_function_t *));
+        compile_function(c, function, source,
+                         APR_ARRAY_IDX(c->functions, index, spx_vm_function_t *));
     }
     apr_pool_clear(c->scratch);
+}
+
+/* FNV-1a of a function's name, for the program's table by name. */
+static uint32_t name_hash(const char *name)
+{
+    uint32_t hash = 2166136261u;
+    for (; *name; name++)
+        hash = (hash ^ (unsigned char)*name) * 16777619u;
+    return hash;
+}
+
+/* The slot of name in the table (vm_internal.h): its function's, or the
+ * empty one where it would go. */
+static apr_size_t name_slot(spx_vm_function_t *const *functions, const uint32_t *slots,
+                            apr_size_t slot_count, const char *name)
+{
+    apr_size_t at = name_hash(name) & (slot_count - 1);
+    while (slots[at] && strcmp(functions[slots[at] - 1]->name, name) != 0)
+        at = (at + 1) & (slot_count - 1);
+    return at;
+}
+
+/* The table of the program's functions by name, made once they are all
+ * known: 4 bytes a slot, instead of a hash entry and a bucket per function.
+ * A later function of the same name takes the slot (as a hash's set would). */
+static void make_name_table(compiler_t *c, spx_program_t *program)
+{
+    apr_size_t slot_count = 2;
+    while (slot_count < 2 * program->function_count)
+        slot_count *= 2;
+    uint32_t *slots = apr_pcalloc(c->pool, slot_count * sizeof(*slots));
+    for (apr_size_t i = 0; i < program->function_count; i++)
+        slots[name_slot(program->functions, slots, slot_count, program->functions[i]->name)] =
+            (uint32_t)i + 1;
+    program->by_name = slots;
+    program->by_name_slots = slot_count;
 }
 
 spx_program_t *spx_program_finish(spx_program_builder_t *c)
@@ -2047,7 +2103,7 @@ spx_program_t *spx_program_finish(spx_program_builder_t *c)
     spx_program_t *program = apr_pcalloc(c->pool, sizeof(*program));
     program->function_count = (apr_size_t)c->functions->nelts;
     program->functions = (spx_vm_function_t *const *)c->functions->elts;
-    program->by_name = c->by_name;
+    make_name_table(c, program);
     program->shapes =
         SPX_ARENA_COPY(c->arena, const spx_struct_shape_t *, c->shapes->elts, c->shapes->nelts);
     program->variant_shapes = SPX_ARENA_COPY(c->arena, const spx_variant_shape_t *,
@@ -2057,8 +2113,9 @@ spx_program_t *spx_program_finish(spx_program_builder_t *c)
         const const_patch_t *patch = &APR_ARRAY_IDX(c->patches, i, const_patch_t);
         const spx_const_t *constant = patch->constant;
         if (patch->literal) {
-            patch->literal->bytes = (const unsigned char *)(constant->bytes ? constant->bytes : "");
-            patch->literal->length = constant->bytes ? constant->length : 0;
+            spx_literal_t *literal = &patch->function->literals[patch->number];
+            literal->bytes = (const unsigned char *)(constant->bytes ? constant->bytes : "");
+            literal->length = constant->bytes ? constant->length : 0;
         } else {
             patch->function->int_consts[patch->number] =
                 constant->value_type == SPX_TYPE_BOOL ? constant->boolean : constant->integer;
@@ -2098,5 +2155,7 @@ apr_status_t spx_program_check_roots(const spx_program_t *program, const char *c
 
 long spx_program_find(const spx_program_t *program, const char *qualified)
 {
-    return (long)(uintptr_t)apr_hash_get(program->by_name, qualified, APR_HASH_KEY_STRING) - 1;
+    return (long)program->by_name[name_slot(program->functions, program->by_name,
+                                            program->by_name_slots, qualified)] -
+           1;
 }

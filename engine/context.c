@@ -529,7 +529,7 @@ static apr_status_t choose(const spx_project_t *project, const spx_context_reque
         return refuse(&refusal, SPX_CONTEXT_UNKNOWN_KIND,
                       apr_psprintf(pool,
                                    "unknown target kind '%s': use module, function, struct, "
-                                   "enum, const, test or builtin",
+                                   "enum, const, test, builtin or data",
                                    request->target_kind));
     if (strcmp(request->direction, "out") != 0 && strcmp(request->direction, "in") != 0 &&
         strcmp(request->direction, "both") != 0)

@@ -73,19 +73,6 @@ int spx_test_summary_succeeded(const spx_test_summary_t *summary)
     return summary->by_outcome[SPX_TEST_PASSED] == summary->total;
 }
 
-/* The words the interpreter (vm.c) uses when a call would pass max_call_depth. */
-#define AT_THE_DEPTH_LIMIT "call-depth limit"
-
-const char *spx_outcome_remedy(spx_test_outcome_t outcome, const char *failure_message)
-{
-    if (outcome == SPX_TEST_FUEL_EXHAUSTED)
-        return " (raise it with --max-steps N)";
-    if (outcome == SPX_TEST_DEPTH_EXHAUSTED && failure_message &&
-        strstr(failure_message, AT_THE_DEPTH_LIMIT))
-        return " (raise it with --max-call-depth N)";
-    return "";
-}
-
 json_t *spx_failure_json(const spx_failure_t *failure)
 {
     return json_pack("{s:s, s:s, s:s, s:o}", "code", failure->code, "message", failure->message,

@@ -43,6 +43,8 @@ struct spx_index_builder_t {
     apr_array_header_t *spine;  /* const spx_expr_t *: operator chains being walked */
     apr_hash_t *scrutinees;     /* v3: a match's scrutinee (its address) -> its enum */
     const spx_module_t *module; /* the module of the item being walked */
+    uint8_t *packing;           /* an edge's sites being packed */
+    size_t packing_capacity;
 };
 typedef spx_index_builder_t builder_t;
 
@@ -151,7 +153,8 @@ static int function_node(builder_t *builder, spx_function_t *function)
                             "function", function->name.text);
         spx_index_node_t *node = node_at(builder, position);
         node->module = function->module;
-        node->function = function;
+        node->item.function = function;
+        node->item_kind = SPX_INDEX_ITEM_FUNCTION;
         node->signature = spx_function_signature(function, builder->pool);
         function->index_node = (uint32_t)position + 1;
     }
@@ -176,14 +179,16 @@ static int item_node(builder_t *builder, const void *owner, const char *kind,
 static int struct_node(builder_t *builder, const spx_struct_t *structure)
 {
     int position = item_node(builder, structure, "struct", structure->module, structure->name.text);
-    node_at(builder, position)->structure = structure;
+    node_at(builder, position)->item.structure = structure;
+    node_at(builder, position)->item_kind = SPX_INDEX_ITEM_STRUCT;
     return position;
 }
 
 static int const_node(builder_t *builder, const spx_const_t *constant)
 {
     int position = item_node(builder, constant, "const", constant->module, constant->name.text);
-    node_at(builder, position)->constant = constant;
+    node_at(builder, position)->item.constant = constant;
+    node_at(builder, position)->item_kind = SPX_INDEX_ITEM_CONST;
     return position;
 }
 
@@ -192,7 +197,8 @@ static int enum_node(builder_t *builder, const spx_enum_t *enumeration)
 {
     int position =
         item_node(builder, enumeration, "enum", enumeration->module, enumeration->name.text);
-    node_at(builder, position)->enumeration = enumeration;
+    node_at(builder, position)->item.enumeration = enumeration;
+    node_at(builder, position)->item_kind = SPX_INDEX_ITEM_ENUM;
     return position;
 }
 
@@ -204,7 +210,8 @@ static int data_node(builder_t *builder, const spx_data_entry_t *entry)
     if (position < 0) {
         position = add_node(builder, apr_pstrcat(builder->pool, "data:", entry->name, NULL), "data",
                             entry->name);
-        node_at(builder, position)->data = entry;
+        node_at(builder, position)->item.data = entry;
+        node_at(builder, position)->item_kind = SPX_INDEX_ITEM_DATA;
         remember_node(builder, entry, position);
     }
     return position;
@@ -396,6 +403,17 @@ static int reference_node(builder_t *builder, const reference_t *reference)
                              : builtin_node(builder, reference->builtin);
 }
 
+/* One LEB128 number: seven bits a byte, the low ones first. */
+static uint8_t *put_number(uint8_t *at, uint32_t value)
+{
+    while (value >= 0x80) {
+        *at++ = (uint8_t)(value | 0x80);
+        value >>= 7;
+    }
+    *at++ = (uint8_t)value;
+    return at;
+}
+
 /* One edge from the node from per kind and target of the references
  * collected, with its sites in source order; the references are then
  * forgotten. */
@@ -411,12 +429,25 @@ static void add_reference_edges(builder_t *builder, int from)
              end++)
             ;
         int to = reference_node(builder, &sites[first]);
-        spx_index_site_t *spans = SPX_ARENA_ARRAY(builder->arena, spx_index_site_t, end - first);
-        for (int i = first; i < end; i++)
-            spans[i - first] = sites[i].site;
+        /* At most 5 bytes a number: packed in the builder's buffer, then
+         * copied (index_internal.h). */
+        if (builder->packing_capacity < (size_t)(end - first) * 10) {
+            builder->packing_capacity = (size_t)(end - first) * 10 * 2;
+            builder->packing = apr_palloc(builder->pool, builder->packing_capacity);
+        }
+        uint8_t *at = builder->packing;
+        uint32_t start = 0;
+        for (int i = first; i < end; i++) {
+            spx_index_site_t site = sites[i].site;
+            at = put_number(at, site.start >= start ? (site.start - start) * 2
+                                                    : (start - site.start) * 2 - 1);
+            at = put_number(at, site.end - site.start);
+            start = site.start;
+        }
         add_edge(builder, from, sites[first].kind, to);
         spx_index_edge_t *edge = &builder->edges[builder->edge_count - 1];
-        edge->sites = spans;
+        edge->sites = SPX_ARENA_COPY(builder->arena, uint8_t, builder->packing,
+                                     (size_t)(at - builder->packing));
         edge->site_count = end - first;
     }
     references->nelts = 0;
@@ -456,17 +487,51 @@ static int compare_node_orders(const void *left, const void *right)
     return strcmp(((const node_order_t *)left)->id, ((const node_order_t *)right)->id);
 }
 
-/* Positions are sorted positions, which follow the ids' order. */
-static int compare_pending_edges(const void *left, const void *right)
+/* Whether edge number a goes before edge number b of the same from node:
+ * by kind, then by to (sorted positions, which follow the ids' order), then
+ * in the order made. */
+static int edge_before(const spx_index_edge_t *edges, int a, int b)
 {
-    const spx_index_edge_t *a = *(const spx_index_edge_t *const *)left;
-    const spx_index_edge_t *b = *(const spx_index_edge_t *const *)right;
-    if (a->from != b->from)
-        return a->from < b->from ? -1 : 1;
-    int order = strcmp(a->kind, b->kind);
+    int order = strcmp(edges[a].kind, edges[b].kind);
     if (order != 0)
-        return order;
-    return a->to < b->to ? -1 : a->to > b->to;
+        return order < 0;
+    if (edges[a].to != edges[b].to)
+        return edges[a].to < edges[b].to;
+    return a < b;
+}
+
+/* Moves items[at] down the heap of count items until its children go
+ * before it. */
+static void sift_down(const spx_index_edge_t *edges, int *items, int at, int count)
+{
+    for (;;) {
+        int child = 2 * at + 1;
+        if (child >= count)
+            return;
+        if (child + 1 < count && edge_before(edges, items[child], items[child + 1]))
+            child++;
+        if (!edge_before(edges, items[at], items[child]))
+            return;
+        int held = items[at];
+        items[at] = items[child];
+        items[child] = held;
+        at = child;
+    }
+}
+
+/* The count edge numbers at items in edge_before's order: a heap sort, in
+ * place (no scratch as large as the edges, and no quadratic case however
+ * many edges one node has). */
+static void sort_edge_numbers(const spx_index_edge_t *edges, int *items, int count)
+{
+    for (int at = count / 2 - 1; at >= 0; at--)
+        sift_down(edges, items, at, count);
+    for (int end = count - 1; end > 0; end--) {
+        int held = items[0];
+        items[0] = items[end];
+        items[end] = held;
+        sift_down(edges, items, 0, end);
+    }
 }
 
 static int compare_node_id(const void *key, const void *node)
@@ -545,34 +610,34 @@ static void add_items(builder_t *builder, const spx_module_t *module, int module
 
 /* Puts the count items of size bytes at list in order: the item at
  * list + size * from[i] goes to position i. Each cycle of the permutation is
- * followed once, with one item held aside (spare, size bytes); done is
- * count bytes of scratch. In place, so the index takes the builder's lists
- * as they are, and no second copy of them is made. */
-static void permute(char *list, size_t size, const int *from, int count, char *done, char *spare)
+ * followed once, with one item held aside (spare, size bytes), and from[i]
+ * becomes i once position i holds its item (from is scratch). In place, so
+ * the index takes the builder's lists as they are, and no second copy of
+ * them is made. */
+static void permute(char *list, size_t size, int *from, int count, char *spare)
 {
-    if (count <= 0)
-        return;
-    memset(done, 0, (size_t)count);
     for (int i = 0; i < count; i++) {
-        if (done[i] || from[i] == i) {
-            done[i] = 1;
+        if (from[i] == i)
             continue;
-        }
         memcpy(spare, list + size * (size_t)i, size);
         int at = i;
         while (from[at] != i) {
-            memcpy(list + size * (size_t)at, list + size * (size_t)from[at], size);
-            done[at] = 1;
-            at = from[at];
+            int next = from[at];
+            memcpy(list + size * (size_t)at, list + size * (size_t)next, size);
+            from[at] = at;
+            at = next;
         }
         memcpy(list + size * (size_t)at, spare, size);
-        done[at] = 1;
+        from[at] = at;
     }
 }
 
-/* The nodes sorted by id, and every edge's ends moved to match. */
-static void sort_nodes(builder_t *builder, spx_index_t *index, apr_pool_t *scratch)
+/* The nodes sorted by id, and every edge's ends moved to match; the
+ * scratch it takes goes back before the edges are sorted. */
+static void sort_nodes(builder_t *builder, spx_index_t *index)
 {
+    apr_pool_t *scratch;
+    apr_pool_create(&scratch, builder->pool);
     int count = builder->node_count;
     node_order_t *order = apr_palloc(scratch, ((size_t)count + 1) * sizeof(*order));
     for (int i = 0; i < count; i++) {
@@ -587,8 +652,7 @@ static void sort_nodes(builder_t *builder, spx_index_t *index, apr_pool_t *scrat
         sorted_position[order[i].made] = i;
     }
     spx_index_node_t spare;
-    permute((char *)builder->nodes, sizeof(spx_index_node_t), made, count,
-            apr_palloc(scratch, (size_t)count + 1), (char *)&spare);
+    permute((char *)builder->nodes, sizeof(spx_index_node_t), made, count, (char *)&spare);
     index->nodes = builder->nodes;
     index->node_count = count;
     for (int i = 0; i < builder->edge_count; i++) {
@@ -596,32 +660,26 @@ static void sort_nodes(builder_t *builder, spx_index_t *index, apr_pool_t *scrat
         edge->from = sorted_position[edge->from];
         edge->to = sorted_position[edge->to];
     }
+    apr_pool_destroy(scratch);
 }
 
-/* The edges sorted by (from, kind, to), and each node's lists of them. */
-static void sort_edges(builder_t *builder, spx_index_t *index, apr_pool_t *scratch)
+/* The edges sorted by (from, kind, to), and each node's lists of them.
+ * The edges are grouped by from with a counting sort and each group sorted
+ * on its own, into the memory of the in edges' list, which is filled only
+ * once the permutation is done with it: the scratch is two counts per
+ * node. */
+static void sort_edges(builder_t *builder, spx_index_t *index)
 {
-    apr_pool_t *pool = builder->pool;
     int count = builder->edge_count;
-    spx_index_edge_t **pending = apr_palloc(scratch, ((size_t)count + 1) * sizeof(*pending));
-    for (int i = 0; i < count; i++)
-        pending[i] = &builder->edges[i];
-    qsort(pending, (size_t)count, sizeof(*pending), compare_pending_edges);
-    int *from = apr_palloc(scratch, ((size_t)count + 1) * sizeof(int));
-    for (int i = 0; i < count; i++)
-        from[i] = (int)(pending[i] - builder->edges);
-    spx_index_edge_t spare;
-    permute((char *)builder->edges, sizeof(spx_index_edge_t), from, count,
-            apr_palloc(scratch, (size_t)count + 1), (char *)&spare);
+    spx_index_edge_t *edges = builder->edges;
+    apr_pool_t *scratch;
+    apr_pool_create(&scratch, builder->pool);
     int *out_count = apr_pcalloc(scratch, ((size_t)index->node_count + 1) * sizeof(int));
     int *in_count = apr_pcalloc(scratch, ((size_t)index->node_count + 1) * sizeof(int));
-    index->edges = builder->edges;
-    index->edge_count = count;
     for (int i = 0; i < count; i++) {
-        out_count[index->edges[i].from]++;
-        in_count[index->edges[i].to]++;
+        out_count[edges[i].from]++;
+        in_count[edges[i].to]++;
     }
-    index->in_edges = apr_palloc(pool, ((size_t)count + 1) * sizeof(int));
     for (int n = 0, out_first = 0, in_first = 0; n < index->node_count; n++) {
         index->nodes[n].out_first = out_first;
         index->nodes[n].out_count = 0;
@@ -630,41 +688,53 @@ static void sort_edges(builder_t *builder, spx_index_t *index, apr_pool_t *scrat
         out_first += out_count[n];
         in_first += in_count[n];
     }
+    int *from = apr_palloc(builder->pool, ((size_t)count + 1) * sizeof(int));
     for (int i = 0; i < count; i++) {
-        index->nodes[index->edges[i].from].out_count++;
-        spx_index_node_t *to = &index->nodes[index->edges[i].to];
+        spx_index_node_t *node = &index->nodes[edges[i].from];
+        from[node->out_first + node->out_count++] = i;
+    }
+    for (int n = 0; n < index->node_count; n++)
+        sort_edge_numbers(edges, from + index->nodes[n].out_first, index->nodes[n].out_count);
+    spx_index_edge_t spare;
+    permute((char *)edges, sizeof(spx_index_edge_t), from, count, (char *)&spare);
+    index->edges = edges;
+    index->edge_count = count;
+    index->in_edges = from; /* done with as a permutation: now the in edges */
+    for (int i = 0; i < count; i++) {
+        spx_index_node_t *to = &index->nodes[edges[i].to];
         index->in_edges[to->in_first + to->in_count++] = i;
     }
+    apr_pool_destroy(scratch);
 }
 
 /* A struct node's field types and a const node's value, as the graph
  * renders them; the consts are evaluated by now. */
 static void describe_item(builder_t *builder, spx_index_node_t *node)
 {
-    const spx_struct_t *structure = node->structure;
+    const spx_struct_t *structure = spx_index_node_struct(node);
     if (structure) {
-        node->field_types =
-            apr_palloc(builder->pool, (structure->field_count + 1) * sizeof(*node->field_types));
+        node->types =
+            apr_palloc(builder->pool, (structure->field_count + 1) * sizeof(*node->types));
         for (apr_size_t i = 0; i < structure->field_count; i++)
-            node->field_types[i] =
+            node->types[i] =
                 spx_written_type_name(structure->fields[i].type_syntax, structure->fields[i].type,
                                       structure->module, builder->pool);
     }
-    const spx_enum_t *enumeration = node->enumeration;
+    const spx_enum_t *enumeration = spx_index_node_enum(node);
     if (enumeration) {
         apr_size_t count = 0;
         for (apr_size_t v = 0; v < enumeration->variant_count; v++)
             count += enumeration->variants[v].payload_count;
-        node->payload_types = apr_palloc(builder->pool, (count + 1) * sizeof(*node->payload_types));
+        node->types = apr_palloc(builder->pool, (count + 1) * sizeof(*node->types));
         count = 0;
         for (apr_size_t v = 0; v < enumeration->variant_count; v++)
             for (apr_size_t k = 0; k < enumeration->variants[v].payload_count; k++) {
                 const spx_param_t *payload = &enumeration->variants[v].payloads[k];
-                node->payload_types[count++] = spx_written_type_name(
-                    payload->type_syntax, payload->type, enumeration->module, builder->pool);
+                node->types[count++] = spx_written_type_name(payload->type_syntax, payload->type,
+                                                             enumeration->module, builder->pool);
             }
     }
-    const spx_const_t *constant = node->constant;
+    const spx_const_t *constant = spx_index_node_const(node);
     if (constant && constant->value_type == SPX_TYPE_STR) {
         node->value = constant->bytes;
         node->value_length = constant->length;
@@ -711,21 +781,27 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
         data_node(builder, &project->data_entries[d]);
 
     spx_index_t *index = apr_pcalloc(pool, sizeof(*index));
-    apr_pool_t *scratch;
-    apr_pool_create(&scratch, pool);
-    sort_nodes(builder, index, scratch);
-    sort_edges(builder, index, scratch);
-    apr_pool_destroy(scratch);
+    sort_nodes(builder, index);
+    sort_edges(builder, index);
     return index;
 }
 
 const spx_span_t *spx_index_item_span(const spx_index_node_t *node)
 {
-    return node->function      ? &node->function->span
-           : node->structure   ? &node->structure->span
-           : node->constant    ? &node->constant->span
-           : node->enumeration ? &node->enumeration->span
-                               : NULL;
+    switch ((spx_index_item_kind_t)node->item_kind) {
+    case SPX_INDEX_ITEM_FUNCTION:
+        return &node->item.function->span;
+    case SPX_INDEX_ITEM_STRUCT:
+        return &node->item.structure->span;
+    case SPX_INDEX_ITEM_CONST:
+        return &node->item.constant->span;
+    case SPX_INDEX_ITEM_ENUM:
+        return &node->item.enumeration->span;
+    case SPX_INDEX_ITEM_NONE:
+    case SPX_INDEX_ITEM_DATA:
+        break;
+    }
+    return NULL;
 }
 
 void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr_pool_t *pool)

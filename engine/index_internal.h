@@ -23,28 +23,68 @@ void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_
  * or entry nodes. */
 spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *project);
 
+/* Which declaration a node stands for (spx_index_node_t.item). */
+typedef enum spx_index_item_kind_t {
+    SPX_INDEX_ITEM_NONE, /* module, test, entry and builtin nodes */
+    SPX_INDEX_ITEM_FUNCTION,
+    SPX_INDEX_ITEM_STRUCT,
+    SPX_INDEX_ITEM_CONST,
+    SPX_INDEX_ITEM_ENUM,
+    SPX_INDEX_ITEM_DATA
+} spx_index_item_kind_t;
+
+/* A node of the index. Phase A keeps one per function of the project, so
+ * what only some kinds have shares room: the declaration (read it with the
+ * accessors below), and a struct's field types or an enum's payload
+ * types. */
 typedef struct spx_index_node_t {
     const char *id; /* "function:app.main", "struct:geo.Point", "const:geo.ORIGIN_X" */
     /* "module", "function", "struct", "const", "enum", "test", "entry", "builtin" */
     const char *kind;
-    const char *name;               /* NULL for the entry */
-    const spx_module_t *module;     /* module, function, struct and const nodes */
-    const spx_function_t *function; /* function nodes */
-    const spx_struct_t *structure;  /* struct nodes */
-    const spx_const_t *constant;    /* const nodes */
-    const spx_enum_t *enumeration;  /* enum nodes (v3) */
-    const char **payload_types;     /* enum nodes: every variant's payload types in order */
-    const char *signature;          /* function and builtin nodes */
-    const char **field_types;       /* struct nodes: each field's type, as signatures spell it */
-    const char *value;              /* const nodes: the value's text (a str's own bytes) */
+    const char *name;           /* NULL for the entry */
+    const spx_module_t *module; /* module, function, struct and const nodes */
+    union {
+        const spx_function_t *function; /* function nodes */
+        const spx_struct_t *structure;  /* struct nodes */
+        const spx_const_t *constant;    /* const nodes */
+        const spx_enum_t *enumeration;  /* enum nodes (v3) */
+        const spx_data_entry_t *data;   /* v3 data nodes: the [[data]] entry */
+    } item;
+    const char *signature; /* function and builtin nodes */
+    /* struct nodes: each field's type, as signatures spell it; enum nodes:
+     * every variant's payload types in order */
+    const char **types;
+    const char *value; /* const nodes: the value's text (a str's own bytes) */
     apr_size_t value_length;
-    const spx_data_entry_t *data; /* v3 data nodes: the [[data]] entry */
+    uint32_t item_kind; /* spx_index_item_kind_t */
     /* Its edges, in edge order: out, the edges numbered out_first to
      * out_first + out_count - 1 (the edges are sorted by from); in, the
      * numbers in_count numbers from in_first of the index's in_edges. */
     int out_first, out_count;
     int in_first, in_count;
 } spx_index_node_t;
+
+/* The declaration of a node of that kind, or NULL. */
+static inline const spx_function_t *spx_index_node_function(const spx_index_node_t *node)
+{
+    return node->item_kind == SPX_INDEX_ITEM_FUNCTION ? node->item.function : NULL;
+}
+static inline const spx_struct_t *spx_index_node_struct(const spx_index_node_t *node)
+{
+    return node->item_kind == SPX_INDEX_ITEM_STRUCT ? node->item.structure : NULL;
+}
+static inline const spx_const_t *spx_index_node_const(const spx_index_node_t *node)
+{
+    return node->item_kind == SPX_INDEX_ITEM_CONST ? node->item.constant : NULL;
+}
+static inline const spx_enum_t *spx_index_node_enum(const spx_index_node_t *node)
+{
+    return node->item_kind == SPX_INDEX_ITEM_ENUM ? node->item.enumeration : NULL;
+}
+static inline const spx_data_entry_t *spx_index_node_data(const spx_index_node_t *node)
+{
+    return node->item_kind == SPX_INDEX_ITEM_DATA ? node->item.data : NULL;
+}
 
 /* A site: the byte range in its source of a call expression (calls), of a
  * struct's name or a field's name (uses), of a const's name or m.X (reads);
@@ -59,9 +99,33 @@ typedef struct spx_index_edge_t {
     int to;
     /* "imports", "contains", "calls", "uses", "reads", "tests", "enters" */
     const char *kind;
-    const spx_index_site_t *sites; /* calls, uses, reads: each site, in source order */
-    int site_count;                /* calls, uses, reads: at least 1; other kinds: 0 */
+    /* calls, uses, reads: each site, in source order, packed (read them with
+     * spx_index_site_next): two LEB128 numbers a site, its start's distance
+     * from the previous site's start (from 0 for the first; zigzag: 2d for
+     * d >= 0, -2d - 1 below) and end - start. 3 or 4 bytes a site instead of
+     * 8: Phase A keeps one for every call of the project. */
+    const uint8_t *sites;
+    int site_count; /* calls, uses, reads: at least 1; other kinds: 0 */
 } spx_index_edge_t;
+
+/* The next of an edge's sites: *at is the edge's sites at first, and
+ * *site zeroed; both move on to the next. */
+static inline uint32_t spx_index_site_number(const uint8_t **at)
+{
+    uint32_t value = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        uint8_t byte = *(*at)++;
+        value |= (uint32_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80))
+            return value;
+    }
+}
+static inline void spx_index_site_next(const uint8_t **at, spx_index_site_t *site)
+{
+    uint32_t distance = spx_index_site_number(at);
+    site->start = distance & 1 ? site->start - (distance + 1) / 2 : site->start + distance / 2;
+    site->end = site->start + spx_index_site_number(at);
+}
 
 struct spx_index_t {
     spx_index_node_t *nodes; /* sorted by id */

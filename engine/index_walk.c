@@ -6,6 +6,9 @@
  * JSON and the text say the same facts of a node.
  */
 #include "index_internal.h"
+#include "spx_declaration.h"
+
+#include <apr_strings.h>
 
 #include <string.h>
 
@@ -22,15 +25,23 @@ int spx_graph_node_find(const spx_project_t *project, const char *id)
 /* Whether the node is exported, for the nodes that say so (-1: not said). */
 static int exported(const spx_index_node_t *node)
 {
-    return node->function      ? node->function->exported
-           : node->structure   ? node->structure->exported
-           : node->enumeration ? node->enumeration->exported
-           : node->constant    ? node->constant->exported
-                               : -1;
+    const spx_function_t *function = spx_index_node_function(node);
+    const spx_struct_t *structure = spx_index_node_struct(node);
+    const spx_enum_t *enumeration = spx_index_node_enum(node);
+    const spx_const_t *constant = spx_index_node_const(node);
+    return function      ? function->exported
+           : structure   ? structure->exported
+           : enumeration ? enumeration->exported
+           : constant    ? constant->exported
+                         : -1;
 }
 
 void spx_index_node_view(const spx_index_node_t *node, int number, spx_graph_node_t *view)
 {
+    const spx_struct_t *structure = spx_index_node_struct(node);
+    const spx_enum_t *enumeration = spx_index_node_enum(node);
+    const spx_const_t *constant = spx_index_node_const(node);
+    const spx_data_entry_t *data = spx_index_node_data(node);
     memset(view, 0, sizeof(*view));
     view->number = number;
     view->id = node->id;
@@ -38,15 +49,15 @@ void spx_index_node_view(const spx_index_node_t *node, int number, spx_graph_nod
     view->name = node->name;
     view->span = spx_index_item_span(node);
     view->module = view->span ? node->module->name : NULL;
-    view->path = node->data ? node->data->path : node->module ? node->module->path : NULL;
+    view->path = data ? data->path : node->module ? node->module->path : NULL;
     view->signature = node->signature;
     view->exported = exported(node);
-    view->field_count = node->structure ? node->structure->field_count : 0;
-    view->variant_count = node->enumeration ? node->enumeration->variant_count : 0;
-    view->type = node->constant ? spx_type_name(node->constant->type) : NULL;
-    view->value = node->constant ? node->value : NULL;
-    view->value_length = node->constant ? node->value_length : 0;
-    view->bytes = node->data ? (apr_int64_t)node->data->length : -1;
+    view->field_count = structure ? structure->field_count : 0;
+    view->variant_count = enumeration ? enumeration->variant_count : 0;
+    view->type = constant ? spx_type_name(constant->type) : NULL;
+    view->value = constant ? node->value : NULL;
+    view->value_length = constant ? node->value_length : 0;
+    view->bytes = data ? (apr_int64_t)data->length : -1;
     view->out_count = node->out_count;
     view->in_count = node->in_count;
 }
@@ -59,8 +70,8 @@ void spx_graph_node(const spx_project_t *project, int number, spx_graph_node_t *
 void spx_index_node_field(const spx_index_node_t *record, apr_size_t i, const char **name,
                           const char **type)
 {
-    *name = record->structure->fields[i].name.text;
-    *type = record->field_types[i];
+    *name = spx_index_node_struct(record)->fields[i].name.text;
+    *type = record->types[i];
 }
 
 void spx_graph_field(const spx_project_t *project, const spx_graph_node_t *node, apr_size_t i,
@@ -72,11 +83,11 @@ void spx_graph_field(const spx_project_t *project, const spx_graph_node_t *node,
 void spx_index_node_variant(const spx_index_node_t *record, apr_size_t v,
                             spx_graph_variant_t *variant)
 {
-    const spx_enum_t *enumeration = record->enumeration;
+    const spx_enum_t *enumeration = spx_index_node_enum(record);
     if (v == 0)
         variant->next_payload = 0;
     variant->name = enumeration->variants[v].name.text;
-    variant->payload = record->payload_types + variant->next_payload;
+    variant->payload = record->types + variant->next_payload;
     variant->payload_count = enumeration->variants[v].payload_count;
     variant->next_payload += variant->payload_count;
 }
@@ -107,4 +118,30 @@ void spx_graph_in_edge(const spx_project_t *project, int node, int k, spx_graph_
 {
     const spx_index_t *index = project->index;
     edge_view(index, index->in_edges[index->nodes[node].in_first + k], edge);
+}
+
+const char *spx_graph_declaration(const spx_project_t *project, const spx_graph_node_t *node,
+                                  apr_pool_t *pool)
+{
+    const spx_index_node_t *record = &project->index->nodes[node->number];
+    const spx_function_t *function = spx_index_node_function(record);
+    const spx_struct_t *structure = spx_index_node_struct(record);
+    const spx_enum_t *enumeration = spx_index_node_enum(record);
+    const spx_const_t *constant = spx_index_node_const(record);
+    if (function)
+        return spx_declaration_function(function, pool);
+    if (structure)
+        return spx_declaration_struct(structure, pool);
+    if (enumeration)
+        return spx_declaration_enum(enumeration, pool);
+    if (constant)
+        return spx_declaration_const(constant, pool);
+    if (strcmp(node->kind, "builtin") == 0)
+        return spx_declaration_builtin(node->name, pool);
+    if (strcmp(node->kind, "module") == 0)
+        return spx_declaration_module(record->module, pool);
+    if (node->bytes >= 0)
+        return apr_psprintf(pool, "data %s (%s, %" APR_INT64_T_FMT " byte%s)", node->name,
+                            node->path, node->bytes, node->bytes == 1 ? "" : "s");
+    return node->name ? apr_pstrcat(pool, node->kind, " ", node->name, NULL) : node->kind;
 }

@@ -97,15 +97,15 @@ static spx_module_t *module_named(const spx_project_t *project, const char *name
 static const char *nearest_function(const spx_module_t *module, const char *qualified,
                                     apr_pool_t *pool)
 {
-    if (!module || !module->functions_by_name)
+    if (!module || !module->function_slots)
         return "";
-    apr_size_t count = (apr_size_t)apr_hash_count(module->functions_by_name);
-    const char **names = apr_palloc(pool, (count + 1) * sizeof(*names));
+    const char **names = apr_palloc(pool, (module->function_count + 1) * sizeof(*names));
     apr_size_t filled = 0;
-    for (apr_hash_index_t *entry = apr_hash_first(pool, module->functions_by_name);
-         entry && filled < count; entry = apr_hash_next(entry))
-        names[filled++] =
-            apr_pstrcat(pool, module->name, ".", (const char *)apr_hash_this_key(entry), NULL);
+    for (apr_size_t i = 0; i < module->function_count; i++) {
+        const spx_function_t *function = module->functions[i];
+        if (function->name.text && spx_module_function(module, function->name.text) == function)
+            names[filled++] = apr_pstrcat(pool, module->name, ".", function->name.text, NULL);
+    }
     const char *nearest[1];
     if (spx_suggest_nearest(qualified, names, filled, 1, nearest) == 0)
         return "";
@@ -123,10 +123,7 @@ static spx_function_t *link_function(spx_project_t *project, const char *qualifi
     spx_module_t *module = dot ? module_named(project, apr_pstrndup(project->pool, qualified,
                                                                     (apr_size_t)(dot - qualified)))
                                : NULL;
-    spx_function_t *function =
-        module && module->functions_by_name
-            ? apr_hash_get(module->functions_by_name, dot + 1, APR_HASH_KEY_STRING)
-            : NULL;
+    spx_function_t *function = module ? spx_module_function(module, dot + 1) : NULL;
     if (!function) {
         spx_diagnostics_add(project->diagnostics, SPX_E0151, manifest_path, span,
                             "%s names '%s', which is not a function of a declared module%s", role,
@@ -159,6 +156,7 @@ typedef struct program_walk_t {
     char *state;                     /* per module */
     spx_arena_t **bodies;            /* per declared module: the arena of its bodies */
     apr_array_header_t *free_arenas; /* spx_arena_t *: cleared, ready for the next module */
+    apr_pool_t *body_pool;           /* the body arenas' chunks, given back after the walk */
     apr_size_t bodies_held;          /* modules declared and not done */
 } program_walk_t;
 
@@ -176,7 +174,7 @@ static void declare_module(program_walk_t *walk, apr_size_t number)
     spx_project_t *project = walk->project;
     spx_arena_t *bodies = walk->free_arenas->nelts
                               ? *(spx_arena_t **)apr_array_pop(walk->free_arenas)
-                              : spx_arena_make(project->pool);
+                              : spx_arena_make(walk->body_pool);
     spx_parse_module(project->modules[number], project->arena, bodies, project->pool,
                      project->diagnostics);
     spx_checker_declare(walk->checker, number);
@@ -232,7 +230,9 @@ static void walk_program(spx_project_t *project, spx_index_builder_t *index,
         apr_pcalloc(project->pool, count + 1),
         apr_pcalloc(project->pool, (count + 1) * sizeof(spx_arena_t *)),
         apr_array_make(project->pool, 4, sizeof(spx_arena_t *)),
+        NULL,
         0};
+    apr_pool_create(&walk.body_pool, project->pool);
     project->data_entries = spx_project_data_entries(project, &project->data_entry_count);
     spx_checker_set_data(walk.checker, project->data_entries, project->data_entry_count);
     apr_size_t *numbers = apr_palloc(project->pool, (count + 1) * sizeof(apr_size_t));
@@ -273,6 +273,9 @@ static void walk_program(spx_project_t *project, spx_index_builder_t *index,
         }
     }
     apr_pool_destroy(scan);
+    /* Every module is done: the body arenas' memory goes back for the
+     * index to reuse. */
+    apr_pool_destroy(walk.body_pool);
     spx_checker_finish(walk.checker);
 }
 

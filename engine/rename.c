@@ -135,7 +135,7 @@ static const char *name_problem(const spx_module_t *module, const char *old_name
         return apr_psprintf(pool, "'%s.%s' is already called '%s'", module->name, old_name,
                             new_name);
     *cause = "name_taken";
-    if (apr_hash_get(module->functions_by_name, new_name, APR_HASH_KEY_STRING))
+    if (spx_module_function(module, new_name))
         return apr_psprintf(pool, "module '%s' already has a function '%s'", module->name,
                             new_name);
     /* Language v2: functions, structs and consts of a module share one
@@ -323,14 +323,15 @@ static apr_status_t collect_edits(spx_rename_plan_t *plan, int node, const spx_f
         const spx_module_t *caller = index->nodes[edge->from].module;
         const apr_size_t *m = apr_hash_get(number, caller->name, APR_HASH_KEY_STRING);
         rename_edit_t *edit = edit_of(plan, by_module, *m, pool);
+        const uint8_t *packed = edge->sites;
+        spx_index_site_t site = {0, 0};
         for (int s = 0; s < edge->site_count; s++) {
+            spx_index_site_next(&packed, &site);
             apr_size_t offset = 0;
-            if (!callee_offset(caller->text, edge->sites[s].start, edge->sites[s].end,
-                               plan->old_name, &offset))
+            if (!callee_offset(caller->text, site.start, site.end, plan->old_name, &offset))
                 return fail(failure, SPX_RENAME_PLAN, "call_site_unreadable",
                             apr_psprintf(pool, "a call site in '%s' at byte %u does not read '%s'",
-                                         caller->path, (unsigned)edge->sites[s].start,
-                                         plan->old_name));
+                                         caller->path, (unsigned)site.start, plan->old_name));
             APR_ARRAY_PUSH(edit->starts, apr_size_t) = offset;
         }
     }
@@ -422,7 +423,7 @@ apr_status_t spx_rename_plan(spx_project_t *project, const char *function, const
     if (node < 0)
         return fail(failure, SPX_RENAME_PLAN, "unknown_function",
                     apr_psprintf(pool, "module '%s' has no function '%s'", module_name, dot + 1));
-    const spx_function_t *target = project->index->nodes[node].function;
+    const spx_function_t *target = spx_index_node_function(&project->index->nodes[node]);
     if (!target->exported)
         return fail(failure, SPX_RENAME_PLAN, "function_not_exported",
                     apr_psprintf(pool, "'%s' is not exported; only exported functions are renamed",

@@ -366,20 +366,22 @@ typedef struct spx_param_t {
                                              then SPX_TYPE_ERROR) */
 } spx_param_t;
 
+/* Phase A keeps one per function of the project: the fields are in an
+ * order that leaves no padding. */
 typedef struct spx_function_t {
     spx_name_t name;
-    int exported;
     spx_param_t *params;
     apr_size_t param_count;
-    spx_type_t result;                      /* SPX_TYPE_UNIT when there is no "->" */
-    spx_span_t result_span;                 /* the type after "->"; the name's span when unit */
     const spx_type_syntax_t *result_syntax; /* v2: a result beyond int/bool/str, else NULL */
     spx_block_t body;
-    spx_span_t span; /* the whole item, from "export"/"fn" to the closing "}" */
     struct spx_module_t *module;
     apr_size_t local_count; /* checker: parameters first, then every let/var */
-    uint32_t code_index;    /* compile.c: 1 + the function's index in the program; 0 before */
-    uint32_t index_node;    /* index.c: 1 + the position of its node in the index builder */
+    spx_span_t result_span; /* the type after "->"; the name's span when unit */
+    spx_span_t span;        /* the whole item, from "export"/"fn" to the closing "}" */
+    spx_type_t result;      /* SPX_TYPE_UNIT when there is no "->" */
+    int exported;
+    uint32_t code_index; /* compile.c: 1 + the function's index in the program; 0 before */
+    uint32_t index_node; /* index.c: 1 + the position of its node in the index builder */
     /* parser: a statement was left out after a syntax error (its names and
      * returns are missing), so later passes may skip checks that need the body */
     int incomplete;
@@ -462,13 +464,27 @@ typedef struct spx_module_t {
      * out, its syntax error reported): calls to them are not reported again. */
     const char **unreadable_functions;
     apr_size_t unreadable_function_count;
-    apr_hash_t *functions_by_name;  /* checker: name -> spx_function_t * (the first declared) */
-    apr_hash_t *unreadable_by_name; /* checker: the unreadable_functions as a set */
+    /* checker: the functions by name, the first declared of each name
+     * (spx_module_function): open addressing over function numbers + 1
+     * (0: an empty slot), at most half full, a power of two slots; NULL
+     * until the checker has collected them. */
+    uint32_t *function_slots;
+    apr_size_t function_slot_count;
+    apr_hash_t *unreadable_by_name; /* checker: the unreadable_functions as a set; NULL if none */
     /* v2: the same for structs and consts whose syntax failed (the item is
      * left out, its error reported): uses of their names need no report. */
     const char **unreadable_items;
     apr_size_t unreadable_item_count;
 } spx_module_t;
+
+/* The function of module named name (the first declared of that name),
+ * or NULL: none, or the checker has not collected the module's functions
+ * (spx_module_collect_functions). */
+spx_function_t *spx_module_function(const spx_module_t *module, const char *name);
+
+/* Make module's table of functions by name (in pool), the first declared of
+ * each name kept; the functions without a name are left out. */
+void spx_module_collect_functions(spx_module_t *module, apr_pool_t *pool);
 
 /* A module before parsing (parser.c): its manifest name, its source path
  * and its text (held by the caller for the module's life); name and path

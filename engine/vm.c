@@ -35,6 +35,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The words of the failure of a call past max_call_depth, which
+ * spx_run_stopped_by finds again (a frame whose registers are full says
+ * otherwise: no limit raises it). */
+#define AT_THE_DEPTH_LIMIT "call-depth limit"
+
 typedef struct frame_t {
     const spx_vm_function_t *function;
     const spx_instr_t *resume; /* the caller's next instruction */
@@ -282,6 +287,13 @@ static uint32_t get_number(const uint8_t **at)
     }
 }
 
+/* The span of the function's name, where its first step is charged. */
+static spx_span_t name_span(const spx_vm_function_t *function)
+{
+    return spx_span_between(function->source->text, function->source->text_length,
+                            function->name_start, function->name_end);
+}
+
 /* The span recorded for pc of kind; for a charge, the nth one. The packed
  * sites (vm_internal.h) are read in order up to pc's. */
 static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_site_kind_t kind,
@@ -312,8 +324,8 @@ static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_
             break;
     }
     if (!chosen)
-        return function->span;
-    return spx_span_between(function->text, function->text_length, chosen_start,
+        return name_span(function);
+    return spx_span_between(function->source->text, function->source->text_length, chosen_start,
                             chosen_start + chosen_length);
 }
 
@@ -323,7 +335,7 @@ static void fail(spx_run_result_t *result, spx_outcome_t outcome, const spx_vm_f
     result->outcome = outcome;
     result->failure.code = spx_runtime_code_name(code);
     result->failure.message = message;
-    result->failure.path = function->path;
+    result->failure.path = function->source->path;
     result->failure.span = span;
 }
 
@@ -402,7 +414,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     uint64_t fuel = max_steps;
     if (fuel == 0) { /* the call of the entry or test function is the first step */
         result->steps = max_steps;
-        fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, function, function->span, SPX_R0509,
+        fail(result, SPX_OUTCOME_FUEL_EXHAUSTED, function, name_span(function), SPX_R0509,
              apr_psprintf(pool, "fuel exhausted: max_steps %" PRIu64 " reached", max_steps));
         return APR_SUCCESS;
     }
@@ -524,7 +536,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_INC, inc);
             break;
         case SPX_I_LITERAL: {
-            const spx_literal_t *literal = frame->function->literals[ins->b];
+            const spx_literal_t *literal = &frame->function->literals[ins->b];
             spx_value_block_t *value = NULL;
             CHECKED(spx_str_literal(heap, literal->bytes, literal->length, &value));
             assign(vm, &B[ins->a], value);
@@ -722,10 +734,11 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                      site_span(frame->function, (uint32_t)(ins - frame->function->code),
                                SPX_SITE_FAILURE, 0),
                      SPX_R0510,
-                     apr_psprintf(pool,
-                                  "call depth exhausted: calling '%s' would exceed the "
-                                  "call-depth limit of %u",
-                                  callee->name, max_depth));
+                     apr_psprintf(
+                         pool,
+                         "call depth exhausted: calling '%s' would exceed the " AT_THE_DEPTH_LIMIT
+                         " of %u",
+                         callee->name, max_depth));
                 return APR_SUCCESS;
             }
             apr_size_t int_base = frame->int_base + (apr_size_t)ins->b;
@@ -1494,6 +1507,25 @@ out_of_fuel: /* the reserve is empty: fuel is all the run had left */
     return APR_SUCCESS;
 }
 
+spx_run_limit_kind_t spx_run_stopped_by(const spx_run_result_t *result)
+{
+    const spx_failure_t *failure = &result->failure;
+    switch (result->outcome) {
+    case SPX_OUTCOME_FUEL_EXHAUSTED:
+        return SPX_RUN_LIMIT_STEPS;
+    case SPX_OUTCOME_DEPTH_EXHAUSTED:
+        return failure->message && strstr(failure->message, AT_THE_DEPTH_LIMIT)
+                   ? SPX_RUN_LIMIT_DEPTH
+                   : SPX_RUN_LIMIT_NONE;
+    case SPX_OUTCOME_LANGUAGE_FAILURE:
+        return failure->code && strcmp(failure->code, spx_runtime_code_name(SPX_R0521)) == 0
+                   ? SPX_RUN_LIMIT_MEMORY
+                   : SPX_RUN_LIMIT_NONE;
+    default:
+        return SPX_RUN_LIMIT_NONE;
+    }
+}
+
 apr_status_t spx_vm_run(const spx_program_t *program, long function, const spx_run_limits_t *limits,
                         spx_run_result_t *result, apr_pool_t *pool)
 {
@@ -1514,6 +1546,9 @@ apr_status_t spx_vm_run_interruptible(const spx_program_t *program, long functio
         limits->max_call_depth > SPX_LIMIT_CALL_DEPTH_MAXIMUM ||
         limits->max_memory > SPX_LIMIT_MAX_MEMORY_MAXIMUM)
         return APR_EINVAL;
+    result->limits = *limits;
+    result->limits.arguments = NULL; /* they need not outlive the run */
+    result->limits.argument_count = 0;
     vm_t vm;
     memset(&vm, 0, sizeof(vm));
     vm.program = program;

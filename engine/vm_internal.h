@@ -182,27 +182,39 @@ typedef struct spx_site_t {
  * the compiler pads them with zeros to a whole group. */
 #define SPX_VM_CONST_GROUP 4u
 
-typedef struct spx_vm_function_t {
-    const char *name;          /* "module.function" */
-    const char *path;          /* the module's source */
+/* A module's source, shared by its functions. */
+typedef struct spx_vm_source_t {
+    const char *path;
     const unsigned char *text; /* its bytes, retained by the project */
     apr_size_t text_length;
+} spx_vm_source_t;
+
+/* One function of the program. Phase A keeps one per function of the
+ * project, so the record is packed: no padding, the source shared. */
+typedef struct spx_vm_function_t {
+    const char *name;              /* "module.function" */
+    const spx_vm_source_t *source; /* the module's */
     const spx_instr_t *code;
     uint32_t code_length;
     uint32_t int_registers, block_registers; /* frame size in each file */
     uint32_t int_params, block_params;
     uint32_t int_const_base;
     uint32_t int_const_count; /* a multiple of SPX_VM_CONST_GROUP unless at the register limit */
+    uint32_t site_bytes;      /* of sites */
     int64_t *int_consts;      /* const reads are filled in by spx_program_finish */
-    const spx_literal_t *const *literals;         /* str literals and str consts, by number */
-    const int32_t *aux;                           /* places and struct literals' registers */
-    const spx_render_type_t *const *render_types; /* v3: assert_eq's values' types, by number */
-    const uint8_t *sites;                         /* packed spx_site_t records (above) */
-    uint32_t site_bytes;
-    int returns_int; /* the entry and tests must */
-    int too_large;   /* over a bytecode limit: not compiled, no run may reach it */
+    /* str literals and str consts, by number (the consts' filled in by
+     * spx_program_finish); places and struct literals' registers; v3:
+     * assert_eq's values' types, by number. NULL when none. */
+    spx_literal_t *literals;
+    const int32_t *aux;
+    const spx_render_type_t *const *render_types;
+    const uint8_t *sites; /* packed spx_site_t records (above) */
     uint32_t param_count;
-    spx_span_t span; /* the function's name: where its first step is charged */
+    uint8_t returns_int; /* the entry and tests must */
+    uint8_t too_large;   /* over a bytecode limit: not compiled, no run may reach it */
+    /* The function's name in the source (where its first step is charged),
+     * as a byte range: its line and column are found when a run stops. */
+    uint32_t name_start, name_end;
 } spx_vm_function_t;
 
 struct spx_program_t {
@@ -210,7 +222,11 @@ struct spx_program_t {
     apr_size_t function_count;
     const spx_struct_shape_t *const *shapes;          /* every struct of the program, by number */
     const spx_variant_shape_t *const *variant_shapes; /* v3: every variant with payloads */
-    apr_hash_t *by_name;                              /* "module.function" -> index + 1 */
+    /* The functions by "module.function": open addressing (linear probing,
+     * FNV-1a of the name) over index + 1, 0 for an empty slot; at most half
+     * full, a power of two slots (spx_program_find). */
+    const uint32_t *by_name;
+    apr_size_t by_name_slots;
 };
 
 #endif /* SPX_VM_INTERNAL_H */

@@ -189,14 +189,6 @@ spx_envelope_build_interruptible(const spx_project_t *project, const spx_run_lim
  * for the exhausted limits, the others as spx_test_outcome_name names them. */
 const char *spx_outcome_words(spx_test_outcome_t outcome);
 
-/* For a person: which option raises the limit that stopped a run,
- * " (raise it with --max-steps N)" after fuel_exhausted and
- * " (raise it with --max-call-depth N)" after depth_exhausted
- * at the call-depth limit (failure_message says which, and may be NULL);
- * "" otherwise, also for frames whose registers are full, which no option
- * raises. The envelope and the daemon never carry it. */
-const char *spx_outcome_remedy(spx_test_outcome_t outcome, const char *failure_message);
-
 /* {"code","message","path","span"} of a run that did not return. A new reference. */
 json_t *spx_failure_json(const spx_failure_t *failure);
 

@@ -93,6 +93,12 @@ typedef struct spx_graph_edge_t {
 int spx_graph_node_count(const spx_project_t *project);
 /* The node numbered number (0 <= number < spx_graph_node_count). */
 void spx_graph_node(const spx_project_t *project, int number, spx_graph_node_t *node);
+/* The node's declaration in one line, as hover words it too ("export fn
+ * fib(n: int) -> int", "struct Point { x: int, y: int }", "const NAME:
+ * str = \"a\\n\"", "module app (src/app.spx)", "test fact"), a str's
+ * escaped for a terminal (in pool). */
+const char *spx_graph_declaration(const spx_project_t *project, const spx_graph_node_t *node,
+                                  apr_pool_t *pool);
 /* The node number of a node id, or -1. */
 int spx_graph_node_find(const spx_project_t *project, const char *id);
 /* A struct node's field i: its name and type, as signatures spell it. */

@@ -266,6 +266,15 @@
 #define SPX_LIMIT_MCP_DRIFT_LISTED 32u
 #define SPX_LIMIT_MCP_DIAGNOSTICS_IN_TEXT 20u
 
+/* The sentence that names a test run's failing tests (MCP's test summary,
+ * the last line of `semaprax test`; transport/operations/run.c): at most
+ * this many tests named, then "and N more", and of each the first line of
+ * its failure's message at most this many bytes, cut at a UTF-8 boundary
+ * and marked "..." (project decision: enough to act on, short enough to
+ * read). */
+#define SPX_LIMIT_FAILING_TESTS_NAMED 10u
+#define SPX_LIMIT_FAILING_TEST_MESSAGE_BYTES 200u
+
 /* Arrays and objects nested inside one another in one request frame, the
  * top-level object being depth 1 (project decision: requests of this protocol
  * need 3; checked on the raw bytes before Jansson, whose own limit is a
@@ -315,6 +324,12 @@
  * can make, is cut at a UTF-8 boundary and ends with "...", so an error's
  * answer stays small whatever the request. The rename reason above fits. */
 #define SPX_LIMIT_ERROR_DETAIL_BYTES 1024u
+
+/* The sentence an error's message carries after its code's fixed text and
+ * ": " (v2, v3 and MCP; docs/protocol.md, Errors), in bytes (project
+ * decision): data.detail's sentence, cut at a UTF-8 boundary and marked
+ * "..." past this, so that a host that shows only the message shows why. */
+#define SPX_LIMIT_ERROR_MESSAGE_SENTENCE_BYTES 200u
 
 /* What of one string the client sent (a method's name, a param's key, a
  * target) an error's detail repeats, in bytes (project decision), in v2,
@@ -466,5 +481,18 @@
 
 /* Entries of one map value (language v3; over it is R0525). */
 #define SPX_LIMIT_MAP_ENTRIES (1u << 24)
+
+/* The position queries (spx_lookup.h, docs/lookup.md): the most sites a
+ * references answer lists, items a symbol list gives (a source's, or the
+ * project's by name), completions one answer offers, semantic tokens of one
+ * source, and bytes of a hover's leading comment. Each list says when it
+ * was cut. A source holds at most SPX_LIMIT_SOURCE_BYTES, so even the
+ * tokens' limit (a token every 8 bytes of the largest source) stays within
+ * about 64 MiB of answer. */
+#define SPX_LIMIT_LOOKUP_REFERENCES 65536u
+#define SPX_LIMIT_LOOKUP_SYMBOLS 65536u
+#define SPX_LIMIT_LOOKUP_COMPLETIONS 4096u
+#define SPX_LIMIT_LOOKUP_TOKENS (1u << 21)
+#define SPX_LIMIT_LOOKUP_COMMENT_BYTES 4096u
 
 #endif /* SPX_LIMITS_H */

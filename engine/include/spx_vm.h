@@ -74,7 +74,22 @@ typedef struct spx_run_result_t {
     int output_truncated;
     uint64_t memory_peak;  /* the highest live memory of the run (language v2, Memory) */
     spx_failure_t failure; /* when not RETURNED */
+    /* The limits it ran under (their arguments not kept): what a sentence
+     * about the limit that stopped it names (spx_run_stopped_by). */
+    spx_run_limits_t limits;
 } spx_run_result_t;
+
+/* The limit that stopped a run, if one did: max_steps (fuel exhausted),
+ * max_memory (R0521), max_call_depth (a call past it; not a frame whose
+ * registers are full, which no limit raises). */
+typedef enum spx_run_limit_kind_t {
+    SPX_RUN_LIMIT_NONE = 0,
+    SPX_RUN_LIMIT_STEPS,
+    SPX_RUN_LIMIT_MEMORY,
+    SPX_RUN_LIMIT_DEPTH
+} spx_run_limit_kind_t;
+
+spx_run_limit_kind_t spx_run_stopped_by(const spx_run_result_t *result);
 
 /* Run function index (a function of no parameters returning int, as the
  * entry and tests are) under limits. The output and failure texts are

@@ -241,7 +241,7 @@ def main():
         expect(b"\x1b" not in plain and b"\x07" not in plain and b"\r" not in plain,
                "test through a pipe: the output's control characters escaped", plain)
         expect(b"error[R0510]: call depth exhausted: calling 'app.down' would exceed the call-depth "
-               b"limit of 256 (raise it with --max-call-depth N)\n" in plain,
+               b"limit of 256; raise --max-call-depth (now 256)\n" in plain,
                "test through a pipe: out of depth says --max-call-depth", plain)
         status, shown = run_tty(loud, noisy, env)
         expect(status == 1 and b"[1/2] loud ... running" in shown and b"[2/2] deep" in shown
@@ -251,7 +251,7 @@ def main():
                "test on a terminal: a failing test's output in full, newlines as newlines", shown)
         expect(b"\x07" not in shown and b"\x1b[31m" not in shown and b"red\r" not in shown,
                "test on a terminal: the output's control characters escaped", shown)
-        expect(b"(raise it with --max-call-depth N)" in shown,
+        expect(b"; raise --max-call-depth (now 256)" in shown,
                "test on a terminal: out of depth says --max-call-depth", shown)
         status, bare = run_tty(loud, noisy, no_colour)
         expect(status == 1 and b"\x1b" not in bare and expected_lines + expected_last in bare,

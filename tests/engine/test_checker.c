@@ -212,18 +212,16 @@ static void test_annotations(void)
     CU_ASSERT_EQUAL(spx_diagnostics_error_count(diagnostics), 0);
     spx_module_t *app = modules[0], *math = modules[1];
 
-    /* imports and functions_by_name */
+    /* imports and the functions by name */
     CU_ASSERT_EQUAL_FATAL(app->import_count, 1);
     CU_ASSERT_PTR_EQUAL(app->imports[0].target, math);
     CU_ASSERT_EQUAL_FATAL(app->function_count, 1);
     spx_function_t *main_function = app->functions[0];
-    CU_ASSERT_PTR_EQUAL(apr_hash_get(app->functions_by_name, "main", APR_HASH_KEY_STRING),
-                        main_function);
-    CU_ASSERT_PTR_EQUAL(apr_hash_get(math->functions_by_name, "twice", APR_HASH_KEY_STRING),
-                        math->functions[0]);
-    CU_ASSERT_PTR_EQUAL(apr_hash_get(math->functions_by_name, "unit", APR_HASH_KEY_STRING),
-                        math->functions[1]);
-    CU_ASSERT_EQUAL(apr_hash_count(math->functions_by_name), 2);
+    CU_ASSERT_PTR_EQUAL(spx_module_function(app, "main"), main_function);
+    CU_ASSERT_PTR_EQUAL(spx_module_function(math, "twice"), math->functions[0]);
+    CU_ASSERT_PTR_EQUAL(spx_module_function(math, "unit"), math->functions[1]);
+    CU_ASSERT_PTR_NULL(spx_module_function(math, "main"));
+    CU_ASSERT_PTR_NULL(spx_module_function(math, "twic"));
 
     /* a = 0 (parameter), b = 1, s = 2, c = 3 */
     CU_ASSERT_EQUAL(main_function->local_count, 4);

@@ -446,7 +446,8 @@ static void test_context_errors(void)
          "no function 'geo.Point' in this project; nearest: geo.shift; there is struct:geo.Point",
          SPX_CONTEXT_UNKNOWN_TARGET},
         {"union", "geo.Point",
-         "unknown target kind 'union': use module, function, struct, enum, const, test or builtin",
+         "unknown target kind 'union': use module, function, struct, enum, const, test, builtin or "
+         "data",
          SPX_CONTEXT_UNKNOWN_KIND},
         /* graph node ids: the kind may be left out, and must agree when given */
         {"const", "struct:geo.Point",

@@ -714,8 +714,7 @@ static void expect_marks(const char *source, const marks_t *cases, size_t count)
         fprintf(stderr, "\n  %s", spx_diagnostics_get(diagnostics, 0)->message);
     CU_ASSERT_EQUAL_FATAL(spx_diagnostics_error_count(diagnostics), 0);
     for (size_t i = 0; i < count; i++) {
-        spx_function_t *function =
-            apr_hash_get(module->functions_by_name, cases[i].function, APR_HASH_KEY_STRING);
+        spx_function_t *function = spx_module_function(module, cases[i].function);
         CU_ASSERT_PTR_NOT_NULL_FATAL(function);
         reads_t reads = {pool, ""};
         spx_block_visit_expressions(&function->body, collect_reads, &reads);

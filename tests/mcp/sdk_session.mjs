@@ -3,11 +3,14 @@
 // copy of examples/hello: initialize, tools/list, every tool, an edit between
 // two calls (the answer is fresh and says revision_changed), a broken project
 // (a tool error with the diagnostics), a bad target (a tool error with the
-// engine's reason), an unknown tool (a JSON-RPC error with data), and a
-// second server with --allow-project-rename (rename, dry run then for real).
-// run and fmt on copies of examples/hello, examples/inventory and
-// examples/calc, each answer compared with what the CLI (semaprax run, fmt)
-// prints, exits and writes; a third server with --allow-fmt-write writes.
+// engine's reason), an unknown tool (a JSON-RPC error with data, its message
+// naming the tools), the test summary naming the failing tests and the limit
+// to raise, every inputSchema's enums and ranges against what its tool
+// accepts, and a second server with --allow-project-rename (rename, dry run
+// then for real). run and fmt on copies of examples/hello,
+// examples/inventory and examples/calc, each answer compared with what the
+// CLI (semaprax run, fmt) prints, exits and writes; a third server with
+// --allow-fmt-write writes.
 // Every structuredContent is validated against its tool's outputSchema (the
 // SDK does it itself; this does it again with ajv), and the documents that
 // v2 and v3 also answer (check, context, test, rename), less what MCP adds
@@ -159,6 +162,88 @@ async function callFailing(client, name, args = {}) {
   return result.content[0].text;
 }
 
+// The test tool's summary names each test that did not pass, with its
+// outcome, the first line of its failure, and the argument that raises the
+// limit that stopped it.
+async function sentences(client, dir) {
+  // the text without its last line, the JSON copy of structuredContent
+  const summary = async (args) => {
+    const text = (await call(client, 'test', args)).content[0].text;
+    return text.slice(0, text.lastIndexOf('\n'));
+  };
+  const fuel = await summary({ max_steps: 10 });
+  check(fuel.includes('3 of 4 tests failed: fact (fuel_exhausted after 10 steps at src/math.spx:') &&
+    fuel.includes('R0509 fuel exhausted: max_steps 10 reached; raise max_steps (now 10))'),
+  `test out of fuel: the summary names the tests and max_steps (${fuel})`);
+  const depth = await summary({ max_call_depth: 1 });
+  check(depth.includes("fact (depth_exhausted after 3 steps at src/app.spx:16:8: R0510 call depth exhausted: calling 'math.fact' would exceed the call-depth limit of 1; raise max_call_depth (now 1))"),
+    `test out of call depth: the summary names max_call_depth (${depth})`);
+  const memory = await summary({ max_memory: 0 });
+  check(memory.includes('2 of 4 tests failed: greeting (language_failure after 2 steps at src/text.spx:') &&
+    memory.includes('R0521 memory limit exceeded: 32 bytes live, over max_memory 0; raise max_memory (now 0))'),
+  `test out of memory: the summary names max_memory (${memory})`);
+  const math = path.join(dir, 'src', 'math.spx');
+  const original = fs.readFileSync(math, 'utf8');
+  fs.writeFileSync(math, original.replace('assert(fib(10) == 55);', 'assert(fib(10) == 56);'));
+  const failing = await summary({});
+  check(failing.includes('1 of 4 tests failed: fib (language_failure after ') &&
+    failing.includes(' at src/math.spx:27:5: R0508 assertion failed'),
+  `a failing assertion: the summary names the test and its message (${failing})`);
+  fs.writeFileSync(math, original);
+  const passing = await summary({});
+  check(!passing.includes('tests failed'), `every test passes: no test named (${passing})`);
+}
+
+// Each tool's inputSchema against its parser: every value an enum lists is
+// accepted and one outside it is refused; every integer's minimum, maximum
+// and default are accepted and one past either end is refused. A value is
+// refused when the tool error names it or the argument; another tool error
+// (an unknown target) does not count. So the schemas and the parsers cannot
+// drift apart.
+async function schemaMatchesParser(client, tools) {
+  const required = { context: { target: 'app' } };
+  const refusal = async (tool, key, value) => {
+    const result = await client.callTool({ name: tool, arguments: { ...required[tool], [key]: value } });
+    if (result.isError !== true) return null;
+    const text = result.content[0].text;
+    return text.includes(key) || text.includes(`'${value}'`) ? text : null;
+  };
+  let enums = 0, ranges = 0;
+  for (const tool of tools) {
+    for (const [key, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+      const listed = property.enum ?? property.items?.enum;
+      const wrap = (value) => (property.items ? [value] : value);
+      if (listed) {
+        for (const value of listed) {
+          const refused = await refusal(tool.name, key, wrap(value));
+          check(refused === null, `${tool.name}: ${key} ${value}, which the inputSchema lists, is accepted (${refused})`);
+        }
+        const refused = await refusal(tool.name, key, wrap('not_a_listed_value'));
+        check(refused !== null, `${tool.name}: ${key} outside the inputSchema's enum is refused`);
+        // the refusal says what the parser takes ("use a, b or c"): the enum's values
+        const taken = refused.match(/: use (.*)$/)?.[1].split(/, | or /) ?? [];
+        check(JSON.stringify([...taken].sort()) === JSON.stringify([...listed].sort()),
+          `${tool.name}: ${key}: the values the tool takes (${refused}) are the inputSchema's (${listed})`);
+        enums++;
+      }
+      if (property.type === 'integer') {
+        for (const value of [property.minimum, property.maximum, property.default]) {
+          if (value === undefined) continue;
+          const refused = await refusal(tool.name, key, value);
+          check(refused === null, `${tool.name}: ${key} ${value}, in the inputSchema's range, is accepted (${refused})`);
+        }
+        for (const value of [property.minimum - 1, property.maximum + 1]) {
+          if (!Number.isSafeInteger(value)) continue;
+          check(await refusal(tool.name, key, value) !== null,
+            `${tool.name}: ${key} ${value}, outside the inputSchema's range, is refused`);
+        }
+        ranges++;
+      }
+    }
+  }
+  check(enums >= 3 && ranges >= 8, `the inputSchemas have enums (${enums}) and ranges (${ranges}) to check`);
+}
+
 const dir = freshProject('hello');
 const { client } = await connect('A', dir, []);
 check(client.getServerVersion()?.name === 'semapraxd', 'serverInfo.name is semapraxd');
@@ -239,6 +324,10 @@ try {
   unknown = error;
 }
 check(unknown && unknown.code === -32602 && unknown.data?.reason === 'unknown_tool', 'an unknown tool: -32602, unknown_tool');
+check(unknown.message.includes("invalid params: no tool 'nope'; the tools are check, context, test, run, graph_summary, status, fmt"),
+  `an unknown tool: the message the SDK surfaces names the tools (${unknown.message})`);
+await sentences(client, dir);
+await schemaMatchesParser(client, tools);
 await client.close();
 
 // --allow-project-rename: the rename tool.
@@ -288,7 +377,7 @@ for (const [label, dir, args, cliArgs, limit] of [
     `run ${label}: entry and steps`);
   const text = ran.content[0].text;
   if (limit) {
-    check(result.limit_reached === limit && text.includes(`call run again with a larger ${limit}`) &&
+    check(result.limit_reached === limit && text.includes(`call run again and raise ${limit} (now `) &&
       result.succeeded === false && expected.status === 1,
       `run ${label}: the text names ${limit}, the argument to raise`);
   } else {

@@ -341,6 +341,14 @@ def self_test(schemas):
         ("response.json", {"jsonrpc": "2.0", "id": None, "result": {}}),
         ("error.json", {"code": -32013, "message": "session invalidated"}),
         ("error.json", {"code": -32602, "message": "invalid params", "data": {}}),
+        # the message is the fixed text, then ": " and a sentence of at most 200 bytes
+        ("error.json", {"code": -32602, "message": "invalid params: ",
+                        "data": {"reason": "unknown_target", "detail": "x"}}),
+        ("error.json", {"code": -32602, "message": "invalid parameters: no tool 'x'",
+                        "data": {"reason": "unknown_target", "detail": "no tool 'x'"}}),
+        ("error.json", {"code": -32602, "message": "invalid params: " + "x" * 201,
+                        "data": {"reason": "unknown_target", "detail": "x" * 201}}),
+        ("error.json", {"code": -32001, "message": "response too large: the answer is too long"}),
         # v2 and v3 errors say why; v1's are frozen without data
         ("error.json", {"code": -32602, "message": "invalid params"}),
         ("error.json", {"code": -32602, "message": "invalid params",
@@ -388,6 +396,11 @@ def self_test(schemas):
     right = [
         ("error.json", {"code": -32602, "message": "invalid params",
                         "data": {"reason": "unknown_target", "detail": "no function 'a.b' in this project"}}),
+        ("error.json", {"code": -32602,
+                        "message": "invalid params: no function 'a.b' in this project",
+                        "data": {"reason": "unknown_target", "detail": "no function 'a.b' in this project"}}),
+        ("error.json", {"code": -32602, "message": "invalid params: " + "x" * 197 + "...",
+                        "data": {"reason": "unknown_target", "detail": "x" * 300}}),
         ("error.json", {"code": -32001, "message": "response too large"}),
         ("error.json", {"code": -32015, "message": "rename refused",
                         "data": {"reason": "name_is_keyword", "detail": "'while' is a keyword",

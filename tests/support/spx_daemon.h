@@ -99,6 +99,12 @@ int spx_error_matches(const char *line, int code, const char *id, const char *re
 void spx_assert_error(const char *line, int code, const char *id, const char *reason,
                       const char *detail_part, apr_pool_t *pool);
 
+/* The message a v2, v3 or MCP error of code with data.detail detail carries:
+ * the code's fixed message, ": " and detail, cut past
+ * SPX_LIMIT_ERROR_MESSAGE_SENTENCE_BYTES at a UTF-8 boundary and ended with
+ * "..." (in pool; JSON-escaped as the canonical writer escapes when escaped). */
+const char *spx_error_message(int code, const char *detail, apr_pool_t *pool);
+
 /* The data.detail of an error line (in pool), or NULL. */
 const char *spx_error_detail(const char *line, apr_pool_t *pool);
 

@@ -138,7 +138,8 @@ static void test_test_summary_and_envelope(void)
                            "test ok (app.t_ok) ... passed, 11 steps, returned 0\n"
                            "test bad (app.t_bad) ... failed, 2 steps, returned 2\n"
                            "semaprax: 2 tests: 1 passed, 1 failed, 0 language failures, 0 out "
-                           "of fuel, 0 out of depth\n");
+                           "of fuel, 0 out of depth\n"
+                           "semaprax: 1 of 2 tests failed: bad (failed: returned 2)\n");
     const char *bytes = spx_fixture_read(fixture, "envelope.json");
     /* canonical JSON and one LF */
     json_t *document = json_loads(bytes, 0, NULL);

@@ -56,8 +56,8 @@ static const char *write_project(spx_fixture_t *fixture)
 
 #define DEEP_AT_DEFAULT                                                                            \
     "test deep (app.test_deep) ... depth_exhausted, 768 steps: app.spx:3:16: error[R0510]: call "  \
-    "depth exhausted: calling 'app.sum_to' would exceed the call-depth limit of 256 (raise it "    \
-    "with --max-call-depth N)\n"
+    "depth exhausted: calling 'app.sum_to' would exceed the call-depth limit of 256; raise "       \
+    "--max-call-depth (now 256)\n"
 #define DEEP_PASSED "test deep (app.test_deep) ... passed, 3005 steps, returned 0\n"
 #define NOISY                                                                                      \
     "test noisy (app.test_noisy) ... failed, 12 steps, returned 1\n"                               \
@@ -83,7 +83,11 @@ static void test_selection(void)
     CU_ASSERT_EQUAL(some.exit_code, 1);
     CU_ASSERT_STRING_EQUAL(some.out, DEEP_AT_DEFAULT NOISY
                            "semaprax: 2 tests: 0 passed, 1 failed, 0 language failures, 0 out of "
-                           "fuel, 1 out of depth\n");
+                           "fuel, 1 out of depth\n"
+                           "semaprax: 2 of 2 tests failed: deep (depth_exhausted after 768 steps "
+                           "at app.spx:3:16: R0510 call depth exhausted: calling 'app.sum_to' "
+                           "would exceed the call-depth limit of 256; raise --max-call-depth (now "
+                           "256)), noisy (failed: returned 1)\n");
     CU_ASSERT_STRING_EQUAL(some.err, "");
     json_t *envelope = json_loads(spx_fixture_read(fixture, "selected.json"), 0, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(envelope);
@@ -196,8 +200,8 @@ static void test_max_call_depth(void)
     CU_ASSERT_STRING_EQUAL(shallow.err,
                            "app.spx:3:16: error[R0510]: call depth exhausted: calling "
                            "'app.sum_to' would exceed the call-depth limit of 256\n"
-                           "semaprax: entry 'app.main': out of call depth after 768 steps (raise "
-                           "it with --max-call-depth N)\n");
+                           "semaprax: entry 'app.main': out of call depth after 768 steps; raise "
+                           "--max-call-depth (now 256)\n");
     spx_process_result_t deep =
         SPX_RUN_SEMAPRAX(pool, "run", "--manifest-path", manifest, "--max-call-depth", "2000");
     CU_ASSERT_EQUAL(deep.exit_code, 0);
@@ -271,8 +275,10 @@ static void test_fuel_and_output(void)
     CU_ASSERT_EQUAL(spin.exit_code, 1);
     spx_assert_contains(spin.out, "test spin (app.test_spin) ... fuel_exhausted, 1000 steps: "
                                   "app.spx:15:");
-    spx_assert_contains(spin.out, ": error[R0509]: fuel exhausted: max_steps 1000 reached (raise "
-                                  "it with --max-steps N)\n");
+    spx_assert_contains(spin.out, ": error[R0509]: fuel exhausted: max_steps 1000 reached; raise "
+                                  "--max-steps (now 1000)\n");
+    spx_assert_contains(spin.out, "semaprax: 1 of 1 test failed: spin (fuel_exhausted after 1000 "
+                                  "steps at app.spx:15:");
     /* the output of a failing test in full, cut at --max-bytes and saying so */
     spx_process_result_t cut =
         SPX_RUN_SEMAPRAX(pool, "test", "noisy", "--manifest-path", manifest, "--max-bytes", "12");

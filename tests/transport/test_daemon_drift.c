@@ -162,8 +162,8 @@ static const char *invalidated_line(const char *id, const char *drift, apr_pool_
     return apr_psprintf(pool,
                         "{\"error\":{\"code\":-32013,\"data\":{\"detail\":\"%s\",\"drift\":%s,"
                         "\"reason\":\"session_invalidated\"},\"message\":"
-                        "\"session invalidated\"},\"id\":%s,\"jsonrpc\":\"2.0\"}",
-                        detail, drift, id);
+                        "\"%s\"},\"id\":%s,\"jsonrpc\":\"2.0\"}",
+                        detail, drift, spx_error_message(-32013, detail, pool), id);
 }
 
 static void assert_line(const char *actual, const char *expected, const char *label)

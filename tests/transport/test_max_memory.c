@@ -51,12 +51,17 @@ static void test_cli_run_and_test(void)
         const char *out, *err;
     } cases[] = {
         {"run", "143", 1, "",
-         FAILURE_LINE "\nsemaprax: entry 'app.main': language_failure after 6 steps\n"},
+         FAILURE_LINE "\nsemaprax: entry 'app.main': language_failure after 6 steps; raise "
+                      "--max-memory (now 143)\n"},
         {"run", "144", 0, "", ""},
         {"test", "143", 1,
          "test tally (app.main) ... language_failure, 6 steps: " FAILURE_LINE
-         "\nsemaprax: 1 test: 0 passed, 0 failed, 1 language failure, 0 out of fuel, 0 out "
-         "of depth\n",
+         "; raise --max-memory (now 143)\n"
+         "semaprax: 1 test: 0 passed, 0 failed, 1 language failure, 0 out of fuel, 0 out "
+         "of depth\n"
+         "semaprax: 1 of 1 test failed: tally (language_failure after 6 steps at app.spx:4:19: "
+         "R0521 memory limit exceeded: 144 bytes live, over max_memory 143; raise --max-memory "
+         "(now 143))\n",
          ""},
         {"test", "144", 0,
          "test tally (app.main) ... passed, 15 steps, returned 0\n"

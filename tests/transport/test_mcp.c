@@ -226,7 +226,7 @@ static void test_tools_list(void)
     spx_assert_contains(
         spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
                                 "\"params\":{\"name\":\"rename\",\"arguments\":{}}}"),
-        "{\"error\":{\"code\":-32602,\"data\":{\"detail\":\"no tool 'rename': the tools are "
+        "{\"error\":{\"code\":-32602,\"data\":{\"detail\":\"no tool 'rename'; the tools are "
         "check, context, test, run, graph_summary, status, fmt\",\"reason\":\"unknown_tool\"}");
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     spx_fixture_free(fixture);
@@ -585,7 +585,7 @@ static void test_bad_target_and_arguments(void)
                       "no function 'math.nope' in this project", pool);
     assert_tool_error(daemon, "context", "{\"target_kind\":\"planet\",\"target\":\"math\"}",
                       "unknown target kind 'planet': use module, function, struct, enum, const, "
-                      "test or builtin",
+                      "test, builtin or data",
                       pool);
     assert_tool_error(daemon, "context", "{\"target\":\"function:math.fibb\"}",
                       "no function 'math.fibb' in this project; nearest: math.fib, math.fact",
@@ -598,9 +598,11 @@ static void test_bad_target_and_arguments(void)
                       pool);
     assert_tool_error(daemon, "context", "{\"target\":\"math\",\"depth\":99}",
                       "depth must be an integer in 0..16", pool);
-    assert_tool_error(daemon, "context", "{\"target_kind\":\"module\"}",
-                      "target is required: the name of a module, function, struct, const or test",
-                      pool);
+    assert_tool_error(
+        daemon, "context", "{\"target_kind\":\"module\"}",
+        "target is required: the name of a module, function, struct, enum, const, test, "
+        "builtin or data entry, or a graph node id",
+        pool);
     assert_tool_error(daemon, "check", "{\"colour\":1}",
                       "unknown argument 'colour': this tool takes no arguments", pool);
     assert_tool_error(daemon, "test", "{\"max_steps\":\"many\"}",
@@ -984,8 +986,8 @@ static void test_jsonrpc_errors(void)
     start_initialized(daemon, fixture->pool);
     CU_ASSERT_STRING_EQUAL(spx_daemon_call(daemon, "{not json"),
                            "{\"error\":{\"code\":-32700,\"data\":{\"detail\":\"invalid JSON\","
-                           "\"reason\":\"parse_error\"},\"message\":\"parse error\"},\"id\":null,"
-                           "\"jsonrpc\":\"2.0\"}");
+                           "\"reason\":\"parse_error\"},\"message\":\"parse error: invalid JSON\"},"
+                           "\"id\":null,\"jsonrpc\":\"2.0\"}");
     spx_assert_contains(spx_daemon_call(daemon, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
                                                 "\"ping\"}]"),
                         "{\"error\":{\"code\":-32600,\"data\":{\"detail\":");
@@ -993,7 +995,9 @@ static void test_jsonrpc_errors(void)
         spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/list\"}"),
         "{\"error\":{\"code\":-32601,\"data\":{\"detail\":\"semapraxd --mcp answers initialize, "
         "ping, tools/list and tools/call, not 'resources/list'\",\"reason\":"
-        "\"method_not_found\"},\"message\":\"method not found\"},\"id\":2,\"jsonrpc\":\"2.0\"}");
+        "\"method_not_found\"},\"message\":\"method not found: semapraxd --mcp answers "
+        "initialize, ping, tools/list and tools/call, not 'resources/list'\"},\"id\":2,"
+        "\"jsonrpc\":\"2.0\"}");
     spx_assert_contains(
         spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
                                 "\"params\":{\"arguments\":{}}}"),
@@ -1016,7 +1020,8 @@ static void test_jsonrpc_errors(void)
         apr_psprintf(fixture->pool, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"%s\"}", long_name));
     spx_assert_contains(refusal, apr_psprintf(fixture->pool, "not '%.*s...'\"",
                                               (int)SPX_LIMIT_DETAIL_ECHO_BYTES, long_name));
-    CU_ASSERT_TRUE(strlen(refusal) < 512);
+    /* the detail and the message each repeat it cut */
+    CU_ASSERT_TRUE(strlen(refusal) < 768);
     /* Notifications are dropped, shutdown too (MCP has none): the next
      * request is answered. */
     const char *notifications =
@@ -1055,7 +1060,8 @@ static void test_oversized_request(void)
         CU_ASSERT_STRING_EQUAL(spx_daemon_rest(daemon),
                                "{\"error\":{\"code\":-32002,\"data\":{\"detail\":\"a request line "
                                "was over --max-request-bytes 256\",\"reason\":\"request_too_"
-                               "large\"},\"message\":\"request too large\"},\"id\":null,"
+                               "large\"},\"message\":\"request too large: a request line "
+                               "was over --max-request-bytes 256\"},\"id\":null,"
                                "\"jsonrpc\":\"2.0\"}\n");
         CU_ASSERT_STRING_EQUAL(spx_daemon_stderr(daemon),
                                verbose ? "semapraxd: refused (request_too_large): a request line "
@@ -1090,18 +1096,19 @@ static void test_refused_frames_and_notifications(void)
                         "tail";
     const char *output =
         "{\"error\":{\"code\":-32700,\"data\":{\"detail\":\"empty frame\",\"reason\":\"parse_"
-        "error\"},\"message\":\"parse error\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
+        "error\"},\"message\":\"parse error: empty frame\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
         "{\"error\":{\"code\":-32700,\"data\":{\"detail\":\"CR byte\",\"reason\":\"parse_error\"},"
-        "\"message\":\"parse error\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
+        "\"message\":\"parse error: CR byte\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
         "{\"error\":{\"code\":-32600,\"data\":{\"detail\":\"jsonrpc is not \\\"2.0\\\"\","
-        "\"reason\":\"invalid_request\"},\"message\":\"invalid request\"},\"id\":5,\"jsonrpc\":"
-        "\"2.0\"}\n"
+        "\"reason\":\"invalid_request\"},\"message\":\"invalid request: jsonrpc is not "
+        "\\\"2.0\\\"\"},\"id\":5,\"jsonrpc\":\"2.0\"}\n"
         "{\"error\":{\"code\":-32600,\"data\":{\"detail\":\"batch\",\"reason\":\"invalid_"
-        "request\"},\"message\":\"invalid request\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
+        "request\"},\"message\":\"invalid request: batch\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
         "{\"error\":{\"code\":-32600,\"data\":{\"detail\":\"bad id\",\"reason\":\"invalid_"
-        "request\"},\"message\":\"invalid request\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
+        "request\"},\"message\":\"invalid request: bad id\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
         "{\"error\":{\"code\":-32600,\"data\":{\"detail\":\"unknown top-level key\",\"reason\":"
-        "\"invalid_request\"},\"message\":\"invalid request\"},\"id\":2,\"jsonrpc\":\"2.0\"}\n"
+        "\"invalid_request\"},\"message\":\"invalid request: unknown top-level key\"},\"id\":2,"
+        "\"jsonrpc\":\"2.0\"}\n"
         "{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":{}}\n";
     const char *tail = "semapraxd: 4 bytes at end of input without LF: not a frame, dropped\n";
     for (int verbose = 0; verbose <= 1; verbose++) {

@@ -10,6 +10,7 @@
 #include "spx_run_fixture.h"
 
 #include <apr_strings.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char closure_source[] =
@@ -242,6 +243,62 @@ static void test_verify(void)
     spx_fixture_free(fixture);
 }
 
+/* The sentence naming the tests that did not pass: the first ten, in the
+ * order they ran, then "and N more"; a failure's message cut to its first
+ * line's first SPX_LIMIT_FAILING_TEST_MESSAGE_BYTES bytes, on a UTF-8
+ * boundary ("é" is two bytes: 197 bytes would split one), marked "...". */
+static void test_failures_sentence(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    const char *tests[15] = {"ok=app.t_ok", "long=app.t_long"};
+    for (int i = 0; i < 12; i++)
+        tests[i + 2] = apr_psprintf(pool, "f%02d=app.t_one", i);
+    tests[14] = NULL;
+    char accents[301];
+    for (int i = 0; i < 150; i++)
+        memcpy(accents + 2 * i, "\xc3\xa9", 2);
+    accents[300] = '\0';
+    spx_run_fixture_write(fixture,
+                          apr_pstrcat(pool,
+                                      "fn t_ok() -> int { return 0; }\n"
+                                      "fn t_one() -> int { return 1; }\n"
+                                      "fn t_long() -> int { assert(false, \"a",
+                                      accents, "\\nsecond line\"); return 0; }\n", NULL),
+                          NULL, tests);
+    spx_project_t *project = spx_run_fixture_open(fixture);
+    spx_op_test_request_t request = {spx_op_test_limits_default(), NULL, 0, NULL, 0, NULL};
+    spx_op_test_result_t run;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_op_test(project, &request, &run, pool, &message), SPX_OP_TEST_RAN);
+    json_decref(run.envelope);
+    const char *sentence = spx_op_test_failures_sentence(&run, SPX_OP_LIMIT_BY_PARAM, pool);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sentence);
+    /* "assertion failed: a" is 19 bytes: 178 more are 89 accents */
+    const char *cut = apr_pstrndup(pool, accents, 178);
+    const char *expected = apr_pstrcat(
+        pool,
+        "13 of 14 tests failed: long (language_failure after 3 steps at app.spx:3:22: R0508 "
+        "assertion failed: a",
+        cut, "...)", NULL);
+    for (int i = 0; i < 9; i++)
+        expected = apr_psprintf(pool, "%s, f%02d (failed: returned 1)", expected, i);
+    expected = apr_pstrcat(pool, expected, ", and 3 more", NULL);
+    if (strcmp(sentence, expected) != 0)
+        fprintf(stderr, "\n  got      %s\n  expected %s\n", sentence, expected);
+    CU_ASSERT_STRING_EQUAL(sentence, expected);
+
+    /* every test passes: nothing to name */
+    spx_op_test_request_t passing = request;
+    const char *ok[] = {"ok"};
+    passing.names = ok;
+    passing.name_count = 1;
+    CU_ASSERT_EQUAL_FATAL(spx_op_test(project, &passing, &run, pool, &message), SPX_OP_TEST_RAN);
+    json_decref(run.envelope);
+    CU_ASSERT_PTR_NULL(spx_op_test_failures_sentence(&run, SPX_OP_LIMIT_BY_PARAM, pool));
+    spx_fixture_free(fixture);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -253,6 +310,8 @@ int main(void)
          test_selection_and_observer},
         {"the entry's run, typed", test_entry},
         {"verify reads an envelope file and reports its three checks", test_verify},
+        {"the failing tests named: at most ten, each message cut on a UTF-8 boundary",
+         test_failures_sentence},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("run operations", tests);

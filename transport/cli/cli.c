@@ -767,9 +767,10 @@ static int run_run(const command_t *command, apr_hash_t *values, const char *con
                 result->output_length);
     if (result->outcome != SPX_OUTCOME_RETURNED) {
         fprintf(stderr, "%s\n", failure_line(&result->failure, pool));
-        fprintf(stderr, "semaprax: entry '%s': %s after %" PRIu64 " steps%s\n", entry.entry,
-                spx_outcome_words(entry.outcome), result->steps,
-                spx_outcome_remedy(entry.outcome, result->failure.message));
+        const char *hint = spx_op_limit_hint(result, SPX_OP_LIMIT_BY_OPTION, pool);
+        fprintf(stderr, "semaprax: entry '%s': %s after %" PRIu64 " steps%s%s\n", entry.entry,
+                spx_outcome_words(entry.outcome), result->steps, hint ? "; " : "",
+                hint ? hint : "");
         return SPX_EXIT_FAILED;
     }
     if (!entry.succeeded) {
@@ -813,9 +814,11 @@ static void print_test(const spx_view_t *view, const spx_test_run_t *test, apr_p
            spx_test_outcome_name(test->outcome), result->steps);
     if (result->outcome == SPX_OUTCOME_RETURNED)
         printf(", returned %" PRId64, result->value);
-    else
-        printf(": %s%s", failure_line(&result->failure, pool),
-               spx_outcome_remedy(test->outcome, result->failure.message));
+    else {
+        const char *hint = spx_op_limit_hint(result, SPX_OP_LIMIT_BY_OPTION, pool);
+        printf(": %s%s%s", failure_line(&result->failure, pool), hint ? "; " : "",
+               hint ? hint : "");
+    }
     printf("\n");
     spx_view_test_output(stdout, view, test);
 }
@@ -833,7 +836,7 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
         request.name_count++;
     request.names = request.name_count > 0 ? operands : NULL;
     spx_view_t view = spx_view_of(SPX_STREAM_STDOUT);
-    spx_view_progress_t progress = {stdout, &view};
+    spx_view_progress_t progress = {stdout, &view, pool};
     spx_envelope_observer_t observer = spx_view_test_observer(&progress);
     request.observer = view.rich ? &observer : NULL;
     spx_op_test_result_t run;
@@ -860,6 +863,9 @@ static int run_test(const command_t *command, apr_hash_t *values, const char *co
            counted(summary->by_outcome[SPX_TEST_LANGUAGE_FAILURE], "language failure", pool),
            summary->by_outcome[SPX_TEST_FUEL_EXHAUSTED],
            summary->by_outcome[SPX_TEST_DEPTH_EXHAUSTED]);
+    const char *failures = spx_op_test_failures_sentence(&run, SPX_OP_LIMIT_BY_OPTION, pool);
+    if (failures)
+        printf("semaprax: %s\n", failures);
     int verdict = run.command_succeeded ? SPX_EXIT_OK : SPX_EXIT_FAILED;
     const char *path = value_of(values, OPTION_ENVELOPE);
     if (path && write_document(path, run.envelope, pool) != SPX_EXIT_OK)

@@ -14,6 +14,7 @@
 #include "spx_diagnostics.h"
 #include "spx_inputs.h"
 #include "spx_limits.h"
+#include "spx_operations.h"
 #include "spx_text.h"
 #include "spx_utf8.h"
 
@@ -220,10 +221,11 @@ static void after_test(void *context, apr_size_t index, apr_size_t total, const 
     fputc('\n', out);
     if (result->outcome != SPX_OUTCOME_RETURNED) {
         const spx_failure_t *failure = &result->failure;
-        fprintf(out, "    %s:%" PRIu32 ":%" PRIu32 ": %serror%s[%s]: %s%s\n", failure->path,
+        const char *hint = spx_op_limit_hint(result, SPX_OP_LIMIT_BY_OPTION, progress->pool);
+        fprintf(out, "    %s:%" PRIu32 ":%" PRIu32 ": %serror%s[%s]: %s%s%s\n", failure->path,
                 failure->span.start.line, failure->span.start.column, paint(view, RED),
-                paint(view, RESET), failure->code, failure->message,
-                spx_outcome_remedy(run->outcome, failure->message));
+                paint(view, RESET), failure->code, failure->message, hint ? "; " : "",
+                hint ? hint : "");
     }
     spx_view_test_output(out, view, run);
     fflush(out);
@@ -309,60 +311,6 @@ void spx_view_drift(FILE *out, const apr_array_header_t *drift)
 
 /* --- the outlines of the graph and of a context ---------------------------- */
 
-/* The code point of the UTF-8 sequence at bytes (length 2 to 4 bytes, as
- * spx_utf8_length measured it). */
-static unsigned long code_point(const unsigned char *bytes, apr_size_t length)
-{
-    unsigned long value = bytes[0] & (0xffu >> (length + 1));
-    for (apr_size_t i = 1; i < length; i++)
-        value = value << 6 | (bytes[i] & 0x3fu);
-    return value;
-}
-
-/* Whether a terminal would take the character for a control rather than
- * draw it: a C1 control (U+0080..U+009F, CSI among them), a byte order
- * mark, or a bidirectional override or isolate (which reorder the text
- * around them). */
-static int hidden_character(unsigned long value)
-{
-    return (value >= 0x80 && value <= 0x9f) || value == 0xfeff ||
-           (value >= 0x202a && value <= 0x202e) || (value >= 0x2066 && value <= 0x2069);
-}
-
-/* bytes[0..length) as a person reads them in one line: printable UTF-8 as
- * it is; a quote and a backslash escaped when quoted; a control byte, an
- * invalid byte and every line end as an escape (\n, \t, \xNN); a
- * character a terminal would not draw (hidden_character) as \u{H}. */
-static void put_escaped(FILE *out, const char *bytes, apr_size_t length, int quoted)
-{
-    const unsigned char *at = (const unsigned char *)bytes;
-    for (apr_size_t i = 0; i < length;) {
-        apr_size_t sequence = spx_utf8_length(at + i, length - i);
-        if (sequence > 1) {
-            unsigned long value = code_point(at + i, sequence);
-            if (hidden_character(value))
-                fprintf(out, "\\u{%lx}", value);
-            else
-                fwrite(at + i, 1, sequence, out);
-            i += sequence;
-            continue;
-        }
-        unsigned char c = at[i++];
-        if (c == '\n')
-            fputs("\\n", out);
-        else if (c == '\t')
-            fputs("\\t", out);
-        else if (c == '\r')
-            fputs("\\r", out);
-        else if (quoted && (c == '"' || c == '\\'))
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c >= 0x7f)
-            fprintf(out, "\\x%02x", c);
-        else
-            fputc(c, out);
-    }
-}
-
 /* How an edge line names a node: an item by module.name ("math.add"), a
  * builtin by its name, the others by kind and name ("module app", "test
  * fib", "data words", "the entry"). */
@@ -391,49 +339,10 @@ static void put_number_name(FILE *out, const spx_project_t *project, int number)
  * "data words (data/words.txt, 120 bytes)", "test fib", "entry". */
 static void put_declaration(FILE *out, const spx_project_t *project, const spx_graph_node_t *node)
 {
-    if (node->exported == 1)
-        fputs("export ", out);
-    if (node->signature) {
-        if (strcmp(node->kind, "builtin") == 0)
-            fputs("builtin ", out);
-        if (strncmp(node->signature, "fn(", 3) == 0)
-            fprintf(out, "fn %s%s", node->name, node->signature + 2);
-        else
-            fprintf(out, "%s: %s", node->name, node->signature);
-    } else if (strcmp(node->kind, "struct") == 0) {
-        fprintf(out, "struct %s {", node->name);
-        for (apr_size_t i = 0; i < node->field_count; i++) {
-            const char *name = NULL, *type = NULL;
-            spx_graph_field(project, node, i, &name, &type);
-            fprintf(out, "%s %s: %s", i ? "," : "", name, type);
-        }
-        fputs(node->field_count ? " }" : "}", out);
-    } else if (strcmp(node->kind, "enum") == 0) {
-        fprintf(out, "enum %s {", node->name);
-        spx_graph_variant_t variant = {NULL, NULL, 0, 0};
-        for (apr_size_t v = 0; v < node->variant_count; v++) {
-            spx_graph_variant(project, node, v, &variant);
-            fprintf(out, "%s %s", v ? "," : "", variant.name);
-            for (apr_size_t k = 0; k < variant.payload_count; k++)
-                fprintf(out, "%s%s", k ? ", " : "(", variant.payload[k]);
-            fputs(variant.payload_count ? ")" : "", out);
-        }
-        fputs(node->variant_count ? " }" : "}", out);
-    } else if (node->type) {
-        int quoted = strcmp(node->type, "str") == 0;
-        fprintf(out, "const %s: %s = %s", node->name, node->type, quoted ? "\"" : "");
-        put_escaped(out, node->value, node->value_length, quoted);
-        fputs(quoted ? "\"" : "", out);
-    } else if (node->bytes >= 0) {
-        fprintf(out, "data %s (%s, %" APR_INT64_T_FMT " byte%s)", node->name, node->path,
-                node->bytes, spx_plural((apr_size_t)node->bytes));
-    } else if (strcmp(node->kind, "module") == 0) {
-        fprintf(out, "module %s (%s)", node->name, node->path);
-    } else if (node->name) {
-        fprintf(out, "%s %s", node->kind, node->name);
-    } else {
-        fputs(node->kind, out);
-    }
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, NULL);
+    fputs(spx_graph_declaration(project, node, scratch), out);
+    apr_pool_destroy(scratch);
 }
 
 /* The words of an edge seen from its from node (out) or its to node. */

@@ -41,6 +41,7 @@ void spx_view_diagnostics(FILE *out, const spx_view_t *view, const spx_project_t
 typedef struct spx_view_progress_t {
     FILE *out;
     const spx_view_t *view;
+    apr_pool_t *pool; /* for the sentence of a limit that stopped a test */
 } spx_view_progress_t;
 spx_envelope_observer_t spx_view_test_observer(spx_view_progress_t *progress);
 

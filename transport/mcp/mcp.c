@@ -247,7 +247,8 @@ static apr_status_t write_error(mcp_server_t *server, spx_response_writer_t *wri
 {
     spx_log_request(&server->log, "refused (%s): %s", reason, detail);
     json_t *data = json_pack("{s:s,s:s}", "reason", reason, "detail", detail);
-    apr_status_t status = spx_response_write_error(writer, id, code, data, outcome);
+    apr_status_t status =
+        spx_response_write_error_said(writer, id, code, data, detail, NULL, outcome);
     json_decref(data);
     return status;
 }
@@ -258,7 +259,9 @@ static apr_status_t write_result(spx_response_writer_t *writer, json_t *id, json
                                  spx_response_outcome_t *outcome)
 {
     if (!result)
-        return spx_response_write_error(writer, id, SPX_RPC_INTERNAL_ERROR, NULL, outcome);
+        return spx_response_write_error_said(writer, id, SPX_RPC_INTERNAL_ERROR, NULL,
+                                             spx_rpc_default_detail(SPX_RPC_INTERNAL_ERROR), NULL,
+                                             outcome);
     apr_status_t status = spx_response_write_result(writer, id, result, outcome);
     json_decref(result);
     return status;
@@ -337,7 +340,7 @@ static apr_status_t answer_tool_call(mcp_server_t *server, const spx_request_t *
     const mcp_tool_t *tool = spx_mcp_find_tool(server, name);
     if (!tool)
         return write_error(server, writer, request->id, SPX_RPC_INVALID_PARAMS, "unknown_tool",
-                           apr_psprintf(pool, "no tool '%s': the tools are %s",
+                           apr_psprintf(pool, "no tool '%s'; the tools are %s",
                                         spx_detail_echo(name, pool),
                                         spx_mcp_tool_names(server, pool)),
                            outcome);
@@ -484,7 +487,8 @@ static apr_status_t refuse_invalid(void *context, spx_response_writer_t *writer,
                              error->detail),
                 outcome);
     return write_error(context, writer, error->id, error->code, spx_rpc_default_reason(error->code),
-                       error->detail ? error->detail : spx_rpc_message(error->code), outcome);
+                       error->detail ? error->detail : spx_rpc_default_detail(error->code),
+                       outcome);
 }
 
 static int notified(void *context, const spx_request_t *request)

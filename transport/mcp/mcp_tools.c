@@ -205,10 +205,11 @@ static const char *context_input(const mcp_server_t *server, apr_pool_t *pool)
         pool,
         "{\"type\":\"object\",\"properties\":{"
         "\"target\":{\"type\":\"string\",\"description\":\"the target's name: a module (app), a "
-        "function (math.fact), a struct (geo.Point), an enum (geo.Shape), a const (geo.ORIGIN_X) "
-        "or a test (the manifest's test name)\"},"
+        "function (math.fact), a struct (geo.Point), an enum (geo.Shape), a const (geo.ORIGIN_X), "
+        "a test (the manifest's test name), a builtin (len) or a data entry (the manifest's name); "
+        "or, without target_kind, a graph node id (function:math.fact)\"},"
         "\"target_kind\":{\"enum\":[\"module\",\"function\",\"struct\",\"enum\",\"const\","
-        "\"test\"],"
+        "\"test\",\"builtin\",\"data\"],"
         "\"description\":\"what the target is\"},"
         "\"direction\":{\"enum\":[\"out\",\"in\",\"both\"],\"default\":\"both\",\"description\":"
         "\"follow edges out of a node (what it calls, uses, reads, imports, contains), into it "
@@ -534,7 +535,8 @@ static void run_context(mcp_server_t *server, json_t *arguments, const mcp_budge
     if (direction)
         query.direction = direction;
     if (!query.target) {
-        fail(answer, "target is required: the name of a module, function, struct, const or test");
+        fail(answer, "target is required: the name of a module, function, struct, enum, const, "
+                     "test, builtin or data entry, or a graph node id");
         return;
     }
     json_t *kinds = json_object_get(arguments, "edge_kinds");
@@ -645,6 +647,9 @@ static void run_test(mcp_server_t *server, json_t *arguments, const mcp_budget_t
         (unsigned)summary->by_outcome[SPX_TEST_FUEL_EXHAUSTED],
         (unsigned)summary->by_outcome[SPX_TEST_DEPTH_EXHAUSTED], (unsigned)language_failures,
         spx_plural(language_failures), run.command_succeeded ? "succeeded" : "failed");
+    const char *failures = spx_op_test_failures_sentence(&run, SPX_OP_LIMIT_BY_PARAM, pool);
+    if (failures)
+        answer->summary = apr_pstrcat(pool, answer->summary, " ", failures, ".", NULL);
     answer->structured =
         with_revisions(server, json_pack("{s:b,s:o}", "command_succeeded", run.command_succeeded,
                                          "envelope", run.envelope));
@@ -682,7 +687,7 @@ static int run_arguments(json_t *arguments, const char ***words, apr_size_t *cou
 
 /* What an agent reads of a run: what happened, then what to do next, then
  * the output. */
-static const char *run_summary(const spx_op_entry_result_t *entry, int limit, apr_pool_t *pool)
+static const char *run_summary(const spx_op_entry_result_t *entry, apr_pool_t *pool)
 {
     const spx_run_result_t *run = &entry->run;
     const char *what;
@@ -697,14 +702,12 @@ static const char *run_summary(const spx_op_entry_result_t *entry, int limit, ap
             entry->entry, spx_outcome_words(entry->outcome), (apr_uint64_t)run->steps,
             spx_plural(run->steps), run->failure.path, (unsigned)run->failure.span.start.line,
             (unsigned)run->failure.span.start.column, run->failure.code, run->failure.message);
-    if (limit >= 0) {
-        const spx_op_run_limit_t *named = &spx_op_run_limits[limit];
+    const char *hint = spx_op_limit_hint(run, SPX_OP_LIMIT_BY_PARAM, pool);
+    if (hint)
         what = apr_psprintf(pool,
-                            "%s It stopped at the %s limit: call run again with a larger %s (at "
-                            "most %" APR_UINT64_T_FMT
-                            "), or look for a loop or recursion that does not end.",
-                            what, named->param, named->param, named->maximum);
-    }
+                            "%s To let it go on, call run again and %s; or look for a loop or "
+                            "recursion that does not end.",
+                            what, hint);
     if (run->output_truncated)
         what = apr_psprintf(pool,
                             "%s The output was cut at %" APR_SIZE_T_FMT
@@ -770,7 +773,7 @@ static void run_run(mcp_server_t *server, json_t *arguments, const mcp_budget_t 
     if (limit >= 0)
         json_object_set_new(result, "limit_reached", json_string(spx_op_run_limits[limit].param));
     answer->structured = with_revisions(server, result);
-    answer->summary = run_summary(&entry, limit, pool);
+    answer->summary = run_summary(&entry, pool);
 }
 
 /* The optional argument paths of fmt: 1 when absent (*count 0) or an array
@@ -817,7 +820,8 @@ static void run_fmt(mcp_server_t *server, json_t *arguments, const mcp_budget_t 
         !optional_string(arguments, "output", &output, answer, pool))
         return;
     if (output && strcmp(output, "text") != 0 && strcmp(output, "diff") != 0) {
-        fail(answer, "output must be \"text\" or \"diff\"");
+        fail_bounded(answer, apr_psprintf(pool, "unknown output '%s': use text or diff", output),
+                     pool);
         return;
     }
     if (write && !json_is_boolean(write)) {
@@ -1156,11 +1160,13 @@ static const mcp_tool_t tools[] = {
      "re-authenticated for this call.",
      1, 0, 0, no_input, check_output, run_check},
     {"context", "Context of one target",
-     "The bounded neighbourhood of one module, function, struct, const or test in the semantic "
-     "graph: the target with its source text, then the nodes reached breadth-first up to depth "
-     "(following only edge_kinds when given), each with its text and the edge that reached it, "
-     "nearest first, as many as fit max_bytes (default 16 KiB, 16384 bytes) and max_nodes. An "
-     "unknown target is a tool error saying why.",
+     "The bounded neighbourhood of one module, function, struct, enum, const, test, builtin or "
+     "data entry in the semantic graph: the target with its source text, then the nodes reached "
+     "breadth-first up to depth (following only edge_kinds when given), each with its text and "
+     "the edge that reached it, nearest first and, at one distance, the most closely tied first "
+     "(callers and callees, what it uses and reads, tests, its module), as many as fit max_bytes "
+     "(default 16 KiB, 16384 "
+     "bytes) and max_nodes. An unknown target is a tool error saying why.",
      1, 0, 0, context_input, context_output, run_context},
     {"test", "Run the tests",
      "Run every test the manifest declares, or only those named in tests, each with fresh "

@@ -27,6 +27,22 @@ const spx_op_run_limit_t spx_op_run_limits[SPX_OP_RUN_LIMIT_COUNT] = {
      SPX_LIMIT_CALL_DEPTH_DEFAULT},
 };
 
+/* The value of spx_op_run_limits[which] in the limits of a run. */
+static apr_uint64_t limit_of(const spx_run_limits_t *limits, apr_size_t which)
+{
+    switch (which) {
+    case 0:
+        return limits->max_steps;
+    case 1:
+        return limits->max_bytes;
+    case 2:
+        return limits->max_memory;
+    default:
+        SPX_ASSERT(which == 3);
+        return limits->max_call_depth;
+    }
+}
+
 /* Where spx_op_run_limits[which] goes in the limits of a run. */
 static void set_limit(spx_run_limits_t *limits, apr_size_t which, apr_uint64_t value)
 {
@@ -61,6 +77,21 @@ spx_op_limit_verdict_t spx_op_run_limit_apply(spx_run_limits_t *limits, apr_size
         return SPX_OP_LIMIT_OVER_MAXIMUM;
     set_limit(limits, which, value);
     return SPX_OP_LIMIT_APPLIED;
+}
+
+const char *spx_op_limit_hint(const spx_run_result_t *result, spx_op_limit_naming_t naming,
+                              apr_pool_t *pool)
+{
+    int which = spx_op_run_limit_reached(result);
+    if (which < 0)
+        return NULL;
+    const spx_op_run_limit_t *limit = &spx_op_run_limits[which];
+    apr_uint64_t now = limit_of(&result->limits, (apr_size_t)which);
+    const char *name = naming == SPX_OP_LIMIT_BY_OPTION ? limit->option : limit->param;
+    if (now >= limit->maximum)
+        return apr_psprintf(pool, "%s is at its maximum (%" APR_UINT64_T_FMT ")", name,
+                            limit->maximum);
+    return apr_psprintf(pool, "raise %s (now %" APR_UINT64_T_FMT ")", name, now);
 }
 
 spx_run_limits_t spx_op_test_limits_default(void)
@@ -150,6 +181,62 @@ spx_op_test_problem_t spx_op_test(const spx_project_t *project,
     return SPX_OP_TEST_RAN;
 }
 
+/* The first line of message, cut to SPX_LIMIT_FAILING_TEST_MESSAGE_BYTES
+ * at a UTF-8 boundary, marked "..." when cut or when more lines follow (in
+ * pool). */
+static const char *first_line(const char *message, apr_pool_t *pool)
+{
+    apr_size_t length = strcspn(message, "\r\n");
+    apr_size_t kept = length;
+    if (kept > SPX_LIMIT_FAILING_TEST_MESSAGE_BYTES)
+        kept = spx_utf8_cut((const unsigned char *)message, length,
+                            SPX_LIMIT_FAILING_TEST_MESSAGE_BYTES - 3);
+    return apr_pstrcat(pool, apr_pstrndup(pool, message, kept),
+                       kept < length || message[length] ? "..." : "", NULL);
+}
+
+/* One test that did not pass: "name (outcome ...)". */
+static const char *failing_test(const spx_test_run_t *test, spx_op_limit_naming_t naming,
+                                apr_pool_t *pool)
+{
+    const spx_run_result_t *result = &test->result;
+    if (result->outcome == SPX_OUTCOME_RETURNED)
+        return apr_psprintf(pool, "%s (%s: returned %" APR_INT64_T_FMT ")", test->name,
+                            spx_test_outcome_name(test->outcome), (apr_int64_t)result->value);
+    const spx_failure_t *failure = &result->failure;
+    const char *hint = spx_op_limit_hint(result, naming, pool);
+    return apr_psprintf(
+        pool, "%s (%s after %" APR_UINT64_T_FMT " steps at %s:%u:%u: %s %s%s%s)", test->name,
+        spx_test_outcome_name(test->outcome), (apr_uint64_t)result->steps, failure->path,
+        (unsigned)failure->span.start.line, (unsigned)failure->span.start.column, failure->code,
+        first_line(failure->message, pool), hint ? "; " : "", hint ? hint : "");
+}
+
+const char *spx_op_test_failures_sentence(const spx_op_test_result_t *run,
+                                          spx_op_limit_naming_t naming, apr_pool_t *pool)
+{
+    const spx_test_summary_t *summary = &run->summary;
+    apr_size_t failing = summary->total - summary->by_outcome[SPX_TEST_PASSED];
+    if (failing == 0)
+        return NULL;
+    const char *text =
+        apr_psprintf(pool, "%" APR_SIZE_T_FMT " of %" APR_SIZE_T_FMT " test%s failed:", failing,
+                     summary->total, summary->total == 1 ? "" : "s");
+    apr_size_t named = 0;
+    for (int i = 0; run->tests && i < run->tests->nelts; i++) {
+        const spx_test_run_t *test = &APR_ARRAY_IDX(run->tests, i, spx_test_run_t);
+        if (test->outcome == SPX_TEST_PASSED)
+            continue;
+        if (named == SPX_LIMIT_FAILING_TESTS_NAMED) {
+            text = apr_psprintf(pool, "%s, and %" APR_SIZE_T_FMT " more", text, failing - named);
+            break;
+        }
+        text = apr_pstrcat(pool, text, named ? ", " : " ", failing_test(test, naming, pool), NULL);
+        named++;
+    }
+    return text;
+}
+
 /* --- the entry ---------------------------------------------------------------- */
 
 apr_status_t spx_op_run_entry(const spx_project_t *project, const spx_run_limits_t *limits,
@@ -223,16 +310,16 @@ apr_status_t spx_op_run_function_interruptible(const spx_project_t *project, con
 
 int spx_op_run_limit_reached(const spx_run_result_t *run)
 {
-    spx_test_outcome_t outcome = spx_test_outcome(run);
-    if (outcome == SPX_TEST_FUEL_EXHAUSTED)
+    switch (spx_run_stopped_by(run)) {
+    case SPX_RUN_LIMIT_STEPS:
         return 0;
-    /* the engine's remedy tells the depth limit from full registers */
-    if (outcome == SPX_TEST_DEPTH_EXHAUSTED && *spx_outcome_remedy(outcome, run->failure.message))
-        return 3;
-    if (outcome == SPX_TEST_LANGUAGE_FAILURE && run->failure.code &&
-        strcmp(run->failure.code, spx_runtime_code_name(SPX_R0521)) == 0)
+    case SPX_RUN_LIMIT_MEMORY:
         return 2;
-    return -1;
+    case SPX_RUN_LIMIT_DEPTH:
+        return 3;
+    default:
+        return -1;
+    }
 }
 
 /* --- verify ---------------------------------------------------------------------- */

@@ -47,6 +47,21 @@ typedef enum spx_op_limit_verdict_t {
 spx_op_limit_verdict_t spx_op_run_limit_apply(spx_run_limits_t *limits, apr_size_t which,
                                               apr_uint64_t value);
 
+/* How a front end names a limit: by its param (v2, MCP: "max_steps") or
+ * by its option (the CLI: "--max-steps"). */
+typedef enum spx_op_limit_naming_t {
+    SPX_OP_LIMIT_BY_PARAM = 0,
+    SPX_OP_LIMIT_BY_OPTION
+} spx_op_limit_naming_t;
+
+/* What to do about the limit that stopped a run (spx_run_stopped_by), in
+ * the front end's naming: "raise max_steps (now 1000000)", or when it is
+ * already at its maximum, "max_steps is at its maximum (10000000000)";
+ * NULL when no limit stopped it. The one wording of it that the CLI's
+ * lines and MCP's sentences share (in pool). */
+const char *spx_op_limit_hint(const spx_run_result_t *result, spx_op_limit_naming_t naming,
+                              apr_pool_t *pool);
+
 /* The limits a test runs with when none is given (the table's defaults). */
 spx_run_limits_t spx_op_test_limits_default(void);
 
@@ -105,6 +120,18 @@ spx_op_test_problem_t spx_op_test(const spx_project_t *project,
                                   spx_op_test_result_t *result, apr_pool_t *pool,
                                   const char **message);
 
+/* The sentence naming the tests of run that did not pass, NULL when all
+ * passed: "2 of 5 tests failed: fact (failed: returned 1), loop
+ * (fuel_exhausted after 1000000 steps at src/app.spx:3:5: R0509 fuel
+ * exhausted: max_steps 1000000 reached; raise max_steps (now 1000000))".
+ * At most
+ * SPX_LIMIT_FAILING_TESTS_NAMED tests, then "and N more"; of each, the
+ * first line of its failure's message, cut to
+ * SPX_LIMIT_FAILING_TEST_MESSAGE_BYTES, and spx_op_limit_hint in naming.
+ * MCP's test summary and the last line of `semaprax test` (in pool). */
+const char *spx_op_test_failures_sentence(const spx_op_test_result_t *run,
+                                          spx_op_limit_naming_t naming, apr_pool_t *pool);
+
 /* --- the entry ---------------------------------------------------------------- */
 
 typedef struct spx_op_entry_result_t {
@@ -140,10 +167,11 @@ apr_status_t spx_op_run_function_interruptible(const spx_project_t *project, con
                                                spx_op_entry_result_t *result, json_t **envelope,
                                                apr_pool_t *pool, const char **message);
 
-/* Which limit stopped a run (its index in spx_op_run_limits), for the
- * front end to name its own way (--max-steps, max_steps): max_steps after
- * fuel_exhausted, max_call_depth after depth_exhausted at the call-depth
- * limit, max_memory after R0521; -1 when no limit a caller can raise did. */
+/* Which limit stopped a run (spx_run_stopped_by), as its index in
+ * spx_op_run_limits, for the front end to name its own way (--max-steps,
+ * max_steps): max_steps after fuel_exhausted, max_call_depth after
+ * depth_exhausted at the call-depth limit, max_memory after R0521; -1 when
+ * no limit a caller can raise did. spx_op_limit_hint words it. */
 int spx_op_run_limit_reached(const spx_run_result_t *run);
 
 /* What is wrong with a run's arguments: more than SPX_LIMIT_RUN_ARGUMENTS,

@@ -311,9 +311,20 @@ apr_status_t spx_response_write_error_gated(spx_response_writer_t *writer, json_
                                             json_t *data, const spx_response_gate_t *gate,
                                             spx_response_outcome_t *outcome)
 {
-    const char *message = spx_rpc_message(code);
-    if (!message)
+    return spx_response_write_error_said(writer, id, code, data, NULL, gate, outcome);
+}
+
+apr_status_t spx_response_write_error_said(spx_response_writer_t *writer, json_t *id, int code,
+                                           json_t *data, const char *sentence,
+                                           const spx_response_gate_t *gate,
+                                           spx_response_outcome_t *outcome)
+{
+    const char *fixed = spx_rpc_message(code);
+    if (!fixed)
         return APR_EINVAL;
+    char buffer[SPX_DETAIL_MESSAGE_BUFFER_BYTES];
+    const char *message =
+        code == SPX_RPC_RESPONSE_TOO_LARGE ? fixed : spx_detail_message(fixed, sentence, buffer);
     json_t *response = json_pack("{s:{s:i,s:s,s:O*},s:O?,s:s}", "error", "code", code, "message",
                                  message, "data", data, "id", id, "jsonrpc", "2.0");
     return send_response(writer, id, response, gate, outcome);
@@ -344,10 +355,10 @@ apr_status_t spx_response_write_error_explained(spx_response_writer_t *writer, j
     const char *sentence = detail ? detail : spx_rpc_default_detail(code);
     json_object_set_new(explained, "reason", json_string(why ? why : "internal_error"));
     char cut[SPX_DETAIL_BUFFER_BYTES];
-    json_object_set_new(explained, "detail",
-                        json_string(spx_detail_bounded(sentence ? sentence : "", cut)));
+    const char *bounded = spx_detail_bounded(sentence ? sentence : "", cut);
+    json_object_set_new(explained, "detail", json_string(bounded));
     apr_status_t status =
-        spx_response_write_error_gated(writer, id, code, explained, gate, outcome);
+        spx_response_write_error_said(writer, id, code, explained, bounded, gate, outcome);
     json_decref(explained);
     return status;
 }

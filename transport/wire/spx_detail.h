@@ -5,7 +5,9 @@
  * SPX_LIMIT_DETAIL_ECHO_BYTES, and a whole sentence that may carry one (an
  * engine's message naming a target or a test) to
  * SPX_LIMIT_ERROR_DETAIL_BYTES, each at a UTF-8 boundary and marked "...",
- * so an error's answer stays small whatever the request.
+ * so an error's answer stays small whatever the request; and an error's
+ * message, its code's fixed text with the sentence after it, cut shorter
+ * (SPX_LIMIT_ERROR_MESSAGE_SENTENCE_BYTES).
  */
 #ifndef SPX_DETAIL_H
 #define SPX_DETAIL_H
@@ -25,5 +27,16 @@ const char *spx_detail_echo(const char *text, apr_pool_t *pool);
  * else, in buffer, its first bytes cut at a UTF-8 boundary and "...", at
  * most SPX_LIMIT_ERROR_DETAIL_BYTES bytes in all. */
 const char *spx_detail_bounded(const char *sentence, char buffer[SPX_DETAIL_BUFFER_BYTES]);
+
+/* The room spx_detail_message needs: the longest fixed message of the
+ * code table (spx_rpc.h) is far under 64 bytes. */
+#define SPX_DETAIL_MESSAGE_BUFFER_BYTES (SPX_LIMIT_ERROR_MESSAGE_SENTENCE_BYTES + 64)
+
+/* An error's message (v2, v3, MCP): fixed, the code's text, then ": " and
+ * sentence cut to SPX_LIMIT_ERROR_MESSAGE_SENTENCE_BYTES at a UTF-8
+ * boundary and marked "..." when longer; fixed alone when sentence is NULL
+ * or empty. In buffer, or fixed itself. */
+const char *spx_detail_message(const char *fixed, const char *sentence,
+                               char buffer[SPX_DETAIL_MESSAGE_BUFFER_BYTES]);
 
 #endif /* SPX_DETAIL_H */

@@ -111,7 +111,9 @@ void spx_response_writer_explain_errors(spx_response_writer_t *writer);
 
 /* spx_response_write_error_gated; when the writer explains its errors, data
  * (copied, not changed; NULL means {}) gets "reason" and "detail": reason
- * and detail when given, else the code's defaults (spx_rpc.h). A detail is
+ * and detail when given, else the code's defaults (spx_rpc.h), and the
+ * message carries the detail after the fixed text
+ * (spx_response_write_error_said). A detail is
  * cut to SPX_LIMIT_ERROR_DETAIL_BYTES at a UTF-8 boundary, so no request can
  * make an error's answer large. Code -32001 (every writer) is the fixed
  * replacement of an oversized response, whatever data, reason and detail: a
@@ -122,6 +124,16 @@ apr_status_t spx_response_write_error_explained(spx_response_writer_t *writer, j
                                                 json_t *data, const char *reason,
                                                 const char *detail, const spx_response_gate_t *gate,
                                                 spx_response_outcome_t *outcome);
+
+/* spx_response_write_error_gated, with sentence after the code's fixed
+ * message: "invalid params: no tool 'nope'; the tools are ..."
+ * (spx_detail_message: cut to SPX_LIMIT_ERROR_MESSAGE_SENTENCE_BYTES). The
+ * message of v2, v3 and MCP; sentence NULL or code -32001: the fixed
+ * message alone. */
+apr_status_t spx_response_write_error_said(spx_response_writer_t *writer, json_t *id, int code,
+                                           json_t *data, const char *sentence,
+                                           const spx_response_gate_t *gate,
+                                           spx_response_outcome_t *outcome);
 
 /* spx_response_write_error with a gate, as spx_response_write_result_gated. */
 apr_status_t spx_response_write_error_gated(spx_response_writer_t *writer, json_t *id, int code,

@@ -29,12 +29,14 @@ const INVALIDATED_ADVICE =
   "(a new SemapraxClient) to see the files as they are now, or pass reopenOnDrift: true";
 
 // "CODE MESSAGE", then ": " and data.detail when there is one, else
-// data.reason; for -32013 also the drift and what to do.
+// data.reason; for -32013 also the drift and what to do. The message is the
+// code's fixed text, then ": " and the detail cut short: the whole detail
+// follows the fixed text here.
 function describeError(code, message, data) {
   let text = `${code} ${message}`;
   if (data && typeof data === "object") {
     const why = [data.detail, data.reason].find((value) => typeof value === "string" && value);
-    if (why) text += `: ${why}`;
+    if (why) text = `${code} ${message.split(": ")[0]}: ${why}`;
   }
   if (code === SESSION_INVALIDATED) {
     const drift = data && Array.isArray(data.drift) ? data.drift : [];

@@ -65,12 +65,14 @@ INVALIDATED_ADVICE = ("this daemon refuses every later semantic request: start a
 
 
 def describe_error(code, message, data=None):
-    """The text of an error response, as SemapraxError says it."""
+    """The text of an error response, as SemapraxError says it. The message
+    is the code's fixed text, then ": " and the detail cut short; the whole
+    detail follows the fixed text here."""
     text = "%d %s" % (code, message)
     if isinstance(data, dict):
         for key in ("detail", "reason"):
             if isinstance(data.get(key), str) and data[key]:
-                text += ": " + data[key]
+                text = "%d %s: %s" % (code, message.split(": ", 1)[0], data[key])
                 break
     if code == SESSION_INVALIDATED:
         drift = data.get("drift") if isinstance(data, dict) else None
