@@ -112,7 +112,9 @@ local function run()
     "src/app.spx has filetype '" .. vim.bo[app].filetype .. "', not semaprax")
   local client
   local ms = wait_for("a client attached to src/app.spx and initialized", function()
-    for _, c in pairs(vim.lsp.buf_get_clients(app)) do
+    local attached = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = app })
+      or vim.lsp.buf_get_clients(app)
+    for _, c in pairs(attached) do
       if c.name == "semaprax" and c.initialized then
         client = c
         return true
