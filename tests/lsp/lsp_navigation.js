@@ -302,6 +302,25 @@ async function overlay() {
   assert.match(apply(edited, mathEdits), /\/\/ Fibonacci numbers\.\nexport fn fibo\(n: int\)/);
   assert.doesNotMatch(apply(edited, mathEdits), /\bfib\(/);
   assert.equal(read(root, 'src/math.spx'), mathText);
+
+  // An unsaved error elsewhere: hover still answers; rename is refused.
+  const broken = find(edited, 'return a;');
+  await server.connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: math, version: 3 },
+    contentChanges: [{ range: range(broken.line, broken.character + 7, 1), text: 'nope' }],
+  });
+  const still = await request(rpc.HoverRequest.type, { textDocument: { uri: math }, position: fib });
+  assert.match(still.contents.value, /export fn fib\(n: int\) -> int/);
+  await assert.rejects(request(rpc.RenameRequest.type,
+                               { textDocument: { uri: math }, position: fib, newName: 'fibo' }),
+                       (e) => e.code === -32803 && e.message === 'the project is not admitted');
+  // Params without what is needed: null, empty, or a refusal saying what is missing.
+  assert.equal(await request(rpc.HoverRequest.type, { textDocument: { uri: math } }), null);
+  assert.equal(await request(rpc.HoverRequest.type, { position: fib }), null);
+  assert.deepEqual(await request(rpc.ReferencesRequest.type,
+                                 { textDocument: { uri: math }, position: { line: 'x', character: 0 } }), []);
+  await assert.rejects(request(rpc.RenameRequest.type, { textDocument: { uri: math }, position: fib }),
+                       (e) => e.code === -32803 && e.message === 'params.newName is missing');
   await finish(server);
 }
 

@@ -283,7 +283,7 @@ static int workspace_symbol(request_t *request, json_t *params, json_t **result,
         json_t *location = location_json(request, item->source, &item->name_span);
         if (!location)
             continue;
-        json_array_append_new(*result, json_pack("{s:s,s:i,s:o,s:s}", "name", item->name, "kind",
+        json_array_append_new(*result, json_pack("{s:s,s:i,s:o,s:s?}", "name", item->name, "kind",
                                                  symbol_kind(item->kind), "location", location,
                                                  "containerName", item->module));
     }
