@@ -23,7 +23,11 @@
 
 /* One changed file. */
 typedef struct rename_edit_t {
-    const spx_input_t *source; /* the held file; its bytes are the old text */
+    const spx_input_t *source; /* the held file */
+    /* The old text: the bytes the project was built from (the held file's,
+     * or an editor's buffer in a project rebuilt over it). */
+    const unsigned char *old;
+    apr_size_t old_length;
     const char *before_digest;
     unsigned char *after;
     apr_size_t after_length;
@@ -248,6 +252,8 @@ static rename_edit_t *edit_of(spx_rename_plan_t *plan, rename_edit_t **by_module
     if (!by_module[m]) {
         rename_edit_t *edit = apr_pcalloc(pool, sizeof(*edit));
         edit->source = spx_input_set_source(plan->project->inputs, m);
+        edit->old = plan->project->modules[m]->text;
+        edit->old_length = plan->project->modules[m]->length;
         edit->before_digest = edit->source->digest_text;
         edit->starts = apr_array_make(pool, 4, sizeof(apr_size_t));
         by_module[m] = edit;
@@ -262,15 +268,15 @@ static apr_status_t splice(spx_rename_plan_t *plan, apr_pool_t *pool, spx_rename
 {
     apr_size_t old_length = strlen(plan->old_name), new_length = strlen(plan->new_name);
     uint64_t total = 0;
-    for (apr_size_t i = 0; i < spx_input_set_source_count(plan->project->inputs); i++)
-        total += spx_input_set_source(plan->project->inputs, i)->size;
+    for (apr_size_t i = 0; i < plan->project->module_count; i++)
+        total += plan->project->modules[i]->length;
     for (int e = 0; e < plan->edits->nelts; e++) {
         rename_edit_t *edit = APR_ARRAY_IDX(plan->edits, e, rename_edit_t *);
         apr_array_header_t *starts = edit->starts;
         qsort(starts->elts, (size_t)starts->nelts, sizeof(apr_size_t), compare_offsets);
-        uint64_t size = (uint64_t)edit->source->size - (uint64_t)starts->nelts * old_length +
+        uint64_t size = (uint64_t)edit->old_length - (uint64_t)starts->nelts * old_length +
                         (uint64_t)starts->nelts * new_length;
-        total = total - edit->source->size + size;
+        total = total - edit->old_length + size;
         if (size > SPX_LIMIT_SOURCE_BYTES || total > SPX_LIMIT_TOTAL_SOURCE_BYTES)
             return fail(failure, SPX_RENAME_PLAN, "source_too_large",
                         apr_psprintf(pool, "'%s' would be over the source size limits",
@@ -280,13 +286,13 @@ static apr_status_t splice(spx_rename_plan_t *plan, apr_pool_t *pool, spx_rename
         apr_size_t from = 0, to = 0;
         for (int s = 0; s < starts->nelts; s++) {
             apr_size_t start = APR_ARRAY_IDX(starts, s, apr_size_t);
-            memcpy(edit->after + to, edit->source->bytes + from, start - from);
+            memcpy(edit->after + to, edit->old + from, start - from);
             to += start - from;
             memcpy(edit->after + to, plan->new_name, new_length);
             to += new_length;
             from = start + old_length;
         }
-        memcpy(edit->after + to, edit->source->bytes + from, edit->source->size - from);
+        memcpy(edit->after + to, edit->old + from, edit->old_length - from);
         edit->after[edit->after_length] = '\0';
         spx_sha256_t digest;
         spx_sha256(edit->after, edit->after_length, &digest);
@@ -370,6 +376,10 @@ static apr_status_t verify(spx_rename_plan_t *plan, apr_pool_t *pool, spx_rename
     spx_project_t *project = plan->project;
     const unsigned char **texts = apr_pcalloc(pool, (project->module_count + 1) * sizeof(*texts));
     apr_size_t *lengths = apr_pcalloc(pool, (project->module_count + 1) * sizeof(*lengths));
+    for (apr_size_t m = 0; m < project->module_count; m++) {
+        texts[m] = project->modules[m]->text; /* a rebuilt project's buffers stay */
+        lengths[m] = project->modules[m]->length;
+    }
     for (int e = 0; e < plan->edits->nelts; e++) {
         rename_edit_t *edit = APR_ARRAY_IDX(plan->edits, e, rename_edit_t *);
         for (apr_size_t m = 0; m < project->module_count; m++)
@@ -471,7 +481,7 @@ json_t *spx_rename_edits_json(const spx_rename_plan_t *plan)
         json_t *changes = json_array();
         for (int s = 0; s < edit->starts->nelts; s++) {
             apr_size_t start = APR_ARRAY_IDX(edit->starts, s, apr_size_t);
-            spx_span_t span = spx_span_between(edit->source->bytes, edit->source->size, start,
+            spx_span_t span = spx_span_between(edit->old, edit->old_length, start,
                                                start + strlen(plan->old_name));
             json_array_append_new(changes,
                                   json_pack("{s:o, s:s, s:s}", "span", spx_span_json(&span), "old",

@@ -78,7 +78,10 @@ typedef struct spx_rename_plan_t spx_rename_plan_t;
  * SPX_LIMIT_IDENTIFIER_BYTES, not a keyword or builtin, not a function of
  * that module already). APR_SUCCESS and *plan, or a failure status and
  * *failure (step PLAN for a refusal, VERIFY when the edited project would
- * not be admitted or its graph would differ). Everything lives in pool. */
+ * not be admitted or its graph would differ). Everything lives in pool.
+ * The edits are planned over the texts the project was built from: over a
+ * project rebuilt over an editor's buffers (spx_project_rebuild), the
+ * buffers; such a plan is only read (its edits), never committed. */
 apr_status_t spx_rename_plan(spx_project_t *project, const char *function, const char *new_name,
                              spx_rename_plan_t **plan, apr_pool_t *pool,
                              spx_rename_failure_t *failure);

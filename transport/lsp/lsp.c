@@ -19,6 +19,7 @@
 #include "spx_lsp.h"
 
 #include "spx_lsp_frame.h"
+#include "spx_lsp_navigation.h"
 #include "spx_lsp_text.h"
 
 #include "spx_detail.h"
@@ -71,8 +72,9 @@ typedef struct lsp_server_t {
     apr_hash_t *published; /* uri -> the digest of the list last published for it */
     apr_pool_t *published_pool;
     int publish_due;
-    const char *touched; /* the URI just opened or closed (request pool): published whatever */
-    int announce;        /* unavailable is new: say it in a window/showMessage */
+    const char *touched;     /* the URI just opened or closed (request pool): published whatever */
+    int announce;            /* unavailable is new: say it in a window/showMessage */
+    spx_lsp_client_t client; /* what the client supports (lsp_navigation.c reads it) */
 } lsp_server_t;
 
 /* --- writing ------------------------------------------------------------- */
@@ -576,12 +578,16 @@ static json_t *initialize(lsp_server_t *server, json_t *params, apr_pool_t *pool
         }
     }
     reopen(server);
+    spx_lsp_navigation_client(params, &server->client);
     json_t *sync = json_pack("{s:b,s:i}", "openClose", 1, "change", 2); /* incremental */
-    return json_pack("{s:{s:s,s:o,s:b,s:b,s:{s:[s]}},s:{s:s,s:s}}", "capabilities",
-                     "positionEncoding", server->encoding == SPX_LSP_UTF8 ? "utf-8" : "utf-16",
-                     "textDocumentSync", sync, "documentFormattingProvider", 1,
-                     "documentSymbolProvider", 1, "codeActionProvider", "codeActionKinds",
-                     "quickfix", "serverInfo", "name", "semapraxd", "version", SPX_VERSION);
+    json_t *result = json_pack(
+        "{s:{s:s,s:o,s:b,s:b,s:{s:[s]}},s:{s:s,s:s}}", "capabilities", "positionEncoding",
+        server->encoding == SPX_LSP_UTF8 ? "utf-8" : "utf-16", "textDocumentSync", sync,
+        "documentFormattingProvider", 1, "documentSymbolProvider", 1, "codeActionProvider",
+        "codeActionKinds", "quickfix", "serverInfo", "name", "semapraxd", "version", SPX_VERSION);
+    if (result)
+        spx_lsp_navigation_capabilities(json_object_get(result, "capabilities"));
+    return result;
 }
 
 /* --- documents ----------------------------------------------------------- */
@@ -976,6 +982,46 @@ static apr_status_t document_symbol(lsp_server_t *server, json_t *id, json_t *pa
     return respond(server, id, symbols);
 }
 
+/* --- navigation (lsp_navigation.c) ---------------------------------------- */
+
+static const char *navigation_path_of(void *server, const char *uri, apr_pool_t *pool)
+{
+    return relative_path(server, uri, pool);
+}
+
+static const char *navigation_uri_of(void *server, const char *path, apr_pool_t *pool)
+{
+    return uri_of(server, path, pool);
+}
+
+static int navigation_open(void *server, const char *path, apr_int64_t *version)
+{
+    apr_pool_t *scratch = NULL;
+    apr_pool_create(&scratch, ((lsp_server_t *)server)->pool);
+    const lsp_document_t *document = path ? document_at_path(server, path, scratch) : NULL;
+    if (document)
+        *version = document->version;
+    apr_pool_destroy(scratch);
+    return document != NULL;
+}
+
+static apr_status_t navigate(lsp_server_t *server, json_t *id, const char *method, json_t *params,
+                             apr_pool_t *pool)
+{
+    spx_lsp_navigation_t navigation = {.project = server->view ? server->view : server->base,
+                                       .encoding = server->encoding,
+                                       .client = server->client,
+                                       .server = server,
+                                       .path_of = navigation_path_of,
+                                       .uri_of = navigation_uri_of,
+                                       .open = navigation_open};
+    json_t *result = NULL;
+    const char *refusal = NULL;
+    if (!spx_lsp_navigation_answer(&navigation, method, params, &result, &refusal, pool))
+        return refuse(server, id, SPX_LSP_REQUEST_FAILED, refusal);
+    return respond(server, id, result);
+}
+
 /* --- dispatch ------------------------------------------------------------ */
 
 static int is_method(const spx_request_t *request, const char *name)
@@ -1048,6 +1094,13 @@ static apr_status_t requested(lsp_server_t *server, const spx_request_t *request
         if (status != APR_SUCCESS)
             return status;
         return methods[i].answer(server, id, request->params, pool);
+    }
+    if (spx_lsp_navigation_handles(request->method)) {
+        refresh(server, pool);
+        apr_status_t status = publish(server, pool);
+        if (status != APR_SUCCESS)
+            return status;
+        return navigate(server, id, request->method, request->params, pool);
     }
     return refuse(server, id, SPX_RPC_METHOD_NOT_FOUND,
                   apr_psprintf(pool, "unknown method %s", spx_detail_echo(request->method, pool)));
