@@ -55,7 +55,8 @@ in double quotes and byte literals in single quotes, `\\' escapes.")
     ("\\_<\\(?:struct\\|enum\\)[ \t]+\\([A-Za-z_][A-Za-z0-9_]*\\)" 1 font-lock-type-face)
     ("\\_<const[ \t]+\\([A-Za-z_][A-Za-z0-9_]*\\)" 1 font-lock-constant-face)
     ("\\_<\\(?:0x[0-9A-Fa-f][0-9A-Fa-f_]*\\|[0-9][0-9_]*\\)\\_>" . font-lock-constant-face))
-  "Highlighting of `semaprax-mode'; strings and comments come from the syntax table.")
+  "Highlighting of `semaprax-mode'.
+Strings and comments come from the syntax table.")
 
 (defun semaprax-indent-line ()
   "Indent the current line: `semaprax-indent-offset' columns for each
