@@ -1126,7 +1126,7 @@ spx_session_exit_t spx_lsp_run(const spx_session_options_t *options, spx_stdio_t
         APR_SUCCESS)
         return SPX_SESSION_EXIT_STOPPED;
     static const spx_request_dialect_t dialect = {
-        .negative_ids = 1, .responses = 1, .carriage_returns = 1};
+        .negative_ids = 1, .responses = 1, .carriage_returns = 1, .null_params = 1};
     apr_pool_t *request_pool = NULL;
     apr_pool_create(&request_pool, pool);
     int exit_code = -1;

@@ -382,7 +382,7 @@ spx_request_status_t spx_request_parse_dialect(const spx_request_dialect_t *dial
                                                spx_request_t *request, spx_request_error_t *error,
                                                apr_pool_t *pool)
 {
-    static const spx_request_dialect_t plain = {0, 0, 0};
+    static const spx_request_dialect_t plain = {0, 0, 0, 0};
     if (!dialect)
         dialect = &plain;
     memset(request, 0, sizeof(*request));
@@ -423,6 +423,8 @@ spx_request_status_t spx_request_parse_dialect(const spx_request_dialect_t *dial
         request->is_response = 1;
         return SPX_REQUEST_VALID;
     }
+    if (dialect->null_params && json_is_null(json_object_get(document, "params")))
+        json_object_del(document, "params");
     broken = check_members(document);
     if (broken)
         return fail(error, SPX_RPC_INVALID_REQUEST, id, broken, pool);

@@ -54,11 +54,14 @@ spx_request_status_t spx_request_parse(const unsigned char *bytes, apr_size_t le
  * object without method and with result or error is a response the client
  * sent, valid and never answered (is_response); carriage_returns, a CR
  * byte is taken as the JSON white space it is (LSP's Content-Length framing
- * has no line to keep whole). */
+ * has no line to keep whole); null_params, "params": null is taken as no
+ * params (LSP's requests without params, shutdown among them, are sent so
+ * by clients such as Emacs' eglot). */
 typedef struct spx_request_dialect_t {
     int negative_ids;
     int responses;
     int carriage_returns; /* a CR byte is JSON white space (LSP's bodies) */
+    int null_params;      /* "params": null is no params (LSP) */
 } spx_request_dialect_t;
 
 /* spx_request_parse in dialect (NULL: transport.md's grammar, exactly). */
