@@ -410,14 +410,22 @@ static void test_fmt_held(void)
     spx_op_fmt_held(inputs, unknown, 1, &options, &result, pool);
     CU_ASSERT_EQUAL(result.stopped, SPX_FMT_UNREADABLE);
     spx_assert_contains(result.message, "no source 'c.spx' in the manifest");
-    /* A save made since the project read a.spx: never replaced. */
+    /* A save made since the project read a.spx: never replaced. (Windows
+     * denies the save while the project holds the file, so there is no
+     * other save to keep there.) */
+    spx_fixture_expect_denials(fixture);
     spx_fixture_write(fixture, "a.spx", "fn f(b:int)->int{return b;}\n");
+    int denied = spx_fixture_denials(fixture) > 0;
+    spx_fixture_end_session(fixture);
+    const char *saved = denied ? "a" : "b";
     options.check = 0;
-    spx_op_fmt_held(inputs, NULL, 0, &options, &result, pool);
-    files = (const spx_fmt_file_t *)result.files->elts;
-    CU_ASSERT_EQUAL(result.stopped, SPX_FMT_SAVED_MEANWHILE);
-    CU_ASSERT_EQUAL(files[0].refused, SPX_FMT_CHANGED);
-    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "a.spx"), "fn f(b:int)->int{return b;}\n");
+    if (!denied) {
+        spx_op_fmt_held(inputs, NULL, 0, &options, &result, pool);
+        files = (const spx_fmt_file_t *)result.files->elts;
+        CU_ASSERT_EQUAL(result.stopped, SPX_FMT_SAVED_MEANWHILE);
+        CU_ASSERT_EQUAL(files[0].refused, SPX_FMT_CHANGED);
+        CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "a.spx"), "fn f(b:int)->int{return b;}\n");
+    }
     apr_pool_destroy(pool);
     /* Read again: written. */
     apr_pool_create(&pool, fixture->pool);
@@ -428,8 +436,9 @@ static void test_fmt_held(void)
     files = (const spx_fmt_file_t *)result.files->elts;
     CU_ASSERT_TRUE(result.succeeded && files[0].written && !files[1].written);
     apr_pool_destroy(pool);
-    CU_ASSERT_STRING_EQUAL(spx_fixture_read(fixture, "a.spx"),
-                           "fn f(b: int) -> int {\n    return b;\n}\n");
+    CU_ASSERT_STRING_EQUAL(
+        spx_fixture_read(fixture, "a.spx"),
+        apr_psprintf(fixture->pool, "fn f(%s: int) -> int {\n    return %s;\n}\n", saved, saved));
     spx_fixture_free(fixture);
 }
 
