@@ -568,6 +568,9 @@ static apr_status_t choose(const spx_project_t *project, const spx_context_reque
                                        "uses, reads, tests or enters",
                                        request->edge_kinds[i]));
     }
+    if (project->diagnostics_only)
+        return refuse(&refusal, SPX_CONTEXT_NOT_ADMITTED,
+                      "the project was built for its diagnostics only: it has no graph");
     if (!project->index)
         return refuse(&refusal, SPX_CONTEXT_NOT_ADMITTED, "the project is not admitted");
 

@@ -88,6 +88,10 @@ static apr_status_t compile(const spx_project_t *project, const char *root, spx_
         *message = "the project is not admitted";
         return APR_EINVAL;
     }
+    if (project->diagnostics_only) {
+        *message = "the project was built for its diagnostics only: it has no code";
+        return APR_EINVAL;
+    }
     const spx_manifest_t *manifest = project->manifest;
     const char **roots = apr_pcalloc(pool, (manifest->test_count + 2) * sizeof(*roots));
     if (root)

@@ -808,6 +808,8 @@ void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr
 {
     const spx_index_t *index = project->index;
     memset(shape, 0, sizeof(*shape));
+    if (!index)
+        return; /* not admitted, or diagnostics only: nothing to count */
     shape->nodes = (apr_size_t)index->node_count;
     shape->edges = (apr_size_t)index->edge_count;
     spx_graph_module_t *modules =

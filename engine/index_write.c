@@ -327,6 +327,10 @@ static void write_graph(const spx_project_t *project, spx_json_writer_t *writer,
 
 void spx_graph_write_value(const spx_project_t *project, spx_json_writer_t *writer)
 {
+    if (!project->index) {
+        spx_json_null(writer); /* not admitted, or diagnostics only: no graph */
+        return;
+    }
     write_graph(project, writer, &as_it_is, NULL);
 }
 
@@ -334,6 +338,8 @@ spx_json_status_t spx_graph_write_compared(const spx_project_t *project, const c
                                            const char *new_id, const char *new_name,
                                            spx_json_writer_t *writer, apr_pool_t *pool)
 {
+    if (!project->index)
+        return SPX_JSON_MISUSE; /* not admitted, or diagnostics only: no graph */
     graph_view_t view = {1, old_id ? spx_index_find(project->index, old_id) : -1, new_id, new_name};
     apr_pool_t *scratch = NULL;
     apr_pool_create(&scratch, pool);
@@ -344,6 +350,8 @@ spx_json_status_t spx_graph_write_compared(const spx_project_t *project, const c
 
 spx_json_status_t spx_graph_write(const spx_project_t *project, spx_json_writer_t *writer)
 {
+    if (!project->index)
+        return SPX_JSON_MISUSE; /* not admitted, or diagnostics only: no graph */
     spx_graph_write_value(project, writer);
     return spx_json_writer_finish(writer);
 }

@@ -197,10 +197,13 @@ static void finish_module(program_walk_t *walk, apr_size_t number)
             declare_module(walk, *imported);
     }
     spx_checker_check_bodies(walk->checker, number);
-    spx_index_builder_add_calls(walk->index, module);
+    /* A diagnostics-only build (no index builder, no program builder)
+     * neither indexes nor compiles: neither adds a diagnostic. */
+    if (walk->index)
+        spx_index_builder_add_calls(walk->index, module);
     /* Code is made only while the program can still be admitted: the
      * compiler needs bodies without errors. */
-    if (spx_diagnostics_error_count(walk->project->diagnostics) == 0)
+    if (walk->program && spx_diagnostics_error_count(walk->project->diagnostics) == 0)
         spx_program_add_module(walk->program, module);
     for (apr_size_t f = 0; f < module->function_count; f++)
         memset(&module->functions[f]->body, 0, sizeof(module->functions[f]->body));
@@ -319,11 +322,17 @@ static void find_unused_functions(spx_project_t *project)
 
 /* Parse, check, link (with a manifest) and index the project's modules,
  * already made; sort the diagnostics and decide admission (no error:
- * warnings do not stop it, and are kept only when there is no error). */
+ * warnings do not stop it, and are kept only when there is no error). A
+ * project marked diagnostics_only is neither indexed nor compiled: every
+ * diagnostic comes from the manifest, parsing, checking, linking and
+ * find_unused_functions (which reads the checker's "called"), so its
+ * diagnostics and admission are the full build's. */
 static void build_program(spx_project_t *project)
 {
-    spx_index_builder_t *index = spx_index_builder_make(project->pool);
-    spx_program_builder_t *program = spx_program_builder_make(project->pool, project->arena);
+    int full = !project->diagnostics_only;
+    spx_index_builder_t *index = full ? spx_index_builder_make(project->pool) : NULL;
+    spx_program_builder_t *program =
+        full ? spx_program_builder_make(project->pool, project->arena) : NULL;
     spx_project_check_data(project);
     walk_program(project, index, program);
     if (project->manifest)
@@ -334,6 +343,8 @@ static void build_program(spx_project_t *project)
         spx_diagnostics_drop_warnings(project->diagnostics);
     spx_diagnostics_sort(project->diagnostics);
     project->admitted = spx_diagnostics_error_count(project->diagnostics) == 0;
+    if (!full)
+        return;
     spx_program_t *compiled = spx_program_finish(program);
     if (project->admitted) {
         project->index = spx_index_build(index, project);
@@ -429,10 +440,12 @@ apr_status_t spx_project_read(spx_project_t **out, const char *manifest_path, ap
     return status;
 }
 
-spx_project_t *spx_project_rebuild(const spx_project_t *base, const unsigned char *const *texts,
-                                   const apr_size_t *lengths, apr_pool_t *pool)
+/* spx_project_rebuild and spx_project_rebuild_checked. */
+static spx_project_t *rebuild(const spx_project_t *base, const unsigned char *const *texts,
+                              const apr_size_t *lengths, int diagnostics_only, apr_pool_t *pool)
 {
     spx_project_t *project = apr_pcalloc(pool, sizeof(*project));
+    project->diagnostics_only = diagnostics_only;
     project->pool = pool;
     project->arena = spx_arena_make(pool);
     project->inputs = base->inputs;
@@ -460,6 +473,24 @@ spx_project_t *spx_project_rebuild(const spx_project_t *base, const unsigned cha
     project->project_revision = project_revision_of(project, digests);
     build_program(project);
     return project;
+}
+
+spx_project_t *spx_project_rebuild(const spx_project_t *base, const unsigned char *const *texts,
+                                   const apr_size_t *lengths, apr_pool_t *pool)
+{
+    return rebuild(base, texts, lengths, 0, pool);
+}
+
+spx_project_t *spx_project_rebuild_checked(const spx_project_t *base,
+                                           const unsigned char *const *texts,
+                                           const apr_size_t *lengths, apr_pool_t *pool)
+{
+    return rebuild(base, texts, lengths, 1, pool);
+}
+
+int spx_project_diagnostics_only(const spx_project_t *project)
+{
+    return project->diagnostics_only;
 }
 
 /* The module name of a single source's file name (MODULE.spx); NULL and

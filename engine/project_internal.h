@@ -30,9 +30,12 @@ struct spx_project_t {
     int admitted;                   /* the manifest (if any) parsed and no error */
     const char *project_revision;   /* NULL when the manifest did not parse */
     const char *workspace_revision; /* likewise */
-    spx_index_t *index;             /* NULL unless admitted */
-    spx_program_t *program;         /* the compiled functions; NULL unless admitted */
-    uint64_t phase_a_runs;          /* 1 once built */
+    spx_index_t *index;             /* NULL unless admitted and not diagnostics_only */
+    spx_program_t *program;         /* the compiled functions; likewise */
+    /* Built by spx_project_rebuild_checked: diagnostics and declarations,
+     * no index and no code (spx_project_diagnostics_only). */
+    int diagnostics_only;
+    uint64_t phase_a_runs; /* 1 once built */
     /* The most modules whose bodies Phase A held at once: 1 for a program
      * whose imports form no cycle, in whatever order the manifest lists it. */
     apr_size_t most_bodies_held;

@@ -414,6 +414,9 @@ apr_status_t spx_rename_plan(spx_project_t *project, const char *function, const
                              spx_rename_failure_t *failure)
 {
     failure_reset(failure, pool);
+    if (project->diagnostics_only)
+        return fail(failure, SPX_RENAME_PLAN, "project_diagnostics_only",
+                    "the project was built for its diagnostics only: it has no graph");
     if (!project->admitted || !project->index || !project->manifest)
         return fail(failure, SPX_RENAME_PLAN, "project_not_admitted",
                     "the project is not admitted");

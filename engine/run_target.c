@@ -17,6 +17,10 @@ const char *spx_run_target_problem(const spx_project_t *project, const char *fun
                                    apr_pool_t *pool)
 {
     const spx_index_t *index = project->index;
+    if (!index)
+        return project->diagnostics_only
+                   ? "the project was built for its diagnostics only: it has no graph"
+                   : "the project is not admitted";
     static const char prefix[] = "function:";
     int found = spx_index_find(index, apr_pstrcat(pool, prefix, function, NULL));
     if (found >= 0) {

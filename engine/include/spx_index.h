@@ -22,7 +22,10 @@
  * through writer in canonical form (docs/canonical-json.md), with no tree
  * or whole text of it: the one renderer of the graph (index_write.c).
  * Finishes the writer and returns its status (SPX_JSON_OVER_LIMIT when the
- * writer's limit is too small). */
+ * writer's limit is too small). A project with no graph (not admitted, or
+ * built for its diagnostics only: spx_project_diagnostics_only) is
+ * SPX_JSON_MISUSE, nothing written; spx_graph_write_value writes null for
+ * it, spx_graph_shape counts nothing and the typed walk has no node. */
 spx_json_status_t spx_graph_write(const spx_project_t *project, spx_json_writer_t *writer);
 /* The same document written as one value inside a larger one (a response
  * line), the writer not finished. */

@@ -102,6 +102,23 @@ apr_status_t spx_project_open_observed(spx_project_t **project, const char *mani
 spx_project_t *spx_project_rebuild(const spx_project_t *base, const unsigned char *const *texts,
                                    const apr_size_t *lengths, apr_pool_t *pool);
 
+/* spx_project_rebuild for the diagnostics only (the language server's
+ * publish after an edit): the same parsing, checking, linking and unused-
+ * function warning, so the same diagnostics, admission, check document and
+ * project_revision, and the same modules and declarations for the position
+ * queries (spx_lookup.h), but no index and no compiled program, which cost
+ * about a third of Phase A (docs/phase-a.md). Such a project says so
+ * (spx_project_diagnostics_only); what needs the index or the code refuses
+ * it, even admitted: the graph (spx_index.h: no document, an empty walk),
+ * context, run and test (spx_envelope.h) and rename (spx_rename.h). */
+spx_project_t *spx_project_rebuild_checked(const spx_project_t *base,
+                                           const unsigned char *const *texts,
+                                           const apr_size_t *lengths, apr_pool_t *pool);
+
+/* Whether the project was built by spx_project_rebuild_checked: it has
+ * diagnostics and declarations, no graph and no code. */
+int spx_project_diagnostics_only(const spx_project_t *project);
+
 /* Build the project of the one source file at source_path in pool. The
  * file's name must be MODULE.spx, MODULE a module name of the manifest's
  * rule (spx_module_name_problem); the module and every path in diagnostics

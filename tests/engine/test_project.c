@@ -3,14 +3,20 @@
  * (E0150, E0151), the revisions, and the context budget measured on the
  * example project; the single-source project of `serve` (transport v1): the
  * module named after its file, its digest, and a graph with the same nodes
- * and edges as a manifest's project of that one source.
+ * and edges as a manifest's project of that one source; the diagnostics-only
+ * rebuild (spx_project_rebuild_checked): the full rebuild's check document
+ * byte for byte over every project of tests/projects, examples/ and the
+ * checker corpus (as built and with an edit), and refused by what needs the
+ * index or the code.
  */
 #include "spx_canonical.h"
 #include "spx_corpus.h"
 #include "spx_digest.h"
+#include "spx_envelope.h"
 #include "spx_index.h"
 #include "project_internal.h" /* white-box: the project's own fields */
 #include "spx_project.h"
+#include "spx_rename.h"
 #include "spx_run_fixture.h"
 #include "spx_test.h"
 
@@ -449,6 +455,192 @@ static void test_single_source_diagnostics_and_refusals(void)
     spx_fixture_free(fixture);
 }
 
+/* The canonical text of a project's check document. */
+static const char *check_text(const spx_project_t *project, apr_pool_t *pool)
+{
+    json_t *document = spx_project_check_document(project);
+    const char *text = spx_canonical_text(document, pool);
+    json_decref(document);
+    return text;
+}
+
+/* The diagnostics-only rebuild of base with texts[i] in place (NULL: the
+ * held bytes) against the full rebuild: the same check document byte for
+ * byte, the same revision, and no index and no code. Returns how many
+ * diagnostics it had. */
+static apr_size_t expect_same_diagnostics(const char *name, const spx_project_t *base,
+                                          const unsigned char *const *texts,
+                                          const apr_size_t *lengths, apr_pool_t *pool)
+{
+    spx_project_t *full = spx_project_rebuild(base, texts, lengths, pool);
+    spx_project_t *checked = spx_project_rebuild_checked(base, texts, lengths, pool);
+    CU_ASSERT_FALSE(spx_project_diagnostics_only(full));
+    CU_ASSERT_TRUE(spx_project_diagnostics_only(checked));
+    const char *full_text = check_text(full, pool), *checked_text = check_text(checked, pool);
+    if (strcmp(full_text, checked_text) != 0)
+        fprintf(stderr, "\n  %s:\n  full    %s\n  checked %s\n", name, full_text, checked_text);
+    CU_ASSERT_STRING_EQUAL(full_text, checked_text);
+    CU_ASSERT_STRING_EQUAL(spx_project_revision(full), spx_project_revision(checked));
+    CU_ASSERT_EQUAL(full->admitted, checked->admitted);
+    CU_ASSERT_PTR_NULL(checked->index);
+    CU_ASSERT_PTR_NULL(checked->program);
+    CU_ASSERT_EQUAL(full->index != NULL, full->admitted);
+    return spx_diagnostics_count(spx_project_diagnostics(full));
+}
+
+/* expect_same_diagnostics for the project at manifest_path as held, and with
+ * each source in turn given an error (an unknown call appended) and given
+ * a function nothing calls (W0604 when admitted). */
+static void expect_same_for_project(const char *manifest_path, apr_size_t *compared,
+                                    apr_pool_t *parent)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, parent);
+    spx_project_t *base = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_project_open(&base, manifest_path, pool, &message), APR_SUCCESS);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(base->manifest);
+    apr_size_t count = base->module_count;
+    const unsigned char **texts = apr_pcalloc(pool, (count + 1) * sizeof(*texts));
+    apr_size_t *lengths = apr_pcalloc(pool, (count + 1) * sizeof(*lengths));
+    expect_same_diagnostics(manifest_path, base, texts, lengths, pool);
+    (*compared)++;
+    static const char *const additions[] = {
+        "\nfn spx_edit_unknown() -> int { return spx_no_such_function(1); }\n",
+        "\nfn spx_edit_unused() -> int { return 1; }\n"};
+    for (apr_size_t i = 0; i < count; i++) {
+        const spx_input_t *source = spx_input_set_source(base->inputs, i);
+        for (size_t a = 0; a < sizeof(additions) / sizeof(additions[0]); a++) {
+            char *edited =
+                apr_pstrcat(pool, apr_pstrndup(pool, (const char *)source->bytes, source->size),
+                            additions[a], NULL);
+            texts[i] = (const unsigned char *)edited;
+            lengths[i] = strlen(edited);
+            CU_ASSERT(expect_same_diagnostics(apr_pstrcat(pool, manifest_path, " ", source->path,
+                                                          " + ", additions[a], NULL),
+                                              base, texts, lengths, pool) > 0);
+            (*compared)++;
+        }
+        texts[i] = NULL;
+        lengths[i] = 0;
+    }
+    apr_pool_destroy(pool);
+}
+
+static void test_diagnostics_only_rebuild_matches_the_full_one(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    apr_size_t compared = 0, projects = 0;
+    const char *examples = getenv("SPX_EXAMPLES");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(examples);
+    const char *folders[] = {spx_corpus_dir("projects", pool), examples};
+    for (size_t f = 0; f < 2; f++) {
+        apr_array_header_t *names = spx_corpus_list_dirs(folders[f], pool);
+        for (int i = 0; i < names->nelts; i++) {
+            const char *manifest =
+                apr_pstrcat(pool, folders[f], "/", APR_ARRAY_IDX(names, i, const char *),
+                            "/semaprax.toml", NULL);
+            apr_finfo_t info;
+            if (apr_stat(&info, manifest, APR_FINFO_TYPE, pool) != APR_SUCCESS)
+                continue; /* examples/clients: no project */
+            expect_same_for_project(manifest, &compared, pool);
+            projects++;
+        }
+    }
+    /* The checker corpus: each case's sources as the modules of one
+     * manifest (no entry, no test), as held and edited. */
+    const char *corpus = spx_corpus_dir("corpus/check", pool);
+    apr_array_header_t *cases = spx_corpus_list_dirs(corpus, pool);
+    for (int c = 0; c < cases->nelts; c++) {
+        const char *folder =
+            apr_pstrcat(pool, corpus, "/", APR_ARRAY_IDX(cases, c, const char *), NULL);
+        apr_array_header_t *sources = spx_corpus_list(folder, ".spx", pool);
+        spx_fixture_t *fixture = spx_fixture_new();
+        const char *manifest = manifest_head;
+        for (int s = 0; s < sources->nelts; s++) {
+            const char *file = APR_ARRAY_IDX(sources, s, const char *);
+            apr_size_t length = 0;
+            spx_fixture_write(fixture, file,
+                              spx_corpus_read(apr_pstrcat(pool, folder, "/", file, NULL), &length,
+                                              fixture->pool));
+            manifest = apr_pstrcat(fixture->pool, manifest, "\n[[source]]\nmodule = \"",
+                                   apr_pstrndup(fixture->pool, file, strlen(file) - 4),
+                                   "\"\npath = \"", file, "\"\n", NULL);
+        }
+        spx_fixture_write(fixture, "semaprax.toml", manifest);
+        expect_same_for_project(spx_fixture_path(fixture, "semaprax.toml"), &compared, pool);
+        projects++;
+        spx_fixture_free(fixture);
+    }
+    CU_ASSERT(projects >= 3 + 4 + 50);
+    CU_ASSERT(compared > projects * 3);
+    apr_pool_destroy(pool);
+}
+
+/* An admitted diagnostics-only project is refused by what needs its index
+ * or its code, with a sentence saying so, never read as if it had them. */
+static void test_diagnostics_only_project_is_refused_where_the_index_is_needed(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_project_t *base = open_hello(pool);
+    const unsigned char *texts[8] = {NULL};
+    apr_size_t lengths[8] = {0};
+    CU_ASSERT_FATAL(base->module_count < 8);
+    spx_project_t *checked = spx_project_rebuild_checked(base, texts, lengths, pool);
+    CU_ASSERT_TRUE_FATAL(spx_project_admitted(checked));
+    CU_ASSERT_FALSE(spx_project_diagnostics_only(base));
+
+    spx_context_request_t request = spx_context_defaults();
+    request.target_kind = "function";
+    request.target = base->manifest->entry;
+    json_t *document = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL(spx_context_document(base, &request, 1u << 24, &document, pool, &message),
+                    APR_SUCCESS);
+    json_decref(document);
+    document = NULL;
+    CU_ASSERT_NOT_EQUAL(
+        spx_context_document(checked, &request, 1u << 24, &document, pool, &message), APR_SUCCESS);
+    CU_ASSERT_PTR_NULL(document);
+
+    spx_run_limits_t limits = spx_run_limits_default();
+    json_t *envelope = NULL;
+    message = NULL;
+    CU_ASSERT_EQUAL(spx_envelope_build(checked, &limits, &envelope, pool, &message), APR_EINVAL);
+    CU_ASSERT_PTR_NULL(envelope);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(message);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "diagnostics only"));
+    spx_run_result_t result;
+    message = NULL;
+    CU_ASSERT_EQUAL(spx_run_function(checked, NULL, &limits, &result, pool, &message), APR_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(message);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "diagnostics only"));
+    message = spx_run_target_problem(checked, base->manifest->entry, pool);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(message);
+    CU_ASSERT_PTR_NOT_NULL(strstr(message, "diagnostics only"));
+
+    spx_rename_plan_t *plan = NULL;
+    spx_rename_failure_t failure;
+    CU_ASSERT_NOT_EQUAL(
+        spx_rename_plan(checked, base->manifest->entry, "renamed", &plan, pool, &failure),
+        APR_SUCCESS);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(failure.reason);
+    CU_ASSERT_PTR_NOT_NULL(strstr(failure.reason, "diagnostics only"));
+
+    apr_size_t length = 1;
+    spx_json_status_t status = SPX_JSON_OK;
+    CU_ASSERT_PTR_NOT_NULL(spx_graph_text(base, 1u << 24, &length, &status, pool));
+    CU_ASSERT_PTR_NULL(spx_graph_text(checked, 1u << 24, &length, &status, pool));
+    CU_ASSERT_EQUAL(status, SPX_JSON_MISUSE);
+    CU_ASSERT_EQUAL(spx_graph_node_count(checked), 0);
+    spx_graph_shape_t shape;
+    spx_graph_shape(checked, &shape, pool);
+    CU_ASSERT_EQUAL(shape.nodes, 0);
+    apr_pool_destroy(pool);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -464,6 +656,10 @@ int main(void)
         {"single source: its graph is the project graph of one module",
          test_single_source_graph_is_the_project_graph_of_one_module},
         {"single source: diagnostics and refusals", test_single_source_diagnostics_and_refusals},
+        {"diagnostics-only rebuild: the full rebuild's check document",
+         test_diagnostics_only_rebuild_matches_the_full_one},
+        {"diagnostics-only project: refused where the index is needed",
+         test_diagnostics_only_project_is_refused_where_the_index_is_needed},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("phase A", tests);

@@ -6,7 +6,10 @@
 // signatureHelp, semanticTokens/full, prepareRename and rename (a
 // WorkspaceEdit over every file that calls the function, with the open
 // documents' versions; a refusal's sentence), positions with text that is
-// not ASCII in UTF-16 and UTF-8, and documents outside the project.
+// not ASCII in UTF-16 and UTF-8, and documents outside the project; and
+// that documentSymbol and rename, which need the full project the server
+// builds only when asked (its diagnostics come from a lighter rebuild),
+// answer every edit's text, never an earlier one's.
 //
 //   node lsp_navigation.js SEMAPRAXD EXAMPLE WORKDIR
 'use strict';
@@ -324,6 +327,61 @@ async function overlay() {
   await finish(server);
 }
 
+// documentSymbol and rename after each edit: the full project (built only
+// for them, kept until the next change) is never older than the buffers.
+async function freshAfterEdits() {
+  const root = copyProject('fresh');
+  const server = start();
+  const math = uriOf(root, 'src/math.spx');
+  await initialize(server, root);
+  const request = (type, params) => server.connection.sendRequest(type, params);
+  const mathText = read(root, 'src/math.spx');
+  await server.connection.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: math, languageId: 'semaprax', version: 1, text: mathText },
+  });
+  const names = async () => (await request(rpc.DocumentSymbolRequest.type,
+                                           { textDocument: { uri: math } })).map((s) => s.name);
+  const symbol = async (name) => (await request(rpc.DocumentSymbolRequest.type,
+                                                { textDocument: { uri: math } })).find((s) => s.name === name);
+  assert.ok(!(await names()).includes('triple')); // the full project of version 1 is built
+  let version = 1;
+  const change = (text) => server.connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: math, version: ++version }, contentChanges: [{ text }],
+  });
+  const renameEdits = async (text, name, newName) => {
+    const at = find(text, `fn ${name}(`);
+    const edit = await request(rpc.RenameRequest.type, {
+      textDocument: { uri: math }, position: { line: at.line, character: at.character + 3 }, newName,
+    });
+    return apply(text, edit.changes[math]);
+  };
+  // An exported function added: listed at its line, and renamed there.
+  const added = `${mathText}\nexport fn triple(n: int) -> int {\n    return n * 3;\n}\n`;
+  await change(added);
+  const triple = await symbol('triple');
+  assert.ok(triple, 'triple after the edit that adds it');
+  assert.equal(triple.range.start.line, find(added, 'export fn triple').line);
+  assert.match(await renameEdits(added, 'triple', 'thrice'), /export fn thrice\(n: int\)/);
+  // Moved down three lines: the new line, not the cached project's.
+  const moved = added.replace('\nexport fn triple', '\n\n\n\nexport fn triple');
+  await change(moved);
+  assert.equal((await symbol('triple')).range.start.line, triple.range.start.line + 3);
+  const renamed = await renameEdits(moved, 'triple', 'thrice');
+  assert.equal(find(renamed, 'export fn thrice').line, triple.range.start.line + 3);
+  // Renamed in the buffer: the old name is gone from both answers.
+  await change(renamed);
+  assert.deepEqual((await names()).filter((n) => n === 'triple' || n === 'thrice'), ['thrice']);
+  assert.match(await renameEdits(renamed, 'thrice', 'tripled'), /export fn tripled\(n: int\)/);
+  // Back to the file's text, then an error: nothing listed while it is not admitted.
+  await change(mathText);
+  assert.ok(!(await names()).includes('thrice'));
+  await change(mathText.replace('return a;', 'return nope;'));
+  assert.deepEqual(await names(), []);
+  await change(mathText);
+  assert.ok((await names()).includes('fib'));
+  await finish(server);
+}
+
 // Positions after text that is not ASCII, in both encodings: a file on disk
 // (with a BOM, which counts for nothing) and its ranges.
 async function encodings() {
@@ -379,7 +437,7 @@ async function encodings() {
 (async () => {
   fs.mkdirSync(workdir, { recursive: true });
   for (const [name, run] of [['navigation', navigation], ['overlay', overlay],
-                             ['encodings', encodings]]) {
+                             ['fresh after edits', freshAfterEdits], ['encodings', encodings]]) {
     await run();
     console.log(`ok: ${name}`);
   }

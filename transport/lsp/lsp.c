@@ -13,8 +13,12 @@
  * open in the editor is not a change (the buffer is that document's truth
  * until it is closed); any other drift (a closed source, the manifest, a
  * directory) opens the manifest afresh. The answer is then built from the
- * project rebuilt in memory with the open buffers in place of their files
- * (spx_project_rebuild).
+ * project rebuilt in memory with the open buffers in place of their files:
+ * for the diagnostics (and the position queries and code actions) without
+ * its index and code (spx_project_rebuild_checked, about two thirds of the
+ * work), and in full (spx_project_rebuild) only when a request needs the
+ * index (documentSymbol, rename), kept until the next change: whatever
+ * discards the view (a change, an open, a close, drift) discards it too.
  */
 #include "spx_lsp.h"
 
@@ -66,8 +70,15 @@ typedef struct lsp_server_t {
     apr_pool_t *base_pool;
     const char *unavailable; /* why base is NULL (in unavailable_pool) */
     apr_pool_t *unavailable_pool;
-    spx_project_t *view; /* base with the open buffers in place; NULL: to be rebuilt */
+    /* base with the open buffers in place, diagnostics only (or base itself
+     * when no buffer is of the project); NULL: to be rebuilt */
+    spx_project_t *view;
     apr_pool_t *view_pool;
+    const unsigned char **view_texts; /* the view's texts (view_pool), for full */
+    apr_size_t *view_lengths;
+    /* The view's texts built in full (with index and code), in view_pool
+     * (so discarded with the view); NULL: not built since the view was. */
+    spx_project_t *full;
     apr_hash_t *documents; /* uri -> lsp_document_t */
     apr_hash_t *published; /* uri -> the digest of the list last published for it */
     apr_pool_t *published_pool;
@@ -257,7 +268,7 @@ static int overlaid_source(const lsp_server_t *server, const spx_input_set_t *in
 
 static void reopen(lsp_server_t *server)
 {
-    server->base = server->view = NULL;
+    server->base = server->view = server->full = NULL;
     if (server->view_pool)
         apr_pool_destroy(server->view_pool);
     server->view_pool = NULL;
@@ -337,16 +348,32 @@ static void refresh(lsp_server_t *server, apr_pool_t *pool)
     /* The texts are copied into the view's pool: a document may change or
      * close while the view is kept. */
     apr_pool_create(&server->view_pool, server->base_pool);
+    server->view_texts = apr_pcalloc(server->view_pool, (count + 1) * sizeof(*texts));
+    server->view_lengths = apr_pmemdup(server->view_pool, lengths, (count + 1) * sizeof(*lengths));
     for (apr_size_t i = 0; i < count; i++)
         if (texts[i])
-            texts[i] = apr_pmemdup(server->view_pool, texts[i], lengths[i] + 1);
-    server->view = spx_project_rebuild(server->base, texts, lengths, server->view_pool);
+            server->view_texts[i] = apr_pmemdup(server->view_pool, texts[i], lengths[i] + 1);
+    server->view = spx_project_rebuild_checked(server->base, server->view_texts,
+                                               server->view_lengths, server->view_pool);
+}
+
+/* The project as held, in full (with its index and code): base when no
+ * buffer is of the project, else the view's texts built again in full once
+ * per view (refresh has run: never older than the view). NULL: none. */
+static spx_project_t *full_project(lsp_server_t *server)
+{
+    if (!server->view || !spx_project_diagnostics_only(server->view))
+        return server->view ? server->view : server->base;
+    if (!server->full)
+        server->full = spx_project_rebuild(server->base, server->view_texts, server->view_lengths,
+                                           server->view_pool);
+    return server->full;
 }
 
 /* The view is out of date (a buffer changed, opened or closed). */
 static void invalidate(lsp_server_t *server)
 {
-    server->view = NULL;
+    server->view = server->full = NULL;
     if (server->view_pool)
         apr_pool_destroy(server->view_pool);
     server->view_pool = NULL;
@@ -950,7 +977,7 @@ static apr_status_t document_symbol(lsp_server_t *server, json_t *id, json_t *pa
     if (!document)
         return refuse(server, id, SPX_RPC_INVALID_PARAMS, why);
     json_t *symbols = json_array();
-    const spx_project_t *project = server->view ? server->view : server->base;
+    const spx_project_t *project = full_project(server);
     if (!project || !document->path || !spx_project_admitted(project))
         return respond(server, id, symbols);
     spx_lsp_lines_t lines;
@@ -1005,6 +1032,11 @@ static int navigation_open(void *server, const char *path, apr_int64_t *version)
     return document != NULL;
 }
 
+static spx_project_t *navigation_full(void *server)
+{
+    return full_project(server);
+}
+
 static apr_status_t navigate(lsp_server_t *server, json_t *id, const char *method, json_t *params,
                              apr_pool_t *pool)
 {
@@ -1014,7 +1046,8 @@ static apr_status_t navigate(lsp_server_t *server, json_t *id, const char *metho
                                        .server = server,
                                        .path_of = navigation_path_of,
                                        .uri_of = navigation_uri_of,
-                                       .open = navigation_open};
+                                       .open = navigation_open,
+                                       .full = navigation_full};
     json_t *result = NULL;
     const char *refusal = NULL;
     if (!spx_lsp_navigation_answer(&navigation, method, params, &result, &refusal, pool))

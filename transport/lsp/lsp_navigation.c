@@ -506,7 +506,7 @@ static int rename_request(request_t *request, json_t *params, json_t **result, c
     spx_rename_plan_t *plan = NULL;
     spx_rename_failure_t failure;
     if (spx_rename_plan(
-            request->navigation->project,
+            request->navigation->full(request->navigation->server),
             apr_pstrcat(request->pool, found.symbol.module, ".", found.symbol.name, NULL), new_name,
             &plan, request->pool, &failure) != APR_SUCCESS) {
         *refusal = failure.reason ? failure.reason : "the rename was refused";

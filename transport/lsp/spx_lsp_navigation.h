@@ -24,7 +24,10 @@ typedef struct spx_lsp_client_t {
 
 /* The server's state a navigation request reads. */
 typedef struct spx_lsp_navigation_t {
-    spx_project_t *project; /* with the open buffers in place; NULL: none */
+    /* With the open buffers in place, possibly diagnostics only
+     * (spx_project_rebuild_checked: enough for the position queries);
+     * NULL: none. */
+    spx_project_t *project;
     spx_lsp_encoding_t encoding;
     spx_lsp_client_t client;
     void *server;
@@ -34,6 +37,9 @@ typedef struct spx_lsp_navigation_t {
     const char *(*uri_of)(void *server, const char *path, apr_pool_t *pool);
     /* 1 and *version when path is open in the editor; else 0. */
     int (*open)(void *server, const char *path, apr_int64_t *version);
+    /* The full project (with its index) over the same texts as project,
+     * built when first asked for (rename's plan needs the index). */
+    spx_project_t *(*full)(void *server);
 } spx_lsp_navigation_t;
 
 /* Read initialize's params into *client. */
