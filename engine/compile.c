@@ -33,6 +33,7 @@
  * nested blocks recurse, which the parse depth limit bounds.
  */
 #include "spx_assert.h"
+#include "spx_leb128.h"
 #include "spx_library.h"
 #include "spx_limits.h"
 #include "spx_program.h"
@@ -1909,17 +1910,6 @@ static void compile_block(compiler_t *c, const spx_block_t *block, int drops)
 
 /* --- functions and the program ------------------------------------------- */
 
-/* One LEB128 number: seven bits a byte, the low ones first. */
-static uint8_t *put_number(uint8_t *at, uint32_t value)
-{
-    while (value >= 0x80) {
-        *at++ = (uint8_t)(value | 0x80);
-        value >>= 7;
-    }
-    *at++ = (uint8_t)value;
-    return at;
-}
-
 /* The function's sites, packed into the program's arena (vm_internal.h). */
 static void pack_sites(compiler_t *c, spx_vm_function_t *out)
 {
@@ -1931,10 +1921,10 @@ static void pack_sites(compiler_t *c, spx_vm_function_t *out)
     uint32_t pc = 0, start = 0;
     for (apr_size_t i = 0; i < count; i++) {
         SPX_ASSERT(sites[i].pc >= pc && sites[i].end >= sites[i].start);
-        at = put_number(at, (sites[i].pc - pc) * 2 + sites[i].kind);
-        at = put_number(at, sites[i].start >= start ? (sites[i].start - start) * 2
-                                                    : (start - sites[i].start) * 2 - 1);
-        at = put_number(at, sites[i].end - sites[i].start);
+        at = spx_leb128_put(at, (sites[i].pc - pc) * 2 + sites[i].kind);
+        at = spx_leb128_put(at, sites[i].start >= start ? (sites[i].start - start) * 2
+                                                        : (start - sites[i].start) * 2 - 1);
+        at = spx_leb128_put(at, sites[i].end - sites[i].start);
         pc = sites[i].pc;
         start = sites[i].start;
     }

@@ -403,17 +403,6 @@ static int reference_node(builder_t *builder, const reference_t *reference)
                              : builtin_node(builder, reference->builtin);
 }
 
-/* One LEB128 number: seven bits a byte, the low ones first. */
-static uint8_t *put_number(uint8_t *at, uint32_t value)
-{
-    while (value >= 0x80) {
-        *at++ = (uint8_t)(value | 0x80);
-        value >>= 7;
-    }
-    *at++ = (uint8_t)value;
-    return at;
-}
-
 /* One edge from the node from per kind and target of the references
  * collected, with its sites in source order; the references are then
  * forgotten. */
@@ -439,9 +428,9 @@ static void add_reference_edges(builder_t *builder, int from)
         uint32_t start = 0;
         for (int i = first; i < end; i++) {
             spx_index_site_t site = sites[i].site;
-            at = put_number(at, site.start >= start ? (site.start - start) * 2
-                                                    : (start - site.start) * 2 - 1);
-            at = put_number(at, site.end - site.start);
+            at = spx_leb128_put(at, site.start >= start ? (site.start - start) * 2
+                                                        : (start - site.start) * 2 - 1);
+            at = spx_leb128_put(at, site.end - site.start);
             start = site.start;
         }
         add_edge(builder, from, sites[first].kind, to);

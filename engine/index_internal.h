@@ -8,6 +8,7 @@
 
 #include "project_internal.h"
 #include "spx_index.h"
+#include "spx_leb128.h"
 
 /* The index is built in two steps, because Phase A lets each module's bodies
  * go once they are checked: a builder (in pool, which then holds the index
@@ -110,21 +111,11 @@ typedef struct spx_index_edge_t {
 
 /* The next of an edge's sites: *at is the edge's sites at first, and
  * *site zeroed; both move on to the next. */
-static inline uint32_t spx_index_site_number(const uint8_t **at)
-{
-    uint32_t value = 0;
-    for (unsigned shift = 0;; shift += 7) {
-        uint8_t byte = *(*at)++;
-        value |= (uint32_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80))
-            return value;
-    }
-}
 static inline void spx_index_site_next(const uint8_t **at, spx_index_site_t *site)
 {
-    uint32_t distance = spx_index_site_number(at);
+    uint32_t distance = spx_leb128_get(at);
     site->start = distance & 1 ? site->start - (distance + 1) / 2 : site->start + distance / 2;
-    site->end = site->start + spx_index_site_number(at);
+    site->end = site->start + spx_leb128_get(at);
 }
 
 struct spx_index_t {

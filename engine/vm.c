@@ -21,6 +21,7 @@
 #include "spx_allocation.h"
 #include "spx_assert.h"
 #include "spx_compiler.h"
+#include "spx_leb128.h"
 #include "spx_int_arith.h"
 #include "spx_library.h"
 #include "spx_limits.h"
@@ -275,18 +276,6 @@ static spx_value_t *unshared_slot(spx_value_block_t *block, const int32_t *place
     }
 }
 
-/* One LEB128 number of the packed sites at *at, which it moves past. */
-static uint32_t get_number(const uint8_t **at)
-{
-    uint32_t value = 0;
-    for (unsigned shift = 0;; shift += 7) {
-        uint8_t byte = *(*at)++;
-        value |= (uint32_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80))
-            return value;
-    }
-}
-
 /* The span of the function's name, where its first step is charged. */
 static spx_span_t name_span(const spx_vm_function_t *function)
 {
@@ -306,9 +295,9 @@ static spx_span_t site_span(const spx_vm_function_t *function, uint32_t pc, spx_
     int chosen = 0;
     uint32_t chosen_start = 0, chosen_length = 0;
     while (at < end) {
-        uint32_t step = get_number(&at);
-        uint32_t distance = get_number(&at);
-        uint32_t length = get_number(&at);
+        uint32_t step = spx_leb128_get(&at);
+        uint32_t distance = spx_leb128_get(&at);
+        uint32_t length = spx_leb128_get(&at);
         site_pc += step >> 1;
         start = distance & 1 ? start - (distance + 1) / 2 : start + distance / 2;
         if (site_pc < pc)
