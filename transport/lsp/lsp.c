@@ -725,15 +725,31 @@ static const char *apply_change(lsp_server_t *server, const lsp_document_t *docu
     return result;
 }
 
+/* The open document a notification's params name (and its uri in *uri),
+ * or NULL after telling the client that method's notification of a
+ * document that is not open is ignored (*status the telling's). */
+static lsp_document_t *open_document(lsp_server_t *server, json_t *params, const char *method,
+                                     const char **uri, apr_status_t *status, apr_pool_t *pool)
+{
+    *uri = document_uri(params);
+    lsp_document_t *document =
+        *uri ? apr_hash_get(server->documents, *uri, APR_HASH_KEY_STRING) : NULL;
+    if (!document)
+        *status =
+            tell(server, 2,
+                 apr_psprintf(pool, "%s of %s, which is not open: ignored", method,
+                              *uri ? spx_detail_echo(*uri, pool) : "a document without a uri"));
+    return document;
+}
+
 static apr_status_t did_change(lsp_server_t *server, json_t *params, apr_pool_t *pool)
 {
-    const char *uri = document_uri(params);
+    const char *uri;
+    apr_status_t status;
     lsp_document_t *document =
-        uri ? apr_hash_get(server->documents, uri, APR_HASH_KEY_STRING) : NULL;
+        open_document(server, params, "textDocument/didChange", &uri, &status, pool);
     if (!document)
-        return tell(server, 2,
-                    apr_psprintf(pool, "textDocument/didChange of %s, which is not open: ignored",
-                                 uri ? spx_detail_echo(uri, pool) : "a document without a uri"));
+        return status;
     json_t *changes = json_object_get(params, "contentChanges");
     if (!json_is_array(changes) || json_array_size(changes) > SPX_LIMIT_LSP_CHANGES)
         return tell(server, 1,
@@ -797,13 +813,12 @@ static apr_status_t did_change(lsp_server_t *server, json_t *params, apr_pool_t 
 
 static apr_status_t did_close(lsp_server_t *server, json_t *params, apr_pool_t *pool)
 {
-    const char *uri = document_uri(params);
+    const char *uri;
+    apr_status_t status;
     lsp_document_t *document =
-        uri ? apr_hash_get(server->documents, uri, APR_HASH_KEY_STRING) : NULL;
+        open_document(server, params, "textDocument/didClose", &uri, &status, pool);
     if (!document)
-        return tell(server, 2,
-                    apr_psprintf(pool, "textDocument/didClose of %s, which is not open: ignored",
-                                 uri ? spx_detail_echo(uri, pool) : "a document without a uri"));
+        return status;
     server->touched = apr_pstrdup(pool, uri);
     apr_hash_set(server->documents, uri, APR_HASH_KEY_STRING, NULL);
     apr_pool_destroy(document->pool);
