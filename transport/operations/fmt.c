@@ -255,6 +255,31 @@ static const char *open_path(const char *path, held_file_t *file, apr_hash_t *he
     return NULL;
 }
 
+/* The canonical layout of bytes (file->path's) in *formatted, in pool: 1;
+ * or 0 with file->refused saying why (and, when it does not parse, the
+ * parser's diagnostics, in notes). */
+static int layout_of(const unsigned char *bytes, apr_size_t length, spx_fmt_file_t *file,
+                     char **formatted, apr_size_t *formatted_length, apr_pool_t *notes,
+                     apr_pool_t *pool)
+{
+    spx_diagnostics_t *diagnostics = spx_diagnostics_make(notes);
+    switch (spx_format_source(bytes, length, file->path, formatted, formatted_length, diagnostics,
+                              pool)) {
+    case SPX_FORMAT_DONE:
+        return 1;
+    case SPX_FORMAT_SYNTAX:
+        file->refused = SPX_FMT_SYNTAX;
+        file->diagnostics = diagnostics;
+        return 0;
+    case SPX_FORMAT_TOO_LARGE:
+        file->refused = SPX_FMT_TOO_LARGE;
+        return 0;
+    default:
+        file->refused = SPX_FMT_SELF_CHECK;
+        return 0;
+    }
+}
+
 /* Format one held file (number at of files): replace it (or, checking,
  * only say so) when its layout changes; its result goes to the run's list
  * and to each. 0 when it changed since it was read: the run stops. */
@@ -272,22 +297,12 @@ static int format_file(fmt_run_t *run, const held_file_t *held, apr_size_t at, a
     apr_pool_t *kept = run->pool;
     if (run->options->max_kept_bytes == 0)
         apr_pool_create(&kept, run->pool);
-    spx_diagnostics_t *diagnostics = spx_diagnostics_make(notes);
     char *formatted = NULL;
     apr_size_t length = 0;
-    spx_format_outcome_t outcome = spx_format_source(held->bytes, held->length, held->path,
-                                                     &formatted, &length, diagnostics, pool);
-    if (outcome == SPX_FORMAT_SYNTAX) {
-        file->refused = SPX_FMT_SYNTAX;
-        file->diagnostics = diagnostics;
-    } else if (outcome == SPX_FORMAT_TOO_LARGE) {
-        file->refused = SPX_FMT_TOO_LARGE;
-    } else if (outcome != SPX_FORMAT_DONE) {
-        file->refused = SPX_FMT_SELF_CHECK;
-    } else if (length == held->length && memcmp(formatted, held->bytes, length) == 0) {
+    int laid_out = layout_of(held->bytes, held->length, file, &formatted, &length, notes, pool);
+    if (laid_out)
         keep_text(run, file, held, formatted, length, pool, kept);
-    } else {
-        keep_text(run, file, held, formatted, length, pool, kept);
+    if (laid_out && (length != held->length || memcmp(formatted, held->bytes, length) != 0)) {
         const char *message = NULL;
         spx_format_probe_t probe = {run->options->probe, NULL, at, files};
         apr_status_t status =
@@ -448,19 +463,9 @@ void spx_op_fmt_text(const unsigned char *bytes, apr_size_t length, const char *
 {
     memset(file, 0, sizeof(*file));
     file->path = path;
-    spx_diagnostics_t *diagnostics = spx_diagnostics_make(pool);
     char *formatted = NULL;
     apr_size_t formatted_length = 0;
-    spx_format_outcome_t outcome =
-        spx_format_source(bytes, length, path, &formatted, &formatted_length, diagnostics, pool);
-    if (outcome == SPX_FORMAT_SYNTAX) {
-        file->refused = SPX_FMT_SYNTAX;
-        file->diagnostics = diagnostics;
-    } else if (outcome == SPX_FORMAT_TOO_LARGE) {
-        file->refused = SPX_FMT_TOO_LARGE;
-    } else if (outcome != SPX_FORMAT_DONE) {
-        file->refused = SPX_FMT_SELF_CHECK;
-    } else {
+    if (layout_of(bytes, length, file, &formatted, &formatted_length, pool, pool)) {
         file->text = formatted;
         file->text_length = formatted_length;
         file->changed = formatted_length != length || memcmp(formatted, bytes, length) != 0;
