@@ -50,7 +50,7 @@ static void expect_peak_exact(spx_fixture_t *fixture, const spx_program_t *progr
                            apr_psprintf(fixture->pool,
                                         "memory limit exceeded: %" APR_UINT64_T_FMT
                                         " bytes live, over max_memory %" APR_UINT64_T_FMT,
-                                        run->peak, run->peak - 1));
+                                        (apr_uint64_t)run->peak, (apr_uint64_t)(run->peak - 1)));
     CU_ASSERT_EQUAL(under.steps, steps);
 }
 
