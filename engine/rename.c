@@ -476,6 +476,20 @@ apr_array_header_t *spx_rename_changed_paths(const spx_rename_plan_t *plan, apr_
     return paths;
 }
 
+apr_size_t spx_rename_edit_count(const spx_rename_plan_t *plan)
+{
+    return (apr_size_t)plan->edits->nelts;
+}
+
+void spx_rename_edit(const spx_rename_plan_t *plan, apr_size_t e, spx_rename_edit_view_t *view)
+{
+    const rename_edit_t *edit = APR_ARRAY_IDX(plan->edits, (int)e, const rename_edit_t *);
+    view->path = edit->source->path;
+    view->offsets = (const apr_size_t *)edit->starts->elts;
+    view->offset_count = (apr_size_t)edit->starts->nelts;
+    view->name_length = strlen(plan->old_name);
+}
+
 json_t *spx_rename_edits_json(const spx_rename_plan_t *plan)
 {
     json_t *edits = json_array();

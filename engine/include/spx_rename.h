@@ -86,6 +86,19 @@ apr_status_t spx_rename_plan(spx_project_t *project, const char *function, const
                              spx_rename_plan_t **plan, apr_pool_t *pool,
                              spx_rename_failure_t *failure);
 
+/* The plan's edits, typed: edit number e (0 <= e < spx_rename_edit_count,
+ * sorted by path) replaces the old name at each of its offsets (ascending,
+ * offset_count of them, into the text the project was built from) by the
+ * new name; each replaced run is name_length bytes long. */
+typedef struct spx_rename_edit_view_t {
+    const char *path;
+    const apr_size_t *offsets;
+    apr_size_t offset_count;
+    apr_size_t name_length; /* the old name's bytes */
+} spx_rename_edit_view_t;
+apr_size_t spx_rename_edit_count(const spx_rename_plan_t *plan);
+void spx_rename_edit(const spx_rename_plan_t *plan, apr_size_t e, spx_rename_edit_view_t *view);
+
 /* The plan's edits: [{"path","before","after","changes":[{"span","old","new"}]}]
  * sorted by path, each change's span in the file's old text, before and after
  * the file's digests. A new reference. */

@@ -512,30 +512,23 @@ static int rename_request(request_t *request, json_t *params, json_t **result, c
         *refusal = failure.reason ? failure.reason : "the rename was refused";
         return 0;
     }
-    json_t *edits = spx_rename_edits_json(plan);
     int versioned = request->navigation->client.document_changes;
     json_t *changes = versioned ? json_array() : json_object();
-    for (size_t e = 0; e < json_array_size(edits); e++) {
-        json_t *edit = json_array_get(edits, e);
-        const char *path = string_at(edit, "path");
+    for (apr_size_t e = 0; e < spx_rename_edit_count(plan); e++) {
+        spx_rename_edit_view_t edit;
+        spx_rename_edit(plan, e, &edit);
+        const char *path = edit.path;
         apr_size_t changed = spx_lookup_source_named(request->project, path);
         const spx_lsp_lines_t *lines = lines_of(request, changed);
         if (!lines)
             continue;
         json_t *text_edits = json_array();
-        json_t *list = json_object_get(edit, "changes");
-        for (size_t c = 0; c < json_array_size(list); c++) {
-            json_t *span = json_object_get(json_array_get(list, c), "span");
-            json_int_t start =
-                json_integer_value(json_object_get(json_object_get(span, "start"), "offset"));
-            json_int_t end =
-                json_integer_value(json_object_get(json_object_get(span, "end"), "offset"));
-            json_array_append_new(
-                text_edits,
-                json_pack("{s:o,s:s}", "range",
-                          range_json(request, lines, (apr_size_t)start, (apr_size_t)end), "newText",
-                          new_name));
-        }
+        for (apr_size_t c = 0; c < edit.offset_count; c++)
+            json_array_append_new(text_edits,
+                                  json_pack("{s:o,s:s}", "range",
+                                            range_json(request, lines, edit.offsets[c],
+                                                       edit.offsets[c] + edit.name_length),
+                                            "newText", new_name));
         const char *uri =
             request->navigation->uri_of(request->navigation->server, path, request->pool);
         if (versioned) {
@@ -553,7 +546,6 @@ static int rename_request(request_t *request, json_t *params, json_t **result, c
             json_object_set_new(changes, uri, text_edits);
         }
     }
-    json_decref(edits);
     *result = json_pack("{s:o}", versioned ? "documentChanges" : "changes", changes);
     return 1;
 }
