@@ -20,7 +20,8 @@
  *      expression and finding the paths that do not return; then the reads
  *      that move are marked (checker_moves.c);
  *   finish: import cycles, struct containment cycles, the consts evaluated
- *      (checker_consts.c), unused imports, and warnings dropped beside errors.
+ *      (checker_consts.c), unused imports (warnings are dropped beside errors by
+ *      whoever drives the checker: Phase A, spx_check_program).
  * Codes E03xx are names and imports, E04xx types, W06xx warnings
  * (docs/diagnostics-checker.md lists each one with a program that triggers
  * it).
@@ -254,22 +255,33 @@ void spx_checker_declare(spx_checker_t *checker, apr_size_t module_index)
     spx_checker_collect_items(checker, module_index);
 }
 
-void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index)
+void spx_checker_check_items(spx_checker_t *checker, apr_size_t module_index)
 {
     spx_module_t *module = checker->modules[module_index];
     for (apr_size_t j = 0; j < module->struct_count; j++)
         spx_checker_check_struct(checker, module_index, module->structs[j]);
     for (apr_size_t j = 0; j < module->enum_count; j++)
         spx_checker_check_enum(checker, module_index, module->enums[j]);
+}
+
+void spx_checker_check_functions(spx_checker_t *checker, apr_size_t module_index)
+{
+    spx_module_t *module = checker->modules[module_index];
     for (apr_size_t j = 0; j < module->function_count; j++)
         spx_checker_check_function(checker, module_index, module->functions[j]);
+}
+
+void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index)
+{
+    spx_checker_check_items(checker, module_index);
+    spx_checker_check_functions(checker, module_index);
 }
 
 /* What needs every module declared (and, for W0601, every body checked):
  * import cycles (E0304), struct containment cycles (E0323), every const
  * evaluated (E0315, E0401, E0405, E0414 to E0416), unused imports (W0601);
- * then the checker's scratch memory is given back and, when there is an
- * error, the warnings are dropped. */
+ * then the checker's scratch memory is given back. The warnings stay
+ * (spx_ast.h says who drops them). */
 void spx_checker_finish(spx_checker_t *checker)
 {
     spx_checker_find_import_cycles(checker);
@@ -278,11 +290,6 @@ void spx_checker_finish(spx_checker_t *checker)
     spx_checker_check_map_const_keys(checker);
     spx_checker_find_unused_imports(checker);
     apr_pool_destroy(checker->scratch);
-    /* Warnings speak of a program that is otherwise right: beside an
-     * error they would often be its echo (a local whose use did not
-     * parse), so only the errors are kept. */
-    if (spx_diagnostics_error_count(checker->diagnostics) > 0)
-        spx_diagnostics_drop_warnings(checker->diagnostics);
 }
 
 void spx_check_program(spx_module_t **modules, apr_size_t module_count, apr_pool_t *pool,
@@ -294,4 +301,9 @@ void spx_check_program(spx_module_t **modules, apr_size_t module_count, apr_pool
     for (apr_size_t i = 0; i < module_count; i++)
         spx_checker_check_bodies(checker, i);
     spx_checker_finish(checker);
+    /* Warnings speak of a program that is otherwise right: beside an
+     * error they would often be its echo (a local whose use did not
+     * parse), so only the errors are kept. */
+    if (spx_diagnostics_error_count(diagnostics) > 0)
+        spx_diagnostics_drop_warnings(diagnostics);
 }

@@ -45,6 +45,33 @@ spx_diagnostic_t *spx_diagnostics_add(spx_diagnostics_t *list, spx_diagnostic_co
     return item;
 }
 
+spx_diagnostic_t *spx_diagnostics_add_copy(spx_diagnostics_t *list, const spx_diagnostic_t *item)
+{
+    spx_diagnostic_t *copy = apr_array_push(list->items);
+    copy->code = item->code; /* spx_diagnostic_code_name's: static */
+    copy->message = apr_pstrdup(list->pool, item->message);
+    copy->plain =
+        item->plain == item->message ? copy->message : apr_pstrdup(list->pool, item->plain);
+    copy->path = apr_pstrdup(list->pool, item->path);
+    copy->span = item->span;
+    copy->suggestions = NULL;
+    copy->notes = NULL;
+    if (item->suggestions) {
+        copy->suggestions =
+            apr_array_make(list->pool, item->suggestions->nelts, sizeof(const char *));
+        for (int i = 0; i < item->suggestions->nelts; i++)
+            APR_ARRAY_PUSH(copy->suggestions, const char *) =
+                apr_pstrdup(list->pool, APR_ARRAY_IDX(item->suggestions, i, const char *));
+    }
+    for (int i = 0; item->notes && i < item->notes->nelts; i++) {
+        const spx_diagnostic_note_t *note = &APR_ARRAY_IDX(item->notes, i, spx_diagnostic_note_t);
+        spx_diagnostic_note(list, copy, note->path, note->span, note->message);
+    }
+    if (!spx_diagnostic_is_warning(copy))
+        list->errors++;
+    return copy;
+}
+
 void spx_diagnostic_note(spx_diagnostics_t *list, spx_diagnostic_t *item, const char *path,
                          spx_span_t span, const char *message)
 {

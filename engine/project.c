@@ -152,6 +152,7 @@ typedef struct program_walk_t {
     spx_checker_t *checker;
     spx_index_builder_t *index;
     spx_program_builder_t *program;
+    spx_reuse_t *reuse;              /* a diagnostics-only build's findings; NULL otherwise */
     apr_hash_t *module_number;       /* module name -> apr_size_t * */
     char *state;                     /* per module */
     spx_arena_t **bodies;            /* per declared module: the arena of its bodies */
@@ -178,6 +179,8 @@ static void declare_module(program_walk_t *walk, apr_size_t number)
     spx_parse_module(project->modules[number], project->arena, bodies, project->pool,
                      project->diagnostics);
     spx_checker_declare(walk->checker, number);
+    if (walk->reuse)
+        spx_reuse_declared(walk->reuse, number);
     walk->bodies[number] = bodies;
     walk->state[number] = MODULE_DECLARED;
     if (++walk->bodies_held > project->most_bodies_held)
@@ -196,7 +199,12 @@ static void finish_module(program_walk_t *walk, apr_size_t number)
         if (imported)
             declare_module(walk, *imported);
     }
-    spx_checker_check_bodies(walk->checker, number);
+    /* A diagnostics-only build checks the functions of a module only when
+     * the previous build's findings for it may not hold (project_reuse.c). */
+    if (walk->reuse && spx_reuse_may_skip(walk->reuse, number))
+        spx_checker_check_items(walk->checker, number);
+    else
+        spx_checker_check_bodies(walk->checker, number);
     /* A diagnostics-only build (no index builder, no program builder)
      * neither indexes nor compiles: neither adds a diagnostic. */
     if (walk->index)
@@ -221,7 +229,7 @@ static void finish_module(program_walk_t *walk, apr_size_t number)
  * imports form no cycle one module's bodies are held at a time, whatever
  * the manifest's order. */
 static void walk_program(spx_project_t *project, spx_index_builder_t *index,
-                         spx_program_builder_t *program)
+                         spx_program_builder_t *program, spx_reuse_t *reuse)
 {
     apr_size_t count = project->module_count;
     program_walk_t walk = {
@@ -229,6 +237,7 @@ static void walk_program(spx_project_t *project, spx_index_builder_t *index,
         spx_checker_make(project->modules, count, project->pool, project->diagnostics),
         index,
         program,
+        reuse,
         apr_hash_make(project->pool),
         apr_pcalloc(project->pool, count + 1),
         apr_pcalloc(project->pool, (count + 1) * sizeof(spx_arena_t *)),
@@ -251,6 +260,11 @@ static void walk_program(spx_project_t *project, spx_index_builder_t *index,
     apr_size_t *next_import = apr_palloc(scan, (count + 1) * sizeof(apr_size_t));
     apr_array_header_t **imports = apr_pcalloc(scan, (count + 1) * sizeof(*imports));
     for (apr_size_t root = 0; root < count; root++) {
+        /* Declared and not finished: imported where the quick look did not
+         * see it (an import after an item, E0223), by a module finished
+         * before; its bodies are checked now, never left out. */
+        if (walk.state[root] == MODULE_DECLARED)
+            finish_module(&walk, root);
         if (walk.state[root] != MODULE_NEW)
             continue;
         apr_size_t depth = 0;
@@ -326,19 +340,25 @@ static void find_unused_functions(spx_project_t *project)
  * project marked diagnostics_only is neither indexed nor compiled: every
  * diagnostic comes from the manifest, parsing, checking, linking and
  * find_unused_functions (which reads the checker's "called"), so its
- * diagnostics and admission are the full build's. */
-static void build_program(spx_project_t *project)
+ * diagnostics and admission are the full build's; it keeps each module's
+ * findings, and reuses previous's where they hold (project_reuse.c). The
+ * unused functions are found whatever the errors, so that the findings
+ * hold them, and dropped with every warning when there is an error. */
+static void build_program(spx_project_t *project, const spx_project_t *previous)
 {
     int full = !project->diagnostics_only;
     spx_index_builder_t *index = full ? spx_index_builder_make(project->pool) : NULL;
     spx_program_builder_t *program =
         full ? spx_program_builder_make(project->pool, project->arena) : NULL;
+    spx_reuse_t *reuse = full ? NULL : spx_reuse_start(project, previous);
     spx_project_check_data(project);
-    walk_program(project, index, program);
+    walk_program(project, index, program, reuse);
     if (project->manifest)
         link_program(project);
-    if (project->manifest && spx_diagnostics_error_count(project->diagnostics) == 0)
+    if (project->manifest)
         find_unused_functions(project);
+    if (reuse)
+        spx_reuse_finish(reuse);
     if (spx_diagnostics_error_count(project->diagnostics) > 0)
         spx_diagnostics_drop_warnings(project->diagnostics);
     spx_diagnostics_sort(project->diagnostics);
@@ -424,7 +444,7 @@ apr_status_t spx_project_open_observed(spx_project_t **out, const char *manifest
         project->modules[i] = spx_module_make(manifest->sources[i].module, source->path,
                                               source->bytes, source->size, project->arena);
     }
-    build_program(project);
+    build_program(project, NULL);
     *out = project;
     return APR_SUCCESS;
 }
@@ -442,7 +462,8 @@ apr_status_t spx_project_read(spx_project_t **out, const char *manifest_path, ap
 
 /* spx_project_rebuild and spx_project_rebuild_checked. */
 static spx_project_t *rebuild(const spx_project_t *base, const unsigned char *const *texts,
-                              const apr_size_t *lengths, int diagnostics_only, apr_pool_t *pool)
+                              const apr_size_t *lengths, int diagnostics_only,
+                              const spx_project_t *previous, apr_pool_t *pool)
 {
     spx_project_t *project = apr_pcalloc(pool, sizeof(*project));
     project->diagnostics_only = diagnostics_only;
@@ -471,21 +492,22 @@ static spx_project_t *rebuild(const spx_project_t *base, const unsigned char *co
                                               length, project->arena);
     }
     project->project_revision = project_revision_of(project, digests);
-    build_program(project);
+    build_program(project, previous);
     return project;
 }
 
 spx_project_t *spx_project_rebuild(const spx_project_t *base, const unsigned char *const *texts,
                                    const apr_size_t *lengths, apr_pool_t *pool)
 {
-    return rebuild(base, texts, lengths, 0, pool);
+    return rebuild(base, texts, lengths, 0, NULL, pool);
 }
 
 spx_project_t *spx_project_rebuild_checked(const spx_project_t *base,
                                            const unsigned char *const *texts,
-                                           const apr_size_t *lengths, apr_pool_t *pool)
+                                           const apr_size_t *lengths, const spx_project_t *previous,
+                                           apr_pool_t *pool)
 {
-    return rebuild(base, texts, lengths, 1, pool);
+    return rebuild(base, texts, lengths, 1, previous, pool);
 }
 
 int spx_project_diagnostics_only(const spx_project_t *project)
@@ -574,7 +596,7 @@ spx_project_t *spx_project_build_texts(const spx_source_text_t *sources, apr_siz
         project->modules[i] = spx_module_make(sources[i].module, sources[i].path, sources[i].bytes,
                                               sources[i].length, project->arena);
     project->tests = apr_pcalloc(pool, sizeof(void *));
-    build_program(project);
+    build_program(project, NULL);
     return project;
 }
 

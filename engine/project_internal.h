@@ -12,7 +12,22 @@
 #include "spx_project.h"
 #include "spx_vm.h"
 
+#include <apr_hash.h>
+
 typedef struct spx_index_t spx_index_t;
+
+/* What a diagnostics-only build keeps of one module, for the next such
+ * build to reuse (project_reuse.c). */
+typedef struct spx_module_findings_t {
+    /* What importers read of it: its imports, structs, enums and consts, its
+     * exported functions' headers and its unreadable items' names, as
+     * (kind, length, bytes) pieces. */
+    const char *interface;
+    apr_size_t interface_length;
+    apr_hash_t *private_headers;    /* name -> header, of its functions not exported */
+    spx_diagnostics_t *diagnostics; /* of its path, warnings included (none dropped) */
+    int reused;                     /* its bodies were not checked: diagnostics are copied */
+} spx_module_findings_t;
 
 struct spx_project_t {
     apr_pool_t *pool;
@@ -35,7 +50,8 @@ struct spx_project_t {
     /* Built by spx_project_rebuild_checked: diagnostics and declarations,
      * no index and no code (spx_project_diagnostics_only). */
     int diagnostics_only;
-    uint64_t phase_a_runs; /* 1 once built */
+    spx_module_findings_t *findings; /* per module when diagnostics_only, else NULL */
+    uint64_t phase_a_runs;           /* 1 once built */
     /* The most modules whose bodies Phase A held at once: 1 for a program
      * whose imports form no cycle, in whatever order the manifest lists it. */
     apr_size_t most_bodies_held;
@@ -43,6 +59,31 @@ struct spx_project_t {
     const spx_data_entry_t *data_entries; /* v3: the [[data]] entries, manifest order */
     apr_size_t data_entry_count;
 };
+
+/* --- reuse between diagnostics-only builds (project_reuse.c) --- */
+
+typedef struct spx_reuse_t spx_reuse_t;
+
+/* Start keeping findings for project (a diagnostics-only build, modules
+ * made, none parsed), reusing previous's where they still hold: previous
+ * must be a diagnostics-only build over the same held inputs (anything
+ * else, or NULL, reuses nothing). */
+spx_reuse_t *spx_reuse_start(spx_project_t *project, const spx_project_t *previous);
+
+/* Module number is parsed and declared: take its interface. */
+void spx_reuse_declared(spx_reuse_t *reuse, apr_size_t number);
+
+/* Module number is about to have its bodies checked, its imports finished
+ * before it (in an import cycle, not all): 1 when its previous findings
+ * still hold, so that only its items need checking (spx_checker_check_items);
+ * 0 when its functions must be checked. Asked once per module. */
+int spx_reuse_may_skip(spx_reuse_t *reuse, apr_size_t number);
+
+/* Every module is checked, the entry and tests linked and the unused
+ * functions found: each module's findings taken (this build's, or a reused
+ * module's copied), and the project's diagnostics made of the project's own
+ * and every module's findings, unsorted, warnings kept. */
+void spx_reuse_finish(spx_reuse_t *reuse);
 
 /* --- data files (project_data.c) --- */
 

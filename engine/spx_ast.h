@@ -546,16 +546,28 @@ void spx_checker_declare(spx_checker_t *checker, apr_size_t module_index);
 
 /* Check every body of module_index; the module and every module it imports
  * must be declared. After this the bodies may go (the index and the code
- * are made from them first). */
+ * are made from them first). The same as spx_checker_check_items, then
+ * spx_checker_check_functions. */
 void spx_checker_check_bodies(spx_checker_t *checker, apr_size_t module_index);
+
+/* The two halves of spx_checker_check_bodies. The items: each struct's
+ * fields and each enum's variants, which the modules that import it read
+ * (a field's type); the functions: every function's body, which nothing
+ * outside the module reads but the "called" mark of its own functions
+ * (W0604) and the "used" mark of its imports (W0601). A diagnostics-only
+ * rebuild that reuses a module's previous findings checks its items only
+ * (project_reuse.c). */
+void spx_checker_check_items(spx_checker_t *checker, apr_size_t module_index);
+void spx_checker_check_functions(spx_checker_t *checker, apr_size_t module_index);
 
 /* Once every module is declared and its bodies checked: the import cycles
  * (E0304) and the structs that contain themselves (E0323) are reported,
  * every const is evaluated (its value and value_type filled; const cycles
  * E0315, check-time failures E0415 and the consts' other errors), the
- * imports that nothing names are reported (W0601), the checker's scratch
- * memory is given back, and when any error was reported the warnings are
- * dropped (beside an error they are often its echo). */
+ * imports that nothing names are reported (W0601) and the checker's scratch
+ * memory is given back. The warnings are kept: whoever drives the checker
+ * drops them when the program has an error (beside an error they are often
+ * its echo), Phase A once the entry and the tests are linked. */
 void spx_checker_finish(spx_checker_t *checker);
 
 /* All of the above for modules that are all parsed and kept: the white-box

@@ -76,6 +76,11 @@ spx_diagnostic_t *spx_diagnostics_addv(spx_diagnostics_t *list, spx_diagnostic_c
                                        const char *path, spx_span_t span, const char *format,
                                        va_list arguments) SPX_PRINTF_FORMAT(5, 0);
 
+/* Add a copy of item (of any list): its strings, suggestions and notes are
+ * copied into list's pool, so it outlives item's list. Returns the copy,
+ * valid until the next diagnostic is added. */
+spx_diagnostic_t *spx_diagnostics_add_copy(spx_diagnostics_t *list, const spx_diagnostic_t *item);
+
 /* Give item (of list) a note at path and span; message is copied. A NULL
  * item (a diagnostic a budget left out) is ignored. */
 void spx_diagnostic_note(spx_diagnostics_t *list, spx_diagnostic_t *item, const char *path,

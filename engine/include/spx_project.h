@@ -110,10 +110,22 @@ spx_project_t *spx_project_rebuild(const spx_project_t *base, const unsigned cha
  * about a third of Phase A (docs/phase-a.md). Such a project says so
  * (spx_project_diagnostics_only); what needs the index or the code refuses
  * it, even admitted: the graph (spx_index.h: no document, an empty walk),
- * context, run and test (spx_envelope.h) and rename (spx_rename.h). */
+ * context, run and test (spx_envelope.h) and rename (spx_rename.h).
+ *
+ * previous (NULL: none) is an earlier diagnostics-only rebuild of the same
+ * base, alive until this returns: the function bodies of a module are then
+ * checked only when the edit can reach them (its text changed, or what it
+ * reads of the modules it imports did), and the rest's diagnostics are
+ * previous's, copied; the result is the same, byte for byte (docs/phase-a.md,
+ * "Re-checking only what an edit reaches"). Nothing of previous is kept. */
 spx_project_t *spx_project_rebuild_checked(const spx_project_t *base,
                                            const unsigned char *const *texts,
-                                           const apr_size_t *lengths, apr_pool_t *pool);
+                                           const apr_size_t *lengths, const spx_project_t *previous,
+                                           apr_pool_t *pool);
+
+/* How many modules a diagnostics-only rebuild took from its previous one
+ * without checking their function bodies (0 for any other project). */
+apr_size_t spx_project_modules_reused(const spx_project_t *project);
 
 /* Whether the project was built by spx_project_rebuild_checked: it has
  * diagnostics and declarations, no graph and no code. */

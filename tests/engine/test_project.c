@@ -455,6 +455,34 @@ static void test_single_source_diagnostics_and_refusals(void)
     spx_fixture_free(fixture);
 }
 
+/* A module imported only after an item (E0223: the quick look at the
+ * imports that orders Phase A does not see it) still has its bodies
+ * checked: its own errors are reported beside the E0223. */
+static void test_module_imported_after_an_item_is_checked(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    spx_fixture_write(fixture, "semaprax.toml",
+                      apr_pstrcat(fixture->pool, manifest_head,
+                                  "\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n"
+                                  "\n[[source]]\nmodule = \"math\"\npath = \"math.spx\"\n",
+                                  NULL));
+    spx_fixture_write(fixture, "app.spx",
+                      "struct Item { name: str }\nimport math;\n"
+                      "export fn app() -> int { return math.twice(1); }\n");
+    spx_fixture_write(fixture, "math.spx", "export fn twice(a: int) -> int {\n}\n");
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_project_open(&project, spx_fixture_path(fixture, "semaprax.toml"),
+                                           fixture->pool, &message),
+                          APR_SUCCESS);
+    const spx_diagnostics_t *diagnostics = spx_project_diagnostics(project);
+    CU_ASSERT_EQUAL_FATAL(spx_diagnostics_count(diagnostics), 2);
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(diagnostics, 0)->code, "E0223");
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(diagnostics, 1)->code, "E0410");
+    CU_ASSERT_STRING_EQUAL(spx_diagnostics_get(diagnostics, 1)->path, "math.spx");
+    spx_fixture_free(fixture);
+}
+
 /* The canonical text of a project's check document. */
 static const char *check_text(const spx_project_t *project, apr_pool_t *pool)
 {
@@ -466,14 +494,29 @@ static const char *check_text(const spx_project_t *project, apr_pool_t *pool)
 
 /* The diagnostics-only rebuild of base with texts[i] in place (NULL: the
  * held bytes) against the full rebuild: the same check document byte for
- * byte, the same revision, and no index and no code. Returns how many
- * diagnostics it had. */
+ * byte, the same revision, and no index and no code; and the same again
+ * when it is built over a previous diagnostics-only rebuild of the held
+ * bytes (reusing what the edit cannot reach), and when the held bytes are
+ * built over it in turn (the edit undone). Returns how many diagnostics it
+ * had. */
 static apr_size_t expect_same_diagnostics(const char *name, const spx_project_t *base,
                                           const unsigned char *const *texts,
                                           const apr_size_t *lengths, apr_pool_t *pool)
 {
     spx_project_t *full = spx_project_rebuild(base, texts, lengths, pool);
-    spx_project_t *checked = spx_project_rebuild_checked(base, texts, lengths, pool);
+    spx_project_t *checked = spx_project_rebuild_checked(base, texts, lengths, NULL, pool);
+    const unsigned char **held = apr_pcalloc(pool, (base->module_count + 1) * sizeof(*held));
+    apr_size_t *held_lengths = apr_pcalloc(pool, (base->module_count + 1) * sizeof(apr_size_t));
+    spx_project_t *before = spx_project_rebuild_checked(base, held, held_lengths, NULL, pool);
+    spx_project_t *after = spx_project_rebuild_checked(base, texts, lengths, before, pool);
+    spx_project_t *undone = spx_project_rebuild_checked(base, held, held_lengths, after, pool);
+    const char *after_text = check_text(after, pool);
+    if (strcmp(check_text(full, pool), after_text) != 0)
+        fprintf(stderr, "\n  %s (over the held bytes' findings):\n  full  %s\n  after %s\n", name,
+                check_text(full, pool), after_text);
+    CU_ASSERT_STRING_EQUAL(check_text(full, pool), after_text);
+    CU_ASSERT_STRING_EQUAL(check_text(before, pool), check_text(undone, pool));
+    CU_ASSERT_EQUAL(full->admitted, after->admitted);
     CU_ASSERT_FALSE(spx_project_diagnostics_only(full));
     CU_ASSERT_TRUE(spx_project_diagnostics_only(checked));
     const char *full_text = check_text(full, pool), *checked_text = check_text(checked, pool);
@@ -578,6 +621,302 @@ static void test_diagnostics_only_rebuild_matches_the_full_one(void)
     apr_pool_destroy(pool);
 }
 
+/* A diagnostics-only rebuild over the previous one checks again only the
+ * modules an edit reaches: on examples/calc, a function nothing else can
+ * name added to one module reuses every other module's findings; an
+ * exported one, or a changed exported header, is checked again in the
+ * modules that import it; and each result is the full rebuild's. */
+static void test_rebuild_reuses_what_an_edit_cannot_reach(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    const char *examples = getenv("SPX_EXAMPLES");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(examples);
+    spx_project_t *base = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_project_open(&base,
+                                           apr_pstrcat(pool, examples, "/calc/semaprax.toml", NULL),
+                                           pool, &message),
+                          APR_SUCCESS);
+    apr_size_t count = base->module_count;
+    CU_ASSERT_FATAL(count >= 4);
+    const unsigned char **texts = apr_pcalloc(pool, (count + 1) * sizeof(*texts));
+    apr_size_t *lengths = apr_pcalloc(pool, (count + 1) * sizeof(*lengths));
+    spx_project_t *held = spx_project_rebuild_checked(base, texts, lengths, NULL, pool);
+    CU_ASSERT_EQUAL(spx_project_modules_reused(held), 0);
+    /* Nothing changed: nothing checked again. */
+    spx_project_t *again = spx_project_rebuild_checked(base, texts, lengths, held, pool);
+    CU_ASSERT_EQUAL(spx_project_modules_reused(again), count);
+    CU_ASSERT_STRING_EQUAL(check_text(held, pool), check_text(again, pool));
+
+    apr_size_t importers_checked = 0;
+    for (apr_size_t i = 0; i < count; i++) {
+        const spx_module_t *module = base->modules[i];
+        apr_size_t importers = 0;
+        for (apr_size_t m = 0; m < count; m++)
+            for (apr_size_t k = 0; k < base->modules[m]->import_count; k++)
+                if (strcmp(base->modules[m]->imports[k].module.text, module->name) == 0)
+                    importers++;
+        static const char *const additions[] = {
+            "\nfn spx_edit_private() -> int { return spx_no_such_function(1); }\n",
+            "\nexport fn spx_edit_exported() -> int { return 1; }\n"};
+        for (size_t a = 0; a < 2; a++) {
+            char *edited =
+                apr_pstrcat(pool, apr_pstrndup(pool, (const char *)module->text, module->length),
+                            additions[a], NULL);
+            texts[i] = (const unsigned char *)edited;
+            lengths[i] = strlen(edited);
+            spx_project_t *full = spx_project_rebuild(base, texts, lengths, pool);
+            spx_project_t *edit = spx_project_rebuild_checked(base, texts, lengths, held, pool);
+            CU_ASSERT_STRING_EQUAL(check_text(full, pool), check_text(edit, pool));
+            if (a == 0) {
+                CU_ASSERT_EQUAL(spx_project_modules_reused(edit), count - 1);
+            } else {
+                /* The edited module and every module that imports it, at
+                 * least, are checked again. */
+                CU_ASSERT(spx_project_modules_reused(edit) <= count - 1 - importers);
+                importers_checked += importers;
+            }
+            texts[i] = NULL;
+            lengths[i] = 0;
+        }
+    }
+    CU_ASSERT(importers_checked > 0);
+    apr_pool_destroy(pool);
+}
+
+/* A small random number generator with a fixed seed (xorshift64), so that
+ * every run makes the same edits. */
+static uint64_t next_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+/* The offsets of a text's line starts; their count in *count. */
+static apr_size_t *line_starts(const char *text, apr_size_t length, apr_size_t *count,
+                               apr_pool_t *pool)
+{
+    apr_size_t *starts = apr_palloc(pool, (length + 2) * sizeof(*starts));
+    *count = 0;
+    starts[(*count)++] = 0;
+    for (apr_size_t i = 0; i < length; i++)
+        if (text[i] == '\n' && i + 1 < length)
+            starts[(*count)++] = i + 1;
+    return starts;
+}
+
+/* One random edit of text: a line deleted, doubled or inserted (a snippet
+ * that declares, imports, calls or breaks something), a name swapped for
+ * another name of the project, "export" added or taken away, or the text
+ * put back as held. */
+static char *random_edit(const char *text, const char *held, const char *const *names,
+                         apr_size_t name_count, uint64_t *state, apr_pool_t *pool)
+{
+    static const char *const snippets[] = {
+        "let spx_unused = 1;\n",
+        "return 0;\n",
+        "}\n",
+        "fn {\n",
+        "export fn total() -> int { return 1; }\n",
+        "fn helper() -> int { return spx_gone(); }\n",
+        "export struct Point { x: int }\n",
+        "struct Item { name: str }\n",
+        "const LIMIT: int = 3;\n",
+        "export const LIMIT: int = 4;\n",
+        "import app;\n",
+        "import math;\n",
+        "export enum Shape { Dot, Box(int) }\n",
+    };
+    apr_size_t length = strlen(text), lines = 0;
+    apr_size_t *starts = line_starts(text, length, &lines, pool);
+    apr_size_t line = (apr_size_t)(next_random(state) % lines);
+    apr_size_t start = starts[line], end = line + 1 < lines ? starts[line + 1] : length;
+    switch (next_random(state) % 7) {
+    case 0: /* a line deleted */
+        return apr_pstrcat(pool, apr_pstrndup(pool, text, start), text + end, NULL);
+    case 1: /* a line doubled */
+        return apr_pstrcat(pool, apr_pstrndup(pool, text, end),
+                           apr_pstrndup(pool, text + start, end - start), text + end, NULL);
+    case 2: /* a snippet inserted */
+        return apr_pstrcat(pool, apr_pstrndup(pool, text, start),
+                           snippets[next_random(state) % (sizeof(snippets) / sizeof(snippets[0]))],
+                           text + start, NULL);
+    case 3:
+    case 4: { /* a name of the project in place of another */
+        if (name_count < 2)
+            return apr_pstrdup(pool, held);
+        const char *from = names[next_random(state) % name_count];
+        const char *to = names[next_random(state) % name_count];
+        const char *at = strstr(text, from);
+        if (!at)
+            return apr_pstrdup(pool, text);
+        return apr_pstrcat(pool, apr_pstrndup(pool, text, (apr_size_t)(at - text)), to,
+                           at + strlen(from), NULL);
+    }
+    case 5: { /* "export" added or taken away */
+        const char *at = strstr(text + start, "fn ");
+        if (!at)
+            return apr_pstrdup(pool, text);
+        apr_size_t offset = (apr_size_t)(at - text);
+        if (offset >= 7 && strncmp(at - 7, "export ", 7) == 0)
+            return apr_pstrcat(pool, apr_pstrndup(pool, text, offset - 7), at, NULL);
+        return apr_pstrcat(pool, apr_pstrndup(pool, text, offset), "export ", at, NULL);
+    }
+    default: /* as held */
+        return apr_pstrdup(pool, held);
+    }
+}
+
+/* The names a project's declarations spell: its modules, functions,
+ * structs, consts and enums. */
+static const char **project_names(const spx_project_t *project, apr_size_t *count, apr_pool_t *pool)
+{
+    apr_array_header_t *names = apr_array_make(pool, 32, sizeof(const char *));
+    for (apr_size_t m = 0; m < project->module_count; m++) {
+        const spx_module_t *module = project->modules[m];
+        APR_ARRAY_PUSH(names, const char *) = module->name;
+        for (apr_size_t i = 0; i < module->function_count; i++)
+            if (module->functions[i]->name.text)
+                APR_ARRAY_PUSH(names, const char *) = module->functions[i]->name.text;
+        for (apr_size_t i = 0; i < module->struct_count; i++)
+            APR_ARRAY_PUSH(names, const char *) = module->structs[i]->name.text;
+        for (apr_size_t i = 0; i < module->const_count; i++)
+            APR_ARRAY_PUSH(names, const char *) = module->consts[i]->name.text;
+        for (apr_size_t i = 0; i < module->enum_count; i++)
+            APR_ARRAY_PUSH(names, const char *) = module->enums[i]->name.text;
+    }
+    *count = 0;
+    const char **kept = apr_palloc(pool, ((apr_size_t)names->nelts + 1) * sizeof(*kept));
+    for (int i = 0; i < names->nelts; i++)
+        if (APR_ARRAY_IDX(names, i, const char *))
+            kept[(*count)++] = APR_ARRAY_IDX(names, i, const char *);
+    return kept;
+}
+
+/* For a project: a chain of random edits, each built over the one before
+ * (diagnostics only, reusing findings) and compared with the full rebuild
+ * of the same texts, byte for byte. Returns how many modules were reused
+ * along the chain. */
+static apr_size_t follow_random_edits(const char *manifest_path, uint64_t *state, int steps,
+                                      apr_pool_t *parent)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, parent);
+    spx_project_t *base = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_project_open(&base, manifest_path, pool, &message), APR_SUCCESS);
+    apr_size_t count = base->module_count, reused = 0;
+    if (!base->manifest || count == 0) {
+        apr_pool_destroy(pool);
+        return 0;
+    }
+    apr_size_t name_count = 0;
+    const char **names = project_names(base, &name_count, pool);
+    const char **held = apr_pcalloc(pool, (count + 1) * sizeof(*held));
+    for (apr_size_t i = 0; i < count; i++)
+        held[i] =
+            apr_pstrndup(pool, (const char *)base->modules[i]->text, base->modules[i]->length);
+    /* Two pools in turn: a build and the one before it are alive at once. */
+    apr_pool_t *pools[2] = {NULL, NULL};
+    apr_pool_create(&pools[0], pool);
+    apr_pool_create(&pools[1], pool);
+    const char **now = apr_pcalloc(pool, (count + 1) * sizeof(*now));
+    for (apr_size_t i = 0; i < count; i++)
+        now[i] = held[i];
+    spx_project_t *previous = NULL;
+    for (int step = 0; step < steps; step++) {
+        apr_pool_t *step_pool = pools[step % 2];
+        apr_pool_clear(step_pool);
+        apr_size_t which = (apr_size_t)(next_random(state) % count);
+        now[which] = random_edit(now[which], held[which], names, name_count, state, pool);
+        const unsigned char **texts = apr_palloc(step_pool, (count + 1) * sizeof(*texts));
+        apr_size_t *lengths = apr_palloc(step_pool, (count + 1) * sizeof(*lengths));
+        for (apr_size_t i = 0; i < count; i++) {
+            texts[i] = (const unsigned char *)apr_pstrdup(step_pool, now[i]);
+            lengths[i] = strlen(now[i]);
+        }
+        spx_project_t *edit =
+            spx_project_rebuild_checked(base, texts, lengths, previous, step_pool);
+        apr_pool_t *scratch = NULL;
+        apr_pool_create(&scratch, step_pool);
+        spx_project_t *full = spx_project_rebuild(base, texts, lengths, scratch);
+        const char *full_text = check_text(full, scratch), *edit_text = check_text(edit, scratch);
+        if (strcmp(full_text, edit_text) != 0) {
+            fprintf(stderr, "\n  %s, step %d (module %s):\n  full %s\n  edit %s\n", manifest_path,
+                    step, base->modules[which]->path, full_text, edit_text);
+            for (apr_size_t i = 0; i < count; i++)
+                fprintf(stderr, "  --- %s\n%s\n", base->modules[i]->path, now[i]);
+            for (apr_size_t i = 0; previous && i < count; i++)
+                fprintf(stderr, "  --- before: %s\n%.*s\n", base->modules[i]->path,
+                        (int)previous->modules[i]->length, previous->modules[i]->text);
+        }
+        CU_ASSERT_STRING_EQUAL(full_text, edit_text);
+        apr_pool_destroy(scratch);
+        reused += spx_project_modules_reused(edit);
+        previous = edit;
+    }
+    apr_pool_destroy(pool);
+    return reused;
+}
+
+/* Random edits over every project of tests/projects and examples/ and every
+ * case of the checker corpus with more than one module: whatever the
+ * edits, the reusing rebuild says what the full one says; and it reuses. */
+static void test_reuse_matches_the_full_rebuild_under_random_edits(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    uint64_t state = 0x5eed5eed12345678u;
+    apr_size_t reused = 0, projects = 0;
+    const char *examples = getenv("SPX_EXAMPLES");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(examples);
+    const char *folders[] = {spx_corpus_dir("projects", pool), examples};
+    for (size_t f = 0; f < 2; f++) {
+        apr_array_header_t *names = spx_corpus_list_dirs(folders[f], pool);
+        for (int i = 0; i < names->nelts; i++) {
+            const char *manifest =
+                apr_pstrcat(pool, folders[f], "/", APR_ARRAY_IDX(names, i, const char *),
+                            "/semaprax.toml", NULL);
+            apr_finfo_t info;
+            if (apr_stat(&info, manifest, APR_FINFO_TYPE, pool) != APR_SUCCESS)
+                continue;
+            reused += follow_random_edits(manifest, &state, 150, pool);
+            projects++;
+        }
+    }
+    const char *corpus = spx_corpus_dir("corpus/check", pool);
+    apr_array_header_t *cases = spx_corpus_list_dirs(corpus, pool);
+    for (int c = 0; c < cases->nelts; c++) {
+        const char *folder =
+            apr_pstrcat(pool, corpus, "/", APR_ARRAY_IDX(cases, c, const char *), NULL);
+        apr_array_header_t *sources = spx_corpus_list(folder, ".spx", pool);
+        if (sources->nelts < 2)
+            continue;
+        spx_fixture_t *fixture = spx_fixture_new();
+        const char *manifest = manifest_head;
+        for (int s = 0; s < sources->nelts; s++) {
+            const char *file = APR_ARRAY_IDX(sources, s, const char *);
+            apr_size_t length = 0;
+            spx_fixture_write(fixture, file,
+                              spx_corpus_read(apr_pstrcat(pool, folder, "/", file, NULL), &length,
+                                              fixture->pool));
+            manifest = apr_pstrcat(fixture->pool, manifest, "\n[[source]]\nmodule = \"",
+                                   apr_pstrndup(fixture->pool, file, strlen(file) - 4),
+                                   "\"\npath = \"", file, "\"\n", NULL);
+        }
+        spx_fixture_write(fixture, "semaprax.toml", manifest);
+        reused += follow_random_edits(spx_fixture_path(fixture, "semaprax.toml"), &state, 40, pool);
+        projects++;
+        spx_fixture_free(fixture);
+    }
+    CU_ASSERT(projects >= 3 + 4 + 5);
+    CU_ASSERT(reused > projects * 10);
+    apr_pool_destroy(pool);
+}
+
 /* An admitted diagnostics-only project is refused by what needs its index
  * or its code, with a sentence saying so, never read as if it had them. */
 static void test_diagnostics_only_project_is_refused_where_the_index_is_needed(void)
@@ -588,7 +927,7 @@ static void test_diagnostics_only_project_is_refused_where_the_index_is_needed(v
     const unsigned char *texts[8] = {NULL};
     apr_size_t lengths[8] = {0};
     CU_ASSERT_FATAL(base->module_count < 8);
-    spx_project_t *checked = spx_project_rebuild_checked(base, texts, lengths, pool);
+    spx_project_t *checked = spx_project_rebuild_checked(base, texts, lengths, NULL, pool);
     CU_ASSERT_TRUE_FATAL(spx_project_admitted(checked));
     CU_ASSERT_FALSE(spx_project_diagnostics_only(base));
 
@@ -658,6 +997,12 @@ int main(void)
         {"single source: diagnostics and refusals", test_single_source_diagnostics_and_refusals},
         {"diagnostics-only rebuild: the full rebuild's check document",
          test_diagnostics_only_rebuild_matches_the_full_one},
+        {"a module imported after an item is checked",
+         test_module_imported_after_an_item_is_checked},
+        {"diagnostics-only rebuild: reuses what an edit cannot reach",
+         test_rebuild_reuses_what_an_edit_cannot_reach},
+        {"diagnostics-only rebuild: the full rebuild's under random edits",
+         test_reuse_matches_the_full_rebuild_under_random_edits},
         {"diagnostics-only project: refused where the index is needed",
          test_diagnostics_only_project_is_refused_where_the_index_is_needed},
         CU_TEST_INFO_NULL,

@@ -16,9 +16,11 @@
  * project rebuilt in memory with the open buffers in place of their files:
  * for the diagnostics (and the position queries and code actions) without
  * its index and code (spx_project_rebuild_checked, about two thirds of the
- * work), and in full (spx_project_rebuild) only when a request needs the
- * index (documentSymbol, rename), kept until the next change: whatever
- * discards the view (a change, an open, a close, drift) discards it too.
+ * work; and over the previous view, the function bodies of only the modules
+ * the change can reach), and in full (spx_project_rebuild) only when a
+ * request needs the index (documentSymbol, rename), kept until the next
+ * change: whatever discards the view (a change, an open, a close, drift)
+ * discards it too.
  */
 #include "spx_lsp.h"
 
@@ -79,6 +81,12 @@ typedef struct lsp_server_t {
     /* The view's texts built in full (with index and code), in view_pool
      * (so discarded with the view); NULL: not built since the view was. */
     spx_project_t *full;
+    /* The last diagnostics-only view, kept from the change that discarded it
+     * until the next view is built, which reuses its findings for the
+     * modules the change cannot reach (spx_project_rebuild_checked); NULL:
+     * none. In previous_pool (a pool of base_pool). */
+    spx_project_t *previous;
+    apr_pool_t *previous_pool;
     apr_hash_t *documents; /* uri -> lsp_document_t */
     apr_hash_t *published; /* uri -> the digest of the list last published for it */
     apr_pool_t *published_pool;
@@ -266,12 +274,22 @@ static int overlaid_source(const lsp_server_t *server, const spx_input_set_t *in
     return 0;
 }
 
+/* Let the previous view go. */
+static void forget_previous(lsp_server_t *server)
+{
+    if (server->previous_pool)
+        apr_pool_destroy(server->previous_pool);
+    server->previous_pool = NULL;
+    server->previous = NULL;
+}
+
 static void reopen(lsp_server_t *server)
 {
     server->base = server->view = server->full = NULL;
     if (server->view_pool)
         apr_pool_destroy(server->view_pool);
     server->view_pool = NULL;
+    forget_previous(server);
     if (server->base_pool)
         apr_pool_destroy(server->base_pool);
     apr_pool_create(&server->base_pool, server->pool);
@@ -353,8 +371,10 @@ static void refresh(lsp_server_t *server, apr_pool_t *pool)
     for (apr_size_t i = 0; i < count; i++)
         if (texts[i])
             server->view_texts[i] = apr_pmemdup(server->view_pool, texts[i], lengths[i] + 1);
-    server->view = spx_project_rebuild_checked(server->base, server->view_texts,
-                                               server->view_lengths, server->view_pool);
+    server->view =
+        spx_project_rebuild_checked(server->base, server->view_texts, server->view_lengths,
+                                    server->previous, server->view_pool);
+    forget_previous(server);
 }
 
 /* The project as held, in full (with its index and code): base when no
@@ -370,9 +390,17 @@ static spx_project_t *full_project(lsp_server_t *server)
     return server->full;
 }
 
-/* The view is out of date (a buffer changed, opened or closed). */
+/* The view is out of date (a buffer changed, opened or closed): a
+ * diagnostics-only view becomes the previous one (replacing an older one,
+ * which no view was built from), any other is let go. */
 static void invalidate(lsp_server_t *server)
 {
+    if (server->view && spx_project_diagnostics_only(server->view)) {
+        forget_previous(server);
+        server->previous = server->view;
+        server->previous_pool = server->view_pool;
+        server->view_pool = NULL;
+    }
     server->view = server->full = NULL;
     if (server->view_pool)
         apr_pool_destroy(server->view_pool);
