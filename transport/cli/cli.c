@@ -664,7 +664,7 @@ static int run_context(const command_t *command, apr_hash_t *values, const char 
         return print_usage_error(pool, "%s", context.message);
     if (json)
         return print_text(context.text, context.length, pool);
-    spx_view_context_outline(stdout, project, &request, &context);
+    spx_view_context_outline(stdout, project, &request, &context, pool);
     return flushed_stdout();
 }
 

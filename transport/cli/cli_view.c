@@ -490,7 +490,7 @@ void spx_view_graph_outline(FILE *out, const spx_project_t *project)
 
 void spx_view_context_outline(FILE *out, const spx_project_t *project,
                               const spx_context_request_t *request,
-                              const spx_context_answer_t *answer)
+                              const spx_context_answer_t *answer, apr_pool_t *pool)
 {
     fprintf(out, "context of %s: direction %s, depth %" APR_UINT64_T_FMT, answer->facts.target,
             request->direction, request->depth);
@@ -516,18 +516,12 @@ void spx_view_context_outline(FILE *out, const spx_project_t *project,
         put_edges(out, project, &node, answer, "  ");
     }
     if (answer->facts.truncated) {
-        fprintf(out, "truncated: %" APR_SIZE_T_FMT " node%s omitted (by tie:",
-                answer->facts.omitted_nodes, spx_plural(answer->facts.omitted_nodes));
-        const char *separator = " ";
-        for (int tie = 0; tie < SPX_CONTEXT_TIES; tie++)
-            if (answer->facts.omitted_by_tie[tie] > 0) {
-                fprintf(out, "%s%s %" APR_SIZE_T_FMT, separator, spx_context_tie_name(tie),
-                        answer->facts.omitted_by_tie[tie]);
-                separator = ", ";
-            }
         fprintf(out,
-                "), %" APR_SIZE_T_FMT " of them on the frontier (--max-nodes %" APR_UINT64_T_FMT
+                "truncated: %" APR_SIZE_T_FMT " node%s omitted (%s), %" APR_SIZE_T_FMT
+                " of them on the frontier (--max-nodes %" APR_UINT64_T_FMT
                 ", --max-bytes %" APR_UINT64_T_FMT ")\n",
-                answer->facts.frontier, request->max_nodes, request->max_bytes);
+                answer->facts.omitted_nodes, spx_plural(answer->facts.omitted_nodes),
+                spx_op_context_omitted_by_tie(&answer->facts, pool), answer->facts.frontier,
+                request->max_nodes, request->max_bytes);
     }
 }

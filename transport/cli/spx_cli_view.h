@@ -70,11 +70,12 @@ void spx_view_graph_outline(FILE *out, const spx_project_t *project);
  * line naming the target and the query, each node the document lists (the
  * target first) with its distance and how it was reached, its signature
  * and the edges the document lists at it, then a line saying what the
- * budget left out when it did. Read from the answer's typed nodes and
- * edges (spx_context_answer_text) and the graph's walk. */
+ * budget left out when it did (its ties worded by the operation,
+ * spx_op_context_omitted_by_tie, in pool). Read from the answer's typed
+ * nodes and edges (spx_context_answer_text) and the graph's walk. */
 void spx_view_context_outline(FILE *out, const spx_project_t *project,
                               const spx_context_request_t *request,
-                              const spx_context_answer_t *answer);
+                              const spx_context_answer_t *answer, apr_pool_t *pool);
 
 /* Each input found changed, one line "semaprax: 'PATH' changed meanwhile
  * (REASON)" (drift is spx_drift_t, may be NULL): what `rename` and `fmt`

@@ -503,6 +503,14 @@ static int rename_request(request_t *request, json_t *params, json_t **result, c
         }
         return 1; /* nothing at the position, or not a document of the project */
     }
+    /* The engine's plan itself, not the rename operation (spx_op_rename):
+     * every refusal and its reason is spx_rename_plan's, which the
+     * operation's dry run returns unchanged too. What the operation adds
+     * is the writing transaction's (re-authenticating the files before
+     * writing, the answer's budget, commit, rebind, rollback), none of which
+     * applies to a plan over the editor's buffers, which is only read
+     * (spx_rename.h); and this server, calling nothing that writes, never
+     * writes a file. */
     spx_rename_plan_t *plan = NULL;
     spx_rename_failure_t failure;
     if (spx_rename_plan(

@@ -498,19 +498,13 @@ static void run_check(mcp_server_t *server, json_t *arguments, const mcp_budget_
 }
 
 /* "; 4 more nodes did not fit (by tie: uses 2, tests 1, module 1; see
- * frontier)": what a cut context left out, by tie (outputs.md, Context), the
- * most relevant first, naming only the ties it dropped. */
+ * frontier)": what a cut context left out (outputs.md, Context), its ties
+ * worded by the operation (spx_op_context_omitted_by_tie). */
 static const char *omitted_sentence(const spx_context_facts_t *facts, apr_pool_t *pool)
 {
-    const char *ties = "";
-    for (int tie = 0; tie < SPX_CONTEXT_TIES; tie++)
-        if (facts->omitted_by_tie[tie] > 0)
-            ties = apr_psprintf(pool, "%s%s%s %" APR_SIZE_T_FMT, ties,
-                                *ties ? ", " : "by tie: ", spx_context_tie_name(tie),
-                                facts->omitted_by_tie[tie]);
-    return apr_psprintf(pool, "; %" APR_SIZE_T_FMT " more node%s did not fit (%s%ssee frontier)",
-                        facts->omitted_nodes, spx_plural(facts->omitted_nodes), ties,
-                        *ties ? "; " : "");
+    return apr_psprintf(pool, "; %" APR_SIZE_T_FMT " more node%s did not fit (%s; see frontier)",
+                        facts->omitted_nodes, spx_plural(facts->omitted_nodes),
+                        spx_op_context_omitted_by_tie(facts, pool));
 }
 
 static void run_context(mcp_server_t *server, json_t *arguments, const mcp_budget_t *budget,

@@ -4,12 +4,14 @@
  * the bounded context and the workspace snapshot, each a document the
  * engine renders once and the facts the front ends word, typed from the
  * engine (spx_graph_shape, spx_context_answer), never read back from the
- * document.
+ * document; and the one wording of what a cut context left out, by tie.
  */
 #include "spx_op_query.h"
 
+#include "spx_assert.h"
 #include "spx_inputs.h"
 
+#include <apr_strings.h>
 #include <string.h>
 
 void spx_op_graph_write(const spx_project_t *project, spx_json_writer_t *writer)
@@ -73,6 +75,19 @@ apr_status_t spx_op_context_text(const spx_project_t *project, const spx_context
                                  apr_pool_t *pool)
 {
     return spx_context_answer_text(project, query, max_bytes_limit, result, pool);
+}
+
+const char *spx_op_context_omitted_by_tie(const spx_context_facts_t *facts, apr_pool_t *pool)
+{
+    SPX_ASSERT(facts->truncated);
+    const char *words = "by tie:";
+    int named = 0;
+    for (int tie = 0; tie < SPX_CONTEXT_TIES; tie++)
+        if (facts->omitted_by_tie[tie] > 0)
+            words = apr_psprintf(pool, "%s%s%s %" APR_SIZE_T_FMT, words, named++ ? ", " : " ",
+                                 spx_context_tie_name(tie), facts->omitted_by_tie[tie]);
+    SPX_ASSERT(named > 0);
+    return words;
 }
 
 void spx_op_snapshot(const spx_project_t *project, const char *manifest_path,

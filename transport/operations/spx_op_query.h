@@ -71,6 +71,14 @@ apr_status_t spx_op_context_text(const spx_project_t *project, const spx_context
                                  apr_uint64_t max_bytes_limit, spx_context_result_t *result,
                                  apr_pool_t *pool);
 
+/* The words that count a cut context's omitted nodes by tie, the most
+ * relevant tie first and only the ties it dropped: "by tie: uses 2, tests
+ * 1, module 1" (outputs.md, Context). MCP's summary sentence and the CLI's
+ * outline of `semaprax context` each put them in their own sentence. facts
+ * are of a truncated context, which always omits a node of some tie (the
+ * target is always kept; every other node is reached over a tie). In pool. */
+const char *spx_op_context_omitted_by_tie(const spx_context_facts_t *facts, apr_pool_t *pool);
+
 /* --- snapshot ------------------------------------------------------------------------ */
 
 typedef struct spx_snapshot_result_t {
