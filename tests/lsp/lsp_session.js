@@ -163,6 +163,23 @@ async function lifecycleAndDiagnostics() {
   });
   await server.until(() => codes(server.diagnostics.get(math)).length === 0, 'the error cleared');
 
+  // A changed exported header reaches the modules that import it, closed
+  // or not (the server re-checks only what an edit can reach): app.spx,
+  // which calls math.fact, gets the error; undone, the error goes.
+  assert.ok(text.includes('export fn fact('));
+  assert.deepEqual(codes(server.diagnostics.get(app)), []);
+  await server.connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: math, version: 6 },
+    contentChanges: [{ text: text.replace('export fn fact(', 'export fn factorial(') }],
+  });
+  await server.until(() => codes(server.diagnostics.get(app)).includes('E0309'), 'app reached');
+  assert.match(server.diagnostics.get(app).find((d) => d.code === 'E0309').message,
+               /unknown function 'fact' in module 'math'/);
+  await server.connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: math, version: 7 }, contentChanges: [{ text }],
+  });
+  await server.until(() => codes(server.diagnostics.get(app)).length === 0, 'app cleared');
+
   // A change to a document never opened, and a version gap: logged, no crash.
   await server.connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
     textDocument: { uri: uriOf(root, 'src/nothing.spx'), version: 2 },
@@ -172,7 +189,7 @@ async function lifecycleAndDiagnostics() {
   await server.connection.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
     textDocument: { uri: math, version: 9 }, contentChanges: [{ text }],
   });
-  await server.until(() => server.logs.some((l) => /version 9 after 5/.test(l)), 'the gap');
+  await server.until(() => server.logs.some((l) => /version 9 after 7/.test(l)), 'the gap');
 
   await finish(server, 0);
 }

@@ -361,6 +361,7 @@ static void refresh(lsp_server_t *server, apr_pool_t *pool)
     }
     if (!overlaid) {
         server->view = server->base;
+        forget_previous(server);
         return;
     }
     /* The texts are copied into the view's pool: a document may change or
