@@ -65,14 +65,18 @@ typedef struct lsp_server_t {
     int initialized; /* initialize answered */
     int shut_down;   /* shutdown answered */
     spx_lsp_encoding_t encoding;
-    const char *manifest_path; /* absolute */
-    const char *root;          /* absolute, '/'-separated, no final '/' */
-    const char *root_uri;      /* the client's spelling when it named the root */
-    spx_project_t *base;       /* the project opened from the files; NULL: unavailable */
-    apr_pool_t *base_pool;
-    const char *unavailable; /* why base is NULL (in unavailable_pool) */
+    const char *root;     /* absolute, '/'-separated, no final '/' */
+    const char *root_uri; /* the client's spelling when it named the root */
+    /* The project opened from the files (held.project NULL: unavailable),
+     * re-authenticated and opened again on drift (spx_op_held.h); NULL
+     * manifest_path until initialize names the project. */
+    spx_op_held_t held;
+    /* The reason last said in a window/showMessage (in unavailable_pool),
+     * so that the same failure again is said once and takes no memory;
+     * NULL while the project is available. */
+    const char *unavailable;
     apr_pool_t *unavailable_pool;
-    /* base with the open buffers in place, diagnostics only (or base itself
+    /* the held project with the open buffers in place, diagnostics only (or it
      * when no buffer is of the project); NULL: to be rebuilt */
     spx_project_t *view;
     apr_pool_t *view_pool;
@@ -84,7 +88,7 @@ typedef struct lsp_server_t {
     /* The last diagnostics-only view, kept from the change that discarded it
      * until the next view is built, which reuses its findings for the
      * modules the change cannot reach (spx_project_rebuild_checked); NULL:
-     * none. In previous_pool (a pool of base_pool). */
+     * none. In previous_pool (a pool of held.project_pool). */
     spx_project_t *previous;
     apr_pool_t *previous_pool;
     apr_hash_t *documents; /* uri -> lsp_document_t */
@@ -285,67 +289,66 @@ static void forget_previous(lsp_server_t *server)
 
 static void reopen(lsp_server_t *server)
 {
-    server->base = server->view = server->full = NULL;
+    server->view = server->full = NULL;
     if (server->view_pool)
         apr_pool_destroy(server->view_pool);
     server->view_pool = NULL;
     forget_previous(server);
-    if (server->base_pool)
-        apr_pool_destroy(server->base_pool);
-    apr_pool_create(&server->base_pool, server->pool);
-    const char *message = NULL;
-    apr_status_t status =
-        spx_project_open(&server->base, server->manifest_path, server->base_pool, &message);
-    if (status == APR_SUCCESS) {
+    spx_op_held_open(&server->held);
+    const char *why = server->held.unavailable;
+    if (!why) {
         server->unavailable = NULL;
-    } else {
-        char reason[256];
-        server->base = NULL;
-        const char *why = message ? message : spx_strerror(status, reason, sizeof(reason));
+    } else if (!server->unavailable || strcmp(server->unavailable, why) != 0) {
         /* Said once per reason: an unavailable project is tried again at
-         * every request, and its reason kept in a pool of its own, so that
-         * the same failure again takes no memory. */
-        if (!server->unavailable || strcmp(server->unavailable, why) != 0) {
-            server->announce = 1;
-            spx_log_event(&server->log, "%s", why);
-            if (server->unavailable_pool)
-                apr_pool_destroy(server->unavailable_pool);
-            apr_pool_create(&server->unavailable_pool, server->pool);
-            server->unavailable = apr_pstrdup(server->unavailable_pool, why);
-        }
+         * every request. */
+        server->announce = 1;
+        spx_log_event(&server->log, "%s", why);
+        if (server->unavailable_pool)
+            apr_pool_destroy(server->unavailable_pool);
+        apr_pool_create(&server->unavailable_pool, server->pool);
+        server->unavailable = apr_pstrdup(server->unavailable_pool, why);
     }
     server->publish_due = 1;
+}
+
+/* spx_op_held_excuse_t: the drift of a source open in the editor is not a
+ * change (overlaid_source). */
+typedef struct excuse_context_t {
+    const lsp_server_t *server;
+    const spx_input_set_t *inputs;
+    apr_pool_t *pool;
+} excuse_context_t;
+
+static int excuse_overlaid(void *context, const char *path)
+{
+    const excuse_context_t *excuse = context;
+    return overlaid_source(excuse->server, excuse->inputs, path, excuse->pool);
 }
 
 /* Re-authenticate the held inputs; open the project again when something
  * other than an open document changed, and rebuild the view when due. */
 static void refresh(lsp_server_t *server, apr_pool_t *pool)
 {
-    if (!server->manifest_path)
+    if (!server->held.manifest_path)
         return;
-    if (!server->base) {
+    if (!server->held.project) {
         reopen(server);
     } else {
         apr_array_header_t *drift = NULL;
-        spx_input_set_t *held = spx_project_inputs(server->base);
-        apr_status_t status = spx_input_set_reauthenticate(held, pool, &drift);
-        int changed = status != APR_SUCCESS;
-        for (int i = 0; !changed && i < drift->nelts; i++) {
-            const spx_drift_t *record = &APR_ARRAY_IDX(drift, i, spx_drift_t);
-            if (!overlaid_source(server, held, record->path, pool))
-                changed = 1;
-        }
-        if (changed) {
+        excuse_context_t excuse = {server, spx_project_inputs(server->held.project), pool};
+        if (spx_op_held_check(&server->held, excuse_overlaid, &excuse, &drift, pool) !=
+            SPX_OP_HELD_CURRENT) {
             spx_log_event(&server->log, "drift found: the project is opened again");
             reopen(server);
         }
     }
-    if (!server->base || server->view)
+    if (!server->held.project || server->view)
         return;
-    const spx_input_set_t *inputs = spx_project_inputs(server->base);
-    apr_size_t count =
-        spx_project_has_manifest(server->base) && inputs ? spx_input_set_source_count(inputs) : 0;
-    if (count != spx_project_module_count(server->base))
+    const spx_input_set_t *inputs = spx_project_inputs(server->held.project);
+    apr_size_t count = spx_project_has_manifest(server->held.project) && inputs
+                           ? spx_input_set_source_count(inputs)
+                           : 0;
+    if (count != spx_project_module_count(server->held.project))
         count = 0; /* not built: nothing to put a buffer in */
     const unsigned char **texts = apr_pcalloc(pool, (count + 1) * sizeof(*texts));
     apr_size_t *lengths = apr_pcalloc(pool, (count + 1) * sizeof(*lengths));
@@ -360,20 +363,20 @@ static void refresh(lsp_server_t *server, apr_pool_t *pool)
         }
     }
     if (!overlaid) {
-        server->view = server->base;
+        server->view = server->held.project;
         forget_previous(server);
         return;
     }
     /* The texts are copied into the view's pool: a document may change or
      * close while the view is kept. */
-    apr_pool_create(&server->view_pool, server->base_pool);
+    apr_pool_create(&server->view_pool, server->held.project_pool);
     server->view_texts = apr_pcalloc(server->view_pool, (count + 1) * sizeof(*texts));
     server->view_lengths = apr_pmemdup(server->view_pool, lengths, (count + 1) * sizeof(*lengths));
     for (apr_size_t i = 0; i < count; i++)
         if (texts[i])
             server->view_texts[i] = apr_pmemdup(server->view_pool, texts[i], lengths[i] + 1);
     server->view =
-        spx_project_rebuild_checked(server->base, server->view_texts, server->view_lengths,
+        spx_project_rebuild_checked(server->held.project, server->view_texts, server->view_lengths,
                                     server->previous, server->view_pool);
     forget_previous(server);
 }
@@ -384,10 +387,10 @@ static void refresh(lsp_server_t *server, apr_pool_t *pool)
 static spx_project_t *full_project(lsp_server_t *server)
 {
     if (!server->view || !spx_project_diagnostics_only(server->view))
-        return server->view ? server->view : server->base;
+        return server->view ? server->view : server->held.project;
     if (!server->full)
-        server->full = spx_project_rebuild(server->base, server->view_texts, server->view_lengths,
-                                           server->view_pool);
+        server->full = spx_project_rebuild(server->held.project, server->view_texts,
+                                           server->view_lengths, server->view_pool);
     return server->full;
 }
 
@@ -419,7 +422,8 @@ static int text_of(lsp_server_t *server, const char *path, spx_lsp_lines_t *line
         return 1;
     }
     const spx_input_t *input =
-        server->base ? spx_input_set_find(spx_project_inputs(server->base), path) : NULL;
+        server->held.project ? spx_input_set_find(spx_project_inputs(server->held.project), path)
+                             : NULL;
     if (!input || input->kind != SPX_OBJECT_FILE)
         return 0;
     spx_lsp_lines_index(lines, input->bytes, input->size, 1, pool);
@@ -487,7 +491,7 @@ static apr_status_t publish(lsp_server_t *server, apr_pool_t *pool)
     }
     apr_hash_t *lists = apr_hash_make(pool); /* path -> json array */
     apr_array_header_t *order = apr_array_make(pool, 16, sizeof(const char *));
-    const spx_project_t *project = server->view ? server->view : server->base;
+    const spx_project_t *project = server->view ? server->view : server->held.project;
     if (project) {
         const spx_input_set_t *inputs = spx_project_inputs(project);
         if (inputs) {
@@ -617,7 +621,7 @@ static json_t *initialize(lsp_server_t *server, json_t *params, apr_pool_t *pool
     char *absolute = NULL;
     if (apr_filepath_merge(&absolute, NULL, manifest, 0, server->pool) != APR_SUCCESS)
         absolute = apr_pstrdup(server->pool, manifest);
-    server->manifest_path = absolute;
+    spx_op_held_init(&server->held, absolute, server->pool);
     char *slash = strrchr(absolute, '/');
     server->root = slash ? apr_pstrndup(server->pool, absolute, (apr_size_t)(slash - absolute))
                          : apr_pstrdup(server->pool, ".");
@@ -872,7 +876,9 @@ static const lsp_document_t *request_document(lsp_server_t *server, json_t *para
         return document;
     const char *path = relative_path(server, uri, pool);
     const spx_input_t *input =
-        path && server->base ? spx_input_set_find(spx_project_inputs(server->base), path) : NULL;
+        path && server->held.project
+            ? spx_input_set_find(spx_project_inputs(server->held.project), path)
+            : NULL;
     if (!input || input->kind != SPX_OBJECT_FILE) {
         *why = apr_psprintf(pool, "%s is neither open nor a file of the project",
                             spx_detail_echo(uri, pool));
@@ -959,7 +965,7 @@ static apr_status_t code_action(lsp_server_t *server, json_t *id, json_t *params
     if (!document)
         return refuse(server, id, SPX_RPC_INVALID_PARAMS, why);
     json_t *actions = json_array();
-    const spx_project_t *project = server->view ? server->view : server->base;
+    const spx_project_t *project = server->view ? server->view : server->held.project;
     if (!project || !document->path)
         return respond(server, id, actions);
     spx_lsp_lines_t lines;
@@ -1084,7 +1090,8 @@ static spx_project_t *navigation_full(void *server)
 static apr_status_t navigate(lsp_server_t *server, json_t *id, const char *method, json_t *params,
                              apr_pool_t *pool)
 {
-    spx_lsp_navigation_t navigation = {.project = server->view ? server->view : server->base,
+    spx_lsp_navigation_t navigation = {.project =
+                                           server->view ? server->view : server->held.project,
                                        .encoding = server->encoding,
                                        .client = server->client,
                                        .server = server,

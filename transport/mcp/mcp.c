@@ -66,20 +66,21 @@ static void note_drift(mcp_change_t *change, const char *path, const char *reaso
  * when no project is held. */
 static int held_inputs_current(mcp_server_t *server, mcp_change_t *change, apr_pool_t *pool)
 {
-    spx_input_set_t *inputs = server->project ? spx_project_inputs(server->project) : NULL;
-    if (!inputs)
-        return 0;
     apr_array_header_t *found = NULL;
-    apr_status_t status = spx_input_set_reauthenticate(inputs, pool, &found);
-    if (status == APR_SUCCESS && found->nelts == 0)
+    switch (spx_op_held_check(&server->held, NULL, NULL, &found, pool)) {
+    case SPX_OP_HELD_CURRENT:
         return 1;
-    if (status != APR_SUCCESS) {
+    case SPX_OP_HELD_UNVERIFIABLE:
         note_drift(change, "", "unverifiable");
-    } else {
+        return 0;
+    case SPX_OP_HELD_DRIFTED:
         for (int i = 0; i < found->nelts; i++) {
             const spx_drift_t *record = &APR_ARRAY_IDX(found, i, spx_drift_t);
             note_drift(change, record->path, spx_drift_reason_name(record->reason));
         }
+        return 0;
+    case SPX_OP_HELD_NONE:
+        break;
     }
     return 0;
 }
@@ -91,11 +92,11 @@ static void refresh(mcp_server_t *server, mcp_change_t *change, apr_pool_t *pool
 {
     if (held_inputs_current(server, change, pool))
         return;
-    int held = server->project != NULL;
+    int held = server->held.project != NULL;
     if (held)
         spx_log_event(&server->log, "drift found: the project is opened again");
     spx_mcp_reopen(server);
-    if (held || server->project)
+    if (held || server->held.project)
         change->changed = 1;
 }
 
@@ -133,7 +134,7 @@ static json_t *revision_changed(const mcp_server_t *server, const mcp_change_t *
 static const char *change_sentence(const mcp_server_t *server, const mcp_change_t *change,
                                    apr_pool_t *pool)
 {
-    const char *to = server->project ? spx_project_revision(server->project) : NULL;
+    const char *to = server->held.project ? spx_project_revision(server->held.project) : NULL;
     const char *from = json_string_value(change->from);
     const char *sentence =
         apr_psprintf(pool,
@@ -378,7 +379,8 @@ static apr_status_t answer_tool_call(mcp_server_t *server, const spx_request_t *
         }
         gate_context_t gate_context = {server, &change, pool};
         spx_response_gate_t gate = {second_check, &gate_context};
-        int gated = !answer.ungated && server->project && spx_project_inputs(server->project);
+        int gated =
+            !answer.ungated && server->held.project && spx_project_inputs(server->held.project);
         status = spx_response_write_result_text(writer, request->id, text, strlen(text),
                                                 gated ? &gate : NULL, outcome);
         if (status != APR_SUCCESS || *outcome != SPX_RESPONSE_WITHHELD) {
@@ -527,6 +529,7 @@ spx_session_exit_t spx_mcp_run(const spx_session_options_t *options, spx_stdio_t
     server->options = options;
     server->pool = pool;
     spx_log_init(&server->log, "semapraxd", options->verbose);
+    spx_op_held_init(&server->held, options->manifest_path, pool);
     spx_mcp_reopen(server); /* startup: a failure is said at each tool call */
 
     spx_frame_reader_t *reader = NULL;

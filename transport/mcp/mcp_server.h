@@ -13,6 +13,7 @@
 
 #include "spx_call.h"
 #include "spx_log.h"
+#include "spx_op_held.h"
 #include "spx_project.h"
 
 #include <jansson.h>
@@ -22,11 +23,10 @@ typedef struct mcp_server_t {
     spx_log_t log;                /* stderr: bounded unless --verbose (spx_log.h) */
     apr_pool_t *pool;             /* the server's, for what is kept across requests */
     const char *protocol_version; /* agreed by initialize; NULL before it */
-    spx_project_t *project;       /* NULL when its inputs could not be authenticated */
-    apr_pool_t *project_pool;     /* the project's; replaced when it is opened again */
-    const char *unavailable;      /* why project is NULL (in pool) */
-    /* The work of the projects held before the current one. */
-    apr_uint64_t earlier_phase_a_runs, earlier_authentications, earlier_source_reads;
+    /* The project (NULL when its inputs could not be authenticated, and
+     * unavailable says why), opened again on drift, and the work of the
+     * projects held before it (spx_op_held.h). */
+    spx_op_held_t held;
     apr_uint64_t requests;      /* requests that expected an answer */
     spx_frame_reader_t *reader; /* the input, which a call reads ahead for cancellations */
     spx_call_t *call;           /* the tools/call being answered (its deadline, its
@@ -34,14 +34,9 @@ typedef struct mcp_server_t {
 } mcp_server_t;
 
 /* Let the current project go (its work counted) and open the manifest
- * afresh: authentication and Phase A. On failure project is NULL and
- * unavailable says why. */
+ * afresh (spx_op_held_open), saying in the log why it is unavailable or
+ * not admitted. */
 void spx_mcp_reopen(mcp_server_t *server);
-
-/* Answer from fresh (in fresh_pool, a subpool of the server's) from now
- * on: the current project's work is counted and it goes (a committed
- * rename's project, opened by spx_op_rename). */
-void spx_mcp_adopt(mcp_server_t *server, spx_project_t *fresh, apr_pool_t *fresh_pool);
 
 /* The project's revisions, or JSON null when it has none. New references. */
 json_t *spx_mcp_project_revision(const mcp_server_t *server);

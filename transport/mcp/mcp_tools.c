@@ -446,10 +446,10 @@ static const char *diagnostics_text(const spx_project_t *project, const char *no
 /* 1 when a project is held; else a tool error saying why not, and 0. */
 static int project_held(const mcp_server_t *server, mcp_answer_t *answer, apr_pool_t *pool)
 {
-    if (server->project)
+    if (server->held.project)
         return 1;
     fail(answer, apr_psprintf(pool, "the project cannot be read: %s",
-                              server->unavailable ? server->unavailable : "not opened"));
+                              server->held.unavailable ? server->held.unavailable : "not opened"));
     return 0;
 }
 
@@ -459,10 +459,10 @@ static int admitted(const mcp_server_t *server, mcp_answer_t *answer, apr_pool_t
 {
     if (!project_held(server, answer, pool))
         return 0;
-    if (spx_project_admitted(server->project))
+    if (spx_project_admitted(server->held.project))
         return 1;
     fail(answer, apr_pstrcat(pool, "the project is not admitted: ",
-                             diagnostics_text(server->project, "diagnostic", pool), NULL));
+                             diagnostics_text(server->held.project, "diagnostic", pool), NULL));
     return 0;
 }
 
@@ -484,15 +484,17 @@ static void run_check(mcp_server_t *server, json_t *arguments, const mcp_budget_
         !project_held(server, answer, pool))
         return;
     spx_check_result_t check;
-    spx_op_check(server->project, 0, &check);
-    answer->structured = with_revisions(server, spx_project_check_document(server->project));
+    spx_op_check(server->held.project, 0, &check);
+    answer->structured = with_revisions(server, spx_project_check_document(server->held.project));
     /* An admitted project's diagnostics are warnings (they never stop admission). */
     if (!check.admitted)
-        answer->summary = apr_pstrcat(pool, "The project is not admitted: ",
-                                      diagnostics_text(server->project, "diagnostic", pool), NULL);
+        answer->summary =
+            apr_pstrcat(pool, "The project is not admitted: ",
+                        diagnostics_text(server->held.project, "diagnostic", pool), NULL);
     else if (check.diagnostic_count > 0)
-        answer->summary = apr_pstrcat(pool, "The project is admitted: ",
-                                      diagnostics_text(server->project, "warning", pool), NULL);
+        answer->summary =
+            apr_pstrcat(pool, "The project is admitted: ",
+                        diagnostics_text(server->held.project, "warning", pool), NULL);
     else
         answer->summary = "The project is admitted: no diagnostics.";
 }
@@ -556,7 +558,7 @@ static void run_context(mcp_server_t *server, json_t *arguments, const mcp_budge
     if (!admitted(server, answer, pool))
         return;
     spx_context_result_t context;
-    if (spx_op_context(server->project, &query, limit, &context, pool) != APR_SUCCESS) {
+    if (spx_op_context(server->held.project, &query, limit, &context, pool) != APR_SUCCESS) {
         spx_log_request(&server->log, "context: %s", context.message ? context.message : "failed");
         fail_bounded(answer, context.message ? context.message : "the context could not be made",
                      pool);
@@ -604,7 +606,7 @@ static void run_test(mcp_server_t *server, json_t *arguments, const mcp_budget_t
     spx_op_test_result_t run;
     const char *message = NULL;
     test.interrupt = server->call ? spx_call_interrupt(server->call) : NULL;
-    switch (spx_op_test(server->project, &test, &run, pool, &message)) {
+    switch (spx_op_test(server->held.project, &test, &run, pool, &message)) {
     case SPX_OP_TEST_INTERRUPTED: /* past the deadline; a cancelled call is never answered */
         fail(answer, spx_call_too_long_sentence(server->call, pool));
         return;
@@ -736,8 +738,8 @@ static void run_run(mcp_server_t *server, json_t *arguments, const mcp_budget_t 
     json_t *envelope = NULL;
     const char *message = NULL;
     apr_status_t status = spx_op_run_function_interruptible(
-        server->project, function, &limits, server->call ? spx_call_interrupt(server->call) : NULL,
-        &entry, &envelope, pool, &message);
+        server->held.project, function, &limits,
+        server->call ? spx_call_interrupt(server->call) : NULL, &entry, &envelope, pool, &message);
     if (status ==
         SPX_STATUS_INTERRUPTED) { /* past the deadline; a cancelled call is never answered */
         fail(answer, spx_call_too_long_sentence(server->call, pool));
@@ -832,8 +834,8 @@ static void run_fmt(mcp_server_t *server, json_t *arguments, const mcp_budget_t 
     int text = output && strcmp(output, "text") == 0;
     if (!project_held(server, answer, pool))
         return;
-    spx_input_set_t *inputs = spx_project_inputs(server->project);
-    if (!spx_project_has_manifest(server->project) || !inputs) {
+    spx_input_set_t *inputs = spx_project_inputs(server->held.project);
+    if (!spx_project_has_manifest(server->held.project) || !inputs) {
         fail(answer, "the manifest has diagnostics (the check tool lists them); nothing was "
                      "formatted");
         return;
@@ -934,7 +936,7 @@ static void run_graph_summary(mcp_server_t *server, json_t *arguments, const mcp
         !admitted(server, answer, pool))
         return;
     spx_graph_summary_t graph;
-    spx_op_graph_summary(server->project, max_modules, &graph, pool);
+    spx_op_graph_summary(server->held.project, max_modules, &graph, pool);
     const spx_graph_shape_t *shape = &graph.shape;
     answer->structured = with_revisions(server, graph.document);
     answer->summary = apr_psprintf(
@@ -956,43 +958,35 @@ static void run_status(mcp_server_t *server, json_t *arguments, const mcp_budget
     (void)budget;
     if (!arguments_known(arguments, (const char *const[]){NULL}, answer, pool))
         return;
-    apr_uint64_t phase_a_runs = server->earlier_phase_a_runs;
-    apr_uint64_t authentications = server->earlier_authentications;
-    apr_uint64_t source_reads = server->earlier_source_reads;
-    const spx_input_set_t *inputs = server->project ? spx_project_inputs(server->project) : NULL;
-    if (server->project)
-        phase_a_runs += spx_project_phase_a_runs(server->project);
-    if (inputs) {
-        spx_input_counters_t counters = spx_input_set_counters(inputs);
-        authentications += counters.authentications;
-        source_reads += counters.source_reads;
-    }
-    int open = server->project && spx_project_has_manifest(server->project);
-    int is_admitted = server->project && spx_project_admitted(server->project);
-    json_t *result = json_pack(
-        "{s:s,s:b,s:s,s:s,s:{s:I,s:I,s:I,s:I}}", "state", open ? "open" : "unavailable", "admitted",
-        is_admitted, "manifest", server->options->manifest_path, "protocol_version",
-        server->protocol_version ? server->protocol_version : "", "counters", "phase_a_runs",
-        (json_int_t)phase_a_runs, "source_reads", (json_int_t)source_reads, "authentications",
-        (json_int_t)authentications, "requests", (json_int_t)server->requests);
+    spx_op_held_work_t work = spx_op_held_work(&server->held);
+    int open = server->held.project && spx_project_has_manifest(server->held.project);
+    int is_admitted = server->held.project && spx_project_admitted(server->held.project);
+    json_t *result =
+        json_pack("{s:s,s:b,s:s,s:s,s:{s:I,s:I,s:I,s:I}}", "state", open ? "open" : "unavailable",
+                  "admitted", is_admitted, "manifest", server->options->manifest_path,
+                  "protocol_version", server->protocol_version ? server->protocol_version : "",
+                  "counters", "phase_a_runs", (json_int_t)work.phase_a_runs, "source_reads",
+                  (json_int_t)work.source_reads, "authentications",
+                  (json_int_t)work.authentications, "requests", (json_int_t)server->requests);
     const char *why = NULL;
-    if (!server->project)
-        why = server->unavailable ? server->unavailable : "not opened";
+    if (!server->held.project)
+        why = server->held.unavailable ? server->held.unavailable : "not opened";
     else if (!open)
         why = "the manifest has diagnostics (the check tool lists them)";
     if (why)
         json_object_set_new(result, "unavailable", json_string(why));
     answer->structured = with_revisions(server, result);
-    const char *revision = server->project ? spx_project_revision(server->project) : NULL;
-    answer->summary = apr_psprintf(
-        pool,
-        "%s, %s, project revision %s; %" APR_UINT64_T_FMT " Phase A run%s, %" APR_UINT64_T_FMT
-        " authentication%s, %" APR_UINT64_T_FMT " source read%s, %" APR_UINT64_T_FMT
-        " request%s%s%s",
-        open ? "Open" : "Unavailable", is_admitted ? "admitted" : "not admitted",
-        revision ? revision : "none", phase_a_runs, spx_plural(phase_a_runs), authentications,
-        spx_plural(authentications), source_reads, spx_plural(source_reads), server->requests,
-        spx_plural(server->requests), why ? ": " : ".", why ? why : "");
+    const char *revision = server->held.project ? spx_project_revision(server->held.project) : NULL;
+    answer->summary =
+        apr_psprintf(pool,
+                     "%s, %s, project revision %s; %" APR_UINT64_T_FMT
+                     " Phase A run%s, %" APR_UINT64_T_FMT " authentication%s, %" APR_UINT64_T_FMT
+                     " source read%s, %" APR_UINT64_T_FMT " request%s%s%s",
+                     open ? "Open" : "Unavailable", is_admitted ? "admitted" : "not admitted",
+                     revision ? revision : "none", work.phase_a_runs, spx_plural(work.phase_a_runs),
+                     work.authentications, spx_plural(work.authentications), work.source_reads,
+                     spx_plural(work.source_reads), server->requests, spx_plural(server->requests),
+                     why ? ": " : ".", why ? why : "");
 }
 
 /* The tool error's text of a failed commit or rebind: where it failed,
@@ -1081,7 +1075,7 @@ static void run_rename(mcp_server_t *server, json_t *arguments, const mcp_budget
     rename_measuring_t measuring = {budget, function, new_name};
     const spx_op_rename_budget_t answer_budget = {budget->result_bytes / 2, rename_failure_bytes,
                                                   rename_committed_bytes};
-    const spx_op_rename_request_t rename = {.project = server->project,
+    const spx_op_rename_request_t rename = {.project = server->held.project,
                                             .function = function,
                                             .new_name = new_name,
                                             .dry_run = json_is_true(dry_run),
@@ -1137,7 +1131,7 @@ static void run_rename(mcp_server_t *server, json_t *arguments, const mcp_budget
     case SPX_OP_RENAME_COMMITTED:
         answer->ungated = 1;
         answer->structured = spx_op_rename_document(&renamed); /* before the old project goes */
-        spx_mcp_adopt(server, renamed.project, renamed.project_pool);
+        spx_op_held_adopt(&server->held, renamed.project, renamed.project_pool);
         spx_log_event(&server->log, "renamed %s to %s in %u file%s", function, new_name,
                       (unsigned)files, spx_plural(files));
         answer->summary = renamed_summary(function, new_name, files, pool);

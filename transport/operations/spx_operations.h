@@ -18,6 +18,7 @@
 
 #include "spx_op_check.h"
 #include "spx_op_fmt.h"
+#include "spx_op_held.h"
 #include "spx_op_query.h"
 #include "spx_op_rename.h"
 #include "spx_op_run.h"
