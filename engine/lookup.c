@@ -473,6 +473,7 @@ static spx_lookup_item_t *add_item(apr_array_header_t *list, int *truncated, spx
     item->span = span;
     item->name_span = name->span;
     item->parent = parent;
+    item->declaration = NULL;
     return item;
 }
 
@@ -561,17 +562,37 @@ static void module_items(const spx_module_t *module, apr_size_t source, int memb
             return;
         }
         long parent = list->nelts;
-        if (!add_item(list, truncated, items[i].kind, module, source, name, span, -1))
+        spx_lookup_item_t *added =
+            add_item(list, truncated, items[i].kind, module, source, name, span, -1);
+        if (!added)
             return;
         if (!members)
             continue;
+        switch (items[i].kind) {
+        case SPX_LOOKUP_FUNCTION:
+            added->declaration = spx_declaration_function(module->functions[items[i].number], pool);
+            break;
+        case SPX_LOOKUP_STRUCT:
+            added->declaration = spx_declaration_struct(module->structs[items[i].number], pool);
+            break;
+        case SPX_LOOKUP_ENUM:
+            added->declaration = spx_declaration_enum(module->enums[items[i].number], pool);
+            break;
+        default:
+            added->declaration = spx_declaration_const(module->consts[items[i].number], pool);
+            break;
+        }
         if (items[i].kind == SPX_LOOKUP_STRUCT) {
             const spx_struct_t *structure = module->structs[items[i].number];
             for (apr_size_t f = 0; f < structure->field_count && !*truncated; f++) {
                 const spx_param_t *field = &structure->fields[f];
                 spx_span_t whole = {field->name.span.start, field->type_span.end};
-                add_item(list, truncated, SPX_LOOKUP_FIELD, module, source, &field->name, whole,
-                         parent);
+                spx_lookup_item_t *member = add_item(list, truncated, SPX_LOOKUP_FIELD, module,
+                                                     source, &field->name, whole, parent);
+                if (member && field->name.text)
+                    member->declaration = apr_pstrcat(
+                        pool, field->name.text, ": ",
+                        spx_written_type_name(field->type_syntax, field->type, module, pool), NULL);
             }
         } else if (items[i].kind == SPX_LOOKUP_ENUM) {
             const spx_enum_t *enumeration = module->enums[items[i].number];
@@ -589,8 +610,10 @@ static void module_items(const spx_module_t *module, apr_size_t source, int memb
                         whole.end = (spx_position_t){whole.end.line, whole.end.column + 1,
                                                      whole.end.offset + 1};
                 }
-                add_item(list, truncated, SPX_LOOKUP_VARIANT, module, source, &variant->name, whole,
-                         parent);
+                spx_lookup_item_t *member = add_item(list, truncated, SPX_LOOKUP_VARIANT, module,
+                                                     source, &variant->name, whole, parent);
+                if (member)
+                    member->declaration = spx_declaration_variant(enumeration, variant, pool);
             }
         }
     }
@@ -612,8 +635,10 @@ spx_lookup_status_t spx_lookup_document_symbols(const spx_project_t *project, ap
         if (!function || function->module != module)
             continue;
         spx_name_t name = {project->manifest->tests[t].name, function->name.span};
-        add_item(list, &items->truncated, SPX_LOOKUP_TEST, module, source, &name, function->span,
-                 -1);
+        spx_lookup_item_t *test = add_item(list, &items->truncated, SPX_LOOKUP_TEST, module, source,
+                                           &name, function->span, -1);
+        if (test)
+            test->declaration = spx_declaration_function(function, pool);
     }
     items->items = (spx_lookup_item_t *)list->elts;
     items->count = (apr_size_t)list->nelts;

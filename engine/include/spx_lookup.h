@@ -154,6 +154,10 @@ typedef struct spx_lookup_item_t {
     spx_span_t span;
     spx_span_t name_span;
     long parent;
+    /* Document symbols only: the item as declared, in one line (a hover's
+     * wording: "export fn fib(n: int) -> int", "x: int", "Circle(int)"; a
+     * test's function); NULL for workspace symbols. */
+    const char *declaration;
 } spx_lookup_item_t;
 
 typedef struct spx_lookup_items_t {

@@ -6,10 +6,12 @@
 // signatureHelp, semanticTokens/full, prepareRename and rename (a
 // WorkspaceEdit over every file that calls the function, with the open
 // documents' versions; a refusal's sentence), positions with text that is
-// not ASCII in UTF-16 and UTF-8, and documents outside the project; and
-// that documentSymbol and rename, which need the full project the server
-// builds only when asked (its diagnostics come from a lighter rebuild),
-// answer every edit's text, never an earlier one's.
+// not ASCII in UTF-16 and UTF-8, and documents outside the project;
+// documentSymbol's tree (fields under their struct, the manifest's tests),
+// listed while the source has errors too; and that documentSymbol and
+// rename (rename needs the full project the server builds only when asked;
+// its diagnostics come from a lighter rebuild) answer every edit's text,
+// never an earlier one's.
 //
 //   node lsp_navigation.js SEMAPRAXD EXAMPLE WORKDIR
 'use strict';
@@ -375,10 +377,48 @@ async function freshAfterEdits() {
   // Back to the file's text, then an error: nothing listed while it is not admitted.
   await change(mathText);
   assert.ok(!(await names()).includes('thrice'));
+  // An error in the buffer: the items are still listed (from the
+  // declarations, as far as the source parsed).
   await change(mathText.replace('return a;', 'return nope;'));
-  assert.deepEqual(await names(), []);
+  assert.ok((await names()).includes('fib'));
   await change(mathText);
   assert.ok((await names()).includes('fib'));
+  await finish(server);
+}
+
+// documentSymbol: a source's items in source order with their one-line
+// declarations, a struct's fields as its children, each selectionRange the
+// name inside its range, and the manifest's tests of the source.
+async function documentSymbols() {
+  const root = copyProject('symbols');
+  const server = start();
+  await initialize(server, root);
+  const words = uriOf(root, 'src/words.spx');
+  const text = read(root, 'src/words.spx');
+  const symbols = await server.connection.sendRequest(rpc.DocumentSymbolRequest.type,
+                                                      { textDocument: { uri: words } });
+  const names = symbols.map((s) => s.name);
+  assert.deepEqual(names.slice(0, 3), ['FNV_OFFSET', 'FNV_PRIME', 'Count']);
+  const count = symbols[2];
+  assert.equal(count.kind, rpc.SymbolKind.Struct);
+  assert.equal(count.detail, 'export struct Count { word: str, n: int }');
+  assert.deepEqual(count.children.map((c) => [c.name, c.kind, c.detail]),
+                   [['word', rpc.SymbolKind.Field, 'word: str'], ['n', rpc.SymbolKind.Field, 'n: int']]);
+  const at = find(text, 'export struct Count');
+  assert.deepEqual(count.range.start, at);
+  assert.deepEqual(count.selectionRange,
+                   { start: { line: at.line, character: at.character + 14 },
+                     end: { line: at.line, character: at.character + 19 } });
+  const split = symbols.find((s) => s.name === 'split');
+  assert.equal(split.kind, rpc.SymbolKind.Function);
+  assert.equal(split.detail, 'export fn split(s: str) -> [str]');
+  // The manifest's test of this source, named as the manifest names it.
+  const test = symbols[symbols.length - 1];
+  assert.equal(test.detail, 'fn test_words() -> int');
+  assert.equal(test.kind, rpc.SymbolKind.Function);
+  // Not a source of the project: nothing.
+  assert.deepEqual(await server.connection.sendRequest(rpc.DocumentSymbolRequest.type,
+                   { textDocument: { uri: uriOf(root, 'semaprax.toml') } }), []);
   await finish(server);
 }
 
@@ -437,6 +477,7 @@ async function encodings() {
 (async () => {
   fs.mkdirSync(workdir, { recursive: true });
   for (const [name, run] of [['navigation', navigation], ['overlay', overlay],
+                             ['document symbols', documentSymbols],
                              ['fresh after edits', freshAfterEdits], ['encodings', encodings]]) {
     await run();
     console.log(`ok: ${name}`);

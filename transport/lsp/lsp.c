@@ -4,7 +4,7 @@
  * overlay on the project, publishDiagnostics, formatting and the quick
  * fixes of suggestions. Messages are read with the wire's Content-Length
  * reader and parsed with its request grammar (CR taken as white space);
- * project opening and re-authentication are the engine's, the layout is
+ * the held project is the held-project operation's (spx_op_held.h), the layout is
  * the fmt operation's (spx_op_fmt_text), so this file only parses and
  * renders.
  *
@@ -18,7 +18,7 @@
  * its index and code (spx_project_rebuild_checked, about two thirds of the
  * work; and over the previous view, the function bodies of only the modules
  * the change can reach), and in full (spx_project_rebuild) only when a
- * request needs the index (documentSymbol, rename), kept until the next
+ * request needs the index (rename), kept until the next
  * change: whatever discards the view (a change, an open, a close, drift)
  * discards it too.
  */
@@ -31,7 +31,6 @@
 #include "spx_detail.h"
 #include "spx_diff.h"
 #include "spx_digest.h"
-#include "spx_index.h"
 #include "spx_inputs.h"
 #include "spx_limits.h"
 #include "spx_log.h"
@@ -640,11 +639,11 @@ static json_t *initialize(lsp_server_t *server, json_t *params, apr_pool_t *pool
     reopen(server);
     spx_lsp_navigation_client(params, &server->client);
     json_t *sync = json_pack("{s:b,s:i}", "openClose", 1, "change", 2); /* incremental */
-    json_t *result = json_pack(
-        "{s:{s:s,s:o,s:b,s:b,s:{s:[s]}},s:{s:s,s:s}}", "capabilities", "positionEncoding",
-        server->encoding == SPX_LSP_UTF8 ? "utf-8" : "utf-16", "textDocumentSync", sync,
-        "documentFormattingProvider", 1, "documentSymbolProvider", 1, "codeActionProvider",
-        "codeActionKinds", "quickfix", "serverInfo", "name", "semapraxd", "version", SPX_VERSION);
+    json_t *result =
+        json_pack("{s:{s:s,s:o,s:b,s:{s:[s]}},s:{s:s,s:s}}", "capabilities", "positionEncoding",
+                  server->encoding == SPX_LSP_UTF8 ? "utf-8" : "utf-16", "textDocumentSync", sync,
+                  "documentFormattingProvider", 1, "codeActionProvider", "codeActionKinds",
+                  "quickfix", "serverInfo", "name", "semapraxd", "version", SPX_VERSION);
     if (result)
         spx_lsp_navigation_capabilities(json_object_get(result, "capabilities"));
     return result;
@@ -1016,49 +1015,6 @@ static apr_status_t code_action(lsp_server_t *server, json_t *id, json_t *params
     return respond(server, id, actions);
 }
 
-/* textDocument/documentSymbol: the module's functions, structs, enums and
- * consts with their spans, from the graph's typed walk; [] while the
- * project is not admitted (there is no index to read). */
-static apr_status_t document_symbol(lsp_server_t *server, json_t *id, json_t *params,
-                                    apr_pool_t *pool)
-{
-    const char *why = NULL;
-    const lsp_document_t *document = request_document(server, params, &why, pool);
-    if (!document)
-        return refuse(server, id, SPX_RPC_INVALID_PARAMS, why);
-    json_t *symbols = json_array();
-    const spx_project_t *project = full_project(server);
-    if (!project || !document->path || !spx_project_admitted(project))
-        return respond(server, id, symbols);
-    spx_lsp_lines_t lines;
-    int open = apr_hash_get(server->documents, document->uri, APR_HASH_KEY_STRING) != NULL;
-    spx_lsp_lines_index(&lines, document->text, document->length, !open, pool);
-    static const struct {
-        const char *kind;
-        int symbol; /* LSP's SymbolKind */
-    } kinds[] = {{"function", 12}, {"struct", 23}, {"enum", 10}, {"const", 14}};
-    int count = spx_graph_node_count(project);
-    for (int number = 0; number < count; number++) {
-        spx_graph_node_t node;
-        spx_graph_node(project, number, &node);
-        if (!node.span || !node.path || !node.name || strcmp(node.path, document->path) != 0)
-            continue;
-        for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-            if (strcmp(node.kind, kinds[k].kind) != 0)
-                continue;
-            json_t *range =
-                range_json(server, &lines, node.span->start.offset, node.span->end.offset);
-            json_t *symbol = json_pack("{s:s,s:i,s:O,s:o}", "name", node.name, "kind",
-                                       kinds[k].symbol, "range", range, "selectionRange", range);
-            const char *detail = node.signature ? node.signature : node.type;
-            if (detail)
-                json_object_set_new(symbol, "detail", json_string(detail));
-            json_array_append_new(symbols, symbol);
-        }
-    }
-    return respond(server, id, symbols);
-}
-
 /* --- navigation (lsp_navigation.c) ---------------------------------------- */
 
 static const char *navigation_path_of(void *server, const char *uri, apr_pool_t *pool)
@@ -1167,9 +1123,10 @@ static apr_status_t requested(lsp_server_t *server, const spx_request_t *request
     static const struct {
         const char *method;
         apr_status_t (*answer)(lsp_server_t *, json_t *, json_t *, apr_pool_t *);
-    } methods[] = {{"textDocument/formatting", formatting},
-                   {"textDocument/codeAction", code_action},
-                   {"textDocument/documentSymbol", document_symbol}};
+    } methods[] = {
+        {"textDocument/formatting", formatting},
+        {"textDocument/codeAction", code_action},
+    };
     for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
         if (!is_method(request, methods[i].method))
             continue;

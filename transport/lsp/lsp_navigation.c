@@ -1,7 +1,7 @@
 /*
  * lsp_navigation.c: the navigation requests of `semapraxd --lsp`
  * (spx_lsp_navigation.h, docs/editors.md): hover, definition, references,
- * documentHighlight, workspace/symbol, completion, signatureHelp,
+ * documentHighlight, documentSymbol, workspace/symbol, completion, signatureHelp,
  * semanticTokens/full, prepareRename and rename. The answers are the
  * engine's (spx_lookup.h, spx_rename.h) over the project the server holds
  * with the open buffers in place; this file converts byte offsets to LSP
@@ -263,6 +263,51 @@ static int symbol_kind(spx_lookup_kind_t kind)
     default:
         return 12; /* functions, builtins, tests */
     }
+}
+
+/* textDocument/documentSymbol: the source's items as DocumentSymbol, in
+ * source order, each struct's fields and each enum's variants as its
+ * children, then the manifest's tests of the source; read from the
+ * declarations (spx_lookup_document_symbols), so they are listed while the
+ * project has errors too, as far as the source parsed. */
+static int document_symbol(request_t *request, json_t *params, json_t **result,
+                           const char **refusal)
+{
+    (void)refusal;
+    apr_size_t source = source_of(request, params);
+    const spx_lsp_lines_t *lines = lines_of(request, source);
+    *result = json_array();
+    spx_lookup_items_t items;
+    if (!lines || spx_lookup_document_symbols(request->project, source, &items, request->pool) !=
+                      SPX_LOOKUP_FOUND)
+        return 1;
+    json_t **made = apr_pcalloc(request->pool, (items.count + 1) * sizeof(*made));
+    for (apr_size_t i = 0; i < items.count; i++) {
+        const spx_lookup_item_t *item = &items.items[i];
+        json_t *symbol = json_pack(
+            "{s:s,s:i,s:o,s:o}", "name", item->name, "kind", symbol_kind(item->kind), "range",
+            range_json(request, lines, item->span.start.offset, item->span.end.offset),
+            "selectionRange",
+            range_json(request, lines, item->name_span.start.offset, item->name_span.end.offset));
+        if (!symbol)
+            continue;
+        if (item->declaration)
+            json_object_set_new(symbol, "detail", json_string(item->declaration));
+        made[i] = symbol;
+        json_t *parent =
+            item->parent >= 0 && (apr_size_t)item->parent < i ? made[item->parent] : NULL;
+        if (!parent) {
+            json_array_append_new(*result, symbol);
+            continue;
+        }
+        json_t *children = json_object_get(parent, "children");
+        if (!children) {
+            children = json_array();
+            json_object_set_new(parent, "children", children);
+        }
+        json_array_append_new(children, symbol);
+    }
+    return 1;
 }
 
 /* workspace/symbol: SymbolInformation of every item whose name contains
@@ -567,6 +612,7 @@ static const struct {
                {"textDocument/definition", definition},
                {"textDocument/references", references},
                {"textDocument/documentHighlight", highlight},
+               {"textDocument/documentSymbol", document_symbol},
                {"workspace/symbol", workspace_symbol},
                {"textDocument/completion", completion},
                {"textDocument/signatureHelp", signature_help},
@@ -593,14 +639,14 @@ void spx_lsp_navigation_capabilities(json_t *capabilities)
         json_array_append_new(modifiers, json_string(token_modifiers[i]));
     json_object_update_new(
         capabilities,
-        json_pack("{s:b,s:b,s:b,s:b,s:b,s:{s:[s]},s:{s:[s,s]},"
+        json_pack("{s:b,s:b,s:b,s:b,s:b,s:b,s:{s:[s]},s:{s:[s,s]},"
                   "s:{s:{s:o,s:o},s:b,s:b},s:{s:b}}",
                   "hoverProvider", 1, "definitionProvider", 1, "referencesProvider", 1,
-                  "documentHighlightProvider", 1, "workspaceSymbolProvider", 1,
-                  "completionProvider", "triggerCharacters", ".", "signatureHelpProvider",
-                  "triggerCharacters", "(", ",", "semanticTokensProvider", "legend", "tokenTypes",
-                  types, "tokenModifiers", modifiers, "full", 1, "range", 0, "renameProvider",
-                  "prepareProvider", 1));
+                  "documentHighlightProvider", 1, "documentSymbolProvider", 1,
+                  "workspaceSymbolProvider", 1, "completionProvider", "triggerCharacters", ".",
+                  "signatureHelpProvider", "triggerCharacters", "(", ",", "semanticTokensProvider",
+                  "legend", "tokenTypes", types, "tokenModifiers", modifiers, "full", 1, "range", 0,
+                  "renameProvider", "prepareProvider", 1));
 }
 
 int spx_lsp_navigation_handles(const char *method)
