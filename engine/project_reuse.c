@@ -24,7 +24,8 @@
  *   - a module it imports directly has a function that is not exported
  *     added, removed or with another header, and its text spells that
  *     function's name (only such a module can name it: "m.helper" is then
- *     "not exported" rather than "unknown", or the other way round); or
+ *     "not exported" rather than "unknown", or the other way round; past
+ *     SPX_REUSE_NAMES_SEARCHED such names, every direct importer); or
  *   - it is in an import cycle (its imports were not all finished before it).
  * Everything else a build decides across modules (the import and struct
  * cycles, the consts' values, the entry and the tests, whether any error
@@ -34,6 +35,8 @@
  * the whole build's.
  */
 #include "project_internal.h"
+
+#include "spx_limits.h"
 
 #include <apr_hash.h>
 #include <apr_strings.h>
@@ -223,6 +226,8 @@ int spx_reuse_may_skip(spx_reuse_t *reuse, apr_size_t number)
         if (reuse->reaches[*imported])
             reached = reaches = 1;
         const apr_array_header_t *names = reuse->private_changed[*imported];
+        if (names && names->nelts > SPX_REUSE_NAMES_SEARCHED)
+            reached = 1; /* too many to look for (spx_limits.h) */
         for (int n = 0; names && !reached && n < names->nelts; n++)
             reached = spells(module->text, module->length, APR_ARRAY_IDX(names, n, const char *));
     }

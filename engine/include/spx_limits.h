@@ -418,6 +418,14 @@
  * one list of each, not a second copy. */
 #define SPX_INDEX_FIRST_ITEMS 256
 
+/* A diagnostics-only rebuild over the previous one (project_reuse.c) looks
+ * for each private function of a module that an edit added, removed or
+ * changed in the text of every module that imports it; past this many
+ * such names in one module it looks for none and checks every importer
+ * again (project decision: a typical edit changes a name or two, and the
+ * search stays within this many passes over the importers' texts). */
+#define SPX_REUSE_NAMES_SEARCHED 64
+
 /* Handles kept beyond the held inputs when the open-file limit is checked
  * (project decision: stdio, the process tests' pipes, and some slack). */
 #define SPX_LIMIT_SPARE_HANDLES 64u

@@ -14,6 +14,7 @@
 #include "spx_digest.h"
 #include "spx_envelope.h"
 #include "spx_index.h"
+#include "spx_limits.h"
 #include "project_internal.h" /* white-box: the project's own fields */
 #include "spx_project.h"
 #include "spx_rename.h"
@@ -685,6 +686,46 @@ static void test_rebuild_reuses_what_an_edit_cannot_reach(void)
     apr_pool_destroy(pool);
 }
 
+/* The private names an edit changed are looked for in the importers'
+ * texts up to SPX_REUSE_NAMES_SEARCHED of them; past that every importer is
+ * checked again, so the search stays bounded whatever the edit. */
+static void test_reuse_bounds_the_names_it_searches(void)
+{
+    spx_fixture_t *fixture = spx_fixture_new();
+    apr_pool_t *pool = fixture->pool;
+    spx_fixture_write(fixture, "semaprax.toml",
+                      apr_pstrcat(pool, manifest_head,
+                                  "\n[[source]]\nmodule = \"lib\"\npath = \"lib.spx\"\n"
+                                  "\n[[source]]\nmodule = \"app\"\npath = \"app.spx\"\n",
+                                  NULL));
+    spx_fixture_write(fixture, "lib.spx", "export fn one() -> int { return 1; }\n");
+    spx_fixture_write(fixture, "app.spx",
+                      "import lib;\nexport fn main() -> int { return lib.one(); }\n");
+    spx_project_t *base = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(
+        spx_project_open(&base, spx_fixture_path(fixture, "semaprax.toml"), pool, &message),
+        APR_SUCCESS);
+    const unsigned char *texts[2] = {NULL, NULL};
+    apr_size_t lengths[2] = {0, 0};
+    spx_project_t *held = spx_project_rebuild_checked(base, texts, lengths, NULL, pool);
+    for (int count = SPX_REUSE_NAMES_SEARCHED; count <= SPX_REUSE_NAMES_SEARCHED + 1; count++) {
+        const char *lib = "export fn one() -> int { return 1; }\n";
+        for (int i = 0; i < count; i++)
+            lib = apr_psprintf(pool, "%sfn helper_%d() -> int { return one(); }\n", lib, i);
+        texts[0] = (const unsigned char *)lib;
+        lengths[0] = strlen(lib);
+        spx_project_t *edit = spx_project_rebuild_checked(base, texts, lengths, held, pool);
+        /* app spells none of the names: at the bound it is reused, past it
+         * checked again; the diagnostics are the full rebuild's either way. */
+        CU_ASSERT_EQUAL(spx_project_modules_reused(edit),
+                        count <= SPX_REUSE_NAMES_SEARCHED ? 1u : 0u);
+        CU_ASSERT_STRING_EQUAL(check_text(edit, pool),
+                               check_text(spx_project_rebuild(base, texts, lengths, pool), pool));
+    }
+    spx_fixture_free(fixture);
+}
+
 /* A small random number generator with a fixed seed (xorshift64), so that
  * every run makes the same edits. */
 static uint64_t next_random(uint64_t *state)
@@ -1001,6 +1042,8 @@ int main(void)
          test_module_imported_after_an_item_is_checked},
         {"diagnostics-only rebuild: reuses what an edit cannot reach",
          test_rebuild_reuses_what_an_edit_cannot_reach},
+        {"diagnostics-only rebuild: bounds the names it searches",
+         test_reuse_bounds_the_names_it_searches},
         {"diagnostics-only rebuild: the full rebuild's under random edits",
          test_reuse_matches_the_full_rebuild_under_random_edits},
         {"diagnostics-only project: refused where the index is needed",
