@@ -532,6 +532,15 @@ static apr_size_t expect_same_diagnostics(const char *name, const spx_project_t 
     return spx_diagnostics_count(spx_project_diagnostics(full));
 }
 
+/* The project at manifest_path, opened in pool (it must open). */
+static spx_project_t *open_manifest(const char *manifest_path, apr_pool_t *pool)
+{
+    spx_project_t *project = NULL;
+    const char *message = NULL;
+    CU_ASSERT_EQUAL_FATAL(spx_project_open(&project, manifest_path, pool, &message), APR_SUCCESS);
+    return project;
+}
+
 /* expect_same_diagnostics for the project at manifest_path as held, and with
  * each source in turn given an error (an unknown call appended) and given
  * a function nothing calls (W0604 when admitted). */
@@ -540,9 +549,7 @@ static void expect_same_for_project(const char *manifest_path, apr_size_t *compa
 {
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, parent);
-    spx_project_t *base = NULL;
-    const char *message = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_project_open(&base, manifest_path, pool, &message), APR_SUCCESS);
+    spx_project_t *base = open_manifest(manifest_path, pool);
     CU_ASSERT_PTR_NOT_NULL_FATAL(base->manifest);
     apr_size_t count = base->module_count;
     const unsigned char **texts = apr_pcalloc(pool, (count + 1) * sizeof(*texts));
@@ -571,11 +578,18 @@ static void expect_same_for_project(const char *manifest_path, apr_size_t *compa
     apr_pool_destroy(pool);
 }
 
-static void test_diagnostics_only_rebuild_matches_the_full_one(void)
+/* Call visit(manifest_path, from_corpus, context, pool) for every project
+ * of tests/projects and examples/ (from_corpus 0), then for every case of
+ * the checker corpus with at least min_sources sources, written as the
+ * modules of one manifest (no entry, no test; from_corpus 1). Returns how
+ * many it visited. */
+typedef void (*project_visit_t)(const char *manifest_path, int from_corpus, void *context,
+                                apr_pool_t *pool);
+
+static apr_size_t each_project(int min_sources, project_visit_t visit, void *context,
+                               apr_pool_t *pool)
 {
-    apr_pool_t *pool = NULL;
-    apr_pool_create(&pool, NULL);
-    apr_size_t compared = 0, projects = 0;
+    apr_size_t projects = 0;
     const char *examples = getenv("SPX_EXAMPLES");
     CU_ASSERT_PTR_NOT_NULL_FATAL(examples);
     const char *folders[] = {spx_corpus_dir("projects", pool), examples};
@@ -588,18 +602,18 @@ static void test_diagnostics_only_rebuild_matches_the_full_one(void)
             apr_finfo_t info;
             if (apr_stat(&info, manifest, APR_FINFO_TYPE, pool) != APR_SUCCESS)
                 continue; /* examples/clients: no project */
-            expect_same_for_project(manifest, &compared, pool);
+            visit(manifest, 0, context, pool);
             projects++;
         }
     }
-    /* The checker corpus: each case's sources as the modules of one
-     * manifest (no entry, no test), as held and edited. */
     const char *corpus = spx_corpus_dir("corpus/check", pool);
     apr_array_header_t *cases = spx_corpus_list_dirs(corpus, pool);
     for (int c = 0; c < cases->nelts; c++) {
         const char *folder =
             apr_pstrcat(pool, corpus, "/", APR_ARRAY_IDX(cases, c, const char *), NULL);
         apr_array_header_t *sources = spx_corpus_list(folder, ".spx", pool);
+        if (sources->nelts < min_sources)
+            continue;
         spx_fixture_t *fixture = spx_fixture_new();
         const char *manifest = manifest_head;
         for (int s = 0; s < sources->nelts; s++) {
@@ -613,10 +627,26 @@ static void test_diagnostics_only_rebuild_matches_the_full_one(void)
                                    "\"\npath = \"", file, "\"\n", NULL);
         }
         spx_fixture_write(fixture, "semaprax.toml", manifest);
-        expect_same_for_project(spx_fixture_path(fixture, "semaprax.toml"), &compared, pool);
+        visit(spx_fixture_path(fixture, "semaprax.toml"), 1, context, pool);
         projects++;
         spx_fixture_free(fixture);
     }
+    return projects;
+}
+
+static void visit_same_for_project(const char *manifest_path, int from_corpus, void *compared,
+                                   apr_pool_t *pool)
+{
+    (void)from_corpus;
+    expect_same_for_project(manifest_path, compared, pool);
+}
+
+static void test_diagnostics_only_rebuild_matches_the_full_one(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    apr_size_t compared = 0;
+    apr_size_t projects = each_project(0, visit_same_for_project, &compared, pool);
     CU_ASSERT(projects >= 3 + 4 + 50);
     CU_ASSERT(compared > projects * 3);
     apr_pool_destroy(pool);
@@ -846,9 +876,7 @@ static apr_size_t follow_random_edits(const char *manifest_path, uint64_t *state
 {
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, parent);
-    spx_project_t *base = NULL;
-    const char *message = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_project_open(&base, manifest_path, pool, &message), APR_SUCCESS);
+    spx_project_t *base = open_manifest(manifest_path, pool);
     apr_size_t count = base->module_count, reused = 0;
     if (!base->manifest || count == 0) {
         apr_pool_destroy(pool);
@@ -903,6 +931,21 @@ static apr_size_t follow_random_edits(const char *manifest_path, uint64_t *state
     return reused;
 }
 
+/* The random chain of follow_random_edits as a project_visit_t: 150 steps
+ * for a project, 40 for a corpus case. */
+typedef struct random_edits_t {
+    uint64_t state;
+    apr_size_t reused;
+} random_edits_t;
+
+static void visit_random_edits(const char *manifest_path, int from_corpus, void *context,
+                               apr_pool_t *pool)
+{
+    random_edits_t *edits = context;
+    edits->reused +=
+        follow_random_edits(manifest_path, &edits->state, from_corpus ? 40 : 150, pool);
+}
+
 /* Random edits over every project of tests/projects and examples/ and every
  * case of the checker corpus with more than one module: whatever the
  * edits, the reusing rebuild says what the full one says; and it reuses. */
@@ -910,49 +953,9 @@ static void test_reuse_matches_the_full_rebuild_under_random_edits(void)
 {
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
-    uint64_t state = 0x5eed5eed12345678u;
-    apr_size_t reused = 0, projects = 0;
-    const char *examples = getenv("SPX_EXAMPLES");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(examples);
-    const char *folders[] = {spx_corpus_dir("projects", pool), examples};
-    for (size_t f = 0; f < 2; f++) {
-        apr_array_header_t *names = spx_corpus_list_dirs(folders[f], pool);
-        for (int i = 0; i < names->nelts; i++) {
-            const char *manifest =
-                apr_pstrcat(pool, folders[f], "/", APR_ARRAY_IDX(names, i, const char *),
-                            "/semaprax.toml", NULL);
-            apr_finfo_t info;
-            if (apr_stat(&info, manifest, APR_FINFO_TYPE, pool) != APR_SUCCESS)
-                continue;
-            reused += follow_random_edits(manifest, &state, 150, pool);
-            projects++;
-        }
-    }
-    const char *corpus = spx_corpus_dir("corpus/check", pool);
-    apr_array_header_t *cases = spx_corpus_list_dirs(corpus, pool);
-    for (int c = 0; c < cases->nelts; c++) {
-        const char *folder =
-            apr_pstrcat(pool, corpus, "/", APR_ARRAY_IDX(cases, c, const char *), NULL);
-        apr_array_header_t *sources = spx_corpus_list(folder, ".spx", pool);
-        if (sources->nelts < 2)
-            continue;
-        spx_fixture_t *fixture = spx_fixture_new();
-        const char *manifest = manifest_head;
-        for (int s = 0; s < sources->nelts; s++) {
-            const char *file = APR_ARRAY_IDX(sources, s, const char *);
-            apr_size_t length = 0;
-            spx_fixture_write(fixture, file,
-                              spx_corpus_read(apr_pstrcat(pool, folder, "/", file, NULL), &length,
-                                              fixture->pool));
-            manifest = apr_pstrcat(fixture->pool, manifest, "\n[[source]]\nmodule = \"",
-                                   apr_pstrndup(fixture->pool, file, strlen(file) - 4),
-                                   "\"\npath = \"", file, "\"\n", NULL);
-        }
-        spx_fixture_write(fixture, "semaprax.toml", manifest);
-        reused += follow_random_edits(spx_fixture_path(fixture, "semaprax.toml"), &state, 40, pool);
-        projects++;
-        spx_fixture_free(fixture);
-    }
+    random_edits_t edits = {0x5eed5eed12345678u, 0};
+    apr_size_t projects = each_project(2, visit_random_edits, &edits, pool);
+    apr_size_t reused = edits.reused;
     CU_ASSERT(projects >= 3 + 4 + 5);
     CU_ASSERT(reused > projects * 10);
     apr_pool_destroy(pool);
