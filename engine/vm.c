@@ -354,12 +354,12 @@ static refuel_t refuel(const spx_run_interrupt_t *interrupt, uint64_t *fuel, uin
 
 static const char *operator_text(uint8_t op)
 {
-    return op == SPX_I_ADD   ? "+"
-           : op == SPX_I_SUB ? "-"
-           : op == SPX_I_MUL ? "*"
-           : op == SPX_I_DIV ? "/"
-           : op == SPX_I_SHL ? "<<"
-                             : "%";
+    return op == SPX_I_ADD || op == SPX_I_ADD_K   ? "+"
+           : op == SPX_I_SUB || op == SPX_I_SUB_K ? "-"
+           : op == SPX_I_MUL                      ? "*"
+           : op == SPX_I_DIV                      ? "/"
+           : op == SPX_I_SHL                      ? "<<"
+                                                  : "%";
 }
 
 /* v3: the failure of assert_eq at ins (record: its aux, vm_internal.h):
@@ -541,6 +541,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_VARIANT, variant);
             FOLLOW(SPX_I_JUMP_LE, jump_le);
             FOLLOW(SPX_I_RETURN_I, return_i);
+            FOLLOW(SPX_I_ADD_K, add_k);
             break;
         }
         case SPX_I_SUB:
@@ -550,6 +551,25 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 goto overflow;
             I[ins->a] = value;
             FOLLOW(SPX_I_VARIANT, variant);
+            FOLLOW(SPX_I_CALL, call);
+            break;
+        }
+        case SPX_I_ADD_K:
+        add_k : {
+            int64_t value;
+            if (spx_int_add(I[ins->b], ins->c, &value) != SPX_INT_OK)
+                goto overflow;
+            I[ins->a] = value;
+            FOLLOW(SPX_I_JUMP_LT_K, jump_lt_k);
+            FOLLOW(SPX_I_JUMP_LT, jump_lt);
+            break;
+        }
+        case SPX_I_SUB_K:
+        sub_k : {
+            int64_t value;
+            if (spx_int_sub(I[ins->b], ins->c, &value) != SPX_INT_OK)
+                goto overflow;
+            I[ins->a] = value;
             FOLLOW(SPX_I_CALL, call);
             break;
         }
@@ -629,6 +649,18 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         case SPX_I_LE:
             I[ins->a] = I[ins->b] <= I[ins->c];
+            break;
+        case SPX_I_EQ_K:
+            I[ins->a] = I[ins->b] == ins->c;
+            break;
+        case SPX_I_NE_K:
+            I[ins->a] = I[ins->b] != ins->c;
+            break;
+        case SPX_I_LT_K:
+            I[ins->a] = I[ins->b] < ins->c;
+            break;
+        case SPX_I_GE_K:
+            I[ins->a] = I[ins->b] >= ins->c;
             break;
         case SPX_I_EQ_B:
         case SPX_I_NE_B:
@@ -712,6 +744,27 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_ADD, add);
             FOLLOW(SPX_I_SUB, sub);
             break;
+        case SPX_I_JUMP_EQ_K:
+            if (I[ins->b] == ins->c)
+                pc = code_base + ins->a;
+            break;
+        case SPX_I_JUMP_NE_K:
+            if (I[ins->b] != ins->c)
+                pc = code_base + ins->a;
+            break;
+        case SPX_I_JUMP_LT_K:
+        jump_lt_k:
+            if (I[ins->b] < ins->c)
+                pc = code_base + ins->a;
+            FOLLOW(SPX_I_ADD, add);
+            break;
+        case SPX_I_JUMP_GE_K:
+        jump_ge_k:
+            if (I[ins->b] >= ins->c)
+                pc = code_base + ins->a;
+            FOLLOW(SPX_I_SUB_K, sub_k);
+            FOLLOW(SPX_I_RETURN_I, return_i);
+            break;
         case SPX_I_CALL:
         call : {
             /* the compiler's: a function the checker resolved */
@@ -763,6 +816,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             B = vm->blocks + block_base;
             pc = code_base = callee->code;
             aux = callee->aux;
+            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k);
             FOLLOW(SPX_I_MOVE_B, move_b);
             FOLLOW(SPX_I_MATCH, match);
             FOLLOW(SPX_I_JUMP_LE, jump_le);
@@ -786,9 +840,10 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             code_base = frame->function->code;
             aux = frame->function->aux;
             /* what a caller does with an int result next: fib(n - 1) + fib(n - 2) */
-            FOLLOW(SPX_I_SUB, sub);
+            FOLLOW(SPX_I_SUB_K, sub_k);
             FOLLOW(SPX_I_ADD, add);
             FOLLOW(SPX_I_MOVE_I, move_i);
+            FOLLOW(SPX_I_SUB, sub);
             break;
         }
         case SPX_I_RETURN_B:
@@ -1479,8 +1534,9 @@ shift_count:
     goto language_failure;
 overflow:
     code = ins->op == SPX_I_SHL ? SPX_R0518 : SPX_R0501;
-    message = spx_int_failure_message(SPX_INT_OVERFLOW, operator_text(ins->op), I[ins->b],
-                                      I[ins->c], pool);
+    message = spx_int_failure_message(
+        SPX_INT_OVERFLOW, operator_text(ins->op), I[ins->b],
+        ins->op == SPX_I_ADD_K || ins->op == SPX_I_SUB_K ? ins->c : I[ins->c], pool);
 language_failure:
     result->steps = max_steps - fuel - reserved;
     fail(result, SPX_OUTCOME_LANGUAGE_FAILURE, frame->function,
