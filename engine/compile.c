@@ -113,8 +113,9 @@ struct spx_program_builder_t {
     apr_hash_t *const_numbers;   /* const spx_const_t * -> int const number + 1 */
     apr_hash_t *literal_numbers; /* bytes, or a const's address -> literal number + 1 */
     apr_array_header_t *int_consts, *literals;
-    int consts_closed; /* the collecting pass is over: every constant has its register */
-    int array_loops;   /* the function has a for loop over an array (or a map's keys) */
+    int consts_closed;   /* the collecting pass is over: every constant has its register */
+    int array_loops;     /* the function has a for loop over an array (or a map's keys) */
+    apr_hash_t *carried; /* const spx_expr_t *: compound assignments' right operands carried */
     uint32_t top[2], max[2];
     apr_array_header_t *render_types; /* v3: const spx_render_type_t *, this function's */
     apr_hash_t *render_memo;          /* v3: the program's struct render types */
@@ -330,8 +331,8 @@ static reg_t leaf_reg(compiler_t *c, const spx_expr_t *e)
  * (==, !=, <, <=, >, >=), x an int, 0 <= K < INT32_MAX (so that x <= K can
  * be x < K + 1). -1 when its right operand takes a register. The collecting
  * pass gives such a K no register, so compile_expr and compile_branch carry
- * it wherever e is compiled (a compound assignment's right operand is
- * collected alone, so it keeps its register). */
+ * it wherever e is compiled (place_slots marks a compound assignment's
+ * right operand, which the collecting pass meets alone, in c->carried). */
 static int64_t immediate_of(const spx_expr_t *e)
 {
     if (e->kind != SPX_EXPR_BINARY)
@@ -404,6 +405,9 @@ static void collect_expr(void *context, const spx_expr_t *e)
             leaf_reg(c, e);
         break;
     default:
+        if (e->kind == SPX_EXPR_INT && apr_hash_count(c->carried) &&
+            apr_hash_get(c->carried, &e, sizeof(e)))
+            break; /* carried by its compound assignment's instruction */
         leaf_reg(c, e);
         break;
     }
@@ -442,6 +446,11 @@ static void place_slots(compiler_t *c, const spx_block_t *block)
                         ? declared_file(s->as.binding.declared, s->as.binding.type_syntax)
                         : file_of(s->as.binding.value->type);
                 place_slot(c, s->as.binding.slot);
+            } else if (s->kind == SPX_STMT_ASSIGN && s->as.assign.compound &&
+                       immediate_of(s->as.assign.compound) >= 0) {
+                const spx_expr_t **key =
+                    apr_pmemdup(c->scratch, &s->as.assign.value, sizeof(s->as.assign.value));
+                apr_hash_set(c->carried, key, sizeof(*key), key);
             } else if (s->kind == SPX_STMT_IF) {
                 place_slots(c, &s->as.if_stmt.then_block);
                 if (s->as.if_stmt.else_block)
@@ -1604,8 +1613,13 @@ static void compile_compound(compiler_t *c, const spx_stmt_t *s)
     int32_t place = compile_place(c, s->as.assign.slot, target, &temps, &block_temps);
     reg_t read = {FILE_INT, alloc_temp(c, FILE_INT), 1};
     failure_site(c, emit(c, SPX_I_READ_I, 0, read.index, place, 0), target->span);
-    reg_t e = compile_expr(c, operation->as.binary.right, -1);
-    reg_t result = emit_binary(c, operation, read, e, -1);
+    reg_t result = no_reg;
+    if (immediate_of(operation) >= 0) {
+        result = emit_immediate(c, operation, read, -1);
+    } else {
+        reg_t e = compile_expr(c, operation->as.binary.right, -1);
+        result = emit_binary(c, operation, read, e, -1);
+    }
     free_reg(c, result);
     failure_site(c, emit(c, SPX_I_WRITE_I, 0, result.index, place, 0), target->span);
     c->top[FILE_INT] -= (uint32_t)temps;
@@ -2030,6 +2044,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
     c->literals = apr_array_make(c->scratch, 8, sizeof(spx_literal_t));
     c->render_types = apr_array_make(c->scratch, 2, sizeof(const spx_render_type_t *));
     c->int_numbers = apr_hash_make(c->scratch);
+    c->carried = apr_hash_make(c->scratch);
     c->const_numbers = apr_hash_make(c->scratch);
     c->literal_numbers = apr_hash_make(c->scratch);
     c->charge = 0;

@@ -539,9 +539,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 goto overflow;
             I[ins->a] = value;
             FOLLOW(SPX_I_VARIANT, variant);
-            FOLLOW(SPX_I_JUMP_LE, jump_le);
+            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* if x + y < 0 */
             FOLLOW(SPX_I_RETURN_I, return_i);
-            FOLLOW(SPX_I_ADD_K, add_k);
             break;
         }
         case SPX_I_SUB:
@@ -554,8 +553,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_CALL, call);
             break;
         }
-        case SPX_I_ADD_K:
-        add_k : {
+        case SPX_I_ADD_K: {
             int64_t value;
             if (spx_int_add(I[ins->b], ins->c, &value) != SPX_INT_OK)
                 goto overflow;

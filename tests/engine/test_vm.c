@@ -306,6 +306,12 @@ static void test_immediate_overflow(void)
          "integer overflow: 9223372036854775807 + 1", 0},
         {"  var m = -9223372036854775807 - 1;\n  m = m - 1;\n  return m;\n", "3:7-3:12",
          "integer overflow: -9223372036854775808 - 1", 0},
+        /* compound assignments carry it too, to a variable and to a place */
+        {"  var m = 9223372036854775807;\n  m += 1;\n  return m;\n", "3:3-3:9",
+         "integer overflow: 9223372036854775807 + 1", 0},
+        {"  var a = [-9223372036854775807];\n  a[0] -= 2;\n  return a[0];\n", "3:3-3:12",
+         "integer overflow: -9223372036854775807 - 2", 0},
+        {"  var a = [9223372036854775806];\n  a[0] += 1;\n  return a[0];\n", NULL, NULL, INT64_MAX},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         spx_fixture_t *fixture = spx_fixture_new();
@@ -313,7 +319,10 @@ static void test_immediate_overflow(void)
             run(fixture,
                 apr_pstrcat(fixture->pool, "fn t() -> int {\n", cases[i].body, "}\n", NULL), "t");
         if (!cases[i].message) {
-            spx_run_assert_returned(&r, cases[i].value, 3); /* call, let, return */
+            uint64_t statements = 0; /* one a line */
+            for (const char *at = cases[i].body; *at; at++)
+                statements += *at == '\n';
+            spx_run_assert_returned(&r, cases[i].value, 1 + statements); /* the call, each line */
         } else {
             spx_run_assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0501", cases[i].span,
                                    fixture->pool);
