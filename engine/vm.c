@@ -139,20 +139,24 @@ static void reserve(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_
 static inline void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_base,
                          apr_size_t block_base, apr_size_t below_top)
 {
-    int64_t *consts = vm->ints + int_base + function->int_const_base;
-    const int64_t *values = function->int_consts;
     uint32_t count = function->int_const_count;
-    if (count % SPX_VM_CONST_GROUP == 0) /* a move of known size each: no call to memcpy */
-        for (uint32_t i = 0; i < count; i += SPX_VM_CONST_GROUP)
-            memcpy(consts + i, values + i, SPX_VM_CONST_GROUP * sizeof(*consts));
-    else
-        for (uint32_t i = 0; i < count; i++)
-            consts[i] = values[i];
-    spx_value_block_t **blocks = vm->blocks + block_base;
+    if (count) { /* none in fib: its literals are immediates */
+        int64_t *consts = vm->ints + int_base + function->int_const_base;
+        const int64_t *values = function->int_consts;
+        if (count % SPX_VM_CONST_GROUP == 0) /* a move of known size each: no call to memcpy */
+            for (uint32_t i = 0; i < count; i += SPX_VM_CONST_GROUP)
+                memcpy(consts + i, values + i, SPX_VM_CONST_GROUP * sizeof(*consts));
+        else
+            for (uint32_t i = 0; i < count; i++)
+                consts[i] = values[i];
+    }
     apr_size_t end = function->block_registers < below_top ? function->block_registers : below_top;
-    for (apr_size_t i = function->block_params; i < end; i++)
-        if (blocks[i])
-            drop(vm, &blocks[i]);
+    if (end > function->block_params) {
+        spx_value_block_t **blocks = vm->blocks + block_base;
+        for (apr_size_t i = function->block_params; i < end; i++)
+            if (blocks[i])
+                drop(vm, &blocks[i]);
+    }
 }
 
 /* Release every block register of the frame (four at a time past those
@@ -160,8 +164,10 @@ static inline void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t
  * than the scan of a frame whose registers are mostly empty. */
 static inline void leave(vm_t *vm, const frame_t *frame)
 {
-    spx_value_block_t **blocks = vm->blocks + frame->block_base;
     uint32_t count = frame->function->block_registers, i = 0;
+    if (count == 0)
+        return;
+    spx_value_block_t **blocks = vm->blocks + frame->block_base;
     for (; i + 4 <= count; i += 4) {
         if (((uintptr_t)blocks[i] | (uintptr_t)blocks[i + 1] | (uintptr_t)blocks[i + 2] |
              (uintptr_t)blocks[i + 3]) == 0)
