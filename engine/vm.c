@@ -545,6 +545,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 goto overflow;
             I[ins->a] = value;
             FOLLOW(SPX_I_VARIANT, variant);
+            FOLLOW(SPX_I_JUMP_LE, jump_le);     /* while j <= n */
             FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* if x + y < 0 */
             FOLLOW(SPX_I_RETURN_I, return_i);
             break;
