@@ -821,9 +821,9 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             B = vm->blocks + block_base;
             pc = code_base = callee->code;
             aux = callee->aux;
-            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k);
             FOLLOW(SPX_I_MOVE_B, move_b);
             FOLLOW(SPX_I_MATCH, match);
+            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* fib: if n < 2 */
             FOLLOW(SPX_I_JUMP_LE, jump_le);
             break;
         }
