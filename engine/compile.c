@@ -113,6 +113,9 @@ struct spx_program_builder_t {
     apr_hash_t *const_numbers;   /* const spx_const_t * -> int const number + 1 */
     apr_hash_t *literal_numbers; /* bytes, or a const's address -> literal number + 1 */
     apr_array_header_t *int_consts, *literals;
+    int consts_closed;   /* the collecting pass is over: every constant has its register */
+    int array_loops;     /* the function has a for loop over an array (or a map's keys) */
+    apr_hash_t *carried; /* const spx_expr_t *: compound assignments' right operands carried */
     uint32_t top[2], max[2];
     apr_array_header_t *render_types; /* v3: const spx_render_type_t *, this function's */
     apr_hash_t *render_memo;          /* v3: the program's struct render types */
@@ -219,6 +222,8 @@ static int32_t int_const(compiler_t *c, int64_t value)
 {
     uintptr_t number = (uintptr_t)apr_hash_get(c->int_numbers, &value, sizeof(value));
     if (!number) {
+        /* a new one now would take a temporary's register */
+        SPX_ASSERT(!c->consts_closed);
         int64_t *key = apr_pmemdup(c->scratch, &value, sizeof(value));
         APR_ARRAY_PUSH(c->int_consts, int64_t) = value;
         number = (uintptr_t)c->int_consts->nelts;
@@ -321,6 +326,27 @@ static reg_t leaf_reg(compiler_t *c, const spx_expr_t *e)
     }
 }
 
+/* The int literal K that binary operator e carries as an immediate (the
+ * _K instructions, vm_internal.h): e is x + K, x - K, or x compared with K
+ * (==, !=, <, <=, >, >=), x an int, 0 <= K < INT32_MAX (so that x <= K can
+ * be x < K + 1). -1 when its right operand takes a register. The collecting
+ * pass gives such a K no register, so compile_expr and compile_branch carry
+ * it wherever e is compiled (place_slots marks a compound assignment's
+ * right operand, which the collecting pass meets alone, in c->carried). */
+static int64_t immediate_of(const spx_expr_t *e)
+{
+    if (e->kind != SPX_EXPR_BINARY)
+        return -1;
+    spx_operator_t op = e->as.binary.op;
+    const spx_expr_t *right = e->as.binary.right;
+    if (op != SPX_OP_ADD && op != SPX_OP_SUB && !(op >= SPX_OP_EQ && op <= SPX_OP_GE))
+        return -1;
+    if (right->kind != SPX_EXPR_INT || right->as.integer < 0 || right->as.integer >= INT32_MAX ||
+        e->as.binary.left->type != SPX_TYPE_INT)
+        return -1;
+    return right->as.integer;
+}
+
 /* Pre-pass over one expression: every int literal and int const gets its
  * register now, so the constants' registers are known before the first
  * temporary is. */
@@ -331,7 +357,8 @@ static void collect_expr(void *context, const spx_expr_t *e)
         if (e->kind == SPX_EXPR_UNARY) {
             e = e->as.unary.operand;
         } else {
-            collect_expr(c, e->as.binary.right);
+            if (immediate_of(e) < 0)
+                collect_expr(c, e->as.binary.right);
             e = e->as.binary.left;
         }
     }
@@ -378,6 +405,9 @@ static void collect_expr(void *context, const spx_expr_t *e)
             leaf_reg(c, e);
         break;
     default:
+        if (e->kind == SPX_EXPR_INT && apr_hash_count(c->carried) &&
+            apr_hash_get(c->carried, &e, sizeof(e)))
+            break; /* carried by its compound assignment's instruction */
         leaf_reg(c, e);
         break;
     }
@@ -416,6 +446,11 @@ static void place_slots(compiler_t *c, const spx_block_t *block)
                         ? declared_file(s->as.binding.declared, s->as.binding.type_syntax)
                         : file_of(s->as.binding.value->type);
                 place_slot(c, s->as.binding.slot);
+            } else if (s->kind == SPX_STMT_ASSIGN && s->as.assign.compound &&
+                       immediate_of(s->as.assign.compound) >= 0) {
+                const spx_expr_t **key =
+                    apr_pmemdup(c->scratch, &s->as.assign.value, sizeof(s->as.assign.value));
+                apr_hash_set(c->carried, key, sizeof(*key), key);
             } else if (s->kind == SPX_STMT_IF) {
                 place_slots(c, &s->as.if_stmt.then_block);
                 if (s->as.if_stmt.else_block)
@@ -442,6 +477,8 @@ static void place_slots(compiler_t *c, const spx_block_t *block)
             } else if (s->kind == SPX_STMT_FOR) {
                 const spx_expr_t *from = s->as.for_stmt.from;
                 uint32_t for_mark[2] = {c->open_locals[FILE_INT], c->open_locals[FILE_BLOCK]};
+                if (!s->as.for_stmt.to)
+                    c->array_loops = 1; /* its counter starts at the constant 0 */
                 c->slot_file[s->as.for_stmt.slot] = s->as.for_stmt.to ? FILE_INT
                                                     : from->type == SPX_TYPE_MAP
                                                         ? file_of(from->vtype->key->kind)
@@ -1113,6 +1150,40 @@ static reg_t emit_binary(compiler_t *c, const spx_expr_t *e, reg_t l, reg_t r, i
     return dst;
 }
 
+/* The opcode and immediate of "x op K" (immediate_of) as one of EQ, NE, LT
+ * or GE: x <= K is x < K + 1, x > K is x >= K + 1. negate: the opposite
+ * test. Returns the index of the test in {EQ, NE, LT, GE}. */
+static int immediate_test(spx_operator_t op, int64_t k, int negate, int32_t *immediate)
+{
+    enum { EQ, NE, LT, GE };
+    static const int tests[] = {[SPX_OP_EQ] = EQ, [SPX_OP_NE] = NE, [SPX_OP_LT] = LT,
+                                [SPX_OP_LE] = LT, [SPX_OP_GT] = GE, [SPX_OP_GE] = GE};
+    *immediate = (int32_t)(op == SPX_OP_LE || op == SPX_OP_GT ? k + 1 : k);
+    int test = tests[op];
+    return negate ? test ^ 1 : test; /* EQ <-> NE, LT <-> GE */
+}
+
+/* x op K (immediate_of(e) is K) on x's register l: one _K instruction. */
+static reg_t emit_immediate(compiler_t *c, const spx_expr_t *e, reg_t l, int32_t hint)
+{
+    int64_t k = immediate_of(e);
+    spx_operator_t op = e->as.binary.op;
+    free_reg(c, l);
+    reg_t dst = destination(c, FILE_INT, hint);
+    if (op == SPX_OP_ADD || op == SPX_OP_SUB) {
+        failure_site(c,
+                     emit(c, op == SPX_OP_ADD ? SPX_I_ADD_K : SPX_I_SUB_K, 0, dst.index, l.index,
+                          (int32_t)k),
+                     e->span);
+        return dst;
+    }
+    static const spx_opcode_t ops[] = {SPX_I_EQ_K, SPX_I_NE_K, SPX_I_LT_K, SPX_I_GE_K};
+    int32_t immediate = 0;
+    int test = immediate_test(op, k, 0, &immediate);
+    emit(c, ops[test], 0, dst.index, l.index, immediate);
+    return dst;
+}
+
 /* base[i] and base[i..j]. */
 static reg_t compile_index(compiler_t *c, const spx_expr_t *e, int32_t hint)
 {
@@ -1350,6 +1421,8 @@ static reg_t compile_expr(compiler_t *c, const spx_expr_t *e, int32_t hint)
                  0);
             compile_into(c, top->as.binary.right, r.index);
             bind_label(c, end);
+        } else if (immediate_of(top) >= 0) {
+            r = emit_immediate(c, top, r, here);
         } else {
             r = hold_operand(c, r, top->as.binary.right, NULL);
             reg_t right = compile_expr(c, top->as.binary.right, -1);
@@ -1386,6 +1459,17 @@ static void compile_branch(compiler_t *c, const spx_expr_t *e, int when, label_t
             compile_branch(c, e->as.binary.right, when, label, depth + 1);
             if (!direct)
                 bind_label(c, skip);
+            return;
+        }
+        int64_t k = immediate_of(e);
+        if (k >= 0 && op >= SPX_OP_EQ && op <= SPX_OP_GE) {
+            reg_t l = compile_expr(c, e->as.binary.left, -1);
+            free_reg(c, l);
+            static const spx_opcode_t ops[] = {SPX_I_JUMP_EQ_K, SPX_I_JUMP_NE_K, SPX_I_JUMP_LT_K,
+                                               SPX_I_JUMP_GE_K};
+            int32_t immediate = 0;
+            int test = immediate_test(op, k, !when, &immediate);
+            jump(c, ops[test], label, l.index, immediate);
             return;
         }
         if (op >= SPX_OP_EQ && op <= SPX_OP_GE && file_of(e->as.binary.left->type) == FILE_INT) {
@@ -1529,8 +1613,13 @@ static void compile_compound(compiler_t *c, const spx_stmt_t *s)
     int32_t place = compile_place(c, s->as.assign.slot, target, &temps, &block_temps);
     reg_t read = {FILE_INT, alloc_temp(c, FILE_INT), 1};
     failure_site(c, emit(c, SPX_I_READ_I, 0, read.index, place, 0), target->span);
-    reg_t e = compile_expr(c, operation->as.binary.right, -1);
-    reg_t result = emit_binary(c, operation, read, e, -1);
+    reg_t result = no_reg;
+    if (immediate_of(operation) >= 0) {
+        result = emit_immediate(c, operation, read, -1);
+    } else {
+        reg_t e = compile_expr(c, operation->as.binary.right, -1);
+        result = emit_binary(c, operation, read, e, -1);
+    }
     free_reg(c, result);
     failure_site(c, emit(c, SPX_I_WRITE_I, 0, result.index, place, 0), target->span);
     c->top[FILE_INT] -= (uint32_t)temps;
@@ -1955,6 +2044,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
     c->literals = apr_array_make(c->scratch, 8, sizeof(spx_literal_t));
     c->render_types = apr_array_make(c->scratch, 2, sizeof(const spx_render_type_t *));
     c->int_numbers = apr_hash_make(c->scratch);
+    c->carried = apr_hash_make(c->scratch);
     c->const_numbers = apr_hash_make(c->scratch);
     c->literal_numbers = apr_hash_make(c->scratch);
     c->charge = 0;
@@ -1969,9 +2059,13 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
         place_slot(c, (int)i);
         params[c->slot_file[i]]++;
     }
+    c->array_loops = 0;
+    c->consts_closed = 0;
     place_slots(c, &f->body);
-    int_const(c, 0); /* where a for loop over an array starts */
+    if (c->array_loops)
+        int_const(c, 0); /* where a for loop over an array starts */
     spx_block_visit_expressions(&f->body, collect_expr, c);
+    c->consts_closed = 1;
     /* Every call copies the constants into its frame a group at a time
      * (enter, vm.c): padded with zeros to a whole group while that stays
      * within the register limit. */

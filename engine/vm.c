@@ -139,20 +139,24 @@ static void reserve(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_
 static inline void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t int_base,
                          apr_size_t block_base, apr_size_t below_top)
 {
-    int64_t *consts = vm->ints + int_base + function->int_const_base;
-    const int64_t *values = function->int_consts;
     uint32_t count = function->int_const_count;
-    if (count % SPX_VM_CONST_GROUP == 0) /* a move of known size each: no call to memcpy */
-        for (uint32_t i = 0; i < count; i += SPX_VM_CONST_GROUP)
-            memcpy(consts + i, values + i, SPX_VM_CONST_GROUP * sizeof(*consts));
-    else
-        for (uint32_t i = 0; i < count; i++)
-            consts[i] = values[i];
-    spx_value_block_t **blocks = vm->blocks + block_base;
+    if (count) { /* none in fib: its literals are immediates */
+        int64_t *consts = vm->ints + int_base + function->int_const_base;
+        const int64_t *values = function->int_consts;
+        if (count % SPX_VM_CONST_GROUP == 0) /* a move of known size each: no call to memcpy */
+            for (uint32_t i = 0; i < count; i += SPX_VM_CONST_GROUP)
+                memcpy(consts + i, values + i, SPX_VM_CONST_GROUP * sizeof(*consts));
+        else
+            for (uint32_t i = 0; i < count; i++)
+                consts[i] = values[i];
+    }
     apr_size_t end = function->block_registers < below_top ? function->block_registers : below_top;
-    for (apr_size_t i = function->block_params; i < end; i++)
-        if (blocks[i])
-            drop(vm, &blocks[i]);
+    if (end > function->block_params) {
+        spx_value_block_t **blocks = vm->blocks + block_base;
+        for (apr_size_t i = function->block_params; i < end; i++)
+            if (blocks[i])
+                drop(vm, &blocks[i]);
+    }
 }
 
 /* Release every block register of the frame (four at a time past those
@@ -160,8 +164,10 @@ static inline void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t
  * than the scan of a frame whose registers are mostly empty. */
 static inline void leave(vm_t *vm, const frame_t *frame)
 {
-    spx_value_block_t **blocks = vm->blocks + frame->block_base;
     uint32_t count = frame->function->block_registers, i = 0;
+    if (count == 0)
+        return;
+    spx_value_block_t **blocks = vm->blocks + frame->block_base;
     for (; i + 4 <= count; i += 4) {
         if (((uintptr_t)blocks[i] | (uintptr_t)blocks[i + 1] | (uintptr_t)blocks[i + 2] |
              (uintptr_t)blocks[i + 3]) == 0)
@@ -354,12 +360,12 @@ static refuel_t refuel(const spx_run_interrupt_t *interrupt, uint64_t *fuel, uin
 
 static const char *operator_text(uint8_t op)
 {
-    return op == SPX_I_ADD   ? "+"
-           : op == SPX_I_SUB ? "-"
-           : op == SPX_I_MUL ? "*"
-           : op == SPX_I_DIV ? "/"
-           : op == SPX_I_SHL ? "<<"
-                             : "%";
+    return op == SPX_I_ADD || op == SPX_I_ADD_K   ? "+"
+           : op == SPX_I_SUB || op == SPX_I_SUB_K ? "-"
+           : op == SPX_I_MUL                      ? "*"
+           : op == SPX_I_DIV                      ? "/"
+           : op == SPX_I_SHL                      ? "<<"
+                                                  : "%";
 }
 
 /* v3: the failure of assert_eq at ins (record: its aux, vm_internal.h):
@@ -539,7 +545,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 goto overflow;
             I[ins->a] = value;
             FOLLOW(SPX_I_VARIANT, variant);
-            FOLLOW(SPX_I_JUMP_LE, jump_le);
+            FOLLOW(SPX_I_JUMP_LE, jump_le);     /* while j <= n */
+            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* if x + y < 0 */
             FOLLOW(SPX_I_RETURN_I, return_i);
             break;
         }
@@ -550,6 +557,24 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 goto overflow;
             I[ins->a] = value;
             FOLLOW(SPX_I_VARIANT, variant);
+            FOLLOW(SPX_I_CALL, call);
+            break;
+        }
+        case SPX_I_ADD_K: {
+            int64_t value;
+            if (spx_int_add(I[ins->b], ins->c, &value) != SPX_INT_OK)
+                goto overflow;
+            I[ins->a] = value;
+            FOLLOW(SPX_I_JUMP_LT_K, jump_lt_k);
+            FOLLOW(SPX_I_JUMP_LT, jump_lt);
+            break;
+        }
+        case SPX_I_SUB_K:
+        sub_k : {
+            int64_t value;
+            if (spx_int_sub(I[ins->b], ins->c, &value) != SPX_INT_OK)
+                goto overflow;
+            I[ins->a] = value;
             FOLLOW(SPX_I_CALL, call);
             break;
         }
@@ -629,6 +654,18 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         case SPX_I_LE:
             I[ins->a] = I[ins->b] <= I[ins->c];
+            break;
+        case SPX_I_EQ_K:
+            I[ins->a] = I[ins->b] == ins->c;
+            break;
+        case SPX_I_NE_K:
+            I[ins->a] = I[ins->b] != ins->c;
+            break;
+        case SPX_I_LT_K:
+            I[ins->a] = I[ins->b] < ins->c;
+            break;
+        case SPX_I_GE_K:
+            I[ins->a] = I[ins->b] >= ins->c;
             break;
         case SPX_I_EQ_B:
         case SPX_I_NE_B:
@@ -712,6 +749,27 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_ADD, add);
             FOLLOW(SPX_I_SUB, sub);
             break;
+        case SPX_I_JUMP_EQ_K:
+            if (I[ins->b] == ins->c)
+                pc = code_base + ins->a;
+            break;
+        case SPX_I_JUMP_NE_K:
+            if (I[ins->b] != ins->c)
+                pc = code_base + ins->a;
+            break;
+        case SPX_I_JUMP_LT_K:
+        jump_lt_k:
+            if (I[ins->b] < ins->c)
+                pc = code_base + ins->a;
+            FOLLOW(SPX_I_ADD, add);
+            break;
+        case SPX_I_JUMP_GE_K:
+        jump_ge_k:
+            if (I[ins->b] >= ins->c)
+                pc = code_base + ins->a;
+            FOLLOW(SPX_I_SUB_K, sub_k);
+            FOLLOW(SPX_I_RETURN_I, return_i);
+            break;
         case SPX_I_CALL:
         call : {
             /* the compiler's: a function the checker resolved */
@@ -765,6 +823,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             aux = callee->aux;
             FOLLOW(SPX_I_MOVE_B, move_b);
             FOLLOW(SPX_I_MATCH, match);
+            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* fib: if n < 2 */
             FOLLOW(SPX_I_JUMP_LE, jump_le);
             break;
         }
@@ -786,9 +845,10 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             code_base = frame->function->code;
             aux = frame->function->aux;
             /* what a caller does with an int result next: fib(n - 1) + fib(n - 2) */
-            FOLLOW(SPX_I_SUB, sub);
+            FOLLOW(SPX_I_SUB_K, sub_k);
             FOLLOW(SPX_I_ADD, add);
             FOLLOW(SPX_I_MOVE_I, move_i);
+            FOLLOW(SPX_I_SUB, sub);
             break;
         }
         case SPX_I_RETURN_B:
@@ -1479,8 +1539,9 @@ shift_count:
     goto language_failure;
 overflow:
     code = ins->op == SPX_I_SHL ? SPX_R0518 : SPX_R0501;
-    message = spx_int_failure_message(SPX_INT_OVERFLOW, operator_text(ins->op), I[ins->b],
-                                      I[ins->c], pool);
+    message = spx_int_failure_message(
+        SPX_INT_OVERFLOW, operator_text(ins->op), I[ins->b],
+        ins->op == SPX_I_ADD_K || ins->op == SPX_I_SUB_K ? ins->c : I[ins->c], pool);
 language_failure:
     result->steps = max_steps - fuel - reserved;
     fail(result, SPX_OUTCOME_LANGUAGE_FAILURE, frame->function,

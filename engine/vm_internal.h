@@ -8,7 +8,8 @@
  * its holders). The static types of Semaprax tell the compiler which file
  * every value lives in, so the interpreter never tests a value's type. The
  * int file is laid out as [parameters][other locals][constants]
- * [temporaries], the constants copied in when the frame is entered; the
+ * [temporaries], the constants copied in when the frame is entered (an int
+ * literal that an instruction carries as an immediate has none); the
  * block file as [parameters][other locals][temporaries] (a string literal
  * is an instruction: each evaluation makes a block, as the holder rules
  * require).
@@ -142,7 +143,19 @@ typedef enum spx_opcode_t {
     SPX_I_MAP_KEYS,     /* B[a] = B[b].keys() */
     SPX_I_MAP_VALUES,   /* B[a] = B[b].values() */
     SPX_I_MAP_REMOVE,   /* I[a] = place X[b] .remove(K c) */
-    SPX_I_ARGS          /* v3: B[a] = args(), an array over the run's arguments; n = k */
+    SPX_I_ARGS,         /* v3: B[a] = args(), an array over the run's arguments; n = k */
+    /* An int literal K as the right operand, carried in c (0 <= K < INT32_MAX):
+     * no constant register. x <= K is LT_K K + 1, x > K is GE_K K + 1. */
+    SPX_I_ADD_K,     /* I[a] = I[b] + c, R0501 on overflow */
+    SPX_I_SUB_K,     /* I[a] = I[b] - c, R0501 on overflow */
+    SPX_I_EQ_K,      /* I[a] = I[b] == c */
+    SPX_I_NE_K,      /* I[a] = I[b] != c */
+    SPX_I_LT_K,      /* I[a] = I[b] <  c */
+    SPX_I_GE_K,      /* I[a] = I[b] >= c */
+    SPX_I_JUMP_EQ_K, /* if I[b] == c: pc = a */
+    SPX_I_JUMP_NE_K, /* if I[b] != c: pc = a */
+    SPX_I_JUMP_LT_K, /* if I[b] <  c: pc = a */
+    SPX_I_JUMP_GE_K  /* if I[b] >= c: pc = a */
 } spx_opcode_t;
 
 #define SPX_FLAG_FREE_B 1u /* B[b] is a dying temporary */

@@ -3,7 +3,9 @@
  * counted by hand and asserted exactly, fuel at max_steps - 1, max_steps and
  * max_steps + 1, every language failure with its code, message and span,
  * the call-depth limit at exactly 256 (also on a 256 KiB thread stack),
- * output kept up to max_bytes, and string values.
+ * output kept up to max_bytes, and string values; the instructions that
+ * carry an int literal as an immediate (x + K, x - K, x compared with K) at
+ * the bounds of int and of the immediate.
  */
 #include "spx_limits.h"
 #include "spx_program.h"
@@ -107,6 +109,11 @@ static const step_case_t step_cases[] = {
      "  if a || b { return 0; } return 1; }\n"
      "fn long() -> int { let c = true && f(); if c { return 0; } return 1; }\n",
      {{"short", 0, 5, ""}, {"long", 0, 8, "f"}}},
+    /* immediates (n < 2, n - 1, n - 2) charge what registers did: each of
+     * fib(10)'s 177 calls is call, if, return; t: call, return */
+    {"fn fib(n: int) -> int {\n  if n < 2 { return n; }\n  return fib(n - 1) + fib(n - 2);\n}\n"
+     "fn t() -> int { return fib(10); }\n",
+     {{"t", 55, 177 * 3 + 2, ""}}},
 };
 
 static void test_hand_counted_steps(void)
@@ -262,6 +269,119 @@ static void test_overflow_names_the_operands(void)
         CU_ASSERT_EQUAL(r.outcome, SPX_OUTCOME_LANGUAGE_FAILURE);
         CU_ASSERT_STRING_EQUAL(r.failure.code, "R0501");
         CU_ASSERT_STRING_EQUAL(r.failure.message, cases[i].message);
+        spx_fixture_free(fixture);
+    }
+}
+
+/* x + K and x - K (K an int literal below 2^31 - 1, carried in the
+ * instruction) at the bounds of int: the largest immediate reaching
+ * exactly the bound and one past it, the first literal that takes a
+ * register again, and a variable assigned its own sum. */
+static void test_immediate_overflow(void)
+{
+    static const struct {
+        const char *body; /* the second and third lines of fn t() */
+        const char *span;
+        const char *message; /* NULL: returns value */
+        int64_t value;
+    } cases[] = {
+        {"  let m = 9223372036854775807 - 2147483646;\n  return m + 2147483646;\n", NULL, NULL,
+         INT64_MAX},
+        {"  let m = 9223372036854775807 - 2147483645;\n  return m + 2147483646;\n", "3:10-3:24",
+         "integer overflow: 9223372034707292162 + 2147483646", 0},
+        {"  let m = 9223372036854775807 - 1;\n  return m + 1;\n", NULL, NULL, INT64_MAX},
+        {"  let m = 9223372036854775807;\n  return m + 0;\n", NULL, NULL, INT64_MAX},
+        {"  let m = -9223372036854775807 + 2147483645;\n  return m - 2147483646;\n", NULL, NULL,
+         INT64_MIN},
+        {"  let m = -9223372036854775807 + 2147483644;\n  return m - 2147483646;\n", "3:10-3:24",
+         "integer overflow: -9223372034707292163 - 2147483646", 0},
+        {"  let m = -9223372036854775807;\n  return m - 1;\n", NULL, NULL, INT64_MIN},
+        {"  let m = -9223372036854775807 - 1;\n  return m - 0;\n", NULL, NULL, INT64_MIN},
+        /* 2^31 - 1 and 2^63 - 1 are operands in registers */
+        {"  let m = 9223372036854775807 - 2147483646;\n  return m + 2147483647;\n", "3:10-3:24",
+         "integer overflow: 9223372034707292161 + 2147483647", 0},
+        {"  let m = -2;\n  return m - 9223372036854775807;\n", "3:10-3:33",
+         "integer overflow: -2 - 9223372036854775807", 0},
+        {"  var m = 9223372036854775807;\n  m = m + 1;\n  return m;\n", "3:7-3:12",
+         "integer overflow: 9223372036854775807 + 1", 0},
+        {"  var m = -9223372036854775807 - 1;\n  m = m - 1;\n  return m;\n", "3:7-3:12",
+         "integer overflow: -9223372036854775808 - 1", 0},
+        /* compound assignments carry it too, to a variable and to a place */
+        {"  var m = 9223372036854775807;\n  m += 1;\n  return m;\n", "3:3-3:9",
+         "integer overflow: 9223372036854775807 + 1", 0},
+        {"  var a = [-9223372036854775807];\n  a[0] -= 2;\n  return a[0];\n", "3:3-3:12",
+         "integer overflow: -9223372036854775807 - 2", 0},
+        {"  var a = [9223372036854775806];\n  a[0] += 1;\n  return a[0];\n", NULL, NULL, INT64_MAX},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        spx_fixture_t *fixture = spx_fixture_new();
+        spx_run_result_t r =
+            run(fixture,
+                apr_pstrcat(fixture->pool, "fn t() -> int {\n", cases[i].body, "}\n", NULL), "t");
+        if (!cases[i].message) {
+            uint64_t statements = 0; /* one a line */
+            for (const char *at = cases[i].body; *at; at++)
+                statements += *at == '\n';
+            spx_run_assert_returned(&r, cases[i].value, 1 + statements); /* the call, each line */
+        } else {
+            spx_run_assert_stopped(&r, SPX_OUTCOME_LANGUAGE_FAILURE, "R0501", cases[i].span,
+                                   fixture->pool);
+            CU_ASSERT_STRING_EQUAL(r.failure.message, cases[i].message);
+            CU_ASSERT_EQUAL(r.steps, 3); /* call, first statement, second statement */
+        }
+        spx_fixture_free(fixture);
+    }
+}
+
+/* x == K, !=, <, <=, >, >= (K an int literal) as values and as conditions
+ * that jump when false (if) and when true (the left of ||), for x on each
+ * side of K and at the bounds of int; K 0, 2, the largest immediate
+ * (2^31 - 2) and the first literal in a register (2^31 - 1). Each result
+ * is a bit: the function returns their sum, compared with C's. */
+static void test_immediate_comparisons(void)
+{
+    static const char *const ks[] = {"0", "2", "2147483646", "2147483647"};
+    static const char *const operators[] = {"==", "!=", "<", "<=", ">", ">="};
+    for (size_t k = 0; k < sizeof(ks) / sizeof(ks[0]); k++) {
+        spx_fixture_t *fixture = spx_fixture_new();
+        apr_pool_t *pool = fixture->pool;
+        const char *K = ks[k];
+        const char *body = "";
+        for (size_t o = 0; o < 6; o++) {
+            const char *test = apr_psprintf(pool, "x %s %s", operators[o], K);
+            int bit = 1 << (3 * o);
+            body = apr_psprintf(pool,
+                                "%s  let v%d = %s;\n  if v%d { r = r + %d; }\n"
+                                "  if %s { r = r + %d; }\n  if %s || x != x { r = r + %d; }\n",
+                                body, (int)o, test, (int)o, bit, test, bit * 2, test, bit * 4);
+        }
+        const char *source = apr_psprintf(pool,
+                                          "fn c(x: int) -> int {\n  var r = 0;\n%s  return r;\n}\n"
+                                          "fn t0() -> int { return c(%s - 1); }\n"
+                                          "fn t1() -> int { return c(%s); }\n"
+                                          "fn t2() -> int { return c(%s + 1); }\n"
+                                          "fn t3() -> int { return c(-9223372036854775807 - 1); }\n"
+                                          "fn t4() -> int { return c(9223372036854775807); }\n",
+                                          body, K, K, K);
+        spx_program_t *program = spx_run_fixture_program(fixture, source);
+        int64_t value = apr_atoi64(K);
+        const int64_t xs[] = {value - 1, value, value + 1, INT64_MIN, INT64_MAX};
+        for (size_t x = 0; x < 5; x++) {
+            int64_t expected = 0;
+            const int results[] = {xs[x] == value, xs[x] != value,
+                                   xs[x]<value, xs[x] <= value, xs[x]> value, xs[x] >= value};
+            for (size_t o = 0; o < 6; o++)
+                if (results[o])
+                    expected += 7 << (3 * o);
+            spx_run_limits_t limits = spx_run_limits_default();
+            spx_run_result_t r =
+                spx_run_fixture_call(fixture, program, apr_psprintf(pool, "t%d", (int)x), &limits);
+            CU_ASSERT_EQUAL(r.outcome, SPX_OUTCOME_RETURNED);
+            CU_ASSERT_EQUAL(r.value, expected);
+            if (r.value != expected)
+                fprintf(stderr, "K %s, x %" PRId64 ": %" PRId64 ", not %" PRId64 "\n", K, xs[x],
+                        r.value, expected);
+        }
         spx_fixture_free(fixture);
     }
 }
@@ -640,6 +760,8 @@ int main(void)
         {"fuel stops an endless loop", test_fuel_stops_an_endless_loop},
         {"integer failures and assert, with spans", test_integer_failures},
         {"an overflow names its operands as they were", test_overflow_names_the_operands},
+        {"x + K and x - K at the bounds of int", test_immediate_overflow},
+        {"x compared with K, as a value and as a condition", test_immediate_comparisons},
         {"division truncates, remainder has the dividend's sign", test_division_rules},
         {"a string over the limit", test_string_too_long},
         {"memory limit (max_memory, R0521)", test_memory_limit},
