@@ -12,6 +12,7 @@
 #include "spx_run_fixture.h"
 
 #include <apr_strings.h>
+#include <inttypes.h>
 #include <string.h>
 
 static spx_run_limits_t limits_with_steps(uint64_t max_steps)
