@@ -14,6 +14,7 @@
 #include "spx_lexer.h"
 
 #include "spx_assert.h"
+#include "spx_hex.h"
 #include "spx_limits.h"
 #include "spx_utf8.h"
 
@@ -192,17 +193,6 @@ static int is_digit(unsigned char c)
     return c >= '0' && c <= '9';
 }
 
-static int hex_value(unsigned char c)
-{
-    if (is_digit(c))
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static void lex_identifier(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
 {
     apr_size_t end = start;
@@ -243,7 +233,7 @@ static int integer_value(const unsigned char *begin, const unsigned char *end, u
                 return 0;
             continue;
         }
-        int digit = base == 16 ? hex_value(*at) : is_digit(*at) ? *at - '0' : -1;
+        int digit = base == 16 ? spx_hex_digit_value(*at) : is_digit(*at) ? *at - '0' : -1;
         if (digit < 0)
             return 0;
         if (*value > ((uint64_t)INT64_MAX - (unsigned)digit) / base)
@@ -304,9 +294,9 @@ static apr_size_t lex_unicode_escape(spx_lexer_t *lexer, apr_size_t offset, apr_
         return at;
     }
     at++;
-    while (at < end && hex_value(lexer->text[at]) >= 0) {
+    while (at < end && spx_hex_digit_value(lexer->text[at]) >= 0) {
         if (digits < 6)
-            value = value * 16 + (unsigned long)hex_value(lexer->text[at]);
+            value = value * 16 + (unsigned long)spx_hex_digit_value(lexer->text[at]);
         digits++;
         at++;
     }
@@ -478,8 +468,8 @@ static int byte_literal_character(spx_lexer_t *lexer, apr_size_t at, apr_size_t 
         *value = e;
         return 1;
     case 'x': {
-        int high = at + 2 < end ? hex_value(text[at + 2]) : -1;
-        int low = at + 3 < end ? hex_value(text[at + 3]) : -1;
+        int high = at + 2 < end ? spx_hex_digit_value(text[at + 2]) : -1;
+        int low = at + 3 < end ? spx_hex_digit_value(text[at + 3]) : -1;
         if (high >= 0 && low >= 0) {
             *value = high * 16 + low;
             *next = at + 4;

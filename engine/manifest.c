@@ -22,6 +22,7 @@
 
 #include "spx_assert.h"
 #include "spx_compiler.h"
+#include "spx_hex.h"
 #include "spx_limits.h"
 #include "spx_paths.h"
 #include "spx_project.h"
@@ -248,20 +249,6 @@ static int is_bare(unsigned char c)
 static int is_control(unsigned long c)
 {
     return c < 0x20 || c == 0x7f;
-}
-
-static int is_hex(unsigned char c)
-{
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-static unsigned hex_value(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return (unsigned)(c - '0');
-    if (c >= 'a' && c <= 'f')
-        return (unsigned)(c - 'a' + 10);
-    return (unsigned)(c - 'A' + 10);
 }
 
 static apr_size_t skip_space(const parser_t *p, apr_size_t i)
@@ -496,8 +483,9 @@ static const char *read_string(parser_t *p, apr_size_t open, apr_size_t *close)
         } else if (e == 'u') {
             apr_size_t digits = 0;
             unsigned long code = 0;
-            while (digits < 4 && q + 2 + digits < eol && is_hex(b[q + 2 + digits])) {
-                code = code * 16 + hex_value(b[q + 2 + digits]);
+            while (digits < 4 && q + 2 + digits < eol &&
+                   spx_hex_digit_value(b[q + 2 + digits]) >= 0) {
+                code = code * 16 + (unsigned)spx_hex_digit_value(b[q + 2 + digits]);
                 digits++;
             }
             if (digits < 4) {

@@ -31,6 +31,7 @@
 #include "spx_detail.h"
 #include "spx_diff.h"
 #include "spx_digest.h"
+#include "spx_hex.h"
 #include "spx_inputs.h"
 #include "spx_limits.h"
 #include "spx_log.h"
@@ -146,17 +147,6 @@ static int is_letter(char c)
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* The absolute path of a file: URI ('/'-separated; "/C:/x" becomes "C:/x"),
  * or NULL when it is not one or decodes to a NUL. */
 static const char *uri_path(const char *uri, apr_pool_t *pool)
@@ -171,8 +161,10 @@ static const char *uri_path(const char *uri, apr_pool_t *pool)
     }
     char *path = apr_palloc(pool, strlen(from) + 1), *to = path;
     for (; *from && *from != '?' && *from != '#'; from++) {
-        if (*from == '%' && hex_value(from[1]) >= 0 && hex_value(from[2]) >= 0) {
-            char c = (char)(hex_value(from[1]) * 16 + hex_value(from[2]));
+        int high = *from == '%' ? spx_hex_digit_value((unsigned char)from[1]) : -1;
+        int low = high >= 0 ? spx_hex_digit_value((unsigned char)from[2]) : -1;
+        if (low >= 0) {
+            char c = (char)(high * 16 + low);
             if (c == 0)
                 return NULL;
             *to++ = c;
