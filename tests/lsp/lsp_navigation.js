@@ -16,49 +16,15 @@
 //   node lsp_navigation.js SEMAPRAXD EXAMPLE WORKDIR
 'use strict';
 const assert = require('node:assert/strict');
-const cp = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const rpc = require('vscode-languageserver-protocol/node');
+const { lspClient } = require('./lsp_client.js');
 
 const [semapraxd, example, workdir] = process.argv.slice(2);
 
-function copyProject(name) {
-  const root = path.join(workdir, name);
-  fs.rmSync(root, { recursive: true, force: true });
-  fs.cpSync(example, root, { recursive: true });
-  return root;
-}
-
-const uriOf = (root, relative) => pathToFileURL(path.join(root, relative)).href;
-
-function start() {
-  const child = cp.spawn(semapraxd, ['--lsp'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const connection = rpc.createProtocolConnection(
-    new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
-  connection.onNotification(rpc.PublishDiagnosticsNotification.type, () => {});
-  connection.onNotification(rpc.LogMessageNotification.type, () => {});
-  connection.listen();
-  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, connection, exited };
-}
-
-async function initialize(server, root, capabilities = {}) {
-  const result = await server.connection.sendRequest(rpc.InitializeRequest.type, {
-    processId: process.pid, rootUri: pathToFileURL(root).href, capabilities,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'hello' }],
-  });
-  await server.connection.sendNotification(rpc.InitializedNotification.type, {});
-  return result;
-}
-
-async function finish(server) {
-  assert.equal(await server.connection.sendRequest(rpc.ShutdownRequest.type), null);
-  await server.connection.sendNotification(rpc.ExitNotification.type);
-  assert.equal(await server.exited, 0);
-  server.connection.dispose();
-}
+const { copyProject, uriOf, start, initialize, finish } = lspClient(semapraxd, example, workdir);
 
 const read = (root, relative) => fs.readFileSync(path.join(root, relative), 'utf8');
 const range = (line, character, length, endLine = line) =>

@@ -15,68 +15,15 @@ const assert = require('node:assert/strict');
 const cp = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { pathToFileURL } = require('node:url');
 const rpc = require('vscode-languageserver-protocol/node');
+const { lspClient } = require('./lsp_client.js');
 
 const [semapraxd, example, workdir] = process.argv.slice(2);
 
-function copyProject(name) {
-  const root = path.join(workdir, name);
-  fs.rmSync(root, { recursive: true, force: true });
-  fs.cpSync(example, root, { recursive: true });
-  return root;
-}
-
-const uriOf = (root, relative) => pathToFileURL(path.join(root, relative)).href;
-
-// A server over pipes with a connection; diagnostics collected by URI.
-function start(args = []) {
-  const child = cp.spawn(semapraxd, ['--lsp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const connection = rpc.createProtocolConnection(
-    new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
-  const diagnostics = new Map();
-  const published = new Map(); // uri -> how many times
-  const logs = [];
-  const waiters = [];
-  connection.onNotification(rpc.PublishDiagnosticsNotification.type, (params) => {
-    diagnostics.set(params.uri, params.diagnostics);
-    published.set(params.uri, (published.get(params.uri) || 0) + 1);
-    for (const waiter of waiters.splice(0)) waiter();
-  });
-  connection.onNotification(rpc.LogMessageNotification.type, (params) => {
-    logs.push(params.message);
-    for (const waiter of waiters.splice(0)) waiter();
-  });
-  connection.onNotification(rpc.ShowMessageNotification.type, (params) => logs.push(params.message));
-  connection.listen();
-  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  // Wait until check() holds of what has arrived (at most seconds).
-  async function until(check, what, seconds = 10) {
-    const deadline = Date.now() + seconds * 1000;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => { waiters.push(resolve); setTimeout(resolve, 100); });
-    }
-  }
-  return { child, connection, diagnostics, published, logs, exited, until };
-}
-
-async function initialize(server, root, encodings) {
-  const capabilities = encodings ? { general: { positionEncodings: encodings } } : {};
-  const result = await server.connection.sendRequest(rpc.InitializeRequest.type, {
-    processId: process.pid, rootUri: pathToFileURL(root).href, capabilities,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'hello' }],
-  });
-  await server.connection.sendNotification(rpc.InitializedNotification.type, {});
-  return result;
-}
-
-async function finish(server, expectedCode = 0) {
-  assert.equal(await server.connection.sendRequest(rpc.ShutdownRequest.type), null);
-  await server.connection.sendNotification(rpc.ExitNotification.type);
-  assert.equal(await server.exited, expectedCode);
-  server.connection.dispose();
-}
+const { copyProject, uriOf, start, initialize, finish } = lspClient(semapraxd, example, workdir);
+// initialize offering these position encodings (none: the default).
+const initializeWith = (server, root, encodings) =>
+  initialize(server, root, encodings ? { general: { positionEncodings: encodings } } : {});
 
 const codes = (list) => (list || []).map((d) => d.code);
 
@@ -284,7 +231,7 @@ async function encodings() {
     const root = copyProject(`encoding-${expected}`);
     const server = start();
     const math = uriOf(root, 'src/math.spx');
-    const init = await initialize(server, root, offered);
+    const init = await initializeWith(server, root, offered);
     assert.equal(init.capabilities.positionEncoding, expected);
     // An unknown name after a string with a character outside the BMP and
     // an accented one: the range counts in the agreed unit.
