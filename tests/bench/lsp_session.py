@@ -24,6 +24,8 @@ import sys
 import time
 import urllib.parse
 
+from transport_session import cold_run  # the cold CLI run, timed the same way
+
 UNKNOWN = "bench_nosuch"
 
 
@@ -47,16 +49,6 @@ def read_message(stream):
     if length is None:
         sys.exit("bench: a message without Content-Length")
     return json.loads(stream.read(length))
-
-
-def cold_check(command):
-    start = time.perf_counter()
-    child = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    seconds = time.perf_counter() - start
-    if child.returncode != 0:
-        sys.exit("bench: %s failed (%d): %s" % (" ".join(command), child.returncode,
-                                                 child.stderr.decode()[:300]))
-    return seconds
 
 
 def main():
@@ -123,7 +115,7 @@ def main():
                 break
             sys.exit("bench: edit %d published %s" % (pair, json.dumps(params)[:300]))
         edit = time.perf_counter() - start
-        check = cold_check([cli, "check", "--manifest-path", manifest])
+        check = cold_run([cli, "check", "--manifest-path", manifest])
         edits.append(edit)
         checks.append(check)
         ratios.append(check / edit)
