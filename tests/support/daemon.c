@@ -590,3 +590,19 @@ void spx_daemon_write_spin_project(spx_fixture_t *fixture)
                       "fn spin() -> int {\n  var i = 0;\n  while true {\n    i = i + 1;\n  }\n"
                       "  return 0;\n}\n\nfn quick() -> int {\n  return 0;\n}\n");
 }
+
+const char *spx_daemon_result_line(const char *id, const char *document, apr_pool_t *pool)
+{
+    size_t length = strlen(document);
+    CU_ASSERT_FATAL(length > 0 && document[length - 1] == '\n');
+    return apr_psprintf(pool, "{\"id\":%s,\"jsonrpc\":\"2.0\",\"result\":%.*s}", id,
+                        (int)(length - 1), document);
+}
+
+void spx_daemon_assert_line(const char *actual, const char *expected)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(actual);
+    if (strcmp(actual, expected) != 0)
+        fprintf(stderr, "\n  got      %.300s\n  expected %.300s\n", actual, expected);
+    CU_ASSERT_STRING_EQUAL(actual, expected);
+}

@@ -132,6 +132,15 @@ spx_daemon_t *spx_daemon_start_on_with(spx_fixture_t *fixture, const char *dir,
  * building semantic requests. */
 const char *spx_daemon_open(spx_daemon_t *daemon);
 
+/* The response line with id that carries document as its result: document
+ * being a CLI's output, LF included, so that a test compares the daemon's
+ * answer with the CLI's byte for byte. */
+const char *spx_daemon_result_line(const char *id, const char *document, apr_pool_t *pool);
+
+/* Assert that a response line is there and is expected, printing both (the
+ * first 300 bytes of each) when it is not. */
+void spx_daemon_assert_line(const char *actual, const char *expected);
+
 /* The request line {"id":ID,"jsonrpc":"2.0","method":METHOD,"params":{PARAMS}}
  * (PARAMS without braces, may be ""). */
 const char *spx_request_line(const char *id, const char *method, const char *params,

@@ -24,18 +24,10 @@ static spx_daemon_t *start_hello(spx_fixture_t *fixture)
     return spx_daemon_start_on(fixture, "proj", no_extra);
 }
 
-static void assert_line(const char *actual, const char *expected)
-{
-    CU_ASSERT_PTR_NOT_NULL_FATAL(actual);
-    if (strcmp(actual, expected) != 0)
-        fprintf(stderr, "\n  got      %s\n  expected %s\n", actual, expected);
-    CU_ASSERT_STRING_EQUAL(actual, expected);
-}
-
 /* The session answers ping with its state. */
 static void assert_ping(spx_daemon_t *daemon, const char *state, apr_pool_t *pool)
 {
-    assert_line(
+    spx_daemon_assert_line(
         spx_daemon_call(daemon, PING_99),
         apr_psprintf(pool, "{\"id\":99,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"%s\"}}", state));
 }
@@ -287,20 +279,21 @@ static void test_ids_echoed_exactly(void)
     spx_fixture_t *fixture = spx_fixture_new();
     apr_pool_t *pool = fixture->pool;
     spx_daemon_t *daemon = start_hello(fixture);
-    assert_line(
+    spx_daemon_assert_line(
         spx_daemon_call(daemon,
                         "{\"jsonrpc\":\"2.0\",\"id\":9007199254740991,\"method\":\"ping\"}"),
         "{\"id\":9007199254740991,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"configured\"}}");
-    assert_line(spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"ping\"}"),
-                "{\"id\":0,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"configured\"}}");
-    assert_line(
+    spx_daemon_assert_line(
+        spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"ping\"}"),
+        "{\"id\":0,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"configured\"}}");
+    spx_daemon_assert_line(
         spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":\"caf\\u00e9\",\"method\":"
                                 "\"ping\"}"),
         "{\"id\":\"caf\xc3\xa9\",\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"configured\"}}");
     char longest[257];
     memset(longest, 'a', 256);
     longest[256] = '\0';
-    assert_line(
+    spx_daemon_assert_line(
         spx_daemon_call(daemon, apr_psprintf(pool,
                                              "{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"method\":"
                                              "\"ping\"}",
@@ -449,8 +442,9 @@ static void assert_unavailable(spx_fixture_t *fixture, const char *fragment, con
         "configured");
     json_decref(protocol);
     assert_ping(daemon, "configured", fixture->pool);
-    assert_line(spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"shutdown\"}"),
-                "{\"id\":5,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"shutdown\"}}");
+    spx_daemon_assert_line(
+        spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"shutdown\"}"),
+        "{\"id\":5,\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"shutdown\"}}");
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
 }
 
@@ -536,7 +530,7 @@ static void assert_lifecycle_methods(spx_daemon_t *daemon, const char *state, in
     CU_ASSERT_EQUAL(json_is_true(json_object_get(result, "healthy")), healthy);
     CU_ASSERT_PTR_NOT_NULL(json_object_get(result, "project_revision"));
     json_decref(status);
-    assert_line(
+    spx_daemon_assert_line(
         spx_daemon_call(daemon, "{\"jsonrpc\":\"2.0\",\"id\":\"s\",\"method\":\"shutdown\"}"),
         "{\"id\":\"s\",\"jsonrpc\":\"2.0\",\"result\":{\"state\":\"shutdown\"}}");
     CU_ASSERT_PTR_NULL(spx_daemon_call(daemon, PING_99));

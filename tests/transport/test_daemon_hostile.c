@@ -34,11 +34,7 @@ static void expect_answer(spx_daemon_t *daemon, const char *bytes, apr_size_t le
 {
     CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, bytes, length), APR_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(spx_daemon_send(daemon, "\n", 1), APR_SUCCESS);
-    const char *line = spx_daemon_read_line(daemon);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(line);
-    if (strcmp(line, expected) != 0)
-        fprintf(stderr, "\n  got      %.300s\n  expected %.300s\n", line, expected);
-    CU_ASSERT_STRING_EQUAL(line, expected);
+    spx_daemon_assert_line(spx_daemon_read_line(daemon), expected);
 }
 
 /* Send bytes[0..length) and an LF; the response must be the error code to

@@ -104,23 +104,6 @@ static void test_cli_context_of_struct_and_const(void)
     spx_fixture_free(fixture);
 }
 
-/* The response line that carries document (the CLI's output, LF included). */
-static const char *result_line(const char *id, const char *document, apr_pool_t *pool)
-{
-    size_t length = strlen(document);
-    CU_ASSERT_FATAL(length > 0 && document[length - 1] == '\n');
-    return apr_psprintf(pool, "{\"id\":%s,\"jsonrpc\":\"2.0\",\"result\":%.*s}", id,
-                        (int)(length - 1), document);
-}
-
-static void assert_line(const char *actual, const char *expected)
-{
-    CU_ASSERT_PTR_NOT_NULL_FATAL(actual);
-    if (strcmp(actual, expected) != 0)
-        fprintf(stderr, "\n  got      %.300s\n  expected %.300s\n", actual, expected);
-    CU_ASSERT_STRING_EQUAL(actual, expected);
-}
-
 static void test_daemon_answers_as_the_cli(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -133,8 +116,8 @@ static void test_daemon_answers_as_the_cli(void)
     CU_ASSERT_EQUAL(graph.exit_code, 0);
     spx_assert_contains(graph.out, "\"id\":\"struct:geo.Point\"");
     spx_assert_contains(graph.out, "\"id\":\"const:geo.ORIGIN_X\"");
-    assert_line(spx_daemon_call(daemon, spx_request_line("1", "graph", revisions, pool)),
-                result_line("1", graph.out, pool));
+    spx_daemon_assert_line(spx_daemon_call(daemon, spx_request_line("1", "graph", revisions, pool)),
+                           spx_daemon_result_line("1", graph.out, pool));
 
     static const char *const targets[][2] = {
         {"struct", "geo.Point"},
@@ -148,8 +131,9 @@ static void test_daemon_answers_as_the_cli(void)
         json_decref(document);
         const char *params = apr_psprintf(pool, "%s,\"target_kind\":\"%s\",\"target\":\"%s\"",
                                           revisions, targets[i][0], targets[i][1]);
-        assert_line(spx_daemon_call(daemon, spx_request_line("2", "context", params, pool)),
-                    result_line("2", out, pool));
+        spx_daemon_assert_line(
+            spx_daemon_call(daemon, spx_request_line("2", "context", params, pool)),
+            spx_daemon_result_line("2", out, pool));
     }
 
     /* Unknown targets: invalid params whose data.detail is the CLI's
@@ -175,8 +159,9 @@ static void test_daemon_answers_as_the_cli(void)
         const char *out = cli_context(fixture, manifest, "struct", "geo.Point", &document);
         json_decref(document);
         const char *params = apr_psprintf(pool, "%s,\"target\":\"struct:geo.Point\"", revisions);
-        assert_line(spx_daemon_call(daemon, spx_request_line("5", "context", params, pool)),
-                    result_line("5", out, pool));
+        spx_daemon_assert_line(
+            spx_daemon_call(daemon, spx_request_line("5", "context", params, pool)),
+            spx_daemon_result_line("5", out, pool));
         params = apr_psprintf(pool, "%s,\"target_kind\":\"const\",\"target\":\"struct:geo.Point\"",
                               revisions);
         spx_assert_error(spx_daemon_call(daemon, spx_request_line("6", "context", params, pool)),

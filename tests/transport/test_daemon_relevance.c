@@ -229,15 +229,6 @@ static void test_cli_via_is_the_closest_tie(void)
     spx_fixture_free(fixture);
 }
 
-/* The response line that carries document (the CLI's output, LF included). */
-static const char *result_line(const char *id, const char *document, apr_pool_t *pool)
-{
-    size_t length = strlen(document);
-    CU_ASSERT_FATAL(length > 0 && document[length - 1] == '\n');
-    return apr_psprintf(pool, "{\"id\":%s,\"jsonrpc\":\"2.0\",\"result\":%.*s}", id,
-                        (int)(length - 1), document);
-}
-
 static void test_daemon_answers_as_the_cli(void)
 {
     spx_fixture_t *fixture = spx_fixture_new();
@@ -271,12 +262,9 @@ static void test_daemon_answers_as_the_cli(void)
         json_decref(document);
         const char *params = apr_psprintf(pool, "%s,\"target\":\"function:shop.price\",%s",
                                           revisions, cases[i].params);
-        const char *line = spx_daemon_call(daemon, spx_request_line("2", "context", params, pool));
-        CU_ASSERT_PTR_NOT_NULL_FATAL(line);
-        const char *expected = result_line("2", out, pool);
-        if (strcmp(line, expected) != 0)
-            fprintf(stderr, "\n  got      %.300s\n  expected %.300s\n", line, expected);
-        CU_ASSERT_STRING_EQUAL(line, expected);
+        spx_daemon_assert_line(
+            spx_daemon_call(daemon, spx_request_line("2", "context", params, pool)),
+            spx_daemon_result_line("2", out, pool));
     }
     CU_ASSERT_EQUAL(spx_daemon_finish(daemon), 0);
     spx_fixture_free(fixture);
