@@ -6,63 +6,11 @@
  */
 #include "spx_frame.h"
 #include "spx_limits.h"
+#include "spx_sources.h"
 #include "spx_test.h"
 
 #include <apr_strings.h>
 #include <string.h>
-
-/* A source over bytes in memory that hands out at most per_read bytes a read. */
-typedef struct memory_source_t {
-    const unsigned char *bytes;
-    apr_size_t length;
-    apr_size_t at;
-    apr_size_t per_read;
-    apr_size_t largest_request; /* largest capacity the reader asked for */
-} memory_source_t;
-
-static apr_status_t read_memory(void *context, void *buffer, apr_size_t capacity, apr_size_t *got)
-{
-    memory_source_t *source = context;
-    if (capacity > source->largest_request)
-        source->largest_request = capacity;
-    apr_size_t count = source->length - source->at;
-    if (count > capacity)
-        count = capacity;
-    if (count > source->per_read)
-        count = source->per_read;
-    memcpy(buffer, source->bytes + source->at, count);
-    source->at += count;
-    *got = count;
-    return APR_SUCCESS;
-}
-
-/* A source of `filler` bytes of 'x', then tail, made up as they are read. */
-typedef struct filler_source_t {
-    apr_size_t filler;
-    const char *tail;
-    apr_size_t produced;
-} filler_source_t;
-
-static apr_status_t read_filler(void *context, void *buffer, apr_size_t capacity, apr_size_t *got)
-{
-    filler_source_t *source = context;
-    apr_size_t total = source->filler + strlen(source->tail);
-    apr_size_t count = 0;
-    unsigned char *out = buffer;
-    if (source->produced < source->filler) {
-        count = source->filler - source->produced;
-        if (count > capacity)
-            count = capacity;
-        memset(out, 'x', count);
-        source->produced += count;
-    }
-    while (count < capacity && source->produced < total) {
-        out[count++] = (unsigned char)source->tail[source->produced - source->filler];
-        source->produced++;
-    }
-    *got = count;
-    return APR_SUCCESS;
-}
 
 static apr_status_t read_failing(void *context, void *buffer, apr_size_t capacity, apr_size_t *got)
 {
@@ -80,14 +28,14 @@ static apr_pool_t *new_pool(void)
     return pool;
 }
 
-static spx_frame_reader_t *memory_reader(memory_source_t *source, const char *text,
+static spx_frame_reader_t *memory_reader(spx_memory_source_t *source, const char *text,
                                          apr_size_t length, apr_size_t per_read,
                                          apr_size_t max_bytes, apr_pool_t *pool)
 {
-    *source = (memory_source_t){(const unsigned char *)text, length, 0, per_read, 0};
+    *source = (spx_memory_source_t){text, length, 0, per_read, 0};
     spx_frame_reader_t *reader = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_frame_reader_create(&reader, read_memory, source, max_bytes, pool),
-                          APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(
+        spx_frame_reader_create(&reader, spx_read_memory, source, max_bytes, pool), APR_SUCCESS);
     return reader;
 }
 
@@ -119,7 +67,7 @@ static void expect_end(spx_frame_reader_t *reader)
 static void test_frames_split_at_lf(void)
 {
     apr_pool_t *pool = new_pool();
-    memory_source_t source;
+    spx_memory_source_t source;
     const char *input = "a\nbc\n\n{\"k\":1}\n";
     spx_frame_reader_t *reader = memory_reader(&source, input, strlen(input), 1000, 256, pool);
     expect_text(reader, "a");
@@ -134,7 +82,7 @@ static void test_frames_split_at_lf(void)
 static void test_empty_input_is_end(void)
 {
     apr_pool_t *pool = new_pool();
-    memory_source_t source;
+    spx_memory_source_t source;
     spx_frame_reader_t *reader = memory_reader(&source, "", 0, 1000, 256, pool);
     expect_end(reader);
     apr_pool_destroy(pool);
@@ -145,7 +93,7 @@ static void test_same_frames_at_every_read_boundary(void)
     const char *input = "first\nsecond frame\n\nx\n{\"jsonrpc\":\"2.0\"}\nlast";
     for (apr_size_t per_read = 1; per_read <= strlen(input); per_read++) {
         apr_pool_t *pool = new_pool();
-        memory_source_t source;
+        spx_memory_source_t source;
         spx_frame_reader_t *reader =
             memory_reader(&source, input, strlen(input), per_read, 256, pool);
         expect_text(reader, "first");
@@ -177,7 +125,7 @@ static void expect_long_frame(apr_size_t frame_length, apr_size_t limit,
     for (size_t i = 0; i < count; i++) {
         apr_pool_t *pool = new_pool();
         char *input = long_frame_input(frame_length, pool);
-        memory_source_t source;
+        spx_memory_source_t source;
         spx_frame_reader_t *reader =
             memory_reader(&source, input, frame_length + 6, per_reads[i], limit, pool);
         expect_frame(reader, kind, kind == SPX_FRAME_COMPLETE ? input : NULL, frame_length);
@@ -219,9 +167,9 @@ static void test_oversized_64_mib_line_is_drained_in_bounded_memory(void)
 {
     apr_pool_t *pool = new_pool();
     const apr_size_t huge = SPX_LIMIT_REQUEST_BYTES_MAXIMUM;
-    filler_source_t source = {huge, "\n{\"after\":true}\n", 0};
+    spx_filler_source_t source = {NULL, huge, "\n{\"after\":true}\n", 0};
     spx_frame_reader_t *reader = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_frame_reader_create(&reader, read_filler, &source,
+    CU_ASSERT_EQUAL_FATAL(spx_frame_reader_create(&reader, spx_read_filler, &source,
                                                   SPX_LIMIT_REQUEST_BYTES_MINIMUM, pool),
                           APR_SUCCESS);
     expect_frame(reader, SPX_FRAME_OVERSIZED, NULL, huge);
@@ -238,9 +186,9 @@ static void test_oversized_default_limit_stays_within_limit_and_chunk(void)
 {
     apr_pool_t *pool = new_pool();
     const apr_size_t limit = SPX_LIMIT_REQUEST_BYTES_DEFAULT;
-    filler_source_t source = {8 * limit, "\nok\n", 0};
+    spx_filler_source_t source = {NULL, 8 * limit, "\nok\n", 0};
     spx_frame_reader_t *reader = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_frame_reader_create(&reader, read_filler, &source, limit, pool),
+    CU_ASSERT_EQUAL_FATAL(spx_frame_reader_create(&reader, spx_read_filler, &source, limit, pool),
                           APR_SUCCESS);
     expect_frame(reader, SPX_FRAME_OVERSIZED, NULL, 8 * limit);
     CU_ASSERT(spx_frame_reader_capacity(reader) <= limit + SPX_LIMIT_READ_CHUNK_BYTES);
@@ -252,9 +200,9 @@ static void test_oversized_default_limit_stays_within_limit_and_chunk(void)
 static void test_oversized_until_end_of_input(void)
 {
     apr_pool_t *pool = new_pool();
-    filler_source_t source = {3 * SPX_LIMIT_READ_CHUNK_BYTES + 5, "", 0};
+    spx_filler_source_t source = {NULL, 3 * SPX_LIMIT_READ_CHUNK_BYTES + 5, "", 0};
     spx_frame_reader_t *reader = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_frame_reader_create(&reader, read_filler, &source, 300, pool),
+    CU_ASSERT_EQUAL_FATAL(spx_frame_reader_create(&reader, spx_read_filler, &source, 300, pool),
                           APR_SUCCESS);
     expect_frame(reader, SPX_FRAME_OVERSIZED, NULL, 3 * SPX_LIMIT_READ_CHUNK_BYTES + 5);
     expect_end(reader);
@@ -264,7 +212,7 @@ static void test_oversized_until_end_of_input(void)
 static void test_end_of_input_in_the_middle_of_a_frame(void)
 {
     apr_pool_t *pool = new_pool();
-    memory_source_t source;
+    spx_memory_source_t source;
     const char *input = "{\"a\":1}\n{\"jsonrpc\":\"2.0\",\"method\":\"shutdown\"}";
     spx_frame_reader_t *reader = memory_reader(&source, input, strlen(input), 5, 256, pool);
     expect_text(reader, "{\"a\":1}");
@@ -283,7 +231,7 @@ static void test_many_pipelined_frames(void)
         APR_ARRAY_PUSH(pieces, const char *) = apr_psprintf(pool, "{\"id\":%d}\n", i);
     const char *input = apr_array_pstrcat(pool, pieces, 0);
     apr_size_t length = strlen(input);
-    memory_source_t source;
+    spx_memory_source_t source;
     spx_frame_reader_t *reader = memory_reader(&source, input, length, SPX_LIMIT_READ_CHUNK_BYTES,
                                                SPX_LIMIT_REQUEST_BYTES_DEFAULT, pool);
     for (int i = 0; i < count; i++) {

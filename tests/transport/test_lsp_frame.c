@@ -8,56 +8,11 @@
  */
 #include "spx_limits.h"
 #include "spx_lsp_frame.h"
+#include "spx_sources.h"
 #include "spx_test.h"
 
 #include <apr_strings.h>
 #include <string.h>
-
-/* Bytes in memory, at most per_read a read. */
-typedef struct memory_source_t {
-    const char *bytes;
-    apr_size_t length, at, per_read;
-} memory_source_t;
-
-static apr_status_t read_memory(void *context, void *buffer, apr_size_t capacity, apr_size_t *got)
-{
-    memory_source_t *source = context;
-    apr_size_t count = source->length - source->at;
-    if (count > capacity)
-        count = capacity;
-    if (count > source->per_read)
-        count = source->per_read;
-    memcpy(buffer, source->bytes + source->at, count);
-    source->at += count;
-    *got = count;
-    return APR_SUCCESS;
-}
-
-/* A header, then `filler` bytes of 'x' made up as they are read, then tail. */
-typedef struct filler_source_t {
-    const char *head;
-    apr_size_t filler;
-    const char *tail;
-    apr_size_t produced;
-} filler_source_t;
-
-static apr_status_t read_filler(void *context, void *buffer, apr_size_t capacity, apr_size_t *got)
-{
-    filler_source_t *source = context;
-    apr_size_t head = strlen(source->head), tail = strlen(source->tail);
-    unsigned char *out = buffer;
-    apr_size_t count = 0;
-    while (count < capacity && source->produced < head + source->filler + tail) {
-        apr_size_t at = source->produced;
-        out[count++] = at < head ? (unsigned char)source->head[at]
-                       : at < head + source->filler
-                           ? 'x'
-                           : (unsigned char)source->tail[at - head - source->filler];
-        source->produced++;
-    }
-    *got = count;
-    return APR_SUCCESS;
-}
 
 static apr_pool_t *new_pool(void)
 {
@@ -88,10 +43,10 @@ static void test_messages_at_every_read_boundary(void)
 {
     for (apr_size_t per_read = 1; per_read <= sizeof(stream); per_read++) {
         apr_pool_t *pool = new_pool();
-        memory_source_t source = {stream, sizeof(stream) - 1, 0, per_read};
+        spx_memory_source_t source = {stream, sizeof(stream) - 1, 0, per_read, 0};
         spx_lsp_frame_reader_t *reader = NULL;
-        CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_reader_create(&reader, read_memory, &source, 64, pool),
-                              APR_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(
+            spx_lsp_frame_reader_create(&reader, spx_read_memory, &source, 64, pool), APR_SUCCESS);
         expect(reader, SPX_LSP_FRAME_MESSAGE, "hello");
         expect(reader, SPX_LSP_FRAME_MESSAGE, "abc");
         expect(reader, SPX_LSP_FRAME_MESSAGE, "");
@@ -107,9 +62,9 @@ static void test_exact_bound_and_one_over(void)
     apr_pool_t *pool = new_pool();
     const char *text = "Content-Length: 8\r\n\r\n12345678Content-Length: 9\r\n\r\n123456789"
                        "Content-Length: 2\r\n\r\nok";
-    memory_source_t source = {text, strlen(text), 0, 7};
+    spx_memory_source_t source = {text, strlen(text), 0, 7, 0};
     spx_lsp_frame_reader_t *reader = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_reader_create(&reader, read_memory, &source, 8, pool),
+    CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_reader_create(&reader, spx_read_memory, &source, 8, pool),
                           APR_SUCCESS);
     expect(reader, SPX_LSP_FRAME_MESSAGE, "12345678");
     spx_lsp_frame_t frame;
@@ -126,12 +81,12 @@ static void test_oversized_64_mib_body_is_drained_in_bounded_memory(void)
 {
     apr_pool_t *pool = new_pool();
     apr_size_t size = 64u * 1024u * 1024u;
-    filler_source_t source = {
+    spx_filler_source_t source = {
         apr_psprintf(pool, "Content-Length: %" APR_SIZE_T_FMT "\r\n\r\n", size), size,
         "Content-Length: 2\r\n\r\n[]", 0};
     spx_lsp_frame_reader_t *reader = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_reader_create(&reader, read_filler, &source, 1024, pool),
-                          APR_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(
+        spx_lsp_frame_reader_create(&reader, spx_read_filler, &source, 1024, pool), APR_SUCCESS);
     spx_lsp_frame_t frame;
     CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_next(reader, &frame), APR_SUCCESS);
     CU_ASSERT_EQUAL(frame.kind, SPX_LSP_FRAME_OVERSIZED);
@@ -150,9 +105,9 @@ static void test_a_length_of_many_digits_is_oversized(void)
 {
     apr_pool_t *pool = new_pool();
     const char *text = "Content-Length: 99999999999999999999999999999\r\n\r\nshort";
-    memory_source_t source = {text, strlen(text), 0, 1000};
+    spx_memory_source_t source = {text, strlen(text), 0, 1000, 0};
     spx_lsp_frame_reader_t *reader = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_reader_create(&reader, read_memory, &source, 64, pool),
+    CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_reader_create(&reader, spx_read_memory, &source, 64, pool),
                           APR_SUCCESS);
     expect(reader, SPX_LSP_FRAME_TRUNCATED, NULL); /* drained to end of input */
     apr_pool_destroy(pool);
@@ -161,10 +116,10 @@ static void test_a_length_of_many_digits_is_oversized(void)
 static void test_header_block_over_its_bound_is_drained(void)
 {
     apr_pool_t *pool = new_pool();
-    filler_source_t source = {"X-Long: ", 10u * 1024u * 1024u,
-                              "\r\n\r\nContent-Length: 2\r\n\r\n{}", 0};
+    spx_filler_source_t source = {"X-Long: ", 10u * 1024u * 1024u,
+                                  "\r\n\r\nContent-Length: 2\r\n\r\n{}", 0};
     spx_lsp_frame_reader_t *reader = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_reader_create(&reader, read_filler, &source, 64, pool),
+    CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_reader_create(&reader, spx_read_filler, &source, 64, pool),
                           APR_SUCCESS);
     spx_lsp_frame_t frame;
     CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_next(reader, &frame), APR_SUCCESS);
@@ -185,9 +140,9 @@ static void test_malformed_headers(void)
                        "garbage\r\nContent-Length: 1\r\n\r\nB"           /* no ':': body skipped */
                        "Content-Length: 2\r\n\r\nok"
                        "Content-Length: 10\r\n\r\nshort";
-    memory_source_t source = {text, strlen(text), 0, 3};
+    spx_memory_source_t source = {text, strlen(text), 0, 3, 0};
     spx_lsp_frame_reader_t *reader = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_reader_create(&reader, read_memory, &source, 64, pool),
+    CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_reader_create(&reader, spx_read_memory, &source, 64, pool),
                           APR_SUCCESS);
     const char *problems[] = {"no Content-Length header",
                               "a Content-Length that is not a decimal number",
@@ -207,9 +162,9 @@ static void test_end_inside_a_header(void)
 {
     apr_pool_t *pool = new_pool();
     const char *text = "Content-Len";
-    memory_source_t source = {text, strlen(text), 0, 100};
+    spx_memory_source_t source = {text, strlen(text), 0, 100, 0};
     spx_lsp_frame_reader_t *reader = NULL;
-    CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_reader_create(&reader, read_memory, &source, 64, pool),
+    CU_ASSERT_EQUAL_FATAL(spx_lsp_frame_reader_create(&reader, spx_read_memory, &source, 64, pool),
                           APR_SUCCESS);
     expect(reader, SPX_LSP_FRAME_TRUNCATED, NULL);
     apr_pool_destroy(pool);
@@ -219,8 +174,9 @@ static void test_bad_bound_is_refused(void)
 {
     apr_pool_t *pool = new_pool();
     spx_lsp_frame_reader_t *reader = NULL;
-    CU_ASSERT_EQUAL(spx_lsp_frame_reader_create(&reader, read_memory, NULL, 0, pool), APR_EINVAL);
-    CU_ASSERT_EQUAL(spx_lsp_frame_reader_create(&reader, read_memory, NULL,
+    CU_ASSERT_EQUAL(spx_lsp_frame_reader_create(&reader, spx_read_memory, NULL, 0, pool),
+                    APR_EINVAL);
+    CU_ASSERT_EQUAL(spx_lsp_frame_reader_create(&reader, spx_read_memory, NULL,
                                                 SPX_LIMIT_REQUEST_BYTES_MAXIMUM + 1, pool),
                     APR_EINVAL);
     apr_pool_destroy(pool);
