@@ -27,16 +27,13 @@ typedef struct walk_t {
     apr_array_header_t *stack;  /* const spx_expr_t *: the expressions still to walk */
     const spx_function_t *function;
     apr_size_t function_number;
-    int in_const;        /* walking a const's value: names are consts, not locals */
-    apr_hash_t *numbers; /* module name -> apr_size_t *: its number */
+    int in_const; /* walking a const's value: names are consts, not locals */
 } walk_t;
 
 apr_size_t spx_lookup_module_number(const spx_project_t *project, const char *name)
 {
-    for (apr_size_t i = 0; name && i < project->module_count; i++)
-        if (strcmp(project->modules[i]->name, name) == 0)
-            return i;
-    return SPX_LOOKUP_NO_SOURCE;
+    const apr_size_t *number = spx_project_module_numbered(project, name);
+    return number ? *number : SPX_LOOKUP_NO_SOURCE;
 }
 
 const spx_module_t *spx_lookup_module(const spx_project_t *project, apr_size_t source)
@@ -91,8 +88,7 @@ static apr_size_t number_of(const walk_t *walk, const spx_module_t *module)
         return SPX_LOOKUP_NO_SOURCE;
     if (module == walk->module)
         return walk->source;
-    const apr_size_t *number = apr_hash_get(walk->numbers, module->name, APR_HASH_KEY_STRING);
-    return number ? *number : SPX_LOOKUP_NO_SOURCE;
+    return spx_lookup_module_number(walk->project, module->name);
 }
 
 static spx_lookup_symbol_t item_symbol(const walk_t *walk, spx_lookup_kind_t kind,
@@ -135,7 +131,7 @@ static spx_module_t *imported(const walk_t *walk, const spx_module_t *module, co
 {
     for (apr_size_t i = 0; name && i < module->import_count; i++)
         if (module->imports[i].module.text && strcmp(module->imports[i].module.text, name) == 0) {
-            const apr_size_t *number = apr_hash_get(walk->numbers, name, APR_HASH_KEY_STRING);
+            const apr_size_t *number = spx_project_module_numbered(walk->project, name);
             return number ? walk->modules[*number] : NULL;
         }
     return NULL;
@@ -646,7 +642,6 @@ typedef struct program_t {
     spx_checker_t *checker;
     spx_arena_t *arena;
     spx_diagnostics_t *diagnostics;
-    apr_hash_t *numbers; /* module name -> apr_size_t *: its number (the first such) */
 } program_t;
 
 static program_t make_program(const spx_project_t *project, apr_pool_t *scratch)
@@ -663,12 +658,6 @@ static program_t make_program(const spx_project_t *project, apr_pool_t *scratch)
     program.checker = spx_checker_make(program.modules, count, scratch, program.diagnostics);
     if (project->data_entry_count)
         spx_checker_set_data(program.checker, project->data_entries, project->data_entry_count);
-    program.numbers = apr_hash_make(scratch);
-    apr_size_t *numbers = apr_palloc(scratch, (count + 1) * sizeof(*numbers));
-    for (apr_size_t i = count; i-- > 0;) {
-        numbers[i] = i;
-        apr_hash_set(program.numbers, project->modules[i]->name, APR_HASH_KEY_STRING, &numbers[i]);
-    }
     return program;
 }
 
@@ -691,8 +680,7 @@ static lookup_table_t *walk_table(const spx_project_t *project, const program_t 
                    apr_array_make(scratch, 64, sizeof(const spx_expr_t *)),
                    NULL,
                    0,
-                   0,
-                   program->numbers};
+                   0};
     walk_module(&walk);
     lookup_name_t *names = (lookup_name_t *)walk.names->elts;
     apr_size_t kept = 0;
@@ -775,9 +763,8 @@ void spx_lookup_each_table(const spx_project_t *project, const char *wanted,
             /* the retained declarations say what a module imports */
             const spx_module_t *current = project->modules[stack[depth - 1]];
             if (next[depth - 1] < current->import_count) {
-                apr_size_t *imported = apr_hash_get(each.program.numbers,
-                                                    current->imports[next[depth - 1]++].module.text,
-                                                    APR_HASH_KEY_STRING);
+                const apr_size_t *imported = spx_project_module_numbered(
+                    project, current->imports[next[depth - 1]++].module.text);
                 if (imported && each.state[*imported] == EACH_NEW) {
                     each.state[*imported] = EACH_WAITING;
                     stack[depth] = *imported;
@@ -789,8 +776,8 @@ void spx_lookup_each_table(const spx_project_t *project, const char *wanted,
             spx_module_t *module = each.program.modules[done];
             each_declare(&each, done);
             for (apr_size_t i = 0; i < module->import_count; i++) {
-                apr_size_t *imported = apr_hash_get(
-                    each.program.numbers, module->imports[i].module.text, APR_HASH_KEY_STRING);
+                const apr_size_t *imported =
+                    spx_project_module_numbered(project, module->imports[i].module.text);
                 if (imported)
                     each_declare(&each, *imported);
             }

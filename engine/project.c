@@ -83,12 +83,31 @@ static void compute_revisions(spx_project_t *project)
     json_decref(workspace);
 }
 
+const apr_size_t *spx_project_module_numbered(const spx_project_t *project, const char *name)
+{
+    return name && project->module_numbers
+               ? apr_hash_get(project->module_numbers, name, APR_HASH_KEY_STRING)
+               : NULL;
+}
+
+/* Number the modules by name (spx_project_module_numbered), once they are
+ * made: module names are unique (the manifest checks it); the first wins. */
+static void number_modules(spx_project_t *project)
+{
+    project->module_numbers = apr_hash_make(project->pool);
+    apr_size_t *numbers = apr_palloc(project->pool, (project->module_count + 1) * sizeof(*numbers));
+    for (apr_size_t i = 0; i < project->module_count; i++) {
+        numbers[i] = i;
+        if (!spx_project_module_numbered(project, project->modules[i]->name))
+            apr_hash_set(project->module_numbers, project->modules[i]->name, APR_HASH_KEY_STRING,
+                         &numbers[i]);
+    }
+}
+
 static spx_module_t *module_named(const spx_project_t *project, const char *name)
 {
-    for (apr_size_t i = 0; i < project->module_count; i++)
-        if (strcmp(project->modules[i]->name, name) == 0)
-            return project->modules[i];
-    return NULL;
+    const apr_size_t *number = spx_project_module_numbered(project, name);
+    return number ? project->modules[*number] : NULL;
 }
 
 /* "; did you mean 'app.main'?" for the function of module nearest to the
@@ -153,7 +172,6 @@ typedef struct program_walk_t {
     spx_index_builder_t *index;
     spx_program_builder_t *program;
     spx_reuse_t *reuse;              /* a diagnostics-only build's findings; NULL otherwise */
-    apr_hash_t *module_number;       /* module name -> apr_size_t * */
     char *state;                     /* per module */
     spx_arena_t **bodies;            /* per declared module: the arena of its bodies */
     apr_array_header_t *free_arenas; /* spx_arena_t *: cleared, ready for the next module */
@@ -163,7 +181,7 @@ typedef struct program_walk_t {
 
 static const apr_size_t *module_numbered(program_walk_t *walk, const char *name)
 {
-    return name ? apr_hash_get(walk->module_number, name, APR_HASH_KEY_STRING) : NULL;
+    return spx_project_module_numbered(walk->project, name);
 }
 
 /* Parse and declare a module not declared yet; its bodies are held in a
@@ -238,7 +256,6 @@ static void walk_program(spx_project_t *project, spx_index_builder_t *index,
         index,
         program,
         reuse,
-        apr_hash_make(project->pool),
         apr_pcalloc(project->pool, count + 1),
         apr_pcalloc(project->pool, (count + 1) * sizeof(spx_arena_t *)),
         apr_array_make(project->pool, 4, sizeof(spx_arena_t *)),
@@ -247,13 +264,6 @@ static void walk_program(spx_project_t *project, spx_index_builder_t *index,
     apr_pool_create(&walk.body_pool, project->pool);
     project->data_entries = spx_project_data_entries(project, &project->data_entry_count);
     spx_checker_set_data(walk.checker, project->data_entries, project->data_entry_count);
-    apr_size_t *numbers = apr_palloc(project->pool, (count + 1) * sizeof(apr_size_t));
-    for (apr_size_t i = 0; i < count; i++) {
-        numbers[i] = i;
-        if (!module_numbered(&walk, project->modules[i]->name))
-            apr_hash_set(walk.module_number, project->modules[i]->name, APR_HASH_KEY_STRING,
-                         &numbers[i]);
-    }
     apr_pool_t *scan;
     apr_pool_create(&scan, project->pool);
     apr_size_t *stack = apr_palloc(scan, (count + 1) * sizeof(apr_size_t));
@@ -350,6 +360,7 @@ static void build_program(spx_project_t *project, const spx_project_t *previous)
     spx_index_builder_t *index = full ? spx_index_builder_make(project->pool) : NULL;
     spx_program_builder_t *program =
         full ? spx_program_builder_make(project->pool, project->arena) : NULL;
+    number_modules(project);
     spx_reuse_t *reuse = full ? NULL : spx_reuse_start(project, previous);
     spx_project_check_data(project);
     walk_program(project, index, program, reuse);

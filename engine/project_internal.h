@@ -39,8 +39,9 @@ struct spx_project_t {
     spx_manifest_t *manifest;
     spx_module_t **modules; /* in manifest order, one per source */
     apr_size_t module_count;
-    spx_function_t *entry;          /* NULL without an entry */
-    spx_function_t **tests;         /* manifest order, one per test */
+    apr_hash_t *module_numbers; /* module name -> apr_size_t *: its number (the first of a name) */
+    spx_function_t *entry;      /* NULL without an entry */
+    spx_function_t **tests;     /* manifest order, one per test */
     spx_diagnostics_t *diagnostics; /* sorted by path, offset, code */
     int admitted;                   /* the manifest (if any) parsed and no error */
     const char *project_revision;   /* NULL when the manifest did not parse */
@@ -59,6 +60,10 @@ struct spx_project_t {
     const spx_data_entry_t *data_entries; /* v3: the [[data]] entries, manifest order */
     apr_size_t data_entry_count;
 };
+
+/* The number in modules of the module named name (the first of that name),
+ * or NULL: none (or name NULL). */
+const apr_size_t *spx_project_module_numbered(const spx_project_t *project, const char *name);
 
 /* --- reuse between diagnostics-only builds (project_reuse.c) --- */
 

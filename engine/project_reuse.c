@@ -45,7 +45,6 @@
 struct spx_reuse_t {
     spx_project_t *project;
     const spx_project_t *previous; /* NULL: nothing to reuse, every module is checked */
-    apr_hash_t *module_number;     /* module name -> apr_size_t * */
     char *finished;                /* per module: spx_reuse_may_skip was asked */
     char *public_changed;          /* per module: its interface differs from the previous */
     char *reaches;                 /* per module: it or what it imports changed an interface */
@@ -176,14 +175,6 @@ spx_reuse_t *spx_reuse_start(spx_project_t *project, const spx_project_t *previo
     if (previous && previous->findings && previous->inputs == project->inputs &&
         previous->manifest == project->manifest && previous->module_count == count)
         reuse->previous = previous;
-    reuse->module_number = apr_hash_make(pool);
-    apr_size_t *numbers = apr_palloc(pool, (count + 1) * sizeof(*numbers));
-    for (apr_size_t i = 0; i < count; i++) {
-        numbers[i] = i;
-        if (!apr_hash_get(reuse->module_number, project->modules[i]->name, APR_HASH_KEY_STRING))
-            apr_hash_set(reuse->module_number, project->modules[i]->name, APR_HASH_KEY_STRING,
-                         &numbers[i]);
-    }
     reuse->finished = apr_pcalloc(pool, count + 1);
     reuse->public_changed = apr_pcalloc(pool, count + 1);
     reuse->reaches = apr_pcalloc(pool, count + 1);
@@ -213,10 +204,7 @@ int spx_reuse_may_skip(spx_reuse_t *reuse, apr_size_t number)
     int reached = 0, reaches = reuse->public_changed[number];
     for (apr_size_t i = 0; i < module->import_count; i++) {
         const apr_size_t *imported =
-            module->imports[i].module.text
-                ? apr_hash_get(reuse->module_number, module->imports[i].module.text,
-                               APR_HASH_KEY_STRING)
-                : NULL;
+            spx_project_module_numbered(reuse->project, module->imports[i].module.text);
         if (!imported)
             continue; /* no such module: the same error whatever the others say */
         if (!reuse->finished[*imported]) {
