@@ -372,7 +372,7 @@ static void refresh(lsp_server_t *server, apr_pool_t *pool)
     forget_previous(server);
 }
 
-/* The project as held, in full (with its index and code): base when no
+/* The project as held, in full (with its index and code): the held project when no
  * buffer is of the project, else the view's texts built again in full once
  * per view (refresh has run: never older than the view). NULL: none. */
 static spx_project_t *full_project(lsp_server_t *server)
