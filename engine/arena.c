@@ -32,13 +32,12 @@ typedef struct intern_slot_t {
 } intern_slot_t;
 
 struct spx_arena_t {
+    spx_arena_space_t space; /* first: the inline allocation reads it (spx_arena.h) */
     apr_pool_t *pool;
     apr_pool_t *large; /* requests over a quarter chunk; made for the first */
     chunk_t *first;
     chunk_t *current;
     apr_size_t chunk_count;
-    char *next; /* free space of the current chunk */
-    apr_size_t left;
     intern_slot_t *slots; /* the identifier table; capacity a power of two */
     apr_size_t capacity;
     apr_size_t used;
@@ -92,8 +91,8 @@ static void *take(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
         char *memory = apr_palloc(arena->large, size + alignment - 1);
         return memory + padding(memory, alignment);
     }
-    apr_size_t pad = arena->next ? padding(arena->next, alignment) : 0;
-    if (!arena->next || pad + size > arena->left) {
+    apr_size_t pad = arena->space.next ? padding(arena->space.next, alignment) : 0;
+    if (!arena->space.next || pad + size > arena->space.left) {
         chunk_t *chunk = arena->current ? arena->current->next : arena->first;
         if (!chunk) {
             chunk = new_chunk(arena);
@@ -103,26 +102,21 @@ static void *take(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
                 arena->first = chunk;
         }
         arena->current = chunk;
-        arena->next = chunk->bytes;
-        arena->left = chunk->size;
-        pad = padding(arena->next, alignment); /* a chunk holds far more than pad + size */
+        arena->space.next = chunk->bytes;
+        arena->space.left = chunk->size;
+        pad = padding(arena->space.next, alignment); /* a chunk holds far more than pad + size */
     }
-    char *memory = arena->next + pad;
-    arena->next = memory + size;
-    arena->left -= pad + size;
+    char *memory = arena->space.next + pad;
+    arena->space.next = memory + size;
+    arena->space.left -= pad + size;
     return memory;
 }
 
-void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
+void *spx_arena_take(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
 {
     SPX_ASSERT(alignment > 0 && alignment <= SPX_ARENA_ANY_ALIGNMENT &&
                (alignment & (alignment - 1)) == 0);
     return take(arena, size, alignment);
-}
-
-void *spx_arena_calloc(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
-{
-    return memset(spx_arena_alloc(arena, size, alignment), 0, size);
 }
 
 void *spx_arena_copy(spx_arena_t *arena, const void *data, apr_size_t size, apr_size_t alignment)
@@ -138,20 +132,31 @@ void spx_arena_clear(spx_arena_t *arena)
     if (arena->large)
         apr_pool_clear(arena->large);
     arena->current = NULL;
-    arena->next = NULL;
-    arena->left = 0;
+    arena->space.next = NULL;
+    arena->space.left = 0;
     arena->used = 0;
     if (arena->capacity)
         memset(arena->slots, 0, arena->capacity * sizeof(*arena->slots));
 }
 
-/* FNV-1a: identifiers are short, and this is cheap and well spread. */
+/* FNV-1a (spx_intern_hash_step): identifiers are short, and this is cheap
+ * and well spread. */
 static uint32_t hash_bytes(const char *text, apr_size_t size)
 {
-    uint32_t hash = 2166136261u;
+    uint32_t hash = SPX_INTERN_HASH_START;
     for (apr_size_t i = 0; i < size; i++)
-        hash = (hash ^ (unsigned char)text[i]) * 16777619u;
+        hash = spx_intern_hash_step(hash, (unsigned char)text[i]);
     return hash;
+}
+
+/* Whether the size bytes at a and b are the same: a name is a few bytes,
+ * which a loop compares in less than a call of memcmp takes. */
+static int same_bytes(const char *a, const char *b, apr_size_t size)
+{
+    for (apr_size_t i = 0; i < size; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
 }
 
 static void grow_table(spx_arena_t *arena)
@@ -170,15 +175,16 @@ static void grow_table(spx_arena_t *arena)
     arena->capacity = capacity;
 }
 
-const char *spx_arena_intern(spx_arena_t *arena, const char *text, apr_size_t size)
+/* Interning by the general path: the table made or grown as needed, the
+ * bytes found or added. */
+static const char *intern(spx_arena_t *arena, const char *text, apr_size_t size, uint32_t hash)
 {
     if (2 * (arena->used + 1) > arena->capacity)
         grow_table(arena);
-    uint32_t hash = hash_bytes(text, size);
-    apr_size_t at = hash & (arena->capacity - 1);
-    for (; arena->slots[at].text; at = (at + 1) & (arena->capacity - 1)) {
+    apr_size_t mask = arena->capacity - 1, at = hash & mask;
+    for (; arena->slots[at].text; at = (at + 1) & mask) {
         const intern_slot_t *slot = &arena->slots[at];
-        if (slot->hash == hash && slot->size == size && memcmp(slot->text, text, size) == 0)
+        if (slot->hash == hash && slot->size == size && same_bytes(slot->text, text, size))
             return slot->text;
     }
     char *copy = take(arena, size + 1, 1);
@@ -189,4 +195,27 @@ const char *spx_arena_intern(spx_arena_t *arena, const char *text, apr_size_t si
     arena->slots[at].text = copy;
     arena->used++;
     return copy;
+}
+
+const char *spx_arena_intern(spx_arena_t *arena, const char *text, apr_size_t size)
+{
+    return intern(arena, text, size, hash_bytes(text, size));
+}
+
+/* Most names a lexer meets are interned already: they are looked up here
+ * without a call, and only a new one (or the first) takes the general
+ * path, which looks again and adds it. The table is never full (it grows
+ * at half), so the search ends at an empty slot. */
+const char *spx_arena_intern_hashed(spx_arena_t *arena, const char *text, apr_size_t size,
+                                    uint32_t hash)
+{
+    if (arena->capacity) {
+        apr_size_t mask = arena->capacity - 1, at = hash & mask;
+        for (; arena->slots[at].text; at = (at + 1) & mask) {
+            const intern_slot_t *slot = &arena->slots[at];
+            if (slot->hash == hash && slot->size == size && same_bytes(slot->text, text, size))
+                return slot->text;
+        }
+    }
+    return intern(arena, text, size, hash);
 }

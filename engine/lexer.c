@@ -10,6 +10,11 @@
  * the LF. A byte order mark at the very start is skipped, its three bytes
  * still counted (the first token is at column 4). No token spans a line, so
  * a position is the current line plus the distance from its start.
+ *
+ * Most of a source is printable ASCII, blanks and line feeds: spx_lexer_next
+ * reads those by a table (byte_kinds) on a fast path that reports nothing,
+ * and leaves every other byte to the general path (lex_general, classify).
+ * A name's intern hash is computed as it is read.
  */
 #include "spx_lexer.h"
 
@@ -36,18 +41,104 @@ typedef enum byte_class_t {
     BYTE_CONTROL  /* E0205: 0x01..0x1f except tab, LF, CR; and 0x7f */
 } byte_class_t;
 
-spx_token_kind_t spx_keyword_kind(const char *word, apr_size_t size)
+/* What a byte is to the fast path of spx_lexer_next, by a table: blanks,
+ * line feeds and the bytes that start tokens. KIND_OTHER (NUL, control
+ * bytes, CR, DEL and every byte from 0x80) and KIND_TEXT (printable bytes
+ * that start no token) take the general path, which classifies them.
+ * Ordered so that a range test answers the two questions asked most: a
+ * byte of a name (from KIND_DIGIT) and a byte a comment holds without a
+ * closer look (from KIND_BLANK). */
+enum {
+    KIND_OTHER = 0,
+    KIND_LF,     /* \n */
+    KIND_BLANK,  /* space, tab */
+    KIND_SLASH,  /* / (a comment, or an operator) */
+    KIND_QUOTE,  /* " and ' */
+    KIND_TEXT,   /* printable, starts no token: # $ ? @ \ ` */
+    KIND_SINGLE, /* a token of one byte whatever follows (single_punctuation()) */
+    KIND_PUNCT,  /* starts other punctuation (punctuation()) */
+    KIND_DIGIT,  /* 0-9 */
+    KIND_WORD    /* A-Z a-z _ */
+};
+
+#define O KIND_OTHER
+#define L KIND_LF
+#define B KIND_BLANK
+#define S KIND_SLASH
+#define Q KIND_QUOTE
+#define T KIND_TEXT
+#define P KIND_PUNCT
+#define I KIND_SINGLE
+#define D KIND_DIGIT
+#define W KIND_WORD
+static const unsigned char byte_kinds[256] = {
+    /* 0x00 */ O, O, O, O, O, O, O, O, O, B, L, O, O, O, O, O,
+    /* 0x10 */ O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O,
+    /* 0x20 */ B, P, Q, T, T, P, P, Q, I, I, P, P, I, P, P, S,
+    /* 0x30 */ D, D, D, D, D, D, D, D, D, D, I, I, P, P, P, T,
+    /* 0x40 */ T, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W,
+    /* 0x50 */ W, W, W, W, W, W, W, W, W, W, W, I, T, I, P, W,
+    /* 0x60 */ T, W, W, W, W, W, W, W, W, W, W, W, W, W, W, W,
+    /* 0x70 */ W, W, W, W, W, W, W, W, W, W, W, I, P, I, I, O,
+    /* 0x80 to 0xff: KIND_OTHER */
+};
+#undef O
+#undef L
+#undef B
+#undef S
+#undef Q
+#undef T
+#undef P
+#undef I
+#undef D
+#undef W
+
+/* Every keyword is 2 to 8 bytes long: spx_keyword_kind has a case for each
+ * size in between. */
+#define KEYWORD_FITS(token, spelled)                                                               \
+    _Static_assert(sizeof(spelled) - 1 >= 2 && sizeof(spelled) - 1 <= 8,                           \
+                   "the keyword " spelled " needs a case in spx_keyword_kind");
+SPX_KEYWORDS_V1(KEYWORD_FITS)
+SPX_KEYWORDS_V2(KEYWORD_FITS)
+SPX_KEYWORDS_V3(KEYWORD_FITS)
+#undef KEYWORD_FITS
+
+/* spx_keyword_kind, inline where the lexer reads a name. */
+static inline spx_token_kind_t keyword_kind(const char *word, apr_size_t size)
 {
-    /* Most identifiers differ from every keyword in length or first letter,
-     * which is all they cost. */
+    /* One case per size: in each, the compiler keeps only the keywords of
+     * that size (the size test is a constant), each compared as a few
+     * loads. A name costs one switch and a compare or two. */
 #define KEYWORD_KIND(token, spelled)                                                               \
-    if (size == sizeof(spelled) - 1 && word[0] == spelled[0] && memcmp(word, spelled, size) == 0)  \
+    if (sizeof(spelled) - 1 == keyword_size && memcmp(word, spelled, sizeof(spelled) - 1) == 0)    \
         return SPX_TOKEN_##token;
-    SPX_KEYWORDS_V1(KEYWORD_KIND)
-    SPX_KEYWORDS_V2(KEYWORD_KIND)
-    SPX_KEYWORDS_V3(KEYWORD_KIND)
+#define KEYWORDS_OF_SIZE(size)                                                                     \
+    case size: {                                                                                   \
+        enum { keyword_size = size };                                                              \
+        SPX_KEYWORDS_V1(KEYWORD_KIND)                                                              \
+        SPX_KEYWORDS_V2(KEYWORD_KIND)                                                              \
+        SPX_KEYWORDS_V3(KEYWORD_KIND)                                                              \
+        break;                                                                                     \
+    }
+    switch (size) {
+        KEYWORDS_OF_SIZE(2)
+        KEYWORDS_OF_SIZE(3)
+        KEYWORDS_OF_SIZE(4)
+        KEYWORDS_OF_SIZE(5)
+        KEYWORDS_OF_SIZE(6)
+        KEYWORDS_OF_SIZE(7)
+        KEYWORDS_OF_SIZE(8)
+    default:
+        break;
+    }
+#undef KEYWORDS_OF_SIZE
 #undef KEYWORD_KIND
     return SPX_TOKEN_IDENTIFIER;
+}
+
+spx_token_kind_t spx_keyword_kind(const char *word, apr_size_t size)
+{
+    return keyword_kind(word, size);
 }
 
 void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t length,
@@ -57,6 +148,7 @@ void spx_lexer_init(spx_lexer_t *lexer, const unsigned char *text, apr_size_t le
     memset(lexer, 0, sizeof(*lexer));
     lexer->text = text;
     lexer->length = length;
+    lexer->fast_end = length;
     lexer->line = 1;
     lexer->offset = spx_byte_order_mark_length((const char *)text, length);
     lexer->names = names;
@@ -79,6 +171,8 @@ spx_diagnostic_t *spx_lexer_error(spx_lexer_t *lexer, spx_diagnostic_code_t code
     spx_diagnostic_t *item =
         spx_diagnostic_budget_addv(&lexer->budget, code, span, format, arguments);
     va_end(arguments);
+    if (lexer->budget.stopped)
+        lexer->fast_end = 0;
     return item;
 }
 
@@ -163,6 +257,11 @@ static void newline(spx_lexer_t *lexer, apr_size_t offset_of_lf)
  * end. */
 static void skip_comment(spx_lexer_t *lexer)
 {
+    /* Printable ASCII and tabs by the table; the rest classified. */
+    apr_size_t offset = lexer->offset;
+    while (offset < lexer->length && byte_kinds[lexer->text[offset]] >= KIND_BLANK)
+        offset++;
+    lexer->offset = offset;
     while (lexer->offset < lexer->length) {
         apr_size_t size;
         byte_class_t kind = classify(lexer, lexer->offset, &size);
@@ -193,19 +292,23 @@ static int is_digit(unsigned char c)
     return c >= '0' && c <= '9';
 }
 
+/* A name or a keyword; the name's intern hash is computed as it is read. */
 static void lex_identifier(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
 {
-    apr_size_t end = start;
-    while (end < lexer->length &&
-           (is_identifier_start(lexer->text[end]) || is_digit(lexer->text[end])))
+    const unsigned char *text = lexer->text;
+    apr_size_t end = start, length = lexer->length;
+    uint32_t hash = SPX_INTERN_HASH_START;
+    while (end < length && byte_kinds[text[end]] >= KIND_DIGIT) {
+        hash = spx_intern_hash_step(hash, text[end]);
         end++;
+    }
     lexer->offset = end;
     apr_size_t size = end - start;
     token->span = span_of(lexer, start, end);
-    token->kind = spx_keyword_kind((const char *)lexer->text + start, size);
+    token->kind = keyword_kind((const char *)text + start, size);
     if (token->kind != SPX_TOKEN_IDENTIFIER)
         return;
-    token->text = spx_arena_intern(lexer->names, (const char *)lexer->text + start, size);
+    token->text = spx_arena_intern_hashed(lexer->names, (const char *)text + start, size, hash);
     if (size > SPX_LIMIT_IDENTIFIER_BYTES)
         spx_lexer_error(lexer, SPX_E0207, token->span,
                         "identifier is %" APR_SIZE_T_FMT " bytes long; the limit is %u", size,
@@ -248,7 +351,23 @@ static int integer_value(const unsigned char *begin, const unsigned char *end, u
  * token, so "12ab", "0x1g" and "1__0" are one diagnostic each. */
 static void lex_integer(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
 {
+    /* The common case first: up to 18 digits and no leading zero, no "_"
+     * or letter after them, a value that cannot be too large. */
+    const unsigned char *digits = lexer->text;
     apr_size_t end = start;
+    uint64_t quick = 0; /* wraps harmlessly past 18 digits: not used then */
+    while (end < lexer->length && byte_kinds[digits[end]] == KIND_DIGIT) {
+        quick = quick * 10 + (unsigned)(digits[end] - '0');
+        end++;
+    }
+    if ((end == lexer->length || byte_kinds[digits[end]] < KIND_DIGIT) && end - start <= 18 &&
+        (digits[start] != '0' || end - start == 1)) {
+        lexer->offset = end;
+        token->kind = SPX_TOKEN_INTEGER;
+        token->span = span_of(lexer, start, end);
+        token->integer = (int64_t)quick;
+        return;
+    }
     while (end < lexer->length && is_word_byte(lexer->text[end]))
         end++;
     lexer->offset = end;
@@ -582,137 +701,109 @@ static void lex_unexpected(spx_lexer_t *lexer, spx_token_t *token, apr_size_t st
                     (const char *)lexer->text + start);
 }
 
-/* Punctuation at start, or 0. */
+/* The token of a byte that is one whatever follows it ("(", ";", "~"...);
+ * SPX_TOKEN_EOF (0) for any other byte. */
+static const unsigned char single_tokens[256] = {
+    ['('] = SPX_TOKEN_LPAREN, [')'] = SPX_TOKEN_RPAREN,   ['{'] = SPX_TOKEN_LBRACE,
+    ['}'] = SPX_TOKEN_RBRACE, [','] = SPX_TOKEN_COMMA,    [';'] = SPX_TOKEN_SEMICOLON,
+    [':'] = SPX_TOKEN_COLON,  ['['] = SPX_TOKEN_LBRACKET, [']'] = SPX_TOKEN_RBRACKET,
+    ['~'] = SPX_TOKEN_TILDE,
+};
+
+static spx_token_kind_t single_punctuation(unsigned char c)
+{
+    return (spx_token_kind_t)single_tokens[c];
+}
+
+/* Punctuation at start (its size in *size), or SPX_TOKEN_EOF. */
 static spx_token_kind_t punctuation(const spx_lexer_t *lexer, apr_size_t start, apr_size_t *size)
 {
     unsigned char c = lexer->text[start];
     unsigned char next = start + 1 < lexer->length ? lexer->text[start + 1] : 0;
-    unsigned char third = start + 2 < lexer->length ? lexer->text[start + 2] : 0;
-    *size = 3;
-    if (c == '<' && next == '<' && third == '=')
-        return SPX_TOKEN_SHL_ASSIGN;
-    if (c == '>' && next == '>' && third == '=')
-        return SPX_TOKEN_SHR_ASSIGN;
-    *size = 2;
-    if (next == '=') {
-        switch (c) {
-        case '+':
-            return SPX_TOKEN_ADD_ASSIGN;
-        case '-':
-            return SPX_TOKEN_SUB_ASSIGN;
-        case '*':
-            return SPX_TOKEN_MUL_ASSIGN;
-        case '/':
-            return SPX_TOKEN_DIV_ASSIGN;
-        case '%':
-            return SPX_TOKEN_REM_ASSIGN;
-        case '&':
-            return SPX_TOKEN_AND_ASSIGN;
-        case '|':
-            return SPX_TOKEN_OR_ASSIGN;
-        case '^':
-            return SPX_TOKEN_XOR_ASSIGN;
-        }
-    }
-    switch (c) {
-    case '-':
-        if (next == '>')
-            return SPX_TOKEN_ARROW;
-        break;
-    case '=':
-        if (next == '=')
-            return SPX_TOKEN_EQ;
-        if (next == '>')
-            return SPX_TOKEN_FAT_ARROW;
-        break;
-    case '!':
-        if (next == '=')
-            return SPX_TOKEN_NE;
-        break;
-    case '<':
-        if (next == '=')
-            return SPX_TOKEN_LE;
-        if (next == '<')
-            return SPX_TOKEN_SHL;
-        break;
-    case '>':
-        if (next == '=')
-            return SPX_TOKEN_GE;
-        if (next == '>')
-            return SPX_TOKEN_SHR;
-        break;
-    case '&':
-        if (next == '&')
-            return SPX_TOKEN_AND;
-        break;
-    case '|':
-        if (next == '|')
-            return SPX_TOKEN_OR;
-        break;
-    case '.':
-        if (next == '.')
-            return SPX_TOKEN_DOTDOT;
-        break;
-    }
     *size = 1;
+    spx_token_kind_t single = single_punctuation(c);
+    if (single != SPX_TOKEN_EOF)
+        return single;
+        /* c, or c= as a compound assignment. */
+#define WITH_ASSIGN(plain, assign)                                                                 \
+    if (next == '=') {                                                                             \
+        *size = 2;                                                                                 \
+        return assign;                                                                             \
+    }                                                                                              \
+    return plain
+        /* c, or c followed by second. */
+#define WITH_SECOND(second, pair)                                                                  \
+    if (next == (second)) {                                                                        \
+        *size = 2;                                                                                 \
+        return pair;                                                                               \
+    }
     switch (c) {
-    case '(':
-        return SPX_TOKEN_LPAREN;
-    case ')':
-        return SPX_TOKEN_RPAREN;
-    case '{':
-        return SPX_TOKEN_LBRACE;
-    case '}':
-        return SPX_TOKEN_RBRACE;
-    case ',':
-        return SPX_TOKEN_COMMA;
-    case ';':
-        return SPX_TOKEN_SEMICOLON;
-    case ':':
-        return SPX_TOKEN_COLON;
     case '.':
+        WITH_SECOND('.', SPX_TOKEN_DOTDOT)
         return SPX_TOKEN_DOT;
     case '=':
+        WITH_SECOND('=', SPX_TOKEN_EQ)
+        WITH_SECOND('>', SPX_TOKEN_FAT_ARROW)
         return SPX_TOKEN_ASSIGN;
-    case '<':
-        return SPX_TOKEN_LT;
-    case '>':
-        return SPX_TOKEN_GT;
-    case '+':
-        return SPX_TOKEN_PLUS;
-    case '-':
-        return SPX_TOKEN_MINUS;
-    case '*':
-        return SPX_TOKEN_STAR;
-    case '/':
-        return SPX_TOKEN_SLASH;
-    case '%':
-        return SPX_TOKEN_PERCENT;
     case '!':
+        WITH_SECOND('=', SPX_TOKEN_NE)
         return SPX_TOKEN_BANG;
-    case '[':
-        return SPX_TOKEN_LBRACKET;
-    case ']':
-        return SPX_TOKEN_RBRACKET;
-    case '&':
-        return SPX_TOKEN_AMPERSAND;
-    case '|':
-        return SPX_TOKEN_PIPE;
-    case '^':
-        return SPX_TOKEN_CARET;
-    case '~':
-        return SPX_TOKEN_TILDE;
+    case '<':
+    case '>': {
+        int less = c == '<';
+        if (next == c) {
+            unsigned char third = start + 2 < lexer->length ? lexer->text[start + 2] : 0;
+            *size = third == '=' ? 3 : 2;
+            if (third == '=')
+                return less ? SPX_TOKEN_SHL_ASSIGN : SPX_TOKEN_SHR_ASSIGN;
+            return less ? SPX_TOKEN_SHL : SPX_TOKEN_SHR;
+        }
+        WITH_ASSIGN(less ? SPX_TOKEN_LT : SPX_TOKEN_GT, less ? SPX_TOKEN_LE : SPX_TOKEN_GE);
     }
-    return SPX_TOKEN_EOF;
+    case '+':
+        WITH_ASSIGN(SPX_TOKEN_PLUS, SPX_TOKEN_ADD_ASSIGN);
+    case '-':
+        WITH_SECOND('>', SPX_TOKEN_ARROW)
+        WITH_ASSIGN(SPX_TOKEN_MINUS, SPX_TOKEN_SUB_ASSIGN);
+    case '*':
+        WITH_ASSIGN(SPX_TOKEN_STAR, SPX_TOKEN_MUL_ASSIGN);
+    case '/':
+        WITH_ASSIGN(SPX_TOKEN_SLASH, SPX_TOKEN_DIV_ASSIGN);
+    case '%':
+        WITH_ASSIGN(SPX_TOKEN_PERCENT, SPX_TOKEN_REM_ASSIGN);
+    case '^':
+        WITH_ASSIGN(SPX_TOKEN_CARET, SPX_TOKEN_XOR_ASSIGN);
+    case '&':
+        WITH_SECOND('&', SPX_TOKEN_AND)
+        WITH_ASSIGN(SPX_TOKEN_AMPERSAND, SPX_TOKEN_AND_ASSIGN);
+    case '|':
+        WITH_SECOND('|', SPX_TOKEN_OR)
+        WITH_ASSIGN(SPX_TOKEN_PIPE, SPX_TOKEN_OR_ASSIGN);
+    default:
+        return SPX_TOKEN_EOF;
+    }
+#undef WITH_ASSIGN
+#undef WITH_SECOND
 }
 
-void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
+/* Punctuation at start (a byte of KIND_SINGLE, KIND_PUNCT or KIND_SLASH,
+ * not a comment): every such byte starts a token. */
+static void lex_punctuation(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
 {
-    token->text = NULL;
-    token->integer = 0;
-    token->bytes = NULL;
-    token->length = 0;
-    /* Whitespace, comments and reported bytes, up to the next token. */
+    apr_size_t size;
+    token->kind = punctuation(lexer, start, &size);
+    SPX_ASSERT(token->kind != SPX_TOKEN_EOF);
+    lexer->offset = start + size;
+    token->span = span_of(lexer, start, start + size);
+}
+
+/* The general path of spx_lexer_next, for every byte its fast path leaves:
+ * from lexer->offset (inside a comment when in_comment), whitespace,
+ * comments and reported bytes up to the next token, then that token. */
+static void lex_general(spx_lexer_t *lexer, spx_token_t *token, int in_comment)
+{
+    if (in_comment)
+        skip_comment(lexer);
     while (!lexer->budget.stopped && lexer->offset < lexer->length) {
         apr_size_t start = lexer->offset, size;
         unsigned char c = lexer->text[start];
@@ -748,7 +839,7 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
             token->span = span_of(lexer, lexer->offset, lexer->offset);
         return;
     }
-    apr_size_t start = lexer->offset, size;
+    apr_size_t start = lexer->offset;
     unsigned char c = lexer->text[start];
     if (is_identifier_start(c)) {
         lex_identifier(lexer, token, start);
@@ -758,11 +849,72 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
         lex_string(lexer, token, start);
     } else if (c == '\'') {
         lex_byte(lexer, token, start);
-    } else if ((token->kind = punctuation(lexer, start, &size)) != SPX_TOKEN_EOF) {
-        lexer->offset = start + size;
-        token->span = span_of(lexer, start, start + size);
+    } else if (byte_kinds[c] == KIND_SINGLE || byte_kinds[c] == KIND_PUNCT ||
+               byte_kinds[c] == KIND_SLASH) {
+        lex_punctuation(lexer, token, start);
     } else {
         lex_unexpected(lexer, token, start);
+    }
+}
+
+/* The fast path: by the table, blanks, line feeds and comments of
+ * printable ASCII, then a name, a number, a literal or punctuation. Every
+ * other byte (and the end, and a stopped budget) is the general path's,
+ * from where this one stopped: nothing is reported here. Each token goes
+ * on to its own function as the last thing done, so this one keeps little
+ * in registers. */
+void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
+{
+    /* fast_end is the length, or 0 once the budget has stopped: one test
+     * sends the end and the stop to the general path. */
+    const unsigned char *text = lexer->text;
+    apr_size_t offset = lexer->offset, length = lexer->fast_end;
+    unsigned kind;
+    for (;;) {
+        if (offset >= length) {
+            lexer->offset = offset;
+            lex_general(lexer, token, 0);
+            return;
+        }
+        kind = byte_kinds[text[offset]];
+        if (kind == KIND_BLANK) {
+            offset++;
+        } else if (kind == KIND_LF) {
+            newline(lexer, offset);
+            offset++;
+        } else if (kind == KIND_SLASH && offset + 1 < length && text[offset + 1] == '/') {
+            offset += 2;
+            while (offset < length && byte_kinds[text[offset]] >= KIND_BLANK)
+                offset++;
+            if (offset < length && byte_kinds[text[offset]] != KIND_LF) {
+                lexer->offset = offset; /* the rest of the comment, classified */
+                lex_general(lexer, token, 1);
+                return;
+            }
+        } else {
+            break;
+        }
+    }
+    lexer->offset = offset;
+    if (kind == KIND_SINGLE) {
+        lexer->offset = offset + 1;
+        token->kind = single_punctuation(text[offset]);
+        token->span = span_of(lexer, offset, offset + 1);
+        return;
+    }
+    /* The kinds by how often they come, not by a jump table. */
+    if (kind == KIND_WORD) {
+        lex_identifier(lexer, token, offset);
+    } else if (kind == KIND_PUNCT || kind == KIND_SLASH) {
+        lex_punctuation(lexer, token, offset);
+    } else if (kind == KIND_DIGIT) {
+        lex_integer(lexer, token, offset);
+    } else if (kind == KIND_QUOTE && text[offset] == '"') {
+        lex_string(lexer, token, offset);
+    } else if (kind == KIND_QUOTE) {
+        lex_byte(lexer, token, offset);
+    } else {
+        lex_general(lexer, token, 0);
     }
 }
 

@@ -19,8 +19,13 @@
 #ifndef SPX_ARENA_H
 #define SPX_ARENA_H
 
+#include "spx_assert.h"
+#include "spx_limits.h"
+
 #include <apr_pools.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 typedef struct spx_arena_t spx_arena_t;
 
@@ -41,9 +46,43 @@ void spx_arena_clear(spx_arena_t *arena);
  * least one byte is taken, so a copy of none is not NULL). Phase A stores
  * millions of small objects of known type, so each asks for its type's
  * alignment (the macros below) and costs no padding beyond it. */
-void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size, apr_size_t alignment);
-void *spx_arena_calloc(spx_arena_t *arena, apr_size_t size, apr_size_t alignment);
+static inline void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size, apr_size_t alignment);
+static inline void *spx_arena_calloc(spx_arena_t *arena, apr_size_t size, apr_size_t alignment);
 void *spx_arena_copy(spx_arena_t *arena, const void *data, apr_size_t size, apr_size_t alignment);
+
+/* The free space of the arena's current chunk, the first member of every
+ * arena: the common allocation (a small object that fits) is a few
+ * instructions inline, the rest is spx_arena_take's. Only the functions
+ * here read or write it. */
+typedef struct spx_arena_space_t {
+    char *next;      /* NULL before the first chunk and after a clear */
+    apr_size_t left; /* bytes from next to the chunk's end; 0 when next is NULL */
+} spx_arena_space_t;
+
+/* Any allocation (spx_arena_alloc's contract), by the general path. */
+void *spx_arena_take(spx_arena_t *arena, apr_size_t size, apr_size_t alignment);
+
+static inline void *spx_arena_alloc(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
+{
+    SPX_ASSERT(alignment > 0 && alignment <= SPX_ARENA_ANY_ALIGNMENT &&
+               (alignment & (alignment - 1)) == 0);
+    spx_arena_space_t *space = (spx_arena_space_t *)(void *)arena;
+    apr_size_t pad = (apr_size_t)(-(uintptr_t)space->next & (alignment - 1));
+    /* Strictly less: left is then not 0, so next is not NULL; a request
+     * that fills the chunk exactly, or a large one, goes the general way. */
+    if (size <= SPX_ARENA_CHUNK_BYTES / 4 && pad + size < space->left) {
+        char *memory = space->next + pad;
+        space->next = memory + size;
+        space->left -= pad + size;
+        return memory;
+    }
+    return spx_arena_take(arena, size, alignment);
+}
+
+static inline void *spx_arena_calloc(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
+{
+    return memset(spx_arena_alloc(arena, size, alignment), 0, size);
+}
 
 /* One zeroed object of type; an uninitialised array of count objects of
  * type; a copy of the count objects of type at data. */
@@ -56,5 +95,18 @@ void *spx_arena_copy(spx_arena_t *arena, const void *data, apr_size_t size, apr_
 /* The interned, NUL-terminated copy of the size bytes at text: the same
  * pointer for the same bytes, for the arena's whole life. */
 const char *spx_arena_intern(spx_arena_t *arena, const char *text, apr_size_t size);
+
+/* The identifier table's hash (FNV-1a), one byte at a time from
+ * SPX_INTERN_HASH_START, so that a scanner can compute it as it reads a
+ * name and intern by spx_arena_intern_hashed without a second pass. */
+#define SPX_INTERN_HASH_START 2166136261u
+static inline uint32_t spx_intern_hash_step(uint32_t hash, unsigned char byte)
+{
+    return (hash ^ byte) * 16777619u;
+}
+
+/* spx_arena_intern for bytes whose hash (as above) is already known. */
+const char *spx_arena_intern_hashed(spx_arena_t *arena, const char *text, apr_size_t size,
+                                    uint32_t hash);
 
 #endif /* SPX_ARENA_H */

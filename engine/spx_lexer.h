@@ -119,6 +119,8 @@ typedef enum spx_token_kind_t {
     SPX_KEYWORDS_V3(SPX_KEYWORD_TOKEN) SPX_TOKEN_FAT_ARROW /* => */
 } spx_token_kind_t;
 
+/* A token: its kind and span, and the fields of its kind (spx_lexer_next
+ * sets only those; the others hold whatever they held). */
 typedef struct spx_token_t {
     spx_token_kind_t kind;
     spx_span_t span;
@@ -135,6 +137,7 @@ typedef struct spx_lexer_t {
     apr_size_t offset;     /* next byte to read */
     apr_size_t line;       /* 1-based line of offset */
     apr_size_t line_start; /* offset of the first byte of that line */
+    apr_size_t fast_end;   /* length, or 0 once budget.stopped (spx_lexer_next's fast path) */
     spx_arena_t *names;    /* interned identifiers */
     spx_arena_t *literals; /* decoded string literals */
     /* This source's diagnostics, at most SPX_LIMIT_SYNTAX_DIAGNOSTICS; once

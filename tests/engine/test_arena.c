@@ -3,7 +3,8 @@
  * small, large or after a clear, is aligned as asked (up to any object's
  * alignment, _Alignof(max_align_t)) and holds its bytes apart from the
  * others; a typed allocation costs no padding beyond its type's;
- * interned text is the same pointer for the same bytes, and packed.
+ * interned text is the same pointer for the same bytes, and packed, also
+ * when its hash was computed by the caller (spx_arena_intern_hashed).
  */
 #include "spx_arena.h"
 #include "spx_limits.h"
@@ -11,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 static int aligned(const void *memory)
@@ -68,6 +70,48 @@ static void test_interned_text(void)
     apr_pool_destroy(pool);
 }
 
+static uint32_t hash_of(const char *text, apr_size_t size)
+{
+    uint32_t hash = SPX_INTERN_HASH_START;
+    for (apr_size_t i = 0; i < size; i++)
+        hash = spx_intern_hash_step(hash, (unsigned char)text[i]);
+    return hash;
+}
+
+/* A name interned with its hash computed as a lexer computes it is the
+ * same pointer as by spx_arena_intern, whichever comes first, across the
+ * table's growth (thousands of names) and after a clear. */
+static void test_interned_with_hash(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    spx_arena_t *arena = spx_arena_make(pool);
+    for (int round = 0; round < 2; round++) {
+        const char *first = spx_arena_intern_hashed(arena, "acc", 3, hash_of("acc", 3));
+        CU_ASSERT_PTR_EQUAL(spx_arena_intern(arena, "acc", 3), first);
+        CU_ASSERT_STRING_EQUAL(first, "acc");
+        unsigned different = 0;
+        for (int i = 0; i < 5000; i++) {
+            char name[16];
+            int size = snprintf(name, sizeof(name), "n%d", i);
+            const char *plain = i % 2 ? spx_arena_intern(arena, name, (apr_size_t)size) : NULL;
+            const char *hashed = spx_arena_intern_hashed(arena, name, (apr_size_t)size,
+                                                         hash_of(name, (apr_size_t)size));
+            if (!plain)
+                plain = spx_arena_intern(arena, name, (apr_size_t)size);
+            if (plain != hashed || strcmp(hashed, name) != 0)
+                different++;
+        }
+        CU_ASSERT_EQUAL(different, 0);
+        /* a prefix and a longer name are not taken for each other */
+        CU_ASSERT_PTR_NOT_EQUAL(spx_arena_intern_hashed(arena, "n12", 2, hash_of("n12", 2)),
+                                spx_arena_intern(arena, "n12", 3));
+        CU_ASSERT_PTR_EQUAL(spx_arena_intern_hashed(arena, "acc", 3, hash_of("acc", 3)), first);
+        spx_arena_clear(arena);
+    }
+    apr_pool_destroy(pool);
+}
+
 /* A typed allocation is aligned as its type needs and no more: after a
  * one-byte object, an int64_t starts at the next multiple of its
  * alignment, not of any object's; every kind of typed allocation is
@@ -108,6 +152,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"allocations are aligned for any object", test_allocations_are_aligned},
         {"interned text: one copy per spelling, packed", test_interned_text},
+        {"interned with a hash computed while reading: the same copy", test_interned_with_hash},
         {"typed allocations: aligned as their type needs, no more", test_typed_allocations},
         CU_TEST_INFO_NULL,
     };
