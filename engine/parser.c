@@ -583,7 +583,7 @@ static spx_expr_t *parse_struct_literal(parser_t *p, spx_name_t module, spx_name
  * comment). */
 static int starts_struct_literal(parser_t *p, const char *name)
 {
-    return is_typename(name) && p->token.kind == SPX_TOKEN_LBRACE && !p->no_struct_literal;
+    return p->token.kind == SPX_TOKEN_LBRACE && !p->no_struct_literal && is_typename(name);
 }
 
 /* IDENT, IDENT "(" args ")", or TYPENAME "{" ... "}"; the first name is
@@ -591,9 +591,10 @@ static int starts_struct_literal(parser_t *p, const char *name)
  * (parse_member). */
 static spx_expr_t *parse_name_or_call(parser_t *p, spx_name_t first)
 {
-    spx_name_t none = {NULL, {{0, 0, 0}, {0, 0, 0}}};
-    if (starts_struct_literal(p, first.text))
+    if (starts_struct_literal(p, first.text)) {
+        spx_name_t none = {NULL, {{0, 0, 0}, {0, 0, 0}}};
         return parse_struct_literal(p, none, first, first.span.start);
+    }
     if (p->token.kind != SPX_TOKEN_LPAREN) {
         spx_expr_t *name = new_expr(p, SPX_EXPR_NAME, first.span);
         name->as.name.name = first;
@@ -681,38 +682,39 @@ static spx_expr_t *parse_primary(parser_t *p)
     if (!enter(p))
         return NULL;
     spx_expr_t *expr = NULL;
-    spx_token_t token = p->token;
+    const spx_token_t *token = &p->token; /* read before advance() replaces it */
     spx_name_t name;
-    switch (token.kind) {
+    switch (token->kind) {
     case SPX_TOKEN_INTEGER:
     case SPX_TOKEN_BYTE: /* v3: a byte literal is an int literal */
-        expr = new_expr(p, SPX_EXPR_INT, token.span);
-        expr->as.integer = token.integer;
+        expr = new_expr(p, SPX_EXPR_INT, token->span);
+        expr->as.integer = token->integer;
         advance(p);
         break;
     case SPX_TOKEN_STRING:
-        expr = new_expr(p, SPX_EXPR_STRING, token.span);
-        expr->as.string.bytes = token.bytes;
-        expr->as.string.length = token.length;
+        expr = new_expr(p, SPX_EXPR_STRING, token->span);
+        expr->as.string.bytes = token->bytes;
+        expr->as.string.length = token->length;
         advance(p);
         break;
     case SPX_TOKEN_TRUE:
     case SPX_TOKEN_FALSE:
-        expr = new_expr(p, SPX_EXPR_BOOL, token.span);
-        expr->as.boolean = token.kind == SPX_TOKEN_TRUE;
+        expr = new_expr(p, SPX_EXPR_BOOL, token->span);
+        expr->as.boolean = token->kind == SPX_TOKEN_TRUE;
         advance(p);
         break;
     case SPX_TOKEN_IDENTIFIER:
-        name.text = token.text;
-        name.span = token.span;
+        name.text = token->text;
+        name.span = token->span;
         advance(p);
         expr = parse_name_or_call(p, name);
         break;
     case SPX_TOKEN_LPAREN: {
+        spx_position_t start = token->span.start;
         advance(p);
         expr = parse_enclosed_expr(p);
         if (expr && expect(p, SPX_TOKEN_RPAREN)) {
-            expr->span = span_from(p, token.span.start); /* parentheses included */
+            expr->span = span_from(p, start); /* parentheses included */
         } else {
             expr = NULL;
         }
@@ -816,9 +818,10 @@ static spx_expr_t *parse_postfix(parser_t *p)
 /* Unary operators bind looser than postfix ones: -a[0] is -(a[0]). */
 static spx_expr_t *parse_unary(parser_t *p)
 {
-    spx_token_t op = p->token;
-    if (op.kind != SPX_TOKEN_MINUS && op.kind != SPX_TOKEN_BANG && op.kind != SPX_TOKEN_TILDE)
+    spx_token_kind_t kind = p->token.kind;
+    if (kind != SPX_TOKEN_MINUS && kind != SPX_TOKEN_BANG && kind != SPX_TOKEN_TILDE)
         return parse_postfix(p);
+    spx_span_t op_span = p->token.span;
     if (!enter(p))
         return NULL;
     advance(p);
@@ -826,11 +829,11 @@ static spx_expr_t *parse_unary(parser_t *p)
     leave(p);
     if (!operand)
         return NULL;
-    spx_expr_t *expr = new_expr(p, SPX_EXPR_UNARY, span_from(p, op.span.start));
-    expr->as.unary.op = op.kind == SPX_TOKEN_MINUS  ? SPX_OP_NEG
-                        : op.kind == SPX_TOKEN_BANG ? SPX_OP_NOT
-                                                    : SPX_OP_BIT_NOT;
-    expr->as.unary.op_span = op.span;
+    spx_expr_t *expr = new_expr(p, SPX_EXPR_UNARY, span_from(p, op_span.start));
+    expr->as.unary.op = kind == SPX_TOKEN_MINUS  ? SPX_OP_NEG
+                        : kind == SPX_TOKEN_BANG ? SPX_OP_NOT
+                                                 : SPX_OP_BIT_NOT;
+    expr->as.unary.op_span = op_span;
     expr->as.unary.operand = operand;
     return expr;
 }
