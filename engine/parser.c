@@ -393,7 +393,7 @@ static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_spa
     if (p->token.kind == SPX_TOKEN_IDENTIFIER) {
         spx_name_t first = {p->token.text, p->token.span};
         for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-            if (strcmp(first.text, types[i].text) == 0)
+            if (first.text[0] == types[i].text[0] && strcmp(first.text, types[i].text) == 0)
                 *type = types[i].type;
         if (*type != SPX_TYPE_ERROR) {
             advance(p);
@@ -589,22 +589,22 @@ static int starts_struct_literal(parser_t *p, const char *name)
 /* IDENT, IDENT "(" args ")", or TYPENAME "{" ... "}"; the first name is
  * read (first). "m.f(...)" and "m.Name { ... }" are postfix forms
  * (parse_member). */
-static spx_expr_t *parse_name_or_call(parser_t *p, spx_name_t first)
+static spx_expr_t *parse_name_or_call(parser_t *p, const spx_name_t *first)
 {
-    if (starts_struct_literal(p, first.text)) {
+    if (starts_struct_literal(p, first->text)) {
         spx_name_t none = {NULL, {{0, 0, 0}, {0, 0, 0}}};
-        return parse_struct_literal(p, none, first, first.span.start);
+        return parse_struct_literal(p, none, *first, first->span.start);
     }
     if (p->token.kind != SPX_TOKEN_LPAREN) {
-        spx_expr_t *name = new_expr(p, SPX_EXPR_NAME, first.span);
-        name->as.name.name = first;
+        spx_expr_t *name = new_expr(p, SPX_EXPR_NAME, first->span);
+        name->as.name.name = *first;
         name->as.name.slot = -1;
         return name;
     }
-    spx_expr_t *call = new_expr(p, SPX_EXPR_CALL, first.span);
+    spx_expr_t *call = new_expr(p, SPX_EXPR_CALL, first->span);
     call->as.call = SPX_ARENA_NEW(p->bodies, spx_call_t);
-    call->as.call->function = first;
-    return parse_arguments(p, call, first.span.start);
+    call->as.call->function = *first;
+    return parse_arguments(p, call, first->span.start);
 }
 
 /* "[" [expr ("," expr)* [","]] "]"; its level is open. */
@@ -707,7 +707,7 @@ static spx_expr_t *parse_primary(parser_t *p)
         name.text = token->text;
         name.span = token->span;
         advance(p);
-        expr = parse_name_or_call(p, name);
+        expr = parse_name_or_call(p, &name);
         break;
     case SPX_TOKEN_LPAREN: {
         spx_position_t start = token->span.start;
@@ -731,7 +731,7 @@ static spx_expr_t *parse_primary(parser_t *p)
         break;
     default:
         if (keyword_as_name(p, &name, 0))
-            expr = parse_name_or_call(p, name);
+            expr = parse_name_or_call(p, &name);
         else
             expected(p, "an expression");
         break;
