@@ -26,7 +26,7 @@ spx_enum_t *spx_checker_enum_named(checker_t *checker, apr_size_t module_index,
     apr_size_t index = module_index;
     if (module_name) {
         const spx_import_t *import =
-            apr_hash_get(checker->imports[module_index], module_name, APR_HASH_KEY_STRING);
+            spx_name_table_get(checker->imports[module_index], module_name);
         apr_size_t *target = import && import->target
                                  ? spx_checker_module_index(checker, import->target->name)
                                  : NULL;
@@ -34,8 +34,7 @@ spx_enum_t *spx_checker_enum_named(checker_t *checker, apr_size_t module_index,
             return NULL;
         index = *target;
     }
-    return checker->enums[index] ? apr_hash_get(checker->enums[index], name, APR_HASH_KEY_STRING)
-                                 : NULL;
+    return checker->enums[index] ? spx_name_table_get(checker->enums[index], name) : NULL;
 }
 
 void spx_checker_check_enum(checker_t *checker, apr_size_t module_index, spx_enum_t *enumeration)
@@ -116,7 +115,7 @@ static const spx_enum_t *enum_of(scope_t *scope, const spx_name_t *module_name,
     if (!name || !is_typename(name->text))
         return NULL;
     if (module) {
-        spx_import_t *import = apr_hash_get(scope->imports, module->text, APR_HASH_KEY_STRING);
+        spx_import_t *import = spx_name_table_get(scope->imports, module->text);
         if (!import)
             return NULL;
     }
@@ -125,7 +124,7 @@ static const spx_enum_t *enum_of(scope_t *scope, const spx_name_t *module_name,
     if (!enumeration)
         return NULL;
     if (module) {
-        spx_import_t *import = apr_hash_get(scope->imports, module->text, APR_HASH_KEY_STRING);
+        spx_import_t *import = spx_name_table_get(scope->imports, module->text);
         import->used = 1;
         if (!enumeration->exported)
             report(scope, SPX_E0320, name->span,
