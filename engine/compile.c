@@ -2143,21 +2143,12 @@ void spx_program_add_module(spx_program_builder_t *c, const spx_module_t *module
     apr_pool_clear(c->scratch);
 }
 
-/* FNV-1a of a function's name, for the program's table by name. */
-static uint32_t name_hash(const char *name)
-{
-    uint32_t hash = 2166136261u;
-    for (; *name; name++)
-        hash = (hash ^ (unsigned char)*name) * 16777619u;
-    return hash;
-}
-
 /* The slot of name in the table (vm_internal.h): its function's, or the
- * empty one where it would go. */
+ * empty one where it would go (the name's FNV-1a, spx_name_hash). */
 static apr_size_t name_slot(spx_vm_function_t *const *functions, const uint32_t *slots,
                             apr_size_t slot_count, const char *name)
 {
-    apr_size_t at = name_hash(name) & (slot_count - 1);
+    apr_size_t at = spx_name_hash(name) & (slot_count - 1);
     while (slots[at] && strcmp(functions[slots[at] - 1]->name, name) != 0)
         at = (at + 1) & (slot_count - 1);
     return at;
