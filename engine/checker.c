@@ -240,8 +240,7 @@ spx_checker_t *spx_checker_make(spx_module_t **modules, apr_size_t module_count,
         const spx_builtin_info_t *info = spx_builtin_info((spx_builtin_t)b);
         if (info->form == SPX_BUILTIN_FORM_CALL &&
             !spx_name_table_get(checker->builtins, info->name))
-            spx_name_table_put(checker->builtins, info->name, spx_name_hash(info->name),
-                               (void *)info);
+            spx_name_table_put(checker->builtins, info->name, spx_name_hash(info->name), info);
     }
     checker->module_index = spx_name_table_make(checker->scratch);
     checker->import_is_edge = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(char *));

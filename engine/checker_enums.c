@@ -41,14 +41,13 @@ void spx_checker_check_enum(checker_t *checker, apr_size_t module_index, spx_enu
 {
     spx_module_t *module = checker->modules[module_index];
     apr_pool_t *pool = checker->function;
-    apr_hash_t *variants = apr_hash_make(pool);
+    spx_name_table_t *variants = spx_name_table_make(pool);
     const char *exported_by =
         enumeration->exported ? apr_psprintf(pool, "enum '%s'", enumeration->name.text) : NULL;
     for (apr_size_t i = 0; i < enumeration->variant_count; i++) {
         const spx_variant_t *variant = &enumeration->variants[i];
         if (variant->name.text) {
-            const spx_variant_t *first =
-                apr_hash_get(variants, variant->name.text, APR_HASH_KEY_STRING);
+            const spx_variant_t *first = spx_name_table_get(variants, variant->name.text);
             if (first)
                 spx_checker_note_first(
                     checker,
@@ -58,7 +57,8 @@ void spx_checker_check_enum(checker_t *checker, apr_size_t module_index, spx_enu
                                         variant->name.text, spx_enum_full_name(enumeration, pool)),
                     module->path, first->name.span);
             else
-                apr_hash_set(variants, variant->name.text, APR_HASH_KEY_STRING, variant);
+                spx_name_table_put(variants, variant->name.text, spx_name_hash(variant->name.text),
+                                   variant);
         }
         for (apr_size_t j = 0; j < variant->payload_count; j++)
             spx_checker_check_type_syntax(checker, module_index, variant->payloads[j].type_syntax,

@@ -464,7 +464,7 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
     syntax.name = literal->name;
     spx_struct_t *structure =
         spx_checker_resolve_struct(scope->checker, scope->module_index, &syntax);
-    apr_hash_t *given = apr_hash_make(scope->pool); /* field name -> its first init */
+    spx_name_table_t *given = spx_name_table_make(scope->pool); /* field name -> its first init */
     for (apr_size_t i = 0; i < literal->field_count; i++) {
         spx_field_init_t *init = &literal->fields[i];
         const char *name = init->name.text;
@@ -472,15 +472,15 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
         if (structure && name) {
             if (!field) {
                 report_no_field(scope, structure, init->name.span, name);
-            } else if (apr_hash_get(given, name, APR_HASH_KEY_STRING)) {
-                const spx_field_init_t *first = apr_hash_get(given, name, APR_HASH_KEY_STRING);
+            } else if (spx_name_table_get(given, name)) {
+                const spx_field_init_t *first = spx_name_table_get(given, name);
                 spx_diagnostic_note(
                     scope->checker->diagnostics,
                     report(scope, SPX_E0425, init->name.span,
                            apr_psprintf(scope->pool, "field '%s' is given twice", name)),
                     scope->module->path, first->name.span, "first given here");
             } else {
-                apr_hash_set(given, name, APR_HASH_KEY_STRING, init);
+                spx_name_table_put(given, name, spx_name_hash(name), init);
             }
         }
         const spx_vtype_t *wanted = field ? field_type(scope, structure, field) : NULL;
@@ -500,7 +500,7 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
         apr_array_header_t *missing = apr_array_make(scope->pool, 4, sizeof(char *));
         for (apr_size_t j = 0; j < structure->field_count; j++) {
             const char *name = structure->fields[j].name.text;
-            if (name && !apr_hash_get(given, name, APR_HASH_KEY_STRING))
+            if (name && !spx_name_table_get(given, name))
                 APR_ARRAY_PUSH(missing, const char *) = apr_psprintf(scope->pool, "'%s'", name);
         }
         if (missing->nelts > 0)

@@ -121,20 +121,20 @@ void spx_checker_collect_items(checker_t *checker, apr_size_t index)
                                        NULL,
                                        module->enums[i]};
     qsort(items, n, sizeof(*items), compare_items);
-    apr_hash_t *first = apr_hash_make(checker->scratch);
+    spx_name_table_t *first = spx_name_table_make(checker->scratch);
     for (apr_size_t i = 0; i < n; i++) {
-        item_name_t *earlier = apr_hash_get(first, items[i].name, APR_HASH_KEY_STRING);
+        uint32_t hash = spx_name_hash(items[i].name);
+        item_name_t *earlier = spx_name_table_find(first, items[i].name, hash);
         if (!earlier) {
-            apr_hash_set(first, items[i].name, APR_HASH_KEY_STRING, &items[i]);
+            spx_name_table_put(first, items[i].name, hash, &items[i]);
             if (items[i].constant)
-                spx_name_table_put(checker->consts[index], items[i].name,
-                                   spx_name_hash(items[i].name), items[i].constant);
+                spx_name_table_put(checker->consts[index], items[i].name, hash, items[i].constant);
             if (items[i].structure)
-                spx_name_table_put(checker->structs[index], items[i].name,
-                                   spx_name_hash(items[i].name), items[i].structure);
+                spx_name_table_put(checker->structs[index], items[i].name, hash,
+                                   items[i].structure);
             if (items[i].enumeration)
-                spx_name_table_put(checker->enums[index], items[i].name,
-                                   spx_name_hash(items[i].name), items[i].enumeration);
+                spx_name_table_put(checker->enums[index], items[i].name, hash,
+                                   items[i].enumeration);
         } else if (!(earlier->is_function && items[i].is_function)) {
             spx_checker_note_first(
                 checker,
@@ -366,13 +366,13 @@ void spx_checker_check_struct(checker_t *checker, apr_size_t module_index, spx_s
 {
     spx_module_t *module = checker->modules[module_index];
     apr_pool_t *pool = checker->function;
-    apr_hash_t *fields = apr_hash_make(pool);
+    spx_name_table_t *fields = spx_name_table_make(pool);
     const char *exported_by =
         structure->exported ? apr_psprintf(pool, "struct '%s'", structure->name.text) : NULL;
     for (apr_size_t i = 0; i < structure->field_count; i++) {
         const spx_param_t *field = &structure->fields[i];
         if (field->name.text) {
-            const spx_param_t *first = apr_hash_get(fields, field->name.text, APR_HASH_KEY_STRING);
+            const spx_param_t *first = spx_name_table_get(fields, field->name.text);
             if (first)
                 spx_checker_note_first(
                     checker,
@@ -382,7 +382,8 @@ void spx_checker_check_struct(checker_t *checker, apr_size_t module_index, spx_s
                                         field->name.text, structure->name.text),
                     module->path, first->name.span);
             else
-                apr_hash_set(fields, field->name.text, APR_HASH_KEY_STRING, field);
+                spx_name_table_put(fields, field->name.text, spx_name_hash(field->name.text),
+                                   field);
         }
         spx_checker_check_type_syntax(checker, module_index, field->type_syntax, exported_by);
     }

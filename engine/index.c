@@ -322,7 +322,7 @@ static void find_scrutinees(builder_t *builder, const spx_block_t *block)
                 const spx_expr_t *scrutinee = s->as.match_stmt.scrutinee;
                 if (s->as.match_stmt.enumeration)
                     spx_word_table_put(builder->scrutinees, SPX_WORD_OF(scrutinee),
-                                       (void *)s->as.match_stmt.enumeration);
+                                       s->as.match_stmt.enumeration);
                 for (apr_size_t a = 0; a < s->as.match_stmt.arm_count; a++)
                     find_scrutinees(builder, &s->as.match_stmt.arms[a].body);
             }

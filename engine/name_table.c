@@ -79,7 +79,7 @@ static void grow_names(spx_name_table_t *table)
     table->generation = 1;
 }
 
-void spx_name_table_put(spx_name_table_t *table, const char *name, uint32_t hash, void *value)
+void spx_name_table_put(spx_name_table_t *table, const char *name, uint32_t hash, const void *value)
 {
     grow_names(table);
     uint32_t at = hash & table->mask;
@@ -88,11 +88,11 @@ void spx_name_table_put(spx_name_table_t *table, const char *name, uint32_t hash
         if (slot->generation != table->generation)
             break;
         if (slot->hash == hash && (slot->name == name || strcmp(slot->name, name) == 0)) {
-            slot->value = value;
+            slot->value = (void *)value;
             return;
         }
     }
-    table->slots[at] = (spx_name_slot_t){name, value, hash, table->generation};
+    table->slots[at] = (spx_name_slot_t){name, (void *)value, hash, table->generation};
     table->count++;
 }
 
@@ -122,7 +122,7 @@ static void grow_words(spx_word_table_t *table)
     *table = moved;
 }
 
-void spx_word_table_put(spx_word_table_t *table, uint64_t key, void *value)
+void spx_word_table_put(spx_word_table_t *table, uint64_t key, const void *value)
 {
     grow_words(table);
     uint32_t at = spx_word_table_start(table, key);
@@ -131,10 +131,10 @@ void spx_word_table_put(spx_word_table_t *table, uint64_t key, void *value)
         if (slot->generation != table->generation)
             break;
         if (slot->key == key) {
-            slot->value = value;
+            slot->value = (void *)value;
             return;
         }
     }
-    table->slots[at] = (spx_word_slot_t){key, value, table->generation};
+    table->slots[at] = (spx_word_slot_t){key, (void *)value, table->generation};
     table->count++;
 }

@@ -21,7 +21,8 @@
  * generation it was filled in) and keeps the slots, so a table reused per
  * function or per scope is as large as the largest one it held.
  *
- * Values are never NULL (a get's NULL says "absent"); keys are not copied:
+ * Values are never NULL (a get's NULL says "absent"; a value put const is
+ * given back as it was, as APR's hash does); keys are not copied:
  * a name must outlive the table's use of it. No table is ever iterated, so
  * the order of its slots reaches no output.
  */
@@ -71,9 +72,10 @@ void spx_name_table_clear(spx_name_table_t *table);
 void spx_word_table_clear(spx_word_table_t *table);
 
 /* Sets name's value (hash is spx_name_hash(name)), replacing any. */
-void spx_name_table_put(spx_name_table_t *table, const char *name, uint32_t hash, void *value);
+void spx_name_table_put(spx_name_table_t *table, const char *name, uint32_t hash,
+                        const void *value);
 /* Sets key's value, replacing any. */
-void spx_word_table_put(spx_word_table_t *table, uint64_t key, void *value);
+void spx_word_table_put(spx_word_table_t *table, uint64_t key, const void *value);
 
 /* The 32-bit FNV-1a hash of name's bytes (not its terminating NUL). */
 static inline uint32_t spx_name_hash(const char *name)
