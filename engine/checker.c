@@ -71,11 +71,6 @@ void spx_checker_offer_builtins(spx_suggest_t *search)
             return;
 }
 
-const spx_builtin_info_t *spx_checker_builtin(const checker_t *checker, const char *name)
-{
-    return spx_name_table_get(checker->builtins, name);
-}
-
 /* What an operator takes and gives, the one typing of operators for
  * function bodies (checker_expressions.c) and const expressions
  * (checker_consts.c). */
@@ -233,15 +228,6 @@ spx_checker_t *spx_checker_make(spx_module_t **modules, apr_size_t module_count,
     apr_pool_create(&checker->scratch, pool);
     apr_pool_create(&checker->function, checker->scratch);
     checker->names = spx_name_table_make(checker->scratch); /* cleared for each function */
-    /* The builtins a call may name, as spx_builtin_called finds them (the
-     * first row of a name). */
-    checker->builtins = spx_name_table_make(checker->scratch);
-    for (int b = SPX_BUILTIN_NONE + 1; b <= SPX_BUILTIN_COUNT; b++) {
-        const spx_builtin_info_t *info = spx_builtin_info((spx_builtin_t)b);
-        if (info->form == SPX_BUILTIN_FORM_CALL &&
-            !spx_name_table_get(checker->builtins, info->name))
-            spx_name_table_put(checker->builtins, info->name, spx_name_hash(info->name), info);
-    }
     checker->module_index = spx_name_table_make(checker->scratch);
     checker->import_is_edge = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(char *));
     checker->imports =

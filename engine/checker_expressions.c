@@ -90,7 +90,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
         return 0;
     if (!module_name) {
         /* Builtins win: a function may not take a builtin's name (E0306). */
-        const spx_builtin_info_t *builtin = spx_checker_builtin(scope->checker, name);
+        const spx_builtin_info_t *builtin = spx_builtin_called(name);
         if (builtin) {
             call->as.call->builtin = builtin->builtin;
             const spx_vtype_t **types =

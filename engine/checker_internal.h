@@ -28,11 +28,10 @@
 struct spx_checker_t {
     spx_module_t **modules;
     apr_size_t module_count;
-    apr_pool_t *pool;           /* the program's pool: the modules' function tables live here */
-    apr_pool_t *scratch;        /* everything else; destroyed by spx_checker_finish */
-    apr_pool_t *function;       /* one function's names and locals; cleared after it */
-    spx_name_table_t *names;    /* the names of the function being checked (scope_t.names) */
-    spx_name_table_t *builtins; /* each builtin a call may name: name -> spx_builtin_info_t */
+    apr_pool_t *pool;        /* the program's pool: the modules' function tables live here */
+    apr_pool_t *scratch;     /* everything else; destroyed by spx_checker_finish */
+    apr_pool_t *function;    /* one function's names and locals; cleared after it */
+    spx_name_table_t *names; /* the names of the function being checked (scope_t.names) */
     spx_diagnostics_t *diagnostics;
     spx_name_table_t *module_index; /* name -> apr_size_t * (index in modules) */
     char **import_is_edge;          /* per module, per import: first import of a real module */
@@ -98,9 +97,6 @@ typedef struct scope_t {
 /* Offers search the name of every builtin a call may name (spx_builtins.h's
  * CALL rows, spx_builtin_called). */
 void spx_checker_offer_builtins(spx_suggest_t *search);
-/* The builtin a call of name names (spx_builtin_called), from the
- * checker's table of them. */
-const spx_builtin_info_t *spx_checker_builtin(const checker_t *checker, const char *name);
 
 /* An operator as written: "+", "<<", unary "-" ... */
 const char *spx_checker_operator_name(spx_operator_t op);

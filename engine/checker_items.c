@@ -29,7 +29,7 @@ void spx_checker_collect_functions(checker_t *checker, spx_module_t *module)
         if (!name)
             continue;
         const spx_function_t *first = spx_module_function(module, name);
-        const spx_builtin_info_t *builtin = spx_checker_builtin(checker, name);
+        const spx_builtin_info_t *builtin = spx_builtin_called(name);
         if (builtin && builtin->since > 1) {
             spx_diagnostics_add(checker->diagnostics, SPX_E0306, module->path, function->name.span,
                                 "'%s' is a builtin since language v%d and cannot be defined", name,
