@@ -194,12 +194,10 @@ size_t spx_checker_exported_elsewhere(checker_t *checker, const spx_module_t *mo
             const spx_function_t *function = spx_module_function(target, name);
             exported = function && function->exported;
         } else if (index && kind == EXPORTED_CONST && checker->consts[*index]) {
-            const spx_const_t *constant =
-                apr_hash_get(checker->consts[*index], name, APR_HASH_KEY_STRING);
+            const spx_const_t *constant = spx_name_table_get(checker->consts[*index], name);
             exported = constant && constant->exported;
         } else if (index && kind == EXPORTED_STRUCT && checker->structs[*index]) {
-            const spx_struct_t *structure =
-                apr_hash_get(checker->structs[*index], name, APR_HASH_KEY_STRING);
+            const spx_struct_t *structure = spx_name_table_get(checker->structs[*index], name);
             exported = structure && structure->exported;
         }
         if (exported)
@@ -229,21 +227,26 @@ spx_checker_t *spx_checker_make(spx_module_t **modules, apr_size_t module_count,
     checker->unknown_structs = apr_hash_make(pool);
     apr_pool_create(&checker->scratch, pool);
     apr_pool_create(&checker->function, checker->scratch);
-    checker->module_index = apr_hash_make(checker->scratch);
+    checker->names = spx_name_table_make(checker->scratch); /* cleared for each function */
+    checker->module_index = spx_name_table_make(checker->scratch);
     checker->import_is_edge = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(char *));
-    checker->imports = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(apr_hash_t *));
+    checker->imports =
+        apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(spx_name_table_t *));
     checker->spine = apr_array_make(checker->scratch, 64, sizeof(spx_expr_t *));
-    checker->consts = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(apr_hash_t *));
-    checker->structs = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(apr_hash_t *));
-    checker->enums = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(apr_hash_t *));
+    checker->consts =
+        apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(spx_name_table_t *));
+    checker->structs =
+        apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(spx_name_table_t *));
+    checker->enums = apr_pcalloc(checker->scratch, (module_count + 1) * sizeof(spx_name_table_t *));
 
     /* Module names are unique (the manifest checks it); the first one wins. */
     for (apr_size_t i = 0; i < module_count; i++) {
-        if (apr_hash_get(checker->module_index, modules[i]->name, APR_HASH_KEY_STRING))
+        if (spx_name_table_get(checker->module_index, modules[i]->name))
             continue;
         apr_size_t *index = apr_palloc(checker->scratch, sizeof(*index));
         *index = i;
-        apr_hash_set(checker->module_index, modules[i]->name, APR_HASH_KEY_STRING, index);
+        spx_name_table_put(checker->module_index, modules[i]->name, spx_name_hash(modules[i]->name),
+                           index);
     }
     return checker;
 }

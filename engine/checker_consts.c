@@ -37,8 +37,8 @@ typedef struct value_t {
 typedef struct evaluation_t {
     checker_t *checker;
     const spx_module_t *module; /* of the const being evaluated */
-    apr_hash_t *imports;
-    apr_hash_t *consts;
+    spx_name_table_t *imports;
+    spx_name_table_t *consts;
     apr_pool_t *pool; /* the intermediate strings */
 } evaluation_t;
 
@@ -55,8 +55,7 @@ static const spx_const_t *const_reference(evaluation_t *ev, const spx_expr_t *ex
 {
     if (expr->kind == SPX_EXPR_NAME) {
         const char *name = expr->as.name.name.text;
-        const spx_const_t *constant =
-            name ? apr_hash_get(ev->consts, name, APR_HASH_KEY_STRING) : NULL;
+        const spx_const_t *constant = name ? spx_name_table_get(ev->consts, name) : NULL;
         if (!constant && report && name && !spx_checker_names_unreadable_item(ev->module, name)) {
             spx_suggest_t search;
             spx_checker_search(&search, name, 0);
@@ -77,15 +76,13 @@ static const spx_const_t *const_reference(evaluation_t *ev, const spx_expr_t *ex
         const spx_expr_t *base = expr->as.field.base;
         if (!base || base->kind != SPX_EXPR_NAME || !base->as.name.name.text)
             return NULL;
-        const spx_import_t *import =
-            apr_hash_get(ev->imports, base->as.name.name.text, APR_HASH_KEY_STRING);
+        const spx_import_t *import = spx_name_table_get(ev->imports, base->as.name.name.text);
         apr_size_t *index = import && import->target
                                 ? spx_checker_module_index(ev->checker, import->target->name)
                                 : NULL;
         if (!index || !ev->checker->consts[*index])
             return NULL;
-        return apr_hash_get(ev->checker->consts[*index], expr->as.field.name.text,
-                            APR_HASH_KEY_STRING);
+        return spx_name_table_get(ev->checker->consts[*index], expr->as.field.name.text);
     }
     int resolved = 0;
     const spx_const_t *constant =

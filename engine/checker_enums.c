@@ -26,7 +26,7 @@ spx_enum_t *spx_checker_enum_named(checker_t *checker, apr_size_t module_index,
     apr_size_t index = module_index;
     if (module_name) {
         const spx_import_t *import =
-            apr_hash_get(checker->imports[module_index], module_name, APR_HASH_KEY_STRING);
+            spx_name_table_get(checker->imports[module_index], module_name);
         apr_size_t *target = import && import->target
                                  ? spx_checker_module_index(checker, import->target->name)
                                  : NULL;
@@ -34,22 +34,20 @@ spx_enum_t *spx_checker_enum_named(checker_t *checker, apr_size_t module_index,
             return NULL;
         index = *target;
     }
-    return checker->enums[index] ? apr_hash_get(checker->enums[index], name, APR_HASH_KEY_STRING)
-                                 : NULL;
+    return checker->enums[index] ? spx_name_table_get(checker->enums[index], name) : NULL;
 }
 
 void spx_checker_check_enum(checker_t *checker, apr_size_t module_index, spx_enum_t *enumeration)
 {
     spx_module_t *module = checker->modules[module_index];
     apr_pool_t *pool = checker->function;
-    apr_hash_t *variants = apr_hash_make(pool);
+    spx_name_table_t *variants = spx_name_table_make(pool);
     const char *exported_by =
         enumeration->exported ? apr_psprintf(pool, "enum '%s'", enumeration->name.text) : NULL;
     for (apr_size_t i = 0; i < enumeration->variant_count; i++) {
         const spx_variant_t *variant = &enumeration->variants[i];
         if (variant->name.text) {
-            const spx_variant_t *first =
-                apr_hash_get(variants, variant->name.text, APR_HASH_KEY_STRING);
+            const spx_variant_t *first = spx_name_table_get(variants, variant->name.text);
             if (first)
                 spx_checker_note_first(
                     checker,
@@ -59,7 +57,8 @@ void spx_checker_check_enum(checker_t *checker, apr_size_t module_index, spx_enu
                                         variant->name.text, spx_enum_full_name(enumeration, pool)),
                     module->path, first->name.span);
             else
-                apr_hash_set(variants, variant->name.text, APR_HASH_KEY_STRING, variant);
+                spx_name_table_put(variants, variant->name.text, spx_name_hash(variant->name.text),
+                                   variant);
         }
         for (apr_size_t j = 0; j < variant->payload_count; j++)
             spx_checker_check_type_syntax(checker, module_index, variant->payloads[j].type_syntax,
@@ -116,7 +115,7 @@ static const spx_enum_t *enum_of(scope_t *scope, const spx_name_t *module_name,
     if (!name || !is_typename(name->text))
         return NULL;
     if (module) {
-        spx_import_t *import = apr_hash_get(scope->imports, module->text, APR_HASH_KEY_STRING);
+        spx_import_t *import = spx_name_table_get(scope->imports, module->text);
         if (!import)
             return NULL;
     }
@@ -125,7 +124,7 @@ static const spx_enum_t *enum_of(scope_t *scope, const spx_name_t *module_name,
     if (!enumeration)
         return NULL;
     if (module) {
-        spx_import_t *import = apr_hash_get(scope->imports, module->text, APR_HASH_KEY_STRING);
+        spx_import_t *import = spx_name_table_get(scope->imports, module->text);
         import->used = 1;
         if (!enumeration->exported)
             report(scope, SPX_E0320, name->span,

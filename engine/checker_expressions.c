@@ -114,7 +114,7 @@ static int resolve_call(scope_t *scope, spx_expr_t *call, const spx_vtype_t ***p
             return 0;
         }
     } else {
-        spx_import_t *import = apr_hash_get(scope->imports, module_name, APR_HASH_KEY_STRING);
+        spx_import_t *import = spx_name_table_get(scope->imports, module_name);
         if (!import) {
             spx_suggest_t search;
             spx_checker_search(&search, module_name, 0);
@@ -169,9 +169,9 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
      * e's type (checker_methods.c); C.name(...) for a const C reads C as
      * the receiver. */
     const char *module = call->as.call->module.text;
-    int imported = module && apr_hash_get(scope->imports, module, APR_HASH_KEY_STRING);
+    int imported = module && spx_name_table_get(scope->imports, module);
     if (module && !imported && !spx_checker_lookup(scope, module) &&
-        apr_hash_get(scope->consts, module, APR_HASH_KEY_STRING)) {
+        spx_name_table_get(scope->consts, module)) {
         spx_expr_t *receiver = apr_pcalloc(scope->checker->pool, sizeof(*receiver));
         receiver->kind = SPX_EXPR_NAME;
         receiver->span = call->as.call->module.span;
@@ -287,7 +287,7 @@ static void check_field(scope_t *scope, spx_expr_t *expr)
     spx_expr_t *base = expr->as.field.base;
     if (base && base->kind == SPX_EXPR_NAME && base->as.name.name.text &&
         !spx_checker_lookup(scope, base->as.name.name.text) &&
-        !apr_hash_get(scope->consts, base->as.name.name.text, APR_HASH_KEY_STRING) &&
+        !spx_name_table_get(scope->consts, base->as.name.name.text) &&
         spx_checker_module_index(scope->checker, base->as.name.name.text)) {
         report(scope, SPX_E0310, base->span,
                apr_psprintf(scope->pool, "module '%s' is not imported", base->as.name.name.text));
@@ -464,7 +464,7 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
     syntax.name = literal->name;
     spx_struct_t *structure =
         spx_checker_resolve_struct(scope->checker, scope->module_index, &syntax);
-    apr_hash_t *given = apr_hash_make(scope->pool); /* field name -> its first init */
+    spx_name_table_t *given = spx_name_table_make(scope->pool); /* field name -> its first init */
     for (apr_size_t i = 0; i < literal->field_count; i++) {
         spx_field_init_t *init = &literal->fields[i];
         const char *name = init->name.text;
@@ -472,15 +472,15 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
         if (structure && name) {
             if (!field) {
                 report_no_field(scope, structure, init->name.span, name);
-            } else if (apr_hash_get(given, name, APR_HASH_KEY_STRING)) {
-                const spx_field_init_t *first = apr_hash_get(given, name, APR_HASH_KEY_STRING);
+            } else if (spx_name_table_get(given, name)) {
+                const spx_field_init_t *first = spx_name_table_get(given, name);
                 spx_diagnostic_note(
                     scope->checker->diagnostics,
                     report(scope, SPX_E0425, init->name.span,
                            apr_psprintf(scope->pool, "field '%s' is given twice", name)),
                     scope->module->path, first->name.span, "first given here");
             } else {
-                apr_hash_set(given, name, APR_HASH_KEY_STRING, init);
+                spx_name_table_put(given, name, spx_name_hash(name), init);
             }
         }
         const spx_vtype_t *wanted = field ? field_type(scope, structure, field) : NULL;
@@ -500,7 +500,7 @@ static void check_struct_literal(scope_t *scope, spx_expr_t *expr)
         apr_array_header_t *missing = apr_array_make(scope->pool, 4, sizeof(char *));
         for (apr_size_t j = 0; j < structure->field_count; j++) {
             const char *name = structure->fields[j].name.text;
-            if (name && !apr_hash_get(given, name, APR_HASH_KEY_STRING))
+            if (name && !spx_name_table_get(given, name))
                 APR_ARRAY_PUSH(missing, const char *) = apr_psprintf(scope->pool, "'%s'", name);
         }
         if (missing->nelts > 0)
@@ -558,7 +558,7 @@ static void check_leaf(scope_t *scope, spx_expr_t *expr, int expected,
         const char *name = expr->as.name.name.text;
         local_t *local = spx_checker_lookup(scope, name);
         const spx_const_t *constant =
-            local || !name ? NULL : apr_hash_get(scope->consts, name, APR_HASH_KEY_STRING);
+            local || !name ? NULL : spx_name_table_get(scope->consts, name);
         expr->as.name.slot = local ? local->slot : -1;
         expr->as.name.constant = constant;
         set_type(expr, local ? local->vtype : basic_type(scope, SPX_TYPE_ERROR));

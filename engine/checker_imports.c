@@ -16,13 +16,13 @@
  * index (spx_checker_make). */
 apr_size_t *spx_checker_module_index(checker_t *checker, const char *name)
 {
-    return name ? apr_hash_get(checker->module_index, name, APR_HASH_KEY_STRING) : NULL;
+    return name ? spx_name_table_get(checker->module_index, name) : NULL;
 }
 
 void spx_checker_resolve_imports(checker_t *checker, apr_size_t index)
 {
     spx_module_t *module = checker->modules[index];
-    apr_hash_t *seen = apr_hash_make(checker->scratch); /* name -> first import */
+    spx_name_table_t *seen = spx_name_table_make(checker->scratch); /* name -> first import */
     checker->imports[index] = seen;
     checker->import_is_edge[index] = apr_pcalloc(checker->scratch, module->import_count + 1);
     for (apr_size_t i = 0; i < module->import_count; i++) {
@@ -31,7 +31,7 @@ void spx_checker_resolve_imports(checker_t *checker, apr_size_t index)
         import->target = NULL;
         if (!name)
             continue;
-        spx_import_t *first = apr_hash_get(seen, name, APR_HASH_KEY_STRING);
+        spx_import_t *first = spx_name_table_get(seen, name);
         apr_size_t *target = spx_checker_module_index(checker, name);
         if (first) {
             /* Same resolution as the first import, one diagnostic for the repeat. */
@@ -43,7 +43,7 @@ void spx_checker_resolve_imports(checker_t *checker, apr_size_t index)
                                    module->path, first->module.span);
             continue;
         }
-        apr_hash_set(seen, name, APR_HASH_KEY_STRING, import);
+        spx_name_table_put(seen, name, spx_name_hash(name), import);
         if (strcmp(name, module->name) == 0) {
             /* target stays NULL: calls through it are not reported again. */
             spx_diagnostics_add(checker->diagnostics, SPX_E0303, module->path, import->module.span,

@@ -20,6 +20,7 @@
 #define SPX_CHECKER_INTERNAL_H
 
 #include "spx_ast.h"
+#include "spx_name_table.h"
 #include "spx_suggest.h"
 
 /* ---- state ---------------------------------------------------------------- */
@@ -27,19 +28,20 @@
 struct spx_checker_t {
     spx_module_t **modules;
     apr_size_t module_count;
-    apr_pool_t *pool;     /* the program's pool: the modules' function tables live here */
-    apr_pool_t *scratch;  /* everything else; destroyed by spx_checker_finish */
-    apr_pool_t *function; /* one function's names and locals; cleared after it */
+    apr_pool_t *pool;        /* the program's pool: the modules' function tables live here */
+    apr_pool_t *scratch;     /* everything else; destroyed by spx_checker_finish */
+    apr_pool_t *function;    /* one function's names and locals; cleared after it */
+    spx_name_table_t *names; /* the names of the function being checked (scope_t.names) */
     spx_diagnostics_t *diagnostics;
-    apr_hash_t *module_index;  /* name -> apr_size_t * (index in modules) */
-    char **import_is_edge;     /* per module, per import: first import of a real module */
-    apr_hash_t **imports;      /* per module: name -> its first spx_import_t * */
-    apr_array_header_t *spine; /* spx_expr_t *: stack of operator chains being checked */
-    apr_hash_t **consts;       /* v2, per module: name -> its spx_const_t * (the first item) */
-    apr_hash_t **structs;      /* v2, per module: name -> its spx_struct_t * (the first item) */
+    spx_name_table_t *module_index; /* name -> apr_size_t * (index in modules) */
+    char **import_is_edge;          /* per module, per import: first import of a real module */
+    spx_name_table_t **imports;     /* per module: name -> its first spx_import_t * */
+    apr_array_header_t *spine;      /* spx_expr_t *: stack of operator chains being checked */
+    spx_name_table_t **consts;      /* v2, per module: name -> its spx_const_t * (the first item) */
+    spx_name_table_t **structs; /* v2, per module: name -> its spx_struct_t * (the first item) */
     spx_types_t *types; /* v2: every value type, made once (in pool: expressions keep them) */
     apr_hash_t *unknown_structs; /* "module owner.Name" already reported as E0319 */
-    apr_hash_t **enums;          /* v3, per module: name -> its spx_enum_t * (the first item) */
+    spx_name_table_t **enums;    /* v3, per module: name -> its spx_enum_t * (the first item) */
     /* v3: the literal and const keys of map literals with a const key, in
      * scratch, compared once consts are evaluated (checker_map.c); NULL
      * while there is none */
@@ -67,14 +69,14 @@ typedef struct local_t {
 typedef struct scope_t {
     checker_t *checker;
     spx_module_t *module;
-    apr_hash_t *imports; /* the module's: name -> its first spx_import_t * */
-    apr_hash_t *consts;  /* the module's: name -> spx_const_t * */
-    apr_hash_t *structs; /* the module's: name -> spx_struct_t * */
-    apr_hash_t *enums;   /* v3, the module's: name -> spx_enum_t * */
+    spx_name_table_t *imports; /* the module's: name -> its first spx_import_t * */
+    spx_name_table_t *consts;  /* the module's: name -> spx_const_t * */
+    spx_name_table_t *structs; /* the module's: name -> spx_struct_t * */
+    spx_name_table_t *enums;   /* v3, the module's: name -> spx_enum_t * */
     apr_size_t module_index;
     spx_function_t *function;
     apr_pool_t *pool;           /* the checker's function pool */
-    apr_hash_t *names;          /* name -> local_t * (the latest declaration) */
+    spx_name_table_t *names;    /* name -> local_t * (the latest declaration); the checker's */
     apr_array_header_t *locals; /* local_t *, indexed by slot */
     local_t *innermost;         /* the latest visible local: its outer chain is every visible one */
     int loop_depth;             /* v2: for and while bodies around the statement being checked */
@@ -170,7 +172,7 @@ int spx_checker_names_unreadable_item(const spx_module_t *module, const char *na
  * after reporting why not (E0316; E0317 still returns it). *resolved is 1
  * when the expression was one of a module (so it is not a field). */
 const spx_const_t *spx_checker_module_const(checker_t *checker, const spx_module_t *module,
-                                            apr_hash_t *imports, const spx_expr_t *expr,
+                                            spx_name_table_t *imports, const spx_expr_t *expr,
                                             int *resolved);
 /* The struct a type names, or NULL after reporting why not (E0319, E0310;
  * E0320 still returns it). */

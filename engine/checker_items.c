@@ -79,9 +79,9 @@ static int compare_items(const void *left, const void *right)
 void spx_checker_collect_items(checker_t *checker, apr_size_t index)
 {
     spx_module_t *module = checker->modules[index];
-    checker->consts[index] = apr_hash_make(checker->scratch);
-    checker->structs[index] = apr_hash_make(checker->scratch);
-    checker->enums[index] = apr_hash_make(checker->scratch);
+    checker->consts[index] = spx_name_table_make(checker->scratch);
+    checker->structs[index] = spx_name_table_make(checker->scratch);
+    checker->enums[index] = spx_name_table_make(checker->scratch);
     apr_size_t count =
         module->function_count + module->struct_count + module->const_count + module->enum_count;
     if (module->struct_count + module->const_count + module->enum_count == 0)
@@ -121,20 +121,20 @@ void spx_checker_collect_items(checker_t *checker, apr_size_t index)
                                        NULL,
                                        module->enums[i]};
     qsort(items, n, sizeof(*items), compare_items);
-    apr_hash_t *first = apr_hash_make(checker->scratch);
+    spx_name_table_t *first = spx_name_table_make(checker->scratch);
     for (apr_size_t i = 0; i < n; i++) {
-        item_name_t *earlier = apr_hash_get(first, items[i].name, APR_HASH_KEY_STRING);
+        uint32_t hash = spx_name_hash(items[i].name);
+        item_name_t *earlier = spx_name_table_find(first, items[i].name, hash);
         if (!earlier) {
-            apr_hash_set(first, items[i].name, APR_HASH_KEY_STRING, &items[i]);
+            spx_name_table_put(first, items[i].name, hash, &items[i]);
             if (items[i].constant)
-                apr_hash_set(checker->consts[index], items[i].name, APR_HASH_KEY_STRING,
-                             items[i].constant);
+                spx_name_table_put(checker->consts[index], items[i].name, hash, items[i].constant);
             if (items[i].structure)
-                apr_hash_set(checker->structs[index], items[i].name, APR_HASH_KEY_STRING,
-                             items[i].structure);
+                spx_name_table_put(checker->structs[index], items[i].name, hash,
+                                   items[i].structure);
             if (items[i].enumeration)
-                apr_hash_set(checker->enums[index], items[i].name, APR_HASH_KEY_STRING,
-                             items[i].enumeration);
+                spx_name_table_put(checker->enums[index], items[i].name, hash,
+                                   items[i].enumeration);
         } else if (!(earlier->is_function && items[i].is_function)) {
             spx_checker_note_first(
                 checker,
@@ -184,14 +184,14 @@ int spx_checker_names_unreadable_item(const spx_module_t *module, const char *na
  * only not exported, E0317). *resolved is 1 when the expression was one of
  * a module (so it is not a field). */
 const spx_const_t *spx_checker_module_const(checker_t *checker, const spx_module_t *module,
-                                            apr_hash_t *imports, const spx_expr_t *expr,
+                                            spx_name_table_t *imports, const spx_expr_t *expr,
                                             int *resolved)
 {
     *resolved = 0;
     const spx_expr_t *base = expr->as.field.base;
     if (!base || base->kind != SPX_EXPR_NAME || !base->as.name.name.text)
         return NULL;
-    spx_import_t *import = apr_hash_get(imports, base->as.name.name.text, APR_HASH_KEY_STRING);
+    spx_import_t *import = spx_name_table_get(imports, base->as.name.name.text);
     if (!import)
         return NULL;
     *resolved = 1;
@@ -200,10 +200,9 @@ const spx_const_t *spx_checker_module_const(checker_t *checker, const spx_module
         return NULL; /* the import was reported */
     const char *name = expr->as.field.name.text;
     apr_size_t *target_index = spx_checker_module_index(checker, import->target->name);
-    spx_const_t *constant =
-        target_index && checker->consts[*target_index]
-            ? apr_hash_get(checker->consts[*target_index], name, APR_HASH_KEY_STRING)
-            : NULL;
+    spx_const_t *constant = target_index && checker->consts[*target_index]
+                                ? spx_name_table_get(checker->consts[*target_index], name)
+                                : NULL;
     if (!constant) {
         if (!spx_checker_names_unreadable_item(import->target, name)) {
             spx_suggest_t search;
@@ -252,11 +251,11 @@ static spx_struct_t *resolve_type_name(checker_t *checker, apr_size_t module_ind
     if (!name)
         return NULL;
     spx_module_t *owner = module;
-    apr_hash_t *structs = checker->structs[module_index];
-    apr_hash_t *enums = checker->enums[module_index];
+    spx_name_table_t *structs = checker->structs[module_index];
+    spx_name_table_t *enums = checker->enums[module_index];
     if (syntax->module.text) {
         spx_import_t *import =
-            apr_hash_get(checker->imports[module_index], syntax->module.text, APR_HASH_KEY_STRING);
+            spx_name_table_get(checker->imports[module_index], syntax->module.text);
         if (!import) {
             spx_suggest_t search;
             spx_checker_search(&search, syntax->module.text, 0);
@@ -281,9 +280,9 @@ static spx_struct_t *resolve_type_name(checker_t *checker, apr_size_t module_ind
         if (!structs)
             return NULL;
     }
-    spx_struct_t *found = apr_hash_get(structs, name, APR_HASH_KEY_STRING);
+    spx_struct_t *found = spx_name_table_get(structs, name);
     spx_enum_t *enum_found =
-        !found && enumeration && enums ? apr_hash_get(enums, name, APR_HASH_KEY_STRING) : NULL;
+        !found && enumeration && enums ? spx_name_table_get(enums, name) : NULL;
     if (enum_found) {
         *enumeration = enum_found;
         if (owner != module && !enum_found->exported)
@@ -367,13 +366,13 @@ void spx_checker_check_struct(checker_t *checker, apr_size_t module_index, spx_s
 {
     spx_module_t *module = checker->modules[module_index];
     apr_pool_t *pool = checker->function;
-    apr_hash_t *fields = apr_hash_make(pool);
+    spx_name_table_t *fields = spx_name_table_make(pool);
     const char *exported_by =
         structure->exported ? apr_psprintf(pool, "struct '%s'", structure->name.text) : NULL;
     for (apr_size_t i = 0; i < structure->field_count; i++) {
         const spx_param_t *field = &structure->fields[i];
         if (field->name.text) {
-            const spx_param_t *first = apr_hash_get(fields, field->name.text, APR_HASH_KEY_STRING);
+            const spx_param_t *first = spx_name_table_get(fields, field->name.text);
             if (first)
                 spx_checker_note_first(
                     checker,
@@ -383,7 +382,8 @@ void spx_checker_check_struct(checker_t *checker, apr_size_t module_index, spx_s
                                         field->name.text, structure->name.text),
                     module->path, first->name.span);
             else
-                apr_hash_set(fields, field->name.text, APR_HASH_KEY_STRING, field);
+                spx_name_table_put(fields, field->name.text, spx_name_hash(field->name.text),
+                                   field);
         }
         spx_checker_check_type_syntax(checker, module_index, field->type_syntax, exported_by);
     }
@@ -401,16 +401,16 @@ static spx_struct_t *written_struct(checker_t *checker, const spx_module_t *modu
     apr_size_t *index = spx_checker_module_index(checker, module->name);
     if (!index)
         return NULL;
-    apr_hash_t *structs = checker->structs[*index];
+    spx_name_table_t *structs = checker->structs[*index];
     if (syntax->module.text) {
         const spx_import_t *import =
-            apr_hash_get(checker->imports[*index], syntax->module.text, APR_HASH_KEY_STRING);
+            spx_name_table_get(checker->imports[*index], syntax->module.text);
         apr_size_t *target = import && import->target
                                  ? spx_checker_module_index(checker, import->target->name)
                                  : NULL;
         structs = target ? checker->structs[*target] : NULL;
     }
-    return structs ? apr_hash_get(structs, syntax->name.text, APR_HASH_KEY_STRING) : NULL;
+    return structs ? spx_name_table_get(structs, syntax->name.text) : NULL;
 }
 
 /* The struct a field holds by value (not through an array), or NULL. */

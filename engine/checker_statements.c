@@ -27,8 +27,7 @@ local_t *spx_checker_lookup(scope_t *scope, const char *name)
 {
     if (!name)
         return NULL;
-    for (local_t *local = apr_hash_get(scope->names, name, APR_HASH_KEY_STRING); local;
-         local = local->previous)
+    for (local_t *local = spx_name_table_get(scope->names, name); local; local = local->previous)
         if (local->visible) {
             local->used = 1;
             return local;
@@ -55,22 +54,22 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
     APR_ARRAY_PUSH(scope->locals, local_t *) = local;
     if (!name->text)
         return local->slot;
-    if (apr_hash_get(scope->consts, name->text, APR_HASH_KEY_STRING) ||
-        apr_hash_get(scope->structs, name->text, APR_HASH_KEY_STRING) ||
-        apr_hash_get(scope->enums, name->text, APR_HASH_KEY_STRING)) {
+    uint32_t hash = spx_name_hash(name->text); /* once for the four tables */
+    if (spx_name_table_find(scope->consts, name->text, hash) ||
+        spx_name_table_find(scope->structs, name->text, hash) ||
+        spx_name_table_find(scope->enums, name->text, hash)) {
         /* The name stays the item's: uses of it are not the local's. */
         local->vtype = basic_type(scope, SPX_TYPE_ERROR);
         report(scope, SPX_E0318, name->span,
                apr_psprintf(scope->pool, "'%s' is %s of module '%s'; a local cannot take its name",
                             name->text,
-                            apr_hash_get(scope->consts, name->text, APR_HASH_KEY_STRING) ? "a const"
-                            : apr_hash_get(scope->enums, name->text, APR_HASH_KEY_STRING)
-                                ? "an enum"
-                                : "a struct",
+                            spx_name_table_get(scope->consts, name->text)  ? "a const"
+                            : spx_name_table_get(scope->enums, name->text) ? "an enum"
+                                                                           : "a struct",
                             scope->module->name));
         return local->slot;
     }
-    local->previous = apr_hash_get(scope->names, name->text, APR_HASH_KEY_STRING);
+    local->previous = spx_name_table_find(scope->names, name->text, hash);
     /* A name in scope may not be declared again (E0307); out of scope (a
      * sibling block, an earlier loop) it conflicts with nothing. */
     const local_t *conflict = NULL;
@@ -87,7 +86,7 @@ static int declare(scope_t *scope, const spx_name_t *name, const spx_vtype_t *ty
                                 name->text, scope->function->name.text)),
             scope->module->path, conflict->name->span);
     }
-    apr_hash_set(scope->names, name->text, APR_HASH_KEY_STRING, local);
+    spx_name_table_put(scope->names, name->text, hash, local);
     return local->slot;
 }
 
@@ -508,7 +507,8 @@ void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
     scope.module_index = module_index;
     const char *exported_by =
         function->exported ? apr_psprintf(scope.pool, "function '%s'", function->name.text) : NULL;
-    scope.names = apr_hash_make(scope.pool);
+    scope.names = checker->names;
+    spx_name_table_clear(scope.names);
     scope.locals = apr_array_make(scope.pool, 16, sizeof(local_t *));
     for (apr_size_t i = 0; i < function->param_count; i++) {
         const spx_param_t *param = &function->params[i];

@@ -36,6 +36,7 @@
 #include "spx_leb128.h"
 #include "spx_library.h"
 #include "spx_limits.h"
+#include "spx_name_table.h"
 #include "spx_program.h"
 #include "vm_internal.h"
 
@@ -107,15 +108,15 @@ struct spx_program_builder_t {
     const spx_vm_source_t *source; /* the module of the function being compiled */
     int *slot_file;
     int32_t *slot_index;
-    uint32_t locals[2];          /* registers of variables in each file: the most open at once */
-    uint32_t open_locals[2];     /* while assigning them (place_slots): those of open scopes */
-    apr_hash_t *int_numbers;     /* int64_t value -> number + 1 */
-    apr_hash_t *const_numbers;   /* const spx_const_t * -> int const number + 1 */
-    apr_hash_t *literal_numbers; /* bytes, or a const's address -> literal number + 1 */
+    uint32_t locals[2];            /* registers of variables in each file: the most open at once */
+    uint32_t open_locals[2];       /* while assigning them (place_slots): those of open scopes */
+    spx_word_table_t *int_numbers; /* int64_t value -> number + 1; cleared per function */
+    spx_word_table_t *const_numbers; /* a const's (or data entry's) address -> number + 1 */
+    apr_hash_t *literal_numbers;     /* bytes, or a const's address -> literal number + 1 */
     apr_array_header_t *int_consts, *literals;
-    int consts_closed;   /* the collecting pass is over: every constant has its register */
-    int array_loops;     /* the function has a for loop over an array (or a map's keys) */
-    apr_hash_t *carried; /* const spx_expr_t *: compound assignments' right operands carried */
+    int consts_closed;         /* the collecting pass is over: every constant has its register */
+    int array_loops;           /* the function has a for loop over an array (or a map's keys) */
+    spx_word_table_t *carried; /* compound assignments' right operands carried (addresses) */
     uint32_t top[2], max[2];
     apr_array_header_t *render_types; /* v3: const spx_render_type_t *, this function's */
     apr_hash_t *render_memo;          /* v3: the program's struct render types */
@@ -220,14 +221,13 @@ static int32_t field_number(const spx_struct_t *structure, const char *name)
  * all there. */
 static int32_t int_const(compiler_t *c, int64_t value)
 {
-    uintptr_t number = (uintptr_t)apr_hash_get(c->int_numbers, &value, sizeof(value));
+    uintptr_t number = (uintptr_t)spx_word_table_get(c->int_numbers, (uint64_t)value);
     if (!number) {
         /* a new one now would take a temporary's register */
         SPX_ASSERT(!c->consts_closed);
-        int64_t *key = apr_pmemdup(c->scratch, &value, sizeof(value));
         APR_ARRAY_PUSH(c->int_consts, int64_t) = value;
         number = (uintptr_t)c->int_consts->nelts;
-        apr_hash_set(c->int_numbers, key, sizeof(*key), (void *)number);
+        spx_word_table_put(c->int_numbers, (uint64_t)value, (void *)number);
     }
     return (int32_t)(c->locals[FILE_INT] + number - 1);
 }
@@ -236,12 +236,11 @@ static int32_t int_const(compiler_t *c, int64_t value)
  * spx_program_finish (consts are evaluated when every module is checked). */
 static int32_t const_register(compiler_t *c, const spx_const_t *constant)
 {
-    uintptr_t number = (uintptr_t)apr_hash_get(c->const_numbers, &constant, sizeof(constant));
+    uintptr_t number = (uintptr_t)spx_word_table_get(c->const_numbers, SPX_WORD_OF(constant));
     if (!number) {
-        const spx_const_t **key = apr_pmemdup(c->scratch, &constant, sizeof(constant));
         APR_ARRAY_PUSH(c->int_consts, int64_t) = 0;
         number = (uintptr_t)c->int_consts->nelts;
-        apr_hash_set(c->const_numbers, key, sizeof(*key), (void *)number);
+        spx_word_table_put(c->const_numbers, SPX_WORD_OF(constant), (void *)number);
         const_patch_t *patch = &APR_ARRAY_PUSH(c->function_patches, const_patch_t);
         *patch = (const_patch_t){constant, NULL, (uint32_t)(number - 1), 0};
     }
@@ -281,14 +280,13 @@ static int32_t literal_number(compiler_t *c, const char *bytes, apr_size_t lengt
  * spx_program_finish); keyed by the const's address, which no bytes are. */
 static int32_t const_literal_number(compiler_t *c, const spx_const_t *constant)
 {
-    uintptr_t number = (uintptr_t)apr_hash_get(c->const_numbers, &constant, sizeof(constant));
+    uintptr_t number = (uintptr_t)spx_word_table_get(c->const_numbers, SPX_WORD_OF(constant));
     if (!number) {
         spx_literal_t *literal = apr_array_push(c->literals);
         literal->bytes = NULL;
         literal->length = 0;
         number = (uintptr_t)c->literals->nelts;
-        const spx_const_t **key = apr_pmemdup(c->scratch, &constant, sizeof(constant));
-        apr_hash_set(c->const_numbers, key, sizeof(*key), (void *)number);
+        spx_word_table_put(c->const_numbers, SPX_WORD_OF(constant), (void *)number);
         APR_ARRAY_PUSH(c->function_patches, const_patch_t) =
             (const_patch_t){constant, NULL, (uint32_t)(number - 1), 1};
     }
@@ -405,8 +403,7 @@ static void collect_expr(void *context, const spx_expr_t *e)
             leaf_reg(c, e);
         break;
     default:
-        if (e->kind == SPX_EXPR_INT && apr_hash_count(c->carried) &&
-            apr_hash_get(c->carried, &e, sizeof(e)))
+        if (e->kind == SPX_EXPR_INT && spx_word_table_get(c->carried, SPX_WORD_OF(e)))
             break; /* carried by its compound assignment's instruction */
         leaf_reg(c, e);
         break;
@@ -448,9 +445,8 @@ static void place_slots(compiler_t *c, const spx_block_t *block)
                 place_slot(c, s->as.binding.slot);
             } else if (s->kind == SPX_STMT_ASSIGN && s->as.assign.compound &&
                        immediate_of(s->as.assign.compound) >= 0) {
-                const spx_expr_t **key =
-                    apr_pmemdup(c->scratch, &s->as.assign.value, sizeof(s->as.assign.value));
-                apr_hash_set(c->carried, key, sizeof(*key), key);
+                spx_word_table_put(c->carried, SPX_WORD_OF(s->as.assign.value),
+                                   (void *)s->as.assign.value);
             } else if (s->kind == SPX_STMT_IF) {
                 place_slots(c, &s->as.if_stmt.then_block);
                 if (s->as.if_stmt.else_block)
@@ -997,14 +993,13 @@ static reg_t compile_assert_eq(compiler_t *c, const spx_expr_t *e)
  * bytes nor a const are. */
 static int32_t data_literal_number(compiler_t *c, const spx_data_entry_t *entry)
 {
-    uintptr_t number = (uintptr_t)apr_hash_get(c->const_numbers, &entry, sizeof(entry));
+    uintptr_t number = (uintptr_t)spx_word_table_get(c->const_numbers, SPX_WORD_OF(entry));
     if (!number) {
         spx_literal_t *literal = apr_array_push(c->literals);
         literal->bytes = entry->bytes;
         literal->length = entry->length;
         number = (uintptr_t)c->literals->nelts;
-        const spx_data_entry_t **key = apr_pmemdup(c->scratch, &entry, sizeof(entry));
-        apr_hash_set(c->const_numbers, key, sizeof(*key), (void *)number);
+        spx_word_table_put(c->const_numbers, SPX_WORD_OF(entry), (void *)number);
     }
     return (int32_t)(number - 1);
 }
@@ -2043,9 +2038,9 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
     c->int_consts = apr_array_make(c->scratch, 8, sizeof(int64_t));
     c->literals = apr_array_make(c->scratch, 8, sizeof(spx_literal_t));
     c->render_types = apr_array_make(c->scratch, 2, sizeof(const spx_render_type_t *));
-    c->int_numbers = apr_hash_make(c->scratch);
-    c->carried = apr_hash_make(c->scratch);
-    c->const_numbers = apr_hash_make(c->scratch);
+    spx_word_table_clear(c->int_numbers);
+    spx_word_table_clear(c->carried);
+    spx_word_table_clear(c->const_numbers);
     c->literal_numbers = apr_hash_make(c->scratch);
     c->charge = 0;
     apr_size_t slots = f->local_count;
@@ -2127,6 +2122,9 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
     c->variant_numbers = apr_hash_make(pool);
     c->patches = apr_array_make(pool, 8, sizeof(const_patch_t));
     c->render_memo = apr_hash_make(pool);
+    c->int_numbers = spx_word_table_make(pool); /* these three cleared for each function */
+    c->carried = spx_word_table_make(pool);
+    c->const_numbers = spx_word_table_make(pool);
     return c;
 }
 
@@ -2145,21 +2143,12 @@ void spx_program_add_module(spx_program_builder_t *c, const spx_module_t *module
     apr_pool_clear(c->scratch);
 }
 
-/* FNV-1a of a function's name, for the program's table by name. */
-static uint32_t name_hash(const char *name)
-{
-    uint32_t hash = 2166136261u;
-    for (; *name; name++)
-        hash = (hash ^ (unsigned char)*name) * 16777619u;
-    return hash;
-}
-
 /* The slot of name in the table (vm_internal.h): its function's, or the
- * empty one where it would go. */
+ * empty one where it would go (the name's FNV-1a, spx_name_hash). */
 static apr_size_t name_slot(spx_vm_function_t *const *functions, const uint32_t *slots,
                             apr_size_t slot_count, const char *name)
 {
-    apr_size_t at = name_hash(name) & (slot_count - 1);
+    apr_size_t at = spx_name_hash(name) & (slot_count - 1);
     while (slots[at] && strcmp(functions[slots[at] - 1]->name, name) != 0)
         at = (at + 1) & (slot_count - 1);
     return at;

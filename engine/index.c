@@ -15,6 +15,7 @@
 #include "index_internal.h"
 
 #include "spx_limits.h"
+#include "spx_name_table.h"
 
 #include <apr_strings.h>
 #include <stdlib.h>
@@ -29,8 +30,8 @@ struct spx_index_builder_t {
     /* The nodes in the order made, then sorted in place: the index's. */
     spx_index_node_t *nodes;
     int node_count, node_capacity;
-    apr_pool_t *node_pool; /* holds nodes alone */
-    apr_hash_t *node_of;   /* a module, struct or const (its address) -> int * position */
+    apr_pool_t *node_pool;     /* holds nodes alone */
+    spx_word_table_t *node_of; /* a module, struct or const (its address) -> position + 1 */
     /* By spx_builtin_t: the builtin's node position, or -1 until made. */
     int builtin_node[SPX_BUILTIN_COUNT + 1];
     apr_array_header_t *references; /* reference_t: those of the item being walked */
@@ -39,11 +40,11 @@ struct spx_index_builder_t {
      * copy is left behind). */
     spx_index_edge_t *edges;
     int edge_count, edge_capacity;
-    apr_pool_t *edge_pool;      /* holds edges alone */
-    apr_array_header_t *spine;  /* const spx_expr_t *: operator chains being walked */
-    apr_hash_t *scrutinees;     /* v3: a match's scrutinee (its address) -> its enum */
-    const spx_module_t *module; /* the module of the item being walked */
-    uint8_t *packing;           /* an edge's sites being packed */
+    apr_pool_t *edge_pool;        /* holds edges alone */
+    apr_array_header_t *spine;    /* const spx_expr_t *: operator chains being walked */
+    spx_word_table_t *scrutinees; /* v3: a match's scrutinee (its address) -> its enum */
+    const spx_module_t *module;   /* the module of the item being walked */
+    uint8_t *packing;             /* an edge's sites being packed */
     size_t packing_capacity;
 };
 typedef spx_index_builder_t builder_t;
@@ -117,17 +118,12 @@ static void add_edge(builder_t *builder, int from, const char *kind, int to)
 /* The node of a module, struct or const made before, or -1. */
 static int known_node(builder_t *builder, const void *owner)
 {
-    const int *position = apr_hash_get(builder->node_of, &owner, sizeof(owner));
-    return position ? *position : -1;
+    return (int)(uintptr_t)spx_word_table_get(builder->node_of, SPX_WORD_OF(owner)) - 1;
 }
 
 static void remember_node(builder_t *builder, const void *owner, int position)
 {
-    const void **key = apr_palloc(builder->pool, sizeof(*key));
-    int *value = apr_palloc(builder->pool, sizeof(*value));
-    *key = owner;
-    *value = position;
-    apr_hash_set(builder->node_of, key, sizeof(*key), value);
+    spx_word_table_put(builder->node_of, SPX_WORD_OF(owner), (void *)(uintptr_t)(position + 1));
 }
 
 static int module_node(builder_t *builder, const spx_module_t *module)
@@ -325,9 +321,8 @@ static void find_scrutinees(builder_t *builder, const spx_block_t *block)
             } else if (s->kind == SPX_STMT_MATCH) {
                 const spx_expr_t *scrutinee = s->as.match_stmt.scrutinee;
                 if (s->as.match_stmt.enumeration)
-                    apr_hash_set(builder->scrutinees,
-                                 apr_pmemdup(builder->pool, &scrutinee, sizeof(scrutinee)),
-                                 sizeof(scrutinee), s->as.match_stmt.enumeration);
+                    spx_word_table_put(builder->scrutinees, SPX_WORD_OF(scrutinee),
+                                       s->as.match_stmt.enumeration);
                 for (apr_size_t a = 0; a < s->as.match_stmt.arm_count; a++)
                     find_scrutinees(builder, &s->as.match_stmt.arms[a].body);
             }
@@ -348,8 +343,7 @@ static void collect_expression(void *context, const spx_expr_t *e);
  * children hold (spx_expr_visit_children), but for m.X, whose m is a module. */
 static void collect_operand(builder_t *builder, const spx_expr_t *e)
 {
-    const spx_enum_t *matched =
-        builder->scrutinees ? apr_hash_get(builder->scrutinees, &e, sizeof(e)) : NULL;
+    const spx_enum_t *matched = spx_word_table_get(builder->scrutinees, SPX_WORD_OF(e));
     if (matched) /* v3: a match on the enum, one site (its patterns are none) */
         add_enum_reference(builder, matched, e->span);
     if (e->kind == SPX_EXPR_VARIANT && e->as.variant.enumeration) {
@@ -540,12 +534,12 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
     builder_t *builder = apr_pcalloc(pool, sizeof(*builder));
     builder->pool = pool;
     builder->arena = spx_arena_make(pool);
-    builder->node_of = apr_hash_make(pool);
+    builder->node_of = spx_word_table_make(pool);
     for (int b = SPX_BUILTIN_NONE; b <= SPX_BUILTIN_COUNT; b++)
         builder->builtin_node[b] = -1;
     builder->references = apr_array_make(pool, 64, sizeof(reference_t));
     builder->spine = apr_array_make(pool, 64, sizeof(const spx_expr_t *));
-    builder->scrutinees = apr_hash_make(pool); /* cleared for each function */
+    builder->scrutinees = spx_word_table_make(pool); /* cleared for each function */
     return builder;
 }
 
@@ -554,7 +548,7 @@ void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_
     builder->module = module;
     for (apr_size_t f = 0; f < module->function_count; f++) {
         spx_function_t *function = module->functions[f];
-        apr_hash_clear(builder->scrutinees);
+        spx_word_table_clear(builder->scrutinees);
         find_scrutinees(builder, &function->body);
         for (apr_size_t i = 0; i < function->param_count; i++)
             collect_type(builder, function->params[i].type_syntax);

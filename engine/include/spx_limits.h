@@ -418,6 +418,12 @@
  * one list of each, not a second copy. */
 #define SPX_INDEX_FIRST_ITEMS 256
 
+/* The engine's name and word tables (engine/spx_name_table.h) take this
+ * many slots for their first entry and double when an entry would make
+ * them more than half full (project decision: most of Phase A's tables,
+ * a module's consts or a function's int literals, hold a handful). */
+#define SPX_NAME_TABLE_FIRST_SLOTS 8u
+
 /* A diagnostics-only rebuild over the previous one (project_reuse.c) looks
  * for each private function of a module that an edit added, removed or
  * changed in the text of every module that imports it; past this many
