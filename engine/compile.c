@@ -64,11 +64,19 @@ enum { MOVED_VARIABLE = 2 };
 
 static const reg_t no_reg = {FILE_NONE, -1, 0};
 
-/* Forward jumps waiting for their target. */
+/* A jump target. The jumps waiting for it are chained through their a
+ * operands, each holding the pc of the one before (-1 ends the chain),
+ * until it is bound: a label is a value on the C stack, with no list of
+ * its own. */
 typedef struct label_t {
-    apr_array_header_t *uses; /* int32_t pcs */
-    int32_t pc;               /* -1 until bound */
+    int32_t pc;      /* -1 until bound */
+    int32_t waiting; /* the last jump waiting for it, or -1 */
 } label_t;
+
+#define UNBOUND_LABEL                                                                              \
+    {                                                                                              \
+        -1, -1                                                                                     \
+    }
 
 /* The innermost loops being compiled: where break and continue go, and
  * the block variables they leave behind. */
@@ -92,6 +100,7 @@ struct spx_program_builder_t {
     apr_pool_t *pool;                     /* the program's tables */
     spx_arena_t *arena;                   /* the program's code, constants and sites */
     apr_pool_t *scratch;                  /* per function, cleared */
+    apr_pool_t *work;                     /* the function's arrays, emptied for each function */
     apr_array_header_t *functions;        /* spx_vm_function_t * (in the arena), by index */
     apr_array_header_t *shapes;           /* const spx_struct_shape_t *, by number */
     apr_hash_t *shape_numbers;            /* const spx_struct_t * -> number + 1 */
@@ -676,27 +685,23 @@ static void flush_charge(compiler_t *c)
         emit(c, SPX_I_NOP, 0, 0, 0, 0);
 }
 
-static label_t *new_label(compiler_t *c)
-{
-    label_t *label = apr_palloc(c->scratch, sizeof(*label));
-    label->uses = apr_array_make(c->scratch, 2, sizeof(int32_t));
-    label->pc = -1;
-    return label;
-}
-
 static void bind_label(compiler_t *c, label_t *label)
 {
     flush_charge(c); /* a jump here must not pay the charge again */
     label->pc = c->code->nelts;
-    for (int i = 0; i < label->uses->nelts; i++)
-        APR_ARRAY_IDX(c->code, APR_ARRAY_IDX(label->uses, i, int32_t), spx_instr_t).a = label->pc;
+    for (int32_t pc = label->waiting; pc >= 0;) {
+        spx_instr_t *waiting = &APR_ARRAY_IDX(c->code, pc, spx_instr_t);
+        pc = waiting->a;
+        waiting->a = label->pc;
+    }
+    label->waiting = -1;
 }
 
 static void jump(compiler_t *c, spx_opcode_t op, label_t *label, int32_t b, int32_t cc)
 {
-    int32_t pc = emit(c, op, 0, label->pc, b, cc);
+    int32_t pc = emit(c, op, 0, label->pc >= 0 ? label->pc : label->waiting, b, cc);
     if (label->pc < 0)
-        PUSH(label->uses, int32_t) = pc;
+        label->waiting = pc;
 }
 
 static int32_t alloc_temp(compiler_t *c, int file)
@@ -1547,11 +1552,11 @@ static reg_t compile_expr(compiler_t *c, const spx_expr_t *e, int32_t hint)
                 emit(c, SPX_I_MOVE_I, 0, dst.index, r.index, 0);
                 r = dst;
             }
-            label_t *end = new_label(c);
-            jump(c, top->as.binary.op == SPX_OP_AND ? SPX_I_JUMP_NOT : SPX_I_JUMP_IF, end, r.index,
+            label_t end = UNBOUND_LABEL;
+            jump(c, top->as.binary.op == SPX_OP_AND ? SPX_I_JUMP_NOT : SPX_I_JUMP_IF, &end, r.index,
                  0);
             compile_into(c, top->as.binary.right, r.index);
-            bind_label(c, end);
+            bind_label(c, &end);
         } else if (immediate_of(top) >= 0) {
             r = emit_immediate(c, top, r, here);
         } else {
@@ -1585,7 +1590,8 @@ static void compile_branch(compiler_t *c, const spx_expr_t *e, int when, label_t
         if (op == SPX_OP_AND || op == SPX_OP_OR) {
             /* "a && b" jumps on false when either does, "a || b" on true. */
             int direct = (op == SPX_OP_AND) != when;
-            label_t *skip = direct ? label : new_label(c);
+            label_t own = UNBOUND_LABEL;
+            label_t *skip = direct ? label : &own;
             compile_branch(c, e->as.binary.left, direct ? when : !when, skip, depth + 1);
             compile_branch(c, e->as.binary.right, when, label, depth + 1);
             if (!direct)
@@ -1829,9 +1835,9 @@ static void compile_for(compiler_t *c, const spx_stmt_t *s)
         bound = (reg_t){FILE_INT, alloc_temp(c, FILE_INT), 1};
         emit(c, SPX_I_LEN, 0, bound.index, snapshot.index, 0);
     }
-    label_t *body = new_label(c), *next = new_label(c), *check = new_label(c), *exit = new_label(c);
-    jump(c, SPX_I_JUMP, check, 0, 0);
-    bind_label(c, body);
+    label_t body = UNBOUND_LABEL, next = UNBOUND_LABEL, check = UNBOUND_LABEL, exit = UNBOUND_LABEL;
+    jump(c, SPX_I_JUMP, &check, 0, 0);
+    bind_label(c, &body);
     if (!is_range) {
         int file = c->slot_file[s->as.for_stmt.slot];
         int map = s->as.for_stmt.from->type == SPX_TYPE_MAP; /* v3: its keys */
@@ -1841,15 +1847,15 @@ static void compile_for(compiler_t *c, const spx_stmt_t *s)
              0, variable, snapshot.index, counter.index);
     }
     loop_t *loop = &PUSH(c->loops, loop_t);
-    *loop = (loop_t){exit, next, c->scope->nelts};
+    *loop = (loop_t){&exit, &next, c->scope->nelts};
     compile_block(c, &s->as.for_stmt.body, 1);
     c->loops->nelts--;
-    bind_label(c, next);
+    bind_label(c, &next);
     emit(c, SPX_I_INC, 0, counter.index, 0, 0);
-    bind_label(c, check);
+    bind_label(c, &check);
     charge(c, for_header_span(s));
-    jump(c, SPX_I_JUMP_LT, body, counter.index, bound.index);
-    bind_label(c, exit);
+    jump(c, SPX_I_JUMP_LT, &body, counter.index, bound.index);
+    bind_label(c, &exit);
     if (!is_range) {
         if (c->slot_file[s->as.for_stmt.slot] == FILE_BLOCK)
             emit(c, SPX_I_DROP_B, 0, variable, 0, 0);
@@ -1891,7 +1897,7 @@ static void compile_match(compiler_t *c, const spx_stmt_t *s)
     for (uint32_t v = 0; v < 2 * variants; v++)
         PUSH(c->aux, int32_t) = -1;
     failure_site(c, emit(c, SPX_I_MATCH, 0, scrutinee.index, table, (int32_t)variants), s->span);
-    label_t *end = new_label(c);
+    label_t end = UNBOUND_LABEL;
     for (apr_size_t a = 0; a < s->as.match_stmt.arm_count; a++) {
         const spx_match_arm_t *arm = &s->as.match_stmt.arms[a];
         flush_charge(c);
@@ -1919,9 +1925,9 @@ static void compile_match(compiler_t *c, const spx_stmt_t *s)
         compile_block(c, &arm->body, 1);
         drop_scope(c, arm_mark);
         c->scope->nelts = arm_mark;
-        jump(c, SPX_I_JUMP, end, 0, 0);
+        jump(c, SPX_I_JUMP, &end, 0, 0);
     }
-    bind_label(c, end);
+    bind_label(c, &end);
     if (scrutinee.temp)
         emit(c, SPX_I_DROP_B, 0, scrutinee.index, 0, 0);
     c->scope->nelts = mark;
@@ -1957,35 +1963,35 @@ static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
         compile_assign(c, s);
         break;
     case SPX_STMT_IF: {
-        label_t *otherwise = new_label(c);
-        compile_branch(c, s->as.if_stmt.condition, 0, otherwise, 0);
+        label_t otherwise = UNBOUND_LABEL;
+        compile_branch(c, s->as.if_stmt.condition, 0, &otherwise, 0);
         compile_block(c, &s->as.if_stmt.then_block, 1);
         if (s->as.if_stmt.else_block || s->as.if_stmt.else_if) {
-            label_t *end = new_label(c);
-            jump(c, SPX_I_JUMP, end, 0, 0);
-            bind_label(c, otherwise);
+            label_t end = UNBOUND_LABEL;
+            jump(c, SPX_I_JUMP, &end, 0, 0);
+            bind_label(c, &otherwise);
             if (s->as.if_stmt.else_block)
                 compile_block(c, s->as.if_stmt.else_block, 1);
             else
                 compile_stmt(c, s->as.if_stmt.else_if);
-            bind_label(c, end);
+            bind_label(c, &end);
         } else {
-            bind_label(c, otherwise);
+            bind_label(c, &otherwise);
         }
         break;
     }
     case SPX_STMT_WHILE: {
-        label_t *body = new_label(c), *condition = new_label(c), *exit = new_label(c);
-        jump(c, SPX_I_JUMP, condition, 0, 0); /* carries the while's own step */
-        bind_label(c, body);
+        label_t body = UNBOUND_LABEL, condition = UNBOUND_LABEL, exit = UNBOUND_LABEL;
+        jump(c, SPX_I_JUMP, &condition, 0, 0); /* carries the while's own step */
+        bind_label(c, &body);
         loop_t *loop = &PUSH(c->loops, loop_t);
-        *loop = (loop_t){exit, condition, c->scope->nelts};
+        *loop = (loop_t){&exit, &condition, c->scope->nelts};
         compile_block(c, &s->as.while_stmt.body, 1);
         c->loops->nelts--;
-        bind_label(c, condition);
+        bind_label(c, &condition);
         charge_statement(c, s->as.while_stmt.condition->span, nodes);
-        compile_branch(c, s->as.while_stmt.condition, 1, body, 0);
-        bind_label(c, exit);
+        compile_branch(c, s->as.while_stmt.condition, 1, &body, 0);
+        bind_label(c, &exit);
         break;
     }
     case SPX_STMT_FOR:
@@ -2069,19 +2075,13 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
     out->source = source; /* a function too large to compile has them too */
     out->name_start = f->name.span.start.offset;
     out->name_end = f->name.span.end.offset;
-    c->code = apr_array_make(c->scratch, 64, sizeof(spx_instr_t));
-    c->sites = apr_array_make(c->scratch, 16, sizeof(spx_site_t));
-    c->pending = apr_array_make(c->scratch, 4, sizeof(spx_span_t));
-    c->spine = apr_array_make(c->scratch, 16, sizeof(const spx_expr_t *));
-    c->statement_nodes = apr_array_make(c->scratch, 32, sizeof(uint64_t));
+    apr_array_header_t *const work[] = {c->code,       c->sites,           c->pending,
+                                        c->spine,      c->statement_nodes, c->aux,
+                                        c->scope,      c->loops,           c->function_patches,
+                                        c->int_consts, c->literals,        c->render_types};
+    for (apr_size_t i = 0; i < sizeof(work) / sizeof(work[0]); i++)
+        apr_array_clear(work[i]);
     c->next_statement = 0;
-    c->aux = apr_array_make(c->scratch, 8, sizeof(int32_t));
-    c->scope = apr_array_make(c->scratch, 8, sizeof(int32_t));
-    c->loops = apr_array_make(c->scratch, 4, sizeof(loop_t));
-    c->function_patches = apr_array_make(c->scratch, 4, sizeof(const_patch_t));
-    c->int_consts = apr_array_make(c->scratch, 8, sizeof(int64_t));
-    c->literals = apr_array_make(c->scratch, 8, sizeof(spx_literal_t));
-    c->render_types = apr_array_make(c->scratch, 2, sizeof(const spx_render_type_t *));
     c->int_numbers = apr_hash_make(c->scratch);
     c->carried = apr_hash_make(c->scratch);
     c->const_numbers = apr_hash_make(c->scratch);
@@ -2159,6 +2159,19 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
     c->pool = pool;
     c->arena = arena;
     apr_pool_create(&c->scratch, pool);
+    apr_pool_create(&c->work, pool);
+    c->code = apr_array_make(c->work, 64, sizeof(spx_instr_t));
+    c->sites = apr_array_make(c->work, 16, sizeof(spx_site_t));
+    c->pending = apr_array_make(c->work, 4, sizeof(spx_span_t));
+    c->spine = apr_array_make(c->work, 16, sizeof(const spx_expr_t *));
+    c->statement_nodes = apr_array_make(c->work, 32, sizeof(uint64_t));
+    c->aux = apr_array_make(c->work, 8, sizeof(int32_t));
+    c->scope = apr_array_make(c->work, 8, sizeof(int32_t));
+    c->loops = apr_array_make(c->work, 4, sizeof(loop_t));
+    c->function_patches = apr_array_make(c->work, 4, sizeof(const_patch_t));
+    c->int_consts = apr_array_make(c->work, 8, sizeof(int64_t));
+    c->literals = apr_array_make(c->work, 8, sizeof(spx_literal_t));
+    c->render_types = apr_array_make(c->work, 2, sizeof(const spx_render_type_t *));
     c->functions = apr_array_make(pool, 64, sizeof(spx_vm_function_t *));
     c->shapes = apr_array_make(pool, 8, sizeof(const spx_struct_shape_t *));
     c->shape_numbers = apr_hash_make(pool);
@@ -2223,6 +2236,7 @@ static void make_name_table(compiler_t *c, spx_program_t *program)
 spx_program_t *spx_program_finish(spx_program_builder_t *c)
 {
     apr_pool_destroy(c->scratch);
+    apr_pool_destroy(c->work);
     spx_program_t *program = apr_pcalloc(c->pool, sizeof(*program));
     program->function_count = (apr_size_t)c->functions->nelts;
     program->functions = (spx_vm_function_t *const *)c->functions->elts;
