@@ -227,6 +227,13 @@ static bits_t bit(const moves_t *m, int slot)
 
 static live_t walk_expr(moves_t *m, spx_expr_t *e, live_t live, int transfers);
 
+/* Whether e reads no local: a literal, or an empty slot (spared the call
+ * of walk_expr, which would return the set it is given). */
+static int reads_nothing(const spx_expr_t *e)
+{
+    return !e || e->kind == SPX_EXPR_INT || e->kind == SPX_EXPR_STRING || e->kind == SPX_EXPR_BOOL;
+}
+
 /* A read of a local (or a const, which holds nothing). A marking walk
  * decides every read of the chunk's variables: a move only when it is in
  * a transfer position and nothing after it reads the variable. */
@@ -272,7 +279,8 @@ static live_t walk_call(moves_t *m, spx_expr_t *e, live_t live)
     if (writes) /* the place, resolved last */
         live = live_with(live, bit(m, call->receiver_slot));
     for (apr_size_t i = call->argument_count; i-- > 0;)
-        live = walk_expr(m, call->arguments[i], live, operand_transfers(e, i));
+        if (!reads_nothing(call->arguments[i]))
+            live = walk_expr(m, call->arguments[i], live, operand_transfers(e, i));
     if (writes)
         return walk_place_indexes(m, call->receiver, live);
     if (!call->receiver && call->builtin != SPX_BUILTIN_NONE &&
@@ -339,9 +347,11 @@ static live_t walk_expr(moves_t *m, spx_expr_t *e, live_t live, int transfers)
             e = e->as.unary.operand;
             continue;
         }
-        live_t taken = walk_expr(m, e->as.binary.right, live, 0);
-        int skippable = e->as.binary.op == SPX_OP_AND || e->as.binary.op == SPX_OP_OR;
-        live = skippable ? live_join(live, taken) : taken;
+        if (!reads_nothing(e->as.binary.right)) {
+            live_t taken = walk_expr(m, e->as.binary.right, live, 0);
+            int skippable = e->as.binary.op == SPX_OP_AND || e->as.binary.op == SPX_OP_OR;
+            live = skippable ? live_join(live, taken) : taken;
+        }
         e = e->as.binary.left;
     }
     return e ? walk_primary(m, e, live, transfers && whole) : live;

@@ -129,7 +129,8 @@ struct spx_program_builder_t {
     apr_array_header_t *int_consts, *literals;
     int consts_closed;   /* the collecting pass is over: every constant has its register */
     int array_loops;     /* the function has a for loop over an array (or a map's keys) */
-    apr_hash_t *carried; /* const spx_expr_t *: compound assignments' right operands carried */
+    apr_hash_t *carried; /* const spx_expr_t *: compound assignments' right operands carried
+                            (NULL until the function has one) */
     uint32_t top[2], max[2];
     apr_array_header_t *render_types; /* v3: const spx_render_type_t *, this function's */
     apr_hash_t *render_memo;          /* v3: the program's struct render types */
@@ -474,8 +475,7 @@ static uint64_t collect_expr(compiler_t *c, const spx_expr_t *e)
             leaf_reg(c, e);
         break;
     default:
-        if (e->kind == SPX_EXPR_INT && apr_hash_count(c->carried) &&
-            apr_hash_get(c->carried, &e, sizeof(e)))
+        if (e->kind == SPX_EXPR_INT && c->carried && apr_hash_get(c->carried, &e, sizeof(e)))
             break; /* carried by its compound assignment's instruction */
         leaf_reg(c, e);
         break;
@@ -591,6 +591,8 @@ static void place_slots(compiler_t *c, const spx_block_t *block)
                        immediate_of(s->as.assign.compound) >= 0) {
                 const spx_expr_t **key =
                     apr_pmemdup(c->scratch, &s->as.assign.value, sizeof(s->as.assign.value));
+                if (!c->carried)
+                    c->carried = apr_hash_make(c->scratch);
                 apr_hash_set(c->carried, key, sizeof(*key), key);
             } else if (s->kind == SPX_STMT_IF) {
                 place_slots(c, &s->as.if_stmt.then_block);
@@ -663,7 +665,7 @@ static int32_t emit(compiler_t *c, spx_opcode_t op, unsigned flags, int32_t a, i
         site->end = APR_ARRAY_IDX(c->pending, i, spx_span_t).end.offset;
     }
     c->charge = 0;
-    apr_array_clear(c->pending);
+    c->pending->nelts = 0;
     return pc;
 }
 
@@ -2083,7 +2085,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
         apr_array_clear(work[i]);
     c->next_statement = 0;
     c->int_numbers = apr_hash_make(c->scratch);
-    c->carried = apr_hash_make(c->scratch);
+    c->carried = NULL;
     c->const_numbers = apr_hash_make(c->scratch);
     c->literal_numbers = apr_hash_make(c->scratch);
     c->charge = 0;
