@@ -137,16 +137,17 @@ struct spx_program_builder_t {
 };
 typedef spx_program_builder_t compiler_t;
 
-/* A new last element of array: apr_array_push's, without its call while
- * the array has room (it grows the array otherwise). */
-static inline void *push(apr_array_header_t *array)
+/* A new last element of array, of size bytes (its elt_size):
+ * apr_array_push's, without its call while the array has room (it grows
+ * the array otherwise). */
+static inline void *push(apr_array_header_t *array, apr_size_t size)
 {
     if (array->nelts < array->nalloc)
-        return array->elts + (apr_size_t)array->elt_size * (apr_size_t)array->nelts++;
+        return array->elts + size * (apr_size_t)array->nelts++;
     return apr_array_push(array);
 }
 
-#define PUSH(array, type) (*(type *)push(array))
+#define PUSH(array, type) (*(type *)push((array), sizeof(type)))
 
 /* The index of function in the program, given on first use: a call may
  * name a function of a module compiled later (an import cycle). */
@@ -283,7 +284,7 @@ static int32_t literal_number(compiler_t *c, const char *bytes, apr_size_t lengt
     const char *key = length ? bytes : "";
     uintptr_t number = (uintptr_t)apr_hash_get(c->literal_numbers, key, (apr_ssize_t)length);
     if (!number) {
-        spx_literal_t *literal = push(c->literals);
+        spx_literal_t *literal = &PUSH(c->literals, spx_literal_t);
         const unsigned char *copy = NULL;
         if (span.end.offset - span.start.offset == length + 2 &&
             span.end.offset <= c->source->text_length &&
@@ -309,7 +310,7 @@ static int32_t const_literal_number(compiler_t *c, const spx_const_t *constant)
 {
     uintptr_t number = (uintptr_t)apr_hash_get(c->const_numbers, &constant, sizeof(constant));
     if (!number) {
-        spx_literal_t *literal = push(c->literals);
+        spx_literal_t *literal = &PUSH(c->literals, spx_literal_t);
         literal->bytes = NULL;
         literal->length = 0;
         number = (uintptr_t)c->literals->nelts;
@@ -1137,7 +1138,7 @@ static int32_t data_literal_number(compiler_t *c, const spx_data_entry_t *entry)
 {
     uintptr_t number = (uintptr_t)apr_hash_get(c->const_numbers, &entry, sizeof(entry));
     if (!number) {
-        spx_literal_t *literal = push(c->literals);
+        spx_literal_t *literal = &PUSH(c->literals, spx_literal_t);
         literal->bytes = entry->bytes;
         literal->length = entry->length;
         number = (uintptr_t)c->literals->nelts;
