@@ -229,7 +229,7 @@ static live_t walk_expr(moves_t *m, spx_expr_t *e, live_t live, int transfers);
 
 /* Whether e reads no local: a literal, or an empty slot (spared the call
  * of walk_expr, which would return the set it is given). */
-static int reads_nothing(const spx_expr_t *e)
+static inline int reads_nothing(const spx_expr_t *e)
 {
     return !e || e->kind == SPX_EXPR_INT || e->kind == SPX_EXPR_STRING || e->kind == SPX_EXPR_BOOL;
 }
@@ -237,7 +237,7 @@ static int reads_nothing(const spx_expr_t *e)
 /* A read of a local (or a const, which holds nothing). A marking walk
  * decides every read of the chunk's variables: a move only when it is in
  * a transfer position and nothing after it reads the variable. */
-static live_t walk_name(moves_t *m, spx_expr_t *e, live_t live, int transfers)
+static inline live_t walk_name(moves_t *m, spx_expr_t *e, live_t live, int transfers)
 {
     int slot = e->as.name.slot;
     if (e->as.name.constant || slot < 0 || (apr_size_t)slot >= m->function->local_count)
@@ -253,6 +253,17 @@ static live_t walk_name(moves_t *m, spx_expr_t *e, live_t live, int transfers)
     if (m->mode == WALK_MARK && mine)
         e->as.name.moves = transfers && (live.a & mine) == 0;
     return live_with(live, mine);
+}
+
+/* An operand: a literal and a name without the call of walk_expr (most
+ * operands and arguments are one or the other). */
+static inline live_t walk_operand(moves_t *m, spx_expr_t *e, live_t live, int transfers)
+{
+    if (reads_nothing(e))
+        return live;
+    if (e->kind == SPX_EXPR_NAME)
+        return walk_name(m, e, live, transfers);
+    return walk_expr(m, e, live, transfers);
 }
 
 /* The indexes of a place (an INDEX and FIELD chain, or NULL), evaluated
@@ -279,8 +290,7 @@ static live_t walk_call(moves_t *m, spx_expr_t *e, live_t live)
     if (writes) /* the place, resolved last */
         live = live_with(live, bit(m, call->receiver_slot));
     for (apr_size_t i = call->argument_count; i-- > 0;)
-        if (!reads_nothing(call->arguments[i]))
-            live = walk_expr(m, call->arguments[i], live, operand_transfers(e, i));
+        live = walk_operand(m, call->arguments[i], live, operand_transfers(e, i));
     if (writes)
         return walk_place_indexes(m, call->receiver, live);
     if (!call->receiver && call->builtin != SPX_BUILTIN_NONE &&
@@ -348,7 +358,7 @@ static live_t walk_expr(moves_t *m, spx_expr_t *e, live_t live, int transfers)
             continue;
         }
         if (!reads_nothing(e->as.binary.right)) {
-            live_t taken = walk_expr(m, e->as.binary.right, live, 0);
+            live_t taken = walk_operand(m, e->as.binary.right, live, 0);
             int skippable = e->as.binary.op == SPX_OP_AND || e->as.binary.op == SPX_OP_OR;
             live = skippable ? live_join(live, taken) : taken;
         }
