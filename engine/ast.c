@@ -108,6 +108,8 @@ const char *spx_written_type_name(const spx_type_syntax_t *syntax, spx_type_t ba
 
 const char *spx_array_type_name(const char *inner, size_t depth, apr_pool_t *pool)
 {
+    if (depth == 0) /* a name written once: no copy */
+        return inner;
     size_t size = strlen(inner);
     char *name = apr_palloc(pool, size + 2 * depth + 1);
     memset(name, '[', depth);

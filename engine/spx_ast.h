@@ -713,7 +713,8 @@ const char *spx_function_signature(const spx_function_t *function, apr_pool_t *p
 const char *spx_written_type_name(const spx_type_syntax_t *syntax, spx_type_t basic,
                                   const struct spx_module_t *module, apr_pool_t *pool);
 
-/* inner in depth brackets: "[[int]]" for ("int", 2); inner itself for 0. */
+/* inner in depth brackets: "[[int]]" for ("int", 2); inner itself (the same
+ * pointer, not a copy) for 0. */
 const char *spx_array_type_name(const char *inner, size_t depth, apr_pool_t *pool);
 
 #endif /* SPX_AST_H */
