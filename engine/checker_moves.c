@@ -18,21 +18,21 @@
  * not a last use; neither is it in "x = x + f(x)", which is the same
  * statement as "x += f(x)".
  *
- * Live sets are bit sets of 64 variables: a function with at most 64
+ * Live sets are bit sets of 32 variables: a function with at most 32
  * locals gives each its own bit and is walked once for marking, every read
  * of a local then deciding its move; one with more first finds its
  * candidates (the locals with a read in a transfer position) and is walked
- * once per 64 of them. A loop has one entry and one exit (break and
+ * once per 32 of them. A loop has one entry and one exit (break and
  * continue name the innermost loop), so the set live at its check is a
  * function of the set live after it of the form G | (E & P), and the least
  * solution of the loop's equation is reached with the body walked once
  * with nothing live at the check: each loop's G and G | P are computed
- * together, by one walk of its body that carries both sets (inner loops
- * through their own summaries), and the marking walk visits every
- * statement once. So the pass is linear in the body's size per 64
- * variables, and recurses only as deep as the parser allowed
- * (SPX_LIMIT_PARSE_DEPTH): chains of left operands and else-if chains are
- * walked by loops.
+ * together, by one walk of its body that carries both sets in the two
+ * halves of one word (inner loops through their own summaries), and the
+ * marking walk visits every statement once. So the pass is linear in the
+ * body's size per 32 variables, and recurses only as deep as the parser
+ * allowed (SPX_LIMIT_PARSE_DEPTH): chains of left operands and else-if
+ * chains are walked by loops.
  *
  * The constructs language v3 adds beyond v2's fit as follows (the
  * switches below name every kind, so a new one must be placed): a map
@@ -54,14 +54,21 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef uint64_t bits_t; /* one bit per variable of the chunk being walked */
+/* A chunk is 32 variables: a live set is 32 bits, and a walk carries two
+ * of them in one word, from the end back: bits 0..31 (a) and 32..63 (b).
+ * Marking, they are the same set; a loop's summary, the sets live when
+ * nothing (a) and everything (b) is live after the loop. */
+enum { CHUNK = 32 };
+typedef uint64_t live_t;
+typedef uint64_t bits_t; /* variables of the chunk, each in both halves */
 
-/* The sets a walk carries from the end back: marking, the set live (a;
- * b is carried along unread); a loop's summary, the sets live when nothing
- * (a) and everything (b) is live after the loop. */
-typedef struct live_t {
-    bits_t a, b;
-} live_t;
+static const live_t half_a = UINT64_C(0xFFFFFFFF);
+
+/* set, a chunk's variables in bits 0..31, in both halves. */
+static bits_t both_halves(bits_t set)
+{
+    return set | set << CHUNK;
+}
 
 typedef enum walk_mode_t {
     WALK_COLLECT, /* find the candidates; sets mean nothing */
@@ -76,8 +83,8 @@ typedef struct loop_targets_t {
 } loop_targets_t;
 
 /* The set live at a loop's check as a function of the set E live after the
- * loop: none | (E & all), from E = nothing and E = everything. loop is NULL
- * in an empty entry of the table of summaries. */
+ * loop: none | (E & all), from E = nothing and E = everything, each in both
+ * halves. loop is NULL in an empty entry of the table of summaries. */
 typedef struct loop_summary_t {
     const spx_stmt_t *loop;
     bits_t none, all;
@@ -97,20 +104,20 @@ typedef struct moves_t {
 
 static live_t live_with(live_t live, bits_t mask)
 {
-    return (live_t){live.a | mask, live.b | mask};
+    return live | mask;
 }
 
 static live_t live_without(live_t live, bits_t mask)
 {
-    return (live_t){live.a & ~mask, live.b & ~mask};
+    return live & ~mask;
 }
 
 static live_t live_join(live_t x, live_t y)
 {
-    return (live_t){x.a | y.a, x.b | y.b};
+    return x | y;
 }
 
-static const live_t live_none = {0, 0};
+static const live_t live_none = 0;
 
 /* ---- what moves: the types and the transfer positions ------------------- */
 
@@ -251,7 +258,7 @@ static inline live_t walk_name(moves_t *m, spx_expr_t *e, live_t live, int trans
     }
     bits_t mine = m->mask[slot];
     if (m->mode == WALK_MARK && mine)
-        e->as.name.moves = transfers && (live.a & mine) == 0;
+        e->as.name.moves = transfers && (live & mine & half_a) == 0;
     return live_with(live, mine);
 }
 
@@ -431,9 +438,9 @@ static loop_summary_t loop_summary(moves_t *m, spx_stmt_t *s)
     }
     walk_mode_t mode = m->mode;
     m->mode = WALK_SUMMARY;
-    live_t sets = walk_round(m, s, (live_t){0, ~(bits_t)0}, live_none);
+    live_t sets = walk_round(m, s, ~half_a, live_none);
     m->mode = mode;
-    loop_summary_t summary = {s, sets.a, sets.b};
+    loop_summary_t summary = {s, both_halves(sets & half_a), both_halves(sets >> CHUNK)};
     summary_room(m); /* after the walk, which may have added inner loops' */
     *summary_entry(m, s) = summary;
     m->summary_count++;
@@ -446,8 +453,7 @@ static live_t walk_loop(moves_t *m, spx_stmt_t *s, live_t exit)
     live_t check = live_none;
     if (m->mode != WALK_COLLECT) {
         loop_summary_t summary = loop_summary(m, s);
-        check.a = summary.none | (exit.a & summary.all);
-        check.b = summary.none | (exit.b & summary.all);
+        check = summary.none | (exit & summary.all);
     }
     if (m->mode != WALK_SUMMARY)
         walk_round(m, s, exit,
@@ -562,10 +568,10 @@ void spx_checker_mark_moves(spx_function_t *function, apr_pool_t *pool)
     m.pool = pool;
     m.mask = apr_pcalloc(pool, (function->local_count + 1) * sizeof(*m.mask));
     m.chain = apr_array_make(pool, 8, sizeof(spx_stmt_t *));
-    if (function->local_count <= 64) {
+    if (function->local_count <= CHUNK) {
         /* A bit for every local: one marking walk decides every read. */
         for (apr_size_t slot = 0; slot < function->local_count; slot++)
-            m.mask[slot] = (bits_t)1 << slot;
+            m.mask[slot] = both_halves((bits_t)1 << slot);
         m.mode = WALK_MARK;
         walk_block(&m, &function->body, live_none, NULL);
         return;
@@ -582,11 +588,12 @@ void spx_checker_mark_moves(spx_function_t *function, apr_pool_t *pool)
     if (count == 0 || count > SPX_LIMIT_FUNCTION_REGISTERS)
         return;
     m.mode = WALK_MARK;
-    for (apr_size_t chunk = 0; chunk * 64 < count; chunk++) {
+    for (apr_size_t chunk = 0; chunk * CHUNK < count; chunk++) {
         for (apr_size_t slot = 0; slot < function->local_count; slot++) {
             apr_size_t number = m.candidate[slot] - 1;
-            m.mask[slot] =
-                m.candidate[slot] && number / 64 == chunk ? (bits_t)1 << (number % 64) : 0;
+            m.mask[slot] = m.candidate[slot] && number / CHUNK == chunk
+                               ? both_halves((bits_t)1 << (number % CHUNK))
+                               : 0;
         }
         if (m.summary_slots)
             memset(m.summaries, 0, m.summary_slots * sizeof(*m.summaries));

@@ -826,13 +826,13 @@ static void test_v3_checker_marks(void)
     expect_marks(v3_marks_source, cases, COUNT(cases));
 }
 
-/* More than 64 locals: the candidates are found first and walked 64 at a
- * time, each chunk with its own loop summaries (more loops than the
- * table of summaries first holds). 70 str locals: the last 20 read each
- * in its own loop only (no move: the loop's next round reads it again),
- * the others once after the loops (a move). Reads as collect_reads shows
- * them. */
-static void test_marks_past_64_locals(void)
+/* More than 32 locals: the candidates are found first and walked 32 at a
+ * time (three chunks here), each chunk with its own loop summaries (more
+ * loops than the table of summaries first holds). 70 str locals: the last
+ * 20 read each in its own loop only (no move: the loop's next round reads
+ * it again), the others once after the loops (a move). Reads as
+ * collect_reads shows them. */
+static void test_marks_past_32_locals(void)
 {
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
@@ -876,7 +876,7 @@ int main(void)
         {"compound assignment does not move; match arms are alternatives", test_compound_and_arms},
         {"the checker's marks with maps, variants, insert, compound assignment and match",
          test_v3_checker_marks},
-        {"the checker's marks past 64 locals, 64 candidates at a time", test_marks_past_64_locals},
+        {"the checker's marks past 32 locals, 32 candidates at a time", test_marks_past_32_locals},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("interpreter, language v3: move on last use", tests);
