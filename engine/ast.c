@@ -1,9 +1,9 @@
 /*
  * ast.c: small helpers over the syntax tree (spx_ast.h) shared by the
  * checker, the index and the compiler: type names and function signatures as
- * outputs.md renders them ("fn(s: str)", "fn() -> int"), the walk over a
- * block's statements to the expressions they hold, and the walk over an
- * expression's children.
+ * outputs.md renders them ("fn(s: str)", "fn() -> int"), and the walk over a
+ * block's statements to the expressions they hold (the walk over an
+ * expression's children is spx_ast.h's, inline).
  */
 #include "spx_ast.h"
 
@@ -108,6 +108,8 @@ const char *spx_written_type_name(const spx_type_syntax_t *syntax, spx_type_t ba
 
 const char *spx_array_type_name(const char *inner, size_t depth, apr_pool_t *pool)
 {
+    if (depth == 0) /* a name written once: no copy */
+        return inner;
     size_t size = strlen(inner);
     char *name = apr_palloc(pool, size + 2 * depth + 1);
     memset(name, '[', depth);
@@ -175,63 +177,6 @@ void spx_block_visit(const spx_block_t *block, spx_expression_visitor_t visit,
                 spx_block_visit(&s->as.match_stmt.arms[j].body, visit, annotation, context);
             break;
         }
-    }
-}
-
-/* The child at a slot the parser may have left empty after an error. */
-static void visit_child(const spx_expr_t *child, spx_expression_visitor_t visit, void *context)
-{
-    if (child)
-        visit(context, child);
-}
-
-void spx_expr_visit_children(const spx_expr_t *e, spx_expression_visitor_t visit, void *context)
-{
-    switch (e->kind) {
-    case SPX_EXPR_INT:
-    case SPX_EXPR_STRING:
-    case SPX_EXPR_BOOL:
-    case SPX_EXPR_NAME:
-        break;
-    case SPX_EXPR_CALL:
-        visit_child(e->as.call->receiver, visit, context);
-        for (apr_size_t i = 0; i < e->as.call->argument_count; i++)
-            visit_child(e->as.call->arguments[i], visit, context);
-        break;
-    case SPX_EXPR_UNARY:
-        visit_child(e->as.unary.operand, visit, context);
-        break;
-    case SPX_EXPR_BINARY:
-        visit_child(e->as.binary.left, visit, context);
-        visit_child(e->as.binary.right, visit, context);
-        break;
-    case SPX_EXPR_INDEX:
-    case SPX_EXPR_SLICE:
-        visit_child(e->as.index.base, visit, context);
-        visit_child(e->as.index.index, visit, context);
-        visit_child(e->as.index.to, visit, context);
-        break;
-    case SPX_EXPR_FIELD:
-        visit_child(e->as.field.base, visit, context);
-        break;
-    case SPX_EXPR_ARRAY:
-        for (apr_size_t i = 0; i < e->as.array.count; i++)
-            visit_child(e->as.array.elements[i], visit, context);
-        break;
-    case SPX_EXPR_STRUCT_LITERAL:
-        for (apr_size_t i = 0; i < e->as.literal->field_count; i++)
-            visit_child(e->as.literal->fields[i].value, visit, context);
-        break;
-    case SPX_EXPR_VARIANT:
-        for (apr_size_t i = 0; i < e->as.variant.count; i++)
-            visit_child(e->as.variant.payloads[i], visit, context);
-        break;
-    case SPX_EXPR_MAP: /* each key, then its value */
-        for (apr_size_t i = 0; i < e->as.map.count; i++) {
-            visit_child(e->as.map.keys[i], visit, context);
-            visit_child(e->as.map.values[i], visit, context);
-        }
-        break;
     }
 }
 

@@ -18,18 +18,21 @@
  * not a last use; neither is it in "x = x + f(x)", which is the same
  * statement as "x += f(x)".
  *
- * Live sets are bit sets of 64 candidate variables (the locals with a read
- * in a transfer position); a function with more candidates is walked once
- * per 64 of them. A loop has one entry and one exit (break and continue
- * name the innermost loop), so the set live at its check is a function of
- * the set live after it of the form G | (E & P), and the least solution of
- * the loop's equation is reached with the body walked once with nothing
- * live at the check: each loop's G and G | P are computed once (its body
- * walked twice, inner loops through their own summaries), and the marking
- * walk visits every statement once. So the pass is linear in the body's
- * size per 64 candidates, and recurses only as deep as the parser allowed
- * (SPX_LIMIT_PARSE_DEPTH): chains of left operands and else-if chains are
- * walked by loops.
+ * Live sets are bit sets of 32 variables: a function with at most 32
+ * locals gives each its own bit and is walked once for marking, every read
+ * of a local then deciding its move; one with more first finds its
+ * candidates (the locals with a read in a transfer position) and is walked
+ * once per 32 of them. A loop has one entry and one exit (break and
+ * continue name the innermost loop), so the set live at its check is a
+ * function of the set live after it of the form G | (E & P), and the least
+ * solution of the loop's equation is reached with the body walked once
+ * with nothing live at the check: each loop's G and G | P are computed
+ * together, by one walk of its body that carries both sets in the two
+ * halves of one word (inner loops through their own summaries), and the
+ * marking walk visits every statement once. So the pass is linear in the
+ * body's size per 32 variables, and recurses only as deep as the parser
+ * allowed (SPX_LIMIT_PARSE_DEPTH): chains of left operands and else-if
+ * chains are walked by loops.
  *
  * The constructs language v3 adds beyond v2's fit as follows (the
  * switches below name every kind, so a new one must be placed): a map
@@ -49,13 +52,28 @@
 
 #include <apr_strings.h>
 #include <stdint.h>
+#include <string.h>
 
-typedef uint64_t live_t; /* one bit per candidate variable of the chunk being walked */
+/* A chunk is 32 variables: a live set is 32 bits, and a walk carries two
+ * of them in one word, from the end back: bits 0..31 (a) and 32..63 (b).
+ * Marking, they are the same set; a loop's summary, the sets live when
+ * nothing (a) and everything (b) is live after the loop. */
+enum { CHUNK = 32 };
+typedef uint64_t live_t;
+typedef uint64_t bits_t; /* variables of the chunk, each in both halves */
+
+static const live_t half_a = UINT64_C(0xFFFFFFFF);
+
+/* set, a chunk's variables in bits 0..31, in both halves. */
+static bits_t both_halves(bits_t set)
+{
+    return set | set << CHUNK;
+}
 
 typedef enum walk_mode_t {
     WALK_COLLECT, /* find the candidates; sets mean nothing */
     WALK_SUMMARY, /* compute a loop's summary: no marks, inner loops by their summaries */
-    WALK_MARK     /* decide the moves of the chunk's candidates */
+    WALK_MARK     /* decide the moves of the chunk's variables */
 } walk_mode_t;
 
 /* Where break and continue of the innermost loop lead. */
@@ -65,22 +83,41 @@ typedef struct loop_targets_t {
 } loop_targets_t;
 
 /* The set live at a loop's check as a function of the set E live after the
- * loop: none | (E & all), from E = nothing and E = everything. */
+ * loop: none | (E & all), from E = nothing and E = everything, each in both
+ * halves. loop is NULL in an empty entry of the table of summaries. */
 typedef struct loop_summary_t {
-    live_t none, all;
+    const spx_stmt_t *loop;
+    bits_t none, all;
 } loop_summary_t;
 
 typedef struct moves_t {
     const spx_function_t *function;
     apr_pool_t *pool;
-    apr_pool_t *chunk_pool;    /* the summaries of one chunk */
     apr_size_t *candidate;     /* per slot: 1 + its number among the candidates, or 0 */
-    apr_size_t chunk;          /* the candidates [64 chunk, 64 chunk + 64) are walked */
+    bits_t *mask;              /* per slot: its bit in the chunk being walked, or 0 */
     walk_mode_t mode;          /* what the walk does */
-    apr_hash_t *summaries;     /* const spx_stmt_t * -> loop_summary_t *, of this chunk */
-    apr_array_header_t *spine; /* spx_expr_t *: left operand chains being walked */
+    loop_summary_t *summaries; /* the chunk's, open addressing by the loop's address */
+    apr_size_t summary_slots;  /* a power of two, or 0 before the first loop */
+    apr_size_t summary_count;  /* at most half the slots are taken */
     apr_array_header_t *chain; /* spx_stmt_t *: else-if chains being walked */
 } moves_t;
+
+static live_t live_with(live_t live, bits_t mask)
+{
+    return live | mask;
+}
+
+static live_t live_without(live_t live, bits_t mask)
+{
+    return live & ~mask;
+}
+
+static live_t live_join(live_t x, live_t y)
+{
+    return x | y;
+}
+
+static const live_t live_none = 0;
 
 /* ---- what moves: the types and the transfer positions ------------------- */
 
@@ -188,18 +225,26 @@ static int is_append_form(const spx_stmt_t *s)
 /* ---- the walk ------------------------------------------------------------ */
 
 /* The bit of slot in the chunk being walked, or 0. */
-static live_t bit(const moves_t *m, int slot)
+static bits_t bit(const moves_t *m, int slot)
 {
-    if (slot < 0 || (apr_size_t)slot >= m->function->local_count || !m->candidate[slot])
+    if (slot < 0 || (apr_size_t)slot >= m->function->local_count)
         return 0;
-    apr_size_t number = m->candidate[slot] - 1;
-    return number / 64 == m->chunk ? (live_t)1 << (number % 64) : 0;
+    return m->mask[slot];
 }
 
 static live_t walk_expr(moves_t *m, spx_expr_t *e, live_t live, int transfers);
 
-/* A read of a local (or a const, which holds nothing). */
-static live_t walk_name(moves_t *m, spx_expr_t *e, live_t live, int transfers)
+/* Whether e reads no local: a literal, or an empty slot (spared the call
+ * of walk_expr, which would return the set it is given). */
+static inline int reads_nothing(const spx_expr_t *e)
+{
+    return !e || e->kind == SPX_EXPR_INT || e->kind == SPX_EXPR_STRING || e->kind == SPX_EXPR_BOOL;
+}
+
+/* A read of a local (or a const, which holds nothing). A marking walk
+ * decides every read of the chunk's variables: a move only when it is in
+ * a transfer position and nothing after it reads the variable. */
+static inline live_t walk_name(moves_t *m, spx_expr_t *e, live_t live, int transfers)
 {
     int slot = e->as.name.slot;
     if (e->as.name.constant || slot < 0 || (apr_size_t)slot >= m->function->local_count)
@@ -211,10 +256,21 @@ static live_t walk_name(moves_t *m, spx_expr_t *e, live_t live, int transfers)
             m->candidate[slot] = 1;
         return live;
     }
-    live_t mine = bit(m, slot);
-    if (m->mode == WALK_MARK && transfers && mine)
-        e->as.name.moves = (live & mine) == 0;
-    return live | mine;
+    bits_t mine = m->mask[slot];
+    if (m->mode == WALK_MARK && mine)
+        e->as.name.moves = transfers && (live & mine & half_a) == 0;
+    return live_with(live, mine);
+}
+
+/* An operand: a literal and a name without the call of walk_expr (most
+ * operands and arguments are one or the other). */
+static inline live_t walk_operand(moves_t *m, spx_expr_t *e, live_t live, int transfers)
+{
+    if (reads_nothing(e))
+        return live;
+    if (e->kind == SPX_EXPR_NAME)
+        return walk_name(m, e, live, transfers);
+    return walk_expr(m, e, live, transfers);
 }
 
 /* The indexes of a place (an INDEX and FIELD chain, or NULL), evaluated
@@ -239,14 +295,15 @@ static live_t walk_call(moves_t *m, spx_expr_t *e, live_t live)
     spx_call_t *call = e->as.call;
     int writes = call_writes_place(call);
     if (writes) /* the place, resolved last */
-        live |= bit(m, call->receiver_slot);
+        live = live_with(live, bit(m, call->receiver_slot));
     for (apr_size_t i = call->argument_count; i-- > 0;)
-        live = walk_expr(m, call->arguments[i], live, operand_transfers(e, i));
+        live = walk_operand(m, call->arguments[i], live, operand_transfers(e, i));
     if (writes)
         return walk_place_indexes(m, call->receiver, live);
     if (!call->receiver && call->builtin != SPX_BUILTIN_NONE &&
         spx_builtin_info(call->builtin)->form == SPX_BUILTIN_FORM_METHOD)
-        return live | bit(m, call->receiver_slot); /* x.method(...) on a local x: read first */
+        return live_with(live,
+                         bit(m, call->receiver_slot)); /* x.method(...) on a local x: read first */
     return walk_expr(m, call->receiver, live, 0);
 }
 
@@ -296,26 +353,24 @@ static live_t walk_primary(moves_t *m, spx_expr_t *e, live_t live, int transfers
 /* The set live before e, given the set live after it; marks the reads in
  * it. transfers: e stands in a transfer position. The chain of left and
  * unary operands is a loop: the right operands are evaluated after it, the
- * outermost last, so they are walked first, outermost first. */
+ * outermost last, so they are walked as the chain is descended, outermost
+ * first. */
 static live_t walk_expr(moves_t *m, spx_expr_t *e, live_t live, int transfers)
 {
-    if (!e)
-        return live;
-    int base = m->spine->nelts;
+    int whole = 1;
     while (e && (e->kind == SPX_EXPR_UNARY || e->kind == SPX_EXPR_BINARY)) {
-        APR_ARRAY_PUSH(m->spine, spx_expr_t *) = e;
-        e = e->kind == SPX_EXPR_UNARY ? e->as.unary.operand : e->as.binary.left;
-    }
-    for (int i = base; i < m->spine->nelts; i++) {
-        spx_expr_t *op = APR_ARRAY_IDX(m->spine, i, spx_expr_t *);
-        if (op->kind != SPX_EXPR_BINARY)
+        whole = 0;
+        if (e->kind == SPX_EXPR_UNARY) {
+            e = e->as.unary.operand;
             continue;
-        live_t taken = walk_expr(m, op->as.binary.right, live, 0);
-        int skippable = op->as.binary.op == SPX_OP_AND || op->as.binary.op == SPX_OP_OR;
-        live = skippable ? live | taken : taken;
+        }
+        if (!reads_nothing(e->as.binary.right)) {
+            live_t taken = walk_operand(m, e->as.binary.right, live, 0);
+            int skippable = e->as.binary.op == SPX_OP_AND || e->as.binary.op == SPX_OP_OR;
+            live = skippable ? live_join(live, taken) : taken;
+        }
+        e = e->as.binary.left;
     }
-    int whole = m->spine->nelts == base;
-    m->spine->nelts = base;
     return e ? walk_primary(m, e, live, transfers && whole) : live;
 }
 
@@ -329,41 +384,76 @@ static live_t walk_block(moves_t *m, spx_block_t *block, live_t live, const loop
 static live_t walk_round(moves_t *m, spx_stmt_t *s, live_t exit, live_t check)
 {
     int is_for = s->kind == SPX_STMT_FOR;
-    live_t variable = is_for ? bit(m, s->as.for_stmt.slot) : 0; /* its scope ends each round */
-    loop_targets_t targets = {exit, check & ~variable};
+    bits_t variable = is_for ? bit(m, s->as.for_stmt.slot) : 0; /* its scope ends each round */
+    loop_targets_t targets = {exit, live_without(check, variable)};
     spx_block_t *body = is_for ? &s->as.for_stmt.body : &s->as.while_stmt.body;
-    live_t body_in = walk_block(m, body, check & ~variable, &targets);
+    live_t body_in = walk_block(m, body, targets.check, &targets);
     if (is_for)
-        return exit | (body_in & ~variable);
-    return walk_expr(m, s->as.while_stmt.condition, exit | body_in, 0);
+        return live_join(exit, live_without(body_in, variable));
+    return walk_expr(m, s->as.while_stmt.condition, live_join(exit, body_in), 0);
 }
 
-/* A loop's summary, computed the first time the chunk's walk meets it. */
-static const loop_summary_t *loop_summary(moves_t *m, spx_stmt_t *s)
+/* The hash of a loop's address in the table of summaries. */
+static apr_size_t summary_hash(const spx_stmt_t *loop)
 {
-    loop_summary_t *summary = apr_hash_get(m->summaries, &s, sizeof(s));
-    if (summary)
-        return summary;
+    uint64_t key = (uint64_t)(uintptr_t)loop;
+    return (apr_size_t)((key >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 32);
+}
+
+/* The entry of loop in the table of summaries, or the empty one where it
+ * would go. */
+static loop_summary_t *summary_entry(const moves_t *m, const spx_stmt_t *loop)
+{
+    apr_size_t last = m->summary_slots - 1;
+    apr_size_t at = summary_hash(loop) & last;
+    while (m->summaries[at].loop && m->summaries[at].loop != loop)
+        at = (at + 1) & last;
+    return &m->summaries[at];
+}
+
+/* Room for one more summary: the table doubled when it would be more than
+ * half full (the old one stays in the pool, cleared after the function). */
+static void summary_room(moves_t *m)
+{
+    if (2 * (m->summary_count + 1) <= m->summary_slots)
+        return;
+    loop_summary_t *old = m->summaries;
+    apr_size_t old_slots = m->summary_slots;
+    m->summary_slots = old_slots ? 2 * old_slots : 16;
+    m->summaries = apr_pcalloc(m->pool, m->summary_slots * sizeof(*m->summaries));
+    for (apr_size_t i = 0; i < old_slots; i++)
+        if (old[i].loop)
+            *summary_entry(m, old[i].loop) = old[i];
+}
+
+/* A loop's summary, computed the first time the chunk's walk meets it: one
+ * walk of a round carries both sets, from nothing and from everything live
+ * after the loop, with nothing live at the check. */
+static loop_summary_t loop_summary(moves_t *m, spx_stmt_t *s)
+{
+    if (m->summary_slots) {
+        const loop_summary_t *found = summary_entry(m, s);
+        if (found->loop)
+            return *found;
+    }
     walk_mode_t mode = m->mode;
     m->mode = WALK_SUMMARY;
-    live_t none = walk_round(m, s, 0, 0);
-    live_t all = walk_round(m, s, ~(live_t)0, 0);
+    live_t sets = walk_round(m, s, ~half_a, live_none);
     m->mode = mode;
-    summary = apr_palloc(m->chunk_pool, sizeof(*summary));
-    summary->none = none;
-    summary->all = all;
-    spx_stmt_t **key = apr_pmemdup(m->chunk_pool, &s, sizeof(s));
-    apr_hash_set(m->summaries, key, sizeof(*key), summary);
+    loop_summary_t summary = {s, both_halves(sets & half_a), both_halves(sets >> CHUNK)};
+    summary_room(m); /* after the walk, which may have added inner loops' */
+    *summary_entry(m, s) = summary;
+    m->summary_count++;
     return summary;
 }
 
 /* A while or for statement, with exit live after it: the set live before. */
 static live_t walk_loop(moves_t *m, spx_stmt_t *s, live_t exit)
 {
-    live_t check = 0;
+    live_t check = live_none;
     if (m->mode != WALK_COLLECT) {
-        const loop_summary_t *summary = loop_summary(m, s);
-        check = summary->none | (exit & summary->all);
+        loop_summary_t summary = loop_summary(m, s);
+        check = summary.none | (exit & summary.all);
     }
     if (m->mode != WALK_SUMMARY)
         walk_round(m, s, exit,
@@ -378,6 +468,12 @@ static live_t walk_loop(moves_t *m, spx_stmt_t *s, live_t exit)
 /* An if and its else-if chain, walked without recursion along the chain. */
 static live_t walk_if(moves_t *m, spx_stmt_t *s, live_t live, const loop_targets_t *loop)
 {
+    if (!s->as.if_stmt.else_if) { /* most ifs: no chain to keep */
+        live_t otherwise =
+            s->as.if_stmt.else_block ? walk_block(m, s->as.if_stmt.else_block, live, loop) : live;
+        live_t then = walk_block(m, &s->as.if_stmt.then_block, live, loop);
+        return walk_expr(m, s->as.if_stmt.condition, live_join(then, otherwise), 0);
+    }
     int base = m->chain->nelts;
     for (spx_stmt_t *link = s; link; link = link->as.if_stmt.else_if) {
         APR_ARRAY_PUSH(m->chain, spx_stmt_t *) = link;
@@ -388,7 +484,7 @@ static live_t walk_if(moves_t *m, spx_stmt_t *s, live_t live, const loop_targets
     for (int i = m->chain->nelts; i-- > base;) {
         spx_stmt_t *link = APR_ARRAY_IDX(m->chain, i, spx_stmt_t *);
         live_t then = walk_block(m, &link->as.if_stmt.then_block, live, loop);
-        otherwise = walk_expr(m, link->as.if_stmt.condition, then | otherwise, 0);
+        otherwise = walk_expr(m, link->as.if_stmt.condition, live_join(then, otherwise), 0);
     }
     m->chain->nelts = base;
     return otherwise;
@@ -399,13 +495,14 @@ static live_t walk_if(moves_t *m, spx_stmt_t *s, live_t live, const loop_targets
  * scope at its end. */
 static live_t walk_match(moves_t *m, spx_stmt_t *s, live_t live, const loop_targets_t *loop)
 {
-    live_t arms = 0;
+    live_t arms = live_none;
     for (apr_size_t a = 0; a < s->as.match_stmt.arm_count; a++) {
         spx_match_arm_t *arm = &s->as.match_stmt.arms[a];
-        live_t binders = 0;
+        bits_t binders = 0;
         for (apr_size_t j = 0; j < arm->binder_count; j++)
             binders |= bit(m, arm->binders[j].slot);
-        arms |= walk_block(m, &arm->body, live & ~binders, loop) & ~binders;
+        live_t body = walk_block(m, &arm->body, live_without(live, binders), loop);
+        arms = live_join(arms, live_without(body, binders));
     }
     return walk_expr(m, s->as.match_stmt.scrutinee, arms, statement_transfers(s));
 }
@@ -416,19 +513,19 @@ static live_t walk_stmt(moves_t *m, spx_stmt_t *s, live_t live, const loop_targe
     switch (s->kind) {
     case SPX_STMT_LET:
     case SPX_STMT_VAR:
-        live &= ~bit(m, s->as.binding.slot); /* bound here: not live before */
+        live = live_without(live, bit(m, s->as.binding.slot)); /* bound here: not live before */
         return walk_expr(m, s->as.binding.value, live, statement_transfers(s));
     case SPX_STMT_ASSIGN: {
-        live_t target = bit(m, s->as.assign.slot);
+        bits_t target = bit(m, s->as.assign.slot);
         if (!s->as.assign.place && !s->as.assign.compound) {
-            live &= ~target; /* all of x is assigned at the end */
+            live = live_without(live, target); /* all of x is assigned at the end */
             if (is_append_form(s))
-                live |= target; /* x is resolved after its value, as in "x += e" */
+                live = live_with(live, target); /* x is resolved after its value, as in "x += e" */
             return walk_expr(m, s->as.assign.value, live, statement_transfers(s));
         }
         /* the place is resolved after its value (for "P op= e", also read
          * before e: the same bit), and its indexes evaluated first */
-        live |= target;
+        live = live_with(live, target);
         live = walk_expr(m, s->as.assign.value, live, statement_transfers(s));
         return walk_place_indexes(m, s->as.assign.place, live);
     }
@@ -440,7 +537,7 @@ static live_t walk_stmt(moves_t *m, spx_stmt_t *s, live_t live, const loop_targe
     case SPX_STMT_FOR:
         return walk_loop(m, s, live);
     case SPX_STMT_RETURN: /* the path ends: every local goes */
-        return walk_expr(m, s->as.return_stmt.value, 0, statement_transfers(s));
+        return walk_expr(m, s->as.return_stmt.value, live_none, statement_transfers(s));
     case SPX_STMT_EXPR:
         return walk_expr(m, s->as.expr_stmt.expression, live, statement_transfers(s));
     case SPX_STMT_BREAK:
@@ -469,11 +566,19 @@ void spx_checker_mark_moves(spx_function_t *function, apr_pool_t *pool)
     moves_t m = {0};
     m.function = function;
     m.pool = pool;
-    m.candidate = apr_pcalloc(pool, (function->local_count + 1) * sizeof(*m.candidate));
-    m.spine = apr_array_make(pool, 16, sizeof(spx_expr_t *));
+    m.mask = apr_pcalloc(pool, (function->local_count + 1) * sizeof(*m.mask));
     m.chain = apr_array_make(pool, 8, sizeof(spx_stmt_t *));
+    if (function->local_count <= CHUNK) {
+        /* A bit for every local: one marking walk decides every read. */
+        for (apr_size_t slot = 0; slot < function->local_count; slot++)
+            m.mask[slot] = both_halves((bits_t)1 << slot);
+        m.mode = WALK_MARK;
+        walk_block(&m, &function->body, live_none, NULL);
+        return;
+    }
+    m.candidate = apr_pcalloc(pool, (function->local_count + 1) * sizeof(*m.candidate));
     m.mode = WALK_COLLECT;
-    walk_block(&m, &function->body, 0, NULL);
+    walk_block(&m, &function->body, live_none, NULL);
     apr_size_t count = 0;
     for (apr_size_t slot = 0; slot < function->local_count; slot++)
         if (m.candidate[slot])
@@ -482,12 +587,17 @@ void spx_checker_mark_moves(spx_function_t *function, apr_pool_t *pool)
      * (compile.c), so nothing needs deciding. */
     if (count == 0 || count > SPX_LIMIT_FUNCTION_REGISTERS)
         return;
-    apr_pool_create(&m.chunk_pool, pool);
     m.mode = WALK_MARK;
-    for (m.chunk = 0; m.chunk * 64 < count; m.chunk++) {
-        apr_pool_clear(m.chunk_pool);
-        m.summaries = apr_hash_make(m.chunk_pool);
-        walk_block(&m, &function->body, 0, NULL);
+    for (apr_size_t chunk = 0; chunk * CHUNK < count; chunk++) {
+        for (apr_size_t slot = 0; slot < function->local_count; slot++) {
+            apr_size_t number = m.candidate[slot] - 1;
+            m.mask[slot] = m.candidate[slot] && number / CHUNK == chunk
+                               ? both_halves((bits_t)1 << (number % CHUNK))
+                               : 0;
+        }
+        if (m.summary_slots)
+            memset(m.summaries, 0, m.summary_slots * sizeof(*m.summaries));
+        m.summary_count = 0;
+        walk_block(&m, &function->body, live_none, NULL);
     }
-    apr_pool_destroy(m.chunk_pool);
 }

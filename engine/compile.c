@@ -28,6 +28,10 @@
  * the scopes around it, so scopes never open at once (match arms, sibling
  * blocks) share them and a return releases fewer.
  *
+ * A function is walked twice: once to collect (the registers of its
+ * variables and constants, and each statement's nodes for its charge),
+ * then to emit.
+ *
  * Like the checker, the compiler walks chains of left operands and unary
  * operators without C recursion; right operands, v2 postfix operators and
  * nested blocks recurse, which the parse depth limit bounds.
@@ -61,11 +65,19 @@ enum { MOVED_VARIABLE = 2 };
 
 static const reg_t no_reg = {FILE_NONE, -1, 0};
 
-/* Forward jumps waiting for their target. */
+/* A jump target. The jumps waiting for it are chained through their a
+ * operands, each holding the pc of the one before (-1 ends the chain),
+ * until it is bound: a label is a value on the C stack, with no list of
+ * its own. */
 typedef struct label_t {
-    apr_array_header_t *uses; /* int32_t pcs */
-    int32_t pc;               /* -1 until bound */
+    int32_t pc;      /* -1 until bound */
+    int32_t waiting; /* the last jump waiting for it, or -1 */
 } label_t;
+
+#define UNBOUND_LABEL                                                                              \
+    {                                                                                              \
+        -1, -1                                                                                     \
+    }
 
 /* The innermost loops being compiled: where break and continue go, and
  * the block variables they leave behind. */
@@ -89,6 +101,7 @@ struct spx_program_builder_t {
     apr_pool_t *pool;                     /* the program's tables */
     spx_arena_t *arena;                   /* the program's code, constants and sites */
     apr_pool_t *scratch;                  /* per function, cleared */
+    apr_pool_t *work;                     /* the function's arrays, emptied for each function */
     apr_array_header_t *functions;        /* spx_vm_function_t * (in the arena), by index */
     apr_array_header_t *shapes;           /* const spx_struct_shape_t *, by number */
     apr_hash_t *shape_numbers;            /* const spx_struct_t * -> number + 1 */
@@ -99,7 +112,8 @@ struct spx_program_builder_t {
     apr_array_header_t *sites;            /* spx_site_t */
     apr_array_header_t *pending;          /* spx_span_t of the pending charge */
     apr_array_header_t *spine;            /* const spx_expr_t * */
-    apr_array_header_t *nodes;            /* const spx_expr_t *: expression_nodes' stack */
+    apr_array_header_t *statement_nodes;  /* uint64_t: each statement's nodes (collect_block) */
+    int next_statement;                   /* the next one compile_stmt takes */
     apr_array_header_t *aux;              /* int32_t */
     apr_array_header_t *scope;            /* int32_t: block registers of variables in open blocks */
     apr_array_header_t *loops;            /* loop_t */
@@ -123,6 +137,18 @@ struct spx_program_builder_t {
 };
 typedef spx_program_builder_t compiler_t;
 
+/* A new last element of array, of size bytes (its elt_size):
+ * apr_array_push's, without its call while the array has room (it grows
+ * the array otherwise). */
+static inline void *push(apr_array_header_t *array, apr_size_t size)
+{
+    if (array->nelts < array->nalloc)
+        return array->elts + size * (apr_size_t)array->nelts++;
+    return apr_array_push(array);
+}
+
+#define PUSH(array, type) (*(type *)push((array), sizeof(type)))
+
 /* The index of function in the program, given on first use: a call may
  * name a function of a module compiled later (an import cycle). */
 static int32_t function_index(compiler_t *c, spx_function_t *function)
@@ -130,8 +156,16 @@ static int32_t function_index(compiler_t *c, spx_function_t *function)
     if (function->code_index)
         return (int32_t)(function->code_index - 1);
     spx_vm_function_t *entry = SPX_ARENA_NEW(c->arena, spx_vm_function_t);
-    entry->name = apr_pstrcat(c->pool, function->module->name, ".", function->name.text, NULL);
-    APR_ARRAY_PUSH(c->functions, spx_vm_function_t *) = entry;
+    /* "module.name", measured and written once (apr_pstrcat's walk of a
+     * list of parts costs more than the copy) */
+    apr_size_t module_length = strlen(function->module->name);
+    apr_size_t name_length = strlen(function->name.text);
+    char *name = apr_palloc(c->pool, module_length + 1 + name_length + 1);
+    memcpy(name, function->module->name, module_length);
+    name[module_length] = '.';
+    memcpy(name + module_length + 1, function->name.text, name_length + 1);
+    entry->name = name;
+    PUSH(c->functions, spx_vm_function_t *) = entry;
     function->code_index = (uint32_t)c->functions->nelts;
     return (int32_t)(function->code_index - 1);
 }
@@ -171,7 +205,7 @@ static int32_t shape_number(compiler_t *c, const spx_struct_t *structure)
                                         structure->fields[i].type_syntax) == FILE_BLOCK;
         shape->field_count = (uint32_t)structure->field_count;
         shape->field_is_block = is_block;
-        APR_ARRAY_PUSH(c->shapes, const spx_struct_shape_t *) = shape;
+        PUSH(c->shapes, const spx_struct_shape_t *) = shape;
         number = (uintptr_t)c->shapes->nelts;
         const spx_struct_t **key = apr_pmemdup(c->pool, &structure, sizeof(structure));
         apr_hash_set(c->shape_numbers, key, sizeof(*key), (void *)number);
@@ -196,7 +230,7 @@ static int32_t variant_shape_number(compiler_t *c, const spx_enum_t *enumeration
         shape->name = apr_pstrcat(c->pool, enumeration->module->name, ".", enumeration->name.text,
                                   ".", variant->name.text, NULL);
         shape->payload_is_block = is_block;
-        APR_ARRAY_PUSH(c->variant_shapes, const spx_variant_shape_t *) = shape;
+        PUSH(c->variant_shapes, const spx_variant_shape_t *) = shape;
         number = (uintptr_t)c->variant_shapes->nelts;
         const spx_variant_t **key = apr_pmemdup(c->pool, &variant, sizeof(variant));
         apr_hash_set(c->variant_numbers, key, sizeof(*key), (void *)number);
@@ -225,7 +259,7 @@ static int32_t int_const(compiler_t *c, int64_t value)
     if (!number) {
         /* a new one now would take a temporary's register */
         SPX_ASSERT(!c->consts_closed);
-        APR_ARRAY_PUSH(c->int_consts, int64_t) = value;
+        PUSH(c->int_consts, int64_t) = value;
         number = (uintptr_t)c->int_consts->nelts;
         spx_word_table_put(c->int_numbers, (uint64_t)value, (void *)number);
     }
@@ -238,10 +272,10 @@ static int32_t const_register(compiler_t *c, const spx_const_t *constant)
 {
     uintptr_t number = (uintptr_t)spx_word_table_get(c->const_numbers, SPX_WORD_OF(constant));
     if (!number) {
-        APR_ARRAY_PUSH(c->int_consts, int64_t) = 0;
+        PUSH(c->int_consts, int64_t) = 0;
         number = (uintptr_t)c->int_consts->nelts;
         spx_word_table_put(c->const_numbers, SPX_WORD_OF(constant), (void *)number);
-        const_patch_t *patch = &APR_ARRAY_PUSH(c->function_patches, const_patch_t);
+        const_patch_t *patch = &PUSH(c->function_patches, const_patch_t);
         *patch = (const_patch_t){constant, NULL, (uint32_t)(number - 1), 0};
     }
     return (int32_t)(c->locals[FILE_INT] + number - 1);
@@ -256,7 +290,7 @@ static int32_t literal_number(compiler_t *c, const char *bytes, apr_size_t lengt
     const char *key = length ? bytes : "";
     uintptr_t number = (uintptr_t)apr_hash_get(c->literal_numbers, key, (apr_ssize_t)length);
     if (!number) {
-        spx_literal_t *literal = apr_array_push(c->literals);
+        spx_literal_t *literal = &PUSH(c->literals, spx_literal_t);
         const unsigned char *copy = NULL;
         if (span.end.offset - span.start.offset == length + 2 &&
             span.end.offset <= c->source->text_length &&
@@ -282,12 +316,12 @@ static int32_t const_literal_number(compiler_t *c, const spx_const_t *constant)
 {
     uintptr_t number = (uintptr_t)spx_word_table_get(c->const_numbers, SPX_WORD_OF(constant));
     if (!number) {
-        spx_literal_t *literal = apr_array_push(c->literals);
+        spx_literal_t *literal = &PUSH(c->literals, spx_literal_t);
         literal->bytes = NULL;
         literal->length = 0;
         number = (uintptr_t)c->literals->nelts;
         spx_word_table_put(c->const_numbers, SPX_WORD_OF(constant), (void *)number);
-        APR_ARRAY_PUSH(c->function_patches, const_patch_t) =
+        PUSH(c->function_patches, const_patch_t) =
             (const_patch_t){constant, NULL, (uint32_t)(number - 1), 1};
     }
     return (int32_t)(number - 1);
@@ -345,57 +379,101 @@ static int64_t immediate_of(const spx_expr_t *e)
     return right->as.integer;
 }
 
+/* --- the collecting pass: constants and a statement's nodes ---------------- */
+
+/* The nodes of an expression that a statement's charge counts
+ * (docs/execution.md, "A statement's nodes"): each operator (unary or
+ * binary), call, index, slice and field (".f", and a module's "m.X"), and
+ * each element, field, entry or payload of a constructor that has fewer than
+ * SPX_LIMIT_STATEMENT_NODES_PER_STEP of them (one with more pays a size
+ * charge for them already); literals and names count nothing. */
+static uint64_t small_constructor(apr_size_t count)
+{
+    return count < SPX_LIMIT_STATEMENT_NODES_PER_STEP ? (uint64_t)count : 0;
+}
+
+static uint64_t node_count(const spx_expr_t *e)
+{
+    switch (e->kind) {
+    case SPX_EXPR_INT:
+    case SPX_EXPR_STRING:
+    case SPX_EXPR_BOOL:
+    case SPX_EXPR_NAME:
+        return 0;
+    case SPX_EXPR_CALL:
+    case SPX_EXPR_UNARY:
+    case SPX_EXPR_BINARY:
+    case SPX_EXPR_INDEX:
+    case SPX_EXPR_SLICE:
+    case SPX_EXPR_FIELD:
+        return 1;
+    case SPX_EXPR_ARRAY:
+        return small_constructor(e->as.array.count);
+    case SPX_EXPR_STRUCT_LITERAL:
+        return small_constructor(e->as.literal->field_count);
+    case SPX_EXPR_VARIANT:
+        return small_constructor(e->as.variant.count);
+    case SPX_EXPR_MAP:
+        return small_constructor(e->as.map.count);
+    }
+    return 0;
+}
+
 /* Pre-pass over one expression: every int literal and int const gets its
  * register now, so the constants' registers are known before the first
- * temporary is. */
-static void collect_expr(void *context, const spx_expr_t *e)
+ * temporary is. Returns the expression's nodes (node_count), counted on
+ * the way: every node that counts is met (an immediate K, which is not
+ * met, is a literal). The chain of left and unary operands is a loop. */
+static uint64_t collect_expr(compiler_t *c, const spx_expr_t *e)
 {
-    compiler_t *c = context;
+    uint64_t nodes = 0;
     while (e->kind == SPX_EXPR_UNARY || e->kind == SPX_EXPR_BINARY) {
+        nodes++;
         if (e->kind == SPX_EXPR_UNARY) {
             e = e->as.unary.operand;
         } else {
             if (immediate_of(e) < 0)
-                collect_expr(c, e->as.binary.right);
+                nodes += collect_expr(c, e->as.binary.right);
             e = e->as.binary.left;
         }
     }
+    nodes += node_count(e);
     switch (e->kind) {
     case SPX_EXPR_CALL:
         if (e->as.call->receiver)
-            collect_expr(c, e->as.call->receiver);
+            nodes += collect_expr(c, e->as.call->receiver);
         for (apr_size_t i = 0; i < e->as.call->argument_count; i++)
-            collect_expr(c, e->as.call->arguments[i]);
+            nodes += collect_expr(c, e->as.call->arguments[i]);
         break;
     case SPX_EXPR_INDEX:
     case SPX_EXPR_SLICE:
-        collect_expr(c, e->as.index.base);
-        collect_expr(c, e->as.index.index);
+        nodes += collect_expr(c, e->as.index.base);
+        nodes += collect_expr(c, e->as.index.index);
         if (e->as.index.to)
-            collect_expr(c, e->as.index.to);
+            nodes += collect_expr(c, e->as.index.to);
         break;
     case SPX_EXPR_FIELD:
-        if (e->as.field.constant)
+        if (e->as.field.constant) /* m.X: m names a module, no node */
             leaf_reg(c, e);
         else
-            collect_expr(c, e->as.field.base);
+            nodes += collect_expr(c, e->as.field.base);
         break;
     case SPX_EXPR_ARRAY:
         for (apr_size_t i = 0; i < e->as.array.count; i++)
-            collect_expr(c, e->as.array.elements[i]);
+            nodes += collect_expr(c, e->as.array.elements[i]);
         break;
     case SPX_EXPR_STRUCT_LITERAL:
         for (apr_size_t i = 0; i < e->as.literal->field_count; i++)
-            collect_expr(c, e->as.literal->fields[i].value);
+            nodes += collect_expr(c, e->as.literal->fields[i].value);
         break;
     case SPX_EXPR_VARIANT:
         for (apr_size_t i = 0; i < e->as.variant.count; i++)
-            collect_expr(c, e->as.variant.payloads[i]);
+            nodes += collect_expr(c, e->as.variant.payloads[i]);
         break;
     case SPX_EXPR_MAP:
         for (apr_size_t i = 0; i < e->as.map.count; i++) {
-            collect_expr(c, e->as.map.keys[i]);
-            collect_expr(c, e->as.map.values[i]);
+            nodes += collect_expr(c, e->as.map.keys[i]);
+            nodes += collect_expr(c, e->as.map.values[i]);
         }
         break;
     case SPX_EXPR_NAME:
@@ -407,6 +485,78 @@ static void collect_expr(void *context, const spx_expr_t *e)
             break; /* carried by its compound assignment's instruction */
         leaf_reg(c, e);
         break;
+    }
+    return nodes;
+}
+
+/* The nodes a statement evaluates itself, kept in the order compile_stmt
+ * meets the statements (c->statement_nodes): a binding's or a return's
+ * value, an assignment's place and value, an expression statement, an
+ * if's condition, a for loop's range or array, a match's scrutinee; not
+ * its blocks (their statements count their own). A while loop's entry
+ * holds its condition's, which its check counts each time (the statement
+ * itself counts none). */
+static void statement_nodes(compiler_t *c, uint64_t nodes)
+{
+    PUSH(c->statement_nodes, uint64_t) = nodes;
+}
+
+/* The collecting pass over a block, nested blocks included: each
+ * statement's expressions in source order (the order the constants are
+ * numbered in), each statement's nodes in the order compile_stmt meets the
+ * statements (an else-if is a statement of its own). */
+static void collect_block(compiler_t *c, const spx_block_t *block)
+{
+    for (apr_size_t i = 0; i < block->count; i++) {
+        const spx_stmt_t *s = block->statements[i];
+        uint64_t nodes = 0;
+        switch (s->kind) {
+        case SPX_STMT_LET:
+        case SPX_STMT_VAR:
+            statement_nodes(c, collect_expr(c, s->as.binding.value));
+            break;
+        case SPX_STMT_ASSIGN:
+            if (s->as.assign.place)
+                nodes = collect_expr(c, s->as.assign.place);
+            statement_nodes(c, nodes + collect_expr(c, s->as.assign.value));
+            break;
+        case SPX_STMT_IF:
+            /* An "else if" chain is walked by this loop, not by recursion. */
+            for (; s; s = s->as.if_stmt.else_if) {
+                statement_nodes(c, collect_expr(c, s->as.if_stmt.condition));
+                collect_block(c, &s->as.if_stmt.then_block);
+                if (s->as.if_stmt.else_block)
+                    collect_block(c, s->as.if_stmt.else_block);
+            }
+            break;
+        case SPX_STMT_WHILE:
+            statement_nodes(c, collect_expr(c, s->as.while_stmt.condition));
+            collect_block(c, &s->as.while_stmt.body);
+            break;
+        case SPX_STMT_RETURN:
+            statement_nodes(c,
+                            s->as.return_stmt.value ? collect_expr(c, s->as.return_stmt.value) : 0);
+            break;
+        case SPX_STMT_EXPR:
+            statement_nodes(c, collect_expr(c, s->as.expr_stmt.expression));
+            break;
+        case SPX_STMT_FOR:
+            nodes = collect_expr(c, s->as.for_stmt.from);
+            if (s->as.for_stmt.to)
+                nodes += collect_expr(c, s->as.for_stmt.to);
+            statement_nodes(c, nodes);
+            collect_block(c, &s->as.for_stmt.body);
+            break;
+        case SPX_STMT_BREAK:
+        case SPX_STMT_CONTINUE:
+            statement_nodes(c, 0);
+            break;
+        case SPX_STMT_MATCH:
+            statement_nodes(c, collect_expr(c, s->as.match_stmt.scrutinee));
+            for (apr_size_t j = 0; j < s->as.match_stmt.arm_count; j++)
+                collect_block(c, &s->as.match_stmt.arms[j].body);
+            break;
+        }
     }
 }
 
@@ -495,14 +645,14 @@ static void place_slots(compiler_t *c, const spx_block_t *block)
 static void charge(compiler_t *c, spx_span_t span)
 {
     c->charge++;
-    APR_ARRAY_PUSH(c->pending, spx_span_t) = span;
+    PUSH(c->pending, spx_span_t) = span;
 }
 
 static int32_t emit(compiler_t *c, spx_opcode_t op, unsigned flags, int32_t a, int32_t b,
                     int32_t cc)
 {
     int32_t pc = c->code->nelts;
-    spx_instr_t *ins = &APR_ARRAY_PUSH(c->code, spx_instr_t);
+    spx_instr_t *ins = &PUSH(c->code, spx_instr_t);
     ins->op = (uint8_t)op;
     ins->flags = (uint8_t)flags;
     SPX_ASSERT(c->charge <= UINT16_MAX); /* flush_charge keeps it there */
@@ -511,14 +661,14 @@ static int32_t emit(compiler_t *c, spx_opcode_t op, unsigned flags, int32_t a, i
     ins->b = b;
     ins->c = cc;
     for (int i = 0; i < c->pending->nelts; i++) {
-        spx_site_t *site = &APR_ARRAY_PUSH(c->sites, spx_site_t);
+        spx_site_t *site = &PUSH(c->sites, spx_site_t);
         site->pc = (uint32_t)pc;
         site->kind = SPX_SITE_CHARGE;
         site->start = APR_ARRAY_IDX(c->pending, i, spx_span_t).start.offset;
         site->end = APR_ARRAY_IDX(c->pending, i, spx_span_t).end.offset;
     }
     c->charge = 0;
-    apr_array_clear(c->pending);
+    c->pending->nelts = 0;
     return pc;
 }
 
@@ -526,7 +676,7 @@ static int32_t emit(compiler_t *c, spx_opcode_t op, unsigned flags, int32_t a, i
  * cannot be paid (after its charge sites). */
 static void failure_site(compiler_t *c, int32_t pc, spx_span_t span)
 {
-    spx_site_t *site = &APR_ARRAY_PUSH(c->sites, spx_site_t);
+    spx_site_t *site = &PUSH(c->sites, spx_site_t);
     site->pc = (uint32_t)pc;
     site->kind = SPX_SITE_FAILURE;
     site->start = span.start.offset;
@@ -540,27 +690,23 @@ static void flush_charge(compiler_t *c)
         emit(c, SPX_I_NOP, 0, 0, 0, 0);
 }
 
-static label_t *new_label(compiler_t *c)
-{
-    label_t *label = apr_palloc(c->scratch, sizeof(*label));
-    label->uses = apr_array_make(c->scratch, 2, sizeof(int32_t));
-    label->pc = -1;
-    return label;
-}
-
 static void bind_label(compiler_t *c, label_t *label)
 {
     flush_charge(c); /* a jump here must not pay the charge again */
     label->pc = c->code->nelts;
-    for (int i = 0; i < label->uses->nelts; i++)
-        APR_ARRAY_IDX(c->code, APR_ARRAY_IDX(label->uses, i, int32_t), spx_instr_t).a = label->pc;
+    for (int32_t pc = label->waiting; pc >= 0;) {
+        spx_instr_t *waiting = &APR_ARRAY_IDX(c->code, pc, spx_instr_t);
+        pc = waiting->a;
+        waiting->a = label->pc;
+    }
+    label->waiting = -1;
 }
 
 static void jump(compiler_t *c, spx_opcode_t op, label_t *label, int32_t b, int32_t cc)
 {
-    int32_t pc = emit(c, op, 0, label->pc, b, cc);
+    int32_t pc = emit(c, op, 0, label->pc >= 0 ? label->pc : label->waiting, b, cc);
     if (label->pc < 0)
-        APR_ARRAY_PUSH(label->uses, int32_t) = pc;
+        label->waiting = pc;
 }
 
 static int32_t alloc_temp(compiler_t *c, int file)
@@ -703,7 +849,7 @@ static int32_t compile_place(compiler_t *c, int root_slot, const spx_expr_t *pla
     apr_array_header_t *chain = apr_array_make(c->scratch, 4, sizeof(const spx_expr_t *));
     for (const spx_expr_t *step = place; step && step->kind != SPX_EXPR_NAME;
          step = step->kind == SPX_EXPR_INDEX ? step->as.index.base : step->as.field.base)
-        APR_ARRAY_PUSH(chain, const spx_expr_t *) = step;
+        PUSH(chain, const spx_expr_t *) = step;
     int32_t *steps = apr_palloc(c->scratch, (chain->nelts + 1) * sizeof(*steps));
     *temps = 0;
     *block_temps = 0;
@@ -737,10 +883,10 @@ static int32_t compile_place(compiler_t *c, int root_slot, const spx_expr_t *pla
         }
     }
     int32_t offset = c->aux->nelts;
-    APR_ARRAY_PUSH(c->aux, int32_t) = c->slot_index[root_slot];
-    APR_ARRAY_PUSH(c->aux, int32_t) = chain->nelts;
+    PUSH(c->aux, int32_t) = c->slot_index[root_slot];
+    PUSH(c->aux, int32_t) = chain->nelts;
     for (int k = 0; k < chain->nelts; k++)
-        APR_ARRAY_PUSH(c->aux, int32_t) = steps[k];
+        PUSH(c->aux, int32_t) = steps[k];
     return offset;
 }
 
@@ -855,8 +1001,8 @@ static reg_t compile_map_method(compiler_t *c, const spx_expr_t *e, int32_t hint
         break;
     case SPX_BUILTIN_GET: {
         int32_t offset = c->aux->nelts;
-        APR_ARRAY_PUSH(c->aux, int32_t) = key_operand(key);
-        APR_ARRAY_PUSH(c->aux, int32_t) = key_operand(fallback);
+        PUSH(c->aux, int32_t) = key_operand(key);
+        PUSH(c->aux, int32_t) = key_operand(fallback);
         int file = file_of(e->type);
         dst = destination(c, file, hint);
         pc = emit(c, file == FILE_BLOCK ? SPX_I_MAP_GET_OR_B : SPX_I_MAP_GET_OR_I, flags, dst.index,
@@ -886,12 +1032,12 @@ static reg_t compile_map(compiler_t *c, const spx_expr_t *e, int32_t hint)
         free_reg(c, temps[i]);
     int32_t offset = c->aux->nelts;
     spx_type_t key = e->vtype->key->kind;
-    APR_ARRAY_PUSH(c->aux, int32_t) = key == SPX_TYPE_STR    ? SPX_MAP_KEYS_STR
-                                      : key == SPX_TYPE_BOOL ? SPX_MAP_KEYS_BOOL
-                                                             : SPX_MAP_KEYS_INT;
-    APR_ARRAY_PUSH(c->aux, int32_t) = file_of(e->vtype->element->kind) == FILE_BLOCK;
+    PUSH(c->aux, int32_t) = key == SPX_TYPE_STR    ? SPX_MAP_KEYS_STR
+                            : key == SPX_TYPE_BOOL ? SPX_MAP_KEYS_BOOL
+                                                   : SPX_MAP_KEYS_INT;
+    PUSH(c->aux, int32_t) = file_of(e->vtype->element->kind) == FILE_BLOCK;
     for (apr_size_t i = 0; i < 2 * count; i++)
-        APR_ARRAY_PUSH(c->aux, int32_t) = key_operand(temps[i]);
+        PUSH(c->aux, int32_t) = key_operand(temps[i]);
     reg_t dst = destination(c, FILE_BLOCK, hint);
     failure_site(c, emit(c, SPX_I_MAP, 0, dst.index, offset, (int32_t)count), e->span);
     return dst;
@@ -941,13 +1087,12 @@ static reg_t compile_library(compiler_t *c, const spx_expr_t *e, int32_t hint)
     }
     int32_t record = c->aux->nelts;
     int file = file_of(e->type);
-    APR_ARRAY_PUSH(c->aux, int32_t) = place;
-    APR_ARRAY_PUSH(c->aux, int32_t) = file == FILE_INT ? 1 : file == FILE_BLOCK ? 2 : 0;
-    APR_ARRAY_PUSH(c->aux, int32_t) = (int32_t)operand_count;
+    PUSH(c->aux, int32_t) = place;
+    PUSH(c->aux, int32_t) = file == FILE_INT ? 1 : file == FILE_BLOCK ? 2 : 0;
+    PUSH(c->aux, int32_t) = (int32_t)operand_count;
     for (apr_size_t i = 0; i < operand_count; i++)
-        APR_ARRAY_PUSH(c->aux, int32_t) = 4 * operands[i].index +
-                                          (operands[i].file == FILE_BLOCK ? 1 : 0) +
-                                          (int32_t)dying(operands[i], 2);
+        PUSH(c->aux, int32_t) = 4 * operands[i].index + (operands[i].file == FILE_BLOCK ? 1 : 0) +
+                                (int32_t)dying(operands[i], 2);
     for (apr_size_t i = operand_count; i-- > 0;)
         free_reg(c, operands[i]);
     c->top[FILE_INT] -= (uint32_t)temps;         /* read before the method writes its result */
@@ -974,10 +1119,10 @@ static reg_t compile_assert_eq(compiler_t *c, const spx_expr_t *e)
     free_reg(c, l);
     charge(c, e->span);
     int32_t offset = c->aux->nelts;
-    APR_ARRAY_PUSH(c->aux, int32_t) = message ? m.index : -1;
-    APR_ARRAY_PUSH(c->aux, int32_t) = c->render_types->nelts;
-    APR_ARRAY_PUSH(c->aux, int32_t) = message && m.temp;
-    APR_ARRAY_PUSH(c->render_types, const spx_render_type_t *) =
+    PUSH(c->aux, int32_t) = message ? m.index : -1;
+    PUSH(c->aux, int32_t) = c->render_types->nelts;
+    PUSH(c->aux, int32_t) = message && m.temp;
+    PUSH(c->render_types, const spx_render_type_t *) =
         spx_render_type_of(left->type, left->vtype, c->render_memo, c->pool);
     int block = l.file == FILE_BLOCK;
     failure_site(c,
@@ -995,7 +1140,7 @@ static int32_t data_literal_number(compiler_t *c, const spx_data_entry_t *entry)
 {
     uintptr_t number = (uintptr_t)spx_word_table_get(c->const_numbers, SPX_WORD_OF(entry));
     if (!number) {
-        spx_literal_t *literal = apr_array_push(c->literals);
+        spx_literal_t *literal = &PUSH(c->literals, spx_literal_t);
         literal->bytes = entry->bytes;
         literal->length = entry->length;
         number = (uintptr_t)c->literals->nelts;
@@ -1210,9 +1355,9 @@ static reg_t compile_index(compiler_t *c, const spx_expr_t *e, int32_t hint)
         /* a[x + k], a[x - k] (x a leaf, k a literal): the sum and the read in
          * one instruction, each failing at its own span */
         int32_t offset = c->aux->nelts;
-        APR_ARRAY_PUSH(c->aux, int32_t) = leaf_reg(c, at->as.binary.left).index;
-        APR_ARRAY_PUSH(c->aux, int32_t) = (int32_t)at->as.binary.right->as.integer;
-        APR_ARRAY_PUSH(c->aux, int32_t) = at->as.binary.op == SPX_OP_SUB;
+        PUSH(c->aux, int32_t) = leaf_reg(c, at->as.binary.left).index;
+        PUSH(c->aux, int32_t) = (int32_t)at->as.binary.right->as.integer;
+        PUSH(c->aux, int32_t) = at->as.binary.op == SPX_OP_SUB;
         free_reg(c, b);
         reg_t dst = destination(c, FILE_INT, hint);
         int32_t pc =
@@ -1264,7 +1409,7 @@ static reg_t compile_struct(compiler_t *c, const spx_expr_t *e, int32_t hint)
         free_reg(c, temps[i]);
     int32_t offset = c->aux->nelts;
     for (apr_size_t i = 0; i < structure->field_count; i++)
-        APR_ARRAY_PUSH(c->aux, int32_t) = registers[i];
+        PUSH(c->aux, int32_t) = registers[i];
     reg_t dst = destination(c, FILE_BLOCK, hint);
     failure_site(c, emit(c, SPX_I_STRUCT, 0, dst.index, offset, shape_number(c, structure)),
                  e->span);
@@ -1299,7 +1444,7 @@ static reg_t compile_variant(compiler_t *c, const spx_expr_t *e, int32_t hint)
         free_reg(c, temps[i]);
     int32_t offset = c->aux->nelts;
     for (apr_size_t i = 0; i < count; i++)
-        APR_ARRAY_PUSH(c->aux, int32_t) = 2 * temps[i].index + (temps[i].file == FILE_BLOCK);
+        PUSH(c->aux, int32_t) = 2 * temps[i].index + (temps[i].file == FILE_BLOCK);
     reg_t dst = destination(c, FILE_BLOCK, hint);
     failure_site(c,
                  emit(c, SPX_I_VARIANT, 0, dst.index, offset,
@@ -1341,8 +1486,8 @@ static reg_t compile_primary(compiler_t *c, const spx_expr_t *e, int32_t hint)
             /* a[i].f of a variable a and a leaf i: one instruction, which
              * holds nothing in between (nothing else runs there) */
             int32_t offset = c->aux->nelts;
-            APR_ARRAY_PUSH(c->aux, int32_t) = leaf_reg(c, element->as.index.index).index;
-            APR_ARRAY_PUSH(c->aux, int32_t) = field;
+            PUSH(c->aux, int32_t) = leaf_reg(c, element->as.index.index).index;
+            PUSH(c->aux, int32_t) = field;
             reg_t dst = destination(c, FILE_INT, hint);
             failure_site(c,
                          emit(c, SPX_I_ELEMENT_FIELD_I, 0, dst.index,
@@ -1388,7 +1533,7 @@ static reg_t compile_expr(compiler_t *c, const spx_expr_t *e, int32_t hint)
     int base = c->spine->nelts;
     const spx_expr_t *node = e;
     while (node->kind == SPX_EXPR_UNARY || node->kind == SPX_EXPR_BINARY) {
-        APR_ARRAY_PUSH(c->spine, const spx_expr_t *) = node;
+        PUSH(c->spine, const spx_expr_t *) = node;
         node = node->kind == SPX_EXPR_UNARY ? node->as.unary.operand : node->as.binary.left;
     }
     reg_t r = compile_primary(c, node, node == e ? hint : -1);
@@ -1411,11 +1556,11 @@ static reg_t compile_expr(compiler_t *c, const spx_expr_t *e, int32_t hint)
                 emit(c, SPX_I_MOVE_I, 0, dst.index, r.index, 0);
                 r = dst;
             }
-            label_t *end = new_label(c);
-            jump(c, top->as.binary.op == SPX_OP_AND ? SPX_I_JUMP_NOT : SPX_I_JUMP_IF, end, r.index,
+            label_t end = UNBOUND_LABEL;
+            jump(c, top->as.binary.op == SPX_OP_AND ? SPX_I_JUMP_NOT : SPX_I_JUMP_IF, &end, r.index,
                  0);
             compile_into(c, top->as.binary.right, r.index);
-            bind_label(c, end);
+            bind_label(c, &end);
         } else if (immediate_of(top) >= 0) {
             r = emit_immediate(c, top, r, here);
         } else {
@@ -1449,7 +1594,8 @@ static void compile_branch(compiler_t *c, const spx_expr_t *e, int when, label_t
         if (op == SPX_OP_AND || op == SPX_OP_OR) {
             /* "a && b" jumps on false when either does, "a || b" on true. */
             int direct = (op == SPX_OP_AND) != when;
-            label_t *skip = direct ? label : new_label(c);
+            label_t own = UNBOUND_LABEL;
+            label_t *skip = direct ? label : &own;
             compile_branch(c, e->as.binary.left, direct ? when : !when, skip, depth + 1);
             compile_branch(c, e->as.binary.right, when, label, depth + 1);
             if (!direct)
@@ -1693,9 +1839,9 @@ static void compile_for(compiler_t *c, const spx_stmt_t *s)
         bound = (reg_t){FILE_INT, alloc_temp(c, FILE_INT), 1};
         emit(c, SPX_I_LEN, 0, bound.index, snapshot.index, 0);
     }
-    label_t *body = new_label(c), *next = new_label(c), *check = new_label(c), *exit = new_label(c);
-    jump(c, SPX_I_JUMP, check, 0, 0);
-    bind_label(c, body);
+    label_t body = UNBOUND_LABEL, next = UNBOUND_LABEL, check = UNBOUND_LABEL, exit = UNBOUND_LABEL;
+    jump(c, SPX_I_JUMP, &check, 0, 0);
+    bind_label(c, &body);
     if (!is_range) {
         int file = c->slot_file[s->as.for_stmt.slot];
         int map = s->as.for_stmt.from->type == SPX_TYPE_MAP; /* v3: its keys */
@@ -1704,16 +1850,16 @@ static void compile_for(compiler_t *c, const spx_stmt_t *s)
                  : (file == FILE_BLOCK ? SPX_I_INDEX_B : SPX_I_INDEX_I),
              0, variable, snapshot.index, counter.index);
     }
-    loop_t *loop = &APR_ARRAY_PUSH(c->loops, loop_t);
-    *loop = (loop_t){exit, next, c->scope->nelts};
+    loop_t *loop = &PUSH(c->loops, loop_t);
+    *loop = (loop_t){&exit, &next, c->scope->nelts};
     compile_block(c, &s->as.for_stmt.body, 1);
     c->loops->nelts--;
-    bind_label(c, next);
+    bind_label(c, &next);
     emit(c, SPX_I_INC, 0, counter.index, 0, 0);
-    bind_label(c, check);
+    bind_label(c, &check);
     charge(c, for_header_span(s));
-    jump(c, SPX_I_JUMP_LT, body, counter.index, bound.index);
-    bind_label(c, exit);
+    jump(c, SPX_I_JUMP_LT, &body, counter.index, bound.index);
+    bind_label(c, &exit);
     if (!is_range) {
         if (c->slot_file[s->as.for_stmt.slot] == FILE_BLOCK)
             emit(c, SPX_I_DROP_B, 0, variable, 0, 0);
@@ -1750,12 +1896,12 @@ static void compile_match(compiler_t *c, const spx_stmt_t *s)
     }
     int mark = c->scope->nelts;
     if (scrutinee.temp)
-        APR_ARRAY_PUSH(c->scope, int32_t) = scrutinee.index;
+        PUSH(c->scope, int32_t) = scrutinee.index;
     int32_t table = c->aux->nelts;
     for (uint32_t v = 0; v < 2 * variants; v++)
-        APR_ARRAY_PUSH(c->aux, int32_t) = -1;
+        PUSH(c->aux, int32_t) = -1;
     failure_site(c, emit(c, SPX_I_MATCH, 0, scrutinee.index, table, (int32_t)variants), s->span);
-    label_t *end = new_label(c);
+    label_t end = UNBOUND_LABEL;
     for (apr_size_t a = 0; a < s->as.match_stmt.arm_count; a++) {
         const spx_match_arm_t *arm = &s->as.match_stmt.arms[a];
         flush_charge(c);
@@ -1776,114 +1922,20 @@ static void compile_match(compiler_t *c, const spx_stmt_t *s)
             emit(c, file == FILE_BLOCK ? SPX_I_PAYLOAD_B : SPX_I_PAYLOAD_I, 0, c->slot_index[slot],
                  scrutinee.index, (int32_t)j);
             if (file == FILE_BLOCK)
-                APR_ARRAY_PUSH(c->scope, int32_t) = c->slot_index[slot];
+                PUSH(c->scope, int32_t) = c->slot_index[slot];
         }
         if (scrutinee.temp)
             emit(c, SPX_I_TAKE_APART, 0, scrutinee.index, 0, 0);
         compile_block(c, &arm->body, 1);
         drop_scope(c, arm_mark);
         c->scope->nelts = arm_mark;
-        jump(c, SPX_I_JUMP, end, 0, 0);
+        jump(c, SPX_I_JUMP, &end, 0, 0);
     }
-    bind_label(c, end);
+    bind_label(c, &end);
     if (scrutinee.temp)
         emit(c, SPX_I_DROP_B, 0, scrutinee.index, 0, 0);
     c->scope->nelts = mark;
     free_reg(c, scrutinee);
-}
-
-/* --- a statement's nodes --------------------------------------------------- */
-
-/* The nodes of an expression that a statement's charge counts
- * (docs/execution.md, "A statement's nodes"): each operator (unary or
- * binary), call, index, slice and field (".f", and a module's "m.X"), and
- * each element, field, entry or payload of a constructor that has fewer than
- * SPX_LIMIT_STATEMENT_NODES_PER_STEP of them (one with more pays a size
- * charge for them already); literals and names count nothing. Walked with a
- * stack, not C recursion: a chain of left operands is as long as the source
- * allows. */
-static void push_node(void *context, const spx_expr_t *e)
-{
-    APR_ARRAY_PUSH((apr_array_header_t *)context, const spx_expr_t *) = e;
-}
-
-static uint64_t small_constructor(apr_size_t count)
-{
-    return count < SPX_LIMIT_STATEMENT_NODES_PER_STEP ? (uint64_t)count : 0;
-}
-
-static uint64_t node_count(const spx_expr_t *e)
-{
-    switch (e->kind) {
-    case SPX_EXPR_INT:
-    case SPX_EXPR_STRING:
-    case SPX_EXPR_BOOL:
-    case SPX_EXPR_NAME:
-        return 0;
-    case SPX_EXPR_CALL:
-    case SPX_EXPR_UNARY:
-    case SPX_EXPR_BINARY:
-    case SPX_EXPR_INDEX:
-    case SPX_EXPR_SLICE:
-    case SPX_EXPR_FIELD:
-        return 1;
-    case SPX_EXPR_ARRAY:
-        return small_constructor(e->as.array.count);
-    case SPX_EXPR_STRUCT_LITERAL:
-        return small_constructor(e->as.literal->field_count);
-    case SPX_EXPR_VARIANT:
-        return small_constructor(e->as.variant.count);
-    case SPX_EXPR_MAP:
-        return small_constructor(e->as.map.count);
-    }
-    return 0;
-}
-
-static uint64_t expression_nodes(compiler_t *c, const spx_expr_t *e)
-{
-    if (!e)
-        return 0;
-    apr_array_header_t *stack = c->nodes;
-    apr_array_clear(stack);
-    push_node(stack, e);
-    uint64_t count = 0;
-    while (stack->nelts) {
-        const spx_expr_t *top = APR_ARRAY_IDX(stack, --stack->nelts, const spx_expr_t *);
-        count += node_count(top);
-        spx_expr_visit_children(top, push_node, stack);
-    }
-    return count;
-}
-
-/* The nodes a statement evaluates itself: a binding's or a return's
- * value, an assignment's place and value, an expression statement, an
- * if's condition, a for loop's range or array, a match's scrutinee; not
- * its blocks (their statements count their own), and not a while loop's
- * condition, which its check counts each time. */
-static uint64_t statement_nodes(compiler_t *c, const spx_stmt_t *s)
-{
-    switch (s->kind) {
-    case SPX_STMT_LET:
-    case SPX_STMT_VAR:
-        return expression_nodes(c, s->as.binding.value);
-    case SPX_STMT_ASSIGN:
-        return expression_nodes(c, s->as.assign.place) + expression_nodes(c, s->as.assign.value);
-    case SPX_STMT_IF:
-        return expression_nodes(c, s->as.if_stmt.condition);
-    case SPX_STMT_FOR:
-        return expression_nodes(c, s->as.for_stmt.from) + expression_nodes(c, s->as.for_stmt.to);
-    case SPX_STMT_RETURN:
-        return expression_nodes(c, s->as.return_stmt.value);
-    case SPX_STMT_EXPR:
-        return expression_nodes(c, s->as.expr_stmt.expression);
-    case SPX_STMT_MATCH:
-        return expression_nodes(c, s->as.match_stmt.scrutinee);
-    case SPX_STMT_WHILE:
-    case SPX_STMT_BREAK:
-    case SPX_STMT_CONTINUE:
-        break;
-    }
-    return 0;
 }
 
 /* The step of a statement or a while loop's check, at span, and one more
@@ -1901,48 +1953,49 @@ static void charge_statement(compiler_t *c, spx_span_t span, uint64_t nodes)
 
 static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
 {
-    charge_statement(c, s->span, statement_nodes(c, s));
+    SPX_ASSERT(c->next_statement < c->statement_nodes->nelts);
+    uint64_t nodes = APR_ARRAY_IDX(c->statement_nodes, c->next_statement++, uint64_t);
+    charge_statement(c, s->span, s->kind == SPX_STMT_WHILE ? 0 : nodes);
     switch (s->kind) {
     case SPX_STMT_LET:
     case SPX_STMT_VAR:
         compile_into(c, s->as.binding.value, c->slot_index[s->as.binding.slot]);
         if (c->slot_file[s->as.binding.slot] == FILE_BLOCK)
-            APR_ARRAY_PUSH(c->scope, int32_t) = c->slot_index[s->as.binding.slot];
+            PUSH(c->scope, int32_t) = c->slot_index[s->as.binding.slot];
         break;
     case SPX_STMT_ASSIGN:
         compile_assign(c, s);
         break;
     case SPX_STMT_IF: {
-        label_t *otherwise = new_label(c);
-        compile_branch(c, s->as.if_stmt.condition, 0, otherwise, 0);
+        label_t otherwise = UNBOUND_LABEL;
+        compile_branch(c, s->as.if_stmt.condition, 0, &otherwise, 0);
         compile_block(c, &s->as.if_stmt.then_block, 1);
         if (s->as.if_stmt.else_block || s->as.if_stmt.else_if) {
-            label_t *end = new_label(c);
-            jump(c, SPX_I_JUMP, end, 0, 0);
-            bind_label(c, otherwise);
+            label_t end = UNBOUND_LABEL;
+            jump(c, SPX_I_JUMP, &end, 0, 0);
+            bind_label(c, &otherwise);
             if (s->as.if_stmt.else_block)
                 compile_block(c, s->as.if_stmt.else_block, 1);
             else
                 compile_stmt(c, s->as.if_stmt.else_if);
-            bind_label(c, end);
+            bind_label(c, &end);
         } else {
-            bind_label(c, otherwise);
+            bind_label(c, &otherwise);
         }
         break;
     }
     case SPX_STMT_WHILE: {
-        label_t *body = new_label(c), *condition = new_label(c), *exit = new_label(c);
-        jump(c, SPX_I_JUMP, condition, 0, 0); /* carries the while's own step */
-        bind_label(c, body);
-        loop_t *loop = &APR_ARRAY_PUSH(c->loops, loop_t);
-        *loop = (loop_t){exit, condition, c->scope->nelts};
+        label_t body = UNBOUND_LABEL, condition = UNBOUND_LABEL, exit = UNBOUND_LABEL;
+        jump(c, SPX_I_JUMP, &condition, 0, 0); /* carries the while's own step */
+        bind_label(c, &body);
+        loop_t *loop = &PUSH(c->loops, loop_t);
+        *loop = (loop_t){&exit, &condition, c->scope->nelts};
         compile_block(c, &s->as.while_stmt.body, 1);
         c->loops->nelts--;
-        bind_label(c, condition);
-        charge_statement(c, s->as.while_stmt.condition->span,
-                         expression_nodes(c, s->as.while_stmt.condition));
-        compile_branch(c, s->as.while_stmt.condition, 1, body, 0);
-        bind_label(c, exit);
+        bind_label(c, &condition);
+        charge_statement(c, s->as.while_stmt.condition->span, nodes);
+        compile_branch(c, s->as.while_stmt.condition, 1, &body, 0);
+        bind_label(c, &exit);
         break;
     }
     case SPX_STMT_FOR:
@@ -2026,18 +2079,13 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
     out->source = source; /* a function too large to compile has them too */
     out->name_start = f->name.span.start.offset;
     out->name_end = f->name.span.end.offset;
-    c->code = apr_array_make(c->scratch, 64, sizeof(spx_instr_t));
-    c->sites = apr_array_make(c->scratch, 16, sizeof(spx_site_t));
-    c->pending = apr_array_make(c->scratch, 4, sizeof(spx_span_t));
-    c->spine = apr_array_make(c->scratch, 16, sizeof(const spx_expr_t *));
-    c->nodes = apr_array_make(c->scratch, 16, sizeof(const spx_expr_t *));
-    c->aux = apr_array_make(c->scratch, 8, sizeof(int32_t));
-    c->scope = apr_array_make(c->scratch, 8, sizeof(int32_t));
-    c->loops = apr_array_make(c->scratch, 4, sizeof(loop_t));
-    c->function_patches = apr_array_make(c->scratch, 4, sizeof(const_patch_t));
-    c->int_consts = apr_array_make(c->scratch, 8, sizeof(int64_t));
-    c->literals = apr_array_make(c->scratch, 8, sizeof(spx_literal_t));
-    c->render_types = apr_array_make(c->scratch, 2, sizeof(const spx_render_type_t *));
+    apr_array_header_t *const work[] = {c->code,       c->sites,           c->pending,
+                                        c->spine,      c->statement_nodes, c->aux,
+                                        c->scope,      c->loops,           c->function_patches,
+                                        c->int_consts, c->literals,        c->render_types};
+    for (apr_size_t i = 0; i < sizeof(work) / sizeof(work[0]); i++)
+        apr_array_clear(work[i]);
+    c->next_statement = 0;
     spx_word_table_clear(c->int_numbers);
     spx_word_table_clear(c->carried);
     spx_word_table_clear(c->const_numbers);
@@ -2059,14 +2107,14 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
     place_slots(c, &f->body);
     if (c->array_loops)
         int_const(c, 0); /* where a for loop over an array starts */
-    spx_block_visit_expressions(&f->body, collect_expr, c);
+    collect_block(c, &f->body);
     c->consts_closed = 1;
     /* Every call copies the constants into its frame a group at a time
      * (enter, vm.c): padded with zeros to a whole group while that stays
      * within the register limit. */
     while (c->int_consts->nelts % SPX_VM_CONST_GROUP != 0 &&
            c->locals[FILE_INT] + (uint32_t)c->int_consts->nelts < SPX_LIMIT_FUNCTION_REGISTERS)
-        APR_ARRAY_PUSH(c->int_consts, int64_t) = 0;
+        PUSH(c->int_consts, int64_t) = 0;
     c->top[FILE_INT] = c->max[FILE_INT] = c->locals[FILE_INT] + (uint32_t)c->int_consts->nelts;
     c->top[FILE_BLOCK] = c->max[FILE_BLOCK] = c->locals[FILE_BLOCK];
     compile_block(c, &f->body, 0);
@@ -2105,7 +2153,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
     for (int i = 0; i < c->function_patches->nelts; i++) {
         const_patch_t patch = APR_ARRAY_IDX(c->function_patches, i, const_patch_t);
         patch.function = out;
-        APR_ARRAY_PUSH(c->patches, const_patch_t) = patch;
+        PUSH(c->patches, const_patch_t) = patch;
     }
 }
 
@@ -2115,6 +2163,19 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
     c->pool = pool;
     c->arena = arena;
     apr_pool_create(&c->scratch, pool);
+    apr_pool_create(&c->work, pool);
+    c->code = apr_array_make(c->work, 64, sizeof(spx_instr_t));
+    c->sites = apr_array_make(c->work, 16, sizeof(spx_site_t));
+    c->pending = apr_array_make(c->work, 4, sizeof(spx_span_t));
+    c->spine = apr_array_make(c->work, 16, sizeof(const spx_expr_t *));
+    c->statement_nodes = apr_array_make(c->work, 32, sizeof(uint64_t));
+    c->aux = apr_array_make(c->work, 8, sizeof(int32_t));
+    c->scope = apr_array_make(c->work, 8, sizeof(int32_t));
+    c->loops = apr_array_make(c->work, 4, sizeof(loop_t));
+    c->function_patches = apr_array_make(c->work, 4, sizeof(const_patch_t));
+    c->int_consts = apr_array_make(c->work, 8, sizeof(int64_t));
+    c->literals = apr_array_make(c->work, 8, sizeof(spx_literal_t));
+    c->render_types = apr_array_make(c->work, 2, sizeof(const spx_render_type_t *));
     c->functions = apr_array_make(pool, 64, sizeof(spx_vm_function_t *));
     c->shapes = apr_array_make(pool, 8, sizeof(const spx_struct_shape_t *));
     c->shape_numbers = apr_hash_make(pool);
@@ -2173,6 +2234,7 @@ static void make_name_table(compiler_t *c, spx_program_t *program)
 spx_program_t *spx_program_finish(spx_program_builder_t *c)
 {
     apr_pool_destroy(c->scratch);
+    apr_pool_destroy(c->work);
     spx_program_t *program = apr_pcalloc(c->pool, sizeof(*program));
     program->function_count = (apr_size_t)c->functions->nelts;
     program->functions = (spx_vm_function_t *const *)c->functions->elts;
@@ -2206,7 +2268,7 @@ apr_status_t spx_program_check_roots(const spx_program_t *program, const char *c
         long index = spx_program_find(program, *root);
         if (index >= 0 && !seen[index]) {
             seen[index] = 1;
-            APR_ARRAY_PUSH(queue, int32_t) = (int32_t)index;
+            PUSH(queue, int32_t) = (int32_t)index;
         }
     }
     for (int i = 0; i < queue->nelts; i++) {
@@ -2219,7 +2281,7 @@ apr_status_t spx_program_check_roots(const spx_program_t *program, const char *c
             int32_t callee = function->code[pc].a;
             if (function->code[pc].op == SPX_I_CALL && !seen[callee]) {
                 seen[callee] = 1;
-                APR_ARRAY_PUSH(queue, int32_t) = callee;
+                PUSH(queue, int32_t) = callee;
             }
         }
     }

@@ -601,8 +601,67 @@ void spx_block_visit(const spx_block_t *block, spx_expression_visitor_t visit,
  * elements; a struct literal's field values as written. Literals and names
  * hold none. What is inside a child is the visitor's to walk (so a walk that
  * recurses through this goes as deep as the parser allowed,
- * SPX_LIMIT_PARSE_DEPTH). A child left out after a syntax error is skipped. */
-void spx_expr_visit_children(const spx_expr_t *e, spx_expression_visitor_t visit, void *context);
+ * SPX_LIMIT_PARSE_DEPTH). A child left out after a syntax error is skipped.
+ * Inline: a walker's own function, passed as visit, is then called
+ * directly. */
+/* The child at a slot the parser may have left empty after an error. */
+static inline void spx_expr_visit_child(const spx_expr_t *child, spx_expression_visitor_t visit,
+                                        void *context)
+{
+    if (child)
+        visit(context, child);
+}
+
+static inline void spx_expr_visit_children(const spx_expr_t *e, spx_expression_visitor_t visit,
+                                           void *context)
+{
+    switch (e->kind) {
+    case SPX_EXPR_INT:
+    case SPX_EXPR_STRING:
+    case SPX_EXPR_BOOL:
+    case SPX_EXPR_NAME:
+        break;
+    case SPX_EXPR_CALL:
+        spx_expr_visit_child(e->as.call->receiver, visit, context);
+        for (apr_size_t i = 0; i < e->as.call->argument_count; i++)
+            spx_expr_visit_child(e->as.call->arguments[i], visit, context);
+        break;
+    case SPX_EXPR_UNARY:
+        spx_expr_visit_child(e->as.unary.operand, visit, context);
+        break;
+    case SPX_EXPR_BINARY:
+        spx_expr_visit_child(e->as.binary.left, visit, context);
+        spx_expr_visit_child(e->as.binary.right, visit, context);
+        break;
+    case SPX_EXPR_INDEX:
+    case SPX_EXPR_SLICE:
+        spx_expr_visit_child(e->as.index.base, visit, context);
+        spx_expr_visit_child(e->as.index.index, visit, context);
+        spx_expr_visit_child(e->as.index.to, visit, context);
+        break;
+    case SPX_EXPR_FIELD:
+        spx_expr_visit_child(e->as.field.base, visit, context);
+        break;
+    case SPX_EXPR_ARRAY:
+        for (apr_size_t i = 0; i < e->as.array.count; i++)
+            spx_expr_visit_child(e->as.array.elements[i], visit, context);
+        break;
+    case SPX_EXPR_STRUCT_LITERAL:
+        for (apr_size_t i = 0; i < e->as.literal->field_count; i++)
+            spx_expr_visit_child(e->as.literal->fields[i].value, visit, context);
+        break;
+    case SPX_EXPR_VARIANT:
+        for (apr_size_t i = 0; i < e->as.variant.count; i++)
+            spx_expr_visit_child(e->as.variant.payloads[i], visit, context);
+        break;
+    case SPX_EXPR_MAP: /* each key, then its value */
+        for (apr_size_t i = 0; i < e->as.map.count; i++) {
+            spx_expr_visit_child(e->as.map.keys[i], visit, context);
+            spx_expr_visit_child(e->as.map.values[i], visit, context);
+        }
+        break;
+    }
+}
 
 /* "int", "bool", "str", "unit" (and "<error>"); "array" and "struct" for
  * the v2 kinds, which messages name by spx_vtype_name instead. */
@@ -654,7 +713,8 @@ const char *spx_function_signature(const spx_function_t *function, apr_pool_t *p
 const char *spx_written_type_name(const spx_type_syntax_t *syntax, spx_type_t basic,
                                   const struct spx_module_t *module, apr_pool_t *pool);
 
-/* inner in depth brackets: "[[int]]" for ("int", 2); inner itself for 0. */
+/* inner in depth brackets: "[[int]]" for ("int", 2); inner itself (the same
+ * pointer, not a copy) for 0. */
 const char *spx_array_type_name(const char *inner, size_t depth, apr_pool_t *pool);
 
 #endif /* SPX_AST_H */

@@ -826,6 +826,39 @@ static void test_v3_checker_marks(void)
     expect_marks(v3_marks_source, cases, COUNT(cases));
 }
 
+/* More than 32 locals: the candidates are found first and walked 32 at a
+ * time (three chunks here), each chunk with its own loop summaries (more
+ * loops than the table of summaries first holds). 70 str locals: the last
+ * 20 read each in its own loop only (no move: the loop's next round reads
+ * it again), the others once after the loops (a move). Reads as
+ * collect_reads shows them. */
+static void test_marks_past_32_locals(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    enum { LOCALS = 70, LOOPS = 20 };
+    const char *source = "fn k(s: str) -> int {\n  return len(s);\n}\n"
+                         "fn many(t: str) -> int {\n  var n = 0;\n";
+    const char *reads = "";
+    for (int i = 0; i < LOCALS; i++) {
+        source = apr_psprintf(pool, "%s  let a%d = t + \"%d\";\n", source, i, i);
+        reads = apr_pstrcat(pool, reads, i ? " " : "", "t", NULL);
+    }
+    for (int i = 0; i < LOOPS; i++) { /* the last locals first: those of the second chunk */
+        int local = LOCALS - 1 - i;
+        source = apr_psprintf(pool, "%s  while n < %d { n = n + k(a%d); }\n", source, i, local);
+        reads = apr_psprintf(pool, "%s a%d", reads, local);
+    }
+    for (int i = 0; i < LOCALS - LOOPS; i++) {
+        source = apr_psprintf(pool, "%s  n = n + k(a%d);\n", source, i);
+        reads = apr_psprintf(pool, "%s a%d*", reads, i);
+    }
+    source = apr_pstrcat(pool, source, "  return n;\n}\n", NULL);
+    const marks_t cases[] = {{"many", reads}};
+    expect_marks(source, cases, COUNT(cases));
+    apr_pool_destroy(pool);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -843,6 +876,7 @@ int main(void)
         {"compound assignment does not move; match arms are alternatives", test_compound_and_arms},
         {"the checker's marks with maps, variants, insert, compound assignment and match",
          test_v3_checker_marks},
+        {"the checker's marks past 32 locals, 32 candidates at a time", test_marks_past_32_locals},
         CU_TEST_INFO_NULL,
     };
     return spx_test_run_suite("interpreter, language v3: move on last use", tests);
