@@ -548,6 +548,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_JUMP_LE, jump_le);     /* while j <= n */
             FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* if x + y < 0 */
             FOLLOW(SPX_I_RETURN_I, return_i);
+            FOLLOW(SPX_I_REM, div_rem); /* (h + v) % m */
             break;
         }
         case SPX_I_SUB:
@@ -567,6 +568,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             I[ins->a] = value;
             FOLLOW(SPX_I_JUMP_LT_K, jump_lt_k);
             FOLLOW(SPX_I_JUMP_LT, jump_lt);
+            FOLLOW(SPX_I_INC, inc); /* a loop's step after x += k */
             break;
         }
         case SPX_I_SUB_K:
@@ -587,7 +589,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_DIV:
-        case SPX_I_REM: {
+        case SPX_I_REM:
+        div_rem : {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
             spx_int_status_t failed = ins->op == SPX_I_DIV
                                           ? spx_int_div(I[ins->b], I[ins->c], &value)
@@ -601,6 +604,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 goto language_failure;
             }
             I[ins->a] = value;
+            FOLLOW(SPX_I_JUMP, jump); /* the end of an if's branch */
             break;
         }
         case SPX_I_NEG:
@@ -609,6 +613,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 message = SPX_INT_NEGATION_OVERFLOW;
                 goto language_failure;
             }
+            FOLLOW(SPX_I_MAP_GET_OR_I, map_get_or); /* m.get(k, -1) */
             break;
         case SPX_I_NOT:
             I[ins->a] = !I[ins->b];
@@ -712,6 +717,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_DROP_B, drop_b);
             FOLLOW(SPX_I_JUMP_LT, jump_lt);
             FOLLOW(SPX_I_JUMP_NOT, jump_not);
+            FOLLOW(SPX_I_INC, inc); /* a for loop's step after an if */
             break;
         case SPX_I_JUMP_IF:
         jump_if:
@@ -1356,28 +1362,33 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_MAP_GET_OR_I:
-        case SPX_I_MAP_GET_OR_B: {
+        case SPX_I_MAP_GET_OR_B:
+        map_get_or : {
             const int32_t *operands = aux + ins->c;
+            const spx_value_block_t *map = B[ins->b];
             spx_value_t value, key = key_operand(operands[0], I, B);
             if (small_key(operands[0], key)) { /* 0 steps: spx_map_get_or's work, in line */
-                const spx_value_t *entry = spx_map_slot(heap, B[ins->b], key);
+                const spx_value_t *entry = spx_map_slot(heap, map, key);
                 value = entry ? *entry : key_operand(operands[1], I, B);
-                if (B[ins->b]->elements_are_blocks)
+                if (map->elements_are_blocks)
                     spx_block_hold(value.b);
             } else {
-                METERED(spx_map_get_or(heap, &metered, B[ins->b], key,
-                                       key_operand(operands[1], I, B), &value));
+                METERED(spx_map_get_or(heap, &metered, map, key, key_operand(operands[1], I, B),
+                                       &value));
             }
-            if (ins->flags & SPX_FLAG_FREE_D)
-                drop(vm, &B[operands[1] >> 1]);
-            if (ins->flags & SPX_FLAG_FREE_C)
-                drop(vm, &B[operands[0] >> 1]);
-            if (ins->flags & SPX_FLAG_FREE_B)
-                drop(vm, &B[ins->b]);
+            if (ins->flags) { /* most often none: the operands are variables */
+                if (ins->flags & SPX_FLAG_FREE_D)
+                    drop(vm, &B[operands[1] >> 1]);
+                if (ins->flags & SPX_FLAG_FREE_C)
+                    drop(vm, &B[operands[0] >> 1]);
+                if (ins->flags & SPX_FLAG_FREE_B)
+                    drop(vm, &B[ins->b]);
+            }
             if (ins->op == SPX_I_MAP_GET_OR_I)
                 I[ins->a] = value.i;
             else
                 assign(vm, &B[ins->a], value.b);
+            FOLLOW(SPX_I_JUMP_LT_K, jump_lt_k); /* if v >= 0 */
             break;
         }
         case SPX_I_MAP_KEYS:
@@ -1506,8 +1517,11 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_UNREACHABLE:
-        default:
-            SPX_ASSERT(!"past the end of a function that returns on every path, or no instruction");
+            SPX_ASSERT(!"past the end of a function that returns on every path");
+            return APR_EGENERAL;
+        default: /* no instruction: the compiler makes none, so no range is checked */
+            SPX_ASSERT(!"no instruction");
+            SPX_UNREACHABLE();
             return APR_EGENERAL;
         }
     }
