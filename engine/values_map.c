@@ -8,7 +8,8 @@
  * slots (key, value) in insertion order, then each entry's hash (32 bits of
  * its key's SipHash-1-3 under the heap's random key, spx_siphash.h; a str
  * key's with its top bit set, kept in the string's block too), then
- * the index: a power of two at least twice the capacity of slots, each two
+ * the index (its slot count - 1 kept in the header's index_mask): a power
+ * of two at least twice the capacity of slots, each two
  * uint32_t: 0 (empty) or 1 + the position of an entry, and that entry's
  * hash again (so a probe compares hashes without reading the entries or the
  * hashes), probed linearly from the hash. The entries' order is the map's, so iteration, keys(),
@@ -161,6 +162,17 @@ static int64_t find_str(const spx_value_block_t *map, const spx_value_block_t *k
 static int64_t locate(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key)
 {
     uint32_t hint = map->of.hint;
+    if (map->length <= SPX_MAP_SCAN_ENTRIES && map->map_keys == SPX_MAP_KEYS_STR) {
+        /* a few str keys: compared, not hashed (no kept hash to compare) */
+        if (hint < map->length && same_str_key(map->slots[2u * hint].b, key.b))
+            return (int64_t)hint;
+        for (uint32_t position = 0; position < map->length; position++)
+            if (same_str_key(map->slots[2u * position].b, key.b)) {
+                ((spx_value_block_t *)(uintptr_t)map)->of.hint = position;
+                return (int64_t)position;
+            }
+        return -1;
+    }
     if (map->length <= SPX_MAP_SCAN_ENTRIES) { /* a few keys: compared, not hashed */
         if (hint < map->length && keys_equal(map, map->slots[2u * hint], key))
             return (int64_t)hint;

@@ -544,11 +544,10 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if (spx_int_add(I[ins->b], I[ins->c], &value) != SPX_INT_OK)
                 goto overflow;
             I[ins->a] = value;
-            FOLLOW(SPX_I_VARIANT, variant);
-            FOLLOW(SPX_I_JUMP_LE, jump_le);     /* while j <= n */
-            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* if x + y < 0 */
+            FOLLOW(SPX_I_JUMP_LE, jump_le); /* while j <= n */
             FOLLOW(SPX_I_RETURN_I, return_i);
-            FOLLOW(SPX_I_REM, div_rem); /* (h + v) % m */
+            FOLLOW(SPX_I_VARIANT, variant);
+            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* if x + y < 0 */
             break;
         }
         case SPX_I_SUB:
@@ -589,8 +588,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_DIV:
-        case SPX_I_REM:
-        div_rem : {
+        case SPX_I_REM: {
             int64_t value; /* not I[ins->a]: it may be an operand the message names */
             spx_int_status_t failed = ins->op == SPX_I_DIV
                                           ? spx_int_div(I[ins->b], I[ins->c], &value)
@@ -827,9 +825,9 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             B = vm->blocks + block_base;
             pc = code_base = callee->code;
             aux = callee->aux;
+            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* fib: if n < 2 */
             FOLLOW(SPX_I_MOVE_B, move_b);
             FOLLOW(SPX_I_MATCH, match);
-            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* fib: if n < 2 */
             FOLLOW(SPX_I_JUMP_LE, jump_le);
             break;
         }
