@@ -53,8 +53,7 @@ typedef struct vm_t {
     apr_size_t int_capacity;
     spx_value_block_t **blocks;
     apr_size_t block_capacity;
-    frame_t *frames;
-    unsigned depth;
+    frame_t *frames; /* max_call_depth of them */
     unsigned char *output;
     apr_size_t output_length, max_bytes;
     int output_truncated;
@@ -159,6 +158,15 @@ static inline void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t
     }
 }
 
+/* Release the four block registers at blocks, some of which hold a block:
+ * out of line, so that the returns in the loop keep their registers. */
+static SPX_NOINLINE void drop_four(vm_t *vm, spx_value_block_t **blocks)
+{
+    for (uint32_t k = 0; k < 4; k++)
+        if (blocks[k])
+            drop(vm, &blocks[k]);
+}
+
 /* Release every block register of the frame (four at a time past those
  * that are empty). In line in the two returns: a call per return cost more
  * than the scan of a frame whose registers are mostly empty. */
@@ -170,11 +178,8 @@ static inline void leave(vm_t *vm, const frame_t *frame)
     spx_value_block_t **blocks = vm->blocks + frame->block_base;
     for (; i + 4 <= count; i += 4) {
         if (((uintptr_t)blocks[i] | (uintptr_t)blocks[i + 1] | (uintptr_t)blocks[i + 2] |
-             (uintptr_t)blocks[i + 3]) == 0)
-            continue;
-        for (uint32_t k = i; k < i + 4; k++)
-            if (blocks[k])
-                drop(vm, &blocks[k]);
+             (uintptr_t)blocks[i + 3]) != 0)
+            drop_four(vm, blocks + i);
     }
     for (; i < count; i++)
         if (blocks[i])
@@ -427,7 +432,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     reserve(vm, function, 0, 0);
     enter(vm, function, 0, 0, function->block_registers);
     vm->frames[0] = (frame_t){function, NULL, 0, 0};
-    vm->depth = 1;
+    unsigned depth = 1; /* the frames in use */
     frame_t *frame = &vm->frames[0];
     const spx_instr_t *pc = function->code;
     const spx_instr_t *code_base = function->code; /* the current frame's function's */
@@ -779,7 +784,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             /* the compiler's: a function the checker resolved */
             SPX_ASSERT(ins->a >= 0 && (apr_size_t)ins->a < program->function_count);
             const spx_vm_function_t *callee = program->functions[ins->a];
-            if (vm->depth >= max_depth) {
+            if (depth >= max_depth) {
                 result->steps = max_steps - fuel - reserved;
                 fail(result, SPX_OUTCOME_DEPTH_EXHAUSTED, frame->function,
                      site_span(frame->function, (uint32_t)(ins - frame->function->code),
@@ -810,7 +815,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                      apr_psprintf(pool,
                                   "call depth exhausted: calling '%s' at depth %u would need "
                                   "more than the %u registers all frames may hold",
-                                  callee->name, vm->depth + 1, SPX_LIMIT_FRAME_REGISTERS));
+                                  callee->name, depth + 1, SPX_LIMIT_FRAME_REGISTERS));
                 return APR_SUCCESS;
             }
             if (!fits)
@@ -819,8 +824,10 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             enter(vm, callee, int_base, block_base,
                   frame->function->block_registers - (apr_size_t)ins->c);
             frame->resume = pc;
-            frame = &vm->frames[vm->depth++];
-            *frame = (frame_t){callee, NULL, int_base, block_base};
+            frame = &vm->frames[depth++];
+            frame->function = callee; /* its resume is set when it calls */
+            frame->int_base = int_base;
+            frame->block_base = block_base;
             I = vm->ints + int_base;
             B = vm->blocks + block_base;
             pc = code_base = callee->code;
@@ -835,14 +842,14 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         return_i : {
             int64_t value = I[ins->a];
             leave(vm, frame);
-            if (--vm->depth == 0) {
+            if (--depth == 0) {
                 result->outcome = SPX_OUTCOME_RETURNED;
                 result->value = value;
                 result->steps = max_steps - fuel - reserved;
                 return APR_SUCCESS;
             }
             I[0] = value; /* the caller's first argument register */
-            frame = &vm->frames[vm->depth - 1];
+            frame = &vm->frames[depth - 1];
             I = vm->ints + frame->int_base;
             B = vm->blocks + frame->block_base;
             pc = frame->resume;
@@ -867,13 +874,13 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                     spx_block_hold(value);
             }
             leave(vm, frame);
-            if (--vm->depth == 0) {
+            if (--depth == 0) {
                 spx_block_release(heap, value);
                 return APR_EGENERAL; /* entries and tests return int */
             }
             if (value) /* the caller's first argument register, empty now */
                 B[0] = value;
-            frame = &vm->frames[vm->depth - 1];
+            frame = &vm->frames[depth - 1];
             I = vm->ints + frame->int_base;
             B = vm->blocks + frame->block_base;
             pc = frame->resume;
