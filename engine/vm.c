@@ -43,8 +43,9 @@
 
 typedef struct frame_t {
     const spx_vm_function_t *function;
+    apr_size_t int_base;
     const spx_instr_t *resume; /* the caller's next instruction */
-    apr_size_t int_base, block_base;
+    apr_size_t block_base;     /* apart from int_base: read as a pair, they made vector moves */
 } frame_t;
 
 typedef struct vm_t {
@@ -431,7 +432,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     }
     reserve(vm, function, 0, 0);
     enter(vm, function, 0, 0, function->block_registers);
-    vm->frames[0] = (frame_t){function, NULL, 0, 0};
+    vm->frames[0] = (frame_t){function, 0, NULL, 0};
     unsigned depth = 1; /* the frames in use */
     frame_t *frame = &vm->frames[0];
     const spx_instr_t *pc = function->code;
