@@ -299,6 +299,16 @@ static SPX_NOINLINE void free_holding(spx_heap_t *heap, spx_value_block_t *block
 void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
 {
     SPX_ASSERT(block->holders == 0);
+    if (block->kind == SPX_BLOCK_STR) { /* holds nothing; a literal's header kept for reuse */
+        heap->live -= block_bytes(SPX_BLOCK_STR, block->capacity);
+        heap->blocks--;
+        if (!block->owns_storage && heap->spare_count < SPX_SPARE_LITERAL_BLOCKS) {
+            heap->spare[heap->spare_count++] = block;
+            return;
+        }
+        free(block);
+        return;
+    }
     if (block->kind != SPX_BLOCK_ENUM || block->elements_are_blocks) {
         free_holding(heap, block);
         return;
