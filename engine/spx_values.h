@@ -95,10 +95,12 @@ struct spx_value_block_t {
     uint32_t capacity;           /* bytes or slots allocated after the header (a literal: 0; maps:
                                     entries) */
     union {
-        uint32_t variant;  /* enums (v3): of.variant->variant, read by match at once */
-        uint32_t key_hash; /* strings (v3): 0, or the hash a map found for it as a key
-                              (values_map.c: its top bit is always set); a string that
-                              grows in place forgets it */
+        uint32_t variant;    /* enums (v3): of.variant->variant, read by match at once */
+        uint32_t key_hash;   /* strings (v3): 0, or the hash a map found for it as a key
+                                (values_map.c: its top bit is always set); a string that
+                                grows in place forgets it */
+        uint32_t index_mask; /* maps (v3): the index's slot count - 1 (values_map.c), kept
+                                so that a lookup does not compute it from the capacity */
     };
     union {
         const unsigned char *bytes;         /* strings: own storage (slots) or the literal's */

@@ -249,9 +249,10 @@ static void dispose(spx_heap_t *heap, spx_value_block_t *dying)
             heap->spare[heap->spare_count++] = dying; /* a literal's header: kept for reuse */
             return;
         }
-    } else if (spare_class((spx_block_kind_t)dying->kind, dying->capacity)) {
-        uint32_t k = spare_class((spx_block_kind_t)dying->kind, dying->capacity) - 1;
-        if (heap->spare_small_count[k] < SPX_SPARE_BLOCKS_PER_SIZE) {
+    } else {
+        uint32_t class = spare_class((spx_block_kind_t)dying->kind, dying->capacity);
+        uint32_t k = class - 1;
+        if (class && heap->spare_small_count[k] < SPX_SPARE_BLOCKS_PER_SIZE) {
             dying->slots[0].b = heap->spare_small[k];
             heap->spare_small[k] = dying;
             heap->spare_small_count[k]++;
@@ -261,17 +262,10 @@ static void dispose(spx_heap_t *heap, spx_value_block_t *dying)
     free(dying);
 }
 
-void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
+/* spx_block_free of a block that may hold others: each freed in turn from
+ * a stack (heap->dying). */
+static SPX_NOINLINE void free_holding(spx_heap_t *heap, spx_value_block_t *block)
 {
-    SPX_ASSERT(block->holders == 0);
-    if (block->kind == SPX_BLOCK_ENUM && !block->elements_are_blocks) {
-        /* a variant of int and bool payloads (a match takes many apart):
-         * nothing below it to release */
-        heap->live -= ENUM_BLOCK_BYTES + SLOT_BYTES * (uint64_t)block->capacity;
-        heap->blocks--;
-        dispose(heap, block);
-        return;
-    }
     apr_size_t count = 0;
     spx_value_block_t *dying = block; /* the first without the stack */
     for (;;) {
@@ -300,6 +294,37 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
             break;
         dying = heap->dying[--count];
     }
+}
+
+void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
+{
+    SPX_ASSERT(block->holders == 0);
+    if (block->kind == SPX_BLOCK_STR) { /* holds nothing; a literal's header kept for reuse */
+        heap->live -= block_bytes(SPX_BLOCK_STR, block->capacity);
+        heap->blocks--;
+        if (!block->owns_storage && heap->spare_count < SPX_SPARE_LITERAL_BLOCKS) {
+            heap->spare[heap->spare_count++] = block;
+            return;
+        }
+        free(block);
+        return;
+    }
+    if (block->kind != SPX_BLOCK_ENUM || block->elements_are_blocks) {
+        free_holding(heap, block);
+        return;
+    }
+    /* a variant of int and bool payloads (a match takes many apart):
+     * nothing below it to release, its storage most often kept for reuse */
+    heap->live -= ENUM_BLOCK_BYTES + SLOT_BYTES * (uint64_t)block->capacity;
+    heap->blocks--;
+    uint32_t k = block->capacity - 1u; /* spare_class: an enum's capacity is its length */
+    if (k < SPX_SPARE_BLOCK_SLOTS && heap->spare_small_count[k] < SPX_SPARE_BLOCKS_PER_SIZE) {
+        block->slots[0].b = heap->spare_small[k];
+        heap->spare_small[k] = block;
+        heap->spare_small_count[k]++;
+        return;
+    }
+    free(block);
 }
 
 /* Hold every block in slots[0..count) of a block of that layout. */
@@ -715,14 +740,44 @@ static spx_heap_status_t grow_array_in_place(spx_heap_t *heap, uint64_t *fuel,
     return SPX_HEAP_OK;
 }
 
-spx_heap_status_t spx_block_make_checked(spx_heap_t *heap, uint64_t *fuel, uint64_t n,
-                                         spx_block_kind_t kind, uint32_t length,
-                                         spx_value_block_t **out)
+/* spx_block_make_checked's every case but a small block that a freed one
+ * makes. */
+static SPX_NOINLINE spx_heap_status_t make_checked(spx_heap_t *heap, uint64_t *fuel, uint64_t n,
+                                                   spx_block_kind_t kind, uint32_t length,
+                                                   spx_value_block_t **out)
 {
     spx_heap_status_t status = before_creating(heap, fuel, n, kind, length);
     if (status == SPX_HEAP_OK)
         *out = new_block(heap, kind, length, length);
     return status;
+}
+
+spx_heap_status_t spx_block_make_checked(spx_heap_t *heap, uint64_t *fuel, uint64_t n,
+                                         spx_block_kind_t kind, uint32_t length,
+                                         spx_value_block_t **out)
+{
+    uint32_t class = spare_class(kind, length);
+    spx_value_block_t *block;
+    if (class && class == length && n < 64 && (block = heap->spare_small[class - 1]) != NULL &&
+        heap->live + block_bytes(kind, length) <= heap->max_memory) {
+        /* before_creating and new_block for a small block (an enum's
+         * payloads) that a freed one of its size makes: a charge of 0
+         * steps, no length limit near, memory allowed */
+        heap->charged_n = n;
+        heap->spare_small[class - 1] = block->slots[0].b;
+        heap->spare_small_count[class - 1]--;
+        memset(block, 0, sizeof(*block));
+        block->holders = 1;
+        block->kind = (uint8_t)kind;
+        block->owns_storage = 1;
+        block->length = length;
+        block->capacity = length;
+        grow_live(heap, block_bytes(kind, length));
+        heap->blocks++;
+        *out = block;
+        return SPX_HEAP_OK;
+    }
+    return make_checked(heap, fuel, n, kind, length, out);
 }
 
 /* ---- structs ------------------------------------------------------------------- */

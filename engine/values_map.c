@@ -8,7 +8,8 @@
  * slots (key, value) in insertion order, then each entry's hash (32 bits of
  * its key's SipHash-1-3 under the heap's random key, spx_siphash.h; a str
  * key's with its top bit set, kept in the string's block too), then
- * the index: a power of two at least twice the capacity of slots, each two
+ * the index (its slot count - 1 kept in the header's index_mask): a power
+ * of two at least twice the capacity of slots, each two
  * uint32_t: 0 (empty) or 1 + the position of an entry, and that entry's
  * hash again (so a probe compares hashes without reading the entries or the
  * hashes), probed linearly from the hash. The entries' order is the map's, so iteration, keys(),
@@ -33,6 +34,7 @@
 
 #include "spx_allocation.h"
 #include "spx_assert.h"
+#include "spx_compiler.h"
 #include "spx_limits.h"
 #include "spx_siphash.h"
 
@@ -116,12 +118,37 @@ static int keys_equal(const spx_value_block_t *map, spx_value_t a, spx_value_t b
 static int64_t find(const spx_value_block_t *map, spx_value_t key, uint32_t hash)
 {
     const uint32_t *index = index_of(map);
-    uint32_t mask = index_size(map->capacity) - 1;
+    uint32_t mask = map->index_mask;
     for (uint32_t at = hash & mask;; at = (at + 1) & mask) {
         uint32_t slot = index[2u * at];
         if (!slot)
             return -1;
         if (index[2u * at + 1] == hash && keys_equal(map, map->slots[2u * (slot - 1)], key))
+            return (int64_t)(slot - 1);
+    }
+}
+
+/* Whether the str key stored in a map, whose hash equals key's kept hash,
+ * is key: the same block, or the same bytes (hashes that agree say
+ * nothing more, so no kept hash is compared again). */
+static int same_str_key(const spx_value_block_t *stored, const spx_value_block_t *key)
+{
+    return stored == key ||
+           (stored->length == key->length &&
+            spx_bytes_equal(spx_str_bytes(stored), spx_str_bytes(key), key->length));
+}
+
+/* find for a str key whose hash is kept (hash_key): the probe compares an
+ * entry's key only where the index slot's hash is the key's. */
+static int64_t find_str(const spx_value_block_t *map, const spx_value_block_t *key, uint32_t hash)
+{
+    const uint32_t *index = index_of(map);
+    uint32_t mask = map->index_mask;
+    for (uint32_t at = hash & mask;; at = (at + 1) & mask) {
+        uint32_t slot = index[2u * at];
+        if (!slot)
+            return -1;
+        if (index[2u * at + 1] == hash && same_str_key(map->slots[2u * (slot - 1)].b, key))
             return (int64_t)(slot - 1);
     }
 }
@@ -135,6 +162,17 @@ static int64_t find(const spx_value_block_t *map, spx_value_t key, uint32_t hash
 static int64_t locate(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key)
 {
     uint32_t hint = map->of.hint;
+    if (map->length <= SPX_MAP_SCAN_ENTRIES && map->map_keys == SPX_MAP_KEYS_STR) {
+        /* a few str keys: compared, not hashed (no kept hash to compare) */
+        if (hint < map->length && same_str_key(map->slots[2u * hint].b, key.b))
+            return (int64_t)hint;
+        for (uint32_t position = 0; position < map->length; position++)
+            if (same_str_key(map->slots[2u * position].b, key.b)) {
+                ((spx_value_block_t *)(uintptr_t)map)->of.hint = position;
+                return (int64_t)position;
+            }
+        return -1;
+    }
     if (map->length <= SPX_MAP_SCAN_ENTRIES) { /* a few keys: compared, not hashed */
         if (hint < map->length && keys_equal(map, map->slots[2u * hint], key))
             return (int64_t)hint;
@@ -145,19 +183,22 @@ static int64_t locate(const spx_heap_t *heap, const spx_value_block_t *map, spx_
             }
         return -1;
     }
-    /* The hint's key is the very key (an int, or a str's block: the key a
-     * "for k in m" gave), or a str key with the same bytes, tried by the
-     * entry's kept hash first so that a missed hint costs no look at the
-     * key stored there. */
-    int str_keys = map->map_keys == SPX_MAP_KEYS_STR;
-    if (hint < map->length &&
-        (str_keys ? map->slots[2u * hint].b == key.b : map->slots[2u * hint].i == key.i))
-        return (int64_t)hint;
-    uint32_t hash = hash_key(heap, map, key);
-    if (str_keys && hint < map->length && hashes_of(map)[hint] == hash &&
-        keys_equal(map, map->slots[2u * hint], key))
-        return (int64_t)hint;
-    int64_t position = find(map, key, hash);
+    int64_t position;
+    if (map->map_keys == SPX_MAP_KEYS_STR) {
+        /* Every key of a map has its hash kept (hash_key) and equal to
+         * the entry's, so the hint is tried by the entry's hash first: a
+         * missed hint costs no look at the key stored there, and the very
+         * key (the block a "for k in m" gave) is found there too. */
+        uint32_t hash = hash_key(heap, map, key);
+        if (hint < map->length && hashes_of(map)[hint] == hash &&
+            same_str_key(map->slots[2u * hint].b, key.b))
+            return (int64_t)hint;
+        position = find_str(map, key.b, hash);
+    } else {
+        if (hint < map->length && map->slots[2u * hint].i == key.i)
+            return (int64_t)hint;
+        position = find(map, key, hash_key(heap, map, key));
+    }
     if (position >= 0)
         ((spx_value_block_t *)(uintptr_t)map)->of.hint = (uint32_t)position;
     return position;
@@ -167,7 +208,7 @@ static int64_t locate(const spx_heap_t *heap, const spx_value_block_t *map, spx_
 static uint32_t index_slot_of(const spx_value_block_t *map, uint32_t position)
 {
     const uint32_t *index = index_of(map);
-    uint32_t mask = index_size(map->capacity) - 1;
+    uint32_t mask = map->index_mask;
     uint32_t at = hashes_of(map)[position] & mask;
     while (index[2u * at] != position + 1)
         at = (at + 1) & mask;
@@ -177,7 +218,7 @@ static uint32_t index_slot_of(const spx_value_block_t *map, uint32_t position)
 static void index_put(spx_value_block_t *map, uint32_t position)
 {
     uint32_t *index = index_of(map);
-    uint32_t mask = index_size(map->capacity) - 1;
+    uint32_t mask = map->index_mask;
     uint32_t hash = hashes_of(map)[position];
     uint32_t at = hash & mask;
     while (index[2u * at])
@@ -188,7 +229,7 @@ static void index_put(spx_value_block_t *map, uint32_t position)
 
 static void index_rebuild(spx_value_block_t *map)
 {
-    memset(index_of(map), 0, (apr_size_t)index_size(map->capacity) * INDEX_SLOT_BYTES);
+    memset(index_of(map), 0, ((apr_size_t)map->index_mask + 1) * INDEX_SLOT_BYTES);
     for (uint32_t position = 0; position < map->length; position++)
         index_put(map, position);
 }
@@ -198,7 +239,7 @@ static void index_rebuild(spx_value_block_t *map)
 static void index_delete(spx_value_block_t *map, uint32_t at)
 {
     uint32_t *index = index_of(map);
-    uint32_t mask = index_size(map->capacity) - 1;
+    uint32_t mask = map->index_mask;
     uint32_t hole = at;
     index[2u * hole] = 0;
     for (uint32_t next = (hole + 1) & mask; index[2u * next]; next = (next + 1) & mask) {
@@ -225,6 +266,7 @@ static spx_value_block_t *map_allocate(spx_heap_t *heap, int map_keys, int value
     map->elements_are_blocks = values_are_blocks ? 1 : 0;
     map->map_keys = (uint8_t)map_keys;
     map->capacity = capacity;
+    map->index_mask = index_size(capacity) - 1;
     memset(index_of(map), 0, (apr_size_t)index_size(capacity) * INDEX_SLOT_BYTES);
     spx_heap_grow(heap, spx_block_measure(map));
     heap->blocks++;
@@ -248,6 +290,7 @@ static void map_resize(spx_heap_t *heap, spx_value_block_t **slot, uint32_t capa
                 (char *)(void *)map->slots + (apr_size_t)old * 2 * sizeof(spx_value_t),
                 (apr_size_t)map->length * sizeof(uint32_t));
     map->capacity = capacity;
+    map->index_mask = index_size(capacity) - 1;
     index_rebuild(map);
     uint64_t after = spx_block_measure(map);
     if (after > before)
@@ -287,10 +330,43 @@ spx_value_t spx_map_step_key(const spx_value_block_t *map, int64_t step)
     return key;
 }
 
-spx_value_t *spx_map_slot(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key)
+/* spx_map_slot's every case but its most frequent (locate). */
+static SPX_NOINLINE spx_value_t *located_slot(const spx_heap_t *heap, const spx_value_block_t *map,
+                                              spx_value_t key)
 {
     int64_t position = locate(heap, map, key);
     return position < 0 ? NULL : (spx_value_t *)&map->slots[2u * (uint64_t)position + 1];
+}
+
+spx_value_t *spx_map_slot(const spx_heap_t *heap, const spx_value_block_t *map, spx_value_t key)
+{
+    uint32_t hash;
+    if (map->map_keys != SPX_MAP_KEYS_STR || map->length <= SPX_MAP_SCAN_ENTRIES ||
+        (hash = key.b->key_hash) == 0)
+        return located_slot(heap, map, key);
+    /* locate's work for a str key hashed before (the most frequent lookup:
+     * a key looked up again), in line and without calls: where an entry's
+     * hash is the key's but its key another block, locate compares the
+     * bytes */
+    uint32_t hint = map->of.hint;
+    if (hint < map->length && hashes_of(map)[hint] == hash) {
+        if (map->slots[2u * hint].b == key.b)
+            return (spx_value_t *)&map->slots[2u * (uint64_t)hint + 1];
+        return located_slot(heap, map, key);
+    }
+    const uint32_t *index = index_of(map);
+    uint32_t mask = map->index_mask;
+    for (uint32_t at = hash & mask;; at = (at + 1) & mask) {
+        uint32_t slot = index[2u * at];
+        if (!slot)
+            return NULL;
+        if (index[2u * at + 1] == hash) {
+            if (map->slots[2u * (slot - 1)].b != key.b)
+                return located_slot(heap, map, key);
+            ((spx_value_block_t *)(uintptr_t)map)->of.hint = slot - 1;
+            return (spx_value_t *)&map->slots[2u * (uint64_t)slot - 1];
+        }
+    }
 }
 
 uint64_t spx_map_key_n(const spx_value_block_t *map, spx_value_t key)
@@ -424,6 +500,7 @@ spx_heap_status_t spx_map_make(spx_heap_t *heap, uint64_t *fuel, int map_keys,
     counting->kind = SPX_BLOCK_MAP;
     counting->map_keys = (uint8_t)map_keys;
     counting->capacity = (uint32_t)count;
+    counting->index_mask = index_size((uint32_t)count) - 1;
     memset(index_of(counting), 0, (apr_size_t)index_size((uint32_t)count) * INDEX_SLOT_BYTES);
     for (apr_size_t i = 0; i < count; i++) {
         uint32_t hash = hash_key(heap, counting, keys[i]);

@@ -43,8 +43,9 @@
 
 typedef struct frame_t {
     const spx_vm_function_t *function;
+    apr_size_t int_base;
     const spx_instr_t *resume; /* the caller's next instruction */
-    apr_size_t int_base, block_base;
+    apr_size_t block_base;     /* apart from int_base: read as a pair, they made vector moves */
 } frame_t;
 
 typedef struct vm_t {
@@ -53,8 +54,7 @@ typedef struct vm_t {
     apr_size_t int_capacity;
     spx_value_block_t **blocks;
     apr_size_t block_capacity;
-    frame_t *frames;
-    unsigned depth;
+    frame_t *frames; /* max_call_depth of them */
     unsigned char *output;
     apr_size_t output_length, max_bytes;
     int output_truncated;
@@ -159,6 +159,15 @@ static inline void enter(vm_t *vm, const spx_vm_function_t *function, apr_size_t
     }
 }
 
+/* Release the four block registers at blocks, some of which hold a block:
+ * out of line, so that the returns in the loop keep their registers. */
+static SPX_NOINLINE void drop_four(vm_t *vm, spx_value_block_t **blocks)
+{
+    for (uint32_t k = 0; k < 4; k++)
+        if (blocks[k])
+            drop(vm, &blocks[k]);
+}
+
 /* Release every block register of the frame (four at a time past those
  * that are empty). In line in the two returns: a call per return cost more
  * than the scan of a frame whose registers are mostly empty. */
@@ -170,11 +179,8 @@ static inline void leave(vm_t *vm, const frame_t *frame)
     spx_value_block_t **blocks = vm->blocks + frame->block_base;
     for (; i + 4 <= count; i += 4) {
         if (((uintptr_t)blocks[i] | (uintptr_t)blocks[i + 1] | (uintptr_t)blocks[i + 2] |
-             (uintptr_t)blocks[i + 3]) == 0)
-            continue;
-        for (uint32_t k = i; k < i + 4; k++)
-            if (blocks[k])
-                drop(vm, &blocks[k]);
+             (uintptr_t)blocks[i + 3]) != 0)
+            drop_four(vm, blocks + i);
     }
     for (; i < count; i++)
         if (blocks[i])
@@ -426,8 +432,8 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
     }
     reserve(vm, function, 0, 0);
     enter(vm, function, 0, 0, function->block_registers);
-    vm->frames[0] = (frame_t){function, NULL, 0, 0};
-    vm->depth = 1;
+    vm->frames[0] = (frame_t){function, 0, NULL, 0};
+    unsigned depth = 1; /* the frames in use */
     frame_t *frame = &vm->frames[0];
     const spx_instr_t *pc = function->code;
     const spx_instr_t *code_base = function->code; /* the current frame's function's */
@@ -544,10 +550,10 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             if (spx_int_add(I[ins->b], I[ins->c], &value) != SPX_INT_OK)
                 goto overflow;
             I[ins->a] = value;
-            FOLLOW(SPX_I_VARIANT, variant);
-            FOLLOW(SPX_I_JUMP_LE, jump_le);     /* while j <= n */
-            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* if x + y < 0 */
+            FOLLOW(SPX_I_JUMP_LE, jump_le); /* while j <= n */
             FOLLOW(SPX_I_RETURN_I, return_i);
+            FOLLOW(SPX_I_VARIANT, variant);
+            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* if x + y < 0 */
             break;
         }
         case SPX_I_SUB:
@@ -567,6 +573,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             I[ins->a] = value;
             FOLLOW(SPX_I_JUMP_LT_K, jump_lt_k);
             FOLLOW(SPX_I_JUMP_LT, jump_lt);
+            FOLLOW(SPX_I_INC, inc); /* a loop's step after x += k */
             break;
         }
         case SPX_I_SUB_K:
@@ -601,6 +608,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 goto language_failure;
             }
             I[ins->a] = value;
+            FOLLOW(SPX_I_JUMP, jump); /* the end of an if's branch */
             break;
         }
         case SPX_I_NEG:
@@ -609,6 +617,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                 message = SPX_INT_NEGATION_OVERFLOW;
                 goto language_failure;
             }
+            FOLLOW(SPX_I_MAP_GET_OR_I, map_get_or); /* m.get(k, -1) */
             break;
         case SPX_I_NOT:
             I[ins->a] = !I[ins->b];
@@ -712,6 +721,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             FOLLOW(SPX_I_DROP_B, drop_b);
             FOLLOW(SPX_I_JUMP_LT, jump_lt);
             FOLLOW(SPX_I_JUMP_NOT, jump_not);
+            FOLLOW(SPX_I_INC, inc); /* a for loop's step after an if */
             break;
         case SPX_I_JUMP_IF:
         jump_if:
@@ -775,7 +785,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             /* the compiler's: a function the checker resolved */
             SPX_ASSERT(ins->a >= 0 && (apr_size_t)ins->a < program->function_count);
             const spx_vm_function_t *callee = program->functions[ins->a];
-            if (vm->depth >= max_depth) {
+            if (depth >= max_depth) {
                 result->steps = max_steps - fuel - reserved;
                 fail(result, SPX_OUTCOME_DEPTH_EXHAUSTED, frame->function,
                      site_span(frame->function, (uint32_t)(ins - frame->function->code),
@@ -806,7 +816,7 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                      apr_psprintf(pool,
                                   "call depth exhausted: calling '%s' at depth %u would need "
                                   "more than the %u registers all frames may hold",
-                                  callee->name, vm->depth + 1, SPX_LIMIT_FRAME_REGISTERS));
+                                  callee->name, depth + 1, SPX_LIMIT_FRAME_REGISTERS));
                 return APR_SUCCESS;
             }
             if (!fits)
@@ -815,15 +825,17 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             enter(vm, callee, int_base, block_base,
                   frame->function->block_registers - (apr_size_t)ins->c);
             frame->resume = pc;
-            frame = &vm->frames[vm->depth++];
-            *frame = (frame_t){callee, NULL, int_base, block_base};
+            frame = &vm->frames[depth++];
+            frame->function = callee; /* its resume is set when it calls */
+            frame->int_base = int_base;
+            frame->block_base = block_base;
             I = vm->ints + int_base;
             B = vm->blocks + block_base;
             pc = code_base = callee->code;
             aux = callee->aux;
+            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* fib: if n < 2 */
             FOLLOW(SPX_I_MOVE_B, move_b);
             FOLLOW(SPX_I_MATCH, match);
-            FOLLOW(SPX_I_JUMP_GE_K, jump_ge_k); /* fib: if n < 2 */
             FOLLOW(SPX_I_JUMP_LE, jump_le);
             break;
         }
@@ -831,14 +843,14 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
         return_i : {
             int64_t value = I[ins->a];
             leave(vm, frame);
-            if (--vm->depth == 0) {
+            if (--depth == 0) {
                 result->outcome = SPX_OUTCOME_RETURNED;
                 result->value = value;
                 result->steps = max_steps - fuel - reserved;
                 return APR_SUCCESS;
             }
             I[0] = value; /* the caller's first argument register */
-            frame = &vm->frames[vm->depth - 1];
+            frame = &vm->frames[depth - 1];
             I = vm->ints + frame->int_base;
             B = vm->blocks + frame->block_base;
             pc = frame->resume;
@@ -863,13 +875,13 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
                     spx_block_hold(value);
             }
             leave(vm, frame);
-            if (--vm->depth == 0) {
+            if (--depth == 0) {
                 spx_block_release(heap, value);
                 return APR_EGENERAL; /* entries and tests return int */
             }
             if (value) /* the caller's first argument register, empty now */
                 B[0] = value;
-            frame = &vm->frames[vm->depth - 1];
+            frame = &vm->frames[depth - 1];
             I = vm->ints + frame->int_base;
             B = vm->blocks + frame->block_base;
             pc = frame->resume;
@@ -1356,28 +1368,33 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_MAP_GET_OR_I:
-        case SPX_I_MAP_GET_OR_B: {
+        case SPX_I_MAP_GET_OR_B:
+        map_get_or : {
             const int32_t *operands = aux + ins->c;
+            const spx_value_block_t *map = B[ins->b];
             spx_value_t value, key = key_operand(operands[0], I, B);
             if (small_key(operands[0], key)) { /* 0 steps: spx_map_get_or's work, in line */
-                const spx_value_t *entry = spx_map_slot(heap, B[ins->b], key);
+                const spx_value_t *entry = spx_map_slot(heap, map, key);
                 value = entry ? *entry : key_operand(operands[1], I, B);
-                if (B[ins->b]->elements_are_blocks)
+                if (map->elements_are_blocks)
                     spx_block_hold(value.b);
             } else {
-                METERED(spx_map_get_or(heap, &metered, B[ins->b], key,
-                                       key_operand(operands[1], I, B), &value));
+                METERED(spx_map_get_or(heap, &metered, map, key, key_operand(operands[1], I, B),
+                                       &value));
             }
-            if (ins->flags & SPX_FLAG_FREE_D)
-                drop(vm, &B[operands[1] >> 1]);
-            if (ins->flags & SPX_FLAG_FREE_C)
-                drop(vm, &B[operands[0] >> 1]);
-            if (ins->flags & SPX_FLAG_FREE_B)
-                drop(vm, &B[ins->b]);
+            if (ins->flags) { /* most often none: the operands are variables */
+                if (ins->flags & SPX_FLAG_FREE_D)
+                    drop(vm, &B[operands[1] >> 1]);
+                if (ins->flags & SPX_FLAG_FREE_C)
+                    drop(vm, &B[operands[0] >> 1]);
+                if (ins->flags & SPX_FLAG_FREE_B)
+                    drop(vm, &B[ins->b]);
+            }
             if (ins->op == SPX_I_MAP_GET_OR_I)
                 I[ins->a] = value.i;
             else
                 assign(vm, &B[ins->a], value.b);
+            FOLLOW(SPX_I_JUMP_LT_K, jump_lt_k); /* if v >= 0 */
             break;
         }
         case SPX_I_MAP_KEYS:
@@ -1506,8 +1523,11 @@ static apr_status_t execute(vm_t *vm, long entry, uint64_t max_steps, unsigned m
             break;
         }
         case SPX_I_UNREACHABLE:
-        default:
-            SPX_ASSERT(!"past the end of a function that returns on every path, or no instruction");
+            SPX_ASSERT(!"past the end of a function that returns on every path");
+            return APR_EGENERAL;
+        default: /* no instruction: the compiler makes none, so no range is checked */
+            SPX_ASSERT(!"no instruction");
+            SPX_UNREACHABLE();
             return APR_EGENERAL;
         }
     }

@@ -20,6 +20,13 @@
  *       and the value is 1 when the exact result does not fit in int64_t (then
  *       *result holds it wrapped modulo 2^64, as the GNU builtins leave it),
  *       else 0. __builtin_*_overflow where the compiler has them.
+ *   SPX_NOINLINE  before a function's definition: never inlined, so that a
+ *       fast path that calls it for its rare cases keeps its own code small
+ *       (no registers saved for them). Nothing without GNU C.
+ *   SPX_UNREACHABLE()  a statement no run reaches (a switch's default over
+ *       every value its code makes): the compiler may leave out the tests
+ *       that would lead there, such as a jump table's range check.
+ *       Nothing without GNU C: the code after it must then be correct.
  *   SPX_PREFETCH_WRITE(address)
  *       a hint that *address will soon be read and written: its cache line
  *       is fetched ahead (__builtin_prefetch). Never faults, whatever the
@@ -36,6 +43,18 @@
 #define SPX_PRINTF_FORMAT(format_at, first_at) __attribute__((format(printf, format_at, first_at)))
 #else
 #define SPX_PRINTF_FORMAT(format_at, first_at)
+#endif
+
+#if defined(__GNUC__) && !defined(SPX_COMPILER_PORTABLE)
+#define SPX_NOINLINE __attribute__((noinline))
+#else
+#define SPX_NOINLINE
+#endif
+
+#if defined(__GNUC__) && !defined(SPX_COMPILER_PORTABLE)
+#define SPX_UNREACHABLE() __builtin_unreachable()
+#else
+#define SPX_UNREACHABLE() ((void)0)
 #endif
 
 #if defined(__GNUC__) && !defined(SPX_COMPILER_PORTABLE)
