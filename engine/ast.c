@@ -6,6 +6,7 @@
  * expression's children is spx_ast.h's, inline).
  */
 #include "spx_ast.h"
+#include "spx_name_table.h"
 
 #include <apr_strings.h>
 #include <apr_tables.h>
@@ -180,21 +181,12 @@ void spx_block_visit(const spx_block_t *block, spx_expression_visitor_t visit,
     }
 }
 
-/* FNV-1a of a function's name, for a module's table by name. */
-static uint32_t function_name_hash(const char *name)
-{
-    uint32_t hash = 2166136261u;
-    for (; *name; name++)
-        hash = (hash ^ (unsigned char)*name) * 16777619u;
-    return hash;
-}
-
 /* The slot of name in module's table: its function's, or the empty one
  * where it would go. */
 static apr_size_t function_slot(const spx_module_t *module, const char *name)
 {
     apr_size_t mask = module->function_slot_count - 1;
-    apr_size_t at = function_name_hash(name) & mask;
+    apr_size_t at = spx_name_hash(name) & mask;
     while (module->function_slots[at] &&
            strcmp(module->functions[module->function_slots[at] - 1]->name.text, name) != 0)
         at = (at + 1) & mask;
