@@ -391,47 +391,52 @@ json_t *spx_input_set_identities(const spx_input_set_t *set)
  * for the object. */
 
 /* Whether the name in the held parent (or, for the root, the host path)
- * still leads to the held object: 0, or why not. */
+ * still leads to the held object: 0, or why not. When it does, *named is
+ * that object's identity, link count and size as the look saw them. */
 static spx_drift_reason_t name_drift(const spx_input_set_t *set, const spx_input_t *input,
-                                     apr_pool_t *pool)
+                                     spx_identity_t *named, apr_pool_t *pool)
 {
     spx_name_state_t state;
-    spx_identity_t named;
     apr_status_t status =
-        input->parent ? spx_dir_lookup(input->parent->dir, input->name, &state, &named, pool, NULL)
-                      : spx_path_lookup(set->root_path, &state, &named, pool, NULL);
+        input->parent ? spx_dir_lookup(input->parent->dir, input->name, &state, named, pool, NULL)
+                      : spx_path_lookup(set->root_path, &state, named, pool, NULL);
     if (status != APR_SUCCESS || state == SPX_NAME_MISSING)
         return SPX_DRIFT_MISSING;
-    if (state == SPX_NAME_LINK || named.kind != input->kind)
+    if (state == SPX_NAME_LINK || named->kind != input->kind)
         return SPX_DRIFT_NOT_REGULAR;
-    if (!spx_identity_same_object(&named, &input->identity))
+    if (!spx_identity_same_object(named, &input->identity))
         return SPX_DRIFT_REPLACED;
     return 0;
 }
 
-/* platform.md's steps 1 and 2 for a held directory. */
+/* platform.md's steps 1 and 2 for a held directory. The look by name that
+ * finds the held object is a look at that object: the handle's own is
+ * made only when the name leads elsewhere, so that the reasons keep the
+ * steps' order. */
 static spx_drift_reason_t dir_drift(const spx_input_set_t *set, const spx_input_t *input,
                                     apr_pool_t *pool)
 {
-    spx_identity_t now;
+    spx_identity_t named, now;
+    spx_drift_reason_t misnamed = name_drift(set, input, &named, pool);
+    if (!misnamed)
+        return 0;
     if (spx_dir_identity(input->dir, &now, pool, NULL) != APR_SUCCESS ||
         !spx_identity_same_object(&now, &input->identity))
         return SPX_DRIFT_IDENTITY_CHANGED;
-    return name_drift(set, input, pool);
+    return misnamed;
 }
 
 /* platform.md's steps 1 to 3 for a held file. Its bytes are compared with
  * the copy read at authentication (exact, where a digest is only likely,
  * and at the speed of memory: no hashing; the digest made then stays the
- * revision's). The handle's identity, link count and size are read once,
- * after the comparison: a held handle's object cannot change, so that one
- * look is both the check before (were the bytes read the whole, unchanged
- * file?) and the check after (did a write land during the reading?). The
- * reasons keep the steps' order. */
+ * revision's). Then the name is looked up: when it leads to the held
+ * object, that look is the look at the object after the read (its link
+ * count and size), which is all steps 1 and 3 ask of it. Only when it does
+ * not is the handle itself looked at, so that the reasons keep the steps'
+ * order. */
 static spx_drift_reason_t file_drift(const spx_input_set_t *set, const spx_input_t *input,
                                      uint64_t *source_reads, apr_pool_t *pool)
 {
-    spx_drift_reason_t misnamed = name_drift(set, input, pool);
     apr_size_t capacity =
         input->size < SPX_LIMIT_READ_CHUNK_BYTES ? input->size + 1 : SPX_LIMIT_READ_CHUNK_BYTES;
     int same = 0;
@@ -441,8 +446,9 @@ static spx_drift_reason_t file_drift(const spx_input_set_t *set, const spx_input
     if (input != set->manifest)
         (*source_reads)++;
     spx_identity_t now;
-    if (spx_file_identity(input->file, &now, pool, NULL) != APR_SUCCESS ||
-        !spx_identity_same_object(&now, &input->identity))
+    spx_drift_reason_t misnamed = name_drift(set, input, &now, pool);
+    if (misnamed && (spx_file_identity(input->file, &now, pool, NULL) != APR_SUCCESS ||
+                     !spx_identity_same_object(&now, &input->identity)))
         return SPX_DRIFT_IDENTITY_CHANGED;
     if (misnamed)
         return misnamed;
