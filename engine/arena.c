@@ -5,7 +5,8 @@
  * bulk memory) are kept, so a cleared arena reuses them; a request larger than a quarter chunk gets
  * a allocation of its own, from a subpool (made at the first such request) that a clear empties, so
  * the tail a chunk wastes stays small. The identifier table is open addressing with linear probing
- * over (hash, pointer) slots, grown at half full.
+ * over slots that hold a name's first bytes as a word, its hash, size and text,
+ * grown at half full.
  */
 #include "spx_arena.h"
 
@@ -26,6 +27,7 @@ typedef struct chunk_t {
 } chunk_t;
 
 typedef struct intern_slot_t {
+    uint64_t word; /* the first bytes (spx_intern_word): the whole name up to 8 bytes */
     uint32_t hash;
     uint32_t size;
     const char *text; /* NULL: empty slot */
@@ -139,13 +141,19 @@ void spx_arena_clear(spx_arena_t *arena)
         memset(arena->slots, 0, arena->capacity * sizeof(*arena->slots));
 }
 
-/* FNV-1a (spx_intern_hash_step): identifiers are short, and this is cheap
- * and well spread. */
+/* A short name's hash: its word times a large odd constant, high bits
+ * (spread well enough for a table indexed by the low bits of the result). */
+static uint32_t hash_word(uint64_t word, apr_size_t size)
+{
+    return (uint32_t)(((word ^ size) * UINT64_C(0x9e3779b97f4a7c15)) >> 29);
+}
+
+/* A long name's hash: FNV-1a over its bytes (long names are few). */
 static uint32_t hash_bytes(const char *text, apr_size_t size)
 {
-    uint32_t hash = SPX_INTERN_HASH_START;
+    uint32_t hash = 2166136261u;
     for (apr_size_t i = 0; i < size; i++)
-        hash = spx_intern_hash_step(hash, (unsigned char)text[i]);
+        hash = (hash ^ (unsigned char)text[i]) * 16777619u;
     return hash;
 }
 
@@ -176,20 +184,24 @@ static void grow_table(spx_arena_t *arena)
 }
 
 /* Interning by the general path: the table made or grown as needed, the
- * bytes found or added. */
-static const char *intern(spx_arena_t *arena, const char *text, apr_size_t size, uint32_t hash)
+ * bytes found or added. word is the name's first bytes (zero past its
+ * size), the whole name when it is short. */
+static const char *intern(spx_arena_t *arena, const char *text, apr_size_t size, uint64_t word,
+                          uint32_t hash)
 {
     if (2 * (arena->used + 1) > arena->capacity)
         grow_table(arena);
     apr_size_t mask = arena->capacity - 1, at = hash & mask;
     for (; arena->slots[at].text; at = (at + 1) & mask) {
         const intern_slot_t *slot = &arena->slots[at];
-        if (slot->hash == hash && slot->size == size && same_bytes(slot->text, text, size))
+        if (slot->word == word && slot->size == size &&
+            (size <= SPX_INTERN_WORD_BYTES || same_bytes(slot->text, text, size)))
             return slot->text;
     }
     char *copy = take(arena, size + 1, 1);
     memcpy(copy, text, size);
     copy[size] = '\0';
+    arena->slots[at].word = word;
     arena->slots[at].hash = hash;
     arena->slots[at].size = (uint32_t)size;
     arena->slots[at].text = copy;
@@ -199,23 +211,36 @@ static const char *intern(spx_arena_t *arena, const char *text, apr_size_t size,
 
 const char *spx_arena_intern(spx_arena_t *arena, const char *text, apr_size_t size)
 {
-    return intern(arena, text, size, hash_bytes(text, size));
+    /* The first bytes as spx_intern_word reads them, without reading past
+     * the end of text. */
+    uint64_t word = 0;
+    if (size <= SPX_INTERN_WORD_BYTES) {
+        char bytes[SPX_INTERN_WORD_BYTES] = {0};
+        if (size)
+            memcpy(bytes, text, size);
+        word = spx_intern_word(bytes, size);
+        return intern(arena, text, size, word, hash_word(word, size));
+    }
+    memcpy(&word, text, sizeof(word));
+    return intern(arena, text, size, word, hash_bytes(text, size));
 }
 
 /* Most names a lexer meets are interned already: they are looked up here
- * without a call, and only a new one (or the first) takes the general
- * path, which looks again and adds it. The table is never full (it grows
- * at half), so the search ends at an empty slot. */
-const char *spx_arena_intern_hashed(spx_arena_t *arena, const char *text, apr_size_t size,
-                                    uint32_t hash)
+ * by one compare per slot, and only a new one (or the first) takes the
+ * general path, which looks again and adds it. The table is never full
+ * (it grows at half), so the search ends at an empty slot. */
+const char *spx_arena_intern_word(spx_arena_t *arena, const char *text, apr_size_t size,
+                                  uint64_t word)
 {
+    SPX_ASSERT(size <= SPX_INTERN_WORD_BYTES);
+    uint32_t hash = hash_word(word, size);
     if (arena->capacity) {
         apr_size_t mask = arena->capacity - 1, at = hash & mask;
         for (; arena->slots[at].text; at = (at + 1) & mask) {
             const intern_slot_t *slot = &arena->slots[at];
-            if (slot->hash == hash && slot->size == size && same_bytes(slot->text, text, size))
+            if (slot->word == word && slot->size == size)
                 return slot->text;
         }
     }
-    return intern(arena, text, size, hash);
+    return intern(arena, text, size, word, hash);
 }

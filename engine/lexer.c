@@ -14,7 +14,7 @@
  * Most of a source is printable ASCII, blanks and line feeds: spx_lexer_next
  * reads those by a table (byte_kinds) on a fast path that reports nothing,
  * and leaves every other byte to the general path (lex_general, classify).
- * A name's intern hash is computed as it is read.
+ * A short name is interned by its bytes read in place as one word.
  */
 #include "spx_lexer.h"
 
@@ -292,23 +292,27 @@ static int is_digit(unsigned char c)
     return c >= '0' && c <= '9';
 }
 
-/* A name or a keyword; the name's intern hash is computed as it is read. */
+/* A name or a keyword. A name of at most SPX_INTERN_WORD_BYTES whose word
+ * can be read in place (the source goes on for that many bytes) is
+ * interned by that word: no hash or copy of its own. */
 static void lex_identifier(spx_lexer_t *lexer, spx_token_t *token, apr_size_t start)
 {
     const unsigned char *text = lexer->text;
-    apr_size_t end = start, length = lexer->length;
-    uint32_t hash = SPX_INTERN_HASH_START;
-    while (end < length && byte_kinds[text[end]] >= KIND_DIGIT) {
-        hash = spx_intern_hash_step(hash, text[end]);
+    apr_size_t end = start + 1, length = lexer->length;
+    while (end < length && byte_kinds[text[end]] >= KIND_DIGIT)
         end++;
-    }
     lexer->offset = end;
     apr_size_t size = end - start;
+    const char *name = (const char *)text + start;
     token->span = span_of(lexer, start, end);
-    token->kind = keyword_kind((const char *)text + start, size);
+    token->kind = keyword_kind(name, size);
     if (token->kind != SPX_TOKEN_IDENTIFIER)
         return;
-    token->text = spx_arena_intern_hashed(lexer->names, (const char *)text + start, size, hash);
+    if (size <= SPX_INTERN_WORD_BYTES && length - start >= SPX_INTERN_WORD_BYTES) {
+        token->text = spx_arena_intern_word(lexer->names, name, size, spx_intern_word(name, size));
+        return;
+    }
+    token->text = spx_arena_intern(lexer->names, name, size);
     if (size > SPX_LIMIT_IDENTIFIER_BYTES)
         spx_lexer_error(lexer, SPX_E0207, token->span,
                         "identifier is %" APR_SIZE_T_FMT " bytes long; the limit is %u", size,
@@ -878,7 +882,11 @@ void spx_lexer_next(spx_lexer_t *lexer, spx_token_t *token)
         }
         kind = byte_kinds[text[offset]];
         if (kind == KIND_BLANK) {
-            offset++;
+            /* Indentation and the space between tokens: a run of spaces
+             * by a loop of its own. */
+            do
+                offset++;
+            while (offset < length && text[offset] == ' ');
         } else if (kind == KIND_LF) {
             newline(lexer, offset);
             offset++;

@@ -96,17 +96,30 @@ static inline void *spx_arena_calloc(spx_arena_t *arena, apr_size_t size, apr_si
  * pointer for the same bytes, for the arena's whole life. */
 const char *spx_arena_intern(spx_arena_t *arena, const char *text, apr_size_t size);
 
-/* The identifier table's hash (FNV-1a), one byte at a time from
- * SPX_INTERN_HASH_START, so that a scanner can compute it as it reads a
- * name and intern by spx_arena_intern_hashed without a second pass. */
-#define SPX_INTERN_HASH_START 2166136261u
-static inline uint32_t spx_intern_hash_step(uint32_t hash, unsigned char byte)
+/* Most names are at most SPX_INTERN_WORD_BYTES long: the identifier table
+ * keys such a name by its bytes read as one word, the bytes past its size
+ * zero (spx_intern_word), so that finding it compares one word and its
+ * size, and a lexer that reads names in place needs no hash of its own. */
+#define SPX_INTERN_WORD_BYTES 8u
+
+/* The word of the size bytes at text (size at most SPX_INTERN_WORD_BYTES);
+ * the SPX_INTERN_WORD_BYTES bytes at text must all be readable (those past
+ * size are read and masked off). */
+static inline uint64_t spx_intern_word(const char *text, apr_size_t size)
 {
-    return (hash ^ byte) * 16777619u;
+    /* The mask of the first size bytes in memory order: size bytes of ones
+     * from prefix_mask + 8 - size, whatever the byte order of a word. */
+    static const unsigned char prefix_mask[2 * SPX_INTERN_WORD_BYTES] = {
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0};
+    uint64_t word, mask;
+    memcpy(&word, text, sizeof(word));
+    memcpy(&mask, prefix_mask + SPX_INTERN_WORD_BYTES - size, sizeof(mask));
+    return word & mask;
 }
 
-/* spx_arena_intern for bytes whose hash (as above) is already known. */
-const char *spx_arena_intern_hashed(spx_arena_t *arena, const char *text, apr_size_t size,
-                                    uint32_t hash);
+/* spx_arena_intern for a name of at most SPX_INTERN_WORD_BYTES whose word
+ * (spx_intern_word) the caller has read. */
+const char *spx_arena_intern_word(spx_arena_t *arena, const char *text, apr_size_t size,
+                                  uint64_t word);
 
 #endif /* SPX_ARENA_H */

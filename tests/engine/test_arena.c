@@ -70,43 +70,64 @@ static void test_interned_text(void)
     apr_pool_destroy(pool);
 }
 
-static uint32_t hash_of(const char *text, apr_size_t size)
-{
-    uint32_t hash = SPX_INTERN_HASH_START;
-    for (apr_size_t i = 0; i < size; i++)
-        hash = spx_intern_hash_step(hash, (unsigned char)text[i]);
-    return hash;
-}
-
-/* A name interned with its hash computed as a lexer computes it is the
- * same pointer as by spx_arena_intern, whichever comes first, across the
- * table's growth (thousands of names) and after a clear. */
-static void test_interned_with_hash(void)
+/* A short name interned by its word, read in place from a longer buffer
+ * as a lexer reads it, is the same pointer as by spx_arena_intern,
+ * whichever comes first, across the table's growth (thousands of names)
+ * and after a clear; names that differ only in their last byte, or only
+ * past their eighth, and a name and its prefix stay apart. */
+static void test_interned_by_word(void)
 {
     apr_pool_t *pool = NULL;
     apr_pool_create(&pool, NULL);
     spx_arena_t *arena = spx_arena_make(pool);
+    /* a source line: every name is followed by more bytes, as in a lexer's
+     * buffer, and the bytes past a name must not count */
+    const char *line = "acc = acc + n12(x);      ";
     for (int round = 0; round < 2; round++) {
-        const char *first = spx_arena_intern_hashed(arena, "acc", 3, hash_of("acc", 3));
+        const char *first = spx_arena_intern_word(arena, line, 3, spx_intern_word(line, 3));
         CU_ASSERT_PTR_EQUAL(spx_arena_intern(arena, "acc", 3), first);
+        CU_ASSERT_PTR_EQUAL(spx_arena_intern_word(arena, line + 6, 3, spx_intern_word(line + 6, 3)),
+                            first);
         CU_ASSERT_STRING_EQUAL(first, "acc");
         unsigned different = 0;
         for (int i = 0; i < 5000; i++) {
-            char name[16];
+            char name[32];
             int size = snprintf(name, sizeof(name), "n%d", i);
+            /* the name in a buffer that goes on with other bytes */
+            char buffer[32];
+            memset(buffer, 'z', sizeof(buffer));
+            memcpy(buffer, name, (size_t)size);
             const char *plain = i % 2 ? spx_arena_intern(arena, name, (apr_size_t)size) : NULL;
-            const char *hashed = spx_arena_intern_hashed(arena, name, (apr_size_t)size,
-                                                         hash_of(name, (apr_size_t)size));
+            const char *by_word = spx_arena_intern_word(arena, buffer, (apr_size_t)size,
+                                                        spx_intern_word(buffer, (apr_size_t)size));
             if (!plain)
                 plain = spx_arena_intern(arena, name, (apr_size_t)size);
-            if (plain != hashed || strcmp(hashed, name) != 0)
+            if (plain != by_word || strcmp(by_word, name) != 0)
                 different++;
         }
         CU_ASSERT_EQUAL(different, 0);
         /* a prefix and a longer name are not taken for each other */
-        CU_ASSERT_PTR_NOT_EQUAL(spx_arena_intern_hashed(arena, "n12", 2, hash_of("n12", 2)),
-                                spx_arena_intern(arena, "n12", 3));
-        CU_ASSERT_PTR_EQUAL(spx_arena_intern_hashed(arena, "acc", 3, hash_of("acc", 3)), first);
+        CU_ASSERT_PTR_NOT_EQUAL(
+            spx_arena_intern_word(arena, "n12", 2, spx_intern_word("n12xxxxx", 2)),
+            spx_arena_intern(arena, "n12", 3));
+        /* eight bytes: the whole word; names differing in the last byte */
+        const char *eight = spx_arena_intern(arena, "abcdefgh", 8);
+        CU_ASSERT_PTR_EQUAL(
+            spx_arena_intern_word(arena, "abcdefgh!", 8, spx_intern_word("abcdefgh!", 8)), eight);
+        CU_ASSERT_PTR_NOT_EQUAL(spx_arena_intern(arena, "abcdefgi", 8), eight);
+        /* longer names that share their first eight bytes stay apart */
+        const char *long_a = spx_arena_intern(arena, "abcdefgh_one", 12);
+        const char *long_b = spx_arena_intern(arena, "abcdefgh_two", 12);
+        CU_ASSERT_PTR_NOT_EQUAL(long_a, long_b);
+        CU_ASSERT_PTR_NOT_EQUAL(long_a, eight);
+        CU_ASSERT_STRING_EQUAL(long_b, "abcdefgh_two");
+        CU_ASSERT_PTR_EQUAL(spx_arena_intern(arena, "abcdefgh_one", 12), long_a);
+        /* the empty name */
+        const char *empty = spx_arena_intern(arena, "", 0);
+        CU_ASSERT_STRING_EQUAL(empty, "");
+        CU_ASSERT_PTR_EQUAL(
+            spx_arena_intern_word(arena, "zzzzzzzz", 0, spx_intern_word("zzzzzzzz", 0)), empty);
+        CU_ASSERT_PTR_EQUAL(spx_arena_intern_word(arena, line, 3, spx_intern_word(line, 3)), first);
         spx_arena_clear(arena);
     }
     apr_pool_destroy(pool);
@@ -152,7 +173,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"allocations are aligned for any object", test_allocations_are_aligned},
         {"interned text: one copy per spelling, packed", test_interned_text},
-        {"interned with a hash computed while reading: the same copy", test_interned_with_hash},
+        {"interned by a word read in place: the same copy", test_interned_by_word},
         {"typed allocations: aligned as their type needs, no more", test_typed_allocations},
         CU_TEST_INFO_NULL,
     };
