@@ -163,6 +163,7 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
     call->as.call->target = NULL;
     call->as.call->builtin = SPX_BUILTIN_NONE;
     if (!call->as.call->receiver && !call->as.call->module.text && call->as.call->function.text &&
+        call->as.call->function.text[0] == 'a' &&
         strcmp(call->as.call->function.text, "assert_eq") == 0)
         return spx_checker_check_assert_eq(scope, call); /* v3: typed by its first argument */
     /* e.name(...) where e is not an imported module's name: a method of
@@ -197,12 +198,12 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
     }
     if (!known)
         return basic_type(scope, SPX_TYPE_ERROR);
-    const char *callee = callee_text(call, scope->pool);
     if (count != parameter_count) {
         report(scope, SPX_E0403, call->span,
                apr_psprintf(scope->pool,
                             "'%s' takes %" APR_SIZE_T_FMT " argument%s, not %" APR_SIZE_T_FMT,
-                            callee, parameter_count, parameter_count == 1 ? "" : "s", count));
+                            callee_text(call, scope->pool), parameter_count,
+                            parameter_count == 1 ? "" : "s", count));
         return result;
     }
     /* A builtin whose first argument may be an array instead (len, language
@@ -219,7 +220,8 @@ static const spx_vtype_t *check_call(scope_t *scope, spx_expr_t *call)
             report(scope, SPX_E0404, argument->span,
                    apr_psprintf(scope->pool,
                                 "argument %" APR_SIZE_T_FMT " of '%s' must be '%s'%s, not '%s'",
-                                i + 1, callee, spx_vtype_name(parameters[i], scope->pool),
+                                i + 1, callee_text(call, scope->pool),
+                                spx_vtype_name(parameters[i], scope->pool),
                                 array_too ? " or an array" : "", type_text(scope, argument)));
     }
     if (call->as.call->builtin == SPX_BUILTIN_READ_DATA)

@@ -505,8 +505,9 @@ void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
     scope.function = function;
     scope.pool = checker->function;
     scope.module_index = module_index;
-    const char *exported_by =
-        function->exported ? apr_psprintf(scope.pool, "function '%s'", function->name.text) : NULL;
+    /* What an exported function's written types name must be exported for:
+     * made when the first of them is checked (most are basic: none is). */
+    const char *exported_by = NULL;
     scope.names = checker->names;
     spx_name_table_clear(scope.names);
     scope.locals = apr_array_make(scope.pool, 16, sizeof(local_t *));
@@ -515,6 +516,8 @@ void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
         const spx_vtype_t *type =
             spx_checker_written_type(checker, module, param->type_syntax, param->type);
         if (param->type_syntax) {
+            if (function->exported && !exported_by)
+                exported_by = apr_psprintf(scope.pool, "function '%s'", function->name.text);
             if (!spx_checker_check_type_syntax(checker, module_index, param->type_syntax,
                                                exported_by))
                 type = basic_type(&scope, SPX_TYPE_ERROR);
@@ -524,6 +527,8 @@ void spx_checker_check_function(checker_t *checker, apr_size_t module_index,
     scope.result =
         spx_checker_written_type(checker, module, function->result_syntax, function->result);
     if (function->result_syntax) {
+        if (function->exported && !exported_by)
+            exported_by = apr_psprintf(scope.pool, "function '%s'", function->name.text);
         if (!spx_checker_check_type_syntax(checker, module_index, function->result_syntax,
                                            exported_by))
             scope.result = basic_type(&scope, SPX_TYPE_ERROR);
