@@ -9,6 +9,7 @@
  * grown at half full.
  */
 #include "spx_arena.h"
+#include "spx_name_table.h"
 
 #include "spx_assert.h"
 #include "spx_limits.h"
@@ -148,15 +149,6 @@ static uint32_t hash_word(uint64_t word, apr_size_t size)
     return (uint32_t)(((word ^ size) * UINT64_C(0x9e3779b97f4a7c15)) >> 29);
 }
 
-/* A long name's hash: FNV-1a over its bytes (long names are few). */
-static uint32_t hash_bytes(const char *text, apr_size_t size)
-{
-    uint32_t hash = 2166136261u;
-    for (apr_size_t i = 0; i < size; i++)
-        hash = (hash ^ (unsigned char)text[i]) * 16777619u;
-    return hash;
-}
-
 /* Whether the size bytes at a and b are the same: a name is a few bytes,
  * which a loop compares in less than a call of memcmp takes. */
 static int same_bytes(const char *a, const char *b, apr_size_t size)
@@ -222,7 +214,7 @@ const char *spx_arena_intern(spx_arena_t *arena, const char *text, apr_size_t si
         return intern(arena, text, size, word, hash_word(word, size));
     }
     memcpy(&word, text, sizeof(word));
-    return intern(arena, text, size, word, hash_bytes(text, size));
+    return intern(arena, text, size, word, spx_bytes_hash(text, size));
 }
 
 /* Most names a lexer meets are interned already: they are looked up here

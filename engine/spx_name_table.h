@@ -77,12 +77,30 @@ void spx_name_table_put(spx_name_table_t *table, const char *name, uint32_t hash
 /* Sets key's value, replacing any. */
 void spx_word_table_put(spx_word_table_t *table, uint64_t key, const void *value);
 
-/* The 32-bit FNV-1a hash of name's bytes (not its terminating NUL). */
+/* Phase A's one hash of a name's bytes, 32-bit FNV-1a (the name tables, a
+ * module's functions by name, the identifier table's long names): from
+ * SPX_NAME_HASH_START, one step per byte. */
+#define SPX_NAME_HASH_START 2166136261u
+static inline uint32_t spx_name_hash_step(uint32_t hash, unsigned char byte)
+{
+    return (hash ^ byte) * 16777619u;
+}
+
+/* The hash of size bytes at text. */
+static inline uint32_t spx_bytes_hash(const char *text, apr_size_t size)
+{
+    uint32_t hash = SPX_NAME_HASH_START;
+    for (apr_size_t i = 0; i < size; i++)
+        hash = spx_name_hash_step(hash, (unsigned char)text[i]);
+    return hash;
+}
+
+/* The hash of name's bytes (not its terminating NUL), in one pass. */
 static inline uint32_t spx_name_hash(const char *name)
 {
-    uint32_t hash = 2166136261u;
+    uint32_t hash = SPX_NAME_HASH_START;
     for (const unsigned char *at = (const unsigned char *)name; *at; at++)
-        hash = (hash ^ *at) * 16777619u;
+        hash = spx_name_hash_step(hash, *at);
     return hash;
 }
 
