@@ -41,6 +41,7 @@ struct spx_index_builder_t {
     spx_index_edge_t *edges;
     int edge_count, edge_capacity;
     apr_pool_t *edge_pool;        /* holds edges alone */
+    int first_nodes, first_edges; /* the lists' first room (room_for_one) */
     apr_array_header_t *spine;    /* const spx_expr_t *: operator chains being walked */
     spx_word_table_t *scrutinees; /* v3: a match's scrutinee (its address) -> its enum */
     const spx_module_t *module;   /* the module of the item being walked */
@@ -64,14 +65,17 @@ typedef struct reference_t {
 /* list (of *capacity items of size bytes, count of them used, held alone
  * by *holder, a subpool of pool) with room for one more: when full, a copy
  * twice as long in a new subpool, and the old one destroyed (its memory goes
- * back to the allocator). One item is always left over (the index's lists
- * end with room for one). */
+ * back to the allocator). The first room is for first items (the builder's
+ * estimate from the sources, spx_index_builder_make), so a list normally
+ * never grows: the pages it touches are its own, not the sum of every
+ * doubling. One item is always left over (the index's lists end with room
+ * for one). */
 static void *room_for_one(apr_pool_t *pool, apr_pool_t **holder, void *list, int count,
-                          int *capacity, size_t size)
+                          int *capacity, int first, size_t size)
 {
     if (count + 1 < *capacity)
         return list;
-    *capacity = *capacity ? 2 * *capacity : SPX_INDEX_FIRST_ITEMS;
+    *capacity = *capacity ? 2 * *capacity : first;
     apr_pool_t *grown = NULL;
     apr_pool_create(&grown, pool);
     void *moved = apr_palloc(grown, (size_t)*capacity * size);
@@ -88,7 +92,7 @@ static int add_node(builder_t *builder, const char *id, const char *kind, const 
 {
     builder->nodes =
         room_for_one(builder->pool, &builder->node_pool, builder->nodes, builder->node_count,
-                     &builder->node_capacity, sizeof(*builder->nodes));
+                     &builder->node_capacity, builder->first_nodes, sizeof(*builder->nodes));
     spx_index_node_t *node = &builder->nodes[builder->node_count];
     memset(node, 0, sizeof(*node));
     node->id = id;
@@ -106,7 +110,7 @@ static void add_edge(builder_t *builder, int from, const char *kind, int to)
 {
     builder->edges =
         room_for_one(builder->pool, &builder->edge_pool, builder->edges, builder->edge_count,
-                     &builder->edge_capacity, sizeof(*builder->edges));
+                     &builder->edge_capacity, builder->first_edges, sizeof(*builder->edges));
     spx_index_edge_t *edge = &builder->edges[builder->edge_count++];
     edge->from = from;
     edge->kind = kind;
@@ -529,10 +533,22 @@ int spx_index_find(const spx_index_t *index, const char *id)
     return node ? (int)(node - index->nodes) : -1;
 }
 
-spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
+/* count items for source_bytes bytes of source at one per bytes_per_item,
+ * at least SPX_INDEX_FIRST_ITEMS and at most SPX_INDEX_MOST_FIRST_ITEMS. */
+static int first_items(apr_size_t source_bytes, apr_size_t bytes_per_item)
+{
+    apr_size_t count = source_bytes / bytes_per_item;
+    if (count < SPX_INDEX_FIRST_ITEMS)
+        return SPX_INDEX_FIRST_ITEMS;
+    return count > SPX_INDEX_MOST_FIRST_ITEMS ? SPX_INDEX_MOST_FIRST_ITEMS : (int)count;
+}
+
+spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool, apr_size_t source_bytes)
 {
     builder_t *builder = apr_pcalloc(pool, sizeof(*builder));
     builder->pool = pool;
+    builder->first_nodes = first_items(source_bytes, SPX_INDEX_SOURCE_BYTES_PER_NODE);
+    builder->first_edges = first_items(source_bytes, SPX_INDEX_SOURCE_BYTES_PER_EDGE);
     builder->arena = spx_arena_make(pool);
     builder->node_of = spx_word_table_make(pool);
     for (int b = SPX_BUILTIN_NONE; b <= SPX_BUILTIN_COUNT; b++)

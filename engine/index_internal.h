@@ -16,7 +16,9 @@
  * function's calls, uses of structs and reads of consts, with their sites);
  * spx_index_build adds the rest from the declarations, which stay. */
 typedef struct spx_index_builder_t spx_index_builder_t;
-spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool);
+/* source_bytes, the bytes of all the sources, sizes the builder's first
+ * lists (SPX_INDEX_SOURCE_BYTES_PER_NODE, _PER_EDGE). */
+spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool, apr_size_t source_bytes);
 void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_t *module);
 
 /* The index of an admitted project whose every module went through
