@@ -79,7 +79,7 @@ static spx_context_tie_t tie_of_kind(const char *kind)
 /* The tie of a reached node other than the target: its via edge's. */
 static spx_context_tie_t tie_of(const walk_t *walk, int node)
 {
-    return tie_of_kind(walk->index->edges[walk->via_edge[node]].kind);
+    return tie_of_kind(spx_index_edge_kind(&walk->index->edges[walk->via_edge[node]]));
 }
 
 static void visit(walk_t *walk, int node, int from, int edge, int distance)
@@ -87,7 +87,7 @@ static void visit(walk_t *walk, int node, int from, int edge, int distance)
     if (walk->distance[node] >= 0) {
         /* Reached again from the level before: a more relevant tie wins. */
         if (walk->distance[node] == distance && edge >= 0 &&
-            tie_of_kind(walk->index->edges[edge].kind) < tie_of(walk, node)) {
+            tie_of_kind(spx_index_edge_kind(&walk->index->edges[edge])) < tie_of(walk, node)) {
             walk->via_from[node] = from;
             walk->via_edge[node] = edge;
         }
@@ -120,7 +120,7 @@ static int kept_edges(const walk_t *walk, int kept, int **edges, apr_pool_t *poo
         const spx_index_node_t *node = &index->nodes[walk->order[i]];
         for (int edge = node->out_first; edge < node->out_first + node->out_count; edge++)
             if (is_kept(walk, index->edges[edge].to, kept) &&
-                follows(walk->request, index->edges[edge].kind))
+                follows(walk->request, spx_index_edge_kind(&index->edges[edge])))
                 found[count++] = edge;
     }
     qsort(found, (size_t)count, sizeof(int), compare_ints);
@@ -178,7 +178,7 @@ static void walk_graph(walk_t *walk, int target, apr_pool_t *pool)
                 int take_out = k >= in_count || (o < out_count && at->out_first + o <= in[k]);
                 int edge = take_out ? at->out_first + o++ : in[k++];
                 const spx_index_edge_t *record = &walk->index->edges[edge];
-                if (!follows(walk->request, record->kind))
+                if (!follows(walk->request, spx_index_edge_kind(record)))
                     continue;
                 visit(walk, take_out ? record->to : record->from, node, edge, (int)depth + 1);
             }
@@ -272,7 +272,7 @@ static void write_context(const walk_t *walk, int kept, apr_size_t text_limit,
         spx_index_node_extras_t extras = {walk->distance[number], NULL, NULL, NULL, 0, 0};
         if (walk->via_from[number] >= 0) {
             extras.via_from = index->nodes[walk->via_from[number]].id;
-            extras.via_kind = index->edges[walk->via_edge[number]].kind;
+            extras.via_kind = spx_index_edge_kind(&index->edges[walk->via_edge[number]]);
         }
         if (spx_index_item_span(node)) {
             apr_size_t limit = i == 0 ? text_limit : (apr_size_t)-1;
@@ -631,9 +631,9 @@ static void list_kept(const walk_t *walk, int kept, spx_context_answer_t *answer
     for (int i = 0; i < kept; i++) {
         int number = walk->order[i];
         int reached = walk->via_from[number] >= 0;
-        nodes[i] =
-            (spx_context_node_t){number, walk->distance[number], walk->via_from[number],
-                                 reached ? walk->index->edges[walk->via_edge[number]].kind : NULL};
+        nodes[i] = (spx_context_node_t){
+            number, walk->distance[number], walk->via_from[number],
+            reached ? spx_index_edge_kind(&walk->index->edges[walk->via_edge[number]]) : NULL};
     }
     int *edges = NULL;
     answer->edge_count = (apr_size_t)kept_edges(walk, kept, &edges, pool);

@@ -41,6 +41,7 @@ struct spx_index_builder_t {
     spx_index_edge_t *edges;
     int edge_count, edge_capacity;
     apr_pool_t *edge_pool;        /* holds edges alone */
+    int first_nodes, first_edges; /* the lists' first room (room_for_one) */
     apr_array_header_t *spine;    /* const spx_expr_t *: operator chains being walked */
     spx_word_table_t *scrutinees; /* v3: a match's scrutinee (its address) -> its enum */
     const spx_module_t *module;   /* the module of the item being walked */
@@ -53,7 +54,7 @@ typedef spx_index_builder_t builder_t;
  * function, or of a builtin), a struct named or whose field is read or
  * written, a const read. */
 typedef struct reference_t {
-    const char *kind;      /* "calls", "uses", "reads" */
+    spx_index_edge_kind_t kind; /* calls, uses, reads */
     const void *target;    /* spx_function_t, spx_struct_t or spx_const_t; NULL for a builtin */
     spx_builtin_t builtin; /* the builtin when target is NULL */
     int target_is_enum;    /* v3: a "uses" whose target is an spx_enum_t */
@@ -64,14 +65,17 @@ typedef struct reference_t {
 /* list (of *capacity items of size bytes, count of them used, held alone
  * by *holder, a subpool of pool) with room for one more: when full, a copy
  * twice as long in a new subpool, and the old one destroyed (its memory goes
- * back to the allocator). One item is always left over (the index's lists
- * end with room for one). */
+ * back to the allocator). The first room is for first items (the builder's
+ * estimate from the sources, spx_index_builder_make), so a list normally
+ * never grows: the pages it touches are its own, not the sum of every
+ * doubling. One item is always left over (the index's lists end with room
+ * for one). */
 static void *room_for_one(apr_pool_t *pool, apr_pool_t **holder, void *list, int count,
-                          int *capacity, size_t size)
+                          int *capacity, int first, size_t size)
 {
     if (count + 1 < *capacity)
         return list;
-    *capacity = *capacity ? 2 * *capacity : SPX_INDEX_FIRST_ITEMS;
+    *capacity = *capacity ? 2 * *capacity : first;
     apr_pool_t *grown = NULL;
     apr_pool_create(&grown, pool);
     void *moved = apr_palloc(grown, (size_t)*capacity * size);
@@ -88,7 +92,7 @@ static int add_node(builder_t *builder, const char *id, const char *kind, const 
 {
     builder->nodes =
         room_for_one(builder->pool, &builder->node_pool, builder->nodes, builder->node_count,
-                     &builder->node_capacity, sizeof(*builder->nodes));
+                     &builder->node_capacity, builder->first_nodes, sizeof(*builder->nodes));
     spx_index_node_t *node = &builder->nodes[builder->node_count];
     memset(node, 0, sizeof(*node));
     node->id = id;
@@ -102,14 +106,14 @@ static spx_index_node_t *node_at(builder_t *builder, int position)
     return &builder->nodes[position];
 }
 
-static void add_edge(builder_t *builder, int from, const char *kind, int to)
+static void add_edge(builder_t *builder, int from, spx_index_edge_kind_t kind, int to)
 {
     builder->edges =
         room_for_one(builder->pool, &builder->edge_pool, builder->edges, builder->edge_count,
-                     &builder->edge_capacity, sizeof(*builder->edges));
+                     &builder->edge_capacity, builder->first_edges, sizeof(*builder->edges));
     spx_index_edge_t *edge = &builder->edges[builder->edge_count++];
     edge->from = from;
-    edge->kind = kind;
+    edge->kind = (uint8_t)kind;
     edge->to = to;
     edge->sites = NULL;
     edge->site_count = 0;
@@ -225,7 +229,7 @@ static int builtin_node(builder_t *builder, spx_builtin_t builtin)
     return builder->builtin_node[builtin];
 }
 
-static void add_reference(builder_t *builder, const char *kind, const void *target,
+static void add_reference(builder_t *builder, spx_index_edge_kind_t kind, const void *target,
                           spx_builtin_t builtin, spx_span_t span)
 {
     reference_t *reference = apr_array_push(builder->references);
@@ -242,10 +246,11 @@ static void record_call(builder_t *builder, const spx_expr_t *call)
 {
     if (!call->as.call->target && call->as.call->builtin == SPX_BUILTIN_NONE)
         return; /* unresolved: cannot happen in an admitted project */
-    add_reference(builder, "calls", call->as.call->target, call->as.call->builtin, call->span);
+    add_reference(builder, SPX_EDGE_CALLS, call->as.call->target, call->as.call->builtin,
+                  call->span);
     if (call->as.call->builtin == SPX_BUILTIN_READ_DATA && call->as.call->data) {
         data_node(builder, call->as.call->data); /* so that its reads edge finds it */
-        add_reference(builder, "reads", call->as.call->data, SPX_BUILTIN_NONE, call->span);
+        add_reference(builder, SPX_EDGE_READS, call->as.call->data, SPX_BUILTIN_NONE, call->span);
     }
 }
 
@@ -267,7 +272,7 @@ static const spx_struct_t *written_struct(builder_t *builder, const spx_type_syn
 /* v3: a "uses" of an enum at span. */
 static void add_enum_reference(builder_t *builder, const spx_enum_t *enumeration, spx_span_t span)
 {
-    add_reference(builder, "uses", enumeration, SPX_BUILTIN_NONE, span);
+    add_reference(builder, SPX_EDGE_USES, enumeration, SPX_BUILTIN_NONE, span);
     APR_ARRAY_IDX(builder->references, builder->references->nelts - 1, reference_t).target_is_enum =
         1;
 }
@@ -297,7 +302,7 @@ static void collect_type(void *context, const spx_type_syntax_t *syntax)
     const spx_struct_t *structure = written_struct(builder, syntax);
     const spx_enum_t *enumeration = structure ? NULL : written_enum(builder, syntax);
     if (structure)
-        add_reference(builder, "uses", structure, SPX_BUILTIN_NONE, syntax->span);
+        add_reference(builder, SPX_EDGE_USES, structure, SPX_BUILTIN_NONE, syntax->span);
     else if (enumeration)
         add_enum_reference(builder, enumeration, syntax->span);
 }
@@ -351,19 +356,19 @@ static void collect_operand(builder_t *builder, const spx_expr_t *e)
     } else if (e->kind == SPX_EXPR_CALL) {
         record_call(builder, e);
     } else if (e->kind == SPX_EXPR_NAME && e->as.name.constant) {
-        add_reference(builder, "reads", e->as.name.constant, SPX_BUILTIN_NONE,
+        add_reference(builder, SPX_EDGE_READS, e->as.name.constant, SPX_BUILTIN_NONE,
                       e->as.name.name.span);
     } else if (e->kind == SPX_EXPR_FIELD && e->as.field.constant) {
-        add_reference(builder, "reads", e->as.field.constant, SPX_BUILTIN_NONE, e->span);
+        add_reference(builder, SPX_EDGE_READS, e->as.field.constant, SPX_BUILTIN_NONE, e->span);
         return;
     } else if (e->kind == SPX_EXPR_FIELD && struct_of(e->as.field.base)) {
-        add_reference(builder, "uses", struct_of(e->as.field.base), SPX_BUILTIN_NONE,
+        add_reference(builder, SPX_EDGE_USES, struct_of(e->as.field.base), SPX_BUILTIN_NONE,
                       e->as.field.name.span);
     } else if (e->kind == SPX_EXPR_STRUCT_LITERAL && struct_of(e)) {
         spx_span_t named = e->as.literal->name.span; /* Name, or m.Name as written */
         if (e->as.literal->module.text)
             named.start = e->as.literal->module.span.start;
-        add_reference(builder, "uses", struct_of(e), SPX_BUILTIN_NONE, named);
+        add_reference(builder, SPX_EDGE_USES, struct_of(e), SPX_BUILTIN_NONE, named);
     }
     spx_expr_visit_children(e, collect_expression, builder);
 }
@@ -371,9 +376,8 @@ static void collect_operand(builder_t *builder, const spx_expr_t *e)
 static int compare_references(const void *left, const void *right)
 {
     const reference_t *a = left, *b = right;
-    int order = strcmp(a->kind, b->kind);
-    if (order != 0)
-        return order;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
     if (a->target != b->target) /* any fixed order of targets will do: edges are sorted later */
         return (uintptr_t)a->target < (uintptr_t)b->target ? -1 : 1;
     if (a->builtin != b->builtin)
@@ -386,10 +390,10 @@ static int compare_references(const void *left, const void *right)
 /* The node a reference's edge goes to. */
 static int reference_node(builder_t *builder, const reference_t *reference)
 {
-    if (strcmp(reference->kind, "uses") == 0)
+    if (reference->kind == SPX_EDGE_USES)
         return reference->target_is_enum ? enum_node(builder, reference->target)
                                          : struct_node(builder, reference->target);
-    if (strcmp(reference->kind, "reads") == 0) {
+    if (reference->kind == SPX_EDGE_READS) {
         int known = known_node(builder, reference->target); /* a data node, or a const's */
         return known >= 0 ? known : const_node(builder, reference->target);
     }
@@ -407,7 +411,7 @@ static void add_reference_edges(builder_t *builder, int from)
     qsort(sites, (size_t)references->nelts, sizeof(reference_t), compare_references);
     for (int first = 0, end; first < references->nelts; first = end) {
         for (end = first + 1;
-             end < references->nelts && strcmp(sites[end].kind, sites[first].kind) == 0 &&
+             end < references->nelts && sites[end].kind == sites[first].kind &&
              sites[end].target == sites[first].target && sites[end].builtin == sites[first].builtin;
              end++)
             ;
@@ -475,9 +479,8 @@ static int compare_node_orders(const void *left, const void *right)
  * in the order made. */
 static int edge_before(const spx_index_edge_t *edges, int a, int b)
 {
-    int order = strcmp(edges[a].kind, edges[b].kind);
-    if (order != 0)
-        return order < 0;
+    if (edges[a].kind != edges[b].kind)
+        return edges[a].kind < edges[b].kind;
     if (edges[a].to != edges[b].to)
         return edges[a].to < edges[b].to;
     return a < b;
@@ -529,10 +532,22 @@ int spx_index_find(const spx_index_t *index, const char *id)
     return node ? (int)(node - index->nodes) : -1;
 }
 
-spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool)
+/* count items for source_bytes bytes of source at one per bytes_per_item,
+ * at least SPX_INDEX_FIRST_ITEMS and at most SPX_INDEX_MOST_FIRST_ITEMS. */
+static int first_items(apr_size_t source_bytes, apr_size_t bytes_per_item)
+{
+    apr_size_t count = source_bytes / bytes_per_item;
+    if (count < SPX_INDEX_FIRST_ITEMS)
+        return SPX_INDEX_FIRST_ITEMS;
+    return count > SPX_INDEX_MOST_FIRST_ITEMS ? SPX_INDEX_MOST_FIRST_ITEMS : (int)count;
+}
+
+spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool, apr_size_t source_bytes)
 {
     builder_t *builder = apr_pcalloc(pool, sizeof(*builder));
     builder->pool = pool;
+    builder->first_nodes = first_items(source_bytes, SPX_INDEX_SOURCE_BYTES_PER_NODE);
+    builder->first_edges = first_items(source_bytes, SPX_INDEX_SOURCE_BYTES_PER_EDGE);
     builder->arena = spx_arena_make(pool);
     builder->node_of = spx_word_table_make(pool);
     for (int b = SPX_BUILTIN_NONE; b <= SPX_BUILTIN_COUNT; b++)
@@ -567,7 +582,7 @@ static void add_items(builder_t *builder, const spx_module_t *module, int module
     for (apr_size_t i = 0; i < module->struct_count; i++) {
         const spx_struct_t *structure = module->structs[i];
         int position = struct_node(builder, structure);
-        add_edge(builder, module_position, "contains", position);
+        add_edge(builder, module_position, SPX_EDGE_CONTAINS, position);
         for (apr_size_t f = 0; f < structure->field_count; f++)
             collect_type(builder, structure->fields[f].type_syntax);
         add_reference_edges(builder, position);
@@ -575,7 +590,7 @@ static void add_items(builder_t *builder, const spx_module_t *module, int module
     for (apr_size_t i = 0; i < module->enum_count; i++) {
         const spx_enum_t *enumeration = module->enums[i];
         int position = enum_node(builder, enumeration);
-        add_edge(builder, module_position, "contains", position);
+        add_edge(builder, module_position, SPX_EDGE_CONTAINS, position);
         for (apr_size_t v = 0; v < enumeration->variant_count; v++)
             for (apr_size_t k = 0; k < enumeration->variants[v].payload_count; k++)
                 collect_type(builder, enumeration->variants[v].payloads[k].type_syntax);
@@ -584,7 +599,7 @@ static void add_items(builder_t *builder, const spx_module_t *module, int module
     for (apr_size_t i = 0; i < module->const_count; i++) {
         const spx_const_t *constant = module->consts[i];
         int position = const_node(builder, constant);
-        add_edge(builder, module_position, "contains", position);
+        add_edge(builder, module_position, SPX_EDGE_CONTAINS, position);
         if (constant->value)
             collect_expression(builder, constant->value);
         add_reference_edges(builder, position);
@@ -737,10 +752,10 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
         const spx_module_t *module = project->modules[m];
         int module_position = module_node(builder, module);
         for (apr_size_t i = 0; i < module->import_count; i++)
-            add_edge(builder, module_position, "imports",
+            add_edge(builder, module_position, SPX_EDGE_IMPORTS,
                      module_node(builder, module->imports[i].target));
         for (apr_size_t f = 0; f < module->function_count; f++)
-            add_edge(builder, module_position, "contains",
+            add_edge(builder, module_position, SPX_EDGE_CONTAINS,
                      function_node(builder, module->functions[f]));
         add_items(builder, module, module_position);
     }
@@ -755,10 +770,10 @@ spx_index_t *spx_index_build(spx_index_builder_t *builder, const spx_project_t *
     for (apr_size_t t = 0; manifest && t < manifest->test_count; t++) {
         int test = add_node(builder, apr_pstrcat(pool, "test:", manifest->tests[t].name, NULL),
                             "test", manifest->tests[t].name);
-        add_edge(builder, test, "tests", function_node(builder, project->tests[t]));
+        add_edge(builder, test, SPX_EDGE_TESTS, function_node(builder, project->tests[t]));
     }
     if (project->entry)
-        add_edge(builder, add_node(builder, "entry", "entry", NULL), "enters",
+        add_edge(builder, add_node(builder, "entry", "entry", NULL), SPX_EDGE_ENTERS,
                  function_node(builder, project->entry));
     for (apr_size_t d = 0; d < project->data_entry_count; d++)
         data_node(builder, &project->data_entries[d]);
@@ -818,12 +833,12 @@ void spx_graph_shape(const spx_project_t *project, spx_graph_shape_t *shape, apr
             apr_palloc(pool, ((apr_size_t)node->out_count + 1) * sizeof(*module->imports));
         for (int e = 0; e < node->out_count; e++) {
             const spx_index_edge_t *edge = &index->edges[node->out_first + e];
-            if (strcmp(edge->kind, "imports") == 0)
+            if (edge->kind == SPX_EDGE_IMPORTS)
                 module->imports[module->import_count++] = index->nodes[edge->to].name;
         }
     }
     for (int e = 0; e < index->edge_count; e++)
-        if (strcmp(index->edges[e].kind, "imports") == 0)
+        if (index->edges[e].kind == SPX_EDGE_IMPORTS)
             shape->imports++;
     shape->module_list = modules;
 }

@@ -16,7 +16,9 @@
  * function's calls, uses of structs and reads of consts, with their sites);
  * spx_index_build adds the rest from the declarations, which stay. */
 typedef struct spx_index_builder_t spx_index_builder_t;
-spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool);
+/* source_bytes, the bytes of all the sources, sizes the builder's first
+ * lists (SPX_INDEX_SOURCE_BYTES_PER_NODE, _PER_EDGE). */
+spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool, apr_size_t source_bytes);
 void spx_index_builder_add_calls(spx_index_builder_t *builder, const spx_module_t *module);
 
 /* The index of an admitted project whose every module went through
@@ -95,11 +97,22 @@ typedef struct spx_index_site_t {
     uint32_t end;
 } spx_index_site_t;
 
+/* An edge's kind, numbered in the order of the names' bytes, so that the
+ * numbers sort as strcmp sorts the names (spx_index_edge_kind gives the
+ * name): one byte in the edge instead of an 8-byte pointer. */
+typedef enum spx_index_edge_kind_t {
+    SPX_EDGE_CALLS,
+    SPX_EDGE_CONTAINS,
+    SPX_EDGE_ENTERS,
+    SPX_EDGE_IMPORTS,
+    SPX_EDGE_READS,
+    SPX_EDGE_TESTS,
+    SPX_EDGE_USES
+} spx_index_edge_kind_t;
+
 typedef struct spx_index_edge_t {
     int from; /* node numbers */
     int to;
-    /* "imports", "contains", "calls", "uses", "reads", "tests", "enters" */
-    const char *kind;
     /* calls, uses, reads: each site, in source order, packed (read them with
      * spx_index_site_next): two LEB128 numbers a site, its start's distance
      * from the previous site's start (from 0 for the first; zigzag: 2d for
@@ -107,7 +120,17 @@ typedef struct spx_index_edge_t {
      * 8: Phase A keeps one for every call of the project. */
     const uint8_t *sites;
     int site_count; /* calls, uses, reads: at least 1; other kinds: 0 */
+    uint8_t kind;   /* spx_index_edge_kind_t */
 } spx_index_edge_t;
+
+/* The name of an edge's kind: "calls", "contains", "enters", "imports",
+ * "reads", "tests" or "uses". */
+static inline const char *spx_index_edge_kind(const spx_index_edge_t *edge)
+{
+    static const char *const names[] = {"calls", "contains", "enters", "imports",
+                                        "reads", "tests",    "uses"};
+    return names[edge->kind];
+}
 
 /* The next of an edge's sites: *at is the edge's sites at first, and
  * *site zeroed; both move on to the next. */

@@ -104,7 +104,7 @@ static void edge_view(const spx_index_t *index, int number, spx_graph_edge_t *vi
     view->number = number;
     view->from = edge->from;
     view->to = edge->to;
-    view->kind = edge->kind;
+    view->kind = spx_index_edge_kind(edge);
     view->sites = edge->site_count;
 }
 

@@ -185,7 +185,7 @@ static void write_edge(spx_json_writer_t *writer, const char *from, const char *
 void spx_index_write_edge(spx_json_writer_t *writer, const spx_index_t *index,
                           const spx_index_edge_t *edge)
 {
-    write_edge(writer, index->nodes[edge->from].id, edge->kind, edge->site_count,
+    write_edge(writer, index->nodes[edge->from].id, spx_index_edge_kind(edge), edge->site_count,
                index->nodes[edge->to].id);
 }
 
@@ -219,7 +219,7 @@ static int compare_view_edges(const void *left, const void *right)
     const view_edge_t *a = left, *b = right;
     int order = strcmp(a->from, b->from);
     if (order == 0)
-        order = strcmp(a->edge->kind, b->edge->kind);
+        order = strcmp(spx_index_edge_kind(a->edge), spx_index_edge_kind(b->edge));
     return order != 0 ? order : strcmp(a->to, b->to);
 }
 
@@ -232,7 +232,8 @@ static view_edge_t view_edge(const spx_index_t *index, const graph_view_t *view,
 
 static void write_view_edge(spx_json_writer_t *writer, const view_edge_t *edge)
 {
-    write_edge(writer, edge->from, edge->edge->kind, edge->edge->site_count, edge->to);
+    write_edge(writer, edge->from, spx_index_edge_kind(edge->edge), edge->edge->site_count,
+               edge->to);
 }
 
 /* "edges": in the index's order, which is canonical; in a view with a

@@ -357,7 +357,10 @@ static void find_unused_functions(spx_project_t *project)
 static void build_program(spx_project_t *project, const spx_project_t *previous)
 {
     int full = !project->diagnostics_only;
-    spx_index_builder_t *index = full ? spx_index_builder_make(project->pool) : NULL;
+    apr_size_t source_bytes = 0;
+    for (apr_size_t i = 0; i < project->module_count; i++)
+        source_bytes += project->modules[i]->length;
+    spx_index_builder_t *index = full ? spx_index_builder_make(project->pool, source_bytes) : NULL;
     spx_program_builder_t *program =
         full ? spx_program_builder_make(project->pool, project->arena) : NULL;
     number_modules(project);

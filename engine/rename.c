@@ -324,7 +324,7 @@ static apr_status_t collect_edits(spx_rename_plan_t *plan, int node, const spx_f
     const spx_index_node_t *callee = &index->nodes[node];
     for (int i = 0; i < callee->in_count; i++) {
         const spx_index_edge_t *edge = &index->edges[index->in_edges[callee->in_first + i]];
-        if (strcmp(edge->kind, "calls") != 0)
+        if (edge->kind != SPX_EDGE_CALLS)
             continue;
         const spx_module_t *caller = index->nodes[edge->from].module;
         const apr_size_t *m = apr_hash_get(number, caller->name, APR_HASH_KEY_STRING);

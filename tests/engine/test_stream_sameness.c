@@ -262,7 +262,7 @@ static int *distances_from(const spx_index_t *index, const spx_context_request_t
     for (int level = 0; (apr_uint64_t)level < request->depth; level++)
         for (int e = 0; e < index->edge_count; e++) {
             const spx_index_edge_t *edge = &index->edges[e];
-            if (!query_follows(request, edge->kind))
+            if (!query_follows(request, spx_index_edge_kind(edge)))
                 continue;
             int reached[2] = {-1, -1};
             if (out && distance[edge->from] == level &&
@@ -274,8 +274,8 @@ static int *distances_from(const spx_index_t *index, const spx_context_request_t
             for (int r = 0; r < 2; r++)
                 if (reached[r] >= 0) {
                     distance[reached[r]] = level + 1;
-                    if (tie_of_kind(edge->kind) < tie[reached[r]])
-                        tie[reached[r]] = tie_of_kind(edge->kind);
+                    if (tie_of_kind(spx_index_edge_kind(edge)) < tie[reached[r]])
+                        tie[reached[r]] = tie_of_kind(spx_index_edge_kind(edge));
                 }
         }
     *ties = tie;
@@ -381,7 +381,8 @@ static int assert_context_sound(const spx_project_t *project, const spx_context_
     size_t at = 0;
     for (int e = 0; e < index->edge_count; e++) {
         const spx_index_edge_t *edge = &index->edges[e];
-        if (!shown[edge->from] || !shown[edge->to] || !query_follows(request, edge->kind))
+        if (!shown[edge->from] || !shown[edge->to] ||
+            !query_follows(request, spx_index_edge_kind(edge)))
             continue;
         const json_t *written = json_array_get(edges, at++);
         CU_ASSERT_PTR_NOT_NULL_FATAL(written);
@@ -389,7 +390,8 @@ static int assert_context_sound(const spx_project_t *project, const spx_context_
                                index->nodes[edge->from].id);
         CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(written, "to")),
                                index->nodes[edge->to].id);
-        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(written, "kind")), edge->kind);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(written, "kind")),
+                               spx_index_edge_kind(edge));
     }
     CU_ASSERT_EQUAL(at, json_array_size(edges));
     checked = 1;
