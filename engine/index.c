@@ -14,6 +14,7 @@
  */
 #include "index_internal.h"
 
+#include "spx_assert.h"
 #include "spx_limits.h"
 #include "spx_name_table.h"
 
@@ -57,8 +58,8 @@ typedef struct reference_t {
     spx_index_edge_kind_t kind; /* calls, uses, reads */
     const void *target;    /* spx_function_t, spx_struct_t or spx_const_t; NULL for a builtin */
     spx_builtin_t builtin; /* the builtin when target is NULL */
-    int target_is_enum;    /* v3: a "uses" whose target is an spx_enum_t */
-    size_t order;          /* keeps the sites of one target in source order */
+    unsigned char target_is_enum; /* v3: a "uses" whose target is an spx_enum_t */
+    size_t order;                 /* keeps the sites of one target in source order */
     spx_index_site_t site;
 } reference_t;
 
@@ -373,18 +374,43 @@ static void collect_operand(builder_t *builder, const spx_expr_t *e)
     spx_expr_visit_children(e, collect_expression, builder);
 }
 
+/* Whether a sorts before b: by kind, target, builtin, enum or not, then
+ * source order (unique, so the order is total and any sort gives it). */
+static int reference_before(const reference_t *a, const reference_t *b)
+{
+    if (a->kind != b->kind)
+        return a->kind < b->kind;
+    if (a->target != b->target) /* any fixed order of targets will do: edges are sorted later */
+        return (uintptr_t)a->target < (uintptr_t)b->target;
+    if (a->builtin != b->builtin)
+        return a->builtin < b->builtin;
+    if (a->target_is_enum != b->target_is_enum)
+        return a->target_is_enum < b->target_is_enum;
+    return a->order < b->order;
+}
+
 static int compare_references(const void *left, const void *right)
 {
     const reference_t *a = left, *b = right;
-    if (a->kind != b->kind)
-        return a->kind < b->kind ? -1 : 1;
-    if (a->target != b->target) /* any fixed order of targets will do: edges are sorted later */
-        return (uintptr_t)a->target < (uintptr_t)b->target ? -1 : 1;
-    if (a->builtin != b->builtin)
-        return a->builtin < b->builtin ? -1 : 1;
-    if (a->target_is_enum != b->target_is_enum)
-        return a->target_is_enum < b->target_is_enum ? -1 : 1;
-    return a->order < b->order ? -1 : a->order > b->order;
+    return reference_before(a, b) ? -1 : reference_before(b, a);
+}
+
+/* A function's few references by insertion sort (no call per compare);
+ * more than SORT_BY_INSERTION of them by qsort. */
+enum { SORT_BY_INSERTION = 24 };
+static void sort_references(reference_t *sites, int count)
+{
+    if (count > SORT_BY_INSERTION) {
+        qsort(sites, (size_t)count, sizeof(reference_t), compare_references);
+        return;
+    }
+    for (int i = 1; i < count; i++) {
+        reference_t moving = sites[i];
+        int at = i;
+        for (; at > 0 && reference_before(&moving, &sites[at - 1]); at--)
+            sites[at] = sites[at - 1];
+        sites[at] = moving;
+    }
 }
 
 /* The node a reference's edge goes to. */
@@ -408,7 +434,7 @@ static void add_reference_edges(builder_t *builder, int from)
 {
     apr_array_header_t *references = builder->references;
     reference_t *sites = (reference_t *)references->elts;
-    qsort(sites, (size_t)references->nelts, sizeof(reference_t), compare_references);
+    sort_references(sites, references->nelts);
     for (int first = 0, end; first < references->nelts; first = end) {
         for (end = first + 1;
              end < references->nelts && sites[end].kind == sites[first].kind &&
