@@ -473,10 +473,17 @@ static void add_reference_edges(builder_t *builder, int from)
 static void collect_expression(void *context, const spx_expr_t *e)
 {
     builder_t *builder = context;
+    if (e && e->kind != SPX_EXPR_UNARY && e->kind != SPX_EXPR_BINARY) {
+        collect_operand(builder, e); /* most operands: no spine */
+        return;
+    }
     apr_array_header_t *spine = builder->spine;
     int base = spine->nelts;
     while (e && (e->kind == SPX_EXPR_UNARY || e->kind == SPX_EXPR_BINARY)) {
-        APR_ARRAY_PUSH(spine, const spx_expr_t *) = e;
+        if (spine->nelts < spine->nalloc) /* apr_array_push's work, without its call */
+            ((const spx_expr_t **)spine->elts)[spine->nelts++] = e;
+        else
+            APR_ARRAY_PUSH(spine, const spx_expr_t *) = e;
         e = e->kind == SPX_EXPR_UNARY ? e->as.unary.operand : e->as.binary.left;
     }
     if (e) /* NULL: lost to a syntax error, in a project that is not admitted */
