@@ -223,6 +223,9 @@ spx_checker_t *spx_checker_make(spx_module_t **modules, apr_size_t module_count,
     checker->module_count = module_count;
     checker->pool = pool;
     checker->types = spx_types_make(pool);
+    checker->basic = spx_types_basic(checker->types, SPX_TYPE_ERROR);
+    for (int kind = SPX_TYPE_ERROR; kind <= SPX_TYPE_UNIT; kind++)
+        SPX_ASSERT(checker->basic + kind == spx_types_basic(checker->types, (spx_type_t)kind));
     checker->diagnostics = diagnostics;
     checker->unknown_structs = apr_hash_make(pool);
     apr_pool_create(&checker->scratch, pool);

@@ -40,6 +40,9 @@ struct spx_checker_t {
     spx_name_table_t **consts;      /* v2, per module: name -> its spx_const_t * (the first item) */
     spx_name_table_t **structs; /* v2, per module: name -> its spx_struct_t * (the first item) */
     spx_types_t *types; /* v2: every value type, made once (in pool: expressions keep them) */
+    /* The basic types (spx_types_basic of SPX_TYPE_ERROR .. SPX_TYPE_UNIT,
+     * one array in spx_type_t's order), for basic_type without a call. */
+    const spx_vtype_t *basic;
     apr_hash_t *unknown_structs; /* "module owner.Name" already reported as E0319 */
     spx_name_table_t **enums;    /* v3, per module: name -> its spx_enum_t * (the first item) */
     /* v3: the literal and const keys of map literals with a const key, in
@@ -314,9 +317,10 @@ static inline spx_type_t type_of(const spx_expr_t *expr)
     return expr ? expr->type : SPX_TYPE_ERROR;
 }
 
+/* spx_types_basic(scope->checker->types, kind), read from checker->basic. */
 static inline const spx_vtype_t *basic_type(scope_t *scope, spx_type_t kind)
 {
-    return spx_types_basic(scope->checker->types, kind);
+    return scope->checker->basic + ((unsigned)kind <= SPX_TYPE_UNIT ? kind : SPX_TYPE_ERROR);
 }
 
 /* expr's whole type: its kind, or for arrays and structs its vtype. */

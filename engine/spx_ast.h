@@ -683,7 +683,9 @@ typedef struct spx_vtype_t {
 /* The types of one program's check, in pool. */
 typedef struct spx_types_t spx_types_t;
 spx_types_t *spx_types_make(apr_pool_t *pool);
-/* int, bool, str, unit, error (any other kind gives error). */
+/* int, bool, str, unit, error (any other kind gives error); these five are
+ * one array, indexed by kind from SPX_TYPE_ERROR's (the checker reads it
+ * so). */
 const spx_vtype_t *spx_types_basic(spx_types_t *types, spx_type_t kind);
 /* [element]; element must be of this table. */
 const spx_vtype_t *spx_types_array(spx_types_t *types, const spx_vtype_t *element);
