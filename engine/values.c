@@ -192,23 +192,21 @@ static uint32_t slots_room(const spx_value_block_t *array)
     return array->capacity ? array->capacity : SPX_SPARE_BLOCK_SLOTS;
 }
 
-/* A new block of kind with room for capacity bytes (strings) or slots, one
- * holder; the measure grows by its size at that capacity. */
-static spx_value_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uint32_t length,
-                                    uint32_t capacity)
+/* The freed block of spare class class (not 0) that the heap keeps, taken
+ * off its list. */
+static inline spx_value_block_t *take_spare(spx_heap_t *heap, uint32_t class)
 {
-    spx_value_block_t *block;
-    uint32_t class = spare_class(kind, capacity);
-    if (class && heap->spare_small[class - 1]) {
-        block = heap->spare_small[class - 1];
-        heap->spare_small[class - 1] = block->slots[0].b;
-        heap->spare_small_count[class - 1]--;
-    } else {
-        apr_size_t room = kind == SPX_BLOCK_STR ? (apr_size_t)capacity
-                          : class               ? (apr_size_t) class * sizeof(spx_value_t)
-                                                : (apr_size_t)capacity * sizeof(spx_value_t);
-        block = spx_allocate(sizeof(spx_value_block_t) + (room ? room : 1));
-    }
+    spx_value_block_t *block = heap->spare_small[class - 1];
+    heap->spare_small[class - 1] = block->slots[0].b;
+    heap->spare_small_count[class - 1]--;
+    return block;
+}
+
+/* The header of a new block of kind at block (its storage after it), one
+ * holder; the measure grows by its size at capacity. */
+static inline void start_block(spx_heap_t *heap, spx_value_block_t *block, spx_block_kind_t kind,
+                               uint32_t length, uint32_t capacity)
+{
     memset(block, 0, sizeof(*block));
     block->holders = 1;
     block->kind = (uint8_t)kind;
@@ -219,6 +217,24 @@ static spx_value_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uin
         block->of.bytes = (const unsigned char *)block->slots;
     grow_live(heap, block_bytes(kind, capacity));
     heap->blocks++;
+}
+
+/* A new block of kind with room for capacity bytes (strings) or slots, one
+ * holder; the measure grows by its size at that capacity. */
+static spx_value_block_t *new_block(spx_heap_t *heap, spx_block_kind_t kind, uint32_t length,
+                                    uint32_t capacity)
+{
+    spx_value_block_t *block;
+    uint32_t class = spare_class(kind, capacity);
+    if (class && heap->spare_small[class - 1]) {
+        block = take_spare(heap, class);
+    } else {
+        apr_size_t room = kind == SPX_BLOCK_STR ? (apr_size_t)capacity
+                          : class               ? (apr_size_t) class * sizeof(spx_value_t)
+                                                : (apr_size_t)capacity * sizeof(spx_value_t);
+        block = spx_allocate(sizeof(spx_value_block_t) + (room ? room : 1));
+    }
+    start_block(heap, block, kind, length, capacity);
     return block;
 }
 
@@ -757,23 +773,14 @@ spx_heap_status_t spx_block_make_checked(spx_heap_t *heap, uint64_t *fuel, uint6
                                          spx_value_block_t **out)
 {
     uint32_t class = spare_class(kind, length);
-    spx_value_block_t *block;
-    if (class && class == length && n < 64 && (block = heap->spare_small[class - 1]) != NULL &&
+    if (class && class == length && n < 64 && heap->spare_small[class - 1] &&
         heap->live + block_bytes(kind, length) <= heap->max_memory) {
         /* before_creating and new_block for a small block (an enum's
          * payloads) that a freed one of its size makes: a charge of 0
          * steps, no length limit near, memory allowed */
         heap->charged_n = n;
-        heap->spare_small[class - 1] = block->slots[0].b;
-        heap->spare_small_count[class - 1]--;
-        memset(block, 0, sizeof(*block));
-        block->holders = 1;
-        block->kind = (uint8_t)kind;
-        block->owns_storage = 1;
-        block->length = length;
-        block->capacity = length;
-        grow_live(heap, block_bytes(kind, length));
-        heap->blocks++;
+        spx_value_block_t *block = take_spare(heap, class);
+        start_block(heap, block, kind, length, length);
         *out = block;
         return SPX_HEAP_OK;
     }

@@ -113,9 +113,12 @@ static int keys_equal(const spx_value_block_t *map, spx_value_t a, spx_value_t b
                           spx_bytes_equal(spx_str_bytes(a.b), spx_str_bytes(b.b), a.b->length));
 }
 
-/* The position of key (whose hash is hash), or -1. The index is at most
- * half full, so a probe ends at an empty slot. */
-static int64_t find(const spx_value_block_t *map, spx_value_t key, uint32_t hash)
+/* The position of key (whose hash is hash), or -1, by the probe all finds
+ * share: an entry's key is compared, by same, only where its index slot
+ * holds key's hash. The index is at most half full, so a probe ends at an
+ * empty slot. In line, so that each caller's same is called directly. */
+static inline int64_t probe(const spx_value_block_t *map, spx_value_t key, uint32_t hash,
+                            int (*same)(const spx_value_block_t *, spx_value_t, spx_value_t))
 {
     const uint32_t *index = index_of(map);
     uint32_t mask = map->index_mask;
@@ -123,9 +126,14 @@ static int64_t find(const spx_value_block_t *map, spx_value_t key, uint32_t hash
         uint32_t slot = index[2u * at];
         if (!slot)
             return -1;
-        if (index[2u * at + 1] == hash && keys_equal(map, map->slots[2u * (slot - 1)], key))
+        if (index[2u * at + 1] == hash && same(map, map->slots[2u * (slot - 1)], key))
             return (int64_t)(slot - 1);
     }
+}
+
+static int64_t find(const spx_value_block_t *map, spx_value_t key, uint32_t hash)
+{
+    return probe(map, key, hash, keys_equal);
 }
 
 /* Whether the str key stored in a map, whose hash equals key's kept hash,
@@ -138,19 +146,17 @@ static int same_str_key(const spx_value_block_t *stored, const spx_value_block_t
             spx_bytes_equal(spx_str_bytes(stored), spx_str_bytes(key), key->length));
 }
 
-/* find for a str key whose hash is kept (hash_key): the probe compares an
- * entry's key only where the index slot's hash is the key's. */
-static int64_t find_str(const spx_value_block_t *map, const spx_value_block_t *key, uint32_t hash)
+/* same_str_key as probe calls it. */
+static int same_str_slot(const spx_value_block_t *map, spx_value_t stored, spx_value_t key)
 {
-    const uint32_t *index = index_of(map);
-    uint32_t mask = map->index_mask;
-    for (uint32_t at = hash & mask;; at = (at + 1) & mask) {
-        uint32_t slot = index[2u * at];
-        if (!slot)
-            return -1;
-        if (index[2u * at + 1] == hash && same_str_key(map->slots[2u * (slot - 1)].b, key))
-            return (int64_t)(slot - 1);
-    }
+    (void)map;
+    return same_str_key(stored.b, key.b);
+}
+
+/* find for a str key whose hash is kept (hash_key). */
+static int64_t find_str(const spx_value_block_t *map, spx_value_t key, uint32_t hash)
+{
+    return probe(map, key, hash, same_str_slot);
 }
 
 /* The position of key in map, or -1: first the map's hint (the position
@@ -193,7 +199,7 @@ static int64_t locate(const spx_heap_t *heap, const spx_value_block_t *map, spx_
         if (hint < map->length && hashes_of(map)[hint] == hash &&
             same_str_key(map->slots[2u * hint].b, key.b))
             return (int64_t)hint;
-        position = find_str(map, key.b, hash);
+        position = find_str(map, key, hash);
     } else {
         if (hint < map->length && map->slots[2u * hint].i == key.i)
             return (int64_t)hint;
