@@ -68,6 +68,10 @@ enum { MOVED_VARIABLE = 2 };
  * it, through a hash of their bytes. */
 enum { LITERAL_SCAN = 16 };
 
+/* The int constants 0 <= value < SMALL_INTS (most of a function's) are
+ * numbered through an array indexed by value, the others through a table. */
+enum { SMALL_INTS = 64 };
+
 static const reg_t no_reg = {FILE_NONE, -1, 0};
 
 /* A jump target. The jumps waiting for it are chained through their a
@@ -130,7 +134,8 @@ struct spx_program_builder_t {
     uint32_t locals[2];            /* registers of variables in each file: the most open at once */
     uint32_t open_locals[2];       /* while assigning them (place_slots): those of open scopes */
     spx_word_table_t *int_numbers; /* int64_t value -> number + 1; cleared per function */
-    spx_word_table_t *const_numbers;   /* a const's (or data entry's) address -> number + 1 */
+    uint32_t small_int_numbers[SMALL_INTS]; /* the same for 0 <= value < SMALL_INTS */
+    spx_word_table_t *const_numbers;        /* a const's (or data entry's) address -> number + 1 */
     apr_hash_t *literal_numbers;       /* bytes -> literal number + 1, once past LITERAL_SCAN */
     apr_array_header_t *byte_literals; /* int32_t: the byte literals' numbers, in order */
     apr_array_header_t *int_consts, *literals;
@@ -261,13 +266,18 @@ static int32_t field_number(const spx_struct_t *structure, const char *name)
  * all there. */
 static int32_t int_const(compiler_t *c, int64_t value)
 {
-    uintptr_t number = (uintptr_t)spx_word_table_get(c->int_numbers, (uint64_t)value);
+    int small = value >= 0 && value < SMALL_INTS;
+    uintptr_t number = small ? c->small_int_numbers[value]
+                             : (uintptr_t)spx_word_table_get(c->int_numbers, (uint64_t)value);
     if (!number) {
         /* a new one now would take a temporary's register */
         SPX_ASSERT(!c->consts_closed);
         PUSH(c->int_consts, int64_t) = value;
         number = (uintptr_t)c->int_consts->nelts;
-        spx_word_table_put(c->int_numbers, (uint64_t)value, (void *)number);
+        if (small)
+            c->small_int_numbers[value] = (uint32_t)number;
+        else
+            spx_word_table_put(c->int_numbers, (uint64_t)value, (void *)number);
     }
     return (int32_t)(c->locals[FILE_INT] + number - 1);
 }
@@ -2118,6 +2128,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
         apr_array_clear(work[i]);
     c->next_statement = 0;
     spx_word_table_clear(c->int_numbers);
+    memset(c->small_int_numbers, 0, sizeof(c->small_int_numbers));
     spx_word_table_clear(c->carried);
     spx_word_table_clear(c->const_numbers);
     c->literal_numbers = NULL;
