@@ -63,6 +63,15 @@ typedef struct reg_t {
 
 enum { MOVED_VARIABLE = 2 };
 
+/* A function's string literals are found again by comparing them in turn
+ * while it has at most this many (most have a few: no hash to make); past
+ * it, through a hash of their bytes. */
+enum { LITERAL_SCAN = 16 };
+
+/* The int constants 0 <= value < SMALL_INTS (most of a function's) are
+ * numbered through an array indexed by value, the others through a table. */
+enum { SMALL_INTS = 64 };
+
 static const reg_t no_reg = {FILE_NONE, -1, 0};
 
 /* A jump target. The jumps waiting for it are chained through their a
@@ -125,8 +134,10 @@ struct spx_program_builder_t {
     uint32_t locals[2];            /* registers of variables in each file: the most open at once */
     uint32_t open_locals[2];       /* while assigning them (place_slots): those of open scopes */
     spx_word_table_t *int_numbers; /* int64_t value -> number + 1; cleared per function */
-    spx_word_table_t *const_numbers; /* a const's (or data entry's) address -> number + 1 */
-    apr_hash_t *literal_numbers;     /* bytes, or a const's address -> literal number + 1 */
+    uint32_t small_int_numbers[SMALL_INTS]; /* the same for 0 <= value < SMALL_INTS */
+    spx_word_table_t *const_numbers;        /* a const's (or data entry's) address -> number + 1 */
+    apr_hash_t *literal_numbers;       /* bytes -> literal number + 1, once past LITERAL_SCAN */
+    apr_array_header_t *byte_literals; /* int32_t: the byte literals' numbers, in order */
     apr_array_header_t *int_consts, *literals;
     int consts_closed;         /* the collecting pass is over: every constant has its register */
     int array_loops;           /* the function has a for loop over an array (or a map's keys) */
@@ -255,13 +266,18 @@ static int32_t field_number(const spx_struct_t *structure, const char *name)
  * all there. */
 static int32_t int_const(compiler_t *c, int64_t value)
 {
-    uintptr_t number = (uintptr_t)spx_word_table_get(c->int_numbers, (uint64_t)value);
+    int small = value >= 0 && value < SMALL_INTS;
+    uintptr_t number = small ? c->small_int_numbers[value]
+                             : (uintptr_t)spx_word_table_get(c->int_numbers, (uint64_t)value);
     if (!number) {
         /* a new one now would take a temporary's register */
         SPX_ASSERT(!c->consts_closed);
         PUSH(c->int_consts, int64_t) = value;
         number = (uintptr_t)c->int_consts->nelts;
-        spx_word_table_put(c->int_numbers, (uint64_t)value, (void *)number);
+        if (small)
+            c->small_int_numbers[value] = (uint32_t)number;
+        else
+            spx_word_table_put(c->int_numbers, (uint64_t)value, (void *)number);
     }
     return (int32_t)(c->locals[FILE_INT] + number - 1);
 }
@@ -288,7 +304,18 @@ static int32_t const_register(compiler_t *c, const spx_const_t *constant)
 static int32_t literal_number(compiler_t *c, const char *bytes, apr_size_t length, spx_span_t span)
 {
     const char *key = length ? bytes : "";
-    uintptr_t number = (uintptr_t)apr_hash_get(c->literal_numbers, key, (apr_ssize_t)length);
+    uintptr_t number = 0;
+    if (c->literal_numbers) {
+        number = (uintptr_t)apr_hash_get(c->literal_numbers, key, (apr_ssize_t)length);
+    } else {
+        const int32_t *numbers = (const int32_t *)c->byte_literals->elts;
+        const spx_literal_t *literals = (const spx_literal_t *)c->literals->elts;
+        for (int i = 0; i < c->byte_literals->nelts && !number; i++) {
+            const spx_literal_t *literal = &literals[numbers[i]];
+            if (literal->length == length && memcmp(literal->bytes, key, length) == 0)
+                number = (uintptr_t)numbers[i] + 1;
+        }
+    }
     if (!number) {
         spx_literal_t *literal = &PUSH(c->literals, spx_literal_t);
         const unsigned char *copy = NULL;
@@ -305,7 +332,20 @@ static int32_t literal_number(compiler_t *c, const char *bytes, apr_size_t lengt
         literal->bytes = copy;
         literal->length = length;
         number = (uintptr_t)c->literals->nelts;
-        apr_hash_set(c->literal_numbers, copy, (apr_ssize_t)length, (void *)number);
+        if (c->literal_numbers) {
+            apr_hash_set(c->literal_numbers, copy, (apr_ssize_t)length, (void *)number);
+        } else {
+            PUSH(c->byte_literals, int32_t) = (int32_t)(number - 1);
+            if (c->byte_literals->nelts > LITERAL_SCAN) { /* many: look them up by hash */
+                c->literal_numbers = apr_hash_make(c->scratch);
+                const int32_t *numbers = (const int32_t *)c->byte_literals->elts;
+                const spx_literal_t *literals = (const spx_literal_t *)c->literals->elts;
+                for (int i = 0; i < c->byte_literals->nelts; i++)
+                    apr_hash_set(c->literal_numbers, literals[numbers[i]].bytes,
+                                 (apr_ssize_t)literals[numbers[i]].length,
+                                 (void *)((uintptr_t)numbers[i] + 1));
+            }
+        }
     }
     return (int32_t)(number - 1);
 }
@@ -2079,17 +2119,19 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
     out->source = source; /* a function too large to compile has them too */
     out->name_start = f->name.span.start.offset;
     out->name_end = f->name.span.end.offset;
-    apr_array_header_t *const work[] = {c->code,       c->sites,           c->pending,
-                                        c->spine,      c->statement_nodes, c->aux,
-                                        c->scope,      c->loops,           c->function_patches,
-                                        c->int_consts, c->literals,        c->render_types};
+    apr_array_header_t *const work[] = {c->code,         c->sites,           c->pending,
+                                        c->spine,        c->statement_nodes, c->aux,
+                                        c->scope,        c->loops,           c->function_patches,
+                                        c->int_consts,   c->literals,        c->render_types,
+                                        c->byte_literals};
     for (apr_size_t i = 0; i < sizeof(work) / sizeof(work[0]); i++)
         apr_array_clear(work[i]);
     c->next_statement = 0;
     spx_word_table_clear(c->int_numbers);
+    memset(c->small_int_numbers, 0, sizeof(c->small_int_numbers));
     spx_word_table_clear(c->carried);
     spx_word_table_clear(c->const_numbers);
-    c->literal_numbers = apr_hash_make(c->scratch);
+    c->literal_numbers = NULL;
     c->charge = 0;
     apr_size_t slots = f->local_count;
     c->slot_file = apr_pcalloc(c->scratch, (slots + 1) * sizeof(int));
@@ -2175,6 +2217,7 @@ spx_program_builder_t *spx_program_builder_make(apr_pool_t *pool, spx_arena_t *a
     c->function_patches = apr_array_make(c->work, 4, sizeof(const_patch_t));
     c->int_consts = apr_array_make(c->work, 8, sizeof(int64_t));
     c->literals = apr_array_make(c->work, 8, sizeof(spx_literal_t));
+    c->byte_literals = apr_array_make(c->work, 8, sizeof(int32_t));
     c->render_types = apr_array_make(c->work, 2, sizeof(const spx_render_type_t *));
     c->functions = apr_array_make(pool, 64, sizeof(spx_vm_function_t *));
     c->shapes = apr_array_make(pool, 8, sizeof(const spx_struct_shape_t *));
