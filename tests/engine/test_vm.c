@@ -10,9 +10,11 @@
 #include "spx_limits.h"
 #include "spx_program.h"
 #include "spx_run_fixture.h"
+#include "vm_internal.h"
 
 #include <apr_strings.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static spx_run_limits_t limits_with_steps(uint64_t max_steps)
@@ -608,6 +610,66 @@ static void test_strings(void)
     spx_fixture_free(fixture);
 }
 
+/* A function's string literals are numbered once per distinct bytes, both
+ * while it has few (compared in turn) and past that (looked up by hash):
+ * 24 distinct literals, each written twice and once more after all of
+ * them, load 24 literal numbers, each number's bytes its literal's, and the
+ * run sees every one. */
+static void test_literals_numbered_once(void)
+{
+    enum { DISTINCT = 24 };
+    spx_fixture_t *fixture = spx_fixture_new();
+    char *source = apr_pstrdup(fixture->pool, "fn t() -> int {\n  var s = \"\";\n");
+    for (int round = 0; round < 3; round++)
+        for (int k = 0; k < DISTINCT; k++)
+            if (round < 2 || k % 5 == 0)
+                source = apr_psprintf(fixture->pool, "%s  s = s + \"<lit%d>\";\n", source, k);
+    source = apr_pstrcat(fixture->pool, source, "  print(s);\n  return len(s);\n}\n", NULL);
+    spx_program_t *program = spx_run_fixture_program(fixture, source);
+    long index = spx_program_find(program, "app.t");
+    CU_ASSERT_FATAL(index >= 0);
+    const spx_vm_function_t *function = program->functions[index];
+    /* each literal's number (the first load of it), and its loads */
+    int number_of[DISTINCT], uses[DISTINCT] = {0}, loads = 0, strangers = 0;
+    for (int k = 0; k < DISTINCT; k++)
+        number_of[k] = -1;
+    for (uint32_t pc = 0; pc < function->code_length; pc++) {
+        const spx_instr_t *ins = &function->code[pc];
+        if (ins->op != SPX_I_LITERAL)
+            continue;
+        const spx_literal_t *literal = &function->literals[ins->b];
+        if (literal->length == 0) /* var s = "" */
+            continue;
+        int k = -1;
+        char text[16] = {0};
+        if (literal->length < sizeof(text))
+            memcpy(text, literal->bytes, literal->length);
+        if (sscanf(text, "<lit%d>", &k) != 1 || k < 0 || k >= DISTINCT) {
+            strangers++;
+            continue;
+        }
+        loads++;
+        uses[k]++;
+        if (number_of[k] < 0)
+            number_of[k] = ins->b;
+        CU_ASSERT_EQUAL(ins->b, number_of[k]); /* the same bytes, the same number */
+    }
+    CU_ASSERT_EQUAL(strangers, 0);
+    CU_ASSERT_EQUAL(loads, 2 * DISTINCT + (DISTINCT + 4) / 5);
+    for (int k = 0; k < DISTINCT; k++) {
+        CU_ASSERT_EQUAL(uses[k], k % 5 == 0 ? 3 : 2);
+        for (int other = 0; other < k; other++) /* distinct bytes, distinct numbers */
+            CU_ASSERT_NOT_EQUAL(number_of[other], number_of[k]);
+    }
+    spx_run_limits_t limits = spx_run_limits_default();
+    spx_run_result_t result = spx_run_fixture_call(fixture, program, "t", &limits);
+    CU_ASSERT_EQUAL(result.outcome, SPX_OUTCOME_RETURNED);
+    CU_ASSERT_EQUAL(result.value, (int64_t)strlen(result.output));
+    CU_ASSERT_PTR_NOT_NULL(strstr(result.output, "<lit0><lit1>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(result.output, "<lit23><lit0><lit1>"));
+    spx_fixture_free(fixture);
+}
+
 /* Chains of operators as long as the parse depth allows compile and run
  * (the compiler walks left chains without recursion, like the checker). */
 static void test_long_operator_chains(void)
@@ -765,6 +827,7 @@ int main(void)
         {"x compared with K, as a value and as a condition", test_immediate_comparisons},
         {"division truncates, remainder has the dividend's sign", test_division_rules},
         {"a string over the limit", test_string_too_long},
+        {"string literals numbered once per distinct bytes", test_literals_numbered_once},
         {"memory limit (max_memory, R0521)", test_memory_limit},
         {"call depth at exactly the limit", test_depth_at_exactly_the_limit},
         {"10^6 recursion stops at 256 on a 256 KiB stack", test_depth_without_the_c_stack},
