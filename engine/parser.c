@@ -450,12 +450,21 @@ static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_spa
 
 /* ---- expressions ------------------------------------------------------- */
 
+/* A node's memory, not yet written: the common nodes are written once, as
+ * a whole (*expr = (spx_expr_t){...}: the fields named, every other byte
+ * zero, type SPX_TYPE_ERROR), where a zeroed node whose fields are then
+ * written again stores most of its bytes twice. */
+static spx_expr_t *alloc_expr(parser_t *p)
+{
+    return spx_arena_alloc(p->bodies, sizeof(spx_expr_t), _Alignof(spx_expr_t));
+}
+
+/* A zeroed node of kind over span (type SPX_TYPE_ERROR, which is 0), for
+ * the rarer nodes; the caller fills in the rest. */
 static spx_expr_t *new_expr(parser_t *p, spx_expr_kind_t kind, spx_span_t span)
 {
-    spx_expr_t *expr = SPX_ARENA_NEW(p->bodies, spx_expr_t);
-    expr->kind = kind;
-    expr->span = span;
-    expr->type = SPX_TYPE_ERROR;
+    spx_expr_t *expr = alloc_expr(p);
+    *expr = (spx_expr_t){.kind = kind, .span = span};
     return expr;
 }
 
@@ -596,9 +605,9 @@ static spx_expr_t *parse_name_or_call(parser_t *p, const spx_name_t *first)
         return parse_struct_literal(p, none, *first, first->span.start);
     }
     if (p->token.kind != SPX_TOKEN_LPAREN) {
-        spx_expr_t *name = new_expr(p, SPX_EXPR_NAME, first->span);
-        name->as.name.name = *first;
-        name->as.name.slot = -1;
+        spx_expr_t *name = alloc_expr(p);
+        *name = (spx_expr_t){
+            .kind = SPX_EXPR_NAME, .span = first->span, .as.name = {.name = *first, .slot = -1}};
         return name;
     }
     spx_expr_t *call = new_expr(p, SPX_EXPR_CALL, first->span);
@@ -687,20 +696,24 @@ static spx_expr_t *parse_primary(parser_t *p)
     switch (token->kind) {
     case SPX_TOKEN_INTEGER:
     case SPX_TOKEN_BYTE: /* v3: a byte literal is an int literal */
-        expr = new_expr(p, SPX_EXPR_INT, token->span);
-        expr->as.integer = token->integer;
+        expr = alloc_expr(p);
+        *expr =
+            (spx_expr_t){.kind = SPX_EXPR_INT, .span = token->span, .as.integer = token->integer};
         advance(p);
         break;
     case SPX_TOKEN_STRING:
-        expr = new_expr(p, SPX_EXPR_STRING, token->span);
-        expr->as.string.bytes = token->bytes;
-        expr->as.string.length = token->length;
+        expr = alloc_expr(p);
+        *expr = (spx_expr_t){.kind = SPX_EXPR_STRING,
+                             .span = token->span,
+                             .as.string = {.bytes = token->bytes, .length = token->length}};
         advance(p);
         break;
     case SPX_TOKEN_TRUE:
     case SPX_TOKEN_FALSE:
-        expr = new_expr(p, SPX_EXPR_BOOL, token->span);
-        expr->as.boolean = token->kind == SPX_TOKEN_TRUE;
+        expr = alloc_expr(p);
+        *expr = (spx_expr_t){.kind = SPX_EXPR_BOOL,
+                             .span = token->span,
+                             .as.boolean = token->kind == SPX_TOKEN_TRUE};
         advance(p);
         break;
     case SPX_TOKEN_IDENTIFIER:
@@ -760,11 +773,10 @@ static spx_expr_t *parse_index(parser_t *p, spx_expr_t *base)
         return NULL;
     if (!expect(p, SPX_TOKEN_RBRACKET))
         return NULL;
-    spx_expr_t *expr =
-        new_expr(p, to ? SPX_EXPR_SLICE : SPX_EXPR_INDEX, span_from(p, base->span.start));
-    expr->as.index.base = base;
-    expr->as.index.index = index;
-    expr->as.index.to = to;
+    spx_expr_t *expr = alloc_expr(p);
+    *expr = (spx_expr_t){.kind = to ? SPX_EXPR_SLICE : SPX_EXPR_INDEX,
+                         .span = span_from(p, base->span.start),
+                         .as.index = {.base = base, .index = index, .to = to}};
     return expr;
 }
 
@@ -791,9 +803,10 @@ static spx_expr_t *parse_member(parser_t *p, spx_expr_t *base)
             call->as.call->receiver = base;
         return parse_arguments(p, call, base->span.start);
     }
-    spx_expr_t *expr = new_expr(p, SPX_EXPR_FIELD, span_from(p, base->span.start));
-    expr->as.field.base = base;
-    expr->as.field.name = name;
+    spx_expr_t *expr = alloc_expr(p);
+    *expr = (spx_expr_t){.kind = SPX_EXPR_FIELD,
+                         .span = span_from(p, base->span.start),
+                         .as.field = {.base = base, .name = name}};
     return expr;
 }
 
@@ -829,12 +842,14 @@ static spx_expr_t *parse_unary(parser_t *p)
     leave(p);
     if (!operand)
         return NULL;
-    spx_expr_t *expr = new_expr(p, SPX_EXPR_UNARY, span_from(p, op_span.start));
-    expr->as.unary.op = kind == SPX_TOKEN_MINUS  ? SPX_OP_NEG
-                        : kind == SPX_TOKEN_BANG ? SPX_OP_NOT
-                                                 : SPX_OP_BIT_NOT;
-    expr->as.unary.op_span = op_span;
-    expr->as.unary.operand = operand;
+    spx_expr_t *expr = alloc_expr(p);
+    *expr = (spx_expr_t){.kind = SPX_EXPR_UNARY,
+                         .span = span_from(p, op_span.start),
+                         .as.unary = {.op = kind == SPX_TOKEN_MINUS  ? SPX_OP_NEG
+                                            : kind == SPX_TOKEN_BANG ? SPX_OP_NOT
+                                                                     : SPX_OP_BIT_NOT,
+                                      .op_span = op_span,
+                                      .operand = operand}};
     return expr;
 }
 
@@ -915,11 +930,11 @@ static spx_expr_t *parse_binary(parser_t *p, int min_level)
         leave(p);
         if (!right)
             return NULL;
-        spx_expr_t *expr = new_expr(p, SPX_EXPR_BINARY, span_from(p, left->span.start));
-        expr->as.binary.op = op;
-        expr->as.binary.op_span = op_span;
-        expr->as.binary.left = left;
-        expr->as.binary.right = right;
+        spx_expr_t *expr = alloc_expr(p);
+        *expr =
+            (spx_expr_t){.kind = SPX_EXPR_BINARY,
+                         .span = span_from(p, left->span.start),
+                         .as.binary = {.op = op, .op_span = op_span, .left = left, .right = right}};
         left = expr;
         previous = level;
     }
