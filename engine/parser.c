@@ -853,36 +853,39 @@ static spx_expr_t *parse_unary(parser_t *p)
     return expr;
 }
 
+/* Per token kind: 1 + the level of a binary operator token, 0 for any
+ * other token, and the operator; one load where a switch jumped. */
+static const struct {
+    unsigned char level;
+    unsigned char op;
+} binary_operators[SPX_TOKEN_FAT_ARROW + 1] = {
+#define LEVEL_OF(token, operator, level) [token] = {(level) + 1, operator}
+    LEVEL_OF(SPX_TOKEN_OR, SPX_OP_OR, LEVEL_OR),
+    LEVEL_OF(SPX_TOKEN_AND, SPX_OP_AND, LEVEL_AND),
+    LEVEL_OF(SPX_TOKEN_EQ, SPX_OP_EQ, LEVEL_EQUALITY),
+    LEVEL_OF(SPX_TOKEN_NE, SPX_OP_NE, LEVEL_EQUALITY),
+    LEVEL_OF(SPX_TOKEN_LT, SPX_OP_LT, LEVEL_RELATIONAL),
+    LEVEL_OF(SPX_TOKEN_LE, SPX_OP_LE, LEVEL_RELATIONAL),
+    LEVEL_OF(SPX_TOKEN_GT, SPX_OP_GT, LEVEL_RELATIONAL),
+    LEVEL_OF(SPX_TOKEN_GE, SPX_OP_GE, LEVEL_RELATIONAL),
+    LEVEL_OF(SPX_TOKEN_PIPE, SPX_OP_BIT_OR, LEVEL_BIT_OR),
+    LEVEL_OF(SPX_TOKEN_CARET, SPX_OP_BIT_XOR, LEVEL_BIT_XOR),
+    LEVEL_OF(SPX_TOKEN_AMPERSAND, SPX_OP_BIT_AND, LEVEL_BIT_AND),
+    LEVEL_OF(SPX_TOKEN_SHL, SPX_OP_SHL, LEVEL_SHIFT),
+    LEVEL_OF(SPX_TOKEN_SHR, SPX_OP_SHR, LEVEL_SHIFT),
+    LEVEL_OF(SPX_TOKEN_PLUS, SPX_OP_ADD, LEVEL_ADDITIVE),
+    LEVEL_OF(SPX_TOKEN_MINUS, SPX_OP_SUB, LEVEL_ADDITIVE),
+    LEVEL_OF(SPX_TOKEN_STAR, SPX_OP_MUL, LEVEL_MULTIPLICATIVE),
+    LEVEL_OF(SPX_TOKEN_SLASH, SPX_OP_DIV, LEVEL_MULTIPLICATIVE),
+    LEVEL_OF(SPX_TOKEN_PERCENT, SPX_OP_REM, LEVEL_MULTIPLICATIVE),
+#undef LEVEL_OF
+};
+
 /* The level of a binary operator token (and its operator), or -1. */
 static int binary_level(spx_token_kind_t kind, spx_operator_t *op)
 {
-#define LEVEL_OF(token, operator, level)                                                           \
-    case token:                                                                                    \
-        *op = operator;                                                                            \
-        return level
-    switch (kind) {
-        LEVEL_OF(SPX_TOKEN_OR, SPX_OP_OR, LEVEL_OR);
-        LEVEL_OF(SPX_TOKEN_AND, SPX_OP_AND, LEVEL_AND);
-        LEVEL_OF(SPX_TOKEN_EQ, SPX_OP_EQ, LEVEL_EQUALITY);
-        LEVEL_OF(SPX_TOKEN_NE, SPX_OP_NE, LEVEL_EQUALITY);
-        LEVEL_OF(SPX_TOKEN_LT, SPX_OP_LT, LEVEL_RELATIONAL);
-        LEVEL_OF(SPX_TOKEN_LE, SPX_OP_LE, LEVEL_RELATIONAL);
-        LEVEL_OF(SPX_TOKEN_GT, SPX_OP_GT, LEVEL_RELATIONAL);
-        LEVEL_OF(SPX_TOKEN_GE, SPX_OP_GE, LEVEL_RELATIONAL);
-        LEVEL_OF(SPX_TOKEN_PIPE, SPX_OP_BIT_OR, LEVEL_BIT_OR);
-        LEVEL_OF(SPX_TOKEN_CARET, SPX_OP_BIT_XOR, LEVEL_BIT_XOR);
-        LEVEL_OF(SPX_TOKEN_AMPERSAND, SPX_OP_BIT_AND, LEVEL_BIT_AND);
-        LEVEL_OF(SPX_TOKEN_SHL, SPX_OP_SHL, LEVEL_SHIFT);
-        LEVEL_OF(SPX_TOKEN_SHR, SPX_OP_SHR, LEVEL_SHIFT);
-        LEVEL_OF(SPX_TOKEN_PLUS, SPX_OP_ADD, LEVEL_ADDITIVE);
-        LEVEL_OF(SPX_TOKEN_MINUS, SPX_OP_SUB, LEVEL_ADDITIVE);
-        LEVEL_OF(SPX_TOKEN_STAR, SPX_OP_MUL, LEVEL_MULTIPLICATIVE);
-        LEVEL_OF(SPX_TOKEN_SLASH, SPX_OP_DIV, LEVEL_MULTIPLICATIVE);
-        LEVEL_OF(SPX_TOKEN_PERCENT, SPX_OP_REM, LEVEL_MULTIPLICATIVE);
-    default:
-        return -1;
-    }
-#undef LEVEL_OF
+    *op = (spx_operator_t)binary_operators[kind].op;
+    return (int)binary_operators[kind].level - 1;
 }
 
 /* A chain of comparisons (two operators of one comparison level in a row)
