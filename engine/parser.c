@@ -605,9 +605,18 @@ static spx_expr_t *parse_name_or_call(parser_t *p, const spx_name_t *first)
         return parse_struct_literal(p, none, *first, first->span.start);
     }
     if (p->token.kind != SPX_TOKEN_LPAREN) {
+        /* The most common node: every field of a name written, and no
+         * byte of the union beyond them (no reader looks past a node's
+         * kind's fields), so no run of zeroing stores. */
         spx_expr_t *name = alloc_expr(p);
-        *name = (spx_expr_t){
-            .kind = SPX_EXPR_NAME, .span = first->span, .as.name = {.name = *first, .slot = -1}};
+        name->kind = SPX_EXPR_NAME;
+        name->span = first->span;
+        name->type = SPX_TYPE_ERROR;
+        name->vtype = NULL;
+        name->as.name.name = *first;
+        name->as.name.slot = -1;
+        name->as.name.constant = NULL;
+        name->as.name.moves = 0;
         return name;
     }
     spx_expr_t *call = new_expr(p, SPX_EXPR_CALL, first->span);
@@ -933,11 +942,15 @@ static spx_expr_t *parse_binary(parser_t *p, int min_level)
         leave(p);
         if (!right)
             return NULL;
-        spx_expr_t *expr = alloc_expr(p);
-        *expr =
-            (spx_expr_t){.kind = SPX_EXPR_BINARY,
-                         .span = span_from(p, left->span.start),
-                         .as.binary = {.op = op, .op_span = op_span, .left = left, .right = right}};
+        spx_expr_t *expr = alloc_expr(p); /* every field written, as a name's */
+        expr->kind = SPX_EXPR_BINARY;
+        expr->span = span_from(p, left->span.start);
+        expr->type = SPX_TYPE_ERROR;
+        expr->vtype = NULL;
+        expr->as.binary.op = op;
+        expr->as.binary.op_span = op_span;
+        expr->as.binary.left = left;
+        expr->as.binary.right = right;
         left = expr;
         previous = level;
     }
