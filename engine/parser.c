@@ -459,6 +459,19 @@ static spx_expr_t *alloc_expr(parser_t *p)
     return spx_arena_alloc(p->bodies, sizeof(spx_expr_t), _Alignof(spx_expr_t));
 }
 
+/* A node of kind over span whose union the caller writes in full (the
+ * fields of kind's member, the checker's included): no reader looks past a
+ * node's kind's fields, so the rest is left unwritten rather than zeroed. */
+static spx_expr_t *start_expr(parser_t *p, spx_expr_kind_t kind, spx_span_t span)
+{
+    spx_expr_t *expr = alloc_expr(p);
+    expr->kind = kind;
+    expr->span = span;
+    expr->type = SPX_TYPE_ERROR;
+    expr->vtype = NULL;
+    return expr;
+}
+
 /* A zeroed node of kind over span (type SPX_TYPE_ERROR, which is 0), for
  * the rarer nodes; the caller fills in the rest. */
 static spx_expr_t *new_expr(parser_t *p, spx_expr_kind_t kind, spx_span_t span)
@@ -619,7 +632,7 @@ static spx_expr_t *parse_name_or_call(parser_t *p, const spx_name_t *first)
         name->as.name.moves = 0;
         return name;
     }
-    spx_expr_t *call = new_expr(p, SPX_EXPR_CALL, first->span);
+    spx_expr_t *call = start_expr(p, SPX_EXPR_CALL, first->span);
     call->as.call = SPX_ARENA_NEW(p->bodies, spx_call_t);
     call->as.call->function = *first;
     return parse_arguments(p, call, first->span.start);
@@ -705,9 +718,8 @@ static spx_expr_t *parse_primary(parser_t *p)
     switch (token->kind) {
     case SPX_TOKEN_INTEGER:
     case SPX_TOKEN_BYTE: /* v3: a byte literal is an int literal */
-        expr = alloc_expr(p);
-        *expr =
-            (spx_expr_t){.kind = SPX_EXPR_INT, .span = token->span, .as.integer = token->integer};
+        expr = start_expr(p, SPX_EXPR_INT, token->span);
+        expr->as.integer = token->integer;
         advance(p);
         break;
     case SPX_TOKEN_STRING:
@@ -782,10 +794,11 @@ static spx_expr_t *parse_index(parser_t *p, spx_expr_t *base)
         return NULL;
     if (!expect(p, SPX_TOKEN_RBRACKET))
         return NULL;
-    spx_expr_t *expr = alloc_expr(p);
-    *expr = (spx_expr_t){.kind = to ? SPX_EXPR_SLICE : SPX_EXPR_INDEX,
-                         .span = span_from(p, base->span.start),
-                         .as.index = {.base = base, .index = index, .to = to}};
+    spx_expr_t *expr =
+        start_expr(p, to ? SPX_EXPR_SLICE : SPX_EXPR_INDEX, span_from(p, base->span.start));
+    expr->as.index.base = base;
+    expr->as.index.index = index;
+    expr->as.index.to = to;
     return expr;
 }
 
@@ -812,10 +825,10 @@ static spx_expr_t *parse_member(parser_t *p, spx_expr_t *base)
             call->as.call->receiver = base;
         return parse_arguments(p, call, base->span.start);
     }
-    spx_expr_t *expr = alloc_expr(p);
-    *expr = (spx_expr_t){.kind = SPX_EXPR_FIELD,
-                         .span = span_from(p, base->span.start),
-                         .as.field = {.base = base, .name = name}};
+    spx_expr_t *expr = start_expr(p, SPX_EXPR_FIELD, span_from(p, base->span.start));
+    expr->as.field.base = base;
+    expr->as.field.name = name;
+    expr->as.field.constant = NULL;
     return expr;
 }
 
@@ -851,14 +864,12 @@ static spx_expr_t *parse_unary(parser_t *p)
     leave(p);
     if (!operand)
         return NULL;
-    spx_expr_t *expr = alloc_expr(p);
-    *expr = (spx_expr_t){.kind = SPX_EXPR_UNARY,
-                         .span = span_from(p, op_span.start),
-                         .as.unary = {.op = kind == SPX_TOKEN_MINUS  ? SPX_OP_NEG
-                                            : kind == SPX_TOKEN_BANG ? SPX_OP_NOT
-                                                                     : SPX_OP_BIT_NOT,
-                                      .op_span = op_span,
-                                      .operand = operand}};
+    spx_expr_t *expr = start_expr(p, SPX_EXPR_UNARY, span_from(p, op_span.start));
+    expr->as.unary.op = kind == SPX_TOKEN_MINUS  ? SPX_OP_NEG
+                        : kind == SPX_TOKEN_BANG ? SPX_OP_NOT
+                                                 : SPX_OP_BIT_NOT;
+    expr->as.unary.op_span = op_span;
+    expr->as.unary.operand = operand;
     return expr;
 }
 
