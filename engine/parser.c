@@ -723,18 +723,15 @@ static spx_expr_t *parse_primary(parser_t *p)
         advance(p);
         break;
     case SPX_TOKEN_STRING:
-        expr = alloc_expr(p);
-        *expr = (spx_expr_t){.kind = SPX_EXPR_STRING,
-                             .span = token->span,
-                             .as.string = {.bytes = token->bytes, .length = token->length}};
+        expr = start_expr(p, SPX_EXPR_STRING, token->span);
+        expr->as.string.bytes = token->bytes;
+        expr->as.string.length = token->length;
         advance(p);
         break;
     case SPX_TOKEN_TRUE:
     case SPX_TOKEN_FALSE:
-        expr = alloc_expr(p);
-        *expr = (spx_expr_t){.kind = SPX_EXPR_BOOL,
-                             .span = token->span,
-                             .as.boolean = token->kind == SPX_TOKEN_TRUE};
+        expr = start_expr(p, SPX_EXPR_BOOL, token->span);
+        expr->as.boolean = token->kind == SPX_TOKEN_TRUE;
         advance(p);
         break;
     case SPX_TOKEN_IDENTIFIER:
