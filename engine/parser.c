@@ -450,10 +450,10 @@ static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_spa
 
 /* ---- expressions ------------------------------------------------------- */
 
-/* A node's memory, not yet written: the common nodes are written once, as
- * a whole (*expr = (spx_expr_t){...}: the fields named, every other byte
- * zero, type SPX_TYPE_ERROR), where a zeroed node whose fields are then
- * written again stores most of its bytes twice. */
+/* A node's memory, not yet written: each field of a common node is
+ * written once (start_expr, and names and binary nodes by hand), where a
+ * zeroed node whose fields are then written again stores most of its bytes
+ * twice. */
 static spx_expr_t *alloc_expr(parser_t *p)
 {
     return spx_arena_alloc(p->bodies, sizeof(spx_expr_t), _Alignof(spx_expr_t));
