@@ -450,12 +450,34 @@ static int parse_type(parser_t *p, spx_arena_t *arena, spx_type_t *type, spx_spa
 
 /* ---- expressions ------------------------------------------------------- */
 
-static spx_expr_t *new_expr(parser_t *p, spx_expr_kind_t kind, spx_span_t span)
+/* A node's memory, not yet written: each field of a common node is
+ * written once (start_expr, and names and binary nodes by hand), where a
+ * zeroed node whose fields are then written again stores most of its bytes
+ * twice. */
+static spx_expr_t *alloc_expr(parser_t *p)
 {
-    spx_expr_t *expr = SPX_ARENA_NEW(p->bodies, spx_expr_t);
+    return spx_arena_alloc(p->bodies, sizeof(spx_expr_t), _Alignof(spx_expr_t));
+}
+
+/* A node of kind over span whose union the caller writes in full (the
+ * fields of kind's member, the checker's included): no reader looks past a
+ * node's kind's fields, so the rest is left unwritten rather than zeroed. */
+static spx_expr_t *start_expr(parser_t *p, spx_expr_kind_t kind, spx_span_t span)
+{
+    spx_expr_t *expr = alloc_expr(p);
     expr->kind = kind;
     expr->span = span;
     expr->type = SPX_TYPE_ERROR;
+    expr->vtype = NULL;
+    return expr;
+}
+
+/* A zeroed node of kind over span (type SPX_TYPE_ERROR, which is 0), for
+ * the rarer nodes; the caller fills in the rest. */
+static spx_expr_t *new_expr(parser_t *p, spx_expr_kind_t kind, spx_span_t span)
+{
+    spx_expr_t *expr = alloc_expr(p);
+    *expr = (spx_expr_t){.kind = kind, .span = span};
     return expr;
 }
 
@@ -596,12 +618,21 @@ static spx_expr_t *parse_name_or_call(parser_t *p, const spx_name_t *first)
         return parse_struct_literal(p, none, *first, first->span.start);
     }
     if (p->token.kind != SPX_TOKEN_LPAREN) {
-        spx_expr_t *name = new_expr(p, SPX_EXPR_NAME, first->span);
+        /* The most common node: every field of a name written, and no
+         * byte of the union beyond them (no reader looks past a node's
+         * kind's fields), so no run of zeroing stores. */
+        spx_expr_t *name = alloc_expr(p);
+        name->kind = SPX_EXPR_NAME;
+        name->span = first->span;
+        name->type = SPX_TYPE_ERROR;
+        name->vtype = NULL;
         name->as.name.name = *first;
         name->as.name.slot = -1;
+        name->as.name.constant = NULL;
+        name->as.name.moves = 0;
         return name;
     }
-    spx_expr_t *call = new_expr(p, SPX_EXPR_CALL, first->span);
+    spx_expr_t *call = start_expr(p, SPX_EXPR_CALL, first->span);
     call->as.call = SPX_ARENA_NEW(p->bodies, spx_call_t);
     call->as.call->function = *first;
     return parse_arguments(p, call, first->span.start);
@@ -687,19 +718,19 @@ static spx_expr_t *parse_primary(parser_t *p)
     switch (token->kind) {
     case SPX_TOKEN_INTEGER:
     case SPX_TOKEN_BYTE: /* v3: a byte literal is an int literal */
-        expr = new_expr(p, SPX_EXPR_INT, token->span);
+        expr = start_expr(p, SPX_EXPR_INT, token->span);
         expr->as.integer = token->integer;
         advance(p);
         break;
     case SPX_TOKEN_STRING:
-        expr = new_expr(p, SPX_EXPR_STRING, token->span);
+        expr = start_expr(p, SPX_EXPR_STRING, token->span);
         expr->as.string.bytes = token->bytes;
         expr->as.string.length = token->length;
         advance(p);
         break;
     case SPX_TOKEN_TRUE:
     case SPX_TOKEN_FALSE:
-        expr = new_expr(p, SPX_EXPR_BOOL, token->span);
+        expr = start_expr(p, SPX_EXPR_BOOL, token->span);
         expr->as.boolean = token->kind == SPX_TOKEN_TRUE;
         advance(p);
         break;
@@ -761,7 +792,7 @@ static spx_expr_t *parse_index(parser_t *p, spx_expr_t *base)
     if (!expect(p, SPX_TOKEN_RBRACKET))
         return NULL;
     spx_expr_t *expr =
-        new_expr(p, to ? SPX_EXPR_SLICE : SPX_EXPR_INDEX, span_from(p, base->span.start));
+        start_expr(p, to ? SPX_EXPR_SLICE : SPX_EXPR_INDEX, span_from(p, base->span.start));
     expr->as.index.base = base;
     expr->as.index.index = index;
     expr->as.index.to = to;
@@ -791,9 +822,10 @@ static spx_expr_t *parse_member(parser_t *p, spx_expr_t *base)
             call->as.call->receiver = base;
         return parse_arguments(p, call, base->span.start);
     }
-    spx_expr_t *expr = new_expr(p, SPX_EXPR_FIELD, span_from(p, base->span.start));
+    spx_expr_t *expr = start_expr(p, SPX_EXPR_FIELD, span_from(p, base->span.start));
     expr->as.field.base = base;
     expr->as.field.name = name;
+    expr->as.field.constant = NULL;
     return expr;
 }
 
@@ -829,7 +861,7 @@ static spx_expr_t *parse_unary(parser_t *p)
     leave(p);
     if (!operand)
         return NULL;
-    spx_expr_t *expr = new_expr(p, SPX_EXPR_UNARY, span_from(p, op_span.start));
+    spx_expr_t *expr = start_expr(p, SPX_EXPR_UNARY, span_from(p, op_span.start));
     expr->as.unary.op = kind == SPX_TOKEN_MINUS  ? SPX_OP_NEG
                         : kind == SPX_TOKEN_BANG ? SPX_OP_NOT
                                                  : SPX_OP_BIT_NOT;
@@ -838,36 +870,39 @@ static spx_expr_t *parse_unary(parser_t *p)
     return expr;
 }
 
+/* Per token kind: 1 + the level of a binary operator token, 0 for any
+ * other token, and the operator; one load where a switch jumped. */
+static const struct {
+    unsigned char level;
+    unsigned char op;
+} binary_operators[SPX_TOKEN_FAT_ARROW + 1] = {
+#define LEVEL_OF(token, operator, level) [token] = {(level) + 1, operator}
+    LEVEL_OF(SPX_TOKEN_OR, SPX_OP_OR, LEVEL_OR),
+    LEVEL_OF(SPX_TOKEN_AND, SPX_OP_AND, LEVEL_AND),
+    LEVEL_OF(SPX_TOKEN_EQ, SPX_OP_EQ, LEVEL_EQUALITY),
+    LEVEL_OF(SPX_TOKEN_NE, SPX_OP_NE, LEVEL_EQUALITY),
+    LEVEL_OF(SPX_TOKEN_LT, SPX_OP_LT, LEVEL_RELATIONAL),
+    LEVEL_OF(SPX_TOKEN_LE, SPX_OP_LE, LEVEL_RELATIONAL),
+    LEVEL_OF(SPX_TOKEN_GT, SPX_OP_GT, LEVEL_RELATIONAL),
+    LEVEL_OF(SPX_TOKEN_GE, SPX_OP_GE, LEVEL_RELATIONAL),
+    LEVEL_OF(SPX_TOKEN_PIPE, SPX_OP_BIT_OR, LEVEL_BIT_OR),
+    LEVEL_OF(SPX_TOKEN_CARET, SPX_OP_BIT_XOR, LEVEL_BIT_XOR),
+    LEVEL_OF(SPX_TOKEN_AMPERSAND, SPX_OP_BIT_AND, LEVEL_BIT_AND),
+    LEVEL_OF(SPX_TOKEN_SHL, SPX_OP_SHL, LEVEL_SHIFT),
+    LEVEL_OF(SPX_TOKEN_SHR, SPX_OP_SHR, LEVEL_SHIFT),
+    LEVEL_OF(SPX_TOKEN_PLUS, SPX_OP_ADD, LEVEL_ADDITIVE),
+    LEVEL_OF(SPX_TOKEN_MINUS, SPX_OP_SUB, LEVEL_ADDITIVE),
+    LEVEL_OF(SPX_TOKEN_STAR, SPX_OP_MUL, LEVEL_MULTIPLICATIVE),
+    LEVEL_OF(SPX_TOKEN_SLASH, SPX_OP_DIV, LEVEL_MULTIPLICATIVE),
+    LEVEL_OF(SPX_TOKEN_PERCENT, SPX_OP_REM, LEVEL_MULTIPLICATIVE),
+#undef LEVEL_OF
+};
+
 /* The level of a binary operator token (and its operator), or -1. */
 static int binary_level(spx_token_kind_t kind, spx_operator_t *op)
 {
-#define LEVEL_OF(token, operator, level)                                                           \
-    case token:                                                                                    \
-        *op = operator;                                                                            \
-        return level
-    switch (kind) {
-        LEVEL_OF(SPX_TOKEN_OR, SPX_OP_OR, LEVEL_OR);
-        LEVEL_OF(SPX_TOKEN_AND, SPX_OP_AND, LEVEL_AND);
-        LEVEL_OF(SPX_TOKEN_EQ, SPX_OP_EQ, LEVEL_EQUALITY);
-        LEVEL_OF(SPX_TOKEN_NE, SPX_OP_NE, LEVEL_EQUALITY);
-        LEVEL_OF(SPX_TOKEN_LT, SPX_OP_LT, LEVEL_RELATIONAL);
-        LEVEL_OF(SPX_TOKEN_LE, SPX_OP_LE, LEVEL_RELATIONAL);
-        LEVEL_OF(SPX_TOKEN_GT, SPX_OP_GT, LEVEL_RELATIONAL);
-        LEVEL_OF(SPX_TOKEN_GE, SPX_OP_GE, LEVEL_RELATIONAL);
-        LEVEL_OF(SPX_TOKEN_PIPE, SPX_OP_BIT_OR, LEVEL_BIT_OR);
-        LEVEL_OF(SPX_TOKEN_CARET, SPX_OP_BIT_XOR, LEVEL_BIT_XOR);
-        LEVEL_OF(SPX_TOKEN_AMPERSAND, SPX_OP_BIT_AND, LEVEL_BIT_AND);
-        LEVEL_OF(SPX_TOKEN_SHL, SPX_OP_SHL, LEVEL_SHIFT);
-        LEVEL_OF(SPX_TOKEN_SHR, SPX_OP_SHR, LEVEL_SHIFT);
-        LEVEL_OF(SPX_TOKEN_PLUS, SPX_OP_ADD, LEVEL_ADDITIVE);
-        LEVEL_OF(SPX_TOKEN_MINUS, SPX_OP_SUB, LEVEL_ADDITIVE);
-        LEVEL_OF(SPX_TOKEN_STAR, SPX_OP_MUL, LEVEL_MULTIPLICATIVE);
-        LEVEL_OF(SPX_TOKEN_SLASH, SPX_OP_DIV, LEVEL_MULTIPLICATIVE);
-        LEVEL_OF(SPX_TOKEN_PERCENT, SPX_OP_REM, LEVEL_MULTIPLICATIVE);
-    default:
-        return -1;
-    }
-#undef LEVEL_OF
+    *op = (spx_operator_t)binary_operators[kind].op;
+    return (int)binary_operators[kind].level - 1;
 }
 
 /* A chain of comparisons (two operators of one comparison level in a row)
@@ -915,7 +950,11 @@ static spx_expr_t *parse_binary(parser_t *p, int min_level)
         leave(p);
         if (!right)
             return NULL;
-        spx_expr_t *expr = new_expr(p, SPX_EXPR_BINARY, span_from(p, left->span.start));
+        spx_expr_t *expr = alloc_expr(p); /* every field written, as a name's */
+        expr->kind = SPX_EXPR_BINARY;
+        expr->span = span_from(p, left->span.start);
+        expr->type = SPX_TYPE_ERROR;
+        expr->vtype = NULL;
         expr->as.binary.op = op;
         expr->as.binary.op_span = op_span;
         expr->as.binary.left = left;

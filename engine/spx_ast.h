@@ -169,6 +169,8 @@ typedef struct spx_expr_t {
      * SPX_TYPE_STRUCT (v3: or SPX_TYPE_MAP) (a spx_vtype_t of the checker's
      * table), else unused */
     const struct spx_vtype_t *vtype;
+    /* Only the member of kind is written (the parser leaves the union's
+     * other bytes unwritten): read no other. */
     union {
         int64_t integer;
         int boolean;
