@@ -901,6 +901,10 @@ static const struct {
 /* The level of a binary operator token (and its operator), or -1. */
 static int binary_level(spx_token_kind_t kind, spx_operator_t *op)
 {
+    /* a token kind past the table (none now: SPX_TOKEN_FAT_ARROW is the
+     * last) is no operator */
+    if ((size_t)kind >= sizeof(binary_operators) / sizeof(binary_operators[0]))
+        return -1;
     *op = (spx_operator_t)binary_operators[kind].op;
     return (int)binary_operators[kind].level - 1;
 }
