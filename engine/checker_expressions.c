@@ -12,6 +12,7 @@
  * expressions are checker_statements.c's.
  */
 #include "checker_internal.h"
+#include "spx_array.h"
 #include "spx_assert.h"
 #include "spx_limits.h"
 
@@ -674,10 +675,7 @@ void spx_checker_check_expr(scope_t *scope, spx_expr_t *expr)
     int base = spine->nelts;
     spx_expr_t *node = expr;
     while (node && (node->kind == SPX_EXPR_UNARY || node->kind == SPX_EXPR_BINARY)) {
-        if (spine->nelts < spine->nalloc) /* apr_array_push's work, without its call */
-            ((spx_expr_t **)spine->elts)[spine->nelts++] = node;
-        else
-            APR_ARRAY_PUSH(spine, spx_expr_t *) = node;
+        SPX_ARRAY_PUSH(spine, spx_expr_t *) = node;
         node = node->kind == SPX_EXPR_UNARY ? node->as.unary.operand : node->as.binary.left;
     }
     check_leaf(scope, node, node == expr && expected, node == expr ? expected_type : NULL);

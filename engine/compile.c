@@ -36,6 +36,7 @@
  * operators without C recursion; right operands, v2 postfix operators and
  * nested blocks recurse, which the parse depth limit bounds.
  */
+#include "spx_array.h"
 #include "spx_assert.h"
 #include "spx_leb128.h"
 #include "spx_library.h"
@@ -148,18 +149,6 @@ struct spx_program_builder_t {
 };
 typedef spx_program_builder_t compiler_t;
 
-/* A new last element of array, of size bytes (its elt_size):
- * apr_array_push's, without its call while the array has room (it grows
- * the array otherwise). */
-static inline void *push(apr_array_header_t *array, apr_size_t size)
-{
-    if (array->nelts < array->nalloc)
-        return array->elts + size * (apr_size_t)array->nelts++;
-    return apr_array_push(array);
-}
-
-#define PUSH(array, type) (*(type *)push((array), sizeof(type)))
-
 /* The index of function in the program, given on first use: a call may
  * name a function of a module compiled later (an import cycle). */
 static int32_t function_index(compiler_t *c, spx_function_t *function)
@@ -176,7 +165,7 @@ static int32_t function_index(compiler_t *c, spx_function_t *function)
     name[module_length] = '.';
     memcpy(name + module_length + 1, function->name.text, name_length + 1);
     entry->name = name;
-    PUSH(c->functions, spx_vm_function_t *) = entry;
+    SPX_ARRAY_PUSH(c->functions, spx_vm_function_t *) = entry;
     function->code_index = (uint32_t)c->functions->nelts;
     return (int32_t)(function->code_index - 1);
 }
@@ -216,7 +205,7 @@ static int32_t shape_number(compiler_t *c, const spx_struct_t *structure)
                                         structure->fields[i].type_syntax) == FILE_BLOCK;
         shape->field_count = (uint32_t)structure->field_count;
         shape->field_is_block = is_block;
-        PUSH(c->shapes, const spx_struct_shape_t *) = shape;
+        SPX_ARRAY_PUSH(c->shapes, const spx_struct_shape_t *) = shape;
         number = (uintptr_t)c->shapes->nelts;
         const spx_struct_t **key = apr_pmemdup(c->pool, &structure, sizeof(structure));
         apr_hash_set(c->shape_numbers, key, sizeof(*key), (void *)number);
@@ -241,7 +230,7 @@ static int32_t variant_shape_number(compiler_t *c, const spx_enum_t *enumeration
         shape->name = apr_pstrcat(c->pool, enumeration->module->name, ".", enumeration->name.text,
                                   ".", variant->name.text, NULL);
         shape->payload_is_block = is_block;
-        PUSH(c->variant_shapes, const spx_variant_shape_t *) = shape;
+        SPX_ARRAY_PUSH(c->variant_shapes, const spx_variant_shape_t *) = shape;
         number = (uintptr_t)c->variant_shapes->nelts;
         const spx_variant_t **key = apr_pmemdup(c->pool, &variant, sizeof(variant));
         apr_hash_set(c->variant_numbers, key, sizeof(*key), (void *)number);
@@ -272,7 +261,7 @@ static int32_t int_const(compiler_t *c, int64_t value)
     if (!number) {
         /* a new one now would take a temporary's register */
         SPX_ASSERT(!c->consts_closed);
-        PUSH(c->int_consts, int64_t) = value;
+        SPX_ARRAY_PUSH(c->int_consts, int64_t) = value;
         number = (uintptr_t)c->int_consts->nelts;
         if (small)
             c->small_int_numbers[value] = (uint32_t)number;
@@ -288,10 +277,10 @@ static int32_t const_register(compiler_t *c, const spx_const_t *constant)
 {
     uintptr_t number = (uintptr_t)spx_word_table_get(c->const_numbers, SPX_WORD_OF(constant));
     if (!number) {
-        PUSH(c->int_consts, int64_t) = 0;
+        SPX_ARRAY_PUSH(c->int_consts, int64_t) = 0;
         number = (uintptr_t)c->int_consts->nelts;
         spx_word_table_put(c->const_numbers, SPX_WORD_OF(constant), (void *)number);
-        const_patch_t *patch = &PUSH(c->function_patches, const_patch_t);
+        const_patch_t *patch = &SPX_ARRAY_PUSH(c->function_patches, const_patch_t);
         *patch = (const_patch_t){constant, NULL, (uint32_t)(number - 1), 0};
     }
     return (int32_t)(c->locals[FILE_INT] + number - 1);
@@ -317,7 +306,7 @@ static int32_t literal_number(compiler_t *c, const char *bytes, apr_size_t lengt
         }
     }
     if (!number) {
-        spx_literal_t *literal = &PUSH(c->literals, spx_literal_t);
+        spx_literal_t *literal = &SPX_ARRAY_PUSH(c->literals, spx_literal_t);
         const unsigned char *copy = NULL;
         if (span.end.offset - span.start.offset == length + 2 &&
             span.end.offset <= c->source->text_length &&
@@ -335,7 +324,7 @@ static int32_t literal_number(compiler_t *c, const char *bytes, apr_size_t lengt
         if (c->literal_numbers) {
             apr_hash_set(c->literal_numbers, copy, (apr_ssize_t)length, (void *)number);
         } else {
-            PUSH(c->byte_literals, int32_t) = (int32_t)(number - 1);
+            SPX_ARRAY_PUSH(c->byte_literals, int32_t) = (int32_t)(number - 1);
             if (c->byte_literals->nelts > LITERAL_SCAN) { /* many: look them up by hash */
                 c->literal_numbers = apr_hash_make(c->scratch);
                 const int32_t *numbers = (const int32_t *)c->byte_literals->elts;
@@ -356,12 +345,12 @@ static int32_t const_literal_number(compiler_t *c, const spx_const_t *constant)
 {
     uintptr_t number = (uintptr_t)spx_word_table_get(c->const_numbers, SPX_WORD_OF(constant));
     if (!number) {
-        spx_literal_t *literal = &PUSH(c->literals, spx_literal_t);
+        spx_literal_t *literal = &SPX_ARRAY_PUSH(c->literals, spx_literal_t);
         literal->bytes = NULL;
         literal->length = 0;
         number = (uintptr_t)c->literals->nelts;
         spx_word_table_put(c->const_numbers, SPX_WORD_OF(constant), (void *)number);
-        PUSH(c->function_patches, const_patch_t) =
+        SPX_ARRAY_PUSH(c->function_patches, const_patch_t) =
             (const_patch_t){constant, NULL, (uint32_t)(number - 1), 1};
     }
     return (int32_t)(number - 1);
@@ -538,7 +527,7 @@ static uint64_t collect_expr(compiler_t *c, const spx_expr_t *e)
  * itself counts none). */
 static void statement_nodes(compiler_t *c, uint64_t nodes)
 {
-    PUSH(c->statement_nodes, uint64_t) = nodes;
+    SPX_ARRAY_PUSH(c->statement_nodes, uint64_t) = nodes;
 }
 
 /* The collecting pass over a block, nested blocks included: each
@@ -685,14 +674,14 @@ static void place_slots(compiler_t *c, const spx_block_t *block)
 static void charge(compiler_t *c, spx_span_t span)
 {
     c->charge++;
-    PUSH(c->pending, spx_span_t) = span;
+    SPX_ARRAY_PUSH(c->pending, spx_span_t) = span;
 }
 
 static int32_t emit(compiler_t *c, spx_opcode_t op, unsigned flags, int32_t a, int32_t b,
                     int32_t cc)
 {
     int32_t pc = c->code->nelts;
-    spx_instr_t *ins = &PUSH(c->code, spx_instr_t);
+    spx_instr_t *ins = &SPX_ARRAY_PUSH(c->code, spx_instr_t);
     ins->op = (uint8_t)op;
     ins->flags = (uint8_t)flags;
     SPX_ASSERT(c->charge <= UINT16_MAX); /* flush_charge keeps it there */
@@ -701,7 +690,7 @@ static int32_t emit(compiler_t *c, spx_opcode_t op, unsigned flags, int32_t a, i
     ins->b = b;
     ins->c = cc;
     for (int i = 0; i < c->pending->nelts; i++) {
-        spx_site_t *site = &PUSH(c->sites, spx_site_t);
+        spx_site_t *site = &SPX_ARRAY_PUSH(c->sites, spx_site_t);
         site->pc = (uint32_t)pc;
         site->kind = SPX_SITE_CHARGE;
         site->start = APR_ARRAY_IDX(c->pending, i, spx_span_t).start.offset;
@@ -716,7 +705,7 @@ static int32_t emit(compiler_t *c, spx_opcode_t op, unsigned flags, int32_t a, i
  * cannot be paid (after its charge sites). */
 static void failure_site(compiler_t *c, int32_t pc, spx_span_t span)
 {
-    spx_site_t *site = &PUSH(c->sites, spx_site_t);
+    spx_site_t *site = &SPX_ARRAY_PUSH(c->sites, spx_site_t);
     site->pc = (uint32_t)pc;
     site->kind = SPX_SITE_FAILURE;
     site->start = span.start.offset;
@@ -889,7 +878,7 @@ static int32_t compile_place(compiler_t *c, int root_slot, const spx_expr_t *pla
     apr_array_header_t *chain = apr_array_make(c->scratch, 4, sizeof(const spx_expr_t *));
     for (const spx_expr_t *step = place; step && step->kind != SPX_EXPR_NAME;
          step = step->kind == SPX_EXPR_INDEX ? step->as.index.base : step->as.field.base)
-        PUSH(chain, const spx_expr_t *) = step;
+        SPX_ARRAY_PUSH(chain, const spx_expr_t *) = step;
     int32_t *steps = apr_palloc(c->scratch, (chain->nelts + 1) * sizeof(*steps));
     *temps = 0;
     *block_temps = 0;
@@ -923,10 +912,10 @@ static int32_t compile_place(compiler_t *c, int root_slot, const spx_expr_t *pla
         }
     }
     int32_t offset = c->aux->nelts;
-    PUSH(c->aux, int32_t) = c->slot_index[root_slot];
-    PUSH(c->aux, int32_t) = chain->nelts;
+    SPX_ARRAY_PUSH(c->aux, int32_t) = c->slot_index[root_slot];
+    SPX_ARRAY_PUSH(c->aux, int32_t) = chain->nelts;
     for (int k = 0; k < chain->nelts; k++)
-        PUSH(c->aux, int32_t) = steps[k];
+        SPX_ARRAY_PUSH(c->aux, int32_t) = steps[k];
     return offset;
 }
 
@@ -1041,8 +1030,8 @@ static reg_t compile_map_method(compiler_t *c, const spx_expr_t *e, int32_t hint
         break;
     case SPX_BUILTIN_GET: {
         int32_t offset = c->aux->nelts;
-        PUSH(c->aux, int32_t) = key_operand(key);
-        PUSH(c->aux, int32_t) = key_operand(fallback);
+        SPX_ARRAY_PUSH(c->aux, int32_t) = key_operand(key);
+        SPX_ARRAY_PUSH(c->aux, int32_t) = key_operand(fallback);
         int file = file_of(e->type);
         dst = destination(c, file, hint);
         pc = emit(c, file == FILE_BLOCK ? SPX_I_MAP_GET_OR_B : SPX_I_MAP_GET_OR_I, flags, dst.index,
@@ -1072,12 +1061,12 @@ static reg_t compile_map(compiler_t *c, const spx_expr_t *e, int32_t hint)
         free_reg(c, temps[i]);
     int32_t offset = c->aux->nelts;
     spx_type_t key = e->vtype->key->kind;
-    PUSH(c->aux, int32_t) = key == SPX_TYPE_STR    ? SPX_MAP_KEYS_STR
-                            : key == SPX_TYPE_BOOL ? SPX_MAP_KEYS_BOOL
-                                                   : SPX_MAP_KEYS_INT;
-    PUSH(c->aux, int32_t) = file_of(e->vtype->element->kind) == FILE_BLOCK;
+    SPX_ARRAY_PUSH(c->aux, int32_t) = key == SPX_TYPE_STR    ? SPX_MAP_KEYS_STR
+                                      : key == SPX_TYPE_BOOL ? SPX_MAP_KEYS_BOOL
+                                                             : SPX_MAP_KEYS_INT;
+    SPX_ARRAY_PUSH(c->aux, int32_t) = file_of(e->vtype->element->kind) == FILE_BLOCK;
     for (apr_size_t i = 0; i < 2 * count; i++)
-        PUSH(c->aux, int32_t) = key_operand(temps[i]);
+        SPX_ARRAY_PUSH(c->aux, int32_t) = key_operand(temps[i]);
     reg_t dst = destination(c, FILE_BLOCK, hint);
     failure_site(c, emit(c, SPX_I_MAP, 0, dst.index, offset, (int32_t)count), e->span);
     return dst;
@@ -1127,12 +1116,13 @@ static reg_t compile_library(compiler_t *c, const spx_expr_t *e, int32_t hint)
     }
     int32_t record = c->aux->nelts;
     int file = file_of(e->type);
-    PUSH(c->aux, int32_t) = place;
-    PUSH(c->aux, int32_t) = file == FILE_INT ? 1 : file == FILE_BLOCK ? 2 : 0;
-    PUSH(c->aux, int32_t) = (int32_t)operand_count;
+    SPX_ARRAY_PUSH(c->aux, int32_t) = place;
+    SPX_ARRAY_PUSH(c->aux, int32_t) = file == FILE_INT ? 1 : file == FILE_BLOCK ? 2 : 0;
+    SPX_ARRAY_PUSH(c->aux, int32_t) = (int32_t)operand_count;
     for (apr_size_t i = 0; i < operand_count; i++)
-        PUSH(c->aux, int32_t) = 4 * operands[i].index + (operands[i].file == FILE_BLOCK ? 1 : 0) +
-                                (int32_t)dying(operands[i], 2);
+        SPX_ARRAY_PUSH(c->aux, int32_t) = 4 * operands[i].index +
+                                          (operands[i].file == FILE_BLOCK ? 1 : 0) +
+                                          (int32_t)dying(operands[i], 2);
     for (apr_size_t i = operand_count; i-- > 0;)
         free_reg(c, operands[i]);
     c->top[FILE_INT] -= (uint32_t)temps;         /* read before the method writes its result */
@@ -1159,10 +1149,10 @@ static reg_t compile_assert_eq(compiler_t *c, const spx_expr_t *e)
     free_reg(c, l);
     charge(c, e->span);
     int32_t offset = c->aux->nelts;
-    PUSH(c->aux, int32_t) = message ? m.index : -1;
-    PUSH(c->aux, int32_t) = c->render_types->nelts;
-    PUSH(c->aux, int32_t) = message && m.temp;
-    PUSH(c->render_types, const spx_render_type_t *) =
+    SPX_ARRAY_PUSH(c->aux, int32_t) = message ? m.index : -1;
+    SPX_ARRAY_PUSH(c->aux, int32_t) = c->render_types->nelts;
+    SPX_ARRAY_PUSH(c->aux, int32_t) = message && m.temp;
+    SPX_ARRAY_PUSH(c->render_types, const spx_render_type_t *) =
         spx_render_type_of(left->type, left->vtype, c->render_memo, c->pool);
     int block = l.file == FILE_BLOCK;
     failure_site(c,
@@ -1180,7 +1170,7 @@ static int32_t data_literal_number(compiler_t *c, const spx_data_entry_t *entry)
 {
     uintptr_t number = (uintptr_t)spx_word_table_get(c->const_numbers, SPX_WORD_OF(entry));
     if (!number) {
-        spx_literal_t *literal = &PUSH(c->literals, spx_literal_t);
+        spx_literal_t *literal = &SPX_ARRAY_PUSH(c->literals, spx_literal_t);
         literal->bytes = entry->bytes;
         literal->length = entry->length;
         number = (uintptr_t)c->literals->nelts;
@@ -1395,9 +1385,9 @@ static reg_t compile_index(compiler_t *c, const spx_expr_t *e, int32_t hint)
         /* a[x + k], a[x - k] (x a leaf, k a literal): the sum and the read in
          * one instruction, each failing at its own span */
         int32_t offset = c->aux->nelts;
-        PUSH(c->aux, int32_t) = leaf_reg(c, at->as.binary.left).index;
-        PUSH(c->aux, int32_t) = (int32_t)at->as.binary.right->as.integer;
-        PUSH(c->aux, int32_t) = at->as.binary.op == SPX_OP_SUB;
+        SPX_ARRAY_PUSH(c->aux, int32_t) = leaf_reg(c, at->as.binary.left).index;
+        SPX_ARRAY_PUSH(c->aux, int32_t) = (int32_t)at->as.binary.right->as.integer;
+        SPX_ARRAY_PUSH(c->aux, int32_t) = at->as.binary.op == SPX_OP_SUB;
         free_reg(c, b);
         reg_t dst = destination(c, FILE_INT, hint);
         int32_t pc =
@@ -1449,7 +1439,7 @@ static reg_t compile_struct(compiler_t *c, const spx_expr_t *e, int32_t hint)
         free_reg(c, temps[i]);
     int32_t offset = c->aux->nelts;
     for (apr_size_t i = 0; i < structure->field_count; i++)
-        PUSH(c->aux, int32_t) = registers[i];
+        SPX_ARRAY_PUSH(c->aux, int32_t) = registers[i];
     reg_t dst = destination(c, FILE_BLOCK, hint);
     failure_site(c, emit(c, SPX_I_STRUCT, 0, dst.index, offset, shape_number(c, structure)),
                  e->span);
@@ -1484,7 +1474,7 @@ static reg_t compile_variant(compiler_t *c, const spx_expr_t *e, int32_t hint)
         free_reg(c, temps[i]);
     int32_t offset = c->aux->nelts;
     for (apr_size_t i = 0; i < count; i++)
-        PUSH(c->aux, int32_t) = 2 * temps[i].index + (temps[i].file == FILE_BLOCK);
+        SPX_ARRAY_PUSH(c->aux, int32_t) = 2 * temps[i].index + (temps[i].file == FILE_BLOCK);
     reg_t dst = destination(c, FILE_BLOCK, hint);
     failure_site(c,
                  emit(c, SPX_I_VARIANT, 0, dst.index, offset,
@@ -1526,8 +1516,8 @@ static reg_t compile_primary(compiler_t *c, const spx_expr_t *e, int32_t hint)
             /* a[i].f of a variable a and a leaf i: one instruction, which
              * holds nothing in between (nothing else runs there) */
             int32_t offset = c->aux->nelts;
-            PUSH(c->aux, int32_t) = leaf_reg(c, element->as.index.index).index;
-            PUSH(c->aux, int32_t) = field;
+            SPX_ARRAY_PUSH(c->aux, int32_t) = leaf_reg(c, element->as.index.index).index;
+            SPX_ARRAY_PUSH(c->aux, int32_t) = field;
             reg_t dst = destination(c, FILE_INT, hint);
             failure_site(c,
                          emit(c, SPX_I_ELEMENT_FIELD_I, 0, dst.index,
@@ -1573,7 +1563,7 @@ static reg_t compile_expr(compiler_t *c, const spx_expr_t *e, int32_t hint)
     int base = c->spine->nelts;
     const spx_expr_t *node = e;
     while (node->kind == SPX_EXPR_UNARY || node->kind == SPX_EXPR_BINARY) {
-        PUSH(c->spine, const spx_expr_t *) = node;
+        SPX_ARRAY_PUSH(c->spine, const spx_expr_t *) = node;
         node = node->kind == SPX_EXPR_UNARY ? node->as.unary.operand : node->as.binary.left;
     }
     reg_t r = compile_primary(c, node, node == e ? hint : -1);
@@ -1890,7 +1880,7 @@ static void compile_for(compiler_t *c, const spx_stmt_t *s)
                  : (file == FILE_BLOCK ? SPX_I_INDEX_B : SPX_I_INDEX_I),
              0, variable, snapshot.index, counter.index);
     }
-    loop_t *loop = &PUSH(c->loops, loop_t);
+    loop_t *loop = &SPX_ARRAY_PUSH(c->loops, loop_t);
     *loop = (loop_t){&exit, &next, c->scope->nelts};
     compile_block(c, &s->as.for_stmt.body, 1);
     c->loops->nelts--;
@@ -1936,10 +1926,10 @@ static void compile_match(compiler_t *c, const spx_stmt_t *s)
     }
     int mark = c->scope->nelts;
     if (scrutinee.temp)
-        PUSH(c->scope, int32_t) = scrutinee.index;
+        SPX_ARRAY_PUSH(c->scope, int32_t) = scrutinee.index;
     int32_t table = c->aux->nelts;
     for (uint32_t v = 0; v < 2 * variants; v++)
-        PUSH(c->aux, int32_t) = -1;
+        SPX_ARRAY_PUSH(c->aux, int32_t) = -1;
     failure_site(c, emit(c, SPX_I_MATCH, 0, scrutinee.index, table, (int32_t)variants), s->span);
     label_t end = UNBOUND_LABEL;
     for (apr_size_t a = 0; a < s->as.match_stmt.arm_count; a++) {
@@ -1962,7 +1952,7 @@ static void compile_match(compiler_t *c, const spx_stmt_t *s)
             emit(c, file == FILE_BLOCK ? SPX_I_PAYLOAD_B : SPX_I_PAYLOAD_I, 0, c->slot_index[slot],
                  scrutinee.index, (int32_t)j);
             if (file == FILE_BLOCK)
-                PUSH(c->scope, int32_t) = c->slot_index[slot];
+                SPX_ARRAY_PUSH(c->scope, int32_t) = c->slot_index[slot];
         }
         if (scrutinee.temp)
             emit(c, SPX_I_TAKE_APART, 0, scrutinee.index, 0, 0);
@@ -2001,7 +1991,7 @@ static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
     case SPX_STMT_VAR:
         compile_into(c, s->as.binding.value, c->slot_index[s->as.binding.slot]);
         if (c->slot_file[s->as.binding.slot] == FILE_BLOCK)
-            PUSH(c->scope, int32_t) = c->slot_index[s->as.binding.slot];
+            SPX_ARRAY_PUSH(c->scope, int32_t) = c->slot_index[s->as.binding.slot];
         break;
     case SPX_STMT_ASSIGN:
         compile_assign(c, s);
@@ -2028,7 +2018,7 @@ static void compile_stmt(compiler_t *c, const spx_stmt_t *s)
         label_t body = UNBOUND_LABEL, condition = UNBOUND_LABEL, exit = UNBOUND_LABEL;
         jump(c, SPX_I_JUMP, &condition, 0, 0); /* carries the while's own step */
         bind_label(c, &body);
-        loop_t *loop = &PUSH(c->loops, loop_t);
+        loop_t *loop = &SPX_ARRAY_PUSH(c->loops, loop_t);
         *loop = (loop_t){&exit, &condition, c->scope->nelts};
         compile_block(c, &s->as.while_stmt.body, 1);
         c->loops->nelts--;
@@ -2156,7 +2146,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
      * within the register limit. */
     while (c->int_consts->nelts % SPX_VM_CONST_GROUP != 0 &&
            c->locals[FILE_INT] + (uint32_t)c->int_consts->nelts < SPX_LIMIT_FUNCTION_REGISTERS)
-        PUSH(c->int_consts, int64_t) = 0;
+        SPX_ARRAY_PUSH(c->int_consts, int64_t) = 0;
     c->top[FILE_INT] = c->max[FILE_INT] = c->locals[FILE_INT] + (uint32_t)c->int_consts->nelts;
     c->top[FILE_BLOCK] = c->max[FILE_BLOCK] = c->locals[FILE_BLOCK];
     compile_block(c, &f->body, 0);
@@ -2195,7 +2185,7 @@ static void compile_function(compiler_t *c, const spx_function_t *f, const spx_v
     for (int i = 0; i < c->function_patches->nelts; i++) {
         const_patch_t patch = APR_ARRAY_IDX(c->function_patches, i, const_patch_t);
         patch.function = out;
-        PUSH(c->patches, const_patch_t) = patch;
+        SPX_ARRAY_PUSH(c->patches, const_patch_t) = patch;
     }
 }
 
@@ -2311,7 +2301,7 @@ apr_status_t spx_program_check_roots(const spx_program_t *program, const char *c
         long index = spx_program_find(program, *root);
         if (index >= 0 && !seen[index]) {
             seen[index] = 1;
-            PUSH(queue, int32_t) = (int32_t)index;
+            SPX_ARRAY_PUSH(queue, int32_t) = (int32_t)index;
         }
     }
     for (int i = 0; i < queue->nelts; i++) {
@@ -2324,7 +2314,7 @@ apr_status_t spx_program_check_roots(const spx_program_t *program, const char *c
             int32_t callee = function->code[pc].a;
             if (function->code[pc].op == SPX_I_CALL && !seen[callee]) {
                 seen[callee] = 1;
-                PUSH(queue, int32_t) = callee;
+                SPX_ARRAY_PUSH(queue, int32_t) = callee;
             }
         }
     }

@@ -14,6 +14,7 @@
  */
 #include "index_internal.h"
 
+#include "spx_array.h"
 #include "spx_assert.h"
 #include "spx_limits.h"
 #include "spx_name_table.h"
@@ -480,10 +481,7 @@ static void collect_expression(void *context, const spx_expr_t *e)
     apr_array_header_t *spine = builder->spine;
     int base = spine->nelts;
     while (e && (e->kind == SPX_EXPR_UNARY || e->kind == SPX_EXPR_BINARY)) {
-        if (spine->nelts < spine->nalloc) /* apr_array_push's work, without its call */
-            ((const spx_expr_t **)spine->elts)[spine->nelts++] = e;
-        else
-            APR_ARRAY_PUSH(spine, const spx_expr_t *) = e;
+        SPX_ARRAY_PUSH(spine, const spx_expr_t *) = e;
         e = e->kind == SPX_EXPR_UNARY ? e->as.unary.operand : e->as.binary.left;
     }
     if (e) /* NULL: lost to a syntax error, in a project that is not admitted */
