@@ -621,11 +621,7 @@ static spx_expr_t *parse_name_or_call(parser_t *p, const spx_name_t *first)
         /* The most common node: every field of a name written, and no
          * byte of the union beyond them (no reader looks past a node's
          * kind's fields), so no run of zeroing stores. */
-        spx_expr_t *name = alloc_expr(p);
-        name->kind = SPX_EXPR_NAME;
-        name->span = first->span;
-        name->type = SPX_TYPE_ERROR;
-        name->vtype = NULL;
+        spx_expr_t *name = start_expr(p, SPX_EXPR_NAME, first->span);
         name->as.name.name = *first;
         name->as.name.slot = -1;
         name->as.name.constant = NULL;
@@ -954,11 +950,7 @@ static spx_expr_t *parse_binary(parser_t *p, int min_level)
         leave(p);
         if (!right)
             return NULL;
-        spx_expr_t *expr = alloc_expr(p); /* every field written, as a name's */
-        expr->kind = SPX_EXPR_BINARY;
-        expr->span = span_from(p, left->span.start);
-        expr->type = SPX_TYPE_ERROR;
-        expr->vtype = NULL;
+        spx_expr_t *expr = start_expr(p, SPX_EXPR_BINARY, span_from(p, left->span.start));
         expr->as.binary.op = op;
         expr->as.binary.op_span = op_span;
         expr->as.binary.left = left;
