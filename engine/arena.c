@@ -2,9 +2,11 @@
  * arena.c: the Phase A bump allocator and identifier table (spx_arena.h).
  *
  * Chunks (SPX_ARENA_SMALL_CHUNKS small ones from the pool, then large ones of
- * bulk memory) are kept, so a cleared arena reuses them; a request larger than a quarter chunk gets
- * a allocation of its own, from a subpool (made at the first such request) that a clear empties, so
- * the tail a chunk wastes stays small. The identifier table is open addressing with linear probing
+ * bulk memory) are kept, so a cleared arena reuses them; a request larger
+ * than a quarter of the chunks the arena now takes gets memory of its own
+ * (from the pool while the arena is small, bulk memory after), held by a
+ * subpool (made at the first such request) that a clear empties, so the
+ * tail a chunk wastes stays small. The identifier table is open addressing with linear probing
  * over slots that hold a name's first bytes as a word, its hash, size and text,
  * grown at half full.
  */
@@ -41,6 +43,7 @@ struct spx_arena_t {
     chunk_t *first;
     chunk_t *current;
     apr_size_t chunk_count;
+    int large_expected;   /* spx_arena_expect: bulk memory from the next chunk on */
     intern_slot_t *slots; /* the identifier table; capacity a power of two */
     apr_size_t capacity;
     apr_size_t used;
@@ -53,6 +56,19 @@ spx_arena_t *spx_arena_make(apr_pool_t *pool)
     return arena;
 }
 
+void spx_arena_expect(spx_arena_t *arena, apr_size_t bytes)
+{
+    if (bytes > SPX_ARENA_CHUNK_BYTES)
+        arena->large_expected = 1;
+}
+
+/* Whether the arena takes bulk memory: once it has grown past its small
+ * chunks, or when told it will. */
+static int takes_bulk(const spx_arena_t *arena)
+{
+    return arena->large_expected || arena->chunk_count >= SPX_ARENA_SMALL_CHUNKS;
+}
+
 /* The first chunks are small and come from the pool, so a small project
  * stays small; once an arena has grown past them it takes large chunks of
  * bulk memory (huge pages where the system has them). */
@@ -60,7 +76,7 @@ static chunk_t *new_chunk(spx_arena_t *arena)
 {
     chunk_t *chunk = NULL;
     apr_size_t size = SPX_ARENA_CHUNK_BYTES;
-    if (arena->chunk_count >= SPX_ARENA_SMALL_CHUNKS) {
+    if (takes_bulk(arena)) {
         chunk = spx_bulk_memory(SPX_ARENA_LARGE_CHUNK_BYTES, arena->pool);
         size = SPX_ARENA_LARGE_CHUNK_BYTES - sizeof(chunk_t);
     }
@@ -85,13 +101,17 @@ static apr_size_t padding(const char *at, apr_size_t alignment)
  * SPX_ARENA_ANY_ALIGNMENT). Interned text asks for 1: it is packed. */
 static void *take(spx_arena_t *arena, apr_size_t size, apr_size_t alignment)
 {
-    if (size > SPX_ARENA_CHUNK_BYTES / 4) {
+    int grown = takes_bulk(arena);
+    if (size > (grown ? SPX_ARENA_LARGE_CHUNK_BYTES : SPX_ARENA_CHUNK_BYTES) / 4) {
         /* Most arenas never take one (a quick look at a module's imports
          * makes one arena per module): the subpool waits for the first. */
         if (!arena->large)
             apr_pool_create(&arena->large, arena->pool);
+        char *memory = grown ? spx_bulk_memory(size, arena->large) : NULL;
+        if (memory)
+            return memory; /* page-aligned */
         /* APR aligns to 8 bytes only. */
-        char *memory = apr_palloc(arena->large, size + alignment - 1);
+        memory = apr_palloc(arena->large, size + alignment - 1);
         return memory + padding(memory, alignment);
     }
     apr_size_t pad = arena->space.next ? padding(arena->space.next, alignment) : 0;

@@ -28,21 +28,17 @@
  * edges refer to them by their position in nodes. */
 struct spx_index_builder_t {
     apr_pool_t *pool;
-    spx_arena_t *arena; /* nodes, pending edges, sites */
+    spx_arena_t *arena; /* the lists of nodes and edges, sites */
     /* The nodes in the order made, then sorted in place: the index's. */
     spx_index_node_t *nodes;
     int node_count, node_capacity;
-    apr_pool_t *node_pool;     /* holds nodes alone */
     spx_word_table_t *node_of; /* a module, struct or const (its address) -> position + 1 */
     /* By spx_builtin_t: the builtin's node position, or -1 until made. */
     int builtin_node[SPX_BUILTIN_COUNT + 1];
     apr_array_header_t *references; /* reference_t: those of the item being walked */
-    /* The edges in the order made, then sorted in place: the index's. Each
-     * list has a subpool of its own, which a larger copy replaces (no old
-     * copy is left behind). */
+    /* The edges in the order made, then sorted in place: the index's. */
     spx_index_edge_t *edges;
     int edge_count, edge_capacity;
-    apr_pool_t *edge_pool;        /* holds edges alone */
     int first_nodes, first_edges; /* the lists' first room (room_for_one) */
     apr_array_header_t *spine;    /* const spx_expr_t *: operator chains being walked */
     spx_word_table_t *scrutinees; /* v3: a match's scrutinee (its address) -> its enum */
@@ -64,28 +60,22 @@ typedef struct reference_t {
     spx_index_site_t site;
 } reference_t;
 
-/* list (of *capacity items of size bytes, count of them used, held alone
- * by *holder, a subpool of pool) with room for one more: when full, a copy
- * twice as long in a new subpool, and the old one destroyed (its memory goes
- * back to the allocator). The first room is for first items (the builder's
- * estimate from the sources, spx_index_builder_make), so a list normally
- * never grows: the pages it touches are its own, not the sum of every
- * doubling. One item is always left over (the index's lists end with room
- * for one). */
-static void *room_for_one(apr_pool_t *pool, apr_pool_t **holder, void *list, int count,
-                          int *capacity, int first, size_t size)
+/* list (of *capacity items of size bytes, count of them used, in arena)
+ * with room for one more: when full, a copy twice as long. The first room
+ * is for first items (the builder's estimate from the sources,
+ * spx_index_builder_make), so a list normally never grows, and a grown
+ * list's old copies, which stay in the arena, are together smaller than
+ * it. One item is always left over (the index's lists end with room for
+ * one). */
+static void *room_for_one(spx_arena_t *arena, void *list, int count, int *capacity, int first,
+                          size_t size)
 {
     if (count + 1 < *capacity)
         return list;
     *capacity = *capacity ? 2 * *capacity : first;
-    apr_pool_t *grown = NULL;
-    apr_pool_create(&grown, pool);
-    void *moved = apr_palloc(grown, (size_t)*capacity * size);
+    void *moved = spx_arena_alloc(arena, (size_t)*capacity * size, SPX_ARENA_ANY_ALIGNMENT);
     if (count)
         memcpy(moved, list, (size_t)count * size);
-    if (*holder)
-        apr_pool_destroy(*holder);
-    *holder = grown;
     return moved;
 }
 
@@ -93,8 +83,8 @@ static void *room_for_one(apr_pool_t *pool, apr_pool_t **holder, void *list, int
 static int add_node(builder_t *builder, const char *id, const char *kind, const char *name)
 {
     builder->nodes =
-        room_for_one(builder->pool, &builder->node_pool, builder->nodes, builder->node_count,
-                     &builder->node_capacity, builder->first_nodes, sizeof(*builder->nodes));
+        room_for_one(builder->arena, builder->nodes, builder->node_count, &builder->node_capacity,
+                     builder->first_nodes, sizeof(*builder->nodes));
     spx_index_node_t *node = &builder->nodes[builder->node_count];
     memset(node, 0, sizeof(*node));
     node->id = id;
@@ -111,8 +101,8 @@ static spx_index_node_t *node_at(builder_t *builder, int position)
 static void add_edge(builder_t *builder, int from, spx_index_edge_kind_t kind, int to)
 {
     builder->edges =
-        room_for_one(builder->pool, &builder->edge_pool, builder->edges, builder->edge_count,
-                     &builder->edge_capacity, builder->first_edges, sizeof(*builder->edges));
+        room_for_one(builder->arena, builder->edges, builder->edge_count, &builder->edge_capacity,
+                     builder->first_edges, sizeof(*builder->edges));
     spx_index_edge_t *edge = &builder->edges[builder->edge_count++];
     edge->from = from;
     edge->kind = (uint8_t)kind;
@@ -580,6 +570,9 @@ spx_index_builder_t *spx_index_builder_make(apr_pool_t *pool, apr_size_t source_
     builder->first_nodes = first_items(source_bytes, SPX_INDEX_SOURCE_BYTES_PER_NODE);
     builder->first_edges = first_items(source_bytes, SPX_INDEX_SOURCE_BYTES_PER_EDGE);
     builder->arena = spx_arena_make(pool);
+    spx_arena_expect(builder->arena,
+                     (apr_size_t)builder->first_nodes * sizeof(spx_index_node_t) +
+                         (apr_size_t)builder->first_edges * sizeof(spx_index_edge_t));
     builder->node_of = spx_word_table_make(pool);
     for (int b = SPX_BUILTIN_NONE; b <= SPX_BUILTIN_COUNT; b++)
         builder->builtin_node[b] = -1;

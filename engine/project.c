@@ -360,6 +360,7 @@ static void build_program(spx_project_t *project, const spx_project_t *previous)
     apr_size_t source_bytes = 0;
     for (apr_size_t i = 0; i < project->module_count; i++)
         source_bytes += project->modules[i]->length;
+    spx_arena_expect(project->arena, source_bytes); /* the trees and code take more */
     spx_index_builder_t *index = full ? spx_index_builder_make(project->pool, source_bytes) : NULL;
     spx_program_builder_t *program =
         full ? spx_program_builder_make(project->pool, project->arena) : NULL;

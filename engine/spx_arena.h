@@ -32,6 +32,12 @@ typedef struct spx_arena_t spx_arena_t;
 /* An arena whose chunks come from pool (and go with it). */
 spx_arena_t *spx_arena_make(apr_pool_t *pool);
 
+/* Tell the arena it will hold about bytes in all: when that is more than a
+ * small chunk (SPX_ARENA_CHUNK_BYTES), its next chunks and large requests
+ * are bulk memory at once, so a large project does not fill small pages
+ * first (one page fault each). */
+void spx_arena_expect(spx_arena_t *arena, apr_size_t bytes);
+
 /* Forget everything allocated (and interned) so far and hand the same
  * chunks out again: Phase A clears a module's body arena once the module's
  * bodies are checked and indexed. */

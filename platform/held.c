@@ -36,6 +36,14 @@ static apr_status_t fail(apr_status_t status, const char **message, apr_pool_t *
 apr_status_t spx_file_read_all(spx_file_t *file, apr_size_t max_bytes, unsigned char **bytes,
                                apr_size_t *length, apr_pool_t *pool, const char **message)
 {
+    return spx_file_read_all_into(file, max_bytes, NULL, NULL, bytes, length, pool, message);
+}
+
+apr_status_t spx_file_read_all_into(spx_file_t *file, apr_size_t max_bytes,
+                                    spx_buffer_fn *buffer_for, void *buffer_context,
+                                    unsigned char **bytes, apr_size_t *length, apr_pool_t *pool,
+                                    const char **message)
+{
     spx_identity_t before, after;
     apr_status_t status = spx_file_identity(file, &before, pool, message);
     if (status != APR_SUCCESS)
@@ -49,7 +57,8 @@ apr_status_t spx_file_read_all(spx_file_t *file, apr_size_t max_bytes, unsigned 
 
     /* Read one byte past the recorded size, so that growth is seen. */
     apr_size_t capacity = (apr_size_t)before.size + 1;
-    unsigned char *buffer = apr_palloc(pool, capacity + 1);
+    unsigned char *buffer =
+        buffer_for ? buffer_for(buffer_context, capacity + 1) : apr_palloc(pool, capacity + 1);
     apr_size_t filled = 0;
     while (filled < capacity) {
         apr_size_t got = 0;

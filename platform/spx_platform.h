@@ -291,6 +291,18 @@ int spx_replace_needs_release(void);
 apr_status_t spx_file_read_all(spx_file_t *file, apr_size_t max_bytes, unsigned char **bytes,
                                apr_size_t *length, apr_pool_t *pool, const char **message);
 
+/* Where spx_file_read_all_into puts a file's bytes: a buffer of size bytes
+ * that lives as long as the caller needs it (never NULL). */
+typedef void *spx_buffer_fn(void *context, apr_size_t size);
+
+/* spx_file_read_all, with the buffer from buffer_for(buffer_context, ...)
+ * instead of pool (which still holds any message): the input set keeps its
+ * files' bytes together in bulk memory (engine/inputs.c). */
+apr_status_t spx_file_read_all_into(spx_file_t *file, apr_size_t max_bytes,
+                                    spx_buffer_fn *buffer_for, void *buffer_context,
+                                    unsigned char **bytes, apr_size_t *length, apr_pool_t *pool,
+                                    const char **message);
+
 /* Whether the held file holds exactly the expected_length bytes at
  * expected, read from offset 0 through the handle into buffer (capacity
  * bytes, at least 1: a file smaller than capacity is read in one call) and

@@ -403,26 +403,31 @@
 #define SPX_LIMIT_REHASH_THREADS 4u
 #define SPX_WORKER_STACK_BYTES (256u * 1024u)
 
-/* Chunks in which Phase A takes memory for its syntax nodes, index and code
- * (project decision): an arena's first chunks are 1 MiB from its pool, so a
- * small project stays small; later ones are 4 MiB of bulk memory, which the
- * platform backs with huge pages where it can (page faults were a third of
- * a large check's time). */
-#define SPX_ARENA_CHUNK_BYTES (1024u * 1024u)
-#define SPX_ARENA_SMALL_CHUNKS 2u
+/* Chunks in which Phase A takes memory for its sources' bytes, syntax
+ * nodes, index and code (project decision): an arena's first chunk is
+ * 256 KiB from its pool, so a small project stays small; later ones are
+ * 4 MiB of bulk memory, which the platform backs with huge pages where it
+ * can. Every fresh page costs a page fault, and on a virtual machine a
+ * fault costs about 13 us: at 100k lines the 4 KiB pages of the sources and
+ * of two 1 MiB chunks were 1,200 of a check's 1,870 faults and a fifth of
+ * its time (docs/performance.md). A request of more than a quarter of the
+ * chunk being filled gets memory of its own: from the pool while the arena
+ * is small, bulk memory after. */
+#define SPX_ARENA_CHUNK_BYTES (256u * 1024u)
+#define SPX_ARENA_SMALL_CHUNKS 1u
 #define SPX_ARENA_LARGE_CHUNK_BYTES (4u * 1024u * 1024u)
 
 /* The index builder's lists of nodes and edges start with room for one
  * node per SPX_INDEX_SOURCE_BYTES_PER_NODE bytes of source and one edge per
  * SPX_INDEX_SOURCE_BYTES_PER_EDGE (at least SPX_INDEX_FIRST_ITEMS, at most
- * SPX_INDEX_MOST_FIRST_ITEMS), and double when full, each copy replacing
- * the last (project decision): they are sorted in place into the index, so
- * the builder keeps one list of each, not a second copy. The estimate is
- * about twice what the bench projects use (536 and 92 bytes of source a
- * node and an edge at 1M lines, 357 to 397 and 120 to 212 in the examples),
- * so a list normally never grows and never leaves the pages of its smaller
- * copies behind; the room it does not fill is never touched, so it costs
- * address space, not memory. */
+ * SPX_INDEX_MOST_FIRST_ITEMS), in the builder's arena (told to expect them,
+ * so a large project's lists are in bulk memory), and double when full
+ * (project decision): they are sorted in place into the index, so the
+ * builder makes no second copy. The estimate is about twice what the bench
+ * projects use (536 and 92 bytes of source a node and an edge at 1M lines,
+ * 357 to 397 and 120 to 212 in the examples), so a list normally never
+ * grows; when one does, its smaller copies stay in the arena, and together
+ * they are smaller than it. */
 #define SPX_INDEX_FIRST_ITEMS 256
 #define SPX_INDEX_MOST_FIRST_ITEMS (1 << 20)
 #define SPX_INDEX_SOURCE_BYTES_PER_NODE 256u

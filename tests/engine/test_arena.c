@@ -1,8 +1,8 @@
 /*
  * test_arena.c: the Phase A arena (engine/spx_arena.h): every allocation,
- * small, large or after a clear, is aligned as asked (up to any object's
- * alignment, _Alignof(max_align_t)) and holds its bytes apart from the
- * others; a typed allocation costs no padding beyond its type's;
+ * small, large or after a clear, in an arena small at first or told it
+ * will be large, is aligned as asked (up to any object's alignment,
+ * _Alignof(max_align_t)) and holds its bytes apart from the others; a typed allocation costs no padding beyond its type's;
  * interned text is the same pointer for the same bytes, and packed, also
  * when its hash was computed by the caller (spx_arena_intern_hashed).
  */
@@ -20,36 +20,66 @@ static int aligned(const void *memory)
     return (uintptr_t)memory % _Alignof(max_align_t) == 0;
 }
 
-/* Sizes that leave every remainder modulo 16, a large request and some
- * that fill chunks, twice: before and after a clear. */
-static void test_allocations_are_aligned(void)
+/* One allocation's place and the byte it was filled with. */
+typedef struct filled_t {
+    unsigned char *memory;
+    apr_size_t size;
+    unsigned char byte;
+} filled_t;
+
+#define FILLS 3000
+
+/* Sizes that leave every remainder modulo 16, requests over a quarter of a
+ * small chunk and of a large one, and many that fill chunks, twice: before
+ * and after a clear. Every allocation is aligned and keeps its bytes until
+ * the clear (its first and last byte are checked once all are made). */
+static void fill_and_check(spx_arena_t *arena, filled_t *fills)
 {
-    apr_pool_t *pool = NULL;
-    apr_pool_create(&pool, NULL);
-    spx_arena_t *arena = spx_arena_make(pool);
     for (int round = 0; round < 2; round++) {
-        unsigned misaligned = 0;
-        char *previous = NULL;
-        apr_size_t previous_size = 0;
-        for (apr_size_t i = 0; i < 3000; i++) {
-            apr_size_t size = i % 40 == 39 ? SPX_ARENA_CHUNK_BYTES / 4 + 1 + i
-                              : i % 7 == 6 ? 4096 + i
-                                           : i % 17;
-            char *memory = spx_arena_alloc(arena, size, SPX_ARENA_ANY_ALIGNMENT);
+        unsigned misaligned = 0, overwritten = 0;
+        for (apr_size_t i = 0; i < FILLS; i++) {
+            apr_size_t size = i % 500 == 499 ? SPX_ARENA_LARGE_CHUNK_BYTES / 4 + 1 + i
+                              : i % 97 == 96 ? SPX_ARENA_LARGE_CHUNK_BYTES / 16 + i
+                              : i % 40 == 39 ? SPX_ARENA_CHUNK_BYTES / 4 + 1 + i
+                              : i % 7 == 6   ? 4096 + i
+                                             : i % 17 + 1;
+            unsigned char *memory = spx_arena_alloc(arena, size, SPX_ARENA_ANY_ALIGNMENT);
             if (!aligned(memory))
                 misaligned++;
-            memset(memory, (int)(i & 0xff), size);
-            if (previous && previous_size > 0) /* not overwritten by the next one */
-                CU_ASSERT_EQUAL((unsigned char)previous[previous_size - 1],
-                                (unsigned char)((i - 1) & 0xff));
-            previous = memory;
-            previous_size = size;
+            fills[i] = (filled_t){memory, size, (unsigned char)(i & 0xff)};
+            memset(memory, fills[i].byte, size);
         }
+        for (apr_size_t i = 0; i < FILLS; i++)
+            if (fills[i].memory[0] != fills[i].byte ||
+                fills[i].memory[fills[i].size - 1] != fills[i].byte)
+                overwritten++;
         CU_ASSERT_EQUAL(misaligned, 0);
+        CU_ASSERT_EQUAL(overwritten, 0);
         CU_ASSERT_TRUE(aligned(spx_arena_calloc(arena, 3, SPX_ARENA_ANY_ALIGNMENT)));
         CU_ASSERT_TRUE(aligned(spx_arena_copy(arena, "x", 1, SPX_ARENA_ANY_ALIGNMENT)));
         spx_arena_clear(arena);
     }
+}
+
+static void test_allocations_are_aligned(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    filled_t *fills = apr_palloc(pool, FILLS * sizeof(*fills));
+    fill_and_check(spx_arena_make(pool), fills);
+    apr_pool_destroy(pool);
+}
+
+/* The same of an arena told it will be large, which takes bulk memory from
+ * its first chunk: its large requests are bulk memory too. */
+static void test_expected_large_arena(void)
+{
+    apr_pool_t *pool = NULL;
+    apr_pool_create(&pool, NULL);
+    filled_t *fills = apr_palloc(pool, FILLS * sizeof(*fills));
+    spx_arena_t *arena = spx_arena_make(pool);
+    spx_arena_expect(arena, 8 * SPX_ARENA_LARGE_CHUNK_BYTES);
+    fill_and_check(arena, fills);
     apr_pool_destroy(pool);
 }
 
@@ -172,6 +202,7 @@ int main(void)
 {
     CU_TestInfo tests[] = {
         {"allocations are aligned for any object", test_allocations_are_aligned},
+        {"an arena told it will be large: the same", test_expected_large_arena},
         {"interned text: one copy per spelling, packed", test_interned_text},
         {"interned by a word read in place: the same copy", test_interned_by_word},
         {"typed allocations: aligned as their type needs, no more", test_typed_allocations},
