@@ -3,8 +3,9 @@
  * small, large or after a clear, in an arena small at first or told it
  * will be large, is aligned as asked (up to any object's alignment,
  * _Alignof(max_align_t)) and holds its bytes apart from the others; a
- * typed allocation costs no padding beyond its type's; interned text is the same pointer for the
- * same bytes, and packed, also when its hash was computed by the caller (spx_arena_intern_hashed).
+ * typed allocation costs no padding beyond its type's; interned text is
+ * the same pointer for the same bytes, and packed, also when its hash was
+ * computed by the caller (spx_arena_intern_hashed).
  */
 #include "spx_arena.h"
 #include "spx_limits.h"
