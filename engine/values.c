@@ -256,25 +256,30 @@ static void push_dying(spx_heap_t *heap, apr_size_t *count, spx_value_block_t *b
     heap->dying[(*count)++] = block;
 }
 
+/* Whether the freed block of spare class k + 1 is kept for reuse (then it
+ * is: take_spare's counterpart). */
+static inline int keep_spare(spx_heap_t *heap, uint32_t k, spx_value_block_t *dying)
+{
+    if (k >= SPX_SPARE_BLOCK_SLOTS || heap->spare_small_count[k] >= SPX_SPARE_BLOCKS_PER_SIZE)
+        return 0;
+    dying->slots[0].b = heap->spare_small[k];
+    heap->spare_small[k] = dying;
+    heap->spare_small_count[k]++;
+    return 1;
+}
+
 /* A freed block's storage: kept for reuse (a literal's header, a small
  * block) or given back. */
-static void dispose(spx_heap_t *heap, spx_value_block_t *dying)
+static inline void dispose(spx_heap_t *heap, spx_value_block_t *dying)
 {
     if (!dying->owns_storage) {
         if (heap->spare_count < SPX_SPARE_LITERAL_BLOCKS) {
             heap->spare[heap->spare_count++] = dying; /* a literal's header: kept for reuse */
             return;
         }
-    } else {
-        uint32_t class = spare_class((spx_block_kind_t)dying->kind, dying->capacity);
-        uint32_t k = class - 1;
-        if (class && heap->spare_small_count[k] < SPX_SPARE_BLOCKS_PER_SIZE) {
-            dying->slots[0].b = heap->spare_small[k];
-            heap->spare_small[k] = dying;
-            heap->spare_small_count[k]++;
-            return;
-        }
-    }
+    } else if (keep_spare(heap,
+                          spare_class((spx_block_kind_t)dying->kind, dying->capacity) - 1u, dying))
+        return;
     free(dying);
 }
 
@@ -318,11 +323,7 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
     if (block->kind == SPX_BLOCK_STR) { /* holds nothing; a literal's header kept for reuse */
         heap->live -= block_bytes(SPX_BLOCK_STR, block->capacity);
         heap->blocks--;
-        if (!block->owns_storage && heap->spare_count < SPX_SPARE_LITERAL_BLOCKS) {
-            heap->spare[heap->spare_count++] = block;
-            return;
-        }
-        free(block);
+        dispose(heap, block);
         return;
     }
     if (block->kind != SPX_BLOCK_ENUM || block->elements_are_blocks) {
@@ -333,14 +334,10 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
      * nothing below it to release, its storage most often kept for reuse */
     heap->live -= ENUM_BLOCK_BYTES + SLOT_BYTES * (uint64_t)block->capacity;
     heap->blocks--;
-    uint32_t k = block->capacity - 1u; /* spare_class: an enum's capacity is its length */
-    if (k < SPX_SPARE_BLOCK_SLOTS && heap->spare_small_count[k] < SPX_SPARE_BLOCKS_PER_SIZE) {
-        block->slots[0].b = heap->spare_small[k];
-        heap->spare_small[k] = block;
-        heap->spare_small_count[k]++;
-        return;
-    }
-    free(block);
+    /* spare_class: an enum's capacity is its length (a capacity of 0 makes
+     * k too large to keep) */
+    if (!keep_spare(heap, block->capacity - 1u, block))
+        free(block);
 }
 
 /* Hold every block in slots[0..count) of a block of that layout. */
