@@ -277,8 +277,8 @@ static inline void dispose(spx_heap_t *heap, spx_value_block_t *dying)
             heap->spare[heap->spare_count++] = dying; /* a literal's header: kept for reuse */
             return;
         }
-    } else if (keep_spare(heap,
-                          spare_class((spx_block_kind_t)dying->kind, dying->capacity) - 1u, dying))
+    } else if (keep_spare(heap, spare_class((spx_block_kind_t)dying->kind, dying->capacity) - 1u,
+                          dying))
         return;
     free(dying);
 }
