@@ -6,9 +6,9 @@
  * than a quarter of the chunks the arena now takes gets memory of its own
  * (from the pool while the arena is small, bulk memory after), held by a
  * subpool (made at the first such request) that a clear empties, so the
- * tail a chunk wastes stays small. The identifier table is open addressing with linear probing
- * over slots that hold a name's first bytes as a word, its hash, size and text,
- * grown at half full.
+ * tail a chunk wastes stays small. The identifier table is open addressing
+ * with linear probing over slots that hold a name's first bytes as a word,
+ * its hash, size and text, grown at half full.
  */
 #include "spx_arena.h"
 #include "spx_name_table.h"

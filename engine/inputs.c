@@ -113,12 +113,13 @@ static apr_status_t hold_dir(spx_input_set_t *set, const spx_input_t *parent, co
     return status;
 }
 
-/* Hold a file, read it whole through its handle, and digest what was read. */
+/* Room for a held file's bytes in the set's arena (spx_buffer_fn). */
 static void *bytes_buffer(void *arena, apr_size_t size)
 {
     return spx_arena_alloc(arena, size, 1);
 }
 
+/* Hold a file, read it whole through its handle, and digest what was read. */
 static apr_status_t hold_file(spx_input_set_t *set, const spx_input_t *parent, const char *name,
                               apr_size_t max_bytes, spx_input_t **held, const char **message)
 {
