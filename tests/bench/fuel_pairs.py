@@ -7,7 +7,8 @@ which must end by running out of fuel (exit status 1 and "error[R0509]: fuel
 exhausted: max_steps N reached"), or this stops with exit status 1 and the
 run's output. A round runs the case to F1 and to F1 + D steps, then the
 reference to REF_F1 and to REF_F1 + REF_D, so a change in the machine's load
-falls on both; the round's time per step is (t(F1 + D) - t(F1)) / D for
+falls on both (all four on one CPU, the rounds taking the CPUs in turn:
+pinning.py); the round's time per step is (t(F1 + D) - t(F1)) / D for
 each (the process start, Phase A and the setup cancel out), and its ratio is
 the case's over the reference's. REFERENCE "-" runs the case alone (the
 reference itself). Prints one line of space-separated numbers: the medians
@@ -17,6 +18,7 @@ and the case's peak RSS in KiB, from /usr/bin/time -f %M of one more run to
 F1 + D. Times are the child's CPU seconds (user + system, from its rusage),
 or the wall clock with BENCH_CLOCK=wall. Python 3 standard library only."""
 import os
+import pinning
 import statistics
 import subprocess
 import sys
@@ -59,15 +61,16 @@ def main():
     reference, ref_f1, ref_d = sys.argv[5], int(sys.argv[6]), int(sys.argv[7])
     semaprax, args = sys.argv[8], sys.argv[9:]
     firsts, seconds, steps, ratios, ref_steps = [], [], [], [], []
-    for _ in range(rounds):
-        t1, t2, p = per_step(semaprax, args, case, f1, d)
-        firsts.append(t1)
-        seconds.append(t2)
-        steps.append(p)
-        if reference != "-":
-            _, _, r = per_step(semaprax, args, reference, ref_f1, ref_d)
-            ref_steps.append(r)
-            ratios.append(p / r if r > 0 else float("nan"))
+    for round_number in range(rounds):
+        with pinning.one_cpu(round_number):
+            t1, t2, p = per_step(semaprax, args, case, f1, d)
+            firsts.append(t1)
+            seconds.append(t2)
+            steps.append(p)
+            if reference != "-":
+                _, _, r = per_step(semaprax, args, reference, ref_f1, ref_d)
+                ref_steps.append(r)
+                ratios.append(p / r if r > 0 else float("nan"))
     rss_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "fuel_pairs.%d.rss" % os.getpid())
     try:
         to_fuel(command(semaprax, args, case, f1 + d), f1 + d,

@@ -2,7 +2,8 @@
 """pairs.py [--any-output] [--rss] [--fields] ROUNDS NAME CMD REFERENCE
 [NAME CMD REFERENCE ...]: for each named pair, runs CMD then REFERENCE,
 ROUNDS times in turn (alternating, so a change in the machine's load falls
-on both), checks both print the same bytes, and prints a row: the median CPU
+on both; a round's two on one CPU, the rounds taking the CPUs in turn:
+pinning.py), checks both print the same bytes, and prints a row: the median CPU
 seconds (user + system, from the children's rusage in microseconds, not
 os.times' 10 ms clock ticks, which are coarse for runs of a quarter second)
 of each, and the ratio CMD / REFERENCE as median (min..max) over the rounds.
@@ -20,6 +21,7 @@ Options (before ROUNDS):
                 RATIO_MIN RATIO_MAX [PEAK_KIB], seconds to 6 places.
 Python 3 standard library only; used by tests/bench/trials, tests/bench/vm
 and tests/bench/run."""
+import pinning
 import resource
 import statistics
 import subprocess
@@ -66,9 +68,10 @@ def main():
     for k in range(0, len(rest), 3):
         name, command, reference = rest[k:k + 3]
         mine, theirs, ratios = [], [], []
-        for _ in range(rounds):
-            a, out_a = timed(command, compare)
-            b, out_b = timed(reference, compare)
+        for round_number in range(rounds):
+            with pinning.one_cpu(round_number):
+                a, out_a = timed(command, compare)
+                b, out_b = timed(reference, compare)
             if compare and out_a != out_b:
                 sys.exit("bench: %s: the outputs differ:\n%s\n---\n%s" %
                          (name, out_a.decode()[-400:], out_b.decode()[-400:]))

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """phase_a_pairs.py ROUNDS PROJECT BASE NEW: Phase A of two builds against
 `luac5.4 -p`, in alternating rounds (BASE check, NEW check, luac -p, so a
-change in the machine's load falls on all three). PROJECT is a folder made by
+change in the machine's load falls on all three; a round's three on one
+CPU, the rounds taking the CPUs in turn: pinning.py). PROJECT is a folder made by
 tests/bench/gen_project.py; BASE and NEW are `semaprax` binaries. Prints, for
 each command, the median CPU seconds (user + system, from the child's rusage)
 with min..max and the median peak RSS (ru_maxrss) as KiB and as a multiple of
@@ -9,6 +10,7 @@ the .spx source bytes; then each build's ratio to luac -p per round, as median
 (min..max). Every check must be admitted (exit 0). Python 3 standard library
 only; not part of ctest (docs/performance.md)."""
 import os
+import pinning
 import statistics
 import subprocess
 import sys
@@ -35,11 +37,12 @@ def main():
     seconds = {name: [] for name in commands}
     peaks = {name: [] for name in commands}
     ratios = {"base": [], "new": []}
-    for _ in range(rounds):
-        for name, command in commands.items():
-            cpu, peak = run(command)
-            seconds[name].append(cpu)
-            peaks[name].append(peak)
+    for round_number in range(rounds):
+        with pinning.one_cpu(round_number):
+            for name, command in commands.items():
+                cpu, peak = run(command)
+                seconds[name].append(cpu)
+                peaks[name].append(peak)
         for name in ratios:
             ratios[name].append(seconds[name][-1] / seconds["luac"][-1])
     print("%s: %d rounds, .spx source %d bytes" % (project, rounds, source))
