@@ -332,7 +332,7 @@ void spx_block_free(spx_heap_t *heap, spx_value_block_t *block)
     }
     /* a variant of int and bool payloads (a match takes many apart):
      * nothing below it to release, its storage most often kept for reuse */
-    heap->live -= ENUM_BLOCK_BYTES + SLOT_BYTES * (uint64_t)block->capacity;
+    heap->live -= block_bytes(SPX_BLOCK_ENUM, block->capacity);
     heap->blocks--;
     /* spare_class: an enum's capacity is its length (a capacity of 0 makes
      * k too large to keep) */
